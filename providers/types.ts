@@ -1,0 +1,123 @@
+/**
+ * The one message format the agent keeps its transcript in. Each provider
+ * converts it to and from its own API (see the provider modules).
+ */
+
+/** A tool call as the model asked for it. `arguments` is the raw JSON text the
+ * model wrote (kept raw so broken JSON can be reported back, never replaced). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls?: ToolCall[];
+}
+
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  /** The name of the tool that was called (Ollama and some servers want it). */
+  name: string;
+  content: string;
+}
+
+export type ChatMessage =
+  | SystemMessage
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage;
+
+/** JSON Schema, as far as tool parameters need it. */
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema | JsonSchema[];
+  enum?: readonly (string | number | boolean | null)[];
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  additionalProperties?: boolean | JsonSchema;
+  [extra: string]: unknown;
+}
+
+/** An OpenAI-format tool schema: the format FaeTools declare and the agent offers. */
+export interface ToolSchema {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: JsonSchema;
+  };
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatOptions {
+  /** Aborts the call in flight (cancellation). */
+  signal?: AbortSignal;
+}
+
+export interface ChatResult {
+  message: AssistantMessage;
+  usage?: Usage;
+}
+
+/**
+ * A model back end. `chat` resolves with the model's reply or rejects with a
+ * ProviderError whose message is fit to show a person (no secrets in it).
+ */
+export interface Provider {
+  /** 'anthropic' | 'openai' | 'ollama' | a test name. */
+  readonly kind: string;
+  readonly model: string;
+  chat(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    options?: ChatOptions,
+  ): Promise<ChatResult>;
+}
+
+/** Why a provider call failed, in words a person can act on. */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'model-not-found'
+  | 'rate-limit'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'aborted'
+  | 'bad-request'
+  | 'config'
+  | 'unknown';
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  constructor(kind: ProviderErrorKind, message: string, status?: number) {
+    super(message);
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+/** The environment variables a caplet receives (`make(powers, context, { env })`). */
+export type Env = Readonly<Record<string, string | undefined>>;

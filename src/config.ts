@@ -1,0 +1,98 @@
+/**
+ * Every default of the agent in one place, and how the environment
+ * overrides them. The README's configuration table mirrors this file.
+ */
+import type { Env } from '../providers/types.js';
+
+export type Persona = 'lal' | 'fae';
+
+export interface AgentLimits {
+  /** Model calls one turn may make before it is ended (LAL_MAX_MODEL_CALLS). */
+  maxModelCalls: number;
+  /** Same tool, same arguments: warn the model at this count (LAL_REPEAT_WARN). */
+  repeatWarnAt: number;
+  /** …refuse to run the call at this count (LAL_REPEAT_REFUSE). */
+  repeatRefuseAt: number;
+  /** …end the turn at this count (LAL_REPEAT_STOP). */
+  repeatStopAt: number;
+  /** A tool call that takes longer fails with a timeout (LAL_TOOL_TIMEOUT_MS). */
+  toolTimeoutMs: number;
+  /** A tool result longer than this is cut, with a marker (LAL_MAX_RESULT_CHARS). */
+  maxResultChars: number;
+  /** Token budget for one request: system prompt, tools and history (LAL_CONTEXT_TOKENS). */
+  contextTokens: number;
+  /** Finished turns kept word for word before they are folded into the digest (LAL_KEEP_TURNS). */
+  keepTurns: number;
+  /** Handled message ids remembered across restarts (LAL_REMEMBER_HANDLED). */
+  rememberHandled: number;
+}
+
+export const DEFAULT_LIMITS: AgentLimits = harden({
+  maxModelCalls: 24,
+  repeatWarnAt: 3,
+  repeatRefuseAt: 5,
+  repeatStopAt: 7,
+  toolTimeoutMs: 60_000,
+  maxResultChars: 16_000,
+  // Sized for a 32k-token local model, leaving room for the reply.
+  contextTokens: 24_000,
+  keepTurns: 6,
+  rememberHandled: 1_000,
+});
+
+const LIMIT_ENV: Record<keyof AgentLimits, string> = {
+  maxModelCalls: 'LAL_MAX_MODEL_CALLS',
+  repeatWarnAt: 'LAL_REPEAT_WARN',
+  repeatRefuseAt: 'LAL_REPEAT_REFUSE',
+  repeatStopAt: 'LAL_REPEAT_STOP',
+  toolTimeoutMs: 'LAL_TOOL_TIMEOUT_MS',
+  maxResultChars: 'LAL_MAX_RESULT_CHARS',
+  contextTokens: 'LAL_CONTEXT_TOKENS',
+  keepTurns: 'LAL_KEEP_TURNS',
+  rememberHandled: 'LAL_REMEMBER_HANDLED',
+};
+
+export interface AgentConfig {
+  persona: Persona;
+  limits: AgentLimits;
+  /** Problems found while reading the environment, to tell the HOST. */
+  problems: string[];
+}
+
+const readPositiveInteger = (
+  env: Env,
+  name: string,
+  fallback: number,
+  problems: string[],
+): number => {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    problems.push(`${name} must be a positive whole number, got "${raw}"; using ${fallback}.`);
+    return fallback;
+  }
+  return value;
+};
+
+export const readAgentConfig = (env: Env): AgentConfig => {
+  const problems: string[] = [];
+  const rawPersona = (env.LAL_PERSONA ?? 'lal').trim().toLowerCase();
+  let persona: Persona = 'lal';
+  if (rawPersona === 'fae' || rawPersona === 'lal') {
+    persona = rawPersona;
+  } else if (rawPersona !== '') {
+    problems.push(`LAL_PERSONA must be "lal" or "fae", got "${rawPersona}"; using lal.`);
+  }
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(LIMIT_ENV) as (keyof AgentLimits)[]) {
+    limits[key] = readPositiveInteger(env, LIMIT_ENV[key], DEFAULT_LIMITS[key], problems);
+  }
+  if (!(limits.repeatWarnAt <= limits.repeatRefuseAt && limits.repeatRefuseAt <= limits.repeatStopAt)) {
+    problems.push('The repeat guard needs LAL_REPEAT_WARN ≤ LAL_REPEAT_REFUSE ≤ LAL_REPEAT_STOP; using the defaults.');
+    limits.repeatWarnAt = DEFAULT_LIMITS.repeatWarnAt;
+    limits.repeatRefuseAt = DEFAULT_LIMITS.repeatRefuseAt;
+    limits.repeatStopAt = DEFAULT_LIMITS.repeatStopAt;
+  }
+  return harden({ persona, limits, problems });
+};

@@ -1,0 +1,66 @@
+/**
+ * Turns the raw argument text of a tool call into the value the tool gets.
+ * JSON first (an error that says so when it is not JSON, never `{}`), then
+ * every string leaf read SmallCaps-first.
+ */
+import { decodeSmallcapsString } from './decode-smallcaps-string.js';
+
+export type DecodedArguments =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; error: string };
+
+const decodeLeaves = (value: unknown): unknown => {
+  if (typeof value === 'string') {
+    return decodeSmallcapsString(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map(decodeLeaves);
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = decodeLeaves(inner);
+    }
+    return out;
+  }
+  return value;
+};
+
+const preview = (text: string): string =>
+  text.length > 120 ? `${text.slice(0, 120)}…` : text;
+
+export const decodeArguments = (raw: string): DecodedArguments => {
+  const text = raw.trim();
+  if (text === '') {
+    // Models omit the argument object for tools that take none.
+    return { ok: true, args: {} };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      error: `The arguments are not valid JSON (${reason}): ${preview(text)}. Send the arguments as one JSON object.`,
+    };
+  }
+  // Some models double-encode: the arguments arrive as a JSON string holding JSON.
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      return {
+        ok: false,
+        error: `The arguments are a JSON string, not an object: ${preview(text)}. Send the arguments as one JSON object.`,
+      };
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return {
+      ok: false,
+      error: `The arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}: ${preview(text)}`,
+    };
+  }
+  return { ok: true, args: decodeLeaves(parsed) as Record<string, unknown> };
+};

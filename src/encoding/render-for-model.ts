@@ -1,0 +1,106 @@
+/**
+ * Renders a tool's result (any passable, hardened or not) as JSON text for
+ * the model, in the same SmallCaps conventions the prompt teaches for
+ * arguments: bigints as "+5"/"-5", undefined as "#undefined", NaN and
+ * infinities as "#NaN"/"#Infinity", strings that start with a SmallCaps
+ * character escaped with "!", and remotables as "$Alleged: Name (methods: …)".
+ * Plain JSON.stringify would make a remotable `{}` and throw on a bigint.
+ */
+import { E } from '@endo/far';
+import { getInterfaceOf } from '@endo/marshal';
+
+const SPECIAL_START = /^[!"#$%&'()*+,-]/;
+const METHOD_NAMES_TIMEOUT_MS = 1_000;
+
+/** How a remotable is described; injectable so tests and hot paths can skip the round trip. */
+export type DescribeRemotable = (value: object) => Promise<string>;
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  new Promise(resolve => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      value => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+
+/** Names a remotable by its interface and, when it answers, its method names. */
+export const describeRemotable: DescribeRemotable = async value => {
+  const iface = getInterfaceOf(value) ?? 'Alleged: remotable';
+  const names = await withTimeout(
+    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()) as Promise<unknown>,
+    METHOD_NAMES_TIMEOUT_MS,
+  );
+  const methods = Array.isArray(names)
+    ? names.filter((name): name is string => typeof name === 'string' && !name.startsWith('__'))
+    : [];
+  return methods.length > 0 ? `$${iface} (methods: ${methods.join(', ')})` : `$${iface}`;
+};
+
+const isRemotable = (value: object): boolean => getInterfaceOf(value) !== undefined;
+
+const toModelValue = async (
+  value: unknown,
+  describe: DescribeRemotable,
+  seen: Set<object>,
+): Promise<unknown> => {
+  switch (typeof value) {
+    case 'undefined':
+      return '#undefined';
+    case 'bigint':
+      return value < 0n ? `${value}` : `+${value}`;
+    case 'number':
+      if (Number.isNaN(value)) return '#NaN';
+      if (value === Infinity) return '#Infinity';
+      if (value === -Infinity) return '#-Infinity';
+      return value;
+    case 'string':
+      return SPECIAL_START.test(value) ? `!${value}` : value;
+    case 'boolean':
+      return value;
+    case 'symbol':
+      return `%${value.description ?? ''}`;
+    case 'function':
+      return isRemotable(value) ? describe(value) : '#function';
+    default:
+      break;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (seen.has(object)) return '#cycle';
+  if (object instanceof Error) return { error: object.message };
+  if (object instanceof Promise) return '&promise';
+  if (isRemotable(object)) return describe(object);
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      return await Promise.all(object.map(item => toModelValue(item, describe, seen)));
+    }
+    const entries = await Promise.all(
+      Object.entries(object).map(
+        async ([key, inner]) => [key, await toModelValue(inner, describe, seen)] as const,
+      ),
+    );
+    return Object.fromEntries(entries);
+  } finally {
+    seen.delete(object);
+  }
+};
+
+export const renderForModel = async (
+  value: unknown,
+  describe: DescribeRemotable = describeRemotable,
+): Promise<string> => {
+  const modelValue = await toModelValue(value, describe, new Set());
+  return JSON.stringify(modelValue);
+};
+
+/** The rendering of a failed tool call. */
+export const renderError = (error: unknown): string =>
+  JSON.stringify({ error: error instanceof Error ? error.message : String(error) });

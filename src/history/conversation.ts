@@ -1,0 +1,33 @@
+/**
+ * The agent's memory of the conversation: finished turns kept word for
+ * word, older ones folded into a digest, and the turn in progress. Plain
+ * data, so it can be stored in the guest's own store as it is.
+ */
+import type { ChatMessage } from '../../providers/types.js';
+
+export interface Turn {
+  /** One line saying what started the turn, e.g. `#3 from HOST: "ping"`. */
+  title: string;
+  messages: ChatMessage[];
+}
+
+/** A folded turn, or a run of folded turns that read the same. */
+export interface DigestEntry {
+  text: string;
+  count: number;
+}
+
+export interface Conversation {
+  digest: DigestEntry[];
+  /** Digest entries dropped from the middle to keep the digest within its share. */
+  omitted: number;
+  turns: Turn[];
+}
+
+export const emptyConversation = (): Conversation => ({ digest: [], omitted: 0, turns: [] });
+
+export const startTurn = (conversation: Conversation, title: string, content: string): Turn => {
+  const turn: Turn = { title, messages: [{ role: 'user', content }] };
+  conversation.turns.push(turn);
+  return turn;
+};

@@ -1,0 +1,94 @@
+/**
+ * The deterministic digest of folded turns. A model-written summary would
+ * cost a model call per fold and is unreliable with small local models; a
+ * digest line per turn (what came in, what the agent did) is free, exact,
+ * and keeps facts word for word. Runs of turns that read the same collapse
+ * into one line with a count, and when the digest outgrows its share its
+ * middle goes, keeping the first entries (where a conversation's setup
+ * lives) and the latest.
+ */
+import type { ChatMessage } from '../../providers/types.js';
+import type { Conversation, DigestEntry, Turn } from './conversation.js';
+
+const QUOTE_CHARS = 160;
+
+const quote = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
+};
+
+const messageText = (rawArguments: string): string => {
+  try {
+    const args = JSON.parse(rawArguments) as { strings?: unknown; recipient?: unknown };
+    return Array.isArray(args.strings) ? args.strings.map(String).join(' ') : '';
+  } catch {
+    return '';
+  }
+};
+
+const describeActions = (messages: readonly ChatMessage[]): string[] => {
+  const actions: string[] = [];
+  const used = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) {
+      if (call.name === 'reply') {
+        actions.push(`replied ${quote(messageText(call.arguments))}`);
+      } else if (call.name === 'send') {
+        let recipient = '?';
+        try {
+          recipient = String((JSON.parse(call.arguments) as { recipient?: unknown }).recipient ?? '?');
+        } catch {
+          // Broken arguments: the call failed and the model was told.
+        }
+        actions.push(`sent ${recipient} ${quote(messageText(call.arguments))}`);
+      } else {
+        used.add(call.name);
+      }
+    }
+    if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {
+      actions.push(`said ${quote(message.content)}`);
+    }
+  }
+  if (used.size > 0) actions.unshift(`used ${[...used].join(', ')}`);
+  return actions;
+};
+
+export const digestTurn = (turn: Turn): string => {
+  const actions = describeActions(turn.messages);
+  return actions.length > 0 ? `${turn.title} → ${actions.join('; ')}` : turn.title;
+};
+
+/** Folds the oldest finished turn into the digest. */
+export const foldOldestTurn = (conversation: Conversation): void => {
+  const turn = conversation.turns.shift();
+  if (turn === undefined) return;
+  const text = digestTurn(turn);
+  const last: DigestEntry | undefined = conversation.digest[conversation.digest.length - 1];
+  // Titles carry message numbers; two turns read the same when all else is equal.
+  const withoutNumbers = (line: string) => line.replace(/#\d+/g, '#');
+  if (last !== undefined && withoutNumbers(last.text) === withoutNumbers(text)) {
+    last.count += 1;
+  } else {
+    conversation.digest.push({ text, count: 1 });
+  }
+};
+
+/** Drops digest entries from the middle until it fits in `maxChars`. */
+export const trimDigest = (conversation: Conversation, maxChars: number): void => {
+  const size = () => conversation.digest.reduce((sum, entry) => sum + entry.text.length + 12, 0);
+  const keepFirst = 3;
+  while (size() > maxChars && conversation.digest.length > keepFirst + 1) {
+    conversation.digest.splice(keepFirst, 1);
+    conversation.omitted += 1;
+  }
+};
+
+export const renderDigest = (conversation: Conversation): string => {
+  if (conversation.digest.length === 0) return '';
+  const lines = conversation.digest.map(entry => (entry.count > 1 ? `- (${entry.count} times) ${entry.text}` : `- ${entry.text}`));
+  if (conversation.omitted > 0) {
+    lines.splice(Math.min(3, lines.length), 0, `- (${conversation.omitted} more earlier exchanges left out)`);
+  }
+  return `## Earlier in this conversation (digest, oldest first)\n${lines.join('\n')}`;
+};

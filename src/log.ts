@@ -1,0 +1,39 @@
+/**
+ * The agent's log: one line per event to the worker's log (stderr), with
+ * every secret from the environment replaced by [redacted]. Nothing else in
+ * the agent writes to the console.
+ */
+import type { Env } from '../providers/types.js';
+
+export type Log = (line: string) => void;
+
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|AUTH|HEADER/i;
+const MIN_SECRET_LENGTH = 4;
+
+/** The values to hide: every env value whose name looks secret. */
+export const secretValues = (env: Env): string[] =>
+  Object.entries(env)
+    .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
+    .map(([, value]) => value as string);
+
+export const makeRedactor = (env: Env): ((text: string) => string) => {
+  const secrets = secretValues(env).sort((a, b) => b.length - a.length);
+  return text => {
+    let out = text;
+    for (const secret of secrets) {
+      out = out.split(secret).join('[redacted]');
+    }
+    // Bearer and x-api-key values that did not come from env (e.g. echoed by a server).
+    return out.replace(/(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
+  };
+};
+
+export const makeLog = (env: Env, sink: (line: string) => void = line => process.stderr.write(`${line}\n`)): Log => {
+  const level = (env.LAL_LOG ?? 'info').toLowerCase();
+  if (level === 'off' || level === 'none') {
+    return () => {};
+  }
+  const redact = makeRedactor(env);
+  const persona = (env.LAL_PERSONA ?? 'lal').toLowerCase();
+  return line => sink(redact(`[${persona}] ${line}`));
+};

@@ -1,0 +1,17 @@
+/**
+ * What the agent reports as it works, for its log and for hosts that show
+ * progress (the terminal simulator). Observers never affect the agent.
+ */
+import type { Usage } from '../../providers/types.js';
+
+export type StopReason = 'done' | 'error' | 'max-model-calls' | 'repeated-calls' | 'cancelled';
+
+export type AgentEvent =
+  | { kind: 'turn-start'; title: string }
+  | { kind: 'model-call'; call: number; estimatedTokens: number; bytes: number }
+  | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
+  | { kind: 'tool-call'; name: string; summary: string }
+  | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
+  | { kind: 'turn-end'; stopReason: StopReason; modelCalls: number; usage: Usage; error?: string };
+
+export type Observe = (event: AgentEvent) => void;

@@ -1,0 +1,30 @@
+/**
+ * One model call, with failure returned as data (a stop reason and a
+ * message) rather than thrown, so the loop has one path for every outcome.
+ */
+import type { ChatMessage, Provider, ToolSchema, Usage, AssistantMessage } from '../../providers/types.js';
+import { ProviderError } from '../../providers/types.js';
+
+export type ModelOutcome =
+  | { ok: true; message: AssistantMessage; usage: Usage | undefined }
+  | { ok: false; aborted: boolean; error: string };
+
+export const callModel = async (
+  provider: Provider,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+  signal: AbortSignal,
+): Promise<ModelOutcome> => {
+  if (signal.aborted) return { ok: false, aborted: true, error: 'cancelled' };
+  try {
+    const { message, usage } = await provider.chat(messages, tools, { signal });
+    if (message === undefined || message === null || typeof message !== 'object') {
+      return { ok: false, aborted: false, error: 'the model returned no message' };
+    }
+    return { ok: true, message, usage };
+  } catch (error) {
+    const aborted = signal.aborted || (error instanceof ProviderError && error.kind === 'aborted');
+    const text = error instanceof Error ? error.message : String(error);
+    return { ok: false, aborted, error: text };
+  }
+};

@@ -1,0 +1,23 @@
+/**
+ * One log line per agent event, short enough to read in a worker log.
+ */
+import type { AgentEvent } from './agent-events.js';
+
+export const describeEvent = (event: AgentEvent): string => {
+  switch (event.kind) {
+    case 'turn-start':
+      return `turn: ${event.title}`;
+    case 'model-call':
+      return `model call ${event.call}: ~${event.estimatedTokens} tokens, ${event.bytes} bytes`;
+    case 'model-reply':
+      return `model reply ${event.call}: ${event.toolCalls} tool call(s)${event.usage === undefined ? '' : `, ${event.usage.inputTokens} in / ${event.usage.outputTokens} out`}`;
+    case 'tool-call':
+      return `→ ${event.name} ${event.summary}`;
+    case 'tool-result':
+      return `${event.ok ? '✓' : '✗'} ${event.name} ${event.preview}`;
+    case 'turn-end':
+      return `turn ended (${event.stopReason}) after ${event.modelCalls} model call(s)${event.error === undefined ? '' : `: ${event.error}`}`;
+    default:
+      return 'unknown event';
+  }
+};

@@ -1,0 +1,66 @@
+/**
+ * Runs one tool call the model asked for and returns the text it sees:
+ * arguments decoded (a clear error when they are not JSON), the built-in or
+ * dynamic tool run under a timeout, the result rendered passable-aware and
+ * capped. Every failure becomes `{"error": …}` for the model.
+ */
+import { E } from '@endo/far';
+import type { ToolCall } from '../../providers/types.js';
+import type { AgentLimits } from '../config.js';
+import { decodeArguments } from '../encoding/decode-arguments.js';
+import { renderError, renderForModel } from '../encoding/render-for-model.js';
+import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { dispatchBuiltinTool, type BuiltinContext } from '../tools/dispatch-builtin-tool.js';
+import type { Observe } from './agent-events.js';
+import { capResult } from './cap-result.js';
+import { runWithTimeout } from './run-with-timeout.js';
+
+const PREVIEW_CHARS = 120;
+
+const summarise = (args: Record<string, unknown>): string => {
+  const text = JSON.stringify(args, (_key, value: unknown) => (typeof value === 'bigint' ? `+${value}` : value));
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+};
+
+const execute = async (call: ToolCall, args: Record<string, unknown>, context: BuiltinContext): Promise<unknown> => {
+  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, args, context);
+  const dynamic = context.tools.find(call.name);
+  if (dynamic === undefined) {
+    const offered = [...BUILTIN_NAMES, ...context.tools.schemas().map(schema => schema.function.name)];
+    throw new Error(`Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}`);
+  }
+  return E(dynamic.tool).execute(harden(args));
+};
+
+export const runToolCall = async (
+  call: ToolCall,
+  context: BuiltinContext,
+  limits: Pick<AgentLimits, 'toolTimeoutMs' | 'maxResultChars'>,
+  signal: AbortSignal,
+  observe: Observe,
+): Promise<string> => {
+  const decoded = decodeArguments(call.arguments);
+  if (!decoded.ok) {
+    observe({ kind: 'tool-call', name: call.name, summary: call.arguments.slice(0, PREVIEW_CHARS) });
+    observe({ kind: 'tool-result', name: call.name, ok: false, preview: decoded.error });
+    return renderError(new Error(decoded.error));
+  }
+  observe({ kind: 'tool-call', name: call.name, summary: summarise(decoded.args) });
+  let text: string;
+  let ok = true;
+  try {
+    const result = await runWithTimeout(
+      Promise.resolve().then(() => execute(call, decoded.args, context)),
+      limits.toolTimeoutMs,
+      `The tool call ${call.name}`,
+      signal,
+    );
+    text = await renderForModel(result);
+  } catch (error) {
+    ok = false;
+    text = renderError(error);
+  }
+  const capped = capResult(text, limits.maxResultChars);
+  observe({ kind: 'tool-result', name: call.name, ok, preview: capped.slice(0, PREVIEW_CHARS) });
+  return capped;
+};

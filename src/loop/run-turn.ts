@@ -1,0 +1,112 @@
+/**
+ * One turn of the ReAct loop: call the model with the conversation and the
+ * tools; while the reply asks for tools, run them and feed the results
+ * back. Bounds end a turn early: a cap on model calls, the repeated-call
+ * guard, cancellation. Provider failures come back as a stop reason with a
+ * message, never as a throw.
+ */
+import type { ChatMessage, Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
+import type { AgentLimits } from '../config.js';
+import type { Conversation, Turn } from '../history/conversation.js';
+import { buildRequest } from '../history/build-request.js';
+import type { Observe, StopReason } from './agent-events.js';
+import { callModel } from './call-model.js';
+import { cleanReply } from './clean-reply.js';
+import { makeRepeatGuard } from './repeat-guard.js';
+
+export interface TurnSetup {
+  provider: Provider;
+  systemPrompt: string;
+  conversation: Conversation;
+  turn: Turn;
+  /** The tools to offer; asked before every model call (adoptTool can add one). */
+  tools: () => readonly ToolSchema[];
+  /** Runs one call and returns the text the model sees (errors included). */
+  runTool: (call: ToolCall) => Promise<string>;
+  /** Notices to show the model before its next call (settled proposals). */
+  takeNotices: () => string[];
+  limits: AgentLimits;
+  signal: AbortSignal;
+  observe: Observe;
+  makeId: () => string;
+}
+
+export interface TurnOutcome {
+  stopReason: StopReason;
+  error?: string;
+  /** The model's last words, when it ended the turn with text. */
+  finalText: string;
+  modelCalls: number;
+  usage: Usage;
+}
+
+const REPEAT_WARNING = (count: number) =>
+  `\n[warning: you made this exact call ${count} times in this turn. Do something else or finish.]`;
+const REPEAT_REFUSAL = (count: number) =>
+  JSON.stringify({ error: `refused: this exact call was already made ${count - 1} times in this turn. Do something else or finish.` });
+const NOT_RUN = JSON.stringify({ error: 'not run: the turn was ended' });
+
+const push = (turn: Turn, message: ChatMessage) => {
+  turn.messages.push(message);
+};
+
+export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
+  const { provider, conversation, turn, limits, signal, observe } = setup;
+  const guard = makeRepeatGuard(limits);
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let modelCalls = 0;
+  const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
+    const outcome: TurnOutcome = { stopReason, finalText, modelCalls, usage, ...(error === undefined ? {} : { error }) };
+    observe({ kind: 'turn-end', stopReason, modelCalls, usage, ...(error === undefined ? {} : { error }) });
+    return outcome;
+  };
+
+  for (;;) {
+    if (signal.aborted) return end('cancelled');
+    for (const notice of setup.takeNotices()) push(turn, { role: 'user', content: notice });
+    if (modelCalls >= limits.maxModelCalls) {
+      return end('max-model-calls', '', `the turn used its ${limits.maxModelCalls} model calls`);
+    }
+    const tools = setup.tools();
+    const request = buildRequest(setup.systemPrompt, conversation, tools, limits);
+    modelCalls += 1;
+    observe({
+      kind: 'model-call',
+      call: modelCalls,
+      estimatedTokens: request.estimatedTokens,
+      bytes: JSON.stringify(request.messages).length + JSON.stringify(tools).length,
+    });
+    const outcome = await callModel(provider, request.messages, tools, signal);
+    if (!outcome.ok) {
+      return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
+    }
+    if (outcome.usage !== undefined) {
+      usage.inputTokens += outcome.usage.inputTokens;
+      usage.outputTokens += outcome.usage.outputTokens;
+    }
+    const reply = cleanReply(outcome.message, setup.makeId);
+    const calls = reply.toolCalls ?? [];
+    observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
+    push(turn, reply);
+    if (calls.length === 0) return end('done', reply.content);
+
+    for (const [index, call] of calls.entries()) {
+      const { verdict, count } = guard.check(call.name, call.arguments);
+      if (verdict === 'stop' || signal.aborted) {
+        for (const skipped of calls.slice(index)) {
+          push(turn, { role: 'tool', toolCallId: skipped.id, name: skipped.name, content: NOT_RUN });
+        }
+        return signal.aborted
+          ? end('cancelled')
+          : end('repeated-calls', '', `the model repeated the same ${call.name} call ${count} times`);
+      }
+      const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call);
+      push(turn, {
+        role: 'tool',
+        toolCallId: call.id,
+        name: call.name,
+        content: verdict === 'warn' ? `${content}${REPEAT_WARNING(count)}` : content,
+      });
+    }
+  }
+};

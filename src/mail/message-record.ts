@@ -1,0 +1,65 @@
+/**
+ * A message as the daemon delivers it (daemon-api.md, "Messages"). Fields
+ * beyond the common ones depend on `type`; everything is optional here
+ * because a malformed message must be handled, not crash the loop.
+ */
+export interface MessageRecord {
+  type?: unknown;
+  number?: unknown;
+  from?: unknown;
+  to?: unknown;
+  date?: unknown;
+  messageId?: unknown;
+  replyTo?: unknown;
+  // package
+  strings?: unknown;
+  names?: unknown;
+  // request
+  description?: unknown;
+  settled?: unknown;
+  // eval-proposal-*
+  source?: unknown;
+  codeNames?: unknown;
+  petNamePaths?: unknown;
+  edgeNames?: unknown;
+  workerName?: unknown;
+  resultName?: unknown;
+  dismisser?: unknown;
+  [field: string]: unknown;
+}
+
+export const isProposalType = (type: unknown): boolean =>
+  type === 'eval-proposal-reviewer' || type === 'eval-proposal-proposer';
+
+/** A key that stays the same when the daemon replays the message after a restart. */
+export const messageKey = (message: MessageRecord): string | undefined => {
+  if (typeof message.messageId === 'string' && message.messageId !== '') return `id:${message.messageId}`;
+  if (typeof message.number === 'bigint') return `n:${message.number}`;
+  return undefined;
+};
+
+export const stringList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+/** What a person wrote: the text parts interleaved with @edgeName for each attached value. */
+export const packageText = (message: MessageRecord): string => {
+  const strings = stringList(message.strings);
+  const names = stringList(message.names);
+  const parts: string[] = [];
+  // A malformed package may carry fewer strings than its names need.
+  const count = Math.max(strings.length, names.length + 1);
+  for (let index = 0; index < count; index += 1) {
+    parts.push(strings[index] ?? '');
+    if (index < names.length) parts.push(`@${names[index]}`);
+  }
+  return parts.join('');
+};
+
+export const cut = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} characters in all)` : text;
+
+/** The pet-name paths of a proposal rendered as strings ("dir/name"). */
+export const pathList = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.map(item => (Array.isArray(item) ? item.map(String).join('/') : String(item)))
+    : [];

@@ -1,0 +1,37 @@
+/**
+ * Names a formula id for the model by the guest's pet name for it
+ * (`reverseIdentify`), cached per id, falling back to a short form of the id
+ * rather than 257 characters of hex.
+ */
+import { E } from '@endo/far';
+
+export type NameOf = (id: unknown) => Promise<string>;
+
+const shortId = (id: string): string => (id.length > 16 ? `id ${id.slice(0, 8)}…` : id);
+
+export const makeSenderNames = (powers: unknown): NameOf => {
+  const cache = new Map<string, Promise<string>>();
+  const lookUp = async (id: string): Promise<string> => {
+    try {
+      const names: unknown = await E(powers as { reverseIdentify(id: string): string[] }).reverseIdentify(id);
+      const list = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+      // A person's own pet name reads better than a special name, except for HOST.
+      const preferred = list.find(name => name === 'HOST') ?? list.find(name => name !== 'SELF') ?? list[0];
+      // No name yet: ask again next time, the host may introduce one.
+      if (preferred === undefined) cache.delete(id);
+      return preferred ?? shortId(id);
+    } catch {
+      cache.delete(id);
+      return shortId(id);
+    }
+  };
+  return id => {
+    if (typeof id !== 'string' || id === '') return Promise.resolve('unknown sender');
+    let named = cache.get(id);
+    if (named === undefined) {
+      named = lookUp(id);
+      cache.set(id, named);
+    }
+    return named;
+  };
+};

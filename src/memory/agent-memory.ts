@@ -1,0 +1,69 @@
+/**
+ * The agent's memory in the guest's own store (`storeValue` under one pet
+ * name): the conversation (digest and recent turns) and the keys of the
+ * messages already handled, so that a caplet rebuilt after a daemon restart
+ * continues the conversation and answers nothing twice.
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../guest-powers.js';
+import { emptyConversation, type Conversation } from '../history/conversation.js';
+import type { Log } from '../log.js';
+
+export const MEMORY_NAME = 'agent-memory';
+const VERSION = 1;
+
+export interface Memory {
+  conversation: Conversation;
+  /** Keys of handled messages, oldest first. */
+  handled: string[];
+}
+
+export const freshMemory = (): Memory => ({ conversation: emptyConversation(), handled: [] });
+
+/** A mutable deep copy of plain data (what the store gives back is hardened). */
+const thaw = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+const isMemoryShape = (value: unknown): value is { version: number } & Memory => {
+  if (value === null || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  const conversation = record.conversation as Record<string, unknown> | undefined;
+  return (
+    record.version === VERSION &&
+    Array.isArray(record.handled) &&
+    conversation !== undefined &&
+    Array.isArray(conversation.digest) &&
+    Array.isArray(conversation.turns) &&
+    typeof conversation.omitted === 'number'
+  );
+};
+
+export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> => {
+  try {
+    if (!(await E(powers).has(MEMORY_NAME))) return freshMemory();
+    const stored: unknown = await E(powers).lookup(MEMORY_NAME);
+    if (!isMemoryShape(stored)) {
+      log(`${MEMORY_NAME} is not a memory this version can read; starting afresh`);
+      return freshMemory();
+    }
+    const { conversation, handled } = thaw({ conversation: stored.conversation, handled: stored.handled });
+    return { conversation, handled };
+  } catch (error) {
+    log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
+    return freshMemory();
+  }
+};
+
+export const saveMemory = async (powers: PowersRef, memory: Memory, log: Log): Promise<void> => {
+  try {
+    const snapshot = harden(thaw({ version: VERSION, conversation: memory.conversation, handled: memory.handled }));
+    await E(powers).storeValue(snapshot, MEMORY_NAME);
+  } catch (error) {
+    log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+};
+
+/** Records a handled message key, forgetting the oldest beyond `limit`. */
+export const rememberHandled = (memory: Memory, key: string, limit: number): void => {
+  memory.handled.push(key);
+  if (memory.handled.length > limit) memory.handled.splice(0, memory.handled.length - limit);
+};

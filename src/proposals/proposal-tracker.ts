@@ -1,0 +1,152 @@
+/**
+ * Lal's eval-proposal tracker. `evaluate` hands the proposal to the daemon
+ * and returns at once; when the host settles it, a GRANTED or REJECTED
+ * notice is queued for the model (shown before its next call, or starting a
+ * turn of its own when the agent is idle), and the agent's own
+ * eval-proposal-proposer copy is dismissed (an undismissed one keeps the
+ * mailbox from loading after a daemon restart).
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../guest-powers.js';
+import { cut, type MessageRecord } from '../mail/message-record.js';
+import { renderForModel } from '../encoding/render-for-model.js';
+import type { Log } from '../log.js';
+
+const SOURCE_PREVIEW_CHARS = 100;
+const RESULT_PREVIEW_CHARS = 2_000;
+
+/** The message a proposal was made for: whom to tell about its outcome. */
+export interface Origin {
+  number: bigint;
+  sender: string;
+}
+
+export interface Proposal {
+  source: string;
+  codeNames: string[];
+  petNamePaths: (string | string[])[];
+  resultName: string;
+  workerName: string | undefined;
+  origin: Origin | undefined;
+}
+
+export interface ProposalNotice {
+  proposalId: string;
+  text: string;
+  origin: Origin | undefined;
+}
+
+interface Tracked extends Proposal {
+  proposalId: string;
+  settled: boolean;
+  /** Our own eval-proposal-proposer copy, once it has come by. */
+  copyNumber: bigint | undefined;
+}
+
+export interface ProposalTracker {
+  propose(proposal: Proposal): Readonly<Record<string, unknown>>;
+  /** Called for each of the agent's own eval-proposal-proposer messages. */
+  noteOwnCopy(message: MessageRecord): void;
+  pendingCount(): number;
+  takeNotices(): ProposalNotice[];
+}
+
+export const makeProposalTracker = (options: {
+  powers: PowersRef;
+  log: Log;
+  /** Told whenever a notice is queued. */
+  onNotice: () => void;
+}): ProposalTracker => {
+  const { powers, log, onNotice } = options;
+  const tracked = new Map<string, Tracked>();
+  const notices: ProposalNotice[] = [];
+  // Copies that came by before their proposal was matched (or after it settled).
+  const unmatchedCopies: MessageRecord[] = [];
+  let nextId = 1;
+
+  const dismissCopy = (entry: Tracked): void => {
+    if (entry.copyNumber === undefined) return;
+    const number = entry.copyNumber;
+    E(powers)
+      .dismiss(number)
+      .then(
+        () => tracked.delete(entry.proposalId),
+        (error: unknown) => log(`could not dismiss proposal copy #${number}: ${String(error)}`),
+      );
+  };
+
+  const matchCopy = (entry: Tracked, message: MessageRecord): boolean =>
+    entry.copyNumber === undefined &&
+    message.source === entry.source &&
+    (message.resultName === undefined || message.resultName === entry.resultName);
+
+  const settle = (entry: Tracked, text: string): void => {
+    entry.settled = true;
+    notices.push({ proposalId: entry.proposalId, text, origin: entry.origin });
+    if (entry.copyNumber !== undefined) dismissCopy(entry);
+    onNotice();
+  };
+
+  const whomToTell = (entry: Tracked): string =>
+    entry.origin === undefined
+      ? 'whoever asked for it'
+      : `${entry.origin.sender}, who asked in message #${entry.origin.number} (use reply(${entry.origin.number}, …))`;
+
+  const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
+    const proposalId = `p${nextId}`;
+    nextId += 1;
+    const entry: Tracked = { ...proposal, proposalId, settled: false, copyNumber: undefined };
+    tracked.set(proposalId, entry);
+    const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
+    // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
+    Promise.resolve(
+      E(powers).evaluate(proposal.workerName, proposal.source, proposal.codeNames, proposal.petNamePaths, proposal.resultName),
+    ).then(
+      async (result: unknown) => {
+        const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
+        settle(
+          entry,
+          `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(entry)} what came out.`,
+        );
+      },
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        settle(
+          entry,
+          `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(entry)}; change the code and propose again only if the reason invites it.`,
+        );
+      },
+    );
+    // The copy may already have come by.
+    const waiting = unmatchedCopies.findIndex(message => matchCopy(entry, message));
+    if (waiting !== -1) {
+      const [message] = unmatchedCopies.splice(waiting, 1);
+      entry.copyNumber = message?.number as bigint;
+    }
+    return harden({
+      status: 'pending',
+      proposalId,
+      resultName: proposal.resultName,
+      note: 'Sent to your host for approval. You will get a GRANTED or REJECTED notice; do not wait for it.',
+    });
+  };
+
+  const noteOwnCopy = (message: MessageRecord): void => {
+    if (typeof message.number !== 'bigint') return;
+    for (const entry of tracked.values()) {
+      if (matchCopy(entry, message)) {
+        entry.copyNumber = message.number;
+        if (entry.settled) dismissCopy(entry);
+        return;
+      }
+    }
+    unmatchedCopies.push(message);
+  };
+
+  return {
+    propose,
+    noteOwnCopy,
+    pendingCount: () => [...tracked.values()].filter(entry => !entry.settled).length,
+    takeNotices: () => notices.splice(0, notices.length),
+  };
+};

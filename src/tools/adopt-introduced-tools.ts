@@ -1,0 +1,61 @@
+/**
+ * At start, FaeTools the host introduced at the top of the guest's
+ * directory move into `tools/`. Special names (upper case) are never
+ * probed, an existing `tools/` is kept (makeDirectory would empty it), and a
+ * value that is not a FaeTool stays where it is.
+ */
+import { E } from '@endo/far';
+import { getInterfaceOf } from '@endo/marshal';
+import type { PowersRef } from '../guest-powers.js';
+import type { Log } from '../log.js';
+import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
+
+const PROBE_TIMEOUT_MS = 2_000;
+const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
+
+const isSpecialName = (name: string): boolean => /^[A-Z][A-Z0-9-]*$/.test(name);
+
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  Promise.race([promise, new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), ms).unref?.())]);
+
+const isFaeTool = async (value: unknown): Promise<boolean> => {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  if (getInterfaceOf(value) === undefined) return false;
+  const names = await within(
+    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()).catch(() => undefined),
+    PROBE_TIMEOUT_MS,
+  );
+  return Array.isArray(names) && FAE_TOOL_METHODS.every(method => names.includes(method));
+};
+
+export const adoptIntroducedTools = async (options: {
+  powers: PowersRef;
+  log: Log;
+  /** Names of our own to leave alone (e.g. the agent's memory). */
+  reserved: ReadonlySet<string>;
+}): Promise<string[]> => {
+  const { powers, log, reserved } = options;
+  if (!(await E(powers).has(TOOLS_DIRECTORY))) {
+    await E(powers).makeDirectory(TOOLS_DIRECTORY);
+  }
+  const names = (await E(powers).list()) as string[];
+  const candidates = names.filter(name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name));
+  const moved: string[] = [];
+  await Promise.all(
+    candidates.map(async name => {
+      try {
+        const value = await E(powers).lookup(name);
+        if (!(await isFaeTool(value))) return;
+        if (await E(powers).has(TOOLS_DIRECTORY, name)) {
+          log(`introduced tool "${name}" not moved: tools/${name} already exists`);
+          return;
+        }
+        await E(powers).move([name], [TOOLS_DIRECTORY, name]);
+        moved.push(name);
+      } catch (error) {
+        log(`could not check introduced name "${name}": ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }),
+  );
+  return moved.sort();
+};

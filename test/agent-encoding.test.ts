@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'vitest';
+import { Far } from '@endo/far';
+import { decodeArguments } from '../src/encoding/decode-arguments.js';
+import { renderForModel } from '../src/encoding/render-for-model.js';
+import { recoverToolCalls } from '../src/reply/recover-tool-calls.js';
+import { stripThinking } from '../src/reply/strip-thinking.js';
+import { readMessageNumber, readMessageParts, readPath } from '../src/tools/read-args.js';
+
+describe('decodeArguments (3.3)', () => {
+  test('SmallCaps strings become bigints, undefined and escaped text', () => {
+    const decoded = decodeArguments('{"n":"+5","m":"-7","u":"#undefined","s":"!+5","nested":["+1",{"x":"#NaN"}]}');
+    expect(decoded).toEqual({ ok: true, args: { n: 5n, m: -7n, u: undefined, s: '+5', nested: [1n, { x: NaN }] } });
+  });
+  test('a string SmallCaps cannot read is kept as written, the rest still decoded', () => {
+    const decoded = decodeArguments('{"strings":["- item (note) $5","+1 for that","%sym","$0.Alleged: x"],"n":"+2"}');
+    expect(decoded).toEqual({
+      ok: true,
+      args: { strings: ['- item (note) $5', '+1 for that', '%sym', '$0.Alleged: x'], n: 2n },
+    });
+  });
+  test('arguments that are not JSON give an error that says so, never {}', () => {
+    const decoded = decodeArguments('{"messageNumber": 3, "strings": ["pong"');
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.error).toMatch(/not valid JSON/);
+  });
+  test('an array or a number is not an argument object', () => {
+    expect(decodeArguments('[1,2]').ok).toBe(false);
+    expect(decodeArguments('5').ok).toBe(false);
+  });
+  test('double-encoded JSON is read, empty arguments are {}', () => {
+    expect(decodeArguments(JSON.stringify(JSON.stringify({ a: 1 })))).toEqual({ ok: true, args: { a: 1 } });
+    expect(decodeArguments('  ')).toEqual({ ok: true, args: {} });
+  });
+});
+
+describe('argument readers (4)', () => {
+  test('message numbers from bigint, number, numeric string and SmallCaps', () => {
+    expect(readMessageNumber({ messageNumber: 4n })).toBe(4n);
+    expect(readMessageNumber({ messageNumber: 4 })).toBe(4n);
+    expect(readMessageNumber({ messageNumber: '4' })).toBe(4n);
+    expect(readMessageNumber({ messageNumber: '+4' })).toBe(4n);
+    expect(() => readMessageNumber({})).toThrow('messageNumber is required');
+    expect(() => readMessageNumber({ messageNumber: 'four' })).toThrow(/whole message number/);
+    expect(() => readMessageNumber({ messageNumber: 1.5 })).toThrow(/whole message number/);
+  });
+  test('paths accept a string, a slashed string or an array', () => {
+    expect(readPath({ p: 'tools/math' }, 'p')).toEqual(['tools', 'math']);
+    expect(readPath({ p: ['a', 'b'] }, 'p')).toEqual(['a', 'b']);
+    expect(() => readPath({}, 'petNamePath')).toThrow('petNamePath is required');
+  });
+  test('send parts: missing edge lists mean none; missing trailing strings are padded', () => {
+    expect(readMessageParts({ strings: ['hi'] })).toEqual({ strings: ['hi'], edgeNames: [], petNames: [] });
+    expect(readMessageParts({ strings: ['see '], edgeNames: ['x'], petNames: ['tools/x'] })).toEqual({
+      strings: ['see ', ''],
+      edgeNames: ['x'],
+      petNames: [['tools', 'x']],
+    });
+    expect(() => readMessageParts({ strings: ['a', 'b', 'c'] })).toThrow(/one string before each value/);
+    expect(() => readMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(/same length/);
+  });
+});
+
+describe('renderForModel (3.4)', () => {
+  test('bigints, undefined, special strings and remotables', async () => {
+    const tool = Far('Calculator', { add: () => 1, help: () => '' });
+    const text = await renderForModel(harden({ n: 5n, m: -2n, u: undefined, s: '-x', plain: 'hi', tool, list: [NaN] }));
+    const value = JSON.parse(text) as Record<string, unknown>;
+    expect(value).toMatchObject({ n: '+5', m: '-2', u: '#undefined', s: '!-x', plain: 'hi', list: ['#NaN'] });
+    expect(value.tool).toMatch(/^\$Alleged: Calculator \(methods: .*add.*\)$/);
+    expect(value.tool).toMatch(/help/);
+  });
+  test('unhardened objects and errors render too', async () => {
+    expect(await renderForModel({ status: 'pending', n: 1n })).toBe('{"status":"pending","n":"+1"}');
+    expect(await renderForModel(new Error('nope'))).toBe('{"error":"nope"}');
+  });
+});
+
+describe('tool calls written as text (3.2)', () => {
+  test('several <tool_call> JSON blocks', () => {
+    const text = 'Sure.\n<tool_call>{"name":"reply","arguments":{"messageNumber":3,"strings":["pong"]}}</tool_call>\n<tool_call>{"name":"dismiss","arguments":{"messageNumber":3}}</tool_call>';
+    const { calls, text: rest } = recoverToolCalls(text);
+    expect(calls.map(call => call.name)).toEqual(['reply', 'dismiss']);
+    expect(JSON.parse(calls[0]!.arguments)).toEqual({ messageNumber: 3, strings: ['pong'] });
+    expect(rest).toBe('Sure.');
+  });
+  test('broken JSON still yields the call with its raw arguments', () => {
+    const { calls } = recoverToolCalls('<tool_call>{"name": "reply", "arguments": {"messageNumber": 3, "strings": ["pong"}}</tool_call>');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.name).toBe('reply');
+    expect(() => JSON.parse(calls[0]!.arguments)).toThrow();
+  });
+  test('<function=…><parameter=…> inside and outside <tool_call>', () => {
+    const inside = recoverToolCalls('<tool_call>\n<function=reply>\n<parameter=messageNumber>\n5\n</parameter>\n<parameter=strings>\n["pong"]\n</parameter>\n</function>\n</tool_call>');
+    expect(inside.calls).toEqual([{ name: 'reply', arguments: JSON.stringify({ messageNumber: 5, strings: ['pong'] }) }]);
+    const outside = recoverToolCalls('ok <function=send><parameter=recipient>HOST</parameter><parameter=strings>["hi"]</parameter></function>');
+    expect(outside.calls).toEqual([{ name: 'send', arguments: JSON.stringify({ recipient: 'HOST', strings: ['hi'] }) }]);
+    expect(outside.text).toBe('ok');
+  });
+  test('<think> blocks, closed, open, or with a swallowed opening, are removed', () => {
+    expect(stripThinking('<think>secret plan</think>Hello')).toBe('Hello');
+    expect(stripThinking('Hello<think>still thinking')).toBe('Hello');
+    expect(stripThinking('reasoning here</think>Answer')).toBe('Answer');
+  });
+});
