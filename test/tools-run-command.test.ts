@@ -1,0 +1,154 @@
+// runCommand: runs in the root, returns exit code and output, caps output
+// with a marker, kills the whole process group at its bound, and keeps the
+// agent's LAL_* secrets out of the child's environment.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { E } from '@endo/far';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import * as runCommand from '../tools/run-command.js';
+import { largestTimeoutMs } from '../tools/run-command.js';
+import { isWithheldVariable, makeChildEnv } from '../tools/child-env.js';
+import { makeTempDir, makeTool } from './tools-helpers.js';
+
+type CommandResult = {
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  status: string;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+};
+
+let root: string;
+beforeEach(() => {
+  root = makeTempDir('run');
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function run(args: Record<string, unknown>): Promise<CommandResult> {
+  const tool = makeTool(runCommand, { FAE_CWD: root });
+  return (await E(tool).execute(harden(args))) as CommandResult;
+}
+
+/** Alive and not a zombie (a killed child may linger unreaped in a container). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilGone(pid: number): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (!isRunning(pid)) return true;
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+describe('runCommand', () => {
+  it('runs a shell string in the root and returns exit code, stdout and stderr', async () => {
+    const result = await run({ command: 'pwd; echo oops >&2; exit 3' });
+    expect(result.stdout).toBe(`${realpathSync(root)}\n`);
+    expect(result.stderr).toBe('oops\n');
+    expect(result.exitCode).toBe(3);
+    expect(result.timedOut).toBe(false);
+    expect(result.status).toBe('exited with code 3');
+  });
+
+  it('runs an argv array without a shell', async () => {
+    const result = await run({ command: ['printf', '%s|', 'a b', '$HOME', ';ls'] });
+    expect(result.stdout).toBe('a b|$HOME|;ls|');
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('kills the command and its process group at the bound', async () => {
+    // The shell starts a grandchild that would outlive a kill of the shell alone.
+    const result = await run({ command: 'sleep 30 & echo $!; wait', timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.status).toBe("timed out after 300 ms; the command's process group was killed");
+    expect(result.exitCode).toBe(null);
+    expect(result.signal).toBe('SIGKILL');
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    expect(await waitUntilGone(grandchild)).toBe(true);
+  });
+
+  it('returns once the command exits even when a background job holds its output', async () => {
+    const result = await run({ command: 'sleep 30 & echo started', timeoutMs: 60_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('started\n');
+  });
+
+  it('caps stdout and stderr separately with a marker giving the full size', async () => {
+    const result = await run({
+      command: "head -c 200000 /dev/zero | tr '\\0' a; head -c 50000 /dev/zero | tr '\\0' b >&2",
+    });
+    expect(result.stdoutBytes).toBe(200_000);
+    expect(result.stderrBytes).toBe(50_000);
+    expect(result.stdout).toBe(
+      `${'a'.repeat(32 * 1024)}\n[... output cut: showing the first ${32 * 1024} of 200000 bytes]`,
+    );
+    expect(result.stderr.endsWith(`of 50000 bytes]`)).toBe(true);
+    expect(result.stderr.startsWith('b'.repeat(32 * 1024))).toBe(true);
+  });
+
+  it('keeps LAL_* and credential-like variables out of the child environment', async () => {
+    const saved = { ...process.env };
+    process.env.LAL_AUTH_TOKEN = 'sk-do-not-leak';
+    process.env.LAL_HOST = 'https://api.anthropic.com';
+    process.env.OPENAI_API_KEY = 'sk-other';
+    process.env.HARMLESS_SETTING = 'visible';
+    try {
+      const result = await run({ command: 'env' });
+      expect(result.stdout).not.toContain('sk-do-not-leak');
+      expect(result.stdout).not.toContain('sk-other');
+      expect(result.stdout).not.toMatch(/^LAL_/m);
+      expect(result.stdout).toMatch(/^HARMLESS_SETTING=visible$/m);
+    } finally {
+      for (const name of ['LAL_AUTH_TOKEN', 'LAL_HOST', 'OPENAI_API_KEY', 'HARMLESS_SETTING']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  it('refuses a timeout above the bound, and bad commands, clearly', async () => {
+    await expect(run({ command: 'true', timeoutMs: largestTimeoutMs + 1 })).rejects.toThrow(
+      /timeoutMs must be between 1 and 120000/,
+    );
+    await expect(run({ command: '' })).rejects.toThrow(/command must not be empty/);
+    await expect(run({ command: [] })).rejects.toThrow(/command array must not be empty/);
+    await expect(run({ command: ['ls', 3] })).rejects.toThrow(/command\[1\] must be a string/);
+    await expect(run({ command: { program: 'ls' } })).rejects.toThrow(
+      /command must be a string or an array of strings/,
+    );
+    await expect(run({ command: ['no-such-program-lal-fae'] })).rejects.toThrow(
+      /command not found: "no-such-program-lal-fae"/,
+    );
+  });
+});
+
+describe('child-env', () => {
+  it('withholds LAL_* and credential-shaped names only', () => {
+    expect(isWithheldVariable('LAL_AUTH_TOKEN')).toBe(true);
+    expect(isWithheldVariable('LAL_MODEL')).toBe(true);
+    expect(isWithheldVariable('GITHUB_TOKEN')).toBe(true);
+    expect(isWithheldVariable('ANTHROPIC_API_KEY')).toBe(true);
+    expect(isWithheldVariable('DB_PASSWORD')).toBe(true);
+    expect(isWithheldVariable('PATH')).toBe(false);
+    expect(isWithheldVariable('HOME')).toBe(false);
+    expect(isWithheldVariable('TOKENIZERS_PARALLELISM')).toBe(false);
+    expect(makeChildEnv({ PATH: '/bin', LAL_AUTH_TOKEN: 'x', GONE: undefined }, '/r')).toEqual({
+      PATH: '/bin',
+      PWD: '/r',
+    });
+  });
+});

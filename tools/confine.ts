@@ -1,0 +1,197 @@
+/**
+ * Confinement for the file tools. The root is fixed when a tool is made
+ * (the real path of FAE_CWD); a path the model gives is allowed only when its
+ * real path — symlinks followed; for a file still to be created, the real
+ * path of its nearest existing ancestor — lies inside that root.
+ *
+ * Refused: NUL bytes, absolute paths, paths whose normalised form climbs out
+ * with `..`, sibling-prefix paths (`/srv/app-evil` beside `/srv/app`: the
+ * check is `path.relative`, never a bare `startsWith`), and symlinks whose
+ * target lies outside. A symlink inside the root to somewhere inside is fine.
+ *
+ * Time of check vs time of use: a process with write access inside the root
+ * could swap a checked component for a symlink before it is used. `openInside`
+ * narrows that window: it opens with O_NOFOLLOW (the last component cannot be
+ * a symlink) and then, on Linux, reads back where the open descriptor really
+ * points (/proc/self/fd) and refuses it if that is outside the root. Creating
+ * missing parent directories (`mkdir -p`) is not covered by that re-check.
+ */
+import { constants, realpathSync, statSync } from 'node:fs';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Env } from '../providers/types.js';
+import { describeFsError } from './fs-error.js';
+
+/** Reads and checks FAE_CWD once, when a file tool is made; returns its real path. */
+export function toolRootFromEnv(env: Env | undefined, toolName: string): string {
+  const configured = env?.FAE_CWD;
+  if (configured === undefined || configured === '') {
+    throw Error(
+      `${toolName}: FAE_CWD is not set; the file tools need it to name their root directory`,
+    );
+  }
+  if (!path.isAbsolute(configured)) {
+    throw Error(`${toolName}: FAE_CWD must be an absolute path, got ${JSON.stringify(configured)}`);
+  }
+  let root: string;
+  try {
+    root = realpathSync(configured);
+  } catch {
+    throw Error(`${toolName}: FAE_CWD does not exist: ${JSON.stringify(configured)}`);
+  }
+  if (!statSync(root).isDirectory()) {
+    throw Error(`${toolName}: FAE_CWD is not a directory: ${JSON.stringify(configured)}`);
+  }
+  return root;
+}
+
+/** True when `candidate` (absolute) is `root` itself or lies below it. */
+export function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  if (relative === '') return true;
+  return (
+    relative !== '..' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
+}
+
+function escapeError(userPath: string, why: string): Error {
+  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
+}
+
+async function existsAsLink(candidate: string): Promise<boolean> {
+  try {
+    await lstat(candidate);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ResolveOptions {
+  /** The path may not exist yet: check its nearest existing ancestor instead. */
+  forCreate?: boolean;
+}
+
+/**
+ * Resolves `userPath` (relative to `root`, which must already be a real path)
+ * to an absolute real path inside the root, or rejects with a clear Error.
+ * With `forCreate`, the missing tail of the path is appended to the real path
+ * of the nearest ancestor that exists.
+ */
+export async function resolveInside(
+  root: string,
+  userPath: unknown,
+  { forCreate = false }: ResolveOptions = {},
+): Promise<string> {
+  if (typeof userPath !== 'string') {
+    throw Error(`path must be a string, got ${userPath === null ? 'null' : typeof userPath}`);
+  }
+  if (userPath === '') throw Error('path must not be empty');
+  if (userPath.includes('\0')) throw escapeError(userPath, 'it contains a NUL byte');
+  if (path.isAbsolute(userPath)) {
+    throw escapeError(userPath, 'absolute paths are refused; give a path relative to the root');
+  }
+  const lexical = path.resolve(root, path.normalize(userPath));
+  if (!isInside(root, lexical)) throw escapeError(userPath, 'it climbs out with ..');
+
+  let existing = lexical;
+  const missingTail: string[] = [];
+  for (;;) {
+    let real: string;
+    try {
+      real = await realpath(existing);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`);
+      if (code === 'ENOTDIR') throw describeFsError(error, userPath);
+      if (code !== 'ENOENT') throw describeFsError(error, userPath);
+      // ENOENT while the entry itself exists: a symlink whose target is
+      // missing. Its target is unchecked, so it is never written through.
+      if (await existsAsLink(existing)) {
+        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`);
+      }
+      if (!forCreate) throw describeFsError(error, userPath);
+      if (existing === root) throw Error('the tool root no longer exists');
+      missingTail.unshift(path.basename(existing));
+      existing = path.dirname(existing);
+      continue;
+    }
+    if (!isInside(root, real)) {
+      throw escapeError(userPath, 'a symlink leads outside the root');
+    }
+    return missingTail.length === 0 ? real : path.join(real, ...missingTail);
+  }
+}
+
+/**
+ * Checks where an open descriptor really points (Linux: /proc/self/fd) and
+ * refuses it if a component was swapped for a symlink out of the root after
+ * `resolveInside` checked it. Elsewhere the O_NOFOLLOW open is the guard.
+ */
+export async function assertOpenedInside(
+  root: string,
+  fd: number,
+  userPath: string,
+): Promise<void> {
+  if (process.platform !== 'linux') return;
+  let target: string;
+  try {
+    target = await readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return; // no /proc mounted: nothing more to learn
+  }
+  const livePath = target.endsWith(' (deleted)') ? target.slice(0, -' (deleted)'.length) : target;
+  if (!isInside(root, livePath)) {
+    throw escapeError(userPath, 'it was changed to lead outside the root while opening');
+  }
+}
+
+export type OpenPurpose = 'read' | 'update' | 'write' | 'directory';
+
+const flagsByPurpose: Readonly<Record<OpenPurpose, number>> = {
+  // O_NONBLOCK: opening a FIFO must not hang the tool (regular files ignore it).
+  read: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  update: constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  // No O_TRUNC: the file is truncated only after the descriptor is checked.
+  write: constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  directory: constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW,
+};
+
+/**
+ * Opens a path confined to the root: resolve, open without following a final
+ * symlink, then check the descriptor. `resolvedPath` is given when the caller
+ * already resolved it (writeFile creates parents in between).
+ */
+export async function openInside(
+  root: string,
+  userPath: string,
+  purpose: OpenPurpose,
+  resolvedPath?: string,
+): Promise<FileHandle> {
+  const target = resolvedPath ?? (await resolveInside(root, userPath));
+  let handle: FileHandle;
+  try {
+    handle = await open(target, flagsByPurpose[purpose], 0o666);
+  } catch (error) {
+    if (errorCode(error) === 'ELOOP') {
+      throw escapeError(userPath, 'it became a symlink while opening');
+    }
+    throw describeFsError(error, userPath);
+  }
+  try {
+    await assertOpenedInside(root, handle.fd, userPath);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}

@@ -1,0 +1,90 @@
+/**
+ * `editFile`: replaces one exact occurrence of a string in a file inside the
+ * tool root. The replacement is inserted literally (no `$&`/`$1` patterns:
+ * String.prototype.replace is deliberately not used).
+ */
+import type { Env } from '../providers/types.js';
+import { openInside, toolRootFromEnv } from './confine.js';
+import { readTextFile, writeWholeFile } from './file-io.js';
+import { makeFaeTool } from './make-fae-tool.js';
+import { checkArgNames, requireString } from './tool-args.js';
+import type { ToolArgs } from './tool-args.js';
+
+const toolName = 'editFile';
+
+/** Every start index of `needle` in `haystack`, overlapping ones included (they are ambiguous too). */
+function findAll(haystack: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    found.push(at);
+  }
+  return found;
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+    line += 1;
+  }
+  return line;
+}
+
+async function editConfined(root: string, args: ToolArgs) {
+  checkArgNames(toolName, args, ['path', 'oldString', 'newString']);
+  const userPath = requireString(toolName, args, 'path');
+  const oldString = requireString(toolName, args, 'oldString');
+  const newString = requireString(toolName, args, 'newString', { allowEmpty: true });
+
+  const handle = await openInside(root, userPath, 'update');
+  try {
+    const { text } = await readTextFile(handle, userPath);
+    const matches = findAll(text, oldString);
+    const [at] = matches;
+    if (at === undefined) {
+      throw Error(
+        `${toolName}: oldString not found in ${JSON.stringify(userPath)} (0 matches); it must match exactly once, whitespace included`,
+      );
+    }
+    if (matches.length > 1) {
+      throw Error(
+        `${toolName}: oldString matches ${matches.length} places in ${JSON.stringify(userPath)} (lines ${matches
+          .slice(0, 10)
+          .map(index => lineOf(text, index))
+          .join(', ')}); include more surrounding text so it matches exactly once`,
+      );
+    }
+    const edited = text.slice(0, at) + newString + text.slice(at + oldString.length);
+    const bytesWritten = await writeWholeFile(handle, edited);
+    return { path: userPath, line: lineOf(text, at), bytesWritten };
+  } finally {
+    await handle.close();
+  }
+}
+
+export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+  const root = toolRootFromEnv(options?.env, toolName);
+  return makeFaeTool({
+    name: toolName,
+    description:
+      'Replace one exact occurrence of oldString with newString in a text file inside the working directory.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the working directory.' },
+        oldString: {
+          type: 'string',
+          description: 'Exact text to replace; must occur exactly once in the file.',
+        },
+        newString: { type: 'string', description: 'Replacement text, inserted literally.' },
+      },
+      required: ['path', 'oldString', 'newString'],
+      additionalProperties: false,
+    },
+    help: [
+      'editFile({ path, oldString, newString }) -> { path, line, bytesWritten }',
+      'oldString must match exactly once: zero or several matches are refused with the count.',
+      'newString is written literally ($&, $1 and $$ are not patterns).',
+    ].join('\n'),
+    run: args => editConfined(root, args),
+  });
+}

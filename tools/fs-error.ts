@@ -1,0 +1,33 @@
+/**
+ * Turns a Node fs error into a message about the path the model gave. Node's
+ * own messages hold the absolute real path; the model only needs its own path
+ * and what went wrong.
+ */
+
+const reasonsByCode: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a component of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EEXIST: 'already exists',
+  ELOOP: 'too many levels of symbolic links',
+  ENOTEMPTY: 'directory not empty',
+  ENXIO: 'no reader on the other end (a FIFO or device)',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+  EMFILE: 'too many open files',
+};
+
+export function describeFsError(error: unknown, userPath: string): Error {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error
+      ? String((error as { code: unknown }).code)
+      : undefined;
+  const reason = code === undefined ? undefined : reasonsByCode[code];
+  if (reason !== undefined) {
+    return Error(`${reason}: ${JSON.stringify(userPath)}`);
+  }
+  const detail = code ?? (error instanceof Error ? error.name : 'unknown error');
+  return Error(`file operation failed (${detail}): ${JSON.stringify(userPath)}`);
+}

@@ -1,0 +1,96 @@
+/**
+ * `readFile`: reads a text file inside the tool root, whole or a range of
+ * lines, capped to a byte budget with a marker giving the original size.
+ */
+import type { Env } from '../providers/types.js';
+import { openInside, toolRootFromEnv } from './confine.js';
+import { readTextFile } from './file-io.js';
+import { makeFaeTool } from './make-fae-tool.js';
+import { capText } from './output-cap.js';
+import { checkArgNames, optionalInteger, requireString } from './tool-args.js';
+import type { ToolArgs } from './tool-args.js';
+
+const toolName = 'readFile';
+const defaultMaxBytes = 64 * 1024;
+const largestMaxBytes = 1024 * 1024;
+
+/** Splits into lines; a final newline does not start another line. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+async function readConfined(root: string, args: ToolArgs) {
+  checkArgNames(toolName, args, ['path', 'offset', 'limit', 'maxBytes']);
+  const userPath = requireString(toolName, args, 'path');
+  const offset = optionalInteger(toolName, args, 'offset', { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const limit = optionalInteger(toolName, args, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const maxBytes =
+    optionalInteger(toolName, args, 'maxBytes', { min: 1, max: largestMaxBytes }) ??
+    defaultMaxBytes;
+
+  const handle = await openInside(root, userPath, 'read');
+  let file: { text: string; totalBytes: number };
+  try {
+    file = await readTextFile(handle, userPath);
+  } finally {
+    await handle.close();
+  }
+
+  const lines = splitLines(file.text);
+  const startLine = offset ?? 1;
+  if (startLine > 1 && startLine > lines.length) {
+    throw Error(
+      `${toolName}: offset ${startLine} is past the end of ${JSON.stringify(userPath)} (${lines.length} lines)`,
+    );
+  }
+  const wholeFile = offset === undefined && limit === undefined;
+  const selected = wholeFile
+    ? lines
+    : lines.slice(startLine - 1, limit === undefined ? undefined : startLine - 1 + limit);
+  const text = wholeFile ? file.text : selected.map(line => `${line}\n`).join('');
+  const capped = capText(text, maxBytes);
+  return {
+    path: userPath,
+    content: capped.text,
+    truncated: capped.truncated,
+    totalBytes: file.totalBytes,
+    totalLines: lines.length,
+    startLine,
+    endLine: startLine - 1 + selected.length,
+  };
+}
+
+export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+  const root = toolRootFromEnv(options?.env, toolName);
+  return makeFaeTool({
+    name: toolName,
+    description:
+      'Read a text file inside the working directory, whole or a range of lines. Long output is cut with a marker.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the working directory.' },
+        offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based).' },
+        limit: { type: 'integer', minimum: 1, description: 'How many lines to read.' },
+        maxBytes: {
+          type: 'integer',
+          minimum: 1,
+          maximum: largestMaxBytes,
+          description: `Cap on the returned text in bytes (default ${defaultMaxBytes}).`,
+        },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    help: [
+      'readFile({ path, offset?, limit?, maxBytes? })',
+      '  -> { path, content, truncated, totalBytes, totalLines, startLine, endLine }',
+      'path is relative to the tool root; paths that lead outside it are refused.',
+      `content is capped at maxBytes (default ${defaultMaxBytes}) with a marker giving the size.`,
+    ].join('\n'),
+    run: args => readConfined(root, args),
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * `writeFile`: creates or replaces a text file inside the tool root, making
+ * missing parent directories (only ever inside the root).
+ */
+import { lstat, mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { Env } from '../providers/types.js';
+import { isInside, openInside, resolveInside, toolRootFromEnv } from './confine.js';
+import { writeWholeFile } from './file-io.js';
+import { describeFsError } from './fs-error.js';
+import { makeFaeTool } from './make-fae-tool.js';
+import { checkArgNames, requireString } from './tool-args.js';
+import type { ToolArgs } from './tool-args.js';
+
+const toolName = 'writeFile';
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await lstat(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeConfined(root: string, args: ToolArgs) {
+  checkArgNames(toolName, args, ['path', 'content']);
+  const userPath = requireString(toolName, args, 'path');
+  const content = requireString(toolName, args, 'content', { allowEmpty: true });
+
+  const target = await resolveInside(root, userPath, { forCreate: true });
+  const parent = path.dirname(target);
+  let realParent: string;
+  try {
+    await mkdir(parent, { recursive: true });
+    realParent = await realpath(parent);
+  } catch (error) {
+    throw describeFsError(error, userPath);
+  }
+  // Re-check the parent now that it exists (a component could have been swapped).
+  if (!isInside(root, realParent)) {
+    throw Error(`path escapes the tool root: ${JSON.stringify(userPath)} (its directory moved outside)`);
+  }
+  const created = !(await exists(target));
+  const handle = await openInside(root, userPath, 'write', target);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw Error(`not a regular file: ${JSON.stringify(userPath)}`);
+    const bytesWritten = await writeWholeFile(handle, content);
+    return { path: userPath, bytesWritten, created };
+  } finally {
+    await handle.close();
+  }
+}
+
+export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+  const root = toolRootFromEnv(options?.env, toolName);
+  return makeFaeTool({
+    name: toolName,
+    description:
+      'Create or overwrite a text file inside the working directory (missing parent directories are made).',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the working directory.' },
+        content: { type: 'string', description: 'The whole new content of the file.' },
+      },
+      required: ['path', 'content'],
+      additionalProperties: false,
+    },
+    help: [
+      'writeFile({ path, content }) -> { path, bytesWritten, created }',
+      'Replaces the whole file. path is relative to the tool root; paths that lead',
+      'outside it (.., absolute, symlinks out) are refused.',
+    ].join('\n'),
+    run: args => writeConfined(root, args),
+  });
+}
