@@ -1,0 +1,77 @@
+/**
+ * The Anthropic back end (`@anthropic-ai/sdk`, POST {LAL_HOST}/v1/messages,
+ * non-streaming). Retries are the SDK's own (checked in @anthropic-ai/sdk
+ * 1.12.0 src/client.ts: 408/409/429/5xx and connection errors and timeouts,
+ * `maxRetries` times, 0.5 s doubling to 8 s with jitter unless the server
+ * sends retry-after-ms or Retry-After; its sleep listens to the signal).
+ * LAL_AUTH_TOKEN goes in `x-api-key`. An explicit timeout is always given,
+ * which also lifts the SDK's refusal of large non-streaming max_tokens.
+ * The SDK is imported on first use, keeping the caplet's start light.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { DEFAULT_ANTHROPIC_MAX_TOKENS } from './config.js';
+import type { ProviderConfig } from './config.js';
+import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
+import { redact } from './provider-errors.js';
+import type { FailureContext } from './provider-errors.js';
+import type { ProviderOptions } from './provider-options.js';
+import { raceAbort } from './race-abort.js';
+import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
+import { keepLastMessages } from './trim-history.js';
+import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
+
+let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
+
+export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
+  const secrets = [config.authToken];
+  const log = (line: string) => options.log?.(redact(line, secrets));
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  const context: FailureContext = { service: 'Anthropic', host: config.host, model: config.model, secrets };
+  let client: Anthropic | undefined;
+
+  const clientFrom = (AnthropicClient: typeof Anthropic): Anthropic =>
+    (client ??= new AnthropicClient({
+      baseURL: config.host,
+      // Given explicitly, so the SDK reads no ANTHROPIC_* credential of the process.
+      apiKey: config.authToken ?? null,
+      maxRetries: options.maxRetries ?? config.maxRetries,
+      timeout: timeoutMs,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      logLevel: options.log ? 'info' : 'off',
+      logger: makeSdkLogger(log, 'Anthropic'),
+      openTelemetry: false,
+    }));
+
+  const chat = async (
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    chatOptions: ChatOptions = {},
+  ): Promise<ChatResult> => {
+    const { signal } = chatOptions;
+    const module = await raceAbort(loadSdk(), signal);
+    const { system, messages: wireMessages } = toAnthropicRequest(keepLastMessages(messages, config.maxMessages));
+    const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+      model: config.model,
+      max_tokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      messages: wireMessages,
+      ...(system === undefined ? {} : { system }),
+      ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
+    };
+    let reply: Anthropic.Messages.Message;
+    try {
+      const request = clientFrom(module.default).messages.create(body, signal ? { signal } : {});
+      reply = await raceAbort(Promise.resolve(request), signal);
+    } catch (error) {
+      throw sdkFailure(error, module, context, timeoutMs, signal);
+    }
+    const message = fromAnthropicMessage(reply);
+    const usage = reply.usage;
+    if (!usage) return { message };
+    // input_tokens excludes cached input; the prompt's size is the sum.
+    const inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    return { message, usage: { inputTokens, outputTokens: usage.output_tokens } };
+  };
+
+  return harden({ kind: 'anthropic', model: config.model, chat });
+};

@@ -1,0 +1,109 @@
+/**
+ * Reads the provider settings out of the caplet's env, once, into a typed
+ * record. Bad values are refused with an error that names the variable; the
+ * auth token is kept but never appears in any message.
+ */
+import { ProviderError } from './types.js';
+import type { Env } from './types.js';
+
+export type ProviderKind = 'anthropic' | 'openai' | 'ollama';
+
+export interface ProviderConfig {
+  kind: ProviderKind;
+  /** The service's base address as the SDK wants it (no trailing slash). */
+  host: string;
+  model: string;
+  /** LAL_AUTH_TOKEN; undefined when unset or empty. */
+  authToken: string | undefined;
+  /** LAL_MAX_TOKENS: the most tokens one reply may have. */
+  maxTokens: number | undefined;
+  /** LAL_MAX_MESSAGES: how many recent messages each request keeps. */
+  maxMessages: number | undefined;
+  /** LAL_REQUEST_TIMEOUT_MS: how long one HTTP attempt may take. */
+  timeoutMs: number;
+  /** LAL_MAX_RETRIES: how many times a transient failure is retried. */
+  maxRetries: number;
+}
+
+export const DEFAULT_HOST = 'http://localhost:11434';
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+export const DEFAULT_LOCAL_MODEL = 'qwen3';
+/** Anthropic requires max_tokens on every request; this is ours when unset. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
+
+/** LAL_PROVIDER wins; otherwise the host decides (see behaviour.md 7.1). */
+export const pickProviderKind = (host: string, override: string | undefined): ProviderKind => {
+  if (override !== undefined && override !== '') {
+    const wanted = override.trim().toLowerCase();
+    const kind = providerKinds.find(candidate => candidate === wanted);
+    if (kind === undefined) {
+      throw new ProviderError(
+        'config',
+        `LAL_PROVIDER must be one of ${providerKinds.join(', ')}; got ${JSON.stringify(override)}`,
+      );
+    }
+    return kind;
+  }
+  if (host.includes('anthropic.com')) return 'anthropic';
+  if (host.includes('/v1')) return 'openai';
+  return 'ollama';
+};
+
+const readWholeNumber = (
+  env: Env,
+  name: string,
+  { min }: { min: number },
+): number | undefined => {
+  const text = env[name];
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new ProviderError(
+      'config',
+      `${name} must be a whole number of at least ${min}; got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+};
+
+/** The Anthropic SDK adds `/v1/messages` itself, so a `/v1` suffix is dropped. */
+const hostForKind = (host: string, kind: ProviderKind): string => {
+  const trimmed = host.trim().replace(/\/+$/, '');
+  if (kind === 'anthropic') return trimmed.replace(/\/v1$/, '');
+  return trimmed;
+};
+
+export const readProviderConfig = (env: Env): ProviderConfig => {
+  const rawHost = env.LAL_HOST !== undefined && env.LAL_HOST.trim() !== '' ? env.LAL_HOST : DEFAULT_HOST;
+  if (!/^https?:\/\//i.test(rawHost.trim())) {
+    throw new ProviderError(
+      'config',
+      `LAL_HOST must be an http:// or https:// address; got ${JSON.stringify(rawHost)}`,
+    );
+  }
+  const kind = pickProviderKind(rawHost, env.LAL_PROVIDER);
+  const authToken = env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '' ? env.LAL_AUTH_TOKEN : undefined;
+  if (kind === 'anthropic' && authToken === undefined) {
+    throw new ProviderError(
+      'config',
+      'LAL_AUTH_TOKEN is required for Anthropic: set it to your Anthropic API key',
+    );
+  }
+  const model = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== ''
+    ? env.LAL_MODEL.trim()
+    : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
+  return {
+    kind,
+    host: hostForKind(rawHost, kind),
+    model,
+    authToken,
+    maxTokens: readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 }),
+    maxMessages: readWholeNumber(env, 'LAL_MAX_MESSAGES', { min: 1 }),
+    timeoutMs: readWholeNumber(env, 'LAL_REQUEST_TIMEOUT_MS', { min: 1 }) ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: readWholeNumber(env, 'LAL_MAX_RETRIES', { min: 0 }) ?? DEFAULT_MAX_RETRIES,
+  };
+};

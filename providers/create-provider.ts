@@ -1,0 +1,31 @@
+/**
+ * Picks and builds the model back end from the caplet's env (behaviour.md 7.1):
+ * LAL_PROVIDER (anthropic | openai | ollama) if set, else by LAL_HOST —
+ * `anthropic.com` → Anthropic, `/v1` → OpenAI-compatible, otherwise native
+ * Ollama (default http://localhost:11434). Throws ProviderError('config') for
+ * bad settings, with a message that names the variable and never its secret.
+ */
+import { makeAnthropicProvider } from './anthropic.js';
+import { readProviderConfig } from './config.js';
+import { makeOllamaProvider } from './ollama.js';
+import { makeOpenAIProvider } from './openai.js';
+import type { ProviderOptions } from './provider-options.js';
+import type { Env, Provider } from './types.js';
+
+export type { ProviderOptions } from './provider-options.js';
+
+export const createProvider = (env: Env, options: ProviderOptions = {}): Provider => {
+  const config = readProviderConfig(env);
+  switch (config.kind) {
+    case 'anthropic':
+      return makeAnthropicProvider(config, options);
+    case 'openai':
+      return makeOpenAIProvider(config, options);
+    case 'ollama':
+      return makeOllamaProvider(config, options);
+    default: {
+      const unknownKind: never = config.kind;
+      throw new Error(`Unknown provider kind ${String(unknownKind)}`);
+    }
+  }
+};

@@ -1,0 +1,87 @@
+/**
+ * The OpenAI-compatible back end (`openai` SDK, POST {LAL_HOST}/chat/completions,
+ * non-streaming): OpenAI, llama.cpp, vLLM, OpenRouter, Ollama's /v1.
+ * Retries are the SDK's own (checked in openai 6.49.0 src/client.ts:
+ * 408/409/429/5xx and connection errors and timeouts, `maxRetries` times,
+ * waiting 0.5 s doubling to 8 s with jitter unless the server sends
+ * retry-after-ms or Retry-After, which it obeys). Its sleep between retries
+ * ignores the abort signal, hence `raceAbort`.
+ * The SDK is imported on first use, keeping the caplet's start light.
+ */
+import type OpenAI from 'openai';
+import type { ProviderConfig } from './config.js';
+import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
+import { redact } from './provider-errors.js';
+import type { FailureContext } from './provider-errors.js';
+import type { ProviderOptions } from './provider-options.js';
+import { raceAbort } from './race-abort.js';
+import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
+import { keepLastMessages } from './trim-history.js';
+import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
+
+let sdk: Promise<typeof import('openai')> | undefined;
+const loadSdk = () => (sdk ??= import('openai'));
+
+export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
+  const secrets = [config.authToken];
+  const log = (line: string) => options.log?.(redact(line, secrets));
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  const context: FailureContext = {
+    service: 'OpenAI-compatible server',
+    host: config.host,
+    model: config.model,
+    secrets,
+  };
+  let client: OpenAI | undefined;
+
+  const clientFrom = (OpenAIClient: typeof OpenAI): OpenAI =>
+    (client ??= new OpenAIClient({
+      baseURL: config.host,
+      // Local servers need no key; the SDK insists on one, so a placeholder is
+      // given and its Authorization header removed (a null default header).
+      apiKey: config.authToken ?? 'no-key',
+      ...(config.authToken === undefined ? { defaultHeaders: { Authorization: null } } : {}),
+      // Everything explicit, so no OPENAI_* variable of the process leaks in.
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      maxRetries: options.maxRetries ?? config.maxRetries,
+      timeout: timeoutMs,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      logLevel: options.log ? 'info' : 'off',
+      logger: makeSdkLogger(log, 'OpenAI-compatible server'),
+    }));
+
+  const chat = async (
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    chatOptions: ChatOptions = {},
+  ): Promise<ChatResult> => {
+    const { signal } = chatOptions;
+    const module = await raceAbort(loadSdk(), signal);
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+      model: config.model,
+      messages: toOpenAIMessages(keepLastMessages(messages, config.maxMessages)),
+      ...(tools.length > 0 ? { tools: toOpenAITools(tools) } : {}),
+      ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
+    };
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      const request = clientFrom(module.default).chat.completions.create(body, signal ? { signal } : {});
+      completion = await raceAbort(Promise.resolve(request), signal);
+    } catch (error) {
+      throw sdkFailure(error, module, context, timeoutMs, signal);
+    }
+    const choice = completion.choices?.[0];
+    if (choice === undefined) {
+      throw sdkFailure(new Error('the reply has no choices'), module, context, timeoutMs, signal);
+    }
+    const message = fromOpenAIMessage(choice.message);
+    const usage = completion.usage;
+    return usage
+      ? { message, usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } }
+      : { message };
+  };
+
+  return harden({ kind: 'openai', model: config.model, chat });
+};

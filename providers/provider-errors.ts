@@ -1,0 +1,118 @@
+/**
+ * Turns what went wrong at the wire into a ProviderError a person can act on.
+ * Every message passes through `redact`, so a token that a server echoes back
+ * (or that sits in the host's user-info) never reaches a log or a mail.
+ */
+import { ProviderError } from './types.js';
+import type { ProviderErrorKind } from './types.js';
+
+export interface FailureContext {
+  /** 'Anthropic', 'OpenAI-compatible server', 'Ollama'. */
+  service: string;
+  host: string;
+  model: string;
+  /** Values that must never be shown (the auth token). */
+  secrets: readonly (string | undefined)[];
+}
+
+const MAX_SERVER_TEXT = 300;
+
+export const redact = (text: string, secrets: readonly (string | undefined)[]): string => {
+  let clean = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+  }
+  return clean;
+};
+
+/** The host without any user:password part. */
+export const displayHost = (host: string): string => {
+  try {
+    const url = new URL(host);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(unparseable LAL_HOST)';
+  }
+};
+
+const serverSays = (serverText: string | undefined, secrets: FailureContext['secrets']): string => {
+  if (serverText === undefined || serverText.trim() === '') return '';
+  const clean = redact(serverText.trim(), secrets);
+  const cut = clean.length > MAX_SERVER_TEXT ? `${clean.slice(0, MAX_SERVER_TEXT)}…` : clean;
+  return `: ${cut}`;
+};
+
+/** A failure that came back as an HTTP status (after any retries). */
+export const httpFailure = (
+  status: number,
+  serverText: string | undefined,
+  context: FailureContext,
+): ProviderError => {
+  const where = `${context.service} at ${displayHost(context.host)}`;
+  const said = serverSays(serverText, context.secrets);
+  const make = (kind: ProviderErrorKind, message: string) =>
+    new ProviderError(kind, redact(message, context.secrets), status);
+  if (status === 401 || status === 403) {
+    // The server's words are left out: some echo part of the key they refused.
+    return make('auth', `${where} refused the credentials (HTTP ${status}). Check LAL_AUTH_TOKEN.`);
+  }
+  if (status === 404) {
+    if (/model/i.test(serverText ?? '') || (serverText ?? '').includes(context.model)) {
+      return make(
+        'model-not-found',
+        `${where} does not know the model "${context.model}" (HTTP 404)${said}. Check LAL_MODEL.`,
+      );
+    }
+    return make('config', `${where} has no such endpoint (HTTP 404)${said}. Check LAL_HOST.`);
+  }
+  if (status === 429) return make('rate-limit', `${where} is rate limiting requests (HTTP 429)${said}.`);
+  if (status === 408) return make('timeout', `${where} timed out the request (HTTP 408)${said}.`);
+  if (status >= 500) return make('server', `${where} failed (HTTP ${status})${said}.`);
+  if (status === 400 || status === 413 || status === 422) {
+    return make('bad-request', `${where} rejected the request (HTTP ${status})${said}`);
+  }
+  return make('unknown', `${where} answered HTTP ${status}${said}`);
+};
+
+/** The system error code behind a failed fetch (ECONNREFUSED, ENOTFOUND, ...). */
+const causeCode = (error: unknown): string | undefined => {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
+};
+
+export const connectionFailure = (error: unknown, context: FailureContext): ProviderError => {
+  const code = causeCode(error);
+  const detail = code === undefined ? '' : ` (${code})`;
+  return new ProviderError(
+    'connection',
+    redact(
+      `Cannot reach ${context.service} at ${displayHost(context.host)}${detail}. Is it running? Set LAL_HOST to its address.`,
+      context.secrets,
+    ),
+  );
+};
+
+export const timeoutFailure = (context: FailureContext, timeoutMs: number): ProviderError =>
+  new ProviderError(
+    'timeout',
+    `${context.service} at ${displayHost(context.host)} did not answer within ${timeoutMs} ms (LAL_REQUEST_TIMEOUT_MS).`,
+  );
+
+export const abortedFailure = (): ProviderError =>
+  new ProviderError('aborted', 'The model call was cancelled.');
+
+/** Anything else, described without its stack or any request details. */
+export const unexpectedFailure = (error: unknown, context: FailureContext): ProviderError => {
+  const text = error instanceof Error ? error.message : String(error);
+  return new ProviderError(
+    'unknown',
+    redact(`${context.service} call failed: ${text}`, context.secrets),
+  );
+};

@@ -1,0 +1,19 @@
+/** The model service doubles' public API. */
+export { startModelServer } from './start-model-server.js';
+export { alwaysFail, failFirst, scriptedReplies } from './scripted-replies.js';
+export type {
+  ModelProtocol,
+  ModelServer,
+  ModelServerOptions,
+  NormalizedMessage,
+  NormalizedRequest,
+  NormalizedToolCall,
+  RecordedRequest,
+  ReplyScript,
+  ScriptedAnswer,
+  ScriptedDelay,
+  ScriptedFailure,
+  ScriptedHang,
+  ScriptedReply,
+  ScriptedToolCall,
+} from './types.js';
