@@ -32,7 +32,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   repeatWarnAt: 3,
   repeatRefuseAt: 5,
   repeatStopAt: 7,
-  toolTimeoutMs: 60_000,
+  // Above runCommand's own 120 s bound, so a long command is not cut short.
+  toolTimeoutMs: 130_000,
   maxResultChars: 16_000,
   // Sized for a 32k-token local model, leaving room for the reply.
   contextTokens: 24_000,

@@ -54,14 +54,17 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config: AgentConfig = readAgentConfig(env);
-  const log = options.log ?? makeLog(env);
   const redact = makeRedactor(env);
+  const given = options.log;
+  // Whoever provides the log, secrets are taken out first.
+  const log: Log = given === undefined ? makeLog(env) : line => given(redact(line));
   const observers: Observe[] = [(event: AgentEvent) => log(describeEvent(event))];
   if (options.observe !== undefined) observers.push(options.observe);
   const observe: Observe = event => {
+    const clean = JSON.parse(redact(JSON.stringify(event))) as AgentEvent;
     for (const observer of observers) {
       try {
-        observer(event);
+        observer(clean);
       } catch {
         // An observer's failure is not the agent's.
       }
@@ -127,13 +130,27 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     };
 
     const toldAbout = async (origin: Origin | undefined, text: string) => {
-      if (origin === undefined) {
-        await Promise.resolve(E(powers).send('HOST', [text], [], [])).catch((error: unknown) => log(`could not tell HOST: ${describeError(error)}`));
-        return;
+      try {
+        if (origin === undefined) {
+          await E(powers).send('HOST', [text], [], []);
+        } else {
+          await E(powers).reply(origin.number, [text], [], []);
+        }
+      } catch (error) {
+        // The message may be gone (dismissed); write to its sender instead.
+        const to = origin?.sender ?? 'HOST';
+        await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
+          log(`could not tell ${to}: ${describeError(error)}`),
+        );
       }
-      await Promise.resolve(E(powers).reply(origin.number, [text], [], [])).catch((error: unknown) =>
-        log(`could not reply to #${origin.number}: ${describeError(error)}`),
-      );
+    };
+
+    // Messages dismissed during the turn in progress, by the model itself.
+    const dismissedByModel = new Set<bigint>();
+    /** Dismisses a handled message, unless the model did, or a proposal for it still awaits its outcome. */
+    const finishWith = async (number: bigint) => {
+      if (dismissedByModel.delete(number) || proposals.hasPendingFor(number)) return;
+      await safeDismiss(number);
     };
 
     /** Runs one turn about `origin`, then answers for the model where it left something unsaid. */
@@ -152,6 +169,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         tools,
         origin,
         noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+        noteDismissed: number => dismissedByModel.add(number),
       };
       await tools.refresh();
       const outcome = await runTurn({
@@ -216,7 +234,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         handled.add(key);
         rememberHandled(memory, key, config.limits.rememberHandled);
       }
-      await safeDismiss(message.number);
+      await finishWith(message.number);
     };
 
     const handleNotices = async (): Promise<void> => {
@@ -225,6 +243,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       const origin = notices.find(notice => notice.origin !== undefined)?.origin;
       const title = `proposal outcome: ${notices.map(notice => `${notice.proposalId} ${notice.text.split(':')[0]}`).join(', ')}`;
       await serveTurn(title, notices.map(notice => notice.text).join('\n\n'), origin);
+      // The messages these proposals answered can go once nothing more is pending for them.
+      const origins = new Set(notices.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
+      await Promise.all([...origins].map(finishWith));
     };
 
     const follow = async (): Promise<void> => {

@@ -48,6 +48,8 @@ export interface ProposalTracker {
   /** Called for each of the agent's own eval-proposal-proposer messages. */
   noteOwnCopy(message: MessageRecord): void;
   pendingCount(): number;
+  /** Whether a proposal made for this message is still waiting for the host. */
+  hasPendingFor(number: bigint): boolean;
   takeNotices(): ProposalNotice[];
 }
 
@@ -147,6 +149,7 @@ export const makeProposalTracker = (options: {
     propose,
     noteOwnCopy,
     pendingCount: () => [...tracked.values()].filter(entry => !entry.settled).length,
+    hasPendingFor: number => [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
     takeNotices: () => notices.splice(0, notices.length),
   };
 };

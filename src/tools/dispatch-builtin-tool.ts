@@ -30,6 +30,8 @@ export interface BuiltinContext {
   origin: Origin | undefined;
   /** Called when the agent answered or wrote to someone during the turn. */
   noteAnswered: (number: bigint | undefined) => void;
+  /** Called when the model dismissed a message itself. */
+  noteDismissed: (number: bigint) => void;
 }
 
 /** Undefined and "#undefined" both mean: no worker name. */
@@ -111,6 +113,7 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     case 'dismiss': {
       const number = readMessageNumber(args);
       await powers.dismiss(number);
+      context.noteDismissed(number);
       return harden({ dismissed: number });
     }
     case 'request': {

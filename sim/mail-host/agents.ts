@@ -1,0 +1,146 @@
+/**
+ * Agents (the host and its guests): their formulas (agent, handle, store,
+ * mailbox, MAIL hub), special names, and lookup from either of their ids.
+ */
+import { makeGuardedExo } from './guarded-exo.js';
+import { M } from '@endo/patterns';
+import { makeMailbox } from './mailbox.js';
+import { makePetStore, withSpecialNames } from './pet-store.js';
+import { assertNames, namePathFrom, quote } from './pet-name.js';
+import type { DirectoryMaker, DirectoryNode } from './directory.js';
+import type { FormulaTable } from './formula-table.js';
+import type { Mailbox } from './mailbox.js';
+import type { PetStore } from './pet-store.js';
+import type { FormulaId, NameOrPath } from './types.js';
+
+export interface Agent {
+  readonly kind: 'host' | 'guest';
+  readonly agentId: FormulaId;
+  readonly handleId: FormulaId;
+  /** HOST's handle id (for the host itself, its own). */
+  readonly hostHandleId: FormulaId;
+  readonly names: PetStore;
+  readonly directory: DirectoryNode;
+  readonly mailbox: Mailbox;
+  readonly handle: object;
+  /** Set when the daemon could not reload this agent after a restart. */
+  loadError: Error | undefined;
+  /** The live powers object (a new one per daemon incarnation for guests). */
+  powers: object;
+  /** Bumped by each simulated restart; powers from an older incarnation are disconnected. */
+  incarnation: number;
+  readonly calls: Map<string, number>;
+  /** For messages: who this is, e.g. `guest "lal"`. */
+  label: string;
+}
+
+// Handles carry no methods a caplet can use; they stand for an agent in mail.
+const HandleInterface = M.interface('EndoHandle', {}, { defaultGuards: 'passable' });
+
+const MailHubInterface = M.interface('EndoMailHub', {
+  has: M.call().rest(M.arrayOf(M.string())).returns(M.promise()),
+  identify: M.call().rest(M.arrayOf(M.string())).returns(M.promise()),
+  list: M.call().rest(M.arrayOf(M.string())).returns(M.promise()),
+  lookup: M.call(M.or(M.string(), M.arrayOf(M.string()))).returns(M.promise()),
+});
+
+const makeMailHub = (mailbox: Mailbox) =>
+  makeGuardedExo('MailHub', MailHubInterface, {
+    async has(...path: string[]) {
+      assertNames(path);
+      return path.length === 1 && /^\d+$/.test(path[0] as string) && mailbox.get(BigInt(path[0] as string)) !== undefined;
+    },
+    async identify(...path: string[]) {
+      assertNames(path);
+      return undefined;
+    },
+    async list(...path: string[]) {
+      if (path.length > 0) throw Error('The simulated MAIL hub lists only its top level');
+      return harden(mailbox.list().map(record => String(record.number)));
+    },
+    async lookup(nameOrPath: NameOrPath) {
+      const [head, ...rest] = namePathFrom(nameOrPath);
+      const record = /^\d+$/.test(head as string) ? mailbox.get(BigInt(head as string)) : undefined;
+      if (record === undefined) throw TypeError(`Unknown message number: ${quote(head)}`);
+      if (rest.length > 0) throw Error('The simulated MAIL hub does not look inside messages');
+      return record;
+    },
+  });
+
+export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMaker, now: () => Date) => {
+  const byId = new Map<FormulaId, Agent>();
+
+  /** The agent whose agent or handle id this is. */
+  const agentFor = (id: FormulaId): Agent | undefined => byId.get(id);
+
+  const assertLoaded = (agent: Agent): Agent => {
+    if (agent.loadError) throw agent.loadError;
+    return agent;
+  };
+
+  /**
+   * Formulates an agent. `extraSpecials` are the host-only special names.
+   * `makePowers` builds the powers exo for the agent (called again on restart).
+   */
+  const formulateAgent = (
+    kind: 'host' | 'guest',
+    hostHandleId: FormulaId | undefined,
+    makePowers: (agent: Agent) => object,
+    extraSpecials: Record<string, FormulaId> = {},
+  ): Agent => {
+    const agentId = table.mint();
+    const handleId = table.mint();
+    const mailHubId = table.mint();
+    const mailbox = makeMailbox(now);
+    const specials: Record<string, FormulaId> = {
+      ...extraSpecials,
+      AGENT: agentId,
+      SELF: handleId,
+      HOST: hostHandleId ?? handleId,
+      MAIL: mailHubId,
+    };
+    const names = withSpecialNames(makePetStore(), harden(specials));
+    const directory = directories.makeDirectoryNode(names);
+    const handle = makeGuardedExo('Handle', HandleInterface, {});
+    const agent: Agent = {
+      kind,
+      agentId,
+      handleId,
+      hostHandleId: hostHandleId ?? handleId,
+      names,
+      directory,
+      mailbox,
+      handle,
+      loadError: undefined,
+      powers: {},
+      incarnation: 0,
+      calls: new Map(),
+      label: kind === 'host' ? 'HOST' : 'a guest',
+    };
+    agent.powers = makePowers(agent);
+    table.remember(agent.powers, agentId);
+    table.register(agentId, { type: kind, provide: () => assertLoaded(agent).powers, node: directory });
+    table.register(handleId, { type: 'handle', provide: () => assertLoaded(agent).handle });
+    const mailHub = makeMailHub(mailbox);
+    table.register(mailHubId, { type: 'mail-hub', provide: () => mailHub });
+    table.remember(handle, handleId);
+    table.remember(mailHub, mailHubId);
+    byId.set(agentId, agent);
+    byId.set(handleId, agent);
+    return agent;
+  };
+
+  /** The agent a message may be sent to through this id, or a clear error. */
+  const recipientFor = (id: FormulaId, shownAs: unknown): Agent => {
+    const agent = byId.get(id);
+    if (agent === undefined) {
+      throw Error(`Cannot send to ${quote(shownAs)}: it names a ${table.typeOf(id) ?? 'value'}, not an agent`);
+    }
+    return assertLoaded(agent);
+  };
+
+  const all = (): Agent[] => [...new Set(byId.values())];
+
+  return harden({ formulateAgent, agentFor, recipientFor, assertLoaded, all });
+};
+export type AgentRegistry = ReturnType<typeof makeAgentRegistry>;

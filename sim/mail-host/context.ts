@@ -1,0 +1,50 @@
+/**
+ * A caplet's cancellation context, and the remote `Context` object the daemon
+ * hands to `make` (only methods: id, cancel, whenCancelled, whenDisposed, addDisposalHook).
+ */
+import { E, Far } from '@endo/far';
+import type { FormulaId } from './types.js';
+
+export const makeCapletContext = (id: FormulaId) => {
+  let done = false;
+  let rejectCancelled!: (reason: unknown) => void;
+  const cancelled = new Promise<never>((_resolve, reject) => {
+    rejectCancelled = reject;
+  });
+  // Nobody has to watch for cancellation.
+  cancelled.catch(() => {});
+  let resolveDisposed!: (value: Promise<void>) => void;
+  const disposed = new Promise<void>(resolve => {
+    resolveDisposed = resolve;
+  });
+  const hooks: unknown[] = [];
+
+  const cancel = (reason?: unknown): Promise<void> => {
+    if (done) return disposed;
+    done = true;
+    rejectCancelled(reason ?? harden(Error('Cancelled')));
+    const ran = hooks.map(hook => Promise.resolve(E(hook as () => unknown)()).catch(() => undefined));
+    resolveDisposed(Promise.all(ran).then(() => undefined));
+    return disposed;
+  };
+
+  const far = Far('Context', {
+    id: () => id,
+    cancel: (reason?: unknown) => cancel(reason),
+    whenCancelled: () => cancelled,
+    whenDisposed: () => disposed,
+    addDisposalHook: (hook: unknown) => {
+      if (!done) hooks.push(hook);
+    },
+  });
+
+  return harden({
+    id,
+    far,
+    cancel,
+    cancelled,
+    disposed,
+    isCancelled: () => done,
+  });
+};
+export type CapletContextKit = ReturnType<typeof makeCapletContext>;

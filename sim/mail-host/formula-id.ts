@@ -1,0 +1,36 @@
+/** Formula ids as the daemon writes them: `<formula number>:<node number>`, 128 hex digits each. */
+import { randomBytes } from 'node:crypto';
+import type { FormulaId } from './types.js';
+
+const formulaNumberPattern = /^[0-9a-f]{128}$/;
+const formulaIdPattern = /^([0-9a-f]{128}):([0-9a-f]{128})$/;
+
+/** A fresh random 512-bit number in hex, as the daemon's `randomHex512`. */
+export const randomHex512 = (): string => randomBytes(64).toString('hex');
+
+export const isFormulaNumber = (value: unknown): value is string =>
+  typeof value === 'string' && formulaNumberPattern.test(value);
+
+export const isFormulaId = (value: unknown): value is FormulaId =>
+  typeof value === 'string' && formulaIdPattern.test(value);
+
+export const assertFormulaId = (value: unknown, petName?: string): FormulaId => {
+  if (!isFormulaId(value)) {
+    const forName = petName === undefined ? '' : ` for pet name ${JSON.stringify(petName)}`;
+    throw Error(`Invalid formula identifier ${JSON.stringify(value)}${forName}`);
+  }
+  return value;
+};
+
+export const parseFormulaId = (id: FormulaId): { number: string; node: string } => {
+  const match = formulaIdPattern.exec(id);
+  if (match === null) throw Error(`Invalid formula identifier ${JSON.stringify(id)}`);
+  return harden({ number: match[1] as string, node: match[2] as string });
+};
+
+/** Mints ids on one node (one simulated daemon). */
+export const makeIdMinter = (nodeNumber: string = randomHex512()) => {
+  const mint = (): FormulaId => `${randomHex512()}:${nodeNumber}`;
+  return harden({ nodeNumber, mint });
+};
+export type IdMinter = ReturnType<typeof makeIdMinter>;

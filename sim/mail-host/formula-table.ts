@@ -1,0 +1,71 @@
+/**
+ * The simulated daemon's formula graph: what each formula id stands for, how to
+ * provide its value, and the reverse map from live objects to ids.
+ */
+import type { DirectoryNode } from './directory.js';
+import type { FormulaId } from './types.js';
+import type { IdMinter } from './formula-id.js';
+
+export type FormulaType =
+  | 'directory'
+  | 'guest'
+  | 'host'
+  | 'handle'
+  | 'marshal'
+  | 'make-unconfined'
+  | 'eval'
+  | 'promise'
+  | 'resolver'
+  | 'mail-hub'
+  | 'worker'
+  | 'least-authority';
+
+export interface FormulaEntry {
+  readonly type: FormulaType;
+  /** The value, or a promise for it; may throw when the formula cannot be revived. */
+  provide(): unknown;
+  /** For formulas that are name hubs in this process: direct access for path walks. */
+  readonly node?: DirectoryNode;
+}
+
+export const makeFormulaTable = (minter: IdMinter) => {
+  const entries = new Map<FormulaId, FormulaEntry>();
+  const idForRef = new WeakMap<object, FormulaId>();
+
+  const register = (id: FormulaId, entry: FormulaEntry): FormulaId => {
+    entries.set(id, entry);
+    return id;
+  };
+
+  /** Mints an id and registers a formula under it. */
+  const formulate = (entry: FormulaEntry): FormulaId => register(minter.mint(), entry);
+
+  const provide = async (id: FormulaId): Promise<unknown> => {
+    const entry = entries.get(id);
+    if (entry === undefined) throw Error(`No formula exists for id ${JSON.stringify(id)}`);
+    return entry.provide();
+  };
+
+  /** Records which formula a live object is, for reverseLookup and storeValue. */
+  const remember = (ref: unknown, id: FormulaId): void => {
+    if ((typeof ref === 'object' && ref !== null) || typeof ref === 'function') {
+      if (!idForRef.has(ref)) idForRef.set(ref, id);
+    }
+  };
+
+  const idOf = (ref: unknown): FormulaId | undefined =>
+    (typeof ref === 'object' && ref !== null) || typeof ref === 'function' ? idForRef.get(ref) : undefined;
+
+  return {
+    nodeNumber: minter.nodeNumber,
+    mint: minter.mint,
+    register,
+    formulate,
+    provide,
+    remember,
+    idOf,
+    typeOf: (id: FormulaId): FormulaType | undefined => entries.get(id)?.type,
+    nodeOf: (id: FormulaId): DirectoryNode | undefined => entries.get(id)?.node,
+  };
+};
+export type FormulaTable = ReturnType<typeof makeFormulaTable>;

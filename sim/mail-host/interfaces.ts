@@ -1,0 +1,79 @@
+/** Method guards of the guest's and host's powers, as the daemon declares them. */
+import { M } from '@endo/patterns';
+import type { InterfaceGuard } from '@endo/patterns';
+
+const NameShape = M.string();
+const NamePathShape = M.arrayOf(NameShape);
+const NameOrPathShape = M.or(NameShape, NamePathShape);
+const NamesOrPathsShape = M.arrayOf(NameOrPathShape);
+const EdgeNamesShape = M.arrayOf(M.string());
+const IdShape = M.string();
+// Message numbers are bigints: a JS number fails the guard.
+const MessageNumberShape = M.bigint();
+// Environment variables: strings only (an undefined or a number fails).
+const EnvShape = M.recordOf(M.string(), M.string());
+
+const EvaluateGuard = M.call(M.or(NameShape, M.undefined()), M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+  .optional(NameOrPathShape)
+  .returns(M.promise());
+
+/** Methods the guest and the host share. */
+const agentMethods = {
+  help: M.call().optional(M.string()).returns(M.string()),
+  has: M.call().rest(NamePathShape).returns(M.promise()),
+  identify: M.call().rest(NamePathShape).returns(M.promise()),
+  reverseIdentify: M.call(IdShape).returns(M.array()),
+  locate: M.call().rest(NamePathShape).returns(M.promise()),
+  reverseLocate: M.call(M.string()).returns(M.promise()),
+  followLocatorNameChanges: M.call(M.string()).returns(M.promise()),
+  list: M.call().rest(NamePathShape).returns(M.promise()),
+  listIdentifiers: M.call().rest(NamePathShape).returns(M.promise()),
+  followNameChanges: M.call().returns(M.promise()),
+  lookup: M.call(NameOrPathShape).returns(M.promise()),
+  lookupById: M.call(IdShape).returns(M.promise()),
+  reverseLookup: M.call(M.any()).returns(M.promise()),
+  write: M.call(NameOrPathShape, IdShape).returns(M.promise()),
+  remove: M.call().rest(NamePathShape).returns(M.promise()),
+  move: M.call(NamePathShape, NamePathShape).returns(M.promise()),
+  copy: M.call(NamePathShape, NamePathShape).returns(M.promise()),
+  makeDirectory: M.call(NameOrPathShape).returns(M.promise()),
+  handle: M.call().returns(M.remotable()),
+  listMessages: M.call().returns(M.promise()),
+  followMessages: M.call().returns(M.promise()),
+  resolve: M.call(MessageNumberShape, NameOrPathShape).returns(M.promise()),
+  reject: M.call(MessageNumberShape).optional(M.string()).returns(M.promise()),
+  adopt: M.call(MessageNumberShape, NameOrPathShape, NameOrPathShape).returns(M.promise()),
+  dismiss: M.call(MessageNumberShape).returns(M.promise()),
+  dismissAll: M.call().returns(M.promise()),
+  request: M.call(NameOrPathShape, M.string()).optional(NameOrPathShape).returns(M.promise()),
+  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(M.promise()),
+  reply: M.call(MessageNumberShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(M.promise()),
+  storeValue: M.call(M.any(), NameOrPathShape).returns(M.promise()),
+  deliver: M.call(M.record()).returns(),
+  evaluate: EvaluateGuard,
+};
+
+export const GuestInterface: InterfaceGuard = M.interface('EndoGuest', {
+  ...agentMethods,
+  requestEvaluation: M.call(M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+    .optional(NameOrPathShape)
+    .returns(M.promise()),
+  define: M.call(M.string(), M.record()).returns(M.promise()),
+  form: M.call(NameOrPathShape, M.string(), M.record()).optional(NameOrPathShape).returns(M.promise()),
+});
+
+const MakeCapletOptionsShape = M.splitRecord({}, { powersName: NameShape, resultName: NameOrPathShape, env: EnvShape });
+
+export const HostInterface: InterfaceGuard = M.interface('EndoHost', {
+  ...agentMethods,
+  provideGuest: M.call().optional(NameShape, M.record()).returns(M.promise()),
+  provideWorker: M.call(NameOrPathShape).returns(M.promise()),
+  makeUnconfined: M.call(M.or(NameShape, M.undefined()), M.string())
+    .optional(MakeCapletOptionsShape)
+    .returns(M.promise()),
+  cancel: M.call(NameOrPathShape).optional(M.error()).returns(M.promise()),
+  grantEvaluate: M.call(MessageNumberShape).returns(M.promise()),
+  counterEvaluate: M.call(MessageNumberShape, M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+    .optional(M.or(NameShape, M.undefined()), NamePathShape)
+    .returns(M.promise()),
+});

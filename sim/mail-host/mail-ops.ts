@@ -1,0 +1,321 @@
+/**
+ * Mail between agents, following the daemon's mail.js rules: send, reply,
+ * dismiss, adopt, requests and their answers, eval-proposals and their grant,
+ * rejection and counter-proposal.
+ */
+import { assertFormulaId, randomHex512 } from './formula-id.js';
+import { evaluateSource } from './evaluate-source.js';
+import { assertName, assertNames, assertPetNamePath, namePathFrom, quote } from './pet-name.js';
+import { formulatePromise, makeResponseKit } from './promise-formula.js';
+import type { Agent, AgentRegistry } from './agents.js';
+import type { FormulaTable } from './formula-table.js';
+import type {
+  Envelope,
+  EvalProposalReviewerMessage,
+  FormulaId,
+  MessageRecord,
+  NameOrPath,
+  Responder,
+} from './types.js';
+
+/** Edge names a message may not use: the daemon reserves them for message fields. */
+const reservedEdgeNames = new Set([
+  'FROM', 'TO', 'DATE', 'TYPE', 'MESSAGE', 'REPLY', 'DESCRIPTION', 'STRINGS', 'PROMISE', 'RESOLVER',
+]);
+
+const assertUniqueEdgeNames = (edgeNames: readonly string[]) => {
+  const seen = new Set<string>();
+  for (const edgeName of edgeNames) {
+    if (reservedEdgeNames.has(edgeName)) throw Error(`Message name ${quote(edgeName)} is reserved`);
+    if (seen.has(edgeName)) throw Error(`Message name ${quote(edgeName)} is duplicated`);
+    seen.add(edgeName);
+  }
+};
+
+/** The daemon's rules for a package's parts, checked before any name is resolved. */
+const assertPackageShape = (strings: readonly string[], edgeNames: readonly string[], petNames: readonly unknown[]) => {
+  if (petNames.length !== edgeNames.length) {
+    throw Error(
+      `Message must have one edge name (${edgeNames.length}) for every pet name (${petNames.length})`,
+    );
+  }
+  if (strings.length < petNames.length) {
+    throw Error('Message must have one string before every value delivered');
+  }
+};
+
+export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
+  const mustGet = (self: Agent, number: bigint, kind = 'message'): MessageRecord => {
+    const record = self.mailbox.get(number);
+    if (record === undefined) {
+      throw Error(kind === 'request' ? `Invalid request, ${number}` : `No such message with number ${number}`);
+    }
+    return record;
+  };
+
+  const identifyAll = (self: Agent, petNamesOrPaths: readonly NameOrPath[]): Promise<FormulaId[]> =>
+    Promise.all(
+      petNamesOrPaths.map(async petNameOrPath => {
+        const id = await self.directory.identify(...namePathFrom(petNameOrPath));
+        if (id === undefined) throw Error(`Unknown pet name ${quote(petNameOrPath)}`);
+        return assertFormulaId(id);
+      }),
+    );
+
+  /** Puts the message in the recipient's inbox, then the sender's own copy in its inbox. */
+  const post = (self: Agent, recipient: Agent, envelope: Envelope) => {
+    recipient.mailbox.deliver(envelope);
+    if (envelope.from !== envelope.to) self.mailbox.deliver(envelope);
+  };
+
+  const send = async (
+    self: Agent,
+    recipientNameOrPath: NameOrPath,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+  ): Promise<void> => {
+    const toPath = namePathFrom(recipientNameOrPath);
+    assertNames(edgeNames);
+    assertUniqueEdgeNames(edgeNames);
+    const toId = await self.directory.identify(...toPath);
+    if (toId === undefined) throw Error(`Unknown recipient ${quote(recipientNameOrPath)}`);
+    const recipient = agents.recipientFor(toId, recipientNameOrPath);
+    assertPackageShape(strings, edgeNames, petNamesOrPaths);
+    const ids = await identifyAll(self, petNamesOrPaths);
+    post(self, recipient, harden({
+      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(), from: self.handleId, to: toId,
+    }));
+  };
+
+  const reply = async (
+    self: Agent,
+    number: bigint,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+  ): Promise<void> => {
+    assertNames(edgeNames);
+    assertUniqueEdgeNames(edgeNames);
+    const parent = mustGet(self, number);
+    const otherId = parent.from === self.handleId ? parent.to : parent.from;
+    const recipient = agents.recipientFor(otherId, otherId);
+    assertPackageShape(strings, edgeNames, petNamesOrPaths);
+    const ids = await identifyAll(self, petNamesOrPaths);
+    post(self, recipient, harden({
+      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(), replyTo: parent.messageId,
+      from: self.handleId, to: otherId,
+    }));
+  };
+
+  const dismiss = async (self: Agent, number: bigint): Promise<void> => {
+    const record = self.mailbox.get(number);
+    if (record === undefined) throw Error(`Invalid request number ${number}`);
+    await record.dismisser.dismiss();
+  };
+
+  const dismissAll = async (self: Agent): Promise<void> => {
+    await Promise.all(self.mailbox.list().map(record => record.dismisser.dismiss()));
+  };
+
+  const adopt = async (self: Agent, number: bigint, edgeName: NameOrPath, petNameOrPath: NameOrPath) => {
+    assertName(edgeName);
+    const petNamePath = namePathFrom(petNameOrPath);
+    assertPetNamePath(petNamePath);
+    const record = mustGet(self, number);
+    if (record.type !== 'package') throw Error(`Message must be a package ${number}`);
+    const index = record.names.lastIndexOf(edgeName as string);
+    if (index === -1) throw Error(`No reference named ${quote(edgeName)} in message ${number}`);
+    await self.directory.write(petNamePath, record.ids[index] as FormulaId);
+  };
+
+  const request = async (self: Agent, recipientNameOrPath: NameOrPath, description: string, responseName?: NameOrPath) => {
+    const toPath = namePathFrom(recipientNameOrPath);
+    if (responseName !== undefined) {
+      // Asked before and answered: the answer is already named.
+      const existing = await self.directory.identify(...namePathFrom(responseName));
+      if (existing !== undefined) return table.provide(existing);
+    }
+    const toId = await self.directory.identify(...toPath);
+    if (toId === undefined) throw Error(`Unknown recipient ${toPath.join('.')}`);
+    const recipient = agents.recipientFor(toId, recipientNameOrPath);
+    const { promiseId, resolverId, responseId, settled } = formulatePromise(table);
+    post(self, recipient, harden({
+      type: 'request', from: self.handleId, to: toId, messageId: randomHex512(), description, promiseId, resolverId, settled,
+    }));
+    const resolutionId = await responseId;
+    if (responseName !== undefined) await self.directory.write(namePathFrom(responseName), resolutionId);
+    return table.provide(resolutionId);
+  };
+
+  const resolverOf = async (record: MessageRecord): Promise<Responder | undefined> => {
+    if (!('resolverId' in record) || typeof record.resolverId !== 'string') return undefined;
+    return (await table.provide(record.resolverId)) as Responder;
+  };
+
+  const resolve = async (self: Agent, number: bigint, nameOrPath: NameOrPath) => {
+    const path = namePathFrom(nameOrPath);
+    const record = mustGet(self, number, 'request');
+    const id = await self.directory.identify(...path);
+    if (id === undefined) throw TypeError(`No formula exists for the pet name ${quote(nameOrPath)}`);
+    // Like the daemon, answering something that is not a request does nothing.
+    (await resolverOf(record))?.resolveWithId(id);
+  };
+
+  const reject = async (self: Agent, number: bigint, reason = 'Declined') => {
+    const record = self.mailbox.get(number);
+    if (record === undefined) return;
+    // An eval-proposal has no resolver: rejecting it this way does not settle it (as in the daemon).
+    const rejection = Promise.reject(harden(Error(reason)));
+    rejection.catch(() => {});
+    (await resolverOf(record))?.resolveWithId(harden(rejection));
+  };
+
+  /** The shared promises of a proposal: settlement, result id and result. */
+  const proposalKit = () => {
+    const { responseId, settled, responder } = makeResponseKit();
+    const resultId = responseId.catch(() => undefined);
+    const result = responseId.then(id => table.provide(id)).catch(() => undefined);
+    return { responseId, settled, responder, resultId, result };
+  };
+
+  /** A guest's evaluate(): an eval-proposal to its host that settles when the host answers. */
+  const propose = async (
+    self: Agent,
+    workerName: string | undefined,
+    source: string,
+    codeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    resultNameOrPath?: NameOrPath,
+  ): Promise<unknown> => {
+    const petNamePaths = harden(petNamesOrPaths.map(namePathFrom));
+    if (petNamePaths.length !== codeNames.length) {
+      throw Error(
+        `Evaluation must have the same number of code names (${codeNames.length}) as pet names (${petNamePaths.length})`,
+      );
+    }
+    const ids = await identifyAll(self, petNamePaths);
+    const edgeNames = harden(petNamePaths.map(path => path.join('.')));
+    const resultName = resultNameOrPath ? namePathFrom(resultNameOrPath).join('.') : undefined;
+    const toId = self.hostHandleId;
+    const host = agents.recipientFor(toId, 'HOST');
+    const { responseId, settled, responder, resultId, result } = proposalKit();
+    const common = {
+      messageId: randomHex512(), source, codeNames, petNamePaths, edgeNames, ids,
+      workerName: workerName || undefined, settled, resultId, result, from: self.handleId, to: toId,
+    };
+    // The proposer's copy arrives first, so it is there before the host sees the proposal.
+    if (common.from !== common.to) {
+      self.mailbox.deliver(harden({ type: 'eval-proposal-proposer', ...common, resultName }));
+    }
+    host.mailbox.deliver(harden({ type: 'eval-proposal-reviewer', ...common, responder }));
+    const id = await responseId;
+    if (resultName) await self.directory.write(resultName.split('.'), id);
+    return table.provide(id);
+  };
+
+  const mustGetProposal = (self: Agent, number: bigint): EvalProposalReviewerMessage => {
+    const record = mustGet(self, number);
+    if (record.type !== 'eval-proposal-reviewer') {
+      throw Error(`Message ${number} is not an eval-proposal, it is ${quote(record.type)}`);
+    }
+    return record;
+  };
+
+  /** Runs the proposed code with endowments from the proposer's namespace; answers the proposal. */
+  const grant = async (self: Agent, number: bigint): Promise<unknown> => {
+    const proposal = mustGetProposal(self, number);
+    const proposer = agents.agentFor(proposal.from) ?? self;
+    const values = await Promise.all(
+      proposal.petNamePaths.map(async path => {
+        if (path.length === 1) {
+          const id = await proposer.directory.identify(path[0] as string);
+          if (id === undefined) throw Error(`Unknown pet name ${quote(path[0])} in guest namespace`);
+          return table.provide(id);
+        }
+        return proposer.directory.lookup(path);
+      }),
+    );
+    const value = await evaluateSource(proposal.source, proposal.codeNames, values);
+    const id = table.formulate({ type: 'eval', provide: () => value });
+    table.remember(value, id);
+    proposal.responder.resolveWithId(id);
+    return value;
+  };
+
+  /** Answers a proposal with a rejection (what a reviewer's responder can do; the CLI's reject cannot). */
+  const rejectProposal = async (self: Agent, number: bigint, reason = 'Rejected'): Promise<void> => {
+    const proposal = mustGetProposal(self, number);
+    const rejection = Promise.reject(harden(Error(reason)));
+    rejection.catch(() => {});
+    proposal.responder.resolveWithId(harden(rejection) as Promise<never>);
+  };
+
+  /** Sends the proposer a counter-proposal: it gets a reviewer copy, we keep a proposer copy. */
+  const counter = async (
+    self: Agent,
+    number: bigint,
+    change: {
+      source: string;
+      codeNames: readonly string[];
+      petNamePaths: readonly (readonly string[])[];
+      edgeNames: readonly string[];
+      ids: readonly FormulaId[];
+      workerName: string | undefined;
+      resultName: string | undefined;
+    },
+  ): Promise<void> => {
+    const original = mustGetProposal(self, number);
+    const proposer = agents.recipientFor(original.from, original.from);
+    const { settled, responder } = proposalKit();
+    const common = {
+      messageId: randomHex512(),
+      source: change.source,
+      codeNames: change.codeNames,
+      petNamePaths: change.petNamePaths,
+      edgeNames: change.edgeNames,
+      ids: change.ids,
+      workerName: change.workerName || undefined,
+      settled,
+      // The daemon does not track a counter-proposal's result.
+      resultId: Promise.resolve(undefined),
+      result: Promise.resolve(undefined),
+      from: self.handleId,
+      to: original.from,
+    };
+    if (common.from !== common.to) {
+      self.mailbox.deliver(harden({ type: 'eval-proposal-proposer', ...common, resultName: change.resultName }));
+    }
+    proposer.mailbox.deliver(harden({ type: 'eval-proposal-reviewer', ...common, responder }));
+  };
+
+  /** The host's counterEvaluate: endowments named in the host's own namespace. */
+  const counterEvaluate = async (
+    self: Agent,
+    number: bigint,
+    source: string,
+    codeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    workerName?: string,
+    resultName?: readonly string[],
+  ) => {
+    const petNamePaths = harden(petNamesOrPaths.map(namePathFrom));
+    if (petNamePaths.length !== codeNames.length) {
+      throw Error(
+        `Counter must have the same number of code names (${codeNames.length}) as pet names (${petNamePaths.length})`,
+      );
+    }
+    const ids = await identifyAll(self, petNamePaths);
+    await counter(self, number, {
+      source, codeNames, petNamePaths, ids,
+      edgeNames: harden(petNamePaths.map(path => path.join('.'))),
+      workerName, resultName: resultName ? resultName.join('.') : undefined,
+    });
+  };
+
+  return harden({
+    send, reply, dismiss, dismissAll, adopt, request, resolve, reject,
+    propose, grant, rejectProposal, counter, counterEvaluate, mustGetProposal,
+  });
+};
+export type MailOps = ReturnType<typeof makeMailOps>;

@@ -1,0 +1,151 @@
+/**
+ * One agent's inbox: numbered, stamped, hardened message records; dismissal;
+ * a feed that yields every undismissed message and then each new one; and the
+ * persisted form the daemon reloads after a restart.
+ */
+import { makeGuardedExo } from './guarded-exo.js';
+import { M } from '@endo/patterns';
+import type { InterfaceGuard } from '@endo/patterns';
+import { makeTopic } from './topic.js';
+import type { Subscription } from './topic.js';
+import type { Dismisser, Envelope, MessageRecord, Settlement } from './types.js';
+
+export const DismisserInterface: InterfaceGuard = M.interface('EndoDismisser', {
+  dismiss: M.call().returns(M.promise()),
+});
+
+/** What the daemon keeps on disk for a message: the envelope without live objects, plus its date. */
+type StoredMessage = { readonly envelope: Envelope; readonly date: string };
+
+export interface Mailbox {
+  deliver(envelope: Envelope): MessageRecord;
+  get(number: bigint): MessageRecord | undefined;
+  list(): MessageRecord[];
+  /** Every undismissed message (checked again as it is reached), then each new one. */
+  follow(): Subscription<MessageRecord>;
+  /** A feed of new messages only. */
+  subscribeNew(): Subscription<MessageRecord>;
+  dismiss(number: bigint): void;
+  /** Types of undismissed messages the daemon cannot reload, with their numbers. */
+  unloadable(): { number: bigint; type: string }[];
+  /** Rebuilds every record as the daemon does when it reloads the mailbox after a restart. */
+  reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
+  /** Breaks every feed (the connection went away). */
+  disconnect(error: Error): void;
+}
+
+const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
+
+export const makeMailbox = (now: () => Date): Mailbox => {
+  const messages = new Map<bigint, MessageRecord>();
+  const stored = new Map<bigint, StoredMessage>();
+  const topic = makeTopic<MessageRecord>();
+  const feeds = new Set<{ fail: (error: Error) => void }>();
+  let nextNumber = 0n;
+
+  const stamp = (number: bigint, fields: Record<string, unknown>, date: string): MessageRecord => {
+    let resolveDismissed!: () => void;
+    const dismissed = new Promise<void>(resolve => {
+      resolveDismissed = resolve;
+    });
+    let record: MessageRecord;
+    const dismisser = makeGuardedExo<Dismisser>('Dismisser', DismisserInterface, {
+      async dismiss() {
+        // A dismisser from before a restart no longer names a live record.
+        if (messages.get(number) !== record) return undefined;
+        messages.delete(number);
+        stored.delete(number);
+        resolveDismissed();
+        return undefined;
+      },
+    });
+    record = harden({ ...fields, number, date, dismissed, dismisser }) as unknown as MessageRecord;
+    return record;
+  };
+
+  const dismiss = (number: bigint) => {
+    const record = messages.get(number);
+    if (record === undefined) throw Error(`Invalid request number ${number}`);
+    void record.dismisser.dismiss();
+  };
+
+  return {
+    deliver: envelope => {
+      const number = nextNumber;
+      nextNumber += 1n;
+      const date = now().toISOString();
+      const record = stamp(number, envelope as unknown as Record<string, unknown>, date);
+      messages.set(number, record);
+      stored.set(number, harden({ envelope, date }));
+      topic.publish(record);
+      return record;
+    },
+    get: number => messages.get(number),
+    list: () => [...messages.values()],
+    follow: () => {
+      // Like the daemon's generator: nothing is read until the first next().
+      let initial: MessageRecord[] | undefined;
+      let index = 0;
+      let later: Subscription<MessageRecord> | undefined;
+      let ended = false;
+      let failure: Error | undefined;
+      const feed = {
+        fail: (error: Error) => {
+          failure = error;
+          feeds.delete(feed);
+          later?.fail(error);
+        },
+      };
+      feeds.add(feed);
+      return harden({
+        next: async () => {
+          if (failure) throw failure;
+          if (ended) return harden({ done: true, value: undefined }) as IteratorResult<MessageRecord, undefined>;
+          if (initial === undefined) {
+            later = topic.subscribe();
+            initial = [...messages.values()];
+          }
+          while (index < initial.length) {
+            const record = initial[index] as MessageRecord;
+            index += 1;
+            if (messages.get(record.number) === record) return harden({ done: false, value: record });
+          }
+          return (later as Subscription<MessageRecord>).next();
+        },
+        end: () => {
+          ended = true;
+          feeds.delete(feed);
+          later?.end();
+        },
+        fail: feed.fail,
+      });
+    },
+    subscribeNew: () => topic.subscribe(),
+    dismiss,
+    unloadable: () =>
+      [...messages.values()]
+        .filter(record => unloadableTypes.has(record.type))
+        .map(record => ({ number: record.number, type: record.type })),
+    reload: settledFor => {
+      const problems = [...stored.entries()].filter(([, { envelope }]) => unloadableTypes.has(envelope.type));
+      if (problems.length > 0) {
+        const list = problems.map(([number, { envelope }]) => `#${number} (${envelope.type})`).join(', ');
+        throw Error(
+          `Unknown message formula type: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
+            'the daemon cannot revive eval-proposal messages, dismiss them once settled',
+        );
+      }
+      messages.clear();
+      for (const [number, { envelope, date }] of stored) {
+        // Reloaded records always carry replyTo (possibly undefined) and a fresh dismisser.
+        const fields: Record<string, unknown> = { ...envelope, replyTo: envelope.replyTo };
+        if (envelope.type === 'request') fields.settled = settledFor(envelope.promiseId);
+        messages.set(number, stamp(number, fields, date));
+      }
+    },
+    disconnect: error => {
+      for (const feed of [...feeds]) feed.fail(error);
+      topic.failAll(error);
+    },
+  };
+};

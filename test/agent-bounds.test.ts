@@ -1,0 +1,128 @@
+/**
+ * Hardening (3.5–3.8, 2.5): bounds end runaway turns and the sender is
+ * told; results are capped; the prompt stays within budget over a long
+ * conversation; memory survives a restart without answering twice.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say, type Step } from './support/scripted-provider.js';
+import { latestMessageNumber, replyStep, startAgent, textOf, type AgentRun, type Message } from './support/agent-harness.js';
+
+const namedToolUrl = new URL('./support/named-tool.ts', import.meta.url).href;
+
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const withTool = async (mode: string) => {
+  const host = makeMailHost();
+  await E(host.host).makeUnconfined('worker-tool', namedToolUrl, { resultName: 'odd-tool', env: { TOOL_NAME: 'odd', MODE: mode } });
+  return host;
+};
+
+describe('bounds (3.5)', () => {
+  test('a model that repeats the same call forever is stopped, the sender is told, the next message is served', async () => {
+    const forever: Step[] = Array.from({ length: 7 }, () => callTool("list", {}));
+    const run = await startAgent({ steps: forever });
+    running.push(run);
+    await run.send('loop please');
+    const told = await run.reply(/I stopped working on this: the model repeated the same list call 7 times/);
+    expect(told.replyTo).toBeDefined();
+    // Warned at 3, refused from 5.
+    const results = run.provider.requests.at(-1)!.messages.filter(message => message.role === 'tool').map(message => message.content);
+    expect(results[2]).toMatch(/warning: you made this exact call 3 times/);
+    expect(results[4]).toMatch(/refused/);
+    expect(run.provider.requests).toHaveLength(7);
+    run.provider.push(say("pong"));
+    await run.send('ping');
+    await run.reply('pong');
+  });
+
+  test('the model-call cap ends a turn and says so', async () => {
+    const varied: Step[] = Array.from({ length: 10 }, (_, index) => callTool('has', { petNamePath: [`thing-${index}`] }));
+    const run = await startAgent({ env: { LAL_MAX_MODEL_CALLS: '4' }, steps: varied });
+    running.push(run);
+    await run.send('wander');
+    await run.reply(/I stopped working on this: the turn used its 4 model calls/);
+    expect(run.provider.requests).toHaveLength(4);
+  });
+
+  test('a tool that never settles times out and the model sees the timeout', async () => {
+    const host = await withTool('hang');
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      env: { LAL_TOOL_TIMEOUT_MS: '200' },
+      introducedNames: { 'odd-tool': 'odd-tool' },
+      steps: [callTool('odd', {}), request => say(`saw: ${request.messages.at(-1)!.content}`)],
+    });
+    running.push(run);
+    await run.send('use the tool');
+    const told = await run.reply(/^saw:/);
+    expect(textOf(told)).toMatch(/timed out after 200 ms/);
+  });
+
+  test('a 2 MB result reaches the model capped, with its original size', async () => {
+    const host = await withTool('flood');
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      introducedNames: { 'odd-tool': 'odd-tool' },
+      steps: [callTool('odd', {}), say('ok')],
+    });
+    running.push(run);
+    await run.send('flood me');
+    await run.reply('ok');
+    const result = run.provider.requests[1]!.messages.at(-1)!.content;
+    expect(result.length).toBeLessThan(17_000);
+    expect(result).toMatch(/the result was 2000002 characters/);
+  });
+});
+
+describe('context budget and memory (3.7, 3.8, 2.5)', () => {
+  test('200 exchanges stay within the budget and the first fact stays in the prompt', async () => {
+    const budget = 8_000;
+    const steps: Step[] = [];
+    for (let index = 0; index < 200; index += 1) steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'), say(''));
+    const run = await startAgent({ env: { LAL_CONTEXT_TOKENS: String(budget) }, steps });
+    running.push(run);
+    await run.send('My name is Ada and my favourite number is 7.');
+    await run.reply('Nice to meet you, Ada');
+    for (let index = 1; index < 200; index += 1) {
+      await run.send(`ping ${index}`);
+      await run.reply('pong');
+    }
+    const sizes = run.events.flatMap(event => (event.kind === 'model-call' ? [event] : []));
+    const largest = Math.max(...sizes.map(event => event.estimatedTokens));
+    const largestBytes = Math.max(...sizes.map(event => event.bytes));
+    console.log(`largest request: ~${largest} tokens, ${largestBytes} bytes (budget ${budget} tokens); first: ${sizes[0]!.bytes} bytes, last: ${sizes.at(-1)!.bytes} bytes`);
+    expect(largest).toBeLessThanOrEqual(budget);
+    const lastSystem = run.provider.requests.at(-1)!.messages[0]!.content;
+    expect(lastSystem).toContain('My name is Ada and my favourite number is 7.');
+  });
+
+  test('after a restart nothing is answered twice and the conversation goes on', async () => {
+    const run = await startAgent({ steps: [replyStep('noted: blue'), say('')] });
+    running.push(run);
+    await run.send('Remember that my colour is blue.');
+    await run.reply('noted: blue');
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    // A message the agent never got to before the restart.
+    await run.restart([
+      request => {
+        const transcript = JSON.stringify(request.messages);
+        return callTool('reply', { messageNumber: latestMessageNumber(request), strings: [transcript.includes('my colour is blue') ? 'your colour is blue' : 'I forgot'] });
+      },
+      say(''),
+    ]);
+    await run.send('What is my colour?');
+    await run.reply('your colour is blue');
+    await new Promise(resolve => setTimeout(resolve, 200));
+    const answers = (await E(run.host.host).listMessages()) as Message[];
+    expect(answers.filter(message => textOf(message) === 'noted: blue')).toHaveLength(1);
+    expect(run.provider.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Fae's dynamic tools (6): adopted from mail, moved in when introduced,
+ * kept across a restart, discovered concurrently and cached by identity.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say } from './support/scripted-provider.js';
+import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
+
+const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
+const namedToolUrl = new URL('./support/named-tool.ts', import.meta.url).href;
+
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const count = (names: string[], name: string) => names.filter(each => each === name).length;
+
+describe('Fae tools (6)', () => {
+  test('a tool mailed by the host is adopted, called by its schema name, and its answer reaches the host', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    let toolMessage = -1;
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      steps: [
+        request => {
+          toolMessage = latestMessageNumber(request);
+          return callTool('adoptTool', { messageNumber: toolMessage, edgeName: 'calc', toolName: 'calculator' });
+        },
+        request => {
+          expect(count(request.toolNames, 'math')).toBe(1);
+          return callTool('math', { operation: 'multiply', a: 6, b: 7 });
+        },
+        request => {
+          const result = JSON.parse(request.messages.at(-1)!.content) as { result: number };
+          return callTool('reply', { messageNumber: toolMessage, strings: [String(result.result)] });
+        },
+        say(''),
+      ],
+    });
+    running.push(run);
+    expect(count(run.provider.requests[0]?.toolNames ?? [], 'math')).toBe(0);
+    await E(host.host).send('fae', ['here is a calculator ', ''], ['calc'], ['math-tool']);
+    await run.reply('42');
+    expect(await E(host.guest('fae').powers).has('tools', 'calculator')).toBe(true);
+  });
+
+  test('introduced tools move into tools/ and are offered; an adopted tool survives a restart', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      introducedNames: { 'math-tool': 'calculator' },
+      steps: [request => say(`I have ${request.toolNames.filter(name => name === 'math').length} math tool`)],
+    });
+    running.push(run);
+    await run.send('what tools?');
+    await run.reply('I have 1 math tool');
+    const powers = host.guest('fae').powers;
+    expect(await E(powers).has('calculator')).toBe(false);
+    expect(await E(powers).list('tools')).toContain('calculator');
+
+    await run.restart([request => say(`after restart: ${request.toolNames.includes('math')}`)]);
+    await run.send('still there?');
+    await run.reply('after restart: true');
+  });
+
+  test('50 tools are all offered, and an unchanged directory is not looked up again', async () => {
+    const host = makeMailHost();
+    const introducedNames: Record<string, string> = {};
+    for (let index = 0; index < 50; index += 1) {
+      await E(host.host).makeUnconfined(`worker-t${index}`, namedToolUrl, { resultName: `tool-${index}`, env: { TOOL_NAME: `t${index}` } });
+      introducedNames[`tool-${index}`] = `tool-${index}`;
+    }
+    const run = await startAgent({ host, persona: 'fae', introducedNames, steps: [say('first'), say('second')] });
+    running.push(run);
+    await run.send('one');
+    await run.reply('first');
+    const offered = run.provider.requests[0]!.toolNames.filter(name => /^t\d+$/.test(name));
+    expect(new Set(offered).size).toBe(50);
+    expect(offered).toHaveLength(50);
+    host.resetCallCounts('fae');
+    await run.send('two');
+    await run.reply('second');
+    expect(host.callCounts('fae').lookup ?? 0).toBe(0);
+    expect(run.provider.requests[1]!.toolNames.filter(name => /^t\d+$/.test(name))).toHaveLength(50);
+  });
+});

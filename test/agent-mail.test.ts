@@ -1,0 +1,170 @@
+/**
+ * The agent under lockdown in the daemon double, through E(): mail, the
+ * ReAct loop, the Lal tools and the text forms of tool calls.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { ProviderError } from '../providers/types.js';
+import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
+import { latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+
+let running: AgentRun[] = [];
+const start = async (...args: Parameters<typeof startAgent>) => {
+  const run = await startAgent(...args);
+  running.push(run);
+  return run;
+};
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const toolResults = (request: RecordedRequest) =>
+  request.messages.filter(message => message.role === 'tool').map(message => message.content);
+
+const undismissed = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as { type: string; from: string; number: bigint }[];
+
+describe('mail (2)', () => {
+  test('greets HOST, answers ping with pong in two model calls and leaves nothing undismissed', async () => {
+    const run = await start({ steps: [replyStep('pong'), say('Done.')] });
+    await run.send('ping');
+    const pong = await run.reply('pong');
+    expect(pong.replyTo).toBeDefined();
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    expect(run.provider.requests).toHaveLength(2);
+    // The notice already holds the message: the model need not list its inbox.
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/Message #\d+ from HOST:\s*ping/);
+    await expect.poll(async () => (await undismissed(run)).length).toBe(0);
+  });
+
+  test('a plain-text answer is sent to the sender: one model call', async () => {
+    const run = await start({ steps: [say('pong')] });
+    await run.send('ping');
+    await run.reply('pong');
+    expect(run.provider.requests).toHaveLength(1);
+  });
+
+  test('fae shows mail as "Message #N from <pet name>: text"', async () => {
+    const run = await start({ persona: 'fae', steps: [say('hello')] });
+    await run.send('hi there');
+    await run.reply('hello');
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/^Message #\d+ from HOST: hi there$/);
+    expect(run.provider.requests[0]!.messages[0]!.content).toMatch(/You are Fae/);
+  });
+
+  test('its own messages never start a turn', async () => {
+    const run = await start({ steps: [] });
+    await E(run.host.guest(run.name).powers).send('HOST', ['talking to myself'], [], []);
+    await run.reply('talking to myself');
+    await new Promise(resolve => setTimeout(resolve, 100));
+    expect(run.provider.requests).toHaveLength(0);
+  });
+
+  test('reply and dismiss accept a plain-number message number', async () => {
+    const run = await start({
+      steps: [
+        request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['got it'] }),
+        request => callTool('dismiss', { messageNumber: String(latestMessageNumber(request)) }),
+        say(''),
+      ],
+    });
+    await run.send('hello');
+    await run.reply('got it');
+    await expect.poll(() => run.provider.requests.length).toBe(3);
+    expect(toolResults(run.provider.requests[2]!).some(result => result.includes('"dismissed"'))).toBe(true);
+    expect(toolResults(run.provider.requests[2]!).every(result => !result.includes('error'))).toBe(true);
+  });
+
+  test('send keeps strings such as "- item (note) $5" as written', async () => {
+    const run = await start({ steps: [callTool('send', { recipient: 'HOST', strings: ['- item (note) $5'] }), say('')] });
+    await run.send('make a list');
+    const sent = await run.reply('- item (note) $5');
+    expect(textOf(sent)).toBe('- item (note) $5');
+  });
+
+  test('broken JSON arguments and an unknown tool reach the model as clear errors; the turn finishes', async () => {
+    const run = await start({
+      steps: [
+        { role: 'assistant', content: '', toolCalls: [{ id: 'x1', name: 'reply', arguments: '{"messageNumber": 1, "strings": ["pong"' }] },
+        callTool('frobnicate', {}),
+        replyStep('pong'),
+        say('done'),
+      ],
+    });
+    await run.send('ping');
+    await run.reply('pong');
+    const [, second, third] = run.provider.requests;
+    expect(toolResults(second!).at(-1)).toMatch(/not valid JSON/);
+    expect(toolResults(third!).at(-1)).toMatch(/Unknown tool \\"frobnicate\\"/);
+  });
+
+  test('tool calls written as <tool_call> JSON and as <function=…> text are run; <think> never reaches the transcript', async () => {
+    const run = await start({
+      steps: [
+        request => say(`<think>I should answer</think><tool_call>{"name":"reply","arguments":{"messageNumber":${latestMessageNumber(request)},"strings":["one"]}}</tool_call>`),
+        request => say(`<function=reply><parameter=messageNumber>${latestMessageNumber(request)}</parameter><parameter=strings>["two"]</parameter></function>`),
+        say('<think>all done, and this stays private'),
+      ],
+    });
+    await run.send('count');
+    await run.reply('one');
+    await run.reply('two');
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    const transcript = JSON.stringify(run.provider.requests.at(-1)!.messages);
+    expect(transcript).not.toMatch(/think|I should answer/);
+  });
+
+  test('a provider error is told to the sender and the next message is served', async () => {
+    const run = await start({ steps: [new ProviderError('server', 'the model server answered 500 five times'), say('pong 2')] });
+    await run.send('ping 1');
+    const told = await run.reply(/I stopped working on this: the model failed: the model server answered 500/);
+    expect(told.replyTo).toBeDefined();
+    await run.send('ping 2');
+    await run.reply('pong 2');
+  });
+
+  test('a message of an unexpected type does not stop the loop', async () => {
+    const run = await start({ steps: [say('I cannot help with that request.'), say('pong')] });
+    // A request the agent cannot satisfy, then an ordinary message.
+    void E(run.host.host).request(run.name, 'give me a unicorn', 'unicorn').catch(() => {});
+    await run.reply('I cannot help with that request.');
+    await run.send('ping');
+    await run.reply('pong');
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/request: "give me a unicorn"/);
+  });
+
+  test('cancellation through the remote context stops the model call in flight and the mail loop', async () => {
+    let aborted = false;
+    const run = await start({
+      steps: [
+        (_request, signal) =>
+          new Promise((_resolve, reject) => {
+            signal?.addEventListener('abort', () => {
+              aborted = true;
+              reject(new ProviderError('aborted', 'aborted'));
+            });
+          }),
+      ],
+    });
+    await run.send('think forever');
+    await expect.poll(() => run.provider.requests.length).toBe(1);
+    await run.cancel();
+    await expect.poll(() => aborted).toBe(true);
+    await run.send('are you there?');
+    await new Promise(resolve => setTimeout(resolve, 100));
+    expect(run.provider.requests).toHaveLength(1);
+  });
+
+  test('the auth token is never printed nor mailed', async () => {
+    const token = 'sk-secret-token-1234567890';
+    const run = await start({
+      env: { LAL_AUTH_TOKEN: token, LAL_LOG: 'debug' },
+      steps: [new ProviderError('auth', `401 from server for Bearer ${token}`)],
+    });
+    await run.send('ping');
+    const told = await run.reply(/I stopped working on this/);
+    expect(textOf(told)).not.toContain(token);
+    expect(run.logs.join('\n')).not.toContain(token);
+    expect(run.logs.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Whole agent turns through the real SDKs and the wire-level doubles of
+ * each service: the history our loop produces must be one the service
+ * accepts, and a failing service must not hang the agent.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { startModelServer, type ModelProtocol, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+import { startAgent, type AgentRun } from './support/agent-harness.js';
+
+let servers: ModelServer[] = [];
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  await Promise.all(servers.map(server => server.close()));
+  servers = [];
+  running = [];
+});
+
+const noticeNumber = (request: NormalizedRequest): number => {
+  const users = request.messages.filter(message => message.role === 'user');
+  const found = [...(users.at(-1)?.text ?? '').matchAll(/#(\d+)/g)].pop();
+  if (found === undefined) throw new Error('no notice');
+  return Number(found[1]);
+};
+
+const envFor = (protocol: ModelProtocol, url: string): Record<string, string> => ({
+  LAL_HOST: url,
+  LAL_PROVIDER: protocol,
+  LAL_MODEL: 'test-model',
+  LAL_AUTH_TOKEN: 'test-key-123456',
+  LAL_MAX_RETRIES: '1',
+  LAL_LOG: 'debug',
+});
+
+describe.each(['openai', 'anthropic', 'ollama'] as const)('a whole turn over %s', protocol => {
+  test('ping → two tool calls in one reply → pong, and the history is accepted', async () => {
+    const script = (request: NormalizedRequest): ScriptedReply => {
+      if (request.index === 0) {
+        const number = noticeNumber(request);
+        return {
+          toolCalls: [
+            { name: 'listMessages', arguments: {} },
+            { name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } },
+          ],
+        };
+      }
+      return { text: 'Done.' };
+    };
+    const server = await startModelServer({ protocol, reply: script });
+    servers.push(server);
+    const run = await startAgent({ realProvider: true, env: envFor(protocol, server.url) });
+    running.push(run);
+    await run.send('ping');
+    await run.reply('pong');
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    const chats = server.requests.filter(request => request.normalized !== undefined);
+    expect(chats.map(request => [request.status, request.errorBody])).toEqual(chats.map(() => [200, undefined]));
+    expect(chats).toHaveLength(2);
+    const second = chats[1]!.normalized!;
+    expect(second.messages.filter(message => message.role === 'tool')).toHaveLength(2);
+    expect(second.toolNames).toContain('reply');
+    expect(run.logs.join('\n')).not.toContain('test-key-123456');
+  });
+
+  test('a service that keeps failing: the sender is told and the next message is served', async () => {
+    let failing = true;
+    const server = await startModelServer({
+      protocol,
+      reply: () => (failing ? { failure: { status: 500, message: 'overloaded' } } : { text: 'pong' }),
+    });
+    servers.push(server);
+    const run = await startAgent({ realProvider: true, env: envFor(protocol, server.url) });
+    running.push(run);
+    await run.send('ping');
+    await run.reply(/I stopped working on this: the model failed/, 15_000);
+    failing = false;
+    await run.send('ping again');
+    await run.reply('pong', 15_000);
+  });
+});

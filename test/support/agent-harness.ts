@@ -1,0 +1,126 @@
+/**
+ * Runs the agent the way the daemon does: inside the mail host (the daemon
+ * double), reached only through far references, with a scripted model.
+ */
+import { E } from '@endo/far';
+import { make } from '../../agent.js';
+import { makeMailHost } from '../../sim/mail-host/index.js';
+import type { Env } from '../../providers/types.js';
+import type { AgentEvent } from '../../src/loop/agent-events.js';
+import { makeScriptedProvider, callTool, type RecordedRequest, type ScriptedProvider, type Step } from './scripted-provider.js';
+
+export type MailHost = ReturnType<typeof makeMailHost>;
+export interface Message {
+  type: string;
+  number: bigint;
+  from: string;
+  strings?: string[];
+  names?: string[];
+  replyTo?: string;
+  messageId?: string;
+  [field: string]: unknown;
+}
+
+export const textOf = (message: { strings?: readonly string[] }): string => (message.strings ?? []).join('');
+
+export interface AgentRun {
+  host: MailHost;
+  name: string;
+  provider: ScriptedProvider;
+  logs: string[];
+  events: AgentEvent[];
+  /** Mails the agent as HOST. */
+  send(text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<void>;
+  /** The next package from the agent to HOST whose text matches. */
+  reply(match: RegExp | string, timeoutMs?: number): Promise<Message>;
+  /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
+  restart(steps?: Step[]): Promise<void>;
+  cancel(): Promise<void>;
+}
+
+/** The number of the message the latest notice is about. */
+export const latestMessageNumber = (request: RecordedRequest): number => {
+  for (let index = request.messages.length - 1; index >= 0; index -= 1) {
+    const message = request.messages[index]!;
+    if (message.role !== 'user') continue;
+    const found = [...message.content.matchAll(/#(\d+)/g)].pop();
+    if (found !== undefined) return Number(found[1]);
+  }
+  throw new Error('no message notice in the request');
+};
+
+/** A model step that replies to the message of the latest notice. */
+export const replyStep = (text: string): Step => request =>
+  callTool('reply', { messageNumber: latestMessageNumber(request), strings: [text] });
+
+export interface StartOptions {
+  persona?: 'lal' | 'fae';
+  env?: Env;
+  steps?: Step[];
+  host?: MailHost;
+  introducedNames?: Record<string, string>;
+  /** Use the real providers (createProvider from env) instead of the scripted model. */
+  realProvider?: boolean;
+  /** Runs after the guest exists and before the agent starts. */
+  prepare?: (host: MailHost, name: string) => Promise<void>;
+}
+
+export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> => {
+  const persona = options.persona ?? 'lal';
+  const name = persona;
+  const host = options.host ?? makeMailHost();
+  await E(host.host).provideGuest(name, {
+    agentName: `profile-for-${name}`,
+    ...(options.introducedNames === undefined ? {} : { introducedNames: options.introducedNames }),
+  });
+  if (options.prepare !== undefined) await options.prepare(host, name);
+  const logs: string[] = [];
+  const events: AgentEvent[] = [];
+  let provider = makeScriptedProvider(options.steps ?? []);
+  const env: Record<string, string> = { LAL_PERSONA: persona, ...(options.env as Record<string, string> | undefined) };
+  const seen = new Set<string>();
+  const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
+    make(powers as never, context, {
+      ...extra,
+      ...(options.realProvider === true ? {} : { createProvider: () => provider }),
+      log: line => logs.push(line),
+      observe: event => events.push(event),
+    });
+  let caplet = await host.startCaplet(makeFn as never, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
+
+  const run: AgentRun = {
+    host,
+    name,
+    get provider() {
+      return provider;
+    },
+    logs,
+    events,
+    async send(text, attach) {
+      await E(host.host).send(name, [text, ...(attach?.edgeNames.map(() => '') ?? [])], attach?.edgeNames ?? [], attach?.petNames ?? []);
+    },
+    async reply(match, timeoutMs = 5_000) {
+      const found = (await host.waitForMessage(
+        (message: Message) =>
+          message.type === 'package' &&
+          !seen.has(String(message.number)) &&
+          (typeof match === 'string' ? textOf(message) === match : match.test(textOf(message))),
+        { timeoutMs },
+      )) as Message;
+      seen.add(String(found.number));
+      return found;
+    },
+    async restart(steps = []) {
+      provider = makeScriptedProvider(steps);
+      await caplet.cancel('restart');
+      await host.restart();
+      // The mail host re-runs make() for each caplet it started; find ours again.
+      caplet = host.caplet?.(`worker-${name}`) ?? caplet;
+    },
+    async cancel() {
+      await caplet.cancel('test over');
+    },
+  };
+  await run.reply(persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.');
+  return run;
+};
