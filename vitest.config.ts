@@ -6,6 +6,7 @@ export default defineConfig({
     setupFiles: ['test/setup-lockdown.ts'],
     // Lockdown freezes intrinsics per process, so each test file gets its own fork.
     pool: 'forks',
+    reporters: ['default', './test/plain-summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

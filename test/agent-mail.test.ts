@@ -168,3 +168,50 @@ describe('mail (2)', () => {
     expect(run.logs.length).toBeGreaterThan(0);
   });
 });
+
+describe('Lal tools (4) and configuration (1.1)', () => {
+  test('the 19 Lal tools and Fae\'s two built-ins are offered, each once', async () => {
+    const run = await start({ steps: [say('ok')] });
+    await run.send('hi');
+    await run.reply('ok');
+    const names = run.provider.requests[0]!.toolNames;
+    const lal = ['help', 'has', 'list', 'lookup', 'remove', 'move', 'copy', 'makeDirectory', 'listMessages', 'send', 'reply', 'adopt', 'dismiss', 'request', 'resolve', 'reject', 'identify', 'inspectCapability', 'evaluate'];
+    for (const name of [...lal, 'store', 'adoptTool']) expect(names.filter(each => each === name)).toHaveLength(1);
+  });
+
+  test('listMessages shows senders by pet name, texts, and no raw formula ids', async () => {
+    const run = await start({ steps: [callTool('listMessages', {}), request => say(request.messages.at(-1)!.content)] });
+    await run.send('look at your inbox');
+    const shown = await run.reply(/look at your inbox/);
+    const list = JSON.parse(textOf(shown)) as { from: string; to: string; text: string; number: string }[];
+    const mine = list.find(message => message.text === 'look at your inbox')!;
+    expect(mine.from).toBe('HOST');
+    expect(mine.to).not.toMatch(/[0-9a-f]{128}/);
+    expect(mine.number).toMatch(/^\+\d+$/);
+  });
+
+  test('makeDirectory refuses a name in use instead of emptying it; inspectCapability lists methods', async () => {
+    const run = await start({
+      steps: [
+        callTool('makeDirectory', { petNamePath: 'notes' }),
+        callTool('makeDirectory', { petNamePath: ['notes'] }),
+        callTool('inspectCapability', { petNamePath: 'AGENT' }),
+        request => say(request.messages.filter(message => message.role === 'tool').map(message => message.content).join('\n')),
+      ],
+    });
+    await run.send('organise');
+    const shown = textOf(await run.reply(/made/));
+    const [made, refused, inspected] = shown.split('\n');
+    expect(made).toContain('"made"');
+    expect(refused).toMatch(/already exists; makeDirectory would replace it/);
+    expect(inspected).toMatch(/"methods":\[.*"listMessages"/);
+  });
+
+  test('a configuration problem is told to HOST by mail, and make() does not throw', async () => {
+    const run = await start({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
+    expect(textOf(run.greeting!)).toMatch(/^Lal agent ready\. I cannot think yet: .*LAL_AUTH_TOKEN/);
+    await run.send('ping');
+    const told = await run.reply(/^I cannot think: .*LAL_AUTH_TOKEN/);
+    expect(told.replyTo).toBeDefined();
+  });
+});

@@ -26,6 +26,8 @@ export const textOf = (message: { strings?: readonly string[] }): string => (mes
 export interface AgentRun {
   host: MailHost;
   name: string;
+  /** The agent's first message to HOST. */
+  greeting?: Message;
   provider: ScriptedProvider;
   logs: string[];
   events: AgentEvent[];
@@ -103,6 +105,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       const found = (await host.waitForMessage(
         (message: Message) =>
           message.type === 'package' &&
+          message.from !== host.hostId &&
           !seen.has(String(message.number)) &&
           (typeof match === 'string' ? textOf(message) === match : match.test(textOf(message))),
         { timeoutMs },
@@ -121,6 +124,6 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       await caplet.cancel('test over');
     },
   };
-  await run.reply(persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.');
+  run.greeting = await run.reply(persona === 'fae' ? /^Fae agent ready\./ : /^Lal agent ready\./);
   return run;
 };
