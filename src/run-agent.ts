@@ -232,7 +232,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (outcome?.stopReason === 'cancelled') return;
       if (key !== undefined) {
         handled.add(key);
-        rememberHandled(memory, key, config.limits.rememberHandled);
+        // Bounded: a key forgotten here belongs to mail long since dismissed.
+        for (const forgotten of rememberHandled(memory, key, config.limits.rememberHandled)) handled.delete(forgotten);
       }
       await finishWith(message.number);
     };

@@ -62,8 +62,8 @@ export const saveMemory = async (powers: PowersRef, memory: Memory, log: Log): P
   }
 };
 
-/** Records a handled message key, forgetting the oldest beyond `limit`. */
-export const rememberHandled = (memory: Memory, key: string, limit: number): void => {
+/** Records a handled message key, forgetting the oldest beyond `limit`; returns the keys forgotten. */
+export const rememberHandled = (memory: Memory, key: string, limit: number): string[] => {
   memory.handled.push(key);
-  if (memory.handled.length > limit) memory.handled.splice(0, memory.handled.length - limit);
+  return memory.handled.length > limit ? memory.handled.splice(0, memory.handled.length - limit) : [];
 };
