@@ -1,0 +1,63 @@
+/**
+ * The simulator's command line: the flags given after `npm start --`.
+ * Unknown flags are refused with a message rather than ignored.
+ */
+import type { Persona } from '../../src/config.js';
+
+export interface CliArgs {
+  persona: Persona;
+  help: boolean;
+  /** Show the agent's own log lines on screen too. */
+  verbose: boolean;
+}
+
+export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
+
+export const USAGE = [
+  'Usage: npm start -- [--persona lal|fae] [--verbose] [--help]',
+  '',
+  'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
+  '  --persona lal|fae  which agent to start (default lal)',
+  '  --verbose          also show the agent\'s log lines (always written to the log file)',
+  '  --help             this text',
+  '',
+  'The model comes from LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PROVIDER (also read from .env',
+  'in the current folder); default a local Ollama at http://localhost:11434.',
+  'When stdin is not a terminal, each line is one message or command; the program exits',
+  'once the input has ended and the agent is idle.',
+].join('\n');
+
+const personas: readonly Persona[] = ['lal', 'fae'];
+
+const asPersona = (value: string | undefined): Persona | undefined =>
+  personas.find(persona => persona === value?.trim().toLowerCase());
+
+export const parseCliArgs = (argv: readonly string[]): CliParse => {
+  const args: CliArgs = { persona: 'lal', help: false, verbose: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    switch (flag) {
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      case '--verbose':
+      case '-v':
+        args.verbose = true;
+        break;
+      case '--persona': {
+        const value = inline ?? argv[(index += 1)];
+        const persona = asPersona(value);
+        if (persona === undefined) {
+          return { ok: false, error: `--persona must be lal or fae; got ${value === undefined ? 'nothing' : JSON.stringify(value)}` };
+        }
+        args.persona = persona;
+        break;
+      }
+      default:
+        return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; try --help` };
+    }
+  }
+  return { ok: true, args };
+};

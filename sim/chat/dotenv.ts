@@ -1,0 +1,69 @@
+/**
+ * Reads a `.env` file of KEY=VALUE lines. Variables already set in the
+ * process win over the file, so a one-off `LAL_HOST=… npm start` still works.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Blank lines and `#` comments are skipped; `export ` is allowed; matching quotes are removed. */
+export const parseDotEnv = (text: string): { values: Record<string, string>; problems: string[] } => {
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const body = line.startsWith('export ') ? line.slice('export '.length).trim() : line;
+    const equals = body.indexOf('=');
+    const key = equals < 0 ? '' : body.slice(0, equals).trim();
+    if (equals < 0 || !KEY.test(key)) {
+      // The line itself is not shown: it may hold a secret.
+      problems.push(`line ${index + 1} is not KEY=VALUE`);
+      continue;
+    }
+    let value = body.slice(equals + 1).trim();
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
+      value = value.slice(1, -1);
+    } else {
+      // An unquoted value may end with a comment.
+      value = value.replace(/\s+#.*$/, '');
+    }
+    values[key] = value;
+  }
+  return { values, problems };
+};
+
+export interface LoadedEnv {
+  env: Record<string, string>;
+  /** Where the file values came from, when there was a file. */
+  file: string | undefined;
+  problems: string[];
+}
+
+/** The process env over the `.env` file of `folder` (when it has one). */
+export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEnv => {
+  const file = join(folder, '.env');
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  const parsed = text === undefined ? { values: {}, problems: [] } : parseDotEnv(text);
+  const env: Record<string, string> = { ...parsed.values };
+  for (const [key, value] of Object.entries(processEnv)) {
+    if (value !== undefined) env[key] = value;
+  }
+  return { env, file: text === undefined ? undefined : file, problems: parsed.problems.map(problem => `${file}: ${problem}`) };
+};
+
+/** The variables a caplet gets, as setup.ts passes them: only the agent's own, only when set. */
+export const capletEnv = (env: Record<string, string>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('LAL_') && value !== '') out[key] = value;
+  }
+  return out;
+};

@@ -1,0 +1,26 @@
+/**
+ * Says something to the sender of a message on the agent's behalf: a reply
+ * to the message, or, when the message is gone (the daemon cannot reply to
+ * a dismissed one), a new message to the sender by pet name.
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../guest-powers.js';
+import type { Log } from '../log.js';
+import type { Origin } from '../proposals/proposal-tracker.js';
+
+export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;
+
+export const makeTellSender = (powers: PowersRef, log: Log): TellSender => async (origin, text) => {
+  try {
+    if (origin === undefined) {
+      await E(powers).send('HOST', [text], [], []);
+    } else {
+      await E(powers).reply(origin.number, [text], [], []);
+    }
+  } catch (error) {
+    const to = origin?.sender ?? 'HOST';
+    await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
+      log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+};

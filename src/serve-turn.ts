@@ -1,0 +1,100 @@
+/**
+ * Serves one turn about a message (or about proposal outcomes): runs the
+ * ReAct loop with every tool, then speaks for the model where it left
+ * something unsaid — its plain-text answer goes to the sender, and a turn
+ * ended by a failure or a bound is explained to the sender.
+ */
+import type { Provider, ToolCall } from '../providers/types.js';
+import type { AgentConfig } from './config.js';
+import type { PowersRef } from './guest-powers.js';
+import type { Conversation } from './history/conversation.js';
+import { startTurn } from './history/conversation.js';
+import type { Observe } from './loop/agent-events.js';
+import { runToolCall } from './loop/run-tool-call.js';
+import { runTurn, type TurnOutcome } from './loop/run-turn.js';
+import { cut } from './mail/message-record.js';
+import type { NameOf } from './mail/sender-names.js';
+import type { TellSender } from './mail/tell-sender.js';
+import type { Origin, ProposalTracker } from './proposals/proposal-tracker.js';
+import { systemPrompt } from './system-prompt.js';
+import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
+import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
+import type { ToolRegistry } from './tools/fae-tool-registry.js';
+
+const NOTICE_MAX_CHARS = 8_000;
+
+export interface TurnServerSetup {
+  /** The model, or why there is none. */
+  model: { provider: Provider } | { problem: string };
+  config: AgentConfig;
+  conversation: Conversation;
+  powers: PowersRef;
+  nameOf: NameOf;
+  tools: ToolRegistry;
+  proposals: ProposalTracker;
+  tell: TellSender;
+  observe: Observe;
+  redact: (text: string) => string;
+  signal: AbortSignal;
+}
+
+export interface TurnServer {
+  /** Runs a turn; undefined when there is no model to run it with. */
+  serve(title: string, content: string, origin: Origin | undefined): Promise<TurnOutcome | undefined>;
+  /** Whether the model dismissed this message itself (and forgets it). */
+  takeDismissedByModel(number: bigint): boolean;
+}
+
+export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
+  const { model, config, conversation, observe, tell, signal } = setup;
+  const dismissedByModel = new Set<bigint>();
+  let callIds = 0;
+  const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
+  const prompt = systemPrompt(config.persona);
+
+  const serve = async (title: string, content: string, origin: Origin | undefined) => {
+    if (!('provider' in model)) {
+      await tell(origin, `I cannot think: ${model.problem}`);
+      return undefined;
+    }
+    // What the model said to whom during this turn.
+    const answered = new Set<string>();
+    const context: BuiltinContext = {
+      powers: setup.powers,
+      nameOf: setup.nameOf,
+      proposals: setup.proposals,
+      tools: setup.tools,
+      origin,
+      noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+      noteDismissed: number => dismissedByModel.add(number),
+    };
+    const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
+    observe({ kind: 'turn-start', title });
+    await setup.tools.refresh();
+    const outcome = await runTurn({
+      provider: model.provider,
+      systemPrompt: prompt,
+      conversation,
+      turn,
+      tools: () => [...BUILTIN_SCHEMAS, ...setup.tools.schemas()],
+      runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+      takeNotices: () => setup.proposals.takeNotices().map(notice => notice.text),
+      limits: config.limits,
+      signal,
+      observe,
+      makeId,
+    });
+    const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
+    if (outcome.stopReason === 'done') {
+      // A model that answers in plain text is answering the sender.
+      if (!spoke && outcome.finalText.trim() !== '') await tell(origin, outcome.finalText.trim());
+    } else if (outcome.stopReason !== 'cancelled') {
+      const why =
+        outcome.stopReason === 'error' ? `the model failed: ${outcome.error ?? 'unknown error'}` : outcome.error ?? outcome.stopReason;
+      await tell(origin, setup.redact(`I stopped working on this: ${why}. Send it again or rephrase if you still need it.`));
+    }
+    return outcome;
+  };
+
+  return { serve, takeDismissedByModel: number => dismissedByModel.delete(number) };
+};

@@ -1,0 +1,74 @@
+/**
+ * The settings a setup script takes from its environment: which guest, which
+ * persona, whether to restart a running agent, and FAE_CWD made absolute.
+ * Every value is checked here, before anything is created in the daemon.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { SourceEnv } from './passed-env.js';
+
+export type Persona = 'lal' | 'fae';
+
+/** The daemon's pet names: lower case letters, digits and `-`, at most 128 characters. */
+const PET_NAME = /^[a-z0-9][a-z0-9-]{0,127}$/;
+const PERSONAS: readonly Persona[] = ['lal', 'fae'];
+const FALSE_FLAGS = ['', '0', 'false', 'no', 'off'];
+
+/** The host's names for one guest and its agent caplet. */
+export interface GuestNames {
+  /** The guest's handle, the name mail is sent to (`lal`). */
+  guestName: string;
+  /** The guest's powers, what the agent runs with (`profile-for-lal`). */
+  agentName: string;
+  /** The running agent caplet (`controller-for-lal`). */
+  controllerName: string;
+}
+
+export const guestNamesFor = (rawName: string, variable: string): GuestNames => {
+  const guestName = rawName.trim();
+  const names = {
+    guestName,
+    agentName: `profile-for-${guestName}`,
+    controllerName: `controller-for-${guestName}`,
+  };
+  if (!PET_NAME.test(guestName) || !PET_NAME.test(names.controllerName)) {
+    throw Error(
+      `${variable} must be a pet name: lower case letters, digits and "-", starting with a letter or digit, at most 113 characters; got ${JSON.stringify(rawName)}`,
+    );
+  }
+  return harden(names);
+};
+
+/** LAL_PERSONA when it is set, else the fallback; anything but lal or fae is refused. */
+export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
+  const raw = (env.LAL_PERSONA ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (!(PERSONAS as readonly string[]).includes(raw)) {
+    throw Error(`LAL_PERSONA must be "lal" or "fae", got ${JSON.stringify(env.LAL_PERSONA)}`);
+  }
+  return raw as Persona;
+};
+
+/** LAL_RESTART=1 (or any value but 0/false/no/off) asks to replace a running agent. */
+export const readRestart = (env: SourceEnv): boolean =>
+  !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
+
+/**
+ * FAE_CWD as an absolute path (relative to the directory the script runs
+ * in), or undefined when unset. A caplet runs in the daemon's worker, whose
+ * working directory is not the user's, so a relative path would mean
+ * something else there.
+ */
+export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
+  const raw = env.FAE_CWD;
+  if (raw === undefined || raw === '') return undefined;
+  const absolute = path.resolve(cwd, raw);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(absolute).isDirectory();
+  } catch {
+    throw Error(`FAE_CWD does not exist: ${JSON.stringify(absolute)}`);
+  }
+  if (!isDirectory) throw Error(`FAE_CWD is not a directory: ${JSON.stringify(absolute)}`);
+  return absolute;
+};
