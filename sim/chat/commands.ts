@@ -1,0 +1,85 @@
+/**
+ * What a typed line means: a message for the agent, or one of the slash
+ * commands. Parsing is separate from doing, so it can be tested alone.
+ */
+
+export type Command =
+  | { kind: 'message'; text: string }
+  | { kind: 'help' }
+  | { kind: 'inbox' }
+  | { kind: 'attach'; tool: string; folder: string | undefined }
+  | { kind: 'grant'; number: bigint | undefined }
+  | { kind: 'reject'; number: bigint | undefined; reason: string | undefined }
+  | { kind: 'counter'; number: bigint; source: string }
+  | { kind: 'dismiss'; number: bigint | 'all' }
+  | { kind: 'quit' }
+  | { kind: 'empty' };
+
+export type Parsed = Command | { kind: 'error'; error: string };
+
+export const COMMAND_HELP = [
+  'Type a line to mail it to the agent. Commands:',
+  '  /help                      this text',
+  '  /inbox                     your (HOST\'s) undismissed messages',
+  '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
+  '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
+  '  /grant [n]                 run eval-proposal #n (default: the latest pending one)',
+  '  /reject [n] [reason]       refuse eval-proposal #n (default: the latest pending one)',
+  '  /counter <n> <source>      answer proposal #n with different code',
+  '  /dismiss <n>|all           remove message #n (or all) from your inbox',
+  '  /quit                      cancel the agent and leave (Ctrl-C does the same)',
+  '  //text                     mail a line that starts with "/"',
+].join('\n');
+
+const NUMBER = /^\d+$/;
+
+/** Splits off the first word of the text after a command. */
+const firstWord = (rest: string): [string, string] => {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(rest);
+  return match === null ? ['', ''] : [match[1]!, match[2]!.trim()];
+};
+
+export const parseCommand = (line: string): Parsed => {
+  const trimmed = line.trim();
+  if (trimmed === '') return { kind: 'empty' };
+  if (trimmed.startsWith('//')) return { kind: 'message', text: trimmed.slice(1) };
+  if (!trimmed.startsWith('/')) return { kind: 'message', text: line.trimEnd() };
+  const [name, rest] = firstWord(trimmed.slice(1));
+  switch (name.toLowerCase()) {
+    case 'help':
+    case '?':
+      return { kind: 'help' };
+    case 'inbox':
+      return { kind: 'inbox' };
+    case 'quit':
+    case 'exit':
+      return { kind: 'quit' };
+    case 'attach': {
+      const [tool, folder] = firstWord(rest);
+      if (tool === '') return { kind: 'error', error: 'Usage: /attach <tool> [folder]' };
+      return { kind: 'attach', tool, folder: folder === '' ? undefined : folder };
+    }
+    case 'grant': {
+      if (rest === '') return { kind: 'grant', number: undefined };
+      if (!NUMBER.test(rest)) return { kind: 'error', error: 'Usage: /grant [n] — n is the proposal\'s message number' };
+      return { kind: 'grant', number: BigInt(rest) };
+    }
+    case 'reject': {
+      const [word, after] = firstWord(rest);
+      if (NUMBER.test(word)) return { kind: 'reject', number: BigInt(word), reason: after === '' ? undefined : after };
+      return { kind: 'reject', number: undefined, reason: rest === '' ? undefined : rest };
+    }
+    case 'counter': {
+      const [word, source] = firstWord(rest);
+      if (!NUMBER.test(word) || source === '') return { kind: 'error', error: 'Usage: /counter <n> <source>' };
+      return { kind: 'counter', number: BigInt(word), source };
+    }
+    case 'dismiss': {
+      if (rest === 'all') return { kind: 'dismiss', number: 'all' };
+      if (!NUMBER.test(rest)) return { kind: 'error', error: 'Usage: /dismiss <n>|all' };
+      return { kind: 'dismiss', number: BigInt(rest) };
+    }
+    default:
+      return { kind: 'error', error: `Unknown command /${name}; /help lists them (start a message with // to send a "/")` };
+  }
+};
