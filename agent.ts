@@ -27,16 +27,16 @@ const HELP: Record<string, string> = {
 export interface MakeOptions {
   env?: Env;
   /** For in-process hosts (tests, the simulator): model back end, log, progress, local cancellation. */
-  createProvider?: (env: Env) => Provider | Promise<Provider>;
+  createProvider?: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
   log?: Log;
   observe?: Observe;
   cancelled?: Promise<unknown>;
 }
 
-const defaultCreateProvider = async (env: Env): Promise<Provider> => {
+const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<Provider> => {
   // Imported on first use: the SDKs load only when a model is needed.
   const { createProvider } = await import('./providers/create-provider.js');
-  return createProvider(env);
+  return createProvider(env, { log });
 };
 
 export const make = (powers: PowersRef, context: unknown, options: MakeOptions = {}) => {

@@ -31,7 +31,7 @@ export interface AgentOptions {
   context: unknown;
   env: Env;
   /** Makes the model back end; `createProvider` of providers/ by default. */
-  createProvider: (env: Env) => Provider | Promise<Provider>;
+  createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
   /** Overrides the log (the default writes redacted lines to stderr). */
   log?: Log;
   /** Told of every step; for hosts that show progress. */
@@ -72,7 +72,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const tell = makeTellSender(powers, log);
     let model: { provider: Provider } | { problem: string };
     try {
-      model = { provider: await options.createProvider(env) };
+      model = { provider: await options.createProvider(env, { log }) };
     } catch (error) {
       model = { problem: redact(describeError(error)) };
     }

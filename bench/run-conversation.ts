@@ -1,0 +1,86 @@
+/**
+ * One long ping/pong conversation with one agent, the raw material of the
+ * request-size figure (its first exchanges) and the memory figure (heap at
+ * checkpoints). Between exchanges the bench drops what it and the doubles
+ * keep per message (HOST's inbox, the server's request log), so the heap
+ * measures the agent and the guest's side of the mail host.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ModelProtocol } from '../sim/model-server/index.js';
+import { startBenchAgent } from './bench-agent.js';
+
+export interface ExchangeSize {
+  /** 1-based number of the exchange. */
+  exchange: number;
+  /** Bytes of each HTTP request body of the exchange, as the server received it. */
+  requestBytes: number[];
+  /** The agent's estimate (model-call event) for each request. */
+  estimatedTokens: number[];
+}
+
+export interface HeapCheckpoint {
+  exchanges: number;
+  heapUsedBytes: number;
+  /** Whether a full GC ran right before reading (node --expose-gc). */
+  afterGc: boolean;
+}
+
+export interface ConversationRun {
+  protocol: ModelProtocol;
+  exchanges: number;
+  contextTokens: number;
+  /** Sizes of every exchange (kept: two numbers per request). */
+  sizes: ExchangeSize[];
+  heap: HeapCheckpoint[];
+  wallMs: number;
+  exchangesPerSecond: number;
+}
+
+const readHeap = (exchanges: number): HeapCheckpoint => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc !== undefined) {
+    // Twice: the first pass can leave garbage that only a second finds (weak refs, finalizers).
+    gc();
+    gc();
+  }
+  return { exchanges, heapUsedBytes: process.memoryUsage().heapUsed, afterGc: gc !== undefined };
+};
+
+export const DEFAULT_CONTEXT_TOKENS = 24_000;
+
+export const runConversation = async (options: {
+  protocol: ModelProtocol;
+  exchanges: number;
+  checkpoints: readonly number[];
+  contextTokens?: number;
+}): Promise<ConversationRun> => {
+  const contextTokens = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+  const agent = await startBenchAgent({
+    persona: 'lal',
+    protocol: options.protocol,
+    ...(options.contextTokens === undefined ? {} : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
+  });
+  const sizes: ExchangeSize[] = [];
+  const heap: HeapCheckpoint[] = [readHeap(0)];
+  const started = performance.now();
+  try {
+    for (let index = 1; index <= options.exchanges; index += 1) {
+      const exchange = await agent.exchange(`ping ${index}`);
+      sizes.push({ exchange: index, requestBytes: exchange.requestBytes, estimatedTokens: exchange.estimatedTokens });
+      await agent.forget();
+      if (options.checkpoints.includes(index)) heap.push(readHeap(index));
+    }
+  } finally {
+    await agent.stop();
+  }
+  const wallMs = performance.now() - started;
+  return {
+    protocol: options.protocol,
+    exchanges: options.exchanges,
+    contextTokens,
+    sizes,
+    heap,
+    wallMs,
+    exchangesPerSecond: options.exchanges / (wallMs / 1000),
+  };
+};

@@ -1,0 +1,84 @@
+/**
+ * Creates the example FaeTool caplets in the host's inventory, and
+ * optionally the file tools and a Fae guest that starts with them:
+ *
+ *   endo run --UNCONFINED dist/setup-tools.js --powers AGENT
+ *   FAE_CWD=~/project FAE_GUEST=fae endo run --UNCONFINED dist/setup-tools.js --powers AGENT
+ *
+ * greet-tool, math-tool and timestamp-tool always; read-file-tool,
+ * write-file-tool, edit-file-tool, list-dir-tool and run-command-tool only
+ * with FAE_CWD (made absolute, and fixed as their root). With FAE_GUEST (or
+ * LAL_NAME) the named guest is provisioned with every tool introduced and
+ * its agent started (persona fae unless LAL_PERSONA says otherwise). Names
+ * that exist are kept, so it is safe to re-run.
+ */
+import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
+import { assertModuleExists } from './src/setup/module-specifier.js';
+import { pickEnv } from './src/setup/passed-env.js';
+import { provisionAgent } from './src/setup/provision-agent.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, type GuestNames } from './src/setup/read-setup-env.js';
+import { sayToConsole } from './src/setup/say.js';
+import type { SetupHostRef } from './src/setup/setup-host.js';
+import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
+import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
+
+export { toolPetName } from './src/setup/tool-plans.js';
+
+export const SETUP_TOOLS_COMMAND = 'endo run --UNCONFINED dist/setup-tools.js --powers AGENT';
+
+export interface ToolSetupOptions extends SetupOptions {
+  /** Where each tool's module is; the built dist/tools/<file>.js by default. */
+  toolSpecifier?: ToolSpecifier;
+}
+
+/** The guest to provision, from FAE_GUEST or else LAL_NAME; none when both are unset. */
+const guestToProvision = (env: Readonly<Record<string, string | undefined>>): GuestNames | undefined => {
+  if (env.FAE_GUEST) return guestNamesFor(env.FAE_GUEST, 'FAE_GUEST');
+  if (env.LAL_NAME) return guestNamesFor(env.LAL_NAME, 'LAL_NAME');
+  return undefined;
+};
+
+export const makeToolSetup =
+  (options: ToolSetupOptions = {}) =>
+  async (hostPowers: SetupHostRef, ...args: string[]): Promise<void> => {
+    const env = options.env ?? process.env;
+    const say = options.say ?? sayToConsole;
+    if (args.length > 0) {
+      throw Error(`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${SETUP_TOOLS_COMMAND} (no arguments); got ${args.length}`);
+    }
+    // Everything is checked before anything is created.
+    const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
+    const names = guestToProvision(env);
+    const persona = names === undefined ? undefined : readPersona(env, 'fae');
+    const plans = planToolCaplets({
+      faeCwd,
+      ...(options.toolSpecifier === undefined ? {} : { toolSpecifier: options.toolSpecifier }),
+    });
+    for (const plan of plans) assertModuleExists(plan.specifier);
+    const agentSpecifier =
+      names === undefined ? undefined : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
+
+    await makeToolCaplets(hostPowers, plans, say);
+    if (faeCwd === undefined) {
+      say('FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.');
+    }
+    const toolNames = plans.map(plan => plan.petName);
+    if (names === undefined || persona === undefined || agentSpecifier === undefined) {
+      say(`To start a Fae guest with these tools: FAE_GUEST=fae ${SETUP_TOOLS_COMMAND}`);
+      say('Or mail one to a running agent: endo send fae "here is a calculator @calc:math-tool"');
+      return;
+    }
+    await provisionAgent(hostPowers, {
+      names,
+      persona,
+      env: pickEnv({ ...env, FAE_CWD: faeCwd }),
+      agentSpecifier,
+      introducedNames: Object.fromEntries(toolNames.map(name => [name, name])),
+      restart: readRestart(env),
+      command: `FAE_GUEST=${names.guestName} ${SETUP_TOOLS_COMMAND}`,
+      say,
+    });
+  };
+
+/** The entry `endo run --UNCONFINED` calls. */
+export const main = makeToolSetup();

@@ -1,0 +1,110 @@
+/**
+ * Where the chat is drawn. On a terminal: colours, the chat's light markup,
+ * and a status line with a spinner in the prompt while the agent works; the
+ * person's half-typed line survives output arriving. Elsewhere (a pipe, a
+ * file): plain lines, no escape codes, no spinner.
+ */
+import type { Interface as ReadlineInterface } from 'node:readline';
+import { clearLine, cursorTo } from 'node:readline';
+import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
+
+export type LineKind = 'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
+
+export interface Screen {
+  readonly tty: boolean;
+  /** One entry; `head` is the bold/coloured lead-in (e.g. `#2 lal ›`), `body` may span lines. */
+  print(kind: LineKind, head: string, body?: string): void;
+  /** What the agent is doing, or undefined when it is idle (terminal only). */
+  status(text: string | undefined): void;
+  /** Lets the screen redraw the prompt after output (terminal only). */
+  attachPrompt(readline: ReadlineInterface): void;
+  close(): void;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPIN_MS = 100;
+export const PROMPT = '› ';
+
+const colour: Record<LineKind, [string, string]> = {
+  agent: ['\x1b[1;36m', '\x1b[0m'],
+  you: ['\x1b[1;32m', '\x1b[0m'],
+  'tool-ok': ['\x1b[2m', '\x1b[0m'],
+  'tool-failed': ['\x1b[2m', '\x1b[0m'],
+  proposal: ['\x1b[1;33m', '\x1b[0m'],
+  note: ['\x1b[2m', '\x1b[0m'],
+  error: ['\x1b[1;31m', '\x1b[0m'],
+  usage: ['\x1b[2m', '\x1b[0m'],
+  log: ['\x1b[2m', '\x1b[0m'],
+};
+
+/** Continuation lines are indented under the head. */
+const indent = (text: string, by: string): string => text.split('\n').join(`\n${by}`);
+
+export const makePlainScreen = (write: (text: string) => void): Screen => ({
+  tty: false,
+  print(_kind, head, body) {
+    const text = body === undefined ? head : `${head} ${indent(stripControl(body), '  ')}`;
+    write(`${text}\n`);
+  },
+  status() {},
+  attachPrompt() {},
+  close() {},
+});
+
+export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
+  let readline: ReadlineInterface | undefined;
+  let statusText: string | undefined;
+  let frame = 0;
+  let since = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+
+  const promptText = (): string => {
+    if (statusText === undefined) return PROMPT;
+    const seconds = Math.floor((Date.now() - since) / 1000);
+    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${statusText}${seconds > 0 ? ` ${seconds}s` : ''}\x1b[0m ${PROMPT}`;
+  };
+  const redraw = () => {
+    if (readline === undefined) return;
+    readline.setPrompt(promptText());
+    readline.prompt(true);
+  };
+  const stopSpinner = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+
+  return {
+    tty: true,
+    print(kind, head, body) {
+      const [on, off] = colour[kind];
+      const rendered = body === undefined ? '' : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
+      // Take the prompt line away, print above it, then put it back with what was typed.
+      clearLine(out, 0);
+      cursorTo(out, 0);
+      out.write(`${on}${head}${off}${kind === 'tool-failed' ? `\x1b[31m${rendered}\x1b[0m` : kind === 'agent' ? rendered : `${on}${rendered}${off}`}\n`);
+      redraw();
+    },
+    status(text) {
+      if (text === statusText) return;
+      if (text !== undefined && statusText === undefined) since = Date.now();
+      statusText = text;
+      if (text === undefined) stopSpinner();
+      else if (timer === undefined) {
+        timer = setInterval(() => {
+          frame += 1;
+          redraw();
+        }, SPIN_MS);
+        timer.unref();
+      }
+      redraw();
+    },
+    attachPrompt(given) {
+      readline = given;
+      redraw();
+    },
+    close() {
+      stopSpinner();
+      statusText = undefined;
+    },
+  };
+};

@@ -1,0 +1,119 @@
+/**
+ * Provisions a guest and starts its agent caplet, safely re-runnable:
+ * an existing guest is reused (tools are handed to it directly), and an
+ * agent already running under `controller-for-<name>` is left alone unless a
+ * restart is asked for — makeUnconfined always makes a new caplet, so
+ * calling it again would replace the running agent.
+ */
+import { E } from '@endo/far';
+import { CAPLET_WORKER, type SetupGuest, type SetupHostRef } from './setup-host.js';
+import type { GuestNames, Persona } from './read-setup-env.js';
+import type { Say } from './say.js';
+
+export interface ProvisionAgentOptions {
+  names: GuestNames;
+  persona: Persona;
+  /** The variables to pass (already picked); LAL_PERSONA is set from `persona`. */
+  env: Readonly<Record<string, string>>;
+  /** The agent's module, a file:// URL (`dist/agent.js`). */
+  agentSpecifier: string;
+  /** Host pet name → the guest's name for it: values the guest starts with. */
+  introducedNames?: Readonly<Record<string, string>>;
+  /** Replace an agent that is already running. */
+  restart: boolean;
+  /** The command that ran this, for the hints printed. */
+  command: string;
+  say: Say;
+}
+
+export interface AgentProvisioned {
+  guest: 'created' | 'reused';
+  agent: 'started' | 'restarted' | 'kept';
+  /** The guest's names for the values it was given by this run. */
+  handed: string[];
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Gives an existing guest the introduced values it does not hold yet: into
+ * its `tools/` when it has one (a running agent finds them there at its next
+ * turn), else at its top level (the agent moves tools there when it starts).
+ */
+const handToExistingGuest = async (
+  host: SetupHostRef,
+  agentName: string,
+  introducedNames: Readonly<Record<string, string>>,
+): Promise<string[]> => {
+  const entries = Object.entries(introducedNames);
+  if (entries.length === 0) return [];
+  const guest = E(host).lookup(agentName) as Promise<SetupGuest>;
+  const hasTools = await E(guest).has('tools');
+  const handed: string[] = [];
+  for (const [hostName, guestName] of entries) {
+    const held = (await E(guest).has(guestName)) || (hasTools && (await E(guest).has('tools', guestName)));
+    if (held) continue;
+    const id = await E(host).identify(hostName);
+    if (id === undefined) continue;
+    await E(guest).write(harden(hasTools ? ['tools', guestName] : [guestName]), id);
+    handed.push(guestName);
+  }
+  return handed;
+};
+
+export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgentOptions): Promise<AgentProvisioned> => {
+  const { names, persona, say } = options;
+  const { guestName, agentName, controllerName } = names;
+  const introducedNames = harden({ ...(options.introducedNames ?? {}) });
+
+  const guestExisted = await E(host).has(guestName);
+  let handed: string[];
+  if (guestExisted) {
+    if (!(await E(host).has(agentName))) {
+      throw Error(
+        `"${guestName}" already exists but "${agentName}" does not, so there are no powers to start its agent with (it was not made by this script). Remove it (endo remove ${guestName}) or choose another name.`,
+      );
+    }
+    handed = await handToExistingGuest(host, agentName, introducedNames);
+    say(`guest "${guestName}" already exists; reusing it${handed.length === 0 ? '' : `, gave it ${handed.join(', ')}`}`);
+  } else {
+    await E(host).provideGuest(guestName, harden({ introducedNames, agentName }));
+    const present = await Promise.all(Object.keys(introducedNames).map(name => E(host).has(name)));
+    handed = Object.values(introducedNames).filter((_, index) => present[index]);
+    say(
+      `created guest "${guestName}" (its powers: "${agentName}")${handed.length === 0 ? '' : `, introduced ${handed.join(', ')}`}`,
+    );
+  }
+
+  const controllerExists = await E(host).has(controllerName);
+  // A controller left from an earlier guest of this name serves that old guest: replace it.
+  if (controllerExists && guestExisted && !options.restart) {
+    say(`"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`);
+    if (handed.length > 0) {
+      say('It finds tools given into its tools/ at its next turn; ones left at its top level move there when it restarts.');
+    }
+    say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
+    return harden({ guest: 'reused', agent: 'kept', handed });
+  }
+  if (controllerExists) {
+    say(`stopping the old agent "${controllerName}"`);
+    await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
+      say(`could not stop "${controllerName}" first (${messageOf(error)}); replacing it anyway`),
+    );
+  }
+
+  const env = harden({ ...options.env, LAL_PERSONA: persona });
+  await E(host).makeUnconfined(
+    CAPLET_WORKER,
+    options.agentSpecifier,
+    harden({ powersName: agentName, resultName: controllerName, env }),
+  );
+  // Names only: values such as LAL_AUTH_TOKEN are secrets.
+  say(`started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`);
+  say(`talk to it: endo send ${guestName} "hello"`);
+  return harden({
+    guest: guestExisted ? 'reused' : 'created',
+    agent: controllerExists ? 'restarted' : 'started',
+    handed,
+  });
+};
