@@ -1,8 +1,11 @@
 /**
  * The parts of the host's powers (EndoHost) the setup scripts call through
- * `E()`, and of a guest's powers they use to hand it tools. Written as plain
- * return types, as elsewhere in this package; `E()` makes each a promise.
+ * `E()`, and of a guest's powers they use to hand it tools. A method may
+ * answer at once or with a promise (the daemon's do the latter); `E()`
+ * makes every call a promise either way.
  */
+type Awaitable<T> = T | Promise<T>;
+
 export interface MakeCapletOptions {
   powersName: string;
   resultName: string;
@@ -10,20 +13,20 @@ export interface MakeCapletOptions {
 }
 
 export interface SetupHost {
-  has(...path: string[]): boolean;
-  identify(...path: string[]): string | undefined;
-  lookup(nameOrPath: string | string[]): unknown;
+  has(...path: string[]): Awaitable<boolean>;
+  identify(...path: string[]): Awaitable<string | undefined>;
+  lookup(nameOrPath: string | string[]): Awaitable<unknown>;
   provideGuest(
     name: string,
     options: { introducedNames?: Readonly<Record<string, string>>; agentName?: string },
-  ): unknown;
-  makeUnconfined(workerName: string, specifier: string, options: MakeCapletOptions): unknown;
-  cancel(nameOrPath: string, reason?: Error): void;
+  ): Awaitable<unknown>;
+  makeUnconfined(workerName: string, specifier: string, options: MakeCapletOptions): Awaitable<unknown>;
+  cancel(nameOrPath: string, reason?: Error): Awaitable<void>;
 }
 
 export interface SetupGuest {
-  has(...path: string[]): boolean;
-  write(nameOrPath: string | string[], id: string): void;
+  has(...path: string[]): Awaitable<boolean>;
+  write(nameOrPath: string | string[], id: string): Awaitable<void>;
 }
 
 /** What `endo run --UNCONFINED … --powers AGENT` hands to `main`: the host, or a promise for it. */

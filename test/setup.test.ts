@@ -1,0 +1,277 @@
+// The setup scripts (setup.ts, setup-tools.ts) run against the mail host's
+// host side, as `endo run --UNCONFINED … --powers AGENT` runs them against
+// the daemon: process.env stubbed per test, console output captured.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
+import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
+import { makeToolSetup } from '../setup-tools.js';
+import { pickEnv } from '../src/setup/passed-env.js';
+import { toolModuleFiles, type ToolName } from '../tools/index.js';
+import type { FaeTool } from '../src/fae-tool.js';
+import { ECHO_STARTED } from './support/env-echo-caplet.js';
+
+type MailHost = ReturnType<typeof makeMailHost>;
+
+// The sources stand in for the built modules: the mail host imports them, and vitest compiles them.
+const agentSource = new URL('../agent.ts', import.meta.url).href;
+const echoSource = new URL('./support/env-echo-caplet.ts', import.meta.url).href;
+const toolSource = (name: ToolName) =>
+  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
+
+const SECRET = 'sk-test-9f8e7d6c5b4a-never-print-me';
+// A loopback port nothing listens on: the agent greets before any model call.
+const CLOSED_HOST = 'http://127.0.0.1:9/v1';
+const EXAMPLE_TOOLS = ['greet-tool', 'math-tool', 'timestamp-tool'];
+const ROOTED_TOOLS = ['read-file-tool', 'write-file-tool', 'edit-file-tool', 'list-dir-tool', 'run-command-tool'];
+
+/** Replaces the whole environment the scripts read: every variable they look at is unset first. */
+const stubEnv = (values: Record<string, string>) => {
+  for (const name of [...PASSED_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'FAE_GUEST']) vi.stubEnv(name, undefined);
+  for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
+};
+
+/**
+ * Everything the script says (its `say` lines, which go to console.log in the
+ * CLI; the console is frozen under lockdown, so it is captured here) and
+ * everything written to the standard streams (the agent's log) meanwhile.
+ */
+const captureOutput = () => {
+  const chunks: string[] = [];
+  const say = (line: string) => {
+    chunks.push(line);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
+      chunks.push(String(chunk));
+      return true;
+    });
+  }
+  return { say, text: () => chunks.join('\n') };
+};
+
+const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
+
+const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
+  ((await E(mailHost.host).listMessages()) as readonly MessageRecord[]).map(textOf);
+
+const waitForText = (mailHost: MailHost, prefix: string) =>
+  mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
+
+const has = (host: HostPowers, ...path: string[]) => E(host).has(...path);
+
+const running: MailHost[] = [];
+const newMailHost = () => {
+  const mailHost = makeMailHost();
+  running.push(mailHost);
+  return mailHost;
+};
+
+afterEach(async () => {
+  // Stop every agent the test started, so none keeps following mail.
+  for (const mailHost of running.splice(0)) {
+    const names = (await E(mailHost.host).list()) as readonly string[];
+    for (const name of names.filter(name => name.startsWith('controller-for-'))) {
+      // A plain reason: CapTP reports every Error it sends across, which is noise here.
+      await mailHost.caplet(name)?.cancel('test over');
+    }
+  }
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+describe('pickEnv', () => {
+  it('keeps only listed variables that are set and non-empty, as a frozen record of strings', () => {
+    const picked = pickEnv({ LAL_HOST: 'http://x/v1', LAL_MODEL: '', LAL_MAX_TOKENS: undefined, OTHER: 'no', FAE_CWD: '/tmp' });
+    expect(picked).toEqual({ LAL_HOST: 'http://x/v1', FAE_CWD: '/tmp' });
+    expect(Object.isFrozen(picked)).toBe(true);
+    expect(Object.values(picked).every(value => typeof value === 'string')).toBe(true);
+  });
+});
+
+describe('setup.ts', () => {
+  it('provisions lal and starts its agent, which greets HOST; the secret is never printed', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_AUTH_TOKEN: SECRET, LAL_MODEL: 'qwen3' });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: agentSource, say: output.say })(mailHost.host);
+    const greeting = await waitForText(mailHost, 'Lal agent ready.');
+    expect(greeting.type).toBe('package');
+    for (const name of ['lal', 'profile-for-lal', 'controller-for-lal']) {
+      expect(await has(mailHost.host, name)).toBe(true);
+    }
+    const printed = output.text();
+    expect(printed).toContain('controller-for-lal');
+    expect(printed).toContain('LAL_AUTH_TOKEN');
+    expect(printed).toContain('LAL_HOST');
+    expect(printed).not.toContain(SECRET);
+    expect(JSON.stringify(await hostInboxTexts(mailHost))).not.toContain(SECRET);
+  });
+
+  it('passes only the listed variables that are set, with the persona, and FAE_CWD made absolute', async () => {
+    const mailHost = newMailHost();
+    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-setup-'));
+    stubEnv({
+      LAL_HOST: CLOSED_HOST,
+      LAL_MODEL: '',
+      LAL_MAX_TOKENS: '512',
+      LAL_AUTH_TOKEN: SECRET,
+      FAE_CWD: path.relative(process.cwd(), root),
+      UNRELATED_SECRET: 'not-for-the-agent',
+    });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
+    const echo = await E(mailHost.host).lookup('controller-for-lal');
+    const env = (await E(echo as { env(): Record<string, string> }).env()) as Record<string, string>;
+    expect(env).toEqual({
+      LAL_HOST: CLOSED_HOST,
+      LAL_MAX_TOKENS: '512',
+      LAL_AUTH_TOKEN: SECRET,
+      LAL_PERSONA: 'lal',
+      FAE_CWD: root,
+    });
+  });
+
+  it('LAL_NAME=fae provisions fae with the fae persona', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_NAME: 'fae', LAL_HOST: CLOSED_HOST });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: agentSource, say: output.say })(mailHost.host);
+    await waitForText(mailHost, 'Fae agent ready.');
+    for (const name of ['fae', 'profile-for-fae', 'controller-for-fae']) {
+      expect(await has(mailHost.host, name)).toBe(true);
+    }
+    expect(await has(mailHost.host, 'lal')).toBe(false);
+  });
+
+  it('a second run keeps the running agent and says how to restart; LAL_RESTART=1 replaces it', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_HOST: CLOSED_HOST });
+    const output = captureOutput();
+    const setup = makeSetup({ agentSpecifier: echoSource, say: output.say });
+    await setup(mailHost.host);
+    const firstId = await E(mailHost.host).identify('controller-for-lal');
+    const first = mailHost.caplet('controller-for-lal');
+    expect(first).toBeDefined();
+
+    await setup(mailHost.host);
+    expect(await E(mailHost.host).identify('controller-for-lal')).toBe(firstId);
+    expect((await hostInboxTexts(mailHost)).filter(text => text === ECHO_STARTED)).toHaveLength(1);
+    expect(output.text()).toMatch(/already exists.*no second one/);
+    expect(output.text()).toContain('LAL_RESTART=1');
+
+    vi.stubEnv('LAL_RESTART', '1');
+    await setup(mailHost.host);
+    expect(await E(mailHost.host).identify('controller-for-lal')).not.toBe(firstId);
+    expect((await hostInboxTexts(mailHost)).filter(text => text === ECHO_STARTED)).toHaveLength(2);
+    await first!.cancelled; // the old agent was stopped
+  });
+
+  it('refuses a guest name that exists without its profile, creating nothing', async () => {
+    const mailHost = newMailHost();
+    await E(mailHost.host).provideGuest('lal', {});
+    stubEnv({});
+    const output = captureOutput();
+    await expect(makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host)).rejects.toThrow(
+      /"lal" already exists but "profile-for-lal" does not/,
+    );
+    expect(await has(mailHost.host, 'profile-for-lal')).toBe(false);
+    expect(await has(mailHost.host, 'controller-for-lal')).toBe(false);
+  });
+
+  it('checks its input before creating anything', async () => {
+    const mailHost = newMailHost();
+    const output = captureOutput();
+    const setup = makeSetup({ agentSpecifier: echoSource, say: output.say });
+    stubEnv({ LAL_NAME: 'Lal!' });
+    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_NAME must be a pet name/);
+    stubEnv({ LAL_PERSONA: 'wizard' });
+    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_PERSONA must be "lal" or "fae"/);
+    stubEnv({ FAE_CWD: '/nonexistent/lal-fae-root' });
+    await expect(setup(mailHost.host)).rejects.toThrow(/FAE_CWD does not exist/);
+    stubEnv({});
+    // Without a build, the default dist/agent.js next to the script is missing.
+    await expect(makeSetup({ say: output.say })(mailHost.host)).rejects.toThrow(/npm run build/);
+    expect(await E(mailHost.host).list()).not.toContain('lal');
+  });
+});
+
+describe('setup-tools.ts', () => {
+  const makeTools = (say: (line: string) => void) =>
+    makeToolSetup({ agentSpecifier: agentSource, toolSpecifier: toolSource, say });
+
+  it('creates greet, math and timestamp as working FaeTools, and no file tools without FAE_CWD', async () => {
+    const mailHost = newMailHost();
+    stubEnv({});
+    const output = captureOutput();
+    await makeTools(output.say)(mailHost.host);
+    for (const name of EXAMPLE_TOOLS) expect(await has(mailHost.host, name)).toBe(true);
+    for (const name of ROOTED_TOOLS) expect(await has(mailHost.host, name)).toBe(false);
+    const math = (await E(mailHost.host).lookup('math-tool')) as FaeTool;
+    expect((await E(math).schema()).function.name).toBe('math');
+    expect(await E(math).execute({ operation: 'multiply', a: 6, b: 7 })).toMatchObject({ result: 42 });
+    expect(output.text()).toContain('FAE_CWD is not set');
+    expect(output.text()).toContain('@calc:math-tool');
+    expect(await has(mailHost.host, 'fae')).toBe(false);
+  });
+
+  it('with FAE_CWD creates the file tools rooted there; a second run duplicates nothing', async () => {
+    const mailHost = newMailHost();
+    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    mkdirSync(path.join(root, 'notes'));
+    writeFileSync(path.join(root, 'notes', 'hello.txt'), 'hello from the root\n');
+    stubEnv({ FAE_CWD: path.relative(process.cwd(), root) });
+    const output = captureOutput();
+    const setupTools = makeTools(output.say);
+    await setupTools(mailHost.host);
+    for (const name of [...EXAMPLE_TOOLS, ...ROOTED_TOOLS]) expect(await has(mailHost.host, name)).toBe(true);
+    const readFile = (await E(mailHost.host).lookup('read-file-tool')) as FaeTool;
+    expect(await E(readFile).execute({ path: 'notes/hello.txt' })).toMatchObject({ content: 'hello from the root\n' });
+
+    const ids = await Promise.all(
+      [...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name)),
+    );
+    const namesBefore = await E(mailHost.host).list();
+    await setupTools(mailHost.host);
+    expect(await E(mailHost.host).list()).toEqual(namesBefore);
+    expect(
+      await Promise.all([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name))),
+    ).toEqual(ids);
+    expect(output.text()).toContain('"math-tool" already exists; keeping it');
+  });
+
+  it('refuses a FAE_CWD that does not exist before creating anything', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ FAE_CWD: path.join(tmpdir(), 'lal-fae-no-such-root', 'x') });
+    const output = captureOutput();
+    await expect(makeTools(output.say)(mailHost.host)).rejects.toThrow(/FAE_CWD does not exist/);
+    expect(await has(mailHost.host, 'math-tool')).toBe(false);
+  });
+
+  it('FAE_GUEST=fae provisions a Fae guest whose agent starts with the tools in tools/', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ FAE_GUEST: 'fae', LAL_HOST: CLOSED_HOST, LAL_AUTH_TOKEN: SECRET });
+    const output = captureOutput();
+    await makeTools(output.say)(mailHost.host);
+    await waitForText(mailHost, 'Fae agent ready.');
+    for (const name of ['fae', 'profile-for-fae', 'controller-for-fae']) {
+      expect(await has(mailHost.host, name)).toBe(true);
+    }
+    const fae = mailHost.guest('fae').powers;
+    expect([...(await E(fae).list('tools'))].sort()).toEqual(EXAMPLE_TOOLS);
+    for (const name of EXAMPLE_TOOLS) expect(await E(fae).has(name)).toBe(false);
+    expect(output.text()).not.toContain(SECRET);
+
+    // Later, with FAE_CWD: the running agent is kept and gets the new tools straight into tools/.
+    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    vi.stubEnv('FAE_CWD', root);
+    const controllerId = await E(mailHost.host).identify('controller-for-fae');
+    await makeTools(output.say)(mailHost.host);
+    expect(await E(mailHost.host).identify('controller-for-fae')).toBe(controllerId);
+    expect([...(await E(fae).list('tools'))].sort()).toEqual([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].sort());
+  });
+});
