@@ -37,6 +37,13 @@ const colour: Record<LineKind, [string, string]> = {
   log: ['\x1b[2m', '\x1b[0m'],
 };
 
+/** The body's colour where it differs from the head's (the agent's text keeps its own markup). */
+const bodyColour: Partial<Record<LineKind, [string, string]>> = {
+  agent: ['', ''],
+  'tool-ok': ['\x1b[32m', '\x1b[0m'],
+  'tool-failed': ['\x1b[31m', '\x1b[0m'],
+};
+
 /** Continuation lines are indented under the head. */
 const indent = (text: string, by: string): string => text.split('\n').join(`\n${by}`);
 
@@ -77,11 +84,12 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     tty: true,
     print(kind, head, body) {
       const [on, off] = colour[kind];
+      const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
       const rendered = body === undefined ? '' : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
       // Take the prompt line away, print above it, then put it back with what was typed.
       clearLine(out, 0);
       cursorTo(out, 0);
-      out.write(`${on}${head}${off}${kind === 'tool-failed' ? `\x1b[31m${rendered}\x1b[0m` : kind === 'agent' ? rendered : `${on}${rendered}${off}`}\n`);
+      out.write(`${on}${head}${off}${bodyOn}${rendered}${bodyOff}\n`);
       redraw();
     },
     status(text) {

@@ -1,0 +1,114 @@
+/**
+ * The person's side of the mail: follows HOST's inbox, shows each new
+ * message (the agent's words, its eval-proposals with how to answer them),
+ * dismisses HOST's own sent copies, and keeps track of proposals still
+ * waiting for an answer.
+ */
+import { E } from '@endo/far';
+import type { HostPowers, MessageRecord } from '../mail-host/index.js';
+import type { Presenter } from './presenter.js';
+import type { Screen } from './screen.js';
+
+export interface HostInbox {
+  /** Proposals not yet granted, rejected or countered, oldest first. */
+  pendingProposals(): bigint[];
+  /** No longer waiting on this proposal (answered or dismissed). */
+  forget(number: bigint): void;
+  /** Resolves once a message from someone other than HOST has arrived. */
+  firstMessage: Promise<void>;
+  /** Ends the follow. */
+  stop(): void;
+}
+
+/** The text a person wrote: strings interleaved with `@edgeName`. */
+export const packageText = (strings: readonly string[], names: readonly string[]): string =>
+  strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
+
+/** Shows a proposal with what to type to answer it. */
+const showProposal = (screen: Screen, record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>, sender: string) => {
+  const n = String(record.number);
+  const endowments = record.codeNames.map((code, index) => `${code} <- ${(record.edgeNames[index] ?? record.petNamePaths[index]?.join('/')) ?? '?'}`);
+  const details = [
+    record.source,
+    `endowments: ${endowments.length > 0 ? endowments.join(', ') : 'none'}${record.workerName === undefined ? '' : ` · worker: ${record.workerName}`}`,
+    `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`,
+  ];
+  screen.print('proposal', `#${n} ${sender} asks to run code (eval-proposal #${n}):`, details.join('\n'));
+};
+
+export const followHostInbox = (options: {
+  host: HostPowers;
+  hostId: string;
+  screen: Screen;
+  presenter: Presenter;
+  report: (problem: string) => void;
+}): HostInbox => {
+  const { host, hostId, screen, presenter } = options;
+  const pending = new Map<bigint, true>();
+  let stopped = false;
+  let iterator: AsyncIterator<MessageRecord> | undefined;
+  let resolveFirst: () => void = () => {};
+  const firstMessage = new Promise<void>(resolve => {
+    resolveFirst = resolve;
+  });
+
+  const nameOf = async (id: string): Promise<string> => {
+    const names = (await E(host).reverseIdentify(id)) as readonly string[];
+    return names[0] ?? 'someone';
+  };
+
+  const handle = async (record: MessageRecord): Promise<void> => {
+    if (record.from === hostId) {
+      // HOST's own sent copies would fill /inbox with what the person typed.
+      await E(host).dismiss(record.number).catch(() => {});
+      return;
+    }
+    const sender = await nameOf(record.from);
+    const n = String(record.number);
+    switch (record.type) {
+      case 'package':
+        presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, packageText(record.strings, record.names)));
+        break;
+      case 'eval-proposal-reviewer':
+        pending.set(record.number, true);
+        record.settled.then(
+          () => pending.delete(record.number),
+          () => pending.delete(record.number),
+        );
+        presenter.show(() => showProposal(screen, record, sender));
+        break;
+      case 'request':
+        presenter.show(() =>
+          screen.print('note', `#${n} ${sender} requests:`, `${record.description} (the simulator cannot answer requests; /dismiss ${n})`),
+        );
+        break;
+      default:
+        presenter.show(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
+    }
+    resolveFirst();
+  };
+
+  const follow = async () => {
+    iterator = (await E(host).followMessages()) as unknown as AsyncIterator<MessageRecord>;
+    for (;;) {
+      const step = await E(iterator).next();
+      if (step.done || stopped) return;
+      await handle(step.value).catch((error: unknown) => options.report(`could not show message: ${(error as Error).message}`));
+    }
+  };
+  follow().catch((error: unknown) => {
+    if (!stopped) options.report(`stopped following HOST's inbox: ${(error as Error).message}`);
+  });
+
+  return {
+    pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    forget: number => {
+      pending.delete(number);
+    },
+    firstMessage,
+    stop() {
+      stopped = true;
+      if (iterator?.return !== undefined) void Promise.resolve(E(iterator).return!(undefined)).catch(() => {});
+    },
+  };
+};

@@ -1,0 +1,147 @@
+/**
+ * `npm start`: a terminal chat with Lal or Fae, the person being their HOST,
+ * in the local double of the Endo daemon. Lockdown comes first, as in the
+ * daemon's workers; the agent then runs exactly as it does there.
+ */
+import '@endo/init/debug.js';
+import { createInterface } from 'node:readline';
+import { parseCliArgs, USAGE } from './cli-args.js';
+import { capletEnv, loadEnv } from './dotenv.js';
+import { checkModelServer } from './preflight.js';
+import { makePlainScreen, makeTtyScreen, PROMPT, type Screen } from './screen.js';
+import { makePresenter } from './presenter.js';
+import { quietConsole } from './quiet-console.js';
+import { openAgentLog } from './agent-log-file.js';
+import { startSession } from './session.js';
+import { followHostInbox } from './host-inbox.js';
+import { parseCommand } from './commands.js';
+import { runCommand, type CommandContext } from './run-command.js';
+import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
+
+const GREETING_WAIT_MS = 30_000;
+const CANCEL_WAIT_MS = 1_500;
+
+const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
+
+const main = async (): Promise<void> => {
+  const parsed = parseCliArgs(process.argv.slice(2));
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.error}\n`);
+    process.exit(2);
+  }
+  const { persona, help, verbose } = parsed.args;
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const cwd = process.cwd();
+  const loaded = loadEnv(cwd, process.env);
+  for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
+  const preflight = await checkModelServer(loaded.env);
+  if (!preflight.ok) {
+    process.stderr.write(`${preflight.line}\n`);
+    process.exit(1);
+  }
+
+  const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const screen: Screen = tty ? makeTtyScreen(process.stdout) : makePlainScreen(text => process.stdout.write(text));
+  const restoreConsole = quietConsole();
+  const agentLog = openAgentLog(persona);
+  const presenter = makePresenter(screen, persona);
+
+  const { config } = preflight;
+  screen.print('note', `lal-fae simulator: you are HOST; ${persona} thinks with ${config.model} at ${config.host} (${config.kind}).`);
+  screen.print('note', `/help lists the commands; the agent's log is in ${agentLog.path}.`);
+  if (preflight.warning !== undefined) screen.print('error', preflight.warning);
+
+  const session = await startSession({
+    persona,
+    env: capletEnv(loaded.env),
+    log: line => {
+      agentLog.write(line);
+      if (verbose) screen.print('log', `  ${line}`);
+    },
+    observe: event => presenter.observe(event),
+  });
+  const inbox = followHostInbox({
+    host: session.mailHost.host,
+    hostId: session.mailHost.hostId,
+    screen,
+    presenter,
+    report: problem => screen.print('error', problem),
+  });
+
+  let leaving = false;
+  const leave = async (code: number): Promise<never> => {
+    if (!leaving) {
+      leaving = true;
+      screen.status(undefined);
+      inbox.stop();
+      // Cancelling through the caplet's context aborts a model call in flight.
+      await Promise.race([session.caplet.cancel('the host left').catch(() => {}), sleep(CANCEL_WAIT_MS)]);
+      screen.close();
+      agentLog.close();
+      restoreConsole();
+      if (tty) process.stdout.write('\n');
+    }
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void leave(0));
+  process.on('SIGTERM', () => void leave(0));
+  process.on('SIGHUP', () => void leave(0));
+  // A reader that went away (`npm start | head`) ends the chat quietly.
+  process.stdout.on('error', () => void leave(0));
+
+  const context: CommandContext = { session, screen, inbox, presenter, cwd, quit: () => void leave(0) };
+  const readline = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout, prompt: PROMPT } : {}), terminal: tty });
+
+  if (tty) {
+    screen.attachPrompt(readline);
+    let chain = Promise.resolve();
+    readline.on('line', line => {
+      chain = chain.then(() => runCommand(parseCommand(line), context));
+    });
+    readline.on('SIGINT', () => void leave(0));
+    readline.on('close', () => void leave(0));
+    return;
+  }
+
+  // Not a terminal: one line at a time, each once the agent is idle.
+  const lines: string[] = [];
+  let ended = false;
+  let wake: () => void = () => {};
+  readline.on('line', line => {
+    lines.push(line);
+    wake();
+  });
+  readline.on('close', () => {
+    ended = true;
+    wake();
+  });
+  const idle = () => waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter), presenter);
+  await Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]);
+  for (;;) {
+    if (lines.length === 0 && !ended) {
+      await new Promise<void>(resolve => {
+        wake = resolve;
+      });
+      continue;
+    }
+    const line = lines.shift();
+    if (line === undefined) break;
+    await idle();
+    const command = parseCommand(line);
+    if (command.kind === 'empty') continue;
+    screen.print('you', 'you ›', line);
+    await runCommand(command, context);
+    presenter.touch();
+  }
+  await idle();
+  await leave(0);
+};
+
+main().catch((error: unknown) => {
+  // One line, no stack: what went wrong is in the message.
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,137 @@
+/**
+ * Turns what happens into lines on the screen: the agent's progress events
+ * (turns, model calls, tool calls, usage) and the mail HOST receives. A
+ * message the agent sends with a tool is shown after that tool's line, so
+ * the screen reads "what it did", then "what it said".
+ */
+import type { AgentEvent } from '../../src/loop/agent-events.js';
+import { describeToolCall } from './describe-tool-call.js';
+import type { Screen } from './screen.js';
+
+/** How long a message waits for the tool call that sent it to report. */
+const HOLD_MS = 300;
+const PREVIEW_CHARS = 160;
+
+export interface Presenter {
+  observe(event: AgentEvent): void;
+  /** A message for the person; held while a tool call is still reporting. */
+  show(print: () => void): void;
+  /** True while a turn runs or a tool call is out. */
+  busy(): boolean;
+  /** When anything last happened (ms since the epoch). */
+  lastActivity(): number;
+  /** The message numbers (in the agent's inbox) whose turn has started. */
+  startedMessages(): ReadonlySet<string>;
+  /** How many turns have started so far. */
+  turnsStarted(): number;
+  touch(): void;
+}
+
+const oneLine = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+};
+
+/** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
+const formatCount = (count: number): string => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+
+/** How long the turn's summary waits for the agent's last words (sent just after the turn ends). */
+const SUMMARY_DELAY_MS = 150;
+
+export const makePresenter = (screen: Screen, persona: string): Presenter => {
+  let activeTurns = 0;
+  let turns = 0;
+  let touched = Date.now();
+  const started = new Set<string>();
+  const calls: string[] = [];
+  let held: (() => void)[] = [];
+  let holdTimer: NodeJS.Timeout | undefined;
+  let summaries: string[] = [];
+  let summaryTimer: NodeJS.Timeout | undefined;
+
+  const printSummaries = () => {
+    if (summaryTimer !== undefined) clearTimeout(summaryTimer);
+    summaryTimer = undefined;
+    const out = summaries;
+    summaries = [];
+    for (const line of out) screen.print('usage', line);
+  };
+
+  const flush = () => {
+    if (holdTimer !== undefined) clearTimeout(holdTimer);
+    holdTimer = undefined;
+    const out = held;
+    held = [];
+    for (const print of out) print();
+  };
+  const touch = () => {
+    touched = Date.now();
+  };
+  const thinking = (detail: string) => screen.status(`${persona} ${detail}`);
+
+  const observe = (event: AgentEvent) => {
+    touch();
+    switch (event.kind) {
+      case 'turn-start': {
+        printSummaries();
+        activeTurns += 1;
+        turns += 1;
+        const number = /^#(\d+) /.exec(event.title)?.[1];
+        if (number !== undefined) started.add(number);
+        thinking('is thinking…');
+        break;
+      }
+      case 'model-call':
+        thinking(event.call > 1 ? `is thinking (call ${event.call})…` : 'is thinking…');
+        break;
+      case 'model-reply':
+        if (event.toolCalls > 0) thinking('is using tools…');
+        break;
+      case 'tool-call':
+        calls.push(describeToolCall(event.name, event.summary));
+        thinking(`is running ${event.name}…`);
+        break;
+      case 'tool-result': {
+        const call = calls.shift() ?? event.name;
+        if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
+        else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
+        if (calls.length === 0) flush();
+        thinking('is thinking…');
+        break;
+      }
+      case 'turn-end': {
+        activeTurns = Math.max(0, activeTurns - 1);
+        calls.length = 0;
+        flush();
+        const { inputTokens, outputTokens } = event.usage;
+        const usage = inputTokens + outputTokens > 0 ? `, ${formatCount(inputTokens)} in / ${formatCount(outputTokens)} out tokens` : '';
+        const calls_ = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}`;
+        const how = event.stopReason === 'done' ? '' : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
+        summaries.push(`  · turn over${how}: ${calls_}${usage}`);
+        summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
+        if (activeTurns === 0) screen.status(undefined);
+        break;
+      }
+      default:
+        break;
+    }
+  };
+
+  return {
+    observe,
+    show(print) {
+      touch();
+      if (calls.length === 0) {
+        print();
+        return;
+      }
+      held.push(print);
+      holdTimer ??= setTimeout(flush, HOLD_MS);
+    },
+    busy: () => activeTurns > 0 || calls.length > 0 || summaries.length > 0,
+    lastActivity: () => touched,
+    startedMessages: () => started,
+    turnsStarted: () => turns,
+    touch,
+  };
+};

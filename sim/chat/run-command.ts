@@ -1,0 +1,131 @@
+/**
+ * Does what a typed line asks: mails a message to the agent, or runs a
+ * slash command as the HOST. Failures are shown, never thrown.
+ */
+import { E } from '@endo/far';
+import { renderForModel } from '../../src/encoding/render-for-model.js';
+import { attachTool } from './attach-tool.js';
+import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
+import type { HostInbox } from './host-inbox.js';
+import type { Presenter } from './presenter.js';
+import type { Screen } from './screen.js';
+import type { Session } from './session.js';
+
+export interface CommandContext {
+  session: Session;
+  screen: Screen;
+  inbox: HostInbox;
+  presenter: Presenter;
+  cwd: string;
+  quit: () => void;
+}
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The proposal a command is about: the one named, or the latest pending one. */
+const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => {
+  if (given !== undefined) return given;
+  const pending = inbox.pendingProposals();
+  const latest = pending[pending.length - 1];
+  if (latest === undefined) throw Error('No eval-proposal is waiting for an answer');
+  return latest;
+};
+
+/** An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays). */
+const dismissAnswered = async ({ session, inbox }: CommandContext, number: bigint): Promise<void> => {
+  inbox.forget(number);
+  await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
+};
+
+const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
+  const { host } = session.mailHost;
+  const messages = await E(host).listMessages();
+  if (messages.length === 0) {
+    screen.print('note', 'Your inbox is empty.');
+    return;
+  }
+  for (const message of messages) {
+    const names = (await E(host).reverseIdentify(message.from)) as readonly string[];
+    const from = message.from === session.mailHost.hostId ? 'you' : names[0] ?? 'someone';
+    const what =
+      message.type === 'package'
+        ? message.strings.map((part, index) => (index < message.names.length ? `${part}@${message.names[index]}` : part)).join('')
+        : message.type === 'request'
+          ? `request: ${message.description}`
+          : `${message.type}: ${message.source}`;
+    screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
+  }
+};
+
+const perform = async (command: Command, context: CommandContext): Promise<void> => {
+  const { session, screen, inbox } = context;
+  const { host } = session.mailHost;
+  switch (command.kind) {
+    case 'empty':
+      return;
+    case 'message':
+      context.presenter.touch();
+      await E(host).send(session.guestName, [command.text], [], []);
+      return;
+    case 'help':
+      screen.print('note', COMMAND_HELP);
+      return;
+    case 'inbox':
+      await showInbox(context);
+      return;
+    case 'attach':
+      screen.print('note', await attachTool({ host, guestName: session.guestName, tool: command.tool, folder: command.folder, cwd: context.cwd }));
+      return;
+    case 'grant': {
+      const number = proposalNumber(command.number, inbox);
+      context.presenter.touch();
+      const result = await E(host).grantEvaluate(number);
+      screen.print('note', `granted #${number} →`, await renderForModel(result));
+      await dismissAnswered(context, number);
+      return;
+    }
+    case 'reject': {
+      const number = proposalNumber(command.number, inbox);
+      context.presenter.touch();
+      await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
+      screen.print('note', `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`);
+      await dismissAnswered(context, number);
+      return;
+    }
+    case 'counter':
+      context.presenter.touch();
+      await session.mailHost.counterPropose(command.number, { source: command.source });
+      screen.print('note', `sent a counter-proposal for #${command.number}`);
+      await dismissAnswered(context, command.number);
+      return;
+    case 'dismiss':
+      if (command.number === 'all') {
+        await E(host).dismissAll();
+        for (const number of inbox.pendingProposals()) inbox.forget(number);
+      } else {
+        await E(host).dismiss(command.number);
+        inbox.forget(command.number);
+      }
+      screen.print('note', command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`);
+      return;
+    case 'quit':
+      context.quit();
+      return;
+    default: {
+      const unknownCommand: never = command;
+      throw Error(`unhandled command ${JSON.stringify(unknownCommand)}`);
+    }
+  }
+};
+
+export const runCommand = async (command: Parsed, context: CommandContext): Promise<void> => {
+  if (command.kind === 'error') {
+    context.screen.print('error', command.error);
+    return;
+  }
+  try {
+    await perform(command, context);
+  } catch (error) {
+    context.screen.print('error', describeError(error));
+  }
+};

@@ -1,0 +1,32 @@
+/**
+ * For scripts and tests: the agent is idle when no turn runs, no tool call
+ * is out, every message HOST sent it has been taken up, and nothing has
+ * happened for a short quiet period (a granted proposal's notice, say,
+ * reaches the agent a few ticks after the grant).
+ */
+import type { MailHost } from '../mail-host/index.js';
+import type { Presenter } from './presenter.js';
+
+const QUIET_MS = 400;
+const POLL_MS = 50;
+
+/** Mail from HOST still in the agent's inbox whose turn has not started. */
+export const mailWaitingForAgent = (mailHost: MailHost, guestName: string, presenter: Presenter): boolean => {
+  const started = presenter.startedMessages();
+  return mailHost
+    .guest(guestName)
+    .inbox()
+    .some(message => message.from === mailHost.hostId && !started.has(String(message.number)));
+};
+
+export const waitUntilIdle = (isIdle: () => boolean, presenter: Presenter, quietMs = QUIET_MS): Promise<void> =>
+  new Promise(resolve => {
+    const check = () => {
+      if (isIdle() && Date.now() - presenter.lastActivity() >= quietMs) {
+        resolve();
+        return;
+      }
+      setTimeout(check, POLL_MS);
+    };
+    check();
+  });

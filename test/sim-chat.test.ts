@@ -1,0 +1,144 @@
+// `npm start` end to end: the simulator run as a person's script would run
+// it (stdin piped, so plain output), against the wire-level model server
+// double, with the real providers inside the mail host.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const SECRET = 'sk-sim-test-0123456789abcdef';
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/** Starts `node scripts/start.mjs`; `feed` writes stdin (and must end it). */
+const runSim = (env: Record<string, string>, feed: (child: { write(text: string): void; end(): void; stdout(): string }) => void): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
+      cwd: repoRoot,
+      // The test run built dist/ already; a stray .env or shell setting must not steer the model.
+      env: { ...process.env, LAL_SIM_NO_BUILD: '1', LAL_PROVIDER: '', LAL_MODEL: '', LAL_AUTH_TOKEN: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    child.on('close', code => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    feed({ write: text => child.stdin.write(text), end: () => child.stdin.end(), stdout: () => stdout });
+  });
+
+const lastUserText = (request: NormalizedRequest): string =>
+  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
+
+/** The model's moves, chosen by what it was last told (the order of requests is not assumed). */
+const modelScript = (request: NormalizedRequest): ScriptedReply => {
+  if (request.messages[request.messages.length - 1]?.role === 'tool') return { text: '', usage: { inputTokens: 700, outputTokens: 2 } };
+  const told = lastUserText(request);
+  if (told.includes('GRANTED')) {
+    const result = /Result[^:]*: (\S+)/.exec(told)?.[1] ?? '?';
+    return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`It is ${result}.`] } }] };
+  }
+  if (told.includes('6 * 7')) return { toolCalls: [{ name: 'evaluate', arguments: { source: '6 * 7', resultName: 'answer' } }] };
+  if (told.includes('look up')) return { toolCalls: [{ name: 'lookup', arguments: { petNamePath: 'nothing-here' } }] };
+  if (told.includes('ping')) {
+    const number = Number([...told.matchAll(/#(\d+)/g)].pop()?.[1]);
+    return { toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }], usage: { inputTokens: 812, outputTokens: 9 } };
+  }
+  return { text: 'I did not expect that.' };
+};
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const waitFor = async (read: () => string, pattern: RegExp): Promise<RegExpExecArray> => {
+  for (;;) {
+    const found = pattern.exec(read());
+    if (found !== null) return found;
+    await new Promise(resolve => setTimeout(resolve, 25));
+  }
+};
+
+describe('npm start, not on a terminal', () => {
+  it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
+    const logFolder = mkdtempSync(join(tmpdir(), 'lal-sim-test-'));
+    const run = await runSim({ LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET, TMPDIR: logFolder }, input => {
+      input.write('ping\nlook up nothing\n');
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\.$/m);
+    expect(run.stdout).toMatch(/^you › ping$/m);
+    expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
+    expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
+    expect(run.stdout).toMatch(/turn over: 2 model calls, 1,512 in \/ 11 out tokens/);
+    // Plain output for a pipe: no escape codes, no spinner.
+    expect(run.stdout).not.toContain('\x1b');
+    // A failed remote call is one compact line, without marshal's console report of the error.
+    expect(run.stdout).toMatch(/^ {2}→ lookup petNamePath="nothing-here" ✗ .*Unknown pet name/m);
+    expect(run.stdout).not.toMatch(/Temporary logging|ERROR_NOTE|\n\s+at /);
+    // The key reached the server, and nothing a person or a log file sees.
+    expect(server.requests.some(request => request.hadAuth)).toBe(true);
+    const log = readFileSync(join(logFolder, 'lal-sim-lal.log'), 'utf8');
+    expect(log).toContain('turn');
+    for (const text of [run.stdout, run.stderr, log]) expect(text).not.toContain(SECRET);
+  });
+
+  it('shows an eval-proposal with its number, grants it on /grant <n>, and shows the agent telling the result', async () => {
+    server = await startModelServer({ protocol: 'ollama', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('what is 6 * 7?\n');
+      // A script reads the number off the screen, as a person would.
+      void waitFor(input.stdout, /eval-proposal #(\d+)\):/).then(found => {
+        input.write(`/grant ${found[1]}\n/inbox\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const number = /eval-proposal #(\d+)\): 6 \* 7$/m.exec(run.stdout)?.[1];
+    expect(number).toBeDefined();
+    expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
+    expect(run.stdout).toMatch(new RegExp(`^granted #${number} → 42$`, 'm'));
+    expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
+    // Granted proposals leave HOST's inbox; the agent's words stay.
+    const inbox = run.stdout.slice(run.stdout.lastIndexOf('you › /inbox'));
+    expect(inbox).toContain('It is 42.');
+    expect(inbox).not.toContain('eval-proposal-reviewer');
+  });
+
+  it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {
+    const port = await new Promise<number>(resolve => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const run = await runSim({ LAL_HOST: `http://127.0.0.1:${port}` }, input => input.end());
+    expect(run.code).not.toBe(0);
+    const output = `${run.stdout}${run.stderr}`.trim();
+    expect(output.split('\n')).toHaveLength(1);
+    expect(output).toContain(`No model server answers at http://127.0.0.1:${port}`);
+    expect(output).toContain('LAL_HOST');
+    expect(output).not.toMatch(/\n\s+at |Error:/);
+  });
+});
