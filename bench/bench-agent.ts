@@ -120,19 +120,23 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
   const greeting = persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.';
   await host.waitForMessage(message => message.type === 'package' && message.strings.join('') === greeting, { timeoutMs: 10_000 });
 
-  const saves = () => host.callCounts(name).storeValue ?? 0;
   /** Memory writes so far: the agent writes once after every piece of work. */
-  let savesSeen = saves();
+  const saves = () => host.callCounts(name).storeValue ?? 0;
 
   /** Waits for the next turn-end and the memory write after it, then measures the turn. */
-  const finish = async (sentAt: number, firstEvent: number, requestsBefore: number, insideBefore: number): Promise<Exchange> => {
+  const finish = async (
+    sentAt: number,
+    firstEvent: number,
+    requestsBefore: number,
+    insideBefore: number,
+    savesBefore: number,
+  ): Promise<Exchange> => {
     const deadline = performance.now() + 30_000;
-    while (saves() === savesSeen || !events.slice(firstEvent).some(timed => timed.event.kind === 'turn-end')) {
+    while (saves() <= savesBefore || !events.slice(firstEvent).some(timed => timed.event.kind === 'turn-end')) {
       if (performance.now() > deadline) throw new Error('bench: the agent did not finish a turn within 30 s');
       await tick();
     }
     const savedAt = performance.now();
-    savesSeen = saves();
     const mine = events.slice(firstEvent);
     const requests = server.requests.slice(requestsBefore).filter(request => request.normalized !== undefined);
     const turnEnd = eventsOf(mine, 'turn-end')[0]!;
@@ -168,11 +172,12 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
       const firstEvent = events.length;
       const requestsBefore = server.requests.length;
       const insideBefore = server.timeInsideServerMs();
+      const savesBefore = saves();
       const sentAt = await send(text, attach);
-      return finish(sentAt, firstEvent, requestsBefore, insideBefore);
+      return finish(sentAt, firstEvent, requestsBefore, insideBefore, savesBefore);
     },
     async nextTurn() {
-      return finish(performance.now(), events.length, server.requests.length, server.timeInsideServerMs());
+      return finish(performance.now(), events.length, server.requests.length, server.timeInsideServerMs(), saves());
     },
     async forget() {
       await E(host.host).dismissAll();

@@ -33,6 +33,12 @@ export const memoryFigure = (run: ConversationRun): FigureResult => {
       verdict: afterGc ? judged(growth < FLAT_GROWTH_BYTES) : 'info',
     },
     {
+      label: `memory the agent stores per message (at 100 / ${run.exchanges})`,
+      measured: `${early?.storedMemoryChars ?? 'n/a'} / ${late?.storedMemoryChars ?? 'n/a'} chars of JSON`,
+      target: '',
+      verdict: 'info',
+    },
+    {
       label: 'conversation rate',
       measured: `${run.exchangesPerSecond.toFixed(0)} exchanges/s (${(run.wallMs / 1000).toFixed(1)} s for ${run.exchanges})`,
       target: '',
@@ -44,6 +50,9 @@ export const memoryFigure = (run: ConversationRun): FigureResult => {
     title: '5. Memory over a conversation',
     rows,
     data: { protocol: run.protocol, checkpoints: run.heap, growthBytes: growth, perExchangeBytes: perExchange, afterGc, wallMs: run.wallMs },
-    notes: afterGc ? [] : ['global.gc was not available, so the heap figures include garbage and are not judged.'],
+    notes: [
+      ...(afterGc ? [] : ['global.gc was not available, so the heap figures include garbage and are not judged.']),
+      'The heap is the whole process (agent, mail host, model server double); every storeValue snapshot the mail host received stays in its formula table.',
+    ],
   };
 };

@@ -5,6 +5,7 @@
  * keep per message (HOST's inbox, the server's request log), so the heap
  * measures the agent and the guest's side of the mail host.
  */
+import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import type { ModelProtocol } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
@@ -23,6 +24,8 @@ export interface HeapCheckpoint {
   heapUsedBytes: number;
   /** Whether a full GC ran right before reading (node --expose-gc). */
   afterGc: boolean;
+  /** JSON size of the memory the agent stores (storeValue) after every message. */
+  storedMemoryChars?: number;
 }
 
 export interface ConversationRun {
@@ -68,7 +71,10 @@ export const runConversation = async (options: {
       const exchange = await agent.exchange(`ping ${index}`);
       sizes.push({ exchange: index, requestBytes: exchange.requestBytes, estimatedTokens: exchange.estimatedTokens });
       await agent.forget();
-      if (options.checkpoints.includes(index)) heap.push(readHeap(index));
+      if (options.checkpoints.includes(index)) {
+        const stored: unknown = await E(agent.host.guest(agent.name).powers).lookup('agent-memory');
+        heap.push({ ...readHeap(index), storedMemoryChars: JSON.stringify(stored).length });
+      }
     }
   } finally {
     await agent.stop();

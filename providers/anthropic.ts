@@ -15,7 +15,7 @@ import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './co
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
-import { raceAbort } from './race-abort.js';
+import { perCallSignal, raceAbort } from './race-abort.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -59,11 +59,14 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
     };
     let reply: Anthropic.Messages.Message;
+    const call = perCallSignal(signal);
     try {
-      const request = clientFrom(module.default).messages.create(body, signal ? { signal } : {});
+      const request = clientFrom(module.default).messages.create(body, call.signal ? { signal: call.signal } : {});
       reply = await raceAbort(Promise.resolve(request), signal);
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
+    } finally {
+      call.release();
     }
     const message = fromAnthropicMessage(reply);
     const usage = reply.usage;

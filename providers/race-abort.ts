@@ -29,3 +29,21 @@ export const raceAbort = <T>(work: Promise<T>, signal: AbortSignal | undefined):
     );
   });
 };
+
+/**
+ * A signal for one SDK call that follows the caller's. The OpenAI and
+ * Anthropic SDKs add an abort listener to the signal they are given and
+ * never remove it; handed the agent's long-lived signal, they would grow it
+ * by one listener per call. `release()` unlinks the per-call signal.
+ */
+export const perCallSignal = (outer: AbortSignal | undefined): { signal: AbortSignal | undefined; release: () => void } => {
+  if (outer === undefined) return { signal: undefined, release: () => {} };
+  const controller = new AbortController();
+  if (outer.aborted) {
+    controller.abort(outer.reason);
+    return { signal: controller.signal, release: () => {} };
+  }
+  const onAbort = () => controller.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  return { signal: controller.signal, release: () => outer.removeEventListener('abort', onAbort) };
+};

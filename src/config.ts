@@ -23,6 +23,8 @@ export interface AgentLimits {
   contextTokens: number;
   /** Finished turns kept word for word before they are folded into the digest (LAL_KEEP_TURNS). */
   keepTurns: number;
+  /** Characters the digest of older turns may take (LAL_DIGEST_CHARS). */
+  digestChars: number;
   /** Handled message ids remembered across restarts (LAL_REMEMBER_HANDLED). */
   rememberHandled: number;
 }
@@ -37,8 +39,10 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   maxResultChars: 16_000,
   // Sized for a 32k-token local model, leaving room for the reply.
   contextTokens: 24_000,
-  keepTurns: 6,
-  rememberHandled: 1_000,
+  // Small enough that a long conversation's request stays near its first one's size.
+  keepTurns: 4,
+  digestChars: 3_000,
+  rememberHandled: 256,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -50,6 +54,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   maxResultChars: 'LAL_MAX_RESULT_CHARS',
   contextTokens: 'LAL_CONTEXT_TOKENS',
   keepTurns: 'LAL_KEEP_TURNS',
+  digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
 };
 

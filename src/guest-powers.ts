@@ -9,6 +9,8 @@ export interface GuestPowers {
   has(...path: string[]): boolean;
   identify(...path: string[]): string | undefined;
   list(...path: string[]): string[];
+  /** The distinct formula ids in a directory, sorted. */
+  listIdentifiers(...path: string[]): string[];
   lookup(nameOrPath: NameOrPath): unknown;
   reverseIdentify(id: string): string[];
   remove(...path: string[]): void;

@@ -97,8 +97,8 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
     }
     const sizes = run.events.flatMap(event => (event.kind === 'model-call' ? [event] : []));
     const largest = Math.max(...sizes.map(event => event.estimatedTokens));
-    const largestBytes = Math.max(...sizes.map(event => event.bytes));
-    console.log(`largest request: ~${largest} tokens, ${largestBytes} bytes (budget ${budget} tokens); first: ${sizes[0]!.bytes} bytes, last: ${sizes.at(-1)!.bytes} bytes`);
+    const largestChars = Math.max(...sizes.map(event => event.chars));
+    console.log(`largest request: ~${largest} tokens, ${largestChars} characters (budget ${budget} tokens); first: ${sizes[0]!.chars}, last: ${sizes.at(-1)!.chars} characters`);
     expect(largest).toBeLessThanOrEqual(budget);
     const lastSystem = run.provider.requests.at(-1)!.messages[0]!.content;
     expect(lastSystem).toContain('My name is Ada and my favourite number is 7.');

@@ -88,7 +88,12 @@ describe('Fae tools (6)', () => {
     host.resetCallCounts('fae');
     await run.send('two');
     await run.reply('second');
-    expect(host.callCounts('fae').lookup ?? 0).toBe(0);
+    const warm = host.callCounts('fae');
+    // An unchanged directory costs one round trip: its ids, no names, no look-ups.
+    expect(warm.lookup ?? 0).toBe(0);
+    expect(warm.identify ?? 0).toBe(0);
+    expect(warm.list ?? 0).toBe(0);
+    expect(warm.listIdentifiers).toBe(1);
     expect(run.provider.requests[1]!.toolNames.filter(name => /^t\d+$/.test(name))).toHaveLength(50);
   });
 });

@@ -67,7 +67,7 @@ describe('buildRequest (3.7)', () => {
 
   test('old turns fold into a digest that keeps the first fact; repeats collapse; the system prompt stays', () => {
     const conversation = fill(200);
-    const { messages } = buildRequest('SYSTEM', conversation, [], { contextTokens: 4_000, keepTurns: 4 });
+    const { messages } = buildRequest('SYSTEM', conversation, [], { contextTokens: 4_000, keepTurns: 4, digestChars: 3_000 });
     expect(messages[0]!.role).toBe('system');
     expect(messages[0]!.content.startsWith('SYSTEM')).toBe(true);
     expect(messages[0]!.content).toContain('My name is Ada.');
@@ -85,7 +85,7 @@ describe('buildRequest (3.7)', () => {
         { role: 'tool', toolCallId: `big${index}`, name: 'lookup', content: 'x'.repeat(4_000) },
       );
     }
-    const { messages, estimatedTokens } = buildRequest('SYSTEM', conversation, [], { contextTokens: 6_000, keepTurns: 4 });
+    const { messages, estimatedTokens } = buildRequest('SYSTEM', conversation, [], { contextTokens: 6_000, keepTurns: 4, digestChars: 3_000 });
     expect(estimatedTokens).toBeLessThanOrEqual(6_000);
     expect(estimateRequestTokens(messages, [])).toBe(estimatedTokens);
     const callIds = messages.flatMap(message => (message.role === 'assistant' ? (message.toolCalls ?? []).map(c => c.id) : []));

@@ -391,3 +391,20 @@ describe('makeUnconfined', () => {
     expect(secondHandle.id).not.toBe(firstHandle.id);
   });
 });
+
+describe('collection of stored values', () => {
+  it('a value re-stored under the same name replaces the old formula; a moved value survives', async () => {
+    const mailHost = makeMailHost();
+    await E(mailHost.host).provideGuest('keeper', { agentName: 'profile-for-keeper' });
+    const powers = mailHost.guest('keeper').powers;
+    await E(powers).storeValue(harden({ n: 0 }), 'state');
+    const firstId = await E(powers).identify('state');
+    for (let n = 1; n <= 50; n += 1) await E(powers).storeValue(harden({ n }), 'state');
+    await Promise.resolve();
+    await expect(E(powers).lookupById(firstId!)).rejects.toThrow();
+    expect(await E(powers).lookup('state')).toEqual({ n: 50 });
+    await E(powers).move(['state'], ['kept']);
+    await Promise.resolve();
+    expect(await E(powers).lookup('kept')).toEqual({ n: 50 });
+  });
+});

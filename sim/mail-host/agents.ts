@@ -99,7 +99,7 @@ export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMak
       HOST: hostHandleId ?? handleId,
       MAIL: mailHubId,
     };
-    const names = withSpecialNames(makePetStore(), harden(specials));
+    const names = withSpecialNames(table.watchStore(makePetStore()), harden(specials));
     const directory = directories.makeDirectoryNode(names);
     const handle = makeGuardedExo('Handle', HandleInterface, {});
     const agent: Agent = {

@@ -253,7 +253,7 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
 
   /** A new empty directory formula. */
   const formulateDirectory = () => {
-    const node = makeDirectoryNode(makePetStore());
+    const node = makeDirectoryNode(table.watchStore(makePetStore()));
     const value = makeDirectoryExo(node);
     const id = table.formulate({ type: 'directory', provide: () => value, node });
     table.remember(value, id);

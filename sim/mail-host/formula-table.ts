@@ -28,6 +28,12 @@ export interface FormulaEntry {
   readonly node?: DirectoryNode;
 }
 
+/** What collection needs of a pet store. */
+interface NameIndex {
+  reverseIdentify(id: FormulaId): readonly string[];
+  onUnbind(listener: (id: FormulaId) => void): void;
+}
+
 export const makeFormulaTable = (minter: IdMinter) => {
   const entries = new Map<FormulaId, FormulaEntry>();
   const idForRef = new WeakMap<object, FormulaId>();
@@ -53,6 +59,23 @@ export const makeFormulaTable = (minter: IdMinter) => {
     }
   };
 
+  // Every pet store, so a stored value no name refers to any more can be collected
+  // (the daemon collects unreferenced formulas; without this a caplet that
+  // re-stores its state after every message would grow the table forever).
+  const stores = new Set<NameIndex>();
+  const watchStore = <S extends NameIndex>(store: S): S => {
+    stores.add(store);
+    store.onUnbind(id => {
+      if (entries.get(id)?.type !== 'marshal') return;
+      // Checked after the current operation: a rename or move unbinds before it rebinds.
+      queueMicrotask(() => {
+        for (const each of stores) if (each.reverseIdentify(id).length > 0) return;
+        entries.delete(id);
+      });
+    });
+    return store;
+  };
+
   const idOf = (ref: unknown): FormulaId | undefined =>
     (typeof ref === 'object' && ref !== null) || typeof ref === 'function' ? idForRef.get(ref) : undefined;
 
@@ -64,6 +87,8 @@ export const makeFormulaTable = (minter: IdMinter) => {
     provide,
     remember,
     idOf,
+    watchStore,
+    size: () => entries.size,
     typeOf: (id: FormulaId): FormulaType | undefined => entries.get(id)?.type,
     nodeOf: (id: FormulaId): DirectoryNode | undefined => entries.get(id)?.node,
   };

@@ -18,6 +18,8 @@ const DIGEST_SHARE = 0.2;
 export interface RequestBudget {
   contextTokens: number;
   keepTurns: number;
+  /** Characters the digest may take (never more than a fifth of the budget). */
+  digestChars: number;
 }
 
 export interface BuiltRequest {
@@ -52,7 +54,7 @@ export const buildRequest = (
 ): BuiltRequest => {
   // The last turn is the one in progress; only finished turns fold.
   while (conversation.turns.length - 1 > budget.keepTurns) foldOldestTurn(conversation);
-  trimDigest(conversation, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE);
+  trimDigest(conversation, Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE));
   let messages = assemble(systemPrompt, conversation);
   let estimatedTokens = estimateRequestTokens(messages, tools);
   while (estimatedTokens > budget.contextTokens) {

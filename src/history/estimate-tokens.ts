@@ -20,8 +20,29 @@ export const estimateMessageTokens = (message: ChatMessage): number => {
   return Math.ceil(chars / CHARS_PER_TOKEN) + PER_MESSAGE_OVERHEAD;
 };
 
+// A schema's JSON length, once per schema object (built-ins and adopted tools are reused).
+const schemaChars = new WeakMap<ToolSchema, number>();
+const toolChars = (tool: ToolSchema): number => {
+  let chars = schemaChars.get(tool);
+  if (chars === undefined) {
+    chars = JSON.stringify(tool).length;
+    schemaChars.set(tool, chars);
+  }
+  return chars;
+};
+
 export const estimateToolTokens = (tools: readonly ToolSchema[]): number =>
-  estimateTextTokens(JSON.stringify(tools));
+  Math.ceil(tools.reduce((sum, tool) => sum + toolChars(tool) + 1, 0) / CHARS_PER_TOKEN);
 
 export const estimateRequestTokens = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
   messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0) + estimateToolTokens(tools);
+
+/** Characters of text a request carries (message contents, call arguments, tool schemas). */
+export const requestChars = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
+  messages.reduce(
+    (sum, message) =>
+      sum +
+      message.content.length +
+      (message.role === 'assistant' ? (message.toolCalls ?? []).reduce((inner, call) => inner + call.arguments.length + call.name.length, 0) : 0),
+    0,
+  ) + tools.reduce((sum, tool) => sum + toolChars(tool), 0);

@@ -8,7 +8,7 @@ export type StopReason = 'done' | 'error' | 'max-model-calls' | 'repeated-calls'
 
 export type AgentEvent =
   | { kind: 'turn-start'; title: string }
-  | { kind: 'model-call'; call: number; estimatedTokens: number; bytes: number }
+  | { kind: 'model-call'; call: number; estimatedTokens: number; chars: number }
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }

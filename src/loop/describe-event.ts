@@ -8,7 +8,7 @@ export const describeEvent = (event: AgentEvent): string => {
     case 'turn-start':
       return `turn: ${event.title}`;
     case 'model-call':
-      return `model call ${event.call}: ~${event.estimatedTokens} tokens, ${event.bytes} bytes`;
+      return `model call ${event.call}: ~${event.estimatedTokens} tokens, ${event.chars} characters`;
     case 'model-reply':
       return `model reply ${event.call}: ${event.toolCalls} tool call(s)${event.usage === undefined ? '' : `, ${event.usage.inputTokens} in / ${event.usage.outputTokens} out`}`;
     case 'tool-call':

@@ -9,6 +9,7 @@ import type { ChatMessage, Provider, ToolCall, ToolSchema, Usage } from '../../p
 import type { AgentLimits } from '../config.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
+import { requestChars } from '../history/estimate-tokens.js';
 import type { Observe, StopReason } from './agent-events.js';
 import { callModel } from './call-model.js';
 import { cleanReply } from './clean-reply.js';
@@ -74,7 +75,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       kind: 'model-call',
       call: modelCalls,
       estimatedTokens: request.estimatedTokens,
-      bytes: JSON.stringify(request.messages).length + JSON.stringify(tools).length,
+      chars: requestChars(request.messages, tools),
     });
     const outcome = await callModel(provider, request.messages, tools, signal);
     if (!outcome.ok) {

@@ -165,7 +165,7 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
       const toolName = readString(args, 'toolName');
       if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
       await powers.adopt(number, readString(args, 'edgeName'), [TOOLS_DIRECTORY, toolName]);
-      await context.tools.refresh();
+      await context.tools.refresh({ force: true });
       const adopted = context.tools.schemas().find(schema =>
         context.tools.find(schema.function.name)?.petName === toolName,
       );

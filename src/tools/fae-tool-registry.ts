@@ -1,8 +1,9 @@
 /**
  * Fae's dynamic tools: the FaeTools in the guest's `tools/` directory.
- * `refresh` lists the directory and identifies each entry concurrently; a
- * tool's schema is read once per formula id, so an unchanged directory costs
- * one list and one wave of identify calls, and no look-ups.
+ * `refresh` first asks for the directory's formula ids (`listIdentifiers`,
+ * one round trip): when they are the ones already known, nothing else is
+ * asked. Otherwise it lists the directory and identifies each entry
+ * concurrently, and reads a schema only for an id it has not seen.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
@@ -28,7 +29,8 @@ interface Known {
 }
 
 export interface ToolRegistry {
-  refresh(): Promise<void>;
+  /** Brings the offered tools up to date; `force` also re-reads the names (after a rename). */
+  refresh(options?: { force?: boolean }): Promise<void>;
   schemas(): ToolSchema[];
   find(name: string): DynamicTool | undefined;
   /** Look-ups made so far (for the benchmark). */
@@ -64,6 +66,8 @@ export const makeToolRegistry = (options: {
   let known = new Map<string, Known>();
   let byName = new Map<string, DynamicTool>();
   let lookups = 0;
+  // The sorted formula ids of tools/ when last read in full.
+  let knownIds: string | undefined;
 
   const load = async (petName: string, id: string): Promise<Known> => {
     lookups += 1;
@@ -81,7 +85,15 @@ export const makeToolRegistry = (options: {
     }
   };
 
-  const refresh = async (): Promise<void> => {
+  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<void> => {
+    let ids: string;
+    try {
+      ids = ((await E(powers).listIdentifiers(TOOLS_DIRECTORY)) as string[]).join(' ');
+    } catch {
+      ids = '';
+    }
+    if (!force && ids === knownIds) return;
+    knownIds = ids;
     let petNames: string[];
     try {
       petNames = (await E(powers).list(TOOLS_DIRECTORY)) as string[];

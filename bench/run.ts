@@ -1,0 +1,98 @@
+/**
+ * `npm run bench`: what a turn of the agent costs, measured with the agent
+ * running under SES lockdown in the local mail host (the daemon double),
+ * through the real provider SDK, against a zero-latency model server double
+ * on 127.0.0.1 that replays scripted answers. Prints one table and writes
+ * the same figures, with the machine, to bench/results/latest.json. It
+ * reports targets met or missed and always exits 0: it is not a test.
+ *
+ * The figures:
+ * 1. Model calls per message (bench/figure-model-calls.ts): a ping answered
+ *    by each persona (reply, then a reply with no tool call), a proposal
+ *    granted and reported (its message's turn + the outcome's turn), a tool
+ *    adopted and used by Fae. Target: ping ≤ 2 (originals: Fae 3, Lal 4).
+ * 2. Request size (bench/figure-request-size.ts): the HTTP body the server
+ *    received for the 1st, 40th and 200th of consecutive ping/pong
+ *    exchanges, and the largest, with the agent's token estimate. Target:
+ *    200th ≤ 1.5× the 1st, none over LAL_CONTEXT_TOKENS (24000 by default).
+ * 3. Agent overhead per turn (bench/figure-overhead.ts): send → turn-end
+ *    minus time inside the model server, median and p95 over 100 turns, per
+ *    protocol, broken down into SDK + HTTP, tool calls through the mail host,
+ *    and the rest. Target: median ≤ 5 ms.
+ * 4. Tool discovery (bench/figure-discovery.ts): 50 FaeTools in tools/; send →
+ *    first model request, cold and warm, with the look-ups made. Target:
+ *    warm = 0 look-ups.
+ * 5. Memory (bench/figure-memory.ts): heap used after a full GC at 100 and
+ *    1,000 exchanges of one conversation, and the growth. Target: flat.
+ *    Figures 2 and 5 come from the same 1,000-exchange conversation
+ *    (bench/run-conversation.ts).
+ *
+ * For a GC before each heap reading node needs --expose-gc: when it is
+ * missing this entry runs itself again as a child with the flag.
+ * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
+ */
+import '@endo/init/debug.js';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { FigureResult } from './figure.js';
+import { machineInfo } from './machine-info.js';
+import { formatTable, writeResults } from './report.js';
+import { modelCallsFigure } from './figure-model-calls.js';
+import { runConversation } from './run-conversation.js';
+import { requestSizeFigure } from './figure-request-size.js';
+import { memoryFigure } from './figure-memory.js';
+import { overheadFigure } from './figure-overhead.js';
+import { discoveryFigure } from './figure-discovery.js';
+
+const RESULTS_FILE = new URL('../../bench/results/latest.json', import.meta.url);
+
+const respawnWithGc = (): number => {
+  const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, LAL_BENCH_CHILD: '1' },
+  });
+  return child.status ?? 1;
+};
+
+const exchangesWanted = (): number => {
+  const raw = process.env.BENCH_EXCHANGES;
+  const value = raw === undefined ? 1000 : Number(raw);
+  if (!Number.isInteger(value) || value < 200) throw new Error(`BENCH_EXCHANGES must be a whole number ≥ 200, got ${JSON.stringify(raw)}`);
+  return value;
+};
+
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const main = async () => {
+  const started = performance.now();
+  const exchanges = exchangesWanted();
+  const figures: FigureResult[] = [];
+  progress('1/4 model calls per message');
+  figures.push(await modelCallsFigure('openai'));
+  progress('2/4 overhead per turn (openai, ollama)');
+  const overhead = await overheadFigure(['openai', 'ollama']);
+  progress('3/4 tool discovery');
+  const discovery = await discoveryFigure('openai');
+  progress(`4/4 a conversation of ${exchanges} exchanges (request size, memory)`);
+  const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, 200, 500, exchanges] });
+  figures.push(requestSizeFigure(conversation), overhead, discovery);
+  figures.push(memoryFigure(conversation));
+  const wallMs = performance.now() - started;
+  const machine = machineInfo();
+  process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);
+  await writeResults(RESULTS_FILE, figures, machine, wallMs);
+  progress(`figures written to ${fileURLToPath(RESULTS_FILE)}`);
+};
+
+if (typeof (globalThis as { gc?: unknown }).gc !== 'function' && process.env.LAL_BENCH_CHILD === undefined) {
+  process.exitCode = respawnWithGc();
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
