@@ -61,6 +61,8 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
 export interface AgentConfig {
   persona: Persona;
   limits: AgentLimits;
+  /** End a turn once the sender is answered, without a last model call (LAL_STOP_AFTER_ANSWER, default on). */
+  stopAfterAnswer: boolean;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -100,5 +102,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
     limits.repeatRefuseAt = DEFAULT_LIMITS.repeatRefuseAt;
     limits.repeatStopAt = DEFAULT_LIMITS.repeatStopAt;
   }
-  return harden({ persona, limits, problems });
+  const rawStop = (env.LAL_STOP_AFTER_ANSWER ?? '').trim().toLowerCase();
+  const stopAfterAnswer = !['0', 'false', 'no', 'off'].includes(rawStop);
+  return harden({ persona, limits, stopAfterAnswer, problems });
 };

@@ -126,6 +126,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         log(`skipped a message without a number (type ${String(message.type)})`);
         return;
       }
+      // Started now so it runs alongside naming the sender; the turn waits for it.
+      void tools.refresh().catch(() => {});
       const sender = await nameOf(message.from);
       const origin: Origin = { number: message.number, sender };
       const preview = message.type === 'package' ? packageText(message) : String(message.type);

@@ -12,6 +12,7 @@ import { startTurn } from './history/conversation.js';
 import type { Observe } from './loop/agent-events.js';
 import { runToolCall } from './loop/run-tool-call.js';
 import { runTurn, type TurnOutcome } from './loop/run-turn.js';
+import { whenSenderAnswered } from './loop/stop-conditions.js';
 import { cut } from './mail/message-record.js';
 import type { NameOf } from './mail/sender-names.js';
 import type { TellSender } from './mail/tell-sender.js';
@@ -79,13 +80,16 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       tools: () => [...BUILTIN_SCHEMAS, ...setup.tools.schemas()],
       runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
       takeNotices: () => setup.proposals.takeNotices().map(notice => notice.text),
+      stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
       limits: config.limits,
       signal,
       observe,
       makeId,
     });
     const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-    if (outcome.stopReason === 'done') {
+    if (outcome.stopReason === 'answered') {
+      // The sender has its answer.
+    } else if (outcome.stopReason === 'done') {
       // A model that answers in plain text is answering the sender.
       if (!spoke && outcome.finalText.trim() !== '') await tell(origin, outcome.finalText.trim());
     } else if (outcome.stopReason !== 'cancelled') {

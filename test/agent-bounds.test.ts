@@ -86,7 +86,7 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
   test('200 exchanges stay within the budget and the first fact stays in the prompt', async () => {
     const budget = 8_000;
     const steps: Step[] = [];
-    for (let index = 0; index < 200; index += 1) steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'), say(''));
+    for (let index = 0; index < 200; index += 1) steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'));
     const run = await startAgent({ env: { LAL_CONTEXT_TOKENS: String(budget) }, steps });
     running.push(run);
     await run.send('My name is Ada and my favourite number is 7.');
@@ -123,6 +123,6 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
     await new Promise(resolve => setTimeout(resolve, 200));
     const answers = (await E(run.host.host).listMessages()) as Message[];
     expect(answers.filter(message => textOf(message) === 'noted: blue')).toHaveLength(1);
-    expect(run.provider.requests).toHaveLength(2);
+    expect(run.provider.requests).toHaveLength(1);
   });
 });

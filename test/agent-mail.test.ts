@@ -25,16 +25,25 @@ const toolResults = (request: RecordedRequest) =>
 const undismissed = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as { type: string; from: string; number: bigint }[];
 
 describe('mail (2)', () => {
-  test('greets HOST, answers ping with pong in two model calls and leaves nothing undismissed', async () => {
-    const run = await start({ steps: [replyStep('pong'), say('Done.')] });
+  test('greets HOST, answers ping with pong in one model call, and leaves nothing undismissed', async () => {
+    const run = await start({ steps: [replyStep('pong'), say('never asked for')] });
     await run.send('ping');
     const pong = await run.reply('pong');
     expect(pong.replyTo).toBeDefined();
     await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
-    expect(run.provider.requests).toHaveLength(2);
+    // The reply to the sender ends the turn: no second call just to say "done".
+    expect(run.provider.requests).toHaveLength(1);
     // The notice already holds the message: the model need not list its inbox.
     expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/Message #\d+ from HOST:\s*ping/);
     await expect.poll(async () => (await undismissed(run)).length).toBe(0);
+  });
+
+  test('with LAL_STOP_AFTER_ANSWER=0 the model has the last word: two calls', async () => {
+    const run = await start({ env: { LAL_STOP_AFTER_ANSWER: '0' }, steps: [replyStep('pong'), say('Done.')] });
+    await run.send('ping');
+    await run.reply('pong');
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    expect(run.provider.requests).toHaveLength(2);
   });
 
   test('a plain-text answer is sent to the sender: one model call', async () => {
@@ -63,16 +72,28 @@ describe('mail (2)', () => {
   test('reply and dismiss accept a plain-number message number', async () => {
     const run = await start({
       steps: [
-        request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['got it'] }),
-        request => callTool('dismiss', { messageNumber: String(latestMessageNumber(request)) }),
-        say(''),
+        request => {
+          const number = latestMessageNumber(request);
+          return {
+            role: 'assistant',
+            content: '',
+            toolCalls: [
+              { id: 'r1', name: 'reply', arguments: JSON.stringify({ messageNumber: number, strings: ['got it'] }) },
+              { id: 'd1', name: 'dismiss', arguments: JSON.stringify({ messageNumber: String(number) }) },
+            ],
+          };
+        },
       ],
     });
     await run.send('hello');
     await run.reply('got it');
-    await expect.poll(() => run.provider.requests.length).toBe(3);
-    expect(toolResults(run.provider.requests[2]!).some(result => result.includes('"dismissed"'))).toBe(true);
-    expect(toolResults(run.provider.requests[2]!).every(result => !result.includes('error'))).toBe(true);
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    const results = run.events.flatMap(event => (event.kind === 'tool-result' ? [event] : []));
+    expect(results.map(result => [result.name, result.ok])).toEqual([
+      ['reply', true],
+      ['dismiss', true],
+    ]);
+    expect(results[1]!.preview).toContain('"dismissed"');
   });
 
   test('send keeps strings such as "- item (note) $5" as written', async () => {
@@ -100,8 +121,9 @@ describe('mail (2)', () => {
 
   test('tool calls written as <tool_call> JSON and as <function=…> text are run; <think> never reaches the transcript', async () => {
     const run = await start({
+      env: { LAL_STOP_AFTER_ANSWER: '0' },
       steps: [
-        request => say(`<think>I should answer</think><tool_call>{"name":"reply","arguments":{"messageNumber":${latestMessageNumber(request)},"strings":["one"]}}</tool_call>`),
+        () => say('<think>I should answer</think><tool_call>{"name":"send","arguments":{"recipient":"HOST","strings":["one"]}}</tool_call>'),
         request => say(`<function=reply><parameter=messageNumber>${latestMessageNumber(request)}</parameter><parameter=strings>["two"]</parameter></function>`),
         say('<think>all done, and this stays private'),
       ],
@@ -112,6 +134,7 @@ describe('mail (2)', () => {
     await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
     const transcript = JSON.stringify(run.provider.requests.at(-1)!.messages);
     expect(transcript).not.toMatch(/think|I should answer/);
+    expect(run.provider.requests).toHaveLength(3);
   });
 
   test('a provider error is told to the sender and the next message is served', async () => {

@@ -30,6 +30,8 @@ const envFor = (protocol: ModelProtocol, url: string): Record<string, string> =>
   LAL_AUTH_TOKEN: 'test-key-123456',
   LAL_MAX_RETRIES: '1',
   LAL_LOG: 'debug',
+  // The model has the last word, so the follow-up history (calls and results) goes over the wire.
+  LAL_STOP_AFTER_ANSWER: '0',
 });
 
 describe.each(['openai', 'anthropic', 'ollama'] as const)('a whole turn over %s', protocol => {

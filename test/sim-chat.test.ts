@@ -89,7 +89,8 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(/^you › ping$/m);
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
-    expect(run.stdout).toMatch(/turn over: 2 model calls, 1,512 in \/ 11 out tokens/);
+    // The reply to the sender ends the turn: one model call, with the usage the server reported.
+    expect(run.stdout).toMatch(/turn over: 1 model call, 812 in \/ 9 out tokens/);
     // Plain output for a pipe: no escape codes, no spinner.
     expect(run.stdout).not.toContain('\x1b');
     // A failed remote call is one compact line, without marshal's console report of the error.

@@ -106,7 +106,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         const { inputTokens, outputTokens } = event.usage;
         const usage = inputTokens + outputTokens > 0 ? `, ${formatCount(inputTokens)} in / ${formatCount(outputTokens)} out tokens` : '';
         const calls_ = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}`;
-        const how = event.stopReason === 'done' ? '' : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
+        const how = event.stopReason === 'done' || event.stopReason === 'answered' ? '' : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
         summaries.push(`  · turn over${how}: ${calls_}${usage}`);
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         if (activeTurns === 0) screen.status(undefined);

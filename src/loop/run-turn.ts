@@ -14,6 +14,7 @@ import type { Observe, StopReason } from './agent-events.js';
 import { callModel } from './call-model.js';
 import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
+import type { StopCondition } from './stop-conditions.js';
 
 export interface TurnSetup {
   provider: Provider;
@@ -26,6 +27,8 @@ export interface TurnSetup {
   runTool: (call: ToolCall) => Promise<string>;
   /** Notices to show the model before its next call (settled proposals). */
   takeNotices: () => string[];
+  /** Checked after each batch of tool calls; the first that holds ends the turn. */
+  stopWhen: readonly StopCondition[];
   limits: AgentLimits;
   signal: AbortSignal;
   observe: Observe;
@@ -108,6 +111,10 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
         name: call.name,
         content: verdict === 'warn' ? `${content}${REPEAT_WARNING(count)}` : content,
       });
+    }
+    for (const condition of setup.stopWhen) {
+      const reason = condition({ toolCalls: calls });
+      if (reason !== undefined) return end(reason, reply.content);
     }
   }
 };
