@@ -8,6 +8,7 @@
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
+import { runWithTimeout } from '../loop/run-with-timeout.js';
 
 const SPECIAL_START = /^[!"#$%&'()*+,-]/;
 const METHOD_NAMES_TIMEOUT_MS = 1_000;
@@ -15,28 +16,14 @@ const METHOD_NAMES_TIMEOUT_MS = 1_000;
 /** How a remotable is described; injectable so tests and hot paths can skip the round trip. */
 export type DescribeRemotable = (value: object) => Promise<string>;
 
-const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
-  new Promise(resolve => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      value => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
-
 /** Names a remotable by its interface and, when it answers, its method names. */
 export const describeRemotable: DescribeRemotable = async value => {
   const iface = getInterfaceOf(value) ?? 'Alleged: remotable';
-  const names = await withTimeout(
+  const names = await runWithTimeout(
     Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()) as Promise<unknown>,
     METHOD_NAMES_TIMEOUT_MS,
-  );
+    'Asking for method names',
+  ).catch(() => undefined);
   const methods = Array.isArray(names)
     ? names.filter((name): name is string => typeof name === 'string' && !name.startsWith('__'))
     : [];

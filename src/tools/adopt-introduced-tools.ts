@@ -8,6 +8,7 @@ import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
+import { runWithTimeout } from '../loop/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
@@ -15,16 +16,14 @@ const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
 
 const isSpecialName = (name: string): boolean => /^[A-Z][A-Z0-9-]*$/.test(name);
 
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
-  Promise.race([promise, new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), ms).unref?.())]);
-
 const isFaeTool = async (value: unknown): Promise<boolean> => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
   if (getInterfaceOf(value) === undefined) return false;
-  const names = await within(
-    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()).catch(() => undefined),
+  const names: unknown = await runWithTimeout(
+    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()),
     PROBE_TIMEOUT_MS,
-  );
+    'Probing an introduced name',
+  ).catch(() => undefined);
   return Array.isArray(names) && FAE_TOOL_METHODS.every(method => names.includes(method));
 };
 
