@@ -16,7 +16,9 @@ import { messageNotice } from './mail/message-notice.js';
 import { followMail } from './mail/follow-mail.js';
 import { makeTellSender } from './mail/tell-sender.js';
 import { cut, isProposalType, messageKey, packageText, type MessageRecord } from './mail/message-record.js';
-import { makeProposalTracker, type Origin } from './proposals/proposal-tracker.js';
+import { makeNoticeQueue, type Origin } from './notices.js';
+import { makeProposalTracker } from './proposals/proposal-tracker.js';
+import { makeRequestTracker } from './requests/request-tracker.js';
 import { BUILTIN_NAMES } from './tools/builtin-schemas.js';
 import { makeToolRegistry } from './tools/fae-tool-registry.js';
 import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
@@ -79,7 +81,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const memory = await loadMemory(powers, log);
     const handled = new Set(memory.handled);
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
-    const proposals = makeProposalTracker({ powers, log, onNotice: () => queue.push({ kind: 'notices' }) });
+    const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
+    const proposals = makeProposalTracker({ powers, log, notices });
+    const requests = makeRequestTracker({ powers, notices });
     const turns = makeTurnServer({
       model,
       config,
@@ -88,6 +92,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       nameOf,
       tools,
       proposals,
+      requests,
+      notices,
       tell,
       observe,
       redact,
@@ -109,9 +115,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const safeDismiss = (number: unknown) =>
       typeof number === 'bigint' ? Promise.resolve(E(powers).dismiss(number)).catch(() => {}) : Promise.resolve();
 
-    /** Dismisses a handled message, unless the model did, or a proposal made for it awaits its outcome. */
+    /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
-      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number)) return;
+      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number)) return;
       await safeDismiss(number);
     };
 
@@ -143,13 +149,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     };
 
     const handleNotices = async (): Promise<void> => {
-      const notices = proposals.takeNotices();
-      if (notices.length === 0) return;
-      const origin = notices.find(notice => notice.origin !== undefined)?.origin;
-      const title = `proposal outcome: ${notices.map(notice => `${notice.proposalId} ${notice.text.split(':')[0]}`).join(', ')}`;
-      await turns.serve(title, notices.map(notice => notice.text).join('\n\n'), origin);
-      // The messages these proposals answered can go once nothing more is pending for them.
-      const origins = new Set(notices.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
+      const arrived = notices.take();
+      if (arrived.length === 0) return;
+      const origin = arrived.find(notice => notice.origin !== undefined)?.origin;
+      const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
+      await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
+      // The messages these outcomes belong to can go once nothing more is pending for them.
+      const origins = new Set(arrived.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
       await Promise.all([...origins].map(finishWith));
     };
 

@@ -16,7 +16,9 @@ import { whenSenderAnswered } from './loop/stop-conditions.js';
 import { cut } from './mail/message-record.js';
 import type { NameOf } from './mail/sender-names.js';
 import type { TellSender } from './mail/tell-sender.js';
-import type { Origin, ProposalTracker } from './proposals/proposal-tracker.js';
+import type { NoticeQueue, Origin } from './notices.js';
+import type { ProposalTracker } from './proposals/proposal-tracker.js';
+import type { RequestTracker } from './requests/request-tracker.js';
 import { systemPrompt } from './system-prompt.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
@@ -33,6 +35,8 @@ export interface TurnServerSetup {
   nameOf: NameOf;
   tools: ToolRegistry;
   proposals: ProposalTracker;
+  requests: RequestTracker;
+  notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
   redact: (text: string) => string;
@@ -64,6 +68,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       powers: setup.powers,
       nameOf: setup.nameOf,
       proposals: setup.proposals,
+      requests: setup.requests,
       tools: setup.tools,
       origin,
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
@@ -79,7 +84,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       turn,
       tools: () => [...BUILTIN_SCHEMAS, ...setup.tools.schemas()],
       runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
-      takeNotices: () => setup.proposals.takeNotices().map(notice => notice.text),
+      takeNotices: () => setup.notices.take().map(notice => notice.text),
       stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
       limits: config.limits,
       signal,

@@ -84,3 +84,38 @@ describe('eval-proposals (5)', () => {
     await run.reply('pong');
   });
 });
+
+describe('requests (4)', () => {
+  test('request returns at once; the answer comes back as a notice and the sender is told', async () => {
+    let originNumber = -1;
+    const run = await startAgent({
+      steps: [
+        request => {
+          originNumber = latestMessageNumber(request);
+          return callTool('request', { recipient: 'HOST', description: 'your favourite colour', responseName: 'colour' });
+        },
+        say(''),
+      ],
+    });
+    running.push(run);
+    await run.send('find out my favourite colour');
+    const asked = (await run.host.waitForMessage((message: Message) => message.type === 'request')) as Message;
+    expect(asked.description).toBe('your favourite colour');
+    // The turn ended while the request is still open: the agent is free for other mail.
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({ status: 'pending', requestId: 'r1' });
+    run.provider.push(say('pong'));
+    await run.send('ping');
+    await run.reply('pong');
+    run.provider.push(request => {
+      const notice = request.messages.at(-1)!.content;
+      expect(notice).toMatch(/^ANSWERED: HOST answered your request r1/);
+      expect(notice).toContain('blue');
+      return callTool('reply', { messageNumber: originNumber, strings: ['Your favourite colour is blue'] });
+    });
+    await E(run.host.host).storeValue(harden('blue'), 'favourite');
+    await E(run.host.host).resolve(asked.number, 'favourite');
+    await run.reply('Your favourite colour is blue');
+    expect(await E(run.host.guest(run.name).powers).lookup('colour')).toBe('blue');
+  });
+});

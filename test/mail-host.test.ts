@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { E, Far } from '@endo/far';
 import { describe, expect, it } from 'vitest';
 import { isFormulaId, makeMailHost } from '../sim/mail-host/index.js';
@@ -406,5 +408,40 @@ describe('collection of stored values', () => {
     await E(powers).move(['state'], ['kept']);
     await Promise.resolve();
     expect(await E(powers).lookup('kept')).toEqual({ n: 50 });
+  });
+});
+
+describe('what a follower lets go of', () => {
+  /** A full collection, made available to this test file without --expose-gc. */
+  const collectGarbage = (): void => {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  };
+
+  /** Follows `reader`'s mail, takes two messages (one awaited, one queued), dismisses both. */
+  const takeAndDismissTwo = async (mailHost: MailHost): Promise<WeakRef<MessageRecord>[]> => {
+    const powers = mailHost.guest('reader').powers;
+    const iterator = (await E(powers).followMessages()) as RemoteIterator<MessageRecord>;
+    // Waiting before anything arrives: the record reaches a waiter.
+    const awaited = E(iterator).next();
+    await mailHost.host.send('reader', ['first'], [], []);
+    const first = (await awaited).value as MessageRecord;
+    // Arriving before it is asked for: the record waits in the queue.
+    await mailHost.host.send('reader', ['second'], [], []);
+    const second = (await E(iterator).next()).value as MessageRecord;
+    expect([first.strings, second.strings]).toEqual([['first'], ['second']]);
+    await E(powers).dismiss(first.number);
+    await E(powers).dismiss(second.number);
+    return [new WeakRef(first), new WeakRef(second)];
+  };
+
+  it('a taken and dismissed message is not kept by the mail host (the follow stays open)', async () => {
+    const mailHost = makeMailHost();
+    await E(mailHost.host).provideGuest('reader', { agentName: 'profile-for-reader' });
+    const refs = await takeAndDismissTwo(mailHost);
+    // WeakRef targets stay alive until the current job ends.
+    await new Promise(resolve => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(refs.map(ref => ref.deref() === undefined)).toEqual([true, true]);
   });
 });

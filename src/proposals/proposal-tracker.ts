@@ -11,15 +11,13 @@ import type { PowersRef } from '../guest-powers.js';
 import { cut, type MessageRecord } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import type { Log } from '../log.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
+
+export type { Origin } from '../notices.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
 
-/** The message a proposal was made for: whom to tell about its outcome. */
-export interface Origin {
-  number: bigint;
-  sender: string;
-}
 
 export interface Proposal {
   source: string;
@@ -27,12 +25,6 @@ export interface Proposal {
   petNamePaths: (string | string[])[];
   resultName: string;
   workerName: string | undefined;
-  origin: Origin | undefined;
-}
-
-export interface ProposalNotice {
-  proposalId: string;
-  text: string;
   origin: Origin | undefined;
 }
 
@@ -47,21 +39,17 @@ export interface ProposalTracker {
   propose(proposal: Proposal): Readonly<Record<string, unknown>>;
   /** Called for each of the agent's own eval-proposal-proposer messages. */
   noteOwnCopy(message: MessageRecord): void;
-  pendingCount(): number;
   /** Whether a proposal made for this message is still waiting for the host. */
   hasPendingFor(number: bigint): boolean;
-  takeNotices(): ProposalNotice[];
 }
 
 export const makeProposalTracker = (options: {
   powers: PowersRef;
   log: Log;
-  /** Told whenever a notice is queued. */
-  onNotice: () => void;
+  notices: NoticeQueue;
 }): ProposalTracker => {
-  const { powers, log, onNotice } = options;
+  const { powers, log, notices } = options;
   const tracked = new Map<string, Tracked>();
-  const notices: ProposalNotice[] = [];
   // Copies that came by before their proposal was matched (or after it settled).
   const unmatchedCopies: MessageRecord[] = [];
   let nextId = 1;
@@ -84,15 +72,9 @@ export const makeProposalTracker = (options: {
 
   const settle = (entry: Tracked, text: string): void => {
     entry.settled = true;
-    notices.push({ proposalId: entry.proposalId, text, origin: entry.origin });
     if (entry.copyNumber !== undefined) dismissCopy(entry);
-    onNotice();
+    notices.push({ id: entry.proposalId, text, origin: entry.origin });
   };
-
-  const whomToTell = (entry: Tracked): string =>
-    entry.origin === undefined
-      ? 'whoever asked for it'
-      : `${entry.origin.sender}, who asked in message #${entry.origin.number} (use reply(${entry.origin.number}, …))`;
 
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
     const proposalId = `p${nextId}`;
@@ -108,14 +90,14 @@ export const makeProposalTracker = (options: {
         const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
         settle(
           entry,
-          `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(entry)} what came out.`,
+          `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(entry.origin)} what came out.`,
         );
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
         settle(
           entry,
-          `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(entry)}; change the code and propose again only if the reason invites it.`,
+          `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(entry.origin)}; change the code and propose again only if the reason invites it.`,
         );
       },
     );
@@ -148,8 +130,6 @@ export const makeProposalTracker = (options: {
   return {
     propose,
     noteOwnCopy,
-    pendingCount: () => [...tracked.values()].filter(entry => !entry.settled).length,
     hasPendingFor: number => [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
-    takeNotices: () => notices.splice(0, notices.length),
   };
 };

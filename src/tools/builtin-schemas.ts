@@ -76,7 +76,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
   tool('dismiss', 'Remove a message you are done with from your inbox.', { messageNumber }, ['messageNumber']),
   tool(
     'request',
-    'Ask someone for a value; the call finishes when they answer.',
+    'Ask someone for a value. Returns at once; their answer comes later as an ANSWERED or DECLINED notice.',
     {
       recipient: text('Who to ask: a pet name such as HOST.'),
       description: text('What you are asking for.'),

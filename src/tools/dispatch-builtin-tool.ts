@@ -8,6 +8,7 @@ import type { NameOf } from '../mail/sender-names.js';
 import { compactMessage } from '../mail/compact-message.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import type { Origin, ProposalTracker } from '../proposals/proposal-tracker.js';
+import type { RequestTracker } from '../requests/request-tracker.js';
 import {
   readMessageNumber,
   readMessageParts,
@@ -25,6 +26,7 @@ export interface BuiltinContext {
   powers: PowersRef;
   nameOf: NameOf;
   proposals: ProposalTracker;
+  requests: RequestTracker;
   tools: ToolRegistry;
   /** The message the current turn is about, if any. */
   origin: Origin | undefined;
@@ -116,10 +118,13 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
       context.noteDismissed(number);
       return harden({ dismissed: number });
     }
-    case 'request': {
-      const recipient = readString(args, 'recipient');
-      return powers.request(recipient, readString(args, 'description'), readOptionalString(args, 'responseName'));
-    }
+    case 'request':
+      return context.requests.request({
+        recipient: readString(args, 'recipient'),
+        description: readString(args, 'description'),
+        responseName: readOptionalString(args, 'responseName'),
+        origin: context.origin,
+      });
     case 'resolve': {
       const number = readMessageNumber(args);
       await powers.resolve(number, readPath(args, 'petNamePath'));

@@ -1,0 +1,42 @@
+/**
+ * Outcomes that arrive while the agent does other things (a proposal
+ * granted or rejected, a request answered): queued as notices, shown to the
+ * model before its next call, or starting a turn of their own when the
+ * agent is idle.
+ */
+
+/** The message an outcome belongs to: whom to tell about it. */
+export interface Origin {
+  number: bigint;
+  sender: string;
+}
+
+export interface Notice {
+  /** e.g. "p1" for a proposal, "r1" for a request. */
+  id: string;
+  /** The first word says what happened (GRANTED, REJECTED, ANSWERED, …). */
+  text: string;
+  origin: Origin | undefined;
+}
+
+export interface NoticeQueue {
+  push(notice: Notice): void;
+  take(): Notice[];
+}
+
+export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
+  const queued: Notice[] = [];
+  return {
+    push(notice) {
+      queued.push(notice);
+      onNotice();
+    },
+    take: () => queued.splice(0, queued.length),
+  };
+};
+
+/** How to name whom the model should tell, in a notice. */
+export const whomToTell = (origin: Origin | undefined): string =>
+  origin === undefined
+    ? 'whoever asked for it'
+    : `${origin.sender}, who asked in message #${origin.number} (use reply(${origin.number}, …))`;
