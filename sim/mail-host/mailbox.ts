@@ -110,6 +110,11 @@ export const makeMailbox = (now: () => Date): Mailbox => {
             index += 1;
             if (messages.get(record.number) === record) return harden({ done: false, value: record });
           }
+          // Replayed: the snapshot must not keep the messages it held alive.
+          if (initial.length > 0) {
+            initial = [];
+            index = 0;
+          }
           return (later as Subscription<MessageRecord>).next();
         },
         end: () => {

@@ -20,7 +20,7 @@ const DONE = harden({ done: true, value: undefined }) as IteratorResult<never, u
 
 /** A FIFO with O(1) push and shift. */
 const makeQueue = <T>() => {
-  let items: T[] = [];
+  let items: (T | undefined)[] = [];
   let head = 0;
   return {
     push: (item: T) => {
@@ -29,9 +29,16 @@ const makeQueue = <T>() => {
     shift: (): T | undefined => {
       if (head >= items.length) return undefined;
       const item = items[head] as T;
+      // A taken entry is let go at once, as the daemon's topic lets go of a
+      // delivered value: holding it (or a settled waiter, whose promise holds
+      // the message) would keep every dismissed message alive until compaction.
+      items[head] = undefined;
       head += 1;
-      // Compact now and then so a long-lived queue does not keep everything.
-      if (head > 1024 && head * 2 > items.length) {
+      if (head === items.length) {
+        items.length = 0;
+        head = 0;
+      } else if (head > 1024 && head * 2 > items.length) {
+        // Compact now and then so a long-lived backlog does not keep its spent slots.
         items = items.slice(head);
         head = 0;
       }
