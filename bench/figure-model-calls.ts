@@ -89,6 +89,8 @@ const adoptionCalls = async (protocol: ModelProtocol) => {
   }
 };
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 export const modelCallsFigure = async (protocol: ModelProtocol): Promise<FigureResult> => {
   const lal = await pingCalls('lal', protocol);
   const fae = await pingCalls('fae', protocol);
@@ -97,13 +99,13 @@ export const modelCallsFigure = async (protocol: ModelProtocol): Promise<FigureR
   const rows: FigureRow[] = [
     {
       label: 'ping answered (lal)',
-      measured: `${lal.calls} calls`,
+      measured: plural(lal.calls, 'call'),
       target: `≤ ${PING_TARGET} (original Lal: ${ORIGINAL_PING_CALLS.lal})`,
       verdict: judged(lal.calls <= PING_TARGET && lal.leftInInbox === 0),
     },
     {
       label: 'ping answered (fae)',
-      measured: `${fae.calls} calls`,
+      measured: plural(fae.calls, 'call'),
       target: `≤ ${PING_TARGET} (original Fae: ${ORIGINAL_PING_CALLS.fae})`,
       verdict: judged(fae.calls <= PING_TARGET && fae.leftInInbox === 0),
     },

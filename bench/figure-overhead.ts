@@ -63,7 +63,7 @@ export const overheadFigure = async (protocols: readonly ModelProtocol[]): Promi
         verdict: judged(turn.median <= TARGET_MEDIAN_MS),
       },
       { label: `  whole message (send → memory saved − server)`, measured: show(whole), target: '', verdict: 'info' },
-      { label: `  of which model calls outside server (SDK+HTTP, 2 calls)`, measured: show(model), target: '', verdict: 'info' },
+      { label: `  of which model calls outside server (SDK+HTTP)`, measured: show(model), target: '', verdict: 'info' },
       { label: `  of which tool calls via mail host`, measured: show(tools), target: '', verdict: 'info' },
       { label: `  of which the rest (mail, notice, tools/, history)`, measured: show(rest), target: '', verdict: 'info' },
       { label: `  send → first model request at server`, measured: show(toFirstCall), target: '', verdict: 'info' },
