@@ -126,3 +126,25 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
     expect(run.provider.requests).toHaveLength(1);
   });
 });
+
+describe('restart with mail still in the inbox (2.5)', () => {
+  test('a handled message the daemon replays after a restart is not answered again', async () => {
+    const run = await startAgent({
+      steps: [callTool('request', { recipient: 'HOST', description: 'a colour', responseName: 'colour' }), say('')],
+    });
+    running.push(run);
+    await run.send('ask me for a colour');
+    await run.host.waitForMessage((message: Message) => message.type === 'request');
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    // The message stays in the inbox while its request is open, so the daemon replays it.
+    const inbox = (await E(run.host.guest(run.name).powers).listMessages()) as Message[];
+    expect(inbox.some(message => message.type === 'package' && textOf(message) === 'ask me for a colour')).toBe(true);
+    await run.restart([request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['fresh answer'] })]);
+    await run.send('hello again');
+    await run.reply('fresh answer');
+    // One model call after the restart: for the new message only.
+    expect(run.provider.requests).toHaveLength(1);
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toContain('hello again');
+    expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('ask me for a colour');
+  });
+});

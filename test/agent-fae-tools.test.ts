@@ -48,6 +48,10 @@ describe('Fae tools (6)', () => {
     await E(host.host).send('fae', ['here is a calculator ', ''], ['calc'], ['math-tool']);
     await run.reply('42');
     expect(await E(host.guest('fae').powers).has('tools', 'calculator')).toBe(true);
+    // The adopted tool lives in the guest's store: a restarted agent still has it.
+    await run.restart([request => say(`math offered ${count(request.toolNames, 'math')} time(s)`)]);
+    await run.send('after the restart?');
+    await run.reply('math offered 1 time(s)');
   });
 
   test('introduced tools move into tools/ and are offered; an adopted tool survives a restart', async () => {
