@@ -7,6 +7,8 @@ export default defineConfig({
     // Lockdown freezes intrinsics per process, so each test file gets its own fork.
     pool: 'forks',
     reporters: ['default', './test/plain-summary-reporter.ts'],
+    // @endo/marshal reports each error a remote call rejects with; the tests expect those rejections.
+    onConsoleLog: log => !/Temporary logging of sent error|ERROR_NOTE: Sent as error|^\s*at /.test(log),
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },
