@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
-import { latestMessageNumber, replyStep, startAgent, textOf, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
 
 const namedToolUrl = new URL('./support/named-tool.ts', import.meta.url).href;
 
@@ -121,7 +121,7 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
     await run.send('What is my colour?');
     await run.reply('your colour is blue');
     await new Promise(resolve => setTimeout(resolve, 200));
-    const answers = (await E(run.host.host).listMessages()) as Message[];
+    const answers = asMessages(await E(run.host.host).listMessages());
     expect(answers.filter(message => textOf(message) === 'noted: blue')).toHaveLength(1);
     expect(run.provider.requests).toHaveLength(1);
   });
@@ -134,10 +134,10 @@ describe('restart with mail still in the inbox (2.5)', () => {
     });
     running.push(run);
     await run.send('ask me for a colour');
-    await run.host.waitForMessage((message: Message) => message.type === 'request');
+    await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
     // The message stays in the inbox while its request is open, so the daemon replays it.
-    const inbox = (await E(run.host.guest(run.name).powers).listMessages()) as Message[];
+    const inbox = asMessages(await E(run.host.guest(run.name).powers).listMessages());
     expect(inbox.some(message => message.type === 'package' && textOf(message) === 'ask me for a colour')).toBe(true);
     await run.restart([request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['fresh answer'] })]);
     await run.send('hello again');

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
 
 let running: AgentRun[] = [];
 const start = async (...args: Parameters<typeof startAgent>) => {
@@ -22,7 +22,7 @@ afterEach(async () => {
 const toolResults = (request: RecordedRequest) =>
   request.messages.filter(message => message.role === 'tool').map(message => message.content);
 
-const undismissed = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as { type: string; from: string; number: bigint }[];
+const undismissed = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
 describe('mail (2)', () => {
   test('greets HOST, answers ping with pong in one model call, and leaves nothing undismissed', async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
 
 let running: AgentRun[] = [];
 afterEach(async () => {
@@ -29,13 +29,13 @@ const startWithProposal = async (source: string) => {
   });
   running.push(run);
   await run.send('please compute');
-  const proposal = (await run.host.waitForMessage((message: Message) => message.type === 'eval-proposal-reviewer')) as Message;
+  const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
   expect(proposal.source).toBe(source);
   await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
   return { run, proposal, originNumber: () => originNumber };
 };
 
-const guestInbox = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as Message[];
+const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
 describe('eval-proposals (5)', () => {
   test('evaluate returns pending at once; a grant reports the result, stores it, and the copy is dismissed', async () => {
@@ -99,7 +99,7 @@ describe('requests (4)', () => {
     });
     running.push(run);
     await run.send('find out my favourite colour');
-    const asked = (await run.host.waitForMessage((message: Message) => message.type === 'request')) as Message;
+    const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     expect(asked.description).toBe('your favourite colour');
     // The turn ended while the request is still open: the agent is free for other mail.
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);

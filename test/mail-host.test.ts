@@ -425,10 +425,10 @@ describe('what a follower lets go of', () => {
     // Waiting before anything arrives: the record reaches a waiter.
     const awaited = E(iterator).next();
     await mailHost.host.send('reader', ['first'], [], []);
-    const first = (await awaited).value as MessageRecord;
+    const first = (await awaited).value as PackageMessage;
     // Arriving before it is asked for: the record waits in the queue.
     await mailHost.host.send('reader', ['second'], [], []);
-    const second = (await E(iterator).next()).value as MessageRecord;
+    const second = (await E(iterator).next()).value as PackageMessage;
     expect([first.strings, second.strings]).toEqual([['first'], ['second']]);
     await E(powers).dismiss(first.number);
     await E(powers).dismiss(second.number);

@@ -21,6 +21,17 @@ export interface Message {
   [field: string]: unknown;
 }
 
+/** The mail host's waitForMessage, seen through the loose Message shape the tests read. */
+export const waitForMessage = async (
+  host: MailHost,
+  pred: (message: Message) => boolean,
+  options?: { who?: string; timeoutMs?: number },
+): Promise<Message> =>
+  (await host.waitForMessage(record => pred(record as unknown as Message), options)) as unknown as Message;
+
+/** Messages as the tests read them (the mail host's records are a stricter union). */
+export const asMessages = (records: unknown): Message[] => records as Message[];
+
 export const textOf = (message: { strings?: readonly string[] }): string => (message.strings ?? []).join('');
 
 export interface AgentRun {
@@ -102,14 +113,15 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       await E(host.host).send(name, [text, ...(attach?.edgeNames.map(() => '') ?? [])], attach?.edgeNames ?? [], attach?.petNames ?? []);
     },
     async reply(match, timeoutMs = 5_000) {
-      const found = (await host.waitForMessage(
-        (message: Message) =>
+      const found = await waitForMessage(
+        host,
+        message =>
           message.type === 'package' &&
           message.from !== host.hostId &&
           !seen.has(String(message.number)) &&
           (typeof match === 'string' ? textOf(message) === match : match.test(textOf(message))),
         { timeoutMs },
-      )) as Message;
+      );
       seen.add(String(found.number));
       return found;
     },
