@@ -3,6 +3,7 @@
  * record. Bad values are refused with an error that names the variable; the
  * auth token is kept but never appears in any message.
  */
+import { DEFAULT_LIMITS } from '../src/config.js';
 import { ProviderError } from './types.js';
 import type { Env } from './types.js';
 
@@ -23,6 +24,12 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** LAL_MAX_RETRIES: how many times a transient failure is retried. */
   maxRetries: number;
+  /**
+   * The context window to ask a native Ollama server for (LAL_NUM_CTX, else the
+   * agent's token budget plus room for the reply). Ollama's own default is a
+   * few thousand tokens, and it cuts a longer prompt silently.
+   */
+  contextWindow: number;
 }
 
 export const DEFAULT_HOST = 'http://localhost:11434';
@@ -32,6 +39,22 @@ export const DEFAULT_LOCAL_MODEL = 'qwen3';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_RETRIES = 2;
+/** Room for the reply in the context window when LAL_MAX_TOKENS is unset. */
+const DEFAULT_REPLY_ROOM = 4096;
+const CONTEXT_STEP = 1024;
+
+/** Every variable the providers read. */
+export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
+  'LAL_HOST',
+  'LAL_PROVIDER',
+  'LAL_MODEL',
+  'LAL_AUTH_TOKEN',
+  'LAL_MAX_TOKENS',
+  'LAL_MAX_MESSAGES',
+  'LAL_REQUEST_TIMEOUT_MS',
+  'LAL_MAX_RETRIES',
+  'LAL_NUM_CTX',
+]);
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
@@ -96,12 +119,18 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
   const model = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== ''
     ? env.LAL_MODEL.trim()
     : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
+  const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
+  const budget = readWholeNumber(env, 'LAL_CONTEXT_TOKENS', { min: 1 }) ?? DEFAULT_LIMITS.contextTokens;
+  const wanted = budget + (maxTokens ?? DEFAULT_REPLY_ROOM);
+  const contextWindow =
+    readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ?? Math.ceil(wanted / CONTEXT_STEP) * CONTEXT_STEP;
   return {
     kind,
     host: hostForKind(rawHost, kind),
     model,
     authToken,
-    maxTokens: readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 }),
+    contextWindow,
+    maxTokens,
     maxMessages: readWholeNumber(env, 'LAL_MAX_MESSAGES', { min: 1 }),
     timeoutMs: readWholeNumber(env, 'LAL_REQUEST_TIMEOUT_MS', { min: 1 }) ?? DEFAULT_TIMEOUT_MS,
     maxRetries: readWholeNumber(env, 'LAL_MAX_RETRIES', { min: 0 }) ?? DEFAULT_MAX_RETRIES,

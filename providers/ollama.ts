@@ -140,7 +140,10 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
       model: config.model,
       messages: toOllamaMessages(keepLastMessages(messages, config.maxMessages)),
       ...(tools.length > 0 ? { tools: toOllamaTools(tools) } : {}),
-      ...(config.maxTokens === undefined ? {} : { options: { num_predict: config.maxTokens } }),
+      options: {
+        num_ctx: config.contextWindow,
+        ...(config.maxTokens === undefined ? {} : { num_predict: config.maxTokens }),
+      },
       stream: false as const,
     };
     const verdicts = new WeakMap<object, RetryVerdict>();

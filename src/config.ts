@@ -58,6 +58,14 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   rememberHandled: 'LAL_REMEMBER_HANDLED',
 };
 
+/** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */
+export const AGENT_ENV_NAMES: readonly string[] = harden([
+  'LAL_PERSONA',
+  'LAL_LOG',
+  'LAL_STOP_AFTER_ANSWER',
+  ...Object.values(LIMIT_ENV),
+]);
+
 export interface AgentConfig {
   persona: Persona;
   limits: AgentLimits;

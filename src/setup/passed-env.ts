@@ -1,3 +1,6 @@
+import { PROVIDER_ENV_NAMES } from '../../providers/config.js';
+import { AGENT_ENV_NAMES } from '../config.js';
+
 /**
  * Which of the setup script's environment variables reach a caplet. The
  * daemon's guard takes a record of strings only (an `undefined` or a number
@@ -5,29 +8,8 @@
  * as `undefined` or `''`.
  */
 
-/** The variables the agent reads; the only ones setup passes to it. */
-export const PASSED_ENV_NAMES = Object.freeze([
-  'LAL_HOST',
-  'LAL_MODEL',
-  'LAL_AUTH_TOKEN',
-  'LAL_PROVIDER',
-  'LAL_PERSONA',
-  'LAL_MAX_TOKENS',
-  'LAL_MAX_MESSAGES',
-  'LAL_MAX_RETRIES',
-  'LAL_REQUEST_TIMEOUT_MS',
-  'LAL_MAX_MODEL_CALLS',
-  'LAL_REPEAT_WARN',
-  'LAL_REPEAT_REFUSE',
-  'LAL_REPEAT_STOP',
-  'LAL_TOOL_TIMEOUT_MS',
-  'LAL_MAX_RESULT_CHARS',
-  'LAL_CONTEXT_TOKENS',
-  'LAL_KEEP_TURNS',
-  'LAL_REMEMBER_HANDLED',
-  'LAL_LOG',
-  'FAE_CWD',
-] as const);
+/** The variables the agent and its providers read, and the file tools' root: the only ones setup passes. */
+export const PASSED_ENV_NAMES: readonly string[] = Object.freeze([...PROVIDER_ENV_NAMES, ...AGENT_ENV_NAMES, 'FAE_CWD']);
 
 /** The environment a setup script reads (`process.env` in the CLI). */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;

@@ -5,17 +5,11 @@
  */
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 
-const path = (description: string): JsonSchema => ({
-  type: 'array',
-  items: { type: 'string' },
-  description: `${description} A pet-name path such as ["tools", "math"]; one name may be given as a string.`,
-});
+// What a pet-name path is (["tools", "math"], or one name as a string) is taught once, in the system prompt.
+const path = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const names = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
-const messageNumber: JsonSchema = {
-  type: 'integer',
-  description: 'The message number, as shown in the notice or by listMessages (5 or "+5").',
-};
+const messageNumber: JsonSchema = { type: 'integer', description: 'The message number.' };
 const strings: JsonSchema = {
   type: 'array',
   items: { type: 'string' },
