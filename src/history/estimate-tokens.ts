@@ -9,8 +9,6 @@ export const CHARS_PER_TOKEN = 4;
 // Role markers and separators each message costs in every chat template.
 const PER_MESSAGE_OVERHEAD = 4;
 
-export const estimateTextTokens = (text: string): number => Math.ceil(text.length / CHARS_PER_TOKEN);
-
 export const estimateMessageTokens = (message: ChatMessage): number => {
   let chars = message.content.length;
   if (message.role === 'assistant' && message.toolCalls !== undefined) {

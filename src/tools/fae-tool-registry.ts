@@ -33,8 +33,6 @@ export interface ToolRegistry {
   refresh(options?: { force?: boolean }): Promise<void>;
   schemas(): ToolSchema[];
   find(name: string): DynamicTool | undefined;
-  /** Look-ups made so far (for the benchmark). */
-  lookups(): number;
 }
 
 /** Checks that a value read from `schema()` is a usable OpenAI-format tool schema. */
@@ -65,12 +63,10 @@ export const makeToolRegistry = (options: {
   // Pet name → what we know of the entry under it.
   let known = new Map<string, Known>();
   let byName = new Map<string, DynamicTool>();
-  let lookups = 0;
   // The sorted formula ids of tools/ when last read in full.
   let knownIds: string | undefined;
 
   const load = async (petName: string, id: string): Promise<Known> => {
-    lookups += 1;
     try {
       const tool = (await E(powers).lookup([TOOLS_DIRECTORY, petName])) as FaeTool;
       const schema: unknown = await E(tool).schema();
@@ -140,6 +136,5 @@ export const makeToolRegistry = (options: {
     refresh,
     schemas: () => [...byName.values()].map(entry => entry.schema),
     find: name => byName.get(name),
-    lookups: () => lookups,
   };
 };
