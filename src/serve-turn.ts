@@ -86,6 +86,11 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
       takeNotices: () => setup.notices.take().map(notice => notice.text),
       stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
+      // A turn with no tool call and no word leaves the sender waiting with nothing.
+      whenSilent: ({ toolCalls }) =>
+        origin === undefined || toolCalls > 0
+          ? undefined
+          : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
       limits: config.limits,
       signal,
       observe,

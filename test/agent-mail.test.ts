@@ -238,3 +238,21 @@ describe('Lal tools (4) and configuration (1.1)', () => {
     expect(told.replyTo).toBeDefined();
   });
 });
+
+describe('a silent model (3.1)', () => {
+  test('a turn with neither a word nor a tool call gets one nudge; the sender gets an answer', async () => {
+    const run = await start({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
+    await run.send('do something odd');
+    await run.reply('Sorry, I cannot help with that.');
+    expect(run.provider.requests).toHaveLength(2);
+  });
+
+  test('a model that stays silent after the nudge ends the turn without looping', async () => {
+    const run = await start({ steps: [say(''), say(''), say('pong')] });
+    await run.send('hello?');
+    await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
+    expect(run.provider.requests).toHaveLength(2);
+    await run.send('ping');
+    await run.reply('pong');
+  });
+});

@@ -29,6 +29,11 @@ export interface TurnSetup {
   takeNotices: () => string[];
   /** Checked after each batch of tool calls; the first that holds ends the turn. */
   stopWhen: readonly StopCondition[];
+  /**
+   * Asked once when the model ends with neither text nor a tool call: a
+   * nudge to show it (e.g. the sender is still waiting), or undefined to end.
+   */
+  whenSilent?: (turnSoFar: { toolCalls: number }) => string | undefined;
   limits: AgentLimits;
   signal: AbortSignal;
   observe: Observe;
@@ -59,6 +64,8 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   const guard = makeRepeatGuard(limits);
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let modelCalls = 0;
+  let nudged = false;
+  let toolCallsMade = 0;
   const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
     const outcome: TurnOutcome = { stopReason, finalText, modelCalls, usage, ...(error === undefined ? {} : { error }) };
     observe({ kind: 'turn-end', stopReason, modelCalls, usage, ...(error === undefined ? {} : { error }) });
@@ -92,8 +99,15 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     const calls = reply.toolCalls ?? [];
     observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
     push(turn, reply);
-    if (calls.length === 0) return end('done', reply.content);
+    if (calls.length === 0) {
+      const nudge = reply.content.trim() === '' && !nudged ? setup.whenSilent?.({ toolCalls: toolCallsMade }) : undefined;
+      if (nudge === undefined) return end('done', reply.content);
+      nudged = true;
+      push(turn, { role: 'user', content: nudge });
+      continue;
+    }
 
+    toolCallsMade += calls.length;
     for (const [index, call] of calls.entries()) {
       const { verdict, count } = guard.check(call.name, call.arguments);
       if (verdict === 'stop' || signal.aborted) {
