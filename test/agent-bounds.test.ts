@@ -9,7 +9,7 @@ import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
 
-const namedToolUrl = new URL('./support/named-tool.ts', import.meta.url).href;
+const namedToolUrl = new URL('./support/misbehaving-tool.ts', import.meta.url).href;
 
 let running: AgentRun[] = [];
 afterEach(async () => {

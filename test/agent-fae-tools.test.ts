@@ -9,7 +9,7 @@ import { callTool, say } from './support/scripted-provider.js';
 import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
 
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
-const namedToolUrl = new URL('./support/named-tool.ts', import.meta.url).href;
+const namedToolUrl = new URL('../bench/bench-tool.ts', import.meta.url).href;
 
 let running: AgentRun[] = [];
 afterEach(async () => {
