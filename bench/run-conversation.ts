@@ -73,7 +73,7 @@ export const runConversation = async (options: {
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const stored: unknown = await E(agent.host.guest(agent.name).powers).lookup('agent-memory');
-        heap.push({ ...readHeap(index), storedMemoryChars: JSON.stringify(stored).length });
+        heap.push({ ...readHeap(index), storedMemoryChars: typeof stored === 'string' ? stored.length : JSON.stringify(stored).length });
       }
     }
   } finally {

@@ -2,7 +2,10 @@
  * The agent's memory in the guest's own store (`storeValue` under one pet
  * name): the conversation (digest and recent turns) and the keys of the
  * messages already handled, so that a caplet rebuilt after a daemon restart
- * continues the conversation and answers nothing twice.
+ * continues the conversation and answers nothing twice. It is stored as one
+ * JSON string: written after every message, a string costs the connection
+ * one copy, where a record of many small parts is hardened and marshalled
+ * part by part.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
@@ -19,9 +22,6 @@ export interface Memory {
 }
 
 export const freshMemory = (): Memory => ({ conversation: emptyConversation(), handled: [] });
-
-/** A mutable deep copy of plain data (what the store gives back is hardened). */
-const thaw = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 const isMemoryShape = (value: unknown): value is { version: number } & Memory => {
   if (value === null || typeof value !== 'object') return false;
@@ -41,12 +41,17 @@ export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> =
   try {
     if (!(await E(powers).has(MEMORY_NAME))) return freshMemory();
     const stored: unknown = await E(powers).lookup(MEMORY_NAME);
-    if (!isMemoryShape(stored)) {
+    let parsed: unknown;
+    try {
+      parsed = typeof stored === 'string' ? JSON.parse(stored) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!isMemoryShape(parsed)) {
       log(`${MEMORY_NAME} is not a memory this version can read; starting afresh`);
       return freshMemory();
     }
-    const { conversation, handled } = thaw({ conversation: stored.conversation, handled: stored.handled });
-    return { conversation, handled };
+    return { conversation: parsed.conversation, handled: parsed.handled };
   } catch (error) {
     log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
     return freshMemory();
@@ -55,7 +60,7 @@ export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> =
 
 export const saveMemory = async (powers: PowersRef, memory: Memory, log: Log): Promise<void> => {
   try {
-    const snapshot = harden(thaw({ version: VERSION, conversation: memory.conversation, handled: memory.handled }));
+    const snapshot = JSON.stringify({ version: VERSION, conversation: memory.conversation, handled: memory.handled });
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
     log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);
