@@ -31,7 +31,8 @@
  * missing this entry runs itself again as a child with the flag.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
-import '@endo/init/debug.js';
+// As the daemon's worker does (worker-node.js at f0a46042a).
+import '@endo/init';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,8 @@
  * in the local double of the Endo daemon. Lockdown comes first, as in the
  * daemon's workers; the agent then runs exactly as it does there.
  */
-import '@endo/init/debug.js';
+// As the daemon's worker does (worker-node.js at f0a46042a).
+import '@endo/init';
 import { createInterface } from 'node:readline';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { capletEnv, loadEnv } from './dotenv.js';
