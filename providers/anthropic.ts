@@ -4,7 +4,7 @@
  * 1.12.0 src/client.ts: 408/409/429/5xx and connection errors and timeouts,
  * `maxRetries` times, 0.5 s doubling to 8 s with jitter unless the server
  * sends retry-after-ms or Retry-After; its sleep listens to the signal).
- * LAL_AUTH_TOKEN goes in `x-api-key`. An explicit timeout is always given,
+ * LAL_AUTH_TOKEN is the SDK's apiKey (1.12.0 sends it as a Bearer token). An explicit timeout is always given,
  * which also lifts the SDK's refusal of large non-streaming max_tokens.
  * The SDK is imported on first use, keeping the caplet's start light.
  */
@@ -15,7 +15,7 @@ import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './co
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
-import { perCallSignal, raceAbort } from './race-abort.js';
+import { raceAbort, runAbortable } from './race-abort.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -59,14 +59,12 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
     };
     let reply: Anthropic.Messages.Message;
-    const call = perCallSignal(signal);
     try {
-      const request = clientFrom(module.default).messages.create(body, call.signal ? { signal: call.signal } : {});
-      reply = await raceAbort(Promise.resolve(request), signal);
+      reply = await runAbortable(signal, callSignal =>
+        clientFrom(module.default).messages.create(body, callSignal ? { signal: callSignal } : {}),
+      );
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
-    } finally {
-      call.release();
     }
     const message = fromAnthropicMessage(reply);
     const usage = reply.usage;

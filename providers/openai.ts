@@ -14,7 +14,7 @@ import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-op
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
-import { perCallSignal, raceAbort } from './race-abort.js';
+import { raceAbort, runAbortable } from './race-abort.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -66,14 +66,12 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
     };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
-    const call = perCallSignal(signal);
     try {
-      const request = clientFrom(module.default).chat.completions.create(body, call.signal ? { signal: call.signal } : {});
-      completion = await raceAbort(Promise.resolve(request), signal);
+      completion = await runAbortable(signal, callSignal =>
+        clientFrom(module.default).chat.completions.create(body, callSignal ? { signal: callSignal } : {}),
+      );
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
-    } finally {
-      call.release();
     }
     const choice = completion.choices?.[0];
     if (choice === undefined) {

@@ -31,19 +31,24 @@ export const raceAbort = <T>(work: Promise<T>, signal: AbortSignal | undefined):
 };
 
 /**
- * A signal for one SDK call that follows the caller's. The OpenAI and
- * Anthropic SDKs add an abort listener to the signal they are given and
- * never remove it; handed the agent's long-lived signal, they would grow it
- * by one listener per call. `release()` unlinks the per-call signal.
+ * Runs one SDK call so that it stops the moment the caller's signal aborts.
+ * The SDK gets a signal of its own that follows the caller's: the OpenAI and
+ * Anthropic SDKs add an abort listener to the signal they are given and never
+ * remove it, so handed the agent's long-lived signal they would grow it by
+ * one listener per call. The link is undone when the call settles.
  */
-export const perCallSignal = (outer: AbortSignal | undefined): { signal: AbortSignal | undefined; release: () => void } => {
-  if (outer === undefined) return { signal: undefined, release: () => {} };
+export const runAbortable = async <T>(
+  signal: AbortSignal | undefined,
+  start: (callSignal: AbortSignal | undefined) => PromiseLike<T>,
+): Promise<T> => {
+  if (signal === undefined) return start(undefined);
   const controller = new AbortController();
-  if (outer.aborted) {
-    controller.abort(outer.reason);
-    return { signal: controller.signal, release: () => {} };
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await raceAbort(Promise.resolve(start(controller.signal)), signal);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
-  const onAbort = () => controller.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, release: () => outer.removeEventListener('abort', onAbort) };
 };

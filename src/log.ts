@@ -3,6 +3,7 @@
  * every secret from the environment replaced by [redacted]. Nothing else in
  * the agent writes to the console.
  */
+import { redact } from '../providers/provider-errors.js';
 import type { Env } from '../providers/types.js';
 
 export type Log = (line: string) => void;
@@ -17,15 +18,11 @@ export const secretValues = (env: Env): string[] =>
     .map(([, value]) => value as string);
 
 export const makeRedactor = (env: Env): ((text: string) => string) => {
+  // Longest first, so a secret that contains another is hidden whole.
   const secrets = secretValues(env).sort((a, b) => b.length - a.length);
-  return text => {
-    let out = text;
-    for (const secret of secrets) {
-      out = out.split(secret).join('[redacted]');
-    }
+  return text =>
     // Bearer and x-api-key values that did not come from env (e.g. echoed by a server).
-    return out.replace(/(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
-  };
+    redact(text, secrets).replace(/(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
 };
 
 export const makeLog = (env: Env, sink: (line: string) => void = line => process.stderr.write(`${line}\n`)): Log => {
@@ -33,7 +30,7 @@ export const makeLog = (env: Env, sink: (line: string) => void = line => process
   if (level === 'off' || level === 'none') {
     return () => {};
   }
-  const redact = makeRedactor(env);
+  const hideSecrets = makeRedactor(env);
   const persona = (env.LAL_PERSONA ?? 'lal').toLowerCase();
-  return line => sink(redact(`[${persona}] ${line}`));
+  return line => sink(hideSecrets(`[${persona}] ${line}`));
 };

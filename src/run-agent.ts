@@ -22,7 +22,7 @@ import { makeRequestTracker } from './requests/request-tracker.js';
 import { BUILTIN_NAMES } from './tools/builtin-schemas.js';
 import { makeToolRegistry } from './tools/fae-tool-registry.js';
 import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
-import { loadMemory, MEMORY_NAME, rememberHandled, saveMemory } from './memory/agent-memory.js';
+import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agent-memory.js';
 import type { Observe } from './loop/agent-events.js';
 import { makeTurnServer } from './serve-turn.js';
 import { makeWorkQueue } from './work-queue.js';
@@ -79,7 +79,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       model = { problem: redact(describeError(error)) };
     }
     const memory = await loadMemory(powers, log);
-    const handled = new Set(memory.handled);
+    const handled = trackHandled(memory, config.limits.rememberHandled);
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
     const proposals = makeProposalTracker({ powers, log, notices });
@@ -132,19 +132,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         log(`skipped a message without a number (type ${String(message.type)})`);
         return;
       }
-      // Started now so it runs alongside naming the sender; the turn waits for it.
-      void tools.refresh().catch(() => {});
-      const sender = await nameOf(message.from);
+      // Tools are discovered at the start of every turn, alongside naming the sender.
+      const [sender] = await Promise.all([nameOf(message.from), tools.refresh()]);
       const origin: Origin = { number: message.number, sender };
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(preview.replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
-      if (key !== undefined) {
-        handled.add(key);
-        // Bounded: a key forgotten here belongs to mail long since dismissed.
-        for (const forgotten of rememberHandled(memory, key, config.limits.rememberHandled)) handled.delete(forgotten);
-      }
+      if (key !== undefined) handled.add(key);
       await finishWith(message.number);
     };
 
@@ -153,6 +148,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (arrived.length === 0) return;
       const origin = arrived.find(notice => notice.origin !== undefined)?.origin;
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
+      await tools.refresh();
       await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
       // The messages these outcomes belong to can go once nothing more is pending for them.
       const origins = new Set(arrived.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));

@@ -44,7 +44,7 @@ export interface TurnServerSetup {
 }
 
 export interface TurnServer {
-  /** Runs a turn; undefined when there is no model to run it with. */
+  /** Runs a turn (the caller has brought `tools` up to date); undefined when there is no model. */
   serve(title: string, content: string, origin: Origin | undefined): Promise<TurnOutcome | undefined>;
   /** Whether the model dismissed this message itself (and forgets it). */
   takeDismissedByModel(number: bigint): boolean;
@@ -76,7 +76,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     observe({ kind: 'turn-start', title });
-    await setup.tools.refresh();
     const outcome = await runTurn({
       provider: model.provider,
       systemPrompt: prompt,

@@ -12,23 +12,16 @@ import { assertNamePath, assertNames, assertPetNamePath, namePathFrom, quote } f
 import { makePetStore } from './pet-store.js';
 import type { FormulaTable } from './formula-table.js';
 import type { PetStore } from './pet-store.js';
-import type { FormulaId, NameChange, NameOrPath } from './types.js';
+import type { FormulaId, GuestPowers, NameChange, NameOrPath } from './types.js';
 import type { Subscription } from './topic.js';
 
-export interface DirectoryNode {
+/** A name hub's methods as the guest has them, plus its store and a local change feed. */
+export interface DirectoryNode
+  extends Pick<
+    GuestPowers,
+    'has' | 'identify' | 'locate' | 'list' | 'listIdentifiers' | 'lookup' | 'reverseLookup' | 'write' | 'remove' | 'move' | 'copy' | 'makeDirectory'
+  > {
   readonly store: PetStore;
-  has(...path: string[]): Promise<boolean>;
-  identify(...path: string[]): Promise<FormulaId | undefined>;
-  locate(...path: string[]): Promise<string | undefined>;
-  list(...path: string[]): Promise<readonly string[]>;
-  listIdentifiers(...path: string[]): Promise<readonly FormulaId[]>;
-  lookup(nameOrPath: NameOrPath): Promise<unknown>;
-  reverseLookup(value: unknown): Promise<readonly string[]>;
-  write(nameOrPath: NameOrPath, id: FormulaId): Promise<void>;
-  remove(...path: string[]): Promise<void>;
-  move(fromPath: readonly string[], toPath: readonly string[]): Promise<void>;
-  copy(fromPath: readonly string[], toPath: readonly string[]): Promise<void>;
-  makeDirectory(nameOrPath: NameOrPath): Promise<unknown>;
   followNameChanges(): Subscription<NameChange>;
 }
 

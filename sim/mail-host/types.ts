@@ -169,22 +169,17 @@ export interface GuestPowers {
   ): Promise<unknown>;
 }
 
-/** The host's powers: the directory and mail methods plus the host-only ones. */
-export interface HostPowers
-  extends Omit<GuestPowers, 'evaluate' | 'requestEvaluation'> {
+/**
+ * The host's powers: the directory and mail methods plus the host-only ones.
+ * Its `evaluate` has the guest's signature but runs at once (no proposal).
+ */
+export interface HostPowers extends Omit<GuestPowers, 'requestEvaluation'> {
   provideGuest(name?: string, options?: ProvideGuestOptions): Promise<unknown>;
   provideWorker(nameOrPath: NameOrPath): Promise<unknown>;
   makeUnconfined(
     workerName: string | undefined,
     specifier: string,
     options?: MakeCapletOptions,
-  ): Promise<unknown>;
-  evaluate(
-    workerName: string | undefined,
-    source: string,
-    codeNames: readonly string[],
-    petNamesOrPaths: readonly NameOrPath[],
-    resultName?: NameOrPath,
   ): Promise<unknown>;
   cancel(nameOrPath: NameOrPath, reason?: Error): Promise<void>;
   grantEvaluate(messageNumber: bigint): Promise<unknown>;

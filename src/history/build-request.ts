@@ -8,7 +8,7 @@
 import type { ChatMessage, ToolSchema } from '../../providers/types.js';
 import type { Conversation } from './conversation.js';
 import { foldOldestTurn, renderDigest, trimDigest } from './digest.js';
-import { CHARS_PER_TOKEN, estimateRequestTokens } from './estimate-tokens.js';
+import { CHARS_PER_TOKEN, measureRequest } from './estimate-tokens.js';
 import { repairHistory } from './repair-history.js';
 
 export const ELIDED_RESULT = '[elided to keep the request within the context budget]';
@@ -25,6 +25,8 @@ export interface RequestBudget {
 export interface BuiltRequest {
   messages: ChatMessage[];
   estimatedTokens: number;
+  /** Characters of text it carries (for reports). */
+  chars: number;
 }
 
 const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage[] => {
@@ -56,8 +58,8 @@ export const buildRequest = (
   while (conversation.turns.length - 1 > budget.keepTurns) foldOldestTurn(conversation);
   trimDigest(conversation, Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE));
   let messages = assemble(systemPrompt, conversation);
-  let estimatedTokens = estimateRequestTokens(messages, tools);
-  while (estimatedTokens > budget.contextTokens) {
+  let size = measureRequest(messages, tools);
+  while (size.estimatedTokens > budget.contextTokens) {
     if (conversation.turns.length > 1) {
       foldOldestTurn(conversation);
     } else if (conversation.digest.length > 4) {
@@ -66,7 +68,7 @@ export const buildRequest = (
       break;
     }
     messages = assemble(systemPrompt, conversation);
-    estimatedTokens = estimateRequestTokens(messages, tools);
+    size = measureRequest(messages, tools);
   }
-  return { messages, estimatedTokens };
+  return { messages, ...size };
 };

@@ -32,15 +32,22 @@ const toolChars = (tool: ToolSchema): number => {
 export const estimateToolTokens = (tools: readonly ToolSchema[]): number =>
   Math.ceil(tools.reduce((sum, tool) => sum + toolChars(tool) + 1, 0) / CHARS_PER_TOKEN);
 
-export const estimateRequestTokens = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
-  messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0) + estimateToolTokens(tools);
+/** Estimated tokens, and characters of text (contents, call arguments, schemas), of a request. */
+export const measureRequest = (
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+): { estimatedTokens: number; chars: number } => {
+  let tokens = estimateToolTokens(tools);
+  let chars = tools.reduce((sum, tool) => sum + toolChars(tool), 0);
+  for (const message of messages) {
+    tokens += estimateMessageTokens(message);
+    chars += message.content.length;
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) chars += call.arguments.length + call.name.length;
+    }
+  }
+  return { estimatedTokens: tokens, chars };
+};
 
-/** Characters of text a request carries (message contents, call arguments, tool schemas). */
-export const requestChars = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
-  messages.reduce(
-    (sum, message) =>
-      sum +
-      message.content.length +
-      (message.role === 'assistant' ? (message.toolCalls ?? []).reduce((inner, call) => inner + call.arguments.length + call.name.length, 0) : 0),
-    0,
-  ) + tools.reduce((sum, tool) => sum + toolChars(tool), 0);
+export const estimateRequestTokens = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
+  measureRequest(messages, tools).estimatedTokens;

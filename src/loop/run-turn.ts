@@ -9,7 +9,6 @@ import type { ChatMessage, Provider, ToolCall, ToolSchema, Usage } from '../../p
 import type { AgentLimits } from '../config.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
-import { requestChars } from '../history/estimate-tokens.js';
 import type { Observe, StopReason } from './agent-events.js';
 import { callModel } from './call-model.js';
 import { cleanReply } from './clean-reply.js';
@@ -85,7 +84,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       kind: 'model-call',
       call: modelCalls,
       estimatedTokens: request.estimatedTokens,
-      chars: requestChars(request.messages, tools),
+      chars: request.chars,
     });
     const outcome = await callModel(provider, request.messages, tools, signal);
     if (!outcome.ok) {

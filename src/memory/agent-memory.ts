@@ -67,8 +67,21 @@ export const saveMemory = async (powers: PowersRef, memory: Memory, log: Log): P
   }
 };
 
-/** Records a handled message key, forgetting the oldest beyond `limit`; returns the keys forgotten. */
-export const rememberHandled = (memory: Memory, key: string, limit: number): string[] => {
-  memory.handled.push(key);
-  return memory.handled.length > limit ? memory.handled.splice(0, memory.handled.length - limit) : [];
+/**
+ * The handled keys as a set for look-ups, kept in step with `memory.handled`
+ * (what is stored), which forgets the oldest beyond `limit`: a key forgotten
+ * there belongs to mail long since dismissed.
+ */
+export const trackHandled = (memory: Memory, limit: number): { has(key: string): boolean; add(key: string): void } => {
+  const keys = new Set(memory.handled);
+  return {
+    has: key => keys.has(key),
+    add(key) {
+      memory.handled.push(key);
+      keys.add(key);
+      if (memory.handled.length > limit) {
+        for (const forgotten of memory.handled.splice(0, memory.handled.length - limit)) keys.delete(forgotten);
+      }
+    },
+  };
 };

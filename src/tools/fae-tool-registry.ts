@@ -81,18 +81,7 @@ export const makeToolRegistry = (options: {
     }
   };
 
-  // A refresh in flight is shared, so a caller can start one early and the turn wait for it.
-  let inFlight: Promise<void> | undefined;
-  const refresh = ({ force = false }: { force?: boolean } = {}): Promise<void> => {
-    if (inFlight !== undefined && !force) return inFlight;
-    const run = readDirectory(force).finally(() => {
-      if (inFlight === run) inFlight = undefined;
-    });
-    inFlight = run;
-    return run;
-  };
-
-  const readDirectory = async (force: boolean): Promise<void> => {
+  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<void> => {
     let ids: string;
     try {
       ids = ((await E(powers).listIdentifiers(TOOLS_DIRECTORY)) as string[]).join(' ');
