@@ -10,6 +10,7 @@ import type { Env, Provider } from './providers/types.js';
 import type { PowersRef } from './src/guest-powers.js';
 import type { Log } from './src/log.js';
 import type { Observe } from './src/loop/agent-events.js';
+import { makeStatusBoard } from './src/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 
 export { FaeToolInterface } from './src/fae-tool.js';
@@ -41,7 +42,9 @@ const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<P
 
 export const make = (powers: PowersRef, context: unknown, options: MakeOptions = {}) => {
   const env: Env = options.env ?? {};
+  const status = makeStatusBoard();
   runAgent({
+    status,
     powers,
     context,
     env,
@@ -52,7 +55,11 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
   });
   return makeExo('LalFaeAgent', AgentInterface, {
     help(methodName?: string) {
-      return HELP[methodName ?? ''] ?? `No method named ${JSON.stringify(methodName)}. ${HELP['']}`;
+      if (methodName === undefined || methodName === '') {
+        const now = status.describe();
+        return now === '' ? HELP[''] : `${HELP['']}\n\n${now}`;
+      }
+      return HELP[methodName] ?? `No method named ${JSON.stringify(methodName)}. ${HELP['']}`;
     },
   });
 };

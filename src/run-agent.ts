@@ -8,6 +8,7 @@ import type { Env, Provider } from '../providers/types.js';
 import type { PowersRef } from './guest-powers.js';
 import { readAgentConfig } from './config.js';
 import type { Log } from './log.js';
+import { makeStatusBoard, type StatusBoard } from './agent-status.js';
 import { makeAgentOutput } from './agent-output.js';
 import { watchCancellation } from './watch-cancellation.js';
 import { greeting } from './system-prompt.js';
@@ -32,6 +33,8 @@ export interface AgentOptions {
   /** The caplet's context: a remote (or local) object with whenCancelled(). */
   context: unknown;
   env: Env;
+  /** Where parts of the agent say how they stand, for help(). */
+  status?: StatusBoard;
   /** Makes the model back end; `createProvider` of providers/ by default. */
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
   /** Overrides the log (the default writes redacted lines to stderr). */
@@ -55,6 +58,8 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
+  const status = options.status ?? makeStatusBoard();
+  status.section('Agent', () => [`persona: ${config.persona}`, ...config.problems.map(problem => `configuration: ${problem}`)]);
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const queue = makeWorkQueue<Work>();

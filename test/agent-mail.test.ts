@@ -256,3 +256,15 @@ describe('a silent model (3.1)', () => {
     await run.reply('pong');
   });
 });
+
+describe('help (1.1)', () => {
+  test('help() documents the agent and says how it stands now', async () => {
+    const run = await start({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
+    const text = await run.help();
+    expect(text).toMatch(/Methods: help/);
+    expect(text).toMatch(/persona: fae/);
+    expect(text).toMatch(/LAL_MAX_MODEL_CALLS must be a positive whole number/);
+    expect(await run.help('help')).toMatch(/^help\(methodName\?\)/);
+    expect(await run.help('nope')).toMatch(/No method named "nope"/);
+  });
+});

@@ -46,6 +46,8 @@ export interface AgentRun {
   send(text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<void>;
   /** The next package from the agent to HOST whose text matches. */
   reply(match: RegExp | string, timeoutMs?: number): Promise<Message>;
+  /** The agent exo's help(), called through E() as the host would. */
+  help(methodName?: string): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
   cancel(): Promise<void>;
@@ -125,6 +127,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       seen.add(String(found.number));
       return found;
     },
+    help: async methodName => (await E(caplet.value as { help(name?: string): string }).help(methodName)) as string,
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');
