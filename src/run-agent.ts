@@ -27,6 +27,7 @@ import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agen
 import type { Observe } from './loop/agent-events.js';
 import { makeTurnServer } from './serve-turn.js';
 import { clause } from './turn-ending.js';
+import { codeSpans } from './mail/code-spans.js';
 import { makeWorkQueue } from './work-queue.js';
 
 export interface AgentOptions {
@@ -114,7 +115,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
-    await Promise.resolve(E(powers).send('HOST', [hello.join(' ')], [], [])).catch((error: unknown) =>
+    await Promise.resolve(E(powers).send('HOST', [codeSpans(hello.join(' '))], [], [])).catch((error: unknown) =>
       log(`could not greet HOST: ${describeError(error)}`),
     );
 
@@ -190,7 +191,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         log(`a turn failed: ${why}`);
         if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
           const sender = await Promise.resolve(nameOf(work.message.from)).catch(() => 'HOST');
-          await tell({ number: work.message.number, sender }, `I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`);
+          await tell({ number: work.message.number, sender }, codeSpans(`I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`));
           await safeDismiss(work.message.number);
         }
       }

@@ -22,6 +22,7 @@ import type { RequestTracker } from './requests/request-tracker.js';
 import { systemPrompt } from './system-prompt.js';
 import { endingOf } from './turn-ending.js';
 import { closeTurn } from './history/close-turn.js';
+import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
@@ -61,7 +62,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
 
   const serve = async (title: string, content: string, origin: Origin | undefined) => {
     if (!('provider' in model)) {
-      await tell(origin, `I cannot think: ${model.problem}`);
+      await tell(origin, codeSpans(`I cannot think: ${model.problem}`));
       return undefined;
     }
     // What the model said to whom during this turn.
@@ -111,7 +112,9 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const pending = origin !== undefined && (setup.proposals.hasPendingFor(origin.number) || setup.requests.hasPendingFor(origin.number));
     const ending = endingOf({ outcome, ...(thrown === undefined ? {} : { thrown }), spoke, pending, sender: origin?.sender });
     if (ending.closing !== undefined) closeTurn(turn, ending.closing);
-    if (ending.tell !== undefined) await tell(origin, setup.redact(ending.tell));
+    // The agent's own words get code spans; the model's words are its own.
+    const own = ending.tell !== undefined && ending.tell !== outcome.finalText.trim();
+    if (ending.tell !== undefined) await tell(origin, setup.redact(own ? codeSpans(ending.tell) : ending.tell));
     return outcome;
   };
 
