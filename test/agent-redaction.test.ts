@@ -41,7 +41,7 @@ describe('redaction by value (11.3)', () => {
     expect(textOf(answer)).toContain('[redacted]');
     const turnStart = run.events.find(event => event.kind === 'turn-start');
     expect(turnStart).toBeDefined();
-    const title = turnStart!.kind === 'turn-start' ? turnStart.title : '';
+    const title = turnStart?.kind === 'turn-start' ? turnStart.title : '';
     // The title quotes the message: neither the token nor its quoted form may show.
     expect(title).toContain('[redacted]');
     expect(title).not.toContain(JSON.stringify(token).slice(1, -1));
