@@ -18,7 +18,7 @@ import { readSandboxSettings } from './tools/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { pickEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, TOKEN_AT_REST_ADVICE, type GuestNames } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, type GuestNames } from './src/setup/read-setup-env.js';
 import { sayToConsole } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
