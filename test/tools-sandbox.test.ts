@@ -128,6 +128,9 @@ describe.skipIf(problem !== undefined)(`runCommand in bubblewrap${problem === un
       expect(inside.exitCode).not.toBe(0);
       expect(inside.stderr).toMatch(/Connection refused|Network is unreachable/);
       expect(connections).toBe(1);
+      // The host's explicit opt-in gives the sandbox the host's network.
+      expect((await run(command, { FAE_SANDBOX_ALLOW_NETWORK: '1' })).exitCode).toBe(0);
+      await expect.poll(() => connections).toBe(2);
     } finally {
       await new Promise(resolve => {
         server.close(resolve);
