@@ -94,7 +94,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       usage.inputTokens += outcome.usage.inputTokens;
       usage.outputTokens += outcome.usage.outputTokens;
     }
-    const reply = cleanReply(outcome.message, setup.makeId);
+    const reply = cleanReply(outcome.message, setup.makeId, tools);
     const calls = reply.toolCalls ?? [];
     observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
     push(turn, reply);
