@@ -34,6 +34,7 @@ beforeAll(async () => {
     env: { LAL_HOST: server.url, LAL_PROVIDER: 'openai', LAL_MODEL: 'test-model', LAL_AUTH_TOKEN: 'test-key', LAL_MAX_RETRIES: '1',
       // The model has the last word, so the recovered call goes back over the wire to be checked.
       LAL_STOP_AFTER_ANSWER: '0',
+      LAL_MAX_CALLS_PER_REPLY: '2',
     },
   });
 });
@@ -63,6 +64,32 @@ describe('a call written as text in a family’s native format runs', () => {
     const sent = requests[1]!.normalized!.messages.filter(message => message.role === 'assistant').at(-1)!;
     expect(sent.toolCalls!.map(call => call.name)).toEqual(['reply']);
     expect(sent.text).toBe(sample.words);
+  });
+});
+
+describe('recovered calls pass the same checks as structured ones', () => {
+  const toolResults = (request: { normalized?: NormalizedRequest }) =>
+    (request.normalized?.messages ?? []).filter(message => message.role === 'tool').map(message => message.text);
+
+  test('the per-reply cap (LAL_MAX_CALLS_PER_REPLY=2 here): a third call written as text is answered with an error, not run', async () => {
+    const block = (name: string, args: object) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+    answer = request =>
+      [
+        block('reply', { messageNumber: noticeNumber(request), strings: ['pong'] }),
+        block('send', { recipient: 'HOST', strings: ['second'] }),
+        block('send', { recipient: 'HOST', strings: ['third'] }),
+      ].join('\n');
+    const { events, requests } = await turn('ping', 'pong');
+    await run.reply('second');
+    expect(events.filter(event => event.kind === 'tool-call').map(event => (event as { name: string }).name)).toEqual(['reply', 'send']);
+    expect(toolResults(requests[1]!).at(-1)).toMatch(/at most 2 tool calls/);
+  });
+
+  test('arguments cut off: the model is told they are not valid JSON, and the sender still hears back', async () => {
+    answer = () => '[TOOL_CALLS]reply[ARGS]{"messageNumber": 1, "strings": ["po';
+    const { events, requests } = await turn('ping', 'Done.');
+    expect(events.filter(event => event.kind === 'tool-result').map(event => (event as { ok: boolean }).ok)).toEqual([false]);
+    expect(toolResults(requests[1]!).at(-1)).toMatch(/not valid JSON/);
   });
 });
 
