@@ -12,6 +12,7 @@ import { makeStatusBoard, type StatusBoard } from './agent-status.js';
 import { makeAgentOutput } from './agent-output.js';
 import { watchCancellation } from './watch-cancellation.js';
 import { greeting } from './system-prompt.js';
+import { describeModelChoice } from '../providers/describe-model-choice.js';
 import { makeSenderNames } from './mail/sender-names.js';
 import { messageNotice } from './mail/message-notice.js';
 import { followMail } from './mail/follow-mail.js';
@@ -113,6 +114,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
+    else hello.push(describeModelChoice(model.provider));
     await Promise.resolve(E(powers).send('HOST', [hello.join(' ')], [], [])).catch((error: unknown) =>
       log(`could not greet HOST: ${describeError(error)}`),
     );

@@ -85,7 +85,7 @@ describe('npm start, not on a terminal', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\.$/m);
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
     expect(run.stdout).toMatch(/^you › ping$/m);
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
