@@ -7,8 +7,8 @@
  * part may name the provider (`anthropic`, `openai`, `ollama`) for a URL
  * that does not tell.
  */
-import { readFileSync } from 'node:fs';
 import { readProviderConfig, type ProviderConfig } from './config.js';
+import { readSecret } from './read-secret.js';
 import { ProviderError, type Env } from './types.js';
 
 export const FALLBACK_ENV = 'LAL_FALLBACK';
@@ -45,26 +45,11 @@ const parseEntries = (text: string | undefined): FallbackEntry[] => {
 export const fallbackTokenNames = (env: Env): string[] =>
   parseEntries(env[FALLBACK_ENV]).flatMap(entry => (entry.tokenName === undefined ? [] : [entry.tokenName]));
 
-/** A token from NAME, else from the file NAME_FILE names (trailing newline dropped). */
-export const readTokenVariable = (env: Env, name: string): string | undefined => {
-  const direct = env[name];
-  if (direct !== undefined && direct !== '') return direct;
-  const file = env[`${name}_FILE`];
-  if (file === undefined || file.trim() === '') return undefined;
-  try {
-    const text = readFileSync(file.trim(), 'utf8').replace(/\r?\n$/, '');
-    return text === '' ? undefined : text;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new ProviderError('config', `${name}_FILE names a file that cannot be read (${typeof code === 'string' ? code : 'error'})`);
-  }
-};
-
 /** The fallback tokens' values, for redaction by value. Unreadable files give none. */
 export const fallbackTokenValues = (env: Env): string[] =>
   fallbackTokenNames(env).flatMap(name => {
     try {
-      const value = readTokenVariable(env, name);
+      const value = readSecret(env, name);
       return value === undefined ? [] : [value];
     } catch {
       return [];
@@ -81,7 +66,7 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
     if (entry.tokenName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry.tokenName)) {
       throw new ProviderError('config', `${where} names the token variable ${JSON.stringify(entry.tokenName)}, which is not a variable name`);
     }
-    const token = entry.tokenName === undefined ? undefined : readTokenVariable(env, entry.tokenName);
+    const token = entry.tokenName === undefined ? undefined : readSecret(env, entry.tokenName);
     try {
       return readProviderConfig({
         ...env,
@@ -89,6 +74,8 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
         LAL_PROVIDER: entry.provider,
         LAL_MODEL: entry.model,
         LAL_AUTH_TOKEN: token,
+        // The primary's key file is not the fallback's.
+        LAL_AUTH_TOKEN_FILE: undefined,
       });
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);

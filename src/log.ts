@@ -5,6 +5,7 @@
  */
 import { redact } from '../providers/provider-errors.js';
 import { fallbackTokenValues } from '../providers/fallback-config.js';
+import { secretsFromFiles } from '../providers/read-secret.js';
 import type { Env } from '../providers/types.js';
 
 export type Log = (line: string) => void;
@@ -17,6 +18,8 @@ export const secretValues = (env: Env): string[] => [
   ...Object.entries(env)
     .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string),
+  // The secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
+  ...secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH),
   ...fallbackTokenValues(env).filter(value => value.length >= MIN_SECRET_LENGTH),
 ];
 
