@@ -26,6 +26,9 @@ import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
+import type { ApprovalGate } from './policy/approval-gate.js';
+import { guardToolCall } from './policy/guard-tool-call.js';
+import type { ToolPolicy } from './policy/tool-policy.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 
@@ -39,6 +42,9 @@ export interface TurnServerSetup {
   tools: ToolRegistry;
   proposals: ProposalTracker;
   requests: RequestTracker;
+  /** Which tools are offered, and which calls the HOST approves first. */
+  policy: ToolPolicy;
+  approvals: ApprovalGate;
   notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
@@ -76,6 +82,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       origin,
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
+      redact: setup.redact,
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     observe({ kind: 'turn-start', title });
@@ -87,8 +94,13 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         systemPrompt: prompt,
         conversation,
         turn,
-        tools: () => [...BUILTIN_SCHEMAS, ...setup.tools.schemas()],
-        runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+        tools: () => setup.policy.offered([...BUILTIN_SCHEMAS, ...setup.tools.schemas()]),
+        runTool: guardToolCall({
+          policy: setup.policy,
+          gate: setup.approvals,
+          origin,
+          run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+        }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
         stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
@@ -109,7 +121,9 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       observe({ kind: 'turn-end', stopReason: 'error', modelCalls: 0, usage: outcome.usage, error: `the agent failed: ${thrown}` });
     }
     const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-    const pending = origin !== undefined && (setup.proposals.hasPendingFor(origin.number) || setup.requests.hasPendingFor(origin.number));
+    const pending =
+      origin !== undefined &&
+      (setup.proposals.hasPendingFor(origin.number) || setup.requests.hasPendingFor(origin.number) || setup.approvals.hasPendingFor(origin.number));
     const ending = endingOf({ outcome, ...(thrown === undefined ? {} : { thrown }), spoke, pending, sender: origin?.sender });
     if (ending.closing !== undefined) closeTurn(turn, ending.closing);
     // The agent's own words get code spans; the model's words are its own.

@@ -21,6 +21,7 @@ import {
   type Args,
 } from './read-args.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from './fae-tool-registry.js';
+import type { Introspectable } from '../remote-objects.js';
 
 export interface BuiltinContext {
   powers: PowersRef;
@@ -34,6 +35,8 @@ export interface BuiltinContext {
   noteAnswered: (number: bigint | undefined) => void;
   /** Called when the model dismissed a message itself. */
   noteDismissed: (number: bigint) => void;
+  /** Hides secret values (the auth token) in what the model sends; none when absent. */
+  redact?: (text: string) => string;
 }
 
 /** Undefined and "#undefined" both mean: no worker name. */
@@ -48,7 +51,7 @@ const readWorkerName = (args: Args): string | undefined => {
 const readPetNamePaths = (args: Args): (string | string[])[] => readPathList(args, 'petNamePaths');
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
-  const capability = (await E(context.powers).lookup(path)) as Record<string, () => unknown>;
+  const capability = (await E(context.powers).lookup(path)) as Introspectable;
   const [help, methods] = await Promise.all([
     Promise.resolve(E(capability).help()).catch((error: unknown) => `(no help: ${error instanceof Error ? error.message : String(error)})`),
     Promise.resolve(E(capability).__getMethodNames__()).catch(() => []),
@@ -94,14 +97,14 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     }
     case 'send': {
       const recipient = readString(args, 'recipient');
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
       await powers.send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     case 'reply': {
       const number = readMessageNumber(args);
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
       await powers.reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });
