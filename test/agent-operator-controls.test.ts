@@ -22,7 +22,7 @@ const track = (run: AgentRun) => {
 };
 
 const HOUR = 60 * 60 * 1000;
-const inbox = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as { number: bigint; strings?: string[] }[];
+const inbox = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as unknown as { number: bigint; strings?: string[] }[];
 const stored = async (run: AgentRun) => JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<string, unknown>;
 
 describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () => {
