@@ -21,7 +21,7 @@ import { makeNoticeQueue, type Origin } from './notices.js';
 import { makeProposalTracker } from './proposals/proposal-tracker.js';
 import { makeRequestTracker } from './requests/request-tracker.js';
 import { BUILTIN_NAMES } from './tools/builtin-schemas.js';
-import { makeToolRegistry } from './tools/fae-tool-registry.js';
+import { makeToolRegistry, TOOLS_DIRECTORY } from './tools/fae-tool-registry.js';
 import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
 import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agent-memory.js';
 import type { Observe } from './loop/agent-events.js';
@@ -85,7 +85,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     }
     const memory = await loadMemory(powers, log);
     const handled = trackHandled(memory, config.limits.rememberHandled);
-    const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
+    const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
+    status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
     const proposals = makeProposalTracker({ powers, log, notices });
     const requests = makeRequestTracker({ powers, notices });
