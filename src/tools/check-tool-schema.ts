@@ -3,9 +3,12 @@
  * model: it must be plain JSON (a bigint, a cycle, a function or a remote
  * object would make every request fail to serialise), of a bounded size
  * (it is sent with every request), and name the function validly. Returns
- * a plain copy, or the reason it is refused in words for the log and help().
+ * a plain copy with its parameters repaired for every provider
+ * (normalise-tool-parameters.ts), or the reason it is refused in words for
+ * the log and help().
  */
 import type { ToolSchema } from '../../providers/types.js';
+import { normaliseToolParameters } from './normalise-tool-parameters.js';
 
 // A schema is sent with every request; beyond this it would crowd out the conversation.
 export const MAX_SCHEMA_CHARS = 32_000;
@@ -77,12 +80,13 @@ export const checkToolSchema = (raw: unknown): SchemaCheck => {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     return { ok: false, reason: `its schema's function.name ${JSON.stringify(name)} is not a valid tool name (letters, digits, _ and -, at most 64)` };
   }
-  const params = parameters !== null && typeof parameters === 'object' && !Array.isArray(parameters) ? (parameters as ToolSchema['function']['parameters']) : { type: 'object', properties: {} };
+  const params = normaliseToolParameters(parameters);
+  if (!params.ok) return params;
   return {
     ok: true,
     schema: harden({
       type: 'function',
-      function: { name, description: typeof description === 'string' ? description : '', parameters: params },
+      function: { name, description: typeof description === 'string' ? description : '', parameters: params.parameters },
     }) as ToolSchema,
   };
 };

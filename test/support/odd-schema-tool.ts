@@ -1,8 +1,8 @@
 /**
  * A FaeTool caplet for tests whose schema() misbehaves as env SCHEMA says:
  * `bigint` (a bigint inside the schema), `throws`, `hang` (never answers),
- * `huge` (a 1 MB description), `no-object` (parameters of type string, no
- * properties), `array-params`, or `ok`. Its call name comes from env TOOL_NAME.
+ * `huge` (a 1 MB description), `no-object` (parameters of type string),
+ * `loose` (plain JSON that services reject), or `ok`. Its call name comes from env TOOL_NAME.
  * Unguarded (a Far object), so it can answer what a real FaeTool must not.
  */
 import { Far } from '@endo/far';
@@ -21,8 +21,15 @@ const schemaFor = (mode: string | undefined, name: string): unknown => {
     case 'no-object':
       return fn({ type: 'string' });
     case 'loose':
-      // Plain JSON, but not what every provider takes: no top-level type, a bare required list, extra keys.
-      return fn({ properties: { text: { type: 'string' } }, required: ['text', 'missing'], $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false, strict: true });
+      // Plain JSON, but not what every service takes: no top-level type, a top-level anyOf, a required
+      // list naming what is not declared, a number as a description, a type that is no type name.
+      return fn({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        properties: { text: { type: 'string', description: 5 }, count: { type: 'int' }, flag: true },
+        required: ['text', 'missing', 7],
+        anyOf: [{ required: ['text'] }],
+        additionalProperties: false,
+      });
     default:
       return fn({ type: 'object', properties: { text: { type: 'string' } } });
   }
