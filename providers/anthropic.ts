@@ -12,10 +12,13 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_ANTHROPIC_MAX_TOKENS } from './config.js';
 import type { ProviderConfig } from './config.js';
 import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
+import { withCacheBreakpoints } from './anthropic-cache.js';
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort, runAbortable } from './race-abort.js';
+import { refuseLongWaits } from './refuse-long-waits.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -37,7 +40,7 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       apiKey: config.authToken ?? null,
       maxRetries: options.maxRetries ?? config.maxRetries,
       timeout: timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: refuseLongWaits(options.fetch ?? globalThis.fetch, options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs),
       logLevel: options.log ? 'info' : 'off',
       logger: makeSdkLogger(log, 'Anthropic'),
       openTelemetry: false,
@@ -54,9 +57,7 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
     const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: config.model,
       max_tokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-      messages: wireMessages,
-      ...(system === undefined ? {} : { system }),
-      ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
+      ...withCacheBreakpoints({ system, messages: wireMessages, tools: toAnthropicTools(tools) }),
     };
     let reply: Anthropic.Messages.Message;
     try {
@@ -71,7 +72,10 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
     if (!usage) return { message };
     // input_tokens excludes cached input; the prompt's size is the sum.
     const inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    return { message, usage: { inputTokens, outputTokens: usage.output_tokens } };
+    return {
+      message,
+      usage: { inputTokens, outputTokens: usage.output_tokens, cachedInputTokens: usage.cache_read_input_tokens ?? 0 },
+    };
   };
 
   return harden({ kind: 'anthropic', model: config.model, chat });

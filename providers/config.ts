@@ -4,6 +4,7 @@
  * auth token is kept but never appears in any message.
  */
 import { DEFAULT_LIMITS } from '../src/config.js';
+import { readSecret } from './read-secret.js';
 import { ProviderError } from './types.js';
 import type { Env } from './types.js';
 
@@ -14,7 +15,9 @@ export interface ProviderConfig {
   /** The service's base address as the SDK wants it (no trailing slash). */
   host: string;
   model: string;
-  /** LAL_AUTH_TOKEN; undefined when unset or empty. */
+  /** Whether LAL_MODEL named the model (otherwise it is detected, else the default). */
+  modelFromEnv: boolean;
+  /** LAL_AUTH_TOKEN, or the file LAL_AUTH_TOKEN_FILE names; undefined when neither is set. */
   authToken: string | undefined;
   /** LAL_MAX_TOKENS: the most tokens one reply may have. */
   maxTokens: number | undefined;
@@ -49,11 +52,14 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
   'LAL_PROVIDER',
   'LAL_MODEL',
   'LAL_AUTH_TOKEN',
+  'LAL_AUTH_TOKEN_FILE',
   'LAL_MAX_TOKENS',
   'LAL_MAX_MESSAGES',
   'LAL_REQUEST_TIMEOUT_MS',
   'LAL_MAX_RETRIES',
   'LAL_NUM_CTX',
+  'LAL_FALLBACK',
+  'LAL_FALLBACK_COOLDOWN_MS',
 ]);
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
@@ -109,14 +115,15 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     );
   }
   const kind = pickProviderKind(rawHost, env.LAL_PROVIDER);
-  const authToken = env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '' ? env.LAL_AUTH_TOKEN : undefined;
+  const authToken = readSecret(env, 'LAL_AUTH_TOKEN');
   if (kind === 'anthropic' && authToken === undefined) {
     throw new ProviderError(
       'config',
-      'LAL_AUTH_TOKEN is required for Anthropic: set it to your Anthropic API key',
+      'LAL_AUTH_TOKEN is required for Anthropic: set LAL_AUTH_TOKEN_FILE to a file holding your Anthropic API key (or LAL_AUTH_TOKEN to the key)',
     );
   }
-  const model = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== ''
+  const modelFromEnv = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== '';
+  const model = modelFromEnv && env.LAL_MODEL !== undefined
     ? env.LAL_MODEL.trim()
     : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
   const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
@@ -128,6 +135,7 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     kind,
     host: hostForKind(rawHost, kind),
     model,
+    modelFromEnv,
     authToken,
     contextWindow,
     maxTokens,

@@ -11,10 +11,13 @@
 import type OpenAI from 'openai';
 import type { ProviderConfig } from './config.js';
 import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
+import { cachedInputTokens, promptCacheFields } from './openai-cache.js';
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort, runAbortable } from './race-abort.js';
+import { refuseLongWaits } from './refuse-long-waits.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -47,7 +50,7 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       webhookSecret: null,
       maxRetries: options.maxRetries ?? config.maxRetries,
       timeout: timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: refuseLongWaits(options.fetch ?? globalThis.fetch, options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs),
       logLevel: options.log ? 'info' : 'off',
       logger: makeSdkLogger(log, 'OpenAI-compatible server'),
     }));
@@ -64,6 +67,7 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       messages: toOpenAIMessages(keepLastMessages(messages, config.maxMessages)),
       ...(tools.length > 0 ? { tools: toOpenAITools(tools) } : {}),
       ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
+      ...promptCacheFields(config.host, messages),
     };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
@@ -79,8 +83,16 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
     }
     const message = fromOpenAIMessage(choice.message);
     const usage = completion.usage;
+    const cached = cachedInputTokens(usage, (completion as { timings?: Record<string, unknown> }).timings);
     return usage
-      ? { message, usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } }
+      ? {
+          message,
+          usage: {
+            inputTokens: usage.prompt_tokens,
+            outputTokens: usage.completion_tokens,
+            ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+          },
+        }
       : { message };
   };
 

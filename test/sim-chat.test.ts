@@ -48,6 +48,8 @@ const lastUserText = (request: NormalizedRequest): string =>
 const modelScript = (request: NormalizedRequest): ScriptedReply => {
   if (request.messages[request.messages.length - 1]?.role === 'tool') return { text: '', usage: { inputTokens: 700, outputTokens: 2 } };
   const told = lastUserText(request);
+  if (told.startsWith('APPROVED')) return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } }] };
+  if (told.includes('make a box')) return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
   if (told.includes('GRANTED')) {
     const result = /Result[^:]*: (\S+)/.exec(told)?.[1] ?? '?';
     return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`It is ${result}.`] } }] };
@@ -85,12 +87,14 @@ describe('npm start, not on a terminal', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\.$/m);
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
     expect(run.stdout).toMatch(/^you › ping$/m);
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
     // The reply to the sender ends the turn: one model call, with the usage the server reported.
-    expect(run.stdout).toMatch(/turn over: 1 model call, 812 in \/ 9 out tokens/);
+    expect(run.stdout).toMatch(/turn over: 1 model call, 812 in \(0 cached\) \/ 9 out tokens/);
+    // The next turn's request begins as the first did: the server's prompt cache served that part.
+    expect(run.stdout).toMatch(/turn over: 2 model calls, [\d,]+ in \([1-9][\d,]* cached\) \/ \d+ out tokens/);
     // Plain output for a pipe: no escape codes, no spinner.
     expect(run.stdout).not.toContain('\x1b');
     // A failed remote call is one compact line, without marshal's console report of the error.
@@ -124,6 +128,27 @@ describe('npm start, not on a terminal', () => {
     const inbox = run.stdout.slice(run.stdout.lastIndexOf('you › /inbox'));
     expect(inbox).toContain('It is 42.');
     expect(inbox).not.toContain('eval-proposal-reviewer');
+  });
+
+  it('shows a request for approval of a tool call with how to answer it, and approves it on /grant <n>', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['double-a', 'double-b'] });
+    const run = await runSim({ LAL_HOST: server.url, LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'nobody' }, input => {
+      input.write('make a box\n');
+      void waitFor(input.stdout, /approval request #(\d+)\):/).then(found => {
+        input.write(`/grant ${found[1]}\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // The greeting names the model in use and the others the server offers.
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set LAL_MODEL to choose one\.$/m);
+    const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
+    expect(number).toBeDefined();
+    expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');
+    expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
+    expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
+    expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
   });
 
   it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {

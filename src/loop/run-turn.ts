@@ -94,8 +94,11 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (outcome.usage !== undefined) {
       usage.inputTokens += outcome.usage.inputTokens;
       usage.outputTokens += outcome.usage.outputTokens;
+      if (outcome.usage.cachedInputTokens !== undefined) {
+        usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
+      }
     }
-    const cleaned = cleanReply(outcome.message, setup.makeId);
+    const cleaned = cleanReply(outcome.message, tools);
     const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
       idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
       makeId: setup.makeId,
