@@ -14,6 +14,7 @@ import {
   readMessageParts,
   readOptionalPath,
   readOptionalString,
+  readPassable,
   readPath,
   readPathList,
   readString,
@@ -175,9 +176,9 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
       });
     }
     case 'store': {
-      if (!('value' in args)) throw new Error('value is required');
+      const value = readPassable(args, 'value');
       const petName = readPath(args, 'petName');
-      await powers.storeValue(harden(args.value), petName);
+      await powers.storeValue(harden(value), petName);
       return harden({ stored: petName });
     }
     case 'adoptTool': {
