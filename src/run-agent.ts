@@ -107,6 +107,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     } catch (error) {
       model = { problem: redact(describeError(error)) };
     }
+    if ('provider' in model) {
+      const provider = model.provider;
+      status.section('Model', () => [describeModelChoice(provider)]);
+    }
     status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
     const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
     const toldToWait = new Set<string>();
