@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Far } from '@endo/far';
 import { M, mustMatch } from '@endo/patterns';
 import { makeAgentRegistry } from './agents.js';
-import { makeCapletRunner } from './caplets.js';
+import { makeCapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { evaluateSource } from './evaluate-source.js';
 import { makeFormulaTable } from './formula-table.js';
@@ -39,6 +39,12 @@ import type {
 export interface MailHostOptions {
   /** The clock message dates come from. */
   now?: () => Date;
+  /**
+   * 'captp' (the default) runs caplets over CapTP loopbacks as the daemon's
+   * workers do; 'direct' hands them the objects themselves, so a measurement
+   * can leave out what the connection keeps (the bench's memory figure).
+   */
+  connection?: WorkerConnection;
 }
 
 export interface MailHost {
@@ -101,7 +107,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const directories = makeDirectoryMaker(table);
   const agents = makeAgentRegistry(table, directories, now);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, agents);
+  const caplets = makeCapletRunner(table, agents, options.connection);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});
