@@ -34,6 +34,9 @@ export interface Mailbox {
   disconnect(error: Error): void;
 }
 
+/** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
+export const MAILBOX_LOAD_ERROR = 'Unknown message formula type';
+
 const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
 
 export const makeMailbox = (now: () => Date): Mailbox => {
@@ -136,7 +139,7 @@ export const makeMailbox = (now: () => Date): Mailbox => {
       if (problems.length > 0) {
         const list = problems.map(([number, { envelope }]) => `#${number} (${envelope.type})`).join(', ');
         throw Error(
-          `Unknown message formula type: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
+          `${MAILBOX_LOAD_ERROR}: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
             'the daemon cannot revive eval-proposal messages, dismiss them once settled',
         );
       }
