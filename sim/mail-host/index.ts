@@ -15,8 +15,9 @@
  *   call on its powers rejects with the daemon's `Unknown message formula type`.
  *   It refuses to restart while the HOST's own mailbox holds an undismissed
  *   eval-proposal (the host would not load).
- * - `failFollowing(guest, times)` makes that guest's next followMessages calls
- *   reject with the same error, to try an agent's recovery.
+ * - `failFollowing(guest, times)` fails that guest's open followMessages
+ *   iterators and its next `times` followMessages calls with the same error,
+ *   to try an agent's recovery.
  */
 export { makeMailHost } from './mail-host.js';
 export type { MailHost, MailHostOptions } from './mail-host.js';

@@ -16,6 +16,7 @@ import { isFormulaId, makeIdMinter } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeHostPowers } from './host-powers.js';
 import { makeMailOps } from './mail-ops.js';
+import { MAILBOX_LOAD_ERROR } from './mailbox.js';
 import { assertName, assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
 import type { Agent } from './agents.js';
 import type { HostOnlyMethods } from './host-powers.js';
@@ -61,8 +62,9 @@ export interface MailHost {
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
   /**
-   * Makes the guest's next `times` followMessages calls reject with the
-   * daemon's error for a mailbox it cannot load (`Unknown message formula type`).
+   * Fails the guest's open followMessages iterators, and rejects its next
+   * `times` followMessages calls, with the daemon's error for a mailbox it
+   * cannot load (`Unknown message formula type`).
    */
   failFollowing(guestName: string, times: number): void;
   grant(messageNumber: bigint): Promise<unknown>;
@@ -342,6 +344,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       const agent = agentNamed(guestName);
       if (agent.kind !== 'guest') throw Error(`${quote(guestName)} is the host, not a guest`);
       agent.followFaults = times;
+      agent.mailbox.failFollowers(harden(Error(MAILBOX_LOAD_ERROR)));
     },
     grant: number => mail.grant(host, number),
     rejectProposal: (number, reason) => mail.rejectProposal(host, number, reason),

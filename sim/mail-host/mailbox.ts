@@ -27,6 +27,8 @@ export interface Mailbox {
   subscribeNew(): Subscription<MessageRecord>;
   dismiss(number: bigint): void;
   /** Types of undismissed messages the daemon cannot reload, with their numbers. */
+  /** Fails every open followMessages iterator with this error. */
+  failFollowers(error: Error): void;
   unloadable(): { number: bigint; type: string }[];
   /** Rebuilds every record as the daemon does when it reloads the mailbox after a restart. */
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
@@ -150,6 +152,9 @@ export const makeMailbox = (now: () => Date): Mailbox => {
         if (envelope.type === 'request') fields.settled = settledFor(envelope.promiseId);
         messages.set(number, stamp(number, fields, date));
       }
+    },
+    failFollowers: error => {
+      for (const feed of [...feeds]) feed.fail(error);
     },
     disconnect: error => {
       for (const feed of [...feeds]) feed.fail(error);
