@@ -77,7 +77,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const serve = async (): Promise<void> => {
     const selfId = (await E(powers).identify('SELF')) as string | undefined;
     const nameOf = makeSenderNames(powers);
-    const tell = makeTellSender(powers, log);
+    const tell = makeTellSender(powers, log, redact);
     let model: { provider: Provider } | { problem: string };
     try {
       model = { provider: await options.createProvider(env, { log }) };
@@ -194,7 +194,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         // One bad message never stops the loop.
         log(`a turn failed: ${redact(describeError(error))}`);
       }
-      if (!controller.signal.aborted) await saveMemory(powers, memory, log);
+      if (!controller.signal.aborted) await saveMemory(powers, memory, log, redact);
     }
     await following;
   };

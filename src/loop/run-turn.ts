@@ -94,6 +94,9 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (outcome.usage !== undefined) {
       usage.inputTokens += outcome.usage.inputTokens;
       usage.outputTokens += outcome.usage.outputTokens;
+      if (outcome.usage.cachedInputTokens !== undefined) {
+        usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
+      }
     }
     const cleaned = cleanReply(outcome.message, setup.makeId);
     const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
