@@ -330,6 +330,17 @@ describe('restart', () => {
     expect(started.makes).toBe(3);
   });
 
+  it("the host's cancel of a pinned caplet is followed by its revival, as the daemon's collection runs revivePins", async () => {
+    const started = await startLal();
+    const { mailHost } = started;
+    await E(mailHost.host).write(['PINS', 'controller-for-lal'], (await E(mailHost.host).identify('controller-for-lal')) as string);
+    await E(mailHost.host).cancel('controller-for-lal');
+    expect(started.makes).toBe(2);
+    await E(mailHost.host).remove('PINS', 'controller-for-lal');
+    await E(mailHost.host).cancel('controller-for-lal');
+    expect(started.makes).toBe(2);
+  });
+
   it('makes a caplet cancelled before the restart again when looked up by id, findable by worker name', async () => {
     const mailHost = makeMailHost();
     await mailHost.host.provideGuest('lal', { agentName: 'profile-for-lal' });

@@ -7,7 +7,9 @@
  * - `restart()` cancels every running caplet, breaks old connections (old powers
  *   and iterators reject "Disconnected") and reloads every mailbox (records rebuilt,
  *   so followMessages replays every undismissed one). Like the daemon, it then
- *   makes again only what the host's `PINS` directory names (its revivePins);
+ *   makes again only what the host's `PINS` directory names (its revivePins,
+ *   which the daemon also runs after each collection: the host's `cancel` of a
+ *   pinned caplet is followed by its revival);
  *   every other caplet still formulated (also ones cancelled before; not ones
  *   collected because their name was rebound) stays dormant until something
  *   provides it (`revive(nameOrId)`, a look-up). A guest whose mailbox holds an

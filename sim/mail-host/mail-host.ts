@@ -117,8 +117,13 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const leastAuthority = Far('EndoLeastAuthority', {});
   const noneId = table.formulate({ type: 'least-authority', provide: () => leastAuthority });
   const mainWorkerId = caplets.formulateWorker();
-  // The host's PINS: what is named here is provided again when the daemon starts (its revivePins).
+  // The host's PINS: what is named here is provided again when the daemon starts and after each collection.
   const pins = directories.formulateDirectory();
+  /** The daemon's revivePins: provides every formula PINS names. */
+  const revivePins = async (): Promise<void> => {
+    const pinned = await pins.node.listIdentifiers();
+    await Promise.allSettled(pinned.map(id => table.provide(id)));
+  };
 
   const formulateGuest = (hostHandleId: FormulaId): Agent => {
     const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail));
@@ -178,6 +183,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       const id = await host.directory.identify(...namePathFrom(nameOrPath));
       if (id === undefined) throw Error(`Unknown pet name ${quote(nameOrPath)}`);
       await caplets.cancel(id, reason);
+      // The daemon revives PINS after each collection, which soon follows: a pinned caplet comes back at once.
+      await revivePins();
     },
     evaluate: async (_workerName, source, codeNames, petNamesOrPaths, resultName) => {
       if (petNamesOrPaths.length !== codeNames.length) {
@@ -274,9 +281,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       table.remember(guest.powers, guest.agentId);
     }
     host.mailbox.reload(settledFor);
-    // Like the daemon's revivePins: only pinned formulas are provided at start; the rest wait for a look-up.
-    const pinned = await pins.node.listIdentifiers();
-    await Promise.allSettled(pinned.map(id => table.provide(id)));
+    // Only pinned formulas are provided at start; the rest wait for a look-up.
+    await revivePins();
   };
 
   const waitForMessage = (

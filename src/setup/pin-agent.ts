@@ -13,6 +13,14 @@ import type { Say } from './say.js';
 
 export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
 
+/**
+ * Removes the pin before the agent is replaced: the daemon revives PINS
+ * after each collection, so a pinned agent that is cancelled comes back.
+ */
+export const unpinAgent = async (host: SetupHostRef, controllerName: string): Promise<void> => {
+  if ((await E(host).identify(PINS, controllerName)) !== undefined) await E(host).remove(PINS, controllerName);
+};
+
 export const pinAgent = async (host: SetupHostRef, controllerName: string, pin: boolean, say: Say): Promise<PinOutcome> => {
   const pinnedId = await E(host).identify(PINS, controllerName);
   if (!pin) {

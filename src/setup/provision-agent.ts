@@ -9,7 +9,7 @@ import { E } from '@endo/far';
 import { CAPLET_WORKER, type SetupGuest, type SetupHostRef } from './setup-host.js';
 import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
 import type { Say } from './say.js';
-import { pinAgent, type PinOutcome } from './pin-agent.js';
+import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 
 export interface ProvisionAgentOptions {
   names: GuestNames;
@@ -101,6 +101,7 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
     return harden({ guest: 'reused', agent: 'kept', handed, pin });
   }
   if (controllerExists) {
+    await unpinAgent(host, controllerName);
     say(`stopping the old agent "${controllerName}"`);
     await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
       say(`could not stop "${controllerName}" first (${messageOf(error)}); replacing it anyway`),
