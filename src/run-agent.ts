@@ -179,7 +179,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       log,
       onFailure: async (error, retryInMs) => {
         log(`following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`);
-        if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: proposals.pendingSources() });
+        if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: proposals.pendingSources(), retrying: true });
       },
       onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
       onMail: message => queue.push({ kind: 'mail', message }),
@@ -214,7 +214,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const stopped = serve().catch(async (error: unknown) => {
     log(`the agent stopped: ${redact(describeError(error))}`);
     // Its powers fail to load: say what to do, to HOST if it can still be reached, else in the log.
-    if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: [] });
+    if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   });
   return { stopped, cancel };
 };

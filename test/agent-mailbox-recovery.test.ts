@@ -32,6 +32,7 @@ describe('following mail when the daemon fails to load a mailbox', () => {
     expect(textOf(report)).toMatch(/grantEvaluate\(N\)/);
     expect(textOf(report)).toMatch(/endo dismiss N/);
     expect(textOf(report)).toMatch(/Recovering from a pending eval-proposal/);
+    expect(textOf(report)).toMatch(/I keep trying to follow my mail meanwhile\.$/);
 
     await run.send('ping');
     await run.reply('pong', 15_000);
@@ -78,6 +79,7 @@ describe('following mail when the daemon fails to load a mailbox', () => {
 
     await expect.poll(() => run.logs.slice(logged).filter(line => REPORT.test(line)).length).toBe(1);
     expect(run.logs.slice(logged).filter(line => line.startsWith('the agent stopped: Unknown message formula type'))).toHaveLength(1);
+    expect(run.logs.slice(logged).find(line => REPORT.test(line))).toMatch(/I stopped; after that recovery endo start makes me again\.$/);
     expect(await reportsTo(run)).toHaveLength(0);
   });
 });

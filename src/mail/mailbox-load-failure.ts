@@ -17,8 +17,13 @@ const SOURCE_PREVIEW_CHARS = 80;
 export const isMailboxLoadFailure = (error: unknown): boolean =>
   (error instanceof Error ? error.message : String(error)).includes(DAEMON_ERROR);
 
-/** One paragraph: what happened, which proposals are pending, how to settle or dismiss them. */
-export const mailboxLoadFailureText = (pendingSources: readonly string[]): string => {
+/**
+ * One paragraph: what happened, which proposals are pending, how to settle
+ * them, how to recover; `retrying` says whether the agent keeps following
+ * (its mail) or stopped (its powers did not load: the daemon makes it again
+ * at its next start, as it is pinned).
+ */
+export const mailboxLoadFailureText = (pendingSources: readonly string[], retrying: boolean): string => {
   const pending =
     pendingSources.length === 0
       ? 'an eval-proposal message in my mailbox or yours (endo inbox lists yours)'
@@ -28,10 +33,11 @@ export const mailboxLoadFailureText = (pendingSources: readonly string[]): strin
   return (
     `I cannot follow my mail: the Endo daemon fails to load a mailbox (${DAEMON_ERROR}). ` +
     `This daemon cannot reload a mailbox that holds an eval-proposal after a restart; pending: ${pending}. ` +
-    'Settle every eval-proposal before the next restart: grant it (endo eval \'E(host).grantEvaluate(N)\' host:AGENT, ' +
-    'N its number in endo inbox) or dismiss it (endo dismiss N). ' +
-    'If the daemon already fails to load it, follow "Recovering from a pending eval-proposal" in the lal-fae README. ' +
-    'I keep trying to follow my mail meanwhile.'
+    "Before the next restart settle every eval-proposal: grant it (endo eval 'E(host).grantEvaluate(N)' host:AGENT, " +
+    'N its number in endo inbox) or reject it (see "Grant or reject a proposal" in the lal-fae README), then dismiss it (endo dismiss N); ' +
+    'I dismiss my copy once it is settled. ' +
+    'If the daemon already fails to load a mailbox, follow "Recovering from a pending eval-proposal" in the lal-fae README. ' +
+    (retrying ? 'I keep trying to follow my mail meanwhile.' : 'I stopped; after that recovery endo start makes me again.')
   );
 };
 
@@ -40,8 +46,10 @@ export const reportMailboxLoadFailure = async (options: {
   powers: PowersRef;
   log: Log;
   pendingSources: readonly string[];
+  /** Whether the agent keeps trying to follow its mail (else it stopped). */
+  retrying: boolean;
 }): Promise<'told HOST' | 'logged'> => {
-  const text = mailboxLoadFailureText(options.pendingSources);
+  const text = mailboxLoadFailureText(options.pendingSources, options.retrying);
   try {
     await E(options.powers).send('HOST', [text], [], []);
     return 'told HOST';
