@@ -34,6 +34,8 @@ export interface Mailbox {
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
   /** Breaks every feed (the connection went away). */
   disconnect(error: Error): void;
+  /** How many follows are open (not ended by return() nor failed). */
+  followers(): number;
 }
 
 /** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
@@ -160,5 +162,6 @@ export const makeMailbox = (now: () => Date): Mailbox => {
       for (const feed of [...feeds]) feed.fail(error);
       topic.failAll(error);
     },
+    followers: () => feeds.size,
   };
 };

@@ -45,6 +45,8 @@ export interface ProposalTracker {
   pendingSources(): string[];
 }
 
+const UNMATCHED_COPIES_KEPT = 64;
+
 export const makeProposalTracker = (options: {
   powers: PowersRef;
   log: Log;
@@ -127,6 +129,8 @@ export const makeProposalTracker = (options: {
       }
     }
     unmatchedCopies.push(message);
+    // A copy is matched within moments of its proposal; older ones (a previous run's) never will be.
+    if (unmatchedCopies.length > UNMATCHED_COPIES_KEPT) unmatchedCopies.shift();
   };
 
   return {
