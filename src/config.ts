@@ -3,6 +3,7 @@
  * overrides them. The README's configuration table mirrors this file.
  */
 import type { Env } from '../providers/types.js';
+import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -68,6 +69,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_LOG',
   'LAL_STOP_AFTER_ANSWER',
   ...Object.values(LIMIT_ENV),
+  ...POLICY_ENV_NAMES,
 ]);
 
 export interface AgentConfig {
