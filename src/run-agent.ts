@@ -138,6 +138,23 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       await safeDismiss(number);
     };
 
+    /**
+     * Keeps the tools offered up to date without making the sender wait: the
+     * first check (nothing known yet) comes before the first turn; after
+     * that, tools/ is checked after each turn, beside the dismissal and the
+     * memory write. adoptTool brings in a tool at once itself.
+     */
+    let toolsKnown = false;
+    const checkTools = async (): Promise<void> => {
+      try {
+        await tools.refresh();
+        toolsKnown = true;
+      } catch (error) {
+        log(`could not check tools/: ${describeError(error)}`);
+      }
+    };
+    const toolsBeforeTurn = () => (toolsKnown ? Promise.resolve() : checkTools());
+
     const handleMail = async (message: MessageRecord): Promise<void> => {
       const key = messageKey(message);
       if (key !== undefined && handled.has(key)) {
@@ -149,15 +166,15 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         log(`skipped a message without a number (type ${String(message.type)})`);
         return;
       }
-      // Tools are discovered at the start of every turn, alongside naming the sender.
-      const [sender] = await Promise.all([nameOf(message.from), tools.refresh()]);
+      // A known sender's name is cached; tools/ is checked after the turn.
+      const [sender] = await Promise.all([nameOf(message.from), toolsBeforeTurn()]);
       const origin: Origin = { number: message.number, sender };
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(preview.replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
       if (key !== undefined) handled.add(key);
-      await finishWith(message.number);
+      await Promise.all([finishWith(message.number), checkTools()]);
     };
 
     const handleNotices = async (): Promise<void> => {
@@ -165,11 +182,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (arrived.length === 0) return;
       const origin = arrived.find(notice => notice.origin !== undefined)?.origin;
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
-      await tools.refresh();
+      await toolsBeforeTurn();
       await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
       // The messages these outcomes belong to can go once nothing more is pending for them.
       const origins = new Set(arrived.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
-      await Promise.all([...origins].map(finishWith));
+      await Promise.all([...[...origins].map(finishWith), checkTools()]);
     };
 
     const follower = followMail({
