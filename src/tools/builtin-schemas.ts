@@ -73,10 +73,10 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
     'schedule',
     'Ask to be woken later with a note (e.g. a reminder): at a time or after a delay. The wake-up starts a turn of its own with your note, and you then tell the sender of the message you are serving now. Or cancel a pending wake-up by its id.',
     {
-      note: text('What to do when woken, e.g. "remind HOST to check the build".'),
-      delaySeconds: { type: 'number', description: 'Wake after this many seconds (give this or at).' },
-      at: text('Wake at this ISO 8601 time, e.g. 2026-05-01T09:00:00Z (give this or delaySeconds).'),
-      cancel: text('The id of a pending wake-up to cancel instead (e.g. "w1"); then nothing else is needed.'),
+      note: described(text, 'What to do when woken.'),
+      delaySeconds: { type: 'number', description: 'Wake after this many seconds (or give at).' },
+      at: described(text, 'Wake at this ISO 8601 time.'),
+      cancel: described(text, 'The id of a pending wake-up to cancel instead (e.g. "w1").'),
     },
   ),
 ]);
