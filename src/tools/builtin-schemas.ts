@@ -15,7 +15,7 @@ const text: JsonSchema = { type: 'string' };
 const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 const names: JsonSchema = { type: 'array', items: { type: 'string' } };
 const messageNumber: JsonSchema = { type: 'integer' };
-const strings: JsonSchema = names;
+const strings: JsonSchema = { ...names, description: 'Sent exactly as written.' };
 
 const tool = (
   name: string,
@@ -62,7 +62,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
     },
     ['source', 'resultName'],
   ),
-  tool('store', 'Keep a JSON value under a pet name.', { value: {}, petName: path }, ['value', 'petName']),
+  tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' }, petName: path }, ['value', 'petName']),
   tool(
     'adoptTool',
     'Adopt a tool attached to a message into tools/ under toolName; call it by its schema name from your next step on.',
