@@ -22,7 +22,21 @@ export interface Notice {
 export interface NoticeQueue {
   push(notice: Notice): void;
   take(): Notice[];
+  /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
+  takeFor(origin: Origin | undefined): Notice[];
 }
+
+/** Notices grouped by the message they belong to, in arrival order. */
+export const byOrigin = (notices: readonly Notice[]): { origin: Origin | undefined; notices: Notice[] }[] => {
+  const groups = new Map<string, { origin: Origin | undefined; notices: Notice[] }>();
+  for (const notice of notices) {
+    const key = notice.origin === undefined ? '' : String(notice.origin.number);
+    const group = groups.get(key) ?? { origin: notice.origin, notices: [] };
+    group.notices.push(notice);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+};
 
 export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
   const queued: Notice[] = [];
@@ -32,6 +46,13 @@ export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
       onNotice();
     },
     take: () => queued.splice(0, queued.length),
+    takeFor: origin => {
+      const mine = (notice: Notice) => notice.origin?.number === origin?.number;
+      const taken = queued.filter(mine);
+      const others = queued.filter(notice => !mine(notice));
+      queued.splice(0, queued.length, ...others);
+      return taken;
+    },
   };
 };
 

@@ -32,6 +32,8 @@ export interface Mailbox {
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
   /** Breaks every feed (the connection went away). */
   disconnect(error: Error): void;
+  /** How many follows are open (not ended by return() nor failed). */
+  followers(): number;
 }
 
 const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
@@ -152,5 +154,6 @@ export const makeMailbox = (now: () => Date): Mailbox => {
       for (const feed of [...feeds]) feed.fail(error);
       topic.failAll(error);
     },
+    followers: () => feeds.size,
   };
 };
