@@ -106,7 +106,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           policy: setup.policy,
           gate: setup.approvals,
           origin,
-          run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, observe, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),

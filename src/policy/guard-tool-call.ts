@@ -15,11 +15,11 @@ export const guardToolCall = (options: {
   policy: ToolPolicy;
   gate: ApprovalGate;
   origin: Origin | undefined;
-  run: (call: ToolCall) => Promise<string>;
-}) => async (call: ToolCall): Promise<string> => {
+  run: (call: ToolCall, offered: readonly string[]) => Promise<string>;
+}) => async (call: ToolCall, offered: readonly string[]): Promise<string> => {
   const { policy, gate, origin, run } = options;
   if (!policy.allows(call.name)) return renderError(new Error(policy.refusal(call.name)));
-  if (!policy.needsApproval(call.name, origin?.sender)) return run(call);
+  if (!policy.needsApproval(call.name, origin?.sender)) return run(call, offered);
   const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;
-  return JSON.stringify(gate.ask({ action: `${call.name} ${args}`, origin, run: () => run(call) }));
+  return JSON.stringify(gate.ask({ action: `${call.name} ${args}`, origin, run: () => run(call, offered) }));
 };
