@@ -106,6 +106,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           policy: setup.policy,
           gate: setup.approvals,
           origin,
+          redact: setup.redact,
           run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, observe, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
