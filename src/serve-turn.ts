@@ -88,7 +88,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       origin,
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
-      redact: setup.redact,
       ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
