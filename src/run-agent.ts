@@ -122,7 +122,6 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       clock,
       max: config.limits.maxWakeUps,
       onDue: id => queue.push({ kind: 'wake', id }),
-      onChange: () => {},
     });
     status.section('Wake-ups', () => wakeUps.describe());
     onCancel.push(() => {
