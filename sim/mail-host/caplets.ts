@@ -40,7 +40,16 @@ interface CapletRecord {
   current: Incarnation | undefined;
 }
 
-export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => {
+/** How a worker's caplets reach the daemon: over CapTP as in the daemon, or (for measurements) the objects themselves. */
+export type WorkerConnection = 'captp' | 'direct';
+
+/** No connection at all: the caplet gets the daemon's objects themselves (E() still works on them). */
+const directConnection = {
+  makeFar: async <T>(value: T): Promise<T> => value,
+  makeNear: async <T>(value: T): Promise<T> => value,
+} as unknown as Loopback;
+
+export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry, connection: WorkerConnection = 'captp') => {
   const records = new Map<FormulaId, CapletRecord>();
   let connections = new Map<FormulaId, Loopback>();
   let loopbackCount = 0;
@@ -54,6 +63,7 @@ export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => 
 
   /** One connection per worker: objects of caplets on one worker meet each other unwrapped. */
   const connectionFor = (workerId: FormulaId): Loopback => {
+    if (connection === 'direct') return directConnection;
     let loop = connections.get(workerId);
     if (!loop) {
       loopbackCount += 1;

@@ -23,6 +23,7 @@
  */
 export { makeMailHost } from './mail-host.js';
 export type { MailHost, MailHostOptions } from './mail-host.js';
+export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { isPetName, isSpecialName, isName } from './pet-name.js';
 export { GuestInterface, HostInterface } from './interfaces.js';

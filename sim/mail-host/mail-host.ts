@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Far } from '@endo/far';
 import { M, mustMatch } from '@endo/patterns';
 import { makeAgentRegistry } from './agents.js';
-import { makeCapletRunner } from './caplets.js';
+import { makeCapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { evaluateSource } from './evaluate-source.js';
 import { makeFormulaTable } from './formula-table.js';
@@ -40,6 +40,12 @@ import type {
 export interface MailHostOptions {
   /** The clock message dates come from. */
   now?: () => Date;
+  /**
+   * 'captp' (the default) runs caplets over CapTP loopbacks as the daemon's
+   * workers do; 'direct' hands them the objects themselves, so a measurement
+   * can leave out what the connection keeps (the bench's memory figure).
+   */
+  connection?: WorkerConnection;
 }
 
 export interface MailHost {
@@ -73,6 +79,8 @@ export interface MailHost {
   waitForMessage(pred: (message: MessageRecord) => boolean, options?: WaitForMessageOptions): Promise<MessageRecord>;
   callCounts(guestName: string): Record<string, number>;
   resetCallCounts(guestName: string): void;
+  /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
+  traceCalls(guestName: string, listener: (method: string) => void): () => void;
   guest(name: string): GuestView;
 }
 
@@ -111,7 +119,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const directories = makeDirectoryMaker(table);
   const agents = makeAgentRegistry(table, directories, now);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, agents);
+  const caplets = makeCapletRunner(table, agents, options.connection);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});
@@ -381,6 +389,11 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
     waitForMessage,
     callCounts: name => Object.fromEntries(agentNamed(name).calls),
     resetCallCounts: name => agentNamed(name).calls.clear(),
+    traceCalls: (name, listener) => {
+      const { callListeners } = agentNamed(name);
+      callListeners.add(listener);
+      return () => callListeners.delete(listener);
+    },
     guest: name => {
       const agent = agentNamed(name);
       if (agent.kind !== 'guest') throw Error(`${quote(name)} is the host, not a guest`);
