@@ -19,8 +19,9 @@ const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),
 });
 
+const INTRO =
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?).';
 const HELP: Record<string, string> = {
-  '': 'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?).',
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
 };
 
@@ -57,9 +58,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     help(methodName?: string) {
       if (methodName === undefined || methodName === '') {
         const now = status.describe();
-        return now === '' ? HELP[''] : `${HELP['']}\n\n${now}`;
+        return now === '' ? INTRO : `${INTRO}\n\n${now}`;
       }
-      return HELP[methodName] ?? `No method named ${JSON.stringify(methodName)}. ${HELP['']}`;
+      return HELP[methodName] ?? `No method named ${JSON.stringify(methodName)}. ${INTRO}`;
     },
   });
 };

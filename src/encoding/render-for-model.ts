@@ -9,6 +9,7 @@
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
+import type { Introspectable } from '../remote-objects.js';
 
 const SPECIAL_START = /^[!"#$%&'()*+,-]/;
 const METHOD_NAMES_TIMEOUT_MS = 1_000;
@@ -20,7 +21,7 @@ export type DescribeRemotable = (value: object) => Promise<string>;
 export const describeRemotable: DescribeRemotable = async value => {
   const iface = getInterfaceOf(value) ?? 'Alleged: remotable';
   const names = await runWithTimeout(
-    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()) as Promise<unknown>,
+    Promise.resolve(E(value as Introspectable).__getMethodNames__()) as Promise<unknown>,
     METHOD_NAMES_TIMEOUT_MS,
     'Asking for method names',
   ).catch(() => undefined);

@@ -10,6 +10,7 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
+import type { Introspectable } from '../remote-objects.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
@@ -20,7 +21,7 @@ const isFaeTool = async (value: unknown): Promise<boolean> => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
   if (getInterfaceOf(value) === undefined) return false;
   const names: unknown = await runWithTimeout(
-    Promise.resolve(E(value as Record<string, () => unknown>).__getMethodNames__()),
+    Promise.resolve(E(value as Introspectable).__getMethodNames__()),
     PROBE_TIMEOUT_MS,
     'Probing an introduced name',
   ).catch(() => undefined);

@@ -21,6 +21,7 @@ import {
   type Args,
 } from './read-args.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from './fae-tool-registry.js';
+import type { Introspectable } from '../remote-objects.js';
 
 export interface BuiltinContext {
   powers: PowersRef;
@@ -48,7 +49,7 @@ const readWorkerName = (args: Args): string | undefined => {
 const readPetNamePaths = (args: Args): (string | string[])[] => readPathList(args, 'petNamePaths');
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
-  const capability = (await E(context.powers).lookup(path)) as Record<string, () => unknown>;
+  const capability = (await E(context.powers).lookup(path)) as Introspectable;
   const [help, methods] = await Promise.all([
     Promise.resolve(E(capability).help()).catch((error: unknown) => `(no help: ${error instanceof Error ? error.message : String(error)})`),
     Promise.resolve(E(capability).__getMethodNames__()).catch(() => []),
