@@ -22,6 +22,8 @@ export interface Notice {
 export interface NoticeQueue {
   push(notice: Notice): void;
   take(): Notice[];
+  /** Whether a notice about this message waits to be shown (its message must stay answerable). */
+  waitsFor(number: bigint): boolean;
 }
 
 export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
@@ -32,6 +34,7 @@ export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
       onNotice();
     },
     take: () => queued.splice(0, queued.length),
+    waitsFor: number => queued.some(notice => notice.origin?.number === number),
   };
 };
 

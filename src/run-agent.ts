@@ -27,6 +27,9 @@ import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agen
 import type { Observe } from './loop/agent-events.js';
 import { makeTurnServer } from './serve-turn.js';
 import { makeWorkQueue } from './work-queue.js';
+import { makeDaemonAdapter } from './daemon/daemon-adapter.js';
+import { daemonStatus } from './daemon/daemon-status.js';
+import { makeHostApprovedEvaluation, readDirectEvaluation } from './approval/host-approved-evaluation.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -74,9 +77,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const serve = async (): Promise<void> => {
-    const selfId = (await E(powers).identify('SELF')) as string | undefined;
-    const nameOf = makeSenderNames(powers);
-    const tell = makeTellSender(powers, log);
+    const daemon = await makeDaemonAdapter(powers, log);
+    const directEvaluation = readDirectEvaluation(env);
+    status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
+    const nameOf = makeSenderNames(powers, daemon);
+    const tell = makeTellSender(powers, log, daemon.names.host);
     let model: { provider: Provider } | { problem: string };
     try {
       model = { provider: await options.createProvider(env, { log }) };
@@ -87,7 +92,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const handled = trackHandled(memory, config.limits.rememberHandled);
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
-    const proposals = makeProposalTracker({ powers, log, notices });
+    const proposals =
+      daemon.generation === 'newest'
+        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
+        : makeProposalTracker({ powers, log, notices });
     const requests = makeRequestTracker({ powers, notices });
     const turns = makeTurnServer({
       model,
@@ -103,6 +111,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       observe,
       redact,
       signal: controller.signal,
+      daemon,
+      directEvaluation,
     });
     try {
       const moved = await adoptIntroducedTools({ powers, log, reserved: new Set([MEMORY_NAME]) });
@@ -113,8 +123,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
-    await Promise.resolve(E(powers).send('HOST', [hello.join(' ')], [], [])).catch((error: unknown) =>
-      log(`could not greet HOST: ${describeError(error)}`),
+    await Promise.resolve(E(powers).send(daemon.names.host, [hello.join(' ')], [], [])).catch((error: unknown) =>
+      log(`could not greet ${daemon.names.host}: ${describeError(error)}`),
     );
 
     const safeDismiss = (number: unknown) =>
@@ -123,6 +133,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
       if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number)) return;
+      // An outcome that settled after the model's last call is still to be told: keep its message.
+      if (notices.waitsFor(number)) return;
       await safeDismiss(number);
     };
 
@@ -162,7 +174,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const follower = followMail({
       powers,
-      selfId,
+      selfId: undefined,
+      open: daemon.follow,
+      isOwn: daemon.isOwn,
       log,
       onMail: message => queue.push({ kind: 'mail', message }),
       onOwn: message => {

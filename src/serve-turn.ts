@@ -21,6 +21,8 @@ import type { ProposalTracker } from './proposals/proposal-tracker.js';
 import type { RequestTracker } from './requests/request-tracker.js';
 import { systemPrompt } from './system-prompt.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
+import type { DaemonAdapter } from './daemon/daemon-adapter.js';
+import { promptFor, schemasFor } from './daemon/speak-generation.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
 
@@ -41,6 +43,10 @@ export interface TurnServerSetup {
   observe: Observe;
   redact: (text: string) => string;
   signal: AbortSignal;
+  /** The daemon generation's names and tools (daemon/); f0a46042a's words when absent. */
+  daemon?: DaemonAdapter;
+  /** The newest daemon's evaluate runs without asking the HOST (LAL_DIRECT_EVAL). */
+  directEvaluation?: boolean;
 }
 
 export interface TurnServer {
@@ -55,7 +61,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const dismissedByModel = new Set<bigint>();
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
-  const prompt = systemPrompt(config.persona);
+  const prompt = promptFor(systemPrompt(config.persona), setup.daemon, setup.directEvaluation);
+  const builtinSchemas = schemasFor(BUILTIN_SCHEMAS, setup.daemon, setup.directEvaluation);
 
   const serve = async (title: string, content: string, origin: Origin | undefined) => {
     if (!('provider' in model)) {
@@ -81,7 +88,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      tools: () => [...BUILTIN_SCHEMAS, ...setup.tools.schemas()],
+      tools: () => [...builtinSchemas, ...setup.tools.schemas()],
       runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
       takeNotices: () => setup.notices.take().map(notice => notice.text),
       stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],

@@ -49,6 +49,7 @@ export const makeHostPowers = (
       help: (methodName?: string) => help(methodName),
       ...shared,
       ...makeNewestMethods(agent, table, mail),
+      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
       provideGuest: (name?: string, options?: ProvideGuestOptions) => hostOnly.provideGuest(name, options),
       provideWorker: (nameOrPath: NameOrPath) => hostOnly.provideWorker(nameOrPath),
       makeUnconfined: (workerName: string | undefined, specifier: string, options?: MakeCapletOptions) =>

@@ -98,18 +98,24 @@ const newestAgentMethods = {
   form: M.call(NameOrPathShape, M.string(), M.arrayOf(M.record())).returns(M.promise()),
 };
 
-export const NewestGuestInterface: InterfaceGuard = M.interface('EndoGuest', {
-  ...newestAgentMethods,
+// Both the guest and the host edit, read revisions and answer forms.
+const newestMailMethods = {
   editMessage: M.call(MessageNumberShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
     .optional(M.splitRecord({}, { done: M.boolean() }))
     .returns(M.promise()),
   messageHistory: M.call(MessageNumberShape).returns(M.promise()),
   submit: M.call(MessageNumberShape, M.record()).returns(M.promise()),
+};
+
+export const NewestGuestInterface: InterfaceGuard = M.interface('EndoGuest', {
+  ...newestAgentMethods,
+  ...newestMailMethods,
   define: M.call(M.string(), M.record()).returns(M.promise()),
 });
 
 export const NewestHostInterface: InterfaceGuard = M.interface('EndoHost', {
   ...newestAgentMethods,
+  ...newestMailMethods,
   provideGuest: M.call().optional(NameShape, M.record()).returns(M.promise()),
   provideWorker: M.call(NameOrPathShape).returns(M.promise()),
   makeUnconfined: M.call(M.or(NameOrPathShape, M.undefined()), M.string())

@@ -10,15 +10,15 @@ import type { Origin } from '../proposals/proposal-tracker.js';
 
 export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;
 
-export const makeTellSender = (powers: PowersRef, log: Log): TellSender => async (origin, text) => {
+export const makeTellSender = (powers: PowersRef, log: Log, hostName = 'HOST'): TellSender => async (origin, text) => {
   try {
     if (origin === undefined) {
-      await E(powers).send('HOST', [text], [], []);
+      await E(powers).send(hostName, [text], [], []);
     } else {
       await E(powers).reply(origin.number, [text], [], []);
     }
   } catch (error) {
-    const to = origin?.sender ?? 'HOST';
+    const to = origin?.sender ?? hostName;
     await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
       log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
     );

@@ -94,6 +94,8 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
     },
     ['source', 'resultName'],
   ),
+  // Offered on the newest daemon only (daemon/speak-generation.ts), where messages have revisions.
+  tool('messageHistory', 'Read every revision of a message (its sender may have edited it), oldest first.', { messageNumber }, ['messageNumber']),
   tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Any JSON value.' }, petName: path('The name to keep it under.') }, ['value', 'petName']),
   tool(
     'adoptTool',

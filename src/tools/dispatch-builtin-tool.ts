@@ -21,6 +21,7 @@ import {
   type Args,
 } from './read-args.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from './fae-tool-registry.js';
+import { readMessageHistory } from '../daemon/message-history.js';
 import type { Introspectable } from '../remote-objects.js';
 
 export interface BuiltinContext {
@@ -160,6 +161,8 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
         origin: context.origin,
       });
     }
+    case 'messageHistory':
+      return readMessageHistory(context.powers, readMessageNumber(args));
     case 'store': {
       if (!('value' in args)) throw new Error('value is required');
       const petName = readPath(args, 'petName');
