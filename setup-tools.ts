@@ -16,7 +16,7 @@ import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { pickEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, type GuestNames } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, TOKEN_AT_REST_ADVICE, type GuestNames } from './src/setup/read-setup-env.js';
 import { sayToConsole } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
@@ -48,6 +48,7 @@ export const makeToolSetup =
     }
     // Everything is checked before anything is created.
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
+    const tokenFile = readTokenFile(env, options.cwd ?? process.cwd());
     const names = guestToProvision(env);
     const persona = names === undefined ? undefined : readPersona(env, 'fae');
     const plans = planToolCaplets({
@@ -71,7 +72,7 @@ export const makeToolSetup =
     await provisionAgent(hostPowers, {
       names,
       persona,
-      env: pickEnv({ ...env, FAE_CWD: faeCwd }),
+      env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
       agentSpecifier,
       introducedNames: Object.fromEntries(toolNames.map(name => [name, name])),
       restart: readRestart(env),

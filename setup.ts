@@ -11,7 +11,7 @@
  */
 import { pickEnv, type SourceEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, TOKEN_AT_REST_ADVICE } from './src/setup/read-setup-env.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { sayToConsole, type Say } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
@@ -48,12 +48,13 @@ export const makeSetup =
     const names = guestNamesFor(rawName, nameArgument === undefined ? 'LAL_NAME' : 'The guest name');
     const persona = readPersona(env, names.guestName === 'fae' ? 'fae' : 'lal');
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
+    const tokenFile = readTokenFile(env, options.cwd ?? process.cwd());
     const agentSpecifier = assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
     const prefix = names.guestName === DEFAULT_GUEST ? '' : `LAL_NAME=${names.guestName} `;
     await provisionAgent(hostPowers, {
       names,
       persona,
-      env: pickEnv({ ...env, FAE_CWD: faeCwd }),
+      env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
       agentSpecifier,
       restart: readRestart(env),
       command: `${prefix}${SETUP_COMMAND}`,

@@ -12,6 +12,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_ANTHROPIC_MAX_TOKENS } from './config.js';
 import type { ProviderConfig } from './config.js';
 import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
+import { withCacheBreakpoints } from './anthropic-cache.js';
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -54,9 +55,7 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
     const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: config.model,
       max_tokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-      messages: wireMessages,
-      ...(system === undefined ? {} : { system }),
-      ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
+      ...withCacheBreakpoints({ system, messages: wireMessages, tools: toAnthropicTools(tools) }),
     };
     let reply: Anthropic.Messages.Message;
     try {
@@ -71,7 +70,10 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
     if (!usage) return { message };
     // input_tokens excludes cached input; the prompt's size is the sum.
     const inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    return { message, usage: { inputTokens, outputTokens: usage.output_tokens } };
+    return {
+      message,
+      usage: { inputTokens, outputTokens: usage.output_tokens, cachedInputTokens: usage.cache_read_input_tokens ?? 0 },
+    };
   };
 
   return harden({ kind: 'anthropic', model: config.model, chat });

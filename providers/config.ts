@@ -4,6 +4,7 @@
  * auth token is kept but never appears in any message.
  */
 import { DEFAULT_LIMITS } from '../src/config.js';
+import { readSecret } from './read-secret.js';
 import { ProviderError } from './types.js';
 import type { Env } from './types.js';
 
@@ -14,7 +15,7 @@ export interface ProviderConfig {
   /** The service's base address as the SDK wants it (no trailing slash). */
   host: string;
   model: string;
-  /** LAL_AUTH_TOKEN; undefined when unset or empty. */
+  /** LAL_AUTH_TOKEN, or the file LAL_AUTH_TOKEN_FILE names; undefined when neither is set. */
   authToken: string | undefined;
   /** LAL_MAX_TOKENS: the most tokens one reply may have. */
   maxTokens: number | undefined;
@@ -49,6 +50,7 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
   'LAL_PROVIDER',
   'LAL_MODEL',
   'LAL_AUTH_TOKEN',
+  'LAL_AUTH_TOKEN_FILE',
   'LAL_MAX_TOKENS',
   'LAL_MAX_MESSAGES',
   'LAL_REQUEST_TIMEOUT_MS',
@@ -109,11 +111,11 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     );
   }
   const kind = pickProviderKind(rawHost, env.LAL_PROVIDER);
-  const authToken = env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '' ? env.LAL_AUTH_TOKEN : undefined;
+  const authToken = readSecret(env, 'LAL_AUTH_TOKEN');
   if (kind === 'anthropic' && authToken === undefined) {
     throw new ProviderError(
       'config',
-      'LAL_AUTH_TOKEN is required for Anthropic: set it to your Anthropic API key',
+      'LAL_AUTH_TOKEN is required for Anthropic: set LAL_AUTH_TOKEN_FILE to a file holding your Anthropic API key (or LAL_AUTH_TOKEN to the key)',
     );
   }
   const model = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== ''

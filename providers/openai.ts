@@ -11,6 +11,7 @@
 import type OpenAI from 'openai';
 import type { ProviderConfig } from './config.js';
 import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
+import { cachedInputTokens, promptCacheFields } from './openai-cache.js';
 import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -64,6 +65,7 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       messages: toOpenAIMessages(keepLastMessages(messages, config.maxMessages)),
       ...(tools.length > 0 ? { tools: toOpenAITools(tools) } : {}),
       ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
+      ...promptCacheFields(config.host, messages),
     };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
@@ -79,8 +81,16 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
     }
     const message = fromOpenAIMessage(choice.message);
     const usage = completion.usage;
+    const cached = cachedInputTokens(usage, (completion as { timings?: Record<string, unknown> }).timings);
     return usage
-      ? { message, usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } }
+      ? {
+          message,
+          usage: {
+            inputTokens: usage.prompt_tokens,
+            outputTokens: usage.completion_tokens,
+            ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+          },
+        }
       : { message };
   };
 

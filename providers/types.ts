@@ -66,8 +66,16 @@ export interface ToolSchema {
 }
 
 export interface Usage {
+  /** The whole prompt, cached part included. */
   inputTokens: number;
   outputTokens: number;
+  /**
+   * Input tokens the server read from its prompt cache (part of
+   * inputTokens): Anthropic cache_read_input_tokens, OpenAI
+   * prompt_tokens_details.cached_tokens, llama.cpp timings.cache_n. Absent
+   * when the server does not say.
+   */
+  cachedInputTokens?: number;
 }
 
 export interface ChatOptions {

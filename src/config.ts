@@ -9,6 +9,8 @@ export type Persona = 'lal' | 'fae';
 export interface AgentLimits {
   /** Model calls one turn may make before it is ended (LAL_MAX_MODEL_CALLS). */
   maxModelCalls: number;
+  /** Tool calls one model reply may make; the rest are answered with an error (LAL_MAX_CALLS_PER_REPLY). */
+  maxCallsPerReply: number;
   /** Same tool, same arguments: warn the model at this count (LAL_REPEAT_WARN). */
   repeatWarnAt: number;
   /** …refuse to run the call at this count (LAL_REPEAT_REFUSE). */
@@ -31,6 +33,7 @@ export interface AgentLimits {
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
   maxModelCalls: 24,
+  maxCallsPerReply: 16,
   repeatWarnAt: 3,
   repeatRefuseAt: 5,
   repeatStopAt: 7,
@@ -47,6 +50,7 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   maxModelCalls: 'LAL_MAX_MODEL_CALLS',
+  maxCallsPerReply: 'LAL_MAX_CALLS_PER_REPLY',
   repeatWarnAt: 'LAL_REPEAT_WARN',
   repeatRefuseAt: 'LAL_REPEAT_REFUSE',
   repeatStopAt: 'LAL_REPEAT_STOP',

@@ -4,6 +4,7 @@
  * the agent writes to the console.
  */
 import { redact } from '../providers/provider-errors.js';
+import { secretsFromFiles } from '../providers/read-secret.js';
 import type { Env } from '../providers/types.js';
 
 export type Log = (line: string) => void;
@@ -15,7 +16,9 @@ const MIN_SECRET_LENGTH = 4;
 export const secretValues = (env: Env): string[] =>
   Object.entries(env)
     .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value as string);
+    .map(([, value]) => value as string)
+    // And the secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
+    .concat(secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH));
 
 export const makeRedactor = (env: Env): ((text: string) => string) => {
   // Longest first, so a secret that contains another is hidden whole.

@@ -81,7 +81,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const directEvaluation = readDirectEvaluation(env);
     status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
     const nameOf = makeSenderNames(powers, daemon);
-    const tell = makeTellSender(powers, log, daemon.names.host);
+    const tell = makeTellSender(powers, log, redact, daemon.names.host);
     let model: { provider: Provider } | { problem: string };
     try {
       model = { provider: await options.createProvider(env, { log }) };
@@ -202,7 +202,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         // One bad message never stops the loop.
         log(`a turn failed: ${redact(describeError(error))}`);
       }
-      if (!controller.signal.aborted) await saveMemory(powers, memory, log);
+      if (!controller.signal.aborted) await saveMemory(powers, memory, log, redact);
     }
     await following;
   };

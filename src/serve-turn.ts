@@ -80,6 +80,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       origin,
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
+      redact: setup.redact,
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     observe({ kind: 'turn-start', title });

@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
+import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
 import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
 import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
@@ -273,5 +275,79 @@ describe('setup-tools.ts', () => {
     await makeTools(output.say)(mailHost.host);
     expect(await E(mailHost.host).identify('controller-for-fae')).toBe(controllerId);
     expect([...(await E(fae).list('tools'))].sort()).toEqual([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].sort());
+  });
+});
+
+describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => {
+  /** The host as setup sees it, recording everything handed to the daemon. */
+  const recordingHost = (host: HostPowers) => {
+    const handed: string[] = [];
+    const forward = (name: string) => (...args: unknown[]) => {
+      handed.push(`${name} ${inspect(args, { depth: 10 })}`);
+      return (E(host) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args);
+    };
+    const names = ['has', 'lookup', 'list', 'identify', 'provideGuest', 'makeUnconfined', 'cancel', 'write', 'move', 'remove', 'send', 'makeDirectory', 'copy'];
+    return { host: Object.fromEntries(names.map(name => [name, forward(name)])) as unknown as HostPowers, handed };
+  };
+
+  it('setup passes LAL_AUTH_TOKEN_FILE as an absolute path; the agent reads the key, authenticates at the wire, and never stores, logs or mails it', async () => {
+    const token = 'sk-file-token-5e4d3c2b1a-never-at-rest';
+    const folder = mkdtempSync(path.join(tmpdir(), 'lal-fae-token-'));
+    writeFileSync(path.join(folder, 'token'), `${token}\n`, { mode: 0o600 });
+    const server = await startModelServer({
+      protocol: 'openai',
+      apiKey: token,
+      reply: scriptedReplies([
+        { text: `your key is ${token}` },
+        { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`psst ${token}`] } }] },
+      ], { text: 'sent' }),
+    });
+    try {
+      const mailHost = newMailHost();
+      const recording = recordingHost(mailHost.host);
+      // Relative to the script's directory, as a person would type it.
+      stubEnv({ LAL_HOST: server.url, LAL_AUTH_TOKEN_FILE: 'token', LAL_LOG: 'debug' });
+      const output = captureOutput();
+      await makeSetup({ agentSpecifier: agentSource, say: output.say, cwd: folder })(recording.host);
+      await waitForText(mailHost, 'Lal agent ready.');
+      expect(recording.handed.join('\n')).toContain(path.join(folder, 'token'));
+      expect(recording.handed.join('\n')).not.toContain(token);
+
+      await E(mailHost.host).send('lal', ['what is my key?'], [], []);
+      const answer = await waitForText(mailHost, 'your key is');
+      expect(textOf(answer)).toBe('your key is [redacted]');
+      await E(mailHost.host).send('lal', ['whisper it'], [], []);
+      expect(textOf(await waitForText(mailHost, 'psst'))).toBe('psst [redacted]');
+      // The wire double refuses any other key: both model calls were let in with the file's.
+      expect(server.requests.filter(request => request.status === 200).length).toBeGreaterThanOrEqual(2);
+
+      const lal = mailHost.guest('lal').powers;
+      await expect.poll(async () => String(await E(lal).lookup('agent-memory'))).toContain('psst');
+      expect(String(await E(lal).lookup('agent-memory'))).not.toContain(token);
+      expect(output.text()).not.toContain(token);
+      expect(JSON.stringify(await hostInboxTexts(mailHost))).not.toContain(token);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses both LAL_AUTH_TOKEN and LAL_AUTH_TOKEN_FILE, or a file that cannot be read, before creating anything', async () => {
+    const mailHost = newMailHost();
+    const output = captureOutput();
+    const setup = makeSetup({ agentSpecifier: echoSource, say: output.say });
+    stubEnv({ LAL_AUTH_TOKEN: SECRET, LAL_AUTH_TOKEN_FILE: '/etc/hostname' });
+    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both/);
+    stubEnv({ LAL_AUTH_TOKEN_FILE: '/nonexistent/lal-fae-token' });
+    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_AUTH_TOKEN_FILE must name a readable file/);
+    expect(await E(mailHost.host).list()).not.toContain('lal');
+  });
+
+  it('says how to keep the token out of the daemon when LAL_AUTH_TOKEN itself is handed over', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_AUTH_TOKEN: SECRET });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
+    expect(output.text()).toContain('LAL_AUTH_TOKEN_FILE=<path>');
+    expect(output.text()).not.toContain(SECRET);
   });
 });

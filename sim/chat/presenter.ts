@@ -103,8 +103,9 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         activeTurns = Math.max(0, activeTurns - 1);
         calls.length = 0;
         flush();
-        const { inputTokens, outputTokens } = event.usage;
-        const usage = inputTokens + outputTokens > 0 ? `, ${formatCount(inputTokens)} in / ${formatCount(outputTokens)} out tokens` : '';
+        const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
+        const cached = cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
+        const usage = inputTokens + outputTokens > 0 ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens` : '';
         const calls_ = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}`;
         const how = event.stopReason === 'done' || event.stopReason === 'answered' ? '' : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
         summaries.push(`  · turn over${how}: ${calls_}${usage}`);

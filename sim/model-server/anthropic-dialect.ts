@@ -8,6 +8,7 @@
 import { estimateTokens, isRecord, makeWireId } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
+import type { PromptCache } from './prompt-cache.js';
 
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error',
@@ -153,6 +154,67 @@ const readToolNames = (tools: unknown): string[] | WireError => {
   return names;
 };
 
+/** The most `cache_control` breakpoints one request may set. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+const CACHE_TTLS = ['5m', '1h'];
+
+/** Everything that can carry `cache_control`, in the order the service reads the prompt: tools, system, message blocks. */
+const cacheableParts = (body: Record<string, unknown>): { at: string; part: Record<string, unknown> }[] => {
+  const parts: { at: string; part: Record<string, unknown> }[] = [];
+  if (Array.isArray(body.tools)) {
+    body.tools.forEach((tool, index) => {
+      if (isRecord(tool)) parts.push({ at: `tools.${index}`, part: tool });
+    });
+  }
+  if (Array.isArray(body.system)) {
+    body.system.forEach((block, index) => {
+      if (isRecord(block)) parts.push({ at: `system.${index}`, part: block });
+    });
+  } else if (typeof body.system === 'string' && body.system !== '') {
+    parts.push({ at: 'system', part: { type: 'text', text: body.system } });
+  }
+  if (Array.isArray(body.messages)) {
+    body.messages.forEach((message, index) => {
+      if (!isRecord(message)) return;
+      const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+      if (!Array.isArray(content)) return;
+      content.forEach((block, blockIndex) => {
+        if (isRecord(block)) parts.push({ at: `messages.${index}.content.${blockIndex}`, part: { role: message.role, ...block } });
+      });
+    });
+  }
+  return parts;
+};
+
+/** Checks `cache_control` as the service does: the ephemeral type, a known ttl, at most four breakpoints. */
+const checkCacheControl = (body: Record<string, unknown>): WireError | undefined => {
+  let count = 0;
+  for (const { at, part } of cacheableParts(body)) {
+    const control = part.cache_control;
+    if (control === undefined || control === null) continue;
+    if (!isRecord(control) || control.type !== 'ephemeral') return invalid(`${at}.cache_control.type: Input should be 'ephemeral'`);
+    if (control.ttl !== undefined && !CACHE_TTLS.includes(String(control.ttl))) {
+      return invalid(`${at}.cache_control.ttl: Input should be '5m' or '1h'`);
+    }
+    count += 1;
+  }
+  if (count > MAX_CACHE_BREAKPOINTS) {
+    return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.`);
+  }
+  return undefined;
+};
+
+/** Reads the request through the prompt cache: prefixes are cached only where a breakpoint ends them. */
+const readCache = (rawBody: unknown, cache: PromptCache) => {
+  const parts = isRecord(rawBody) ? cacheableParts(rawBody) : [];
+  const segments = parts.map(({ part }) => {
+    const { cache_control: _control, ...content } = part;
+    return JSON.stringify(content);
+  });
+  const breakpoints = parts.flatMap(({ part }, index) => (isRecord(part.cache_control) ? [index + 1] : []));
+  return cache.read(segments, breakpoints);
+};
+
 const parseChat = (body: unknown, headers: Record<string, string | string[] | undefined>): { chat: ParsedChat } | { error: WireError } => {
   if (headers['anthropic-version'] === undefined) return { error: invalid('anthropic-version: header is required') };
   if (!isRecord(body)) return { error: invalid('There was an issue with your request body: it must be a JSON object') };
@@ -163,6 +225,8 @@ const parseChat = (body: unknown, headers: Record<string, string | string[] | un
   if (body.stream === true) return { error: invalid('This test double does not stream; send stream: false.') };
   const system = readSystem(body.system);
   if (typeof system === 'object') return { error: system };
+  const cacheError = checkCacheControl(body);
+  if (cacheError !== undefined) return { error: cacheError };
   const messages = readMessages(body.messages);
   if (!Array.isArray(messages)) return { error: messages };
   const toolNames = readToolNames(body.tools);
@@ -202,7 +266,7 @@ export const anthropicDialect: WireDialect = {
   modelNotFound: model => anthropicError(404, `model: ${model}`),
   errorBody: (status, message) =>
     anthropicError(status, message ?? (status === 429 ? 'Number of request tokens has exceeded your per-minute rate limit' : status === 529 ? 'Overloaded' : status >= 500 ? 'Internal server error' : `Request failed with status ${status}`)).body,
-  renderAnswer: (answer, request) => {
+  renderAnswer: (answer, request, rawBody, cache) => {
     const content: Record<string, unknown>[] = [];
     if (answer.text !== undefined && answer.text !== '') content.push({ type: 'text', text: answer.text });
     for (const call of answer.toolCalls ?? []) {
@@ -219,10 +283,14 @@ export const anthropicDialect: WireDialect = {
       }
       content.push({ type: 'tool_use', id: call.id ?? makeWireId('toolu_'), name: call.name, input });
     }
+    const reading = readCache(rawBody, cache);
     const usage = answer.usage ?? {
-      inputTokens: estimateTokens(JSON.stringify(request.messages)),
+      inputTokens: reading.totalTokens,
       outputTokens: estimateTokens(JSON.stringify(content)),
     };
+    // input_tokens is what was neither read from nor written to the cache.
+    const cachedTokens = Math.min(usage.inputTokens, answer.usage?.cachedInputTokens ?? reading.cachedTokens);
+    const writtenTokens = answer.usage === undefined ? Math.min(reading.writtenTokens, usage.inputTokens - cachedTokens) : 0;
     return {
       status: 200,
       body: {
@@ -234,10 +302,10 @@ export const anthropicDialect: WireDialect = {
         stop_reason: (answer.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn',
         stop_sequence: null,
         usage: {
-          input_tokens: usage.inputTokens,
+          input_tokens: usage.inputTokens - cachedTokens - writtenTokens,
           output_tokens: usage.outputTokens,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: writtenTokens,
+          cache_read_input_tokens: cachedTokens,
           service_tier: 'standard',
         },
       },

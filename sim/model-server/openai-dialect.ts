@@ -6,6 +6,7 @@
 import { estimateTokens, isRecord, makeWireId } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
+import type { PromptCache } from './prompt-cache.js';
 
 const errorTypeFor = (status: number): string =>
   status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
@@ -140,6 +141,19 @@ const parseChat = (body: unknown): { chat: ParsedChat } | { error: WireError } =
   return { chat: { model: body.model, messages, toolNames, maxTokens: typeof limit === 'number' ? limit : undefined } };
 };
 
+/**
+ * Reads the request through the automatic prefix cache (tools, then messages,
+ * as OpenAI and llama.cpp lay them out).
+ */
+const readCache = (rawBody: unknown, cache: PromptCache) => {
+  const body = isRecord(rawBody) ? rawBody : {};
+  const segments = [
+    ...(Array.isArray(body.tools) ? body.tools : []),
+    ...(Array.isArray(body.messages) ? body.messages : []),
+  ].map(part => JSON.stringify(part));
+  return cache.read(segments, 'every');
+};
+
 /** How OpenAI shows a wrong key: its first and last characters only. */
 const maskKey = (key: string) => (key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}` : '****');
 
@@ -168,7 +182,7 @@ export const openAIDialect: WireDialect = {
   modelNotFound: model => openAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, { code: 'model_not_found' }),
   errorBody: (status, message) =>
     openAIError(status, message ?? (status === 429 ? 'Rate limit reached for requests.' : status >= 500 ? 'The server had an error while processing your request. Sorry about that!' : `Request failed with status ${status}.`)).body,
-  renderAnswer: (answer, request) => {
+  renderAnswer: (answer, request, rawBody, cache) => {
     const calls = (answer.toolCalls ?? []).map(call => ({
       id: call.id ?? makeWireId('call_'),
       type: 'function' as const,
@@ -178,10 +192,14 @@ export const openAIDialect: WireDialect = {
       },
     }));
     const text = answer.text ?? '';
+    const reading = readCache(rawBody, cache);
     const usage = answer.usage ?? {
-      inputTokens: estimateTokens(JSON.stringify(request.messages)),
+      inputTokens: reading.totalTokens,
       outputTokens: estimateTokens(text + JSON.stringify(calls)),
     };
+    const cachedTokens = Math.min(usage.inputTokens, answer.usage?.cachedInputTokens ?? reading.cachedTokens);
+    // llama.cpp reports its slot cache in `timings` (cache_n read, prompt_n evaluated) when asked to cache_prompt.
+    const llamaCpp = isRecord(rawBody) && rawBody.cache_prompt === true;
     return {
       status: 200,
       body: {
@@ -207,7 +225,11 @@ export const openAIDialect: WireDialect = {
           prompt_tokens: usage.inputTokens,
           completion_tokens: usage.outputTokens,
           total_tokens: usage.inputTokens + usage.outputTokens,
+          ...(llamaCpp ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
         },
+        ...(llamaCpp
+          ? { timings: { cache_n: cachedTokens, prompt_n: usage.inputTokens - cachedTokens, predicted_n: usage.outputTokens } }
+          : {}),
         system_fingerprint: null,
       },
     };

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { anthropicDialect } from './anthropic-dialect.js';
 import { ollamaDialect } from './ollama-dialect.js';
 import { openAIDialect } from './openai-dialect.js';
+import { makePromptCache } from './prompt-cache.js';
 import type {
   ModelProtocol,
   ModelServer,
@@ -65,6 +66,7 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
   const waiters: { count: number; resolve: () => void }[] = [];
   let chatCount = 0;
   let insideMs = 0;
+  const promptCache = makePromptCache();
 
   const send = (
     response: ServerResponse,
@@ -98,7 +100,7 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
       send(response, record, status, dialect.errorBody(status, message), retryAfter === undefined ? {} : { 'retry-after': retryAfter });
       return;
     }
-    const answer = dialect.renderAnswer(reply, request, rawBody);
+    const answer = dialect.renderAnswer(reply, request, rawBody, promptCache);
     if (answer.status !== 200) {
       sendError(response, record, answer as WireError);
       return;

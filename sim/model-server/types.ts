@@ -47,8 +47,11 @@ export interface ScriptedToolCall {
 export interface ScriptedAnswer {
   text?: string;
   toolCalls?: ScriptedToolCall[];
-  /** Token counts to report; estimated from sizes when absent. */
-  usage?: { inputTokens: number; outputTokens: number };
+  /**
+   * Token counts to report; estimated from sizes when absent. Cached input
+   * tokens (part of inputTokens) come from the server's prompt cache when not given.
+   */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
 }
 
 /** An HTTP failure in the service's own error shape. */

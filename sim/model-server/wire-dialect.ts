@@ -3,6 +3,7 @@
  * and reads a chat request, words its errors, and renders an answer.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { PromptCache } from './prompt-cache.js';
 import type { ModelProtocol, NormalizedRequest, ScriptedAnswer } from './types.js';
 
 export interface WireError {
@@ -31,7 +32,8 @@ export interface WireDialect {
   modelNotFound(model: string): WireError;
   /** The service's error body for a status (scripted failures, unknown routes). */
   errorBody(status: number, message: string | undefined): unknown;
-  renderAnswer(answer: ScriptedAnswer, request: NormalizedRequest, rawBody: unknown): WireAnswer | WireError;
+  /** `cache` is this server's prompt cache, for the cached tokens its usage reports. */
+  renderAnswer(answer: ScriptedAnswer, request: NormalizedRequest, rawBody: unknown, cache: PromptCache): WireAnswer | WireError;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -11,6 +11,7 @@ import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
 import type { Observe, StopReason } from './agent-events.js';
 import { callModel } from './call-model.js';
+import { callIdsIn, checkReplyCalls } from './check-reply-calls.js';
 import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -93,9 +94,19 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (outcome.usage !== undefined) {
       usage.inputTokens += outcome.usage.inputTokens;
       usage.outputTokens += outcome.usage.outputTokens;
+      if (outcome.usage.cachedInputTokens !== undefined) {
+        usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
+      }
     }
-    const reply = cleanReply(outcome.message, setup.makeId);
-    const calls = reply.toolCalls ?? [];
+    const cleaned = cleanReply(outcome.message, setup.makeId);
+    const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
+      idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
+      makeId: setup.makeId,
+      maxCalls: limits.maxCallsPerReply,
+      toolNames: tools.map(tool => tool.function.name),
+    });
+    const calls = checked.map(entry => entry.call);
+    const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
     observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
     push(turn, reply);
     if (calls.length === 0) {
@@ -107,7 +118,11 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     }
 
     toolCallsMade += calls.length;
-    for (const [index, call] of calls.entries()) {
+    for (const [index, { call, refusal }] of checked.entries()) {
+      if (refusal !== undefined) {
+        push(turn, { role: 'tool', toolCallId: call.id, name: call.name, content: refusal });
+        continue;
+      }
       const { verdict, count } = guard.check(call.name, call.arguments);
       if (verdict === 'stop' || signal.aborted) {
         for (const skipped of calls.slice(index)) {

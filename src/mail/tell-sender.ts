@@ -10,7 +10,14 @@ import type { Origin } from '../proposals/proposal-tracker.js';
 
 export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;
 
-export const makeTellSender = (powers: PowersRef, log: Log, hostName = 'HOST'): TellSender => async (origin, text) => {
+/** `redact` hides secret values (the auth token) even when the model wrote them. */
+export const makeTellSender = (
+  powers: PowersRef,
+  log: Log,
+  redact: (text: string) => string = text => text,
+  hostName = 'HOST',
+): TellSender => async (origin, said) => {
+  const text = redact(said);
   try {
     if (origin === undefined) {
       await E(powers).send(hostName, [text], [], []);

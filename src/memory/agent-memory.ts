@@ -58,9 +58,18 @@ export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> =
   }
 };
 
-export const saveMemory = async (powers: PowersRef, memory: Memory, log: Log): Promise<void> => {
+/**
+ * `redact` hides secret values (the auth token) that the conversation may
+ * hold, e.g. when the model echoed one: the store must never keep them.
+ */
+export const saveMemory = async (
+  powers: PowersRef,
+  memory: Memory,
+  log: Log,
+  redact: (text: string) => string = text => text,
+): Promise<void> => {
   try {
-    const snapshot = JSON.stringify({ version: VERSION, conversation: memory.conversation, handled: memory.handled });
+    const snapshot = redact(JSON.stringify({ version: VERSION, conversation: memory.conversation, handled: memory.handled }));
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
     log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);

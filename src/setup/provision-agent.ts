@@ -7,7 +7,7 @@
  */
 import { E } from '@endo/far';
 import { CAPLET_WORKER, type SetupGuest, type SetupHostRef } from './setup-host.js';
-import type { GuestNames, Persona } from './read-setup-env.js';
+import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
 import type { Say } from './say.js';
 
 export interface ProvisionAgentOptions {
@@ -110,6 +110,7 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
   );
   // Names only: values such as LAL_AUTH_TOKEN are secrets.
   say(`started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`);
+  if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
   say(`talk to it: endo send ${guestName} "hello"`);
   return harden({
     guest: guestExisted ? 'reused' : 'created',

@@ -3,7 +3,7 @@
  * persona, whether to restart a running agent, and FAE_CWD made absolute.
  * Every value is checked here, before anything is created in the daemon.
  */
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceEnv } from './passed-env.js';
 
@@ -72,3 +72,29 @@ export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
   if (!isDirectory) throw Error(`FAE_CWD is not a directory: ${JSON.stringify(absolute)}`);
   return absolute;
 };
+
+/**
+ * LAL_AUTH_TOKEN_FILE as an absolute path (relative to where the script
+ * runs), checked to be a readable file, or undefined when unset. Only the
+ * path goes to the daemon, which keeps it in its formula files; the caplet
+ * reads the token when it starts. The token itself is never read here.
+ */
+export const readTokenFile = (env: SourceEnv, cwd: string): string | undefined => {
+  const raw = env.LAL_AUTH_TOKEN_FILE;
+  if (raw === undefined || raw === '') return undefined;
+  if (env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '') {
+    throw Error('set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon\'s files)');
+  }
+  const absolute = path.resolve(cwd, raw);
+  try {
+    if (!statSync(absolute).isFile()) throw Error('not a file');
+    accessSync(absolute, constants.R_OK);
+  } catch {
+    throw Error(`LAL_AUTH_TOKEN_FILE must name a readable file: ${JSON.stringify(absolute)}`);
+  }
+  return absolute;
+};
+
+/** Said when the token itself is handed over: the daemon keeps it in clear text. */
+export const TOKEN_AT_REST_ADVICE =
+  'note: the daemon keeps LAL_AUTH_TOKEN in clear text in its state; put the token in a file only you can read and set LAL_AUTH_TOKEN_FILE=<path> instead';

@@ -36,6 +36,8 @@ export interface BuiltinContext {
   noteAnswered: (number: bigint | undefined) => void;
   /** Called when the model dismissed a message itself. */
   noteDismissed: (number: bigint) => void;
+  /** Hides secret values (the auth token) in what the model sends; none when absent. */
+  redact?: (text: string) => string;
 }
 
 /** Undefined and "#undefined" both mean: no worker name. */
@@ -96,14 +98,14 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     }
     case 'send': {
       const recipient = readString(args, 'recipient');
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
       await powers.send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     case 'reply': {
       const number = readMessageNumber(args);
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
       await powers.reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });

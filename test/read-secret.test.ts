@@ -1,0 +1,42 @@
+// readSecret: a secret from its variable or from the file `<NAME>_FILE` names.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readSecret, secretsFromFiles } from '../providers/read-secret.js';
+import { makeRedactor } from '../src/log.js';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'lal-fae-secret-'));
+const fileHolding = (name: string, text: string) => {
+  const file = path.join(folder, name);
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+};
+
+describe('readSecret', () => {
+  it('reads the variable, else the file its _FILE variable names (one trailing line break dropped)', () => {
+    expect(readSecret({ LAL_AUTH_TOKEN: 'direct-1234' }, 'LAL_AUTH_TOKEN')).toBe('direct-1234');
+    const file = fileHolding('token', 'from-file-5678\n');
+    expect(readSecret({ LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN')).toBe('from-file-5678');
+    expect(readSecret({ LAL_AUTH_TOKEN: '', LAL_AUTH_TOKEN_FILE: '' }, 'LAL_AUTH_TOKEN')).toBeUndefined();
+  });
+
+  it('refuses both at once, a relative path, a missing or empty file, naming the variable and never the secret', () => {
+    const file = fileHolding('both', 'sk-in-file-0000');
+    expect(() => readSecret({ LAL_AUTH_TOKEN: 'sk-direct-1111', LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN')).toThrow(
+      /^set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both$/,
+    );
+    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: 'token' }, 'LAL_AUTH_TOKEN')).toThrow(/must be an absolute path/);
+    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: path.join(folder, 'missing') }, 'LAL_AUTH_TOKEN')).toThrow(
+      /LAL_AUTH_TOKEN_FILE names a file that cannot be read \(ENOENT\)/,
+    );
+    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: fileHolding('empty', '\n') }, 'LAL_AUTH_TOKEN')).toThrow(/names an empty file/);
+  });
+
+  it('the redactor hides a secret that only a file holds', () => {
+    const file = fileHolding('hidden', 'sk-only-in-a-file-4242\n');
+    const env = { LAL_AUTH_TOKEN_FILE: file, LAL_MODEL: 'm' };
+    expect(secretsFromFiles(env, name => /TOKEN/.test(name))).toEqual(['sk-only-in-a-file-4242']);
+    expect(makeRedactor(env)('the key sk-only-in-a-file-4242 leaked')).toBe('the key [redacted] leaked');
+  });
+});
