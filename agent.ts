@@ -37,8 +37,8 @@ export interface MakeOptions {
 
 const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<Provider> => {
   // Imported on first use: the SDKs load only when a model is needed.
-  const { createProvider } = await import('./providers/create-provider.js');
-  return createProvider(env, { log });
+  const { connectProvider } = await import('./providers/connect-provider.js');
+  return connectProvider(env, { log });
 };
 
 export const make = (powers: PowersRef, context: unknown, options: MakeOptions = {}) => {

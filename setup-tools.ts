@@ -13,10 +13,12 @@
  * that exist are kept, so it is safe to re-run.
  */
 import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
+import { warnWithoutSandbox } from './src/setup/warn-without-sandbox.js';
+import { readSandboxSettings } from './tools/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { pickEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, TOKEN_AT_REST_ADVICE, type GuestNames } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, type GuestNames } from './src/setup/read-setup-env.js';
 import { sayToConsole } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
@@ -48,11 +50,13 @@ export const makeToolSetup =
     }
     // Everything is checked before anything is created.
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
+    if (faeCwd !== undefined) readSandboxSettings(env, 'run-command-tool');
     const tokenFile = readTokenFile(env, options.cwd ?? process.cwd());
     const names = guestToProvision(env);
     const persona = names === undefined ? undefined : readPersona(env, 'fae');
     const plans = planToolCaplets({
       faeCwd,
+      env,
       ...(options.toolSpecifier === undefined ? {} : { toolSpecifier: options.toolSpecifier }),
     });
     for (const plan of plans) assertModuleExists(plan.specifier);
@@ -60,6 +64,7 @@ export const makeToolSetup =
       names === undefined ? undefined : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
 
     await makeToolCaplets(hostPowers, plans, say);
+    if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
     if (faeCwd === undefined) {
       say('FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.');
     }

@@ -11,7 +11,7 @@
  */
 import { pickEnv, type SourceEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, TOKEN_AT_REST_ADVICE } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile } from './src/setup/read-setup-env.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { sayToConsole, type Say } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';

@@ -118,7 +118,7 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
     });
   const caplet = await host.startCaplet(makeFn as never, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
   const greeting = persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.';
-  await host.waitForMessage(message => message.type === 'package' && message.strings.join('') === greeting, { timeoutMs: 10_000 });
+  await host.waitForMessage(message => message.type === 'package' && message.strings.join('').startsWith(greeting), { timeoutMs: 10_000 });
 
   /** Memory writes so far: the agent writes once after every piece of work. */
   const saves = () => host.callCounts(name).storeValue ?? 0;

@@ -15,6 +15,8 @@ export interface ProviderConfig {
   /** The service's base address as the SDK wants it (no trailing slash). */
   host: string;
   model: string;
+  /** Whether LAL_MODEL named the model (otherwise it is detected, else the default). */
+  modelFromEnv: boolean;
   /** LAL_AUTH_TOKEN, or the file LAL_AUTH_TOKEN_FILE names; undefined when neither is set. */
   authToken: string | undefined;
   /** LAL_MAX_TOKENS: the most tokens one reply may have. */
@@ -56,6 +58,8 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
   'LAL_REQUEST_TIMEOUT_MS',
   'LAL_MAX_RETRIES',
   'LAL_NUM_CTX',
+  'LAL_FALLBACK',
+  'LAL_FALLBACK_COOLDOWN_MS',
 ]);
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
@@ -118,7 +122,8 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
       'LAL_AUTH_TOKEN is required for Anthropic: set LAL_AUTH_TOKEN_FILE to a file holding your Anthropic API key (or LAL_AUTH_TOKEN to the key)',
     );
   }
-  const model = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== ''
+  const modelFromEnv = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== '';
+  const model = modelFromEnv && env.LAL_MODEL !== undefined
     ? env.LAL_MODEL.trim()
     : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
   const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
@@ -130,6 +135,7 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     kind,
     host: hostForKind(rawHost, kind),
     model,
+    modelFromEnv,
     authToken,
     contextWindow,
     maxTokens,

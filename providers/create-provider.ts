@@ -6,7 +6,7 @@
  * bad settings, with a message that names the variable and never its secret.
  */
 import { makeAnthropicProvider } from './anthropic.js';
-import { readProviderConfig } from './config.js';
+import { readProviderConfig, type ProviderConfig } from './config.js';
 import { makeOllamaProvider } from './ollama.js';
 import { makeOpenAIProvider } from './openai.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -14,8 +14,11 @@ import type { Env, Provider } from './types.js';
 
 export type { ProviderOptions } from './provider-options.js';
 
-export const createProvider = (env: Env, options: ProviderOptions = {}): Provider => {
-  const config = readProviderConfig(env);
+export const createProvider = (env: Env, options: ProviderOptions = {}): Provider =>
+  buildProvider(readProviderConfig(env), options);
+
+/** The provider for settings already read (LAL_HOST's, or a LAL_FALLBACK entry's). */
+export const buildProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
   switch (config.kind) {
     case 'anthropic':
       return makeAnthropicProvider(config, options);

@@ -16,6 +16,8 @@ import { redact } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort, runAbortable } from './race-abort.js';
+import { refuseLongWaits } from './refuse-long-waits.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
@@ -48,7 +50,7 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       webhookSecret: null,
       maxRetries: options.maxRetries ?? config.maxRetries,
       timeout: timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: refuseLongWaits(options.fetch ?? globalThis.fetch, options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs),
       logLevel: options.log ? 'info' : 'off',
       logger: makeSdkLogger(log, 'OpenAI-compatible server'),
     }));

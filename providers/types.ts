@@ -78,6 +78,15 @@ export interface Usage {
   cachedInputTokens?: number;
 }
 
+/** How the model in use was chosen, and what else its server offers (told in the greeting). */
+export interface ModelChoice {
+  source: 'LAL_MODEL' | 'detected' | 'default';
+  /** Every model the server listed (empty when it lists none or could not be asked). */
+  offered: readonly string[];
+  /** Why the list is missing, when it is. */
+  problem?: string;
+}
+
 export interface ChatOptions {
   /** Aborts the call in flight (cancellation). */
   signal?: AbortSignal;
@@ -86,6 +95,8 @@ export interface ChatOptions {
 export interface ChatResult {
   message: AssistantMessage;
   usage?: Usage;
+  /** The model that served the call, when it is not the provider's own (a fallback). */
+  model?: string;
 }
 
 /**
@@ -96,6 +107,10 @@ export interface Provider {
   /** 'anthropic' | 'openai' | 'ollama' | a test name. */
   readonly kind: string;
   readonly model: string;
+  /** How `model` was chosen; set by createProviderFromEnv. */
+  readonly choice?: ModelChoice;
+  /** The servers behind this provider, in the order they are tried (a fallback chain). */
+  readonly chain?: readonly { kind: string; model: string; host: string }[];
   chat(
     messages: readonly ChatMessage[],
     tools: readonly ToolSchema[],

@@ -3,6 +3,7 @@
  * overrides them. The README's configuration table mirrors this file.
  */
 import type { Env } from '../providers/types.js';
+import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -70,6 +71,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   // Read by approval/host-approved-evaluation.ts: on the newest daemon, evaluate without asking the host.
   'LAL_DIRECT_EVAL',
   ...Object.values(LIMIT_ENV),
+  ...POLICY_ENV_NAMES,
 ]);
 
 export interface AgentConfig {

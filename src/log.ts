@@ -4,6 +4,7 @@
  * the agent writes to the console.
  */
 import { redact } from '../providers/provider-errors.js';
+import { fallbackTokenValues } from '../providers/fallback-config.js';
 import { secretsFromFiles } from '../providers/read-secret.js';
 import type { Env } from '../providers/types.js';
 
@@ -12,13 +13,15 @@ export type Log = (line: string) => void;
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|AUTH|HEADER/i;
 const MIN_SECRET_LENGTH = 4;
 
-/** The values to hide: every env value whose name looks secret. */
-export const secretValues = (env: Env): string[] =>
-  Object.entries(env)
+/** The values to hide: every env value whose name looks secret, and the LAL_FALLBACK servers' tokens whatever their names. */
+export const secretValues = (env: Env): string[] => [
+  ...Object.entries(env)
     .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value as string)
-    // And the secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
-    .concat(secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH));
+    .map(([, value]) => value as string),
+  // The secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
+  ...secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH),
+  ...fallbackTokenValues(env).filter(value => value.length >= MIN_SECRET_LENGTH),
+];
 
 export const makeRedactor = (env: Env): ((text: string) => string) => {
   // Longest first, so a secret that contains another is hidden whole.

@@ -12,6 +12,7 @@ import { makeStatusBoard, type StatusBoard } from './agent-status.js';
 import { makeAgentOutput } from './agent-output.js';
 import { watchCancellation } from './watch-cancellation.js';
 import { greeting } from './system-prompt.js';
+import { describeModelChoice } from '../providers/describe-model-choice.js';
 import { makeSenderNames } from './mail/sender-names.js';
 import { messageNotice } from './mail/message-notice.js';
 import { followMail } from './mail/follow-mail.js';
@@ -20,6 +21,8 @@ import { cut, isProposalType, messageKey, packageText, type MessageRecord } from
 import { makeNoticeQueue, type Origin } from './notices.js';
 import { makeProposalTracker } from './proposals/proposal-tracker.js';
 import { makeRequestTracker } from './requests/request-tracker.js';
+import { makeApprovalGate } from './policy/approval-gate.js';
+import { readToolPolicy } from './policy/tool-policy.js';
 import { BUILTIN_NAMES } from './tools/builtin-schemas.js';
 import { makeToolRegistry } from './tools/fae-tool-registry.js';
 import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
@@ -97,6 +100,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
         : makeProposalTracker({ powers, log, notices });
     const requests = makeRequestTracker({ powers, notices });
+    const policy = readToolPolicy(env);
+    const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+    status.section('Tool policy', () => [
+      ...policy.describe(),
+      ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
+    ]);
     const turns = makeTurnServer({
       model,
       config,
@@ -106,6 +115,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       tools,
       proposals,
       requests,
+      policy,
+      approvals,
       notices,
       tell,
       observe,
@@ -123,6 +134,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
+    else hello.push(describeModelChoice(model.provider));
     await Promise.resolve(E(powers).send(daemon.names.host, [hello.join(' ')], [], [])).catch((error: unknown) =>
       log(`could not greet ${daemon.names.host}: ${describeError(error)}`),
     );
@@ -132,7 +144,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
-      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number)) return;
+      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number)) return;
       // An outcome that settled after the model's last call is still to be told: keep its message.
       if (notices.waitsFor(number)) return;
       await safeDismiss(number);

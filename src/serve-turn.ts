@@ -25,6 +25,9 @@ import type { DaemonAdapter } from './daemon/daemon-adapter.js';
 import { promptFor, schemasFor } from './daemon/speak-generation.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
+import type { ApprovalGate } from './policy/approval-gate.js';
+import { guardToolCall } from './policy/guard-tool-call.js';
+import type { ToolPolicy } from './policy/tool-policy.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 
@@ -38,6 +41,9 @@ export interface TurnServerSetup {
   tools: ToolRegistry;
   proposals: ProposalTracker;
   requests: RequestTracker;
+  /** Which tools are offered, and which calls the HOST approves first. */
+  policy: ToolPolicy;
+  approvals: ApprovalGate;
   notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
@@ -89,8 +95,13 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      tools: () => [...builtinSchemas, ...setup.tools.schemas()],
-      runTool: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+      tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+      runTool: guardToolCall({
+        policy: setup.policy,
+        gate: setup.approvals,
+        origin,
+        run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+      }),
       takeNotices: () => setup.notices.take().map(notice => notice.text),
       stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
       // A turn with no tool call and no word leaves the sender waiting with nothing.

@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { decodeArguments } from '../src/encoding/decode-arguments.js';
 import { renderForModel } from '../src/encoding/render-for-model.js';
-import { recoverToolCalls } from '../src/reply/recover-tool-calls.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
 import { readMessageNumber, readMessageParts, readPath } from '../src/tools/read-args.js';
 
@@ -75,27 +74,7 @@ describe('renderForModel (3.4)', () => {
   });
 });
 
-describe('tool calls written as text (3.2)', () => {
-  test('several <tool_call> JSON blocks', () => {
-    const text = 'Sure.\n<tool_call>{"name":"reply","arguments":{"messageNumber":3,"strings":["pong"]}}</tool_call>\n<tool_call>{"name":"dismiss","arguments":{"messageNumber":3}}</tool_call>';
-    const { calls, text: rest } = recoverToolCalls(text);
-    expect(calls.map(call => call.name)).toEqual(['reply', 'dismiss']);
-    expect(JSON.parse(calls[0]!.arguments)).toEqual({ messageNumber: 3, strings: ['pong'] });
-    expect(rest).toBe('Sure.');
-  });
-  test('broken JSON still yields the call with its raw arguments', () => {
-    const { calls } = recoverToolCalls('<tool_call>{"name": "reply", "arguments": {"messageNumber": 3, "strings": ["pong"}}</tool_call>');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.name).toBe('reply');
-    expect(() => JSON.parse(calls[0]!.arguments)).toThrow();
-  });
-  test('<function=…><parameter=…> inside and outside <tool_call>', () => {
-    const inside = recoverToolCalls('<tool_call>\n<function=reply>\n<parameter=messageNumber>\n5\n</parameter>\n<parameter=strings>\n["pong"]\n</parameter>\n</function>\n</tool_call>');
-    expect(inside.calls).toEqual([{ name: 'reply', arguments: JSON.stringify({ messageNumber: 5, strings: ['pong'] }) }]);
-    const outside = recoverToolCalls('ok <function=send><parameter=recipient>HOST</parameter><parameter=strings>["hi"]</parameter></function>');
-    expect(outside.calls).toEqual([{ name: 'send', arguments: JSON.stringify({ recipient: 'HOST', strings: ['hi'] }) }]);
-    expect(outside.text).toBe('ok');
-  });
+describe('reasoning written as text (3.2; the calls: test/reply-formats.test.ts)', () => {
   test('<think> blocks, closed, open, or with a swallowed opening, are removed', () => {
     expect(stripThinking('<think>secret plan</think>Hello')).toBe('Hello');
     expect(stripThinking('Hello<think>still thinking')).toBe('Hello');

@@ -49,7 +49,7 @@ test('malformed records do not stop the loop; the next good message is answered'
   make(powers as never, Far('Context', controller), { env: {}, createProvider: () => provider, log: line => logs.push(line) });
   await expect.poll(() => replies.map(reply => reply.text)).toEqual(['about the mystery', 'about the odd package', 'pong']);
   expect(replies.map(reply => reply.number)).toEqual([1n, 2n, 3n]);
-  expect(sent[0]).toEqual({ to: 'HOST', text: 'Lal agent ready.' });
+  expect(sent[0]).toEqual({ to: 'HOST', text: 'Lal agent ready. I think with scripted-model (scripted).' });
   expect(logs.join('\n')).toMatch(/skipped a malformed message/);
   expect(logs.join('\n')).toMatch(/skipped a message without a number/);
   // The unknown type was shown to the model with its plain fields.

@@ -13,6 +13,7 @@ import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
 import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { pickEnv } from '../src/setup/passed-env.js';
+import { SANDBOX_ENV_NAMES } from '../tools/sandbox/sandbox-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import type { FaeTool } from '../src/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
@@ -33,7 +34,7 @@ const ROOTED_TOOLS = ['read-file-tool', 'write-file-tool', 'edit-file-tool', 'li
 
 /** Replaces the whole environment the scripts read: every variable they look at is unset first. */
 const stubEnv = (values: Record<string, string>) => {
-  for (const name of [...PASSED_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'FAE_GUEST']) vi.stubEnv(name, undefined);
+  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'FAE_GUEST']) vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
 };
 
@@ -244,6 +245,27 @@ describe('setup-tools.ts', () => {
       await Promise.all([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name))),
     ).toEqual(ids);
     expect(output.text()).toContain('"math-tool" already exists; keeping it');
+  });
+
+  it('warns when it provisions run-command-tool without a working sandbox, and passes the sandbox settings to it alone', async () => {
+    const mailHost = newMailHost();
+    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    stubEnv({ FAE_CWD: root, FAE_SANDBOX_MAX_PROCESSES: '32' });
+    vi.stubEnv('PATH', ''); // bubblewrap is looked up on PATH
+    const output = captureOutput();
+    await makeTools(output.say)(mailHost.host);
+    expect(output.text()).toMatch(/warning: run-command-tool has no working sandbox here and will refuse to run commands: bubblewrap \(bwrap\) was not found on PATH: install bubblewrap/);
+    expect(output.text()).toContain('created "run-command-tool" (passed FAE_CWD, FAE_SANDBOX_MAX_PROCESSES)');
+    expect(output.text()).toContain('created "read-file-tool" (passed FAE_CWD)');
+
+    const optedOut = newMailHost();
+    stubEnv({ FAE_CWD: root, FAE_RUN_COMMAND_UNSANDBOXED: '1' });
+    const quiet = captureOutput();
+    await makeTools(quiet.say)(optedOut.host);
+    expect(quiet.text()).toContain('warning: FAE_RUN_COMMAND_UNSANDBOXED=1: run-command-tool runs commands unconfined');
+
+    stubEnv({ FAE_CWD: root, FAE_SANDBOX_MEMORY_MB: 'lots' });
+    await expect(makeTools(quiet.say)(newMailHost().host)).rejects.toThrow(/FAE_SANDBOX_MEMORY_MB must be a whole number/);
   });
 
   it('refuses a FAE_CWD that does not exist before creating anything', async () => {

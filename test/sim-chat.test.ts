@@ -48,6 +48,8 @@ const lastUserText = (request: NormalizedRequest): string =>
 const modelScript = (request: NormalizedRequest): ScriptedReply => {
   if (request.messages[request.messages.length - 1]?.role === 'tool') return { text: '', usage: { inputTokens: 700, outputTokens: 2 } };
   const told = lastUserText(request);
+  if (told.startsWith('APPROVED')) return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } }] };
+  if (told.includes('make a box')) return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
   if (told.includes('GRANTED')) {
     const result = /Result[^:]*: (\S+)/.exec(told)?.[1] ?? '?';
     return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`It is ${result}.`] } }] };
@@ -85,7 +87,7 @@ describe('npm start, not on a terminal', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\.$/m);
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
     expect(run.stdout).toMatch(/^you › ping$/m);
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
@@ -126,6 +128,27 @@ describe('npm start, not on a terminal', () => {
     const inbox = run.stdout.slice(run.stdout.lastIndexOf('you › /inbox'));
     expect(inbox).toContain('It is 42.');
     expect(inbox).not.toContain('eval-proposal-reviewer');
+  });
+
+  it('shows a request for approval of a tool call with how to answer it, and approves it on /grant <n>', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['double-a', 'double-b'] });
+    const run = await runSim({ LAL_HOST: server.url, LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'nobody' }, input => {
+      input.write('make a box\n');
+      void waitFor(input.stdout, /approval request #(\d+)\):/).then(found => {
+        input.write(`/grant ${found[1]}\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // The greeting names the model in use and the others the server offers.
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set LAL_MODEL to choose one\.$/m);
+    const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
+    expect(number).toBeDefined();
+    expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');
+    expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
+    expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
+    expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
   });
 
   it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {

@@ -1,24 +1,28 @@
 /**
- * The environment a command run by `runCommand` gets: the worker's own,
- * without the agent's secrets. Every LAL_* variable goes (LAL_AUTH_TOKEN and
- * its siblings configure the agent, not commands), and so does anything
- * named like a credential.
+ * The environment of a process a tool starts: built from an allow list,
+ * never from the worker's own environment, which holds the agent's secrets
+ * and whatever else the daemon was started with (AWS_SECRET_ACCESS_KEY,
+ * SSH_AUTH_SOCK, ...). Every tool that starts a child process uses this.
  */
 
-const credentialName = /(^|_)(TOKEN|AUTH_TOKEN|API_KEY|APIKEY|SECRET|PASSWORD|PASSWD)$/i;
+/** The only variables a child gets. */
+export const CHILD_ENV_NAMES: readonly string[] = Object.freeze(['PATH', 'HOME', 'LANG', 'TERM', 'PWD']);
 
-export function isWithheldVariable(name: string): boolean {
-  return name.startsWith('LAL_') || credentialName.test(name);
-}
+const FALLBACK_LANG = 'C.UTF-8';
+/** A locale name, nothing that could carry more than that. */
+const LOCALE = /^[A-Za-z0-9_.@-]{1,64}$/;
 
 export function makeChildEnv(
   source: Readonly<Record<string, string | undefined>>,
-  cwd: string,
+  where: { path: string; home: string; cwd: string },
 ): Record<string, string> {
-  const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (value !== undefined && !isWithheldVariable(name)) childEnv[name] = value;
-  }
-  childEnv.PWD = cwd;
-  return childEnv;
+  const lang = source.LANG;
+  return {
+    PATH: where.path,
+    HOME: where.home,
+    LANG: lang !== undefined && LOCALE.test(lang) ? lang : FALLBACK_LANG,
+    // Output goes to a pipe the model reads, not a terminal.
+    TERM: 'dumb',
+    PWD: where.cwd,
+  };
 }

@@ -1,17 +1,22 @@
 /**
  * `runCommand`: runs a shell command (string, through /bin/sh -c) or an argv
- * array (no shell) with the tool root as working directory. The child gets
- * its own process group, killed whole when the timeout (bounded) runs out;
- * stdout and stderr are each capped with a marker; the child's environment
- * carries no LAL_* secrets.
+ * array (no shell) inside a bubblewrap sandbox whose only writable folder is
+ * the tool root (see sandbox/sandbox-plan.ts). The child gets its own process
+ * group, killed whole when the timeout (bounded) runs out; stdout and stderr
+ * are each capped with a marker; its environment comes from an allow list.
  *
- * This tool is not a sandbox: the command runs with the worker's rights and
- * can reach outside the root. Only who holds the tool decides who may use it.
+ * No sandbox, no command: where bubblewrap is missing or cannot make its
+ * namespaces, the tool refuses in one line saying how to install it, unless
+ * the host opted out with FAE_RUN_COMMAND_UNSANDBOXED=1 (then commands run
+ * with the worker's rights, in the root, and can reach outside it).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../providers/types.js';
 import { makeChildEnv } from './child-env.js';
+import { checkSandbox } from './sandbox/sandbox-check.js';
+import { findSandboxPrograms, planSandboxedRun, SANDBOX_HOME, SANDBOX_PATH, SANDBOX_ROOT } from './sandbox/sandbox-plan.js';
+import { readSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.js';
 import { toolRootFromEnv } from './confine.js';
 import { makeFaeTool } from './make-fae-tool.js';
 import { makeOutputCollector } from './output-collector.js';
@@ -26,6 +31,16 @@ const outputCapBytes = 32 * 1024;
 const drainGraceMs = 500;
 
 type CommandSpec = { file: string; argv: string[]; shown: string };
+/** What is actually started: the command itself, or the sandbox wrapping it. */
+type Launch = {
+  file: string;
+  argv: string[];
+  env: Record<string, string>;
+  sandbox: string;
+  release(): void;
+  /** When the wrapper, not the command, says the program could not be started (bwrap's execvp). */
+  notStarted?(stderr: string): boolean;
+};
 
 function readCommand(args: ToolArgs): CommandSpec {
   const command = args.command;
@@ -70,18 +85,19 @@ function describeOutcome(
   return `killed by ${signal ?? 'a signal'}`;
 }
 
-function runChild(root: string, spec: CommandSpec, timeoutMs: number) {
+function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: number) {
   return new Promise<Record<string, unknown>>((resolve, reject) => {
     let child: ChildProcess;
     try {
-      child = spawn(spec.file, spec.argv, {
+      child = spawn(launch.file, launch.argv, {
         cwd: root,
-        env: makeChildEnv(process.env, root),
+        env: launch.env,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
     } catch (error) {
       // e.g. a NUL byte in an argument
+      launch.release();
       reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`));
       return;
     }
@@ -101,8 +117,14 @@ function runChild(root: string, spec: CommandSpec, timeoutMs: number) {
       settled = true;
       clearTimeout(timeoutTimer);
       if (drainTimer !== undefined) clearTimeout(drainTimer);
+      launch.release();
+      if (launch.notStarted?.(stderr.text()) === true && exitCode === 1) {
+        reject(Error(`${toolName}: command not found: ${JSON.stringify(spec.file)}`));
+        return;
+      }
       resolve({
         command: spec.shown,
+        sandbox: launch.sandbox,
         exitCode,
         signal: exitSignal,
         timedOut,
@@ -131,6 +153,7 @@ function runChild(root: string, spec: CommandSpec, timeoutMs: number) {
       if (settled) return;
       settled = true;
       clearTimeout(timeoutTimer);
+      launch.release();
       const code = (error as { code?: unknown }).code;
       reject(
         Error(
@@ -153,12 +176,51 @@ function runChild(root: string, spec: CommandSpec, timeoutMs: number) {
   });
 }
 
+/** One line: the command was not run, why, and how to fix it. */
+const refusal = (why: string): Error => Error(`${toolName}: no sandbox, so no command was run: ${why}`);
+
+/** Whether bubblewrap works here, asked once per bwrap found (the PATH can change). */
+const sandboxChecks = new Map<string, Promise<string | undefined>>();
+
+async function prepareLaunch(root: string, settings: SandboxSettings, spec: CommandSpec): Promise<Launch> {
+  if (settings.unsandboxed) {
+    return {
+      file: spec.file,
+      argv: spec.argv,
+      env: makeChildEnv(process.env, { path: process.env.PATH ?? SANDBOX_PATH, home: root, cwd: root }),
+      sandbox: 'none (FAE_RUN_COMMAND_UNSANDBOXED)',
+      release: () => {},
+    };
+  }
+  const searchPath = process.env.PATH;
+  const programs = findSandboxPrograms(searchPath);
+  if (typeof programs === 'string') throw refusal(programs);
+  let check = sandboxChecks.get(programs.bwrap);
+  if (check === undefined) {
+    check = checkSandbox(searchPath);
+    sandboxChecks.set(programs.bwrap, check);
+  }
+  const problem = await check;
+  if (problem !== undefined) throw refusal(problem);
+  const plan = planSandboxedRun(programs, root, settings, spec);
+  if (typeof plan === 'string') throw refusal(plan);
+  return {
+    file: plan.file,
+    argv: plan.argv,
+    env: makeChildEnv(process.env, { path: SANDBOX_PATH, home: SANDBOX_HOME, cwd: SANDBOX_ROOT }),
+    sandbox: 'bubblewrap',
+    release: plan.release,
+    notStarted: stderr => stderr.startsWith(`bwrap: execvp ${spec.file}: `),
+  };
+}
+
 export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
   const root = toolRootFromEnv(options?.env, toolName);
+  const settings = readSandboxSettings(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
     description:
-      'Run a command in the working directory and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.',
+      `Run a command in the working directory (${SANDBOX_ROOT} inside a sandbox: the system read-only, no network, /tmp private) and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.`,
     parameters: {
       type: 'object',
       properties: {
@@ -185,12 +247,15 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
     },
     help: [
       'runCommand({ command, timeoutMs? })',
-      '  -> { command, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
+      '  -> { command, sandbox, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
       'command: a string (run by /bin/sh -c) or an array [program, ...args] (no shell).',
-      `Runs in the tool root. timeoutMs defaults to ${defaultTimeoutMs} and may not exceed ${largestTimeoutMs};`,
+      `Runs in a bubblewrap sandbox: the tool root is ${SANDBOX_ROOT} and the only writable folder besides a private /tmp (HOME),`,
+      'the system is read-only, there is no network, and processes, memory, CPU time and file size are limited.',
+      `timeoutMs defaults to ${defaultTimeoutMs} and may not exceed ${largestTimeoutMs};`,
       'at the timeout the whole process group is killed and status says "timed out after N ms".',
       `stdout and stderr are each cut at ${outputCapBytes} bytes with a marker giving the full size.`,
-      'A non-zero exit is a result, not an error. LAL_* and credential-like variables are not passed on.',
+      'A non-zero exit is a result, not an error. The environment is only PATH, HOME, LANG, TERM and PWD.',
+      'Without a working sandbox the tool refuses, unless its host set FAE_RUN_COMMAND_UNSANDBOXED=1.',
     ].join('\n'),
     run: args => {
       checkArgNames(toolName, args, ['command', 'timeoutMs']);
@@ -198,7 +263,7 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
       const timeoutMs =
         optionalInteger(toolName, args, 'timeoutMs', { min: 1, max: largestTimeoutMs }) ??
         defaultTimeoutMs;
-      return runChild(root, spec, timeoutMs);
+      return prepareLaunch(root, settings, spec).then(launch => runChild(root, spec, launch, timeoutMs));
     },
   });
 }

@@ -10,8 +10,10 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 
 export interface HostInbox {
-  /** Proposals not yet granted, rejected or countered, oldest first. */
+  /** Proposals and approval requests not yet answered, oldest first. */
   pendingProposals(): bigint[];
+  /** What a waiting message is: an eval-proposal, or a request for approval of a tool call. */
+  pendingKind(number: bigint): 'proposal' | 'approval' | undefined;
   /** No longer waiting on this proposal (answered or dismissed). */
   forget(number: bigint): void;
   /** Resolves once a message from someone other than HOST has arrived. */
@@ -23,6 +25,17 @@ export interface HostInbox {
 /** The text a person wrote: strings interleaved with `@edgeName`. */
 export const packageText = (strings: readonly string[], names: readonly string[]): string =>
   strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
+
+/** An agent's request for the HOST's approval of a tool call (src/policy/approval-gate.ts). */
+const APPROVAL = /^(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
+
+/** Shows a request for approval with what to type to answer it. */
+const showApproval = (screen: Screen, number: bigint, sender: string, description: string) => {
+  const n = String(number);
+  const found = APPROVAL.exec(description);
+  const action = found?.[2] ?? description;
+  screen.print('proposal', `#${n} ${sender} asks to call a tool (approval request #${n}):`, `${action}\nanswer with /grant ${n} · /reject ${n} [reason]`);
+};
 
 /** Shows a proposal with what to type to answer it. */
 const showProposal = (screen: Screen, record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>, sender: string) => {
@@ -44,7 +57,7 @@ export const followHostInbox = (options: {
   report: (problem: string) => void;
 }): HostInbox => {
   const { host, hostId, screen, presenter } = options;
-  const pending = new Map<bigint, true>();
+  const pending = new Map<bigint, 'proposal' | 'approval'>();
   let stopped = false;
   let iterator: AsyncIterator<MessageRecord> | undefined;
   let resolveFirst: () => void = () => {};
@@ -70,7 +83,7 @@ export const followHostInbox = (options: {
         presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, packageText(record.strings, record.names)));
         break;
       case 'eval-proposal-reviewer':
-        pending.set(record.number, true);
+        pending.set(record.number, 'proposal');
         record.settled.then(
           () => pending.delete(record.number),
           () => pending.delete(record.number),
@@ -78,6 +91,15 @@ export const followHostInbox = (options: {
         presenter.show(() => showProposal(screen, record, sender));
         break;
       case 'request':
+        if (APPROVAL.test(record.description)) {
+          pending.set(record.number, 'approval');
+          record.settled.then(
+            () => pending.delete(record.number),
+            () => pending.delete(record.number),
+          );
+          presenter.show(() => showApproval(screen, record.number, sender, record.description));
+          break;
+        }
         presenter.show(() =>
           screen.print('note', `#${n} ${sender} requests:`, `${record.description} (the simulator cannot answer requests; /dismiss ${n})`),
         );
@@ -102,6 +124,7 @@ export const followHostInbox = (options: {
 
   return {
     pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    pendingKind: number => pending.get(number),
     forget: number => {
       pending.delete(number);
     },

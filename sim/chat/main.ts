@@ -51,7 +51,7 @@ const main = async (): Promise<void> => {
   const presenter = makePresenter(screen, persona);
 
   const { config } = preflight;
-  screen.print('note', `lal-fae simulator: you are HOST; ${persona} thinks with ${config.model} at ${config.host} (${config.kind}).`);
+  screen.print('note', `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}).`);
   screen.print('note', `/help lists the commands; the agent's log is in ${agentLog.path}.`);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 

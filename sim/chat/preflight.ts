@@ -77,7 +77,8 @@ export const checkModelServer = async (env: Record<string, string>, fetchFn: Fet
   if (config.kind === 'ollama') {
     const tags = answered.path === '/api/tags' ? answered.body : await fetchTags(config, fetchFn);
     const names = ollamaModels(tags);
-    if (names !== undefined && !hasModel(names, config.model)) {
+    // With LAL_MODEL unset the agent takes the first model listed; only an empty list leaves it without one.
+    if (names !== undefined && (config.modelFromEnv ? !hasModel(names, config.model) : names.length === 0)) {
       return {
         ok: true,
         config,

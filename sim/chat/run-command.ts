@@ -27,7 +27,7 @@ const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => 
   if (given !== undefined) return given;
   const pending = inbox.pendingProposals();
   const latest = pending[pending.length - 1];
-  if (latest === undefined) throw Error('No eval-proposal is waiting for an answer');
+  if (latest === undefined) throw Error('No eval-proposal or approval request is waiting for an answer');
   return latest;
 };
 
@@ -79,6 +79,14 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
+      if (inbox.pendingKind(number) === 'approval') {
+        // Resolving the request, with any value, is the approval.
+        await E(host).storeValue(harden('approved'), 'approved');
+        await E(host).resolve(number, 'approved');
+        screen.print('note', `approved #${number}`);
+        await dismissAnswered(context, number);
+        return;
+      }
       const result = await E(host).grantEvaluate(number);
       screen.print('note', `granted #${number} →`, await renderForModel(result));
       await dismissAnswered(context, number);
@@ -87,7 +95,8 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'reject': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
-      await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
+      if (inbox.pendingKind(number) === 'approval') await E(host).reject(number, command.reason ?? 'Refused by the host');
+      else await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
       screen.print('note', `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`);
       await dismissAnswered(context, number);
       return;

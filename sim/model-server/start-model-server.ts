@@ -175,7 +175,9 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     const getRoute = dialect.getRoutes[path];
     if ((method === 'GET' || method === 'HEAD') && getRoute !== undefined) {
       if (authError !== undefined) sendError(response, record, authError);
-      else send(response, record, 200, getRoute(models));
+      else if (options.modelListStatus !== undefined && options.modelListStatus !== 200) {
+        send(response, record, options.modelListStatus, dialect.errorBody(options.modelListStatus, 'listing models failed'));
+      } else send(response, record, 200, getRoute(models));
     } else if (method === 'POST' && path === dialect.chatPath) {
       if (authError !== undefined) sendError(response, record, authError);
       else await handleChat(bytes, incoming, response, record);
@@ -192,11 +194,22 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const stopListening = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close(error => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  await listen(options.port ?? 0);
   const { port } = server.address() as AddressInfo;
+  let listening = true;
 
   return {
     url: `http://127.0.0.1:${port}${dialect.basePath}`,
@@ -205,10 +218,20 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     waitForRequests: count =>
       requests.length >= count ? Promise.resolve() : new Promise(resolve => waiters.push({ count, resolve })),
     timeInsideServerMs: () => insideMs,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close(error => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    refuseConnections: async () => {
+      if (!listening) return;
+      listening = false;
+      await stopListening();
+    },
+    acceptConnections: async () => {
+      if (listening) return;
+      await listen(port);
+      listening = true;
+    },
+    close: async () => {
+      if (!listening) return;
+      listening = false;
+      await stopListening();
+    },
   };
 };

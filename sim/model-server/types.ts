@@ -105,8 +105,10 @@ export interface ModelServerOptions {
   port?: number;
   /** When set, requests must carry this key (Bearer, or x-api-key for Anthropic). */
   apiKey?: string;
-  /** When set, any other model name gets the service's "model not found" error. */
+  /** When set, any other model name gets the service's "model not found" error; also what the model list answers. */
   models?: readonly string[];
+  /** The model list route answers this status with the service's error body instead (e.g. 404, 500). */
+  modelListStatus?: number;
 }
 
 export interface ModelServer {
@@ -116,6 +118,10 @@ export interface ModelServer {
   requests: RecordedRequest[];
   /** Resolves when at least `count` requests (of any kind) have arrived. */
   waitForRequests(count: number): Promise<void>;
+  /** Stops listening: connections to the port are refused until accept() (the port is kept). */
+  refuseConnections(): Promise<void>;
+  /** Listens again on the same port after refuseConnections(). */
+  acceptConnections(): Promise<void>;
   /** Total time spent between receiving requests and finishing their answers. */
   timeInsideServerMs(): number;
   close(): Promise<void>;

@@ -98,7 +98,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
         usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
       }
     }
-    const cleaned = cleanReply(outcome.message, setup.makeId);
+    const cleaned = cleanReply(outcome.message, tools);
     const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
       idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
       makeId: setup.makeId,

@@ -1,4 +1,5 @@
 import { PROVIDER_ENV_NAMES } from '../../providers/config.js';
+import { fallbackTokenNames } from '../../providers/fallback-config.js';
 import { AGENT_ENV_NAMES } from '../config.js';
 
 /**
@@ -20,7 +21,9 @@ export const pickEnv = (
   names: readonly string[] = PASSED_ENV_NAMES,
 ): Readonly<Record<string, string>> => {
   const picked: Record<string, string> = {};
-  for (const name of names) {
+  // LAL_FALLBACK names the variables that hold its servers' tokens (or their *_FILE form).
+  const tokenNames = fallbackTokenNames(source).flatMap(name => [name, `${name}_FILE`]);
+  for (const name of [...names, ...tokenNames]) {
     const value = source[name];
     if (typeof value === 'string' && value !== '') picked[name] = value;
   }

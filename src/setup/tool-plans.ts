@@ -9,7 +9,9 @@ import {
   toolModuleUrl,
   type ToolName,
 } from '../../tools/index.js';
+import { SANDBOX_ENV_NAMES } from '../../tools/sandbox/sandbox-settings.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
+import { pickEnv, type SourceEnv } from './passed-env.js';
 
 /** Where a tool's module is; the built `dist/tools/<file>.js` unless a test says otherwise. */
 export type ToolSpecifier = (name: ToolName) => string;
@@ -21,6 +23,8 @@ export const planToolCaplets = (options: {
   /** Absolute root for the file tools and runCommand; they are left out without it. */
   faeCwd: string | undefined;
   toolSpecifier?: ToolSpecifier;
+  /** The setup script's environment: runCommand's sandbox settings (FAE_SANDBOX_*, the opt-out) come from it. */
+  env?: SourceEnv;
 }): ToolCapletPlan[] => {
   const specifierOf = options.toolSpecifier ?? toolModuleUrl;
   const { faeCwd } = options;
@@ -28,6 +32,10 @@ export const planToolCaplets = (options: {
     harden({ petName: toolPetName(name), specifier: specifierOf(name), env: harden(env) });
   return [
     ...exampleToolNames.map(name => plan(name, {})),
-    ...(faeCwd === undefined ? [] : rootedToolNames.map(name => plan(name, { FAE_CWD: faeCwd }))),
+    ...(faeCwd === undefined
+      ? []
+      : rootedToolNames.map(name =>
+          plan(name, { FAE_CWD: faeCwd, ...(name === 'runCommand' ? pickEnv(options.env ?? {}, SANDBOX_ENV_NAMES) : {}) }),
+        )),
   ];
 };

@@ -1,0 +1,122 @@
+/**
+ * Tool policy under lockdown through make(): LAL_TOOLS_ALLOW / LAL_TOOLS_DENY
+ * decide what the model is offered; LAL_TOOLS_APPROVE puts each call to the
+ * HOST as a request (pending until it is resolved or rejected) unless the
+ * message comes from a trusted sender (LAL_TRUSTED_SENDERS).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { callTool, say } from './support/scripted-provider.js';
+import { latestMessageNumber, startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const track = (run: AgentRun) => {
+  running.push(run);
+  return run;
+};
+
+const guestHas = async (run: AgentRun, name: string) => (await E(run.host.guest(run.name).powers).has(name)) as boolean;
+const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
+
+describe('allow and deny lists', () => {
+  test('a denied tool is not in the request, and a call to it anyway is refused without running', async () => {
+    const run = track(
+      await startAgent({
+        env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
+        steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+      }),
+    );
+    await run.send('make a box');
+    await run.reply('done');
+    const offered = run.provider.requests[0]!.toolNames;
+    expect(offered).not.toContain('remove');
+    expect(offered).not.toContain('makeDirectory');
+    expect(offered).toContain('reply');
+    expect(run.provider.requests[1]!.messages.at(-1)!.content).toMatch(/not allowed here \(LAL_TOOLS_DENY\)/);
+    expect(await guestHas(run, 'box')).toBe(false);
+    expect(await run.help()).toMatch(/never these tools: remove, makeDirectory/);
+  });
+
+  test('with an allow list only those tools are offered', async () => {
+    const run = track(await startAgent({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] }));
+    await run.send('hello');
+    await run.reply('ok');
+    expect(run.provider.requests[0]!.toolNames.sort()).toEqual(['list', 'reply']);
+  });
+});
+
+describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
+  const startGated = async (trusted = 'alice') => {
+    let origin = -1;
+    const run = track(
+      await startAgent({
+        env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: trusted },
+        steps: [
+          request => {
+            origin = latestMessageNumber(request);
+            return callTool('makeDirectory', { petNamePath: ['box'] });
+          },
+          say(''),
+        ],
+      }),
+    );
+    await run.send('make a box');
+    return { run, origin: () => origin };
+  };
+
+  test('the call is pending until the HOST resolves the request; other mail is answered meanwhile; yes runs it', async () => {
+    const { run, origin } = await startGated();
+    const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
+    expect(asked.description).toMatch(/^Lal asks to call makeDirectory \{"petNamePath":\["box"\]\} while serving message #\d+ from HOST \(approval a1\)/);
+    await expect.poll(() => turnEnds(run)).toBe(1);
+    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({ status: 'pending', approvalId: 'a1' });
+    expect(await guestHas(run, 'box')).toBe(false);
+    expect(await run.help()).toMatch(/waiting for HOST's approval a1: makeDirectory/);
+
+    run.provider.push(say('pong'));
+    await run.send('ping');
+    await run.reply('pong');
+    expect(await guestHas(run, 'box')).toBe(false);
+
+    run.provider.push(request => {
+      const notice = request.messages.at(-1)!.content;
+      expect(notice).toMatch(/^APPROVED: HOST approved the call makeDirectory .*\(approval a1\); it ran and returned: .*box/);
+      return callTool('reply', { messageNumber: origin(), strings: ['The box is made'] });
+    });
+    await E(run.host.host).storeValue(harden('yes'), 'yes');
+    await E(run.host.host).resolve(asked.number, 'yes');
+    await run.reply('The box is made');
+    expect(await guestHas(run, 'box')).toBe(true);
+  });
+
+  test('a rejection refuses the call, and the model is told the reason', async () => {
+    const { run, origin } = await startGated();
+    const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
+    await expect.poll(() => turnEnds(run)).toBe(1);
+    run.provider.push(request => {
+      const notice = request.messages.at(-1)!.content;
+      expect(notice).toMatch(/^REFUSED: HOST refused the call makeDirectory .*: not today/);
+      return callTool('reply', { messageNumber: origin(), strings: ['HOST said no'] });
+    });
+    await E(run.host.host).reject(asked.number, 'not today');
+    await run.reply('HOST said no');
+    expect(await guestHas(run, 'box')).toBe(false);
+  });
+
+  test('a trusted sender (HOST by default) uses the tool without asking', async () => {
+    const run = track(
+      await startAgent({
+        env: { LAL_TOOLS_APPROVE: 'makeDirectory' },
+        steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['made'] })],
+      }),
+    );
+    await run.send('make a box');
+    await run.reply('made');
+    expect(await guestHas(run, 'box')).toBe(true);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * How one command is started inside bubblewrap: the system read-only, only
+ * the tool root writable (at SANDBOX_ROOT inside), a private /tmp, no
+ * network, its own PID, IPC and UTS namespaces, a new session, no
+ * capabilities, and limits on processes, memory, CPU time and file size.
+ * The host's home, /root, /home and the rest of /etc are simply not there.
+ *
+ * Processes: a pids cgroup where one is writable (see pids-cgroup.ts); else,
+ * for a worker that is not root, RLIMIT_NPROC (the kernel counts it per user,
+ * so it is set to what the user runs now plus the allowance); a root worker
+ * without a writable pids cgroup has no process bound and gets no sandbox.
+ */
+import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { findProgram } from './find-program.js';
+import { makePidsCgroup, type PidsCgroup } from './pids-cgroup.js';
+import type { SandboxSettings } from './sandbox-settings.js';
+
+/** Where the tool root is inside the sandbox, whatever its path outside. */
+export const SANDBOX_ROOT = '/work';
+/** HOME inside: the sandbox's own /tmp, gone when the command ends. */
+export const SANDBOX_HOME = '/tmp';
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin';
+
+export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
+export const OPT_OUT_HINT = 'or set FAE_RUN_COMMAND_UNSANDBOXED=1 on run-command-tool to run commands unconfined';
+
+/** What programs need to start, from /etc; nothing else of it is visible. */
+const ETC_ENTRIES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'passwd', 'group', 'nsswitch.conf', 'localtime', 'timezone', 'mime.types'];
+/** Only with FAE_SANDBOX_ALLOW_NETWORK: name resolution and certificates. */
+const ETC_NETWORK_ENTRIES = ['resolv.conf', 'hosts', 'host.conf', 'gai.conf', 'ssl', 'ca-certificates', 'ca-certificates.conf'];
+/** Top-level folders that are (on merged-/usr systems, symlinks into) the system. */
+const SYSTEM_TOP = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
+
+const systemBinds = (): string[] => {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const name of SYSTEM_TOP) {
+    const where = `/${name}`;
+    try {
+      if (lstatSync(where).isSymbolicLink()) args.push('--symlink', readlinkSync(where), where);
+      else if (statSync(where).isDirectory()) args.push('--ro-bind', where, where);
+    } catch {
+      // Not on this system.
+    }
+  }
+  return args;
+};
+
+const etcBinds = (names: readonly string[]): string[] =>
+  names.flatMap(name => ['--ro-bind-try', `/etc/${name}`, `/etc/${name}`]);
+
+export const bubblewrapArgs = (root: string, settings: SandboxSettings): string[] => [
+  '--unshare-all',
+  ...(settings.allowNetwork ? ['--share-net'] : []),
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop', 'ALL',
+  ...systemBinds(),
+  ...etcBinds(settings.allowNetwork ? [...ETC_ENTRIES, ...ETC_NETWORK_ENTRIES] : ETC_ENTRIES),
+  '--proc', '/proc',
+  '--dev', '/dev',
+  '--tmpfs', '/tmp',
+  '--bind', root, SANDBOX_ROOT,
+  '--chdir', SANDBOX_ROOT,
+  '--hostname', 'sandbox',
+];
+
+/** The processes a user runs now (RLIMIT_NPROC counts them all). */
+const processesOf = (uid: number): number => {
+  let count = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (statSync(`/proc/${name}`).uid === uid) count += 1;
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return count;
+};
+
+export interface SandboxPlan {
+  file: string;
+  argv: string[];
+  /** Called once the command has ended or been killed. */
+  release(): void;
+}
+
+export type SandboxProgram = { file: string; argv: string[] };
+
+/**
+ * The programs a sandboxed run needs, looked up on `searchPath`; a one-line
+ * refusal when one is missing.
+ */
+export const findSandboxPrograms = (searchPath: string | undefined): { bwrap: string; prlimit: string } | string => {
+  const bwrap = findProgram('bwrap', searchPath);
+  if (bwrap === undefined) return `bubblewrap (bwrap) was not found on PATH: ${INSTALL_HINT}, ${OPT_OUT_HINT}`;
+  const prlimit = findProgram('prlimit', searchPath);
+  if (prlimit === undefined) return `prlimit (util-linux) was not found on PATH: install util-linux, ${OPT_OUT_HINT}`;
+  return { bwrap, prlimit };
+};
+
+/**
+ * Wraps `command` for the sandbox. Returns a refusal (one line) when the
+ * number of processes cannot be bounded.
+ */
+export const planSandboxedRun = (
+  programs: { bwrap: string; prlimit: string },
+  root: string,
+  settings: SandboxSettings,
+  command: SandboxProgram,
+): SandboxPlan | string => {
+  const limits = [
+    `--as=${settings.memoryBytes}`,
+    `--cpu=${settings.cpuSeconds}`,
+    `--fsize=${settings.fileBytes}`,
+    '--core=0',
+  ];
+  const sandboxed = [...bubblewrapArgs(root, settings), '--', command.file, ...command.argv];
+  const cgroup: PidsCgroup | undefined = makePidsCgroup(settings.maxProcesses);
+  if (cgroup !== undefined) {
+    // The shell joins the cgroup, then becomes prlimit, which becomes bwrap: nothing forks before the bound holds.
+    return {
+      file: '/bin/sh',
+      argv: ['-c', 'echo $$ > "$0" && exec "$@"', path.join(cgroup.dir, 'cgroup.procs'), programs.prlimit, ...limits, programs.bwrap, ...sandboxed],
+      release: () => cgroup.release(),
+    };
+  }
+  const uid = process.getuid?.() ?? 0;
+  if (uid === 0) {
+    return `running as root with no writable pids cgroup, the sandbox cannot bound the number of processes (the kernel exempts root from RLIMIT_NPROC); run the daemon as another user or give it a pids cgroup, ${OPT_OUT_HINT}`;
+  }
+  return {
+    file: programs.prlimit,
+    argv: [...limits, `--nproc=${processesOf(uid) + settings.maxProcesses}`, programs.bwrap, ...sandboxed],
+    release: () => {},
+  };
+};

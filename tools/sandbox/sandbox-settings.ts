@@ -1,0 +1,71 @@
+/**
+ * How runCommand confines a command, read once from the tool caplet's env
+ * when the tool is made. Defaults live here; a bad value is refused with an
+ * error naming the variable.
+ */
+import type { Env } from '../../providers/types.js';
+
+/** Every variable the sandbox reads; setup-tools passes these to run-command-tool. */
+export const SANDBOX_ENV_NAMES: readonly string[] = Object.freeze([
+  'FAE_RUN_COMMAND_UNSANDBOXED',
+  'FAE_SANDBOX_ALLOW_NETWORK',
+  'FAE_SANDBOX_MAX_PROCESSES',
+  'FAE_SANDBOX_MEMORY_MB',
+  'FAE_SANDBOX_CPU_SECONDS',
+  'FAE_SANDBOX_FILE_MB',
+]);
+
+export interface SandboxSettings {
+  /** FAE_RUN_COMMAND_UNSANDBOXED: the host's explicit opt-out; commands run with the worker's rights. */
+  unsandboxed: boolean;
+  /** FAE_SANDBOX_ALLOW_NETWORK: share the host's network instead of a namespace with only loopback. */
+  allowNetwork: boolean;
+  /** FAE_SANDBOX_MAX_PROCESSES: processes (and threads) the command may have at once. */
+  maxProcesses: number;
+  /** FAE_SANDBOX_MEMORY_MB: address space of each process (RLIMIT_AS). */
+  memoryBytes: number;
+  /** FAE_SANDBOX_CPU_SECONDS: CPU time of each process (RLIMIT_CPU). */
+  cpuSeconds: number;
+  /** FAE_SANDBOX_FILE_MB: the largest file a command may write (RLIMIT_FSIZE). */
+  fileBytes: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS = Object.freeze({
+  maxProcesses: 256,
+  memoryMb: 2048,
+  cpuSeconds: 60,
+  fileMb: 1024,
+});
+
+const MB = 1024 * 1024;
+const TRUE_FLAGS = ['1', 'true', 'yes', 'on'];
+const FALSE_FLAGS = ['', '0', 'false', 'no', 'off'];
+
+const readFlag = (env: Env, name: string, toolName: string): boolean => {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (TRUE_FLAGS.includes(raw)) return true;
+  if (FALSE_FLAGS.includes(raw)) return false;
+  throw Error(`${toolName}: ${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
+};
+
+const readCount = (env: Env, name: string, fallback: number, toolName: string): number => {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw Error(`${toolName}: ${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+};
+
+export const readSandboxSettings = (env: Env | undefined, toolName: string): SandboxSettings => {
+  const source = env ?? {};
+  return Object.freeze({
+    unsandboxed: readFlag(source, 'FAE_RUN_COMMAND_UNSANDBOXED', toolName),
+    allowNetwork: readFlag(source, 'FAE_SANDBOX_ALLOW_NETWORK', toolName),
+    maxProcesses: readCount(source, 'FAE_SANDBOX_MAX_PROCESSES', DEFAULT_SANDBOX_LIMITS.maxProcesses, toolName),
+    memoryBytes: readCount(source, 'FAE_SANDBOX_MEMORY_MB', DEFAULT_SANDBOX_LIMITS.memoryMb, toolName) * MB,
+    cpuSeconds: readCount(source, 'FAE_SANDBOX_CPU_SECONDS', DEFAULT_SANDBOX_LIMITS.cpuSeconds, toolName),
+    fileBytes: readCount(source, 'FAE_SANDBOX_FILE_MB', DEFAULT_SANDBOX_LIMITS.fileMb, toolName) * MB,
+  });
+};
