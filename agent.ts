@@ -12,17 +12,21 @@ import type { Log } from './src/log.js';
 import type { Observe } from './src/loop/agent-events.js';
 import { makeStatusBoard } from './src/agent-status.js';
 import { runAgent } from './src/run-agent.js';
+import type { Clock } from './src/clock.js';
 
 export { FaeToolInterface } from './src/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),
+  forget: M.call().returns(M.promise()),
 });
 
 const INTRO =
-  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?).';
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget().';
 const HELP: Record<string, string> = {
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
+  forget:
+    "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:lal",
 };
 
 /** Options a daemon passes (`env`) and an in-process host may add. */
@@ -33,6 +37,8 @@ export interface MakeOptions {
   log?: Log;
   observe?: Observe;
   cancelled?: Promise<unknown>;
+  /** Time for quotas and wake-ups (tests move it by hand); the system's by default. */
+  clock?: Clock;
 }
 
 const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<Provider> => {
@@ -44,7 +50,7 @@ const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<P
 export const make = (powers: PowersRef, context: unknown, options: MakeOptions = {}) => {
   const env: Env = options.env ?? {};
   const status = makeStatusBoard();
-  runAgent({
+  const running = runAgent({
     status,
     powers,
     context,
@@ -53,6 +59,7 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.observe === undefined ? {} : { observe: options.observe }),
     ...(options.cancelled === undefined ? {} : { cancelled: options.cancelled }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   return makeExo('LalFaeAgent', AgentInterface, {
     help(methodName?: string) {
@@ -61,6 +68,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
         return now === '' ? INTRO : `${INTRO}\n\n${now}`;
       }
       return HELP[methodName] ?? `No method named ${JSON.stringify(methodName)}. ${INTRO}`;
+    },
+    forget() {
+      return running.forget();
     },
   });
 };

@@ -4,6 +4,7 @@
  */
 import type { Env } from '../providers/types.js';
 import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
+import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from './usage/hourly-quota.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -30,6 +31,8 @@ export interface AgentLimits {
   digestChars: number;
   /** Handled message ids remembered across restarts (LAL_REMEMBER_HANDLED). */
   rememberHandled: number;
+  /** Wake-ups (the `schedule` tool) that may be pending at once (LAL_MAX_WAKE_UPS). */
+  maxWakeUps: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
@@ -47,6 +50,7 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   keepTurns: 4,
   digestChars: 3_000,
   rememberHandled: 256,
+  maxWakeUps: 16,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -61,6 +65,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   keepTurns: 'LAL_KEEP_TURNS',
   digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
+  maxWakeUps: 'LAL_MAX_WAKE_UPS',
 };
 
 /** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */
@@ -72,6 +77,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_DIRECT_EVAL',
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
+  ...QUOTA_ENV_NAMES,
 ]);
 
 export interface AgentConfig {
@@ -79,6 +85,8 @@ export interface AgentConfig {
   limits: AgentLimits;
   /** End a turn once the sender is answered, without a last model call (LAL_STOP_AFTER_ANSWER, default on). */
   stopAfterAnswer: boolean;
+  /** Hourly budgets of model calls and tokens (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR). */
+  quota: HourlyQuota;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -120,5 +128,6 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   }
   const rawStop = (env.LAL_STOP_AFTER_ANSWER ?? '').trim().toLowerCase();
   const stopAfterAnswer = !['0', 'false', 'no', 'off'].includes(rawStop);
-  return harden({ persona, limits, stopAfterAnswer, problems });
+  const quota = readHourlyQuota(env, problems);
+  return harden({ persona, limits, stopAfterAnswer, quota, problems });
 };

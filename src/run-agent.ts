@@ -33,6 +33,13 @@ import { makeWorkQueue } from './work-queue.js';
 import { makeDaemonAdapter } from './daemon/daemon-adapter.js';
 import { daemonStatus } from './daemon/daemon-status.js';
 import { makeHostApprovedEvaluation, readDirectEvaluation } from './approval/host-approved-evaluation.js';
+import { systemClock, type Clock } from './clock.js';
+import { emptyConversationInPlace } from './history/conversation.js';
+import { makeWakeUps, originOf, wakeUpNotice } from './schedule/wake-ups.js';
+import { describeQuota } from './usage/hourly-quota.js';
+import { meteredProvider } from './usage/metered-provider.js';
+import { makeQuotaWaits, quotaNotice } from './usage/quota-waits.js';
+import { describeUsage, emptyUsage, recordUsage } from './usage/usage-ledger.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -49,15 +56,23 @@ export interface AgentOptions {
   observe?: Observe;
   /** Settles when a local owner wants the agent to stop. */
   cancelled?: Promise<unknown>;
+  /** Time for quotas and wake-ups; the system's by default (tests pass their own). */
+  clock?: Clock;
 }
 
 export interface RunningAgent {
   /** Settles when the agent has stopped (after cancellation). */
   stopped: Promise<void>;
   cancel(reason?: unknown): void;
+  /** Clears the conversation, its digest and the usage (not the handled message ids), between turns. */
+  forget(): Promise<string>;
 }
 
-type Work = { kind: 'mail'; message: MessageRecord } | { kind: 'notices' };
+type Work =
+  | { kind: 'mail'; message: MessageRecord }
+  | { kind: 'notices' }
+  | { kind: 'wake'; id: string }
+  | { kind: 'forget'; done: (said: string) => void };
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -68,6 +83,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   status.section('Agent', () => [`persona: ${config.persona}`, ...config.problems.map(problem => `configuration: ${problem}`)]);
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
+  const clock = options.clock ?? systemClock;
   const queue = makeWorkQueue<Work>();
   const onCancel: ((reason: unknown) => void)[] = [];
   const cancel = (reason?: unknown) => {
@@ -85,13 +101,32 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
     const nameOf = makeSenderNames(powers, daemon);
     const tell = makeTellSender(powers, log, redact, daemon.names.host);
+    const memory = await loadMemory(powers, log, clock.now());
     let model: { provider: Provider } | { problem: string };
     try {
-      model = { provider: await options.createProvider(env, { log }) };
+      // Every answered call is counted, under the model that served it.
+      const provider = await options.createProvider(env, { log });
+      model = {
+        provider: meteredProvider(provider, (served, result) => recordUsage(memory.usage, served, result.usage, clock.now())),
+      };
     } catch (error) {
       model = { problem: redact(describeError(error)) };
     }
-    const memory = await loadMemory(powers, log);
+    status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
+    const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
+    const toldToWait = new Set<string>();
+    const wakeUps = makeWakeUps({
+      stored: memory.wakeUps,
+      clock,
+      max: config.limits.maxWakeUps,
+      onDue: id => queue.push({ kind: 'wake', id }),
+      onChange: () => {},
+    });
+    status.section('Wake-ups', () => wakeUps.describe());
+    onCancel.push(() => {
+      quotaWaits.stop();
+      wakeUps.stop();
+    });
     const handled = trackHandled(memory, config.limits.rememberHandled);
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
@@ -117,6 +152,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       requests,
       policy,
       approvals,
+      wakeUps,
       notices,
       tell,
       observe,
@@ -164,6 +200,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       // Tools are discovered at the start of every turn, alongside naming the sender.
       const [sender] = await Promise.all([nameOf(message.from), tools.refresh()]);
       const origin: Origin = { number: message.number, sender };
+      const wait = quotaWaits.check();
+      if (wait !== undefined) {
+        // The message waits (undismissed, so a restart finds it too) and its sender hears when.
+        quotaWaits.hold({ kind: 'mail', message }, wait);
+        const told = key ?? String(message.number);
+        if (!toldToWait.has(told)) {
+          toldToWait.add(told);
+          await tell(origin, quotaNotice(wait, message.number, clock.now()));
+        }
+        return;
+      }
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(preview.replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
@@ -173,6 +220,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     };
 
     const handleNotices = async (): Promise<void> => {
+      const wait = quotaWaits.check();
+      if (wait !== undefined) {
+        quotaWaits.hold({ kind: 'notices' }, wait);
+        return;
+      }
       const arrived = notices.take();
       if (arrived.length === 0) return;
       const origin = arrived.find(notice => notice.origin !== undefined)?.origin;
@@ -183,6 +235,31 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       const origins = new Set(arrived.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
       await Promise.all([...origins].map(finishWith));
     };
+
+    const handleWake = async (id: string): Promise<void> => {
+      const wait = quotaWaits.check();
+      if (wait !== undefined) {
+        quotaWaits.hold({ kind: 'wake', id }, wait);
+        return;
+      }
+      // Taken out of the store first: a wake-up that fails is not repeated forever.
+      const entry = wakeUps.take(id);
+      if (entry === undefined) return;
+      await tools.refresh();
+      await turns.serve(`wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`, wakeUpNotice(entry), originOf(entry));
+    };
+
+    const forget = (): string => {
+      const turnsForgotten = memory.conversation.turns.length;
+      const calls = Object.values(memory.usage.byModel).reduce((sum, usage) => sum + usage.calls, 0);
+      emptyConversationInPlace(memory.conversation);
+      memory.usage = emptyUsage(clock.now());
+      log('memory cleared by forget()');
+      return `Forgot ${turnsForgotten} turn${turnsForgotten === 1 ? '' : 's'} of conversation, the digest, and the usage of ${calls} model call${calls === 1 ? '' : 's'}. The ids of handled messages and the pending wake-ups are kept.`;
+    };
+
+    // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
+    wakeUps.armAll();
 
     const follower = followMail({
       powers,
@@ -209,6 +286,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (work === undefined || controller.signal.aborted) break;
       try {
         if (work.kind === 'mail') await handleMail(work.message);
+        else if (work.kind === 'wake') await handleWake(work.id);
+        else if (work.kind === 'forget') work.done(forget());
         else await handleNotices();
       } catch (error) {
         // One bad message never stops the loop.
@@ -222,5 +301,15 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const stopped = serve().catch((error: unknown) => {
     log(`the agent stopped: ${redact(describeError(error))}`);
   });
-  return { stopped, cancel };
+  const forgetMemory = () =>
+    new Promise<string>((resolve, reject) => {
+      if (controller.signal.aborted) {
+        reject(new Error('the agent has stopped'));
+        return;
+      }
+      // Between turns, on the serving loop: never under a turn in progress.
+      queue.push({ kind: 'forget', done: resolve });
+      onCancel.push(() => reject(new Error('the agent stopped before it could forget')));
+    });
+  return { stopped, cancel, forget: forgetMemory };
 };

@@ -28,6 +28,7 @@ import type { ToolRegistry } from './tools/fae-tool-registry.js';
 import type { ApprovalGate } from './policy/approval-gate.js';
 import { guardToolCall } from './policy/guard-tool-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
+import type { WakeUps } from './schedule/wake-ups.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 
@@ -44,6 +45,8 @@ export interface TurnServerSetup {
   /** Which tools are offered, and which calls the HOST approves first. */
   policy: ToolPolicy;
   approvals: ApprovalGate;
+  /** The `schedule` tool's wake-ups. */
+  wakeUps?: WakeUps;
   notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
@@ -87,6 +90,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
       redact: setup.redact,
+      ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     observe({ kind: 'turn-start', title });

@@ -7,7 +7,7 @@
  * the sender as the text they are, and run nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startModelServer, type ModelServer, type NormalizedRequest } from '../sim/model-server/index.js';
+import { startModelServer, type ModelServer, type NormalizedRequest, type ScriptedToolCall } from '../sim/model-server/index.js';
 import { startAgent, type AgentRun } from './support/agent-harness.js';
 import { PLAIN_ANSWERS, TEXT_CALL_SAMPLES } from './support/text-call-samples.js';
 
@@ -23,11 +23,17 @@ const noticeNumber = (request: NormalizedRequest): number => {
 let server: ModelServer;
 let run: AgentRun;
 let answer: (request: NormalizedRequest) => string = () => 'unset';
+/** Structured calls the server returns beside the text (none unless a test says). */
+let answerWithCalls: (request: NormalizedRequest) => ScriptedToolCall[] = () => [];
 beforeAll(async () => {
   server = await startModelServer({
     protocol: 'openai',
     // The model answers a new message as the test says; after a tool result it is done.
-    reply: request => ({ text: request.messages.at(-1)?.role === 'user' ? answer(request) : 'Done.' }),
+    reply: request => {
+      if (request.messages.at(-1)?.role !== 'user') return { text: 'Done.' };
+      const toolCalls = answerWithCalls(request);
+      return toolCalls.length > 0 ? { text: answer(request), toolCalls } : { text: answer(request) };
+    },
   });
   run = await startAgent({
     realProvider: true,
@@ -64,6 +70,28 @@ describe('a call written as text in a family’s native format runs', () => {
     const sent = requests[1]!.normalized!.messages.filter(message => message.role === 'assistant').at(-1)!;
     expect(sent.toolCalls!.map(call => call.name)).toEqual(['reply']);
     expect(sent.text).toBe(sample.words);
+  });
+});
+
+describe('what the server left in the text', () => {
+  test('a call the server parsed and also left in the text runs once', async () => {
+    let structured = true;
+    answer = request => `<tool_call>\n{"name": "reply", "arguments": {"messageNumber": ${noticeNumber(request)}, "strings": ["pong"]}}\n</tool_call>`;
+    const original = answerWithCalls;
+    answerWithCalls = request => (structured ? [{ name: 'reply', arguments: { messageNumber: noticeNumber(request), strings: ['pong'] } }] : []);
+    try {
+      const { events } = await turn('ping', 'pong');
+      expect(events.filter(event => event.kind === 'tool-call')).toHaveLength(1);
+    } finally {
+      structured = false;
+      answerWithCalls = original;
+    }
+  });
+
+  test('gpt-oss harmony without a call: the person gets the final message, never the analysis', async () => {
+    answer = () => '<|channel|>analysis<|message|>private reasoning<|end|><|start|>assistant<|channel|>final<|message|>Hello there!<|return|>';
+    const { requests } = await turn('hi', 'Hello there!');
+    expect(JSON.stringify(requests.map(request => request.body))).not.toContain('private reasoning');
   });
 });
 

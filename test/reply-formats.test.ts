@@ -139,6 +139,11 @@ describe('several calls, and the details of each shape', () => {
     expect(found.text).toBe('Checking the weather.');
   });
 
+  test('gpt-oss harmony without a call: the final message is the answer, the analysis (reasoning) is dropped', () => {
+    const found = recover('<|channel|>analysis<|message|>The user greets me; private thoughts.<|end|><|start|>assistant<|channel|>final<|message|>Hello there!<|return|>');
+    expect(found).toMatchObject({ calls: [], text: 'Hello there!' });
+  });
+
   test('gpt-oss harmony: a recipient that is not an offered function keeps it all text', () => {
     const text = '<|channel|>commentary to=browser.search <|constrain|>json<|message|>{"query": "x"}<|call|>';
     expect(recover(text)).toEqual({ calls: [], text });

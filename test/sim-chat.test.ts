@@ -92,9 +92,9 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
     // The reply to the sender ends the turn: one model call, with the usage the server reported.
-    expect(run.stdout).toMatch(/turn over: 1 model call, 812 in \(0 cached\) \/ 9 out tokens/);
+    expect(run.stdout).toMatch(/turn over: 1 model call \(double-model\), 812 in \(0 cached\) \/ 9 out tokens/);
     // The next turn's request begins as the first did: the server's prompt cache served that part.
-    expect(run.stdout).toMatch(/turn over: 2 model calls, [\d,]+ in \([1-9][\d,]* cached\) \/ \d+ out tokens/);
+    expect(run.stdout).toMatch(/turn over: 2 model calls \(double-model\), [\d,]+ in \([1-9][\d,]* cached\) \/ \d+ out tokens/);
     // Plain output for a pipe: no escape codes, no spinner.
     expect(run.stdout).not.toContain('\x1b');
     // A failed remote call is one compact line, without marshal's console report of the error.

@@ -26,6 +26,13 @@ export interface Conversation {
 
 export const emptyConversation = (): Conversation => ({ digest: [], omitted: 0, turns: [] });
 
+/** Empties a conversation that others hold a reference to (forget()). */
+export const emptyConversationInPlace = (conversation: Conversation): void => {
+  conversation.digest.length = 0;
+  conversation.turns.length = 0;
+  conversation.omitted = 0;
+};
+
 export const startTurn = (conversation: Conversation, title: string, content: string): Turn => {
   const turn: Turn = { title, messages: [{ role: 'user', content }] };
   conversation.turns.push(turn);

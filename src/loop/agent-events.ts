@@ -12,6 +12,6 @@ export type AgentEvent =
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
-  | { kind: 'turn-end'; stopReason: StopReason; modelCalls: number; usage: Usage; error?: string };
+  | { kind: 'turn-end'; stopReason: StopReason; modelCalls: number; usage: Usage; error?: string; models?: string[] };
 
 export type Observe = (event: AgentEvent) => void;

@@ -6,7 +6,7 @@ import type { ChatMessage, Provider, ToolSchema, Usage, AssistantMessage } from 
 import { ProviderError } from '../../providers/types.js';
 
 export type ModelOutcome =
-  | { ok: true; message: AssistantMessage; usage: Usage | undefined }
+  | { ok: true; message: AssistantMessage; usage: Usage | undefined; model: string }
   | { ok: false; aborted: boolean; error: string };
 
 export const callModel = async (
@@ -17,11 +17,12 @@ export const callModel = async (
 ): Promise<ModelOutcome> => {
   if (signal.aborted) return { ok: false, aborted: true, error: 'cancelled' };
   try {
-    const { message, usage } = await provider.chat(messages, tools, { signal });
+    const { message, usage, model } = await provider.chat(messages, tools, { signal });
     if (message === undefined || message === null || typeof message !== 'object') {
       return { ok: false, aborted: false, error: 'the model returned no message' };
     }
-    return { ok: true, message, usage };
+    // The model that served it: a fallback server's, when the chain moved on.
+    return { ok: true, message, usage, model: model ?? provider.model };
   } catch (error) {
     const aborted = signal.aborted || (error instanceof ProviderError && error.kind === 'aborted');
     const text = error instanceof Error ? error.message : String(error);

@@ -66,9 +66,11 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   let modelCalls = 0;
   let nudged = false;
   let toolCallsMade = 0;
+  // Which models served the turn (more than one when a fallback took over).
+  const models: string[] = [];
   const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
     const outcome: TurnOutcome = { stopReason, finalText, modelCalls, usage, ...(error === undefined ? {} : { error }) };
-    observe({ kind: 'turn-end', stopReason, modelCalls, usage, ...(error === undefined ? {} : { error }) });
+    observe({ kind: 'turn-end', stopReason, modelCalls, usage, ...(error === undefined ? {} : { error }), ...(models.length === 0 ? {} : { models }) });
     return outcome;
   };
 
@@ -91,6 +93,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (!outcome.ok) {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
     }
+    if (!models.includes(outcome.model)) models.push(outcome.model);
     if (outcome.usage !== undefined) {
       usage.inputTokens += outcome.usage.inputTokens;
       usage.outputTokens += outcome.usage.outputTokens;

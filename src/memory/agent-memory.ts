@@ -2,7 +2,9 @@
  * The agent's memory in the guest's own store (`storeValue` under one pet
  * name): the conversation (digest and recent turns) and the keys of the
  * messages already handled, so that a caplet rebuilt after a daemon restart
- * continues the conversation and answers nothing twice. It is stored as one
+ * continues the conversation and answers nothing twice; since version 2
+ * also the model usage (calls and tokens, per model, and the last hour's
+ * calls the quotas count) and the pending wake-ups. It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -11,24 +13,37 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
 import type { Log } from '../log.js';
+import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
+import { emptyUsage, isUsageLedger, type UsageLedger } from '../usage/usage-ledger.js';
 
 export const MEMORY_NAME = 'agent-memory';
-const VERSION = 1;
+/** 1: conversation and handled ids. 2: and usage and wake-ups (a version 1 memory loads with none). */
+const VERSION = 2;
 
 export interface Memory {
   conversation: Conversation;
   /** Keys of handled messages, oldest first. */
   handled: string[];
+  usage: UsageLedger;
+  /** Pending wake-ups of the `schedule` tool, soonest first. */
+  wakeUps: WakeUp[];
 }
 
-export const freshMemory = (): Memory => ({ conversation: emptyConversation(), handled: [] });
+export const freshMemory = (now: number = Date.now()): Memory => ({
+  conversation: emptyConversation(),
+  handled: [],
+  usage: emptyUsage(now),
+  wakeUps: [],
+});
 
-const isMemoryShape = (value: unknown): value is { version: number } & Memory => {
+type StoredMemory = { version: number; conversation: Conversation; handled: string[]; usage?: unknown; wakeUps?: unknown };
+
+const isMemoryShape = (value: unknown): value is StoredMemory => {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   const conversation = record.conversation as Record<string, unknown> | undefined;
   return (
-    record.version === VERSION &&
+    (record.version === 1 || record.version === VERSION) &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
     Array.isArray(conversation.digest) &&
@@ -37,9 +52,10 @@ const isMemoryShape = (value: unknown): value is { version: number } & Memory =>
   );
 };
 
-export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> => {
+export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date.now()): Promise<Memory> => {
+  const freshMemory_ = () => freshMemory(now);
   try {
-    if (!(await E(powers).has(MEMORY_NAME))) return freshMemory();
+    if (!(await E(powers).has(MEMORY_NAME))) return freshMemory_();
     const stored: unknown = await E(powers).lookup(MEMORY_NAME);
     let parsed: unknown;
     try {
@@ -49,12 +65,18 @@ export const loadMemory = async (powers: PowersRef, log: Log): Promise<Memory> =
     }
     if (!isMemoryShape(parsed)) {
       log(`${MEMORY_NAME} is not a memory this version can read; starting afresh`);
-      return freshMemory();
+      return freshMemory_();
     }
-    return { conversation: parsed.conversation, handled: parsed.handled };
+    // Parts a version 1 memory lacks, or that do not read, start empty; the conversation is kept.
+    const usage = isUsageLedger(parsed.usage) ? parsed.usage : emptyUsage(now);
+    const wakeUps = Array.isArray(parsed.wakeUps) ? parsed.wakeUps.filter(isWakeUp) : [];
+    if (parsed.version === VERSION && (!isUsageLedger(parsed.usage) || wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)) {
+      log(`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`);
+    }
+    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps };
   } catch (error) {
     log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
-    return freshMemory();
+    return freshMemory_();
   }
 };
 
@@ -69,7 +91,15 @@ export const saveMemory = async (
   redact: (text: string) => string = text => text,
 ): Promise<void> => {
   try {
-    const snapshot = redact(JSON.stringify({ version: VERSION, conversation: memory.conversation, handled: memory.handled }));
+    const snapshot = redact(
+      JSON.stringify({
+        version: VERSION,
+        conversation: memory.conversation,
+        handled: memory.handled,
+        usage: memory.usage,
+        wakeUps: memory.wakeUps,
+      }),
+    );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
     log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);

@@ -27,7 +27,7 @@ export const recoverToolCalls = (text: string, offered: OfferedTools): Recovery 
   for (const format of CALL_FORMATS) {
     if (!format.detect(text)) continue;
     const found = format.parse(text, offered);
-    if (found !== undefined && found.calls.length > 0) return { ...found, family: format.family };
+    if (found !== undefined) return { ...found, family: format.family };
   }
   return { calls: [], text };
 };

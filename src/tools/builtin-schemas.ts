@@ -103,6 +103,16 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
     { messageNumber, edgeName: text('The name the tool has in the message.'), toolName: text('The name to keep it under in tools/.') },
     ['messageNumber', 'edgeName', 'toolName'],
   ),
+  tool(
+    'schedule',
+    'Ask to be woken later with a note (e.g. a reminder): at a time or after a delay. The wake-up starts a turn of its own with your note, and you then tell the sender of the message you are serving now. Or cancel a pending wake-up by its id.',
+    {
+      note: text('What to do when woken, e.g. "remind HOST to check the build".'),
+      delaySeconds: { type: 'number', description: 'Wake after this many seconds (give this or at).' },
+      at: text('Wake at this ISO 8601 time, e.g. 2026-05-01T09:00:00Z (give this or delaySeconds).'),
+      cancel: text('The id of a pending wake-up to cancel instead (e.g. "w1"); then nothing else is needed.'),
+    },
+  ),
 ]);
 
 export const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_SCHEMAS.map(schema => schema.function.name));

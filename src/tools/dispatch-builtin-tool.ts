@@ -22,6 +22,7 @@ import {
 } from './read-args.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from './fae-tool-registry.js';
 import { readMessageHistory } from '../daemon/message-history.js';
+import { readScheduleArgs, type WakeUps } from '../schedule/wake-ups.js';
 import type { Introspectable } from '../remote-objects.js';
 
 export interface BuiltinContext {
@@ -38,6 +39,8 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** Hides secret values (the auth token) in what the model sends; none when absent. */
   redact?: (text: string) => string;
+  /** The `schedule` tool's wake-ups; absent where a host gives none. */
+  wakeUps?: WakeUps;
 }
 
 /** Undefined and "#undefined" both mean: no worker name. */
@@ -189,6 +192,9 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
         description: adopted.function.description,
       });
     }
+    case 'schedule':
+      if (context.wakeUps === undefined) throw new Error('Wake-ups are not available here');
+      return context.wakeUps.schedule(readScheduleArgs(args), context.origin);
     default:
       throw new Error(`Unknown tool "${name}"`);
   }

@@ -7,6 +7,7 @@ import { make } from '../../agent.js';
 import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
+import type { Clock } from '../../src/clock.js';
 import { makeScriptedProvider, callTool, type RecordedRequest, type ScriptedProvider, type Step } from './scripted-provider.js';
 
 export type MailHost = ReturnType<typeof makeMailHost>;
@@ -48,6 +49,8 @@ export interface AgentRun {
   reply(match: RegExp | string, timeoutMs?: number): Promise<Message>;
   /** The agent exo's help(), called through E() as the host would. */
   help(methodName?: string): Promise<string>;
+  /** The agent exo's forget(), through E(). */
+  forget(): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
   cancel(): Promise<void>;
@@ -78,6 +81,8 @@ export interface StartOptions {
   realProvider?: boolean;
   /** The daemon generation the mail host plays (ignored when `host` is given). */
   profile?: DaemonProfile;
+  /** Time for quotas and wake-ups (a manual clock); the system's by default. Kept across restart(). */
+  clock?: Clock;
   /** Runs after the guest exists and before the agent starts. */
   prepare?: (host: MailHost, name: string) => Promise<void>;
 }
@@ -102,6 +107,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       ...(options.realProvider === true ? {} : { createProvider: () => provider }),
       log: line => logs.push(line),
       observe: event => events.push(event),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
   let caplet = await host.startCaplet(makeFn as never, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
 
@@ -130,6 +136,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       return found;
     },
     help: async methodName => (await E(caplet.value as { help(name?: string): string }).help(methodName)) as string,
+    forget: async () => (await E(caplet.value as { forget(): Promise<string> }).forget()) as string,
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');

@@ -130,5 +130,6 @@ export const PLAIN_ANSWERS: readonly { what: string; text: string }[] = [
   { what: 'a Python REPL transcript', text: '>>> reply(1)\nTraceback (most recent call last):' },
   { what: 'a JSON object with other keys', text: '{"name": "reply", "arguments": {"messageNumber": 1}, "comment": "example"}' },
   { what: 'a Markdown link list', text: '[reply](https://example.com) and [send](https://example.com)' },
+  { what: 'prose about the harmony tokens', text: 'gpt-oss wraps its answer as <|channel|>final<|message|>…<|return|>; I answer plainly.' },
   { what: 'bare JSON data', text: '[{"name": "Ada", "age": 36}]' },
 ];

@@ -29,7 +29,8 @@ export interface CallFormat {
   /**
    * The calls in `text`, or undefined when it is not a well-formed instance
    * of this format after all (then the text stays text). A call naming a tool
-   * that was not offered makes the whole answer text.
+   * that was not offered makes the whole answer text. A format whose markers
+   * are unmistakable may return no calls and the words without its markup.
    */
   parse(text: string, offered: OfferedTools): FoundCalls | undefined;
 }

@@ -6,16 +6,19 @@
  * arguments as its body. `final` and plain `commentary` messages are the
  * model's words; `analysis` is reasoning and is dropped. Shape from llama.cpp
  * tests/test-chat.cpp and models/templates/openai-gpt-oss-120b.jinja, vLLM
- * openai_tool_parser.py.
+ * openai_tool_parser.py. An answer in harmony with no call yields its words
+ * alone, so the analysis channel never reaches the person.
  */
 import type { CallFormat, TextCall } from './call-format.js';
 import { joinWords } from './json-text.js';
 
+const START = /^\s*(?:<\|start\|>\s*assistant\s*)?(?:to=\S+\s*)?<\|channel\|>/;
 const MESSAGE = /(?:<\|start\|>\s*assistant)?([\s\S]*?)<\|message\|>([\s\S]*?)(?:<\|end\|>|<\|call\|>|<\|return\|>|(?=<\|start\|>)|$)/g;
 
 export const harmony: CallFormat = {
   family: 'gpt-oss harmony (to=functions.NAME)',
-  detect: text => text.includes('<|message|>') && /to=functions\./.test(text),
+  // The answer must open with a harmony header: prose that mentions the tokens stays prose.
+  detect: text => START.test(text) && text.includes('<|message|>'),
   parse(text, offered) {
     const calls: TextCall[] = [];
     const words: string[] = [];
@@ -37,6 +40,7 @@ export const harmony: CallFormat = {
       }
     }
     words.push(text.slice(last));
-    return calls.length === 0 ? undefined : { calls, text: joinWords(...words) };
+    // Without a call it is still harmony: the words are the final answer, never the analysis.
+    return { calls, text: joinWords(...words) };
   },
 };

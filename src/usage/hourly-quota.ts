@@ -1,0 +1,78 @@
+/**
+ * Hourly budgets for model calls and tokens (LAL_MAX_CALLS_PER_HOUR,
+ * LAL_MAX_TOKENS_PER_HOUR), counted over the last hour's calls. When one is
+ * spent, the time it frees up again says when the agent can go on.
+ */
+import type { Env } from '../../providers/types.js';
+import { HOUR_MS, type UsageLedger } from './usage-ledger.js';
+
+export const QUOTA_ENV_NAMES: readonly string[] = harden(['LAL_MAX_CALLS_PER_HOUR', 'LAL_MAX_TOKENS_PER_HOUR']);
+
+export interface HourlyQuota {
+  maxCalls: number | undefined;
+  maxTokens: number | undefined;
+}
+
+const readLimit = (env: Env, name: string, problems: string[]): number | undefined => {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    problems.push(`${name} must be a positive whole number, got "${raw}"; no limit is applied.`);
+    return undefined;
+  }
+  return value;
+};
+
+export const readHourlyQuota = (env: Env, problems: string[]): HourlyQuota => ({
+  maxCalls: readLimit(env, 'LAL_MAX_CALLS_PER_HOUR', problems),
+  maxTokens: readLimit(env, 'LAL_MAX_TOKENS_PER_HOUR', problems),
+});
+
+export interface QuotaWait {
+  /** When the agent can go on (ms since the epoch). */
+  until: number;
+  /** Which budget is spent, in words. */
+  reason: string;
+}
+
+/** Undefined while both budgets have room; else when the spent one frees up. */
+export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number): QuotaWait | undefined => {
+  const window = ledger.recent.filter(([at]) => at > now - HOUR_MS);
+  let wait: QuotaWait | undefined;
+  const later = (candidate: QuotaWait) => {
+    if (wait === undefined || candidate.until > wait.until) wait = candidate;
+  };
+  if (quota.maxCalls !== undefined && window.length >= quota.maxCalls) {
+    // Room for one more call once enough of the oldest have left the window.
+    const freeing = window[window.length - quota.maxCalls]!;
+    later({ until: freeing[0] + HOUR_MS, reason: `${window.length} of ${quota.maxCalls} model calls this hour (LAL_MAX_CALLS_PER_HOUR)` });
+  }
+  if (quota.maxTokens !== undefined) {
+    let spent = window.reduce((sum, [, tokens]) => sum + tokens, 0);
+    const total = spent;
+    if (spent >= quota.maxTokens) {
+      let index = 0;
+      while (spent >= quota.maxTokens && index < window.length) {
+        spent -= window[index]![1];
+        index += 1;
+      }
+      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${total.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
+    }
+  }
+  return wait;
+};
+
+/** For help(): how much of each budget the last hour used. */
+export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: number): string[] => {
+  const window = ledger.recent.filter(([at]) => at > now - HOUR_MS);
+  const lines: string[] = [];
+  if (quota.maxCalls !== undefined) lines.push(`this hour: ${window.length} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`);
+  if (quota.maxTokens !== undefined) {
+    const tokens = window.reduce((sum, [, spent]) => sum + spent, 0);
+    lines.push(`this hour: ${tokens.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
+  }
+  const wait = quotaWait(ledger, quota, now);
+  if (wait !== undefined) lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);
+  return lines;
+};

@@ -1,0 +1,56 @@
+/**
+ * Work that arrives while an hourly budget is spent waits here, in order,
+ * and goes back on the agent's queue when the budget frees up; nothing is
+ * dropped. The sender of a waiting message is told once when the agent
+ * can go on.
+ */
+import type { Clock } from '../clock.js';
+import { quotaWait, type HourlyQuota, type QuotaWait } from './hourly-quota.js';
+import type { UsageLedger } from './usage-ledger.js';
+
+export interface QuotaWaits<W> {
+  /** Undefined when the budgets have room; else when they free up. */
+  check(): QuotaWait | undefined;
+  /** Keeps `work` until `wait.until`, then puts it back on the queue. */
+  hold(work: W, wait: QuotaWait): void;
+  /** How many pieces of work are waiting. */
+  waiting(): number;
+  stop(): void;
+}
+
+export const makeQuotaWaits = <W>(options: {
+  clock: Clock;
+  quota: HourlyQuota;
+  ledger: () => UsageLedger;
+  requeue: (work: W) => void;
+}): QuotaWaits<W> => {
+  const { clock, quota, ledger, requeue } = options;
+  const held: W[] = [];
+  let disarm: (() => void) | undefined;
+  let armedFor = 0;
+  const release = () => {
+    disarm = undefined;
+    for (const work of held.splice(0, held.length)) requeue(work);
+  };
+  return {
+    check: () => quotaWait(ledger(), quota, clock.now()),
+    hold(work, wait) {
+      held.push(work);
+      if (disarm !== undefined && armedFor >= wait.until) return;
+      disarm?.();
+      armedFor = wait.until;
+      disarm = clock.at(wait.until, release);
+    },
+    waiting: () => held.length,
+    stop() {
+      disarm?.();
+      disarm = undefined;
+    },
+  };
+};
+
+/** What the sender of a held message is told. */
+export const quotaNotice = (wait: QuotaWait, number: bigint, now: number): string => {
+  const minutes = Math.max(1, Math.ceil((wait.until - now) / 60_000));
+  return `I have used this hour's budget (${wait.reason}). Your message #${number} is kept, and I will take it up at ${new Date(wait.until).toISOString()} (in about ${minutes} minute${minutes === 1 ? '' : 's'}).`;
+};
