@@ -21,6 +21,8 @@ export interface AgentLimits {
   repeatStopAt: number;
   /** A tool call that takes longer fails with a timeout (LAL_TOOL_TIMEOUT_MS). */
   toolTimeoutMs: number;
+  /** A look-up or schema() call of a FaeTool that takes longer refuses the tool (LAL_TOOL_LOOKUP_TIMEOUT_MS). */
+  toolLookupTimeoutMs: number;
   /** A tool result longer than this is cut, with a marker (LAL_MAX_RESULT_CHARS). */
   maxResultChars: number;
   /** Token budget for one request: system prompt, tools and history (LAL_CONTEXT_TOKENS). */
@@ -43,6 +45,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   repeatStopAt: 7,
   // Above runCommand's own 120 s bound, so a long command is not cut short.
   toolTimeoutMs: 130_000,
+  // Every message waits on the tools' refresh; a FaeTool that does not answer its schema() in this is refused.
+  toolLookupTimeoutMs: 5_000,
   maxResultChars: 16_000,
   // Sized for a 32k-token local model, leaving room for the reply.
   contextTokens: 24_000,
@@ -60,6 +64,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   repeatRefuseAt: 'LAL_REPEAT_REFUSE',
   repeatStopAt: 'LAL_REPEAT_STOP',
   toolTimeoutMs: 'LAL_TOOL_TIMEOUT_MS',
+  toolLookupTimeoutMs: 'LAL_TOOL_LOOKUP_TIMEOUT_MS',
   maxResultChars: 'LAL_MAX_RESULT_CHARS',
   contextTokens: 'LAL_CONTEXT_TOKENS',
   keepTurns: 'LAL_KEEP_TURNS',

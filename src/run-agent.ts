@@ -24,7 +24,7 @@ import { makeRequestTracker } from './requests/request-tracker.js';
 import { makeApprovalGate } from './policy/approval-gate.js';
 import { readToolPolicy } from './policy/tool-policy.js';
 import { BUILTIN_NAMES } from './tools/builtin-schemas.js';
-import { makeToolRegistry } from './tools/fae-tool-registry.js';
+import { makeToolRegistry, TOOLS_DIRECTORY } from './tools/fae-tool-registry.js';
 import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
 import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agent-memory.js';
 import type { Observe } from './loop/agent-events.js';
@@ -112,6 +112,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     } catch (error) {
       model = { problem: redact(describeError(error)) };
     }
+    if ('provider' in model) {
+      const provider = model.provider;
+      status.section('Model', () => [describeModelChoice(provider)]);
+    }
     status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
     const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
     const toldToWait = new Set<string>();
@@ -128,7 +132,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       wakeUps.stop();
     });
     const handled = trackHandled(memory, config.limits.rememberHandled);
-    const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES });
+    const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
+    status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
     const proposals =
       daemon.generation === 'newest'

@@ -5,6 +5,7 @@
  * ended by a failure or a bound is explained to the sender.
  */
 import type { Provider, ToolCall } from '../providers/types.js';
+import { makeBoundedSet } from './bounded-collections.js';
 import type { AgentConfig } from './config.js';
 import type { PowersRef } from './guest-powers.js';
 import type { Conversation } from './history/conversation.js';
@@ -31,6 +32,7 @@ import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
 
 const NOTICE_MAX_CHARS = 8_000;
+const DISMISSED_REMEMBERED = 256;
 
 export interface TurnServerSetup {
   /** The model, or why there is none. */
@@ -67,7 +69,8 @@ export interface TurnServer {
 
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const { model, config, conversation, observe, tell, signal } = setup;
-  const dismissedByModel = new Set<bigint>();
+  // Messages the model dismissed that are not the one it handled wait here for their own turn; bounded for long runs.
+  const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
   const prompt = promptFor(systemPrompt(config.persona), setup.daemon, setup.directEvaluation);

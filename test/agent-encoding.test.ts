@@ -3,19 +3,17 @@ import { Far } from '@endo/far';
 import { decodeArguments } from '../src/encoding/decode-arguments.js';
 import { renderForModel } from '../src/encoding/render-for-model.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
-import { readMessageNumber, readMessageParts, readPath } from '../src/tools/read-args.js';
+import { readMessageNumber, readMessageParts, readPassable, readPath } from '../src/tools/read-args.js';
 
 describe('decodeArguments (3.3)', () => {
-  test('SmallCaps strings become bigints, undefined and escaped text', () => {
+  test('strings are kept exactly as written (SmallCaps is read only by the readers of passable parameters)', () => {
     const decoded = decodeArguments('{"n":"+5","m":"-7","u":"#undefined","s":"!+5","nested":["+1",{"x":"#NaN"}]}');
-    expect(decoded).toEqual({ ok: true, args: { n: 5n, m: -7n, u: undefined, s: '+5', nested: [1n, { x: NaN }] } });
+    expect(decoded).toEqual({ ok: true, args: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }] } });
   });
-  test('a string SmallCaps cannot read is kept as written, the rest still decoded', () => {
-    const decoded = decodeArguments('{"strings":["- item (note) $5","+1 for that","%sym","$0.Alleged: x"],"n":"+2"}');
-    expect(decoded).toEqual({
-      ok: true,
-      args: { strings: ['- item (note) $5', '+1 for that', '%sym', '$0.Alleged: x'], n: 2n },
-    });
+  test('a passable parameter is read SmallCaps-first; a string SmallCaps cannot read is kept as written', () => {
+    const value = readPassable({ value: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }], text: ['- item (note) $5', '%sym', '$0.Alleged: x'] } }, 'value');
+    expect(value).toEqual({ n: 5n, m: -7n, u: undefined, s: '+5', nested: [1n, { x: NaN }], text: ['- item (note) $5', '%sym', '$0.Alleged: x'] });
+    expect(() => readPassable({}, 'value')).toThrow(/value is required/);
   });
   test('arguments that are not JSON give an error that says so, never {}', () => {
     const decoded = decodeArguments('{"messageNumber": 3, "strings": ["pong"');
@@ -60,11 +58,11 @@ describe('argument readers (4)', () => {
 });
 
 describe('renderForModel (3.4)', () => {
-  test('bigints, undefined, special strings and remotables', async () => {
+  test('bigints, undefined and remotables; strings as they are', async () => {
     const tool = Far('Calculator', { add: () => 1, help: () => '' });
     const text = await renderForModel(harden({ n: 5n, m: -2n, u: undefined, s: '-x', plain: 'hi', tool, list: [NaN] }));
     const value = JSON.parse(text) as Record<string, unknown>;
-    expect(value).toMatchObject({ n: '+5', m: '-2', u: '#undefined', s: '!-x', plain: 'hi', list: ['#NaN'] });
+    expect(value).toMatchObject({ n: '+5', m: '-2', u: '#undefined', s: '-x', plain: 'hi', list: ['#NaN'] });
     expect(value.tool).toMatch(/^\$Alleged: Calculator \(methods: .*add.*\)$/);
     expect(value.tool).toMatch(/help/);
   });

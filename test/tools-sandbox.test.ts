@@ -4,8 +4,8 @@
 // suite is skipped with the reason; under CI=true that fails the run.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +46,22 @@ async function run(command: string | string[], env: Record<string, string> = {},
   const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
   return (await E(tool).execute(harden({ command, ...(timeoutMs === undefined ? {} : { timeoutMs }) }))) as CommandResult;
 }
+/** Live processes whose command line holds `marker` (in any PID namespace: the host sees them all), and are named `name` when given. */
+function runningWith(marker: string, wanted?: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc').filter(entry => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) continue;
+      if (wanted !== undefined && readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== wanted) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(name));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return found;
+}
+const projectRoot = new URL('..', import.meta.url).pathname;
 const unsandboxed = (command: string | string[]) => run(command, { FAE_RUN_COMMAND_UNSANDBOXED: '1' });
 
 describe('runCommand without a sandbox', () => {
@@ -216,6 +232,32 @@ describe.skipIf(problem !== undefined)('a fork bomb through the agent', () => {
     await agent.reply(/^bomb: .*forks refused$/, 15_000);
     await agent.send('are you there?');
     await agent.reply('still serving');
+  });
+});
+
+describe.skipIf(problem !== undefined)('when the tool\'s worker ends', () => {
+  it('the sandboxed command dies with it', async () => {
+    // A worker of its own (a child node process, locked down as the daemon's are) runs a long command, then is killed.
+    const marker = `30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const script = [
+      "import '@endo/init';",
+      "const { make } = await import('./dist/tools/run-command.js');",
+      `const tool = make(undefined, undefined, { env: { FAE_CWD: ${JSON.stringify(root)} } });`,
+      // The marker comes by env, so that the worker's own command line does not hold it.
+      'await tool.execute(harden({ command: `sleep ${process.env.SLEEP_MARKER}` }));',
+    ].join('\n');
+    const worker = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: projectRoot,
+      env: { ...process.env, SLEEP_MARKER: marker },
+      stdio: 'ignore',
+    });
+    try {
+      await expect.poll(() => runningWith(marker, 'sleep').length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      worker.kill('SIGKILL');
+    }
+    // Nothing of it is left: not the sleeper, not its shell, not bubblewrap.
+    await expect.poll(() => runningWith(marker).length, { timeout: 5_000 }).toBe(0);
   });
 });
 

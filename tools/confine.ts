@@ -13,11 +13,17 @@
  * could swap a checked component for a symlink before it is used. `openInside`
  * narrows that window: it opens with O_NOFOLLOW (the last component cannot be
  * a symlink) and then, on Linux, reads back where the open descriptor really
- * points (/proc/self/fd) and refuses it if that is outside the root. Creating
- * missing parent directories (`mkdir -p`) is not covered by that re-check.
+ * points (/proc/self/fd) and refuses it if that is outside the root. A file
+ * or directory is created only inside a directory held open and checked
+ * first (through /proc/self/fd/<dir>/<name>, Linux's openat), so nothing is
+ * ever made outside the root, even for a moment.
+ *
+ * Hard links: a regular file with more than one name may be a hard link to a
+ * file outside the root (its other names cannot be found), so it is neither
+ * read nor written.
  */
 import { constants, realpathSync, statSync } from 'node:fs';
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../providers/types.js';
@@ -166,10 +172,99 @@ const flagsByPurpose: Readonly<Record<OpenPurpose, number>> = {
   directory: constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW,
 };
 
+/** A regular file with more than one name may be a hard link to a file outside the root. */
+async function assertSingleName(handle: FileHandle, userPath: string): Promise<void> {
+  const stats = await handle.stat();
+  if (stats.isFile() && stats.nlink > 1) {
+    throw escapeError(userPath, `it is a hard link: the file has ${stats.nlink} names, and another may lie outside the root`);
+  }
+}
+
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** Whether entries can be opened relative to a held directory (/proc/self/fd/N/name). */
+async function canOpenAt(): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  try {
+    await lstat('/proc/self/fd');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens (and, with `create`, makes) the directory `realDir` one component
+ * at a time from the root, each step relative to the directory held before
+ * it and never following a symlink: `realDir` is a real path, so a symlink
+ * on the way means a component was swapped after the check.
+ */
+async function openDirectoryInside(root: string, realDir: string, userPath: string, create: boolean): Promise<FileHandle> {
+  if (!isInside(root, realDir)) throw escapeError(userPath, 'its directory lies outside the root');
+  const parts = path.relative(root, realDir).split(path.sep).filter(part => part !== '');
+  let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    for (const part of parts) {
+      const at = `/proc/self/fd/${dir.fd}/${part}`;
+      let next: FileHandle;
+      try {
+        next = await open(at, DIRECTORY_FLAGS);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT' || !create) throw error;
+        await mkdir(at).catch((mkdirError: unknown) => {
+          if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
+        });
+        next = await open(at, DIRECTORY_FLAGS);
+      }
+      await dir.close();
+      dir = next;
+    }
+    await assertOpenedInside(root, dir.fd, userPath);
+    return dir;
+  } catch (error) {
+    await dir.close();
+    const code = errorCode(error);
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink');
+    if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
+    throw describeFsError(error, userPath);
+  }
+}
+
+/**
+ * Makes the missing directories of `realDir` (a path from `resolveInside`
+ * with `forCreate`), each one only inside a directory already checked.
+ */
+export async function makeDirectoriesInside(root: string, realDir: string, userPath: string): Promise<void> {
+  if (await canOpenAt()) {
+    await (await openDirectoryInside(root, realDir, userPath, true)).close();
+    return;
+  }
+  // Without /proc: make them, then check where they ended up.
+  try {
+    await mkdir(realDir, { recursive: true });
+    if (!isInside(root, await realpath(realDir))) throw escapeError(userPath, 'its directory moved outside');
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
+    throw describeFsError(error, userPath);
+  }
+}
+
+/** Opens (creating if missing) the file `name` inside a directory held open and checked. */
+async function openForWrite(root: string, target: string, userPath: string): Promise<FileHandle> {
+  if (!(await canOpenAt())) return open(target, flagsByPurpose.write, 0o666);
+  const dir = await openDirectoryInside(root, path.dirname(target), userPath, false);
+  try {
+    return await open(`/proc/self/fd/${dir.fd}/${path.basename(target)}`, flagsByPurpose.write, 0o666);
+  } finally {
+    await dir.close();
+  }
+}
+
 /**
  * Opens a path confined to the root: resolve, open without following a final
- * symlink, then check the descriptor. `resolvedPath` is given when the caller
- * already resolved it (writeFile creates parents in between).
+ * symlink, then check the descriptor, and refuse a file with several names
+ * (a hard link). For writing, the file is created only inside a directory
+ * checked first. `resolvedPath` is given when the caller already resolved it.
  */
 export async function openInside(
   root: string,
@@ -180,8 +275,9 @@ export async function openInside(
   const target = resolvedPath ?? (await resolveInside(root, userPath));
   let handle: FileHandle;
   try {
-    handle = await open(target, flagsByPurpose[purpose], 0o666);
+    handle = purpose === 'write' ? await openForWrite(root, target, userPath) : await open(target, flagsByPurpose[purpose], 0o666);
   } catch (error) {
+    if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     if (errorCode(error) === 'ELOOP') {
       throw escapeError(userPath, 'it became a symlink while opening');
     }
@@ -189,6 +285,7 @@ export async function openInside(
   }
   try {
     await assertOpenedInside(root, handle.fd, userPath);
+    await assertSingleName(handle, userPath);
   } catch (error) {
     await handle.close();
     throw error;

@@ -2,12 +2,11 @@
  * `writeFile`: creates or replaces a text file inside the tool root, making
  * missing parent directories (only ever inside the root).
  */
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../providers/types.js';
-import { isInside, openInside, resolveInside, toolRootFromEnv } from './confine.js';
+import { makeDirectoriesInside, openInside, resolveInside, toolRootFromEnv } from './confine.js';
 import { writeWholeFile } from './file-io.js';
-import { describeFsError } from './fs-error.js';
 import { makeFaeTool } from './make-fae-tool.js';
 import { checkArgNames, requireString } from './tool-args.js';
 import type { ToolArgs } from './tool-args.js';
@@ -29,18 +28,8 @@ async function writeConfined(root: string, args: ToolArgs) {
   const content = requireString(toolName, args, 'content', { allowEmpty: true });
 
   const target = await resolveInside(root, userPath, { forCreate: true });
-  const parent = path.dirname(target);
-  let realParent: string;
-  try {
-    await mkdir(parent, { recursive: true });
-    realParent = await realpath(parent);
-  } catch (error) {
-    throw describeFsError(error, userPath);
-  }
-  // Re-check the parent now that it exists (a component could have been swapped).
-  if (!isInside(root, realParent)) {
-    throw Error(`path escapes the tool root: ${JSON.stringify(userPath)} (its directory moved outside)`);
-  }
+  // Missing directories are made one by one, each inside a directory already checked.
+  await makeDirectoriesInside(root, path.dirname(target), userPath);
   const created = !(await exists(target));
   const handle = await openInside(root, userPath, 'write', target);
   try {

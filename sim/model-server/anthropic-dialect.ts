@@ -8,6 +8,7 @@
 import { estimateTokens, isRecord, makeWireId } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
+import { metaSchemaProblem } from './tool-schema-rules.js';
 import type { PromptCache } from './prompt-cache.js';
 
 const errorTypes: Record<number, string> = {
@@ -148,6 +149,13 @@ const readToolNames = (tools: unknown): string[] | WireError => {
     }
     if (!isRecord(tool.input_schema) || tool.input_schema.type !== 'object') {
       return invalid(`tools.${index}.custom.input_schema.type: Input should be 'object'`);
+    }
+    if (['oneOf', 'anyOf', 'allOf'].some(key => key in (tool.input_schema as Record<string, unknown>))) {
+      return invalid(`tools.${index}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`);
+    }
+    const problem = metaSchemaProblem(tool.input_schema);
+    if (problem !== undefined) {
+      return invalid(`tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). (${problem})`);
     }
     names.push(tool.name);
   }

@@ -8,6 +8,7 @@
 import { estimateTokens, isRecord } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
+import { ollamaParametersProblem } from './tool-schema-rules.js';
 
 const ollamaError = (status: number, message: string): WireError => ({ status, body: { error: message } });
 
@@ -72,6 +73,8 @@ const readToolNames = (tools: unknown): string[] | WireError => {
     if (!isRecord(tool) || !isRecord(tool.function) || typeof tool.function.name !== 'string') {
       return cannotUnmarshal(tool, 'ChatRequest.tools', 'api.Tool');
     }
+    const problem = ollamaParametersProblem(tool.function.parameters);
+    if (problem !== undefined) return ollamaError(400, problem);
     names.push(tool.function.name);
   }
   return names;

@@ -6,6 +6,7 @@
 import { estimateTokens, isRecord, makeWireId } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
+import { metaSchemaProblem } from './tool-schema-rules.js';
 import type { PromptCache } from './prompt-cache.js';
 
 const errorTypeFor = (status: number): string =>
@@ -123,6 +124,13 @@ const readToolNames = (tools: unknown): string[] | WireError => {
     const { name } = tool.function;
     if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
       return invalid(`Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `${at}.function.name`, 'invalid_value');
+    }
+    const { parameters } = tool.function;
+    if (parameters !== undefined) {
+      const problem = isRecord(parameters) && parameters.type !== 'object'
+        ? `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(parameters.type ?? 'None')}"'.`
+        : metaSchemaProblem(parameters);
+      if (problem !== undefined) return invalid(`Invalid schema for function '${name}': ${problem}`, `${at}.function.parameters`, 'invalid_function_parameters');
     }
     names.push(name);
   }

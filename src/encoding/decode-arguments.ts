@@ -1,30 +1,13 @@
 /**
- * Turns the raw argument text of a tool call into the value the tool gets.
- * JSON first (an error that says so when it is not JSON, never `{}`), then
- * every string leaf read SmallCaps-first.
+ * Turns the raw argument text of a tool call into the value the tool gets:
+ * JSON (an error that says so when it is not JSON, never `{}`), strings kept
+ * exactly as written. The few parameters that can hold a passable are read
+ * SmallCaps-first by their readers (read-args.ts), never the free text.
  */
-import { decodeSmallcapsString } from './decode-smallcaps-string.js';
 
 export type DecodedArguments =
   | { ok: true; args: Record<string, unknown> }
   | { ok: false; error: string };
-
-const decodeLeaves = (value: unknown): unknown => {
-  if (typeof value === 'string') {
-    return decodeSmallcapsString(value);
-  }
-  if (Array.isArray(value)) {
-    return value.map(decodeLeaves);
-  }
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
-      out[key] = decodeLeaves(inner);
-    }
-    return out;
-  }
-  return value;
-};
 
 const preview = (text: string): string =>
   text.length > 120 ? `${text.slice(0, 120)}…` : text;
@@ -62,5 +45,5 @@ export const decodeArguments = (raw: string): DecodedArguments => {
       error: `The arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}: ${preview(text)}`,
     };
   }
-  return { ok: true, args: decodeLeaves(parsed) as Record<string, unknown> };
+  return { ok: true, args: parsed as Record<string, unknown> };
 };

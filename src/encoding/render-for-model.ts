@@ -2,16 +2,17 @@
  * Renders a tool's result (any passable, hardened or not) as JSON text for
  * the model, in the same SmallCaps conventions the prompt teaches for
  * arguments: bigints as "+5"/"-5", undefined as "#undefined", NaN and
- * infinities as "#NaN"/"#Infinity", strings that start with a SmallCaps
- * character escaped with "!", and remotables as "$Alleged: Name (methods: …)".
- * Plain JSON.stringify would make a remotable `{}` and throw on a bigint.
+ * infinities as "#NaN"/"#Infinity", and remotables as "$Alleged: Name
+ * (methods: …)". Strings are shown as they are, never escaped: the model
+ * copies text from results into free-text arguments (file content, replies),
+ * which are taken exactly as written. Plain JSON.stringify would make a
+ * remotable `{}` and throw on a bigint.
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
 import type { Introspectable } from '../remote-objects.js';
 
-const SPECIAL_START = /^[!"#$%&'()*+,-]/;
 const METHOD_NAMES_TIMEOUT_MS = 1_000;
 
 /** How a remotable is described; injectable so tests and hot paths can skip the round trip. */
@@ -49,7 +50,7 @@ const toModelValue = async (
       if (value === -Infinity) return '#-Infinity';
       return value;
     case 'string':
-      return SPECIAL_START.test(value) ? `!${value}` : value;
+      return value;
     case 'boolean':
       return value;
     case 'symbol':

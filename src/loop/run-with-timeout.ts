@@ -1,7 +1,9 @@
 /**
  * Settles with the promise, or rejects with a timeout error after `ms`, or
- * rejects at once when the signal aborts. The timer never keeps the process
- * alive.
+ * rejects at once when the signal aborts. Whichever comes first, the timer
+ * is cleared and the abort listener removed: a tool call that never settles
+ * must not leave a listener on the agent's long-lived signal. The timer
+ * never keeps the process alive.
  */
 export class TimeoutError extends Error {
   constructor(message: string) {
@@ -17,23 +19,24 @@ export const runWithTimeout = <T>(
   signal?: AbortSignal,
 ): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TimeoutError(`${describe} timed out after ${ms} ms`)), ms);
-    timer.unref?.();
-    const onAbort = () => {
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      reject(new Error(`${describe} was cancelled`));
+      signal?.removeEventListener('abort', onAbort);
+      settle();
     };
+    const onAbort = () => finish(() => reject(new Error(`${describe} was cancelled`)));
+    const timer = setTimeout(() => finish(() => reject(new TimeoutError(`${describe} timed out after ${ms} ms`))), ms);
+    timer.unref?.();
+    if (signal?.aborted === true) {
+      onAbort();
+      return;
+    }
     signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      value => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        reject(error);
-      },
+      value => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(error)),
     );
   });

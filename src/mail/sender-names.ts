@@ -4,10 +4,13 @@
  * rather than 257 characters of hex.
  */
 import { E } from '@endo/far';
+import { makeBoundedMap } from '../bounded-collections.js';
 
 export type NameOf = (id: unknown) => Promise<string>;
 
 const shortId = (id: string): string => (id.length > 16 ? `id ${id.slice(0, 8)}…` : id);
+
+const SENDERS_REMEMBERED = 512;
 
 /** How this daemon spells its special names and its message ids (daemon/daemon-adapter.ts); f0a46042a's by default. */
 export interface SenderNaming {
@@ -18,7 +21,8 @@ export interface SenderNaming {
 export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf => {
   const host = naming?.names.host ?? 'HOST';
   const self = naming?.names.self ?? 'SELF';
-  const cache = new Map<string, Promise<string>>();
+  // Senders come and go over a long run: keep the most recently named ones.
+  const cache = makeBoundedMap<string, Promise<string>>(SENDERS_REMEMBERED);
   const lookUp = async (id: string): Promise<string> => {
     try {
       const names: unknown = await E(powers as { reverseIdentify(id: string): string[] }).reverseIdentify(id);

@@ -43,6 +43,8 @@ export interface ProposalTracker {
   hasPendingFor(number: bigint): boolean;
 }
 
+const UNMATCHED_COPIES_KEPT = 64;
+
 export const makeProposalTracker = (options: {
   powers: PowersRef;
   log: Log;
@@ -125,6 +127,8 @@ export const makeProposalTracker = (options: {
       }
     }
     unmatchedCopies.push(message);
+    // A copy is matched within moments of its proposal; older ones (a previous run's) never will be.
+    if (unmatchedCopies.length > UNMATCHED_COPIES_KEPT) unmatchedCopies.shift();
   };
 
   return {

@@ -9,12 +9,12 @@ import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 const path = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const names = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
-const messageNumber: JsonSchema = { type: 'integer', description: 'The message number.' };
+const messageNumber: JsonSchema = { type: 'integer', description: 'The message number (5, or "+5").' };
 const strings: JsonSchema = {
   type: 'array',
   items: { type: 'string' },
   description:
-    'The text in parts: one string before each attached value and one after the last (with no values, one string).',
+    'The text in parts, sent exactly as written: one string before each attached value and one after the last (with no values, one string).',
 };
 
 const tool = (
@@ -96,7 +96,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
   ),
   // Offered on the newest daemon only (daemon/speak-generation.ts), where messages have revisions.
   tool('messageHistory', 'Read every revision of a message (its sender may have edited it), oldest first.', { messageNumber }, ['messageNumber']),
-  tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Any JSON value.' }, petName: path('The name to keep it under.') }, ['value', 'petName']),
+  tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Any JSON value. Its strings are read as SmallCaps: "+5" is the bigint 5, "#undefined" is undefined, "!+5" is the text "+5".' }, petName: path('The name to keep it under.') }, ['value', 'petName']),
   tool(
     'adoptTool',
     'Adopt a tool attached to a message into tools/ so you can call it (by the name its schema declares) from your next step on.',

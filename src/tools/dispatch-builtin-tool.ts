@@ -14,6 +14,7 @@ import {
   readMessageParts,
   readOptionalPath,
   readOptionalString,
+  readPassable,
   readPath,
   readPathList,
   readString,
@@ -64,6 +65,18 @@ const inspectCapability = async (context: BuiltinContext, path: string[]): Promi
     help,
     methods: Array.isArray(methods) ? methods.filter(name => typeof name === 'string' && !name.startsWith('__')) : [],
   });
+};
+
+/**
+ * A mailed tool that cannot be offered leaves tools/ again, and whoever
+ * mailed it hears why (the model may not pass it on); the model gets the
+ * reason as the call's error.
+ */
+const refuseAdoption = async (context: BuiltinContext, number: bigint, edgeName: string, toolName: string, reason: string): Promise<never> => {
+  await Promise.resolve(E(context.powers).remove(TOOLS_DIRECTORY, toolName)).catch(() => {});
+  const told = await Promise.resolve(E(context.powers).reply(number, [`I did not adopt "${edgeName}" as a tool: ${reason}.`], [], []))
+    .then(() => true, () => false);
+  throw new Error(`not adopted: ${reason}${told ? '; the sender was told' : ''}`);
 };
 
 export const dispatchBuiltinTool = async (name: string, args: Args, context: BuiltinContext): Promise<unknown> => {
@@ -169,22 +182,24 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     case 'messageHistory':
       return readMessageHistory(context.powers, readMessageNumber(args));
     case 'store': {
-      if (!('value' in args)) throw new Error('value is required');
+      const value = readPassable(args, 'value');
       const petName = readPath(args, 'petName');
-      await powers.storeValue(harden(args.value), petName);
+      await powers.storeValue(harden(value), petName);
       return harden({ stored: petName });
     }
     case 'adoptTool': {
       const number = readMessageNumber(args);
       const toolName = readString(args, 'toolName');
       if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
-      await powers.adopt(number, readString(args, 'edgeName'), [TOOLS_DIRECTORY, toolName]);
+      const edgeName = readString(args, 'edgeName');
+      await powers.adopt(number, edgeName, [TOOLS_DIRECTORY, toolName]);
       await context.tools.refresh({ force: true });
+      const refusal = context.tools.refusal(toolName);
       const adopted = context.tools.schemas().find(schema =>
         context.tools.find(schema.function.name)?.petName === toolName,
       );
       if (adopted === undefined) {
-        throw new Error(`adopted as ${TOOLS_DIRECTORY}/${toolName}, but it is not a usable FaeTool (no valid schema)`);
+        return refuseAdoption(context, number, edgeName, toolName, refusal ?? 'it is not a usable FaeTool');
       }
       return harden({
         adopted: `${TOOLS_DIRECTORY}/${toolName}`,

@@ -3,16 +3,20 @@
  * `refresh` first asks for the directory's formula ids (`listIdentifiers`,
  * one round trip): when they are the ones already known, nothing else is
  * asked. Otherwise it lists the directory and identifies each entry
- * concurrently, and reads a schema only for an id it has not seen.
+ * concurrently, and reads a schema only for an id it has not seen. Every
+ * call to a tool's vat is bounded: a tool whose look-up or schema() fails,
+ * does not answer in time, or whose schema is not plain JSON is refused
+ * (not offered, the reason kept for help()) until its formula id changes.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import type { FaeTool } from '../fae-tool.js';
 import type { ToolSchema } from '../../providers/types.js';
 import type { Log } from '../log.js';
+import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
+import { checkToolSchema } from './check-tool-schema.js';
 
 export const TOOLS_DIRECTORY = 'tools';
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface DynamicTool {
   /** The name the model calls it by (from its schema). */
@@ -26,6 +30,8 @@ export interface DynamicTool {
 interface Known {
   id: string;
   entry: DynamicTool | undefined;
+  /** Why the entry is not offered, when it is not. */
+  refused?: string;
 }
 
 export interface ToolRegistry {
@@ -33,97 +39,107 @@ export interface ToolRegistry {
   refresh(options?: { force?: boolean }): Promise<void>;
   schemas(): ToolSchema[];
   find(name: string): DynamicTool | undefined;
+  /** Why the entry under this pet name in tools/ is not offered, if it is not. */
+  refusal(petName: string): string | undefined;
+  /** Every entry of tools/ that is not offered, with the reason (for help()). */
+  refused(): { petName: string; reason: string }[];
 }
 
-/** Checks that a value read from `schema()` is a usable OpenAI-format tool schema. */
-export const validToolSchema = (schema: unknown): schema is ToolSchema => {
-  if (schema === null || typeof schema !== 'object') return false;
-  const fn = (schema as { function?: unknown }).function;
-  if (fn === null || typeof fn !== 'object') return false;
-  const { name, parameters } = fn as { name?: unknown; parameters?: unknown };
-  return typeof name === 'string' && TOOL_NAME.test(name) && (parameters === undefined || typeof parameters === 'object');
-};
-
-/** Normalises a tool's schema to what the providers expect. */
-const normalise = (schema: ToolSchema): ToolSchema => ({
-  type: 'function',
-  function: {
-    name: schema.function.name,
-    description: typeof schema.function.description === 'string' ? schema.function.description : '',
-    parameters: schema.function.parameters ?? { type: 'object', properties: {} },
-  },
-});
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export const makeToolRegistry = (options: {
   powers: PowersRef;
   log: Log;
   builtinNames: ReadonlySet<string>;
+  /** Each look-up and schema() call must answer within this (LAL_TOOL_LOOKUP_TIMEOUT_MS). */
+  lookupTimeoutMs: number;
 }): ToolRegistry => {
-  const { powers, log, builtinNames } = options;
+  const { powers, log, builtinNames, lookupTimeoutMs } = options;
   // Pet name → what we know of the entry under it.
   let known = new Map<string, Known>();
   let byName = new Map<string, DynamicTool>();
+  // Pet name → why it is known but not offered (refused, or a name clash).
+  let notOffered = new Map<string, string>();
   // The sorted formula ids of tools/ when last read in full.
   let knownIds: string | undefined;
 
+  /** A call to another vat that must answer in time; what it did, in words, when it does not. */
+  const bounded = <T>(what: string, call: () => unknown): Promise<T> =>
+    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch((error: unknown) => {
+      throw new Error(error instanceof TimeoutError ? `${what} did not answer within ${lookupTimeoutMs} ms` : `${what} failed: ${describeError(error)}`);
+    });
+
   const load = async (petName: string, id: string): Promise<Known> => {
+    let reason: string;
     try {
-      const tool = (await E(powers).lookup([TOOLS_DIRECTORY, petName])) as FaeTool;
-      const schema: unknown = await E(tool).schema();
-      if (!validToolSchema(schema)) {
-        log(`tools/${petName} is not a FaeTool (its schema has no valid function name); skipped`);
-        return { id, entry: undefined };
-      }
-      return { id, entry: { name: schema.function.name, petName, schema: normalise(schema), tool } };
+      const tool = await bounded<FaeTool>('its look-up', () => E(powers).lookup([TOOLS_DIRECTORY, petName]));
+      const checked = checkToolSchema(await bounded<unknown>('its schema()', () => E(tool).schema()));
+      if (checked.ok) return { id, entry: { name: checked.schema.function.name, petName, schema: checked.schema, tool } };
+      reason = checked.reason;
     } catch (error) {
-      log(`tools/${petName} is not a FaeTool (${error instanceof Error ? error.message : String(error)}); skipped`);
-      return { id, entry: undefined };
+      reason = describeError(error);
     }
+    log(`tools/${petName} refused: ${reason}; it is not offered until it changes`);
+    return { id, entry: undefined, refused: reason };
   };
 
   const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<void> => {
     let ids: string;
-    try {
-      ids = ((await E(powers).listIdentifiers(TOOLS_DIRECTORY)) as string[]).join(' ');
-    } catch {
-      ids = '';
-    }
-    if (!force && ids === knownIds) return;
-    knownIds = ids;
     let petNames: string[];
     try {
-      petNames = (await E(powers).list(TOOLS_DIRECTORY)) as string[];
-    } catch {
-      petNames = [];
+      ids = (await bounded<string[]>('listing tools/', () => E(powers).listIdentifiers(TOOLS_DIRECTORY))).join(' ');
+      if (!force && ids === knownIds) return;
+      petNames = await bounded<string[]>('listing tools/', () => E(powers).list(TOOLS_DIRECTORY));
+    } catch (error) {
+      // Keep offering what we had: a directory that cannot be read now may be readable at the next message.
+      log(`could not read tools/ (${describeError(error)}); the tools known before stay offered`);
+      return;
     }
+    knownIds = ids;
     const next = new Map<string, Known>();
     await Promise.all(
       petNames.map(async petName => {
-        const id = await E(powers).identify(TOOLS_DIRECTORY, petName);
-        if (typeof id !== 'string') return;
         const before = known.get(petName);
+        let id: unknown;
+        try {
+          id = await bounded('identify', () => E(powers).identify(TOOLS_DIRECTORY, petName));
+        } catch (error) {
+          log(`tools/${petName}: ${describeError(error)}`);
+          if (before !== undefined) next.set(petName, before);
+          // Read again next time: what we keep may be stale.
+          knownIds = undefined;
+          return;
+        }
+        if (typeof id !== 'string') return;
         next.set(petName, before !== undefined && before.id === id ? before : await load(petName, id));
       }),
     );
     known = next;
     const offered = new Map<string, DynamicTool>();
+    const skipped = new Map<string, string>();
     for (const petName of [...next.keys()].sort()) {
-      const entry = next.get(petName)?.entry;
-      if (entry === undefined) continue;
-      if (builtinNames.has(entry.name)) {
+      const { entry, refused } = next.get(petName) as Known;
+      if (entry === undefined) {
+        if (refused !== undefined) skipped.set(petName, refused);
+      } else if (builtinNames.has(entry.name)) {
+        skipped.set(petName, `it declares the name "${entry.name}" of a built-in tool; the built-in wins`);
         log(`tools/${petName} declares the name "${entry.name}" of a built-in tool; the built-in wins`);
       } else if (offered.has(entry.name)) {
+        skipped.set(petName, `it declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}`);
         log(`tools/${petName} declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}; skipped`);
       } else {
         offered.set(entry.name, entry);
       }
     }
     byName = offered;
+    notOffered = skipped;
   };
 
   return {
     refresh,
     schemas: () => [...byName.values()].map(entry => entry.schema),
     find: name => byName.get(name),
+    refusal: petName => notOffered.get(petName),
+    refused: () => [...notOffered].map(([petName, reason]) => ({ petName, reason })),
   };
 };

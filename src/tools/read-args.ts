@@ -2,6 +2,8 @@
  * Readers for tool arguments: each returns the value in the form the guest
  * power wants, or throws an Error whose message tells the model what to fix.
  */
+import { decodePassable } from '../encoding/decode-passable.js';
+
 export type Args = Readonly<Record<string, unknown>>;
 
 const missing = (name: string): Error => new Error(`${name} is required`);
@@ -109,4 +111,10 @@ export const readMessageParts = (
   }
   while (strings.length < edgeNames.length + 1) strings.push('');
   return { strings, edgeNames, petNames };
+};
+
+/** A parameter that can hold a passable (the value of `store`): its strings are read SmallCaps-first. */
+export const readPassable = (args: Args, name: string): unknown => {
+  if (!(name in args)) throw missing(name);
+  return decodePassable(args[name]);
 };

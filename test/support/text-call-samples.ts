@@ -58,7 +58,7 @@ export const TEXT_CALL_SAMPLES: readonly TextCallSample[] = [
   },
   {
     family: 'pythonic (Llama 3.2 / Gemma)',
-    source: 'llama.cpp models/templates/meta-llama-Llama-3.2-3B-Instruct.jinja; vLLM pythonic_tool_parser.py',
+    source: 'llama.cpp models/templates/meta-llama-Llama-3.2-3B-Instruct.jinja; vLLM pythonic_tool_parser.py; Gemma 3 prompt format, ai.google.dev/gemma/docs/capabilities/function-calling',
     text: n => `[reply(messageNumber=${n}, strings=['pong'])]`,
     words: '',
   },

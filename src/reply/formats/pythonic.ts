@@ -1,7 +1,7 @@
 /**
  * Pythonic calls: the whole answer is a Python list of calls with keyword
  * arguments, `[get_weather(city="Paris"), get_time(zone="CET")]` (Llama 3.2
- * and Llama 4, Gemma; the Llama 3.2 template in llama.cpp
+ * and Llama 4, Gemma 3 as Google's function-calling guide prompts it; the Llama 3.2 template in llama.cpp
  * models/templates/meta-llama-Llama-3.2-3B-Instruct.jinja asks for
  * "[func_name1(params_name1=params_value1, …), func_name2(params)]" and no
  * other text; vLLM pythonic_tool_parser.py and llama4_pythonic_tool_parser.py,

@@ -1,0 +1,138 @@
+/**
+ * A misbehaving FaeTool never takes Fae down (issue 11, item 1): a schema
+ * that is not plain JSON, that throws, that never answers or that floods is
+ * refused within a bound; the other tools are still offered; the reason is
+ * logged and shown by help(); a refused tool is tried again when its
+ * identity changes; a sender whose mailed tool is refused is told why.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say } from './support/scripted-provider.js';
+import { latestMessageNumber, startAgent, textOf, waitForMessage, type AgentRun } from './support/agent-harness.js';
+
+const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
+const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
+
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const offeredOf = (names: readonly string[]) => names.filter(name => name === 'math' || name.startsWith('odd')).sort().join(',');
+
+/** A mail host whose HOST holds math and one odd tool per schema mode, each introduced to the agent. */
+const hostWith = async (modes: readonly string[]) => {
+  const host = makeMailHost();
+  await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+  const introducedNames: Record<string, string> = { 'math-tool': 'math-tool' };
+  for (const mode of modes) {
+    await E(host.host).makeUnconfined(`worker-${mode}`, oddToolUrl, { resultName: `odd-${mode}`, env: { TOOL_NAME: `odd_${mode.replace(/-/g, '_')}`, SCHEMA: mode } });
+    introducedNames[`odd-${mode}`] = `odd-${mode}`;
+  }
+  return { host, introducedNames };
+};
+
+describe('a misbehaving FaeTool never takes Fae down', () => {
+  test('a schema holding a bigint is refused; the agent still answers, offers the others and says why in help()', async () => {
+    const { host, introducedNames } = await hostWith(['bigint']);
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      introducedNames,
+      steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`again: ${offeredOf(request.toolNames)}`)],
+    });
+    running.push(run);
+    await run.send('what tools?');
+    await run.reply('offered: math');
+    await run.send('and now?');
+    await run.reply('again: math');
+    const help = await run.help();
+    expect(help).toMatch(/Tools refused:\n- tools\/odd-bigint: its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/);
+    expect(run.logs.join('\n')).toMatch(/tools\/odd-bigint refused: its schema is not plain JSON/);
+  });
+
+  test('schemas that throw, never answer or flood are refused within the bound, side by side', async () => {
+    const { host, introducedNames } = await hostWith(['throws', 'hang', 'huge', 'ok']);
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      introducedNames,
+      env: { LAL_TOOL_LOOKUP_TIMEOUT_MS: '300' },
+      steps: [request => say(`offered: ${offeredOf(request.toolNames)}`)],
+    });
+    running.push(run);
+    await run.send('what tools?');
+    await run.reply('offered: math,odd_ok');
+    const help = await run.help();
+    expect(help).toMatch(/tools\/odd-throws: its schema\(\) failed: schema exploded/);
+    expect(help).toMatch(/tools\/odd-hang: its schema\(\) did not answer within 300 ms/);
+    expect(help).toMatch(/tools\/odd-huge: its schema is \d+ characters, more than 32000/);
+    expect(help).not.toMatch(/odd-ok/);
+  });
+
+  test('a refused tool is tried again when its identity changes', async () => {
+    const { host, introducedNames } = await hostWith(['bigint']);
+    await E(host.host).makeUnconfined('worker-fixed', oddToolUrl, { resultName: 'fixed', env: { TOOL_NAME: 'odd_fixed', SCHEMA: 'ok' } });
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      introducedNames,
+      steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`then: ${offeredOf(request.toolNames)}`)],
+    });
+    running.push(run);
+    await run.send('what tools?');
+    await run.reply('offered: math');
+    // The host replaces the value under tools/odd-bigint with a good tool.
+    await E(host.host).send('fae', ['a fix ', ''], ['fix'], ['fixed']);
+    const powers = host.guest('fae').powers;
+    const fixMessage = await waitForMessage(host, message => message.type === 'package' && textOf(message) === 'a fix ', { who: 'fae' });
+    await E(powers).adopt(fixMessage.number, 'fix', ['tools', 'odd-bigint']);
+    await run.send('and now?');
+    await run.reply('then: math,odd_fixed');
+    expect(await run.help()).not.toMatch(/odd-bigint/);
+  });
+
+  test('a tool mailed with adoptTool and refused is not adopted, and its sender is told why', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-bad', oddToolUrl, { resultName: 'bad-tool', env: { TOOL_NAME: 'odd_bad', SCHEMA: 'bigint' } });
+    let toolMessage = -1;
+    const run = await startAgent({
+      host,
+      persona: 'fae',
+      env: { LAL_STOP_AFTER_ANSWER: '0' },
+      steps: [
+        request => {
+          toolMessage = latestMessageNumber(request);
+          return callTool('adoptTool', { messageNumber: toolMessage, edgeName: 'tool', toolName: 'bad' });
+        },
+        request => say(`model saw: ${request.messages.at(-1)!.content}`),
+      ],
+    });
+    running.push(run);
+    await E(host.host).send('fae', ['please use this tool ', ''], ['tool'], ['bad-tool']);
+    const told = await run.reply(/^I did not adopt "tool" as a tool/);
+    expect(textOf(told)).toMatch(/its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/);
+    expect(told.replyTo).toBeDefined();
+    const seen = await run.reply(/^model saw:/);
+    expect(textOf(seen)).toMatch(/not adopted: .*bigint.*the sender was told/);
+    expect(await E(host.guest('fae').powers).has('tools', 'bad')).toBe(false);
+  });
+});
+
+// Cycles and functions cannot cross CapTP (the tool's side fails, which the test above covers as a throw);
+// a tool in the agent's own vat could still hand them over, so the check itself refuses them.
+describe('checkToolSchema', () => {
+  test('refuses cycles, functions and remote objects, and says where', async () => {
+    const { checkToolSchema } = await import('../src/tools/check-tool-schema.js');
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    const schema = (parameters: unknown) => ({ type: 'function', function: { name: 'x', description: 'd', parameters } });
+    expect(checkToolSchema(schema(cyclic))).toEqual({ ok: false, reason: 'its schema is not plain JSON (a cycle at function.parameters.properties.self)' });
+    expect(checkToolSchema(schema({ type: 'object', default: () => 1 }))).toEqual({ ok: false, reason: 'its schema is not plain JSON (a function at function.parameters.default)' });
+    expect(checkToolSchema(schema({ type: 'object', n: Number.NaN }))).toMatchObject({ ok: false, reason: expect.stringMatching(/non-finite number at function\.parameters\.n/) });
+    expect(checkToolSchema({ type: 'function', function: { name: 'functions.x' } })).toMatchObject({ ok: false, reason: expect.stringMatching(/not a valid tool name/) });
+    expect(checkToolSchema(schema({ type: 'object', properties: {}, extra: undefined }))).toMatchObject({ ok: true });
+  });
+});
