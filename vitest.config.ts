@@ -9,6 +9,13 @@ export default defineConfig({
     reporters: ['default', './test/plain-summary-reporter.ts'],
     // @endo/marshal reports each error a remote call rejects with; the tests expect those rejections.
     onConsoleLog: log => !/Temporary logging of sent error|ERROR_NOTE: Sent as error|^\s*at /.test(log),
+    // `npm run coverage`: branch coverage of the agent, its providers and its tools.
+    coverage: {
+      provider: 'v8',
+      include: ['agent.ts', 'src/**/*.ts', 'providers/**/*.ts', 'tools/**/*.ts'],
+      exclude: ['**/*.d.ts'],
+      reporter: ['text', 'text-summary'],
+    },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

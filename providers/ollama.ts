@@ -12,10 +12,12 @@ import {
   abortedFailure,
   connectionFailure,
   httpFailure,
+  redact,
   timeoutFailure,
   unexpectedFailure,
 } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
+import { wrongShapeHint } from './actionable-hints.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort } from './race-abort.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries } from './retry.js';
@@ -41,7 +43,24 @@ const makeCallIdSource = (): (() => string) => {
 interface AttemptState {
   timedOut: boolean;
   retryAfterMs: number | undefined;
+  /** The error body's `error` when it was not plain text (OpenAI-compatible servers send an object). */
+  errorDetails?: unknown;
 }
+
+/** The words of an error body: Ollama's `{ error: text }`, an OpenAI-style `{ error: { message } }`, or the text itself. */
+const errorWords = (text: string, state: AttemptState): string => {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    if (typeof body.error === 'string') return body.error;
+    state.errorDetails = body.error;
+    const inner = body.error as { message?: unknown } | undefined;
+    if (typeof inner?.message === 'string') return inner.message;
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // Not JSON: the text is the message.
+  }
+  return text;
+};
 
 /**
  * Wraps fetch for one attempt: the call's signal and a timeout abort it, and a
@@ -58,9 +77,8 @@ const makeAttemptFetch = (
   const response = await baseFetch(input, { ...init, signal: AbortSignal.any(signals) });
   if (response.ok) return response;
   state.retryAfterMs = parseRetryAfter(response.headers);
-  if (response.headers.get('content-type')?.includes('application/json')) return response;
   const text = await response.text();
-  return new Response(JSON.stringify({ error: text || response.statusText }), {
+  return new Response(JSON.stringify({ error: errorWords(text, state) || response.statusText }), {
     status: response.status,
     headers: { 'content-type': 'application/json' },
   });
@@ -122,7 +140,7 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
     const status = statusOf(error);
     if (status !== undefined) {
       const message = error instanceof Error ? error.message : undefined;
-      return { failure: httpFailure(status, message, context), retry: isRetryableStatus(status) };
+      return { failure: httpFailure(status, message, context, state.errorDetails), retry: isRetryableStatus(status) };
     }
     if (state.timedOut) return { failure: timeoutFailure(context, timeoutMs), retry: true };
     if (error instanceof TypeError) return { failure: connectionFailure(error, context), retry: true };
@@ -171,6 +189,9 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
     } catch (error) {
       if (error instanceof ProviderError) throw error;
       throw signal?.aborted ? abortedFailure() : unexpectedFailure(error, context);
+    }
+    if (response === null || typeof response !== 'object' || response.message === null || typeof response.message !== 'object') {
+      throw new ProviderError('unknown', redact(wrongShapeHint(context, response), context.secrets));
     }
     const message = fromOllamaMessage(response.message, newId);
     const reported = response.prompt_eval_count !== undefined || response.eval_count !== undefined;

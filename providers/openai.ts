@@ -13,6 +13,7 @@ import type { ProviderConfig } from './config.js';
 import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
 import { cachedInputTokens, promptCacheFields } from './openai-cache.js';
 import { redact } from './provider-errors.js';
+import { wrongShapeHint } from './actionable-hints.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort, runAbortable } from './race-abort.js';
@@ -20,6 +21,7 @@ import { refuseLongWaits } from './refuse-long-waits.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
+import { ProviderError } from './types.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
 
 let sdk: Promise<typeof import('openai')> | undefined;
@@ -77,9 +79,9 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
     }
-    const choice = completion.choices?.[0];
-    if (choice === undefined) {
-      throw sdkFailure(new Error('the reply has no choices'), module, context, timeoutMs, signal);
+    const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+    if (choice === undefined || choice === null || typeof choice.message !== 'object' || choice.message === null) {
+      throw new ProviderError('unknown', redact(wrongShapeHint(context, completion), secrets));
     }
     const message = fromOpenAIMessage(choice.message);
     const usage = completion.usage;

@@ -3,6 +3,7 @@
  * Every message passes through `redact`, so a token that a server echoes back
  * (or that sits in the host's user-info) never reaches a log or a mail.
  */
+import { contextOverflow, wrongEndpointHint } from './actionable-hints.js';
 import { ProviderError } from './types.js';
 import type { ProviderErrorKind } from './types.js';
 
@@ -39,7 +40,8 @@ export const displayHost = (host: string): string => {
 
 const serverSays = (serverText: string | undefined, secrets: FailureContext['secrets']): string => {
   if (serverText === undefined || serverText.trim() === '') return '';
-  const clean = redact(serverText.trim(), secrets);
+  // A final period is left to the sentence around the words.
+  const clean = redact(serverText.trim(), secrets).replace(/[.\s]+$/, '');
   const cut = clean.length > MAX_SERVER_TEXT ? `${clean.slice(0, MAX_SERVER_TEXT)}…` : clean;
   return `: ${cut}`;
 };
@@ -49,6 +51,8 @@ export const httpFailure = (
   status: number,
   serverText: string | undefined,
   context: FailureContext,
+  /** The parsed error body, when the server sent JSON (llama.cpp puts token counts there). */
+  details?: unknown,
 ): ProviderError => {
   const where = `${context.service} at ${displayHost(context.host)}`;
   const said = serverSays(serverText, context.secrets);
@@ -65,7 +69,11 @@ export const httpFailure = (
         `${where} does not know the model "${context.model}" (HTTP 404)${said}. Check LAL_MODEL.`,
       );
     }
-    return make('config', `${where} has no such endpoint (HTTP 404)${said}. Check LAL_HOST.`);
+    return make('config', `${where} has no such endpoint (HTTP 404)${said}. ${wrongEndpointHint(context)}`);
+  }
+  const overflow = contextOverflow(serverText, details);
+  if (overflow !== undefined && (status === 400 || status === 413 || status === 500)) {
+    return make('bad-request', `${where} rejected the request as too long for its context${overflow}`);
   }
   if (status === 429) return make('rate-limit', `${where} is rate limiting requests (HTTP 429)${said}.`);
   if (status === 408) return make('timeout', `${where} timed out the request (HTTP 408)${said}.`);
@@ -87,16 +95,18 @@ const causeCode = (error: unknown): string | undefined => {
   return undefined;
 };
 
+/** Codes that mean nothing answers at the address (as opposed to a connection that was made and then lost). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 export const connectionFailure = (error: unknown, context: FailureContext): ProviderError => {
   const code = causeCode(error);
   const detail = code === undefined ? '' : ` (${code})`;
-  return new ProviderError(
-    'connection',
-    redact(
-      `Cannot reach ${context.service} at ${displayHost(context.host)}${detail}. Is it running? Set LAL_HOST to its address.`,
-      context.secrets,
-    ),
-  );
+  const where = `${context.service} at ${displayHost(context.host)}`;
+  const text =
+    code === undefined || UNREACHABLE.has(code)
+      ? `Cannot reach ${where}${detail}. Is it running? Set LAL_HOST to its address.`
+      : `${where} closed the connection before answering${detail}. The server is up but dropped the request: check its log (it may have crashed or run out of memory) and that LAL_HOST points at the right service.`;
+  return new ProviderError('connection', redact(text, context.secrets));
 };
 
 export const timeoutFailure = (context: FailureContext, timeoutMs: number): ProviderError =>

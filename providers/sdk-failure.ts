@@ -29,7 +29,8 @@ export interface SdkErrorClasses {
  */
 const serverMessage = (error: Error): string | undefined => {
   const body = (error as { error?: unknown }).error;
-  if (body === null || typeof body !== 'object') return error.message;
+  // The SDK's own message starts with the status ("404 404 page not found"), said elsewhere.
+  if (body === null || typeof body !== 'object') return error.message.replace(/^\d{3}\s+/, '');
   const outer = body as { message?: unknown; error?: { message?: unknown } };
   if (typeof outer.message === 'string') return outer.message;
   if (typeof outer.error?.message === 'string') return outer.error.message;
@@ -49,7 +50,7 @@ export const sdkFailure = (
   if (error instanceof classes.APIConnectionError) return connectionFailure(error, context);
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number') return httpFailure(status, serverMessage(error), context);
+    if (typeof status === 'number') return httpFailure(status, serverMessage(error), context, (error as { error?: unknown }).error);
   }
   return unexpectedFailure(error, context);
 };

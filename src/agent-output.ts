@@ -4,7 +4,7 @@
  * events; an observer that throws does not disturb the agent).
  */
 import type { Env } from '../providers/types.js';
-import { makeLog, makeRedactor, type Log } from './log.js';
+import { makeLog, makeRedactor, neverThrows, type Log } from './log.js';
 import type { AgentEvent, Observe } from './loop/agent-events.js';
 import { describeEvent } from './loop/describe-event.js';
 
@@ -14,14 +14,24 @@ export interface AgentOutput {
   redact: (text: string) => string;
 }
 
+/** The event with each of its strings redacted as text; numbers and structure untouched. */
+const redactStrings = <T>(value: T, redact: (text: string) => string): T => {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map(item => redactStrings(item, redact)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)])) as T;
+  }
+  return value;
+};
+
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
   const redact = makeRedactor(env);
   const givenLog = given.log;
-  const log: Log = givenLog === undefined ? makeLog(env) : line => givenLog(redact(line));
+  const log: Log = givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
   const observers: Observe[] = [(event: AgentEvent) => log(describeEvent(event))];
   if (given.observe !== undefined) observers.push(given.observe);
   const observe: Observe = event => {
-    const clean = JSON.parse(redact(JSON.stringify(event))) as AgentEvent;
+    const clean = redactStrings(event, redact);
     for (const observer of observers) {
       try {
         observer(clean);

@@ -12,11 +12,16 @@ export type Log = (line: string) => void;
 
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|AUTH|HEADER/i;
 const MIN_SECRET_LENGTH = 4;
+// A limit such as LAL_MAX_TOKENS=2048 is named like a secret but is only a number.
+const PLAIN_NUMBER = /^\s*[-+]?\d+(\.\d+)?\s*$/;
 
-/** The values to hide: every env value whose name looks secret, and the LAL_FALLBACK servers' tokens whatever their names. */
+/** The values to hide: every env value whose name marks a secret (unless it is a plain number), the secrets read from files, and the LAL_FALLBACK servers' tokens whatever their names. */
 export const secretValues = (env: Env): string[] => [
   ...Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
+    .filter(
+      ([name, value]) =>
+        SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && !PLAIN_NUMBER.test(value),
+    )
     .map(([, value]) => value as string),
   // The secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
   ...secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH),
@@ -31,6 +36,17 @@ export const makeRedactor = (env: Env): ((text: string) => string) => {
     redact(text, secrets).replace(/(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
 };
 
+/** A log that never throws: a failed write is not the agent's failure, and is not retried. */
+export const neverThrows =
+  (log: Log): Log =>
+  line => {
+    try {
+      log(line);
+    } catch {
+      // Nowhere left to report it.
+    }
+  };
+
 export const makeLog = (env: Env, sink: (line: string) => void = line => process.stderr.write(`${line}\n`)): Log => {
   const level = (env.LAL_LOG ?? 'info').toLowerCase();
   if (level === 'off' || level === 'none') {
@@ -38,5 +54,5 @@ export const makeLog = (env: Env, sink: (line: string) => void = line => process
   }
   const hideSecrets = makeRedactor(env);
   const persona = (env.LAL_PERSONA ?? 'lal').toLowerCase();
-  return line => sink(hideSecrets(`[${persona}] ${line}`));
+  return neverThrows(line => sink(hideSecrets(`[${persona}] ${line}`)));
 };

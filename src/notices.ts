@@ -24,7 +24,21 @@ export interface NoticeQueue {
   take(): Notice[];
   /** Whether a notice about this message waits to be shown (its message must stay answerable). */
   waitsFor(number: bigint): boolean;
+  /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
+  takeFor(origin: Origin | undefined): Notice[];
 }
+
+/** Notices grouped by the message they belong to, in arrival order. */
+export const byOrigin = (notices: readonly Notice[]): { origin: Origin | undefined; notices: Notice[] }[] => {
+  const groups = new Map<string, { origin: Origin | undefined; notices: Notice[] }>();
+  for (const notice of notices) {
+    const key = notice.origin === undefined ? '' : String(notice.origin.number);
+    const group = groups.get(key) ?? { origin: notice.origin, notices: [] };
+    group.notices.push(notice);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+};
 
 export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
   const queued: Notice[] = [];
@@ -35,6 +49,13 @@ export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
     },
     take: () => queued.splice(0, queued.length),
     waitsFor: number => queued.some(notice => notice.origin?.number === number),
+    takeFor: origin => {
+      const mine = (notice: Notice) => notice.origin?.number === origin?.number;
+      const taken = queued.filter(mine);
+      const others = queued.filter(notice => !mine(notice));
+      queued.splice(0, queued.length, ...others);
+      return taken;
+    },
   };
 };
 

@@ -18,7 +18,7 @@ import { messageNotice } from './mail/message-notice.js';
 import { followMail } from './mail/follow-mail.js';
 import { makeTellSender } from './mail/tell-sender.js';
 import { cut, isProposalType, messageKey, packageText, type MessageRecord } from './mail/message-record.js';
-import { makeNoticeQueue, type Origin } from './notices.js';
+import { byOrigin, makeNoticeQueue, type Origin } from './notices.js';
 import { makeProposalTracker } from './proposals/proposal-tracker.js';
 import { makeRequestTracker } from './requests/request-tracker.js';
 import { makeApprovalGate } from './policy/approval-gate.js';
@@ -29,6 +29,8 @@ import { adoptIntroducedTools } from './tools/adopt-introduced-tools.js';
 import { loadMemory, MEMORY_NAME, saveMemory, trackHandled } from './memory/agent-memory.js';
 import type { Observe } from './loop/agent-events.js';
 import { makeTurnServer } from './serve-turn.js';
+import { clause } from './turn-ending.js';
+import { codeSpans } from './mail/code-spans.js';
 import { makeWorkQueue } from './work-queue.js';
 import { makeDaemonAdapter } from './daemon/daemon-adapter.js';
 import { daemonStatus } from './daemon/daemon-status.js';
@@ -176,7 +178,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
     else hello.push(describeModelChoice(model.provider));
-    await Promise.resolve(E(powers).send(daemon.names.host, [hello.join(' ')], [], [])).catch((error: unknown) =>
+    await Promise.resolve(E(powers).send(daemon.names.host, [codeSpans(hello.join(' '))], [], [])).catch((error: unknown) =>
       log(`could not greet ${daemon.names.host}: ${describeError(error)}`),
     );
 
@@ -217,7 +219,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         return;
       }
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
-      const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(preview.replace(/\s+/g, ' '), 160))}`;
+      const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
       if (key !== undefined) handled.add(key);
@@ -230,15 +232,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         quotaWaits.hold({ kind: 'notices' }, wait);
         return;
       }
-      const arrived = notices.take();
-      if (arrived.length === 0) return;
-      const origin = arrived.find(notice => notice.origin !== undefined)?.origin;
-      const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
-      await tools.refresh();
-      await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
-      // The messages these outcomes belong to can go once nothing more is pending for them.
-      const origins = new Set(arrived.flatMap(notice => (notice.origin === undefined ? [] : [notice.origin.number])));
-      await Promise.all([...origins].map(finishWith));
+      // One turn per message the outcomes belong to: each origin's sender is answered about its own.
+      for (const { origin, notices: arrived } of byOrigin(notices.take())) {
+        const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
+        await tools.refresh();
+        await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
+        // The message these outcomes belong to can go once nothing more is pending for it.
+        if (origin !== undefined) await finishWith(origin.number);
+      }
     };
 
     const handleWake = async (id: string): Promise<void> => {
@@ -295,8 +296,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         else if (work.kind === 'forget') work.done(forget());
         else await handleNotices();
       } catch (error) {
-        // One bad message never stops the loop.
-        log(`a turn failed: ${redact(describeError(error))}`);
+        // One bad message never stops the loop, and its sender still hears back.
+        const why = redact(describeError(error));
+        log(`a turn failed: ${why}`);
+        if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
+          const sender = await Promise.resolve(nameOf(work.message.from)).catch(() => 'HOST');
+          await tell({ number: work.message.number, sender }, codeSpans(`I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`));
+          await safeDismiss(work.message.number);
+        }
       }
       if (!controller.signal.aborted) await saveMemory(powers, memory, log, redact);
     }

@@ -21,6 +21,9 @@ import type { NoticeQueue, Origin } from './notices.js';
 import type { ProposalTracker } from './proposals/proposal-tracker.js';
 import type { RequestTracker } from './requests/request-tracker.js';
 import { systemPrompt } from './system-prompt.js';
+import { endingOf } from './turn-ending.js';
+import { closeTurn } from './history/close-turn.js';
+import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
 import type { DaemonAdapter } from './daemon/daemon-adapter.js';
 import { promptFor, schemasFor } from './daemon/speak-generation.js';
@@ -78,7 +81,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
 
   const serve = async (title: string, content: string, origin: Origin | undefined) => {
     if (!('provider' in model)) {
-      await tell(origin, `I cannot think: ${model.problem}`);
+      await tell(origin, codeSpans(`I cannot think: ${model.problem}`));
       return undefined;
     }
     // What the model said to whom during this turn.
@@ -97,41 +100,49 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     observe({ kind: 'turn-start', title });
-    const outcome = await runTurn({
-      provider: model.provider,
-      systemPrompt: prompt,
-      conversation,
-      turn,
-      tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
-      runTool: guardToolCall({
-        policy: setup.policy,
-        gate: setup.approvals,
-        origin,
-        run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
-      }),
-      takeNotices: () => setup.notices.take().map(notice => notice.text),
-      stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
-      // A turn with no tool call and no word leaves the sender waiting with nothing.
-      whenSilent: ({ toolCalls }) =>
-        origin === undefined || toolCalls > 0
-          ? undefined
-          : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
-      limits: config.limits,
-      signal,
-      observe,
-      makeId,
-    });
-    const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-    if (outcome.stopReason === 'answered') {
-      // The sender has its answer.
-    } else if (outcome.stopReason === 'done') {
-      // A model that answers in plain text is answering the sender.
-      if (!spoke && outcome.finalText.trim() !== '') await tell(origin, outcome.finalText.trim());
-    } else if (outcome.stopReason !== 'cancelled') {
-      const why =
-        outcome.stopReason === 'error' ? `the model failed: ${outcome.error ?? 'unknown error'}` : outcome.error ?? outcome.stopReason;
-      await tell(origin, setup.redact(`I stopped working on this: ${why}. Send it again or rephrase if you still need it.`));
+    let outcome: TurnOutcome;
+    let thrown: string | undefined;
+    try {
+      outcome = await runTurn({
+        provider: model.provider,
+        systemPrompt: prompt,
+        conversation,
+        turn,
+        tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+        runTool: guardToolCall({
+          policy: setup.policy,
+          gate: setup.approvals,
+          origin,
+          run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+        }),
+        // Only this message's outcomes: another message's go to a turn of their own.
+        takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
+        stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
+        // A turn with no tool call and no word leaves the sender waiting with nothing.
+        whenSilent: ({ toolCalls }) =>
+          origin === undefined || toolCalls > 0
+            ? undefined
+            : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
+        limits: config.limits,
+        signal,
+        observe,
+        makeId,
+      });
+    } catch (error) {
+      // A turn that throws is told to the sender and closed like any other.
+      thrown = setup.redact(error instanceof Error ? error.message : String(error));
+      outcome = { stopReason: 'error', error: thrown, finalText: '', modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 } };
+      observe({ kind: 'turn-end', stopReason: 'error', modelCalls: 0, usage: outcome.usage, error: `the agent failed: ${thrown}` });
     }
+    const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
+    const pending =
+      origin !== undefined &&
+      (setup.proposals.hasPendingFor(origin.number) || setup.requests.hasPendingFor(origin.number) || setup.approvals.hasPendingFor(origin.number));
+    const ending = endingOf({ outcome, ...(thrown === undefined ? {} : { thrown }), spoke, pending, sender: origin?.sender });
+    if (ending.closing !== undefined) closeTurn(turn, ending.closing);
+    // The agent's own words get code spans; the model's words are its own.
+    const own = ending.tell !== undefined && ending.tell !== outcome.finalText.trim();
+    if (ending.tell !== undefined) await tell(origin, setup.redact(own ? codeSpans(ending.tell) : ending.tell));
     return outcome;
   };
 

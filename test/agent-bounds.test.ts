@@ -120,7 +120,8 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
     ]);
     await run.send('What is my colour?');
     await run.reply('your colour is blue');
-    await new Promise(resolve => setTimeout(resolve, 200));
+    // The replayed message came first in the mail, so by now it was passed over (or answered twice).
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(2);
     const answers = asMessages(await E(run.host.host).listMessages());
     expect(answers.filter(message => textOf(message) === 'noted: blue')).toHaveLength(1);
     expect(run.provider.requests).toHaveLength(1);

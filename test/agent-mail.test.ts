@@ -68,11 +68,14 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   });
 
   test('its own messages never start a turn', async () => {
-    const run = await start({ steps: [] });
+    const run = await start({ steps: [say('pong')] });
     await E(run.host.guest(run.name).powers).send(special.host, ['talking to myself'], [], []);
     await run.reply('talking to myself');
-    await new Promise(resolve => setTimeout(resolve, 100));
-    expect(run.provider.requests).toHaveLength(0);
+    // Mail is served in order: once the next message is answered, its own copy has been passed by.
+    await run.send('ping');
+    await run.reply('pong');
+    expect(run.provider.requests).toHaveLength(1);
+    expect(JSON.stringify(run.provider.requests[0]!.messages)).not.toContain('talking to myself');
   });
 
   test('reply and dismiss accept a plain-number message number', async () => {
@@ -152,11 +155,12 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
     await run.reply('pong 2');
   });
 
-  test('a message of an unexpected type does not stop the loop', async () => {
+  test('a request (not a package) is shown to the model as a request, answered, and the next message is served', async () => {
     const run = await start({ steps: [say('I cannot help with that request.'), say('pong')] });
     // A request the agent cannot satisfy, then an ordinary message.
     void E(run.host.host).request(run.name, 'give me a unicorn', 'unicorn').catch(() => {});
-    await run.reply('I cannot help with that request.');
+    const answer = await run.reply('I cannot help with that request.');
+    expect(answer.replyTo).toBeDefined();
     await run.send('ping');
     await run.reply('pong');
     expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/request: "give me a unicorn"/);
@@ -177,11 +181,14 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
     });
     await run.send('think forever');
     await expect.poll(() => run.provider.requests.length).toBe(1);
+    expect(run.host.guest(run.name).followers()).toBe(1);
     await run.cancel();
     await expect.poll(() => aborted).toBe(true);
+    // The agent ended its follow of the mail with the iterator's return().
+    await expect.poll(() => run.host.guest(run.name).followers()).toBe(0);
     await run.send('are you there?');
-    await new Promise(resolve => setTimeout(resolve, 100));
     expect(run.provider.requests).toHaveLength(1);
+    expect(asMessages(run.host.guest(run.name).inbox()).map(textOf)).toContain('are you there?');
   });
 
   test('the auth token is never printed nor mailed', async () => {

@@ -142,7 +142,7 @@ describe('npm start, not on a terminal', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // The greeting names the model in use and the others the server offers.
-    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set LAL_MODEL to choose one\.$/m);
+    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set `LAL_MODEL` to choose one\.$/m);
     const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
     expect(number).toBeDefined();
     expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');

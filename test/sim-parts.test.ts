@@ -12,6 +12,7 @@ import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';
 import { describeToolCall } from '../sim/chat/describe-tool-call.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
+import { makePlainScreen } from '../sim/chat/screen.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
 
 describe('flags', () => {
@@ -24,6 +25,41 @@ describe('flags', () => {
     expect(parseCliArgs(['--persona', 'bob'])).toEqual({ ok: false, error: '--persona must be lal or fae; got "bob"' });
     expect(parseCliArgs(['--persona'])).toMatchObject({ ok: false });
     expect(parseCliArgs(['--colour'])).toEqual({ ok: false, error: 'Unknown argument "--colour"; try --help' });
+  });
+});
+
+describe('persona from the environment (11.11)', () => {
+  it('LAL_PERSONA from the environment or .env picks the agent; --persona wins; a bad one is refused', () => {
+    expect(parseCliArgs([], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'fae' } });
+    expect(parseCliArgs(['--persona', 'lal'], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'lal' } });
+    expect(parseCliArgs([], { LAL_PERSONA: 'bob' })).toEqual({ ok: false, error: 'LAL_PERSONA must be lal or fae; got "bob"' });
+    const dir = mkdtempSync(join(tmpdir(), 'lal-persona-'));
+    writeFileSync(join(dir, '.env'), 'LAL_PERSONA=fae\n');
+    expect(parseCliArgs([], loadEnv(dir, {}).env)).toMatchObject({ ok: true, args: { persona: 'fae' } });
+  });
+});
+
+describe('piped mode is not silent during a slow call (11.11)', () => {
+  it('says when the agent starts working and again while it still is', async () => {
+    const lines: string[] = [];
+    let heard: (() => void) | undefined;
+    const screen = makePlainScreen(text => {
+      lines.push(text);
+      heard?.();
+    }, 5);
+    screen.status('lal is thinking…');
+    expect(lines).toEqual(['(lal is thinking…)\n']);
+    screen.status('lal is using tools…');
+    expect(lines).toHaveLength(1);
+    await new Promise<void>(resolve => {
+      heard = resolve;
+    });
+    expect(lines[1]).toMatch(/^\(lal is using tools… \d+s\)\n$/);
+    screen.status(undefined);
+    const count = lines.length;
+    screen.status('lal is thinking…');
+    expect(lines.slice(count)).toEqual(['(lal is thinking…)\n']);
+    screen.close();
   });
 });
 

@@ -191,6 +191,17 @@ describe.skipIf(problem !== undefined)(`runCommand in bubblewrap${problem === un
     expect(result.timedOut).toBe(false);
   });
 
+  it('memory is bounded for the command as a whole, not only per process', async () => {
+    // Six processes of 30 MB each: each fits the per-process bound, together they pass 100 MB.
+    const command = `for i in 1 2 3 4 5 6; do perl -e '$x = "a" x 30_000_000; sleep 1; print "ok\\n"' & done; wait`;
+    const roomy = await run(command, { FAE_SANDBOX_MEMORY_MB: '1000' });
+    expect(roomy.stdout).toBe('ok\n'.repeat(6));
+    const bounded = await run(command, { FAE_SANDBOX_MEMORY_MB: '100' });
+    expect(bounded.stdout.split('ok').length - 1).toBeLessThan(6);
+    const alone = await run(`perl -e '$x = "a" x 30_000_000; print "ok\\n"'`, { FAE_SANDBOX_MEMORY_MB: '100' });
+    expect(alone.stdout).toBe('ok\n');
+  });
+
   it('the process limit holds for a root worker too, and the next command runs', async () => {
     // 40 sleepers against a limit of 16: only some start.
     const result = await run('i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done; echo started', { FAE_SANDBOX_MAX_PROCESSES: '16' }, 3000);

@@ -17,7 +17,7 @@ export const USAGE = [
   'Usage: npm start -- [--persona lal|fae] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
-  '  --persona lal|fae  which agent to start (default lal)',
+  '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
   '  --verbose          also show the agent\'s log lines (always written to the log file)',
   '  --help             this text',
   '',
@@ -32,8 +32,11 @@ const personas: readonly Persona[] = ['lal', 'fae'];
 const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
 
-export const parseCliArgs = (argv: readonly string[]): CliParse => {
-  const args: CliArgs = { persona: 'lal', help: false, verbose: false };
+/** Parses the flags; the persona defaults to LAL_PERSONA (environment or .env), as the README says. */
+export const parseCliArgs = (argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): CliParse => {
+  const fromEnv = env.LAL_PERSONA === undefined || env.LAL_PERSONA.trim() === '' ? 'lal' : asPersona(env.LAL_PERSONA);
+  if (fromEnv === undefined) return { ok: false, error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}` };
+  const args: CliArgs = { persona: fromEnv, help: false, verbose: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];

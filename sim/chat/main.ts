@@ -25,7 +25,9 @@ const CANCEL_WAIT_MS = 1_500;
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
 
 const main = async (): Promise<void> => {
-  const parsed = parseCliArgs(process.argv.slice(2));
+  const cwd = process.cwd();
+  const loaded = loadEnv(cwd, process.env);
+  const parsed = parseCliArgs(process.argv.slice(2), loaded.env);
   if (!parsed.ok) {
     process.stderr.write(`${parsed.error}\n`);
     process.exit(2);
@@ -35,8 +37,6 @@ const main = async (): Promise<void> => {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const cwd = process.cwd();
-  const loaded = loadEnv(cwd, process.env);
   for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
   const preflight = await checkModelServer(loaded.env);
   if (!preflight.ok) {

@@ -47,16 +47,48 @@ const bodyColour: Partial<Record<LineKind, [string, string]>> = {
 /** Continuation lines are indented under the head. */
 const indent = (text: string, by: string): string => text.split('\n').join(`\n${by}`);
 
-export const makePlainScreen = (write: (text: string) => void): Screen => ({
-  tty: false,
-  print(_kind, head, body) {
-    const text = body === undefined ? head : `${head} ${indent(stripControl(body), '  ')}`;
-    write(`${text}\n`);
-  },
-  status() {},
-  attachPrompt() {},
-  close() {},
-});
+/** How often piped mode says the agent is still at work during a long wait. */
+export const STILL_WORKING_MS = 10_000;
+
+/**
+ * The screen when output is not a terminal: plain lines. With no spinner, it
+ * says when the agent starts working, and again during a long wait (a slow
+ * model call), so a script's reader is not left with silence.
+ */
+export const makePlainScreen = (write: (text: string) => void, stillWorkingMs = STILL_WORKING_MS): Screen => {
+  let current: string | undefined;
+  let since = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+  return {
+    tty: false,
+    print(_kind, head, body) {
+      const text = body === undefined ? head : `${head} ${indent(stripControl(body), '  ')}`;
+      write(`${text}\n`);
+    },
+    status(text) {
+      if (text === undefined) {
+        current = undefined;
+        stop();
+        return;
+      }
+      if (current === undefined) {
+        since = Date.now();
+        write(`(${text})\n`);
+        timer = setInterval(() => {
+          if (current !== undefined) write(`(${current} ${Math.round((Date.now() - since) / 1000)}s)\n`);
+        }, stillWorkingMs);
+        timer.unref();
+      }
+      current = text;
+    },
+    attachPrompt() {},
+    close: stop,
+  };
+};
 
 export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;

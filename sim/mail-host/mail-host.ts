@@ -373,6 +373,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
           return agent.powers as GuestPowers;
         },
         inbox: () => agent.mailbox.list(),
+        followers: () => agent.mailbox.followers(),
       };
     },
   };

@@ -39,6 +39,8 @@ export interface Mailbox {
   revise(number: bigint, envelope: Envelope): MessageRecord;
   /** Newest daemon: the revisions of a message since this incarnation loaded it, oldest first. */
   history(number: bigint): readonly Revision[];
+  /** How many follows are open (not ended by return() nor failed). */
+  followers(): number;
 }
 
 /** One revision of a message, as messageHistory reports it (before locators are written in). */
@@ -207,5 +209,6 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       for (const feed of [...feeds]) feed.fail(error);
       topic.failAll(error);
     },
+    followers: () => feeds.size,
   };
 };

@@ -298,4 +298,6 @@ export interface GuestView {
   readonly agentId: FormulaId;
   readonly powers: GuestPowers;
   inbox(): MessageRecord[];
+  /** Open follows of its mail (a follow ends when the follower calls return()). */
+  followers(): number;
 }

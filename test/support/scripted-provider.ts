@@ -3,7 +3,7 @@
  * records every request it was sent. A step may be a reply, a function of
  * the request, or an error to throw.
  */
-import type { AssistantMessage, ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from '../../providers/types.js';
+import type { AssistantMessage, ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema, Usage } from '../../providers/types.js';
 import { ProviderError } from '../../providers/types.js';
 
 export interface RecordedRequest {
@@ -21,6 +21,8 @@ export interface ScriptedProvider extends Provider {
   /** Steps not yet used. */
   remaining(): number;
   push(...steps: Step[]): void;
+  /** The usage every reply reports, when set (else a size of the request). */
+  usage: Usage | undefined;
 }
 
 let ids = 0;
@@ -36,8 +38,9 @@ export const say = (content: string): AssistantMessage => ({ role: 'assistant', 
 export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
   const queue = [...steps];
   const requests: RecordedRequest[] = [];
-  return {
+  const provider: ScriptedProvider = {
     kind: 'scripted',
+    usage: undefined,
     model: 'scripted-model',
     requests,
     remaining: () => queue.length,
@@ -54,7 +57,8 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
       if (step === undefined) throw new ProviderError('unknown', 'the scripted model has no more replies');
       if (step instanceof Error) throw step;
       const message = typeof step === 'function' ? await step(request, options?.signal) : step;
-      return { message, usage: { inputTokens: JSON.stringify(messages).length, outputTokens: 1 } };
+      return { message, usage: provider.usage ?? { inputTokens: JSON.stringify(messages).length, outputTokens: 1 } };
     },
   };
+  return provider;
 };

@@ -5,15 +5,16 @@
  * capabilities, and limits on processes, memory, CPU time and file size.
  * The host's home, /root, /home and the rest of /etc are simply not there.
  *
- * Processes: a pids cgroup where one is writable (see pids-cgroup.ts); else,
- * for a worker that is not root, RLIMIT_NPROC (the kernel counts it per user,
- * so it is set to what the user runs now plus the allowance); a root worker
- * without a writable pids cgroup has no process bound and gets no sandbox.
+ * Processes: a pids cgroup where one is writable (see command-cgroups.ts);
+ * else, for a worker that is not root, RLIMIT_NPROC (the kernel counts it per
+ * user, so it is set to what the user runs now plus the allowance); a root
+ * worker without a writable pids cgroup has no process bound and gets no
+ * sandbox. Memory: RLIMIT_AS per process, and a memory cgroup for the whole
+ * command where one is writable.
  */
 import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { findProgram } from './find-program.js';
-import { makePidsCgroup, type PidsCgroup } from './pids-cgroup.js';
+import { makeCommandCgroups } from './command-cgroups.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** Where the tool root is inside the sandbox, whatever its path outside. */
@@ -117,16 +118,20 @@ export const planSandboxedRun = (
     '--core=0',
   ];
   const sandboxed = [...bubblewrapArgs(root, settings), '--', command.file, ...command.argv];
-  const cgroup: PidsCgroup | undefined = makePidsCgroup(settings.maxProcesses);
-  if (cgroup !== undefined) {
-    // The shell joins the cgroup, then becomes prlimit, which becomes bwrap: nothing forks before the bound holds.
+  const cgroups = makeCommandCgroups(settings);
+  const uid = process.getuid?.() ?? 0;
+  if (cgroups.procsFiles.length > 0 && (cgroups.pidsBounded || uid !== 0)) {
+    // The shell joins the cgroups, then becomes prlimit, which becomes bwrap: nothing forks before the bounds hold.
+    const join = cgroups.procsFiles.map((_, index) => `echo $$ > "$${index}"`).join(' && ');
+    const shift = cgroups.procsFiles.length > 1 ? ` && shift ${cgroups.procsFiles.length - 1}` : '';
+    const nproc = cgroups.pidsBounded ? [] : [`--nproc=${processesOf(uid) + settings.maxProcesses}`];
     return {
       file: '/bin/sh',
-      argv: ['-c', 'echo $$ > "$0" && exec "$@"', path.join(cgroup.dir, 'cgroup.procs'), programs.prlimit, ...limits, programs.bwrap, ...sandboxed],
-      release: () => cgroup.release(),
+      argv: ['-c', `${join}${shift} && exec "$@"`, ...cgroups.procsFiles, programs.prlimit, ...limits, ...nproc, programs.bwrap, ...sandboxed],
+      release: () => cgroups.release(),
     };
   }
-  const uid = process.getuid?.() ?? 0;
+  cgroups.release();
   if (uid === 0) {
     return `running as root with no writable pids cgroup, the sandbox cannot bound the number of processes (the kernel exempts root from RLIMIT_NPROC); run the daemon as another user or give it a pids cgroup, ${OPT_OUT_HINT}`;
   }

@@ -22,7 +22,7 @@ export interface SandboxSettings {
   allowNetwork: boolean;
   /** FAE_SANDBOX_MAX_PROCESSES: processes (and threads) the command may have at once. */
   maxProcesses: number;
-  /** FAE_SANDBOX_MEMORY_MB: address space of each process (RLIMIT_AS). */
+  /** FAE_SANDBOX_MEMORY_MB: memory of the whole command (a memory cgroup, where one can be made) and address space of each process (RLIMIT_AS). */
   memoryBytes: number;
   /** FAE_SANDBOX_CPU_SECONDS: CPU time of each process (RLIMIT_CPU). */
   cpuSeconds: number;

@@ -1,0 +1,58 @@
+/**
+ * What the agent does when a turn ends, whatever ended it: what to tell the
+ * sender (so no sender is left waiting) and the one line that closes the
+ * turn in the history (so a failed turn's notice is not read as new mail
+ * together with the next one).
+ */
+import type { TurnOutcome } from './loop/run-turn.js';
+
+export interface TurnEnd {
+  outcome: TurnOutcome;
+  /** Set when the turn threw instead of ending. */
+  thrown?: string;
+  /** The model answered the sender itself (reply, send, resolve, reject). */
+  spoke: boolean;
+  /** A proposal or request made for the message is still out: its outcome will answer. */
+  pending: boolean;
+  /** Whom the message came from, when it came from someone. */
+  sender: string | undefined;
+}
+
+export interface Ending {
+  /** Said to the sender on the model's behalf. */
+  tell?: string;
+  /** One line closing the turn in the history, when the model's own words did not. */
+  closing?: string;
+}
+
+/** A reason without its own final period, to sit inside a sentence. */
+export const clause = (text: string): string => text.trim().replace(/[.\s]+$/, '');
+
+export const SILENT = 'the model ended its turn without a reply';
+
+export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): Ending => {
+  const told = sender === undefined ? '' : `; ${sender} was told`;
+  const close = (what: string) => `(No answer: ${clause(what)}${told}.)`;
+  if (thrown !== undefined) {
+    const why = `the agent failed: ${clause(thrown)}`;
+    return { tell: `I could not answer this: ${why}. Send it again if you still need it.`, closing: close(why) };
+  }
+  switch (outcome.stopReason) {
+    case 'answered':
+      // Ended by the reply's own result: the model sees it answered.
+      return {};
+    case 'cancelled':
+      return { closing: '(Stopped: the agent was cancelled.)' };
+    case 'done': {
+      const text = outcome.finalText.trim();
+      if (text !== '') return spoke ? {} : { tell: text };
+      if (spoke || pending || sender === undefined) return {};
+      return { tell: `I could not answer this: ${SILENT}. Send it again or rephrase if you still need it.`, closing: close(SILENT) };
+    }
+    default: {
+      const why =
+        outcome.stopReason === 'error' ? `the model failed: ${clause(outcome.error ?? 'unknown error')}` : clause(outcome.error ?? outcome.stopReason);
+      return { tell: `I stopped working on this: ${why}. Send it again or rephrase if you still need it.`, closing: close(why) };
+    }
+  }
+};

@@ -1,0 +1,49 @@
+/**
+ * The agent's own words a person can act on (issue 11 item 11), through
+ * make() and the daemon double: one period where a sentence ends, and
+ * setting names in code spans (Endo's chat reads `_x_` as underline).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { codeSpans } from '../src/mail/code-spans.js';
+import { startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+/** A loopback address where nothing listens. */
+const closedPort = async (): Promise<string> => {
+  const server = createServer();
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise(resolve => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+};
+
+describe("the agent's own words (11.11)", () => {
+  test('a model server that is down: one period per sentence, and LAL_HOST in a code span', async () => {
+    const run = await startAgent({ realProvider: true, env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' } });
+    running.push(run);
+    await run.send('ping');
+    const told = textOf(await run.reply(/^I stopped working on this: the model failed: Cannot reach Ollama/));
+    expect(told).not.toMatch(/\.\./);
+    expect(told).toContain('`LAL_HOST`');
+    expect(told).not.toMatch(/[^`]LAL_HOST[^`]/);
+  });
+
+  test('a configuration problem in the greeting names the setting in a code span', async () => {
+    const run = await startAgent({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
+    running.push(run);
+    expect(textOf(run.greeting!)).toContain('`LAL_AUTH_TOKEN`');
+  });
+
+  test('codeSpans wraps identifiers with underscores once, and leaves other words and spans alone', () => {
+    expect(codeSpans('Check LAL_AUTH_TOKEN and `LAL_HOST`; num_ctx too. Plain words stay.')).toBe(
+      'Check `LAL_AUTH_TOKEN` and `LAL_HOST`; `num_ctx` too. Plain words stay.',
+    );
+  });
+});

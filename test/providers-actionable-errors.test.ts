@@ -1,0 +1,109 @@
+/**
+ * Errors a person can act on (issue 11 item 11), at the wire: a small
+ * loopback server answers as llama.cpp, Ollama or a flaky proxy do, and
+ * the real SDKs talk to it through createProvider.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createProvider } from '../providers/create-provider.js';
+import { ProviderError } from '../providers/types.js';
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise(resolve => server?.close(resolve) ?? resolve(undefined));
+  server = undefined;
+});
+
+const serve = async (handler: Handler): Promise<string> => {
+  server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => handler(request, response));
+  });
+  await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+const json = (status: number, body: unknown): Handler => (_request, response) => {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+};
+
+const failureOf = async (env: Record<string, string>): Promise<ProviderError> => {
+  const provider = createProvider({ LAL_MAX_RETRIES: '0', ...env });
+  const error = await provider.chat([{ role: 'user', content: 'hi' }], []).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+};
+
+describe('errors a person can act on (11.11)', () => {
+  test.each(['ollama', 'openai'])('%s: a connection the server drops is not "Cannot reach … Is it running?"', async provider => {
+    const host = await serve((request, _response) => request.socket.destroy());
+    const error = await failureOf({ LAL_HOST: provider === 'openai' ? `${host}/v1` : host, LAL_PROVIDER: provider });
+    expect(error.message).not.toMatch(/Cannot reach|Is it running/);
+    expect(error.message).toMatch(/closed the connection before answering/);
+  });
+
+  test('a server that is not running is "Cannot reach … Is it running?"', async () => {
+    const host = await serve(() => {});
+    await new Promise(resolve => server!.close(resolve));
+    const error = await failureOf({ LAL_HOST: host });
+    expect(error.message).toMatch(/^Cannot reach Ollama at .* \(ECONNREFUSED\)\. Is it running\?/);
+  });
+
+  test('an OpenAI-shaped 404 on the Ollama path names the server\'s words and suggests /v1', async () => {
+    const host = await serve(json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+    const error = await failureOf({ LAL_HOST: host });
+    expect(error.message).not.toContain('[object Object]');
+    expect(error.message).toContain('File Not Found');
+    expect(error.message).toContain(`${host}/v1`);
+    expect(error.message).not.toMatch(/\.\./);
+  });
+
+  test('an OpenAI-compatible server without /v1 gets the /v1 hint', async () => {
+    const host = await serve((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('404 page not found');
+    });
+    const error = await failureOf({ LAL_HOST: host, LAL_PROVIDER: 'openai' });
+    expect(error.message).toContain(`${host}/v1`);
+  });
+
+  test('an OpenAI-shaped answer on the Ollama path says what came back and what to change', async () => {
+    const host = await serve(json(200, { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }] }));
+    const error = await failureOf({ LAL_HOST: host });
+    expect(error.message).not.toMatch(/Cannot read properties/);
+    expect(error.message).toMatch(/not an Ollama chat reply/);
+    expect(error.message).toContain(`${host}/v1`);
+  });
+
+  test('an Ollama-shaped answer on the OpenAI path says so', async () => {
+    const host = await serve(json(200, { model: 'm', message: { role: 'assistant', content: 'hi' }, done: true }));
+    const error = await failureOf({ LAL_HOST: `${host}/v1` });
+    expect(error.message).toMatch(/not an OpenAI chat completion/);
+    expect(error.message).toMatch(/LAL_PROVIDER=ollama/);
+  });
+
+  test("llama.cpp's context-size rejection says how many tokens were needed and what to change", async () => {
+    const host = await serve(
+      json(400, {
+        error: {
+          code: 400,
+          message: 'the request exceeds the available context size, try increasing it',
+          type: 'exceed_context_size_error',
+          n_prompt_tokens: 30_123,
+          n_ctx: 4_096,
+        },
+      }),
+    );
+    const error = await failureOf({ LAL_HOST: `${host}/v1` });
+    expect(error.message).toMatch(/needed 30123 tokens/);
+    expect(error.message).toMatch(/context is 4096 tokens/);
+    expect(error.message).toMatch(/LAL_CONTEXT_TOKENS/);
+  });
+});
