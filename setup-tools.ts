@@ -9,7 +9,8 @@
  * write-file-tool, edit-file-tool, list-dir-tool and run-command-tool only
  * with FAE_CWD (made absolute, and fixed as their root). With FAE_GUEST (or
  * LAL_NAME) the named guest is provisioned with every tool introduced and
- * its agent started (persona fae unless LAL_PERSONA says otherwise). Names
+ * its agent started (persona fae unless LAL_PERSONA says otherwise) and
+ * pinned as setup.ts does (LAL_PIN=0 opts out). Names
  * that exist are kept, so it is safe to re-run.
  */
 import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
@@ -18,7 +19,7 @@ import { readSandboxSettings } from './tools/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { pickEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile, type GuestNames } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile, type GuestNames } from './src/setup/read-setup-env.js';
 import { sayToConsole } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
@@ -81,6 +82,7 @@ export const makeToolSetup =
       agentSpecifier,
       introducedNames: Object.fromEntries(toolNames.map(name => [name, name])),
       restart: readRestart(env),
+      pin: readPin(env),
       command: `FAE_GUEST=${names.guestName} ${SETUP_TOOLS_COMMAND}`,
       say,
     });

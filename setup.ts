@@ -7,11 +7,12 @@
  * The guest's name comes from LAL_NAME (or the one argument), its persona
  * from LAL_PERSONA (default: fae for a guest named fae, else lal). The agent
  * gets only the variables of PASSED_ENV_NAMES that are set. Safe to re-run:
- * a running agent is kept unless LAL_RESTART=1.
+ * a running agent is kept unless LAL_RESTART=1. The agent is pinned in the
+ * host's PINS, so the daemon starts it again after a restart, unless LAL_PIN=0.
  */
 import { pickEnv, type SourceEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readRestart, readTokenFile } from './src/setup/read-setup-env.js';
+import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile } from './src/setup/read-setup-env.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { sayToConsole, type Say } from './src/setup/say.js';
 import type { SetupHostRef } from './src/setup/setup-host.js';
@@ -57,6 +58,7 @@ export const makeSetup =
       env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
       agentSpecifier,
       restart: readRestart(env),
+      pin: readPin(env),
       command: `${prefix}${SETUP_COMMAND}`,
       say,
     });

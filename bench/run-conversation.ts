@@ -9,6 +9,7 @@ import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import type { ModelProtocol } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
+import { makeMailHost, type WorkerConnection } from '../sim/mail-host/index.js';
 
 export interface ExchangeSize {
   /** 1-based number of the exchange. */
@@ -56,11 +57,14 @@ export const runConversation = async (options: {
   exchanges: number;
   checkpoints: readonly number[];
   contextTokens?: number;
+  /** How the agent reaches the mail host: CapTP as in the daemon (default), or directly, to leave out what CapTP keeps. */
+  connection?: WorkerConnection;
 }): Promise<ConversationRun> => {
   const contextTokens = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   const agent = await startBenchAgent({
     persona: 'lal',
     protocol: options.protocol,
+    ...(options.connection === undefined ? {} : { host: makeMailHost({ connection: options.connection }) }),
     ...(options.contextTokens === undefined ? {} : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
   });
   const sizes: ExchangeSize[] = [];

@@ -78,7 +78,9 @@ const main = async () => {
   progress(`4/4 a conversation of ${exchanges} exchanges (request size, memory)`);
   const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, 200, 500, exchanges] });
   figures.push(requestSizeFigure(conversation), overhead, discovery);
-  figures.push(memoryFigure(conversation));
+  progress(`   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`);
+  const direct = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges], connection: 'direct' });
+  figures.push(memoryFigure(conversation, direct));
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -15,7 +15,8 @@ import { greeting } from './system-prompt.js';
 import { describeModelChoice } from '../providers/describe-model-choice.js';
 import { makeSenderNames } from './mail/sender-names.js';
 import { messageNotice } from './mail/message-notice.js';
-import { followMail } from './mail/follow-mail.js';
+import { followMailWithRetry } from './mail/follow-mail-with-retry.js';
+import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import { makeTellSender } from './mail/tell-sender.js';
 import { cut, isProposalType, messageKey, packageText, type MessageRecord } from './mail/message-record.js';
 import { byOrigin, makeNoticeQueue, type Origin } from './notices.js';
@@ -267,12 +268,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
     wakeUps.armAll();
 
-    const follower = followMail({
+    const follower = followMailWithRetry({
       powers,
       selfId: undefined,
       open: daemon.follow,
       isOwn: daemon.isOwn,
       log,
+      onFailure: async (error, retryInMs) => {
+        log(`following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`);
+        if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: proposals.pendingSources(), retrying: true });
+      },
+      onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
       onMail: message => queue.push({ kind: 'mail', message }),
       onOwn: message => {
         if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
@@ -310,8 +316,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await following;
   };
 
-  const stopped = serve().catch((error: unknown) => {
+  const stopped = serve().catch(async (error: unknown) => {
     log(`the agent stopped: ${redact(describeError(error))}`);
+    // Its powers fail to load: say what to do, to HOST if it can still be reached, else in the log.
+    if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   });
   const forgetMemory = () =>
     new Promise<string>((resolve, reject) => {

@@ -283,7 +283,7 @@ describe('eval-proposals', () => {
 });
 
 describe('restart', () => {
-  it('re-runs make on the same guest, replays undismissed mail and keeps the store', async () => {
+  it('makes a caplet again when it is looked up, on the same guest, replaying undismissed mail and keeping the store', async () => {
     const started = await startLal();
     const { mailHost } = started;
     const oldPowers = started.powers;
@@ -297,6 +297,9 @@ describe('restart', () => {
 
     await mailHost.restart();
     await expect(stale).rejects.toThrow(/Disconnected/);
+    // Not pinned: nothing makes it again until something looks it up.
+    expect(started.makes).toBe(1);
+    await E(mailHost.host).lookup('controller-for-lal');
     expect(started.makes).toBe(2);
     expect(await E(started.powers).lookup('memory')).toEqual({ turns: 3n });
     await expect(E(oldPowers).list()).rejects.toThrow(/Disconnected/);
@@ -307,7 +310,38 @@ describe('restart', () => {
     expect((await E(iterator).next()).value).toMatchObject({ number: 2n, strings: ['new'] });
   });
 
-  it('also re-runs a caplet cancelled before the restart, findable by worker name', async () => {
+  it('makes what the host pinned in PINS again at start, without any look-up', async () => {
+    const started = await startLal();
+    const { mailHost } = started;
+    expect(await E(mailHost.host).list('PINS')).toEqual([]);
+    const id = await E(mailHost.host).identify('controller-for-lal');
+    await E(mailHost.host).write(['PINS', 'controller-for-lal'], id as string);
+    await mailHost.restart();
+    expect(started.makes).toBe(2);
+    // Removing its top-level name does not collect it while PINS still names it.
+    await E(mailHost.host).remove('controller-for-lal');
+    await mailHost.restart();
+    expect(started.makes).toBe(3);
+    const handle = await mailHost.revive(['PINS', 'controller-for-lal']);
+    // Removing the pin too collects it, which cancels it; it is never made again.
+    await E(mailHost.host).remove('PINS', 'controller-for-lal');
+    await handle.cancelled;
+    await mailHost.restart();
+    expect(started.makes).toBe(3);
+  });
+
+  it("the host's cancel of a pinned caplet is followed by its revival, as the daemon's collection runs revivePins", async () => {
+    const started = await startLal();
+    const { mailHost } = started;
+    await E(mailHost.host).write(['PINS', 'controller-for-lal'], (await E(mailHost.host).identify('controller-for-lal')) as string);
+    await E(mailHost.host).cancel('controller-for-lal');
+    expect(started.makes).toBe(2);
+    await E(mailHost.host).remove('PINS', 'controller-for-lal');
+    await E(mailHost.host).cancel('controller-for-lal');
+    expect(started.makes).toBe(2);
+  });
+
+  it('makes a caplet cancelled before the restart again when looked up by id, findable by worker name', async () => {
     const mailHost = makeMailHost();
     await mailHost.host.provideGuest('lal', { agentName: 'profile-for-lal' });
     let makes = 0;
@@ -320,13 +354,15 @@ describe('restart', () => {
     );
     await first.cancel('restart');
     await mailHost.restart();
+    expect(mailHost.caplet('worker-lal')).toBeUndefined();
+    await mailHost.revive(first.id);
     const again = mailHost.caplet('worker-lal');
     expect(again?.id).toBe(first.id);
     expect(await E(again?.value as { incarnation(): number }).incarnation()).toBe(2);
     expect(mailHost.caplet('nothing-here')).toBeUndefined();
   });
 
-  it('cannot revive a guest whose mailbox holds an undismissed eval-proposal', async () => {
+  it("a guest whose mailbox holds an undismissed eval-proposal fails to load: make runs, every call rejects with the daemon's error", async () => {
     const started = await startLal();
     const { mailHost, powers } = started;
     const result = E(powers).evaluate(undefined, '1 + 1', [], [], 'two');
@@ -336,8 +372,10 @@ describe('restart', () => {
     await expect(mailHost.restart()).rejects.toThrow(/HOST's mailbox holds undismissed/);
     await mailHost.host.dismiss(reviewer.number);
     await mailHost.restart();
-    expect(started.makes).toBe(1);
-    await expect(mailHost.revive('controller-for-lal')).rejects.toThrow(/eval-proposal/);
+    await mailHost.revive('controller-for-lal');
+    expect(started.makes).toBe(2);
+    await expect(E(started.powers).followMessages()).rejects.toThrow(/^Unknown message formula type/);
+    await expect(E(started.powers).send('HOST', ['hello'], [], [])).rejects.toThrow(/^Unknown message formula type/);
   });
 
   it('revives normally once the proposer copy is dismissed', async () => {
@@ -350,7 +388,19 @@ describe('restart', () => {
     await E(powers).dismissAll();
     await mailHost.host.dismissAll();
     await mailHost.restart();
+    await mailHost.revive('controller-for-lal');
     expect(started.makes).toBe(2);
+    expect(await E(started.powers).listMessages()).toEqual([]);
+  });
+
+  it('failFollowing makes the next followMessages calls fail as a mailbox that does not load, then they work', async () => {
+    const { mailHost, powers } = await startLal();
+    mailHost.failFollowing('lal', 2);
+    await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
+    await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
+    await mailHost.host.send('lal', ['hi'], [], []);
+    const iterator = (await E(powers).followMessages()) as RemoteIterator<MessageRecord>;
+    expect((await E(iterator).next()).value).toMatchObject({ strings: ['hi'] });
   });
 });
 

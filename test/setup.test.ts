@@ -8,7 +8,7 @@ import path from 'node:path';
 import { inspect } from 'node:util';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
-import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
+import { scriptedReplies, startModelServer, type ModelServer } from '../sim/model-server/index.js';
 import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
 import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
@@ -34,7 +34,7 @@ const ROOTED_TOOLS = ['read-file-tool', 'write-file-tool', 'edit-file-tool', 'li
 
 /** Replaces the whole environment the scripts read: every variable they look at is unset first. */
 const stubEnv = (values: Record<string, string>) => {
-  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'FAE_GUEST']) vi.stubEnv(name, undefined);
+  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'FAE_GUEST']) vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
 };
 
@@ -67,6 +67,7 @@ const waitForText = (mailHost: MailHost, prefix: string) =>
 
 const has = (host: HostPowers, ...path: string[]) => E(host).has(...path);
 
+const servers: ModelServer[] = [];
 const running: MailHost[] = [];
 const newMailHost = () => {
   const mailHost = makeMailHost();
@@ -83,6 +84,7 @@ afterEach(async () => {
       await mailHost.caplet(name)?.cancel('test over');
     }
   }
+  await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
@@ -200,6 +202,86 @@ describe('setup.ts', () => {
     // Without a build, the default dist/agent.js next to the script is missing.
     await expect(makeSetup({ say: output.say })(mailHost.host)).rejects.toThrow(/npm run build/);
     expect(await E(mailHost.host).list()).not.toContain('lal');
+  });
+});
+
+describe('pinning (the daemon makes what PINS names again when it starts)', () => {
+  /** A wire model that answers each message with "pong to <its marker word>", by the message's number. */
+  const startPongModel = async () => {
+    const server = await startModelServer({
+      protocol: 'openai',
+      reply: request => {
+        const notice = request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
+        const messageNumber = Number([...notice.matchAll(/#(\d+)/g)].pop()?.[1]);
+        const word = /\b(while-down|after-restart)\b/.exec(notice)?.[1] ?? 'something';
+        return { toolCalls: [{ name: 'reply', arguments: { messageNumber, strings: [`pong to ${word}`] } }] };
+      },
+    });
+    servers.push(server);
+    return server;
+  };
+
+  it('after a daemon restart the pinned agent is made again without any look-up and answers mail that came meanwhile, once', async () => {
+    const mailHost = newMailHost();
+    const model = await startPongModel();
+    stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'test-model' });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: agentSource, say: output.say })(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    const controllerId = await E(mailHost.host).identify('controller-for-lal');
+    expect(await E(mailHost.host).identify('PINS', 'controller-for-lal')).toBe(controllerId);
+    expect(output.text()).toContain('pinned "controller-for-lal" in PINS');
+
+    // The daemon goes down (the agent is cancelled), mail arrives, the daemon comes back.
+    await mailHost.caplet('controller-for-lal')!.cancel('daemon stopping');
+    await E(mailHost.host).send('lal', ['ping while-down'], [], []);
+    await mailHost.restart();
+    // No look-up of the agent from here on: only mail.
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to while-down', { timeoutMs: 10_000 });
+    await E(mailHost.host).send('lal', ['ping after-restart'], [], []);
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to after-restart', { timeoutMs: 10_000 });
+    // Mail is served one message at a time, so by now a second answer to the first would have come.
+    const texts = await hostInboxTexts(mailHost);
+    expect(texts.filter(text => text === 'pong to while-down')).toHaveLength(1);
+    expect(texts.filter(text => text.startsWith('Lal agent ready.'))).toHaveLength(2);
+    const chats = model.requests.filter(request => request.normalized !== undefined);
+    expect(chats).toHaveLength(2);
+  });
+
+  it('a re-run keeps the pin, LAL_RESTART=1 pins the new agent (the old one is collected), LAL_PIN=0 unpins', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_HOST: CLOSED_HOST });
+    const output = captureOutput();
+    const setup = makeSetup({ agentSpecifier: echoSource, say: output.say });
+    await setup(mailHost.host);
+    const first = mailHost.caplet('controller-for-lal')!;
+    const pinned = () => E(mailHost.host).identify('PINS', 'controller-for-lal');
+    expect(await pinned()).toBe(first.id);
+
+    await setup(mailHost.host);
+    expect(await pinned()).toBe(first.id);
+    expect(await E(mailHost.host).list('PINS')).toEqual(['controller-for-lal']);
+
+    vi.stubEnv('LAL_RESTART', '1');
+    await setup(mailHost.host);
+    const second = await E(mailHost.host).identify('controller-for-lal');
+    expect(second).not.toBe(first.id);
+    expect(await pinned()).toBe(second);
+    await first.cancelled;
+    // The old agent is named nowhere now: a restart does not bring it back, the pinned new one comes back.
+    await mailHost.restart();
+    expect((await hostInboxTexts(mailHost)).filter(text => text === ECHO_STARTED)).toHaveLength(3);
+
+    vi.stubEnv('LAL_RESTART', '0');
+    vi.stubEnv('LAL_PIN', '0');
+    await setup(mailHost.host);
+    expect(await pinned()).toBeUndefined();
+    expect(output.text()).toContain('LAL_PIN=0: unpinned "controller-for-lal"');
+    await mailHost.restart();
+    expect((await hostInboxTexts(mailHost)).filter(text => text === ECHO_STARTED)).toHaveLength(3);
+    // Still there: a look-up makes it again.
+    await E(mailHost.host).lookup('controller-for-lal');
+    expect((await hostInboxTexts(mailHost)).filter(text => text === ECHO_STARTED)).toHaveLength(4);
   });
 });
 

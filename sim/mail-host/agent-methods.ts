@@ -6,6 +6,7 @@
 import { passStyleOf } from '@endo/pass-style';
 import { isFormulaId } from './formula-id.js';
 import { makeIteratorRef } from './iterator-ref.js';
+import { MAILBOX_LOAD_ERROR } from './mailbox.js';
 import { namePathFrom } from './pet-name.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
@@ -53,7 +54,13 @@ export const makeAgentMethods = (agent: Agent, table: FormulaTable, mail: MailOp
     },
     handle: () => agent.handle,
     listMessages: async () => harden(mailbox.list()),
-    followMessages: async () => makeIteratorRef(mailbox.follow()),
+    followMessages: async () => {
+      if (agent.followFaults > 0) {
+        agent.followFaults -= 1;
+        throw Error(MAILBOX_LOAD_ERROR);
+      }
+      return makeIteratorRef(mailbox.follow());
+    },
     send: (recipient: NameOrPath, strings: string[], edgeNames: string[], petNames: NameOrPath[]) =>
       mail.send(agent, recipient, strings, edgeNames, petNames),
     reply: (number: bigint, strings: string[], edgeNames: string[], petNames: NameOrPath[]) =>

@@ -26,6 +26,8 @@ export interface Agent {
   readonly handle: object;
   /** Set when the daemon could not reload this agent after a restart. */
   loadError: Error | undefined;
+  /** How many coming followMessages calls fail as a mailbox that does not load (a fault to inject). */
+  followFaults: number;
   /** The live powers object (a new one per daemon incarnation for guests). */
   powers: object;
   /** Bumped by each simulated restart; powers from an older incarnation are disconnected. */
@@ -124,6 +126,7 @@ export const makeAgentRegistry = (
       mailbox,
       handle,
       loadError: undefined,
+      followFaults: 0,
       powers: {},
       incarnation: 0,
       calls: new Map(),

@@ -2,7 +2,8 @@
  * Runs caplets as the daemon's workers do: each worker is one CapTP loopback,
  * so `powers` arrives as a promise for a remote presence and `context` as a
  * remote object; `make`'s result comes back through the same connection.
- * Caplets are cancelled when their formula is collected, and revived after a restart.
+ * Caplets are cancelled when their formula is collected; after a restart they
+ * are made again when provided (a look-up, or the daemon's revival of PINS).
  */
 import { makeLoopback } from '@endo/captp';
 import { makeGuardedExo } from './guarded-exo.js';
@@ -39,7 +40,16 @@ interface CapletRecord {
   current: Incarnation | undefined;
 }
 
-export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => {
+/** How a worker's caplets reach the daemon: over CapTP as in the daemon, or (for measurements) the objects themselves. */
+export type WorkerConnection = 'captp' | 'direct';
+
+/** No connection at all: the caplet gets the daemon's objects themselves (E() still works on them). */
+const directConnection = {
+  makeFar: async <T>(value: T): Promise<T> => value,
+  makeNear: async <T>(value: T): Promise<T> => value,
+} as unknown as Loopback;
+
+export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry, connection: WorkerConnection = 'captp') => {
   const records = new Map<FormulaId, CapletRecord>();
   let connections = new Map<FormulaId, Loopback>();
   let loopbackCount = 0;
@@ -53,6 +63,7 @@ export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => 
 
   /** One connection per worker: objects of caplets on one worker meet each other unwrapped. */
   const connectionFor = (workerId: FormulaId): Loopback => {
+    if (connection === 'direct') return directConnection;
     let loop = connections.get(workerId);
     if (!loop) {
       loopbackCount += 1;
@@ -65,11 +76,7 @@ export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => 
 
   const incarnate = (record: CapletRecord): Incarnation => {
     const context = makeCapletContext(record.id);
-    const powersAgent = agents.agentFor(record.powersId);
     const value = (async () => {
-      if (powersAgent?.loadError) {
-        throw Error(`Cannot revive caplet: its powers failed to load: ${powersAgent.loadError.message}`);
-      }
       const make = await record.load();
       const loop = connectionFor(record.workerId);
       const powers = loop.makeFar(table.provide(record.powersId));
@@ -168,16 +175,15 @@ export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => 
   };
 
   /**
-   * Daemon going down: every running caplet is cancelled. Returns the ones to
-   * revive: every caplet still formulated, including ones cancelled before.
+   * Daemon going down: every running caplet is cancelled, and every caplet
+   * still formulated (including ones cancelled before) is left dormant, to be
+   * made again when something provides it (or at start, when it is pinned).
    */
-  const stopAll = async (reason: Error): Promise<CapletRecord[]> => {
+  const stopAll = async (reason: Error): Promise<void> => {
     const running = [...records.values()].filter(record => record.state === 'running');
     await Promise.all(running.map(record => cancelRecord(record, reason, 'dormant')));
-    const revivable = [...records.values()].filter(record => record.state !== 'collected');
-    for (const record of revivable) record.state = 'dormant';
+    for (const record of records.values()) if (record.state !== 'collected') record.state = 'dormant';
     connections = new Map();
-    return revivable;
   };
 
   /** The current incarnation of the newest caplet matching, if its make has returned. */
@@ -188,11 +194,6 @@ export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry) => 
     return handleFor(found, incarnation, incarnation.made.value);
   };
 
-  /** Daemon back up: revive what was running; failures are kept for whoever provides them. */
-  const reviveAll = async (toRevive: CapletRecord[]): Promise<void> => {
-    await Promise.all(toRevive.map(record => revive(record).value.catch(() => undefined)));
-  };
-
-  return harden({ formulateWorker, formulateCaplet, current, find, cancel, collectIfUnnamed, stopAll, reviveAll, isCaplet: (id: FormulaId) => records.has(id) });
+  return harden({ formulateWorker, formulateCaplet, current, find, cancel, collectIfUnnamed, stopAll, isCaplet: (id: FormulaId) => records.has(id) });
 };
 export type CapletRunner = ReturnType<typeof makeCapletRunner>;

@@ -246,11 +246,12 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
 
   /** A new empty directory formula. */
   const formulateDirectory = () => {
-    const node = makeDirectoryNode(table.watchStore(makePetStore()));
+    const store = table.watchStore(makePetStore());
+    const node = makeDirectoryNode(store);
     const value = makeDirectoryExo(node);
     const id = table.formulate({ type: 'directory', provide: () => value, node });
     table.remember(value, id);
-    return { id, value, node };
+    return { id, value, node, store };
   };
 
   return { makeDirectoryNode, formulateDirectory };

@@ -5,16 +5,25 @@
  * - Caplets run on CapTP loopbacks (one per worker): `powers` is a promise for
  *   a remote presence, `context` a remote object with only methods.
  * - `restart()` cancels every running caplet, breaks old connections (old powers
- *   and iterators reject "Disconnected"), reloads every mailbox (records rebuilt,
- *   so followMessages replays every undismissed one) and re-runs every caplet
- *   still formulated (also ones cancelled before; not ones collected because
- *   their name was rebound). A guest whose mailbox holds an undismissed eval-proposal
- *   fails to load: its powers reject and its caplets cannot be revived
- *   (`revive(name)` rejects with the reason). It refuses to restart while the
- *   HOST's own mailbox holds an undismissed eval-proposal (the host would not load).
+ *   and iterators reject "Disconnected") and reloads every mailbox (records rebuilt,
+ *   so followMessages replays every undismissed one). Like the daemon, it then
+ *   makes again only what the host's `PINS` directory names (its revivePins,
+ *   which the daemon also runs after each collection: the host's `cancel` of a
+ *   pinned caplet is followed by its revival);
+ *   every other caplet still formulated (also ones cancelled before; not ones
+ *   collected because their name was rebound) stays dormant until something
+ *   provides it (`revive(nameOrId)`, a look-up). A guest whose mailbox holds an
+ *   undismissed eval-proposal fails to load: its caplets are still made, and every
+ *   call on its powers rejects with the daemon's `Unknown message formula type`.
+ *   It refuses to restart while the HOST's own mailbox holds an undismissed
+ *   eval-proposal (the host would not load).
+ * - `failFollowing(guest, times)` fails that guest's open followMessages
+ *   iterators and its next `times` followMessages calls with the same error,
+ *   to try an agent's recovery.
  */
 export { makeMailHost } from './mail-host.js';
 export type { MailHost, MailHostOptions } from './mail-host.js';
+export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { isPetName, isSpecialName, isName } from './pet-name.js';
 export { GuestInterface, HostInterface, NewestGuestInterface, NewestHostInterface } from './interfaces.js';

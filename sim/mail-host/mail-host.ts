@@ -8,15 +8,16 @@ import { pathToFileURL } from 'node:url';
 import { Far } from '@endo/far';
 import { M, mustMatch } from '@endo/patterns';
 import { makeAgentRegistry } from './agents.js';
-import { makeCapletRunner } from './caplets.js';
+import { makeCapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { evaluateSource } from './evaluate-source.js';
 import { makeFormulaTable } from './formula-table.js';
-import { makeIdMinter } from './formula-id.js';
+import { isFormulaId, makeIdMinter } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeHostPowers } from './host-powers.js';
 import { makeMailOps } from './mail-ops.js';
 import { assertProfile, randomNumberOf, specialNamesOf, type DaemonProfile, type SpecialNames } from './profile.js';
+import { MAILBOX_LOAD_ERROR } from './mailbox.js';
 import { assertName, assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
 import type { Agent } from './agents.js';
 import type { HostOnlyMethods } from './host-powers.js';
@@ -42,6 +43,12 @@ export interface MailHostOptions {
   now?: () => Date;
   /** Which daemon generation to play: f0a46042a (default) or the newest (see profile.ts). */
   profile?: DaemonProfile;
+  /**
+   * 'captp' (the default) runs caplets over CapTP loopbacks as the daemon's
+   * workers do; 'direct' hands them the objects themselves, so a measurement
+   * can leave out what the connection keeps (the bench's memory figure).
+   */
+  connection?: WorkerConnection;
 }
 
 export interface MailHost {
@@ -55,8 +62,11 @@ export interface MailHost {
   readonly hostId: FormulaId;
   /** Runs a caplet's `make` on a guest's powers, as makeUnconfined does with a module. */
   startCaplet(make: MakeFn, options: StartCapletOptions): Promise<CapletHandle>;
-  /** The current incarnation of the caplet the host names `resultName` (revived if needed). */
-  revive(resultName: NameOrPath): Promise<CapletHandle>;
+  /**
+   * The current incarnation of the caplet the host names `resultName`, or of
+   * the caplet with that formula id: a look-up, which makes a dormant caplet again.
+   */
+  revive(resultNameOrId: NameOrPath): Promise<CapletHandle>;
   /**
    * The running caplet a name stands for — its resultName in the host's
    * directory, its worker's name, or its formula id — once its make has returned.
@@ -64,6 +74,12 @@ export interface MailHost {
   caplet(nameOrId: string): CapletHandle | undefined;
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
+  /**
+   * Fails the guest's open followMessages iterators, and rejects its next
+   * `times` followMessages calls, with the daemon's error for a mailbox it
+   * cannot load (`Unknown message formula type`).
+   */
+  failFollowing(guestName: string, times: number): void;
   grant(messageNumber: bigint): Promise<unknown>;
   rejectProposal(messageNumber: bigint, reason?: string): Promise<void>;
   counterPropose(messageNumber: bigint, change: CounterProposal): Promise<void>;
@@ -113,12 +129,19 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const directories = makeDirectoryMaker(table);
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, agents);
+  const caplets = makeCapletRunner(table, agents, options.connection);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});
   const noneId = table.formulate({ type: 'least-authority', provide: () => leastAuthority });
   const mainWorkerId = caplets.formulateWorker();
+  // The host's PINS: what is named here is provided again when the daemon starts and after each collection.
+  const pins = directories.formulateDirectory();
+  /** The daemon's revivePins: provides every formula PINS names. */
+  const revivePins = async (): Promise<void> => {
+    const pinned = await pins.node.listIdentifiers();
+    await Promise.allSettled(pinned.map(id => table.provide(id)));
+  };
 
   const formulateGuest = (hostHandleId: FormulaId): Agent => {
     const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail, profile));
@@ -178,6 +201,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       const id = await host.directory.identify(...namePathFrom(nameOrPath));
       if (id === undefined) throw Error(`Unknown pet name ${quote(nameOrPath)}`);
       await caplets.cancel(id, reason);
+      // The daemon revives PINS after each collection, which soon follows: a pinned caplet comes back at once.
+      await revivePins();
     },
     evaluate: async (_workerName, source, codeNames, petNamesOrPaths, resultName) => {
       if (petNamesOrPaths.length !== codeNames.length) {
@@ -196,10 +221,12 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
     'host',
     undefined,
     agent => makeHostPowers(agent, table, mail, hostOnly, profile),
-    { [special.main]: mainWorkerId, [special.none]: noneId },
+    { [special.main]: mainWorkerId, [special.none]: noneId, [special.pins]: pins.id },
   );
-  // A caplet the host no longer names is collected, which cancels it.
-  host.names.onUnbind(id => caplets.collectIfUnnamed(id, named => host.names.reverseIdentify(named).length > 0));
+  // A caplet neither the host nor its PINS name any longer is collected, which cancels it.
+  const isNamed = (id: FormulaId) => host.names.reverseIdentify(id).length > 0 || pins.store.reverseIdentify(id).length > 0;
+  host.names.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
+  pins.store.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
 
   /** Shared by makeUnconfined and startCaplet: the daemon's prepareMakeCaplet + formulateUnconfined. */
   const launch = async (
@@ -256,7 +283,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         `Cannot restart: HOST's mailbox holds undismissed ${list}; the daemon cannot reload eval-proposal messages, so HOST would fail to load. Dismiss them first.`,
       );
     }
-    const toRevive = await caplets.stopAll(harden(Error('The daemon is restarting')));
+    await caplets.stopAll(harden(Error('The daemon is restarting')));
     const disconnected = harden(Error('Disconnected: the daemon restarted'));
     for (const guest of guests) {
       guest.incarnation += 1;
@@ -265,13 +292,15 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         guest.mailbox.reload(settledFor);
         guest.loadError = undefined;
       } catch (error) {
-        guest.loadError = Error(`The daemon could not load ${guest.label}: ${(error as Error).message}`);
+        // The daemon's own error, as every call on the guest's powers then rejects with it.
+        guest.loadError = error as Error;
       }
       guest.powers = makeGuestPowers(guest, table, mail, profile);
       table.remember(guest.powers, guest.agentId);
     }
     host.mailbox.reload(settledFor);
-    await caplets.reviveAll(toRevive);
+    // Only pinned formulas are provided at start; the rest wait for a look-up.
+    await revivePins();
   };
 
   const waitForMessage = (
@@ -324,9 +353,12 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         ...(resultName === undefined ? {} : { resultName }),
         ...(env === undefined ? {} : { env }),
       }),
-    revive: async resultName => {
-      const id = await host.directory.identify(...namePathFrom(resultName));
-      if (id === undefined) throw Error(`The host has nothing named ${quote(resultName)}`);
+    revive: async resultNameOrId => {
+      const id =
+        typeof resultNameOrId === 'string' && isFormulaId(resultNameOrId)
+          ? resultNameOrId
+          : await host.directory.identify(...namePathFrom(resultNameOrId));
+      if (id === undefined) throw Error(`The host has nothing named ${quote(resultNameOrId)}`);
       return caplets.current(id);
     },
     caplet: nameOrId => {
@@ -334,6 +366,12 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       return caplets.find((id, workerId) => id === nameOrId || (named !== undefined && (id === named || workerId === named)));
     },
     restart,
+    failFollowing: (guestName, times) => {
+      const agent = agentNamed(guestName);
+      if (agent.kind !== 'guest') throw Error(`${quote(guestName)} is the host, not a guest`);
+      agent.followFaults = times;
+      agent.mailbox.failFollowers(harden(Error(MAILBOX_LOAD_ERROR)));
+    },
     grant: number => mail.grant(host, number),
     rejectProposal: (number, reason) => mail.rejectProposal(host, number, reason),
     counterPropose: async (number, change) => {

@@ -27,6 +27,8 @@ export interface Mailbox {
   subscribeNew(): Subscription<MessageRecord>;
   dismiss(number: bigint): void;
   /** Types of undismissed messages the daemon cannot reload, with their numbers. */
+  /** Fails every open followMessages iterator with this error. */
+  failFollowers(error: Error): void;
   unloadable(): { number: bigint; type: string }[];
   /** Rebuilds every record as the daemon does when it reloads the mailbox after a restart. */
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
@@ -49,6 +51,9 @@ export interface Revision {
   readonly done: boolean;
   readonly date: string;
 }
+
+/** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
+export const MAILBOX_LOAD_ERROR = 'Unknown message formula type';
 
 const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
 
@@ -192,7 +197,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       if (problems.length > 0) {
         const list = problems.map(([number, { envelope }]) => `#${number} (${envelope.type})`).join(', ');
         throw Error(
-          `Unknown message formula type: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
+          `${MAILBOX_LOAD_ERROR}: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
             'the daemon cannot revive eval-proposal messages, dismiss them once settled',
         );
       }
@@ -204,6 +209,9 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
         if (envelope.type === 'request') fields.settled = settledFor(envelope.promiseId);
         messages.set(number, stamp(number, fields, date));
       }
+    },
+    failFollowers: error => {
+      for (const feed of [...feeds]) feed.fail(error);
     },
     disconnect: error => {
       for (const feed of [...feeds]) feed.fail(error);

@@ -21,13 +21,15 @@ export interface SpecialNames {
   /** The host's least-authority powers. */
   readonly none: string;
   readonly endo: string;
+  /** The host's directory of caplets the daemon revives at start. */
+  readonly pins: string;
 }
 
 const OLD_NAMES: SpecialNames = harden({
-  agent: 'AGENT', self: 'SELF', host: 'HOST', mail: 'MAIL', main: 'MAIN', none: 'NONE', endo: 'ENDO',
+  agent: 'AGENT', self: 'SELF', host: 'HOST', mail: 'MAIL', main: 'MAIN', none: 'NONE', endo: 'ENDO', pins: 'PINS',
 });
 const NEWEST_NAMES: SpecialNames = harden({
-  agent: '@agent', self: '@self', host: '@host', mail: '@mail', main: '@main', none: '@none', endo: '@endo',
+  agent: '@agent', self: '@self', host: '@host', mail: '@mail', main: '@main', none: '@none', endo: '@endo', pins: '@pins',
 });
 
 export const specialNamesOf = (profile: DaemonProfile): SpecialNames => (profile === 'newest' ? NEWEST_NAMES : OLD_NAMES);

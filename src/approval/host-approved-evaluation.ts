@@ -121,5 +121,6 @@ export const makeHostApprovedEvaluation = (options: {
     // The newest daemon has no proposer copies: its own copy of the request is an ordinary sent message.
     noteOwnCopy: () => {},
     hasPendingFor: number => [...pending.values()].some(proposal => proposal.origin?.number === number),
+    pendingSources: () => [...pending.values()].map(proposal => proposal.source),
   };
 };

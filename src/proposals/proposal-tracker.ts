@@ -41,6 +41,8 @@ export interface ProposalTracker {
   noteOwnCopy(message: MessageRecord): void;
   /** Whether a proposal made for this message is still waiting for the host. */
   hasPendingFor(number: bigint): boolean;
+  /** The source of each proposal still waiting for the host. */
+  pendingSources(): string[];
 }
 
 const UNMATCHED_COPIES_KEPT = 64;
@@ -135,5 +137,6 @@ export const makeProposalTracker = (options: {
     propose,
     noteOwnCopy,
     hasPendingFor: number => [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
+    pendingSources: () => [...tracked.values()].filter(entry => !entry.settled).map(entry => entry.source),
   };
 };

@@ -9,6 +9,7 @@ import { E } from '@endo/far';
 import { CAPLET_WORKER, type SetupGuest, type SetupHostRef } from './setup-host.js';
 import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
 import type { Say } from './say.js';
+import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 
 export interface ProvisionAgentOptions {
   names: GuestNames;
@@ -21,6 +22,8 @@ export interface ProvisionAgentOptions {
   introducedNames?: Readonly<Record<string, string>>;
   /** Replace an agent that is already running. */
   restart: boolean;
+  /** Pin the agent in the host's PINS so that it starts again after a daemon restart (LAL_PIN). */
+  pin: boolean;
   /** The command that ran this, for the hints printed. */
   command: string;
   say: Say;
@@ -31,6 +34,7 @@ export interface AgentProvisioned {
   agent: 'started' | 'restarted' | 'kept';
   /** The guest's names for the values it was given by this run. */
   handed: string[];
+  pin: PinOutcome;
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -93,9 +97,11 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
       say('It finds tools given into its tools/ at its next turn; ones left at its top level move there when it restarts.');
     }
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
-    return harden({ guest: 'reused', agent: 'kept', handed });
+    const pin = await pinAgent(host, controllerName, options.pin, say);
+    return harden({ guest: 'reused', agent: 'kept', handed, pin });
   }
   if (controllerExists) {
+    await unpinAgent(host, controllerName);
     say(`stopping the old agent "${controllerName}"`);
     await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
       say(`could not stop "${controllerName}" first (${messageOf(error)}); replacing it anyway`),
@@ -111,8 +117,10 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
   // Names only: values such as LAL_AUTH_TOKEN are secrets.
   say(`started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`);
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
+  const pin = await pinAgent(host, controllerName, options.pin, say);
   say(`talk to it: endo send ${guestName} "hello"`);
   return harden({
+    pin,
     guest: guestExisted ? 'reused' : 'created',
     agent: controllerExists ? 'restarted' : 'started',
     handed,

@@ -53,6 +53,12 @@ export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
 export const readRestart = (env: SourceEnv): boolean =>
   !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
 
+/** LAL_PIN=0 (or false/no/off) opts out of pinning the agent; pinned by default. */
+export const readPin = (env: SourceEnv): boolean => {
+  const raw = (env.LAL_PIN ?? '').trim().toLowerCase();
+  return raw === '' || !FALSE_FLAGS.includes(raw);
+};
+
 /**
  * FAE_CWD as an absolute path (relative to the directory the script runs
  * in), or undefined when unset. A caplet runs in the daemon's worker, whose

@@ -22,6 +22,8 @@ export interface SetupHost {
   ): Awaitable<unknown>;
   makeUnconfined(workerName: string, specifier: string, options: MakeCapletOptions): Awaitable<unknown>;
   cancel(nameOrPath: string, reason?: Error): Awaitable<void>;
+  write(nameOrPath: string | string[], id: string): Awaitable<void>;
+  remove(...path: string[]): Awaitable<void>;
 }
 
 export interface SetupGuest {
@@ -31,6 +33,9 @@ export interface SetupGuest {
 
 /** What `endo run --UNCONFINED … --powers AGENT` hands to `main`: the host, or a promise for it. */
 export type SetupHostRef = SetupHost | Promise<SetupHost>;
+
+/** The host's directory whose entries the daemon provides again when it starts (its revivePins). */
+export const PINS = 'PINS';
 
 /** The worker the agents and tool caplets run on: the daemon's own. */
 export const CAPLET_WORKER = 'MAIN';

@@ -141,8 +141,8 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');
       await host.restart();
-      // The mail host re-runs make() for each caplet it started; find ours again.
-      caplet = host.caplet?.(`worker-${name}`) ?? caplet;
+      // This caplet is not pinned, so, as in the daemon, it is made again when looked up.
+      caplet = await host.revive(caplet.id);
     },
     async cancel() {
       await caplet.cancel('test over');

@@ -1,0 +1,38 @@
+/**
+ * Pins the agent caplet in the host's PINS directory, under the name the host
+ * knows it by. After `endo restart` the daemon makes nothing again until
+ * something looks it up, except what PINS names (its revivePins): a pinned
+ * agent comes back by itself and answers the mail that arrived meanwhile.
+ * Tool caplets need no pin: the agent looks them up when it uses them, which
+ * makes them again. Re-runnable: the pin is rewritten only when it names
+ * another caplet (e.g. after LAL_RESTART=1), which lets the old one be collected.
+ */
+import { E } from '@endo/far';
+import { PINS, type SetupHostRef } from './setup-host.js';
+import type { Say } from './say.js';
+
+export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
+
+/**
+ * Removes the pin before the agent is replaced: the daemon revives PINS
+ * after each collection, so a pinned agent that is cancelled comes back.
+ */
+export const unpinAgent = async (host: SetupHostRef, controllerName: string): Promise<void> => {
+  if ((await E(host).identify(PINS, controllerName)) !== undefined) await E(host).remove(PINS, controllerName);
+};
+
+export const pinAgent = async (host: SetupHostRef, controllerName: string, pin: boolean, say: Say): Promise<PinOutcome> => {
+  const pinnedId = await E(host).identify(PINS, controllerName);
+  if (!pin) {
+    if (pinnedId === undefined) return 'none';
+    await E(host).remove(PINS, controllerName);
+    say(`LAL_PIN=0: unpinned "${controllerName}"; after endo restart it starts only when something looks it up`);
+    return 'unpinned';
+  }
+  const id = await E(host).identify(controllerName);
+  if (id === undefined) throw Error(`Cannot pin "${controllerName}": the host has no such name`);
+  if (pinnedId === id) return 'kept';
+  await E(host).write(harden([PINS, controllerName]), id);
+  say(`pinned "${controllerName}" in ${PINS}: the daemon starts it again after endo restart (LAL_PIN=0 to opt out)`);
+  return 'pinned';
+};
