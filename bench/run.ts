@@ -29,6 +29,14 @@
  *
  * For a GC before each heap reading node needs --expose-gc: when it is
  * missing this entry runs itself again as a child with the flag.
+ * 6. Prompt economy (bench/figure-prompt-economy.ts): per persona, the first
+ *    request in real Qwen3 tokens (target ≤ 1,500), and over 200 exchanges
+ *    the share of each request a prefix cache reuses, new tokens per request,
+ *    requests that rewrote the beginning, bytes reusable (target ≥ 90%), the
+ *    agent's estimate against the real count, and the daemon calls between a
+ *    message's arrival and its reply (target: the reply alone).
+ *
+ * BENCH_ONLY=economy runs figure 6 alone.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -45,6 +53,8 @@ import { requestSizeFigure } from './figure-request-size.js';
 import { memoryFigure } from './figure-memory.js';
 import { overheadFigure } from './figure-overhead.js';
 import { discoveryFigure } from './figure-discovery.js';
+import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
+import { startQwenTokenizer } from './qwen-tokenizer.js';
 
 const RESULTS_FILE = new URL('../../bench/results/latest.json', import.meta.url);
 
@@ -69,18 +79,33 @@ const main = async () => {
   const started = performance.now();
   const exchanges = exchangesWanted();
   const figures: FigureResult[] = [];
-  progress('1/4 model calls per message');
+  const economy = async () => {
+    const tokenizer = await startQwenTokenizer();
+    try {
+      return promptEconomyFigure([await runEconomy(tokenizer, 'lal'), await runEconomy(tokenizer, 'fae')]);
+    } finally {
+      tokenizer.close();
+    }
+  };
+  if (process.env.BENCH_ONLY === 'economy') {
+    figures.push(await economy());
+    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
+    return;
+  }
+  progress('1/5 model calls per message');
   figures.push(await modelCallsFigure('openai'));
-  progress('2/4 overhead per turn (openai, ollama)');
+  progress('2/5 overhead per turn (openai, ollama)');
   const overhead = await overheadFigure(['openai', 'ollama']);
-  progress('3/4 tool discovery');
+  progress('3/5 tool discovery');
   const discovery = await discoveryFigure('openai');
-  progress(`4/4 a conversation of ${exchanges} exchanges (request size, memory)`);
+  progress(`4/5 a conversation of ${exchanges} exchanges (request size, memory)`);
   const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, 200, 500, exchanges] });
   figures.push(requestSizeFigure(conversation), overhead, discovery);
   progress(`   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`);
   const direct = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges], connection: 'direct' });
   figures.push(memoryFigure(conversation, direct));
+  progress('5/5 prompt size and prefix reuse (real tokenizer), lal and fae');
+  figures.push(await economy());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -14,8 +14,8 @@ export interface AgentOutput {
   redact: (text: string) => string;
 }
 
-/** The event with each of its strings redacted as text; numbers and structure untouched. */
-const redactStrings = <T>(value: T, redact: (text: string) => string): T => {
+/** The value with each of its strings redacted as text; numbers and structure untouched. */
+export const redactStrings = <T>(value: T, redact: (text: string) => string): T => {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map(item => redactStrings(item, redact)) as T;
   if (value !== null && typeof value === 'object') {

@@ -127,7 +127,6 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       clock,
       max: config.limits.maxWakeUps,
       onDue: id => queue.push({ kind: 'wake', id }),
-      onChange: () => {},
     });
     status.section('Wake-ups', () => wakeUps.describe());
     onCancel.push(() => {
@@ -194,6 +193,23 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       await safeDismiss(number);
     };
 
+    /**
+     * Keeps the tools offered up to date without making the sender wait: the
+     * first check (nothing known yet) comes before the first turn; after
+     * that, tools/ is checked after each turn, beside the dismissal and the
+     * memory write. adoptTool brings in a tool at once itself.
+     */
+    let toolsKnown = false;
+    const checkTools = async (): Promise<void> => {
+      try {
+        await tools.refresh();
+        toolsKnown = true;
+      } catch (error) {
+        log(`could not check tools/: ${describeError(error)}`);
+      }
+    };
+    const toolsBeforeTurn = () => (toolsKnown ? Promise.resolve() : checkTools());
+
     const handleMail = async (message: MessageRecord): Promise<void> => {
       const key = messageKey(message);
       if (key !== undefined && handled.has(key)) {
@@ -205,8 +221,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         log(`skipped a message without a number (type ${String(message.type)})`);
         return;
       }
-      // Tools are discovered at the start of every turn, alongside naming the sender.
-      const [sender] = await Promise.all([nameOf(message.from), tools.refresh()]);
+      // A known sender's name is cached; tools/ is checked after the turn.
+      const [sender] = await Promise.all([nameOf(message.from), toolsBeforeTurn()]);
       const origin: Origin = { number: message.number, sender };
       const wait = quotaWaits.check();
       if (wait !== undefined) {
@@ -224,7 +240,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
       if (key !== undefined) handled.add(key);
-      await finishWith(message.number);
+      await Promise.all([finishWith(message.number), checkTools()]);
     };
 
     const handleNotices = async (): Promise<void> => {
@@ -236,10 +252,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       // One turn per message the outcomes belong to: each origin's sender is answered about its own.
       for (const { origin, notices: arrived } of byOrigin(notices.take())) {
         const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
-        await tools.refresh();
+        await toolsBeforeTurn();
         await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
         // The message these outcomes belong to can go once nothing more is pending for it.
-        if (origin !== undefined) await finishWith(origin.number);
+        await Promise.all([origin === undefined ? undefined : finishWith(origin.number), checkTools()]);
       }
     };
 
@@ -252,8 +268,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       // Taken out of the store first: a wake-up that fails is not repeated forever.
       const entry = wakeUps.take(id);
       if (entry === undefined) return;
-      await tools.refresh();
+      await toolsBeforeTurn();
       await turns.serve(`wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`, wakeUpNotice(entry), originOf(entry));
+      await checkTools();
     };
 
     const forget = (): string => {

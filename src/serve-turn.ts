@@ -95,7 +95,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       origin,
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
-      redact: setup.redact,
       ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
@@ -113,7 +112,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           policy: setup.policy,
           gate: setup.approvals,
           origin,
-          run: (call: ToolCall) => runToolCall(call, context, config.limits, signal, observe),
+          redact: setup.redact,
+          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, observe, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),

@@ -68,10 +68,11 @@ describe('buildRequest (3.7)', () => {
   test('old turns fold into a digest that keeps the first fact; repeats collapse; the system prompt stays', () => {
     const conversation = fill(200);
     const { messages } = buildRequest('SYSTEM', conversation, [], { contextTokens: 4_000, keepTurns: 4, digestChars: 3_000 });
-    expect(messages[0]!.role).toBe('system');
-    expect(messages[0]!.content.startsWith('SYSTEM')).toBe(true);
-    expect(messages[0]!.content).toContain('My name is Ada.');
-    expect(messages[0]!.content).toMatch(/\(19\d times\)/);
+    expect(messages[0]).toEqual({ role: 'system', content: 'SYSTEM' });
+    // The digest follows the system prompt in a user message of its own.
+    expect(messages[1]!.role).toBe('user');
+    expect(messages[1]!.content).toContain('My name is Ada.');
+    expect(messages[1]!.content).toMatch(/\(19\d times\)/);
     // keepTurns finished turns plus the one in progress remain word for word.
     expect(conversation.turns).toHaveLength(5);
   });

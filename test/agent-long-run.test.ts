@@ -41,7 +41,7 @@ describe('no leaks on long runs', () => {
     for (let index = 0; index < 3_000; index += 1) {
       const mode = ['hang', 'fail', 'ok'][index % 3]!;
       const call: ToolCall = { id: `c${index}`, name: 'odd', arguments: JSON.stringify({ mode }) };
-      const text = await runToolCall(call, context, limits, controller.signal, () => {});
+      const text = await runToolCall(call, context, limits, controller.signal, () => {}, ['odd']);
       if (/timed out/.test(text)) outcomes.timedOut += 1;
       else if (/"error"/.test(text)) outcomes.failed += 1;
       else outcomes.answered += 1;
@@ -53,13 +53,13 @@ describe('no leaks on long runs', () => {
   test('a cancelled call takes its listener with it, and a call on a cancelled signal adds none', async () => {
     const controller = new AbortController();
     const context = contextWithTool();
-    const pending = runToolCall({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {});
+    const pending = runToolCall({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {}, ['odd']);
     // The call reaches the tool through a few turns of the event loop; wait until its listener is there.
     await expect.poll(() => getEventListeners(controller.signal, 'abort').length).toBe(1);
     controller.abort();
     expect(await pending).toMatch(/was cancelled/);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-    expect(await runToolCall({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {})).toMatch(/was cancelled/);
+    expect(await runToolCall({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {}, ['odd'])).toMatch(/was cancelled/);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 

@@ -42,6 +42,23 @@ describe('allow and deny lists', () => {
     expect(await run.help()).toMatch(/never these tools: remove, makeDirectory/);
   });
 
+  test('a call to an unknown tool is told the tools it was offered, never a denied one', async () => {
+    const run = track(
+      await startAgent({
+        env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
+        steps: [callTool('frobnicate', {}), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+      }),
+    );
+    await run.send('frobnicate it');
+    await run.reply('done');
+    const error = JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content) as { error: string };
+    expect(error.error).toMatch(/^Unknown tool "frobnicate"\. The tools you have are: /);
+    const listed = error.error.split(': ')[1]!.split(', ');
+    expect(listed.sort()).toEqual([...run.provider.requests[0]!.toolNames].sort());
+    expect(listed).not.toContain('remove');
+    expect(listed).not.toContain('makeDirectory');
+  });
+
   test('with an allow list only those tools are offered', async () => {
     const run = track(await startAgent({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] }));
     await run.send('hello');

@@ -98,6 +98,7 @@ export const gateMethods = <T extends Record<string, (...args: never[]) => unkno
   for (const [name, method] of Object.entries(methods)) {
     const check = () => {
       agent.calls.set(name, (agent.calls.get(name) ?? 0) + 1);
+      for (const listener of agent.callListeners) listener(name);
       if (agent.incarnation !== incarnation) {
         throw Error(`Disconnected: ${agent.label}'s powers are from before the daemon restarted`);
       }

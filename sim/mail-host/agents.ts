@@ -33,6 +33,8 @@ export interface Agent {
   /** Bumped by each simulated restart; powers from an older incarnation are disconnected. */
   incarnation: number;
   readonly calls: Map<string, number>;
+  /** Told the name of each method called on this agent's powers, as it is called (for the bench's traces). */
+  readonly callListeners: Set<(method: string) => void>;
   /** For messages: who this is, e.g. `guest "lal"`. */
   label: string;
 }
@@ -130,6 +132,7 @@ export const makeAgentRegistry = (
       powers: {},
       incarnation: 0,
       calls: new Map(),
+      callListeners: new Set(),
       label: kind === 'host' ? special.host : 'a guest',
     };
     agent.powers = makePowers(agent);

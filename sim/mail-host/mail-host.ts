@@ -86,6 +86,8 @@ export interface MailHost {
   waitForMessage(pred: (message: MessageRecord) => boolean, options?: WaitForMessageOptions): Promise<MessageRecord>;
   callCounts(guestName: string): Record<string, number>;
   resetCallCounts(guestName: string): void;
+  /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
+  traceCalls(guestName: string, listener: (method: string) => void): () => void;
   guest(name: string): GuestView;
 }
 
@@ -401,6 +403,11 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
     waitForMessage,
     callCounts: name => Object.fromEntries(agentNamed(name).calls),
     resetCallCounts: name => agentNamed(name).calls.clear(),
+    traceCalls: (name, listener) => {
+      const { callListeners } = agentNamed(name);
+      callListeners.add(listener);
+      return () => callListeners.delete(listener);
+    },
     guest: name => {
       const agent = agentNamed(name);
       if (agent.kind !== 'guest') throw Error(`${quote(name)} is the host, not a guest`);

@@ -1,9 +1,14 @@
 /**
- * Builds the messages for one model call within the token budget. Finished
- * turns beyond `keepTurns` are folded into the digest; if the request is
- * still over budget, more finished turns are folded, then the digest is
- * trimmed, then old tool results of the turn in progress are elided (the
- * call and its result stay paired). The system prompt always stays.
+ * Builds the messages for one model call within the token budget, laid out
+ * for prompt caches: the system prompt never changes, the digest of folded
+ * turns comes after it (and after the tools, in every chat template) as a
+ * user message of its own, and between two folds each request is the
+ * previous one plus what was appended. Finished turns fold in blocks: once
+ * more than twice `keepTurns` are kept, all but the last `keepTurns` go into
+ * the digest at once, so only one request in `keepTurns + 1` rewrites the
+ * beginning. If the request is still over budget, more finished turns are
+ * folded, then the digest is trimmed, then old tool results of the turn in
+ * progress are elided (the call and its result stay paired).
  */
 import type { ChatMessage, ToolSchema } from '../../providers/types.js';
 import type { Conversation } from './conversation.js';
@@ -31,9 +36,18 @@ export interface BuiltRequest {
 
 const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage[] => {
   const digest = renderDigest(conversation);
-  const system = digest === '' ? systemPrompt : `${systemPrompt}\n\n${digest}`;
+  // A user message: the one role every provider and chat template accepts after the tools (Qwen's template rejects a second system message).
+  const digestMessages: ChatMessage[] = digest === '' ? [] : [{ role: 'user', content: digest }];
   const history = conversation.turns.flatMap(turn => turn.messages);
-  return [{ role: 'system', content: system }, ...repairHistory(history)];
+  return [{ role: 'system', content: systemPrompt }, ...repairHistory([...digestMessages, ...history])];
+};
+
+/** Folds finished turns in a block once more than twice `keepTurns` of them are kept. */
+const foldInBlocks = (conversation: Conversation, keepTurns: number): void => {
+  // The last turn is the one in progress; only finished turns fold.
+  const finished = () => conversation.turns.length - 1;
+  if (finished() <= 2 * keepTurns) return;
+  while (finished() > keepTurns) foldOldestTurn(conversation);
 };
 
 /** Elides the oldest not-yet-elided tool result of the turn in progress; false when none is left. */
@@ -54,8 +68,7 @@ export const buildRequest = (
   tools: readonly ToolSchema[],
   budget: RequestBudget,
 ): BuiltRequest => {
-  // The last turn is the one in progress; only finished turns fold.
-  while (conversation.turns.length - 1 > budget.keepTurns) foldOldestTurn(conversation);
+  foldInBlocks(conversation, budget.keepTurns);
   trimDigest(conversation, Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE));
   let messages = assemble(systemPrompt, conversation);
   let size = measureRequest(messages, tools);

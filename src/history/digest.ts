@@ -90,5 +90,5 @@ export const renderDigest = (conversation: Conversation): string => {
   if (conversation.omitted > 0) {
     lines.splice(Math.min(3, lines.length), 0, `- (${conversation.omitted} more earlier exchanges left out)`);
   }
-  return `## Earlier in this conversation (digest, oldest first)\n${lines.join('\n')}`;
+  return `[Digest of the earlier conversation, oldest first; not a new message]\n${lines.join('\n')}`;
 };

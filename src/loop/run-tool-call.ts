@@ -22,11 +22,16 @@ const summarise = (args: Record<string, unknown>): string => {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 };
 
-const execute = async (call: ToolCall, args: Record<string, unknown>, context: BuiltinContext): Promise<unknown> => {
+const execute = async (
+  call: ToolCall,
+  args: Record<string, unknown>,
+  context: BuiltinContext,
+  offered: readonly string[],
+): Promise<unknown> => {
   if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, args, context);
   const dynamic = context.tools.find(call.name);
   if (dynamic === undefined) {
-    const offered = [...BUILTIN_NAMES, ...context.tools.schemas().map(schema => schema.function.name)];
+    // The request's own list: a tool the policy withholds is not named to the model.
     throw new Error(`Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}`);
   }
   return E(dynamic.tool).execute(harden(args));
@@ -38,6 +43,8 @@ export const runToolCall = async (
   limits: Pick<AgentLimits, 'toolTimeoutMs' | 'maxResultChars'>,
   signal: AbortSignal,
   observe: Observe,
+  /** The tools the request offered, named when the call names none of them. */
+  offered: readonly string[],
 ): Promise<string> => {
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) {
@@ -50,7 +57,7 @@ export const runToolCall = async (
   let ok = true;
   try {
     const result = await runWithTimeout(
-      Promise.resolve().then(() => execute(call, decoded.args, context)),
+      Promise.resolve().then(() => execute(call, decoded.args, context, offered)),
       limits.toolTimeoutMs,
       `The tool call ${call.name}`,
       signal,

@@ -23,8 +23,8 @@ export interface TurnSetup {
   turn: Turn;
   /** The tools to offer; asked before every model call (adoptTool can add one). */
   tools: () => readonly ToolSchema[];
-  /** Runs one call and returns the text the model sees (errors included). */
-  runTool: (call: ToolCall) => Promise<string>;
+  /** Runs one call and returns the text the model sees (errors included); `offered` names the tools the request offered. */
+  runTool: (call: ToolCall, offered: readonly string[]) => Promise<string>;
   /** Notices to show the model before its next call (settled proposals). */
   takeNotices: () => string[];
   /** Checked after each batch of tool calls; the first that holds ends the turn. */
@@ -102,11 +102,12 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       }
     }
     const cleaned = cleanReply(outcome.message, tools);
+    const toolNames = tools.map(tool => tool.function.name);
     const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
       idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
       makeId: setup.makeId,
       maxCalls: limits.maxCallsPerReply,
-      toolNames: tools.map(tool => tool.function.name),
+      toolNames,
     });
     const calls = checked.map(entry => entry.call);
     const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
@@ -135,7 +136,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
           ? end('cancelled')
           : end('repeated-calls', '', `the model repeated the same ${call.name} call ${count} times`);
       }
-      const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call);
+      const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call, toolNames);
       push(turn, {
         role: 'tool',
         toolCallId: call.id,

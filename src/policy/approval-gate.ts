@@ -9,6 +9,7 @@
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
+import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
 
@@ -62,7 +63,7 @@ export const makeApprovalGate = (options: {
         try {
           result = await run();
         } catch (error) {
-          result = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+          result = renderError(error);
         }
         waiting.delete(approvalId);
         notices.push({

@@ -2,11 +2,13 @@
  * The policy's seam before a tool runs: a tool the policy does not allow
  * is refused (the model may name one it was not offered), and a call that
  * needs the HOST's approval is put to the HOST instead of running now.
+ * Secret values in the arguments are redacted first, whatever runs them.
  */
 import type { ToolCall } from '../../providers/types.js';
 import { renderError } from '../encoding/render-for-model.js';
 import type { Origin } from '../notices.js';
 import type { ApprovalGate } from './approval-gate.js';
+import { redactCallArguments } from './redact-call-arguments.js';
 import type { ToolPolicy } from './tool-policy.js';
 
 const ARGUMENTS_PREVIEW_CHARS = 400;
@@ -15,11 +17,14 @@ export const guardToolCall = (options: {
   policy: ToolPolicy;
   gate: ApprovalGate;
   origin: Origin | undefined;
-  run: (call: ToolCall) => Promise<string>;
-}) => async (call: ToolCall): Promise<string> => {
+  /** Hides secret values (the auth tokens). */
+  redact: (text: string) => string;
+  run: (call: ToolCall, offered: readonly string[]) => Promise<string>;
+}) => async (asked: ToolCall, offered: readonly string[]): Promise<string> => {
   const { policy, gate, origin, run } = options;
+  const call = redactCallArguments(asked, options.redact);
   if (!policy.allows(call.name)) return renderError(new Error(policy.refusal(call.name)));
-  if (!policy.needsApproval(call.name, origin?.sender)) return run(call);
+  if (!policy.needsApproval(call.name, origin?.sender)) return run(call, offered);
   const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;
-  return JSON.stringify(gate.ask({ action: `${call.name} ${args}`, origin, run: () => run(call) }));
+  return JSON.stringify(gate.ask({ action: `${call.name} ${args}`, origin, run: () => run(call, offered) }));
 };

@@ -65,10 +65,8 @@ export const makeWakeUps = (options: {
   max: number;
   /** Called when one is due. */
   onDue: (id: string) => void;
-  /** Called after the stored list changed, to save it. */
-  onChange: () => void;
 }): WakeUps => {
-  const { stored, clock, max, onDue, onChange } = options;
+  const { stored, clock, max, onDue } = options;
   const timers = new Map<string, () => void>();
   let stopped = false;
   const nextId = () => {
@@ -100,7 +98,6 @@ export const makeWakeUps = (options: {
     if (args.cancel !== undefined) {
       const gone = remove(args.cancel);
       if (gone === undefined) throw new Error(`No pending wake-up ${JSON.stringify(args.cancel)}; pending: ${stored.map(entry => entry.id).join(', ') || 'none'}`);
-      onChange();
       return harden({ cancelled: gone.id, note: gone.note });
     }
     const now = clock.now();
@@ -132,7 +129,6 @@ export const makeWakeUps = (options: {
     stored.push(entry);
     stored.sort((a, b) => a.at - b.at);
     arm(entry);
-    onChange();
     return harden({ scheduled: entry.id, at: new Date(at).toISOString(), note: entry.note, tellsWhenDue: origin?.sender ?? 'HOST' });
   };
 

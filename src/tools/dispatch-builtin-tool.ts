@@ -38,8 +38,6 @@ export interface BuiltinContext {
   noteAnswered: (number: bigint | undefined) => void;
   /** Called when the model dismissed a message itself. */
   noteDismissed: (number: bigint) => void;
-  /** Hides secret values (the auth token) in what the model sends; none when absent. */
-  redact?: (text: string) => string;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
 }
@@ -114,14 +112,14 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     }
     case 'send': {
       const recipient = readString(args, 'recipient');
-      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
+      const { strings, edgeNames, petNames } = readMessageParts(args);
       await powers.send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     case 'reply': {
       const number = readMessageNumber(args);
-      const { strings, edgeNames, petNames } = readMessageParts(args, context.redact);
+      const { strings, edgeNames, petNames } = readMessageParts(args);
       await powers.reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });

@@ -93,9 +93,8 @@ export const readMessageNumber = (args: Args, name = 'messageNumber'): bigint =>
  */
 export const readMessageParts = (
   args: Args,
-  redact: (text: string) => string = text => text,
 ): { strings: string[]; edgeNames: string[]; petNames: (string | string[])[] } => {
-  const strings = readStringList(args, 'strings').map(redact);
+  const strings = readStringList(args, 'strings');
   if (strings.length === 0) throw missing('strings');
   const edgeNames = readStringList(args, 'edgeNames');
   const petNames = readPathList(args, 'petNames');

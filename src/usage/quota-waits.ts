@@ -13,8 +13,6 @@ export interface QuotaWaits<W> {
   check(): QuotaWait | undefined;
   /** Keeps `work` until `wait.until`, then puts it back on the queue. */
   hold(work: W, wait: QuotaWait): void;
-  /** How many pieces of work are waiting. */
-  waiting(): number;
   stop(): void;
 }
 
@@ -41,7 +39,6 @@ export const makeQuotaWaits = <W>(options: {
       armedFor = wait.until;
       disarm = clock.at(wait.until, release);
     },
-    waiting: () => held.length,
     stop() {
       disarm?.();
       disarm = undefined;

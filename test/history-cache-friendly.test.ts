@@ -1,0 +1,129 @@
+/**
+ * A history prompt caches can reuse: the system prompt never changes, the
+ * digest of old turns sits after it in a user message of its own, and
+ * between folds each request is the previous one plus what was appended;
+ * turns fold in blocks, so few requests rewrite the beginning, and the
+ * budget holds at every request.
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import type { ChatMessage } from '../providers/types.js';
+import { buildRequest } from '../src/history/build-request.js';
+import { emptyConversation, startTurn, type Conversation } from '../src/history/conversation.js';
+import { systemPrompt } from '../src/system-prompt.js';
+import { replyStep, startAgent } from './support/agent-harness.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });
+
+/** One exchange as the agent records it: the notice, the reply call and its result. */
+const exchange = (conversation: Conversation, index: number) => {
+  const turn = startTurn(conversation, `#${index} from HOST: "question ${index}"`, `Message #${index} from HOST: question ${index}`);
+  return () =>
+    turn.messages.push(
+      { role: 'assistant', content: '', toolCalls: [call(`c${index}`, 'reply', { messageNumber: index, strings: [`answer ${index}`] })] },
+      { role: 'tool', toolCallId: `c${index}`, name: 'reply', content: '{"replied":true}' },
+    );
+};
+
+const startsWith = (request: readonly ChatMessage[], previous: readonly ChatMessage[]): boolean =>
+  previous.length <= request.length && previous.every((message, index) => JSON.stringify(message) === JSON.stringify(request[index]));
+
+describe('a cache-friendly history', () => {
+  test('the system prompt is the same at every request; the digest is a user message after it, never a second system message', () => {
+    const conversation = emptyConversation();
+    const budget = { contextTokens: 24_000, keepTurns: 4, digestChars: 3_000 };
+    for (let index = 0; index < 30; index += 1) {
+      const finish = exchange(conversation, index);
+      const { messages } = buildRequest('SYSTEM', conversation, [], budget);
+      expect(messages[0]).toEqual({ role: 'system', content: 'SYSTEM' });
+      expect(messages.filter(message => message.role === 'system')).toHaveLength(1);
+      if (conversation.digest.length > 0) {
+        expect(messages[1]?.role).toBe('user');
+        expect(messages[1]?.content).toMatch(/^\[Digest of the earlier conversation/);
+        expect(messages[1]?.content).toContain('#0 from HOST: "question 0" → replied "answer 0"');
+      }
+      finish();
+    }
+  });
+
+  test('between folds each request is the previous one plus what was appended; turns fold in blocks', () => {
+    const conversation = emptyConversation();
+    const keepTurns = 4;
+    const budget = { contextTokens: 24_000, keepTurns, digestChars: 3_000 };
+    let previous: ChatMessage[] = [];
+    let rewrites = 0;
+    const exchanges = 200;
+    for (let index = 0; index < exchanges; index += 1) {
+      const finish = exchange(conversation, index);
+      const { messages, estimatedTokens } = buildRequest('SYSTEM', conversation, [], budget);
+      expect(estimatedTokens).toBeLessThanOrEqual(budget.contextTokens);
+      if (!startsWith(messages, previous)) rewrites += 1;
+      // At least keepTurns finished turns stay word for word, at most twice as many.
+      const finished = conversation.turns.length - 1;
+      if (index >= keepTurns) expect(finished).toBeGreaterThanOrEqual(keepTurns);
+      expect(finished).toBeLessThanOrEqual(2 * keepTurns);
+      previous = messages;
+      finish();
+    }
+    // One fold every keepTurns + 1 exchanges, after the first 2 × keepTurns.
+    expect(rewrites).toBe(Math.floor((exchanges - 1 - 2 * keepTurns) / (keepTurns + 1)) + 1);
+    expect(rewrites / exchanges).toBeLessThanOrEqual(0.25);
+  });
+
+  test('over budget, more turns fold at once and the request still fits', () => {
+    const conversation = emptyConversation();
+    const budget = { contextTokens: 1_500, keepTurns: 4, digestChars: 3_000 };
+    for (let index = 0; index < 40; index += 1) {
+      const turn = startTurn(conversation, `#${index} from HOST: "long"`, `Message #${index}: ${'words '.repeat(200)}`);
+      const { estimatedTokens } = buildRequest('SYSTEM', conversation, [], budget);
+      expect(estimatedTokens).toBeLessThanOrEqual(budget.contextTokens);
+      turn.messages.push({ role: 'assistant', content: 'ok' });
+    }
+  });
+});
+
+describe('a conversation stored by the previous release', () => {
+  // Written by the release before this one (digest rendered inside the system text), byte for byte.
+  const storedBefore = JSON.stringify({
+    version: 1,
+    conversation: {
+      digest: [
+        { text: '#1 from HOST: "My name is Ada." → replied "Hello Ada"', count: 1 },
+        { text: '#3 from HOST: "ping" → replied "pong"', count: 4 },
+      ],
+      omitted: 0,
+      turns: [
+        {
+          title: '#13 from HOST: "what is my name?"',
+          messages: [
+            { role: 'user', content: 'Message #13 from HOST: what is my name?' },
+            { role: 'assistant', content: '', toolCalls: [{ id: 'call_a_1', name: 'reply', arguments: '{"messageNumber":13,"strings":["Ada"]}' }] },
+            { role: 'tool', toolCallId: 'call_a_1', name: 'reply', content: '{"replied":true}' },
+          ],
+        },
+      ],
+    },
+    handled: ['lal:13'],
+  });
+
+  test('loads after the upgrade and continues, with the digest after the system prompt', async () => {
+    const run = await startAgent({
+      steps: [replyStep('still here')],
+      prepare: async (host, name) => {
+        const guest = await E(host.host).lookup(`profile-for-${name}`);
+        await E(guest as { storeValue(value: unknown, name: string): Promise<void> }).storeValue(storedBefore, 'agent-memory');
+      },
+    });
+    await run.send('are you there?');
+    await run.reply('still here');
+    const [request] = run.provider.requests;
+    expect(request?.messages[0]).toEqual({ role: 'system', content: systemPrompt('lal') });
+    expect(request?.messages[1]?.role).toBe('user');
+    expect(request?.messages[1]?.content).toContain('#1 from HOST: "My name is Ada." → replied "Hello Ada"');
+    expect(request?.messages[1]?.content).toContain('(4 times) #3 from HOST: "ping"');
+    // The stored turn is still word for word, and the new message follows it.
+    expect(request?.messages.some(message => message.role === 'assistant' && message.toolCalls?.[0]?.id === 'call_a_1')).toBe(true);
+    expect(request?.messages.at(-1)?.content).toContain('are you there?');
+    await run.cancel();
+  });
+});
