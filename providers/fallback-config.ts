@@ -79,7 +79,14 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
       });
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      throw new ProviderError('config', `${where}: ${text.replace('LAL_AUTH_TOKEN', entry.tokenName ?? 'its token variable').replace('LAL_PROVIDER', 'its fourth part')}`);
+      if (entry.tokenName === undefined && text.includes('LAL_AUTH_TOKEN')) {
+        throw new ProviderError('config', `${where} needs a token: name the variable that holds it as the entry's third part (URL|model|TOKEN_VARIABLE)`);
+      }
+      // The primary's variable names become the entry's own (NAME and NAME_FILE), wherever the message says them.
+      const own = text
+        .replace(/LAL_AUTH_TOKEN(_FILE)?/g, (_all, file: string | undefined) => `${entry.tokenName}${file ?? ''}`)
+        .replace('LAL_PROVIDER', 'its fourth part');
+      throw new ProviderError('config', `${where}: ${own}`);
     }
   });
 

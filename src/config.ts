@@ -4,6 +4,7 @@
  */
 import type { Env } from '../providers/types.js';
 import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
+import { readPositiveInteger } from './read-positive-integer.js';
 import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from './usage/hourly-quota.js';
 
 export type Persona = 'lal' | 'fae';
@@ -95,22 +96,6 @@ export interface AgentConfig {
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
-
-const readPositiveInteger = (
-  env: Env,
-  name: string,
-  fallback: number,
-  problems: string[],
-): number => {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    problems.push(`${name} must be a positive whole number, got "${raw}"; using ${fallback}.`);
-    return fallback;
-  }
-  return value;
-};
 
 export const readAgentConfig = (env: Env): AgentConfig => {
   const problems: string[] = [];

@@ -186,3 +186,16 @@ describe('a failed turn is closed in the history (11.13)', () => {
     expect(messages[1]!.content).toMatch(/^\(No answer: the agent failed: /);
   });
 });
+
+describe('telling the sender when its message is gone', () => {
+  test('a plain-text answer to a message the model dismissed goes to the sender by name (the daemon cannot reply to it)', async () => {
+    const run = await start({
+      steps: [request => callTool('dismiss', { messageNumber: latestMessageNumber(request) }), say('pong, sent anew')],
+    });
+    await run.send('ping');
+    const told = await run.reply('pong, sent anew');
+    // A new message, not a reply: the reply to the dismissed message failed.
+    expect(told.replyTo).toBeUndefined();
+    await expect.poll(async () => (await inbox(run)).length).toBe(0);
+  });
+});

@@ -187,6 +187,18 @@ describe('the fallback chain (LAL_FALLBACK)', () => {
   it('refuses a malformed entry with the variable named', async () => {
     await expect(connectProvider({ LAL_FALLBACK: 'localhost:8080|m' })).rejects.toThrow(/LAL_FALLBACK entry 1 must start with an http/);
   });
+
+  it("names the entry's own token variable, never the primary's, when an Anthropic fallback has no key", async () => {
+    const failure = await connectProvider({ LAL_FALLBACK: 'https://api.anthropic.com|claude-x|CLAUDE_KEY' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toMatch(/^LAL_FALLBACK entry 1: CLAUDE_KEY is required for Anthropic: set CLAUDE_KEY_FILE to a file .* \(or CLAUDE_KEY to the key\)$/);
+    expect(failure?.message).not.toMatch(/LAL_AUTH_TOKEN/);
+    await expect(connectProvider({ LAL_FALLBACK: 'https://api.anthropic.com|claude-x' })).rejects.toThrow(
+      /^LAL_FALLBACK entry 1 needs a token: name the variable that holds it as the entry's third part \(URL\|model\|TOKEN_VARIABLE\)$/,
+    );
+  });
 });
 
 describe('fallback tokens', () => {

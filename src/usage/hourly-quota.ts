@@ -4,6 +4,7 @@
  * spent, the time it frees up again says when the agent can go on.
  */
 import type { Env } from '../../providers/types.js';
+import { readPositiveInteger } from '../read-positive-integer.js';
 import { HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
 export const QUOTA_ENV_NAMES: readonly string[] = harden(['LAL_MAX_CALLS_PER_HOUR', 'LAL_MAX_TOKENS_PER_HOUR']);
@@ -13,20 +14,9 @@ export interface HourlyQuota {
   maxTokens: number | undefined;
 }
 
-const readLimit = (env: Env, name: string, problems: string[]): number | undefined => {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    problems.push(`${name} must be a positive whole number, got "${raw}"; no limit is applied.`);
-    return undefined;
-  }
-  return value;
-};
-
 export const readHourlyQuota = (env: Env, problems: string[]): HourlyQuota => ({
-  maxCalls: readLimit(env, 'LAL_MAX_CALLS_PER_HOUR', problems),
-  maxTokens: readLimit(env, 'LAL_MAX_TOKENS_PER_HOUR', problems),
+  maxCalls: readPositiveInteger(env, 'LAL_MAX_CALLS_PER_HOUR', undefined, problems),
+  maxTokens: readPositiveInteger(env, 'LAL_MAX_TOKENS_PER_HOUR', undefined, problems),
 });
 
 export interface QuotaWait {

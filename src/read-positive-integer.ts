@@ -1,0 +1,22 @@
+/**
+ * A positive whole number from the environment, for the agent's limits and
+ * budgets. A bad value is a problem told to the HOST, never a crash: the
+ * default holds instead (or, with none, no limit).
+ */
+import type { Env } from '../providers/types.js';
+
+export const readPositiveInteger = <Fallback extends number | undefined>(
+  env: Env,
+  name: string,
+  fallback: Fallback,
+  problems: string[],
+): number | Fallback => {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    problems.push(`${name} must be a positive whole number, got "${raw}"; ${fallback === undefined ? 'no limit is applied' : `using ${fallback}`}.`);
+    return fallback;
+  }
+  return value;
+};
