@@ -127,3 +127,29 @@ describe('a conversation stored by the previous release', () => {
     await run.cancel();
   });
 });
+
+describe('the critical path', () => {
+  test('once warm, the only daemon call between a message and its reply is the reply; tools/ is checked after it', async () => {
+    const run = await startAgent({ steps: [replyStep('pong'), replyStep('pong again')] });
+    await run.send('ping');
+    await run.reply('pong');
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    const calls: string[] = [];
+    let replied = false;
+    const stop = run.host.traceCalls(run.name, method => {
+      if (!replied) calls.push(method);
+      if (method === 'reply') replied = true;
+    });
+    const after: string[] = [];
+    const stopAfter = run.host.traceCalls(run.name, method => {
+      if (replied) after.push(method);
+    });
+    await run.send('ping again');
+    await run.reply('pong again');
+    await expect.poll(() => after.includes('listIdentifiers')).toBe(true);
+    stop();
+    stopAfter();
+    expect(calls).toEqual(['reply']);
+    await run.cancel();
+  });
+});
