@@ -66,12 +66,9 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
   const newest = generation === 'newest';
   const names = newest ? NEWEST_NAMES : OLD_NAMES;
   const far = () => E(powers as Powers) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  let selfId: string | undefined;
-  try {
-    selfId = idFromLocator(await far().identify!(names.self));
-  } catch (error) {
-    log(`could not identify ${names.self}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  // A guest whose powers fail here (its mailbox did not load) cannot work at all: let that be thrown.
+  const selfId = idFromLocator(await far().identify!(names.self));
+  void log;
   const idOf = newest ? idFromLocator : (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   return harden({
     generation,
