@@ -15,7 +15,7 @@
  */
 import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
 import { warnWithoutSandbox } from './src/setup/warn-without-sandbox.js';
-import { readSandboxSettings } from './tools/sandbox/sandbox-settings.js';
+import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './src/setup/module-specifier.js';
 import { pickEnv } from './src/setup/passed-env.js';
 import { provisionAgent } from './src/setup/provision-agent.js';

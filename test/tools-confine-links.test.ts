@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as readFile from '../tools/read-file.js';
 import * as writeFile from '../tools/write-file.js';
 import * as editFile from '../tools/edit-file.js';
-import { openInside, resolveInside } from '../tools/confine.js';
+import { openInside, resolveInside } from '../tools/lib/confine.js';
 import { makeTempDir, makeTool } from './tools-helpers.js';
 
 let base: string;
