@@ -255,7 +255,7 @@ describe.each(DAEMON_PROFILES)('Lal tools (4) and configuration (1.1) on the %s 
   });
 });
 
-describe('a silent model (3.1)', () => {
+describe('a silent model (behaviour 3.1)', () => {
   test('a turn with neither a word nor a tool call gets one nudge; the sender gets an answer', async () => {
     const run = await start({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
     await run.send('do something odd');
@@ -273,7 +273,7 @@ describe('a silent model (3.1)', () => {
   });
 });
 
-describe('help (1.1)', () => {
+describe('help (behaviour 1.1)', () => {
   test('help() documents the agent and says how it stands now', async () => {
     const run = await start({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
     const text = await run.help();

@@ -1,6 +1,6 @@
 /**
  * The mail host: an in-process double of the Endo daemon as a guest caplet
- * sees it (shared/spec/daemon-api.md).
+ * sees it (docs/daemon-api.md).
  *
  * - Caplets run on CapTP loopbacks (one per worker): `powers` is a promise for
  *   a remote presence, `context` a remote object with only methods.
