@@ -9,7 +9,6 @@ import { makeLoopback } from '@endo/captp';
 import { makeGuardedExo } from './guarded-exo.js';
 import { M, mustMatch } from '@endo/patterns';
 import { makeCapletContext } from './context.js';
-import type { AgentRegistry } from './agents.js';
 import type { CapletContextKit } from './context.js';
 import type { FormulaTable } from './formula-table.js';
 import type { CapletHandle, FormulaId, MakeFn } from './types.js';
@@ -49,7 +48,7 @@ const directConnection = {
   makeNear: async <T>(value: T): Promise<T> => value,
 } as unknown as Loopback;
 
-export const makeCapletRunner = (table: FormulaTable, agents: AgentRegistry, connection: WorkerConnection = 'captp') => {
+export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnection = 'captp') => {
   const records = new Map<FormulaId, CapletRecord>();
   let connections = new Map<FormulaId, Loopback>();
   let loopbackCount = 0;

@@ -131,7 +131,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const directories = makeDirectoryMaker(table);
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, agents, options.connection);
+  const caplets = makeCapletRunner(table, options.connection);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});
