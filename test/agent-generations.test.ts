@@ -261,7 +261,7 @@ describe('the newest daemon: messages still being written (done: false)', () => 
         async request => {
           first = (await sentByHost(run.host)).number as bigint;
           await E(run.host.host).editMessage(first, ['hello, amended'], [], [], { done: true });
-          return replyStep('hi')(request);
+          return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['hi'] });
         },
         replyStep('pong'),
       ],
