@@ -145,6 +145,11 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     await expect(run({ command: { program: 'ls' } })).rejects.toThrow(
       /command must be a string or an array of strings/,
     );
+    await expect(run({})).rejects.toThrow(/^runCommand: command is required$/);
+    await expect(run({ command: null })).rejects.toThrow(/^runCommand: command is required$/);
+    await expect(run({ command: ['', 'x'] })).rejects.toThrow(/command\[0\] must name a program/);
+    // spawn itself throws on a NUL byte: a clear refusal, not a crash.
+    await expect(run({ command: ['echo', 'a\u0000b'] })).rejects.toThrow('runCommand: cannot start "echo a\\u0000b": ');
     await expect(run({ command: ['no-such-program-lal-fae'] })).rejects.toThrow(
       /command not found: "no-such-program-lal-fae"/,
     );
