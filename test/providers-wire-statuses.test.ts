@@ -104,6 +104,23 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the w
     expect(running.requests).toHaveLength(1);
   });
 
+  it('413 naming both sizes in words is a context overflow with the way out', async () => {
+    const words = 'request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it';
+    const running = await start(protocol, alwaysFail({ status: 413, message: words }));
+    const failure = await failureOf(providerFor(running, { maxRetries: 0 }).chat(ping, []));
+    expect(failure.kind).toBe('bad-request');
+    expect(failure.message).toMatch(
+      /rejected the request as too long for its context: the request needed 5000 tokens and the server's context is 4096 tokens\. Start the server with a larger context \(llama\.cpp: -c 32768\) or lower LAL_CONTEXT_TOKENS below 3072\.$/,
+    );
+  });
+
+  it('a 500 from an older llama.cpp that names only the request\'s size is a context overflow too', async () => {
+    const running = await start(protocol, alwaysFail({ status: 500, message: 'the request (9000 tokens) exceeds the available context size' }));
+    const failure = await failureOf(providerFor(running, { maxRetries: 0 }).chat(ping, []));
+    expect(failure.kind).toBe('bad-request');
+    expect(failure.message).toMatch(/too long for its context: the request needed 9000 tokens\. Start the server with a larger context \(llama\.cpp: -c 32768\) or lower LAL_CONTEXT_TOKENS\.$/);
+  });
+
   it('a call whose signal is already aborted never reaches the server', async () => {
     const running = await start(protocol, scriptedReplies([{ text: 'never' }]));
     const controller = new AbortController();
