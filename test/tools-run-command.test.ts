@@ -5,7 +5,7 @@
 // (tools-sandbox.test.ts has what the sandbox itself must hold).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
-import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as runCommand from '../tools/run-command.js';
 import { largestTimeoutMs } from '../tools/run-command.js';
 import { makeChildEnv } from '../tools/child-env.js';
@@ -66,6 +66,11 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
     return (await E(tool).execute(harden(args))) as CommandResult;
   }
+
+  it('a program file without the execute bit is refused as not executable, not as missing', async () => {
+    writeFileSync(`${root}/plain.sh`, 'echo ran\n', { mode: 0o644 });
+    await expect(run({ command: ['./plain.sh'] })).rejects.toThrow(/^runCommand: cannot start "\.\/plain\.sh" \((EACCES|Permission denied)\)$/);
+  });
 
   it('runs a shell string in the root and returns exit code, stdout and stderr', async () => {
     const result = await run({ command: 'pwd; echo oops >&2; exit 3' });
