@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as greet from '../tools/greet.js';
 import * as listDir from '../tools/list-dir.js';
@@ -89,6 +89,14 @@ describe('the tool root and what lies in it', () => {
     const failure = await (execute(tool, { path: long }) as Promise<unknown>).then(() => undefined, (error: Error) => error);
     expect(failure?.message).toBe(`file operation failed (ENAMETOOLONG): ${JSON.stringify(long)}`);
     expect(failure?.message).not.toContain(root);
+  });
+
+  it('a file beyond 32 MiB is refused before it is loaded, with its size', async () => {
+    const big = path.join(root, 'big.log');
+    writeFileSync(big, '');
+    truncateSync(big, 33 * 1024 * 1024); // sparse: no disk used
+    const tool = makeTool(readFile, { FAE_CWD: root });
+    await expect(execute(tool, { path: 'big.log' })).rejects.toThrow(/^file too large: "big\.log" is 34603008 bytes \(limit 33554432\)$/);
   });
 
   it('an empty file reads as no lines', async () => {
