@@ -58,6 +58,9 @@ describe('runCommand refuses when the sandbox cannot be made', () => {
     expect(message).toContain('prlimit (util-linux) was not found on PATH: install util-linux');
     expect(message).toContain('FAE_RUN_COMMAND_UNSANDBOXED=1');
     expect(findSandboxPrograms(bin)).toBe(message.replace(/^runCommand: no sandbox, so no command was run: /, ''));
+    expect(await checkSandbox(bin)).toBe(findSandboxPrograms(bin));
+    // No PATH at all: nothing is found, nothing crashes.
+    expect(findProgram('sh', undefined)).toBeUndefined();
   });
 
   it('a folder named bwrap, a relative folder and an empty entry on PATH are not programs', async () => {
