@@ -110,6 +110,22 @@ describe('OpenAI-compatible prompt caching', () => {
     expect(two.usage?.cachedInputTokens).toBeLessThan(two.usage?.inputTokens ?? 0);
   });
 
+  it('sends OpenAI itself no cache_prompt (it rejects unknown fields), only the prompt_cache_key', async () => {
+    const server = await start('openai', [{ text: 'pong' }]);
+    // The SDK talks to api.openai.com; the request is carried to the double on loopback.
+    const toDouble: typeof fetch = (input, init) =>
+      fetch(String(input instanceof Request ? input.url : input).replace('https://api.openai.com/v1', server.url), init);
+    const provider = createProvider(
+      { LAL_HOST: 'https://api.openai.com/v1', LAL_PROVIDER: 'openai', LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model' },
+      { fetch: toDouble },
+    );
+    await provider.chat(first, tools);
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(server.requests[0]?.status).toBe(200);
+    expect(body).not.toHaveProperty('cache_prompt');
+    expect(typeof body.prompt_cache_key).toBe('string');
+  });
+
   it('reads OpenAI prompt_tokens_details.cached_tokens before llama.cpp timings, and nothing when neither is there', () => {
     expect(cachedInputTokens({ prompt_tokens_details: { cached_tokens: 1024 } }, { cache_n: 7 })).toBe(1024);
     expect(cachedInputTokens({}, { cache_n: 7, prompt_n: 3 })).toBe(7);
