@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
+import { withCacheBreakpoints } from '../providers/anthropic-cache.js';
 import { cachedInputTokens } from '../providers/openai-cache.js';
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
 import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
@@ -92,6 +93,20 @@ describe('Anthropic prompt caching', () => {
     expect(wrongType.status).toBe(400);
     const four = await post({ system: [marked], messages: [{ role: 'user', content: [marked, marked, marked] }] });
     expect(four.status).toBe(200);
+  });
+});
+
+describe('Anthropic breakpoints on messages of every shape', () => {
+  const tool = { name: 'list', description: 'List.', input_schema: { type: 'object' as const, properties: {} } };
+  it('a text-only last message becomes a marked block; a thinking block is never marked; no messages, no message breakpoint', () => {
+    const text = withCacheBreakpoints({ system: 'S', messages: [{ role: 'user', content: 'hello' }], tools: [tool] });
+    expect(text.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] }]);
+    const thinking = { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }] };
+    expect(withCacheBreakpoints({ system: undefined, messages: [thinking], tools: [] }).messages).toEqual([thinking]);
+    const none = withCacheBreakpoints({ system: 'S', messages: [], tools: [tool] });
+    expect(none.messages).toEqual([]);
+    expect(none.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
+    expect(none.tools?.[0]).toMatchObject({ name: 'list', cache_control: { type: 'ephemeral' } });
   });
 });
 
