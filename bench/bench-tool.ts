@@ -3,7 +3,7 @@
  * arguments. Lets the bench (and the tests) fill tools/ with many distinct
  * tools.
  */
-import { makeFaeTool } from '../tools/make-fae-tool.js';
+import { makeFaeTool } from '../tools/lib/make-fae-tool.js';
 
 export const make = (_powers: unknown, _context: unknown, { env = {} }: { env?: Record<string, string> } = {}) => {
   const name = env.TOOL_NAME ?? 'echo';

@@ -3,10 +3,16 @@
  * record. Bad values are refused with an error that names the variable; the
  * auth token is kept but never appears in any message.
  */
-import { DEFAULT_LIMITS } from '../src/config.js';
 import { readSecret } from './read-secret.js';
 import { ProviderError } from './types.js';
 import type { Env } from './types.js';
+
+/**
+ * The token budget of one request (LAL_CONTEXT_TOKENS), sized for a 32k-token local model with
+ * room for the reply. It lives here because the Ollama context window is derived from it; the
+ * agent's limits (src/config.ts) take their default from this one.
+ */
+export const DEFAULT_CONTEXT_TOKENS = 24_000;
 
 export type ProviderKind = 'anthropic' | 'openai' | 'ollama';
 
@@ -64,7 +70,7 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
-/** LAL_PROVIDER wins; otherwise the host decides (see behaviour.md 7.1). */
+/** LAL_PROVIDER wins; otherwise the host decides (docs/behaviour.md 7.1). */
 export const pickProviderKind = (host: string, override: string | undefined): ProviderKind => {
   if (override !== undefined && override !== '') {
     const wanted = override.trim().toLowerCase();
@@ -127,7 +133,7 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     ? env.LAL_MODEL.trim()
     : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
   const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
-  const budget = readWholeNumber(env, 'LAL_CONTEXT_TOKENS', { min: 1 }) ?? DEFAULT_LIMITS.contextTokens;
+  const budget = readWholeNumber(env, 'LAL_CONTEXT_TOKENS', { min: 1 }) ?? DEFAULT_CONTEXT_TOKENS;
   const wanted = budget + (maxTokens ?? DEFAULT_REPLY_ROOM);
   const contextWindow =
     readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ?? Math.ceil(wanted / CONTEXT_STEP) * CONTEXT_STEP;

@@ -6,6 +6,7 @@ import type { Env } from '../providers/types.js';
 import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
 import { readPositiveInteger } from './read-positive-integer.js';
 import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from './usage/hourly-quota.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../providers/config.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -50,7 +51,7 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   toolLookupTimeoutMs: 5_000,
   maxResultChars: 16_000,
   // Sized for a 32k-token local model, leaving room for the reply.
-  contextTokens: 24_000,
+  contextTokens: DEFAULT_CONTEXT_TOKENS,
   // Small enough that a long conversation's request stays near its first one's size.
   keepTurns: 4,
   digestChars: 3_000,
@@ -79,6 +80,8 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_PERSONA',
   'LAL_LOG',
   'LAL_STOP_AFTER_ANSWER',
+  // Read by approval/host-approved-evaluation.ts: on the newest daemon, evaluate without asking the host.
+  'LAL_DIRECT_EVAL',
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,

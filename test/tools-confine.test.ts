@@ -18,7 +18,7 @@ import * as readFile from '../tools/read-file.js';
 import * as writeFile from '../tools/write-file.js';
 import * as editFile from '../tools/edit-file.js';
 import * as listDir from '../tools/list-dir.js';
-import { assertOpenedInside, isInside, resolveInside } from '../tools/confine.js';
+import { assertOpenedInside, isInside, resolveInside } from '../tools/lib/confine.js';
 import type { FaeTool } from '../src/fae-tool.js';
 import { makeTempDir, makeTool, snapshotTree } from './tools-helpers.js';
 

@@ -8,9 +8,9 @@ import { E } from '@endo/far';
 import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as runCommand from '../tools/run-command.js';
 import { largestTimeoutMs } from '../tools/run-command.js';
-import { makeChildEnv } from '../tools/child-env.js';
-import { checkSandbox } from '../tools/sandbox/sandbox-check.js';
-import { SANDBOX_PATH } from '../tools/sandbox/sandbox-plan.js';
+import { makeChildEnv } from '../tools/lib/child-env.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
 import { makeTempDir, makeTool } from './tools-helpers.js';
 
 type CommandResult = {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeCommandCgroups } from '../tools/sandbox/command-cgroups.js';
+import { makeCommandCgroups } from '../tools/lib/sandbox/command-cgroups.js';
 
 const limits = { maxProcesses: 8, memoryBytes: 64 * 1024 * 1024 };
 const probe = makeCommandCgroups(limits);
@@ -53,7 +53,7 @@ describe.skipIf(reason !== undefined)('command cgroups', () => {
     }
     // The sweep runs once per parent in a worker: a fresh copy of the module is a fresh worker.
     vi.resetModules();
-    const fresh = await import('../tools/sandbox/command-cgroups.js');
+    const fresh = await import('../tools/lib/sandbox/command-cgroups.js');
     fresh.makeCommandCgroups(limits).release();
     for (const parent of parents) {
       expect(existsSync(path.join(parent, `lal-fae-run-${deadPid}-1`)), `${parent}: the dead worker's cgroup`).toBe(false);

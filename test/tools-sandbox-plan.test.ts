@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import type { CommandCgroups } from '../tools/sandbox/command-cgroups.js';
-import { checkSandbox } from '../tools/sandbox/sandbox-check.js';
-import { findSandboxPrograms, planSandboxedRun, type SandboxPlan } from '../tools/sandbox/sandbox-plan.js';
-import { readSandboxSettings } from '../tools/sandbox/sandbox-settings.js';
+import type { CommandCgroups } from '../tools/lib/sandbox/command-cgroups.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { findSandboxPrograms, planSandboxedRun, type SandboxPlan } from '../tools/lib/sandbox/sandbox-plan.js';
+import { readSandboxSettings } from '../tools/lib/sandbox/sandbox-settings.js';
 import { makeTempDir } from './tools-helpers.js';
 
 const programs = { bwrap: '/usr/bin/bwrap', prlimit: '/usr/bin/prlimit' };

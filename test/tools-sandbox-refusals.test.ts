@@ -9,9 +9,9 @@ import { E } from '@endo/far';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as runCommand from '../tools/run-command.js';
-import { checkSandbox } from '../tools/sandbox/sandbox-check.js';
-import { findSandboxPrograms } from '../tools/sandbox/sandbox-plan.js';
-import { findProgram } from '../tools/sandbox/find-program.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { findSandboxPrograms } from '../tools/lib/sandbox/sandbox-plan.js';
+import { findProgram } from '../tools/lib/sandbox/find-program.js';
 import { makeTempDir, makeTool } from './tools-helpers.js';
 
 let root: string;

@@ -11,9 +11,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import * as runCommand from '../tools/run-command.js';
-import { checkSandbox } from '../tools/sandbox/sandbox-check.js';
-import { bubblewrapArgs, findSandboxPrograms } from '../tools/sandbox/sandbox-plan.js';
-import { readSandboxSettings } from '../tools/sandbox/sandbox-settings.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { bubblewrapArgs, findSandboxPrograms } from '../tools/lib/sandbox/sandbox-plan.js';
+import { readSandboxSettings } from '../tools/lib/sandbox/sandbox-settings.js';
 import { startAgent, type AgentRun } from './support/agent-harness.js';
 import { callTool, say } from './support/scripted-provider.js';
 import { makeTempDir, makeTool } from './tools-helpers.js';
@@ -231,7 +231,9 @@ describe.skipIf(problem !== undefined)('a fork bomb through the agent', () => {
       persona: 'fae',
       introducedNames: { 'run-command-tool': 'run-command-tool' },
       steps: [
-        callTool('runCommand', { command: 'bomb() { bomb | bomb & }; bomb; wait', timeoutMs: 2000 }),
+        // Not backgrounded: the shell waits on the bomb, so it runs until the limits stop it rather than
+        // exiting (and taking the namespace down) before the process limit is reached on a slow machine.
+        callTool('runCommand', { command: 'bomb() { bomb | bomb; }; bomb', timeoutMs: 2000 }),
         request => {
           const result = JSON.parse(request.messages.at(-1)!.content) as CommandResult;
           return say(`bomb: ${result.timedOut ? 'timed out' : result.status}, ${/Cannot fork/.test(result.stderr) ? 'forks refused' : 'no refusal'}`);

@@ -4,11 +4,11 @@
  * String.prototype.replace is deliberately not used).
  */
 import type { Env } from '../providers/types.js';
-import { openInside, toolRootFromEnv } from './confine.js';
-import { readTextFile, writeWholeFile } from './file-io.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, requireString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { openInside, toolRootFromEnv } from './lib/confine.js';
+import { readTextFile, writeWholeFile } from './lib/file-io.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, requireString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'editFile';
 

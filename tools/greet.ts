@@ -1,8 +1,8 @@
 /** `greet`: says hello to someone in one of a handful of languages. */
 import type { Env } from '../providers/types.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, optionalString, requireString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, optionalString, requireString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'greet';
 

@@ -5,11 +5,11 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../providers/types.js';
-import { openInside, resolveInside, toolRootFromEnv } from './confine.js';
-import { describeFsError } from './fs-error.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, optionalString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { openInside, resolveInside, toolRootFromEnv } from './lib/confine.js';
+import { describeFsError } from './lib/fs-error.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, optionalString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'listDir';
 const maxEntries = 1000;

@@ -1,8 +1,8 @@
 /** `math`: one arithmetic operation on two finite numbers. */
 import type { Env } from '../providers/types.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, describeType, requireString, toNumber } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, describeType, requireString, toNumber } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'math';
 

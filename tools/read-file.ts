@@ -3,12 +3,12 @@
  * lines, capped to a byte budget with a marker giving the original size.
  */
 import type { Env } from '../providers/types.js';
-import { openInside, toolRootFromEnv } from './confine.js';
-import { readTextFile } from './file-io.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { capText } from './output-cap.js';
-import { checkArgNames, optionalInteger, requireString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { openInside, toolRootFromEnv } from './lib/confine.js';
+import { readTextFile } from './lib/file-io.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { capText } from './lib/output-cap.js';
+import { checkArgNames, optionalInteger, requireString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'readFile';
 const defaultMaxBytes = 64 * 1024;

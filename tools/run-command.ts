@@ -13,15 +13,15 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../providers/types.js';
-import { makeChildEnv } from './child-env.js';
-import { checkSandbox } from './sandbox/sandbox-check.js';
-import { findSandboxPrograms, planSandboxedRun, SANDBOX_HOME, SANDBOX_PATH, SANDBOX_ROOT } from './sandbox/sandbox-plan.js';
-import { readSandboxSettings, type SandboxSettings } from './sandbox/sandbox-settings.js';
-import { toolRootFromEnv } from './confine.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { makeOutputCollector } from './output-collector.js';
-import { checkArgNames, describeType, optionalInteger } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { makeChildEnv } from './lib/child-env.js';
+import { checkSandbox } from './lib/sandbox/sandbox-check.js';
+import { findSandboxPrograms, planSandboxedRun, SANDBOX_HOME, SANDBOX_PATH, SANDBOX_ROOT } from './lib/sandbox/sandbox-plan.js';
+import { readSandboxSettings, type SandboxSettings } from './lib/sandbox/sandbox-settings.js';
+import { toolRootFromEnv } from './lib/confine.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { makeOutputCollector } from './lib/output-collector.js';
+import { checkArgNames, describeType, optionalInteger } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'runCommand';
 export const defaultTimeoutMs = 30_000;

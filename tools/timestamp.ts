@@ -3,9 +3,9 @@
  * time in an IANA time zone (the daemon's own zone by default).
  */
 import type { Env } from '../providers/types.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, optionalString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, optionalString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'timestamp';
 

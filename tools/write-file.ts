@@ -5,11 +5,11 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../providers/types.js';
-import { makeDirectoriesInside, openInside, resolveInside, toolRootFromEnv } from './confine.js';
-import { writeWholeFile } from './file-io.js';
-import { makeFaeTool } from './make-fae-tool.js';
-import { checkArgNames, requireString } from './tool-args.js';
-import type { ToolArgs } from './tool-args.js';
+import { makeDirectoriesInside, openInside, resolveInside, toolRootFromEnv } from './lib/confine.js';
+import { writeWholeFile } from './lib/file-io.js';
+import { makeFaeTool } from './lib/make-fae-tool.js';
+import { checkArgNames, requireString } from './lib/tool-args.js';
+import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'writeFile';
 

@@ -3,7 +3,7 @@
  * never settles, MODE=flood returns 2,000,000 characters; its call name
  * comes from env TOOL_NAME.
  */
-import { makeFaeTool } from '../../tools/make-fae-tool.js';
+import { makeFaeTool } from '../../tools/lib/make-fae-tool.js';
 
 export const make = (_powers: unknown, _context: unknown, { env = {} }: { env?: Record<string, string> } = {}) =>
   makeFaeTool({

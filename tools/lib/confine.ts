@@ -26,7 +26,7 @@ import { constants, realpathSync, statSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Env } from '../providers/types.js';
+import type { Env } from '../../providers/types.js';
 import { describeFsError } from './fs-error.js';
 
 /** Reads and checks FAE_CWD once, when a file tool is made; returns its real path. */

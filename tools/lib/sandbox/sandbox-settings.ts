@@ -3,7 +3,7 @@
  * when the tool is made. Defaults live here; a bad value is refused with an
  * error naming the variable.
  */
-import type { Env } from '../../providers/types.js';
+import type { Env } from '../../../providers/types.js';
 
 /** Every variable the sandbox reads; setup-tools passes these to run-command-tool. */
 export const SANDBOX_ENV_NAMES: readonly string[] = Object.freeze([

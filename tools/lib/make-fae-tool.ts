@@ -4,8 +4,8 @@
  * reaches the caller as a hardened Error carrying only its message.
  */
 import { makeExo } from '@endo/exo';
-import { FaeToolInterface } from '../src/fae-tool.js';
-import type { JsonSchema, ToolSchema } from '../providers/types.js';
+import { FaeToolInterface } from '../../src/fae-tool.js';
+import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
 
 export interface FaeToolSpec {
