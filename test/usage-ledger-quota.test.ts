@@ -7,11 +7,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { describeUsage, emptyUsage, HOUR_MS, pruneRecent, recordUsage } from '../src/usage/usage-ledger.js';
-import { describeQuota, quotaWait } from '../src/usage/hourly-quota.js';
+import { describeQuota, quotaWait, type HourlyQuota } from '../src/usage/hourly-quota.js';
 import { makeQuotaWaits, quotaNotice } from '../src/usage/quota-waits.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
+const budget = (quota: Partial<HourlyQuota>): HourlyQuota => ({ maxCalls: undefined, maxTokens: undefined, ...quota });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('usage ledger', () => {
@@ -33,7 +34,8 @@ describe('usage ledger', () => {
   test('no calls yet says so; a stored entry without cached tokens reads as none cached', () => {
     const ledger = emptyUsage(T0);
     expect(describeUsage(ledger)).toEqual([`no model calls since ${iso(T0)}`]);
-    ledger.byModel.old = { calls: 1, inputTokens: 5, outputTokens: 1 } as never;
+    // A ledger stored before cached tokens were counted.
+    ledger.byModel.old = { calls: 1, inputTokens: 5, outputTokens: 1 } as (typeof ledger.byModel)[string];
     ledger.byModel.new = { calls: 1, inputTokens: 5, outputTokens: 1, cachedInputTokens: 2 };
     expect(describeUsage(ledger)[0]).toBe(`since ${iso(T0)}, in all: 2 calls, 10 tokens in (2 cached) / 2 out`);
     expect(describeUsage(ledger)[1]).toBe('old: 1 call, 5 tokens in (0 cached) / 1 out');
@@ -67,28 +69,28 @@ describe('hourly quota', () => {
   const ledgerWith = (calls: [number, number][]) => ({ ...emptyUsage(T0), recent: calls });
 
   test('with room in both budgets there is no wait', () => {
-    expect(quotaWait(ledgerWith([[T0, 10]]), { maxCalls: 2, maxTokens: 100 }, T0 + 1)).toBeUndefined();
-    expect(quotaWait(ledgerWith([[T0, 10]]), {}, T0 + 1)).toBeUndefined();
+    expect(quotaWait(ledgerWith([[T0, 10]]), budget({ maxCalls: 2, maxTokens: 100 }), T0 + 1)).toBeUndefined();
+    expect(quotaWait(ledgerWith([[T0, 10]]), budget({}), T0 + 1)).toBeUndefined();
   });
 
   test('a spent call budget frees up when enough of the oldest calls leave the hour', () => {
-    const wait = quotaWait(ledgerWith([[T0, 1], [T0 + 60_000, 1], [T0 + 120_000, 1]]), { maxCalls: 2 }, T0 + 180_000);
+    const wait = quotaWait(ledgerWith([[T0, 1], [T0 + 60_000, 1], [T0 + 120_000, 1]]), budget({ maxCalls: 2 }), T0 + 180_000);
     expect(wait).toEqual({ until: T0 + 60_000 + HOUR_MS, reason: '3 of 2 model calls this hour (LAL_MAX_CALLS_PER_HOUR)' });
   });
 
   test('a spent token budget frees up when enough tokens leave; the later of two spent budgets wins', () => {
     const ledger = ledgerWith([[T0, 600], [T0 + 60_000, 600], [T0 + 120_000, 10]]);
     // Once the first call leaves the hour, 610 of 1,000 tokens are spent: room again.
-    expect(quotaWait(ledger, { maxTokens: 1_000 }, T0 + 180_000)).toEqual({
+    expect(quotaWait(ledger, budget({ maxTokens: 1_000 }), T0 + 180_000)).toEqual({
       until: T0 + HOUR_MS,
       reason: '1,210 of 1,000 tokens this hour (LAL_MAX_TOKENS_PER_HOUR)',
     });
     // 600 tokens an hour: both 600-token calls must leave, later than the call budget (3) frees up.
-    expect(quotaWait(ledger, { maxTokens: 600, maxCalls: 3 }, T0 + 180_000)).toEqual({
+    expect(quotaWait(ledger, budget({ maxTokens: 600, maxCalls: 3 }), T0 + 180_000)).toEqual({
       until: T0 + 60_000 + HOUR_MS,
       reason: '1,210 of 600 tokens this hour (LAL_MAX_TOKENS_PER_HOUR)',
     });
-    expect(quotaWait(ledger, { maxTokens: 1_000, maxCalls: 1 }, T0 + 180_000)).toEqual({
+    expect(quotaWait(ledger, budget({ maxTokens: 1_000, maxCalls: 1 }), T0 + 180_000)).toEqual({
       until: T0 + 120_000 + HOUR_MS,
       reason: '3 of 1 model calls this hour (LAL_MAX_CALLS_PER_HOUR)',
     });
@@ -96,12 +98,12 @@ describe('hourly quota', () => {
 
   test('help shows each budget and, when spent, until when', () => {
     const ledger = ledgerWith([[T0, 1_500]]);
-    expect(describeQuota(ledger, { maxCalls: 5, maxTokens: 1_000 }, T0 + 1)).toEqual([
+    expect(describeQuota(ledger, budget({ maxCalls: 5, maxTokens: 1_000 }), T0 + 1)).toEqual([
       'this hour: 1 of 5 model calls (LAL_MAX_CALLS_PER_HOUR)',
       'this hour: 1,500 of 1,000 tokens (LAL_MAX_TOKENS_PER_HOUR)',
       `budget spent; new work waits until ${iso(T0 + HOUR_MS)}`,
     ]);
-    expect(describeQuota(ledger, {}, T0 + 1)).toEqual([]);
+    expect(describeQuota(ledger, budget({}), T0 + 1)).toEqual([]);
   });
 });
 
@@ -109,7 +111,7 @@ describe('held work', () => {
   test('held work goes back on the queue in order when the latest wait is over, and stop disarms', () => {
     const clock = makeManualClock(T0);
     const requeued: string[] = [];
-    const waits = makeQuotaWaits<string>({ clock, quota: { maxCalls: 1 }, ledger: () => emptyUsage(T0), requeue: work => requeued.push(work) });
+    const waits = makeQuotaWaits<string>({ clock, quota: budget({ maxCalls: 1 }), ledger: () => emptyUsage(T0), requeue: work => requeued.push(work) });
     expect(waits.check()).toBeUndefined();
     waits.hold('a', { until: T0 + 1_000, reason: 'r' });
     // A shorter wait does not bring the release forward; a longer one pushes it back.
