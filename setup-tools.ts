@@ -13,19 +13,19 @@
  * pinned as setup.ts does (LAL_PIN=0 opts out). Names
  * that exist are kept, so it is safe to re-run.
  */
-import { makeToolCaplets } from './src/setup/make-tool-caplets.js';
-import { warnWithoutSandbox } from './src/setup/warn-without-sandbox.js';
+import { makeToolCaplets } from './setup/make-tool-caplets.js';
+import { warnWithoutSandbox } from './setup/warn-without-sandbox.js';
 import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
-import { assertModuleExists } from './src/setup/module-specifier.js';
-import { pickEnv } from './src/setup/passed-env.js';
-import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile, type GuestNames } from './src/setup/read-setup-env.js';
-import { sayToConsole } from './src/setup/say.js';
-import type { SetupHostRef } from './src/setup/setup-host.js';
-import { planToolCaplets, type ToolSpecifier } from './src/setup/tool-plans.js';
+import { assertModuleExists } from './setup/module-specifier.js';
+import { pickEnv } from './setup/passed-env.js';
+import { provisionAgent } from './setup/provision-agent.js';
+import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile, type GuestNames } from './setup/read-setup-env.js';
+import { sayToConsole } from './setup/say.js';
+import type { SetupHostRef } from './setup/setup-host.js';
+import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
 
-export { toolPetName } from './src/setup/tool-plans.js';
+export { toolPetName } from './setup/tool-plans.js';
 
 export const SETUP_TOOLS_COMMAND = 'endo run --UNCONFINED dist/setup-tools.js --powers AGENT';
 

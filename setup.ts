@@ -10,14 +10,14 @@
  * a running agent is kept unless LAL_RESTART=1. The agent is pinned in the
  * host's PINS, so the daemon starts it again after a restart, unless LAL_PIN=0.
  */
-import { pickEnv, type SourceEnv } from './src/setup/passed-env.js';
-import { provisionAgent } from './src/setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile } from './src/setup/read-setup-env.js';
-import { assertModuleExists } from './src/setup/module-specifier.js';
-import { sayToConsole, type Say } from './src/setup/say.js';
-import type { SetupHostRef } from './src/setup/setup-host.js';
+import { pickEnv, type SourceEnv } from './setup/passed-env.js';
+import { provisionAgent } from './setup/provision-agent.js';
+import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile } from './setup/read-setup-env.js';
+import { assertModuleExists } from './setup/module-specifier.js';
+import { sayToConsole, type Say } from './setup/say.js';
+import type { SetupHostRef } from './setup/setup-host.js';
 
-export { PASSED_ENV_NAMES } from './src/setup/passed-env.js';
+export { PASSED_ENV_NAMES } from './setup/passed-env.js';
 
 export const SETUP_COMMAND = 'endo run --UNCONFINED dist/setup.js --powers AGENT';
 const DEFAULT_GUEST = 'lal';

@@ -70,7 +70,7 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
-/** LAL_PROVIDER wins; otherwise the host decides (see behaviour.md 7.1). */
+/** LAL_PROVIDER wins; otherwise the host decides (docs/behaviour.md 7.1). */
 export const pickProviderKind = (host: string, override: string | undefined): ProviderKind => {
   if (override !== undefined && override !== '') {
     const wanted = override.trim().toLowerCase();

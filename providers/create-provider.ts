@@ -1,5 +1,5 @@
 /**
- * Picks and builds the model back end from the caplet's env (behaviour.md 7.1):
+ * Picks and builds the model back end from the caplet's env (docs/behaviour.md 7.1):
  * LAL_PROVIDER (anthropic | openai | ollama) if set, else by LAL_HOST —
  * `anthropic.com` → Anthropic, `/v1` → OpenAI-compatible, otherwise native
  * Ollama (default http://localhost:11434). Throws ProviderError('config') for

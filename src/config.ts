@@ -80,6 +80,8 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_PERSONA',
   'LAL_LOG',
   'LAL_STOP_AFTER_ANSWER',
+  // Read by approval/host-approved-evaluation.ts: on the newest daemon, evaluate without asking the host.
+  'LAL_DIRECT_EVAL',
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,

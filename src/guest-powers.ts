@@ -1,5 +1,5 @@
 /**
- * The guest powers the agent calls through `E()` (daemon-api.md, "Guest
+ * The guest powers the agent calls through `E()` (docs/daemon-api.md, "Guest
  * powers"). Paths are arrays of names; message numbers are bigints.
  */
 export type NameOrPath = string | string[];

@@ -22,6 +22,8 @@ export interface Notice {
 export interface NoticeQueue {
   push(notice: Notice): void;
   take(): Notice[];
+  /** Whether a notice about this message waits to be shown (its message must stay answerable). */
+  waitsFor(number: bigint): boolean;
   /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
   takeFor(origin: Origin | undefined): Notice[];
 }
@@ -46,6 +48,7 @@ export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
       onNotice();
     },
     take: () => queued.splice(0, queued.length),
+    waitsFor: number => queued.some(notice => notice.origin?.number === number),
     takeFor: origin => {
       const mine = (notice: Notice) => notice.origin?.number === origin?.number;
       const taken = queued.filter(mine);

@@ -33,6 +33,9 @@ import { makeTurnServer } from './serve-turn.js';
 import { clause } from './turn-ending.js';
 import { codeSpans } from './mail/code-spans.js';
 import { makeWorkQueue } from './work-queue.js';
+import { makeDaemonAdapter } from './daemon/daemon-adapter.js';
+import { daemonStatus } from './daemon/daemon-status.js';
+import { makeHostApprovedEvaluation, readDirectEvaluation } from './approval/host-approved-evaluation.js';
 import { systemClock, type Clock } from './clock.js';
 import { emptyConversationInPlace } from './history/conversation.js';
 import { makeWakeUps, originOf, wakeUpNotice } from './schedule/wake-ups.js';
@@ -96,9 +99,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const serve = async (): Promise<void> => {
-    const selfId = (await E(powers).identify('SELF')) as string | undefined;
-    const nameOf = makeSenderNames(powers);
-    const tell = makeTellSender(powers, log, redact);
+    const daemon = await makeDaemonAdapter(powers, log);
+    const directEvaluation = readDirectEvaluation(env);
+    status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
+    const nameOf = makeSenderNames(powers, daemon);
+    const tell = makeTellSender(powers, log, redact, daemon.names.host);
     const memory = await loadMemory(powers, log, clock.now());
     let model: { provider: Provider } | { problem: string };
     try {
@@ -132,10 +137,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
     status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
-    const proposals = makeProposalTracker({ powers, log, notices });
+    const proposals =
+      daemon.generation === 'newest'
+        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
+        : makeProposalTracker({ powers, log, notices });
     const requests = makeRequestTracker({ powers, notices });
     const policy = readToolPolicy(env);
-    const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal' });
+    const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
     status.section('Tool policy', () => [
       ...policy.describe(),
       ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
@@ -157,6 +165,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       observe,
       redact,
       signal: controller.signal,
+      daemon,
+      directEvaluation,
     });
     try {
       const moved = await adoptIntroducedTools({ powers, log, reserved: new Set([MEMORY_NAME]) });
@@ -168,8 +178,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const hello = [greeting(config.persona), ...config.problems];
     if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
     else hello.push(describeModelChoice(model.provider));
-    await Promise.resolve(E(powers).send('HOST', [codeSpans(hello.join(' '))], [], [])).catch((error: unknown) =>
-      log(`could not greet HOST: ${describeError(error)}`),
+    await Promise.resolve(E(powers).send(daemon.names.host, [codeSpans(hello.join(' '))], [], [])).catch((error: unknown) =>
+      log(`could not greet ${daemon.names.host}: ${describeError(error)}`),
     );
 
     const safeDismiss = (number: unknown) =>
@@ -178,6 +188,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
       if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number)) return;
+      // An outcome that settled after the model's last call is still to be told: keep its message.
+      if (notices.waitsFor(number)) return;
       await safeDismiss(number);
     };
 
@@ -275,7 +287,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const follower = followMailWithRetry({
       powers,
-      selfId,
+      selfId: undefined,
+      open: daemon.follow,
+      isOwn: daemon.isOwn,
       log,
       onFailure: async (error, retryInMs) => {
         log(`following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`);

@@ -25,6 +25,8 @@ import { endingOf } from './turn-ending.js';
 import { closeTurn } from './history/close-turn.js';
 import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
+import type { DaemonAdapter } from './daemon/daemon-adapter.js';
+import { promptFor, schemasFor } from './daemon/speak-generation.js';
 import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
 import type { ApprovalGate } from './policy/approval-gate.js';
@@ -55,6 +57,10 @@ export interface TurnServerSetup {
   observe: Observe;
   redact: (text: string) => string;
   signal: AbortSignal;
+  /** The daemon generation's names and tools (daemon/); f0a46042a's words when absent. */
+  daemon?: DaemonAdapter;
+  /** The newest daemon's evaluate runs without asking the HOST (LAL_DIRECT_EVAL). */
+  directEvaluation?: boolean;
 }
 
 export interface TurnServer {
@@ -70,7 +76,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
-  const prompt = systemPrompt(config.persona);
+  const prompt = promptFor(systemPrompt(config.persona), setup.daemon, setup.directEvaluation);
+  const builtinSchemas = schemasFor(BUILTIN_SCHEMAS, setup.daemon, setup.directEvaluation);
 
   const serve = async (title: string, content: string, origin: Origin | undefined) => {
     if (!('provider' in model)) {
@@ -100,7 +107,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         systemPrompt: prompt,
         conversation,
         turn,
-        tools: () => setup.policy.offered([...BUILTIN_SCHEMAS, ...setup.tools.schemas()]),
+        tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
         runTool: guardToolCall({
           policy: setup.policy,
           gate: setup.approvals,

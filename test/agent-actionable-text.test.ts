@@ -1,5 +1,5 @@
 /**
- * The agent's own words a person can act on (issue 11 item 11), through
+ * The agent's own words a person can act on (behaviour 7.3), through
  * make() and the daemon double: one period where a sentence ends, and
  * setting names in code spans (Endo's chat reads `_x_` as underline).
  */
@@ -24,7 +24,7 @@ const closedPort = async (): Promise<string> => {
   return `http://127.0.0.1:${port}`;
 };
 
-describe("the agent's own words (11.11)", () => {
+describe("the agent's own words (behaviour 7.3)", () => {
   test('a model server that is down: one period per sentence, and LAL_HOST in a code span', async () => {
     const run = await startAgent({ realProvider: true, env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' } });
     running.push(run);

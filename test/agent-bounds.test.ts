@@ -1,5 +1,5 @@
 /**
- * Hardening (3.5–3.8, 2.5): bounds end runaway turns and the sender is
+ * Hardening (behaviour 3.5–3.8, 2.5): bounds end runaway turns and the sender is
  * told; results are capped; the prompt stays within budget over a long
  * conversation; memory survives a restart without answering twice.
  */
@@ -23,7 +23,7 @@ const withTool = async (mode: string) => {
   return host;
 };
 
-describe('bounds (3.5)', () => {
+describe('bounds (behaviour 3.5)', () => {
   test('a model that repeats the same call forever is stopped, the sender is told, the next message is served', async () => {
     const forever: Step[] = Array.from({ length: 7 }, () => callTool("list", {}));
     const run = await startAgent({ steps: forever });
@@ -82,7 +82,7 @@ describe('bounds (3.5)', () => {
   });
 });
 
-describe('context budget and memory (3.7, 3.8, 2.5)', () => {
+describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
   test('200 exchanges stay within the budget and the first fact stays in the prompt', async () => {
     const budget = 8_000;
     const steps: Step[] = [];
@@ -130,7 +130,7 @@ describe('context budget and memory (3.7, 3.8, 2.5)', () => {
   });
 });
 
-describe('restart with mail still in the inbox (2.5)', () => {
+describe('restart with mail still in the inbox (behaviour 2.5)', () => {
   test('a handled message the daemon replays after a restart is not answered again', async () => {
     const run = await startAgent({
       steps: [callTool('request', { recipient: 'HOST', description: 'a colour', responseName: 'colour' }), say('')],

@@ -5,7 +5,7 @@ import { renderForModel } from '../src/encoding/render-for-model.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
 import { readMessageNumber, readMessageParts, readPassable, readPath } from '../src/tools/read-args.js';
 
-describe('decodeArguments (3.3)', () => {
+describe('decodeArguments (behaviour 3.3)', () => {
   test('strings are kept exactly as written (SmallCaps is read only by the readers of passable parameters)', () => {
     const decoded = decodeArguments('{"n":"+5","m":"-7","u":"#undefined","s":"!+5","nested":["+1",{"x":"#NaN"}]}');
     expect(decoded).toEqual({ ok: true, args: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }] } });
@@ -30,7 +30,7 @@ describe('decodeArguments (3.3)', () => {
   });
 });
 
-describe('argument readers (4)', () => {
+describe('argument readers (behaviour 4)', () => {
   test('message numbers from bigint, number, numeric string and SmallCaps', () => {
     expect(readMessageNumber({ messageNumber: 4n })).toBe(4n);
     expect(readMessageNumber({ messageNumber: 4 })).toBe(4n);
@@ -57,7 +57,7 @@ describe('argument readers (4)', () => {
   });
 });
 
-describe('renderForModel (3.4)', () => {
+describe('renderForModel (behaviour 3.4)', () => {
   test('bigints, undefined and remotables; strings as they are', async () => {
     const tool = Far('Calculator', { add: () => 1, help: () => '' });
     const text = await renderForModel(harden({ n: 5n, m: -2n, u: undefined, s: '-x', plain: 'hi', tool, list: [NaN] }));
@@ -72,7 +72,7 @@ describe('renderForModel (3.4)', () => {
   });
 });
 
-describe('reasoning written as text (3.2; the calls: test/reply-formats.test.ts)', () => {
+describe('reasoning written as text (behaviour 3.2; the calls: test/reply-formats.test.ts)', () => {
   test('<think> blocks, closed, open, or with a swallowed opening, are removed', () => {
     expect(stripThinking('<think>secret plan</think>Hello')).toBe('Hello');
     expect(stripThinking('Hello<think>still thinking')).toBe('Hello');

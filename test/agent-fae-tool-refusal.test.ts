@@ -1,5 +1,5 @@
 /**
- * A misbehaving FaeTool never takes Fae down (issue 11, item 1): a schema
+ * A misbehaving FaeTool never takes Fae down (behaviour 6.3): a schema
  * that is not plain JSON, that throws, that never answers or that floods is
  * refused within a bound; the other tools are still offered; the reason is
  * logged and shown by help(); a refused tool is tried again when its

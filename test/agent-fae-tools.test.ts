@@ -1,5 +1,5 @@
 /**
- * Fae's dynamic tools (6): adopted from mail, moved in when introduced,
+ * Fae's dynamic tools (behaviour 6): adopted from mail, moved in when introduced,
  * kept across a restart, discovered concurrently and cached by identity.
  */
 import { afterEach, describe, expect, test } from 'vitest';
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 const count = (names: string[], name: string) => names.filter(each => each === name).length;
 
-describe('Fae tools (6)', () => {
+describe('Fae tools (behaviour 6)', () => {
   test('a tool mailed by the host is adopted, called by its schema name, and its answer reaches the host', async () => {
     const host = makeMailHost();
     await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });

@@ -1,5 +1,5 @@
 /**
- * Every sender hears back, about its own message (issue 11 items 2, 6, 13):
+ * Every sender hears back, about its own message (behaviour 2.8, 2.7, 3.9):
  * outcomes go to the message that caused them whichever turn is running,
  * a turn that ends without an answer tells the sender why, and every
  * failed turn is closed in the history so the next notice stands alone.
@@ -47,7 +47,7 @@ const proposeFrom = async (run: AgentRun, text: string) => {
   return { proposal, origin: origin! };
 };
 
-describe('outcomes go to the message that caused them (11.2)', () => {
+describe('outcomes go to the message that caused them (behaviour 2.8)', () => {
   test("an outcome that settles during another message's turn answers its own sender and dismisses its own message", async () => {
     const run = await start();
     const first = await proposeFrom(run, 'compute');
@@ -111,7 +111,7 @@ describe('outcomes go to the message that caused them (11.2)', () => {
   });
 });
 
-describe('the sender always hears back (11.6)', () => {
+describe('the sender always hears back (behaviour 2.7)', () => {
   test('a model that goes silent after a tool call: the sender is told, the message dismissed', async () => {
     const run = await start({ steps: [callTool('list', {}), say('')] });
     await run.send('what do you have?');
@@ -149,7 +149,7 @@ describe('the sender always hears back (11.6)', () => {
   });
 });
 
-describe('a failed turn is closed in the history (11.13)', () => {
+describe('a failed turn is closed in the history (behaviour 3.9)', () => {
   test('after a model error the next notice is a user message of its own, after a line saying what happened', async () => {
     const run = await start({
       steps: [new ProviderError('server', 'the model server answered 500'), new ProviderError('server', 'again 500'), say('pong')],

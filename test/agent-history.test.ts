@@ -9,7 +9,7 @@ import { capResult } from '../src/loop/cap-result.js';
 
 const call = (id: string, name = 'list', args = '{}') => ({ id, name, arguments: args });
 
-describe('repairHistory (3.6)', () => {
+describe('repairHistory (behaviour 3.6)', () => {
   test('a call without a result gets one; an orphan result goes; a stray result moves next to its call', () => {
     const history: ChatMessage[] = [
       { role: 'user', content: 'hi' },
@@ -50,7 +50,7 @@ describe('repairHistory (3.6)', () => {
   });
 });
 
-describe('buildRequest (3.7)', () => {
+describe('buildRequest (behaviour 3.7)', () => {
   const fill = (turns: number, fact = 'My name is Ada.') => {
     const conversation = emptyConversation();
     for (let index = 0; index < turns; index += 1) {
@@ -98,7 +98,7 @@ describe('buildRequest (3.7)', () => {
   });
 });
 
-describe('bounds (3.5)', () => {
+describe('bounds (behaviour 3.5)', () => {
   test('the repeat guard warns, refuses, then stops, and ignores key order', () => {
     const guard = makeRepeatGuard({ repeatWarnAt: 3, repeatRefuseAt: 5, repeatStopAt: 7 });
     const verdicts = [1, 2, 3, 4, 5, 6, 7].map(index =>

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
+import { DAEMON_PROFILES, specialNamesOf, type DaemonProfile } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
 import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
 
@@ -22,9 +23,14 @@ afterEach(async () => {
 const toolResults = (request: RecordedRequest) =>
   request.messages.filter(message => message.role === 'tool').map(message => message.content);
 
+const startOn = (profile: DaemonProfile, options: Parameters<typeof startAgent>[0] = {}) => start({ profile, ...options });
+
 const undismissed = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
-describe('mail (2)', () => {
+// The core mail and tool tests run on both daemon generations the mail host plays.
+describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
+  const special = specialNamesOf(profile);
+  const start = (options: Parameters<typeof startAgent>[0] = {}) => startOn(profile, options);
   test('greets HOST, answers ping with pong in one model call, and leaves nothing undismissed', async () => {
     const run = await start({ steps: [replyStep('pong'), say('never asked for')] });
     await run.send('ping');
@@ -34,7 +40,7 @@ describe('mail (2)', () => {
     // The reply to the sender ends the turn: no second call just to say "done".
     expect(run.provider.requests).toHaveLength(1);
     // The notice already holds the message: the model need not list its inbox.
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/Message #\d+ from HOST:\s*ping/);
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(new RegExp(`Message #\\d+ from ${special.host}:\\s*ping`));
     await expect.poll(async () => (await undismissed(run)).length).toBe(0);
   });
 
@@ -57,13 +63,13 @@ describe('mail (2)', () => {
     const run = await start({ persona: 'fae', steps: [say('hello')] });
     await run.send('hi there');
     await run.reply('hello');
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/^Message #\d+ from HOST: hi there$/);
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(new RegExp(`^Message #\\d+ from ${special.host}: hi there$`));
     expect(run.provider.requests[0]!.messages[0]!.content).toMatch(/You are Fae/);
   });
 
   test('its own messages never start a turn', async () => {
     const run = await start({ steps: [say('pong')] });
-    await E(run.host.guest(run.name).powers).send('HOST', ['talking to myself'], [], []);
+    await E(run.host.guest(run.name).powers).send(special.host, ['talking to myself'], [], []);
     await run.reply('talking to myself');
     // Mail is served in order: once the next message is answered, its own copy has been passed by.
     await run.send('ping');
@@ -100,7 +106,7 @@ describe('mail (2)', () => {
   });
 
   test('send keeps strings such as "- item (note) $5" as written', async () => {
-    const run = await start({ steps: [callTool('send', { recipient: 'HOST', strings: ['- item (note) $5'] }), say('')] });
+    const run = await start({ steps: [callTool('send', { recipient: special.host, strings: ['- item (note) $5'] }), say('')] });
     await run.send('make a list');
     const sent = await run.reply('- item (note) $5');
     expect(textOf(sent)).toBe('- item (note) $5');
@@ -126,7 +132,7 @@ describe('mail (2)', () => {
     const run = await start({
       env: { LAL_STOP_AFTER_ANSWER: '0' },
       steps: [
-        () => say('<think>I should answer</think><tool_call>{"name":"send","arguments":{"recipient":"HOST","strings":["one"]}}</tool_call>'),
+        () => say(`<think>I should answer</think><tool_call>{"name":"send","arguments":{"recipient":"${special.host}","strings":["one"]}}</tool_call>`),
         request => say(`<function=reply><parameter=messageNumber>${latestMessageNumber(request)}</parameter><parameter=strings>["two"]</parameter></function>`),
         say('<think>all done, and this stays private'),
       ],
@@ -178,9 +184,10 @@ describe('mail (2)', () => {
     expect(run.host.guest(run.name).followers()).toBe(1);
     await run.cancel();
     await expect.poll(() => aborted).toBe(true);
-    // The agent ended its follow of the mail with the iterator's return().
-    await expect.poll(() => run.host.guest(run.name).followers()).toBe(0);
     await run.send('are you there?');
+    // The agent ended its follow of the mail with the iterator's return() (the newest daemon's
+    // reader lets go of its feed once the next message comes, as the daemon's pump does).
+    await expect.poll(() => run.host.guest(run.name).followers()).toBe(0);
     expect(run.provider.requests).toHaveLength(1);
     expect(asMessages(run.host.guest(run.name).inbox()).map(textOf)).toContain('are you there?');
   });
@@ -199,7 +206,9 @@ describe('mail (2)', () => {
   });
 });
 
-describe('Lal tools (4) and configuration (1.1)', () => {
+describe.each(DAEMON_PROFILES)('Lal tools (4) and configuration (1.1) on the %s daemon', profile => {
+  const special = specialNamesOf(profile);
+  const start = (options: Parameters<typeof startAgent>[0] = {}) => startOn(profile, options);
   test('the 19 Lal tools and Fae\'s two built-ins are offered, each once', async () => {
     const run = await start({ steps: [say('ok')] });
     await run.send('hi');
@@ -215,7 +224,7 @@ describe('Lal tools (4) and configuration (1.1)', () => {
     const shown = await run.reply(/look at your inbox/);
     const list = JSON.parse(textOf(shown)) as { from: string; to: string; text: string; number: string }[];
     const mine = list.find(message => message.text === 'look at your inbox')!;
-    expect(mine.from).toBe('HOST');
+    expect(mine.from).toBe(special.host);
     expect(mine.to).not.toMatch(/[0-9a-f]{128}/);
     expect(mine.number).toMatch(/^\+\d+$/);
   });
@@ -225,7 +234,7 @@ describe('Lal tools (4) and configuration (1.1)', () => {
       steps: [
         callTool('makeDirectory', { petNamePath: 'notes' }),
         callTool('makeDirectory', { petNamePath: ['notes'] }),
-        callTool('inspectCapability', { petNamePath: 'AGENT' }),
+        callTool('inspectCapability', { petNamePath: special.agent }),
         request => say(request.messages.filter(message => message.role === 'tool').map(message => message.content).join('\n')),
       ],
     });
@@ -246,7 +255,7 @@ describe('Lal tools (4) and configuration (1.1)', () => {
   });
 });
 
-describe('a silent model (3.1)', () => {
+describe('a silent model (behaviour 3.1)', () => {
   test('a turn with neither a word nor a tool call gets one nudge; the sender gets an answer', async () => {
     const run = await start({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
     await run.send('do something odd');
@@ -264,7 +273,7 @@ describe('a silent model (3.1)', () => {
   });
 });
 
-describe('help (1.1)', () => {
+describe('help (behaviour 1.1)', () => {
   test('help() documents the agent and says how it stands now', async () => {
     const run = await start({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
     const text = await run.help();

@@ -1,5 +1,5 @@
 /**
- * 2.4: records that are not well-formed messages (as a buggy or newer
+ * behaviour 2.4: records that are not well-formed messages (as a buggy or newer
  * daemon might deliver) are skipped or answered, and the loop goes on.
  * Uses a minimal fake of the guest powers so the records can be anything.
  */

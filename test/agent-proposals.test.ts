@@ -1,5 +1,5 @@
 /**
- * Eval-proposals (5): sent without waiting, settled by the host later,
+ * Eval-proposals (behaviour 5): sent without waiting, settled by the host later,
  * reported to the model, the proposer copy dismissed.
  */
 import { afterEach, describe, expect, test } from 'vitest';
@@ -37,7 +37,7 @@ const startWithProposal = async (source: string) => {
 
 const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
-describe('eval-proposals (5)', () => {
+describe('eval-proposals (behaviour 5)', () => {
   test('evaluate returns pending at once; a grant reports the result, stores it, and the copy is dismissed', async () => {
     const { run, proposal, originNumber } = await startWithProposal('6 * 7');
     // The first turn saw a hardened pending status, not an error.
@@ -85,7 +85,7 @@ describe('eval-proposals (5)', () => {
   });
 });
 
-describe('requests (4)', () => {
+describe('requests (behaviour 4)', () => {
   test('request returns at once; the answer comes back as a notice and the sender is told', async () => {
     let originNumber = -1;
     const run = await startAgent({

@@ -1,5 +1,5 @@
 /**
- * Redaction by value (issue 11 item 3): the secret values themselves are
+ * Redaction by value (behaviour 1.4): the secret values themselves are
  * hidden wherever they appear in text, numbers that merely sit in a
  * variable named like a secret are left alone, and a log that fails to
  * write never ends a turn.
@@ -20,7 +20,7 @@ afterEach(async () => {
   running = [];
 });
 
-describe('redaction by value (11.3)', () => {
+describe('redaction by value (behaviour 1.4)', () => {
   test('LAL_MAX_TOKENS=2048 leaves the number 2048 alone in events and logs, and the turn answers', async () => {
     const run = await start({ env: { LAL_MAX_TOKENS: '2048', LAL_CONTEXT_TOKENS: '2986' }, steps: [say('pong')] });
     run.provider.usage = { inputTokens: 2048, outputTokens: 2986 };

@@ -1,5 +1,5 @@
 /**
- * Text stays text (issue 11, item 7): free-text arguments reach their
+ * Text stays text (behaviour 3.3): free-text arguments reach their
  * destination exactly as the model wrote them; SmallCaps decoding applies
  * only where a parameter can hold a passable (message numbers, the value of
  * `store`). Through make() and the daemon double.

@@ -1,5 +1,5 @@
 /**
- * FaeTool schemas are normalised for the providers (issue 11, item 8): a
+ * FaeTool schemas are normalised for the providers (behaviour 6.3): a
  * tool whose parameter schema is plain JSON but in a shape a service
  * rejects is repaired, so the request (every tool with it) is accepted; one
  * whose parameters are not an object is refused and the others are offered.

@@ -1,5 +1,5 @@
 /**
- * Errors a person can act on (issue 11 item 11), at the wire: a small
+ * Errors a person can act on (behaviour 7.3), at the wire: a small
  * loopback server answers as llama.cpp, Ollama or a flaky proxy do, and
  * the real SDKs talk to it through createProvider.
  */
@@ -41,7 +41,7 @@ const failureOf = async (env: Record<string, string>): Promise<ProviderError> =>
   return error as ProviderError;
 };
 
-describe('errors a person can act on (11.11)', () => {
+describe('errors a person can act on (behaviour 7.3)', () => {
   test.each(['ollama', 'openai'])('%s: a connection the server drops is not "Cannot reach … Is it running?"', async provider => {
     const host = await serve((request, _response) => request.socket.destroy());
     const error = await failureOf({ LAL_HOST: provider === 'openai' ? `${host}/v1` : host, LAL_PROVIDER: provider });

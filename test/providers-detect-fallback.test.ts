@@ -207,7 +207,7 @@ describe('fallback tokens', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const { makeRedactor } = await import('../src/log.js');
-    const { pickEnv } = await import('../src/setup/passed-env.js');
+    const { pickEnv } = await import('../setup/passed-env.js');
     const file = join(mkdtempSync(join(tmpdir(), 'lal-token-')), 'token');
     writeFileSync(file, 'from-file-0123456789\n');
     const env = {

@@ -131,7 +131,7 @@ describe('Anthropic double', () => {
     expect(JSON.stringify(body)).toContain('roles must alternate');
   });
 
-  it('refuses a request without a key (401) or without anthropic-version (400)', async () => {
+  it('refuses a request without a key (behaviour 401) or without anthropic-version (behaviour 400)', async () => {
     const noKey = await chat({ messages: [user] }, { 'anthropic-version': '2023-06-01' });
     expect(noKey.status).toBe(401);
     expect(noKey.body.error).toMatchObject({ type: 'authentication_error' });

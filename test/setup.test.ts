@@ -12,7 +12,7 @@ import { scriptedReplies, startModelServer, type ModelServer } from '../sim/mode
 import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
 import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { pickEnv } from '../src/setup/passed-env.js';
+import { pickEnv } from '../setup/passed-env.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import type { FaeTool } from '../src/fae-tool.js';

@@ -28,7 +28,7 @@ describe('flags', () => {
   });
 });
 
-describe('persona from the environment (11.11)', () => {
+describe('persona from the environment (behaviour 7.3)', () => {
   it('LAL_PERSONA from the environment or .env picks the agent; --persona wins; a bad one is refused', () => {
     expect(parseCliArgs([], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'fae' } });
     expect(parseCliArgs(['--persona', 'lal'], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'lal' } });
@@ -39,7 +39,7 @@ describe('persona from the environment (11.11)', () => {
   });
 });
 
-describe('piped mode is not silent during a slow call (11.11)', () => {
+describe('piped mode is not silent during a slow call (behaviour 7.3)', () => {
   it('says when the agent starts working and again while it still is', async () => {
     const lines: string[] = [];
     let heard: (() => void) | undefined;

@@ -1,5 +1,5 @@
 // Confinement against hard links and against creating before checking
-// (issue 11, item 10): a hard link inside the root to a file outside it is
+// (behaviour 6.5): a hard link inside the root to a file outside it is
 // neither read nor written through, by any file tool; and a file is never
 // created before the directory it goes in is known to be inside the root,
 // even when a checked directory is swapped for a symlink out afterwards.

@@ -231,7 +231,9 @@ describe.skipIf(problem !== undefined)('a fork bomb through the agent', () => {
       persona: 'fae',
       introducedNames: { 'run-command-tool': 'run-command-tool' },
       steps: [
-        callTool('runCommand', { command: 'bomb() { bomb | bomb & }; bomb; wait', timeoutMs: 2000 }),
+        // Not backgrounded: the shell waits on the bomb, so it runs until the limits stop it rather than
+        // exiting (and taking the namespace down) before the process limit is reached on a slow machine.
+        callTool('runCommand', { command: 'bomb() { bomb | bomb; }; bomb', timeoutMs: 2000 }),
         request => {
           const result = JSON.parse(request.messages.at(-1)!.content) as CommandResult;
           return say(`bomb: ${result.timedOut ? 'timed out' : result.status}, ${/Cannot fork/.test(result.stderr) ? 'forks refused' : 'no refusal'}`);

@@ -52,7 +52,7 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
         ? message.strings.map((part, index) => (index < message.names.length ? `${part}@${message.names[index]}` : part)).join('')
         : message.type === 'request'
           ? `request: ${message.description}`
-          : `${message.type}: ${message.source}`;
+          : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
   }
 };

@@ -12,6 +12,7 @@ import type { FormulaTable } from './formula-table.js';
 import type { Mailbox } from './mailbox.js';
 import type { PetStore } from './pet-store.js';
 import type { FormulaId, NameOrPath } from './types.js';
+import { specialNamesOf, type DaemonProfile } from './profile.js';
 
 export interface Agent {
   readonly kind: 'host' | 'guest';
@@ -71,7 +72,14 @@ const makeMailHub = (mailbox: Mailbox) =>
     },
   });
 
-export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMaker, now: () => Date) => {
+export const makeAgentRegistry = (
+  table: FormulaTable,
+  directories: DirectoryMaker,
+  now: () => Date,
+  profile: DaemonProfile = 'f0a46042a',
+) => {
+  const special = specialNamesOf(profile);
+  const newest = profile === 'newest';
   const byId = new Map<FormulaId, Agent>();
 
   /** The agent whose agent or handle id this is. */
@@ -95,15 +103,19 @@ export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMak
     const agentId = table.mint();
     const handleId = table.mint();
     const mailHubId = table.mint();
-    const mailbox = makeMailbox(now);
+    const mailbox = makeMailbox(now, { withDone: newest });
     const specials: Record<string, FormulaId> = {
       ...extraSpecials,
-      AGENT: agentId,
-      SELF: handleId,
-      HOST: hostHandleId ?? handleId,
-      MAIL: mailHubId,
+      [special.agent]: agentId,
+      [special.self]: handleId,
+      [special.host]: hostHandleId ?? handleId,
+      [special.mail]: mailHubId,
     };
-    const names = withSpecialNames(table.watchStore(makePetStore()), harden(specials));
+    // The newest daemon's pet names are any name without "/", "@" or NUL (so HOST is just an unbound name).
+    const isPlainName = newest
+      ? (name: string) => name.length > 0 && name.length <= 255 && !/[/@\0]/.test(name) && name !== '.' && name !== '..'
+      : undefined;
+    const names = withSpecialNames(table.watchStore(makePetStore()), harden(specials), isPlainName);
     const directory = directories.makeDirectoryNode(names);
     const handle = makeGuardedExo('Handle', HandleInterface, {});
     const agent: Agent = {
@@ -121,7 +133,7 @@ export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMak
       incarnation: 0,
       calls: new Map(),
       callListeners: new Set(),
-      label: kind === 'host' ? 'HOST' : 'a guest',
+      label: kind === 'host' ? special.host : 'a guest',
     };
     agent.powers = makePowers(agent);
     table.remember(agent.powers, agentId);
@@ -147,6 +159,6 @@ export const makeAgentRegistry = (table: FormulaTable, directories: DirectoryMak
 
   const all = (): Agent[] => [...new Set(byId.values())];
 
-  return harden({ formulateAgent, agentFor, recipientFor, assertLoaded, all });
+  return harden({ formulateAgent, agentFor, recipientFor, assertLoaded, all, profile, special });
 };
 export type AgentRegistry = ReturnType<typeof makeAgentRegistry>;

@@ -1,12 +1,17 @@
-/** Formula ids as the daemon writes them: `<formula number>:<node number>`, 128 hex digits each. */
+/**
+ * Formula ids as the daemon writes them: `<formula number>:<node number>`,
+ * 128 hex digits each at f0a46042a, 64 each in the newest daemon.
+ */
 import { randomBytes } from 'node:crypto';
 import type { FormulaId } from './types.js';
 
-const formulaNumberPattern = /^[0-9a-f]{128}$/;
-const formulaIdPattern = /^([0-9a-f]{128}):([0-9a-f]{128})$/;
+const formulaNumberPattern = /^(?:[0-9a-f]{128}|[0-9a-f]{64})$/;
+const formulaIdPattern = /^([0-9a-f]{128}|[0-9a-f]{64}):([0-9a-f]{128}|[0-9a-f]{64})$/;
 
 /** A fresh random 512-bit number in hex, as the daemon's `randomHex512`. */
 export const randomHex512 = (): string => randomBytes(64).toString('hex');
+/** A fresh random 256-bit number in hex, as the newest daemon's `randomHex256`. */
+export const randomHex256 = (): string => randomBytes(32).toString('hex');
 
 export const isFormulaNumber = (value: unknown): value is string =>
   typeof value === 'string' && formulaNumberPattern.test(value);
@@ -28,9 +33,9 @@ export const parseFormulaId = (id: FormulaId): { number: string; node: string } 
   return harden({ number: match[1] as string, node: match[2] as string });
 };
 
-/** Mints ids on one node (one simulated daemon). */
-export const makeIdMinter = (nodeNumber: string = randomHex512()) => {
-  const mint = (): FormulaId => `${randomHex512()}:${nodeNumber}`;
+/** Mints ids on one node (one simulated daemon); the newest daemon's numbers are half as long. */
+export const makeIdMinter = (random: () => string = randomHex512, nodeNumber: string = random()) => {
+  const mint = (): FormulaId => `${random()}:${nodeNumber}`;
   return harden({ nodeNumber, mint });
 };
 export type IdMinter = ReturnType<typeof makeIdMinter>;

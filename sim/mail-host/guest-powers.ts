@@ -2,17 +2,44 @@
 import { makeGuardedExo } from './guarded-exo.js';
 import { gateMethods, makeAgentMethods } from './agent-methods.js';
 import { makeHelp } from './help-text.js';
-import { GuestInterface } from './interfaces.js';
+import { GuestInterface, NewestGuestInterface } from './interfaces.js';
+import { makeNewestMethods } from './newest-methods.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type { MailOps } from './mail-ops.js';
 import type { GuestPowers, NameOrPath } from './types.js';
+import type { DaemonProfile } from './profile.js';
+
+const newestGuestHelp: Record<string, string> = {
+  '': `EndoGuest - a confined agent with directory and mail capabilities (newest daemon).
+Directory: has, identify, reverseIdentify, locate, reverseLocate, list, listIdentifiers, lookup,
+lookupById, lookupByLocator, reverseLookup, storeIdentifier, remove, move, copy, makeDirectory, storeValue.
+Mail: listMessages, followMessages (an exo-stream reader), send, reply, editMessage, messageHistory,
+dismiss, dismissAll, adopt, request, resolve, reject, form, submit. evaluate runs code at once.
+Special names: @agent (these powers), @host (the host's handle), @mail, @self (own handle).`,
+  storeIdentifier: 'storeIdentifier(nameOrPath, id): name a formula id.',
+  editMessage: 'editMessage(messageNumber, strings, edgeNames, petNamesOrPaths, { done }): revise a package you sent.',
+  messageHistory: 'messageHistory(messageNumber) -> Promise<revisions>: { envelope, done, date, timestamp } for each revision.',
+  evaluate: 'evaluate(workerName, source, codeNames, petNamesOrPaths, resultName?) -> Promise<value>: runs the code at once.',
+};
 
 const unsupported = (method: string, why: string) => async () => {
   throw Error(`${method} is not supported by the mail-host simulator (${why})`);
 };
 
-export const makeGuestPowers = (agent: Agent, table: FormulaTable, mail: MailOps) => {
+export const makeGuestPowers = (agent: Agent, table: FormulaTable, mail: MailOps, profile: DaemonProfile = 'f0a46042a') => {
+  if (profile === 'newest') {
+    const help = makeHelp(newestGuestHelp);
+    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
+    const methods = {
+      help: (methodName?: string) => help(methodName),
+      ...shared,
+      ...makeNewestMethods(agent, table, mail),
+      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
+      define: unsupported('define', 'no definition requests'),
+    };
+    return makeGuardedExo<GuestPowers>('EndoGuest', NewestGuestInterface, gateMethods(agent, agent.incarnation, methods));
+  }
   const help = makeHelp();
   const methods = {
     help: (methodName?: string) => help(methodName),

@@ -2,7 +2,9 @@
 import { makeGuardedExo } from './guarded-exo.js';
 import { gateMethods, makeAgentMethods } from './agent-methods.js';
 import { makeHelp } from './help-text.js';
-import { HostInterface } from './interfaces.js';
+import { HostInterface, NewestHostInterface } from './interfaces.js';
+import { makeNewestMethods } from './newest-methods.js';
+import type { DaemonProfile } from './profile.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type { MailOps } from './mail-ops.js';
@@ -32,8 +34,37 @@ provideWorker, makeUnconfined, evaluate (runs at once), cancel, grantEvaluate, c
   counterEvaluate: 'counterEvaluate(messageNumber, source, codeNames, petNamesOrPaths, workerName?, resultName?): send a counter-proposal.',
 };
 
-export const makeHostPowers = (agent: Agent, table: FormulaTable, mail: MailOps, hostOnly: HostOnlyMethods) => {
+export const makeHostPowers = (
+  agent: Agent,
+  table: FormulaTable,
+  mail: MailOps,
+  hostOnly: HostOnlyMethods,
+  profile: DaemonProfile = 'f0a46042a',
+) => {
   const help = makeHelp(hostHelp);
+  if (profile === 'newest') {
+    // No eval-proposals to grant or counter; write is storeIdentifier.
+    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
+    const methods = {
+      help: (methodName?: string) => help(methodName),
+      ...shared,
+      ...makeNewestMethods(agent, table, mail),
+      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
+      provideGuest: (name?: string, options?: ProvideGuestOptions) => hostOnly.provideGuest(name, options),
+      provideWorker: (nameOrPath: NameOrPath) => hostOnly.provideWorker(nameOrPath),
+      makeUnconfined: (workerName: string | undefined, specifier: string, options?: MakeCapletOptions) =>
+        hostOnly.makeUnconfined(workerName, specifier, options),
+      cancel: (nameOrPath: NameOrPath, reason?: Error) => hostOnly.cancel(nameOrPath, reason),
+      evaluate: (
+        workerName: string | undefined,
+        source: string,
+        codeNames: string[],
+        petNamesOrPaths: NameOrPath[],
+        resultName?: NameOrPath,
+      ) => hostOnly.evaluate(workerName, source, codeNames, petNamesOrPaths, resultName),
+    };
+    return makeGuardedExo<HostPowers>('EndoHost', NewestHostInterface, gateMethods(agent, agent.incarnation, methods));
+  }
   const methods = {
     help: (methodName?: string) => help(methodName),
     ...makeAgentMethods(agent, table, mail),

@@ -1,6 +1,6 @@
 /**
  * The mail host: an in-process double of the Endo daemon as a guest caplet
- * sees it (shared/spec/daemon-api.md).
+ * sees it (docs/daemon-api.md).
  *
  * - Caplets run on CapTP loopbacks (one per worker): `powers` is a promise for
  *   a remote presence, `context` a remote object with only methods.
@@ -26,5 +26,8 @@ export type { MailHost, MailHostOptions } from './mail-host.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { isPetName, isSpecialName, isName } from './pet-name.js';
-export { GuestInterface, HostInterface } from './interfaces.js';
+export { GuestInterface, HostInterface, NewestGuestInterface, NewestHostInterface } from './interfaces.js';
+export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
+export type { DaemonProfile, SpecialNames } from './profile.js';
+export { formatLocator, idFromLocator } from './locator.js';
 export type * from './types.js';

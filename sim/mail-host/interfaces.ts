@@ -77,3 +77,49 @@ export const HostInterface: InterfaceGuard = M.interface('EndoHost', {
     .optional(M.or(NameShape, M.undefined()), NamePathShape)
     .returns(M.promise()),
 });
+
+/**
+ * The newest daemon's guest (endo branch agent/iroh-preserve-native-datagram-receivers):
+ * `storeIdentifier` instead of `write`, `evaluate` runs at once (no
+ * requestEvaluation), message edits and their history, forms, `send` may
+ * name the message it answers, locator look-ups.
+ */
+const { write: _write, evaluate: _evaluate, send: _send, ...sharedWithNewest } = agentMethods;
+const newestAgentMethods = {
+  ...sharedWithNewest,
+  storeIdentifier: M.call(NameOrPathShape, IdShape).returns(M.promise()),
+  lookupByLocator: M.call(M.string()).returns(M.promise()),
+  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
+    .optional(MessageNumberShape)
+    .returns(M.promise()),
+  evaluate: M.call(M.or(NameOrPathShape, M.undefined()), M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+    .optional(NameOrPathShape)
+    .returns(M.promise()),
+  form: M.call(NameOrPathShape, M.string(), M.arrayOf(M.record())).returns(M.promise()),
+};
+
+// Both the guest and the host edit, read revisions and answer forms.
+const newestMailMethods = {
+  editMessage: M.call(MessageNumberShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
+    .optional(M.splitRecord({}, { done: M.boolean() }))
+    .returns(M.promise()),
+  messageHistory: M.call(MessageNumberShape).returns(M.promise()),
+  submit: M.call(MessageNumberShape, M.record()).returns(M.promise()),
+};
+
+export const NewestGuestInterface: InterfaceGuard = M.interface('EndoGuest', {
+  ...newestAgentMethods,
+  ...newestMailMethods,
+  define: M.call(M.string(), M.record()).returns(M.promise()),
+});
+
+export const NewestHostInterface: InterfaceGuard = M.interface('EndoHost', {
+  ...newestAgentMethods,
+  ...newestMailMethods,
+  provideGuest: M.call().optional(NameShape, M.record()).returns(M.promise()),
+  provideWorker: M.call(NameOrPathShape).returns(M.promise()),
+  makeUnconfined: M.call(M.or(NameOrPathShape, M.undefined()), M.string())
+    .optional(MakeCapletOptionsShape)
+    .returns(M.promise()),
+  cancel: M.call(NameOrPathShape).optional(M.error()).returns(M.promise()),
+});

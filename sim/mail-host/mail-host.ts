@@ -16,6 +16,7 @@ import { isFormulaId, makeIdMinter } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeHostPowers } from './host-powers.js';
 import { makeMailOps } from './mail-ops.js';
+import { assertProfile, randomNumberOf, specialNamesOf, type DaemonProfile, type SpecialNames } from './profile.js';
 import { MAILBOX_LOAD_ERROR } from './mailbox.js';
 import { assertName, assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
 import type { Agent } from './agents.js';
@@ -40,6 +41,8 @@ import type {
 export interface MailHostOptions {
   /** The clock message dates come from. */
   now?: () => Date;
+  /** Which daemon generation to play: f0a46042a (default) or the newest (see profile.ts). */
+  profile?: DaemonProfile;
   /**
    * 'captp' (the default) runs caplets over CapTP loopbacks as the daemon's
    * workers do; 'direct' hands them the objects themselves, so a measurement
@@ -49,6 +52,10 @@ export interface MailHostOptions {
 }
 
 export interface MailHost {
+  /** The daemon generation this host plays. */
+  readonly profile: DaemonProfile;
+  /** Its special names by role (HOST or @host, …). */
+  readonly special: SpecialNames;
   /** The host's powers (the person's agent), called directly or through E(). */
   readonly host: HostPowers;
   /** The host's SELF (handle) id: `from` of the host's messages. */
@@ -97,7 +104,10 @@ const describeMessage = (record: MessageRecord): string => {
       return `#${record.number} package from ${from}…: ${JSON.stringify(text)}`;
     }
     case 'request':
-      return `#${record.number} request from ${from}…: ${JSON.stringify(record.description)}`;
+    case 'form':
+      return `#${record.number} ${record.type} from ${from}…: ${JSON.stringify(record.description)}`;
+    case 'value':
+      return `#${record.number} value from ${from}…`;
     default:
       return `#${record.number} ${record.type} from ${from}…: ${JSON.stringify(record.source.slice(0, 80))}`;
   }
@@ -115,9 +125,11 @@ const specifierToUrl = (specifier: string): string => {
 
 export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const now = options.now ?? (() => new Date());
-  const table = makeFormulaTable(makeIdMinter());
+  const profile = assertProfile(options.profile ?? 'f0a46042a');
+  const special = specialNamesOf(profile);
+  const table = makeFormulaTable(makeIdMinter(randomNumberOf(profile)));
   const directories = makeDirectoryMaker(table);
-  const agents = makeAgentRegistry(table, directories, now);
+  const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
   const caplets = makeCapletRunner(table, agents, options.connection);
   const guests: Agent[] = [];
@@ -134,7 +146,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   };
 
   const formulateGuest = (hostHandleId: FormulaId): Agent => {
-    const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail));
+    const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail, profile));
     guests.push(guest);
     return guest;
   };
@@ -210,8 +222,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const host = agents.formulateAgent(
     'host',
     undefined,
-    agent => makeHostPowers(agent, table, mail, hostOnly),
-    { MAIN: mainWorkerId, NONE: noneId, PINS: pins.id },
+    agent => makeHostPowers(agent, table, mail, hostOnly, profile),
+    { [special.main]: mainWorkerId, [special.none]: noneId, [special.pins]: pins.id },
   );
   // A caplet neither the host nor its PINS name any longer is collected, which cancels it.
   const isNamed = (id: FormulaId) => host.names.reverseIdentify(id).length > 0 || pins.store.reverseIdentify(id).length > 0;
@@ -222,13 +234,13 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const launch = async (
     load: () => Promise<MakeFn>,
     workerName: string | undefined,
-    { powersName = 'NONE', resultName, env = {} }: MakeCapletOptions,
+    { powersName = special.none, resultName, env = {} }: MakeCapletOptions,
   ): Promise<CapletHandle> => {
     // Checked as the daemon's guard does; copied so the caller's object is not frozen.
     const envRecord = harden({ ...env });
     mustMatch(envRecord, M.recordOf(M.string(), M.string()), 'env');
     if (workerName !== undefined) assertName(workerName);
-    if (!['NONE', 'AGENT', 'ENDO'].includes(powersName)) assertPetName(powersName);
+    if (![special.none, special.agent, special.endo].includes(powersName)) assertPetName(powersName);
     let workerId = workerName === undefined ? undefined : host.names.identifyLocal(workerName);
     if (workerName !== undefined && workerId === undefined) {
       workerId = caplets.formulateWorker();
@@ -252,7 +264,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   };
 
   const agentNamed = (name: string | undefined): Agent => {
-    if (name === undefined || name === 'HOST') return host;
+    if (name === undefined || name === 'HOST' || name === special.host) return host;
     const id = host.names.identifyLocal(name);
     const agent = id === undefined ? undefined : agents.agentFor(id);
     if (agent === undefined || agent.kind !== 'guest') throw Error(`The host has no guest named ${quote(name)}`);
@@ -285,7 +297,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         // The daemon's own error, as every call on the guest's powers then rejects with it.
         guest.loadError = error as Error;
       }
-      guest.powers = makeGuestPowers(guest, table, mail);
+      guest.powers = makeGuestPowers(guest, table, mail, profile);
       table.remember(guest.powers, guest.agentId);
     }
     host.mailbox.reload(settledFor);
@@ -333,6 +345,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   };
 
   return {
+    profile,
+    special,
     host: host.powers as HostPowers,
     hostId: host.handleId,
     startCaplet: (make, { powersName, resultName, env, workerName }) =>

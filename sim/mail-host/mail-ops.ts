@@ -3,13 +3,15 @@
  * dismiss, adopt, requests and their answers, eval-proposals and their grant,
  * rejection and counter-proposal.
  */
-import { assertFormulaId, randomHex512 } from './formula-id.js';
+import { assertFormulaId } from './formula-id.js';
+import { randomNumberOf } from './profile.js';
 import { evaluateSource } from './evaluate-source.js';
 import { assertName, assertNames, assertPetNamePath, namePathFrom, quote } from './pet-name.js';
 import { formulatePromise, makeResponseKit } from './promise-formula.js';
 import type { Agent, AgentRegistry } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type {
+  FormField,
   Envelope,
   EvalProposalReviewerMessage,
   FormulaId,
@@ -45,6 +47,8 @@ const assertPackageShape = (strings: readonly string[], edgeNames: readonly stri
 };
 
 export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
+  const newest = agents.profile === 'newest';
+  const randomHex512 = randomNumberOf(agents.profile);
   const mustGet = (self: Agent, number: bigint, kind = 'message'): MessageRecord => {
     const record = self.mailbox.get(number);
     if (record === undefined) {
@@ -74,6 +78,7 @@ export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
     strings: readonly string[],
     edgeNames: readonly string[],
     petNamesOrPaths: readonly NameOrPath[],
+    replyToNumber?: bigint,
   ): Promise<void> => {
     const toPath = namePathFrom(recipientNameOrPath);
     assertNames(edgeNames);
@@ -83,8 +88,12 @@ export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
     const recipient = agents.recipientFor(toId, recipientNameOrPath);
     assertPackageShape(strings, edgeNames, petNamesOrPaths);
     const ids = await identifyAll(self, petNamesOrPaths);
+    // Newest daemon: send may name the message it answers (replyTo set only when that message is there).
+    const parentId = replyToNumber === undefined ? undefined : self.mailbox.get(replyToNumber)?.messageId;
     post(self, recipient, harden({
-      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(), from: self.handleId, to: toId,
+      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(),
+      ...(parentId === undefined ? {} : { replyTo: parentId }),
+      from: self.handleId, to: toId,
     }));
   };
 
@@ -164,6 +173,8 @@ export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
 
   const reject = async (self: Agent, number: bigint, reason = 'Declined') => {
     const record = self.mailbox.get(number);
+    // f0a46042a ignores an unknown number; the newest daemon throws.
+    if (record === undefined && newest) throw Error(`No such message with number ${quote(String(number))}`);
     if (record === undefined) return;
     // An eval-proposal has no resolver: rejecting it this way does not settle it (as in the daemon).
     const rejection = Promise.reject(harden(Error(reason)));
@@ -313,9 +324,93 @@ export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
     });
   };
 
+  /** Newest daemon: the sender revises its own package; the recipient's copy is revised too. */
+  const editMessage = async (
+    self: Agent,
+    number: bigint,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    options: { done?: boolean } = {},
+  ): Promise<void> => {
+    const current = mustGet(self, number);
+    if (current.from !== self.handleId) throw Error(`Only the original sender may edit message ${quote(String(number))}`);
+    if (current.type !== 'package') {
+      throw Error(`editMessage currently supports only package messages (message ${quote(String(number))} is ${quote(current.type)})`);
+    }
+    assertNames(edgeNames);
+    assertUniqueEdgeNames(edgeNames);
+    if (petNamesOrPaths.length !== edgeNames.length) {
+      throw Error(`Edit must have one edge name (${edgeNames.length}) for every pet name (${petNamesOrPaths.length})`);
+    }
+    if (strings.length < petNamesOrPaths.length) throw Error('Edit must have one string before every value delivered');
+    const { done = true } = options;
+    if (typeof done !== 'boolean') throw Error('editMessage "done" option must be a boolean');
+    const ids = await identifyAll(self, petNamesOrPaths);
+    const envelope = harden({
+      type: 'package' as const, strings, names: edgeNames, ids, messageId: current.messageId,
+      ...(current.replyTo === undefined ? {} : { replyTo: current.replyTo }),
+      from: self.handleId, to: current.to, done,
+    });
+    self.mailbox.revise(number, envelope);
+    if (current.to === current.from) return;
+    const recipient = agents.recipientFor(current.to, current.to);
+    const theirs = recipient.mailbox.list().find(record => record.messageId === current.messageId && record.from === self.handleId);
+    // As in the daemon, an edit of a message the recipient has dismissed fails (after our own copy changed).
+    if (theirs === undefined) throw Error(`No such message with number for edit of ${quote(String(number))} in the recipient's inbox`);
+    recipient.mailbox.revise(theirs.number, envelope);
+  };
+
+  /** Newest daemon: sends a form (fields to fill in) to a recipient. */
+  const form = async (self: Agent, recipientNameOrPath: NameOrPath, description: string, fields: readonly FormField[]) => {
+    const toPath = namePathFrom(recipientNameOrPath);
+    const toId = await self.directory.identify(...toPath);
+    if (toId === undefined) throw Error(`Unknown recipient ${toPath.join('/')}`);
+    const recipient = agents.recipientFor(toId, recipientNameOrPath);
+    post(self, recipient, harden({ type: 'form', from: self.handleId, to: toId, messageId: randomHex512(), description, fields }));
+  };
+
+  /** Newest daemon: answers a form with values (defaults filled in; every field must have a string). */
+  const submit = async (self: Agent, number: bigint, given: Record<string, unknown>) => {
+    const record = mustGet(self, number);
+    if (record.type !== 'form') throw Error(`Message ${quote(String(number))} is not a form (is ${quote(record.type)})`);
+    const values: Record<string, unknown> = {};
+    for (const field of record.fields) if (field.default !== undefined) values[field.name] = field.default;
+    Object.assign(values, given);
+    for (const field of record.fields) {
+      if (values[field.name] === undefined) throw Error(`Missing value for field ${quote(field.name)}`);
+      if (typeof values[field.name] !== 'string') throw Error(`field ${quote(field.name)}: Must be a string`);
+    }
+    const value = harden(values);
+    const valueId = table.formulate({ type: 'marshal', provide: () => value });
+    table.remember(value, valueId);
+    const sender = agents.recipientFor(record.from, record.from);
+    post(self, sender, harden({
+      type: 'value', from: self.handleId, to: record.from, messageId: randomHex512(), replyTo: record.messageId, valueId,
+    }));
+  };
+
+  /** Newest daemon: a guest's evaluate runs at once, endowments from its own namespace. */
+  const evaluateNow = async (
+    self: Agent,
+    source: string,
+    codeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    resultNameOrPath?: NameOrPath,
+  ): Promise<unknown> => {
+    if (petNamesOrPaths.length !== codeNames.length) throw Error('Evaluator requires one pet name for each code name');
+    const values = await Promise.all(petNamesOrPaths.map(path => self.directory.lookup(path)));
+    const value = await evaluateSource(source, codeNames, values);
+    const id = table.formulate({ type: 'eval', provide: () => value });
+    table.remember(value, id);
+    if (resultNameOrPath !== undefined) await self.directory.write(namePathFrom(resultNameOrPath), id);
+    return value;
+  };
+
   return harden({
     send, reply, dismiss, dismissAll, adopt, request, resolve, reject,
     propose, grant, rejectProposal, counter, counterEvaluate, mustGetProposal,
+    editMessage, form, submit, evaluateNow,
   });
 };
 export type MailOps = ReturnType<typeof makeMailOps>;

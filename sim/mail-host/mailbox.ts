@@ -34,8 +34,22 @@ export interface Mailbox {
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
   /** Breaks every feed (the connection went away). */
   disconnect(error: Error): void;
+  /**
+   * Newest daemon: replaces a message with a revision under the same number
+   * (kept dismissible by its old dismisser) and shows it to every feed again.
+   */
+  revise(number: bigint, envelope: Envelope): MessageRecord;
+  /** Newest daemon: the revisions of a message since this incarnation loaded it, oldest first. */
+  history(number: bigint): readonly Revision[];
   /** How many follows are open (not ended by return() nor failed). */
   followers(): number;
+}
+
+/** One revision of a message, as messageHistory reports it (before locators are written in). */
+export interface Revision {
+  readonly envelope: Envelope;
+  readonly done: boolean;
+  readonly date: string;
 }
 
 /** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
@@ -43,32 +57,42 @@ export const MAILBOX_LOAD_ERROR = 'Unknown message formula type';
 
 const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
 
-export const makeMailbox = (now: () => Date): Mailbox => {
+/** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
+export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: boolean } = {}): Mailbox => {
   const messages = new Map<bigint, MessageRecord>();
   const stored = new Map<bigint, StoredMessage>();
+  // The daemon keeps revisions in memory only: after a restart a message's history starts again empty.
+  const revisions = new Map<bigint, Revision[]>();
   const topic = makeTopic<MessageRecord>();
   const feeds = new Set<{ fail: (error: Error) => void }>();
   let nextNumber = 0n;
+
+  const doneOf = (fields: Record<string, unknown>) => (withDone ? { done: fields.done ?? true } : {});
 
   const stamp = (number: bigint, fields: Record<string, unknown>, date: string): MessageRecord => {
     let resolveDismissed!: () => void;
     const dismissed = new Promise<void>(resolve => {
       resolveDismissed = resolve;
     });
-    let record: MessageRecord;
+    // The record this dismisser stands for now (a revision takes the place of the one before).
+    const live: { record?: MessageRecord } = {};
     const dismisser = makeGuardedExo<Dismisser>('Dismisser', DismisserInterface, {
       async dismiss() {
         // A dismisser from before a restart no longer names a live record.
-        if (messages.get(number) !== record) return undefined;
+        if (messages.get(number) !== live.record) return undefined;
         messages.delete(number);
         stored.delete(number);
+        revisions.delete(number);
         resolveDismissed();
         return undefined;
       },
     });
-    record = harden({ ...fields, number, date, dismissed, dismisser }) as unknown as MessageRecord;
+    const record = harden({ ...fields, ...doneOf(fields), number, date, dismissed, dismisser }) as unknown as MessageRecord;
+    live.record = record;
+    lives.set(record, live);
     return record;
   };
+  const lives = new WeakMap<MessageRecord, { record?: MessageRecord }>();
 
   const dismiss = (number: bigint) => {
     const record = messages.get(number);
@@ -84,8 +108,38 @@ export const makeMailbox = (now: () => Date): Mailbox => {
       const record = stamp(number, envelope as unknown as Record<string, unknown>, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
+      if (withDone) revisions.set(number, [harden({ envelope, done: (record as { done?: boolean }).done ?? true, date })]);
       topic.publish(record);
       return record;
+    },
+    revise: (number, envelope) => {
+      const existing = messages.get(number);
+      if (existing === undefined) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      const date = now().toISOString();
+      const fields = envelope as unknown as Record<string, unknown>;
+      const record = harden({
+        ...fields,
+        ...doneOf(fields),
+        number,
+        date,
+        dismissed: existing.dismissed,
+        dismisser: existing.dismisser,
+      }) as unknown as MessageRecord;
+      const live = lives.get(existing);
+      if (live) {
+        live.record = record;
+        lives.set(record, live);
+      }
+      messages.set(number, record);
+      stored.set(number, harden({ envelope, date }));
+      const done = (record as { done?: boolean }).done ?? true;
+      revisions.set(number, [...(revisions.get(number) ?? []), harden({ envelope, done, date })]);
+      topic.publish(record);
+      return record;
+    },
+    history: number => {
+      if (!messages.has(number)) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      return harden([...(revisions.get(number) ?? [])]);
     },
     get: number => messages.get(number),
     list: () => [...messages.values()],
@@ -148,6 +202,7 @@ export const makeMailbox = (now: () => Date): Mailbox => {
         );
       }
       messages.clear();
+      revisions.clear();
       for (const [number, { envelope, date }] of stored) {
         // Reloaded records always carry replyTo (possibly undefined) and a fresh dismisser.
         const fields: Record<string, unknown> = { ...envelope, replyTo: envelope.replyTo };

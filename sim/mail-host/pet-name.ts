@@ -3,7 +3,8 @@
  * names uppercase, mail slots decimal; paths are non-empty arrays of names.
  */
 const petNamePattern = /^[a-z0-9][a-z0-9-]{0,127}$/;
-const specialNamePattern = /^[A-Z][A-Z0-9-]{0,127}$/;
+// Upper case at f0a46042a (HOST), `@` and lower case in the newest daemon (@host).
+const specialNamePattern = /^(?:[A-Z][A-Z0-9-]{0,127}|@[a-z][a-z0-9-]{0,127})$/;
 const mailSlotPattern = /^\d+$/;
 
 const quote = (value: unknown): string => {

@@ -101,18 +101,24 @@ export const makePetStore = (assertValidName: (name: unknown) => string = assert
  * The agent's view of its store: special names (AGENT, HOST, MAIL, SELF…) come
  * first, are read-only, and anything else must be a valid pet name.
  */
-export const withSpecialNames = (store: PetStore, specialNames: Readonly<Record<string, FormulaId>>): PetStore => {
+export const withSpecialNames = (
+  store: PetStore,
+  specialNames: Readonly<Record<string, FormulaId>>,
+  // In the newest daemon an upper-case name such as HOST is an ordinary (unbound) name.
+  isPlainName: (name: string) => boolean = name => /^[a-z0-9][a-z0-9-]{0,127}$/.test(name),
+): PetStore => {
   const specialKeys = harden(Object.keys(specialNames).sort());
   const isSpecial = (name: string) => Object.hasOwn(specialNames, name);
   return {
     ...store,
-    has: name => isSpecial(name) || store.has(name),
+    has: name => isSpecial(name) || (/^[a-z0-9][a-z0-9-]{0,127}$/.test(name) ? store.has(name) : (isPlainName(name) ? false : store.has(name))),
     identifyLocal: name => {
       if (isSpecial(name)) return specialNames[name];
-      if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,127}$/.test(name)) {
+      if (typeof name !== 'string' || !isPlainName(name)) {
         throw Error(`Invalid pet name ${JSON.stringify(name)} and not one of ${Object.keys(specialNames).join(', ')}`);
       }
-      return store.identifyLocal(name);
+      // The double stores lower-case pet names only; another plain name is simply unbound.
+      return /^[a-z0-9][a-z0-9-]{0,127}$/.test(name) ? store.identifyLocal(name) : undefined;
     },
     list: () => harden([...specialKeys, ...store.list()]),
     reverseIdentify: id => {

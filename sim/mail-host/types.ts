@@ -30,6 +30,8 @@ export interface MessageBase {
   readonly replyTo?: string | undefined;
   readonly dismissed: Promise<void>;
   readonly dismisser: Dismisser;
+  /** Newest daemon only: false while the sender is still writing the message. */
+  readonly done?: boolean;
 }
 
 export interface PackageMessage extends MessageBase {
@@ -71,18 +73,45 @@ export interface EvalProposalProposerMessage extends MessageBase, EvalProposalFi
   readonly resultName: string | undefined;
 }
 
+/** Newest daemon: a form the sender asks the recipient to fill in (e.g. Lal's "Add an agent"). */
+export interface FormMessage extends MessageBase {
+  readonly type: 'form';
+  readonly description: string;
+  readonly fields: readonly FormField[];
+}
+
+/** One field of a form. */
+export interface FormField {
+  readonly name: string;
+  readonly label: string;
+  readonly default?: string;
+  readonly example?: string;
+  readonly secret?: boolean;
+}
+
+/** Newest daemon: the values submitted for a form, as a reply to it (`valueId` names the record). */
+export interface ValueMessage extends MessageBase {
+  readonly type: 'value';
+  readonly valueId: FormulaId;
+  readonly replyTo: string;
+}
+
 export type MessageRecord =
   | PackageMessage
   | RequestMessage
   | EvalProposalReviewerMessage
-  | EvalProposalProposerMessage;
+  | EvalProposalProposerMessage
+  | FormMessage
+  | ValueMessage;
 
 /** A message before it is numbered and stamped: what a sender posts. */
 export type Envelope =
   | Omit<PackageMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>
   | Omit<RequestMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>
   | Omit<EvalProposalReviewerMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>
-  | Omit<EvalProposalProposerMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>;
+  | Omit<EvalProposalProposerMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>
+  | Omit<FormMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>
+  | Omit<ValueMessage, 'number' | 'date' | 'dismissed' | 'dismisser'>;
 
 /** A name, or a path of names through directories. */
 export type NameOrPath = string | readonly string[];
@@ -161,6 +190,20 @@ export interface GuestPowers {
     petNamesOrPaths: readonly NameOrPath[],
     resultName?: NameOrPath,
   ): Promise<unknown>;
+  // The newest daemon's methods (absent at f0a46042a, where `write` and `requestEvaluation` are).
+  storeIdentifier?(nameOrPath: NameOrPath, id: FormulaId): Promise<void>;
+  editMessage?(
+    messageNumber: bigint,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    options?: { done?: boolean },
+  ): Promise<void>;
+  messageHistory?(messageNumber: bigint): Promise<readonly { envelope: unknown; done: boolean; date: string; timestamp: number }[]>;
+  form?(recipient: NameOrPath, description: string, fields: readonly FormField[]): Promise<void>;
+  submit?(messageNumber: bigint, values: Record<string, unknown>): Promise<void>;
+  lookupByLocator?(locator: string): Promise<unknown>;
+  reverseLocate?(locator: string): Promise<readonly string[]>;
   requestEvaluation(
     source: string,
     codeNames: readonly string[],
@@ -173,7 +216,7 @@ export interface GuestPowers {
  * The host's powers: the directory and mail methods plus the host-only ones.
  * Its `evaluate` has the guest's signature but runs at once (no proposal).
  */
-export interface HostPowers extends Omit<GuestPowers, 'requestEvaluation'> {
+export interface HostPowers extends Omit<GuestPowers, 'requestEvaluation' | 'submit'> {
   provideGuest(name?: string, options?: ProvideGuestOptions): Promise<unknown>;
   provideWorker(nameOrPath: NameOrPath): Promise<unknown>;
   makeUnconfined(

@@ -8,6 +8,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import type { MessageRecord } from './message-record.js';
+import type { MailStream } from '../daemon/daemon-adapter.js';
 
 export interface MailFollower {
   /** Settles when following ends: stopped, the iterator finished, or failed (rejects). */
@@ -21,26 +22,40 @@ export const followMail = (options: {
   onOwn: (message: MessageRecord) => void;
   onMail: (message: MessageRecord) => void;
   log: Log;
+  /** Opens the daemon's mail stream (the generation's adapter); the f0a46042a remote iterator by default. */
+  open?: () => Promise<MailStream>;
+  /** Whether a message is the agent's own; `from === selfId` by default. */
+  isOwn?: (message: MessageRecord) => boolean;
 }): MailFollower => {
   const { powers, selfId, onOwn, onMail, log } = options;
-  let iterator: AsyncIterator<unknown> | undefined;
+  const isOwn = options.isOwn ?? ((message: MessageRecord) => selfId !== undefined && message.from === selfId);
+  const open =
+    options.open ??
+    (async (): Promise<MailStream> => {
+      const remote = (await E(powers).followMessages()) as AsyncIterator<unknown>;
+      return {
+        next: () => E(remote).next() as Promise<IteratorResult<unknown>>,
+        return: (value?: unknown) => E(remote).return!(value) as Promise<unknown>,
+      };
+    });
+  let iterator: MailStream | undefined;
   let stopped = false;
   const close = () => {
-    if (iterator !== undefined) Promise.resolve(E(iterator).return!(undefined)).catch(() => {});
+    if (iterator !== undefined) Promise.resolve(iterator.return(undefined)).catch(() => {});
   };
   const follow = async (): Promise<void> => {
-    iterator = (await E(powers).followMessages()) as AsyncIterator<unknown>;
+    iterator = await open();
     if (stopped) {
       close();
       return;
     }
     for (;;) {
-      const step = (await E(iterator).next()) as IteratorResult<unknown>;
+      const step = await iterator.next();
       if (step.done || stopped) return;
       const message = step.value as MessageRecord;
       if (message === null || typeof message !== 'object') {
         log('skipped a malformed message');
-      } else if (selfId !== undefined && message.from === selfId) {
+      } else if (isOwn(message)) {
         onOwn(message);
       } else {
         onMail(message);

@@ -1,5 +1,5 @@
 /**
- * A message as the daemon delivers it (daemon-api.md, "Messages"). Fields
+ * A message as the daemon delivers it (docs/daemon-api.md, "Messages"). Fields
  * beyond the common ones depend on `type`; everything is optional here
  * because a malformed message must be handled, not crash the loop.
  */

@@ -12,7 +12,15 @@ const shortId = (id: string): string => (id.length > 16 ? `id ${id.slice(0, 8)}â
 
 const SENDERS_REMEMBERED = 512;
 
-export const makeSenderNames = (powers: unknown): NameOf => {
+/** How this daemon spells its special names and its message ids (daemon/daemon-adapter.ts); f0a46042a's by default. */
+export interface SenderNaming {
+  names: { host: string; self: string };
+  idOf: (idOrLocator: unknown) => string | undefined;
+}
+
+export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf => {
+  const host = naming?.names.host ?? 'HOST';
+  const self = naming?.names.self ?? 'SELF';
   // Senders come and go over a long run: keep the most recently named ones.
   const cache = makeBoundedMap<string, Promise<string>>(SENDERS_REMEMBERED);
   const lookUp = async (id: string): Promise<string> => {
@@ -20,7 +28,7 @@ export const makeSenderNames = (powers: unknown): NameOf => {
       const names: unknown = await E(powers as { reverseIdentify(id: string): string[] }).reverseIdentify(id);
       const list = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
       // A person's own pet name reads better than a special name, except for HOST.
-      const preferred = list.find(name => name === 'HOST') ?? list.find(name => name !== 'SELF') ?? list[0];
+      const preferred = list.find(name => name === host) ?? list.find(name => name !== self) ?? list[0];
       // No name yet: ask again next time, the host may introduce one.
       if (preferred === undefined) cache.delete(id);
       return preferred ?? shortId(id);
@@ -29,7 +37,9 @@ export const makeSenderNames = (powers: unknown): NameOf => {
       return shortId(id);
     }
   };
-  return id => {
+  return given => {
+    // The newest daemon writes senders as endo:// locators; reverseIdentify takes the formula id.
+    const id = naming === undefined ? given : (naming.idOf(given) ?? given);
     if (typeof id !== 'string' || id === '') return Promise.resolve('unknown sender');
     let named = cache.get(id);
     if (named === undefined) {

@@ -15,16 +15,17 @@ export const makeTellSender = (
   powers: PowersRef,
   log: Log,
   redact: (text: string) => string,
+  hostName = 'HOST',
 ): TellSender => async (origin, said) => {
   const text = redact(said);
   try {
     if (origin === undefined) {
-      await E(powers).send('HOST', [text], [], []);
+      await E(powers).send(hostName, [text], [], []);
     } else {
       await E(powers).reply(origin.number, [text], [], []);
     }
   } catch (error) {
-    const to = origin?.sender ?? 'HOST';
+    const to = origin?.sender ?? hostName;
     await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
       log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
     );

@@ -33,7 +33,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
   const allow = readNames(env, 'LAL_TOOLS_ALLOW');
   const deny = readNames(env, 'LAL_TOOLS_DENY') ?? new Set<string>();
   const approve = readNames(env, 'LAL_TOOLS_APPROVE') ?? new Set<string>();
-  const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(['HOST']);
+  const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(['HOST', '@host']);
   const allows = (name: string) => !deny.has(name) && (allow === undefined || allow.has(name));
   return {
     allows,

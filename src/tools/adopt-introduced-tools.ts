@@ -15,7 +15,8 @@ import type { Introspectable } from '../remote-objects.js';
 const PROBE_TIMEOUT_MS = 2_000;
 const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
 
-const isSpecialName = (name: string): boolean => /^[A-Z][A-Z0-9-]*$/.test(name);
+// HOST at f0a46042a, @host in the newest daemon.
+const isSpecialName = (name: string): boolean => /^(?:[A-Z][A-Z0-9-]*|@.*)$/.test(name);
 
 const isFaeTool = async (value: unknown): Promise<boolean> => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;

@@ -62,6 +62,8 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
     },
     ['source', 'resultName'],
   ),
+  // Offered on the newest daemon only (daemon/speak-generation.ts), where messages have revisions.
+  tool('messageHistory', 'Read every revision of a message (its sender may have edited it), oldest first.', { messageNumber }, ['messageNumber']),
   tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' }, petName: path }, ['value', 'petName']),
   tool(
     'adoptTool',

@@ -22,6 +22,7 @@ import {
   type Args,
 } from './read-args.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from './fae-tool-registry.js';
+import { readMessageHistory } from '../daemon/message-history.js';
 import { readScheduleArgs, type WakeUps } from '../schedule/wake-ups.js';
 import type { Introspectable } from '../remote-objects.js';
 
@@ -176,6 +177,8 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
         origin: context.origin,
       });
     }
+    case 'messageHistory':
+      return readMessageHistory(context.powers, readMessageNumber(args));
     case 'store': {
       const value = readPassable(args, 'value');
       const petName = readPath(args, 'petName');

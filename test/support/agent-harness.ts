@@ -4,7 +4,7 @@
  */
 import { E } from '@endo/far';
 import { make } from '../../agent.js';
-import { makeMailHost } from '../../sim/mail-host/index.js';
+import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Clock } from '../../src/clock.js';
@@ -79,6 +79,8 @@ export interface StartOptions {
   introducedNames?: Record<string, string>;
   /** Use the real providers (createProvider from env) instead of the scripted model. */
   realProvider?: boolean;
+  /** The daemon generation the mail host plays (ignored when `host` is given). */
+  profile?: DaemonProfile;
   /** Time for quotas and wake-ups (a manual clock); the system's by default. Kept across restart(). */
   clock?: Clock;
   /** Runs after the guest exists and before the agent starts. */
@@ -88,7 +90,7 @@ export interface StartOptions {
 export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> => {
   const persona = options.persona ?? 'lal';
   const name = persona;
-  const host = options.host ?? makeMailHost();
+  const host = options.host ?? makeMailHost(options.profile === undefined ? {} : { profile: options.profile });
   await E(host.host).provideGuest(name, {
     agentName: `profile-for-${name}`,
     ...(options.introducedNames === undefined ? {} : { introducedNames: options.introducedNames }),

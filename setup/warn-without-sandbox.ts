@@ -5,8 +5,8 @@
  * refusal. The check runs here, where `endo run` runs: normally the machine
  * of the daemon, whose workers run the tools.
  */
-import { checkSandbox } from '../../tools/lib/sandbox/sandbox-check.js';
-import { readSandboxSettings } from '../../tools/lib/sandbox/sandbox-settings.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { readSandboxSettings } from '../tools/lib/sandbox/sandbox-settings.js';
 import type { SourceEnv } from './passed-env.js';
 import type { Say } from './say.js';
 
