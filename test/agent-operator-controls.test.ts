@@ -177,7 +177,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(2);
+    await expect.poll(async () => (await stored(run)).version).toBe(3);
     const memory = await stored(run);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);

@@ -31,7 +31,9 @@ const makeStore = (initial: Record<string, unknown> = {}, fail: { lookup?: boole
 
 const conversation = { digest: [{ text: 'said hello', count: 1 }], omitted: 0, turns: [{ title: '#1 from HOST: "hi"', messages: [] }] };
 const wakeUp = { id: 'w1', at: NOW + 1_000, note: 'ring', setAt: NOW };
-const usage = { since: NOW - 5_000, byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } }, recent: [[NOW - 1_000, 14]] };
+const usage = { since: NOW - 5_000, byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } }, recent: [[NOW - 1_000, 14, 2]] };
+// Version 2 kept one [when, tokens] entry per call.
+const usageV2 = { ...usage, recent: [[NOW - 1_000, 14]] };
 
 const load = async (stored: unknown, fail: { lookup?: boolean } = {}) => {
   const { powers } = makeStore(stored === undefined ? {} : { [MEMORY_NAME]: stored }, fail);
@@ -53,18 +55,20 @@ describe('loadMemory', () => {
     expect(logs).toEqual([]);
   });
 
-  test('a whole version 2 memory loads as it was saved', async () => {
-    const { memory, logs } = await load(JSON.stringify({ version: 2, conversation, handled: [], usage, wakeUps: [wakeUp] }));
+  test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
+    const { memory, logs } = await load(JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }));
     expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp] });
-    expect(logs).toEqual([]);
+    const v2 = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }));
+    expect(v2.memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
+    expect([...logs, ...v2.logs]).toEqual([]);
   });
 
   test('a damaged wake-up or usage in a version 2 memory is left out, the rest kept, and the loss logged', async () => {
     const { memory, logs } = await load(
-      JSON.stringify({ version: 2, conversation, handled: ['id:b'], usage, wakeUps: [wakeUp, { id: 'w2', at: 'soon' }] }),
+      JSON.stringify({ version: 2, conversation, handled: ['id:b'], usage: usageV2, wakeUps: [wakeUp, { id: 'w2', at: 'soon' }] }),
     );
     expect(memory.wakeUps).toEqual([wakeUp]);
-    expect(memory.usage).toEqual(usage);
+    expect(memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect(logs).toEqual([`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`]);
 
     const badUsage = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: { since: -1 }, wakeUps: [] }));
@@ -76,7 +80,7 @@ describe('loadMemory', () => {
   test.each([
     ['text that is not JSON', '{"version": 2, "conv'],
     ['a value that is not a string', 42],
-    ['a future version', JSON.stringify({ version: 3, conversation, handled: [] })],
+    ['a future version', JSON.stringify({ version: 4, conversation, handled: [] })],
     ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
     ['a conversation of the wrong shape', JSON.stringify({ version: 2, handled: [], conversation: { digest: [], turns: [], omitted: '0' } })],
     ['JSON null', 'null'],

@@ -117,3 +117,47 @@ describe('Hermes <tool_call>', () => {
     staysText('<tool_call>[{"name": "get_time"}, 3]</tool_call>');
   });
 });
+
+describe('Mistral [TOOL_CALLS]', () => {
+  test('the list form, with words after it; thinking is left out', () => {
+    const text = '[THINK]which tool?[/THINK]Sure.[TOOL_CALLS][{"name": "get_time", "arguments": {"zone": "UTC"}, "id": "abc123def"}] done';
+    expect(calls(text)).toEqual([['get_time', { zone: 'UTC' }]]);
+    expect(recover(text).text).toBe('Sure.\ndone');
+  });
+
+  test('the name[ARGS] form, several calls, a call id, and arguments cut off kept raw', () => {
+    expect(
+      recover('[TOOL_CALLS]get_time[CALL_ID]a1[ARGS]{"zone": "UTC"}[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": [1, "}"]}').calls,
+    ).toEqual([
+      { name: 'get_time', arguments: '{"zone": "UTC"}' },
+      { name: 'get_weather', arguments: '{"city": "Paris", "days": [1, "}"]}' },
+    ]);
+    expect(recover('[TOOL_CALLS]get_weather[ARGS]{"city": "Par').calls).toEqual([{ name: 'get_weather', arguments: '{"city": "Par' }]);
+  });
+
+  test('an unknown tool, a list that never closes or does not parse, stays text', () => {
+    staysText('[TOOL_CALLS]launch[ARGS]{}');
+    staysText('[TOOL_CALLS][{"name": "get_time", "arguments": {}}');
+    staysText('[TOOL_CALLS][{"name": "get_time", "arguments": {},}]');
+    staysText('[TOOL_CALLS] just words');
+  });
+});
+
+describe('Llama JSON', () => {
+  test('calls separated by ";" after the python tag, the end token dropped', () => {
+    const text = 'Let me check.<|python_tag|>{"name": "get_time", "parameters": {"zone": "UTC"}}; {"type": "function", "name": "get_weather", "parameters": {"city": "Lima"}}<|eom_id|>';
+    expect(calls(text)).toEqual([
+      ['get_time', { zone: 'UTC' }],
+      ['get_weather', { city: 'Lima' }],
+    ]);
+    expect(recover(text).text).toBe('Let me check.');
+  });
+
+  test('a JSON list of calls is read; broken JSON, other words between calls, or an unknown tool stay text', () => {
+    expect(calls('[{"name": "get_time", "parameters": {}}]')).toEqual([['get_time', {}]]);
+    staysText('<|python_tag|>[{"name": "get_time", "parameters": {}');
+    staysText('<|python_tag|>{"name": "get_time", "parameters": {}} and {"name": "get_time", "parameters": {}}');
+    staysText('<|python_tag|>{"name": "get_time", "parameters": {"zone": "UTC"');
+    staysText('{"name": "open_door", "parameters": {}}');
+  });
+});

@@ -21,10 +21,8 @@ describe('usage ledger', () => {
     recordUsage(ledger, 'qwen', { inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000 }, T0 + 1);
     recordUsage(ledger, 'qwen', undefined, T0 + 2);
     expect(ledger.byModel.qwen).toEqual({ calls: 2, inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000 });
-    expect(ledger.recent).toEqual([
-      [T0 + 1, 1_230],
-      [T0 + 2, 0],
-    ]);
+    // Both calls fell in the same clock minute: one entry, at the later call's time.
+    expect(ledger.recent).toEqual([[T0 + 2, 1_230, 2]]);
     expect(describeUsage(ledger)).toEqual([
       `since ${iso(T0)}, in all: 2 calls, 1,200 tokens in (1,000 cached) / 30 out`,
       'qwen: 2 calls, 1,200 tokens in (1,000 cached) / 30 out',
@@ -51,35 +49,35 @@ describe('usage ledger', () => {
 
   test('only the last hour is kept for the quotas', () => {
     const ledger = emptyUsage(T0);
-    ledger.recent.push([T0, 1], [T0 + 10, 2], [T0 + HOUR_MS, 3]);
+    ledger.recent.push([T0, 1, 1], [T0 + 10, 2, 1], [T0 + HOUR_MS, 3, 1]);
     pruneRecent(ledger, T0 + HOUR_MS + 5);
     expect(ledger.recent).toEqual([
-      [T0 + 10, 2],
-      [T0 + HOUR_MS, 3],
+      [T0 + 10, 2, 1],
+      [T0 + HOUR_MS, 3, 1],
     ]);
     pruneRecent(ledger, T0 + 3 * HOUR_MS);
     expect(ledger.recent).toEqual([]);
-    ledger.recent.push([T0, 1]);
+    ledger.recent.push([T0, 1, 1]);
     pruneRecent(ledger, T0);
-    expect(ledger.recent).toEqual([[T0, 1]]);
+    expect(ledger.recent).toEqual([[T0, 1, 1]]);
   });
 });
 
 describe('hourly quota', () => {
-  const ledgerWith = (calls: [number, number][]) => ({ ...emptyUsage(T0), recent: calls });
+  const ledgerWith = (calls: [number, number, number][]) => ({ ...emptyUsage(T0), recent: calls });
 
   test('with room in both budgets there is no wait', () => {
-    expect(quotaWait(ledgerWith([[T0, 10]]), budget({ maxCalls: 2, maxTokens: 100 }), T0 + 1)).toBeUndefined();
-    expect(quotaWait(ledgerWith([[T0, 10]]), budget({}), T0 + 1)).toBeUndefined();
+    expect(quotaWait(ledgerWith([[T0, 10, 1]]), budget({ maxCalls: 2, maxTokens: 100 }), T0 + 1)).toBeUndefined();
+    expect(quotaWait(ledgerWith([[T0, 10, 1]]), budget({}), T0 + 1)).toBeUndefined();
   });
 
   test('a spent call budget frees up when enough of the oldest calls leave the hour', () => {
-    const wait = quotaWait(ledgerWith([[T0, 1], [T0 + 60_000, 1], [T0 + 120_000, 1]]), budget({ maxCalls: 2 }), T0 + 180_000);
+    const wait = quotaWait(ledgerWith([[T0, 1, 1], [T0 + 60_000, 1, 1], [T0 + 120_000, 1, 1]]), budget({ maxCalls: 2 }), T0 + 180_000);
     expect(wait).toEqual({ until: T0 + 60_000 + HOUR_MS, reason: '3 of 2 model calls this hour (LAL_MAX_CALLS_PER_HOUR)' });
   });
 
   test('a spent token budget frees up when enough tokens leave; the later of two spent budgets wins', () => {
-    const ledger = ledgerWith([[T0, 600], [T0 + 60_000, 600], [T0 + 120_000, 10]]);
+    const ledger = ledgerWith([[T0, 600, 1], [T0 + 60_000, 600, 1], [T0 + 120_000, 10, 1]]);
     // Once the first call leaves the hour, 610 of 1,000 tokens are spent: room again.
     expect(quotaWait(ledger, budget({ maxTokens: 1_000 }), T0 + 180_000)).toEqual({
       until: T0 + HOUR_MS,
@@ -97,7 +95,7 @@ describe('hourly quota', () => {
   });
 
   test('help shows each budget and, when spent, until when', () => {
-    const ledger = ledgerWith([[T0, 1_500]]);
+    const ledger = ledgerWith([[T0, 1_500, 1]]);
     expect(describeQuota(ledger, budget({ maxCalls: 5, maxTokens: 1_000 }), T0 + 1)).toEqual([
       'this hour: 1 of 5 model calls (LAL_MAX_CALLS_PER_HOUR)',
       'this hour: 1,500 of 1,000 tokens (LAL_MAX_TOKENS_PER_HOUR)',
