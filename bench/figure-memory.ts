@@ -93,6 +93,7 @@ export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): Fi
       'The heap is the whole process (agent, mail host, model server double). A memory snapshot the agent replaces with storeValue is collected, as the daemon collects an unnamed formula.',
       // Measured with heap snapshots (200 vs 600 exchanges): nearly all of the growth is these tables.
       "What grows per exchange over CapTP is the worker's connection (heap-snapshot retainer paths): without gcImports, as the daemon keeps it, every question's settled promise stays in the agent's import table, holding its answer (each iterator next() holds a whole message record with its Dismisser); and @endo/captp 4.5.1 never deletes the answering side's entries (CTP_DROP for q-N deletes key q+N), so the mail host keeps every answer too. Measured on 400 exchanges: ~21 KB per exchange as the daemon runs it, ~9 KB with gcImports on both sides, ~4 KB with no CapTP at all. The last row measures the agent without the connection.",
+      'Without CapTP (heap snapshots at 100 and 1,000 exchanges, compared by constructor and retainer path): what still grows is the engine\'s optimized code and its deoptimization data for functions that turn hot late; the agent\'s store is bounded (the usage ledger keeps the last hour by the minute, handled ids are capped), and abort signals held by undici\'s request finalizer go once its callbacks run (each reading lets them run).',
     ],
   };
 };

@@ -40,11 +40,15 @@ export interface ConversationRun {
   exchangesPerSecond: number;
 }
 
-const readHeap = (exchanges: number): HeapCheckpoint => {
+const readHeap = async (exchanges: number): Promise<HeapCheckpoint> => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc !== undefined) {
     // Twice: the first pass can leave garbage that only a second finds (weak refs, finalizers).
     gc();
+    gc();
+    // Then a turn of the event loop, so FinalizationRegistry callbacks run (undici's
+    // requestFinalizer holds each fetch's abort signal until its callback has), and again.
+    await new Promise(resolve => setTimeout(resolve, 0));
     gc();
   }
   return { exchanges, heapUsedBytes: process.memoryUsage().heapUsed, afterGc: gc !== undefined };
@@ -68,7 +72,7 @@ export const runConversation = async (options: {
     ...(options.contextTokens === undefined ? {} : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
   });
   const sizes: ExchangeSize[] = [];
-  const heap: HeapCheckpoint[] = [readHeap(0)];
+  const heap: HeapCheckpoint[] = [await readHeap(0)];
   const started = performance.now();
   try {
     for (let index = 1; index <= options.exchanges; index += 1) {
@@ -77,7 +81,7 @@ export const runConversation = async (options: {
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const stored: unknown = await E(agent.host.guest(agent.name).powers).lookup('agent-memory');
-        heap.push({ ...readHeap(index), storedMemoryChars: typeof stored === 'string' ? stored.length : JSON.stringify(stored).length });
+        heap.push({ ...(await readHeap(index)), storedMemoryChars: typeof stored === 'string' ? stored.length : JSON.stringify(stored).length });
       }
     }
   } finally {

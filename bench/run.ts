@@ -36,7 +36,7 @@
  *    agent's estimate against the real count, and the daemon calls between a
  *    message's arrival and its reply (target: the reply alone).
  *
- * BENCH_ONLY=economy runs figure 6 alone.
+ * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=memory figure 5 alone.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -89,6 +89,13 @@ const main = async () => {
   };
   if (process.env.BENCH_ONLY === 'economy') {
     figures.push(await economy());
+    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'memory') {
+    const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges] });
+    const direct = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges], connection: 'direct' });
+    figures.push(memoryFigure(conversation, direct));
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }

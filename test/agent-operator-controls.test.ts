@@ -66,7 +66,10 @@ describe('usage in help()', () => {
     await run.send('ping');
     await run.reply('pong');
     const inTokens = run.provider.requests[0]!.messages.length > 0 ? JSON.stringify(run.provider.requests[0]!.messages).length : 0;
-    const line = new RegExp(`scripted-model: 1 call, ${inTokens.toLocaleString('en-US')} tokens in \\(0 cached\\) / 1 out`);
+    // Thousands grouped (toLocaleString would not group under lockdown).
+    const grouped = String(inTokens).replace(/\B(?=(\d{3})+$)/g, ',');
+    expect(grouped).toContain(',');
+    const line = new RegExp(`scripted-model: 1 call, ${grouped} tokens in \\(0 cached\\) / 1 out`);
     expect(await run.help()).toMatch(line);
     await expect.poll(async () => JSON.stringify((await stored(run)).usage)).toContain('scripted-model');
     await run.restart();
@@ -174,7 +177,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(2);
+    await expect.poll(async () => (await stored(run)).version).toBe(3);
     const memory = await stored(run);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);

@@ -30,8 +30,17 @@ export interface PromptCache {
   read(segments: readonly string[], breakpoints: readonly number[] | 'every'): PromptCacheReading;
 }
 
+/** Prefixes kept: the services evict the least recently used too, and a long bench run must not grow the double. */
+export const PROMPT_CACHE_ENTRIES = 4096;
+
 export const makePromptCache = (): PromptCache => {
+  // Insertion order is use order: a prefix read or written moves to the end, the first is the oldest.
   const stored = new Set<string>();
+  const use = (hash: string) => {
+    stored.delete(hash);
+    stored.add(hash);
+    if (stored.size > PROMPT_CACHE_ENTRIES) stored.delete(stored.values().next().value as string);
+  };
   return {
     read(segments, breakpoints) {
       // hashes[k] names the prefix of the first k segments; tokens[k] is its size.
@@ -53,7 +62,8 @@ export const makePromptCache = (): PromptCache => {
         }
       }
       const lastEnd = ends[ends.length - 1] ?? 0;
-      for (const end of ends) stored.add(hashes[end] ?? '');
+      if (hit > 0) use(hashes[hit] ?? '');
+      for (const end of ends) use(hashes[end] ?? '');
       const totalTokens = tokens[segments.length] ?? 0;
       const cachedTokens = tokens[hit] ?? 0;
       return { totalTokens, cachedTokens, writtenTokens: Math.max(0, (tokens[lastEnd] ?? 0) - cachedTokens) };

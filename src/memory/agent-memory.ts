@@ -4,7 +4,8 @@
  * messages already handled, so that a caplet rebuilt after a daemon restart
  * continues the conversation and answers nothing twice; since version 2
  * also the model usage (calls and tokens, per model, and the last hour's
- * calls the quotas count) and the pending wake-ups. It is stored as one
+ * calls the quotas count) and the pending wake-ups; since version 3 the
+ * last hour's calls by the minute. It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -14,11 +15,15 @@ import type { PowersRef } from '../guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
 import type { Log } from '../log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
-import { emptyUsage, isUsageLedger, type UsageLedger } from '../usage/usage-ledger.js';
+import { emptyUsage, isUsageLedger, migrateUsage, type UsageLedger } from '../usage/usage-ledger.js';
 
 export const MEMORY_NAME = 'agent-memory';
-/** 1: conversation and handled ids. 2: and usage and wake-ups (a version 1 memory loads with none). */
-const VERSION = 2;
+/**
+ * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
+ * memory loads with none). 3: the usage's last-hour calls by the minute,
+ * [when, tokens, calls] (a version 2 entry [when, tokens] is one call).
+ */
+export const VERSION = 3;
 
 export interface Memory {
   conversation: Conversation;
@@ -43,7 +48,7 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
   const record = value as Record<string, unknown>;
   const conversation = record.conversation as Record<string, unknown> | undefined;
   return (
-    (record.version === 1 || record.version === VERSION) &&
+    (record.version === 1 || record.version === 2 || record.version === VERSION) &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
     Array.isArray(conversation.digest) &&
@@ -68,9 +73,9 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
       return freshMemory_();
     }
     // Parts a version 1 memory lacks, or that do not read, start empty; the conversation is kept.
-    const usage = isUsageLedger(parsed.usage) ? parsed.usage : emptyUsage(now);
+    const usage = isUsageLedger(parsed.usage) ? migrateUsage(parsed.usage) : emptyUsage(now);
     const wakeUps = Array.isArray(parsed.wakeUps) ? parsed.wakeUps.filter(isWakeUp) : [];
-    if (parsed.version === VERSION && (!isUsageLedger(parsed.usage) || wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)) {
+    if (parsed.version !== 1 && (!isUsageLedger(parsed.usage) || wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)) {
       log(`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`);
     }
     return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps };
@@ -88,7 +93,7 @@ export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
   log: Log,
-  redact: (text: string) => string = text => text,
+  redact: (text: string) => string,
 ): Promise<void> => {
   try {
     const snapshot = redact(

@@ -5,7 +5,8 @@
  */
 import type { Env } from '../../providers/types.js';
 import { readPositiveInteger } from '../read-positive-integer.js';
-import { HOUR_MS, type UsageLedger } from './usage-ledger.js';
+import { formatCount } from './format-count.js';
+import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
 export const QUOTA_ENV_NAMES: readonly string[] = harden(['LAL_MAX_CALLS_PER_HOUR', 'LAL_MAX_TOKENS_PER_HOUR']);
 
@@ -33,10 +34,16 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
   const later = (candidate: QuotaWait) => {
     if (wait === undefined || candidate.until > wait.until) wait = candidate;
   };
-  if (quota.maxCalls !== undefined && window.length >= quota.maxCalls) {
+  const calls = callsIn(window);
+  if (quota.maxCalls !== undefined && calls >= quota.maxCalls) {
     // Room for one more call once enough of the oldest have left the window.
-    const freeing = window[window.length - quota.maxCalls]!;
-    later({ until: freeing[0] + HOUR_MS, reason: `${window.length} of ${quota.maxCalls} model calls this hour (LAL_MAX_CALLS_PER_HOUR)` });
+    let left = calls;
+    let index = 0;
+    while (left >= quota.maxCalls && index < window.length) {
+      left -= window[index]![2];
+      index += 1;
+    }
+    later({ until: window[index - 1]![0] + HOUR_MS, reason: `${calls} of ${quota.maxCalls} model calls this hour (LAL_MAX_CALLS_PER_HOUR)` });
   }
   if (quota.maxTokens !== undefined) {
     let spent = window.reduce((sum, [, tokens]) => sum + tokens, 0);
@@ -47,7 +54,7 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
         spent -= window[index]![1];
         index += 1;
       }
-      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${total.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
+      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${formatCount(total)} of ${formatCount(quota.maxTokens)} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
     }
   }
   return wait;
@@ -57,10 +64,10 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
 export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: number): string[] => {
   const window = ledger.recent.filter(([at]) => at > now - HOUR_MS);
   const lines: string[] = [];
-  if (quota.maxCalls !== undefined) lines.push(`this hour: ${window.length} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`);
+  if (quota.maxCalls !== undefined) lines.push(`this hour: ${callsIn(window)} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`);
   if (quota.maxTokens !== undefined) {
     const tokens = window.reduce((sum, [, spent]) => sum + spent, 0);
-    lines.push(`this hour: ${tokens.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
+    lines.push(`this hour: ${formatCount(tokens)} of ${formatCount(quota.maxTokens)} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
   }
   const wait = quotaWait(ledger, quota, now);
   if (wait !== undefined) lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);

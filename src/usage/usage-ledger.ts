@@ -4,6 +4,7 @@
  * that the hourly quotas count. Plain data, kept in the agent's store.
  */
 import type { Usage } from '../../providers/types.js';
+import { formatCount } from './format-count.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
@@ -18,9 +19,20 @@ export interface UsageLedger {
   /** When counting began (ms since the epoch). */
   since: number;
   byModel: Record<string, ModelUsage>;
-  /** The last hour's model calls: [when, tokens in + out]. */
-  recent: [number, number][];
+  /**
+   * The last hour's model calls, one entry per clock minute that had any:
+   * [when the minute's last call was made, tokens in + out, calls]. One
+   * entry per call would grow the store by one entry per call at any rate;
+   * a minute's calls leave the window together, at most a minute late.
+   */
+  recent: RecentCalls[];
 }
+
+/** [when, tokens, calls]; a version 2 store held [when, tokens], one call each. */
+export type RecentCalls = [number, number, number];
+
+/** The quotas' window holds calls by the clock minute (≤ 61 entries in an hour). */
+export const MINUTE_MS = 60 * 1000;
 
 export const emptyUsage = (now: number): UsageLedger => ({ since: now, byModel: {}, recent: [] });
 
@@ -39,9 +51,20 @@ export const isUsageLedger = (value: unknown): value is UsageLedger => {
       return counts !== null && typeof counts === 'object' && isCount(counts.calls) && isCount(counts.inputTokens) && isCount(counts.outputTokens);
     }) &&
     Array.isArray(record.recent) &&
-    record.recent.every(pair => Array.isArray(pair) && pair.length === 2 && isCount(pair[0]) && isCount(pair[1]))
+    record.recent.every(
+      entry => Array.isArray(entry) && (entry.length === 2 || entry.length === 3) && (entry as unknown[]).every(isCount),
+    )
   );
 };
+
+/** A stored ledger in today's shape: a version 2 store's [when, tokens] pairs count one call each. */
+export const migrateUsage = (ledger: UsageLedger): UsageLedger => ({
+  ...ledger,
+  recent: (ledger.recent as number[][]).map(([at, tokens, calls]) => [at!, tokens!, calls ?? 1]),
+});
+
+/** Calls in the window. */
+export const callsIn = (entries: readonly RecentCalls[]): number => entries.reduce((sum, [, , calls]) => sum + calls, 0);
 
 /** Drops what is more than an hour old from the quota's window. */
 export const pruneRecent = (ledger: UsageLedger, now: number): void => {
@@ -57,10 +80,17 @@ export const recordUsage = (ledger: UsageLedger, model: string, usage: Usage | u
   entry.outputTokens += usage?.outputTokens ?? 0;
   entry.cachedInputTokens = (entry.cachedInputTokens ?? 0) + (usage?.cachedInputTokens ?? 0);
   pruneRecent(ledger, now);
-  ledger.recent.push([now, (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0)]);
+  const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  const last = ledger.recent.at(-1);
+  // Same clock minute as the last entry: add to it (its time becomes this call's), so the window holds ≤ 61 entries.
+  if (last !== undefined && Math.floor(last[0] / MINUTE_MS) === Math.floor(now / MINUTE_MS) && now >= last[0]) {
+    last[0] = now;
+    last[1] += tokens;
+    last[2] += 1;
+  } else ledger.recent.push([now, tokens, 1]);
 };
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = formatCount;
 
 /** For help(): one line per model and a total. */
 export const describeUsage = (ledger: UsageLedger): string[] => {
