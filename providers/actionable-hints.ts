@@ -23,10 +23,18 @@ export const wrongEndpointHint = ({ service, host }: Where): string => {
   return 'Check LAL_HOST.';
 };
 
+/** What a body without fields is, in words ("an empty object", not "a object"). */
+const shapeOf = (body: unknown): string => {
+  if (body === null) return 'null';
+  if (Array.isArray(body)) return body.length === 0 ? 'an empty array' : 'an array';
+  if (typeof body === 'object') return 'an empty object';
+  return `a ${typeof body}`;
+};
+
 /** For an answer that is not the shape the chat endpoint gives. */
 export const wrongShapeHint = ({ service, host }: Where, body: unknown): string => {
-  const fields = body !== null && typeof body === 'object' ? Object.keys(body).slice(0, 6) : [];
-  const has = fields.length === 0 ? `a ${body === null ? 'null' : typeof body}` : `fields ${fields.join(', ')}`;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).slice(0, 6) : [];
+  const has = fields.length === 0 ? shapeOf(body) : `fields ${fields.join(', ')}`;
   if (service === 'Ollama') {
     const openAiShaped = fields.includes('choices');
     return `${service} at ${displayHost(host)} answered with something that is not an Ollama chat reply (no message; it has ${has})${

@@ -24,7 +24,7 @@ export interface ChainOptions {
 const FALL_BACK_ON = new Set(['connection', 'server', 'timeout', 'rate-limit']);
 
 /** Whether a failure should send the request to the next server. */
-export const worthFallingBack = (error: unknown): boolean =>
+export const worthFallingBack = (error: unknown): error is ProviderError =>
   error instanceof ProviderError && FALL_BACK_ON.has(error.kind);
 
 export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOptions): Provider => {
@@ -44,7 +44,7 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
     }
     const order = [...links.keys()].slice(current).concat([...links.keys()].slice(0, current));
     const failures: string[] = [];
-    let lastError: unknown;
+    let lastKind: ProviderError['kind'] = 'unknown';
     for (const index of order) {
       try {
         const result = await links[index]!.provider.chat(messages, tools, chatOptions);
@@ -54,14 +54,12 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
         return { ...result, model: links[index]!.provider.model };
       } catch (error) {
         if (!worthFallingBack(error) || chatOptions?.signal?.aborted) throw error;
-        lastError = error;
-        const text = error instanceof Error ? error.message : String(error);
-        failures.push(`${links[index]!.provider.model}: ${text}`);
-        log(`${name(index)} failed (${text}); trying the next server`);
+        lastKind = error.kind;
+        failures.push(`${links[index]!.provider.model}: ${error.message}`);
+        log(`${name(index)} failed (${error.message}); trying the next server`);
       }
     }
-    const kind = lastError instanceof ProviderError ? lastError.kind : 'unknown';
-    throw new ProviderError(kind, `every model server failed — ${failures.join(' — ')}`);
+    throw new ProviderError(lastKind, `every model server failed — ${failures.join(' — ')}`);
   };
 
   return harden({

@@ -15,6 +15,7 @@ import { greeting } from './system-prompt.js';
 import { describeModelChoice } from '../providers/describe-model-choice.js';
 import { makeSenderNames } from './mail/sender-names.js';
 import { messageNotice } from './mail/message-notice.js';
+import { makeRevisionGate } from './mail/revision-gate.js';
 import { followMailWithRetry } from './mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import { makeTellSender } from './mail/tell-sender.js';
@@ -134,6 +135,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       wakeUps.stop();
     });
     const handled = trackHandled(memory, config.limits.rememberHandled);
+    const revisions = makeRevisionGate();
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
     status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
@@ -212,7 +214,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     const handleMail = async (message: MessageRecord): Promise<void> => {
       const key = messageKey(message);
-      if (key !== undefined && handled.has(key)) {
+      const showing = revisions.classify(key, message, key !== undefined && handled.has(key));
+      // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
+      if (showing === 'wait' || showing === 'amended') return;
+      if (showing === 'replayed') {
         // Replayed after a restart: already answered.
         await safeDismiss(message.number);
         return;
@@ -237,9 +242,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       }
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
-      const outcome = await turns.serve(title, messageNotice(config.persona, message, sender), origin);
+      const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
       if (key !== undefined) handled.add(key);
+      revisions.answered(key, message);
       await Promise.all([finishWith(message.number), checkTools()]);
     };
 

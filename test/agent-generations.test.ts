@@ -218,3 +218,62 @@ describe('the newest daemon only', () => {
     expect(textOf(told)).toContain('HOST');
   });
 });
+
+describe('the newest daemon: messages still being written (done: false)', () => {
+  /** The host's own copy of the latest package it sent to the agent: the number editMessage takes. */
+  const sentByHost = async (host: AgentRun['host']) => {
+    const own = (await E(host.host).listMessages()) as unknown as Message[];
+    return own.filter(message => message.type === 'package').at(-1)!;
+  };
+
+  test('a message is not answered until done, then once with its final text', async () => {
+    let draftNumber = 0n;
+    const run = await start({
+      profile: 'newest',
+      prepare: async host => {
+        await E(host.host).send('lal', ['draft: half a que'], [], []);
+        draftNumber = (await sentByHost(host)).number as bigint;
+        await E(host.host).editMessage(draftNumber, ['draft: half a question'], [], [], { done: false });
+        // A message after the draft: once it is answered, the agent has read past the draft.
+        await E(host.host).send('lal', ['ping'], [], []);
+      },
+      steps: [replyStep('pong'), replyStep('answered'), replyStep('extra')],
+    });
+    await waitForMessage(run.host, message => textOf(message) === 'pong');
+    await E(run.host.host).editMessage(draftNumber, ['final: what is 6 times 7?'], [], [], { done: true });
+    await waitForMessage(run.host, message => textOf(message) === 'answered');
+    await run.send('last');
+    await waitForMessage(run.host, message => textOf(message) === 'extra');
+    const notices = run.provider.requests.map(request => JSON.stringify(request.messages.at(-1)));
+    expect(notices).toHaveLength(3);
+    expect(notices[0]).toContain('ping');
+    expect(notices[1]).toContain('final: what is 6 times 7?');
+    expect(notices[2]).toContain('last');
+    expect(notices.join('\n')).not.toContain('draft:');
+  });
+
+  test('an edit of an answered message starts no turn; the next notice says it was amended', async () => {
+    let first = 0n;
+    const run = await start({
+      profile: 'newest',
+      steps: [
+        // The sender edits while the answer is being written: the edit is seen after the message was answered.
+        async request => {
+          first = (await sentByHost(run.host)).number as bigint;
+          await E(run.host.host).editMessage(first, ['hello, amended'], [], [], { done: true });
+          return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['hi'] });
+        },
+        replyStep('pong'),
+      ],
+    });
+    await run.send('hello');
+    await waitForMessage(run.host, message => textOf(message) === 'hi');
+    const agentNumber = latestMessageNumber(run.provider.requests[0]!);
+    await run.send('ping');
+    await waitForMessage(run.host, message => textOf(message) === 'pong');
+    expect(run.provider.requests.length).toBe(2);
+    const second = JSON.stringify(run.provider.requests[1]!.messages.at(-1));
+    expect(second).toContain(`#${agentNumber} was amended`);
+    expect(second).toContain('ping');
+  });
+});

@@ -66,7 +66,10 @@ describe('usage in help()', () => {
     await run.send('ping');
     await run.reply('pong');
     const inTokens = run.provider.requests[0]!.messages.length > 0 ? JSON.stringify(run.provider.requests[0]!.messages).length : 0;
-    const line = new RegExp(`scripted-model: 1 call, ${inTokens.toLocaleString('en-US')} tokens in \\(0 cached\\) / 1 out`);
+    // Thousands grouped (toLocaleString would not group under lockdown).
+    const grouped = String(inTokens).replace(/\B(?=(\d{3})+$)/g, ',');
+    expect(grouped).toContain(',');
+    const line = new RegExp(`scripted-model: 1 call, ${grouped} tokens in \\(0 cached\\) / 1 out`);
     expect(await run.help()).toMatch(line);
     await expect.poll(async () => JSON.stringify((await stored(run)).usage)).toContain('scripted-model');
     await run.restart();

@@ -182,10 +182,23 @@ describe('the fallback chain (LAL_FALLBACK)', () => {
     );
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as Error).message).toMatch(/every model server failed — m1: .*503.* — m2: .*500/);
+    // The kind is the last server's, so the agent treats it as that failure.
+    expect((failure as ProviderError).kind).toBe('server');
   });
 
   it('refuses a malformed entry with the variable named', async () => {
     await expect(connectProvider({ LAL_FALLBACK: 'localhost:8080|m' })).rejects.toThrow(/LAL_FALLBACK entry 1 must start with an http/);
+  });
+
+  it('refuses a token variable that is not a variable name, and a cool-down that is not whole milliseconds', async () => {
+    await expect(connectProvider({ LAL_FALLBACK: 'http://127.0.0.1:9|m|my-key' })).rejects.toThrow(
+      'LAL_FALLBACK entry 1 names the token variable "my-key", which is not a variable name',
+    );
+    for (const value of ['-1', 'soon', '1.5']) {
+      await expect(connectProvider({ LAL_MODEL: 'm', LAL_FALLBACK: 'http://127.0.0.1:9|m', LAL_FALLBACK_COOLDOWN_MS: value })).rejects.toThrow(
+        `LAL_FALLBACK_COOLDOWN_MS must be a whole number of milliseconds; got ${JSON.stringify(value)}`,
+      );
+    }
   });
 
   it("names the entry's own token variable, never the primary's, when an Anthropic fallback has no key", async () => {

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
+import { withCacheBreakpoints } from '../providers/anthropic-cache.js';
 import { cachedInputTokens } from '../providers/openai-cache.js';
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
 import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
@@ -95,6 +96,20 @@ describe('Anthropic prompt caching', () => {
   });
 });
 
+describe('Anthropic breakpoints on messages of every shape', () => {
+  const tool = { name: 'list', description: 'List.', input_schema: { type: 'object' as const, properties: {} } };
+  it('a text-only last message becomes a marked block; a thinking block is never marked; no messages, no message breakpoint', () => {
+    const text = withCacheBreakpoints({ system: 'S', messages: [{ role: 'user', content: 'hello' }], tools: [tool] });
+    expect(text.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] }]);
+    const thinking = { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }] };
+    expect(withCacheBreakpoints({ system: undefined, messages: [thinking], tools: [] }).messages).toEqual([thinking]);
+    const none = withCacheBreakpoints({ system: 'S', messages: [], tools: [tool] });
+    expect(none.messages).toEqual([]);
+    expect(none.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
+    expect(none.tools?.[0]).toMatchObject({ name: 'list', cache_control: { type: 'ephemeral' } });
+  });
+});
+
 describe('OpenAI-compatible prompt caching', () => {
   it('keeps one prompt_cache_key for a conversation, asks llama.cpp to cache_prompt, and reads timings.cache_n', async () => {
     const server = await start('openai', [{ text: 'pong' }, { text: 'pong again' }]);
@@ -108,6 +123,22 @@ describe('OpenAI-compatible prompt caching', () => {
     expect(one.usage?.cachedInputTokens).toBe(0);
     expect(two.usage?.cachedInputTokens).toBeGreaterThan(0);
     expect(two.usage?.cachedInputTokens).toBeLessThan(two.usage?.inputTokens ?? 0);
+  });
+
+  it('sends OpenAI itself no cache_prompt (it rejects unknown fields), only the prompt_cache_key', async () => {
+    const server = await start('openai', [{ text: 'pong' }]);
+    // The SDK talks to api.openai.com; the request is carried to the double on loopback.
+    const toDouble: typeof fetch = (input, init) =>
+      fetch(String(input instanceof Request ? input.url : input).replace('https://api.openai.com/v1', server.url), init);
+    const provider = createProvider(
+      { LAL_HOST: 'https://api.openai.com/v1', LAL_PROVIDER: 'openai', LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model' },
+      { fetch: toDouble },
+    );
+    await provider.chat(first, tools);
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(server.requests[0]?.status).toBe(200);
+    expect(body).not.toHaveProperty('cache_prompt');
+    expect(typeof body.prompt_cache_key).toBe('string');
   });
 
   it('reads OpenAI prompt_tokens_details.cached_tokens before llama.cpp timings, and nothing when neither is there', () => {

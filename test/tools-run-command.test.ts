@@ -3,13 +3,14 @@
 // child only an allow-listed environment. Each test runs with the host's
 // opt-out (no sandbox) and, where bubblewrap works, in the sandbox
 // (tools-sandbox.test.ts has what the sandbox itself must hold).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as runCommand from '../tools/run-command.js';
 import { largestTimeoutMs } from '../tools/run-command.js';
 import { makeChildEnv } from '../tools/lib/child-env.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
 import { makeTempDir, makeTool } from './tools-helpers.js';
 
 type CommandResult = {
@@ -66,6 +67,11 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
     return (await E(tool).execute(harden(args))) as CommandResult;
   }
+
+  it('a program file without the execute bit is refused as not executable, not as missing', async () => {
+    writeFileSync(`${root}/plain.sh`, 'echo ran\n', { mode: 0o644 });
+    await expect(run({ command: ['./plain.sh'] })).rejects.toThrow(/^runCommand: cannot start "\.\/plain\.sh" \((EACCES|Permission denied)\)$/);
+  });
 
   it('runs a shell string in the root and returns exit code, stdout and stderr', async () => {
     const result = await run({ command: 'pwd; echo oops >&2; exit 3' });
@@ -145,9 +151,35 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     await expect(run({ command: { program: 'ls' } })).rejects.toThrow(
       /command must be a string or an array of strings/,
     );
+    await expect(run({})).rejects.toThrow(/^runCommand: command is required$/);
+    await expect(run({ command: null })).rejects.toThrow(/^runCommand: command is required$/);
+    await expect(run({ command: ['', 'x'] })).rejects.toThrow(/command\[0\] must name a program/);
+    await expect(run({ command: ['ls', null] })).rejects.toThrow(/^runCommand: command\[1\] must be a string, got null$/);
+    // spawn itself throws on a NUL byte: a clear refusal, not a crash.
+    await expect(run({ command: ['echo', 'a\u0000b'] })).rejects.toThrow('runCommand: cannot start "echo a\\u0000b": ');
     await expect(run({ command: ['no-such-program-lal-fae'] })).rejects.toThrow(
       /command not found: "no-such-program-lal-fae"/,
     );
+  });
+});
+
+describe('runCommand with the host\'s opt-out', () => {
+  const run = async (command: string): Promise<CommandResult & { signal: string | null }> =>
+    (await E(makeTool(runCommand, { FAE_CWD: root, FAE_RUN_COMMAND_UNSANDBOXED: '1' })).execute(harden({ command }))) as CommandResult & { signal: string | null };
+
+  it('a command killed by a signal says which, with no exit code', async () => {
+    const result = await run('echo before; kill -TERM $$; echo after');
+    expect(result).toMatchObject({ exitCode: null, signal: 'SIGTERM', status: 'killed by SIGTERM', stdout: 'before\n', timedOut: false });
+  });
+
+  it('a worker without PATH still gives commands the standard one', async () => {
+    vi.stubEnv('PATH', undefined);
+    try {
+      const result = await run('echo "$PATH"');
+      expect(result.stdout).toBe(`${SANDBOX_PATH}\n`);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

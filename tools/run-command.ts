@@ -38,8 +38,8 @@ type Launch = {
   env: Record<string, string>;
   sandbox: string;
   release(): void;
-  /** When the wrapper, not the command, says the program could not be started (bwrap's execvp). */
-  notStarted?(stderr: string): boolean;
+  /** When the wrapper, not the command, says the program could not be started (bwrap's execvp): why. */
+  notStarted?(stderr: string): string | undefined;
 };
 
 function readCommand(args: ToolArgs): CommandSpec {
@@ -118,8 +118,11 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
       clearTimeout(timeoutTimer);
       if (drainTimer !== undefined) clearTimeout(drainTimer);
       launch.release();
-      if (launch.notStarted?.(stderr.text()) === true && exitCode === 1) {
-        reject(Error(`${toolName}: command not found: ${JSON.stringify(spec.file)}`));
+      const why = exitCode === 1 ? launch.notStarted?.(stderr.text()) : undefined;
+      if (why !== undefined) {
+        reject(Error(why === 'No such file or directory'
+          ? `${toolName}: command not found: ${JSON.stringify(spec.file)}`
+          : `${toolName}: cannot start ${JSON.stringify(spec.shown)} (${why})`));
         return;
       }
       resolve({
@@ -210,7 +213,10 @@ async function prepareLaunch(root: string, settings: SandboxSettings, spec: Comm
     env: makeChildEnv(process.env, { path: SANDBOX_PATH, home: SANDBOX_HOME, cwd: SANDBOX_ROOT }),
     sandbox: 'bubblewrap',
     release: plan.release,
-    notStarted: stderr => stderr.startsWith(`bwrap: execvp ${spec.file}: `),
+    notStarted: stderr => {
+      const prefix = `bwrap: execvp ${spec.file}: `;
+      return stderr.startsWith(prefix) ? stderr.slice(prefix.length).split('\n')[0] : undefined;
+    },
   };
 }
 

@@ -37,7 +37,9 @@ const isRemotable = (value: object): boolean => getInterfaceOf(value) !== undefi
 const toModelValue = async (
   value: unknown,
   describe: DescribeRemotable,
-  seen: Set<object>,
+  // The objects this value sits inside: a cycle is one of them met again. Not one set shared by the
+  // whole walk, since siblings are rendered side by side and a value two of them share is no cycle.
+  ancestors: ReadonlySet<object>,
 ): Promise<unknown> => {
   switch (typeof value) {
     case 'undefined':
@@ -62,24 +64,20 @@ const toModelValue = async (
   }
   if (value === null) return null;
   const object = value as object;
-  if (seen.has(object)) return '#cycle';
+  if (ancestors.has(object)) return '#cycle';
   if (object instanceof Error) return { error: object.message };
   if (object instanceof Promise) return '&promise';
   if (isRemotable(object)) return describe(object);
-  seen.add(object);
-  try {
-    if (Array.isArray(object)) {
-      return await Promise.all(object.map(item => toModelValue(item, describe, seen)));
-    }
-    const entries = await Promise.all(
-      Object.entries(object).map(
-        async ([key, inner]) => [key, await toModelValue(inner, describe, seen)] as const,
-      ),
-    );
-    return Object.fromEntries(entries);
-  } finally {
-    seen.delete(object);
+  const inside = new Set(ancestors).add(object);
+  if (Array.isArray(object)) {
+    return Promise.all(object.map(item => toModelValue(item, describe, inside)));
   }
+  const entries = await Promise.all(
+    Object.entries(object).map(
+      async ([key, inner]) => [key, await toModelValue(inner, describe, inside)] as const,
+    ),
+  );
+  return Object.fromEntries(entries);
 };
 
 export const renderForModel = async (

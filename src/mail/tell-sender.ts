@@ -14,7 +14,7 @@ export type TellSender = (origin: Origin | undefined, text: string) => Promise<v
 export const makeTellSender = (
   powers: PowersRef,
   log: Log,
-  redact: (text: string) => string = text => text,
+  redact: (text: string) => string,
   hostName = 'HOST',
 ): TellSender => async (origin, said) => {
   const text = redact(said);

@@ -93,7 +93,7 @@ export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
   log: Log,
-  redact: (text: string) => string = text => text,
+  redact: (text: string) => string,
 ): Promise<void> => {
   try {
     const snapshot = redact(

@@ -5,6 +5,7 @@
  */
 import type { Env } from '../../providers/types.js';
 import { readPositiveInteger } from '../read-positive-integer.js';
+import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
 export const QUOTA_ENV_NAMES: readonly string[] = harden(['LAL_MAX_CALLS_PER_HOUR', 'LAL_MAX_TOKENS_PER_HOUR']);
@@ -53,7 +54,7 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
         spent -= window[index]![1];
         index += 1;
       }
-      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${total.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
+      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${formatCount(total)} of ${formatCount(quota.maxTokens)} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
     }
   }
   return wait;
@@ -66,7 +67,7 @@ export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: numb
   if (quota.maxCalls !== undefined) lines.push(`this hour: ${callsIn(window)} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`);
   if (quota.maxTokens !== undefined) {
     const tokens = window.reduce((sum, [, spent]) => sum + spent, 0);
-    lines.push(`this hour: ${tokens.toLocaleString('en-US')} of ${quota.maxTokens.toLocaleString('en-US')} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
+    lines.push(`this hour: ${formatCount(tokens)} of ${formatCount(quota.maxTokens)} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
   }
   const wait = quotaWait(ledger, quota, now);
   if (wait !== undefined) lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);

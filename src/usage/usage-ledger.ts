@@ -4,6 +4,7 @@
  * that the hourly quotas count. Plain data, kept in the agent's store.
  */
 import type { Usage } from '../../providers/types.js';
+import { formatCount } from './format-count.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
@@ -89,7 +90,7 @@ export const recordUsage = (ledger: UsageLedger, model: string, usage: Usage | u
   } else ledger.recent.push([now, tokens, 1]);
 };
 
-const count = (value: number) => value.toLocaleString('en-US');
+const count = formatCount;
 
 /** For help(): one line per model and a total. */
 export const describeUsage = (ledger: UsageLedger): string[] => {

@@ -16,7 +16,7 @@ export function decodeUtf8Prefix(bytes: Uint8Array, maxBytes: number): string {
   // Back off over continuation bytes (10xxxxxx) so a multi-byte character
   // cut in half is dropped whole instead of decoded as U+FFFD.
   if (end < bytes.length) {
-    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8');
 }

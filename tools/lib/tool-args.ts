@@ -5,15 +5,15 @@
 
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
-/** Refuses arguments the tool does not declare (a typo should not pass unseen). */
+/**
+ * Refuses arguments the tool does not declare (a typo should not pass unseen).
+ * That `args` is a record is the FaeTool guard's check (M.record()), made before any tool runs.
+ */
 export function checkArgNames(
   toolName: string,
   args: ToolArgs,
   allowed: readonly string[],
 ): void {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw Error(`${toolName}: arguments must be a record`);
-  }
   const unknown = Object.keys(args).filter(key => !allowed.includes(key));
   if (unknown.length > 0) {
     throw Error(

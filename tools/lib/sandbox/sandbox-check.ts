@@ -42,7 +42,7 @@ export const checkSandbox = async (searchPath: string | undefined = process.env.
       });
       child.on('close', code => {
         clearTimeout(timer);
-        const why = said.trim().split('\n')[0] ?? '';
+        const why = said.trim().split('\n')[0]!;
         resolve(code === 0 ? undefined : `bubblewrap is installed but cannot make a sandbox here (${why || `exit code ${code}`})`);
       });
     });

@@ -14,7 +14,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { findProgram } from './find-program.js';
-import { makeCommandCgroups } from './command-cgroups.js';
+import { makeCommandCgroups, type CommandCgroups } from './command-cgroups.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 /** Where the tool root is inside the sandbox, whatever its path outside. */
@@ -101,6 +101,14 @@ export const findSandboxPrograms = (searchPath: string | undefined): { bwrap: st
   return { bwrap, prlimit };
 };
 
+/** What the plan depends on in the worker: who it runs as and the cgroups it could make (given by tests). */
+export interface SandboxHost {
+  uid: number;
+  makeCgroups(settings: SandboxSettings): CommandCgroups;
+}
+
+const thisWorker = (): SandboxHost => ({ uid: process.getuid?.() ?? 0, makeCgroups: makeCommandCgroups });
+
 /**
  * Wraps `command` for the sandbox. Returns a refusal (one line) when the
  * number of processes cannot be bounded.
@@ -110,6 +118,7 @@ export const planSandboxedRun = (
   root: string,
   settings: SandboxSettings,
   command: SandboxProgram,
+  host: SandboxHost = thisWorker(),
 ): SandboxPlan | string => {
   const limits = [
     `--as=${settings.memoryBytes}`,
@@ -118,8 +127,8 @@ export const planSandboxedRun = (
     '--core=0',
   ];
   const sandboxed = [...bubblewrapArgs(root, settings), '--', command.file, ...command.argv];
-  const cgroups = makeCommandCgroups(settings);
-  const uid = process.getuid?.() ?? 0;
+  const cgroups = host.makeCgroups(settings);
+  const { uid } = host;
   if (cgroups.procsFiles.length > 0 && (cgroups.pidsBounded || uid !== 0)) {
     // The shell joins the cgroups, then becomes prlimit, which becomes bwrap: nothing forks before the bounds hold.
     const join = cgroups.procsFiles.map((_, index) => `echo $$ > "$${index}"`).join(' && ');

@@ -1,0 +1,63 @@
+/**
+ * The newest daemon shows an edited message again under the same number
+ * (followMessages), with `done: false` while its sender is still writing it.
+ * This gate decides what each showing means for the agent:
+ * - `wait`: not finished yet (`done: false`) and not answered: no turn;
+ * - `serve`: finished and not answered: one turn, with this (final) text;
+ * - `amended`: a revision of a message answered in this run: no turn of its
+ *   own, the next turn's notice says so (see `takeAmendedNote`);
+ * - `replayed`: the same showing again (a restart or a reconnect): as before,
+ *   a message already answered is only dismissed.
+ * The handled keys (memory) mean "answered"; "seen unfinished" is kept apart
+ * here, so an unfinished message is never marked handled.
+ */
+import type { MessageRecord } from './message-record.js';
+
+export type Showing = 'wait' | 'serve' | 'amended' | 'replayed';
+
+/** Answered messages remembered for telling a revision from a replay; bounded for long runs. */
+const REMEMBERED = 256;
+
+const fingerprint = (message: MessageRecord): string =>
+  JSON.stringify([String(message.date ?? ''), message.strings ?? null, message.names ?? null, message.done ?? true]);
+
+export const makeRevisionGate = () => {
+  /** Fingerprint of each message answered in this run, by key. */
+  const answered = new Map<string, string>();
+  /** Keys of messages seen unfinished. */
+  const unfinished = new Set<string>();
+  const amended = new Set<bigint>();
+  return {
+    classify(key: string | undefined, message: MessageRecord, handled: boolean): Showing {
+      if (key === undefined) return 'serve';
+      if (handled) {
+        const seen = answered.get(key);
+        if (seen === undefined || seen === fingerprint(message)) return 'replayed';
+        answered.set(key, fingerprint(message));
+        if (typeof message.number === 'bigint') amended.add(message.number);
+        return 'amended';
+      }
+      if (message.done === false) {
+        unfinished.add(key);
+        return 'wait';
+      }
+      unfinished.delete(key);
+      return 'serve';
+    },
+    /** Records the showing that was answered, to tell later revisions from replays. */
+    answered(key: string | undefined, message: MessageRecord) {
+      if (key === undefined) return;
+      answered.delete(key);
+      answered.set(key, fingerprint(message));
+      if (answered.size > REMEMBERED) answered.delete(answered.keys().next().value as string);
+    },
+    /** "Message #N was amended …" for the next notice, once; empty when nothing was. */
+    takeAmendedNote(): string {
+      if (amended.size === 0) return '';
+      const numbers = [...amended].map(number => `#${number}`);
+      amended.clear();
+      const list = numbers.join(', ');
+      return `Since you answered it, ${numbers.length === 1 ? `message ${list} was amended` : `messages ${list} were amended`} by its sender (read the revisions with messageHistory if it matters).\n\n`;
+    },
+  };
+};

@@ -1,0 +1,24 @@
+/**
+ * The status board behind help(): sections are read when help is asked for,
+ * an empty section is left out, and a section that throws is shown as
+ * unreadable instead of taking help() down.
+ */
+import { expect, test } from 'vitest';
+import { makeStatusBoard } from '../src/agent-status.js';
+
+test('sections are read on each describe, empty ones left out, a failing one reported', () => {
+  const board = makeStatusBoard();
+  let tools = ['echo'];
+  board.section('Tools', () => tools);
+  board.section('Quiet', () => []);
+  board.section('Broken', () => {
+    throw Error('store gone');
+  });
+  board.section('Odd', () => {
+    throw 'not an error';
+  });
+  expect(board.describe()).toBe('Tools:\n- echo\nBroken:\n- (could not be read: store gone)\nOdd:\n- (could not be read: not an error)');
+  tools = ['echo', 'clock'];
+  board.section('Broken', () => ['fixed']);
+  expect(board.describe()).toBe('Tools:\n- echo\n- clock\nBroken:\n- fixed\nOdd:\n- (could not be read: not an error)');
+});

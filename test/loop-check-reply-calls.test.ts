@@ -1,0 +1,90 @@
+/**
+ * The gate every tool call of a model reply passes before it enters the
+ * history: invalid names are kept under a valid one and answered with an
+ * error (pointing at the tool probably meant), calls beyond the per-reply
+ * cap are answered with an error, ids are made valid and unique, and
+ * malformed calls (no name, arguments as an object) still yield a valid
+ * call. The agent-level proof is in agent-reply-calls.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { callIdsIn, checkReplyCalls } from '../src/loop/check-reply-calls.js';
+import type { ToolCall } from '../providers/types.js';
+
+const ids = () => {
+  let next = 0;
+  return () => `gen_${(next += 1)}`;
+};
+const check = (calls: unknown[], extra: Partial<Parameters<typeof checkReplyCalls>[1]> = {}) =>
+  checkReplyCalls(calls as ToolCall[], { idsInUse: new Set(), makeId: ids(), maxCalls: 16, toolNames: ['list', 'send'], ...extra });
+
+describe('checkReplyCalls', () => {
+  test('a valid call passes as it is', () => {
+    expect(check([{ id: 'c1', name: 'list', arguments: '{}' }])).toEqual([{ call: { id: 'c1', name: 'list', arguments: '{}' } }]);
+  });
+
+  test('an invalid name is kept under a valid one and refused, naming the tool probably meant', () => {
+    const [checked] = check([{ id: 'c1', name: 'functions.list', arguments: '{}' }]);
+    expect(checked!.call.name).toBe('functions_list');
+    expect(JSON.parse(checked!.refusal!).error).toMatch(/"functions\.list" is not a valid tool name.*Did you mean "list"\?$/);
+  });
+
+  test('a name with nothing usable becomes invalid_tool_name; a long one is cut in the refusal; no guess when none fits', () => {
+    const [empty, long] = check([
+      { id: 'c1', arguments: '{}' },
+      { id: 'c2', name: `${'x'.repeat(90)}.zzz`, arguments: '{}' },
+    ]);
+    expect(empty!.call.name).toBe('invalid_tool_name');
+    expect(long!.call.name).toHaveLength(64);
+    const error = JSON.parse(long!.refusal!).error as string;
+    expect(error).toContain(`"${'x'.repeat(80)}…"`);
+    expect(error).not.toContain('Did you mean');
+  });
+
+  test('calls beyond the cap are refused with their place and the cap', () => {
+    const calls = Array.from({ length: 4 }, (_, index) => ({ id: `c${index}`, name: 'list', arguments: '{}' }));
+    const checked = check(calls, { maxCalls: 2 });
+    expect(checked.map(each => each.refusal === undefined)).toEqual([true, true, false, false]);
+    expect(JSON.parse(checked[3]!.refusal!).error).toMatch(/at most 2 tool calls, and this was call 4 of 4/);
+  });
+
+  test('ids that are missing, invalid, reused in the reply or already in the history get fresh ones', () => {
+    const checked = check(
+      [
+        { id: 'call_1', name: 'list', arguments: '{}' },
+        { id: 'call_1', name: 'list', arguments: '{}' },
+        { id: 'old', name: 'list', arguments: '{}' },
+        { name: 'list', arguments: '{}' },
+        { id: 'has space', name: 'list', arguments: '{}' },
+      ],
+      { idsInUse: new Set(['old', 'gen_1']) },
+    );
+    const got = checked.map(each => each.call.id);
+    expect(got[0]).toBe('call_1');
+    expect(new Set(got).size).toBe(5);
+    expect(got).not.toContain('old');
+    expect(got).not.toContain('gen_1');
+    expect(got.slice(1).every(id => /^gen_\d+$/.test(id))).toBe(true);
+  });
+
+  test('arguments given as an object, or none, become JSON text', () => {
+    const [object, none] = check([
+      { id: 'a', name: 'send', arguments: { to: 'HOST' } },
+      { id: 'b', name: 'send' },
+    ]);
+    expect(object!.call.arguments).toBe('{"to":"HOST"}');
+    expect(none!.call.arguments).toBe('{}');
+  });
+});
+
+describe('callIdsIn', () => {
+  test('collects the ids of assistant tool calls only', () => {
+    expect(
+      callIdsIn([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'x', arguments: '{}' }] },
+        { role: 'assistant', content: 'plain' },
+        { role: 'tool', content: '{}', toolCallId: 'a' },
+      ] as never),
+    ).toEqual(new Set(['a']));
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The agent's memory in the guest's store, as a module: every version this
+ * release can read loads (version 1 with no usage or wake-ups), a damaged
+ * or foreign value starts afresh with a logged reason instead of a crash,
+ * damaged parts of a version 2 memory are left out and the rest kept, a
+ * store that fails never throws into the agent, and what is saved is
+ * redacted. The agent-level restart tests are in agent-history.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { Far } from '@endo/far';
+import { loadMemory, MEMORY_NAME, saveMemory, trackHandled, freshMemory } from '../src/memory/agent-memory.js';
+import type { PowersRef } from '../src/guest-powers.js';
+
+const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
+
+const makeStore = (initial: Record<string, unknown> = {}, fail: { lookup?: boolean; store?: boolean } = {}) => {
+  const values = new Map(Object.entries(initial));
+  const powers = Far('powers', {
+    has: (name: string) => values.has(name),
+    lookup(name: string) {
+      if (fail.lookup === true) throw Error('store unreachable');
+      return values.get(name);
+    },
+    storeValue(value: unknown, name: string) {
+      if (fail.store === true) throw Error('disk full');
+      values.set(name, value);
+    },
+  });
+  return { powers: powers as unknown as PowersRef, values };
+};
+
+const conversation = { digest: [{ text: 'said hello', count: 1 }], omitted: 0, turns: [{ title: '#1 from HOST: "hi"', messages: [] }] };
+const wakeUp = { id: 'w1', at: NOW + 1_000, note: 'ring', setAt: NOW };
+const usage = { since: NOW - 5_000, byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } }, recent: [[NOW - 1_000, 14, 2]] };
+// Version 2 kept one [when, tokens] entry per call.
+const usageV2 = { ...usage, recent: [[NOW - 1_000, 14]] };
+
+const load = async (stored: unknown, fail: { lookup?: boolean } = {}) => {
+  const { powers } = makeStore(stored === undefined ? {} : { [MEMORY_NAME]: stored }, fail);
+  const logs: string[] = [];
+  const memory = await loadMemory(powers, line => logs.push(line), NOW);
+  return { memory, logs };
+};
+
+describe('loadMemory', () => {
+  test('no memory yet: a fresh one, nothing logged', async () => {
+    const { memory, logs } = await load(undefined);
+    expect(memory).toEqual(freshMemory(NOW));
+    expect(logs).toEqual([]);
+  });
+
+  test('a version 1 memory keeps its conversation and handled keys, with no usage and no wake-ups', async () => {
+    const { memory, logs } = await load(JSON.stringify({ version: 1, conversation, handled: ['id:a'] }));
+    expect(memory).toEqual({ conversation, handled: ['id:a'], usage: { since: NOW, byModel: {}, recent: [] }, wakeUps: [] });
+    expect(logs).toEqual([]);
+  });
+
+  test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
+    const { memory, logs } = await load(JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }));
+    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp] });
+    const v2 = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }));
+    expect(v2.memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
+    expect([...logs, ...v2.logs]).toEqual([]);
+  });
+
+  test('a damaged wake-up or usage in a version 2 memory is left out, the rest kept, and the loss logged', async () => {
+    const { memory, logs } = await load(
+      JSON.stringify({ version: 2, conversation, handled: ['id:b'], usage: usageV2, wakeUps: [wakeUp, { id: 'w2', at: 'soon' }] }),
+    );
+    expect(memory.wakeUps).toEqual([wakeUp]);
+    expect(memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
+    expect(logs).toEqual([`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`]);
+
+    const badUsage = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: { since: -1 }, wakeUps: [] }));
+    expect(badUsage.memory.usage).toEqual({ since: NOW, byModel: {}, recent: [] });
+    expect(badUsage.memory.conversation).toEqual(conversation);
+    expect(badUsage.logs).toHaveLength(1);
+  });
+
+  test.each([
+    ['text that is not JSON', '{"version": 2, "conv'],
+    ['a value that is not a string', 42],
+    ['a future version', JSON.stringify({ version: 4, conversation, handled: [] })],
+    ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
+    ['a conversation of the wrong shape', JSON.stringify({ version: 2, handled: [], conversation: { digest: [], turns: [], omitted: '0' } })],
+    ['JSON null', 'null'],
+  ])('%s starts afresh and says why', async (_what, stored) => {
+    const { memory, logs } = await load(stored);
+    expect(memory).toEqual(freshMemory(NOW));
+    expect(logs).toEqual([`${MEMORY_NAME} is not a memory this version can read; starting afresh`]);
+  });
+
+  test('a store that fails to answer starts afresh with the reason logged', async () => {
+    const { memory, logs } = await load('{}', { lookup: true });
+    expect(memory).toEqual(freshMemory(NOW));
+    expect(logs).toEqual([`could not read ${MEMORY_NAME} (store unreachable); starting afresh`]);
+  });
+});
+
+describe('saveMemory', () => {
+  test('what is saved is redacted and loads back', async () => {
+    const { powers, values } = makeStore();
+    const memory = freshMemory(NOW);
+    memory.conversation.turns.push({ title: 'the token is s3cret', messages: [] });
+    await saveMemory(powers, memory, () => {}, text => text.replaceAll('s3cret', '[redacted]'));
+    expect(values.get(MEMORY_NAME)).not.toContain('s3cret');
+    const loaded = await loadMemory(powers, () => {}, NOW);
+    expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
+  });
+
+  test('a store that refuses the write is logged, never thrown', async () => {
+    const { powers } = makeStore({}, { store: true });
+    const logs: string[] = [];
+    await expect(saveMemory(powers, freshMemory(NOW), line => logs.push(line), text => text)).resolves.toBeUndefined();
+    expect(logs).toEqual([`could not save ${MEMORY_NAME}: disk full`]);
+  });
+});
+
+describe('trackHandled', () => {
+  test('remembers keys up to the limit, forgetting the oldest in the stored list and the look-up alike', () => {
+    const memory = freshMemory(NOW);
+    memory.handled.push('id:old');
+    const handled = trackHandled(memory, 2);
+    expect(handled.has('id:old')).toBe(true);
+    handled.add('id:b');
+    handled.add('id:c');
+    expect(memory.handled).toEqual(['id:b', 'id:c']);
+    expect(handled.has('id:old')).toBe(false);
+    expect(handled.has('id:c')).toBe(true);
+  });
+});
