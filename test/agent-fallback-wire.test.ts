@@ -4,18 +4,12 @@
  * fallback (another protocol, the history converted and accepted), the turn
  * and help() say which model served, and the greeting names both.
  */
-import { afterEach, expect, test } from 'vitest';
-import { startModelServer, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
-import { startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { expect, test } from 'vitest';
+import { startModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+import { startAgent, textOf } from './support/agent-harness.js';
+import { useWireAgents } from './support/wire-agents.js';
 
-let servers: ModelServer[] = [];
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  await Promise.all(servers.map(server => server.close()));
-  servers = [];
-  running = [];
-});
+const { keepServer, keepAgent } = useWireAgents();
 
 const noticeNumber = (request: NormalizedRequest): number => {
   const users = request.messages.filter(message => message.role === 'user');
@@ -37,7 +31,8 @@ test('a primary that starts failing mid-turn hands the turn to the fallback, whi
     apiKey: 'sk-fallback-0123456789',
     reply: (request): ScriptedReply => ({ toolCalls: [{ name: 'reply', arguments: { messageNumber: noticeNumber(request), strings: ['pong from the fallback'] } }] }),
   });
-  servers.push(primary, fallback);
+  keepServer(primary);
+  keepServer(fallback);
   const run = await startAgent({
     realProvider: true,
     env: {
@@ -47,7 +42,7 @@ test('a primary that starts failing mid-turn hands the turn to the fallback, whi
       SPARE_CREDENTIAL: 'sk-fallback-0123456789',
     },
   });
-  running.push(run);
+  keepAgent(run);
   expect(textOf(run.greeting!)).toMatch(/I think with gpt-local \(openai\), the first model the server lists\..* If it fails I fall back to claude-backup at http:\/\/127\.0\.0\.1:\d+\./);
   await run.send('ping');
   await run.reply('pong from the fallback');

@@ -5,41 +5,22 @@
  * unique, and a reply with more calls than LAL_MAX_CALLS_PER_REPLY runs only
  * that many. Through make(), the daemon double and the wire doubles.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { startModelServer, type ModelProtocol, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
-import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber, startAgent } from './support/agent-harness.js';
 import { say } from './support/scripted-provider.js';
+import { noticeNumber, useWireAgents, wireEnv } from './support/wire-agents.js';
 
-let servers: ModelServer[] = [];
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  await Promise.all(servers.map(server => server.close()));
-  servers = [];
-  running = [];
-});
+const { keepServer, keepAgent } = useWireAgents();
 
-const noticeNumber = (request: NormalizedRequest): number => {
-  const users = request.messages.filter(message => message.role === 'user');
-  const found = [...(users.at(-1)?.text ?? '').matchAll(/#(\d+)/g)].pop();
-  if (found === undefined) throw new Error('no notice');
-  return Number(found[1]);
-};
 
-const envFor = (protocol: ModelProtocol, url: string): Record<string, string> => ({
-  LAL_HOST: url,
-  LAL_PROVIDER: protocol,
-  LAL_MODEL: 'test-model',
-  LAL_AUTH_TOKEN: 'test-key-123456',
-  LAL_MAX_RETRIES: '1',
-  LAL_STOP_AFTER_ANSWER: '0',
-});
+const envFor = (protocol: ModelProtocol, url: string) => wireEnv(protocol, url, { LAL_STOP_AFTER_ANSWER: '0' });
 
 const startOver = async (protocol: ModelProtocol, script: (request: NormalizedRequest) => ScriptedReply) => {
   const server = await startModelServer({ protocol, reply: script });
-  servers.push(server);
+  keepServer(server);
   const run = await startAgent({ realProvider: true, env: envFor(protocol, server.url) });
-  running.push(run);
+  keepAgent(run);
   return { server, run };
 };
 
@@ -111,7 +92,7 @@ describe('calls per reply (LAL_MAX_CALLS_PER_REPLY)', () => {
         }),
       ],
     });
-    running.push(run);
+    keepAgent(run);
     await run.send('check everything');
     await run.reply('done');
     expect(run.events.filter(event => event.kind === 'tool-call' && event.name === 'has')).toHaveLength(5);
@@ -124,7 +105,7 @@ describe('calls per reply (LAL_MAX_CALLS_PER_REPLY)', () => {
 
   test('the default is 16', async () => {
     const run = await startAgent({ steps: [flood(20), say('checked')] });
-    running.push(run);
+    keepAgent(run);
     await run.send('check everything');
     await run.reply('checked');
     expect(run.events.filter(event => event.kind === 'tool-call' && event.name === 'has')).toHaveLength(16);

@@ -3,36 +3,16 @@
  * each service: the history our loop produces must be one the service
  * accepts, and a failing service must not hang the agent.
  */
-import { afterEach, describe, expect, test } from 'vitest';
-import { startModelServer, type ModelProtocol, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
-import { startAgent, type AgentRun } from './support/agent-harness.js';
+import { describe, expect, test } from 'vitest';
+import { startModelServer, type ModelProtocol, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+import { startAgent } from './support/agent-harness.js';
+import { noticeNumber, useWireAgents, wireEnv } from './support/wire-agents.js';
 
-let servers: ModelServer[] = [];
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  await Promise.all(servers.map(server => server.close()));
-  servers = [];
-  running = [];
-});
+const { keepServer, keepAgent } = useWireAgents();
 
-const noticeNumber = (request: NormalizedRequest): number => {
-  const users = request.messages.filter(message => message.role === 'user');
-  const found = [...(users.at(-1)?.text ?? '').matchAll(/#(\d+)/g)].pop();
-  if (found === undefined) throw new Error('no notice');
-  return Number(found[1]);
-};
 
-const envFor = (protocol: ModelProtocol, url: string): Record<string, string> => ({
-  LAL_HOST: url,
-  LAL_PROVIDER: protocol,
-  LAL_MODEL: 'test-model',
-  LAL_AUTH_TOKEN: 'test-key-123456',
-  LAL_MAX_RETRIES: '1',
-  LAL_LOG: 'debug',
-  // The model has the last word, so the follow-up history (calls and results) goes over the wire.
-  LAL_STOP_AFTER_ANSWER: '0',
-});
+// The model has the last word, so the follow-up history (calls and results) goes over the wire.
+const envFor = (protocol: ModelProtocol, url: string) => wireEnv(protocol, url, { LAL_LOG: 'debug', LAL_STOP_AFTER_ANSWER: '0' });
 
 describe.each(['openai', 'anthropic', 'ollama'] as const)('a whole turn over %s', protocol => {
   test('ping → two tool calls in one reply → pong, and the history is accepted', async () => {
@@ -49,9 +29,9 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)('a whole turn over %s'
       return { text: 'Done.' };
     };
     const server = await startModelServer({ protocol, reply: script });
-    servers.push(server);
+    keepServer(server);
     const run = await startAgent({ realProvider: true, env: envFor(protocol, server.url) });
-    running.push(run);
+    keepAgent(run);
     await run.send('ping');
     await run.reply('pong');
     await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
@@ -70,9 +50,9 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)('a whole turn over %s'
       protocol,
       reply: () => (failing ? { failure: { status: 500, message: 'overloaded' } } : { text: 'pong' }),
     });
-    servers.push(server);
+    keepServer(server);
     const run = await startAgent({ realProvider: true, env: envFor(protocol, server.url) });
-    running.push(run);
+    keepAgent(run);
     await run.send('ping');
     await run.reply(/I stopped working on this: the model failed/, 15_000);
     failing = false;

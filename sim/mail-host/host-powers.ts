@@ -42,32 +42,8 @@ export const makeHostPowers = (
   profile: DaemonProfile = 'f0a46042a',
 ) => {
   const help = makeHelp(hostHelp);
-  if (profile === 'newest') {
-    // No eval-proposals to grant or counter; write is storeIdentifier.
-    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
-    const methods = {
-      help: (methodName?: string) => help(methodName),
-      ...shared,
-      ...makeNewestMethods(agent, table, mail),
-      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
-      provideGuest: (name?: string, options?: ProvideGuestOptions) => hostOnly.provideGuest(name, options),
-      provideWorker: (nameOrPath: NameOrPath) => hostOnly.provideWorker(nameOrPath),
-      makeUnconfined: (workerName: string | undefined, specifier: string, options?: MakeCapletOptions) =>
-        hostOnly.makeUnconfined(workerName, specifier, options),
-      cancel: (nameOrPath: NameOrPath, reason?: Error) => hostOnly.cancel(nameOrPath, reason),
-      evaluate: (
-        workerName: string | undefined,
-        source: string,
-        codeNames: string[],
-        petNamesOrPaths: NameOrPath[],
-        resultName?: NameOrPath,
-      ) => hostOnly.evaluate(workerName, source, codeNames, petNamesOrPaths, resultName),
-    };
-    return makeGuardedExo<HostPowers>('EndoHost', NewestHostInterface, gateMethods(agent, agent.incarnation, methods));
-  }
-  const methods = {
-    help: (methodName?: string) => help(methodName),
-    ...makeAgentMethods(agent, table, mail),
+  // What only a host may do, the same on both profiles.
+  const hostMethods = {
     provideGuest: (name?: string, options?: ProvideGuestOptions) => hostOnly.provideGuest(name, options),
     provideWorker: (nameOrPath: NameOrPath) => hostOnly.provideWorker(nameOrPath),
     makeUnconfined: (workerName: string | undefined, specifier: string, options?: MakeCapletOptions) =>
@@ -80,6 +56,23 @@ export const makeHostPowers = (
       petNamesOrPaths: NameOrPath[],
       resultName?: NameOrPath,
     ) => hostOnly.evaluate(workerName, source, codeNames, petNamesOrPaths, resultName),
+  };
+  if (profile === 'newest') {
+    // No eval-proposals to grant or counter; write is storeIdentifier.
+    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
+    const methods = {
+      help: (methodName?: string) => help(methodName),
+      ...shared,
+      ...makeNewestMethods(agent, table, mail),
+      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
+      ...hostMethods,
+    };
+    return makeGuardedExo<HostPowers>('EndoHost', NewestHostInterface, gateMethods(agent, agent.incarnation, methods));
+  }
+  const methods = {
+    help: (methodName?: string) => help(methodName),
+    ...makeAgentMethods(agent, table, mail),
+    ...hostMethods,
     grantEvaluate: (number: bigint) => mail.grant(agent, number),
     counterEvaluate: (
       number: bigint,
