@@ -164,12 +164,48 @@ describe('live progress on the newest daemon', () => {
     await waitForMessage(run.host, message => textOf(message) === 'two' && message.number !== placeholder.number);
   });
 
+  test('a turn cancelled mid-way ends its placeholder done: true, saying so', async () => {
+    const run = await start({
+      profile: 'newest',
+      steps: [
+        (_request, signal) =>
+          new Promise((_resolve, reject) => {
+            signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          }),
+      ],
+    });
+    await run.send('take your time');
+    const unfinished = await waitForMessage(run.host, message => message.from === run.greeting!.from && message.done === false);
+    await run.cancel();
+    const revisions = await finishedRevisions(run, unfinished.number);
+    expect(revisions.at(-1)).toEqual({ text: expect.stringMatching(/I stopped before I finished this \(the agent was cancelled\)/), done: true });
+  });
+
   test('LAL_PROGRESS=0 turns it off: the answer is one plain reply, never edited', async () => {
     const run = await start({ profile: 'newest', env: { LAL_PROGRESS: '0' }, steps: [replyStep('pong')] });
     await run.send('ping');
     const pong = await run.reply('pong');
     expect(await revisionsOf(run, pong.number)).toEqual([{ text: 'pong', done: true }]);
     expect((await agentPackages(run)).length).toBe(1);
+  });
+});
+
+describe('a placeholder a stopped run left unfinished', () => {
+  test('is finished when the agent starts again, saying it stopped', async () => {
+    const run = await start({
+      profile: 'newest',
+      prepare: async (host, name) => {
+        // As a run killed mid-turn leaves it: the agent's reply, edited to done: false.
+        const powers = host.guest(name).powers;
+        await E(powers).send('@host', ['calling list…'], [], []);
+        const own = (await E(powers).listMessages()) as unknown as Message[];
+        await E(powers).editMessage(own.at(-1)!.number, ['calling list…'], [], [], { done: false });
+      },
+    });
+    const hostCopy = await waitForMessage(run.host, message => textOf(message) === 'calling list…');
+    const finished = await waitForMessage(run.host, message => message.number === hostCopy.number && message.done === true && textOf(message) !== 'calling list…');
+    expect(textOf(finished)).toMatch(/I stopped before I finished this/);
+    await expect.poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length).toBe(0);
   });
 });
 
