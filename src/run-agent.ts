@@ -45,6 +45,9 @@ import { describeQuota } from './usage/hourly-quota.js';
 import { meteredProvider } from './usage/metered-provider.js';
 import { makeQuotaWaits, quotaNotice } from './usage/quota-waits.js';
 import { describeUsage, emptyUsage, recordUsage } from './usage/usage-ledger.js';
+import { makeToldToWait } from './usage/told-to-wait.js';
+import { makePendingAsks } from './pending/pending-asks.js';
+import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -125,7 +128,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     }
     status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
     const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
-    const toldToWait = new Set<string>();
+    const toldToWait = makeToldToWait(memory.toldToWait);
     const wakeUps = makeWakeUps({
       stored: memory.wakeUps,
       clock,
@@ -142,13 +145,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
     status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
+    // Requests, approvals and proposals still waiting for an answer, kept in the store over restarts.
+    const asks = makePendingAsks({ store: memory.asks, powers, log });
+    // Asks still pending when this run stops are the next run's to follow.
+    onCancel.add(() => asks.stop());
     const proposals =
       daemon.generation === 'newest'
-        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
-        : makeProposalTracker({ powers, log, notices });
-    const requests = makeRequestTracker({ powers, notices });
+        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+        : makeProposalTracker({ powers, log, notices, asks });
+    const requests = makeRequestTracker({ powers, notices, asks });
     const policy = readToolPolicy(env);
-    const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+    const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
     status.section('Tool policy', () => [
       ...policy.describe(),
       ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
@@ -192,7 +199,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
-      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number)) return;
+      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number) || asks.hasPendingFor(number)) return;
       // An outcome that settled after the model's last call is still to be told: keep its message.
       if (notices.waitsFor(number)) return;
       await safeDismiss(number);
@@ -221,8 +228,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
       if (showing === 'wait' || showing === 'amended') return;
       if (showing === 'replayed') {
-        // Replayed after a restart: already answered.
-        await safeDismiss(message.number);
+        // Replayed after a restart: already answered (kept while something asked for it is still pending).
+        if (typeof message.number === 'bigint') await finishWith(message.number);
+        else await safeDismiss(message.number);
         return;
       }
       if (typeof message.number !== 'bigint') {
@@ -236,13 +244,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (wait !== undefined) {
         // The message waits (undismissed, so a restart finds it too) and its sender hears when.
         quotaWaits.hold({ kind: 'mail', message }, wait);
-        const told = key ?? String(message.number);
-        if (!toldToWait.has(told)) {
-          toldToWait.add(told);
-          await tell(origin, quotaNotice(wait, message.number, clock.now()));
-        }
+        if (toldToWait.tellOnce(key ?? String(message.number))) await tell(origin, quotaNotice(wait, message.number, clock.now()));
         return;
       }
+      toldToWait.served(key ?? String(message.number));
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
@@ -293,6 +298,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
     wakeUps.armAll();
+    // Asks stored before a restart are followed again through their copies in the inbox.
+    await asks.resume(finishEarlierAsk({ requests, approvals, proposals }));
 
     const follower = followMailWithRetry({
       powers,
@@ -307,6 +314,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
       onMail: message => queue.push({ kind: 'mail', message }),
       onOwn: message => {
+        // The copy of a request still waiting for its answer stays (a restart follows it).
+        if (asks.claimOwnCopy(message)) return;
         if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
         // Our own sent copies would otherwise fill the inbox forever.
         else if (!isProposalType(message.type)) void safeDismiss(message.number);
