@@ -46,6 +46,7 @@ import { meteredProvider } from './usage/metered-provider.js';
 import { makeQuotaWaits, quotaNotice } from './usage/quota-waits.js';
 import { describeUsage, emptyUsage, recordUsage } from './usage/usage-ledger.js';
 import { makeToldToWait } from './usage/told-to-wait.js';
+import { makeQuotaStop } from './usage/quota-stop.js';
 import { makePendingAsks } from './pending/pending-asks.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
@@ -179,6 +180,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       signal: controller.signal,
       daemon,
       directEvaluation,
+      quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
     });
     try {
       const moved = await adoptIntroducedTools({ powers, log, reserved: new Set([MEMORY_NAME]) });
@@ -252,6 +254,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
+      // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
+      if (outcome?.stopReason === 'quota') {
+        toldToWait.tellOnce(key ?? String(message.number));
+        quotaWaits.holdUntilFree({ kind: 'mail', message });
+        return;
+      }
       if (key !== undefined) handled.add(key);
       revisions.answered(key, message);
       await Promise.all([finishWith(message.number), checkTools()]);

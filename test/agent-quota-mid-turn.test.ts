@@ -1,0 +1,64 @@
+/**
+ * The hourly budgets (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR) are
+ * checked before every model call, not only when work starts: a turn that
+ * would go past one stops there. It ends cleanly: the sender hears why and
+ * when the message is taken up again, the turn is closed in the history,
+ * and the message stays in the inbox and is served again once the budget
+ * frees up. Under lockdown, through make() and E(), with a manual clock.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { callTool } from './support/scripted-provider.js';
+import { asMessages, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { makeManualClock } from './support/manual-clock.js';
+
+const HOUR = 60 * 60_000;
+let running: AgentRun[] = [];
+afterEach(async () => {
+  await Promise.all(running.map(run => run.cancel().catch(() => {})));
+  running = [];
+});
+
+const stored = async (run: AgentRun) =>
+  JSON.parse((await E(run.host.guest(run.name).powers).lookup('agent-memory')) as string) as {
+    conversation: { turns: { messages: { role: string; content: string }[] }[] };
+  };
+
+describe('a quota spent in the middle of a turn', () => {
+  test('stops the turn before the call that would go past it; the sender is told; the message is served again later', async () => {
+    const clock = makeManualClock();
+    const run = await startAgent({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '2' },
+      steps: [callTool('list', {}), callTool('list', {}), replyStep('never said')],
+    });
+    running.push(run);
+    await run.send('look around');
+    const told = textOf(await run.reply(/hour's budget/));
+    expect(told).toMatch(
+      /^I have used this hour's budget \(2 of 2 model calls this hour \(`LAL_MAX_CALLS_PER_HOUR`\)\) part-way through your message #\d+\. It is kept, and I will take it up again at 2026-11-23T10:00:00\.000Z \(in about 60 minutes\)\.$/,
+    );
+    // Two calls were made, not a third.
+    expect(run.provider.requests).toHaveLength(2);
+    expect(run.provider.remaining()).toBe(1);
+    // The turn is closed in the history with one line saying why.
+    await expect.poll(async () => (await stored(run)).conversation.turns.at(-1)?.messages.at(-1)?.content ?? '').toMatch(/hour's budget/);
+    // The message waits in the inbox.
+    const inbox = asMessages(await E(run.host.guest(run.name).powers).listMessages());
+    expect(inbox.some(message => textOf(message) === 'look around')).toBe(true);
+    // When the hour has passed it is taken up again, and answered.
+    clock.advance(HOUR);
+    await run.reply('never said');
+    expect(run.provider.requests).toHaveLength(3);
+    expect(JSON.stringify(run.provider.requests[2]!.messages)).toContain('look around');
+  });
+
+  test('a token budget spent by the first call stops the turn before the second', async () => {
+    const clock = makeManualClock();
+    const run = await startAgent({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [callTool('list', {}), replyStep('never said')] });
+    running.push(run);
+    await run.send('look around');
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(/tokens this hour \(`LAL_MAX_TOKENS_PER_HOUR`\)\) part-way through your message/);
+    expect(run.provider.requests).toHaveLength(1);
+  });
+});
