@@ -4,7 +4,7 @@
  * would go past one stops there. It ends cleanly: the sender hears why and
  * when the message is taken up again, the turn is closed in the history,
  * and the message stays in the inbox and is served again once the budget
- * frees up. Under lockdown, through make() and E(), with a manual clock.
+ * frees up (behaviour 7.6). Under lockdown, through make() and E(), with a manual clock.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
