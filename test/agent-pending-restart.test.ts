@@ -5,7 +5,7 @@
  * still reaches the conversation it belongs to, as a notice, and the
  * sender of that message hears the outcome. Also: a sender told to wait
  * by the quota is not told again after a restart. Under lockdown, through
- * make() and E(), with the daemon double's restart.
+ * make() and E(), with the daemon double's restart (behaviour 3.10).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';

@@ -4,12 +4,12 @@
  * would go past one stops there. It ends cleanly: the sender hears why and
  * when the message is taken up again, the turn is closed in the history,
  * and the message stays in the inbox and is served again once the budget
- * frees up. Under lockdown, through make() and E(), with a manual clock.
+ * frees up (behaviour 7.6). Under lockdown, through make() and E(), with a manual clock.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { callTool } from './support/scripted-provider.js';
-import { asMessages, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { callTool, say } from './support/scripted-provider.js';
+import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const HOUR = 60 * 60_000;
@@ -60,5 +60,61 @@ describe('a quota spent in the middle of a turn', () => {
     await run.send('look around');
     expect(textOf(await run.reply(/hour's budget/))).toMatch(/tokens this hour \(`LAL_MAX_TOKENS_PER_HOUR`\)\) part-way through your message/);
     expect(run.provider.requests).toHaveLength(1);
+  });
+});
+
+describe('outcome and wake-up turns stopped by the quota', () => {
+  test('an outcome turn stopped part-way is taken up again when the budget frees up', async () => {
+    const clock = makeManualClock();
+    let origin = -1;
+    const run = await startAgent({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '3' },
+      steps: [
+        request => {
+          origin = latestMessageNumber(request);
+          return callTool('request', { recipient: 'HOST', description: 'the door code' });
+        },
+        say(''),
+        // The outcome's turn: one call, then the budget is spent.
+        callTool('list', {}),
+      ],
+    });
+    running.push(run);
+    await run.send('open the door');
+    const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    await E(run.host.host).reject(asked.number, 'not telling');
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(/part-way through your message #\d+\. It is kept/);
+    expect(run.provider.requests).toHaveLength(3);
+    run.provider.push(request => {
+      expect(JSON.stringify(request.messages.at(-1))).toMatch(/DECLINED: HOST did not grant your request r1/);
+      return callTool('reply', { messageNumber: origin, strings: ['No code, sorry'] });
+    });
+    clock.advance(HOUR);
+    await run.reply('No code, sorry');
+  });
+
+  test('a wake-up turn stopped part-way fires again when the budget frees up', async () => {
+    const clock = makeManualClock();
+    const run = await startAgent({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '3' },
+      steps: [callTool('schedule', { note: 'say hello', delaySeconds: 60 }), say('')],
+    });
+    running.push(run);
+    await run.send('remind me');
+    await expect.poll(async () => await run.help()).toMatch(/w1 at/);
+    // Due after a minute, with room for one call: its turn stops before the second.
+    run.provider.push(callTool('list', {}));
+    clock.advance(60_000);
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(/part-way through your message #\d+/);
+    expect(run.provider.requests).toHaveLength(3);
+    run.provider.push(request => {
+      expect(JSON.stringify(request.messages)).toMatch(/WAKE-UP w1/);
+      return callTool('send', { recipient: 'HOST', strings: ['hello'] });
+    });
+    clock.advance(HOUR);
+    await run.reply('hello');
   });
 });
