@@ -180,15 +180,13 @@ describe('the store of the previous version', () => {
       usage: { since: clock.now() - 60_000, byModel: { 'old-model': { calls: 3, inputTokens: 30, outputTokens: 3 } }, recent: [[clock.now() - 60_000, 33, 3]] },
       wakeUps: [{ id: 'w1', at: clock.now() + 3_600_000, note: 'water the plants', setAt: clock.now() - 60_000 }],
     });
-    const run = track(
-      await startAgent({
-        clock,
-        prepare: async (host, name) => {
-          await E(host.guest(name).powers).storeValue(v3, 'agent-memory');
-        },
-        steps: [replyStep('teal')],
-      }),
-    );
+    const run = await start({
+      clock,
+      prepare: async (host, name) => {
+        await E(host.guest(name).powers).storeValue(v3, 'agent-memory');
+      },
+      steps: [replyStep('teal')],
+    });
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');

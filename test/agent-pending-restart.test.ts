@@ -7,21 +7,14 @@
  * by the quota is not told again after a restart. Under lockdown, through
  * make() and E(), with the daemon double's restart (behaviour 3.10).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
-const track = (run: AgentRun) => {
-  running.push(run);
-  return run;
-};
+const { start } = useAgents();
 
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
@@ -33,20 +26,18 @@ const ownRequestCopies = async (run: AgentRun) =>
 const hostRequests = async (run: AgentRun) => asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 
 /** Starts an agent whose first turn makes one ask (the step given) for the message "go". */
-const startAsking = async (ask: () => ReturnType<typeof callTool>, options: Parameters<typeof startAgent>[0] = {}) => {
+const startAsking = async (ask: () => ReturnType<typeof callTool>, options: StartOptions = {}) => {
   let origin = -1;
-  const run = track(
-    await startAgent({
-      ...options,
-      steps: [
-        request => {
-          origin = latestMessageNumber(request);
-          return ask();
-        },
-        say(''),
-      ],
-    }),
-  );
+  const run = await start({
+    ...options,
+    steps: [
+      request => {
+        origin = latestMessageNumber(request);
+        return ask();
+      },
+      say(''),
+    ],
+  });
   await run.send('go');
   await expect.poll(() => turnEnds(run)).toBe(1);
   // The ask is in the store before the agent goes down.
@@ -167,7 +158,7 @@ describe('pending asks survive a restart', () => {
 describe('the quota over a restart', () => {
   test('a held sender is told once, not again after a restart, and the note goes when the message is served', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [say('first')] }));
+    const run = await start({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [say('first')] });
     await run.send('one');
     await run.reply('first');
     await run.send('two');

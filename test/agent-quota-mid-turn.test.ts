@@ -6,18 +6,15 @@
  * and the message stays in the inbox and is served again once the budget
  * frees up (behaviour 7.6). Under lockdown, through make() and E(), with a manual clock.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const HOUR = 60 * 60_000;
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const stored = async (run: AgentRun) =>
   JSON.parse((await E(run.host.guest(run.name).powers).lookup('agent-memory')) as string) as {
@@ -27,12 +24,11 @@ const stored = async (run: AgentRun) =>
 describe('a quota spent in the middle of a turn', () => {
   test('stops the turn before the call that would go past it; the sender is told; the message is served again later', async () => {
     const clock = makeManualClock();
-    const run = await startAgent({
+    const run = await start({
       clock,
       env: { LAL_MAX_CALLS_PER_HOUR: '2' },
       steps: [callTool('list', {}), callTool('list', {}), replyStep('never said')],
     });
-    running.push(run);
     await run.send('look around');
     const told = textOf(await run.reply(/hour's budget/));
     expect(told).toMatch(
@@ -55,8 +51,7 @@ describe('a quota spent in the middle of a turn', () => {
 
   test('a token budget spent by the first call stops the turn before the second', async () => {
     const clock = makeManualClock();
-    const run = await startAgent({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [callTool('list', {}), replyStep('never said')] });
-    running.push(run);
+    const run = await start({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [callTool('list', {}), replyStep('never said')] });
     await run.send('look around');
     expect(textOf(await run.reply(/hour's budget/))).toMatch(/tokens this hour \(`LAL_MAX_TOKENS_PER_HOUR`\)\) part-way through your message/);
     expect(run.provider.requests).toHaveLength(1);
@@ -67,7 +62,7 @@ describe('outcome and wake-up turns stopped by the quota', () => {
   test('an outcome turn stopped part-way is taken up again when the budget frees up', async () => {
     const clock = makeManualClock();
     let origin = -1;
-    const run = await startAgent({
+    const run = await start({
       clock,
       env: { LAL_MAX_CALLS_PER_HOUR: '3' },
       steps: [
@@ -80,7 +75,6 @@ describe('outcome and wake-up turns stopped by the quota', () => {
         callTool('list', {}),
       ],
     });
-    running.push(run);
     await run.send('open the door');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
@@ -97,12 +91,11 @@ describe('outcome and wake-up turns stopped by the quota', () => {
 
   test('a wake-up turn stopped part-way fires again when the budget frees up', async () => {
     const clock = makeManualClock();
-    const run = await startAgent({
+    const run = await start({
       clock,
       env: { LAL_MAX_CALLS_PER_HOUR: '3' },
       steps: [callTool('schedule', { note: 'say hello', delaySeconds: 60 }), say('')],
     });
-    running.push(run);
     await run.send('remind me');
     await expect.poll(async () => await run.help()).toMatch(/w1 at/);
     // Due after a minute, with room for one call: its turn stops before the second.
