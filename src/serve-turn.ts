@@ -34,6 +34,8 @@ import { guardToolCall } from './policy/guard-tool-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
 import type { QuotaStop } from './usage/quota-stop.js';
+import { closingLine, speakThrough, type LivePlaceholders, type Placeholder } from './progress/live-placeholders.js';
+import { textContent } from './progress/throttled-edits.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -64,6 +66,8 @@ export interface TurnServerSetup {
   directEvaluation?: boolean;
   /** The hourly budgets, checked before every model call (usage/quota-stop.ts). */
   quotaStop?: QuotaStop;
+  /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
+  progress?: LivePlaceholders;
 }
 
 export interface TurnServer {
@@ -87,6 +91,33 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       await tell(origin, codeSpans(`I cannot think: ${model.problem}`));
       return undefined;
     }
+    const placeholder = setup.progress?.open(origin);
+    let end: { stopReason: string; pending: boolean; hostName: string } | undefined;
+    try {
+      return await runAndAnswer(title, content, origin, model.provider, placeholder, reached => {
+        end = reached;
+      });
+    } finally {
+      // Never an unfinished placeholder left behind, whatever ended the turn.
+      if (placeholder !== undefined && !placeholder.finished) await placeholder.finish(textContent(closingLine(end)));
+    }
+  };
+
+  const runAndAnswer = async (
+    title: string,
+    content: string,
+    origin: Origin | undefined,
+    provider: Provider,
+    placeholder: Placeholder | undefined,
+    ended: (end: { stopReason: string; pending: boolean; hostName: string }) => void,
+  ): Promise<TurnOutcome> => {
+    const turnObserve: Observe =
+      placeholder === undefined
+        ? observe
+        : event => {
+            observe(event);
+            placeholder.see(event);
+          };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
     const context: BuiltinContext = {
@@ -99,14 +130,15 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
       ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+      ...(placeholder === undefined || origin === undefined ? {} : { speak: speakThrough(placeholder, origin, setup.powers) }),
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
-    observe({ kind: 'turn-start', title });
+    turnObserve({ kind: 'turn-start', title });
     let outcome: TurnOutcome;
     let thrown: string | undefined;
     try {
       outcome = await runTurn({
-        provider: model.provider,
+        provider,
         systemPrompt: prompt,
         conversation,
         turn,
@@ -116,7 +148,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           gate: setup.approvals,
           origin,
           redact: setup.redact,
-          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, observe, offered),
+          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, turnObserve, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
@@ -129,7 +161,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         ...(setup.quotaStop === undefined ? {} : { beforeModelCall: () => setup.quotaStop?.(origin) }),
         limits: config.limits,
         signal,
-        observe,
+        observe: turnObserve,
         makeId,
       });
     } catch (error) {
@@ -146,7 +178,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     if (ending.closing !== undefined) closeTurn(turn, ending.closing);
     // The agent's own words get code spans; the model's words are its own.
     const own = ending.tell !== undefined && ending.tell !== outcome.finalText.trim();
-    if (ending.tell !== undefined) await tell(origin, setup.redact(own ? codeSpans(ending.tell) : ending.tell));
+    ended({ stopReason: outcome.stopReason, pending, hostName: setup.daemon?.names.host ?? 'HOST' });
+    if (ending.tell !== undefined) {
+      const said = setup.redact(own ? codeSpans(ending.tell) : ending.tell);
+      // The placeholder, while unfinished, carries it: one message in the chat.
+      if (placeholder === undefined || !(await placeholder.finish(textContent(said)))) await tell(origin, said);
+    }
     return outcome;
   };
 
