@@ -12,6 +12,7 @@ import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 import { schemasFor } from '../src/daemon/speak-generation.js';
 import { offeredTools, recoverToolCalls } from '../src/reply/recover-tool-calls.js';
+import { digestTurn } from '../src/history/digest.js';
 
 let running: AgentRun[] = [];
 afterEach(async () => {
@@ -98,6 +99,16 @@ describe('calling an op', () => {
     expect(offered.has('messageHistory')).toBe(false);
     expect(offered.has('names')).toBe(true);
   });
+});
+
+test('the digest of a folded turn names grouped calls by their op', () => {
+  const line = digestTurn({
+    title: '#3 from HOST: "tidy"',
+    messages: [
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'names', arguments: '{"op":"list"}' }, { id: 'b', name: 'dismiss', arguments: '{"messageNumber":2}' }] },
+    ],
+  });
+  expect(line).toBe('#3 from HOST: "tidy" → used list, dismiss');
 });
 
 describe('argument errors name the op', () => {

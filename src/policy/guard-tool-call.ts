@@ -10,7 +10,7 @@ import type { Origin } from '../notices.js';
 import type { ApprovalGate } from './approval-gate.js';
 import { redactCallArguments } from './redact-call-arguments.js';
 import type { ToolPolicy } from './tool-policy.js';
-import { policyNamesOf } from '../tools/tool-groups.js';
+import { callNamesOf } from '../tools/tool-groups.js';
 
 const ARGUMENTS_PREVIEW_CHARS = 400;
 
@@ -25,7 +25,7 @@ export const guardToolCall = (options: {
   const { policy, gate, origin, run } = options;
   const call = redactCallArguments(asked, options.redact);
   // A grouped built-in is judged by its op and its group (`remove`, `names`).
-  const names = policyNamesOf(call.name, call.arguments);
+  const names = callNamesOf(call.name, call.arguments);
   if (!policy.allows(names)) return renderError(new Error(policy.refusal(names)));
   if (!policy.needsApproval(names, origin?.sender)) return run(call, offered);
   const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;

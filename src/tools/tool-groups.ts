@@ -69,7 +69,7 @@ const opIn = (argumentsText: string): string | undefined => {
  * its group for a grouped built-in (whichever way it was called), else the
  * call's own name.
  */
-export const policyNamesOf = (name: string, argumentsText: string): string[] => {
+export const callNamesOf = (name: string, argumentsText: string): string[] => {
   const aliased = GROUP_OF_OP.get(name);
   if (aliased !== undefined) return [name, aliased];
   if (!isGroup(name)) return [name];
