@@ -28,7 +28,7 @@ const start = async (...args: Parameters<typeof startAgent>) => {
 const results = (request: RecordedRequest) => request.messages.filter(message => message.role === 'tool').map(message => message.content);
 const opsOf = (request: RecordedRequest, group: string) =>
   request.tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op?.enum;
-const guestHas = async (run: AgentRun, ...path: string[]) => (await E(run.host.guest(run.name).powers).has(...path)) as boolean;
+const guestHas = async (run: AgentRun, ...path: string[]) => E(run.host.guest(run.name).powers).has(...path);
 const replyDone = (request: RecordedRequest) => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] });
 
 describe('the first request', () => {

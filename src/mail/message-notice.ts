@@ -11,7 +11,7 @@ import { cut, packageText, stringList, type MessageRecord } from './message-reco
 
 const COUNTER_PREVIEW_CHARS = 200;
 
-const describeBody = (message: MessageRecord, number: string): string => {
+const describeBody = (message: MessageRecord): string => {
   switch (message.type) {
     case 'package': {
       const names = stringList(message.names);
@@ -60,6 +60,6 @@ export const messageNotice = (_persona: Persona, message: MessageRecord, sender:
     return counterProposalNotice(message, sender);
   }
   const number = String(message.number);
-  const body = describeBody(message, number);
+  const body = describeBody(message);
   return `Message #${number} from ${sender}: ${body}`;
 };

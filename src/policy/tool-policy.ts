@@ -49,7 +49,8 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
     offered: schemas =>
       schemas.flatMap(schema => {
         const name = schema.function.name;
-        const kept = isGroup(name) ? keepOps(schema, op => allows([op, name])) : allows([name]) ? schema : undefined;
+        if (!isGroup(name)) return allows([name]) ? [schema] : [];
+        const kept = keepOps(schema, op => allows([op, name]));
         return kept === undefined ? [] : [kept];
       }),
     refusal: names => {

@@ -6,6 +6,7 @@ import { E } from '@endo/far';
 import type { BuiltinContext } from '../builtin-context.js';
 import { readMessageNumber, readMessageParts, readString, type Args } from '../read-args.js';
 
+/** `send`, else `reply`. */
 export const runMessageTool = async (name: 'reply' | 'send', args: Args, context: BuiltinContext): Promise<unknown> => {
   const powers = E(context.powers);
   switch (name) {
@@ -16,7 +17,7 @@ export const runMessageTool = async (name: 'reply' | 'send', args: Args, context
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
-    case 'reply': {
+    default: {
       const number = readMessageNumber(args);
       const { strings, edgeNames, petNames } = readMessageParts(args);
       await powers.reply(number, strings, edgeNames, petNames);
