@@ -24,4 +24,11 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
+  /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
+  speak?: Speak;
+}
+
+export interface Speak {
+  reply(number: bigint, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
+  send(recipient: string, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
 }

@@ -13,7 +13,7 @@ import { readScheduleArgs } from '../schedule/wake-ups.js';
 import type { Args } from './read-args.js';
 import { groupedCall, type GroupedCall } from './tool-groups.js';
 
-export type { BuiltinContext } from './builtin-context.js';
+export type { BuiltinContext, Speak } from './builtin-context.js';
 
 const runGroupOp = async ({ group, op, args }: GroupedCall, context: BuiltinContext): Promise<unknown> => {
   try {

@@ -13,14 +13,14 @@ export const runMessageTool = async (name: 'reply' | 'send', args: Args, context
     case 'send': {
       const recipient = readString(args, 'recipient');
       const { strings, edgeNames, petNames } = readMessageParts(args);
-      await powers.send(recipient, strings, edgeNames, petNames);
+      await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     default: {
       const number = readMessageNumber(args);
       const { strings, edgeNames, petNames } = readMessageParts(args);
-      await powers.reply(number, strings, edgeNames, petNames);
+      await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });
     }
