@@ -216,6 +216,7 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
       makeDirectory: async nameOrPath => {
         // Always a new, empty directory: an existing name is rebound to it.
         const { id, value } = formulateDirectory();
+        table.afterDirectoryMade(id);
         await write(nameOrPath, id);
         return value;
       },
