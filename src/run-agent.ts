@@ -11,6 +11,7 @@ import type { Log } from './log.js';
 import { makeStatusBoard, type StatusBoard } from './agent-status.js';
 import { makeAgentOutput } from './agent-output.js';
 import { watchCancellation } from './watch-cancellation.js';
+import { makeCancelHooks } from './cancel-hooks.js';
 import { greeting } from './system-prompt.js';
 import { describeModelChoice } from '../providers/describe-model-choice.js';
 import { makeSenderNames } from './mail/sender-names.js';
@@ -70,6 +71,8 @@ export interface RunningAgent {
   cancel(reason?: unknown): void;
   /** Clears the conversation, its digest and the usage (not the handled message ids), between turns. */
   forget(): Promise<string>;
+  /** How many hooks wait for cancellation (a leak check for tests). */
+  cancelHooks(): number;
 }
 
 type Work =
@@ -89,13 +92,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
   const queue = makeWorkQueue<Work>();
-  const onCancel: ((reason: unknown) => void)[] = [];
+  const onCancel = makeCancelHooks();
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;
     log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
     controller.abort();
     queue.close();
-    for (const hook of onCancel) hook(reason);
+    onCancel.run(reason);
   };
   watchCancellation(options.context, options.cancelled, cancel);
 
@@ -130,7 +133,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       onDue: id => queue.push({ kind: 'wake', id }),
     });
     status.section('Wake-ups', () => wakeUps.describe());
-    onCancel.push(() => {
+    onCancel.add(() => {
       quotaWaits.stop();
       wakeUps.stop();
     });
@@ -309,7 +312,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         else if (!isProposalType(message.type)) void safeDismiss(message.number);
       },
     });
-    onCancel.push(() => follower.stop());
+    onCancel.add(() => follower.stop());
     if (controller.signal.aborted) follower.stop();
     const following = follower.done.catch((error: unknown) => {
       if (!controller.signal.aborted) log(`stopped following mail: ${describeError(error)}`);
@@ -351,8 +354,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         return;
       }
       // Between turns, on the serving loop: never under a turn in progress.
-      queue.push({ kind: 'forget', done: resolve });
-      onCancel.push(() => reject(new Error('the agent stopped before it could forget')));
+      const unhook = onCancel.add(() => reject(new Error('the agent stopped before it could forget')));
+      queue.push({
+        kind: 'forget',
+        done: said => {
+          unhook();
+          resolve(said);
+        },
+      });
     });
-  return { stopped, cancel, forget: forgetMemory };
+  return { stopped, cancel, forget: forgetMemory, cancelHooks: () => onCancel.size() };
 };
