@@ -35,8 +35,8 @@ const running: MailHost[] = [];
 
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list()) as readonly string[];
-    for (const name of names.filter(name => name.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = (await E(mailHost.host).list());
+    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
   }
   await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
@@ -138,7 +138,7 @@ describe('the "Add an agent" form (newest daemon)', () => {
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'Agent "bob" is now running.')).toHaveLength(1);
     expect(texts.filter(text => text.startsWith('Agent "bob"'))).toHaveLength(1);
-    const messages = (await E(mailHost.host).listMessages()) as readonly MessageRecord[];
+    const messages = (await E(mailHost.host).listMessages());
     expect(messages.filter(message => message.type === 'form')).toHaveLength(2);
   });
 

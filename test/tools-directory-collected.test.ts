@@ -20,8 +20,8 @@ const toolSource = (name: ToolName) =>
 const running: MailHost[] = [];
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list()) as readonly string[];
-    for (const name of names.filter(name => name.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = (await E(mailHost.host).list());
+    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
   }
   vi.restoreAllMocks();
   vi.unstubAllEnvs();

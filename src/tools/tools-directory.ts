@@ -38,8 +38,11 @@ export const ensureToolsDirectory = async (powers: PowersRef, directory: string,
     if (await readable(powers, directory)) return;
     log(`${directory}/ named a directory the daemon had collected (its formula is gone): making it again`);
   }
+  // One attempt after the other: each is checked before the next is made.
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    // eslint-disable-next-line no-await-in-loop
     await E(powers).makeDirectory(directory);
+    // eslint-disable-next-line no-await-in-loop
     if (await readable(powers, directory)) return;
     log(`the daemon collected the ${directory}/ just made (attempt ${attempt} of ${ATTEMPTS})`);
   }
