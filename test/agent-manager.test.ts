@@ -6,7 +6,7 @@
 // the mail host's 'newest' profile; the model is the OpenAI wire double.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost, type MailHost, type MessageRecord } from '../sim/mail-host/index.js';
+import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 import { makeSetup } from '../setup.js';
 import {
