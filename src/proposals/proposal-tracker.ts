@@ -81,7 +81,8 @@ export const makeProposalTracker = (options: {
     if (asks.stopped()) return;
     entry.settled = true;
     asks.settle(entry.proposalId);
-    if (entry.copyNumber !== undefined) dismissCopy(entry);
+    // Once the outcome's notice is stored: until then a restart follows the proposal through its copy.
+    if (entry.copyNumber !== undefined) asks.afterSave(() => dismissCopy(entry));
     notices.push({ id: entry.proposalId, text, origin: entry.origin });
   };
 
