@@ -19,7 +19,7 @@ const reasonsByCode: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files',
 };
 
-export function describeFsError(error: unknown, userPath: string): Error {
+export const describeFsError = (error: unknown, userPath: string): Error => {
   const code =
     typeof error === 'object' && error !== null && 'code' in error
       ? String((error as { code: unknown }).code)
@@ -30,4 +30,5 @@ export function describeFsError(error: unknown, userPath: string): Error {
   }
   const detail = code ?? (error instanceof Error ? error.name : 'unknown error');
   return Error(`file operation failed (${detail}): ${JSON.stringify(userPath)}`);
-}
+};
+harden(describeFsError);

@@ -17,7 +17,7 @@ export interface FaeToolSpec {
   run: (args: ToolArgs) => unknown;
 }
 
-export function makeFaeTool(spec: FaeToolSpec) {
+export const makeFaeTool = (spec: FaeToolSpec) => {
   const toolSchema: ToolSchema = harden({
     type: 'function',
     function: {
@@ -46,4 +46,5 @@ export function makeFaeTool(spec: FaeToolSpec) {
       return helpText;
     },
   });
-}
+};
+harden(makeFaeTool);

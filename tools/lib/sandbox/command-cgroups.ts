@@ -212,3 +212,4 @@ export const makeCommandCgroups = (limits: { maxProcesses: number; memoryBytes: 
     },
   };
 };
+harden(makeCommandCgroups);
