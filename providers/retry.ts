@@ -45,15 +45,19 @@ export const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number 
   return plain * (1 - Math.random() * 0.25);
 };
 
+/** An abort's reason as an Error: a caller may abort with any value, and we reject only with Errors. */
+const abortError = (reason: unknown): Error =>
+  reason instanceof Error ? reason : Error('The wait before the next attempt was cancelled.', { cause: reason });
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason);
+      reject(abortError(signal.reason));
       return;
     }
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortError(signal?.reason));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

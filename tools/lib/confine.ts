@@ -119,16 +119,16 @@ export const resolveInside = async (
       real = await realpath(existing);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`);
+      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`, { cause: error });
       if (code === 'ENOTDIR') throw describeFsError(error, userPath);
       if (code !== 'ENOENT') throw describeFsError(error, userPath);
       // ENOENT while the entry itself exists: a symlink whose target is
       // missing. Its target is unchecked, so it is never written through.
       if (await existsAsLink(existing)) {
-        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`);
+        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`, { cause: error });
       }
       if (!forCreate) throw describeFsError(error, userPath);
-      if (existing === root) throw Error('the tool root no longer exists');
+      if (existing === root) throw Error('the tool root no longer exists', { cause: error });
       missingTail.unshift(path.basename(existing));
       existing = path.dirname(existing);
       continue;
