@@ -14,7 +14,7 @@ import type { Env } from './types.js';
 export const secretFileVariable = (name: string): string => `${name}_FILE`;
 
 const codeOf = (error: unknown): string =>
-  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : String(error);
+  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
 
 /**
  * The secret `name` holds, or the contents of the file `name_FILE` names

@@ -75,12 +75,14 @@ export const withRetries = async <T>(
 ): Promise<T> => {
   for (let attemptIndex = 0; ; attemptIndex += 1) {
     try {
+      // eslint-disable-next-line no-await-in-loop -- attempts are sequential: the next waits for this one to fail and for the backoff
       return await attempt(attemptIndex);
     } catch (error) {
       const verdict = classify(error);
       if (!verdict.retry || attemptIndex >= policy.maxRetries || signal?.aborted) throw error;
       const asked = verdict.retryAfterMs;
       if (asked !== undefined && asked > policy.maxRetryAfterMs) throw error;
+      // eslint-disable-next-line no-await-in-loop -- attempts are sequential: the next waits for this one to fail and for the backoff
       await sleep(asked ?? backoffDelayMs(attemptIndex, policy), signal);
     }
   }

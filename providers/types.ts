@@ -3,8 +3,10 @@
  * converts it to and from its own API (see the provider modules).
  */
 
-/** A tool call as the model asked for it. `arguments` is the raw JSON text the
- * model wrote (kept raw so broken JSON can be reported back, never replaced). */
+/**
+ * A tool call as the model asked for it. `arguments` is the raw JSON text the
+ * model wrote (kept raw so broken JSON can be reported back, never replaced).
+ */
 export interface ToolCall {
   id: string;
   name: string;

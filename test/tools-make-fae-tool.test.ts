@@ -13,7 +13,7 @@ const goodSpec: FaeToolSpec = {
 };
 
 const made = (changes: Record<string, unknown>) => () =>
-  makeFaeTool({ ...goodSpec, ...changes } as unknown as FaeToolSpec);
+  makeFaeTool({ ...goodSpec, ...changes });
 
 describe('makeFaeTool', () => {
   it('makes a tool from a well-formed spec', async () => {

@@ -89,6 +89,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       estimatedTokens: request.estimatedTokens,
       chars: request.chars,
     });
+    // eslint-disable-next-line no-await-in-loop -- each model call needs the results of the tool calls before it
     const outcome = await callModel(provider, request.messages, tools, signal);
     if (!outcome.ok) {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
@@ -136,6 +137,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
           ? end('cancelled')
           : end('repeated-calls', '', `the model repeated the same ${call.name} call ${count} times`);
       }
+      // eslint-disable-next-line no-await-in-loop -- tool calls run in the order the model gave them (a later one may read what an earlier one wrote)
       const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call, toolNames);
       push(turn, {
         role: 'tool',

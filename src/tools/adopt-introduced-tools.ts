@@ -39,7 +39,7 @@ export const adoptIntroducedTools = async (options: {
   if (!(await E(powers).has(TOOLS_DIRECTORY))) {
     await E(powers).makeDirectory(TOOLS_DIRECTORY);
   }
-  const names = (await E(powers).list()) as string[];
+  const names = (await E(powers).list());
   const candidates = names.filter(name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name));
   const moved: string[] = [];
   await Promise.all(

@@ -71,7 +71,7 @@ function escapeError(userPath: string, why: string): Error {
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
+    ? String(error.code)
     : undefined;
 }
 
@@ -116,6 +116,7 @@ export const resolveInside = async (
   for (;;) {
     let real: string;
     try {
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       real = await realpath(existing);
     } catch (error) {
       const code = errorCode(error);
@@ -124,6 +125,7 @@ export const resolveInside = async (
       if (code !== 'ENOENT') throw describeFsError(error, userPath);
       // ENOENT while the entry itself exists: a symlink whose target is
       // missing. Its target is unchecked, so it is never written through.
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       if (await existsAsLink(existing)) {
         throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`, { cause: error });
       }
@@ -212,14 +214,18 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
       const at = `/proc/self/fd/${dir.fd}/${part}`;
       let next: FileHandle;
       try {
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         next = await open(at, DIRECTORY_FLAGS);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT' || !create) throw error;
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         await mkdir(at).catch((mkdirError: unknown) => {
           if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
         });
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         next = await open(at, DIRECTORY_FLAGS);
       }
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       await dir.close();
       dir = next;
     }

@@ -24,6 +24,7 @@ export const readTextFile = async (
   const bytes = new Uint8Array(stats.size);
   let filled = 0;
   while (filled < bytes.length) {
+    // eslint-disable-next-line no-await-in-loop -- each partial read or write continues where the previous one stopped
     const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
     if (bytesRead === 0) break; // the file shrank meanwhile
     filled += bytesRead;
@@ -44,6 +45,7 @@ export const writeWholeFile = async (handle: FileHandle, text: string): Promise<
   const bytes = Buffer.from(text, 'utf8');
   let written = 0;
   while (written < bytes.length) {
+    // eslint-disable-next-line no-await-in-loop -- each partial read or write continues where the previous one stopped
     const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
     written += bytesWritten;
   }
