@@ -40,7 +40,12 @@ export const readSecret = (env: Env, name: string): string | undefined => {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ProviderError('config', `${fileVariable} names a file that cannot be read (${codeOf(error)}): ${JSON.stringify(file)}`);
+    throw new ProviderError(
+      'config',
+      `${fileVariable} names a file that cannot be read (${codeOf(error)}): ${JSON.stringify(file)}`,
+      undefined,
+      { cause: error },
+    );
   }
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw new ProviderError('config', `${fileVariable} names an empty file: ${JSON.stringify(file)}`);

@@ -136,8 +136,9 @@ export type ProviderErrorKind =
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status: number | undefined;
-  constructor(kind: ProviderErrorKind, message: string, status?: number) {
-    super(message);
+  /** `options.cause`: the error this one was made from, kept when one is wrapped. */
+  constructor(kind: ProviderErrorKind, message: string, status?: number, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = status;

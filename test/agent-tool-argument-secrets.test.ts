@@ -46,7 +46,7 @@ describe('secrets in tool arguments', () => {
     await E(run.host.host).storeValue(harden('yes'), 'yes');
     await E(run.host.host).resolve(asked.number, 'yes');
     const powers = run.host.guest(run.name).powers;
-    await expect.poll(async () => (await E(powers).has('kept'))).toBe(true);
+    await expect.poll(() => E(powers).has('kept')).toBe(true);
     expect(await E(powers).lookup('kept')).toBe('key=[redacted]');
   });
 });

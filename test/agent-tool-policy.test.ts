@@ -20,7 +20,7 @@ const track = (run: AgentRun) => {
   return run;
 };
 
-const guestHas = async (run: AgentRun, name: string) => (await E(run.host.guest(run.name).powers).has(name));
+const guestHas = (run: AgentRun, name: string) => E(run.host.guest(run.name).powers).has(name);
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 
 describe('allow and deny lists', () => {

@@ -100,7 +100,7 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
     } catch (error) {
       // e.g. a NUL byte in an argument
       launch.release();
-      reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`));
+      reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
       return;
     }
     const stdout = makeOutputCollector(outputCapBytes);

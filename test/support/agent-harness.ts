@@ -135,8 +135,8 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       seen.add(String(found.number));
       return found;
     },
-    help: async methodName => (await E(caplet.value as { help(name?: string): string }).help(methodName)),
-    forget: async () => (await E(caplet.value as { forget(): Promise<string> }).forget()),
+    help: methodName => E(caplet.value as { help(name?: string): string }).help(methodName),
+    forget: () => E(caplet.value as { forget(): Promise<string> }).forget(),
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');

@@ -65,8 +65,8 @@ export const isInside = (root: string, candidate: string): boolean => {
 };
 harden(isInside);
 
-function escapeError(userPath: string, why: string): Error {
-  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`);
+function escapeError(userPath: string, why: string, cause?: unknown): Error {
+  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`, cause === undefined ? undefined : { cause });
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -234,7 +234,7 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
   } catch (error) {
     await dir.close();
     const code = errorCode(error);
-    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink');
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink', error);
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     throw describeFsError(error, userPath);
   }
@@ -290,7 +290,7 @@ export const openInside = async (
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     if (errorCode(error) === 'ELOOP') {
-      throw escapeError(userPath, 'it became a symlink while opening');
+      throw escapeError(userPath, 'it became a symlink while opening', error);
     }
     throw describeFsError(error, userPath);
   }
