@@ -91,6 +91,58 @@ const statusOf = (error: unknown): number | undefined => {
 
 const isRetryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
+/** One attempt of a chat call, under a timer of its own and the caller's signal. */
+const makeAttemptOnce =
+  (setup: {
+    host: string;
+    baseFetch: typeof globalThis.fetch;
+    headers: Record<string, string> | undefined;
+    timeoutMs: number;
+  }) =>
+  async (
+    OllamaClient: typeof Ollama,
+    request: Parameters<Ollama['chat']>[0] & { stream: false },
+    state: AttemptState,
+    signal: AbortSignal | undefined,
+  ) => {
+    // Our own timer rather than AbortSignal.timeout, so it is cleared as soon
+    // as the attempt ends (the reply body read included).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => {
+      state.timedOut = true;
+      timeout.abort();
+    }, setup.timeoutMs);
+    const client = new OllamaClient({
+      host: setup.host,
+      fetch: makeAttemptFetch(setup.baseFetch, state, timeout.signal, signal),
+      ...(setup.headers ? { headers: setup.headers } : {}),
+    });
+    try {
+      return await client.chat(request);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+/** Turns whatever one attempt threw into a ProviderError and a retry verdict. */
+const judgeAttempt = (
+  error: unknown,
+  state: AttemptState,
+  signal: AbortSignal | undefined,
+  context: FailureContext,
+  timeoutMs: number,
+) => {
+  if (signal?.aborted) return { failure: abortedFailure(), retry: false };
+  const status = statusOf(error);
+  if (status !== undefined) {
+    const message = error instanceof Error ? error.message : undefined;
+    return { failure: httpFailure(status, message, context, state.errorDetails), retry: isRetryableStatus(status) };
+  }
+  if (state.timedOut) return { failure: timeoutFailure(context, timeoutMs), retry: true };
+  if (error instanceof TypeError) return { failure: connectionFailure(error, context), retry: true };
+  return { failure: unexpectedFailure(error, context), retry: false };
+};
+
 export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
   const log = options.log ?? (() => {});
   const baseFetch = options.fetch ?? globalThis.fetch;
@@ -109,43 +161,9 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
   const newId = makeCallIdSource();
   const headers = config.authToken === undefined ? undefined : { Authorization: `Bearer ${config.authToken}` };
 
-  const attemptOnce = async (
-    OllamaClient: typeof Ollama,
-    request: Parameters<Ollama['chat']>[0] & { stream: false },
-    state: AttemptState,
-    signal: AbortSignal | undefined,
-  ) => {
-    // Our own timer rather than AbortSignal.timeout, so it is cleared as soon
-    // as the attempt ends (the reply body read included).
-    const timeout = new AbortController();
-    const timer = setTimeout(() => {
-      state.timedOut = true;
-      timeout.abort();
-    }, timeoutMs);
-    const client = new OllamaClient({
-      host: config.host,
-      fetch: makeAttemptFetch(baseFetch, state, timeout.signal, signal),
-      ...(headers ? { headers } : {}),
-    });
-    try {
-      return await client.chat(request);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  /** Turns whatever one attempt threw into a ProviderError and a retry verdict. */
-  const judge = (error: unknown, state: AttemptState, signal: AbortSignal | undefined) => {
-    if (signal?.aborted) return { failure: abortedFailure(), retry: false };
-    const status = statusOf(error);
-    if (status !== undefined) {
-      const message = error instanceof Error ? error.message : undefined;
-      return { failure: httpFailure(status, message, context, state.errorDetails), retry: isRetryableStatus(status) };
-    }
-    if (state.timedOut) return { failure: timeoutFailure(context, timeoutMs), retry: true };
-    if (error instanceof TypeError) return { failure: connectionFailure(error, context), retry: true };
-    return { failure: unexpectedFailure(error, context), retry: false };
-  };
+  const attemptOnce = makeAttemptOnce({ host: config.host, baseFetch, headers, timeoutMs });
+  const judge = (error: unknown, state: AttemptState, signal: AbortSignal | undefined) =>
+    judgeAttempt(error, state, signal, context, timeoutMs);
 
   const chat = async (
     messages: readonly ChatMessage[],

@@ -137,8 +137,9 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
           ? end('cancelled')
           : end('repeated-calls', '', `the model repeated the same ${call.name} call ${count} times`);
       }
+      const refused = verdict === 'refuse';
       // eslint-disable-next-line no-await-in-loop -- tool calls run in the order the model gave them (a later one may read what an earlier one wrote)
-      const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call, toolNames);
+      const content = refused ? REPEAT_REFUSAL(count) : await setup.runTool(call, toolNames);
       push(turn, {
         role: 'tool',
         toolCallId: call.id,
