@@ -3,17 +3,14 @@
  * make() and the daemon double: one period where a sentence ends, and
  * setting names in code spans (Endo's chat reads `_x_` as underline).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { codeSpans } from '../src/mail/code-spans.js';
-import { startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { textOf } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 /** A loopback address where nothing listens. */
 const closedPort = async (): Promise<string> => {
@@ -26,8 +23,7 @@ const closedPort = async (): Promise<string> => {
 
 describe("the agent's own words (behaviour 7.3)", () => {
   test('a model server that is down: one period per sentence, and LAL_HOST in a code span', async () => {
-    const run = await startAgent({ realProvider: true, env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' } });
-    running.push(run);
+    const run = await start({ realProvider: true, env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' } });
     await run.send('ping');
     const told = textOf(await run.reply(/^I stopped working on this: the model failed: Cannot reach Ollama/));
     expect(told).not.toMatch(/\.\./);
@@ -36,8 +32,7 @@ describe("the agent's own words (behaviour 7.3)", () => {
   });
 
   test('a configuration problem in the greeting names the setting in a code span', async () => {
-    const run = await startAgent({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
-    running.push(run);
+    const run = await start({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
     expect(textOf(run.greeting!)).toContain('`LAL_AUTH_TOKEN`');
   });
 

@@ -3,19 +3,16 @@
  * told; results are capped; the prompt stays within budget over a long
  * conversation; memory survives a restart without answering twice.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
 const namedToolUrl = new URL('./support/misbehaving-tool.ts', import.meta.url).href;
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const withTool = async (mode: string) => {
   const host = makeMailHost();
@@ -26,8 +23,7 @@ const withTool = async (mode: string) => {
 describe('bounds (behaviour 3.5)', () => {
   test('a model that repeats the same call forever is stopped, the sender is told, the next message is served', async () => {
     const forever: Step[] = Array.from({ length: 7 }, () => callTool('list', {}));
-    const run = await startAgent({ steps: forever });
-    running.push(run);
+    const run = await start({ steps: forever });
     await run.send('loop please');
     const told = await run.reply(/I stopped working on this: the model repeated the same list call 7 times/);
     expect(told.replyTo).toBeDefined();
@@ -43,8 +39,7 @@ describe('bounds (behaviour 3.5)', () => {
 
   test('the model-call cap ends a turn and says so', async () => {
     const varied: Step[] = Array.from({ length: 10 }, (_, index) => callTool('has', { petNamePath: [`thing-${index}`] }));
-    const run = await startAgent({ env: { LAL_MAX_MODEL_CALLS: '4' }, steps: varied });
-    running.push(run);
+    const run = await start({ env: { LAL_MAX_MODEL_CALLS: '4' }, steps: varied });
     await run.send('wander');
     await run.reply(/I stopped working on this: the turn used its 4 model calls/);
     expect(run.provider.requests).toHaveLength(4);
@@ -52,14 +47,13 @@ describe('bounds (behaviour 3.5)', () => {
 
   test('a tool that never settles times out and the model sees the timeout', async () => {
     const host = await withTool('hang');
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       env: { LAL_TOOL_TIMEOUT_MS: '200' },
       introducedNames: { 'odd-tool': 'odd-tool' },
       steps: [callTool('odd', {}), request => say(`saw: ${request.messages.at(-1)!.content}`)],
     });
-    running.push(run);
     await run.send('use the tool');
     const told = await run.reply(/^saw:/);
     expect(textOf(told)).toMatch(/timed out after 200 ms/);
@@ -67,13 +61,12 @@ describe('bounds (behaviour 3.5)', () => {
 
   test('a 2 MB result reaches the model capped, with its original size', async () => {
     const host = await withTool('flood');
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames: { 'odd-tool': 'odd-tool' },
       steps: [callTool('odd', {}), say('ok')],
     });
-    running.push(run);
     await run.send('flood me');
     await run.reply('ok');
     const result = run.provider.requests[1]!.messages.at(-1)!.content;
@@ -87,8 +80,7 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
     const budget = 8_000;
     const steps: Step[] = [];
     for (let index = 0; index < 200; index += 1) steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'));
-    const run = await startAgent({ env: { LAL_CONTEXT_TOKENS: String(budget) }, steps });
-    running.push(run);
+    const run = await start({ env: { LAL_CONTEXT_TOKENS: String(budget) }, steps });
     await run.send('My name is Ada and my favourite number is 7.');
     await run.reply('Nice to meet you, Ada');
     for (let index = 1; index < 200; index += 1) {
@@ -107,8 +99,7 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
   });
 
   test('after a restart nothing is answered twice and the conversation goes on', async () => {
-    const run = await startAgent({ steps: [replyStep('noted: blue'), say('')] });
-    running.push(run);
+    const run = await start({ steps: [replyStep('noted: blue'), say('')] });
     await run.send('Remember that my colour is blue.');
     await run.reply('noted: blue');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
@@ -132,10 +123,9 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
 
 describe('restart with mail still in the inbox (behaviour 2.5)', () => {
   test('a handled message the daemon replays after a restart is not answered again', async () => {
-    const run = await startAgent({
+    const run = await start({
       steps: [callTool('request', { recipient: 'HOST', description: 'a colour', responseName: 'colour' }), say('')],
     });
-    running.push(run);
     await run.send('ask me for a colour');
     await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);

@@ -5,20 +5,17 @@
  * logged and shown by help(); a refused tool is tried again when its
  * identity changes; a sender whose mailed tool is refused is told why.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, textOf, waitForMessage, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
 const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const offeredOf = (names: readonly string[]) => names.filter(name => name === 'math' || name.startsWith('odd')).sort().join(',');
 
@@ -37,13 +34,12 @@ const hostWith = async (modes: readonly string[]) => {
 describe('a misbehaving FaeTool never takes Fae down', () => {
   test('a schema holding a bigint is refused; the agent still answers, offers the others and says why in help()', async () => {
     const { host, introducedNames } = await hostWith(['bigint']);
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames,
       steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`again: ${offeredOf(request.toolNames)}`)],
     });
-    running.push(run);
     await run.send('what tools?');
     await run.reply('offered: math');
     await run.send('and now?');
@@ -55,14 +51,13 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
 
   test('schemas that throw, never answer or flood are refused within the bound, side by side', async () => {
     const { host, introducedNames } = await hostWith(['throws', 'hang', 'huge', 'ok']);
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames,
       env: { LAL_TOOL_LOOKUP_TIMEOUT_MS: '300' },
       steps: [request => say(`offered: ${offeredOf(request.toolNames)}`)],
     });
-    running.push(run);
     await run.send('what tools?');
     await run.reply('offered: math,odd_ok');
     const help = await run.help();
@@ -75,13 +70,12 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
   test('a refused tool is tried again when its identity changes', async () => {
     const { host, introducedNames } = await hostWith(['bigint']);
     await E(host.host).makeUnconfined('worker-fixed', oddToolUrl, { resultName: 'fixed', env: { TOOL_NAME: 'odd_fixed', SCHEMA: 'ok' } });
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames,
       steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`then: ${offeredOf(request.toolNames)}`)],
     });
-    running.push(run);
     await run.send('what tools?');
     await run.reply('offered: math');
     // The host replaces the value under tools/odd-bigint with a good tool.
@@ -98,7 +92,7 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
     const host = makeMailHost();
     await E(host.host).makeUnconfined('worker-bad', oddToolUrl, { resultName: 'bad-tool', env: { TOOL_NAME: 'odd_bad', SCHEMA: 'bigint' } });
     let toolMessage = -1;
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       env: { LAL_STOP_AFTER_ANSWER: '0' },
@@ -110,7 +104,6 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
         request => say(`model saw: ${request.messages.at(-1)!.content}`),
       ],
     });
-    running.push(run);
     await E(host.host).send('fae', ['please use this tool ', ''], ['tool'], ['bad-tool']);
     const told = await run.reply(/^I did not adopt "tool" as a tool/);
     expect(textOf(told)).toMatch(/its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/);

@@ -2,20 +2,17 @@
  * Fae's dynamic tools (behaviour 6): adopted from mail, moved in when introduced,
  * kept across a restart, discovered concurrently and cached by identity.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 const namedToolUrl = new URL('../bench/bench-tool.ts', import.meta.url).href;
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const count = (names: string[], name: string) => names.filter(each => each === name).length;
 
@@ -25,7 +22,7 @@ describe('Fae tools (behaviour 6)', () => {
     await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
     let toolMessage = -1;
     let firstOffered: string[] | undefined;
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       steps: [
@@ -45,7 +42,6 @@ describe('Fae tools (behaviour 6)', () => {
         say(''),
       ],
     });
-    running.push(run);
     await E(host.host).send('fae', ['here is a calculator ', ''], ['calc'], ['math-tool']);
     await run.reply('42');
     // Before adoption the tool was not offered; after it, it was (checked in the second step).
@@ -61,13 +57,12 @@ describe('Fae tools (behaviour 6)', () => {
   test('introduced tools move into tools/ and are offered; an adopted tool survives a restart', async () => {
     const host = makeMailHost();
     await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames: { 'math-tool': 'calculator' },
       steps: [request => say(`I have ${request.toolNames.filter(name => name === 'math').length} math tool`)],
     });
-    running.push(run);
     await run.send('what tools?');
     await run.reply('I have 1 math tool');
     const powers = host.guest('fae').powers;
@@ -86,8 +81,7 @@ describe('Fae tools (behaviour 6)', () => {
       await E(host.host).makeUnconfined(`worker-t${index}`, namedToolUrl, { resultName: `tool-${index}`, env: { TOOL_NAME: `t${index}` } });
       introducedNames[`tool-${index}`] = `tool-${index}`;
     }
-    const run = await startAgent({ host, persona: 'fae', introducedNames, steps: [say('first'), say('second')] });
-    running.push(run);
+    const run = await start({ host, persona: 'fae', introducedNames, steps: [say('first'), say('second')] });
     await run.send('one');
     await run.reply('first');
     const offered = run.provider.requests[0]!.toolNames.filter(name => /^t\d+$/.test(name));

@@ -5,22 +5,14 @@
  * make() and E(): ping, help() naming the generation, the special names, and
  * code that runs only after the host's yes on either daemon.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
 import { DAEMON_PROFILES, makeMailHost, specialNamesOf, type DaemonProfile } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-const start = async (options: StartOptions) => {
-  const run = await startAgent(options);
-  running.push(run);
-  return run;
-};
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const turnsEnded = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 

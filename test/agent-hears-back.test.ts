@@ -4,22 +4,14 @@
  * a turn that ends without an answer tells the sender why, and every
  * failed turn is closed in the history so the next notice stands alone.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-const start = async (...args: Parameters<typeof startAgent>) => {
-  const run = await startAgent(...args);
-  running.push(run);
-  return run;
-};
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const propose = (source: string) =>
   callTool('evaluate', { source, codeNames: [], petNamePaths: [], resultName: 'answer', workerName: '#undefined' });

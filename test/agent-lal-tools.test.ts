@@ -4,16 +4,13 @@
  * through make() and E() on the daemon double; each call's effect is read
  * back from the guest's store or the host's side.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, type RecordedRequest, type Step } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const lastResult = (request: RecordedRequest) => request.messages.at(-1)!.content;
 
@@ -51,8 +48,7 @@ describe('Lal tools through the daemon double', () => {
       results,
       'all done',
     );
-    const run = await startAgent({ steps });
-    running.push(run);
+    const run = await start({ steps });
     await E(run.host.host).storeValue(harden('blue'), 'favourite');
     await run.send('please file these ', { edgeNames: ['gift'], petNames: ['favourite'] });
     await run.reply('all done');
@@ -77,7 +73,7 @@ describe('Lal tools through the daemon double', () => {
   test('resolve answers a request with a value from the store; reject refuses one with a reason', async () => {
     const results: string[] = [];
     let number = -1;
-    const run = await startAgent({
+    const run = await start({
       steps: [
         request => {
           number = latestMessageNumber(request);
@@ -90,7 +86,6 @@ describe('Lal tools through the daemon double', () => {
         },
       ],
     });
-    running.push(run);
     const host = E(run.host.host);
     const answered = host.request(run.name, 'your lucky word', 'word');
     await expect(answered).resolves.toBe('seven');

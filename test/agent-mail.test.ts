@@ -2,23 +2,15 @@
  * The agent under lockdown in the daemon double, through E(): mail, the
  * ReAct loop, the Lal tools and the text forms of tool calls.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { DAEMON_PROFILES, specialNamesOf, type DaemonProfile } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
 import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-const startTracked = async (...args: Parameters<typeof startAgent>) => {
-  const run = await startAgent(...args);
-  running.push(run);
-  return run;
-};
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start: startTracked } = useAgents();
 
 const toolResults = (request: RecordedRequest) =>
   request.messages.filter(message => message.role === 'tool').map(message => message.content);

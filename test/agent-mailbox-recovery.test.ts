@@ -5,15 +5,12 @@
  * and what to do (or writes that to its log when it cannot send), and
  * follows its mail again with a backoff.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const REPORT = /^I cannot follow my mail: the Endo daemon fails to load a mailbox \(Unknown message formula type\)/;
 
@@ -22,12 +19,11 @@ const reportsTo = async (run: AgentRun) => (await hostTexts(run)).filter(text =>
 
 describe('following mail when the daemon fails to load a mailbox', () => {
   test('one plain message to HOST, then the agent follows again and keeps serving new mail', async () => {
-    const run = await startAgent({
+    const run = await start({
       steps: [replyStep('pong'), replyStep('pong again')],
       // Following fails at start, and at the first retry.
       prepare: async (host, name) => host.failFollowing(name, 2),
     });
-    running.push(run);
     const report = await run.reply(REPORT);
     expect(textOf(report)).toMatch(/grantEvaluate\(N\)/);
     expect(textOf(report)).toMatch(/endo dismiss N/);
@@ -44,14 +40,13 @@ describe('following mail when the daemon fails to load a mailbox', () => {
   });
 
   test('when following breaks while a proposal is pending, the message names that proposal', async () => {
-    const run = await startAgent({
+    const run = await start({
       steps: [
         callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }),
         say(''),
         replyStep('still here'),
       ],
     });
-    running.push(run);
     await run.send('please compute');
     await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
@@ -65,10 +60,9 @@ describe('following mail when the daemon fails to load a mailbox', () => {
   });
 
   test('when its own mailbox does not load it cannot send, so the same words go to its log, once', async () => {
-    const run = await startAgent({
+    const run = await start({
       steps: [callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }), say('')],
     });
-    running.push(run);
     await run.send('please compute');
     const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);

@@ -5,20 +5,13 @@
  * one a minute, the quotas still count every call, and a version 2 store
  * (one [when, tokens] entry per call) loads and counts.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { replyStep, startAgent, type AgentRun } from './support/agent-harness.js';
+import { replyStep, type AgentRun } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
-const track = (run: AgentRun) => {
-  running.push(run);
-  return run;
-};
+const { start } = useAgents();
 
 type StoredUsage = { recent: number[][] };
 const stored = async (run: AgentRun) => JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<string, unknown>;
@@ -27,7 +20,7 @@ const callsOf = (usage: StoredUsage) => usage.recent.reduce((sum, entry) => sum 
 describe('the usage ledger in the store is bounded', () => {
   test('40 messages, 10 s apart: one entry per clock minute, every call counted', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, steps: [] }));
+    const run = await start({ clock, steps: [] });
     for (let index = 1; index <= 40; index += 1) {
       run.provider.push(replyStep(`pong ${index}`));
       await run.send(`ping ${index}`);
@@ -43,7 +36,7 @@ describe('the usage ledger in the store is bounded', () => {
 
   test('calls merged by the minute still spend the call budget, which frees up an hour after the minute’s last call', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '3' }, steps: [] }));
+    const run = await start({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '3' }, steps: [] });
     for (let index = 1; index <= 3; index += 1) {
       run.provider.push(replyStep(`pong ${index}`));
       await run.send(`ping ${index}`);
@@ -72,16 +65,14 @@ describe('the store of the previous version', () => {
       usage: { since: now - 1000, byModel: { 'scripted-model': { calls: 2, inputTokens: 20, outputTokens: 4, cachedInputTokens: 0 } }, recent: [[now - 1000, 12], [now - 500, 12]] },
       wakeUps: [],
     });
-    const run = track(
-      await startAgent({
-        clock,
-        env: { LAL_MAX_CALLS_PER_HOUR: '3' },
-        prepare: async (host, name) => {
-          await E(host.guest(name).powers).storeValue(v2, 'agent-memory');
-        },
-        steps: [replyStep('teal')],
-      }),
-    );
+    const run = await start({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '3' },
+      prepare: async (host, name) => {
+        await E(host.guest(name).powers).storeValue(v2, 'agent-memory');
+      },
+      steps: [replyStep('teal')],
+    });
     expect(await run.help()).toMatch(/this hour: 2 of 3 model calls/);
     await run.send('what colour?');
     await run.reply('teal');

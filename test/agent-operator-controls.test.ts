@@ -5,21 +5,14 @@
  * tool (kept in the store, firing after a restart), forget(), and a store
  * of the previous version loading.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { replyStep, startAgent, type AgentRun } from './support/agent-harness.js';
+import { replyStep, type AgentRun } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
-const track = (run: AgentRun) => {
-  running.push(run);
-  return run;
-};
+const { start } = useAgents();
 
 const HOUR = 60 * 60 * 1000;
 const inbox = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as unknown as { number: bigint; strings?: string[] }[];
@@ -28,7 +21,7 @@ const stored = async (run: AgentRun) => JSON.parse(String(await E(run.host.guest
 describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () => {
   test('a spent call budget tells the sender when the agent can go on, and the message is served then', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [replyStep('pong')] }));
+    const run = await start({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [replyStep('pong')] });
     await run.send('ping');
     await run.reply('pong');
     run.provider.push(replyStep('the second answer'));
@@ -48,7 +41,7 @@ describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () =
 
   test('a spent token budget holds the message too', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [replyStep('pong')] }));
+    const run = await start({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [replyStep('pong')] });
     await run.send('ping');
     await run.reply('pong');
     await run.send('again');
@@ -62,7 +55,7 @@ describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () =
 describe('usage in help()', () => {
   test('calls and tokens in / out / cached per model, kept in the store across a restart', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, steps: [replyStep('pong')] }));
+    const run = await start({ clock, steps: [replyStep('pong')] });
     await run.send('ping');
     await run.reply('pong');
     const inTokens = run.provider.requests[0]!.messages.length > 0 ? JSON.stringify(run.provider.requests[0]!.messages).length : 0;
@@ -81,12 +74,10 @@ describe('usage in help()', () => {
 describe('wake-ups (the schedule tool)', () => {
   test('a wake-up is kept in the store, fires after a restart of make(), and its answer goes to the sender', async () => {
     const clock = makeManualClock();
-    const run = track(
-      await startAgent({
-        clock,
-        steps: [callTool('schedule', { note: 'remind HOST to check the build', delaySeconds: 1200 }), replyStep('I will remind you')],
-      }),
-    );
+    const run = await start({
+      clock,
+      steps: [callTool('schedule', { note: 'remind HOST to check the build', delaySeconds: 1200 }), replyStep('I will remind you')],
+    });
     await run.send('remind me in 20 minutes to check the build');
     await run.reply('I will remind you');
     expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({
@@ -115,19 +106,17 @@ describe('wake-ups (the schedule tool)', () => {
 
   test('bad times are refused with a clear error, and the number pending is bounded', async () => {
     const clock = makeManualClock();
-    const run = track(
-      await startAgent({
-        clock,
-        env: { LAL_MAX_WAKE_UPS: '1' },
-        steps: [
-          callTool('schedule', { note: 'x', at: 'next tuesday' }),
-          callTool('schedule', { note: 'x', at: '2020-01-01T00:00:00Z' }),
-          callTool('schedule', { note: 'first', delaySeconds: 60 }),
-          callTool('schedule', { note: 'second', delaySeconds: 60 }),
-          replyStep('done'),
-        ],
-      }),
-    );
+    const run = await start({
+      clock,
+      env: { LAL_MAX_WAKE_UPS: '1' },
+      steps: [
+        callTool('schedule', { note: 'x', at: 'next tuesday' }),
+        callTool('schedule', { note: 'x', at: '2020-01-01T00:00:00Z' }),
+        callTool('schedule', { note: 'first', delaySeconds: 60 }),
+        callTool('schedule', { note: 'second', delaySeconds: 60 }),
+        replyStep('done'),
+      ],
+    });
     await run.send('set some reminders');
     await run.reply('done');
     const results = run.provider.requests.slice(1).map(request => request.messages.at(-1)!.content);
@@ -141,7 +130,7 @@ describe('wake-ups (the schedule tool)', () => {
 describe('forget()', () => {
   test('clears the conversation, its digest and the usage, keeps handled ids, and is documented', async () => {
     const clock = makeManualClock();
-    const run = track(await startAgent({ clock, steps: [replyStep('one')] }));
+    const run = await start({ clock, steps: [replyStep('one')] });
     await run.send('the secret word is marmalade');
     await run.reply('one');
     expect(await run.help('forget')).toMatch(/endo eval 'E\(agent\)\.forget\(\)' agent:lal/);
@@ -165,15 +154,13 @@ describe('the store of the previous version', () => {
       handled: ['id-of-an-old-message'],
     });
     const clock = makeManualClock();
-    const run = track(
-      await startAgent({
-        clock,
-        prepare: async (host, name) => {
-          await E(host.guest(name).powers).storeValue(v1, 'agent-memory');
-        },
-        steps: [replyStep('teal')],
-      }),
-    );
+    const run = await start({
+      clock,
+      prepare: async (host, name) => {
+        await E(host.guest(name).powers).storeValue(v1, 'agent-memory');
+      },
+      steps: [replyStep('teal')],
+    });
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');

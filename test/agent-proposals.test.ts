@@ -2,23 +2,20 @@
  * Eval-proposals (behaviour 5): sent without waiting, settled by the host later,
  * reported to the model, the proposer copy dismissed.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const propose = (source: string, resultName = 'answer') =>
   callTool('evaluate', { source, codeNames: [], petNamePaths: [], resultName, workerName: '#undefined' });
 
 const startWithProposal = async (source: string) => {
   let originNumber = -1;
-  const run = await startAgent({
+  const run = await start({
     steps: [
       request => {
         originNumber = latestMessageNumber(request);
@@ -27,7 +24,6 @@ const startWithProposal = async (source: string) => {
       say(''),
     ],
   });
-  running.push(run);
   await run.send('please compute');
   const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
   expect(proposal.source).toBe(source);
@@ -88,7 +84,7 @@ describe('eval-proposals (behaviour 5)', () => {
 describe('requests (behaviour 4)', () => {
   test('request returns at once; the answer comes back as a notice and the sender is told', async () => {
     let originNumber = -1;
-    const run = await startAgent({
+    const run = await start({
       steps: [
         request => {
           originNumber = latestMessageNumber(request);
@@ -97,7 +93,6 @@ describe('requests (behaviour 4)', () => {
         say(''),
       ],
     });
-    running.push(run);
     await run.send('find out my favourite colour');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     expect(asked.description).toBe('your favourite colour');

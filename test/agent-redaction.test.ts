@@ -4,21 +4,13 @@
  * variable named like a secret are left alone, and a log that fails to
  * write never ends a turn.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { makeRedactor, secretValues } from '../src/log.js';
 import { say } from './support/scripted-provider.js';
-import { startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { textOf } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-const start = async (...args: Parameters<typeof startAgent>) => {
-  const run = await startAgent(...args);
-  running.push(run);
-  return run;
-};
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 describe('redaction by value (behaviour 1.4)', () => {
   test('LAL_MAX_TOKENS=2048 leaves the number 2048 alone in events and logs, and the turn answers', async () => {

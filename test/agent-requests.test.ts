@@ -4,16 +4,13 @@
  * made for; while a request is open, the message that asked for it is not
  * dismissed and its sender is not told "I could not answer".
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, startAgent, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
@@ -21,7 +18,7 @@ const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(ru
 describe('requests the agent makes', () => {
   test('a declined request reaches the model with the reason and its answer goes to the message that asked', async () => {
     let originNumber = -1;
-    const run = await startAgent({
+    const run = await start({
       steps: [
         request => {
           originNumber = latestMessageNumber(request);
@@ -30,7 +27,6 @@ describe('requests the agent makes', () => {
         say(''),
       ],
     });
-    running.push(run);
     await run.send('open the door');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     expect(asked.description).toBe('the door code');
@@ -65,7 +61,7 @@ describe('requests the agent makes', () => {
 
   test('a request answered with a long value shows the model a cut preview and keeps the whole value', async () => {
     let originNumber = -1;
-    const run = await startAgent({
+    const run = await start({
       steps: [
         request => {
           originNumber = latestMessageNumber(request);
@@ -74,7 +70,6 @@ describe('requests the agent makes', () => {
         say(''),
       ],
     });
-    running.push(run);
     await run.send('get me the essay');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => turnEnds(run)).toBe(1);

@@ -4,24 +4,21 @@
  * only where a parameter can hold a passable (message numbers, the value of
  * `store`). Through make() and the daemon double.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber, textOf } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
 const echoToolUrl = new URL('../bench/bench-tool.ts', import.meta.url).href;
 const TEXTS = ['+1', '!important', '#NaN', '100%', '-5', '#undefined', '$0.Alleged: x', '&1'];
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 describe('text stays text', () => {
   test('send and reply deliver "+1", "!important", "#NaN", "100%" … exactly as written', async () => {
-    const run = await startAgent({
+    const run = await start({
       env: { LAL_STOP_AFTER_ANSWER: '0' },
       steps: [
         {
@@ -33,7 +30,6 @@ describe('text stays text', () => {
         say(''),
       ],
     });
-    running.push(run);
     await run.send('say odd things');
     for (const text of TEXTS) await run.reply(text);
     const replied = await run.reply('+1');
@@ -43,13 +39,12 @@ describe('text stays text', () => {
   test('a FaeTool gets its arguments as the model wrote them', async () => {
     const host = makeMailHost();
     await E(host.host).makeUnconfined('worker-echo', echoToolUrl, { resultName: 'echo-tool', env: { TOOL_NAME: 'echo' } });
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       introducedNames: { 'echo-tool': 'echo-tool' },
       steps: [callTool('echo', { text: '!important', list: ['+1', '#NaN', '100%'] }), request => say(request.messages.at(-1)!.content)],
     });
-    running.push(run);
     await run.send('echo');
     const answer = JSON.parse(textOf(await run.reply(/echoed/))) as { echoed: unknown };
     expect(answer.echoed).toEqual({ text: '!important', list: ['+1', '#NaN', '100%'] });
@@ -57,7 +52,7 @@ describe('text stays text', () => {
 
   test('store reads its value SmallCaps-first: "+5" is 5n, "!+5" the text "+5"', async () => {
     const host = makeMailHost();
-    const run = await startAgent({
+    const run = await start({
       host,
       persona: 'fae',
       steps: [
@@ -72,7 +67,6 @@ describe('text stays text', () => {
         say('stored'),
       ],
     });
-    running.push(run);
     await run.send('store things');
     await run.reply('stored');
     const powers = host.guest('fae').powers;
@@ -81,8 +75,7 @@ describe('text stays text', () => {
   });
 
   test('the tool descriptions say where SmallCaps applies', async () => {
-    const run = await startAgent({ steps: [say('ok')] });
-    running.push(run);
+    const run = await start({ steps: [say('ok')] });
     await run.send('hi');
     await run.reply('ok');
     const { BUILTIN_SCHEMAS } = await import('../src/tools/builtin-schemas.js');

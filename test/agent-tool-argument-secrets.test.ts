@@ -5,24 +5,17 @@
  * directory (and so not in a FaeTool's or runCommand's child process, which
  * get their arguments the same way). Under lockdown, through make() and E().
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say, type Step } from './support/scripted-provider.js';
-import { startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { waitForMessage, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const agents = useAgents();
 
 const TOKEN = 'sk-tool-args-"quoted\\secret-42';
 
-const start = async (env: Record<string, string>, steps: Step[]) => {
-  const run = await startAgent({ env: { LAL_AUTH_TOKEN: TOKEN, ...env }, steps });
-  running.push(run);
-  return run;
-};
+const start = (env: Record<string, string>, steps: Step[]) => agents.start({ env: { LAL_AUTH_TOKEN: TOKEN, ...env }, steps });
 
 describe('secrets in tool arguments', () => {
   test('a request the model sends the HOST has the token redacted, even where JSON escapes it', async () => {

@@ -4,33 +4,23 @@
  * HOST as a request (pending until it is resolved or rejected) unless the
  * message comes from a trusted sender (LAL_TRUSTED_SENDERS).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { latestMessageNumber, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
-
-const track = (run: AgentRun) => {
-  running.push(run);
-  return run;
-};
+const { start } = useAgents();
 
 const guestHas = (run: AgentRun, name: string) => E(run.host.guest(run.name).powers).has(name);
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 
 describe('allow and deny lists', () => {
   test('a denied tool is not in the request, and a call to it anyway is refused without running', async () => {
-    const run = track(
-      await startAgent({
-        env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
-        steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
-      }),
-    );
+    const run = await start({
+      env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
+      steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+    });
     await run.send('make a box');
     await run.reply('done');
     const offered = run.provider.requests[0]!.toolNames;
@@ -43,12 +33,10 @@ describe('allow and deny lists', () => {
   });
 
   test('a call to an unknown tool is told the tools it was offered, never a denied one', async () => {
-    const run = track(
-      await startAgent({
-        env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
-        steps: [callTool('frobnicate', {}), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
-      }),
-    );
+    const run = await start({
+      env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
+      steps: [callTool('frobnicate', {}), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+    });
     await run.send('frobnicate it');
     await run.reply('done');
     const error = JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content) as { error: string };
@@ -60,7 +48,7 @@ describe('allow and deny lists', () => {
   });
 
   test('with an allow list only those tools are offered', async () => {
-    const run = track(await startAgent({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] }));
+    const run = await start({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] });
     await run.send('hello');
     await run.reply('ok');
     expect(run.provider.requests[0]!.toolNames.sort()).toEqual(['list', 'reply']);
@@ -70,18 +58,16 @@ describe('allow and deny lists', () => {
 describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
   const startGated = async (trusted = 'alice') => {
     let origin = -1;
-    const run = track(
-      await startAgent({
-        env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: trusted },
-        steps: [
-          request => {
-            origin = latestMessageNumber(request);
-            return callTool('makeDirectory', { petNamePath: ['box'] });
-          },
-          say(''),
-        ],
-      }),
-    );
+    const run = await start({
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: trusted },
+      steps: [
+        request => {
+          origin = latestMessageNumber(request);
+          return callTool('makeDirectory', { petNamePath: ['box'] });
+        },
+        say(''),
+      ],
+    });
     await run.send('make a box');
     return { run, origin: () => origin };
   };
@@ -126,12 +112,10 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
   });
 
   test('a trusted sender (HOST by default) uses the tool without asking', async () => {
-    const run = track(
-      await startAgent({
-        env: { LAL_TOOLS_APPROVE: 'makeDirectory' },
-        steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['made'] })],
-      }),
-    );
+    const run = await start({
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory' },
+      steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['made'] })],
+    });
     await run.send('make a box');
     await run.reply('made');
     expect(await guestHas(run, 'box')).toBe(true);

@@ -6,23 +6,17 @@
  * Through the real SDKs and the wire doubles, which reject what each
  * service rejects.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
-import { startModelServer, type ModelProtocol, type ModelServer } from '../sim/model-server/index.js';
-import { startAgent, type AgentRun } from './support/agent-harness.js';
+import { startModelServer, type ModelProtocol } from '../sim/model-server/index.js';
+import { startAgent } from './support/agent-harness.js';
+import { useWireAgents } from './support/wire-agents.js';
 
 const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
-let servers: ModelServer[] = [];
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  await Promise.all(servers.map(server => server.close()));
-  servers = [];
-  running = [];
-});
+const { keepServer, keepAgent } = useWireAgents();
 
 /** The parameters a request body gave the tool of this name, whatever the protocol. */
 const parametersSent = (body: unknown, name: string): Record<string, unknown> | undefined => {
@@ -38,7 +32,7 @@ const parametersSent = (body: unknown, name: string): Record<string, unknown> | 
 describe.each(['openai', 'anthropic', 'ollama'] as const)('tool schemas over %s', (protocol: ModelProtocol) => {
   test('a loose schema is repaired so the request is accepted; parameters that are not an object are refused', async () => {
     const server = await startModelServer({ protocol, reply: request => ({ text: `offered: ${request.toolNames.filter(name => name === 'math' || name.startsWith('odd')).sort().join(',')}` }) });
-    servers.push(server);
+    keepServer(server);
     const host = makeMailHost();
     await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
     await E(host.host).makeUnconfined('worker-loose', oddToolUrl, { resultName: 'loose', env: { TOOL_NAME: 'odd_loose', SCHEMA: 'loose' } });
@@ -50,7 +44,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)('tool schemas over %s'
       introducedNames: { 'math-tool': 'math-tool', loose: 'loose', stringy: 'stringy' },
       env: { LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_MODEL: 'test-model', LAL_AUTH_TOKEN: 'test-key-123456', LAL_MAX_RETRIES: '0' },
     });
-    running.push(run);
+    keepAgent(run);
     await run.send('what tools?');
     await run.reply('offered: math,odd_loose', 15_000);
     const chat = server.requests.find(request => request.normalized !== undefined)!;

@@ -5,28 +5,22 @@
  * the services would and reject what they would reject, and that the cached
  * input tokens a server reports reach the usage of a call and of a turn.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
 import { withCacheBreakpoints } from '../providers/anthropic-cache.js';
 import { cachedInputTokens } from '../providers/openai-cache.js';
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
 import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
 import type { ModelProtocol, ModelServer, NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
-import { startAgent, type AgentRun } from './support/agent-harness.js';
+import { startAgent } from './support/agent-harness.js';
+import { useWireAgents } from './support/wire-agents.js';
 
 const TOKEN = 'sk-test-cache-token-4321';
-let servers: ModelServer[] = [];
-let runs: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(runs.map(run => run.cancel().catch(() => {})));
-  await Promise.all(servers.map(server => server.close()));
-  servers = [];
-  runs = [];
-});
+const { keepServer, keepAgent } = useWireAgents();
 
 const start = async (protocol: ModelProtocol, replies: ScriptedReply[]) => {
   const server = await startModelServer({ protocol, reply: scriptedReplies(replies) });
-  servers.push(server);
+  keepServer(server);
   return server;
 };
 
@@ -156,12 +150,12 @@ describe('cached tokens in the turn', () => {
       return { toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }] };
     };
     const server = await startModelServer({ protocol, reply: script });
-    servers.push(server);
+    keepServer(server);
     const run = await startAgent({
       realProvider: true,
       env: { LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_MODEL: 'double-model', LAL_AUTH_TOKEN: TOKEN },
     });
-    runs.push(run);
+    keepAgent(run);
     await run.send('ping');
     await run.reply('pong');
     await run.send('ping again');
