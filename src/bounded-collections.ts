@@ -7,6 +7,7 @@ export interface BoundedSet<T> {
   add(value: T): void;
   /** Removes the value; true when it was there. */
   delete(value: T): boolean;
+  has(value: T): boolean;
   readonly size: number;
 }
 
@@ -19,6 +20,7 @@ export const makeBoundedSet = <T>(limit: number): BoundedSet<T> => {
       while (values.size > limit) values.delete(values.values().next().value as T);
     },
     delete: value => values.delete(value),
+    has: value => values.has(value),
     get size() {
       return values.size;
     },

@@ -82,6 +82,8 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_STOP_AFTER_ANSWER',
   // Read by approval/host-approved-evaluation.ts: on the newest daemon, evaluate without asking the host.
   'LAL_DIRECT_EVAL',
+  // Read by progress/live-placeholders.ts: on the newest daemon, answers fill in one message (0 turns it off).
+  'LAL_PROGRESS',
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,

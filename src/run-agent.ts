@@ -39,6 +39,7 @@ import { makeDaemonAdapter } from './daemon/daemon-adapter.js';
 import { daemonStatus } from './daemon/daemon-status.js';
 import { makeHostApprovedEvaluation, readDirectEvaluation } from './approval/host-approved-evaluation.js';
 import { systemClock, type Clock } from './clock.js';
+import { makeLivePlaceholders, readLiveProgress } from './progress/live-placeholders.js';
 import { emptyConversationInPlace } from './history/conversation.js';
 import { makeWakeUps, originOf, wakeUpNotice } from './schedule/wake-ups.js';
 import { describeQuota } from './usage/hourly-quota.js';
@@ -153,6 +154,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       ...policy.describe(),
       ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
     ]);
+    const liveProgress = readLiveProgress(env) && daemon.canEdit;
+    status.section('Live progress', () => [
+      liveProgress ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)` : 'off',
+    ]);
+    const progress = makeLivePlaceholders({ powers, daemon, clock, log, enabled: liveProgress, directEvaluation });
     const turns = makeTurnServer({
       model,
       config,
@@ -172,6 +178,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       signal: controller.signal,
       daemon,
       directEvaluation,
+      progress,
     });
     try {
       const moved = await adoptIntroducedTools({ powers, log, reserved: new Set([MEMORY_NAME]) });
@@ -308,6 +315,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       onMail: message => queue.push({ kind: 'mail', message }),
       onOwn: message => {
         if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
+        // A live-progress placeholder stays until its last edit.
+        else if (progress.handlesOwnCopy(message)) return;
         // Our own sent copies would otherwise fill the inbox forever.
         else if (!isProposalType(message.type)) void safeDismiss(message.number);
       },

@@ -33,6 +33,8 @@ import type { ApprovalGate } from './policy/approval-gate.js';
 import { guardToolCall } from './policy/guard-tool-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
+import { closingLine, speakThrough, type LivePlaceholders, type Placeholder } from './progress/live-placeholders.js';
+import { textContent } from './progress/throttled-edits.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -61,6 +63,8 @@ export interface TurnServerSetup {
   daemon?: DaemonAdapter;
   /** The newest daemon's evaluate runs without asking the HOST (LAL_DIRECT_EVAL). */
   directEvaluation?: boolean;
+  /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
+  progress?: LivePlaceholders;
 }
 
 export interface TurnServer {
@@ -84,6 +88,33 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       await tell(origin, codeSpans(`I cannot think: ${model.problem}`));
       return undefined;
     }
+    const placeholder = setup.progress?.open(origin);
+    let end: { stopReason: string; pending: boolean; hostName: string } | undefined;
+    try {
+      return await runAndAnswer(title, content, origin, model.provider, placeholder, reached => {
+        end = reached;
+      });
+    } finally {
+      // Never an unfinished placeholder left behind, whatever ended the turn.
+      if (placeholder !== undefined && !placeholder.finished) await placeholder.finish(textContent(closingLine(end)));
+    }
+  };
+
+  const runAndAnswer = async (
+    title: string,
+    content: string,
+    origin: Origin | undefined,
+    provider: Provider,
+    placeholder: Placeholder | undefined,
+    ended: (end: { stopReason: string; pending: boolean; hostName: string }) => void,
+  ): Promise<TurnOutcome> => {
+    const turnObserve: Observe =
+      placeholder === undefined
+        ? observe
+        : event => {
+            observe(event);
+            placeholder.see(event);
+          };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
     const context: BuiltinContext = {
@@ -96,14 +127,15 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
       ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+      ...(placeholder === undefined || origin === undefined ? {} : { speak: speakThrough(placeholder, origin, setup.powers) }),
     };
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
-    observe({ kind: 'turn-start', title });
+    turnObserve({ kind: 'turn-start', title });
     let outcome: TurnOutcome;
     let thrown: string | undefined;
     try {
       outcome = await runTurn({
-        provider: model.provider,
+        provider,
         systemPrompt: prompt,
         conversation,
         turn,
@@ -113,7 +145,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           gate: setup.approvals,
           origin,
           redact: setup.redact,
-          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, observe, offered),
+          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, turnObserve, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
@@ -125,7 +157,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
             : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
         limits: config.limits,
         signal,
-        observe,
+        observe: turnObserve,
         makeId,
       });
     } catch (error) {
@@ -142,7 +174,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     if (ending.closing !== undefined) closeTurn(turn, ending.closing);
     // The agent's own words get code spans; the model's words are its own.
     const own = ending.tell !== undefined && ending.tell !== outcome.finalText.trim();
-    if (ending.tell !== undefined) await tell(origin, setup.redact(own ? codeSpans(ending.tell) : ending.tell));
+    ended({ stopReason: outcome.stopReason, pending, hostName: setup.daemon?.names.host ?? 'HOST' });
+    if (ending.tell !== undefined) {
+      const said = setup.redact(own ? codeSpans(ending.tell) : ending.tell);
+      // The placeholder, while unfinished, carries it: one message in the chat.
+      if (placeholder === undefined || !(await placeholder.finish(textContent(said)))) await tell(origin, said);
+    }
     return outcome;
   };
 

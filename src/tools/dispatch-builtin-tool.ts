@@ -40,6 +40,13 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
+  /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
+  speak?: Speak;
+}
+
+export interface Speak {
+  reply(number: bigint, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
+  send(recipient: string, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
 }
 
 /** Undefined and "#undefined" both mean: no worker name. */
@@ -113,14 +120,14 @@ export const dispatchBuiltinTool = async (name: string, args: Args, context: Bui
     case 'send': {
       const recipient = readString(args, 'recipient');
       const { strings, edgeNames, petNames } = readMessageParts(args);
-      await powers.send(recipient, strings, edgeNames, petNames);
+      await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     case 'reply': {
       const number = readMessageNumber(args);
       const { strings, edgeNames, petNames } = readMessageParts(args);
-      await powers.reply(number, strings, edgeNames, petNames);
+      await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });
     }

@@ -1,0 +1,26 @@
+/**
+ * The status line a placeholder shows for what the turn is doing, read from
+ * the agent's events: thinking, calling a tool, asking the host to approve
+ * code. The model's own reply or send is not a status: it is the answer.
+ */
+import type { AgentEvent } from '../loop/agent-events.js';
+
+export const FIRST_STATUS = 'thinking…';
+
+/** Statuses from a turn's events (one reader per turn: it remembers the last tool). */
+export const makeStatusReader = (options: { hostName: string; directEvaluation: boolean }) => {
+  let lastTool: string | undefined;
+  return (event: AgentEvent): string | undefined => {
+    switch (event.kind) {
+      case 'model-call':
+        return lastTool === undefined ? FIRST_STATUS : `thinking (after ${lastTool})…`;
+      case 'tool-call':
+        if (event.name === 'reply' || event.name === 'send') return undefined;
+        lastTool = event.name;
+        if (event.name === 'evaluate') return options.directEvaluation ? 'running code…' : `asking ${options.hostName} to approve code…`;
+        return `calling ${event.name}…`;
+      default:
+        return undefined;
+    }
+  };
+};
