@@ -46,6 +46,10 @@ import { describeQuota } from './usage/hourly-quota.js';
 import { meteredProvider } from './usage/metered-provider.js';
 import { makeQuotaWaits, quotaNotice } from './usage/quota-waits.js';
 import { describeUsage, emptyUsage, recordUsage } from './usage/usage-ledger.js';
+import { makeToldToWait } from './usage/told-to-wait.js';
+import { makeQuotaStop } from './usage/quota-stop.js';
+import { makePendingAsks } from './pending/pending-asks.js';
+import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -126,7 +130,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     }
     status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
     const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
-    const toldToWait = new Set<string>();
+    const toldToWait = makeToldToWait(memory.toldToWait);
     const wakeUps = makeWakeUps({
       stored: memory.wakeUps,
       clock,
@@ -143,13 +147,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
     status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
     const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
+    // Requests, approvals and proposals still waiting for an answer, kept in the store over restarts.
+    const asks = makePendingAsks({ store: memory.asks, powers, log });
+    // Asks still pending when this run stops are the next run's to follow.
+    onCancel.add(() => asks.stop());
     const proposals =
       daemon.generation === 'newest'
-        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
-        : makeProposalTracker({ powers, log, notices });
-    const requests = makeRequestTracker({ powers, notices });
+        ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+        : makeProposalTracker({ powers, log, notices, asks });
+    const requests = makeRequestTracker({ powers, notices, asks });
     const policy = readToolPolicy(env);
-    const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+    const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
     status.section('Tool policy', () => [
       ...policy.describe(),
       ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
@@ -178,6 +186,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       signal: controller.signal,
       daemon,
       directEvaluation,
+      quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
       progress,
     });
     try {
@@ -199,7 +208,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     /** Dismisses a handled message, unless the model did, or a proposal or request made for it awaits its outcome. */
     const finishWith = async (number: bigint) => {
-      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number)) return;
+      if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number) || asks.hasPendingFor(number)) return;
       // An outcome that settled after the model's last call is still to be told: keep its message.
       if (notices.waitsFor(number)) return;
       await safeDismiss(number);
@@ -228,8 +237,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
       if (showing === 'wait' || showing === 'amended') return;
       if (showing === 'replayed') {
-        // Replayed after a restart: already answered.
-        await safeDismiss(message.number);
+        // Replayed after a restart: already answered (kept while something asked for it is still pending).
+        if (typeof message.number === 'bigint') await finishWith(message.number);
+        else await safeDismiss(message.number);
         return;
       }
       if (typeof message.number !== 'bigint') {
@@ -243,17 +253,20 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       if (wait !== undefined) {
         // The message waits (undismissed, so a restart finds it too) and its sender hears when.
         quotaWaits.hold({ kind: 'mail', message }, wait);
-        const told = key ?? String(message.number);
-        if (!toldToWait.has(told)) {
-          toldToWait.add(told);
-          await tell(origin, quotaNotice(wait, message.number, clock.now()));
-        }
+        if (toldToWait.tellOnce(key ?? String(message.number))) await tell(origin, quotaNotice(wait, message.number, clock.now()));
         return;
       }
+      toldToWait.served(key ?? String(message.number));
       const preview = message.type === 'package' ? packageText(message) : String(message.type);
       const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
       const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
       if (outcome?.stopReason === 'cancelled') return;
+      // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
+      if (outcome?.stopReason === 'quota') {
+        toldToWait.tellOnce(key ?? String(message.number));
+        quotaWaits.holdUntilFree({ kind: 'mail', message });
+        return;
+      }
       if (key !== undefined) handled.add(key);
       revisions.answered(key, message);
       await Promise.all([finishWith(message.number), checkTools()]);
@@ -266,10 +279,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         return;
       }
       // One turn per message the outcomes belong to: each origin's sender is answered about its own.
-      for (const { origin, notices: arrived } of byOrigin(notices.take())) {
+      const groups = byOrigin(notices.take());
+      for (const [index, { origin, notices: arrived }] of groups.entries()) {
         const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
         await toolsBeforeTurn();
-        await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
+        const outcome = await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
+        if (outcome?.stopReason === 'quota') {
+          // Stopped part-way by a spent budget: these outcomes and the rest wait for it to free up.
+          for (const group of groups.slice(index)) group.notices.forEach(notice => notices.push(notice));
+          return;
+        }
         // The message these outcomes belong to can go once nothing more is pending for it.
         await Promise.all([origin === undefined ? undefined : finishWith(origin.number), checkTools()]);
       }
@@ -285,7 +304,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       const entry = wakeUps.take(id);
       if (entry === undefined) return;
       await toolsBeforeTurn();
-      await turns.serve(`wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`, wakeUpNotice(entry), originOf(entry));
+      const outcome = await turns.serve(`wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`, wakeUpNotice(entry), originOf(entry));
+      // Stopped part-way by a spent budget: due again, and held until the budget frees up.
+      if (outcome?.stopReason === 'quota') wakeUps.putBack(entry);
       await checkTools();
     };
 
@@ -300,6 +321,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
     wakeUps.armAll();
+    // Asks stored before a restart are followed again through their copies in the inbox.
+    await asks.resume(finishEarlierAsk({ requests, approvals, proposals }));
 
     const follower = followMailWithRetry({
       powers,
@@ -314,6 +337,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
       onMail: message => queue.push({ kind: 'mail', message }),
       onOwn: message => {
+        // The copy of a request still waiting for its answer stays (a restart follows it).
+        if (asks.claimOwnCopy(message)) return;
         if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
         // A live-progress placeholder stays until its last edit.
         else if (progress.handlesOwnCopy(message)) return;

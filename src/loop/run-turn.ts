@@ -35,6 +35,11 @@ export interface TurnSetup {
    * nudge to show it (e.g. the sender is still waiting), or undefined to end.
    */
   whenSilent?: (turnSoFar: { toolCalls: number }) => string | undefined;
+  /**
+   * Asked before every model call: a reason to stop the turn now (an hourly
+   * budget is spent), or undefined to go on.
+   */
+  beforeModelCall?: () => string | undefined;
   limits: AgentLimits;
   signal: AbortSignal;
   observe: Observe;
@@ -81,6 +86,8 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (modelCalls >= limits.maxModelCalls) {
       return end('max-model-calls', '', `the turn used its ${limits.maxModelCalls} model calls`);
     }
+    const stop = setup.beforeModelCall?.();
+    if (stop !== undefined) return end('quota', '', stop);
     const tools = setup.tools();
     const request = buildRequest(setup.systemPrompt, conversation, tools, limits);
     modelCalls += 1;
