@@ -146,9 +146,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const revisions = makeRevisionGate();
     const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
     status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
-    const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
+    // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
+    const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
     // Requests, approvals and proposals still waiting for an answer, kept in the store over restarts.
-    const asks = makePendingAsks({ store: memory.asks, powers, log });
+    const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
     // Asks still pending when this run stops are the next run's to follow.
     onCancel.add(() => asks.stop());
     const proposals =
