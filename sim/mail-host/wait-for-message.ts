@@ -39,9 +39,10 @@ export const makeWaitForMessage =
           }
         }
       };
-      watch().catch(error => {
+      watch().catch((error: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        // The feed fails with an Error; anything else is carried as the cause of one.
+        reject(error instanceof Error ? error : Error(`Waiting for a message failed: ${String(error)}`, { cause: error }));
       });
     });
   };
