@@ -4,14 +4,15 @@
  *
  *   endo run --UNCONFINED dist/setup-tools.js --powers AGENT
  *   FAE_CWD=~/project FAE_GUEST=fae endo run --UNCONFINED dist/setup-tools.js --powers AGENT
+ *   endo run --UNCONFINED dist/setup-tools.js --powers @agent    # the newest daemon
  *
  * greet-tool, math-tool and timestamp-tool always; read-file-tool,
  * write-file-tool, edit-file-tool, list-dir-tool and run-command-tool only
  * with FAE_CWD (made absolute, and fixed as their root). With FAE_GUEST (or
  * LAL_NAME) the named guest is provisioned with every tool introduced and
  * its agent started (persona fae unless LAL_PERSONA says otherwise) and
- * pinned as setup.ts does (LAL_PIN=0 opts out). Names
- * that exist are kept, so it is safe to re-run.
+ * pinned as setup.ts does (LAL_PIN=0 opts out), reading ENDO_LLM_* as
+ * setup.ts does. Names that exist are kept, so it is safe to re-run.
  */
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
 import { warnWithoutSandbox } from './setup/warn-without-sandbox.js';
@@ -21,13 +22,17 @@ import { pickEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
 import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile, type GuestNames } from './setup/read-setup-env.js';
 import { sayToConsole } from './setup/say.js';
+import { readEndoLlmEnv } from './setup/endo-llm-env.js';
+import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import type { SetupHostRef } from './setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
 
 export { toolPetName } from './setup/tool-plans.js';
 
-export const SETUP_TOOLS_COMMAND = 'endo run --UNCONFINED dist/setup-tools.js --powers AGENT';
+/** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
+export const setupToolsCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
+  `endo run --UNCONFINED dist/setup-tools.js --powers ${daemon.agent}`;
 
 export interface ToolSetupOptions extends SetupOptions {
   /** Where each tool's module is; the built dist/tools/<file>.js by default. */
@@ -44,11 +49,13 @@ const guestToProvision = (env: Readonly<Record<string, string | undefined>>): Gu
 export const makeToolSetup =
   (options: ToolSetupOptions = {}) =>
   async (hostPowers: SetupHostRef, ...args: string[]): Promise<void> => {
-    const env = options.env ?? process.env;
     const say = options.say ?? sayToConsole;
+    const daemon = await readSetupDaemon(hostPowers);
+    const command = setupToolsCommand(daemon);
     if (args.length > 0) {
-      throw Error(`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${SETUP_TOOLS_COMMAND} (no arguments); got ${args.length}`);
+      throw Error(`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${command} (no arguments); got ${args.length}`);
     }
+    const env = readEndoLlmEnv(options.env ?? process.env, say);
     // Everything is checked before anything is created.
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
     if (faeCwd !== undefined) readSandboxSettings(env, 'run-command-tool');
@@ -64,18 +71,19 @@ export const makeToolSetup =
     const agentSpecifier =
       names === undefined ? undefined : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
 
-    await makeToolCaplets(hostPowers, plans, say);
+    await makeToolCaplets(hostPowers, daemon, plans, say);
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
     if (faeCwd === undefined) {
       say('FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.');
     }
     const toolNames = plans.map(plan => plan.petName);
     if (names === undefined || persona === undefined || agentSpecifier === undefined) {
-      say(`To start a Fae guest with these tools: FAE_GUEST=fae ${SETUP_TOOLS_COMMAND}`);
+      say(`To start a Fae guest with these tools: FAE_GUEST=fae ${command}`);
       say('Or mail one to a running agent: endo send fae "here is a calculator @calc:math-tool"');
       return;
     }
     await provisionAgent(hostPowers, {
+      daemon,
       names,
       persona,
       env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
@@ -83,7 +91,7 @@ export const makeToolSetup =
       introducedNames: Object.fromEntries(toolNames.map(name => [name, name])),
       restart: readRestart(env),
       pin: readPin(env),
-      command: `FAE_GUEST=${names.guestName} ${SETUP_TOOLS_COMMAND}`,
+      command: `FAE_GUEST=${names.guestName} ${command}`,
       say,
     });
   };

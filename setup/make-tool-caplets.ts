@@ -4,7 +4,8 @@
  * not idempotent: a second call would make a new caplet and rebind the name).
  */
 import { E } from '@endo/far';
-import { CAPLET_WORKER, type SetupHostRef } from './setup-host.js';
+import type { SetupHostRef } from './setup-host.js';
+import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
 
 export interface ToolCapletPlan {
@@ -22,6 +23,7 @@ export interface ToolCapletsMade {
 
 export const makeToolCaplets = async (
   host: SetupHostRef,
+  daemon: SetupDaemon,
   plans: readonly ToolCapletPlan[],
   say: Say,
 ): Promise<ToolCapletsMade> => {
@@ -35,9 +37,9 @@ export const makeToolCaplets = async (
       continue;
     }
     await E(host).makeUnconfined(
-      CAPLET_WORKER,
+      daemon.worker,
       plan.specifier,
-      harden({ powersName: 'NONE', resultName: plan.petName, env: plan.env }),
+      harden({ powersName: daemon.none, resultName: plan.petName, env: plan.env }),
     );
     created.push(plan.petName);
     const passed = Object.keys(plan.env);

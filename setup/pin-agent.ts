@@ -8,7 +8,8 @@
  * another caplet (e.g. after LAL_RESTART=1), which lets the old one be collected.
  */
 import { E } from '@endo/far';
-import { PINS, type SetupHostRef } from './setup-host.js';
+import type { SetupHostRef } from './setup-host.js';
+import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
 
 export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
@@ -17,22 +18,30 @@ export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
  * Removes the pin before the agent is replaced: the daemon revives PINS
  * after each collection, so a pinned agent that is cancelled comes back.
  */
-export const unpinAgent = async (host: SetupHostRef, controllerName: string): Promise<void> => {
-  if ((await E(host).identify(PINS, controllerName)) !== undefined) await E(host).remove(PINS, controllerName);
+export const unpinAgent = async (host: SetupHostRef, daemon: SetupDaemon, controllerName: string): Promise<void> => {
+  const { pins } = daemon;
+  if ((await E(host).identify(pins, controllerName)) !== undefined) await E(host).remove(pins, controllerName);
 };
 
-export const pinAgent = async (host: SetupHostRef, controllerName: string, pin: boolean, say: Say): Promise<PinOutcome> => {
-  const pinnedId = await E(host).identify(PINS, controllerName);
+export const pinAgent = async (
+  host: SetupHostRef,
+  daemon: SetupDaemon,
+  controllerName: string,
+  pin: boolean,
+  say: Say,
+): Promise<PinOutcome> => {
+  const { pins } = daemon;
+  const pinnedId = await E(host).identify(pins, controllerName);
   if (!pin) {
     if (pinnedId === undefined) return 'none';
-    await E(host).remove(PINS, controllerName);
+    await E(host).remove(pins, controllerName);
     say(`LAL_PIN=0: unpinned "${controllerName}"; after endo restart it starts only when something looks it up`);
     return 'unpinned';
   }
   const id = await E(host).identify(controllerName);
   if (id === undefined) throw Error(`Cannot pin "${controllerName}": the host has no such name`);
   if (pinnedId === id) return 'kept';
-  await E(host).write(harden([PINS, controllerName]), id);
-  say(`pinned "${controllerName}" in ${PINS}: the daemon starts it again after endo restart (LAL_PIN=0 to opt out)`);
+  await daemon.storeIdentifier(host, [pins, controllerName], id);
+  say(`pinned "${controllerName}" in ${pins}: the daemon starts it again after endo restart (LAL_PIN=0 to opt out)`);
   return 'pinned';
 };

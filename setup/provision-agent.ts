@@ -6,12 +6,15 @@
  * calling it again would replace the running agent.
  */
 import { E } from '@endo/far';
-import { CAPLET_WORKER, type SetupGuest, type SetupHostRef } from './setup-host.js';
+import type { SetupGuest, SetupHostRef } from './setup-host.js';
+import type { SetupDaemon } from './setup-daemon.js';
 import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 
 export interface ProvisionAgentOptions {
+  /** The daemon's generation and the names that differ (setup-daemon.ts). */
+  daemon: SetupDaemon;
   names: GuestNames;
   persona: Persona;
   /** The variables to pass (already picked); LAL_PERSONA is set from `persona`. */
@@ -46,6 +49,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 const handToExistingGuest = async (
   host: SetupHostRef,
+  daemon: SetupDaemon,
   agentName: string,
   introducedNames: Readonly<Record<string, string>>,
 ): Promise<string[]> => {
@@ -59,14 +63,14 @@ const handToExistingGuest = async (
     if (held) continue;
     const id = await E(host).identify(hostName);
     if (id === undefined) continue;
-    await E(guest).write(harden(hasTools ? ['tools', guestName] : [guestName]), id);
+    await daemon.storeIdentifier(guest, hasTools ? ['tools', guestName] : [guestName], id);
     handed.push(guestName);
   }
   return handed;
 };
 
 export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgentOptions): Promise<AgentProvisioned> => {
-  const { names, persona, say } = options;
+  const { daemon, names, persona, say } = options;
   const { guestName, agentName, controllerName } = names;
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
 
@@ -78,7 +82,7 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
         `"${guestName}" already exists but "${agentName}" does not, so there are no powers to start its agent with (it was not made by this script). Remove it (endo remove ${guestName}) or choose another name.`,
       );
     }
-    handed = await handToExistingGuest(host, agentName, introducedNames);
+    handed = await handToExistingGuest(host, daemon, agentName, introducedNames);
     say(`guest "${guestName}" already exists; reusing it${handed.length === 0 ? '' : `, gave it ${handed.join(', ')}`}`);
   } else {
     await E(host).provideGuest(guestName, harden({ introducedNames, agentName }));
@@ -97,11 +101,11 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
       say('It finds tools given into its tools/ at its next turn; ones left at its top level move there when it restarts.');
     }
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
-    const pin = await pinAgent(host, controllerName, options.pin, say);
+    const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
     return harden({ guest: 'reused', agent: 'kept', handed, pin });
   }
   if (controllerExists) {
-    await unpinAgent(host, controllerName);
+    await unpinAgent(host, daemon, controllerName);
     say(`stopping the old agent "${controllerName}"`);
     await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
       say(`could not stop "${controllerName}" first (${messageOf(error)}); replacing it anyway`),
@@ -110,14 +114,14 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
 
   const env = harden({ ...options.env, LAL_PERSONA: persona });
   await E(host).makeUnconfined(
-    CAPLET_WORKER,
+    daemon.worker,
     options.agentSpecifier,
     harden({ powersName: agentName, resultName: controllerName, env }),
   );
   // Names only: values such as LAL_AUTH_TOKEN are secrets.
   say(`started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`);
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
-  const pin = await pinAgent(host, controllerName, options.pin, say);
+  const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
   say(`talk to it: endo send ${guestName} "hello"`);
   return harden({
     pin,

@@ -59,6 +59,12 @@ export const readPin = (env: SourceEnv): boolean => {
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
 
+/** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
+export const readForm = (env: SourceEnv): boolean => {
+  const raw = (env.LAL_FORM ?? '').trim().toLowerCase();
+  return raw === '' || !FALSE_FLAGS.includes(raw);
+};
+
 /**
  * FAE_CWD as an absolute path (relative to the directory the script runs
  * in), or undefined when unset. A caplet runs in the daemon's worker, whose

@@ -22,20 +22,17 @@ export interface SetupHost {
   ): Awaitable<unknown>;
   makeUnconfined(workerName: string, specifier: string, options: MakeCapletOptions): Awaitable<unknown>;
   cancel(nameOrPath: string, reason?: Error): Awaitable<void>;
-  write(nameOrPath: string | string[], id: string): Awaitable<void>;
+  /** f0a46042a; the newest daemon has storeIdentifier instead (see setup-daemon.ts). */
+  write?(nameOrPath: string | string[], id: string): Awaitable<void>;
+  storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
   remove(...path: string[]): Awaitable<void>;
 }
 
 export interface SetupGuest {
   has(...path: string[]): Awaitable<boolean>;
-  write(nameOrPath: string | string[], id: string): Awaitable<void>;
+  write?(nameOrPath: string | string[], id: string): Awaitable<void>;
+  storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
 }
 
-/** What `endo run --UNCONFINED … --powers AGENT` hands to `main`: the host, or a promise for it. */
+/** What `endo run --UNCONFINED … --powers AGENT` (or `@agent`) hands to `main`: the host, or a promise for it. */
 export type SetupHostRef = SetupHost | Promise<SetupHost>;
-
-/** The host's directory whose entries the daemon provides again when it starts (its revivePins). */
-export const PINS = 'PINS';
-
-/** The worker the agents and tool caplets run on: the daemon's own. */
-export const CAPLET_WORKER = 'MAIN';

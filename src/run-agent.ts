@@ -11,6 +11,7 @@ import type { Log } from './log.js';
 import { makeStatusBoard, type StatusBoard } from './agent-status.js';
 import { makeAgentOutput } from './agent-output.js';
 import { watchCancellation } from './watch-cancellation.js';
+import { makeCancelHooks } from './cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './loop/agent-events.js';
 import { makeWorkQueue } from './work-queue.js';
@@ -51,6 +52,8 @@ export interface RunningAgent {
   cancel(reason?: unknown): void;
   /** Clears the conversation, its digest and the usage (not the handled message ids), between turns. */
   forget(): Promise<string>;
+  /** How many hooks wait for cancellation (a leak check for tests). */
+  cancelHooks(): number;
 }
 
 export const runAgent = (options: AgentOptions): RunningAgent => {
@@ -62,13 +65,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
   const queue = makeWorkQueue<Work>();
-  const onCancel: ((reason: unknown) => void)[] = [];
+  const onCancel = makeCancelHooks();
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;
     log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
     controller.abort();
     queue.close();
-    for (const hook of onCancel) hook(reason);
+    onCancel.run(reason);
   };
   watchCancellation(options.context, options.cancelled, cancel);
 
@@ -77,7 +80,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const parts = await assembleAgentParts({
       powers, env, config, status, log, observe, redact, clock, queue, signal, createProvider: options.createProvider,
     });
-    onCancel.push(() => parts.stop());
+    onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
     await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
 
@@ -91,7 +94,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     parts.wakeUps.armAll();
 
     const follower = followAgentMail({ powers, parts, log, redact, push: work => queue.push(work) });
-    onCancel.push(() => follower.stop());
+    onCancel.add(() => follower.stop());
     if (signal.aborted) follower.stop();
     const following = follower.done.catch((error: unknown) => {
       if (!signal.aborted) log(`stopped following mail: ${describeError(error)}`);
@@ -117,8 +120,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         return;
       }
       // Between turns, on the serving loop: never under a turn in progress.
-      queue.push({ kind: 'forget', done: resolve });
-      onCancel.push(() => reject(new Error('the agent stopped before it could forget')));
+      const unhook = onCancel.add(() => reject(new Error('the agent stopped before it could forget')));
+      queue.push({
+        kind: 'forget',
+        done: said => {
+          unhook();
+          resolve(said);
+        },
+      });
     });
-  return { stopped, cancel, forget: forgetMemory };
+  return { stopped, cancel, forget: forgetMemory, cancelHooks: () => onCancel.size() };
 };

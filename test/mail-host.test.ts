@@ -62,6 +62,19 @@ describe('caplet connection', () => {
     await expect(whenCancelled).rejects.toThrow('stop now');
     await handle.cancelled;
   });
+
+  it('cancels a caplet with an Error when the reason given is only a text, as the daemon cancels with errors', async () => {
+    const { mailHost, context } = await startLal();
+    const whenCancelled = E(context).whenCancelled();
+    const handle = await mailHost.revive('controller-for-lal');
+    await handle.cancel('test over');
+    const reason: unknown = await whenCancelled.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(reason).toBeInstanceOf(Error);
+    expect((reason as Error).message).toBe('test over');
+  });
 });
 
 describe('workers', () => {

@@ -5,9 +5,13 @@
 import { E, Far } from '@endo/far';
 import type { FormulaId } from './types.js';
 
+/** The daemon cancels with an Error: a text reason (a test's 'test over') becomes one, no reason 'Cancelled'. */
+const cancelReason = (reason: unknown): Error =>
+  reason instanceof Error ? reason : harden(Error(reason === undefined ? 'Cancelled' : String(reason)));
+
 export const makeCapletContext = (id: FormulaId) => {
   let done = false;
-  let rejectCancelled!: (reason: unknown) => void;
+  let rejectCancelled!: (reason: Error) => void;
   const cancelled = new Promise<never>((_resolve, reject) => {
     rejectCancelled = reject;
   });
@@ -22,7 +26,7 @@ export const makeCapletContext = (id: FormulaId) => {
   const cancel = (reason?: unknown): Promise<void> => {
     if (done) return disposed;
     done = true;
-    rejectCancelled(reason ?? harden(Error('Cancelled')));
+    rejectCancelled(cancelReason(reason));
     const ran = hooks.map(hook => Promise.resolve(E(hook as () => unknown)()).catch(() => undefined));
     resolveDisposed(Promise.all(ran).then(() => undefined));
     return disposed;

@@ -6,6 +6,7 @@
 import { makeGuardedExo } from './guarded-exo.js';
 import { M } from '@endo/patterns';
 import type { InterfaceGuard } from '@endo/patterns';
+import { makeMailboxFeed, type OpenFeed } from './mailbox-follow.js';
 import { makeTopic } from './topic.js';
 import type { Subscription } from './topic.js';
 import type { Dismisser, Envelope, MessageRecord, Settlement } from './types.js';
@@ -26,9 +27,9 @@ export interface Mailbox {
   /** A feed of new messages only. */
   subscribeNew(): Subscription<MessageRecord>;
   dismiss(number: bigint): void;
-  /** Types of undismissed messages the daemon cannot reload, with their numbers. */
   /** Fails every open followMessages iterator with this error. */
   failFollowers(error: Error): void;
+  /** Types of undismissed messages the daemon cannot reload, with their numbers. */
   unloadable(): { number: bigint; type: string }[];
   /** Rebuilds every record as the daemon does when it reloads the mailbox after a restart. */
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
@@ -64,7 +65,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
   // The daemon keeps revisions in memory only: after a restart a message's history starts again empty.
   const revisions = new Map<bigint, Revision[]>();
   const topic = makeTopic<MessageRecord>();
-  const feeds = new Set<{ fail: (error: Error) => void }>();
+  const feeds = new Set<OpenFeed>();
   let nextNumber = 0n;
 
   const doneOf = (fields: Record<string, unknown>) => (withDone ? { done: fields.done ?? true } : {});
@@ -143,49 +144,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
     },
     get: number => messages.get(number),
     list: () => [...messages.values()],
-    follow: () => {
-      // Like the daemon's generator: nothing is read until the first next().
-      let initial: MessageRecord[] | undefined;
-      let index = 0;
-      let later: Subscription<MessageRecord> | undefined;
-      let ended = false;
-      let failure: Error | undefined;
-      const feed = {
-        fail: (error: Error) => {
-          failure = error;
-          feeds.delete(feed);
-          later?.fail(error);
-        },
-      };
-      feeds.add(feed);
-      return harden({
-        next: async () => {
-          if (failure) throw failure;
-          if (ended) return harden({ done: true, value: undefined }) as IteratorResult<MessageRecord, undefined>;
-          if (initial === undefined) {
-            later = topic.subscribe();
-            initial = [...messages.values()];
-          }
-          while (index < initial.length) {
-            const record = initial[index] as MessageRecord;
-            index += 1;
-            if (messages.get(record.number) === record) return harden({ done: false, value: record });
-          }
-          // Replayed: the snapshot must not keep the messages it held alive.
-          if (initial.length > 0) {
-            initial = [];
-            index = 0;
-          }
-          return (later as Subscription<MessageRecord>).next();
-        },
-        end: () => {
-          ended = true;
-          feeds.delete(feed);
-          later?.end();
-        },
-        fail: feed.fail,
-      });
-    },
+    follow: () => makeMailboxFeed(messages, topic, feeds),
     subscribeNew: () => topic.subscribe(),
     dismiss,
     unloadable: () =>

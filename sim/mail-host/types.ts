@@ -258,7 +258,10 @@ export interface CapletHandle {
   readonly id: FormulaId;
   /** What `make` returned, as the host sees it (through the loopback). */
   readonly value: unknown;
-  /** Cancels the caplet's context (as the daemon does when it collects or cancels the formula). */
+  /**
+   * Cancels the caplet's context (as the daemon does when it collects or cancels the formula);
+   * the caplet sees an Error (a text reason becomes its message).
+   */
   cancel(reason?: unknown): Promise<void>;
   /** Resolves once this incarnation has been cancelled. */
   readonly cancelled: Promise<void>;

@@ -1,0 +1,62 @@
+/**
+ * Provisions the agent manager on the newest daemon, as upstream Lal's
+ * setup.js provisions its own (endo packages/lal/setup.js): a guest named
+ * `setup-lal` introduced to the host's powers (`@agent`) as `host-agent`,
+ * and the manager caplet `controller-for-setup-lal` on `@main`, pinned. The
+ * manager sends `@host` the "Add an agent" form the chat UI shows. Kept when
+ * it runs already; LAL_FORM=0 leaves it out.
+ */
+import { E } from '@endo/far';
+import type { SetupHostRef } from './setup-host.js';
+import type { SetupDaemon } from './setup-daemon.js';
+import type { Say } from './say.js';
+import { pinAgent, type PinOutcome } from './pin-agent.js';
+import { HOST_AGENT } from './serve-add-agent-form.js';
+
+export const MANAGER_NAMES = harden({
+  guestName: 'setup-lal',
+  agentName: 'profile-for-setup-lal',
+  controllerName: 'controller-for-setup-lal',
+});
+
+export interface ProvisionManagerOptions {
+  daemon: SetupDaemon;
+  /** The manager's module (dist/agent-manager.js), a file:// URL. */
+  managerSpecifier: string;
+  /** The agent's module the manager starts for each submission. */
+  agentSpecifier: string;
+  /** Variables for the manager itself (LAL_LOG). */
+  env: Readonly<Record<string, string>>;
+  pin: boolean;
+  say: Say;
+}
+
+export const provisionManager = async (
+  host: SetupHostRef,
+  options: ProvisionManagerOptions,
+): Promise<{ manager: 'started' | 'kept'; pin: PinOutcome }> => {
+  const { daemon, say } = options;
+  const { guestName, agentName, controllerName } = MANAGER_NAMES;
+  if (await E(host).has(controllerName)) {
+    say(`the agent manager "${controllerName}" is running; its "Add an agent" form is in your inbox (endo inbox)`);
+    return harden({ manager: 'kept', pin: await pinAgent(host, daemon, controllerName, options.pin, say) });
+  }
+  if (!(await E(host).has(guestName))) {
+    await E(host).provideGuest(guestName, harden({ introducedNames: { [daemon.agent]: HOST_AGENT }, agentName }));
+  } else if (!(await E(host).has(agentName))) {
+    throw Error(`"${guestName}" already exists but "${agentName}" does not: remove it (endo remove ${guestName}) or set LAL_FORM=0`);
+  }
+  await E(host).makeUnconfined(
+    daemon.worker,
+    options.managerSpecifier,
+    harden({
+      powersName: agentName,
+      resultName: controllerName,
+      env: harden({ ...options.env, LAL_AGENT_MODULE: options.agentSpecifier }),
+    }),
+  );
+  say(
+    `started the agent manager as "${controllerName}" (guest "${guestName}", given your powers as "${HOST_AGENT}"): it sent you an "Add an agent" form (endo inbox, or the chat UI) that makes another agent each time it is submitted; LAL_FORM=0 leaves it out`,
+  );
+  return harden({ manager: 'started', pin: await pinAgent(host, daemon, controllerName, options.pin, say) });
+};

@@ -1,0 +1,55 @@
+/**
+ * What the tests do to an agent from outside the daemon: find it by name,
+ * count and trace the calls on its powers, fail its following, and see a
+ * guest's ids, powers, inbox and open follows.
+ */
+import { MAILBOX_LOAD_ERROR } from './mailbox.js';
+import { quote } from './pet-name.js';
+import type { Agent } from './agents.js';
+import type { DaemonParts } from './daemon-parts.js';
+import type { GuestPowers, GuestView } from './types.js';
+
+export const makeAgentControls = (host: Agent, { agents, special }: DaemonParts) => {
+  /** The host (no name, HOST or its special name) or the guest the host names so. */
+  const agentNamed = (name: string | undefined): Agent => {
+    if (name === undefined || name === 'HOST' || name === special.host) return host;
+    const id = host.names.identifyLocal(name);
+    const agent = id === undefined ? undefined : agents.agentFor(id);
+    if (agent === undefined || agent.kind !== 'guest') throw Error(`The host has no guest named ${quote(name)}`);
+    return agent;
+  };
+
+  const guestNamed = (name: string): Agent => {
+    const agent = agentNamed(name);
+    if (agent.kind !== 'guest') throw Error(`${quote(name)} is the host, not a guest`);
+    return agent;
+  };
+
+  return {
+    agentNamed,
+    failFollowing: (guestName: string, times: number) => {
+      const agent = guestNamed(guestName);
+      agent.followFaults = times;
+      agent.mailbox.failFollowers(harden(Error(MAILBOX_LOAD_ERROR)));
+    },
+    callCounts: (name: string) => Object.fromEntries(agentNamed(name).calls),
+    resetCallCounts: (name: string) => agentNamed(name).calls.clear(),
+    traceCalls: (name: string, listener: (method: string) => void) => {
+      const { callListeners } = agentNamed(name);
+      callListeners.add(listener);
+      return () => callListeners.delete(listener);
+    },
+    guest: (name: string): GuestView => {
+      const agent = guestNamed(name);
+      return {
+        id: agent.handleId,
+        agentId: agent.agentId,
+        get powers() {
+          return agent.powers as GuestPowers;
+        },
+        inbox: () => agent.mailbox.list(),
+        followers: () => agent.mailbox.followers(),
+      };
+    },
+  };
+};

@@ -1,0 +1,81 @@
+/**
+ * The parts of the simulated daemon below the host: the formula table,
+ * directories, agents, mail, the caplet runner, the special formulas
+ * (least authority, the main worker, the host's PINS) and the guests.
+ */
+import { Far } from '@endo/far';
+import { makeAgentRegistry, type Agent, type AgentRegistry } from './agents.js';
+import { makeCapletRunner, type CapletRunner, type WorkerConnection } from './caplets.js';
+import { makeDirectoryMaker } from './directory.js';
+import { makeFormulaTable, type FormulaTable } from './formula-table.js';
+import { makeIdMinter } from './formula-id.js';
+import { makeGuestPowers } from './guest-powers.js';
+import { makeMailOps, type MailOps } from './mail-ops.js';
+import { assertProfile, randomNumberOf, specialNamesOf, type DaemonProfile, type SpecialNames } from './profile.js';
+import type { PetStore } from './pet-store.js';
+import type { FormulaId } from './types.js';
+
+export interface DaemonPartsOptions {
+  now?: (() => Date) | undefined;
+  profile?: DaemonProfile | undefined;
+  connection?: WorkerConnection | undefined;
+}
+
+export interface DaemonParts {
+  readonly profile: DaemonProfile;
+  readonly special: SpecialNames;
+  readonly table: FormulaTable;
+  readonly agents: AgentRegistry;
+  readonly mail: MailOps;
+  readonly caplets: CapletRunner;
+  /** Every guest formulated, in order (restart reloads each). */
+  readonly guests: readonly Agent[];
+  /** The host's special names for the least-authority formula, the main worker and PINS. */
+  readonly hostSpecials: Record<string, FormulaId>;
+  /** The host's PINS directory: what it names is provided again at start and after each collection. */
+  readonly pins: PetStore;
+  /** The daemon's revivePins: provides every formula PINS names. */
+  revivePins(): Promise<void>;
+  formulateGuest(hostHandleId: FormulaId): Agent;
+}
+
+export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts => {
+  const now = options.now ?? (() => new Date());
+  const profile = assertProfile(options.profile ?? 'f0a46042a');
+  const special = specialNamesOf(profile);
+  const table = makeFormulaTable(makeIdMinter(randomNumberOf(profile)));
+  const directories = makeDirectoryMaker(table);
+  const agents = makeAgentRegistry(table, directories, now, profile);
+  const mail = makeMailOps(table, agents);
+  const caplets = makeCapletRunner(table, options.connection);
+  const guests: Agent[] = [];
+
+  const leastAuthority = Far('EndoLeastAuthority', {});
+  const noneId = table.formulate({ type: 'least-authority', provide: () => leastAuthority });
+  const mainWorkerId = caplets.formulateWorker();
+  const pins = directories.formulateDirectory();
+  const revivePins = async (): Promise<void> => {
+    const pinned = await pins.node.listIdentifiers();
+    await Promise.allSettled(pinned.map(id => table.provide(id)));
+  };
+
+  const formulateGuest = (hostHandleId: FormulaId): Agent => {
+    const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail, profile));
+    guests.push(guest);
+    return guest;
+  };
+
+  return {
+    profile,
+    special,
+    table,
+    agents,
+    mail,
+    caplets,
+    guests,
+    hostSpecials: { [special.main]: mainWorkerId, [special.none]: noneId, [special.pins]: pins.id },
+    pins: pins.store,
+    revivePins,
+    formulateGuest,
+  };
+};

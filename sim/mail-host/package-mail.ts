@@ -1,0 +1,76 @@
+/** Packages (text with named values): send, reply, adopt a value, dismiss. */
+import { assertName, assertNames, assertPetNamePath, namePathFrom, quote } from './pet-name.js';
+import { assertPackageShape, assertUniqueEdgeNames } from './package-rules.js';
+import type { Agent } from './agents.js';
+import type { MailBasics } from './mail-basics.js';
+import type { FormulaId, NameOrPath } from './types.js';
+
+export const makePackageMail = ({ agents, randomHex512, mustGet, identifyAll, post }: MailBasics) => {
+  const send = async (
+    self: Agent,
+    recipientNameOrPath: NameOrPath,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+    replyToNumber?: bigint,
+  ): Promise<void> => {
+    const toPath = namePathFrom(recipientNameOrPath);
+    assertNames(edgeNames);
+    assertUniqueEdgeNames(edgeNames);
+    const toId = await self.directory.identify(...toPath);
+    if (toId === undefined) throw Error(`Unknown recipient ${quote(recipientNameOrPath)}`);
+    const recipient = agents.recipientFor(toId, recipientNameOrPath);
+    assertPackageShape(strings, edgeNames, petNamesOrPaths);
+    const ids = await identifyAll(self, petNamesOrPaths);
+    // Newest daemon: send may name the message it answers (replyTo set only when that message is there).
+    const parentId = replyToNumber === undefined ? undefined : self.mailbox.get(replyToNumber)?.messageId;
+    post(self, recipient, harden({
+      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(),
+      ...(parentId === undefined ? {} : { replyTo: parentId }),
+      from: self.handleId, to: toId,
+    }));
+  };
+
+  const reply = async (
+    self: Agent,
+    number: bigint,
+    strings: readonly string[],
+    edgeNames: readonly string[],
+    petNamesOrPaths: readonly NameOrPath[],
+  ): Promise<void> => {
+    assertNames(edgeNames);
+    assertUniqueEdgeNames(edgeNames);
+    const parent = mustGet(self, number);
+    const otherId = parent.from === self.handleId ? parent.to : parent.from;
+    const recipient = agents.recipientFor(otherId, otherId);
+    assertPackageShape(strings, edgeNames, petNamesOrPaths);
+    const ids = await identifyAll(self, petNamesOrPaths);
+    post(self, recipient, harden({
+      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(), replyTo: parent.messageId,
+      from: self.handleId, to: otherId,
+    }));
+  };
+
+  const dismiss = async (self: Agent, number: bigint): Promise<void> => {
+    const record = self.mailbox.get(number);
+    if (record === undefined) throw Error(`Invalid request number ${number}`);
+    await record.dismisser.dismiss();
+  };
+
+  const dismissAll = async (self: Agent): Promise<void> => {
+    await Promise.all(self.mailbox.list().map(record => record.dismisser.dismiss()));
+  };
+
+  const adopt = async (self: Agent, number: bigint, edgeName: NameOrPath, petNameOrPath: NameOrPath) => {
+    assertName(edgeName);
+    const petNamePath = namePathFrom(petNameOrPath);
+    assertPetNamePath(petNamePath);
+    const record = mustGet(self, number);
+    if (record.type !== 'package') throw Error(`Message must be a package ${number}`);
+    const index = record.names.lastIndexOf(edgeName as string);
+    if (index === -1) throw Error(`No reference named ${quote(edgeName)} in message ${number}`);
+    await self.directory.write(petNamePath, record.ids[index] as FormulaId);
+  };
+
+  return harden({ send, reply, dismiss, dismissAll, adopt });
+};

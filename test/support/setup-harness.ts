@@ -1,0 +1,64 @@
+/**
+ * Shared by the setup tests on the newest daemon (setup-newest, agent-manager):
+ * the environment replaced per test, the output captured (the scripts' `say`
+ * lines and the agents' logs on stderr), a wire model that answers "pong" to
+ * every message, and look-ups of the host's inbox.
+ */
+import { vi } from 'vitest';
+import { E } from '@endo/far';
+import type { MessageRecord } from '../../sim/mail-host/index.js';
+import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
+import type { makeMailHost } from '../../sim/mail-host/index.js';
+import { PASSED_ENV_NAMES } from '../../setup.js';
+import { SANDBOX_ENV_NAMES } from '../../tools/lib/sandbox/sandbox-settings.js';
+
+type MailHost = ReturnType<typeof makeMailHost>;
+
+export const agentSource = new URL('../../agent.ts', import.meta.url).href;
+export const managerSource = new URL('../../agent-manager.ts', import.meta.url).href;
+export const echoSource = new URL('./env-echo-caplet.ts', import.meta.url).href;
+
+const SETUP_NAMES = ['LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'LAL_FORM', 'FAE_GUEST'];
+const ENDO_LLM_NAMES = ['ENDO_LLM_HOST', 'ENDO_LLM_MODEL', 'ENDO_LLM_AUTH_TOKEN', 'ENDO_LLM_NAME'];
+
+/** Replaces the whole environment the scripts read: every variable they look at is unset first. */
+export const stubEnv = (values: Record<string, string>) => {
+  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_NAMES, ...ENDO_LLM_NAMES]) vi.stubEnv(name, undefined);
+  for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
+};
+
+/** The scripts' lines and everything written to the standard streams (the agents' logs) meanwhile. */
+export const captureOutput = () => {
+  const chunks: string[] = [];
+  const say = (line: string) => {
+    chunks.push(line);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
+      chunks.push(String(chunk));
+      return true;
+    });
+  }
+  return { say, text: () => chunks.join('\n') };
+};
+
+export const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
+
+export const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
+  ((await E(mailHost.host).listMessages()) as readonly MessageRecord[]).map(textOf);
+
+export const waitForText = (mailHost: MailHost, prefix: string) =>
+  mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
+
+/** An OpenAI-wire model that answers each message "pong: <its text>", and lets in only `apiKey` when given. */
+export const startPongModel = async (apiKey?: string): Promise<ModelServer> =>
+  startModelServer({
+    protocol: 'openai',
+    ...(apiKey === undefined ? {} : { apiKey }),
+    reply: request => {
+      const notice = request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
+      const messageNumber = Number([...notice.matchAll(/#(\d+)/g)].pop()?.[1]);
+      const said = /\bping [a-z-]+/.exec(notice)?.[0] ?? 'something';
+      return { toolCalls: [{ name: 'reply', arguments: { messageNumber, strings: [`pong: ${said}`] } }] };
+    },
+  });
