@@ -10,37 +10,11 @@ import { performance } from 'node:perf_hooks';
 import { make } from '../agent.js';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import { startModelServer, type ModelProtocol, type ModelServer } from '../sim/model-server/index.js';
-import type { AgentEvent } from '../src/loop/agent-events.js';
 import type { Env } from '../providers/types.js';
+import { finishExchange, type Exchange, type ExchangeStart, type TimedEvent } from './exchange.js';
 import { makeScriptedModel, type ScriptedModel } from './scripted-model.js';
 
-export interface TimedEvent {
-  at: number;
-  event: AgentEvent;
-}
-
-/** What one message cost, from the host's send until the agent saved its memory. */
-export interface Exchange {
-  sentAt: number;
-  /** When the server received the first model request of the turn. */
-  firstRequestAt: number;
-  turnStartAt: number;
-  turnEndAt: number;
-  /** When the agent's memory write (the last thing it does per message) was seen. */
-  savedAt: number;
-  /** Time the server spent on this exchange's requests. */
-  insideServerMs: number;
-  modelCalls: number;
-  /** Body sizes as the server received them, in order. */
-  requestBytes: number[];
-  /** The agent's own estimate per model call, in order. */
-  estimatedTokens: number[];
-  /** Sum over model calls of model-call → model-reply (SDK + HTTP + server). */
-  modelRoundTripMs: number;
-  /** Sum over tool calls of tool-call → tool-result (guest powers through the mail host). */
-  toolCallMs: number;
-  events: TimedEvent[];
-}
+export type { Exchange, TimedEvent } from './exchange.js';
 
 export interface BenchAgentOptions {
   persona: 'lal' | 'fae';
@@ -66,26 +40,6 @@ export interface BenchAgent {
   forget(): Promise<void>;
   stop(): Promise<void>;
 }
-
-/** Resolves on the next turn of the event loop, without the 1 ms floor of timers. */
-const tick = () => new Promise<void>(resolve => setImmediate(resolve));
-
-const eventsOf = <K extends AgentEvent['kind']>(events: readonly TimedEvent[], kind: K) =>
-  events.filter((timed): timed is TimedEvent & { event: Extract<AgentEvent, { kind: K }> } => timed.event.kind === kind);
-
-/** Pairs each `open` event with the next `close` event and sums the gaps. */
-const pairedMs = (events: readonly TimedEvent[], open: AgentEvent['kind'], close: AgentEvent['kind']): number => {
-  let total = 0;
-  let openedAt: number | undefined;
-  for (const { at, event } of events) {
-    if (event.kind === open) openedAt = at;
-    else if (event.kind === close && openedAt !== undefined) {
-      total += at - openedAt;
-      openedAt = undefined;
-    }
-  }
-  return total;
-};
 
 export const startBenchAgent = async (options: BenchAgentOptions): Promise<BenchAgent> => {
   const { persona } = options;
@@ -123,38 +77,8 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
   /** Memory writes so far: the agent writes once after every piece of work. */
   const saves = () => host.callCounts(name).storeValue ?? 0;
 
-  /** Waits for the next turn-end and the memory write after it, then measures the turn. */
-  const finish = async (
-    sentAt: number,
-    firstEvent: number,
-    requestsBefore: number,
-    insideBefore: number,
-    savesBefore: number,
-  ): Promise<Exchange> => {
-    const deadline = performance.now() + 30_000;
-    while (saves() <= savesBefore || !events.slice(firstEvent).some(timed => timed.event.kind === 'turn-end')) {
-      if (performance.now() > deadline) throw new Error('bench: the agent did not finish a turn within 30 s');
-      await tick();
-    }
-    const savedAt = performance.now();
-    const mine = events.slice(firstEvent);
-    const requests = server.requests.slice(requestsBefore).filter(request => request.normalized !== undefined);
-    const turnEnd = eventsOf(mine, 'turn-end')[0]!;
-    return {
-      sentAt,
-      firstRequestAt: requests[0]?.receivedAt ?? Number.NaN,
-      turnStartAt: eventsOf(mine, 'turn-start')[0]?.at ?? Number.NaN,
-      turnEndAt: turnEnd.at,
-      savedAt,
-      insideServerMs: server.timeInsideServerMs() - insideBefore,
-      modelCalls: turnEnd.event.modelCalls,
-      requestBytes: requests.map(request => request.bytes),
-      estimatedTokens: eventsOf(mine, 'model-call').map(timed => timed.event.estimatedTokens),
-      modelRoundTripMs: pairedMs(mine, 'model-call', 'model-reply'),
-      toolCallMs: pairedMs(mine, 'tool-call', 'tool-result'),
-      events: mine,
-    };
-  };
+  /** Waits for the exchange that began at `start` to be finished, then measures it. */
+  const finish = (start: ExchangeStart) => finishExchange(() => events, server, saves, start);
 
   const send = async (text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<number> => {
     const sentAt = performance.now();
@@ -174,10 +98,16 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
       const insideBefore = server.timeInsideServerMs();
       const savesBefore = saves();
       const sentAt = await send(text, attach);
-      return finish(sentAt, firstEvent, requestsBefore, insideBefore, savesBefore);
+      return finish({ sentAt, firstEvent, requestsBefore, insideBefore, savesBefore });
     },
     async nextTurn() {
-      return finish(performance.now(), events.length, server.requests.length, server.timeInsideServerMs(), saves());
+      return finish({
+        sentAt: performance.now(),
+        firstEvent: events.length,
+        requestsBefore: server.requests.length,
+        insideBefore: server.timeInsideServerMs(),
+        savesBefore: saves(),
+      });
     },
     async forget() {
       await E(host.host).dismissAll();

@@ -35,6 +35,16 @@ const shapeOf = (body: unknown): string => {
 export const wrongShapeHint = ({ service, host }: Where, body: unknown): string => {
   const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).slice(0, 6) : [];
   const has = fields.length === 0 ? shapeOf(body) : `fields ${fields.join(', ')}`;
+  if (service === 'Anthropic') {
+    const openAiShaped = fields.includes('choices');
+    const ollamaShaped = fields.includes('message') && fields.includes('done');
+    const advice = openAiShaped
+      ? '. It looks like an OpenAI-compatible server: set LAL_PROVIDER=openai'
+      : ollamaShaped
+        ? '. It looks like Ollama\'s native API: set LAL_PROVIDER=ollama'
+        : '';
+    return `${service} at ${displayHost(host)} answered with something that is not an Anthropic message (no content list; it has ${has})${advice}.`;
+  }
   if (service === 'Ollama') {
     const openAiShaped = fields.includes('choices');
     return `${service} at ${displayHost(host)} answered with something that is not an Ollama chat reply (no message; it has ${has})${

@@ -14,6 +14,7 @@ import type { ProviderConfig } from './config.js';
 import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
 import { withCacheBreakpoints } from './anthropic-cache.js';
 import { redact } from './provider-errors.js';
+import { wrongShapeHint } from './actionable-hints.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import { raceAbort, runAbortable } from './race-abort.js';
@@ -21,7 +22,7 @@ import { refuseLongWaits } from './refuse-long-waits.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
-import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
+import { ProviderError, type ChatMessage, type ChatOptions, type ChatResult, type Provider, type ToolSchema } from './types.js';
 
 let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
 const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
@@ -66,6 +67,10 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       );
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
+    }
+    // An Anthropic-compatible server may answer in another API's shape, or with nothing at all.
+    if (reply === null || typeof reply !== 'object' || !Array.isArray((reply as { content?: unknown }).content)) {
+      throw new ProviderError('unknown', redact(wrongShapeHint(context, reply), secrets));
     }
     const message = fromAnthropicMessage(reply);
     const usage = reply.usage;

@@ -26,6 +26,7 @@ import { runServingLoop } from './serving/serving-loop.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError, type Work } from './serving/work.js';
+import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -92,6 +93,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
     // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
     parts.wakeUps.armAll();
+    // Asks stored before a restart are followed again through their copies in the inbox.
+    await parts.asks.resume(finishEarlierAsk(parts));
 
     const follower = followAgentMail({ powers, parts, log, redact, push: work => queue.push(work) });
     onCancel.add(() => follower.stop());

@@ -31,6 +31,7 @@ import type { ApprovalGate } from './policy/approval-gate.js';
 import { guardToolCall } from './policy/guard-tool-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
+import type { QuotaStop } from './usage/quota-stop.js';
 import { closingLine, speakThrough, type LivePlaceholders, type Placeholder } from './progress/live-placeholders.js';
 import { textContent } from './progress/throttled-edits.js';
 import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
@@ -62,6 +63,8 @@ export interface TurnServerSetup {
   daemon?: DaemonAdapter;
   /** The newest daemon's evaluate runs without asking the HOST (LAL_DIRECT_EVAL). */
   directEvaluation?: boolean;
+  /** The hourly budgets, checked before every model call (usage/quota-stop.ts). */
+  quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
   progress?: LivePlaceholders;
 }
@@ -154,6 +157,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           origin === undefined || toolCalls > 0
             ? undefined
             : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
+        ...(setup.quotaStop === undefined ? {} : { beforeModelCall: () => setup.quotaStop?.(origin) }),
         limits: config.limits,
         signal,
         observe: turnObserve,

@@ -43,6 +43,12 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
       return {};
     case 'cancelled':
       return { closing: '(Stopped: the agent was cancelled.)' };
+    case 'quota':
+      // The error is the whole sentence for the sender: the budget, and when the message is taken up again.
+      return {
+        tell: outcome.error ?? "I have used this hour's budget part-way through this.",
+        closing: close("this hour's budget was spent before the next model call; the message is taken up again when it frees up"),
+      };
     case 'done': {
       const text = outcome.finalText.trim();
       if (text !== '') return spoke ? {} : { tell: text };

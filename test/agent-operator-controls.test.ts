@@ -164,10 +164,39 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(3);
+    await expect.poll(async () => (await stored(run)).version).toBe(4);
     const memory = await stored(run);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);
     expect(JSON.stringify(memory.usage)).toContain('scripted-model');
+  });
+
+  test('a version 3 memory (the release before pending asks were kept) loads and continues, saved as version 4', async () => {
+    const clock = makeManualClock();
+    const v3 = JSON.stringify({
+      version: 3,
+      conversation: { digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }], omitted: 0, turns: [] },
+      handled: ['id-of-an-old-message'],
+      usage: { since: clock.now() - 60_000, byModel: { 'old-model': { calls: 3, inputTokens: 30, outputTokens: 3 } }, recent: [[clock.now() - 60_000, 33, 3]] },
+      wakeUps: [{ id: 'w1', at: clock.now() + 3_600_000, note: 'water the plants', setAt: clock.now() - 60_000 }],
+    });
+    const run = await start({
+      clock,
+      prepare: async (host, name) => {
+        await E(host.guest(name).powers).storeValue(v3, 'agent-memory');
+      },
+      steps: [replyStep('teal')],
+    });
+    await run.send('what colour?');
+    await run.reply('teal');
+    expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
+    await expect.poll(async () => (await stored(run)).version).toBe(4);
+    const memory = (await stored(run)) as unknown as Record<string, unknown> & { wakeUps: unknown[]; usage: unknown };
+    expect(memory.handled).toContain('id-of-an-old-message');
+    expect(memory.wakeUps).toHaveLength(1);
+    expect(JSON.stringify(memory.usage)).toContain('old-model');
+    expect(memory.asks).toEqual({ next: 1, pending: [] });
+    expect(memory.toldToWait).toEqual([]);
+    expect(await run.help()).toMatch(/w1 at .* for HOST: "water the plants"/);
   });
 });

@@ -5,23 +5,15 @@
  * status winning), and ends `done: true` with the answer or the failure.
  * Under lockdown, through make() and E(), with a manual clock.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { callTool, say } from './support/scripted-provider.js';
 import { makeManualClock } from './support/manual-clock.js';
-import { latestMessageNumber, replyStep, startAgent, textOf, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import { latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 
-let running: AgentRun[] = [];
-const start = async (options: StartOptions) => {
-  const run = await startAgent(options);
-  running.push(run);
-  return run;
-};
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
+const { start } = useAgents();
 
 interface Revision {
   envelope: { strings: string[] };

@@ -51,13 +51,31 @@ describe('loadMemory', () => {
 
   test('a version 1 memory keeps its conversation and handled keys, with no usage and no wake-ups', async () => {
     const { memory, logs } = await load(JSON.stringify({ version: 1, conversation, handled: ['id:a'] }));
-    expect(memory).toEqual({ conversation, handled: ['id:a'], usage: { since: NOW, byModel: {}, recent: [] }, wakeUps: [] });
+    expect(memory).toEqual({
+      conversation,
+      handled: ['id:a'],
+      usage: { since: NOW, byModel: {}, recent: [] },
+      wakeUps: [],
+      asks: { next: 1, pending: [] },
+      toldToWait: [],
+    });
     expect(logs).toEqual([]);
+  });
+
+  test('a whole version 4 memory loads as it was saved; a damaged pending ask is left out and logged', async () => {
+    const ask = { id: 'r3', kind: 'request', recipient: 'HOST', description: 'the door code', origin: { number: '4', sender: 'HOST' }, detail: {} };
+    const asks = { next: 4, pending: [ask] };
+    const whole = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'] }));
+    expect(whole.memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'] });
+    expect(whole.logs).toEqual([]);
+    const damaged = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [], asks: { next: 4, pending: [ask, { id: 7 }] } }));
+    expect(damaged.memory.asks).toEqual(asks);
+    expect(damaged.logs).toEqual([`${MEMORY_NAME}: 1 pending ask(s) did not read and were left out`]);
   });
 
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }));
-    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp] });
+    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks: { next: 1, pending: [] }, toldToWait: [] });
     const v2 = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }));
     expect(v2.memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect([...logs, ...v2.logs]).toEqual([]);
@@ -80,7 +98,7 @@ describe('loadMemory', () => {
   test.each([
     ['text that is not JSON', '{"version": 2, "conv'],
     ['a value that is not a string', 42],
-    ['a future version', JSON.stringify({ version: 4, conversation, handled: [] })],
+    ['a future version', JSON.stringify({ version: 5, conversation, handled: [] })],
     ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
     ['a conversation of the wrong shape', JSON.stringify({ version: 2, handled: [], conversation: { digest: [], turns: [], omitted: '0' } })],
     ['JSON null', 'null'],

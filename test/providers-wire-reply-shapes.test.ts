@@ -194,4 +194,27 @@ describe('Anthropic replies', () => {
     const result = await chat({ LAL_HOST: host, LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'sk-ant-test-0000' });
     expect(result).toEqual({ message: { role: 'assistant', content: 'pong' } });
   });
+
+  test('an answer that is no Anthropic message (null, an empty object, text, an OpenAI completion) says what came back and what to change', async () => {
+    const env = (host: string) => ({ LAL_HOST: host, LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'sk-ant-test-0000' });
+    const cases: [unknown, RegExp][] = [
+      [null, /^Anthropic at http:\/\/127\.0\.0\.1:\d+ answered with something that is not an Anthropic message \(no content list; it has null\)\.$/],
+      [{}, /\(no content list; it has an empty object\)\.$/],
+      ['ok', /\(no content list; it has a string\)\.$/],
+      [{ id: 'msg_3', type: 'message', role: 'assistant', content: 'pong' }, /\(no content list; it has fields id, type, role, content\)\.$/],
+      [
+        { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'pong' } }] },
+        /it has fields id, object, choices\)\. It looks like an OpenAI-compatible server: set LAL_PROVIDER=openai\.$/,
+      ],
+    ];
+    for (const [body, expected] of cases) {
+      const host = await serve(answer(200, body));
+      const failure = await failureOf(env(host));
+      expect(failure.message).toMatch(expected);
+      expect(failure.message).not.toContain('sk-ant-test-0000');
+      server?.closeAllConnections();
+      await new Promise(resolve => server!.close(resolve));
+      server = undefined;
+    }
+  });
 });

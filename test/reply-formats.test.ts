@@ -115,6 +115,16 @@ describe('several calls, and the details of each shape', () => {
     ]);
   });
 
+  test('Gemma tool_code: two calls on two lines, a print() wrapper dropped; a call of a tool not offered keeps it all text', () => {
+    expect(parsedCalls('```tool_code\nget_weather(city="Nice", days=2)\nprint(get_time(zone="CET"))\n```')).toEqual([
+      ['get_weather', { city: 'Nice', days: 2 }],
+      ['get_time', { zone: 'CET' }],
+    ]);
+    const unoffered = '```tool_code\nrm_rf(path="/")\n```';
+    expect(recover(unoffered).calls).toEqual([]);
+    expect(recover(unoffered).text).toBe(unoffered);
+  });
+
   test('Functionary v3.2: text, then two calls after >>>', () => {
     const found = recover('>>>all\nOne moment.\n>>>get_weather\n{"city": "Nice"}\n>>>get_time\n{"zone": "CET"}');
     expect(found.calls.map(call => [call.name, JSON.parse(call.arguments)])).toEqual([['get_weather', { city: 'Nice' }], ['get_time', { zone: 'CET' }]]);

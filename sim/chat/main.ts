@@ -18,6 +18,7 @@ import { followHostInbox } from './host-inbox.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
+import { runPipedChat } from './piped-chat.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -108,36 +109,13 @@ const main = async (): Promise<void> => {
   }
 
   // Not a terminal: one line at a time, each once the agent is idle.
-  const lines: string[] = [];
-  let ended = false;
-  let wake: () => void = () => {};
-  readline.on('line', line => {
-    lines.push(line);
-    wake();
+  await runPipedChat(readline, {
+    screen,
+    presenter,
+    context,
+    idle: () => waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter), presenter),
+    ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
-  readline.on('close', () => {
-    ended = true;
-    wake();
-  });
-  const idle = () => waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter), presenter);
-  await Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]);
-  for (;;) {
-    if (lines.length === 0 && !ended) {
-      await new Promise<void>(resolve => {
-        wake = resolve;
-      });
-      continue;
-    }
-    const line = lines.shift();
-    if (line === undefined) break;
-    await idle();
-    const command = parseCommand(line);
-    if (command.kind === 'empty') continue;
-    screen.print('you', 'you ›', line);
-    await runCommand(command, context);
-    presenter.touch();
-  }
-  await idle();
   await leave(0);
 };
 

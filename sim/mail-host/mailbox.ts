@@ -3,20 +3,15 @@
  * a feed that yields every undismissed message and then each new one; and the
  * persisted form the daemon reloads after a restart.
  */
-import { makeGuardedExo } from './guarded-exo.js';
-import { M } from '@endo/patterns';
-import type { InterfaceGuard } from '@endo/patterns';
 import { makeMailboxFeed, type OpenFeed } from './mailbox-follow.js';
+import { reloadMailbox, unloadableOf } from './mailbox-reload.js';
+import { makeMessageStamps, type MailboxContents, type Revision } from './message-records.js';
 import { makeTopic } from './topic.js';
 import type { Subscription } from './topic.js';
-import type { Dismisser, Envelope, MessageRecord, Settlement } from './types.js';
+import type { Envelope, MessageRecord, Settlement } from './types.js';
 
-export const DismisserInterface: InterfaceGuard = M.interface('EndoDismisser', {
-  dismiss: M.call().returns(M.promise()),
-});
-
-/** What the daemon keeps on disk for a message: the envelope without live objects, plus its date. */
-type StoredMessage = { readonly envelope: Envelope; readonly date: string };
+export { MAILBOX_LOAD_ERROR } from './mailbox-reload.js';
+export { DismisserInterface, type Revision } from './message-records.js';
 
 export interface Mailbox {
   deliver(envelope: Envelope): MessageRecord;
@@ -46,54 +41,14 @@ export interface Mailbox {
   followers(): number;
 }
 
-/** One revision of a message, as messageHistory reports it (before locators are written in). */
-export interface Revision {
-  readonly envelope: Envelope;
-  readonly done: boolean;
-  readonly date: string;
-}
-
-/** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
-export const MAILBOX_LOAD_ERROR = 'Unknown message formula type';
-
-const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
-
 /** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
 export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: boolean } = {}): Mailbox => {
-  const messages = new Map<bigint, MessageRecord>();
-  const stored = new Map<bigint, StoredMessage>();
-  // The daemon keeps revisions in memory only: after a restart a message's history starts again empty.
-  const revisions = new Map<bigint, Revision[]>();
+  const contents: MailboxContents = { messages: new Map(), stored: new Map(), revisions: new Map() };
+  const { messages, stored, revisions } = contents;
+  const { stamp, restamp } = makeMessageStamps(contents, withDone);
   const topic = makeTopic<MessageRecord>();
   const feeds = new Set<OpenFeed>();
   let nextNumber = 0n;
-
-  const doneOf = (fields: Record<string, unknown>) => (withDone ? { done: fields.done ?? true } : {});
-
-  const stamp = (number: bigint, fields: Record<string, unknown>, date: string): MessageRecord => {
-    let resolveDismissed!: () => void;
-    const dismissed = new Promise<void>(resolve => {
-      resolveDismissed = resolve;
-    });
-    // The record this dismisser stands for now (a revision takes the place of the one before).
-    const live: { record?: MessageRecord } = {};
-    const dismisser = makeGuardedExo<Dismisser>('Dismisser', DismisserInterface, {
-      async dismiss() {
-        // A dismisser from before a restart no longer names a live record.
-        if (messages.get(number) !== live.record) return undefined;
-        messages.delete(number);
-        stored.delete(number);
-        revisions.delete(number);
-        resolveDismissed();
-        return undefined;
-      },
-    });
-    const record = harden({ ...fields, ...doneOf(fields), number, date, dismissed, dismisser }) as unknown as MessageRecord;
-    live.record = record;
-    lives.set(record, live);
-    return record;
-  };
-  const lives = new WeakMap<MessageRecord, { record?: MessageRecord }>();
 
   const dismiss = (number: bigint) => {
     const record = messages.get(number);
@@ -117,20 +72,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       const existing = messages.get(number);
       if (existing === undefined) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
       const date = now().toISOString();
-      const fields = envelope as unknown as Record<string, unknown>;
-      const record = harden({
-        ...fields,
-        ...doneOf(fields),
-        number,
-        date,
-        dismissed: existing.dismissed,
-        dismisser: existing.dismisser,
-      }) as unknown as MessageRecord;
-      const live = lives.get(existing);
-      if (live) {
-        live.record = record;
-        lives.set(record, live);
-      }
+      const record = restamp(existing, envelope as unknown as Record<string, unknown>, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
       const done = (record as { done?: boolean }).done ?? true;
@@ -147,28 +89,8 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
     follow: () => makeMailboxFeed(messages, topic, feeds),
     subscribeNew: () => topic.subscribe(),
     dismiss,
-    unloadable: () =>
-      [...messages.values()]
-        .filter(record => unloadableTypes.has(record.type))
-        .map(record => ({ number: record.number, type: record.type })),
-    reload: settledFor => {
-      const problems = [...stored.entries()].filter(([, { envelope }]) => unloadableTypes.has(envelope.type));
-      if (problems.length > 0) {
-        const list = problems.map(([number, { envelope }]) => `#${number} (${envelope.type})`).join(', ');
-        throw Error(
-          `${MAILBOX_LOAD_ERROR}: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
-            'the daemon cannot revive eval-proposal messages, dismiss them once settled',
-        );
-      }
-      messages.clear();
-      revisions.clear();
-      for (const [number, { envelope, date }] of stored) {
-        // Reloaded records always carry replyTo (possibly undefined) and a fresh dismisser.
-        const fields: Record<string, unknown> = { ...envelope, replyTo: envelope.replyTo };
-        if (envelope.type === 'request') fields.settled = settledFor(envelope.promiseId);
-        messages.set(number, stamp(number, fields, date));
-      }
-    },
+    unloadable: () => unloadableOf(messages),
+    reload: settledFor => reloadMailbox(contents, stamp, settledFor),
     failFollowers: error => {
       for (const feed of [...feeds]) feed.fail(error);
     },

@@ -16,7 +16,8 @@ import type { Log } from '../log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue } from '../notices.js';
-import type { Proposal, ProposalTracker } from '../proposals/proposal-tracker.js';
+import { lostProposalText, proposalDetail, storedProposal, type Proposal, type ProposalTracker } from '../proposals/proposal-tracker.js';
+import { emptyAskStore, isDisconnection, makePendingAsks, storedOrigin, type PendingAsks } from '../pending/pending-asks.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
@@ -61,10 +62,13 @@ export const makeHostApprovedEvaluation = (options: {
   /** Who the agent is, for the host's request. */
   who: string;
   direct: boolean;
+  /** Where open asks are kept over a restart (a store of their own when not given). */
+  asks?: PendingAsks;
 }): ProposalTracker => {
   const { powers, notices, hostName, who, direct } = options;
-  const pending = new Map<string, Proposal>();
-  let nextId = 1;
+  const asks = options.asks ?? makePendingAsks({ store: emptyAskStore(), powers: powers as never, log: options.log });
+  // Running (approved, or direct) and not yet settled: not in the store, since nothing could follow them over a restart.
+  const running = new Map<string, Proposal>();
 
   const run = (proposal: Proposal) =>
     E(powers as { evaluate(...args: unknown[]): unknown }).evaluate(
@@ -75,37 +79,64 @@ export const makeHostApprovedEvaluation = (options: {
       proposal.resultName,
     );
 
-  const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
-    const proposalId = `p${nextId}`;
-    nextId += 1;
-    pending.set(proposalId, proposal);
+  const settle = (proposalId: string, proposal: Proposal, text: string) => {
+    running.delete(proposalId);
+    asks.settle(proposalId);
+    notices.push({ id: proposalId, text, origin: proposal.origin });
+  };
+
+  /** Once the host said yes: runs the code and tells the model what came out. */
+  const runApproved = async (proposalId: string, proposal: Proposal) => {
     const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
-    const settle = (text: string) => {
-      pending.delete(proposalId);
-      notices.push({ id: proposalId, text, origin: proposal.origin });
-    };
-    const approval = direct ? Promise.resolve<Verdict>({ approved: true }) : askHostApproval(powers, hostName, describeCodeRequest(who, proposal));
-    // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
-    void approval.then(async verdict => {
-      if (!verdict.approved) {
-        settle(
-          `REJECTED: ${hostName} did not run your proposal ${proposalId} (${preview}). Reason: ${verdict.reason}\nNext: tell ${whomToTell(proposal.origin)}; change the code and propose again only if the reason invites it.`,
-        );
-        return;
-      }
-      try {
-        const result = await run(proposal);
-        const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
-        const by = direct ? 'the daemon ran' : `${hostName} agreed and the daemon ran`;
-        settle(
-          `GRANTED: ${by} your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(proposal.origin)} what came out.`,
-        );
-      } catch (error) {
-        settle(
-          `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${messageOf(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
-        );
-      }
-    });
+    asks.settle(proposalId);
+    running.set(proposalId, proposal);
+    const settleWith = (text: string) => settle(proposalId, proposal, text);
+    try {
+      const result = await run(proposal);
+      const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
+      const by = direct ? 'the daemon ran' : `${hostName} agreed and the daemon ran`;
+      settleWith(
+        `GRANTED: ${by} your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(proposal.origin)} what came out.`,
+      );
+    } catch (error) {
+      settleWith(
+        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${messageOf(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
+      );
+    }
+  };
+
+  const rejected = (proposalId: string, proposal: Proposal, reason: string) =>
+    settle(
+      proposalId,
+      proposal,
+      `REJECTED: ${hostName} did not run your proposal ${proposalId} (${cut(proposal.source, SOURCE_PREVIEW_CHARS)}). Reason: ${reason}\nNext: tell ${whomToTell(proposal.origin)}; change the code and propose again only if the reason invites it.`,
+    );
+
+  const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
+    const proposalId = asks.reserve('p');
+    if (direct) {
+      void runApproved(proposalId, proposal);
+    } else {
+      const description = describeCodeRequest(who, proposal);
+      asks.add({
+        id: proposalId,
+        kind: 'evaluation',
+        recipient: hostName,
+        description,
+        ...(proposal.origin === undefined ? {} : { origin: storedOrigin(proposal.origin)! }),
+        detail: { ...proposalDetail(proposal), source: proposal.source },
+      });
+      // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
+      void askHostApproval(powers, hostName, description).then(verdict => {
+        // This run has stopped: the next one follows the ask and runs the code if it was approved.
+        if (asks.stopped()) return undefined;
+        if (verdict.approved) return runApproved(proposalId, proposal);
+        // The daemon going away is no answer: the ask stays stored for the next run.
+        if (isDisconnection(verdict.reason)) return undefined;
+        rejected(proposalId, proposal, verdict.reason);
+        return undefined;
+      });
+    }
     return harden({
       status: 'pending',
       proposalId,
@@ -120,7 +151,18 @@ export const makeHostApprovedEvaluation = (options: {
     propose,
     // The newest daemon has no proposer copies: its own copy of the request is an ordinary sent message.
     noteOwnCopy: () => {},
-    hasPendingFor: number => [...pending.values()].some(proposal => proposal.origin?.number === number),
-    pendingSources: () => [...pending.values()].map(proposal => proposal.source),
+    hasPendingFor: number =>
+      [...running.values()].some(proposal => proposal.origin?.number === number) ||
+      asks.pending().some(ask => ask.kind === 'evaluation' && ask.origin?.number === String(number)),
+    pendingSources: () => [
+      ...[...running.values()].map(proposal => proposal.source),
+      ...asks.pending().filter(ask => ask.kind === 'evaluation').map(ask => String(ask.detail.source ?? ask.description)),
+    ],
+    async resume(ask, settlement) {
+      const proposal = storedProposal(ask);
+      if (settlement === 'fulfilled') await runApproved(ask.id, proposal);
+      else if (settlement === 'rejected') rejected(ask.id, proposal, 'refused (the reason did not reach me across my restart)');
+      else settle(ask.id, proposal, lostProposalText(ask.id, cut(proposal.source, SOURCE_PREVIEW_CHARS), proposal.origin));
+    },
   };
 };

@@ -4,7 +4,7 @@
  */
 import type { Usage } from '../../providers/types.js';
 
-export type StopReason = 'done' | 'answered' | 'error' | 'max-model-calls' | 'repeated-calls' | 'cancelled';
+export type StopReason = 'done' | 'answered' | 'error' | 'max-model-calls' | 'repeated-calls' | 'quota' | 'cancelled';
 
 export type AgentEvent =
   | { kind: 'turn-start'; title: string }

@@ -5,7 +5,7 @@
  * guard, cancellation. Provider failures come back as a stop reason with a
  * message, never as a throw.
  */
-import type { ChatMessage, Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
+import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
@@ -14,6 +14,7 @@ import { callModel } from './call-model.js';
 import { callIdsIn, checkReplyCalls } from './check-reply-calls.js';
 import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
+import { pushMessage, runReplyCalls } from './run-reply-calls.js';
 import type { StopCondition } from './stop-conditions.js';
 
 export interface TurnSetup {
@@ -34,6 +35,11 @@ export interface TurnSetup {
    * nudge to show it (e.g. the sender is still waiting), or undefined to end.
    */
   whenSilent?: (turnSoFar: { toolCalls: number }) => string | undefined;
+  /**
+   * Asked before every model call: a reason to stop the turn now (an hourly
+   * budget is spent), or undefined to go on.
+   */
+  beforeModelCall?: () => string | undefined;
   limits: AgentLimits;
   signal: AbortSignal;
   observe: Observe;
@@ -49,14 +55,14 @@ export interface TurnOutcome {
   usage: Usage;
 }
 
-const REPEAT_WARNING = (count: number) =>
-  `\n[warning: you made this exact call ${count} times in this turn. Do something else or finish.]`;
-const REPEAT_REFUSAL = (count: number) =>
-  JSON.stringify({ error: `refused: this exact call was already made ${count - 1} times in this turn. Do something else or finish.` });
-const NOT_RUN = JSON.stringify({ error: 'not run: the turn was ended' });
-
-const push = (turn: Turn, message: ChatMessage) => {
-  turn.messages.push(message);
+/** Adds what one model call used to the turn's usage. */
+const addUsage = (usage: Usage, used: Usage | undefined) => {
+  if (used === undefined) return;
+  usage.inputTokens += used.inputTokens;
+  usage.outputTokens += used.outputTokens;
+  if (used.cachedInputTokens !== undefined) {
+    usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + used.cachedInputTokens;
+  }
 };
 
 export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
@@ -76,10 +82,12 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
 
   for (;;) {
     if (signal.aborted) return end('cancelled');
-    for (const notice of setup.takeNotices()) push(turn, { role: 'user', content: notice });
+    for (const notice of setup.takeNotices()) pushMessage(turn, { role: 'user', content: notice });
     if (modelCalls >= limits.maxModelCalls) {
       return end('max-model-calls', '', `the turn used its ${limits.maxModelCalls} model calls`);
     }
+    const stop = setup.beforeModelCall?.();
+    if (stop !== undefined) return end('quota', '', stop);
     const tools = setup.tools();
     const request = buildRequest(setup.systemPrompt, conversation, tools, limits);
     modelCalls += 1;
@@ -94,13 +102,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
     }
     if (!models.includes(outcome.model)) models.push(outcome.model);
-    if (outcome.usage !== undefined) {
-      usage.inputTokens += outcome.usage.inputTokens;
-      usage.outputTokens += outcome.usage.outputTokens;
-      if (outcome.usage.cachedInputTokens !== undefined) {
-        usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
-      }
-    }
+    addUsage(usage, outcome.usage);
     const cleaned = cleanReply(outcome.message, tools);
     const toolNames = tools.map(tool => tool.function.name);
     const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
@@ -112,37 +114,19 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     const calls = checked.map(entry => entry.call);
     const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
     observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
-    push(turn, reply);
+    pushMessage(turn, reply);
     if (calls.length === 0) {
       const nudge = reply.content.trim() === '' && !nudged ? setup.whenSilent?.({ toolCalls: toolCallsMade }) : undefined;
       if (nudge === undefined) return end('done', reply.content);
       nudged = true;
-      push(turn, { role: 'user', content: nudge });
+      pushMessage(turn, { role: 'user', content: nudge });
       continue;
     }
 
     toolCallsMade += calls.length;
-    for (const [index, { call, refusal }] of checked.entries()) {
-      if (refusal !== undefined) {
-        push(turn, { role: 'tool', toolCallId: call.id, name: call.name, content: refusal });
-        continue;
-      }
-      const { verdict, count } = guard.check(call.name, call.arguments);
-      if (verdict === 'stop' || signal.aborted) {
-        for (const skipped of calls.slice(index)) {
-          push(turn, { role: 'tool', toolCallId: skipped.id, name: skipped.name, content: NOT_RUN });
-        }
-        return signal.aborted
-          ? end('cancelled')
-          : end('repeated-calls', '', `the model repeated the same ${call.name} call ${count} times`);
-      }
-      const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await setup.runTool(call, toolNames);
-      push(turn, {
-        role: 'tool',
-        toolCallId: call.id,
-        name: call.name,
-        content: verdict === 'warn' ? `${content}${REPEAT_WARNING(count)}` : content,
-      });
+    const stopped = await runReplyCalls(checked, { turn, guard, signal, run: call => setup.runTool(call, toolNames) });
+    if (stopped !== undefined) {
+      return stopped.stopped === 'cancelled' ? end('cancelled') : end('repeated-calls', '', stopped.error);
     }
     for (const condition of setup.stopWhen) {
       const reason = condition({ toolCalls: calls });

@@ -5,7 +5,9 @@
  * continues the conversation and answers nothing twice; since version 2
  * also the model usage (calls and tokens, per model, and the last hour's
  * calls the quotas count) and the pending wake-ups; since version 3 the
- * last hour's calls by the minute. It is stored as one
+ * last hour's calls by the minute; since version 4 what the agent asked of
+ * others and still waits for (requests, approvals, proposals), and whom the
+ * quota has told to wait. It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -16,14 +18,18 @@ import { emptyConversation, type Conversation } from '../history/conversation.js
 import type { Log } from '../log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
 import { emptyUsage, isUsageLedger, migrateUsage, type UsageLedger } from '../usage/usage-ledger.js';
+import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
  * memory loads with none). 3: the usage's last-hour calls by the minute,
  * [when, tokens, calls] (a version 2 entry [when, tokens] is one call).
+ * 4: and `asks` (pending requests, approvals and proposals, followed again
+ * after a restart) and `toldToWait` (held messages whose sender was told);
+ * a version 1–3 memory loads with none.
  */
-export const VERSION = 3;
+export const VERSION = 4;
 
 export interface Memory {
   conversation: Conversation;
@@ -32,6 +38,10 @@ export interface Memory {
   usage: UsageLedger;
   /** Pending wake-ups of the `schedule` tool, soonest first. */
   wakeUps: WakeUp[];
+  /** What the agent asked of others and still waits for. */
+  asks: AskStore;
+  /** Keys of messages held by the quota whose sender has been told when they will be served. */
+  toldToWait: string[];
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -39,16 +49,26 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   handled: [],
   usage: emptyUsage(now),
   wakeUps: [],
+  asks: emptyAskStore(),
+  toldToWait: [],
 });
 
-type StoredMemory = { version: number; conversation: Conversation; handled: string[]; usage?: unknown; wakeUps?: unknown };
+type StoredMemory = {
+  version: number;
+  conversation: Conversation;
+  handled: string[];
+  usage?: unknown;
+  wakeUps?: unknown;
+  asks?: unknown;
+  toldToWait?: unknown;
+};
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   const conversation = record.conversation as Record<string, unknown> | undefined;
   return (
-    (record.version === 1 || record.version === 2 || record.version === VERSION) &&
+    (record.version === 1 || record.version === 2 || record.version === 3 || record.version === VERSION) &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
     Array.isArray(conversation.digest) &&
@@ -78,7 +98,11 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
     if (parsed.version !== 1 && (!isUsageLedger(parsed.usage) || wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)) {
       log(`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`);
     }
-    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps };
+    // Version 4's parts; an older memory has none.
+    const asks = readAskStore(parsed.asks);
+    const toldToWait = Array.isArray(parsed.toldToWait) ? parsed.toldToWait.filter((key): key is string => typeof key === 'string') : [];
+    if (asks.lost > 0) log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
+    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps, asks: asks.store, toldToWait };
   } catch (error) {
     log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
     return freshMemory_();
@@ -103,6 +127,8 @@ export const saveMemory = async (
         handled: memory.handled,
         usage: memory.usage,
         wakeUps: memory.wakeUps,
+        asks: memory.asks,
+        toldToWait: memory.toldToWait,
       }),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);

@@ -26,5 +26,8 @@ export const guardToolCall = (options: {
   if (!policy.allows(call.name)) return renderError(new Error(policy.refusal(call.name)));
   if (!policy.needsApproval(call.name, origin?.sender)) return run(call, offered);
   const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;
-  return JSON.stringify(gate.ask({ action: `${call.name} ${args}`, origin, run: () => run(call, offered) }));
+  const action = `${call.name} ${args}`;
+  // Approved while the agent was restarting: this one call runs without asking again.
+  if (gate.takeAllowance(action)) return run(call, offered);
+  return JSON.stringify(gate.ask({ action, origin, run: () => run(call, offered) }));
 };

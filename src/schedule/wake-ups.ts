@@ -51,6 +51,8 @@ export interface WakeUps {
   schedule(args: ScheduleArgs, origin: Origin | undefined): Readonly<Record<string, unknown>>;
   /** Takes a due wake-up out of the store (undefined when it was cancelled meanwhile). */
   take(id: string): WakeUp | undefined;
+  /** Puts a taken wake-up back (its turn was stopped before it was done): due again at once. */
+  putBack(entry: WakeUp): void;
   /** Arms every stored wake-up (at start, after loading the store). */
   armAll(): void;
   /** Disarms every timer (on cancel). */
@@ -135,6 +137,12 @@ export const makeWakeUps = (options: {
   return {
     schedule,
     take: id => remove(id),
+    putBack(entry) {
+      if (stored.some(other => other.id === entry.id)) return;
+      stored.push(entry);
+      stored.sort((a, b) => a.at - b.at);
+      arm(entry);
+    },
     armAll: () => stored.forEach(arm),
     stop() {
       stopped = true;

@@ -27,6 +27,9 @@ import { makeLivePlaceholders, readLiveProgress, type LivePlaceholders } from '.
 import { makeProposalTracker, type ProposalTracker } from '../proposals/proposal-tracker.js';
 import { makeRequestTracker, type RequestTracker } from '../requests/request-tracker.js';
 import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
+import { makePendingAsks, type PendingAsks } from '../pending/pending-asks.js';
+import { makeQuotaStop } from '../usage/quota-stop.js';
+import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from '../serve-turn.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import { makeToolRegistry, TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
@@ -44,6 +47,10 @@ export interface AgentParts {
   nameOf: NameOf;
   tell: TellSender;
   quotaWaits: QuotaWaits<Work>;
+  /** Senders told their message waits for the hourly budget (kept in memory across restarts). */
+  toldToWait: ToldToWait;
+  /** Requests, approvals and proposals still waiting for an answer, kept in the store over restarts. */
+  asks: PendingAsks;
   wakeUps: WakeUps;
   /** Keys of the messages answered (kept in memory across restarts). */
   handled: { has(key: string): boolean; add(key: string): void };
@@ -55,7 +62,7 @@ export interface AgentParts {
   approvals: ReturnType<typeof makeApprovalGate>;
   progress: LivePlaceholders;
   turns: TurnServer;
-  /** Stops the timers (quota waits, wake-ups). */
+  /** Stops the timers (quota waits, wake-ups) and leaves pending asks to the next run. */
   stop(): void;
 }
 
@@ -91,13 +98,14 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
   status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
   const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
+  const asks = makePendingAsks({ store: memory.asks, powers, log });
   const proposals =
     daemon.generation === 'newest'
-      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation })
-      : makeProposalTracker({ powers, log, notices });
-  const requests = makeRequestTracker({ powers, notices });
+      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+      : makeProposalTracker({ powers, log, notices, asks });
+  const requests = makeRequestTracker({ powers, notices, asks });
   const policy = readToolPolicy(env);
-  const approvals = makeApprovalGate({ powers, notices, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+  const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
   status.section('Tool policy', () => [
     ...policy.describe(),
     ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
@@ -112,14 +120,18 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const turns = makeTurnServer({
     model, config, conversation: memory.conversation, powers, nameOf, tools, proposals, requests, policy, approvals, wakeUps,
     notices, tell, observe: setup.observe, redact, signal: setup.signal, daemon, directEvaluation, progress,
+    quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
   });
   return {
-    daemon, memory, model, nameOf, tell, quotaWaits, wakeUps, tools, notices, proposals, requests, approvals, progress, turns,
+    daemon, memory, model, nameOf, tell, quotaWaits, wakeUps, asks,
+    toldToWait: makeToldToWait(memory.toldToWait), tools, notices, proposals, requests, approvals, progress, turns,
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
+      // Asks still pending when this run stops are the next run's to follow.
+      asks.stop();
     },
   };
 };

@@ -16,13 +16,13 @@ import { describeError, type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;
-  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress'>;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks'>;
   log: Log;
   redact: (text: string) => string;
   push: (work: Work) => void;
 }) => {
   const { powers, parts, log, redact } = options;
-  const { daemon, proposals, progress } = parts;
+  const { daemon, proposals, progress, asks } = parts;
   return followMailWithRetry({
     powers,
     selfId: undefined,
@@ -36,6 +36,8 @@ export const followAgentMail = (options: {
     onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
     onMail: message => options.push({ kind: 'mail', message }),
     onOwn: message => {
+      // The copy of a request still waiting for its answer stays (a restart follows it).
+      if (asks.claimOwnCopy(message)) return;
       if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
       // A live-progress placeholder stays until its last edit.
       else if (progress.handlesOwnCopy(message)) return;

@@ -25,9 +25,7 @@ export const makeMailTurns = (options: {
   dismiss: (number: unknown) => Promise<void>;
 }) => {
   const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
-  const { handled, revisions, quotaWaits, turns, tell, nameOf } = parts;
-  // Senders already told their message waits for the quota (by message key).
-  const toldToWait = new Set<string>();
+  const { handled, revisions, quotaWaits, toldToWait, turns, tell, nameOf } = parts;
 
   return async (message: MessageRecord): Promise<void> => {
     const key = messageKey(message);
@@ -35,8 +33,9 @@ export const makeMailTurns = (options: {
     // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
     if (showing === 'wait' || showing === 'amended') return;
     if (showing === 'replayed') {
-      // Replayed after a restart: already answered.
-      await dismiss(message.number);
+      // Replayed after a restart: already answered (kept while something asked for it is still pending).
+      if (typeof message.number === 'bigint') await finishWith(message.number);
+      else await dismiss(message.number);
       return;
     }
     if (typeof message.number !== 'bigint') {
@@ -50,17 +49,20 @@ export const makeMailTurns = (options: {
     if (wait !== undefined) {
       // The message waits (undismissed, so a restart finds it too) and its sender hears when.
       quotaWaits.hold({ kind: 'mail', message }, wait);
-      const told = key ?? String(message.number);
-      if (!toldToWait.has(told)) {
-        toldToWait.add(told);
-        await tell(origin, quotaNotice(wait, message.number, clock.now()));
-      }
+      if (toldToWait.tellOnce(key ?? String(message.number))) await tell(origin, quotaNotice(wait, message.number, clock.now()));
       return;
     }
+    toldToWait.served(key ?? String(message.number));
     const preview = message.type === 'package' ? packageText(message) : String(message.type);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
     const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
     if (outcome?.stopReason === 'cancelled') return;
+    // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
+    if (outcome?.stopReason === 'quota') {
+      toldToWait.tellOnce(key ?? String(message.number));
+      quotaWaits.holdUntilFree({ kind: 'mail', message });
+      return;
+    }
     if (key !== undefined) handled.add(key);
     revisions.answered(key, message);
     await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);

@@ -13,6 +13,8 @@ export interface QuotaWaits<W> {
   check(): QuotaWait | undefined;
   /** Keeps `work` until `wait.until`, then puts it back on the queue. */
   hold(work: W, wait: QuotaWait): void;
+  /** Keeps `work` until the budgets have room again (at once back on the queue when they have). */
+  holdUntilFree(work: W): void;
   stop(): void;
 }
 
@@ -30,14 +32,21 @@ export const makeQuotaWaits = <W>(options: {
     disarm = undefined;
     for (const work of held.splice(0, held.length)) requeue(work);
   };
+  const check = () => quotaWait(ledger(), quota, clock.now());
+  const hold = (work: W, wait: QuotaWait) => {
+    held.push(work);
+    if (disarm !== undefined && armedFor >= wait.until) return;
+    disarm?.();
+    armedFor = wait.until;
+    disarm = clock.at(wait.until, release);
+  };
   return {
-    check: () => quotaWait(ledger(), quota, clock.now()),
-    hold(work, wait) {
-      held.push(work);
-      if (disarm !== undefined && armedFor >= wait.until) return;
-      disarm?.();
-      armedFor = wait.until;
-      disarm = clock.at(wait.until, release);
+    check,
+    hold,
+    holdUntilFree(work) {
+      const wait = check();
+      if (wait === undefined) requeue(work);
+      else hold(work, wait);
     },
     stop() {
       disarm?.();

@@ -53,6 +53,8 @@ export interface AgentRun {
   forget(): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
+  /** Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1), with a fresh model script. */
+  restartAgent(steps?: Step[]): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -142,6 +144,11 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       await caplet.cancel('restart');
       await host.restart();
       // This caplet is not pinned, so, as in the daemon, it is made again when looked up.
+      caplet = await host.revive(caplet.id);
+    },
+    async restartAgent(steps = []) {
+      provider = makeScriptedProvider(steps);
+      await caplet.cancel('restart');
       caplet = await host.revive(caplet.id);
     },
     async cancel() {

@@ -63,6 +63,12 @@ export const TEXT_CALL_SAMPLES: readonly TextCallSample[] = [
     words: '',
   },
   {
+    family: 'Gemma ```tool_code``` fence',
+    source: "Google's Gemma guides: ai.google.dev/gemma/docs/meme-generator (a call \"wrapped with ```tool_code```\", its result in ```tool_output```), ai.google.dev/gemma/docs/capabilities/function-calling",
+    text: n => `I will answer the sender.\n\`\`\`tool_code\nreply(messageNumber=${n}, strings=["pong"])\n\`\`\``,
+    words: 'I will answer the sender.',
+  },
+  {
     family: 'Functionary v3.2',
     source: 'llama.cpp models/templates/meetkai-functionary-medium-v3.2.jinja, tests/test-chat.cpp',
     text: n => `all\nI will answer.\n>>>reply\n${args(n)}\n`,
@@ -132,4 +138,7 @@ export const PLAIN_ANSWERS: readonly { what: string; text: string }[] = [
   { what: 'a Markdown link list', text: '[reply](https://example.com) and [send](https://example.com)' },
   { what: 'prose about the harmony tokens', text: 'gpt-oss wraps its answer as <|channel|>final<|message|>…<|return|>; I answer plainly.' },
   { what: 'bare JSON data', text: '[{"name": "Ada", "age": 36}]' },
+  { what: 'a Python fence that calls a tool by name', text: 'In Python you would write:\n```python\nreply(messageNumber=1, strings=["x"])\n```' },
+  { what: 'a tool_code fence explained after', text: '```tool_code\nreply(messageNumber=1, strings=["x"])\n```\nThat is how Gemma would call it; I will not.' },
+  { what: 'a tool_code fence holding a loop', text: '```tool_code\nfor m in messages: reply(m)\n```' },
 ];

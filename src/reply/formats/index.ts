@@ -10,6 +10,7 @@ import { deepseek } from './deepseek.js';
 import { fencedJson } from './fenced-json.js';
 import { functionTags } from './function-tags.js';
 import { functionaryV32 } from './functionary-v32.js';
+import { gemmaToolCode } from './gemma-tool-code.js';
 import { granite } from './granite.js';
 import { harmony } from './harmony.js';
 import { hermes } from './hermes.js';
@@ -30,6 +31,7 @@ export const CALL_FORMATS: readonly CallFormat[] = [
   llamaJson,
   pythonic,
   functionaryV32,
+  gemmaToolCode,
   fencedJson,
 ];
 

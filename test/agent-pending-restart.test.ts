@@ -1,0 +1,181 @@
+/**
+ * Nothing the agent waits for is lost over a restart: a request, an
+ * approval, a host-approved evaluation (newest daemon) or an eval-proposal
+ * (f0a46042a) answered while the agent was down or after it came back
+ * still reaches the conversation it belongs to, as a notice, and the
+ * sender of that message hears the outcome. Also: a sender told to wait
+ * by the quota is not told again after a restart. Under lockdown, through
+ * make() and E(), with the daemon double's restart (behaviour 3.10).
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { callTool, say } from './support/scripted-provider.js';
+import { asMessages, latestMessageNumber, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
+import { makeManualClock } from './support/manual-clock.js';
+
+const { start } = useAgents();
+
+const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
+const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
+const stored = async (run: AgentRun): Promise<{ version: number; asks?: { pending: { id: string }[] }; toldToWait?: string[] }> =>
+  JSON.parse((await guest(run).lookup('agent-memory')) as string);
+const pendingIds = async (run: AgentRun) => ((await stored(run)).asks?.pending ?? []).map(ask => ask.id);
+const ownRequestCopies = async (run: AgentRun) =>
+  asMessages(await guest(run).listMessages()).filter(message => message.type === 'request' && message.from !== run.host.hostId);
+const hostRequests = async (run: AgentRun) => asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
+
+/** Starts an agent whose first turn makes one ask (the step given) for the message "go". */
+const startAsking = async (ask: () => ReturnType<typeof callTool>, options: StartOptions = {}) => {
+  let origin = -1;
+  const run = await start({
+    ...options,
+    steps: [
+      request => {
+        origin = latestMessageNumber(request);
+        return ask();
+      },
+      say(''),
+    ],
+  });
+  await run.send('go');
+  await expect.poll(() => turnEnds(run)).toBe(1);
+  // The ask is in the store before the agent goes down.
+  await expect.poll(() => pendingIds(run)).toHaveLength(1);
+  return { run, origin: () => origin };
+};
+
+describe('pending asks survive a restart', () => {
+  test('a request answered after a daemon restart reaches the message it was made for, with the value', async () => {
+    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code', responseName: 'door-code' }));
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        const notice = request.messages.at(-1)!.content;
+        expect(notice).toMatch(/^ANSWERED: HOST answered your request r1 to HOST \("the door code"\), kept as "door-code": "?1234/);
+        return callTool('reply', { messageNumber: origin(), strings: ['The code is 1234'] });
+      },
+    ]);
+    await E(run.host.host).storeValue(harden('1234'), 'code');
+    await E(run.host.host).resolve(asked!.number, 'code');
+    const answer = await run.reply('The code is 1234');
+    // A reply, not a send: the message that asked was kept answerable while the request waited.
+    expect(answer.replyTo).toBeDefined();
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+    await expect.poll(async () => (await ownRequestCopies(run)).length).toBe(0);
+  });
+
+  test('a request declined while the agent was down is told to its sender', async () => {
+    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code' }));
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        expect(request.messages.at(-1)!.content).toMatch(/^DECLINED: HOST did not grant your request r1/);
+        return callTool('reply', { messageNumber: origin(), strings: ['HOST said no'] });
+      },
+    ]);
+    await E(run.host.host).reject(asked!.number, 'not telling');
+    await run.reply('HOST said no');
+  });
+
+  test('an approval given after a restart lets the model make that call once without asking again', async () => {
+    const { run, origin } = await startAsking(() => callTool('makeDirectory', { petNamePath: ['box'] }), {
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
+    });
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        expect(request.messages.at(-1)!.content).toMatch(/^APPROVED: HOST approved the call makeDirectory .*\(approval a1\), but I restarted meanwhile/);
+        return callTool('makeDirectory', { petNamePath: ['box'] });
+      },
+      request => {
+        expect(request.messages.at(-1)!.content).not.toMatch(/pending/);
+        return callTool('reply', { messageNumber: origin(), strings: ['The box is made'] });
+      },
+    ]);
+    await expect.poll(() => run.help()).toMatch(/waiting for HOST's approval a1: makeDirectory/);
+    await E(run.host.host).storeValue(harden('yes'), 'yes');
+    await E(run.host.host).resolve(asked!.number, 'yes');
+    await run.reply('The box is made');
+    expect(await guest(run).has('box')).toBe(true);
+    // The HOST was asked once.
+    expect(await hostRequests(run)).toHaveLength(1);
+  });
+
+  test('an approval refused after a restart is told as REFUSED', async () => {
+    const { run, origin } = await startAsking(() => callTool('makeDirectory', { petNamePath: ['box'] }), {
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
+    });
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        expect(request.messages.at(-1)!.content).toMatch(/^REFUSED: HOST refused the call makeDirectory/);
+        return callTool('reply', { messageNumber: origin(), strings: ['Not allowed'] });
+      },
+    ]);
+    await E(run.host.host).reject(asked!.number, 'no boxes');
+    await run.reply('Not allowed');
+    expect(await guest(run).has('box')).toBe(false);
+  });
+
+  test('newest daemon: an evaluation the host approves after a restart runs then, and its result is told', async () => {
+    const { run, origin } = await startAsking(() => callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }), {
+      profile: 'newest',
+    });
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        const notice = request.messages.at(-1)!.content;
+        expect(notice).toMatch(/^GRANTED: @host agreed and the daemon ran your proposal p1/);
+        expect(notice).toContain('42');
+        return callTool('reply', { messageNumber: origin(), strings: ['It is 42'] });
+      },
+    ]);
+    await E(run.host.host).storeValue(harden('yes'), 'yes');
+    await E(run.host.host).resolve(asked!.number, 'yes');
+    await run.reply('It is 42');
+    expect(await guest(run).lookup('answer')).toBe(42);
+  });
+
+  test('f0a46042a: an eval-proposal granted while the agent restarts (worker died) is told with its result', async () => {
+    const { run, origin } = await startAsking(() => callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer', workerName: '#undefined' }));
+    const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
+    await run.restartAgent([
+      request => {
+        const notice = request.messages.at(-1)!.content;
+        expect(notice).toMatch(/^GRANTED: the host ran your proposal p1 \(6 \* 7\) while I restarted\. Result, kept as "answer": 42/);
+        return callTool('reply', { messageNumber: origin(), strings: ['It is 42'] });
+      },
+    ]);
+    await run.host.grant(proposal.number);
+    await run.reply('It is 42');
+    // The proposer copy goes once settled (an undismissed one keeps the mailbox from loading after a daemon restart).
+    await expect.poll(async () => asMessages(await guest(run).listMessages()).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+});
+
+describe('the quota over a restart', () => {
+  test('a held sender is told once, not again after a restart, and the note goes when the message is served', async () => {
+    const clock = makeManualClock();
+    const run = await start({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [say('first')] });
+    await run.send('one');
+    await run.reply('first');
+    await run.send('two');
+    const toldTwo = (await run.reply(/hour's budget/)).strings!.join('');
+    const two = /#(\d+)/.exec(toldTwo)![1];
+    await expect.poll(async () => (await stored(run)).toldToWait ?? []).toHaveLength(1);
+    await run.restart([]);
+    // Served in order: once "three" is held and told, "two" (replayed first) has been held again.
+    await run.send('three');
+    expect((await run.reply(/hour's budget/)).strings!.join('')).not.toContain(`#${two} `);
+    const toldAboutTwo = asMessages(await E(run.host.host).listMessages()).filter(message => (message.strings ?? []).join('').includes(`Your message #${two} is kept`));
+    expect(toldAboutTwo).toHaveLength(1);
+    expect((await stored(run)).toldToWait).toHaveLength(2);
+    run.provider.push(say('second'));
+    clock.advance(60 * 60_000);
+    await run.reply('second');
+    // "two" is served and forgotten; "three" is held again by the next hour's budget (its sender told already).
+    await expect.poll(async () => (await stored(run)).toldToWait).toHaveLength(1);
+  });
+});
