@@ -11,6 +11,7 @@ import type { SetupDaemon } from './setup-daemon.js';
 import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
+import { readable } from '../src/tools/tools-directory.js';
 
 export interface ProvisionAgentOptions {
   /** The daemon's generation and the names that differ (setup-daemon.ts). */
@@ -56,7 +57,8 @@ const handToExistingGuest = async (
   const entries = Object.entries(introducedNames);
   if (entries.length === 0) return [];
   const guest = E(host).lookup(agentName) as Promise<SetupGuest>;
-  const hasTools = await E(guest).has('tools');
+  // A tools/ the daemon collected (tools-directory.ts) cannot take them: the top level can, and the agent moves them.
+  const hasTools = (await E(guest).has('tools')) && (await readable(guest, 'tools'));
   const handed: string[] = [];
   for (const [hostName, guestName] of entries) {
     const held = (await E(guest).has(guestName)) || (hasTools && (await E(guest).has('tools', guestName)));

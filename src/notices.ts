@@ -40,20 +40,65 @@ export const byOrigin = (notices: readonly Notice[]): { origin: Origin | undefin
   return [...groups.values()];
 };
 
-export const makeNoticeQueue = (onNotice: () => void): NoticeQueue => {
-  const queued: Notice[] = [];
+/** A notice as the agent's store keeps it (JSON: the origin's number is a string). */
+export interface StoredNotice {
+  id: string;
+  text: string;
+  origin?: { number: string; sender: string };
+}
+
+export const isStoredNotice = (value: unknown): value is StoredNotice => {
+  if (value === null || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  const origin = record.origin as Record<string, unknown> | undefined;
+  return (
+    typeof record.id === 'string' &&
+    typeof record.text === 'string' &&
+    (origin === undefined || (typeof origin.number === 'string' && /^\d+$/.test(origin.number) && typeof origin.sender === 'string'))
+  );
+};
+
+/**
+ * `stored` (the agent's store) mirrors the queue, so an outcome that arrived
+ * but was not yet shown to the model is still told after a restart; what it
+ * holds at the start is queued again (and `onNotice` called).
+ */
+export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = []): NoticeQueue => {
+  const queued: Notice[] = stored.map(entry => ({
+    id: entry.id,
+    text: entry.text,
+    origin: entry.origin === undefined ? undefined : { number: BigInt(entry.origin.number), sender: entry.origin.sender },
+  }));
+  const mirror = () => {
+    stored.splice(
+      0,
+      stored.length,
+      ...queued.map(notice => ({
+        id: notice.id,
+        text: notice.text,
+        ...(notice.origin === undefined ? {} : { origin: { number: String(notice.origin.number), sender: notice.origin.sender } }),
+      })),
+    );
+  };
+  if (queued.length > 0) onNotice();
   return {
     push(notice) {
       queued.push(notice);
+      mirror();
       onNotice();
     },
-    take: () => queued.splice(0, queued.length),
+    take: () => {
+      const taken = queued.splice(0, queued.length);
+      mirror();
+      return taken;
+    },
     waitsFor: number => queued.some(notice => notice.origin?.number === number),
     takeFor: origin => {
       const mine = (notice: Notice) => notice.origin?.number === origin?.number;
       const taken = queued.filter(mine);
       const others = queued.filter(notice => !mine(notice));
       queued.splice(0, queued.length, ...others);
+      mirror();
       return taken;
     },
   };

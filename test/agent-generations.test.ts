@@ -89,8 +89,9 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     expect(system).toContain(`${special.host} (your host`);
     const send = JSON.stringify(run.provider.requests[0]!.toolNames);
     expect(send).toContain('"send"');
-    // messageHistory is offered only where messages have revisions.
-    expect(run.provider.requests[0]!.toolNames.includes('messageHistory')).toBe(profile === 'newest');
+    // messageHistory (an op of mail) is offered only where messages have revisions.
+    const mail = run.provider.requests[0]!.tools.find(tool => tool.function.name === 'mail')!;
+    expect((mail.function.parameters.properties?.op?.enum ?? []).includes('messageHistory')).toBe(profile === 'newest');
   });
 
   test('its own messages never start a turn', async () => {

@@ -201,13 +201,15 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
 describe.each(DAEMON_PROFILES)('Lal tools (4) and configuration (1.1) on the %s daemon', profile => {
   const special = specialNamesOf(profile);
   const start = (options: Parameters<typeof startAgent>[0] = {}) => startOn(profile, options);
-  test('the 19 Lal tools and Fae\'s two built-ins are offered, each once', async () => {
+  test('the 19 Lal tools and Fae\'s two built-ins are offered, each once (as a tool, or as an op of names or mail)', async () => {
     const run = await start({ steps: [say('ok')] });
     await run.send('hi');
     await run.reply('ok');
-    const names = run.provider.requests[0]!.toolNames;
+    const { toolNames, tools } = run.provider.requests[0]!;
+    const opsOf = (group: string) => (tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op?.enum ?? []) as string[];
+    const offered = [...toolNames, ...opsOf('names'), ...opsOf('mail')];
     const lal = ['help', 'has', 'list', 'lookup', 'remove', 'move', 'copy', 'makeDirectory', 'listMessages', 'send', 'reply', 'adopt', 'dismiss', 'request', 'resolve', 'reject', 'identify', 'inspectCapability', 'evaluate'];
-    for (const name of [...lal, 'store', 'adoptTool']) expect(names.filter(each => each === name)).toHaveLength(1);
+    for (const name of [...lal, 'store', 'adoptTool']) expect(offered.filter(each => each === name)).toHaveLength(1);
   });
 
   test('listMessages shows senders by pet name, texts, and no raw formula ids', async () => {

@@ -6,7 +6,7 @@
 // the mail host's 'newest' profile; the model is the OpenAI wire double.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost, type MailHost, type MessageRecord } from '../sim/mail-host/index.js';
+import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 import { makeSetup } from '../setup.js';
 import {
@@ -35,8 +35,8 @@ const running: MailHost[] = [];
 
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list()) as readonly string[];
-    for (const name of names.filter(name => name.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = (await E(mailHost.host).list());
+    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
   }
   await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
@@ -138,7 +138,7 @@ describe('the "Add an agent" form (newest daemon)', () => {
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'Agent "bob" is now running.')).toHaveLength(1);
     expect(texts.filter(text => text.startsWith('Agent "bob"'))).toHaveLength(1);
-    const messages = (await E(mailHost.host).listMessages()) as readonly MessageRecord[];
+    const messages = (await E(mailHost.host).listMessages());
     expect(messages.filter(message => message.type === 'form')).toHaveLength(2);
   });
 

@@ -10,7 +10,7 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import { asMessages, latestMessageNumber, replyStep, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -152,6 +152,38 @@ describe('pending asks survive a restart', () => {
     // The proposer copy goes once settled (an undismissed one keeps the mailbox from loading after a daemon restart).
     await expect.poll(async () => asMessages(await guest(run).listMessages()).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
     await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+});
+
+describe('an outcome not yet told when the agent restarts', () => {
+  test('an answer that came while another turn ran is told after the restart, not lost', async () => {
+    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code', responseName: 'door-code' }));
+    const [asked] = await hostRequests(run);
+    // A second message whose turn is still running when the answer comes.
+    let started!: () => void;
+    const turnRunning = new Promise<void>(resolve => {
+      started = resolve;
+    });
+    run.provider.push(() => {
+      started();
+      return new Promise(() => {});
+    });
+    await run.send('take your time');
+    await turnRunning;
+    await E(run.host.host).storeValue(harden('1234'), 'code');
+    await E(run.host.host).resolve(asked!.number, 'code');
+    // The outcome waits for the running turn; it is in the store before its request's copy goes.
+    await expect.poll(async () => (await ownRequestCopies(run)).length).toBe(0);
+    await run.restart([
+      request => {
+        // The stored outcome gets the first turn after the restart.
+        expect(request.messages.at(-1)!.content).toContain('ANSWERED: HOST answered your request r1 to HOST ("the door code"), kept as "door-code": "1234"');
+        return callTool('reply', { messageNumber: origin(), strings: ['The code is 1234'] });
+      },
+      replyStep('done waiting'),
+    ]);
+    await run.reply('The code is 1234');
+    await run.reply('done waiting');
   });
 });
 

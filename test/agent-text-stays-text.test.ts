@@ -79,7 +79,8 @@ describe('text stays text', () => {
     await run.send('hi');
     await run.reply('ok');
     const { BUILTIN_SCHEMAS } = await import('../src/tools/builtin-schemas.js');
-    const store = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'store')!;
+    // store is an op of the names tool; its value is the one parameter read as SmallCaps.
+    const store = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'names')!;
     expect(store.function.parameters.properties?.value?.description).toMatch(/"\+5" is the bigint 5/);
     const send = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'send')!;
     expect(send.function.parameters.properties?.strings?.description).toMatch(/exactly as written/);

@@ -47,11 +47,13 @@ describe('allow and deny lists', () => {
     expect(listed).not.toContain('makeDirectory');
   });
 
-  test('with an allow list only those tools are offered', async () => {
+  test('with an allow list only those tools are offered (list: the names tool with that op alone)', async () => {
     const run = await start({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] });
     await run.send('hello');
     await run.reply('ok');
-    expect(run.provider.requests[0]!.toolNames.sort()).toEqual(['list', 'reply']);
+    expect(run.provider.requests[0]!.toolNames.sort()).toEqual(['names', 'reply']);
+    const names = run.provider.requests[0]!.tools.find(tool => tool.function.name === 'names')!;
+    expect(names.function.parameters.properties?.op?.enum).toEqual(['list']);
   });
 });
 

@@ -8,23 +8,20 @@ import { describe, expect, test } from 'vitest';
 import { counterProposalNotice, messageNotice } from '../src/mail/message-notice.js';
 
 describe('messageNotice', () => {
-  test("Lal's notice carries the text and says how to answer; Fae's is one line in her voice", () => {
+  test('a notice is one line with the number, the sender and the text, for both personas (how to answer is in the system prompt)', () => {
     const message = { type: 'package', number: 7n, strings: ['hello'], names: [] };
-    const lal = messageNotice('lal', message, 'alice');
-    expect(lal).toBe(
-      'You have new mail. Message #7 from alice:\nhello\n(Answer with reply(7, …) if an answer is wanted. The message is dismissed for you when you finish.)',
-    );
+    expect(messageNotice('lal', message, 'alice')).toBe('Message #7 from alice: hello');
     expect(messageNotice('fae', message, 'alice')).toBe('Message #7 from alice: hello');
   });
 
   test('attachments are named with how to keep them', () => {
     const notice = messageNotice('fae', { type: 'package', number: 2n, strings: ['take ', ' and ', ''], names: ['a', 'b'] }, 'bob');
-    expect(notice).toBe('Message #2 from bob: take @a and @b\nAttached: @a, @b (keep one with adopt(2, edgeName, petName), or adoptTool for a tool).');
+    expect(notice).toBe('Message #2 from bob: take @a and @b\nAttached: @a, @b (keep one with mail adopt, edgeName and petName, or mail adoptTool for a tool).');
   });
 
   test('a request says how to answer it; a request without a description shows an empty one', () => {
     expect(messageNotice('fae', { type: 'request', number: 3n, description: 'a colour' }, 'HOST')).toBe(
-      'Message #3 from HOST: A request: "a colour"\nAnswer it with resolve(3, petNamePath) or reject(3, reason).',
+      'Message #3 from HOST: A request: "a colour"\nAnswer it with mail resolve (path) or reject (reason).',
     );
     expect(messageNotice('fae', { type: 'request', number: 4n }, 'HOST')).toContain('A request: ""');
   });

@@ -58,6 +58,7 @@ describe('loadMemory', () => {
       wakeUps: [],
       asks: { next: 1, pending: [] },
       toldToWait: [],
+      notices: [],
     });
     expect(logs).toEqual([]);
   });
@@ -66,7 +67,7 @@ describe('loadMemory', () => {
     const ask = { id: 'r3', kind: 'request', recipient: 'HOST', description: 'the door code', origin: { number: '4', sender: 'HOST' }, detail: {} };
     const asks = { next: 4, pending: [ask] };
     const whole = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'] }));
-    expect(whole.memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'] });
+    expect(whole.memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'], notices: [] });
     expect(whole.logs).toEqual([]);
     const damaged = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [], asks: { next: 4, pending: [ask, { id: 7 }] } }));
     expect(damaged.memory.asks).toEqual(asks);
@@ -75,7 +76,7 @@ describe('loadMemory', () => {
 
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }));
-    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks: { next: 1, pending: [] }, toldToWait: [] });
+    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks: { next: 1, pending: [] }, toldToWait: [], notices: [] });
     const v2 = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }));
     expect(v2.memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect([...logs, ...v2.logs]).toEqual([]);

@@ -37,8 +37,8 @@ const newMailHost = (profile: 'newest' | 'f0a46042a' = 'newest') => {
 
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list()) as readonly string[];
-    for (const name of names.filter(name => name.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = (await E(mailHost.host).list());
+    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
   }
   await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
@@ -91,7 +91,7 @@ describe('setup.js on the newest daemon', () => {
     const output = captureOutput();
     await setupWith(output.say, echoSource)(mailHost.host);
     const echo = await E(mailHost.host).lookup('controller-for-lal-two');
-    const env = (await E(echo as { env(): Record<string, string> }).env()) as Record<string, string>;
+    const env = (await E(echo as { env(): Record<string, string> }).env());
     expect(env).toEqual({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'upstream-model', LAL_PERSONA: 'lal' });
     expect(output.text()).toContain('(ENDO_LLM_HOST over LAL_HOST, ENDO_LLM_MODEL over LAL_MODEL)');
     expect(await hostInboxTexts(mailHost)).toContain(ECHO_STARTED);

@@ -1,6 +1,7 @@
 /**
  * What the tests do to an agent from outside the daemon: find it by name,
- * count and trace the calls on its powers, fail its following, and see a
+ * count and trace the calls on its powers, fail its following, lose the next
+ * directory it makes to a collection (f0a46042a's race), and see a
  * guest's ids, powers, inbox and open follows.
  */
 import { MAILBOX_LOAD_ERROR } from './mailbox.js';
@@ -9,7 +10,7 @@ import type { Agent } from './agents.js';
 import type { DaemonParts } from './daemon-parts.js';
 import type { GuestPowers, GuestView } from './types.js';
 
-export const makeAgentControls = (host: Agent, { agents, special }: DaemonParts) => {
+export const makeAgentControls = (host: Agent, { agents, special, table }: DaemonParts) => {
   /** The host (no name, HOST or its special name) or the guest the host names so. */
   const agentNamed = (name: string | undefined): Agent => {
     if (name === undefined || name === 'HOST' || name === special.host) return host;
@@ -32,6 +33,7 @@ export const makeAgentControls = (host: Agent, { agents, special }: DaemonParts)
       agent.followFaults = times;
       agent.mailbox.failFollowers(harden(Error(MAILBOX_LOAD_ERROR)));
     },
+    collectDuringNextMakeDirectory: () => table.armDirectoryCollection(),
     callCounts: (name: string) => Object.fromEntries(agentNamed(name).calls),
     resetCallCounts: (name: string) => agentNamed(name).calls.clear(),
     traceCalls: (name: string, listener: (method: string) => void) => {

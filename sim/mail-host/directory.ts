@@ -35,7 +35,12 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
     const node: DirectoryNode = {
       store,
       ...reads,
-      ...makeDirectoryEdits(store, tailHub, reads.identify, formulateDirectory),
+      // makeDirectory's directory may be collected before it is named (table.afterDirectoryMade).
+      ...makeDirectoryEdits(store, tailHub, reads.identify, () => {
+        const made = formulateDirectory();
+        table.afterDirectoryMade(made.id);
+        return made;
+      }),
     };
     return node;
   };

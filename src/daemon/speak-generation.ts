@@ -6,6 +6,7 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { DaemonAdapter } from './daemon-adapter.js';
+import { withoutOps } from '../tools/tool-groups.js';
 
 const SPECIAL = /\b(HOST|SELF|AGENT|MAIL)\b/g;
 
@@ -14,8 +15,12 @@ const respell = (text: string, daemon: DaemonAdapter): string =>
     .replace(/special names are upper case/gi, 'special names start with @')
     .replace(SPECIAL, word => daemon.names[word.toLowerCase() as 'host' | 'self' | 'agent' | 'mail']);
 
-/** Tools offered only on daemons that have what they need. */
+/** Tools (or ops of a grouped tool) offered only on daemons that have what they need. */
 const NEWEST_ONLY = new Set(['messageHistory']);
+
+/** The schemas without the newest daemon's own tools and ops. */
+const withoutNewestOnly = (schemas: readonly ToolSchema[]): readonly ToolSchema[] =>
+  harden(schemas.filter(schema => !NEWEST_ONLY.has(schema.function.name)).map(schema => withoutOps(schema, NEWEST_ONLY)));
 
 export const promptFor = (prompt: string, daemon: DaemonAdapter | undefined, directEvaluation = false): string => {
   if (daemon === undefined || daemon.generation !== 'newest') return prompt;
@@ -25,12 +30,12 @@ export const promptFor = (prompt: string, daemon: DaemonAdapter | undefined, dir
   return `${respell(prompt, daemon)}
 
 ## This daemon
-Special names here: ${daemon.names.host} (your host), ${daemon.names.self} (you), ${daemon.names.agent} (your powers), ${daemon.names.mail} (your inbox); "HOST" is not one of them. ${evaluation} A sender may edit a message after sending it: when a notice says a message was amended, messageHistory(messageNumber) shows its revisions.`;
+Special names here: ${daemon.names.host} (your host), ${daemon.names.self} (you), ${daemon.names.agent} (your powers), ${daemon.names.mail} (your inbox); "HOST" is not one of them. ${evaluation} A sender may edit a message after sending it: when a notice says a message was amended, mail's messageHistory op shows its revisions.`;
 };
 
 /** The built-in schemas as this daemon's model should see them. */
 export const schemasFor = (schemas: readonly ToolSchema[], daemon: DaemonAdapter | undefined, directEvaluation = false): readonly ToolSchema[] => {
-  if (daemon === undefined || daemon.generation !== 'newest') return schemas.filter(schema => !NEWEST_ONLY.has(schema.function.name));
+  if (daemon === undefined || daemon.generation !== 'newest') return withoutNewestOnly(schemas);
   return harden(
     schemas.map(schema => {
       const text = JSON.stringify(schema, (key, value: unknown) =>

@@ -9,6 +9,7 @@
  */
 import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, DigestEntry, Turn } from './conversation.js';
+import { callNamesOf } from '../tools/tool-groups.js';
 
 const QUOTE_CHARS = 160;
 
@@ -43,7 +44,8 @@ const describeActions = (messages: readonly ChatMessage[]): string[] => {
         }
         actions.push(`sent ${recipient} ${quote(messageText(call.arguments))}`);
       } else {
-        used.add(call.name);
+        // A grouped tool's op says what was done (`names` with op `list`: list).
+        used.add(callNamesOf(call.name, call.arguments)[0] ?? call.name);
       }
     }
     if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {

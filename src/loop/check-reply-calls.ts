@@ -12,6 +12,7 @@
  * repair, which pairs results with calls by id.
  */
 import type { ChatMessage, ToolCall } from '../../providers/types.js';
+import { groupOfOp } from '../tools/tool-groups.js';
 
 export const VALID_CALL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 // Anthropic's pattern for tool_use ids; the length keeps OpenAI-compatible servers content.
@@ -50,10 +51,16 @@ const nameForHistory = (name: string): string => {
   return cleaned === '' ? NAME_IN_HISTORY_WHEN_EMPTY : cleaned;
 };
 
+/** An offered tool, or the former name of an op of an offered grouped tool (`list` of `names`). */
+const callable = (name: string, toolNames: readonly string[]): boolean => {
+  const group = groupOfOp(name);
+  return toolNames.includes(name) || (group !== undefined && toolNames.includes(group));
+};
+
 const badNameRefusal = (name: string, toolNames: readonly string[]): string => {
   // `functions.list`, `tools/list`, `default_api:list`: the last part is often the tool meant.
   const lastPart = name.split(/[^a-zA-Z0-9_-]+/).filter(part => part !== '').pop();
-  const meant = lastPart !== undefined && toolNames.includes(lastPart) ? ` Did you mean "${lastPart}"?` : '';
+  const meant = lastPart !== undefined && callable(lastPart, toolNames) ? ` Did you mean "${lastPart}"?` : '';
   const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
   return JSON.stringify({
     error: `not run: "${shown}" is not a valid tool name (letters, digits, _ and - only, at most 64). Call a tool by its exact name.${meant}`,

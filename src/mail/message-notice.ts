@@ -1,7 +1,9 @@
 /**
  * How a new message is shown to the model. Both personas put the whole
  * message in the notice (number, sender, text or content) so the model can
- * answer without listing its inbox first; they differ in voice only.
+ * answer without listing its inbox first. How to answer and that handled
+ * mail is dismissed are said once, in the system prompt: a notice stays in
+ * the history for several turns, so every word of it is paid many times.
  */
 import type { Persona } from '../config.js';
 import { endowments } from './compact-message.js';
@@ -9,19 +11,19 @@ import { cut, packageText, stringList, type MessageRecord } from './message-reco
 
 const COUNTER_PREVIEW_CHARS = 200;
 
-const describeBody = (message: MessageRecord, number: string): string => {
+const describeBody = (message: MessageRecord): string => {
   switch (message.type) {
     case 'package': {
       const names = stringList(message.names);
       const text = packageText(message);
       const attached =
         names.length > 0
-          ? `\nAttached: ${names.map(name => `@${name}`).join(', ')} (keep one with adopt(${number}, edgeName, petName), or adoptTool for a tool).`
+          ? `\nAttached: ${names.map(name => `@${name}`).join(', ')} (keep one with mail adopt, edgeName and petName, or mail adoptTool for a tool).`
           : '';
       return `${text}${attached}`;
     }
     case 'request':
-      return `A request: ${JSON.stringify(typeof message.description === 'string' ? message.description : '')}\nAnswer it with resolve(${number}, petNamePath) or reject(${number}, reason).`;
+      return `A request: ${JSON.stringify(typeof message.description === 'string' ? message.description : '')}\nAnswer it with mail resolve (path) or reject (reason).`;
     default:
       return `A message of type ${JSON.stringify(String(message.type))}: ${cut(JSON.stringify(safeFields(message)), 500)}`;
   }
@@ -52,14 +54,12 @@ export const counterProposalNotice = (message: MessageRecord, sender: string): s
   return lines.join('\n');
 };
 
-export const messageNotice = (persona: Persona, message: MessageRecord, sender: string): string => {
+/** Both personas read the same notice now; the persona stays a parameter for a voice of its own. */
+export const messageNotice = (_persona: Persona, message: MessageRecord, sender: string): string => {
   if (message.type === 'eval-proposal-reviewer' || message.type === 'eval-proposal-proposer') {
     return counterProposalNotice(message, sender);
   }
   const number = String(message.number);
-  const body = describeBody(message, number);
-  if (persona === 'fae') {
-    return `Message #${number} from ${sender}: ${body}`;
-  }
-  return `You have new mail. Message #${number} from ${sender}:\n${body}\n(Answer with reply(${number}, …) if an answer is wanted. The message is dismissed for you when you finish.)`;
+  const body = describeBody(message);
+  return `Message #${number} from ${sender}: ${body}`;
 };

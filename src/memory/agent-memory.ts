@@ -19,6 +19,7 @@ import type { Log } from '../log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
 import { emptyUsage, isUsageLedger, migrateUsage, type UsageLedger } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
+import { isStoredNotice, type StoredNotice } from '../notices.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -26,7 +27,8 @@ export const MEMORY_NAME = 'agent-memory';
  * memory loads with none). 3: the usage's last-hour calls by the minute,
  * [when, tokens, calls] (a version 2 entry [when, tokens] is one call).
  * 4: and `asks` (pending requests, approvals and proposals, followed again
- * after a restart) and `toldToWait` (held messages whose sender was told);
+ * after a restart), `toldToWait` (held messages whose sender was told) and
+ * `notices` (outcomes not yet shown to the model);
  * a version 1–3 memory loads with none.
  */
 export const VERSION = 4;
@@ -42,6 +44,8 @@ export interface Memory {
   asks: AskStore;
   /** Keys of messages held by the quota whose sender has been told when they will be served. */
   toldToWait: string[];
+  /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
+  notices: StoredNotice[];
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -51,6 +55,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   wakeUps: [],
   asks: emptyAskStore(),
   toldToWait: [],
+  notices: [],
 });
 
 type StoredMemory = {
@@ -61,6 +66,7 @@ type StoredMemory = {
   wakeUps?: unknown;
   asks?: unknown;
   toldToWait?: unknown;
+  notices?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -102,7 +108,8 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
     const asks = readAskStore(parsed.asks);
     const toldToWait = Array.isArray(parsed.toldToWait) ? parsed.toldToWait.filter((key): key is string => typeof key === 'string') : [];
     if (asks.lost > 0) log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
-    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps, asks: asks.store, toldToWait };
+    const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
+    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps, asks: asks.store, toldToWait, notices };
   } catch (error) {
     log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
     return freshMemory_();
@@ -129,6 +136,7 @@ export const saveMemory = async (
         wakeUps: memory.wakeUps,
         asks: memory.asks,
         toldToWait: memory.toldToWait,
+        notices: memory.notices,
       }),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);

@@ -91,6 +91,12 @@ export interface OwnCopy {
 }
 
 export interface PendingAsks {
+  /**
+   * Runs `step` once the store has been written after what was just done
+   * (at once when nothing writes it): an own copy is dismissed only once
+   * the outcome's notice is stored, so a restart in between loses nothing.
+   */
+  afterSave(step: () => void): void;
   /** A new id made from `prefix` (r, a, p), for an ask about to be added. */
   reserve(prefix: string): string;
   /** Records a new ask. */
@@ -129,8 +135,20 @@ const copyMatches = (ask: StoredAsk, message: OwnCopy): boolean => {
   return message.type === 'request' && message.description === ask.description;
 };
 
-export const makePendingAsks = (options: { store: AskStore; powers: PowersRef; log: Log }): PendingAsks => {
+export const makePendingAsks = (options: {
+  store: AskStore;
+  powers: PowersRef;
+  log: Log;
+  /** Writes the agent's store (memory/agent-memory.ts). */
+  save?: () => Promise<void>;
+}): PendingAsks => {
   const { store, powers, log } = options;
+  // A microtask later, so the notice pushed right after a settlement is in the snapshot.
+  const afterSave = (step: () => void) => {
+    void Promise.resolve()
+      .then(() => options.save?.())
+      .then(step, step);
+  };
   // The own copy of each ask, once it has come by (numbers are not stored: resume finds them again).
   const copies = new Map<string, bigint>();
   const settledIds = new Set<string>();
@@ -169,8 +187,9 @@ export const makePendingAsks = (options: { store: AskStore; powers: PowersRef; l
       settledIds.add(id);
       const number = copies.get(id);
       copies.delete(id);
-      if (number !== undefined) void dismiss(number);
+      if (number !== undefined) afterSave(() => void dismiss(number));
     },
+    afterSave,
     claimOwnCopy,
     async resume(finish) {
       const earlier = [...store.pending];

@@ -10,6 +10,7 @@ import type { Origin } from '../notices.js';
 import type { ApprovalGate } from './approval-gate.js';
 import { redactCallArguments } from './redact-call-arguments.js';
 import type { ToolPolicy } from './tool-policy.js';
+import { callNamesOf } from '../tools/tool-groups.js';
 
 const ARGUMENTS_PREVIEW_CHARS = 400;
 
@@ -23,8 +24,10 @@ export const guardToolCall = (options: {
 }) => async (asked: ToolCall, offered: readonly string[]): Promise<string> => {
   const { policy, gate, origin, run } = options;
   const call = redactCallArguments(asked, options.redact);
-  if (!policy.allows(call.name)) return renderError(new Error(policy.refusal(call.name)));
-  if (!policy.needsApproval(call.name, origin?.sender)) return run(call, offered);
+  // A grouped built-in is judged by its op and its group (`remove`, `names`).
+  const names = callNamesOf(call.name, call.arguments);
+  if (!policy.allows(names)) return renderError(new Error(policy.refusal(names)));
+  if (!policy.needsApproval(names, origin?.sender)) return run(call, offered);
   const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;
   const action = `${call.name} ${args}`;
   // Approved while the agent was restarting: this one call runs without asking again.

@@ -4,21 +4,28 @@
  * LAL_TOOLS_DENY (never these), LAL_TOOLS_APPROVE (every call asks the HOST
  * first) and LAL_TRUSTED_SENDERS (pet names, default HOST, whose messages
  * may use approval-gated tools without asking). Names are tools' call
- * names, built-in or FaeTool.
+ * names, built-in or FaeTool; for a grouped built-in (`names`, `mail`) the
+ * group's name stands for all its ops, and an op's name (`remove`, the
+ * tool's former name) for that op alone: a group is offered with the ops
+ * the policy allows, and a call is judged by its op and its group.
  */
 import type { Env, ToolSchema } from '../../providers/types.js';
+import { isGroup, keepOps } from '../tools/tool-groups.js';
+
+/** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
+export type CallNames = readonly string[];
 
 export const POLICY_ENV_NAMES: readonly string[] = harden(['LAL_TOOLS_ALLOW', 'LAL_TOOLS_DENY', 'LAL_TOOLS_APPROVE', 'LAL_TRUSTED_SENDERS']);
 
 export interface ToolPolicy {
-  /** Whether the model may be offered (and call) this tool. */
-  allows(name: string): boolean;
+  /** Whether the model may be offered (and call) this tool, or this op of a grouped tool. */
+  allows(names: CallNames): boolean;
   /** Whether a call of this tool, while serving this sender's message, must first be approved by the HOST. */
-  needsApproval(name: string, sender: string | undefined): boolean;
-  /** The schemas the policy lets through. */
+  needsApproval(names: CallNames, sender: string | undefined): boolean;
+  /** The schemas the policy lets through, a grouped tool's with the ops it allows. */
   offered(schemas: readonly ToolSchema[]): ToolSchema[];
   /** Why a call was refused, for the model. */
-  refusal(name: string): string;
+  refusal(names: CallNames): string;
   /** For help(): the policy in force, one line per rule. */
   describe(): string[];
 }
@@ -34,15 +41,24 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
   const deny = readNames(env, 'LAL_TOOLS_DENY') ?? new Set<string>();
   const approve = readNames(env, 'LAL_TOOLS_APPROVE') ?? new Set<string>();
   const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(['HOST', '@host']);
-  const allows = (name: string) => !deny.has(name) && (allow === undefined || allow.has(name));
+  const any = (set: ReadonlySet<string>, names: CallNames) => names.some(name => set.has(name));
+  const allows = (names: CallNames) => !any(deny, names) && (allow === undefined || any(allow, names));
   return {
     allows,
-    needsApproval: (name, sender) => approve.has(name) && (sender === undefined || !trusted.has(sender)),
-    offered: schemas => schemas.filter(schema => allows(schema.function.name)),
-    refusal: name =>
-      deny.has(name)
+    needsApproval: (names, sender) => any(approve, names) && (sender === undefined || !trusted.has(sender)),
+    offered: schemas =>
+      schemas.flatMap(schema => {
+        const name = schema.function.name;
+        if (!isGroup(name)) return allows([name]) ? [schema] : [];
+        const kept = keepOps(schema, op => allows([op, name]));
+        return kept === undefined ? [] : [kept];
+      }),
+    refusal: names => {
+      const name = names[0] ?? '';
+      return any(deny, names)
         ? `The tool "${name}" is not allowed here (LAL_TOOLS_DENY). Do without it, or tell the sender you cannot.`
-        : `The tool "${name}" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.`,
+        : `The tool "${name}" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.`;
+    },
     describe: () => [
       ...(allow === undefined ? [] : [`only these tools: ${[...allow].join(', ')}`]),
       ...(deny.size === 0 ? [] : [`never these tools: ${[...deny].join(', ')}`]),

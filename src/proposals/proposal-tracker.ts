@@ -11,23 +11,20 @@ import type { PowersRef } from '../guest-powers.js';
 import { cut, type MessageRecord } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import type { Log } from '../log.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
-import { emptyAskStore, isDisconnection, makePendingAsks, originOfAsk, storedOrigin, type PendingAsks, type Settlement, type StoredAsk } from '../pending/pending-asks.js';
+import type { NoticeQueue } from '../notices.js';
+import { emptyAskStore, isDisconnection, makePendingAsks, storedOrigin, type PendingAsks, type Settlement, type StoredAsk } from '../pending/pending-asks.js';
+import {
+  grantedText,
+  rejectedText,
+  RESULT_PREVIEW_CHARS,
+  resumedProposalNotice,
+  SOURCE_PREVIEW_CHARS,
+} from './proposal-notices.js';
+import { proposalDetail, type Proposal } from './stored-proposal.js';
 
 export type { Origin } from '../notices.js';
-
-const SOURCE_PREVIEW_CHARS = 100;
-const RESULT_PREVIEW_CHARS = 2_000;
-
-
-export interface Proposal {
-  source: string;
-  codeNames: string[];
-  petNamePaths: (string | string[])[];
-  resultName: string;
-  workerName: string | undefined;
-  origin: Origin | undefined;
-}
+export { lostProposalText } from './proposal-notices.js';
+export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
 
 interface Tracked extends Proposal {
   proposalId: string;
@@ -47,32 +44,6 @@ export interface ProposalTracker {
   /** Finishes a proposal made before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
-
-/** What a stored proposal keeps to be finished after a restart. */
-export const proposalDetail = (proposal: Proposal): Record<string, unknown> => ({
-  resultName: proposal.resultName,
-  codeNames: proposal.codeNames,
-  petNamePaths: proposal.petNamePaths,
-  ...(proposal.workerName === undefined ? {} : { workerName: proposal.workerName }),
-});
-
-/** The proposal a stored ask holds (its description is the source). */
-export const storedProposal = (ask: StoredAsk): Proposal => {
-  const { detail } = ask;
-  return {
-    source: typeof detail.source === 'string' ? detail.source : ask.description,
-    codeNames: Array.isArray(detail.codeNames) ? (detail.codeNames as string[]) : [],
-    petNamePaths: Array.isArray(detail.petNamePaths) ? (detail.petNamePaths as (string | string[])[]) : [],
-    resultName: typeof detail.resultName === 'string' ? detail.resultName : '',
-    workerName: typeof detail.workerName === 'string' ? detail.workerName : undefined,
-    origin: originOfAsk(ask),
-  };
-};
-
-/** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
-export const lostProposalText = (proposalId: string, preview: string, origin: Origin | undefined): string =>
-  `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
-
 
 const UNMATCHED_COPIES_KEPT = 64;
 
@@ -110,7 +81,8 @@ export const makeProposalTracker = (options: {
     if (asks.stopped()) return;
     entry.settled = true;
     asks.settle(entry.proposalId);
-    if (entry.copyNumber !== undefined) dismissCopy(entry);
+    // Once the outcome's notice is stored: until then a restart follows the proposal through its copy.
+    if (entry.copyNumber !== undefined) asks.afterSave(() => dismissCopy(entry));
     notices.push({ id: entry.proposalId, text, origin: entry.origin });
   };
 
@@ -133,19 +105,13 @@ export const makeProposalTracker = (options: {
     ).then(
       async (result: unknown) => {
         const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
-        settle(
-          entry,
-          `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(entry.origin)} what came out.`,
-        );
+        settle(entry, grantedText(proposalId, preview, proposal.resultName, rendered, entry.origin));
       },
       (error: unknown) => {
         // The daemon going away is no answer: the proposal stays stored for the next run.
         if (isDisconnection(error)) return;
         const reason = error instanceof Error ? error.message : String(error);
-        settle(
-          entry,
-          `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(entry.origin)}; change the code and propose again only if the reason invites it.`,
-        );
+        settle(entry, rejectedText(proposalId, preview, reason, entry.origin));
       },
     );
     // The copy may already have come by.
@@ -177,21 +143,8 @@ export const makeProposalTracker = (options: {
   };
 
   const resume: ProposalTracker['resume'] = async (ask, settlement) => {
-    const proposal = storedProposal(ask);
-    const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
-    const origin = proposal.origin;
     asks.settle(ask.id);
-    let text: string;
-    if (settlement === 'lost') text = lostProposalText(ask.id, preview, origin);
-    else if (settlement === 'rejected') {
-      text = `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me across my restart.\nNext: tell ${whomToTell(origin)}.`;
-    } else {
-      const result = await Promise.resolve(E(powers).lookup(proposal.resultName)).then(
-        value => renderForModel(value),
-        (error: unknown) => `(it ran, but "${proposal.resultName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
-      );
-      text = `GRANTED: the host ran your proposal ${ask.id} (${preview}) while I restarted. Result, kept as "${proposal.resultName}": ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: tell ${whomToTell(origin)} what came out.`;
-    }
+    const { text, origin } = await resumedProposalNotice(ask, settlement, powers);
     notices.push({ id: ask.id, text, origin });
   };
 

@@ -8,6 +8,7 @@
  * with the markup taken out.
  */
 import type { ToolSchema } from '../../providers/types.js';
+import { offeredOps } from '../tools/tool-groups.js';
 import { CALL_FORMATS, type OfferedTools, type TextCall } from './formats/index.js';
 
 export type RecoveredCall = TextCall;
@@ -19,8 +20,9 @@ export interface Recovery {
   family?: string;
 }
 
+/** The offered tools by name, and each offered op of a grouped tool by its former tool name (`list` → `names`). */
 export const offeredTools = (tools: readonly ToolSchema[]): OfferedTools =>
-  new Map(tools.map(tool => [tool.function.name, tool]));
+  new Map(tools.flatMap(tool => [[tool.function.name, tool] as const, ...(offeredOps(tool) ?? []).map(op => [op, tool] as const)]));
 
 export const recoverToolCalls = (text: string, offered: OfferedTools): Recovery => {
   if (offered.size === 0) return { calls: [], text };

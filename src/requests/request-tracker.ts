@@ -32,9 +32,9 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
   const { powers, notices, asks } = options;
 
   const answered = async (requestId: string, recipient: string, description: string, responseName: string | undefined, origin: Origin | undefined, value: unknown) => {
+    const rendered = cut(await renderForModel(value), VALUE_PREVIEW_CHARS);
     asks.settle(requestId);
     const { asked, kept } = describeAsk(requestId, recipient, description, responseName);
-    const rendered = cut(await renderForModel(value), VALUE_PREVIEW_CHARS);
     notices.push({
       id: requestId,
       text: `ANSWERED: ${recipient} answered ${asked}${kept}: ${rendered}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,

@@ -21,7 +21,7 @@ import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
-import { loadMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
+import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
 import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
 import { makeLivePlaceholders, readLiveProgress, type LivePlaceholders } from '../progress/live-placeholders.js';
 import { makeProposalTracker, type ProposalTracker } from '../proposals/proposal-tracker.js';
@@ -97,8 +97,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   status.section('Wake-ups', () => wakeUps.describe());
   const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
   status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
-  const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }));
-  const asks = makePendingAsks({ store: memory.asks, powers, log });
+  // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
+  const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
+  const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
   const proposals =
     daemon.generation === 'newest'
       ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })

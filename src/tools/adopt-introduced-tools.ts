@@ -1,8 +1,9 @@
 /**
  * At start, FaeTools the host introduced at the top of the guest's
  * directory move into `tools/`. Special names (upper case) are never
- * probed, an existing `tools/` is kept (makeDirectory would empty it), and a
- * value that is not a FaeTool stays where it is.
+ * probed, an existing `tools/` is kept (makeDirectory would empty it) unless
+ * the daemon collected it (tools-directory.ts), and a value that is not a
+ * FaeTool stays where it is.
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
@@ -10,6 +11,7 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
+import { ensureToolsDirectory } from './tools-directory.js';
 import type { Introspectable } from '../remote-objects.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
@@ -36,9 +38,7 @@ export const adoptIntroducedTools = async (options: {
   reserved: ReadonlySet<string>;
 }): Promise<string[]> => {
   const { powers, log, reserved } = options;
-  if (!(await E(powers).has(TOOLS_DIRECTORY))) {
-    await E(powers).makeDirectory(TOOLS_DIRECTORY);
-  }
+  await ensureToolsDirectory(powers, TOOLS_DIRECTORY, log);
   const names = (await E(powers).list()) as string[];
   const candidates = names.filter(name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name));
   const moved: string[] = [];

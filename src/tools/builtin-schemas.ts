@@ -1,9 +1,11 @@
 /**
- * The built-in tools every persona offers: Lal's static set over the guest
- * powers, plus Fae's `store` and `adoptTool`. OpenAI-format schemas; the
- * required lists are what `dispatch-builtin-tool.ts` checks.
+ * The built-in tools every persona offers: `reply` and `send`, `names`
+ * (the pet-name directory, store and help) and `mail` (the inbox and
+ * requests) with an `op` each (./tool-groups.ts), `evaluate` and `schedule`.
+ * OpenAI-format schemas; each op's arguments are checked in ./groups/.
  */
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
+import { OP_ALIASES, TOOL_GROUPS } from './tool-groups.js';
 
 // What a pet-name path is, how message text and attachments are given, and
 // how outcomes arrive are taught once, in the system prompt; descriptions here
@@ -12,7 +14,6 @@ import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 // A pet-name path is written "dir/name" (readPath also takes an array of names).
 const path: JsonSchema = { type: 'string' };
 const text: JsonSchema = { type: 'string' };
-const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 const names: JsonSchema = { type: 'array', items: { type: 'string' } };
 const messageNumber: JsonSchema = { type: 'integer' };
 const strings: JsonSchema = { ...names, description: 'Sent exactly as written.' };
@@ -31,56 +32,35 @@ const tool = (
   },
 });
 
+const op = (group: string): JsonSchema => ({ type: 'string', enum: [...(TOOL_GROUPS[group] ?? [])] });
+
 export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
-  tool('help', 'Documentation of your powers, or of one method.', { methodName: text }),
-  tool('has', 'Whether a pet-name path exists.', { petNamePath: path }),
-  tool('list', 'Names in your directory, or in a sub-directory.', { petNamePath: path }),
-  tool('lookup', 'The value at a pet-name path.', { petNamePath: path }),
-  tool('remove', 'Forget a pet name.', { petNamePath: path }),
-  tool('move', 'Rename a pet name.', { fromPath: path, toPath: path }, ['fromPath', 'toPath']),
-  tool('copy', 'Give a value a second pet name.', { fromPath: path, toPath: path }, ['fromPath', 'toPath']),
-  tool('makeDirectory', 'Make an empty directory under a new pet name.', { petNamePath: path }),
-  tool('listMessages', 'Your messages not yet dismissed.'),
+  tool('reply', 'Answer a message (its other party gets it).', { messageNumber, strings: names, edgeNames: names, petNames: names }, ['messageNumber', 'strings']),
   tool('send', 'Send a message to a pet name (e.g. HOST).', { recipient: text, strings, edgeNames: names, petNames: names }, ['recipient', 'strings']),
-  tool('reply', 'Answer a message (its other party gets it).', { messageNumber, strings, edgeNames: names, petNames: names }, ['messageNumber', 'strings']),
-  tool('adopt', 'Keep a value attached to a message under your pet name.', { messageNumber, edgeName: text, petName: path }, ['messageNumber', 'edgeName', 'petName']),
-  tool('dismiss', 'Remove a message from your inbox.', { messageNumber }),
-  tool('request', 'Ask someone for a value, kept under responseName when it comes.', { recipient: text, description: text, responseName: text }, ['recipient', 'description']),
-  tool('resolve', 'Answer a request message with one of your values.', { messageNumber, petNamePath: path }, ['messageNumber', 'petNamePath']),
-  tool('reject', 'Decline a request message.', { messageNumber, reason: text }, ['messageNumber']),
-  tool('identify', 'The formula id of a pet name.', { petNamePath: path }),
-  tool('inspectCapability', "A capability's help and methods.", { petNamePath: path }),
+  tool(
+    'names',
+    'Your pet names: list (path optional), has, lookup, identify (formula id), inspectCapability (help, methods), remove, move or copy (path to `to`), makeDirectory, store (value as path); help (on your powers, or methodName).',
+    { op: op('names'), path, to: path, value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' }, methodName: text },
+    ['op'],
+  ),
+  tool(
+    'mail',
+    'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
+    { op: op('mail'), messageNumber, recipient: text, description: text, responseName: text, edgeName: text, petName: path, toolName: text, path, reason: text },
+    ['op'],
+  ),
   tool(
     'evaluate',
-    'Propose JavaScript to your host; the values at petNamePaths are in scope as codeNames, the result is kept under resultName.',
-    {
-      source: text,
-      codeNames: names,
-      petNamePaths: names,
-      resultName: text,
-      workerName: described(text, 'Leave out for a new worker.'),
-    },
+    'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName. workerName: an existing worker.',
+    { source: text, codeNames: names, petNamePaths: names, resultName: text, workerName: text },
     ['source', 'resultName'],
-  ),
-  // Offered on the newest daemon only (daemon/speak-generation.ts), where messages have revisions.
-  tool('messageHistory', 'Read every revision of a message (its sender may have edited it), oldest first.', { messageNumber }, ['messageNumber']),
-  tool('store', 'Keep a JSON value under a pet name.', { value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' }, petName: path }, ['value', 'petName']),
-  tool(
-    'adoptTool',
-    'Adopt a tool attached to a message into tools/ under toolName; call it by its schema name from your next step on.',
-    { messageNumber, edgeName: text, toolName: text },
-    ['messageNumber', 'edgeName', 'toolName'],
   ),
   tool(
     'schedule',
-    'Ask to be woken later with a note (e.g. a reminder): at a time or after a delay. The wake-up starts a turn of its own with your note, and you then tell the sender of the message you are serving now. Or cancel a pending wake-up by its id.',
-    {
-      note: described(text, 'What to do when woken.'),
-      delaySeconds: { type: 'number', description: 'Wake after this many seconds (or give at).' },
-      at: described(text, 'Wake at this ISO 8601 time.'),
-      cancel: described(text, 'The id of a pending wake-up to cancel instead (e.g. "w1").'),
-    },
+    'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time or after delaySeconds; or cancel a wake-up by id.',
+    { note: text, delaySeconds: { type: 'number' }, at: text, cancel: text },
   ),
 ]);
 
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_SCHEMAS.map(schema => schema.function.name));
+/** The built-in tools' names, and the former names of grouped ops (still callable). */
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...BUILTIN_SCHEMAS.map(schema => schema.function.name), ...OP_ALIASES]);

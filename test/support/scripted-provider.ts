@@ -9,6 +9,8 @@ import { ProviderError } from '../../providers/types.js';
 export interface RecordedRequest {
   messages: ChatMessage[];
   toolNames: string[];
+  /** The tool definitions as offered (a grouped tool's `op` enum among them). */
+  tools: ToolSchema[];
 }
 
 export type Step =
@@ -51,6 +53,7 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
       const request: RecordedRequest = {
         messages: JSON.parse(JSON.stringify(messages)) as ChatMessage[],
         toolNames: tools.map(tool => tool.function.name),
+        tools: JSON.parse(JSON.stringify(tools)) as ToolSchema[],
       };
       requests.push(request);
       const step = queue.shift();

@@ -6,9 +6,8 @@
  */
 import { vi } from 'vitest';
 import { E } from '@endo/far';
-import type { MessageRecord } from '../../sim/mail-host/index.js';
+import type { MessageRecord, makeMailHost  } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
-import type { makeMailHost } from '../../sim/mail-host/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
 import { SANDBOX_ENV_NAMES } from '../../tools/lib/sandbox/sandbox-settings.js';
 
@@ -45,7 +44,7 @@ export const captureOutput = () => {
 export const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
 
 export const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
-  ((await E(mailHost.host).listMessages()) as readonly MessageRecord[]).map(textOf);
+  ((await E(mailHost.host).listMessages())).map(textOf);
 
 export const waitForText = (mailHost: MailHost, prefix: string) =>
   mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });

@@ -1,0 +1,51 @@
+/**
+ * What the model is told when an eval-proposal ends: GRANTED with a preview
+ * of the result, REJECTED with the host's reason, and after a restart what
+ * the proposal's own copy could still tell (or UNKNOWN when it is gone).
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../guest-powers.js';
+import { cut } from '../mail/message-record.js';
+import { renderForModel } from '../encoding/render-for-model.js';
+import { whomToTell, type Origin } from '../notices.js';
+import type { Settlement, StoredAsk } from '../pending/pending-asks.js';
+import { storedProposal } from './stored-proposal.js';
+
+export const SOURCE_PREVIEW_CHARS = 100;
+export const RESULT_PREVIEW_CHARS = 2_000;
+
+export const grantedText = (proposalId: string, preview: string, resultName: string, rendered: string, origin: Origin | undefined): string =>
+  `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${resultName}": ${rendered}\nNext: tell ${whomToTell(origin)} what came out.`;
+
+export const rejectedText = (proposalId: string, preview: string, reason: string, origin: Origin | undefined): string =>
+  `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(origin)}; change the code and propose again only if the reason invites it.`;
+
+/** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
+export const lostProposalText = (proposalId: string, preview: string, origin: Origin | undefined): string =>
+  `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
+
+/** The notice for a proposal made before a restart, once its own copy says how it ended. */
+export const resumedProposalNotice = async (
+  ask: StoredAsk,
+  settlement: Settlement,
+  powers: PowersRef,
+): Promise<{ text: string; origin: Origin | undefined }> => {
+  const proposal = storedProposal(ask);
+  const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
+  const origin = proposal.origin;
+  if (settlement === 'lost') return { text: lostProposalText(ask.id, preview, origin), origin };
+  if (settlement === 'rejected') {
+    return {
+      text: `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me across my restart.\nNext: tell ${whomToTell(origin)}.`,
+      origin,
+    };
+  }
+  const result = await Promise.resolve(E(powers).lookup(proposal.resultName)).then(
+    value => renderForModel(value),
+    (error: unknown) => `(it ran, but "${proposal.resultName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
+  );
+  return {
+    text: `GRANTED: the host ran your proposal ${ask.id} (${preview}) while I restarted. Result, kept as "${proposal.resultName}": ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: tell ${whomToTell(origin)} what came out.`,
+    origin,
+  };
+};

@@ -1,0 +1,34 @@
+/**
+ * What a built-in tool runs against during one turn: the guest's powers,
+ * the trackers of pending work, the FaeTool registry, the message being
+ * served, and the hooks that tell the turn what a call did.
+ */
+import type { PowersRef } from '../guest-powers.js';
+import type { NameOf } from '../mail/sender-names.js';
+import type { Origin, ProposalTracker } from '../proposals/proposal-tracker.js';
+import type { RequestTracker } from '../requests/request-tracker.js';
+import type { WakeUps } from '../schedule/wake-ups.js';
+import type { ToolRegistry } from './fae-tool-registry.js';
+
+export interface BuiltinContext {
+  powers: PowersRef;
+  nameOf: NameOf;
+  proposals: ProposalTracker;
+  requests: RequestTracker;
+  tools: ToolRegistry;
+  /** The message the current turn is about, if any. */
+  origin: Origin | undefined;
+  /** Called when the agent answered or wrote to someone during the turn. */
+  noteAnswered: (number: bigint | undefined) => void;
+  /** Called when the model dismissed a message itself. */
+  noteDismissed: (number: bigint) => void;
+  /** The `schedule` tool's wake-ups; absent where a host gives none. */
+  wakeUps?: WakeUps;
+  /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
+  speak?: Speak;
+}
+
+export interface Speak {
+  reply(number: bigint, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
+  send(recipient: string, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
+}

@@ -1,0 +1,100 @@
+/**
+ * Built-in tools that share a purpose are offered as one tool with an `op`
+ * (every tool definition costs some 34 tokens of JSON structure in a chat
+ * template before it says anything, and is paid on every request). The ops
+ * are the names these tools had when each was a tool of its own, and a call
+ * by such a name still works: `list({petNamePath})` is `names({op: "list",
+ * path})`. Policies (LAL_TOOLS_ALLOW/DENY/APPROVE) may name a group (all its
+ * ops) or an op.
+ */
+import type { ToolSchema } from '../../providers/types.js';
+import type { Args } from './read-args.js';
+
+export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden({
+  names: ['list', 'has', 'lookup', 'identify', 'inspectCapability', 'remove', 'move', 'copy', 'makeDirectory', 'store', 'help'],
+  mail: ['listMessages', 'request', 'dismiss', 'adopt', 'adoptTool', 'resolve', 'reject', 'messageHistory'],
+});
+
+/** Op (a former tool name) → its group. */
+const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
+  Object.entries(TOOL_GROUPS).flatMap(([group, ops]) => ops.map(op => [op, group] as const)),
+);
+
+/** The former tool names a call may still use. */
+export const OP_ALIASES: ReadonlySet<string> = new Set(GROUP_OF_OP.keys());
+
+export const isGroup = (name: string): boolean => Object.hasOwn(TOOL_GROUPS, name);
+
+export const groupOfOp = (op: string): string | undefined => GROUP_OF_OP.get(op);
+
+/** A built-in call as its group and op, with the arguments it came with. */
+export interface GroupedCall {
+  group: string;
+  op: string;
+  args: Args;
+}
+
+const opsText = (group: string) => (TOOL_GROUPS[group] ?? []).join(', ');
+
+/**
+ * The group and op of a call to a group (`names` with `op`) or by a former
+ * tool name (`list`); undefined for any other tool. Throws, for the model,
+ * when a group's op is missing or not one of its own.
+ */
+export const groupedCall = (name: string, args: Args): GroupedCall | undefined => {
+  const aliased = GROUP_OF_OP.get(name);
+  if (aliased !== undefined) return { group: aliased, op: name, args };
+  if (!isGroup(name)) return undefined;
+  const op = args.op;
+  if (op === undefined || op === null || op === '') throw new Error(`op is required: one of ${opsText(name)}`);
+  if (typeof op !== 'string' || !(TOOL_GROUPS[name] ?? []).includes(op)) {
+    throw new Error(`${name} has no op ${JSON.stringify(op)}: use one of ${opsText(name)}`);
+  }
+  return { group: name, op, args };
+};
+
+/** The op a group call names in its JSON arguments, if it can be read. */
+const opIn = (argumentsText: string): string | undefined => {
+  try {
+    const parsed = JSON.parse(argumentsText) as unknown;
+    const op = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>).op : undefined;
+    return typeof op === 'string' ? op : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The names a policy may know a call by, most specific first: the op and
+ * its group for a grouped built-in (whichever way it was called), else the
+ * call's own name.
+ */
+export const callNamesOf = (name: string, argumentsText: string): string[] => {
+  const aliased = GROUP_OF_OP.get(name);
+  if (aliased !== undefined) return [name, aliased];
+  if (!isGroup(name)) return [name];
+  const op = opIn(argumentsText);
+  return op !== undefined && GROUP_OF_OP.get(op) === name ? [op, name] : [name];
+};
+
+/** The ops a grouped tool's schema offers (its `op` enum); undefined for other tools. */
+export const offeredOps = (schema: ToolSchema): readonly string[] | undefined => {
+  if (!isGroup(schema.function.name)) return undefined;
+  const values = schema.function.parameters.properties?.op?.enum;
+  return values === undefined ? TOOL_GROUPS[schema.function.name] : values.filter((value): value is string => typeof value === 'string');
+};
+
+/** A grouped tool's schema offering only the ops `keep` lets through; undefined when none is left. Other schemas pass unchanged. */
+export const keepOps = (schema: ToolSchema, keep: (op: string) => boolean): ToolSchema | undefined => {
+  const ops = offeredOps(schema);
+  if (ops === undefined) return schema;
+  const kept = ops.filter(keep);
+  if (kept.length === 0) return undefined;
+  if (kept.length === ops.length) return schema;
+  const parameters = schema.function.parameters;
+  const properties = { ...parameters.properties, op: { ...parameters.properties?.op, enum: kept } };
+  return harden({ ...schema, function: { ...schema.function, parameters: { ...parameters, properties } } });
+};
+
+/** A schema without these ops (unchanged if none would be left). */
+export const withoutOps = (schema: ToolSchema, ops: ReadonlySet<string>): ToolSchema => keepOps(schema, op => !ops.has(op)) ?? schema;
