@@ -14,6 +14,8 @@ import { makeStatusBoard } from './src/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/clock.js';
 
+// An M.interface is hardened where it is made (src/fae-tool.ts); harden() on it again is redundant.
+// eslint-disable-next-line @endo/harden-exports
 export { FaeToolInterface } from './src/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
@@ -74,3 +76,4 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     },
   });
 };
+harden(make);

@@ -70,7 +70,7 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
         events.push({ at: performance.now(), event });
       },
     });
-  const caplet = await host.startCaplet(makeFn as never, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
+  const caplet = await host.startCaplet(makeFn, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
   const greeting = persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.';
   await host.waitForMessage(message => message.type === 'package' && message.strings.join('').startsWith(greeting), { timeoutMs: 10_000 });
 

@@ -47,6 +47,7 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
     let lastKind: ProviderError['kind'] = 'unknown';
     for (const index of order) {
       try {
+        // eslint-disable-next-line no-await-in-loop -- one link at a time: the next is asked only when this one failed
         const result = await links[index]!.provider.chat(messages, tools, chatOptions);
         if (index !== current) log(`switched to ${name(index)}`);
         if (current === 0 && index !== 0) leftFirstAt = now();

@@ -14,7 +14,7 @@ import type { Env } from './types.js';
 export const secretFileVariable = (name: string): string => `${name}_FILE`;
 
 const codeOf = (error: unknown): string =>
-  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : String(error);
+  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
 
 /**
  * The secret `name` holds, or the contents of the file `name_FILE` names
@@ -40,7 +40,12 @@ export const readSecret = (env: Env, name: string): string | undefined => {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ProviderError('config', `${fileVariable} names a file that cannot be read (${codeOf(error)}): ${JSON.stringify(file)}`);
+    throw new ProviderError(
+      'config',
+      `${fileVariable} names a file that cannot be read (${codeOf(error)}): ${JSON.stringify(file)}`,
+      undefined,
+      { cause: error },
+    );
   }
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw new ProviderError('config', `${fileVariable} names an empty file: ${JSON.stringify(file)}`);

@@ -45,15 +45,19 @@ export const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number 
   return plain * (1 - Math.random() * 0.25);
 };
 
+/** An abort's reason as an Error: a caller may abort with any value, and we reject only with Errors. */
+const abortError = (reason: unknown): Error =>
+  reason instanceof Error ? reason : Error('The wait before the next attempt was cancelled.', { cause: reason });
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason);
+      reject(abortError(signal.reason));
       return;
     }
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortError(signal?.reason));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -71,12 +75,14 @@ export const withRetries = async <T>(
 ): Promise<T> => {
   for (let attemptIndex = 0; ; attemptIndex += 1) {
     try {
+      // eslint-disable-next-line no-await-in-loop -- attempts are sequential: the next waits for this one to fail and for the backoff
       return await attempt(attemptIndex);
     } catch (error) {
       const verdict = classify(error);
       if (!verdict.retry || attemptIndex >= policy.maxRetries || signal?.aborted) throw error;
       const asked = verdict.retryAfterMs;
       if (asked !== undefined && asked > policy.maxRetryAfterMs) throw error;
+      // eslint-disable-next-line no-await-in-loop -- attempts are sequential: the next waits for this one to fail and for the backoff
       await sleep(asked ?? backoffDelayMs(attemptIndex, policy), signal);
     }
   }

@@ -3,8 +3,10 @@
  * converts it to and from its own API (see the provider modules).
  */
 
-/** A tool call as the model asked for it. `arguments` is the raw JSON text the
- * model wrote (kept raw so broken JSON can be reported back, never replaced). */
+/**
+ * A tool call as the model asked for it. `arguments` is the raw JSON text the
+ * model wrote (kept raw so broken JSON can be reported back, never replaced).
+ */
 export interface ToolCall {
   id: string;
   name: string;
@@ -134,8 +136,9 @@ export type ProviderErrorKind =
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   readonly status: number | undefined;
-  constructor(kind: ProviderErrorKind, message: string, status?: number) {
-    super(message);
+  /** `options.cause`: the error this one was made from, kept when one is wrapped. */
+  constructor(kind: ProviderErrorKind, message: string, status?: number, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = status;

@@ -13,7 +13,6 @@ export const FaeToolInterface = M.interface('FaeTool', {
   /** Documentation for people and for the model. */
   help: M.call().returns(M.string()),
 });
-harden(FaeToolInterface);
 
 /** The shape of a FaeTool as seen through `E()`. */
 export interface FaeTool {

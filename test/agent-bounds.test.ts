@@ -22,7 +22,7 @@ const withTool = async (mode: string) => {
 
 describe('bounds (behaviour 3.5)', () => {
   test('a model that repeats the same call forever is stopped, the sender is told, the next message is served', async () => {
-    const forever: Step[] = Array.from({ length: 7 }, () => callTool("list", {}));
+    const forever: Step[] = Array.from({ length: 7 }, () => callTool('list', {}));
     const run = await start({ steps: forever });
     await run.send('loop please');
     const told = await run.reply(/I stopped working on this: the model repeated the same list call 7 times/);
@@ -32,7 +32,7 @@ describe('bounds (behaviour 3.5)', () => {
     expect(results[2]).toMatch(/warning: you made this exact call 3 times/);
     expect(results[4]).toMatch(/refused/);
     expect(run.provider.requests).toHaveLength(7);
-    run.provider.push(say("pong"));
+    run.provider.push(say('pong'));
     await run.send('ping');
     await run.reply('pong');
   });

@@ -25,7 +25,7 @@ describe('forget() and cancellation hooks', () => {
           log: () => {},
         });
         return harden({});
-      }) as never,
+      }),
       { powersName: 'profile-for-lal', env: {}, workerName: 'worker-lal' },
     );
     try {

@@ -225,7 +225,7 @@ describe('the newest daemon: messages still being written (done: false)', () => 
       profile: 'newest',
       prepare: async host => {
         await E(host.host).send('lal', ['draft: half a que'], [], []);
-        draftNumber = (await sentByHost(host)).number as bigint;
+        draftNumber = (await sentByHost(host)).number;
         await E(host.host).editMessage(draftNumber, ['draft: half a question'], [], [], { done: false });
         // A message after the draft: once it is answered, the agent has read past the draft.
         await E(host.host).send('lal', ['ping'], [], []);
@@ -252,7 +252,7 @@ describe('the newest daemon: messages still being written (done: false)', () => 
       steps: [
         // The sender edits while the answer is being written: the edit is seen after the message was answered.
         async request => {
-          first = (await sentByHost(run.host)).number as bigint;
+          first = (await sentByHost(run.host)).number;
           await E(run.host.host).editMessage(first, ['hello, amended'], [], [], { done: true });
           return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['hi'] });
         },

@@ -65,7 +65,12 @@ describe('no leaks on long runs', () => {
 
   test('the sender-name cache keeps the most recent senders only (5,000 senders)', async () => {
     const asked: string[] = [];
-    const powers = { reverseIdentify: (id: string) => (asked.push(id), [`name-of-${id.slice(0, 6)}`]) };
+    const powers = {
+      reverseIdentify: (id: string) => {
+        asked.push(id);
+        return [`name-of-${id.slice(0, 6)}`];
+      },
+    };
     const nameOf = makeSenderNames(powers);
     const ids = Array.from({ length: 5_000 }, (_, index) => `${String(index).padStart(6, '0')}${'f'.repeat(122)}`);
     for (const id of ids) await nameOf(id);
@@ -79,7 +84,12 @@ describe('no leaks on long runs', () => {
 
   test('proposal copies that never match are not kept forever (5,000 copies)', async () => {
     const dismissed: bigint[] = [];
-    const powers = { dismiss: (number: bigint) => (dismissed.push(number), undefined), evaluate: () => 'done' };
+    const powers = {
+      dismiss: (number: bigint) => {
+        dismissed.push(number);
+      },
+      evaluate: () => 'done',
+    };
     const tracker = makeProposalTracker({ powers: powers as never, log: () => {}, notices: makeNoticeQueue(() => {}) });
     const copy = (number: bigint, source: string) => ({ type: 'eval-proposal-proposer', number, source, resultName: 'r' }) as unknown as MessageRecord;
     for (let number = 1n; number <= 5_000n; number += 1n) tracker.noteOwnCopy(copy(number, `code ${number}`));

@@ -10,12 +10,12 @@ import { callTool, say, type RecordedRequest } from './support/scripted-provider
 import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
-const { start } = useAgents();
+const { start: startTracked } = useAgents();
 
 const toolResults = (request: RecordedRequest) =>
   request.messages.filter(message => message.role === 'tool').map(message => message.content);
 
-const startOn = (profile: DaemonProfile, options: Parameters<typeof startAgent>[0] = {}) => start({ profile, ...options });
+const startOn = (profile: DaemonProfile, options: Parameters<typeof startAgent>[0] = {}) => startTracked({ profile, ...options });
 
 const undismissed = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
@@ -251,14 +251,14 @@ describe.each(DAEMON_PROFILES)('Lal tools (4) and configuration (1.1) on the %s 
 
 describe('a silent model (behaviour 3.1)', () => {
   test('a turn with neither a word nor a tool call gets one nudge; the sender gets an answer', async () => {
-    const run = await start({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
+    const run = await startTracked({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
     await run.send('do something odd');
     await run.reply('Sorry, I cannot help with that.');
     expect(run.provider.requests).toHaveLength(2);
   });
 
   test('a model that stays silent after the nudge ends the turn without looping', async () => {
-    const run = await start({ steps: [say(''), say(''), say('pong')] });
+    const run = await startTracked({ steps: [say(''), say(''), say('pong')] });
     await run.send('hello?');
     await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
     expect(run.provider.requests).toHaveLength(2);
@@ -269,7 +269,7 @@ describe('a silent model (behaviour 3.1)', () => {
 
 describe('help (behaviour 1.1)', () => {
   test('help() documents the agent and says how it stands now', async () => {
-    const run = await start({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
+    const run = await startTracked({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
     const text = await run.help();
     expect(text).toMatch(/Methods: help/);
     expect(text).toMatch(/persona: fae/);

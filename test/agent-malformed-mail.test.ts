@@ -9,8 +9,8 @@ import { make } from '../agent.js';
 import { makeScriptedProvider, say } from './support/scripted-provider.js';
 
 test('malformed records do not stop the loop; the next good message is answered', async () => {
-  const SELF = 'a'.repeat(128) + ':' + 'b'.repeat(128);
-  const HOST = 'c'.repeat(128) + ':' + 'b'.repeat(128);
+  const SELF = `${'a'.repeat(128)}:${'b'.repeat(128)}`;
+  const HOST = `${'c'.repeat(128)}:${'b'.repeat(128)}`;
   const sent: { to: string; text: string }[] = [];
   const replies: { number: bigint; text: string }[] = [];
   const records: unknown[] = [
@@ -23,7 +23,11 @@ test('malformed records do not stop the loop; the next good message is answered'
   ];
   let index = 0;
   const iterator = Far('iterator', {
-    next: async () => (index < records.length ? harden({ done: false, value: records[index++] }) : new Promise(() => {})),
+    next: async () => {
+      if (index >= records.length) return new Promise(() => {});
+      index += 1;
+      return harden({ done: false, value: records[index - 1] });
+    },
     return: async () => harden({ done: true, value: undefined }),
     throw: async () => harden({ done: true, value: undefined }),
   });

@@ -25,7 +25,7 @@ describe('secrets in tool arguments', () => {
     expect(String(asked.description)).toBe('use the key [redacted] please');
   });
 
-  test("an approval request for a gated call has the token redacted, and the store never holds it", async () => {
+  test('an approval request for a gated call has the token redacted, and the store never holds it', async () => {
     const run = await start({ LAL_TOOLS_APPROVE: 'store', LAL_TRUSTED_SENDERS: 'nobody' }, [
       callTool('store', { value: `key=${TOKEN}`, petName: ['kept'] }),
       say(''),
@@ -39,7 +39,7 @@ describe('secrets in tool arguments', () => {
     await E(run.host.host).storeValue(harden('yes'), 'yes');
     await E(run.host.host).resolve(asked.number, 'yes');
     const powers = run.host.guest(run.name).powers;
-    await expect.poll(async () => (await E(powers).has('kept')) as boolean).toBe(true);
+    await expect.poll(() => E(powers).has('kept')).toBe(true);
     expect(await E(powers).lookup('kept')).toBe('key=[redacted]');
   });
 });

@@ -12,7 +12,7 @@ import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
-const guestHas = async (run: AgentRun, name: string) => (await E(run.host.guest(run.name).powers).has(name)) as boolean;
+const guestHas = (run: AgentRun, name: string) => E(run.host.guest(run.name).powers).has(name);
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 
 describe('allow and deny lists', () => {

@@ -13,6 +13,7 @@ describe('renderForModel at the edges', () => {
   test('symbols, plain functions, infinities and promises are named', async () => {
     const text = await renderForModel({
       sym: Symbol('tag'),
+      // eslint-disable-next-line symbol-description -- the case under test: a symbol without one
       anon: Symbol(),
       fn: () => 1,
       up: Infinity,

@@ -39,7 +39,7 @@ const startLal = async (mailHost = makeMailHost()): Promise<Started> => {
   return started;
 };
 
-const hostInbox = (mailHost: MailHost) => mailHost.host.listMessages() as Promise<readonly MessageRecord[]>;
+const hostInbox = (mailHost: MailHost) => mailHost.host.listMessages();
 
 describe('caplet connection', () => {
   it('gives make a promise for remote powers and a remote context', async () => {
@@ -175,7 +175,7 @@ describe('mail', () => {
     await E(powers).send('HOST', ['hello'], [], []);
     const selfId = await E(powers).identify('SELF');
     const [atHost] = await hostInbox(mailHost);
-    const [own] = (await E(powers).listMessages()) as readonly MessageRecord[];
+    const [own] = (await E(powers).listMessages());
     for (const record of [atHost, own] as MessageRecord[]) {
       expect(record).toMatchObject({ type: 'package', strings: ['hello'], names: [], ids: [], from: selfId, to: mailHost.hostId, number: 0n });
       expect(Object.isFrozen(record)).toBe(true);
@@ -187,7 +187,7 @@ describe('mail', () => {
   it('reply goes to the other party with replyTo set', async () => {
     const { mailHost, powers } = await startLal();
     await mailHost.host.send('lal', ['ping'], [], []);
-    const [incoming] = (await E(powers).listMessages()) as readonly MessageRecord[];
+    const [incoming] = (await E(powers).listMessages());
     expect(incoming?.from).toBe(mailHost.hostId);
     await E(powers).reply(incoming?.number as bigint, ['pong'], [], []);
     const answer = await mailHost.waitForMessage(m => m.type === 'package' && m.strings[0] === 'pong');
@@ -202,7 +202,7 @@ describe('mail', () => {
     const [dismissedOne] = mailHost.guest('lal').inbox();
     await E(powers).dismiss(0n);
     await dismissedOne?.dismissed;
-    const iterator = (await E(powers).followMessages()) as RemoteIterator<MessageRecord>;
+    const iterator = (await E(powers).followMessages());
     const first = await E(iterator).next();
     expect((first.value as PackageMessage).strings).toEqual(['two']);
     const pending = E(iterator).next();
@@ -304,7 +304,7 @@ describe('restart', () => {
     await mailHost.host.send('lal', ['kept'], [], []);
     await mailHost.host.send('lal', ['gone'], [], []);
     await E(oldPowers).dismiss(1n);
-    const oldIterator = (await E(oldPowers).followMessages()) as RemoteIterator<MessageRecord>;
+    const oldIterator = (await E(oldPowers).followMessages());
     await E(oldIterator).next();
     const stale = E(oldIterator).next();
 
@@ -316,7 +316,7 @@ describe('restart', () => {
     expect(started.makes).toBe(2);
     expect(await E(started.powers).lookup('memory')).toEqual({ turns: 3n });
     await expect(E(oldPowers).list()).rejects.toThrow(/Disconnected/);
-    const iterator = (await E(started.powers).followMessages()) as RemoteIterator<MessageRecord>;
+    const iterator = (await E(started.powers).followMessages());
     const replay = await E(iterator).next();
     expect(replay.value).toMatchObject({ number: 0n, strings: ['kept'] });
     await mailHost.host.send('lal', ['new'], [], []);
@@ -412,7 +412,7 @@ describe('restart', () => {
     await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
     await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
     await mailHost.host.send('lal', ['hi'], [], []);
-    const iterator = (await E(powers).followMessages()) as RemoteIterator<MessageRecord>;
+    const iterator = (await E(powers).followMessages());
     expect((await E(iterator).next()).value).toMatchObject({ strings: ['hi'] });
   });
 });
@@ -484,7 +484,7 @@ describe('what a follower lets go of', () => {
   /** Follows `reader`'s mail, takes two messages (one awaited, one queued), dismisses both. */
   const takeAndDismissTwo = async (mailHost: MailHost): Promise<WeakRef<MessageRecord>[]> => {
     const powers = mailHost.guest('reader').powers;
-    const iterator = (await E(powers).followMessages()) as RemoteIterator<MessageRecord>;
+    const iterator = (await E(powers).followMessages());
     // Waiting before anything arrives: the record reaches a waiter.
     const awaited = E(iterator).next();
     await mailHost.host.send('reader', ['first'], [], []);

@@ -309,4 +309,23 @@ describe('retries', () => {
     ).rejects.toThrow('later');
     expect(calls).toBe(1); // a server asking for more than maxRetryAfterMs is not waited for
   });
+
+  it('an abort during the wait between attempts rejects with an Error that keeps the reason as its cause', async () => {
+    const policy = { maxRetries: 2, baseDelayMs: 60_000, maxDelayMs: 60_000, maxRetryAfterMs: 1000 };
+    const controller = new AbortController();
+    const retrying = withRetries(
+      async () => {
+        throw new Error('busy');
+      },
+      () => {
+        queueMicrotask(() => controller.abort('stop')); // once the first failure is judged retryable
+        return { retry: true };
+      },
+      policy,
+      controller.signal,
+    );
+    const error = await retrying.then(() => undefined, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).cause).toBe('stop');
+  });
 });

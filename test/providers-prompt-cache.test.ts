@@ -91,13 +91,13 @@ describe('Anthropic prompt caching', () => {
 });
 
 describe('Anthropic breakpoints on messages of every shape', () => {
-  const tool = { name: 'list', description: 'List.', input_schema: { type: 'object' as const, properties: {} } };
+  const listTool = { name: 'list', description: 'List.', input_schema: { type: 'object' as const, properties: {} } };
   it('a text-only last message becomes a marked block; a thinking block is never marked; no messages, no message breakpoint', () => {
-    const text = withCacheBreakpoints({ system: 'S', messages: [{ role: 'user', content: 'hello' }], tools: [tool] });
+    const text = withCacheBreakpoints({ system: 'S', messages: [{ role: 'user', content: 'hello' }], tools: [listTool] });
     expect(text.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] }]);
     const thinking = { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }] };
     expect(withCacheBreakpoints({ system: undefined, messages: [thinking], tools: [] }).messages).toEqual([thinking]);
-    const none = withCacheBreakpoints({ system: 'S', messages: [], tools: [tool] });
+    const none = withCacheBreakpoints({ system: 'S', messages: [], tools: [listTool] });
     expect(none.messages).toEqual([]);
     expect(none.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
     expect(none.tools?.[0]).toMatchObject({ name: 'list', cache_control: { type: 'ephemeral' } });

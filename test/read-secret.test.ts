@@ -33,6 +33,18 @@ describe('readSecret', () => {
     expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: fileHolding('empty', '\n') }, 'LAL_AUTH_TOKEN')).toThrow(/names an empty file/);
   });
 
+  it('an unreadable file: the error keeps the fs error it was made from as its cause', () => {
+    let caught: unknown;
+    try {
+      readSecret({ LAL_AUTH_TOKEN_FILE: folder }, 'LAL_AUTH_TOKEN');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(Error);
+    expect((caught as Error).message).toMatch(/cannot be read \(EISDIR\)/);
+    expect((caught as Error).cause).toMatchObject({ code: 'EISDIR' });
+  });
+
   it('the redactor hides a secret that only a file holds', () => {
     const file = fileHolding('hidden', 'sk-only-in-a-file-4242\n');
     const env = { LAL_AUTH_TOKEN_FILE: file, LAL_MODEL: 'm' };

@@ -60,12 +60,12 @@ const captureOutput = () => {
 const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
 
 const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
-  ((await E(mailHost.host).listMessages()) as readonly MessageRecord[]).map(textOf);
+  ((await E(mailHost.host).listMessages())).map(textOf);
 
 const waitForText = (mailHost: MailHost, prefix: string) =>
   mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
 
-const has = (host: HostPowers, ...path: string[]) => E(host).has(...path);
+const has = (host: HostPowers, ...names: string[]) => E(host).has(...names);
 
 const servers: ModelServer[] = [];
 const running: MailHost[] = [];
@@ -78,8 +78,8 @@ const newMailHost = () => {
 afterEach(async () => {
   // Stop every agent the test started, so none keeps following mail.
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list()) as readonly string[];
-    for (const name of names.filter(name => name.startsWith('controller-for-'))) {
+    const names = (await E(mailHost.host).list());
+    for (const name of names.filter(each => each.startsWith('controller-for-'))) {
       // A plain reason: CapTP reports every Error it sends across, which is noise here.
       await mailHost.caplet(name)?.cancel('test over');
     }
@@ -131,7 +131,7 @@ describe('setup.ts', () => {
     const output = captureOutput();
     await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
     const echo = await E(mailHost.host).lookup('controller-for-lal');
-    const env = (await E(echo as { env(): Record<string, string> }).env()) as Record<string, string>;
+    const env = (await E(echo as { env(): Record<string, string> }).env());
     expect(env).toEqual({
       LAL_HOST: CLOSED_HOST,
       LAL_MAX_TOKENS: '512',

@@ -86,7 +86,7 @@ describe('the tool root and what lies in it', () => {
   it('a path component too long for the file system is a clear failure naming only the path given', async () => {
     const tool = makeTool(readFile, { FAE_CWD: root });
     const long = 'n'.repeat(300);
-    const failure = await (execute(tool, { path: long }) as Promise<unknown>).then(() => undefined, (error: Error) => error);
+    const failure = await (execute(tool, { path: long })).then(() => undefined, (error: Error) => error);
     expect(failure?.message).toBe(`file operation failed (ENAMETOOLONG): ${JSON.stringify(long)}`);
     expect(failure?.message).not.toContain(root);
   });

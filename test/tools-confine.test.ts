@@ -198,6 +198,26 @@ describe('confine.ts', () => {
     await expect(resolveInside(root, 'loop-a')).rejects.toThrow(/symlink loop/);
   });
 
+  it('a refusal keeps the fs error it was made from as its cause; the tool still answers with the message alone', async () => {
+    symlinkSync('loop-b', path.join(root, 'loop-a'));
+    symlinkSync('loop-a', path.join(root, 'loop-b'));
+    const loop = await resolveInside(root, 'loop-a').then(() => undefined, (error: unknown) => error);
+    expect(loop).toBeInstanceOf(Error);
+    expect((loop as Error).cause).toMatchObject({ code: 'ELOOP' });
+    const missing = await resolveInside(root, 'no-such-dir/file.txt').then(() => undefined, (error: unknown) => error);
+    expect((missing as Error).message).toMatch(/no such file or directory: "no-such-dir\/file.txt"/);
+    expect((missing as Error).cause).toMatchObject({ code: 'ENOENT' });
+    // Through E() the caller gets a fresh Error: the cause (which names the real path) stays here.
+    const tool = makeFileTool('readFile');
+    const told = await E(tool).execute(harden(fileTools.readFile.args('no-such-dir/file.txt'))).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(told).toBeInstanceOf(Error);
+    expect((told as Error).cause).toBeUndefined();
+    expect((told as Error).message).not.toContain(root);
+  });
+
   it.runIf(process.platform === 'linux')(
     'a descriptor opened outside the root is caught after the open (the TOCTOU re-check)',
     async () => {

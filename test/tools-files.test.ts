@@ -62,7 +62,7 @@ describe('writeFile', () => {
 });
 
 describe('readFile', () => {
-  const tenLines = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n') + '\n';
+  const tenLines = `${Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join('\n')}\n`;
 
   it('reads a whole nested file with its size and line count', async () => {
     mkdirSync(path.join(root, 'x/y'), { recursive: true });

@@ -5,25 +5,17 @@
  * before (structured or recovered from text); each op's arguments are
  * checked with errors that name the op; policies name groups or ops.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { latestMessageNumber, startAgent, type AgentRun } from './support/agent-harness.js';
+import { latestMessageNumber, type AgentRun } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 import { schemasFor } from '../src/daemon/speak-generation.js';
 import { offeredTools, recoverToolCalls } from '../src/reply/recover-tool-calls.js';
 import { digestTurn } from '../src/history/digest.js';
 
-let running: AgentRun[] = [];
-afterEach(async () => {
-  await Promise.all(running.map(run => run.cancel().catch(() => {})));
-  running = [];
-});
-const start = async (...args: Parameters<typeof startAgent>) => {
-  const run = await startAgent(...args);
-  running.push(run);
-  return run;
-};
+const { start } = useAgents();
 
 const results = (request: RecordedRequest) => request.messages.filter(message => message.role === 'tool').map(message => message.content);
 const opsOf = (request: RecordedRequest, group: string) =>

@@ -39,7 +39,7 @@ const realPrlimit = findProgram('prlimit', '/usr/bin:/bin:/usr/sbin:/sbin');
 async function refusedWith(searchPath: string): Promise<string> {
   vi.stubEnv('PATH', searchPath);
   const tool = makeTool(runCommand, { FAE_CWD: root });
-  const error = await (E(tool).execute(harden({ command: 'touch ran.txt' })) as Promise<unknown>).then(
+  const error = await (E(tool).execute(harden({ command: 'touch ran.txt' }))).then(
     () => undefined,
     (reason: Error) => reason,
   );

@@ -257,6 +257,7 @@ describe.skipIf(problem !== undefined)('when the tool\'s worker ends', () => {
       "const { make } = await import('./dist/tools/run-command.js');",
       `const tool = make(undefined, undefined, { env: { FAE_CWD: ${JSON.stringify(root)} } });`,
       // The marker comes by env, so that the worker's own command line does not hold it.
+      // eslint-disable-next-line no-template-curly-in-string -- the script's own template literal
       'await tool.execute(harden({ command: `sleep ${process.env.SLEEP_MARKER}` }));',
     ].join('\n');
     const worker = spawn(process.execPath, ['--input-type=module', '-e', script], {

@@ -38,7 +38,7 @@ describe('usage ledger', () => {
     expect(describeUsage(ledger)[0]).toBe(`since ${iso(T0)}, in all: 2 calls, 10 tokens in (2 cached) / 2 out`);
     expect(describeUsage(ledger)[1]).toBe('old: 1 call, 5 tokens in (0 cached) / 1 out');
     recordUsage(ledger, 'old', undefined, T0);
-    expect(ledger.byModel.old!.cachedInputTokens).toBe(0);
+    expect(ledger.byModel.old.cachedInputTokens).toBe(0);
   });
 
   test('a single unnamed model is shown by its total only', () => {

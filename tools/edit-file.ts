@@ -61,7 +61,7 @@ async function editConfined(root: string, args: ToolArgs) {
   }
 }
 
-export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
@@ -87,4 +87,5 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
     ].join('\n'),
     run: args => editConfined(root, args),
   });
-}
+};
+harden(make);

@@ -45,7 +45,7 @@ function run(args: ToolArgs) {
   };
 }
 
-export function make(_powers?: unknown, _context?: unknown, _options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: Env }) => {
   return makeFaeTool({
     name: toolName,
     description: 'Greet a person by name in one of several languages.',
@@ -71,4 +71,5 @@ export function make(_powers?: unknown, _context?: unknown, _options?: { env?: E
     ].join('\n'),
     run,
   });
-}
+};
+harden(make);

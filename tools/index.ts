@@ -1,8 +1,9 @@
 /**
  * The tool caplets by the name the model calls them, with the module file
  * each is built to (`dist/tools/<file>`), so setup scripts can find them
- * without importing them (importing a tool needs SES lockdown; this module
- * does not, and holds only frozen data and a URL helper).
+ * without importing them (a tool module wants its powers when made; this one
+ * holds only hardened data and a URL helper). Like every module here it is
+ * loaded under SES lockdown (the setup scripts run in the daemon's worker).
  */
 
 export const toolModuleFiles = Object.freeze({
@@ -15,6 +16,7 @@ export const toolModuleFiles = Object.freeze({
   listDir: 'list-dir.js',
   runCommand: 'run-command.js',
 } as const);
+harden(toolModuleFiles);
 
 export type ToolName = keyof typeof toolModuleFiles;
 
@@ -24,6 +26,7 @@ export const exampleToolNames: readonly ToolName[] = Object.freeze([
   'math',
   'timestamp',
 ] as const);
+harden(exampleToolNames);
 
 /** Tools confined to (or run in) the root named by FAE_CWD; making them without it fails. */
 export const rootedToolNames: readonly ToolName[] = Object.freeze([
@@ -33,15 +36,18 @@ export const rootedToolNames: readonly ToolName[] = Object.freeze([
   'listDir',
   'runCommand',
 ] as const);
+harden(rootedToolNames);
 
-export function isToolName(name: string): name is ToolName {
+export const isToolName = (name: string): name is ToolName => {
   return Object.hasOwn(toolModuleFiles, name);
-}
+};
+harden(isToolName);
 
 /**
  * The `file://` URL of a tool's module, next to this one: in `dist/tools/`
  * once built, which is what `makeUnconfined` needs.
  */
-export function toolModuleUrl(name: ToolName): string {
+export const toolModuleUrl = (name: ToolName): string => {
   return new URL(`./${toolModuleFiles[name]}`, import.meta.url).href;
-}
+};
+harden(toolModuleUrl);

@@ -81,7 +81,7 @@ async function listConfined(root: string, args: ToolArgs) {
   }
 }
 
-export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
@@ -105,4 +105,5 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
     ].join('\n'),
     run: args => listConfined(root, args),
   });
-}
+};
+harden(make);

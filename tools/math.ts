@@ -62,7 +62,7 @@ function run(args: ToolArgs) {
   return { operation, a, b, result: Object.is(result, -0) ? 0 : result };
 }
 
-export function make(_powers?: unknown, _context?: unknown, _options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: Env }) => {
   return makeFaeTool({
     name: toolName,
     description:
@@ -85,4 +85,5 @@ export function make(_powers?: unknown, _context?: unknown, _options?: { env?: E
     ].join('\n'),
     run,
   });
-}
+};
+harden(make);

@@ -63,7 +63,7 @@ async function readConfined(root: string, args: ToolArgs) {
   };
 }
 
-export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
@@ -93,4 +93,5 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
     ].join('\n'),
     run: args => readConfined(root, args),
   });
-}
+};
+harden(make);

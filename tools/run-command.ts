@@ -25,7 +25,9 @@ import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'runCommand';
 export const defaultTimeoutMs = 30_000;
+harden(defaultTimeoutMs);
 export const largestTimeoutMs = 120_000;
+harden(largestTimeoutMs);
 const outputCapBytes = 32 * 1024;
 /** After the main process exits, how long leftover holders of its pipes may keep them. */
 const drainGraceMs = 500;
@@ -98,7 +100,7 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
     } catch (error) {
       // e.g. a NUL byte in an argument
       launch.release();
-      reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`));
+      reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
       return;
     }
     const stdout = makeOutputCollector(outputCapBytes);
@@ -220,7 +222,7 @@ async function prepareLaunch(root: string, settings: SandboxSettings, spec: Comm
   };
 }
 
-export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   const settings = readSandboxSettings(options?.env, toolName);
   return makeFaeTool({
@@ -272,4 +274,5 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
       return prepareLaunch(root, settings, spec).then(launch => runChild(root, spec, launch, timeoutMs));
     },
   });
-}
+};
+harden(make);

@@ -57,7 +57,7 @@ function run(args: ToolArgs) {
   };
 }
 
-export function make(_powers?: unknown, _context?: unknown, _options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: Env }) => {
   return makeFaeTool({
     name: toolName,
     description:
@@ -81,4 +81,5 @@ export function make(_powers?: unknown, _context?: unknown, _options?: { env?: E
     ].join('\n'),
     run,
   });
-}
+};
+harden(make);

@@ -42,7 +42,7 @@ async function writeConfined(root: string, args: ToolArgs) {
   }
 }
 
-export function make(_powers?: unknown, _context?: unknown, options?: { env?: Env }) {
+export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
@@ -64,4 +64,5 @@ export function make(_powers?: unknown, _context?: unknown, options?: { env?: En
     ].join('\n'),
     run: args => writeConfined(root, args),
   });
-}
+};
+harden(make);

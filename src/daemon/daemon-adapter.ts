@@ -84,7 +84,7 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
         const iterator = answer as Powers;
         return harden({
           next: () => E(iterator).next!() as Promise<IteratorResult<unknown>>,
-          return: (value?: unknown) => E(iterator).return!(value as never) as Promise<unknown>,
+          return: (value?: unknown) => E(iterator).return!(value as never),
         });
       }
       return readStream(answer);

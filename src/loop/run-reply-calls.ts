@@ -45,6 +45,7 @@ export const runReplyCalls = async (
         ? { stopped: 'cancelled' }
         : { stopped: 'repeated-calls', error: `the model repeated the same ${call.name} call ${count} times` };
     }
+    // eslint-disable-next-line no-await-in-loop -- calls run in the model's order (a later one may read what an earlier one wrote)
     const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await run(call);
     pushMessage(turn, {
       role: 'tool',

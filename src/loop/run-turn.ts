@@ -97,6 +97,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       estimatedTokens: request.estimatedTokens,
       chars: request.chars,
     });
+    // eslint-disable-next-line no-await-in-loop -- each model call needs the results of the tool calls before it
     const outcome = await callModel(provider, request.messages, tools, signal);
     if (!outcome.ok) {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
@@ -124,6 +125,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     }
 
     toolCallsMade += calls.length;
+    // eslint-disable-next-line no-await-in-loop -- the next model call needs this reply's tool results
     const stopped = await runReplyCalls(checked, { turn, guard, signal, run: call => setup.runTool(call, toolNames) });
     if (stopped !== undefined) {
       return stopped.stopped === 'cancelled' ? end('cancelled') : end('repeated-calls', '', stopped.error);

@@ -62,14 +62,17 @@ export const followMailWithRetry = (
       if (stopped) current.stop();
       try {
         // Settles normally when stopped or when the daemon ends the iterator.
+        // eslint-disable-next-line no-await-in-loop -- one mail follower at a time: the next starts after the previous ended
         await current.done;
         return;
       } catch (error) {
         if (stopped) return;
         failures += 1;
         const retryInMs = Math.min(delays.firstMs * 2 ** (failures - 1), delays.maxMs);
+        // eslint-disable-next-line no-await-in-loop -- one mail follower at a time: the next starts after the previous ended
         if (failures === 1) await Promise.resolve(onFailure(error, retryInMs)).catch(() => {});
         if (stopped) return;
+        // eslint-disable-next-line no-await-in-loop -- one mail follower at a time: the next starts after the previous ended
         await wait(retryInMs);
         if (stopped) return;
       }

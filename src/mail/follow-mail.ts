@@ -32,10 +32,10 @@ export const followMail = (options: {
   const open =
     options.open ??
     (async (): Promise<MailStream> => {
-      const remote = (await E(powers).followMessages()) as AsyncIterator<unknown>;
+      const remote = (await E(powers).followMessages());
       return {
-        next: () => E(remote).next() as Promise<IteratorResult<unknown>>,
-        return: (value?: unknown) => E(remote).return!(value) as Promise<unknown>,
+        next: () => E(remote).next(),
+        return: (value?: unknown) => E(remote).return(value) as Promise<unknown>,
       };
     });
   let iterator: MailStream | undefined;
@@ -50,6 +50,7 @@ export const followMail = (options: {
       return;
     }
     for (;;) {
+      // eslint-disable-next-line no-await-in-loop -- the daemon's iterator gives one message per step, in order
       const step = await iterator.next();
       if (step.done || stopped) return;
       const message = step.value as MessageRecord;

@@ -30,15 +30,18 @@ export const mailboxLoadFailureText = (pendingSources: readonly string[], retryi
       : `the eval-proposal${pendingSources.length === 1 ? '' : 's'} I made: ${pendingSources
           .map(source => JSON.stringify(cut(source.replace(/\s+/g, ' '), SOURCE_PREVIEW_CHARS)))
           .join(', ')}`;
-  return (
-    `I cannot follow my mail: the Endo daemon fails to load a mailbox (${DAEMON_ERROR}). ` +
-    `This daemon cannot reload a mailbox that holds an eval-proposal after a restart; pending: ${pending}. ` +
-    "Before the next restart settle every eval-proposal: grant it (endo eval 'E(host).grantEvaluate(N)' host:AGENT, " +
-    'N its number in endo inbox) or reject it (see "Grant or reject a proposal" in the lal-fae README), then dismiss it (endo dismiss N); ' +
-    'I dismiss my copy once it is settled. ' +
-    'If the daemon already fails to load a mailbox, follow "Recovering from a pending eval-proposal" in the lal-fae README. ' +
-    (retrying ? 'I keep trying to follow my mail meanwhile.' : 'I stopped; after that recovery endo start makes me again.')
-  );
+  const meanwhile = retrying
+    ? 'I keep trying to follow my mail meanwhile.'
+    : 'I stopped; after that recovery endo start makes me again.';
+  return [
+    `I cannot follow my mail: the Endo daemon fails to load a mailbox (${DAEMON_ERROR}).`,
+    `This daemon cannot reload a mailbox that holds an eval-proposal after a restart; pending: ${pending}.`,
+    "Before the next restart settle every eval-proposal: grant it (endo eval 'E(host).grantEvaluate(N)' host:AGENT,",
+    'N its number in endo inbox) or reject it (see "Grant or reject a proposal" in the lal-fae README), then dismiss it (endo dismiss N);',
+    'I dismiss my copy once it is settled.',
+    'If the daemon already fails to load a mailbox, follow "Recovering from a pending eval-proposal" in the lal-fae README.',
+    meanwhile,
+  ].join(' ');
 };
 
 /** Tells HOST; if that fails too, writes the same words to the log. */

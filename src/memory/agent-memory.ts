@@ -84,9 +84,9 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
 };
 
 export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date.now()): Promise<Memory> => {
-  const freshMemory_ = () => freshMemory(now);
+  const freshNow = () => freshMemory(now);
   try {
-    if (!(await E(powers).has(MEMORY_NAME))) return freshMemory_();
+    if (!(await E(powers).has(MEMORY_NAME))) return freshNow();
     const stored: unknown = await E(powers).lookup(MEMORY_NAME);
     let parsed: unknown;
     try {
@@ -96,7 +96,7 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
     }
     if (!isMemoryShape(parsed)) {
       log(`${MEMORY_NAME} is not a memory this version can read; starting afresh`);
-      return freshMemory_();
+      return freshNow();
     }
     // Parts a version 1 memory lacks, or that do not read, start empty; the conversation is kept.
     const usage = isUsageLedger(parsed.usage) ? migrateUsage(parsed.usage) : emptyUsage(now);
@@ -112,7 +112,7 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
     return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps, asks: asks.store, toldToWait, notices };
   } catch (error) {
     log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
-    return freshMemory_();
+    return freshNow();
   }
 };
 

@@ -39,7 +39,7 @@ export const adoptIntroducedTools = async (options: {
 }): Promise<string[]> => {
   const { powers, log, reserved } = options;
   await ensureToolsDirectory(powers, TOOLS_DIRECTORY, log);
-  const names = (await E(powers).list()) as string[];
+  const names = await E(powers).list();
   const candidates = names.filter(name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name));
   const moved: string[] = [];
   await Promise.all(

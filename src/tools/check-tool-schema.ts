@@ -84,9 +84,9 @@ export const checkToolSchema = (raw: unknown): SchemaCheck => {
   if (!params.ok) return params;
   return {
     ok: true,
-    schema: harden({
+    schema: harden<ToolSchema>({
       type: 'function',
       function: { name, description: typeof description === 'string' ? description : '', parameters: params.parameters },
-    }) as ToolSchema,
+    }),
   };
 };

@@ -66,7 +66,7 @@ export const makeToolRegistry = (options: {
   /** A call to another vat that must answer in time; what it did, in words, when it does not. */
   const bounded = <T>(what: string, call: () => unknown): Promise<T> =>
     runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch((error: unknown) => {
-      throw new Error(error instanceof TimeoutError ? `${what} did not answer within ${lookupTimeoutMs} ms` : `${what} failed: ${describeError(error)}`);
+      throw new Error(error instanceof TimeoutError ? `${what} did not answer within ${lookupTimeoutMs} ms` : `${what} failed: ${describeError(error)}`, { cause: error });
     });
 
   const load = async (petName: string, id: string): Promise<Known> => {

@@ -74,7 +74,8 @@ export const pruneRecent = (ledger: UsageLedger, now: number): void => {
 };
 
 export const recordUsage = (ledger: UsageLedger, model: string, usage: Usage | undefined, now: number): void => {
-  const entry = (ledger.byModel[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+  const entry = ledger.byModel[model] ?? { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  ledger.byModel[model] = entry;
   entry.calls += 1;
   entry.inputTokens += usage?.inputTokens ?? 0;
   entry.outputTokens += usage?.outputTokens ?? 0;

@@ -111,7 +111,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       observe: event => events.push(event),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
-  let caplet = await host.startCaplet(makeFn as never, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
+  let caplet = await host.startCaplet(makeFn, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
 
   const run: AgentRun = {
     host,
@@ -137,8 +137,8 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       seen.add(String(found.number));
       return found;
     },
-    help: async methodName => (await E(caplet.value as { help(name?: string): string }).help(methodName)) as string,
-    forget: async () => (await E(caplet.value as { forget(): Promise<string> }).forget()) as string,
+    help: methodName => E(caplet.value as { help(name?: string): string }).help(methodName),
+    forget: () => E(caplet.value as { forget(): Promise<string> }).forget(),
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');

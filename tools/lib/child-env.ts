@@ -7,15 +7,16 @@
 
 /** The only variables a child gets. */
 export const CHILD_ENV_NAMES: readonly string[] = Object.freeze(['PATH', 'HOME', 'LANG', 'TERM', 'PWD']);
+harden(CHILD_ENV_NAMES);
 
 const FALLBACK_LANG = 'C.UTF-8';
 /** A locale name, nothing that could carry more than that. */
 const LOCALE = /^[A-Za-z0-9_.@-]{1,64}$/;
 
-export function makeChildEnv(
+export const makeChildEnv = (
   source: Readonly<Record<string, string | undefined>>,
   where: { path: string; home: string; cwd: string },
-): Record<string, string> {
+): Record<string, string> => {
   const lang = source.LANG;
   return {
     PATH: where.path,
@@ -25,4 +26,5 @@ export function makeChildEnv(
     TERM: 'dumb',
     PWD: where.cwd,
   };
-}
+};
+harden(makeChildEnv);

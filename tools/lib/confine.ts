@@ -30,7 +30,7 @@ import type { Env } from '../../providers/types.js';
 import { describeFsError } from './fs-error.js';
 
 /** Reads and checks FAE_CWD once, when a file tool is made; returns its real path. */
-export function toolRootFromEnv(env: Env | undefined, toolName: string): string {
+export const toolRootFromEnv = (env: Env | undefined, toolName: string): string => {
   const configured = env?.FAE_CWD;
   if (configured === undefined || configured === '') {
     throw Error(
@@ -50,10 +50,11 @@ export function toolRootFromEnv(env: Env | undefined, toolName: string): string 
     throw Error(`${toolName}: FAE_CWD is not a directory: ${JSON.stringify(configured)}`);
   }
   return root;
-}
+};
+harden(toolRootFromEnv);
 
 /** True when `candidate` (absolute) is `root` itself or lies below it. */
-export function isInside(root: string, candidate: string): boolean {
+export const isInside = (root: string, candidate: string): boolean => {
   const relative = path.relative(root, candidate);
   if (relative === '') return true;
   return (
@@ -61,15 +62,16 @@ export function isInside(root: string, candidate: string): boolean {
     !relative.startsWith(`..${path.sep}`) &&
     !path.isAbsolute(relative)
   );
-}
+};
+harden(isInside);
 
-function escapeError(userPath: string, why: string): Error {
-  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`);
+function escapeError(userPath: string, why: string, cause?: unknown): Error {
+  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`, cause === undefined ? undefined : { cause });
 }
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
+    ? String(error.code)
     : undefined;
 }
 
@@ -93,11 +95,11 @@ export interface ResolveOptions {
  * With `forCreate`, the missing tail of the path is appended to the real path
  * of the nearest ancestor that exists.
  */
-export async function resolveInside(
+export const resolveInside = async (
   root: string,
   userPath: unknown,
   { forCreate = false }: ResolveOptions = {},
-): Promise<string> {
+): Promise<string> => {
   if (typeof userPath !== 'string') {
     throw Error(`path must be a string, got ${userPath === null ? 'null' : typeof userPath}`);
   }
@@ -114,19 +116,21 @@ export async function resolveInside(
   for (;;) {
     let real: string;
     try {
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       real = await realpath(existing);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`);
+      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`, { cause: error });
       if (code === 'ENOTDIR') throw describeFsError(error, userPath);
       if (code !== 'ENOENT') throw describeFsError(error, userPath);
       // ENOENT while the entry itself exists: a symlink whose target is
       // missing. Its target is unchecked, so it is never written through.
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       if (await existsAsLink(existing)) {
-        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`);
+        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`, { cause: error });
       }
       if (!forCreate) throw describeFsError(error, userPath);
-      if (existing === root) throw Error('the tool root no longer exists');
+      if (existing === root) throw Error('the tool root no longer exists', { cause: error });
       missingTail.unshift(path.basename(existing));
       existing = path.dirname(existing);
       continue;
@@ -136,18 +140,19 @@ export async function resolveInside(
     }
     return missingTail.length === 0 ? real : path.join(real, ...missingTail);
   }
-}
+};
+harden(resolveInside);
 
 /**
  * Checks where an open descriptor really points (Linux: /proc/self/fd) and
  * refuses it if a component was swapped for a symlink out of the root after
  * `resolveInside` checked it. Elsewhere the O_NOFOLLOW open is the guard.
  */
-export async function assertOpenedInside(
+export const assertOpenedInside = async (
   root: string,
   fd: number,
   userPath: string,
-): Promise<void> {
+): Promise<void> => {
   if (process.platform !== 'linux') return;
   let target: string;
   try {
@@ -159,7 +164,8 @@ export async function assertOpenedInside(
   if (!isInside(root, livePath)) {
     throw escapeError(userPath, 'it was changed to lead outside the root while opening');
   }
-}
+};
+harden(assertOpenedInside);
 
 export type OpenPurpose = 'read' | 'update' | 'write' | 'directory';
 
@@ -208,14 +214,18 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
       const at = `/proc/self/fd/${dir.fd}/${part}`;
       let next: FileHandle;
       try {
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         next = await open(at, DIRECTORY_FLAGS);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT' || !create) throw error;
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         await mkdir(at).catch((mkdirError: unknown) => {
           if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
         });
+        // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
         next = await open(at, DIRECTORY_FLAGS);
       }
+      // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       await dir.close();
       dir = next;
     }
@@ -224,7 +234,7 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
   } catch (error) {
     await dir.close();
     const code = errorCode(error);
-    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink');
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink', error);
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     throw describeFsError(error, userPath);
   }
@@ -234,7 +244,7 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
  * Makes the missing directories of `realDir` (a path from `resolveInside`
  * with `forCreate`), each one only inside a directory already checked.
  */
-export async function makeDirectoriesInside(root: string, realDir: string, userPath: string): Promise<void> {
+export const makeDirectoriesInside = async (root: string, realDir: string, userPath: string): Promise<void> => {
   if (await canOpenAt()) {
     await (await openDirectoryInside(root, realDir, userPath, true)).close();
     return;
@@ -247,7 +257,8 @@ export async function makeDirectoriesInside(root: string, realDir: string, userP
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     throw describeFsError(error, userPath);
   }
-}
+};
+harden(makeDirectoriesInside);
 
 /** Opens (creating if missing) the file `name` inside a directory held open and checked. */
 async function openForWrite(root: string, target: string, userPath: string): Promise<FileHandle> {
@@ -266,12 +277,12 @@ async function openForWrite(root: string, target: string, userPath: string): Pro
  * (a hard link). For writing, the file is created only inside a directory
  * checked first. `resolvedPath` is given when the caller already resolved it.
  */
-export async function openInside(
+export const openInside = async (
   root: string,
   userPath: string,
   purpose: OpenPurpose,
   resolvedPath?: string,
-): Promise<FileHandle> {
+): Promise<FileHandle> => {
   const target = resolvedPath ?? (await resolveInside(root, userPath));
   let handle: FileHandle;
   try {
@@ -279,7 +290,7 @@ export async function openInside(
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     if (errorCode(error) === 'ELOOP') {
-      throw escapeError(userPath, 'it became a symlink while opening');
+      throw escapeError(userPath, 'it became a symlink while opening', error);
     }
     throw describeFsError(error, userPath);
   }
@@ -291,4 +302,5 @@ export async function openInside(
     throw error;
   }
   return handle;
-}
+};
+harden(openInside);

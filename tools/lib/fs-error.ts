@@ -19,15 +19,18 @@ const reasonsByCode: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files',
 };
 
-export function describeFsError(error: unknown, userPath: string): Error {
+export const describeFsError = (error: unknown, userPath: string): Error => {
   const code =
     typeof error === 'object' && error !== null && 'code' in error
-      ? String((error as { code: unknown }).code)
+      ? String(error.code)
       : undefined;
   const reason = code === undefined ? undefined : reasonsByCode[code];
+  // The cause (which names the real path) stays on this side: make-fae-tool answers the caller
+  // with a fresh Error holding only the message.
   if (reason !== undefined) {
-    return Error(`${reason}: ${JSON.stringify(userPath)}`);
+    return Error(`${reason}: ${JSON.stringify(userPath)}`, { cause: error });
   }
   const detail = code ?? (error instanceof Error ? error.name : 'unknown error');
-  return Error(`file operation failed (${detail}): ${JSON.stringify(userPath)}`);
-}
+  return Error(`file operation failed (${detail}): ${JSON.stringify(userPath)}`, { cause: error });
+};
+harden(describeFsError);

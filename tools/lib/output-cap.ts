@@ -6,12 +6,13 @@
 import { Buffer } from 'node:buffer';
 
 /** The marker appended to capped text. */
-export function capMarker(shownBytes: number, totalBytes: number): string {
+export const capMarker = (shownBytes: number, totalBytes: number): string => {
   return `\n[... output cut: showing the first ${shownBytes} of ${totalBytes} bytes]`;
-}
+};
+harden(capMarker);
 
 /** Decodes at most `maxBytes` bytes of `bytes`, never splitting a character. */
-export function decodeUtf8Prefix(bytes: Uint8Array, maxBytes: number): string {
+export const decodeUtf8Prefix = (bytes: Uint8Array, maxBytes: number): string => {
   let end = Math.min(bytes.length, maxBytes);
   // Back off over continuation bytes (10xxxxxx) so a multi-byte character
   // cut in half is dropped whole instead of decoded as U+FFFD.
@@ -19,7 +20,8 @@ export function decodeUtf8Prefix(bytes: Uint8Array, maxBytes: number): string {
     while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8');
-}
+};
+harden(decodeUtf8Prefix);
 
 export interface CappedText {
   text: string;
@@ -28,7 +30,7 @@ export interface CappedText {
 }
 
 /** Cuts `text` to `maxBytes` UTF-8 bytes, adding the marker when it was cut. */
-export function capText(text: string, maxBytes: number): CappedText {
+export const capText = (text: string, maxBytes: number): CappedText => {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) {
     return { text, totalBytes: bytes.length, truncated: false };
@@ -39,4 +41,5 @@ export function capText(text: string, maxBytes: number): CappedText {
     totalBytes: bytes.length,
     truncated: true,
   };
-}
+};
+harden(capText);

@@ -11,7 +11,7 @@ export interface OutputCollector {
   readonly totalBytes: number;
 }
 
-export function makeOutputCollector(capBytes: number): OutputCollector {
+export const makeOutputCollector = (capBytes: number): OutputCollector => {
   const kept: Uint8Array[] = [];
   let keptBytes = 0;
   let totalBytes = 0;
@@ -35,4 +35,5 @@ export function makeOutputCollector(capBytes: number): OutputCollector {
       return totalBytes;
     },
   };
-}
+};
+harden(makeOutputCollector);

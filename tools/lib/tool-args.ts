@@ -9,26 +9,27 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
  * Refuses arguments the tool does not declare (a typo should not pass unseen).
  * That `args` is a record is the FaeTool guard's check (M.record()), made before any tool runs.
  */
-export function checkArgNames(
+export const checkArgNames = (
   toolName: string,
   args: ToolArgs,
   allowed: readonly string[],
-): void {
+): void => {
   const unknown = Object.keys(args).filter(key => !allowed.includes(key));
   if (unknown.length > 0) {
     throw Error(
       `${toolName}: unknown argument(s) ${unknown.join(', ')}; expected ${allowed.join(', ')}`,
     );
   }
-}
+};
+harden(checkArgNames);
 
 /** A required string argument. `allowEmpty` lets '' through (file content). */
-export function requireString(
+export const requireString = (
   toolName: string,
   args: ToolArgs,
   key: string,
   { allowEmpty = false }: { allowEmpty?: boolean } = {},
-): string {
+): string => {
   const value = args[key];
   if (value === undefined || value === null) {
     throw Error(`${toolName}: ${key} is required`);
@@ -40,32 +41,34 @@ export function requireString(
     throw Error(`${toolName}: ${key} must not be empty`);
   }
   return value;
-}
+};
+harden(requireString);
 
 /** An optional string argument; `undefined` and `null` mean absent. */
-export function optionalString(
+export const optionalString = (
   toolName: string,
   args: ToolArgs,
   key: string,
-): string | undefined {
+): string | undefined => {
   const value = args[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') {
     throw Error(`${toolName}: ${key} must be a string, got ${describeType(value)}`);
   }
   return value;
-}
+};
+harden(optionalString);
 
 /**
  * An optional integer within [min, max]. Accepts a number, a bigint (the
  * agent decodes "+5" as 5n) or a string of digits (models often quote numbers).
  */
-export function optionalInteger(
+export const optionalInteger = (
   toolName: string,
   args: ToolArgs,
   key: string,
   { min, max }: { min: number; max: number },
-): number | undefined {
+): number | undefined => {
   const value = args[key];
   if (value === undefined || value === null) return undefined;
   const number = toNumber(value);
@@ -76,13 +79,14 @@ export function optionalInteger(
     throw Error(`${toolName}: ${key} must be between ${min} and ${max}, got ${number}`);
   }
   return number;
-}
+};
+harden(optionalInteger);
 
 /**
  * Reads a number from a number, a bigint or a numeric string; undefined when
  * the value is none of these. Non-finite results are left to the caller.
  */
-export function toNumber(value: unknown): number | undefined {
+export const toNumber = (value: unknown): number | undefined => {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' && value.trim() !== '') {
@@ -90,11 +94,13 @@ export function toNumber(value: unknown): number | undefined {
     return Number.isNaN(parsed) ? undefined : parsed;
   }
   return undefined;
-}
+};
+harden(toNumber);
 
 /** A short description of a value's type for error messages (never its content). */
-export function describeType(value: unknown): string {
+export const describeType = (value: unknown): string => {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
+};
+harden(describeType);

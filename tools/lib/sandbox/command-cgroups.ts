@@ -164,7 +164,7 @@ const makeOne = (parent: string, version: 'v1' | 'v2', wanted: [Controller, stri
   try {
     for (const [controller, value] of wanted) {
       const [required, ...optional] = LIMITS[controller][version];
-      writeFileSync(path.join(dir, required!), value);
+      writeFileSync(path.join(dir, required), value);
       for (const file of optional) {
         try {
           // No swap beyond the bound: v1 counts memory+swap (same value), v2 counts swap alone (0).
@@ -212,3 +212,4 @@ export const makeCommandCgroups = (limits: { maxProcesses: number; memoryBytes: 
     },
   };
 };
+harden(makeCommandCgroups);

@@ -19,3 +19,4 @@ export const findProgram = (name: string, searchPath: string | undefined): strin
   }
   return undefined;
 };
+harden(findProgram);

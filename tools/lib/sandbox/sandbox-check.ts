@@ -51,3 +51,4 @@ export const checkSandbox = async (searchPath: string | undefined = process.env.
     rmdirSync(root);
   }
 };
+harden(checkSandbox);

@@ -19,12 +19,17 @@ import type { SandboxSettings } from './sandbox-settings.js';
 
 /** Where the tool root is inside the sandbox, whatever its path outside. */
 export const SANDBOX_ROOT = '/work';
+harden(SANDBOX_ROOT);
 /** HOME inside: the sandbox's own /tmp, gone when the command ends. */
 export const SANDBOX_HOME = '/tmp';
+harden(SANDBOX_HOME);
 export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin';
+harden(SANDBOX_PATH);
 
 export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
+harden(INSTALL_HINT);
 export const OPT_OUT_HINT = 'or set FAE_RUN_COMMAND_UNSANDBOXED=1 on run-command-tool to run commands unconfined';
+harden(OPT_OUT_HINT);
 
 /** What programs need to start, from /etc; nothing else of it is visible. */
 const ETC_ENTRIES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'passwd', 'group', 'nsswitch.conf', 'localtime', 'timezone', 'mime.types'];
@@ -65,6 +70,7 @@ export const bubblewrapArgs = (root: string, settings: SandboxSettings): string[
   '--chdir', SANDBOX_ROOT,
   '--hostname', 'sandbox',
 ];
+harden(bubblewrapArgs);
 
 /** The processes a user runs now (RLIMIT_NPROC counts them all). */
 const processesOf = (uid: number): number => {
@@ -100,6 +106,7 @@ export const findSandboxPrograms = (searchPath: string | undefined): { bwrap: st
   if (prlimit === undefined) return `prlimit (util-linux) was not found on PATH: install util-linux, ${OPT_OUT_HINT}`;
   return { bwrap, prlimit };
 };
+harden(findSandboxPrograms);
 
 /** What the plan depends on in the worker: who it runs as and the cgroups it could make (given by tests). */
 export interface SandboxHost {
@@ -150,3 +157,4 @@ export const planSandboxedRun = (
     release: () => {},
   };
 };
+harden(planSandboxedRun);

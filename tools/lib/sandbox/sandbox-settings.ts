@@ -14,6 +14,7 @@ export const SANDBOX_ENV_NAMES: readonly string[] = Object.freeze([
   'FAE_SANDBOX_CPU_SECONDS',
   'FAE_SANDBOX_FILE_MB',
 ]);
+harden(SANDBOX_ENV_NAMES);
 
 export interface SandboxSettings {
   /** FAE_RUN_COMMAND_UNSANDBOXED: the host's explicit opt-out; commands run with the worker's rights. */
@@ -36,6 +37,7 @@ export const DEFAULT_SANDBOX_LIMITS = Object.freeze({
   cpuSeconds: 60,
   fileMb: 1024,
 });
+harden(DEFAULT_SANDBOX_LIMITS);
 
 const MB = 1024 * 1024;
 const TRUE_FLAGS = ['1', 'true', 'yes', 'on'];
@@ -69,3 +71,4 @@ export const readSandboxSettings = (env: Env | undefined, toolName: string): San
     fileBytes: readCount(source, 'FAE_SANDBOX_FILE_MB', DEFAULT_SANDBOX_LIMITS.fileMb, toolName) * MB,
   });
 };
+harden(readSandboxSettings);
