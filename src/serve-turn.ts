@@ -21,8 +21,6 @@ import type { NoticeQueue, Origin } from './notices.js';
 import type { ProposalTracker } from './proposals/proposal-tracker.js';
 import type { RequestTracker } from './requests/request-tracker.js';
 import { systemPrompt } from './system-prompt.js';
-import { endingOf } from './turn-ending.js';
-import { closeTurn } from './history/close-turn.js';
 import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
 import type { DaemonAdapter } from './daemon/daemon-adapter.js';
@@ -36,6 +34,7 @@ import type { WakeUps } from './schedule/wake-ups.js';
 import type { QuotaStop } from './usage/quota-stop.js';
 import { closingLine, speakThrough, type LivePlaceholders, type Placeholder } from './progress/live-placeholders.js';
 import { textContent } from './progress/throttled-edits.js';
+import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -92,7 +91,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       return undefined;
     }
     const placeholder = setup.progress?.open(origin);
-    let end: { stopReason: string; pending: boolean; hostName: string } | undefined;
+    let end: TurnEnded | undefined;
     try {
       return await runAndAnswer(title, content, origin, model.provider, placeholder, reached => {
         end = reached;
@@ -109,7 +108,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     origin: Origin | undefined,
     provider: Provider,
     placeholder: Placeholder | undefined,
-    ended: (end: { stopReason: string; pending: boolean; hostName: string }) => void,
+    ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
     const turnObserve: Observe =
       placeholder === undefined
@@ -170,20 +169,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       outcome = { stopReason: 'error', error: thrown, finalText: '', modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 } };
       observe({ kind: 'turn-end', stopReason: 'error', modelCalls: 0, usage: outcome.usage, error: `the agent failed: ${thrown}` });
     }
-    const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-    const pending =
-      origin !== undefined &&
-      (setup.proposals.hasPendingFor(origin.number) || setup.requests.hasPendingFor(origin.number) || setup.approvals.hasPendingFor(origin.number));
-    const ending = endingOf({ outcome, ...(thrown === undefined ? {} : { thrown }), spoke, pending, sender: origin?.sender });
-    if (ending.closing !== undefined) closeTurn(turn, ending.closing);
-    // The agent's own words get code spans; the model's words are its own.
-    const own = ending.tell !== undefined && ending.tell !== outcome.finalText.trim();
-    ended({ stopReason: outcome.stopReason, pending, hostName: setup.daemon?.names.host ?? 'HOST' });
-    if (ending.tell !== undefined) {
-      const said = setup.redact(own ? codeSpans(ending.tell) : ending.tell);
-      // The placeholder, while unfinished, carries it: one message in the chat.
-      if (placeholder === undefined || !(await placeholder.finish(textContent(said)))) await tell(origin, said);
-    }
+    ended(
+      await tellTurnEnd({
+        outcome,
+        thrown,
+        answered,
+        origin,
+        turn,
+        placeholder,
+        trackers: [setup.proposals, setup.requests, setup.approvals],
+        tell,
+        redact: setup.redact,
+        hostName: setup.daemon?.names.host ?? 'HOST',
+      }),
+    );
     return outcome;
   };
 

@@ -1,0 +1,138 @@
+/**
+ * Everything a running agent is made of, put together once at start: the
+ * daemon's adapter, memory, the model, quotas and wake-ups, the tools, the
+ * trackers of what is pending (proposals or host-approved code, requests,
+ * approvals), live progress, and the turn server that uses them all. Each
+ * part registers its section with the status board for help().
+ */
+import type { Env, Provider } from '../../providers/types.js';
+import { describeModelChoice } from '../../providers/describe-model-choice.js';
+import type { StatusBoard } from '../agent-status.js';
+import type { Clock } from '../clock.js';
+import type { AgentConfig } from '../config.js';
+import type { PowersRef } from '../guest-powers.js';
+import type { Log } from '../log.js';
+import type { Observe } from '../loop/agent-events.js';
+import { makeApprovalGate } from '../policy/approval-gate.js';
+import { readToolPolicy } from '../policy/tool-policy.js';
+import { makeHostApprovedEvaluation, readDirectEvaluation } from '../approval/host-approved-evaluation.js';
+import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
+import { daemonStatus } from '../daemon/daemon-status.js';
+import { makeRevisionGate } from '../mail/revision-gate.js';
+import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
+import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
+import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
+import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
+import { makeLivePlaceholders, readLiveProgress, type LivePlaceholders } from '../progress/live-placeholders.js';
+import { makeProposalTracker, type ProposalTracker } from '../proposals/proposal-tracker.js';
+import { makeRequestTracker, type RequestTracker } from '../requests/request-tracker.js';
+import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
+import { makePendingAsks, type PendingAsks } from '../pending/pending-asks.js';
+import { makeQuotaStop } from '../usage/quota-stop.js';
+import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
+import { makeTurnServer, type TurnServer } from '../serve-turn.js';
+import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { makeToolRegistry, TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
+import { describeQuota } from '../usage/hourly-quota.js';
+import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
+import { describeUsage } from '../usage/usage-ledger.js';
+import type { WorkQueue } from '../work-queue.js';
+import { loadModel, type ModelChoice } from './load-model.js';
+import type { Work } from './work.js';
+
+export interface AgentParts {
+  daemon: DaemonAdapter;
+  memory: Memory;
+  model: ModelChoice;
+  nameOf: NameOf;
+  tell: TellSender;
+  quotaWaits: QuotaWaits<Work>;
+  /** Senders told their message waits for the hourly budget (kept in memory across restarts). */
+  toldToWait: ToldToWait;
+  /** Requests, approvals and proposals still waiting for an answer, kept in the store over restarts. */
+  asks: PendingAsks;
+  wakeUps: WakeUps;
+  /** Keys of the messages answered (kept in memory across restarts). */
+  handled: { has(key: string): boolean; add(key: string): void };
+  revisions: ReturnType<typeof makeRevisionGate>;
+  tools: ToolRegistry;
+  notices: NoticeQueue;
+  proposals: ProposalTracker;
+  requests: RequestTracker;
+  approvals: ReturnType<typeof makeApprovalGate>;
+  progress: LivePlaceholders;
+  turns: TurnServer;
+  /** Stops the timers (quota waits, wake-ups) and leaves pending asks to the next run. */
+  stop(): void;
+}
+
+export interface PartsSetup {
+  powers: PowersRef;
+  env: Env;
+  config: AgentConfig;
+  status: StatusBoard;
+  log: Log;
+  observe: Observe;
+  redact: (text: string) => string;
+  clock: Clock;
+  queue: WorkQueue<Work>;
+  signal: AbortSignal;
+  createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
+}
+
+export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
+  const { powers, env, config, status, log, redact, clock, queue } = setup;
+  const daemon = await makeDaemonAdapter(powers, log);
+  const directEvaluation = readDirectEvaluation(env);
+  status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
+  const memory = await loadMemory(powers, log, clock.now());
+  const model = await loadModel({ createProvider: setup.createProvider, env, log, redact, memory, clock });
+  if ('provider' in model) {
+    const provider = model.provider;
+    status.section('Model', () => [describeModelChoice(provider)]);
+  }
+  status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
+  const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
+  const wakeUps = makeWakeUps({ stored: memory.wakeUps, clock, max: config.limits.maxWakeUps, onDue: id => queue.push({ kind: 'wake', id }) });
+  status.section('Wake-ups', () => wakeUps.describe());
+  const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
+  status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
+  // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
+  const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
+  const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
+  const proposals =
+    daemon.generation === 'newest'
+      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+      : makeProposalTracker({ powers, log, notices, asks });
+  const requests = makeRequestTracker({ powers, notices, asks });
+  const policy = readToolPolicy(env);
+  const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+  status.section('Tool policy', () => [
+    ...policy.describe(),
+    ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
+  ]);
+  const liveProgress = readLiveProgress(env) && daemon.canEdit;
+  status.section('Live progress', () => [
+    liveProgress ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)` : 'off',
+  ]);
+  const progress = makeLivePlaceholders({ powers, daemon, clock, log, enabled: liveProgress, directEvaluation });
+  const nameOf = makeSenderNames(powers, daemon);
+  const tell = makeTellSender(powers, log, redact, daemon.names.host);
+  const turns = makeTurnServer({
+    model, config, conversation: memory.conversation, powers, nameOf, tools, proposals, requests, policy, approvals, wakeUps,
+    notices, tell, observe: setup.observe, redact, signal: setup.signal, daemon, directEvaluation, progress,
+    quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
+  });
+  return {
+    daemon, memory, model, nameOf, tell, quotaWaits, wakeUps, asks,
+    toldToWait: makeToldToWait(memory.toldToWait), tools, notices, proposals, requests, approvals, progress, turns,
+    handled: trackHandled(memory, config.limits.rememberHandled),
+    revisions: makeRevisionGate(),
+    stop() {
+      quotaWaits.stop();
+      wakeUps.stop();
+      // Asks still pending when this run stops are the next run's to follow.
+      asks.stop();
+    },
+  };
+};

@@ -1,0 +1,22 @@
+/**
+ * What happens to a message once its turn is over: it is dismissed, unless
+ * the model did so itself, or something done for it (a proposal, a
+ * request, an approval) still awaits its outcome, or an outcome that
+ * settled after the model's last call is still to be told (its sender must
+ * stay answerable).
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../guest-powers.js';
+import type { AgentParts } from './agent-parts.js';
+
+/** Dismisses a message by number, quietly (it may be gone already). */
+export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =>
+  typeof number === 'bigint' ? Promise.resolve(E(powers).dismiss(number)).catch(() => {}) : Promise.resolve();
+
+export const makeMessageFinisher = (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'proposals' | 'requests' | 'approvals' | 'asks' | 'notices'>) =>
+  async (number: bigint): Promise<void> => {
+    const { turns, proposals, requests, approvals, asks, notices } = parts;
+    if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number) || asks.hasPendingFor(number)) return;
+    if (notices.waitsFor(number)) return;
+    await safeDismiss(powers, number);
+  };

@@ -1,0 +1,47 @@
+/**
+ * Follows the agent's mail for the serving loop: others' messages become
+ * work; the agent's own copies are dismissed (they would fill the inbox
+ * forever) except eval-proposals, which the tracker reads, and live-progress
+ * placeholders, kept until their last edit. Following that fails is tried
+ * again, less and less often; a mailbox that does not load is reported.
+ */
+import type { PowersRef } from '../guest-powers.js';
+import type { Log } from '../log.js';
+import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
+import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
+import { isProposalType } from '../mail/message-record.js';
+import type { AgentParts } from './agent-parts.js';
+import { safeDismiss } from './finish-message.js';
+import { describeError, type Work } from './work.js';
+
+export const followAgentMail = (options: {
+  powers: PowersRef;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks'>;
+  log: Log;
+  redact: (text: string) => string;
+  push: (work: Work) => void;
+}) => {
+  const { powers, parts, log, redact } = options;
+  const { daemon, proposals, progress, asks } = parts;
+  return followMailWithRetry({
+    powers,
+    selfId: undefined,
+    open: daemon.follow,
+    isOwn: daemon.isOwn,
+    log,
+    onFailure: async (error, retryInMs) => {
+      log(`following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`);
+      if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: proposals.pendingSources(), retrying: true });
+    },
+    onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
+    onMail: message => options.push({ kind: 'mail', message }),
+    onOwn: message => {
+      // The copy of a request still waiting for its answer stays (a restart follows it).
+      if (asks.claimOwnCopy(message)) return;
+      if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
+      // A live-progress placeholder stays until its last edit.
+      else if (progress.handlesOwnCopy(message)) return;
+      else if (!isProposalType(message.type)) void safeDismiss(powers, message.number);
+    },
+  });
+};

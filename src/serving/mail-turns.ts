@@ -1,0 +1,70 @@
+/**
+ * A turn per message: a message still being written, or an answered one
+ * amended, starts none; one replayed after a restart is dismissed; over the
+ * hourly quota it waits (its sender told once when); else the model
+ * answers it, it is remembered as handled, and it is finished.
+ */
+import type { AgentConfig } from '../config.js';
+import type { Clock } from '../clock.js';
+import type { Log } from '../log.js';
+import { messageNotice } from '../mail/message-notice.js';
+import { cut, messageKey, packageText, type MessageRecord } from '../mail/message-record.js';
+import type { Origin } from '../notices.js';
+import { quotaNotice } from '../usage/quota-waits.js';
+import type { AgentParts } from './agent-parts.js';
+import type { ToolsFreshness } from './tools-freshness.js';
+
+export const makeMailTurns = (options: {
+  parts: AgentParts;
+  config: AgentConfig;
+  clock: Clock;
+  log: Log;
+  redact: (text: string) => string;
+  toolsFresh: ToolsFreshness;
+  finishWith: (number: bigint) => Promise<void>;
+  dismiss: (number: unknown) => Promise<void>;
+}) => {
+  const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
+  const { handled, revisions, quotaWaits, toldToWait, turns, tell, nameOf } = parts;
+
+  return async (message: MessageRecord): Promise<void> => {
+    const key = messageKey(message);
+    const showing = revisions.classify(key, message, key !== undefined && handled.has(key));
+    // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
+    if (showing === 'wait' || showing === 'amended') return;
+    if (showing === 'replayed') {
+      // Replayed after a restart: already answered (kept while something asked for it is still pending).
+      if (typeof message.number === 'bigint') await finishWith(message.number);
+      else await dismiss(message.number);
+      return;
+    }
+    if (typeof message.number !== 'bigint') {
+      log(`skipped a message without a number (type ${String(message.type)})`);
+      return;
+    }
+    // A known sender's name is cached; tools/ is checked after the turn.
+    const [sender] = await Promise.all([nameOf(message.from), toolsFresh.beforeTurn()]);
+    const origin: Origin = { number: message.number, sender };
+    const wait = quotaWaits.check();
+    if (wait !== undefined) {
+      // The message waits (undismissed, so a restart finds it too) and its sender hears when.
+      quotaWaits.hold({ kind: 'mail', message }, wait);
+      if (toldToWait.tellOnce(key ?? String(message.number))) await tell(origin, quotaNotice(wait, message.number, clock.now()));
+      return;
+    }
+    toldToWait.served(key ?? String(message.number));
+    const preview = message.type === 'package' ? packageText(message) : String(message.type);
+    const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
+    const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
+    if (outcome?.stopReason === 'cancelled') return;
+    // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
+    if (outcome?.stopReason === 'quota') {
+      toldToWait.tellOnce(key ?? String(message.number));
+      quotaWaits.holdUntilFree({ kind: 'mail', message });
+      return;
+    }
+    if (key !== undefined) handled.add(key);
+    revisions.answered(key, message);
+    await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
+  };
+};

@@ -1,0 +1,53 @@
+/**
+ * The agent's single serving loop: takes one piece of work at a time, so
+ * turns never overlap; a turn that throws never stops the loop, and the
+ * sender of its message still hears back; memory is saved after each.
+ */
+import type { PowersRef } from '../guest-powers.js';
+import type { Log } from '../log.js';
+import { codeSpans } from '../mail/code-spans.js';
+import { saveMemory } from '../memory/agent-memory.js';
+import { clause } from '../turn-ending.js';
+import type { WorkQueue } from '../work-queue.js';
+import type { AgentParts } from './agent-parts.js';
+import { safeDismiss } from './finish-message.js';
+import { describeError, type Work } from './work.js';
+
+export interface WorkHandlers {
+  mail(message: Extract<Work, { kind: 'mail' }>['message']): Promise<void>;
+  notices(): Promise<void>;
+  wake(id: string): Promise<void>;
+  forget(): string;
+}
+
+export const runServingLoop = async (options: {
+  queue: WorkQueue<Work>;
+  signal: AbortSignal;
+  powers: PowersRef;
+  parts: Pick<AgentParts, 'memory' | 'nameOf' | 'tell'>;
+  log: Log;
+  redact: (text: string) => string;
+  handle: WorkHandlers;
+}): Promise<void> => {
+  const { queue, signal, powers, parts, log, redact, handle } = options;
+  for (;;) {
+    const work = await queue.take();
+    if (work === undefined || signal.aborted) break;
+    try {
+      if (work.kind === 'mail') await handle.mail(work.message);
+      else if (work.kind === 'wake') await handle.wake(work.id);
+      else if (work.kind === 'forget') work.done(handle.forget());
+      else await handle.notices();
+    } catch (error) {
+      // One bad message never stops the loop, and its sender still hears back.
+      const why = redact(describeError(error));
+      log(`a turn failed: ${why}`);
+      if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
+        const sender = await Promise.resolve(parts.nameOf(work.message.from)).catch(() => 'HOST');
+        await parts.tell({ number: work.message.number, sender }, codeSpans(`I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`));
+        await safeDismiss(powers, work.message.number);
+      }
+    }
+    if (!signal.aborted) await saveMemory(powers, parts.memory, log, redact);
+  }
+};
