@@ -48,10 +48,9 @@ const agentPackages = async (run: AgentRun) => {
 describe('live progress on the newest daemon', () => {
   test('a placeholder shows done: false at once, is edited as tools are called, and ends done: true with the answer', async () => {
     const clock = makeManualClock();
-    let run: AgentRun;
     let seenUnfinished: Message | undefined;
     let ownCopyKept = false;
-    run = await start({
+    const run: AgentRun = await start({
       profile: 'newest',
       clock,
       steps: [

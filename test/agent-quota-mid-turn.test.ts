@@ -97,7 +97,7 @@ describe('outcome and wake-up turns stopped by the quota', () => {
       steps: [callTool('schedule', { note: 'say hello', delaySeconds: 60 }), say('')],
     });
     await run.send('remind me');
-    await expect.poll(async () => await run.help()).toMatch(/w1 at/);
+    await expect.poll(async () => run.help()).toMatch(/w1 at/);
     // Due after a minute, with room for one call: its turn stops before the second.
     run.provider.push(callTool('list', {}));
     clock.advance(60_000);

@@ -38,10 +38,13 @@ export const followAgentMail = (options: {
     onOwn: message => {
       // The copy of a request still waiting for its answer stays (a restart follows it).
       if (asks.claimOwnCopy(message)) return;
-      if (message.type === 'eval-proposal-proposer') proposals.noteOwnCopy(message);
+      if (message.type === 'eval-proposal-proposer') {
+        proposals.noteOwnCopy(message);
+        return;
+      }
       // A live-progress placeholder stays until its last edit.
-      else if (progress.handlesOwnCopy(message)) return;
-      else if (!isProposalType(message.type)) void safeDismiss(powers, message.number);
+      if (progress.handlesOwnCopy(message)) return;
+      if (!isProposalType(message.type)) void safeDismiss(powers, message.number);
     },
   });
 };

@@ -21,6 +21,7 @@ export const makeNoticeTurns = (options: { parts: AgentParts; toolsFresh: ToolsF
       return;
     }
     const groups = byOrigin(notices.take());
+    /* eslint-disable no-await-in-loop -- one turn per origin, in order: they share the conversation */
     for (const [index, { origin, notices: arrived }] of groups.entries()) {
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
       await toolsFresh.beforeTurn();
@@ -33,6 +34,7 @@ export const makeNoticeTurns = (options: { parts: AgentParts; toolsFresh: ToolsF
       // The message these outcomes belong to can go once nothing more is pending for it.
       await Promise.all([origin === undefined ? undefined : finishWith(origin.number), toolsFresh.afterTurn()]);
     }
+    /* eslint-enable no-await-in-loop */
   };
 
   const handleWake = async (id: string): Promise<void> => {

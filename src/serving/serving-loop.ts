@@ -30,6 +30,7 @@ export const runServingLoop = async (options: {
   handle: WorkHandlers;
 }): Promise<void> => {
   const { queue, signal, powers, parts, log, redact, handle } = options;
+  /* eslint-disable no-await-in-loop -- one piece of work at a time: turns share one conversation */
   for (;;) {
     const work = await queue.take();
     if (work === undefined || signal.aborted) break;
@@ -50,4 +51,5 @@ export const runServingLoop = async (options: {
     }
     if (!signal.aborted) await saveMemory(powers, parts.memory, log, redact);
   }
+  /* eslint-enable no-await-in-loop */
 };
