@@ -76,6 +76,28 @@ export interface TurnServer {
   takeDismissedByModel(number: bigint): boolean;
 }
 
+/** The nudge for a turn that ended with no tool call and no word while its sender waits. */
+const silenceNudge = (origin: Origin): string =>
+  `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`;
+
+/** What the built-in tools work with during one turn; `reply` and `send` speak through the placeholder if any. */
+const builtinContextFor = (
+  setup: TurnServerSetup,
+  origin: Origin | undefined,
+  placeholder: Placeholder | undefined,
+  notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
+): BuiltinContext => ({
+  powers: setup.powers,
+  nameOf: setup.nameOf,
+  proposals: setup.proposals,
+  requests: setup.requests,
+  tools: setup.tools,
+  origin,
+  ...notes,
+  ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  ...(placeholder === undefined || origin === undefined ? {} : { speak: speakThrough(placeholder, origin, setup.powers) }),
+});
+
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const { model, config, conversation, observe, tell, signal } = setup;
   // Messages the model dismissed that are not the one it handled wait here for their own turn; bounded for long runs.
@@ -119,18 +141,10 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
-    const context: BuiltinContext = {
-      powers: setup.powers,
-      nameOf: setup.nameOf,
-      proposals: setup.proposals,
-      requests: setup.requests,
-      tools: setup.tools,
-      origin,
+    const context = builtinContextFor(setup, origin, placeholder, {
       noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
       noteDismissed: number => dismissedByModel.add(number),
-      ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
-      ...(placeholder === undefined || origin === undefined ? {} : { speak: speakThrough(placeholder, origin, setup.powers) }),
-    };
+    });
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     turnObserve({ kind: 'turn-start', title });
     let outcome: TurnOutcome;
@@ -153,10 +167,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
         stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
         // A turn with no tool call and no word leaves the sender waiting with nothing.
-        whenSilent: ({ toolCalls }) =>
-          origin === undefined || toolCalls > 0
-            ? undefined
-            : `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`,
+        whenSilent: ({ toolCalls }) => (origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin)),
         ...(setup.quotaStop === undefined ? {} : { beforeModelCall: () => setup.quotaStop?.(origin) }),
         limits: config.limits,
         signal,

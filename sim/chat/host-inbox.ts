@@ -66,7 +66,7 @@ export const followHostInbox = (options: {
   });
 
   const nameOf = async (id: string): Promise<string> => {
-    const names = (await E(host).reverseIdentify(id)) as readonly string[];
+    const names = (await E(host).reverseIdentify(id));
     return names[0] ?? 'someone';
   };
 
@@ -111,7 +111,7 @@ export const followHostInbox = (options: {
   };
 
   const follow = async () => {
-    iterator = (await E(host).followMessages()) as unknown as AsyncIterator<MessageRecord>;
+    iterator = await E(host).followMessages();
     for (;;) {
       const step = await E(iterator).next();
       if (step.done || stopped) return;
@@ -131,7 +131,7 @@ export const followHostInbox = (options: {
     firstMessage,
     stop() {
       stopped = true;
-      if (iterator?.return !== undefined) void Promise.resolve(E(iterator).return!(undefined)).catch(() => {});
+      if (iterator?.return !== undefined) void Promise.resolve(E(iterator).return(undefined)).catch(() => {});
     },
   };
 };

@@ -45,7 +45,7 @@ const ollamaModels = (body: unknown): string[] | undefined => {
 const hasModel = (names: readonly string[], wanted: string): boolean =>
   names.some(name => name === wanted || name === `${wanted}:latest`);
 
-export const checkModelServer = async (env: Record<string, string>, fetchFn: FetchFn = fetch as unknown as FetchFn): Promise<Preflight> => {
+export const checkModelServer = async (env: Record<string, string>, fetchFn: FetchFn = fetch): Promise<Preflight> => {
   let config: ProviderConfig;
   try {
     config = readProviderConfig(env);

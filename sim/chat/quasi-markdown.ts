@@ -17,6 +17,7 @@ const styles: Record<string, [string, string]> = {
 const pattern = /(^|[\s([{"'])([*/_~])(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}.,;:!?"'])/g;
 
 /** Control characters a message must not smuggle into the terminal (newline and tab stay). */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
 
 export const stripControl = (text: string): string => text.replace(CONTROL, '');

@@ -45,7 +45,7 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
     return;
   }
   for (const message of messages) {
-    const names = (await E(host).reverseIdentify(message.from)) as readonly string[];
+    const names = (await E(host).reverseIdentify(message.from));
     const from = message.from === session.mailHost.hostId ? 'you' : names[0] ?? 'someone';
     const what =
       message.type === 'package'

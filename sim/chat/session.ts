@@ -10,7 +10,7 @@ import { make } from '../../agent.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Persona } from '../../src/config.js';
-import { makeMailHost, type CapletHandle, type MailHost, type MakeFn } from '../mail-host/index.js';
+import { makeMailHost, type CapletHandle, type MailHost } from '../mail-host/index.js';
 
 export interface Session {
   mailHost: MailHost;
@@ -33,7 +33,7 @@ export const startSession = async (options: {
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, { ...extra, log: options.log, observe: options.observe });
-  const caplet = await mailHost.startCaplet(makeWithHostHooks as MakeFn, {
+  const caplet = await mailHost.startCaplet(makeWithHostHooks, {
     powersName,
     resultName: `controller-for-${persona}`,
     workerName: `worker-${persona}`,

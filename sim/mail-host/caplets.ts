@@ -52,7 +52,7 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
       id: table.mint(),
       load: options.load,
       powersId: options.powersId,
-      env: env as Record<string, string>,
+      env,
       workerId: options.workerId ?? formulateWorker(),
       state: 'dormant',
       current: undefined,

@@ -31,7 +31,7 @@ export const makeHubForId =
   async id => {
     const node = table.nodeOf(id);
     if (node) return { node };
-    return { remote: (await table.provide(id)) as unknown as RemoteHub };
+    return { remote: (await table.provide(id)) as RemoteHub };
   };
 
 export type TailHub = (path: readonly string[]) => Promise<{ hub: Hub; name: string }>;

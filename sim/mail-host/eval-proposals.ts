@@ -89,7 +89,7 @@ export const makeEvalProposals = ({ table, agents, randomHex512, mustGet, identi
     const proposal = mustGetProposal(self, number);
     const rejection = Promise.reject(harden(Error(reason)));
     rejection.catch(() => {});
-    proposal.responder.resolveWithId(harden(rejection) as Promise<never>);
+    proposal.responder.resolveWithId(harden(rejection));
   };
 
   return harden({ propose, mustGetProposal, grant, rejectProposal });

@@ -33,7 +33,7 @@ export const makeMailboxFeed = (
   return harden({
     next: async () => {
       if (failure) throw failure;
-      if (ended) return harden({ done: true, value: undefined }) as IteratorResult<MessageRecord, undefined>;
+      if (ended) return harden({ done: true, value: undefined });
       if (initial === undefined) {
         later = topic.subscribe();
         initial = [...messages.values()];

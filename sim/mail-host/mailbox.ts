@@ -61,7 +61,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       const number = nextNumber;
       nextNumber += 1n;
       const date = now().toISOString();
-      const record = stamp(number, envelope as unknown as Record<string, unknown>, date);
+      const record = stamp(number, envelope, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
       if (withDone) revisions.set(number, [harden({ envelope, done: (record as { done?: boolean }).done ?? true, date })]);
@@ -72,7 +72,7 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       const existing = messages.get(number);
       if (existing === undefined) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
       const date = now().toISOString();
-      const record = restamp(existing, envelope as unknown as Record<string, unknown>, date);
+      const record = restamp(existing, envelope, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
       const done = (record as { done?: boolean }).done ?? true;

@@ -18,7 +18,7 @@ export const ResponderInterface: InterfaceGuard = M.interface('EndoResponder', {
 export const makeResponseKit = (exoName = 'EndoResponder') => {
   let resolveId!: (value: FormulaId | Promise<never>) => void;
   const responseId = new Promise<FormulaId>(resolve => {
-    resolveId = resolve as (value: FormulaId | Promise<never>) => void;
+    resolveId = resolve;
   });
   // The proposer may never look at it; a rejection must not go unhandled.
   responseId.catch(() => {});

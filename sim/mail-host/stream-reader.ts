@@ -23,7 +23,7 @@ interface StreamNode {
 }
 
 const isNode = (node: unknown): node is StreamNode =>
-  node !== null && (typeof node === 'object' || typeof node === 'function') && 'promise' in (node as object);
+  node !== null && (typeof node === 'object' || typeof node === 'function') && 'promise' in (node);
 
 /** A reader over a subscription; `present` turns each value into what the consumer receives. */
 export const makeStreamReader = <T>(subscription: Subscription<T>, present: (value: T) => unknown = value => value) =>

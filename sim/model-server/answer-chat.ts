@@ -40,9 +40,11 @@ export const makeChatAnswerer = (
   ): Promise<void> => {
     if ('delayMs' in reply) {
       await sleep(reply.delayMs);
-      return perform(reply.then, request, rawBody, response, record);
+      await perform(reply.then, request, rawBody, response, record);
+      return;
     }
-    if ('hang' in reply) return; // The response stays open until the client or close() ends it.
+    // The response stays open until the client or close() ends it.
+    if ('hang' in reply) return;
     if ('failure' in reply) {
       const { status, message, retryAfter } = reply.failure;
       send(response, record, status, dialect.errorBody(status, message), retryAfter === undefined ? {} : { 'retry-after': retryAfter });

@@ -80,6 +80,26 @@ export interface PartsSetup {
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
 }
 
+/** What waits for an answer: outcomes for the model, asks kept over restarts, code, requests, tool approvals. */
+const assembleTrackers = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memory, directEvaluation: boolean) => {
+  const { powers, env, config, status, log, redact, queue } = setup;
+  // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
+  const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
+  const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
+  const proposals =
+    daemon.generation === 'newest'
+      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+      : makeProposalTracker({ powers, log, notices, asks });
+  const requests = makeRequestTracker({ powers, notices, asks });
+  const policy = readToolPolicy(env);
+  const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+  status.section('Tool policy', () => [
+    ...policy.describe(),
+    ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
+  ]);
+  return { notices, asks, proposals, requests, policy, approvals };
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -97,20 +117,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   status.section('Wake-ups', () => wakeUps.describe());
   const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
   status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
-  // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
-  const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
-  const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
-  const proposals =
-    daemon.generation === 'newest'
-      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
-      : makeProposalTracker({ powers, log, notices, asks });
-  const requests = makeRequestTracker({ powers, notices, asks });
-  const policy = readToolPolicy(env);
-  const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
-  status.section('Tool policy', () => [
-    ...policy.describe(),
-    ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
-  ]);
+  const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(setup, daemon, memory, directEvaluation);
   const liveProgress = readLiveProgress(env) && daemon.canEdit;
   status.section('Live progress', () => [
     liveProgress ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)` : 'off',
