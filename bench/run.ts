@@ -126,7 +126,7 @@ if (typeof (globalThis as { gc?: unknown }).gc !== 'function' && process.env.LAL
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      progress(`failed: ${error instanceof Error ? (error.stack || error.message) : String(error)}`);
       process.exit(1);
     },
   );
