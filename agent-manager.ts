@@ -31,7 +31,8 @@ export interface ManagerOptions {
 export const make = (powers: unknown, context: unknown, options: ManagerOptions = {}) => {
   const env = options.env ?? {};
   const log = options.log ?? makeLog({ ...env, LAL_PERSONA: 'agent-manager' });
-  const agentSpecifier = options.agentSpecifier ?? env.LAL_AGENT_MODULE ?? new URL('./agent.js', import.meta.url).href;
+  const agentSpecifier =
+    options.agentSpecifier ?? env.LAL_AGENT_MODULE ?? new URL('./agent.js', import.meta.url).href;
   const added: AddedAgent[] = [];
   let problem: string | undefined;
   let stop!: () => void;
@@ -39,7 +40,13 @@ export const make = (powers: unknown, context: unknown, options: ManagerOptions 
     stop = resolve;
   });
   watchCancellation(context, undefined, () => stop());
-  serveAddAgentForm({ powers, agentSpecifier, log, stopped, onAnswered: agent => added.push(agent) }).catch((error: unknown) => {
+  serveAddAgentForm({
+    powers,
+    agentSpecifier,
+    log,
+    stopped,
+    onAnswered: agent => added.push(agent),
+  }).catch((error: unknown) => {
     problem = error instanceof Error ? error.message : String(error);
     log(`stopped: ${problem}`);
   });
@@ -50,7 +57,8 @@ export const make = (powers: unknown, context: unknown, options: ManagerOptions 
       }
       // Host (without any user:password part) and model only: never the token.
       const lines = added.map(
-        agent => `- ${agent.name}: ${agent.outcome === 'exists' ? 'already existed' : 'started'} (${displayHost(agent.host)}, ${agent.model})`,
+        agent =>
+          `- ${agent.name}: ${agent.outcome === 'exists' ? 'already existed' : 'started'} (${displayHost(agent.host)}, ${agent.model})`,
       );
       return [
         INTRO,

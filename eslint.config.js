@@ -75,7 +75,10 @@ export default [
       // Prettier lays a ternary chain out as an if/else-if ladder; choosing one value that way reads
       // better than a `let` assigned in branches.
       'no-nested-ternary': 'off',
-      'no-underscore-dangle': ['error', { allow: ['__getMethodNames__', '__dirname', '__filename'] }],
+      'no-underscore-dangle': [
+        'error',
+        { allow: ['__getMethodNames__', '__dirname', '__filename'] },
+      ],
     },
   },
   {
@@ -102,7 +105,15 @@ export default [
   {
     // Tests, benchmarks, doubles and scripts run steps one after another on purpose (each awaits
     // the state the previous one made); the agent's code keeps the rule, disabled line by line.
-    files: ['test/**', 'bench/**', 'sim/**', 'scripts/**', 'setup/**', 'setup.ts', 'setup-tools.ts'],
+    files: [
+      'test/**',
+      'bench/**',
+      'sim/**',
+      'scripts/**',
+      'setup/**',
+      'setup.ts',
+      'setup-tools.ts',
+    ],
     rules: { 'no-await-in-loop': 'off' },
   },
   // no-bitwise off where bits are the data: open(2) flags in the sandbox confinement, FNV-1a

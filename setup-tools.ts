@@ -20,7 +20,15 @@ import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './setup/module-specifier.js';
 import { pickEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readPersona, readPin, readRestart, readTokenFile, type GuestNames } from './setup/read-setup-env.js';
+import {
+  guestNamesFor,
+  readFaeCwd,
+  readPersona,
+  readPin,
+  readRestart,
+  readTokenFile,
+  type GuestNames,
+} from './setup/read-setup-env.js';
 import { sayToConsole } from './setup/say.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
@@ -40,7 +48,9 @@ export interface ToolSetupOptions extends SetupOptions {
 }
 
 /** The guest to provision, from FAE_GUEST or else LAL_NAME; none when both are unset. */
-const guestToProvision = (env: Readonly<Record<string, string | undefined>>): GuestNames | undefined => {
+const guestToProvision = (
+  env: Readonly<Record<string, string | undefined>>,
+): GuestNames | undefined => {
   if (env.FAE_GUEST) return guestNamesFor(env.FAE_GUEST, 'FAE_GUEST');
   if (env.LAL_NAME) return guestNamesFor(env.LAL_NAME, 'LAL_NAME');
   return undefined;
@@ -53,7 +63,9 @@ export const makeToolSetup =
     const daemon = await readSetupDaemon(hostPowers);
     const command = setupToolsCommand(daemon);
     if (args.length > 0) {
-      throw Error(`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${command} (no arguments); got ${args.length}`);
+      throw Error(
+        `Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${command} (no arguments); got ${args.length}`,
+      );
     }
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     // Everything is checked before anything is created.
@@ -69,12 +81,16 @@ export const makeToolSetup =
     });
     for (const plan of plans) assertModuleExists(plan.specifier);
     const agentSpecifier =
-      names === undefined ? undefined : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
+      names === undefined
+        ? undefined
+        : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
 
     await makeToolCaplets(hostPowers, daemon, plans, say);
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
     if (faeCwd === undefined) {
-      say('FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.');
+      say(
+        'FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.',
+      );
     }
     const toolNames = plans.map(plan => plan.petName);
     if (names === undefined || persona === undefined || agentSpecifier === undefined) {

@@ -18,7 +18,15 @@
  */
 import { pickEnv, type SourceEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
-import { guestNamesFor, readFaeCwd, readForm, readPersona, readPin, readRestart, readTokenFile } from './setup/read-setup-env.js';
+import {
+  guestNamesFor,
+  readFaeCwd,
+  readForm,
+  readPersona,
+  readPin,
+  readRestart,
+  readTokenFile,
+} from './setup/read-setup-env.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import { provisionManager } from './setup/provision-manager.js';
@@ -29,7 +37,8 @@ import type { SetupHostRef } from './setup/setup-host.js';
 export { PASSED_ENV_NAMES } from './setup/passed-env.js';
 
 /** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
-export const setupCommand = (daemon: Pick<SetupDaemon, 'agent'>): string => `endo run --UNCONFINED dist/setup.js --powers ${daemon.agent}`;
+export const setupCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
+  `endo run --UNCONFINED dist/setup.js --powers ${daemon.agent}`;
 const DEFAULT_GUEST = 'lal';
 
 export interface SetupOptions {
@@ -55,18 +64,25 @@ export const makeSetup =
     const say = options.say ?? sayToConsole;
     const daemon = await readSetupDaemon(hostPowers);
     if (args.length > 1) {
-      throw Error(`Usage: ${setupCommand(daemon)} [guest-name] (or set LAL_NAME); got ${args.length} arguments`);
+      throw Error(
+        `Usage: ${setupCommand(daemon)} [guest-name] (or set LAL_NAME); got ${args.length} arguments`,
+      );
     }
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     const [nameArgument] = args;
     const rawName = nameArgument ?? (env.LAL_NAME || DEFAULT_GUEST);
-    const names = guestNamesFor(rawName, nameArgument === undefined ? 'LAL_NAME' : 'The guest name');
+    const names = guestNamesFor(
+      rawName,
+      nameArgument === undefined ? 'LAL_NAME' : 'The guest name',
+    );
     const persona = readPersona(env, names.guestName === 'fae' ? 'fae' : 'lal');
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
     const tokenFile = readTokenFile(env, options.cwd ?? process.cwd());
     const agentSpecifier = assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
     const withManager = daemon.generation === 'newest' && readForm(env);
-    const managerSpecifier = withManager ? assertModuleExists(options.managerSpecifier ?? defaultManagerSpecifier()) : undefined;
+    const managerSpecifier = withManager
+      ? assertModuleExists(options.managerSpecifier ?? defaultManagerSpecifier())
+      : undefined;
     const prefix = names.guestName === DEFAULT_GUEST ? '' : `LAL_NAME=${names.guestName} `;
     await provisionAgent(hostPowers, {
       daemon,

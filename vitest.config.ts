@@ -8,7 +8,8 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', './test/plain-summary-reporter.ts'],
     // @endo/marshal reports each error a remote call rejects with; the tests expect those rejections.
-    onConsoleLog: log => !/Temporary logging of sent error|ERROR_NOTE: Sent as error|^\s*at /.test(log),
+    onConsoleLog: log =>
+      !/Temporary logging of sent error|ERROR_NOTE: Sent as error|^\s*at /.test(log),
     // `npm run coverage`: branch coverage of the agent, its providers and its tools.
     coverage: {
       provider: 'v8',

@@ -9,7 +9,11 @@ import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { make } from '../agent.js';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
-import { startModelServer, type ModelProtocol, type ModelServer } from '../sim/model-server/index.js';
+import {
+  startModelServer,
+  type ModelProtocol,
+  type ModelServer,
+} from '../sim/model-server/index.js';
 import type { Env } from '../providers/types.js';
 import { finishExchange, type Exchange, type ExchangeStart, type TimedEvent } from './exchange.js';
 import { makeScriptedModel, type ScriptedModel } from './scripted-model.js';
@@ -70,9 +74,16 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
         events.push({ at: performance.now(), event });
       },
     });
-  const caplet = await host.startCaplet(makeFn, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
+  const caplet = await host.startCaplet(makeFn, {
+    powersName: `profile-for-${name}`,
+    env,
+    workerName: `worker-${name}`,
+  });
   const greeting = persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.';
-  await host.waitForMessage(message => message.type === 'package' && message.strings.join('').startsWith(greeting), { timeoutMs: 10_000 });
+  await host.waitForMessage(
+    message => message.type === 'package' && message.strings.join('').startsWith(greeting),
+    { timeoutMs: 10_000 },
+  );
 
   /** Memory writes so far: the agent writes once after every piece of work. */
   const saves = () => host.callCounts(name).storeValue ?? 0;
@@ -80,9 +91,17 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
   /** Waits for the exchange that began at `start` to be finished, then measures it. */
   const finish = (start: ExchangeStart) => finishExchange(() => events, server, saves, start);
 
-  const send = async (text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<number> => {
+  const send = async (
+    text: string,
+    attach?: { edgeNames: string[]; petNames: string[] },
+  ): Promise<number> => {
     const sentAt = performance.now();
-    await E(host.host).send(name, [text, ...(attach?.edgeNames.map(() => '') ?? [])], attach?.edgeNames ?? [], attach?.petNames ?? []);
+    await E(host.host).send(
+      name,
+      [text, ...(attach?.edgeNames.map(() => '') ?? [])],
+      attach?.edgeNames ?? [],
+      attach?.petNames ?? [],
+    );
     return sentAt;
   };
 

@@ -5,7 +5,11 @@
  */
 import { makeFaeTool } from '../tools/lib/make-fae-tool.js';
 
-export const make = (_powers: unknown, _context: unknown, { env = {} }: { env?: Record<string, string> } = {}) => {
+export const make = (
+  _powers: unknown,
+  _context: unknown,
+  { env = {} }: { env?: Record<string, string> } = {},
+) => {
   const name = env.TOOL_NAME ?? 'echo';
   return makeFaeTool({
     name,

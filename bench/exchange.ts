@@ -39,10 +39,17 @@ export interface Exchange {
 const tick = () => new Promise<void>(resolve => setImmediate(resolve));
 
 const eventsOf = <K extends AgentEvent['kind']>(events: readonly TimedEvent[], kind: K) =>
-  events.filter((timed): timed is TimedEvent & { event: Extract<AgentEvent, { kind: K }> } => timed.event.kind === kind);
+  events.filter(
+    (timed): timed is TimedEvent & { event: Extract<AgentEvent, { kind: K }> } =>
+      timed.event.kind === kind,
+  );
 
 /** Pairs each `open` event with the next `close` event and sums the gaps. */
-const pairedMs = (events: readonly TimedEvent[], open: AgentEvent['kind'], close: AgentEvent['kind']): number => {
+const pairedMs = (
+  events: readonly TimedEvent[],
+  open: AgentEvent['kind'],
+  close: AgentEvent['kind'],
+): number => {
   let total = 0;
   let openedAt: number | undefined;
   for (const { at, event } of events) {
@@ -72,13 +79,21 @@ export const finishExchange = async (
   { sentAt, firstEvent, requestsBefore, insideBefore, savesBefore }: ExchangeStart,
 ): Promise<Exchange> => {
   const deadline = performance.now() + 30_000;
-  while (saves() <= savesBefore || !events().slice(firstEvent).some(timed => timed.event.kind === 'turn-end')) {
-    if (performance.now() > deadline) throw new Error('bench: the agent did not finish a turn within 30 s');
+  while (
+    saves() <= savesBefore ||
+    !events()
+      .slice(firstEvent)
+      .some(timed => timed.event.kind === 'turn-end')
+  ) {
+    if (performance.now() > deadline)
+      throw new Error('bench: the agent did not finish a turn within 30 s');
     await tick();
   }
   const savedAt = performance.now();
   const mine = events().slice(firstEvent);
-  const requests = server.requests.slice(requestsBefore).filter(request => request.normalized !== undefined);
+  const requests = server.requests
+    .slice(requestsBefore)
+    .filter(request => request.normalized !== undefined);
   const turnEnd = eventsOf(mine, 'turn-end')[0]!;
   return {
     sentAt,

@@ -50,7 +50,10 @@ export const discoveryFigure = async (protocol: ModelProtocol): Promise<FigureRe
   const toolUrl = new URL('./bench-tool.js', import.meta.url).href;
   const introducedNames: Record<string, string> = {};
   for (let index = 0; index < TOOL_COUNT; index += 1) {
-    await E(host.host).makeUnconfined(`worker-t${index}`, toolUrl, { resultName: `tool-${index}`, env: { TOOL_NAME: `t${index}` } });
+    await E(host.host).makeUnconfined(`worker-t${index}`, toolUrl, {
+      resultName: `tool-${index}`,
+      env: { TOOL_NAME: `t${index}` },
+    });
     introducedNames[`tool-${index}`] = `tool-${index}`;
   }
   // Introduced at the top level; the agent moves them into tools/ at start (6.4).
@@ -75,10 +78,30 @@ export const discoveryFigure = async (protocol: ModelProtocol): Promise<FigureRe
     await bare.stop();
   }
   const rows: FigureRow[] = [
-    { label: `cold, ${TOOL_COUNT} tools (1st turn)`, measured: describe(cold), target: `all ${TOOL_COUNT} offered`, verdict: judged(cold.toolsOffered === TOOL_COUNT) },
-    { label: `warm, directory unchanged (2nd turn)`, measured: describe(warm), target: '0 look-ups', verdict: judged(warm.lookups === 0 && warm.toolsOffered === TOOL_COUNT) },
-    { label: `warm again (3rd turn)`, measured: describe(third), target: '0 look-ups', verdict: judged(third.lookups === 0) },
-    { label: `baseline, empty tools/ (1st / 2nd turn)`, measured: `${ms(baseline.toFirstCallMs)} / ${ms(baselineWarm.toFirstCallMs)} to 1st call`, target: '', verdict: 'info' },
+    {
+      label: `cold, ${TOOL_COUNT} tools (1st turn)`,
+      measured: describe(cold),
+      target: `all ${TOOL_COUNT} offered`,
+      verdict: judged(cold.toolsOffered === TOOL_COUNT),
+    },
+    {
+      label: `warm, directory unchanged (2nd turn)`,
+      measured: describe(warm),
+      target: '0 look-ups',
+      verdict: judged(warm.lookups === 0 && warm.toolsOffered === TOOL_COUNT),
+    },
+    {
+      label: `warm again (3rd turn)`,
+      measured: describe(third),
+      target: '0 look-ups',
+      verdict: judged(third.lookups === 0),
+    },
+    {
+      label: `baseline, empty tools/ (1st / 2nd turn)`,
+      measured: `${ms(baseline.toFirstCallMs)} / ${ms(baselineWarm.toFirstCallMs)} to 1st call`,
+      target: '',
+      verdict: 'info',
+    },
   ];
   return {
     id: 'discovery',
@@ -86,7 +109,7 @@ export const discoveryFigure = async (protocol: ModelProtocol): Promise<FigureRe
     rows,
     data: { protocol, toolCount: TOOL_COUNT, cold, warm, third, baseline, baselineWarm },
     notes: [
-      'Time to the first model call is the host\'s send → the server receiving the turn\'s first request; counts are guest-power calls the mail host saw during the turn (host.callCounts).',
+      "Time to the first model call is the host's send → the server receiving the turn's first request; counts are guest-power calls the mail host saw during the turn (host.callCounts).",
     ],
   };
 };

@@ -18,8 +18,17 @@ const growthOf = (run: ConversationRun) => {
   const at = (exchanges: number) => run.heap.find(checkpoint => checkpoint.exchanges === exchanges);
   const early = at(100);
   const late = at(run.exchanges);
-  const growth = early !== undefined && late !== undefined ? late.heapUsedBytes - early.heapUsedBytes : Number.NaN;
-  return { start: at(0), early, late, growth, perExchange: growth / Math.max(1, run.exchanges - 100) };
+  const growth =
+    early !== undefined && late !== undefined
+      ? late.heapUsedBytes - early.heapUsedBytes
+      : Number.NaN;
+  return {
+    start: at(0),
+    early,
+    late,
+    growth,
+    perExchange: growth / Math.max(1, run.exchanges - 100),
+  };
 };
 
 const describeGrowth = (growth: number, perExchange: number) =>
@@ -34,11 +43,28 @@ const describeGrowth = (growth: number, perExchange: number) =>
 export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): FigureResult => {
   const { start, early, late, growth, perExchange } = growthOf(run);
   const own = direct === undefined ? undefined : growthOf(direct);
-  const afterGc = run.heap.every(checkpoint => checkpoint.afterGc) && (direct?.heap.every(checkpoint => checkpoint.afterGc) ?? true);
+  const afterGc =
+    run.heap.every(checkpoint => checkpoint.afterGc) &&
+    (direct?.heap.every(checkpoint => checkpoint.afterGc) ?? true);
   const rows: FigureRow[] = [
-    { label: 'heap used at start', measured: start ? mb(start.heapUsedBytes) : 'n/a', target: '', verdict: 'info' },
-    { label: 'heap used after 100 exchanges', measured: early ? mb(early.heapUsedBytes) : 'n/a', target: '', verdict: 'info' },
-    { label: `heap used after ${run.exchanges} exchanges`, measured: late ? mb(late.heapUsedBytes) : 'n/a', target: '', verdict: 'info' },
+    {
+      label: 'heap used at start',
+      measured: start ? mb(start.heapUsedBytes) : 'n/a',
+      target: '',
+      verdict: 'info',
+    },
+    {
+      label: 'heap used after 100 exchanges',
+      measured: early ? mb(early.heapUsedBytes) : 'n/a',
+      target: '',
+      verdict: 'info',
+    },
+    {
+      label: `heap used after ${run.exchanges} exchanges`,
+      measured: late ? mb(late.heapUsedBytes) : 'n/a',
+      target: '',
+      verdict: 'info',
+    },
     own === undefined
       ? {
           label: `growth 100 → ${run.exchanges}`,
@@ -84,16 +110,24 @@ export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): Fi
       checkpoints: run.heap,
       growthBytes: growth,
       perExchangeBytes: perExchange,
-      ...(own === undefined ? {} : { directCheckpoints: direct!.heap, directGrowthBytes: own.growth, directPerExchangeBytes: own.perExchange }),
+      ...(own === undefined
+        ? {}
+        : {
+            directCheckpoints: direct!.heap,
+            directGrowthBytes: own.growth,
+            directPerExchangeBytes: own.perExchange,
+          }),
       afterGc,
       wallMs: run.wallMs,
     },
     notes: [
-      ...(afterGc ? [] : ['global.gc was not available, so the heap figures include garbage and are not judged.']),
+      ...(afterGc
+        ? []
+        : ['global.gc was not available, so the heap figures include garbage and are not judged.']),
       'The heap is the whole process (agent, mail host, model server double). A memory snapshot the agent replaces with storeValue is collected, as the daemon collects an unnamed formula.',
       // Measured with heap snapshots (200 vs 600 exchanges): nearly all of the growth is these tables.
       "What grows per exchange over CapTP is the worker's connection (heap-snapshot retainer paths): without gcImports, as the daemon keeps it, every question's settled promise stays in the agent's import table, holding its answer (each iterator next() holds a whole message record with its Dismisser); and @endo/captp 4.5.1 never deletes the answering side's entries (CTP_DROP for q-N deletes key q+N), so the mail host keeps every answer too. Measured on 400 exchanges: ~21 KB per exchange as the daemon runs it, ~9 KB with gcImports on both sides, ~4 KB with no CapTP at all. The last row measures the agent without the connection.",
-      'Without CapTP (heap snapshots at 100 and 1,000 exchanges, compared by constructor and retainer path): what still grows is the engine\'s optimized code and its deoptimization data for functions that turn hot late; the agent\'s store is bounded (the usage ledger keeps the last hour by the minute, handled ids are capped), and abort signals held by undici\'s request finalizer go once its callbacks run (each reading lets them run).',
+      "Without CapTP (heap snapshots at 100 and 1,000 exchanges, compared by constructor and retainer path): what still grows is the engine's optimized code and its deoptimization data for functions that turn hot late; the agent's store is bounded (the usage ledger keeps the last hour by the minute, handled ids are capped), and abort signals held by undici's request finalizer go once its callbacks run (each reading lets them run).",
     ],
   };
 };

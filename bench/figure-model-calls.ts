@@ -14,14 +14,18 @@ import { judged, type FigureResult, type FigureRow } from './figure.js';
 const PING_TARGET = 2;
 const ORIGINAL_PING_CALLS = { fae: 3, lal: 4 } as const;
 
-const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
+const textOf = (message: MessageRecord): string =>
+  message.type === 'package' ? message.strings.join('') : '';
 
 const expectAtHost = (agent: BenchAgent, text: string) =>
   agent.host.waitForMessage(message => textOf(message) === text, { timeoutMs: 10_000 });
 
 /** Messages the guest still holds that are not proposals: a finished turn should leave none. */
 const leftInInbox = (agent: BenchAgent): number =>
-  agent.host.guest(agent.name).inbox().filter(message => message.type === 'package').length;
+  agent.host
+    .guest(agent.name)
+    .inbox()
+    .filter(message => message.type === 'package').length;
 
 const pingCalls = async (persona: 'lal' | 'fae', protocol: ModelProtocol) => {
   const agent = await startBenchAgent({ persona, protocol });
@@ -41,14 +45,23 @@ const proposalCalls = async (protocol: ModelProtocol) => {
     agent.model.push(
       request => {
         origin = latestNoticeNumber(request);
-        return callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer', workerName: '#undefined' });
+        return callTool('evaluate', {
+          source: '6 * 7',
+          codeNames: [],
+          petNamePaths: [],
+          resultName: 'answer',
+          workerName: '#undefined',
+        });
       },
       done,
       () => callTool('reply', { messageNumber: origin, strings: ['The answer is 42'] }),
       done,
     );
     const asked = await agent.exchange('please compute 6 * 7');
-    const proposal = await agent.host.waitForMessage(message => message.type === 'eval-proposal-reviewer', { timeoutMs: 10_000 });
+    const proposal = await agent.host.waitForMessage(
+      message => message.type === 'eval-proposal-reviewer',
+      { timeoutMs: 10_000 },
+    );
     const outcomeTurn = agent.nextTurn();
     await agent.host.grant(proposal.number);
     const reported = await outcomeTurn;
@@ -63,13 +76,20 @@ const adoptionCalls = async (protocol: ModelProtocol) => {
   const agent = await startBenchAgent({ persona: 'fae', protocol });
   try {
     const mathUrl = new URL('../tools/math.js', import.meta.url).href;
-    await E(agent.host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    await E(agent.host.host).makeUnconfined('worker-math', mathUrl, {
+      resultName: 'math-tool',
+      env: {},
+    });
     let toolMessage = -1;
     let mathOffered = -1;
     agent.model.push(
       request => {
         toolMessage = latestNoticeNumber(request);
-        return callTool('adoptTool', { messageNumber: toolMessage, edgeName: 'calc', toolName: 'calculator' });
+        return callTool('adoptTool', {
+          messageNumber: toolMessage,
+          edgeName: 'calc',
+          toolName: 'calculator',
+        });
       },
       (request: NormalizedRequest) => {
         mathOffered = request.toolNames.filter(name => name === 'math').length;
@@ -81,7 +101,10 @@ const adoptionCalls = async (protocol: ModelProtocol) => {
       },
       done,
     );
-    const exchange = await agent.exchange('here is a calculator ', { edgeNames: ['calc'], petNames: ['math-tool'] });
+    const exchange = await agent.exchange('here is a calculator ', {
+      edgeNames: ['calc'],
+      petNames: ['math-tool'],
+    });
     await expectAtHost(agent, '42');
     return { calls: exchange.modelCalls, mathOffered };
   } finally {
@@ -126,7 +149,15 @@ export const modelCallsFigure = async (protocol: ModelProtocol): Promise<FigureR
     id: 'modelCalls',
     title: '1. Model calls per message',
     rows,
-    data: { protocol, pingLal: lal, pingFae: fae, proposal, adoption, originals: ORIGINAL_PING_CALLS, target: PING_TARGET },
+    data: {
+      protocol,
+      pingLal: lal,
+      pingFae: fae,
+      proposal,
+      adoption,
+      originals: ORIGINAL_PING_CALLS,
+      target: PING_TARGET,
+    },
     notes: [
       `Scripted model over the ${protocol} protocol: a ping is answered with reply(), then the model ends the turn with no tool call. ` +
         `A ping counts as passed only if the guest's inbox is left with no package (the message was dismissed). ` +

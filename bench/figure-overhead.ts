@@ -23,7 +23,10 @@ interface Spread {
   p95: number;
 }
 
-const spread = (samples: number[]): Spread => ({ median: median(samples), p95: percentile(samples, 95) });
+const spread = (samples: number[]): Spread => ({
+  median: median(samples),
+  p95: percentile(samples, 95),
+});
 const show = ({ median: middle, p95 }: Spread) => `median ${ms(middle)}, p95 ${ms(p95)}`;
 
 const measureTurns = async (protocol: ModelProtocol): Promise<Exchange[]> => {
@@ -41,9 +44,15 @@ const measureTurns = async (protocol: ModelProtocol): Promise<Exchange[]> => {
   return measured;
 };
 
-export const overheadFigure = async (protocols: readonly ModelProtocol[]): Promise<FigureResult> => {
+export const overheadFigure = async (
+  protocols: readonly ModelProtocol[],
+): Promise<FigureResult> => {
   const rows: FigureRow[] = [];
-  const data: Record<string, unknown> = { warmup: WARMUP, turns: TURNS, targetMedianMs: TARGET_MEDIAN_MS };
+  const data: Record<string, unknown> = {
+    warmup: WARMUP,
+    turns: TURNS,
+    targetMedianMs: TARGET_MEDIAN_MS,
+  };
   for (const [position, protocol] of protocols.entries()) {
     const turns = await measureTurns(protocol);
     const turn = spread(turns.map(each => each.turnEndAt - each.sentAt - each.insideServerMs));
@@ -51,7 +60,9 @@ export const overheadFigure = async (protocols: readonly ModelProtocol[]): Promi
     const inside = spread(turns.map(each => each.insideServerMs));
     const model = spread(turns.map(each => each.modelRoundTripMs - each.insideServerMs));
     const tools = spread(turns.map(each => each.toolCallMs));
-    const rest = spread(turns.map(each => each.turnEndAt - each.sentAt - each.modelRoundTripMs - each.toolCallMs));
+    const rest = spread(
+      turns.map(each => each.turnEndAt - each.sentAt - each.modelRoundTripMs - each.toolCallMs),
+    );
     const toFirstCall = spread(turns.map(each => each.firstRequestAt - each.sentAt));
     const provider = spread(await providerCallSamples(protocol, TURNS, WARMUP));
     const primary = position === 0;
@@ -62,15 +73,60 @@ export const overheadFigure = async (protocols: readonly ModelProtocol[]): Promi
         target: `median ≤ ${TARGET_MEDIAN_MS} ms`,
         verdict: judged(turn.median <= TARGET_MEDIAN_MS),
       },
-      { label: `  whole message (send → memory saved − server)`, measured: show(whole), target: '', verdict: 'info' },
-      { label: `  of which model calls outside server (SDK+HTTP)`, measured: show(model), target: '', verdict: 'info' },
-      { label: `  of which tool calls via mail host`, measured: show(tools), target: '', verdict: 'info' },
-      { label: `  of which the rest (mail, notice, tools/, history)`, measured: show(rest), target: '', verdict: 'info' },
-      { label: `  send → first model request at server`, measured: show(toFirstCall), target: '', verdict: 'info' },
-      { label: `  one provider.chat alone, outside server`, measured: show(provider), target: '', verdict: 'info' },
-      { label: `  time inside the model server per turn`, measured: show(inside), target: '', verdict: 'info' },
+      {
+        label: `  whole message (send → memory saved − server)`,
+        measured: show(whole),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  of which model calls outside server (SDK+HTTP)`,
+        measured: show(model),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  of which tool calls via mail host`,
+        measured: show(tools),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  of which the rest (mail, notice, tools/, history)`,
+        measured: show(rest),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  send → first model request at server`,
+        measured: show(toFirstCall),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  one provider.chat alone, outside server`,
+        measured: show(provider),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: `  time inside the model server per turn`,
+        measured: show(inside),
+        target: '',
+        verdict: 'info',
+      },
     );
-    data[protocol] = { turn, whole, modelOutsideServer: model, toolCalls: tools, rest, sendToFirstRequest: toFirstCall, providerChatAlone: provider, insideServer: inside, primary };
+    data[protocol] = {
+      turn,
+      whole,
+      modelOutsideServer: model,
+      toolCalls: tools,
+      rest,
+      sendToFirstRequest: toFirstCall,
+      providerChatAlone: provider,
+      insideServer: inside,
+      primary,
+    };
   }
   return {
     id: 'overhead',

@@ -27,12 +27,23 @@ const fromWire = (body: unknown): { messages: ChatMessage[]; tools: ToolSchema[]
   const record = body as { messages?: Record<string, unknown>[]; tools?: ToolSchema[] };
   const messages = (record.messages ?? []).map((message): ChatMessage => {
     const content = typeof message.content === 'string' ? message.content : '';
-    if (message.role === 'tool') return { role: 'tool', toolCallId: String(message.tool_call_id), name: '', content };
+    if (message.role === 'tool')
+      return { role: 'tool', toolCallId: String(message.tool_call_id), name: '', content };
     if (message.role === 'assistant') {
-      const calls = (message.tool_calls as { id: string; function: { name: string; arguments: string } }[] | undefined) ?? [];
+      const calls =
+        (message.tool_calls as
+          { id: string; function: { name: string; arguments: string } }[] | undefined) ?? [];
       return calls.length === 0
         ? { role: 'assistant', content }
-        : { role: 'assistant', content, toolCalls: calls.map(call => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })) };
+        : {
+            role: 'assistant',
+            content,
+            toolCalls: calls.map(call => ({
+              id: call.id,
+              name: call.function.name,
+              arguments: call.function.arguments,
+            })),
+          };
     }
     return { role: message.role === 'system' ? 'system' : 'user', content };
   });
@@ -63,7 +74,11 @@ export interface ReuseFigures {
 }
 
 /** Prefix reuse between consecutive requests, in one layout. */
-const reuseOf = (layout: string, requests: readonly LaidOut[], messageCounts: readonly number[]): ReuseFigures => {
+const reuseOf = (
+  layout: string,
+  requests: readonly LaidOut[],
+  messageCounts: readonly number[],
+): ReuseFigures => {
   const flat = requests.map(request => request.tokens.flat());
   const shares: number[] = [];
   const fresh: number[] = [];
@@ -81,7 +96,9 @@ const reuseOf = (layout: string, requests: readonly LaidOut[], messageCounts: re
     shares.push(common / tokens.length);
     fresh.push(tokens.length - common);
     if (common < flat[index - 1]!.length) rewrites += 1;
-    reusedBytes += Buffer.byteLength(previous.pieces.join('').slice(0, commonPrefix([...text], [...previous.pieces.join('')])));
+    reusedBytes += Buffer.byteLength(
+      previous.pieces.join('').slice(0, commonPrefix([...text], [...previous.pieces.join('')])),
+    );
     // What the previous exchange appended: the messages after the previous request's last one.
     const messagePieces = request.pieces.slice(-messageCounts[index]!);
     const lastBefore = previous.pieces.at(-1);
@@ -114,7 +131,11 @@ export interface EconomyRun {
   criticalCalls: string[][];
 }
 
-export const runEconomy = async (tokenizer: QwenTokenizer, persona: Persona, exchanges = EXCHANGES): Promise<EconomyRun> => {
+export const runEconomy = async (
+  tokenizer: QwenTokenizer,
+  persona: Persona,
+  exchanges = EXCHANGES,
+): Promise<EconomyRun> => {
   const size = await measurePromptSize(tokenizer, persona);
   const agent = await startBenchAgent({ persona, protocol: 'openai' });
   const bodies: unknown[] = [];
@@ -133,7 +154,11 @@ export const runEconomy = async (tokenizer: QwenTokenizer, persona: Persona, exc
     for (let index = 1; index <= exchanges; index += 1) {
       trace = [];
       const exchange = await agent.exchange(`ping ${index}`);
-      bodies.push(...agent.server.requests.filter(request => request.normalized !== undefined).map(request => request.body));
+      bodies.push(
+        ...agent.server.requests
+          .filter(request => request.normalized !== undefined)
+          .map(request => request.body),
+      );
       estimates.push(...exchange.estimatedTokens);
       await agent.forget();
     }
@@ -142,21 +167,30 @@ export const runEconomy = async (tokenizer: QwenTokenizer, persona: Persona, exc
     await agent.stop();
   }
   const requests = bodies.map(fromWire);
-  const layOut = async (piecesOf: (messages: ChatMessage[], tools: ToolSchema[]) => string[]): Promise<LaidOut[]> =>
+  const layOut = async (
+    piecesOf: (messages: ChatMessage[], tools: ToolSchema[]) => string[],
+  ): Promise<LaidOut[]> =>
     Promise.all(
       requests.map(async ({ messages, tools }) => {
         const pieces = piecesOf(messages, tools);
         return { pieces, tokens: await tokenizer.encode(pieces) };
       }),
     );
-  const messageCounts = requests.map(({ messages }) => chatTemplatePieces(messages.slice(1), []).length);
+  const messageCounts = requests.map(
+    ({ messages }) => chatTemplatePieces(messages.slice(1), []).length,
+  );
   const template = await layOut(chatTemplatePieces);
   const anthropic = await layOut(anthropicOrderPieces);
-  const realTokens = template.map(request => request.tokens.reduce((sum, ids) => sum + ids.length, 0));
+  const realTokens = template.map(request =>
+    request.tokens.reduce((sum, ids) => sum + ids.length, 0),
+  );
   return {
     persona,
     size,
-    reuse: [reuseOf('chat template', template, messageCounts), reuseOf('Anthropic', anthropic, messageCounts)],
+    reuse: [
+      reuseOf('chat template', template, messageCounts),
+      reuseOf('Anthropic', anthropic, messageCounts),
+    ],
     estimateRatios: estimates.map((estimate, index) => estimate / (realTokens[index] ?? estimate)),
     // The first exchange fills the caches (sender name, tools/).
     criticalCalls: criticalCalls.slice(1),
@@ -181,7 +215,8 @@ export const promptEconomyFigure = (runs: readonly EconomyRun[]): FigureResult =
   for (const run of runs) {
     const { persona, size } = run;
     const w = worst(run.reuse);
-    const by = (pick: (r: ReuseFigures) => string) => run.reuse.map(r => `${r.layout} ${pick(r)}`).join(', ');
+    const by = (pick: (r: ReuseFigures) => string) =>
+      run.reuse.map(r => `${r.layout} ${pick(r)}`).join(', ');
     const ratios = [...run.estimateRatios].sort((a, b) => a - b);
     const calls = run.criticalCalls.map(list => list.length);
     const typical = run.criticalCalls[Math.floor(run.criticalCalls.length / 2)] ?? [];

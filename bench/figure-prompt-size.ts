@@ -24,11 +24,17 @@ export interface PromptSize {
   toolChars: number;
 }
 
-export const measurePromptSize = async (tokenizer: QwenTokenizer, persona: Persona, tools: readonly ToolSchema[] = schemasFor(BUILTIN_SCHEMAS, undefined)): Promise<PromptSize> => {
+export const measurePromptSize = async (
+  tokenizer: QwenTokenizer,
+  persona: Persona,
+  tools: readonly ToolSchema[] = schemasFor(BUILTIN_SCHEMAS, undefined),
+): Promise<PromptSize> => {
   const system = systemPrompt(persona);
   const whole = chatTemplatePieces([{ role: 'system', content: system }], tools).join('');
   const bare = chatTemplatePieces([{ role: 'system', content: system }], []).join('');
-  const [totalTokens = 0, systemTokens = 0] = (await tokenizer.encode([whole, bare])).map(ids => ids.length);
+  const [totalTokens = 0, systemTokens = 0] = (await tokenizer.encode([whole, bare])).map(
+    ids => ids.length,
+  );
   return {
     persona,
     systemTokens,

@@ -28,7 +28,12 @@ const largestOf = (run: ConversationRun, upTo: number): Sample & { exchange: num
   let best = { bytes: 0, estimatedTokens: 0, exchange: 0 };
   for (const size of run.sizes.slice(0, upTo)) {
     size.requestBytes.forEach((bytes, index) => {
-      if (bytes > best.bytes) best = { bytes, estimatedTokens: size.estimatedTokens[index] ?? Number.NaN, exchange: size.exchange };
+      if (bytes > best.bytes)
+        best = {
+          bytes,
+          estimatedTokens: size.estimatedTokens[index] ?? Number.NaN,
+          exchange: size.exchange,
+        };
     });
   }
   return best;
@@ -38,18 +43,28 @@ const maxTokensOf = (run: ConversationRun, upTo: number): number =>
   Math.max(...run.sizes.slice(0, upTo).flatMap(size => size.estimatedTokens));
 
 const describe = (sample: Sample | undefined): string =>
-  sample === undefined ? 'n/a' : `${kb(sample.bytes)} (~${sample.estimatedTokens} tok est., ${Math.ceil(sample.bytes / 4)} bytes/4)`;
+  sample === undefined
+    ? 'n/a'
+    : `${kb(sample.bytes)} (~${sample.estimatedTokens} tok est., ${Math.ceil(sample.bytes / 4)} bytes/4)`;
 
 export const requestSizeFigure = (run: ConversationRun): FigureResult => {
   const [first, fortieth, twoHundredth] = SAMPLED.map(exchange => firstRequestOf(run, exchange));
   const window = Math.min(200, run.sizes.length);
   const largest = largestOf(run, window);
   const largestAll = largestOf(run, run.sizes.length);
-  const ratio = first !== undefined && twoHundredth !== undefined ? twoHundredth.bytes / first.bytes : Number.NaN;
+  const ratio =
+    first !== undefined && twoHundredth !== undefined
+      ? twoHundredth.bytes / first.bytes
+      : Number.NaN;
   const maxEstimate = maxTokensOf(run, run.sizes.length);
   const budget = run.contextTokens;
   const rows: FigureRow[] = [
-    { label: '1st exchange', measured: describe(first), target: `original Lal: ${ORIGINAL_LAL}`, verdict: 'info' },
+    {
+      label: '1st exchange',
+      measured: describe(first),
+      target: `original Lal: ${ORIGINAL_LAL}`,
+      verdict: 'info',
+    },
     { label: '40th exchange', measured: describe(fortieth), target: '', verdict: 'info' },
     {
       label: '200th exchange',
@@ -77,13 +92,17 @@ export const requestSizeFigure = (run: ConversationRun): FigureResult => {
     data: {
       protocol: run.protocol,
       contextTokens: budget,
-      sampled: Object.fromEntries(SAMPLED.map((exchange, index) => [exchange, [first, fortieth, twoHundredth][index]])),
+      sampled: Object.fromEntries(
+        SAMPLED.map((exchange, index) => [exchange, [first, fortieth, twoHundredth][index]]),
+      ),
       growth200: ratio,
       largest200: largest,
       largestAll,
       maxEstimatedTokens: maxEstimate,
       // The first request of every 10th exchange, for plotting growth.
-      curve: run.sizes.filter(size => size.exchange === 1 || size.exchange % 10 === 0).map(size => [size.exchange, size.requestBytes[0]]),
+      curve: run.sizes
+        .filter(size => size.exchange === 1 || size.exchange % 10 === 0)
+        .map(size => [size.exchange, size.requestBytes[0]]),
       reference: ORIGINAL_LAL,
     },
     notes: [

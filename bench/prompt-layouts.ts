@@ -13,7 +13,9 @@ import type { ChatMessage, ToolSchema } from '../providers/types.js';
 export const templateJson = (value: unknown): string => {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(templateJson).join(', ')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, item]) => item !== undefined,
+  );
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}: ${templateJson(item)}`).join(', ')}}`;
 };
 
@@ -38,10 +40,12 @@ const messagePieces = (messages: readonly ChatMessage[]): string[] => {
       continue;
     }
     flush();
-    if (message.role === 'system' || message.role === 'user') pieces.push(block(message.role, message.content));
+    if (message.role === 'system' || message.role === 'user')
+      pieces.push(block(message.role, message.content));
     else {
       const calls = (message.toolCalls ?? []).map(
-        (call, index) => `${index > 0 || message.content !== '' ? '\n' : ''}<tool_call>\n{"name": "${call.name}", "arguments": ${call.arguments}}\n</tool_call>`,
+        (call, index) =>
+          `${index > 0 || message.content !== '' ? '\n' : ''}<tool_call>\n{"name": "${call.name}", "arguments": ${call.arguments}}\n</tool_call>`,
       );
       pieces.push(block('assistant', `${message.content}${calls.join('')}`));
     }
@@ -56,19 +60,35 @@ const split = (messages: readonly ChatMessage[]) => {
 };
 
 /** Qwen3's chat template: the system text, then the tools, in one system block; then the messages. */
-export const chatTemplatePieces = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): string[] => {
+export const chatTemplatePieces = (
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+): string[] => {
   const { system, rest } = split(messages);
-  const head = tools.length === 0
-    ? system === undefined ? [] : [`<|im_start|>system\n${system}`]
-    : [`<|im_start|>system\n${system === undefined ? '' : `${system}\n\n`}${TOOLS_HEAD}`, ...tools.map(tool => `\n${templateJson(tool)}`), TOOLS_TAIL];
+  const head =
+    tools.length === 0
+      ? system === undefined
+        ? []
+        : [`<|im_start|>system\n${system}`]
+      : [
+          `<|im_start|>system\n${system === undefined ? '' : `${system}\n\n`}${TOOLS_HEAD}`,
+          ...tools.map(tool => `\n${templateJson(tool)}`),
+          TOOLS_TAIL,
+        ];
   return [...head, ...(head.length > 0 ? ['<|im_end|>\n'] : []), ...messagePieces(rest)];
 };
 
 /** Anthropic's order: the tools, then the system prompt, then the messages. */
-export const anthropicOrderPieces = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): string[] => {
+export const anthropicOrderPieces = (
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+): string[] => {
   const { system, rest } = split(messages);
   return [
-    ...tools.map(tool => `${templateJson({ name: tool.function.name, description: tool.function.description, input_schema: tool.function.parameters })}\n`),
+    ...tools.map(
+      tool =>
+        `${templateJson({ name: tool.function.name, description: tool.function.description, input_schema: tool.function.parameters })}\n`,
+    ),
     ...(system === undefined ? [] : [block('system', system)]),
     ...messagePieces(rest),
   ];

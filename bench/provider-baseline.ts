@@ -10,10 +10,19 @@ import { startModelServer, type ModelProtocol } from '../sim/model-server/index.
 import { systemPrompt } from '../src/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 
-export const providerCallSamples = async (protocol: ModelProtocol, calls: number, warmup: number): Promise<number[]> => {
+export const providerCallSamples = async (
+  protocol: ModelProtocol,
+  calls: number,
+  warmup: number,
+): Promise<number[]> => {
   const server = await startModelServer({ protocol, reply: () => ({ text: 'pong' }) });
   try {
-    const provider = createProvider({ LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_MODEL: 'double-model', LAL_AUTH_TOKEN: 'bench-key-not-secret' });
+    const provider = createProvider({
+      LAL_HOST: server.url,
+      LAL_PROVIDER: protocol,
+      LAL_MODEL: 'double-model',
+      LAL_AUTH_TOKEN: 'bench-key-not-secret',
+    });
     const messages: ChatMessage[] = [
       { role: 'system', content: systemPrompt('lal') },
       { role: 'user', content: 'You have new mail. Message #3 from HOST:\nping' },

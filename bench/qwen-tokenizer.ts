@@ -13,9 +13,13 @@ export interface QwenTokenizer {
 }
 
 export const startQwenTokenizer = async (): Promise<QwenTokenizer> => {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./qwen-tokenizer-process.js', import.meta.url)), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = fork(
+    fileURLToPath(new URL('./qwen-tokenizer-process.js', import.meta.url)),
+    [],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const pending = new Map<number, (ids: number[][]) => void>();
   let asked = 0;
   await new Promise<void>((resolve, reject) => {

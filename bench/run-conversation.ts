@@ -68,8 +68,12 @@ export const runConversation = async (options: {
   const agent = await startBenchAgent({
     persona: 'lal',
     protocol: options.protocol,
-    ...(options.connection === undefined ? {} : { host: makeMailHost({ connection: options.connection }) }),
-    ...(options.contextTokens === undefined ? {} : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
+    ...(options.connection === undefined
+      ? {}
+      : { host: makeMailHost({ connection: options.connection }) }),
+    ...(options.contextTokens === undefined
+      ? {}
+      : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
   });
   const sizes: ExchangeSize[] = [];
   const heap: HeapCheckpoint[] = [await readHeap(0)];
@@ -77,11 +81,19 @@ export const runConversation = async (options: {
   try {
     for (let index = 1; index <= options.exchanges; index += 1) {
       const exchange = await agent.exchange(`ping ${index}`);
-      sizes.push({ exchange: index, requestBytes: exchange.requestBytes, estimatedTokens: exchange.estimatedTokens });
+      sizes.push({
+        exchange: index,
+        requestBytes: exchange.requestBytes,
+        estimatedTokens: exchange.estimatedTokens,
+      });
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const stored: unknown = await E(agent.host.guest(agent.name).powers).lookup('agent-memory');
-        heap.push({ ...(await readHeap(index)), storedMemoryChars: typeof stored === 'string' ? stored.length : JSON.stringify(stored).length });
+        heap.push({
+          ...(await readHeap(index)),
+          storedMemoryChars:
+            typeof stored === 'string' ? stored.length : JSON.stringify(stored).length,
+        });
       }
     }
   } finally {

@@ -59,17 +59,22 @@ import { startQwenTokenizer } from './qwen-tokenizer.js';
 const RESULTS_FILE = new URL('../../bench/results/latest.json', import.meta.url);
 
 const respawnWithGc = (): number => {
-  const child = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, LAL_BENCH_CHILD: '1' },
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, LAL_BENCH_CHILD: '1' },
+    },
+  );
   return child.status ?? 1;
 };
 
 const exchangesWanted = (): number => {
   const raw = process.env.BENCH_EXCHANGES;
   const value = raw === undefined ? 1000 : Number(raw);
-  if (!Number.isInteger(value) || value < 200) throw new Error(`BENCH_EXCHANGES must be a whole number ≥ 200, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 200)
+    throw new Error(`BENCH_EXCHANGES must be a whole number ≥ 200, got ${JSON.stringify(raw)}`);
   return value;
 };
 
@@ -82,7 +87,10 @@ const main = async () => {
   const economy = async () => {
     const tokenizer = await startQwenTokenizer();
     try {
-      return promptEconomyFigure([await runEconomy(tokenizer, 'lal'), await runEconomy(tokenizer, 'fae')]);
+      return promptEconomyFigure([
+        await runEconomy(tokenizer, 'lal'),
+        await runEconomy(tokenizer, 'fae'),
+      ]);
     } finally {
       tokenizer.close();
     }
@@ -93,8 +101,17 @@ const main = async () => {
     return;
   }
   if (process.env.BENCH_ONLY === 'memory') {
-    const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges] });
-    const direct = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges], connection: 'direct' });
+    const conversation = await runConversation({
+      protocol: 'openai',
+      exchanges,
+      checkpoints: [100, exchanges],
+    });
+    const direct = await runConversation({
+      protocol: 'openai',
+      exchanges,
+      checkpoints: [100, exchanges],
+      connection: 'direct',
+    });
     figures.push(memoryFigure(conversation, direct));
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
@@ -106,10 +123,21 @@ const main = async () => {
   progress('3/5 tool discovery');
   const discovery = await discoveryFigure('openai');
   progress(`4/5 a conversation of ${exchanges} exchanges (request size, memory)`);
-  const conversation = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, 200, 500, exchanges] });
+  const conversation = await runConversation({
+    protocol: 'openai',
+    exchanges,
+    checkpoints: [100, 200, 500, exchanges],
+  });
   figures.push(requestSizeFigure(conversation), overhead, discovery);
-  progress(`   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`);
-  const direct = await runConversation({ protocol: 'openai', exchanges, checkpoints: [100, exchanges], connection: 'direct' });
+  progress(
+    `   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`,
+  );
+  const direct = await runConversation({
+    protocol: 'openai',
+    exchanges,
+    checkpoints: [100, exchanges],
+    connection: 'direct',
+  });
   figures.push(memoryFigure(conversation, direct));
   progress('5/5 prompt size and prefix reuse (real tokenizer), lal and fae');
   figures.push(await economy());
@@ -120,13 +148,16 @@ const main = async () => {
   progress(`figures written to ${fileURLToPath(RESULTS_FILE)}`);
 };
 
-if (typeof (globalThis as { gc?: unknown }).gc !== 'function' && process.env.LAL_BENCH_CHILD === undefined) {
+if (
+  typeof (globalThis as { gc?: unknown }).gc !== 'function' &&
+  process.env.LAL_BENCH_CHILD === undefined
+) {
   process.exitCode = respawnWithGc();
 } else {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      progress(`failed: ${error instanceof Error ? (error.stack || error.message) : String(error)}`);
+      progress(`failed: ${error instanceof Error ? error.stack || error.message : String(error)}`);
       process.exit(1);
     },
   );

@@ -24,7 +24,9 @@ export const latestNoticeNumber = (request: NormalizedRequest): number => {
   throw new Error('bench model: no message notice in the request');
 };
 
-export const callTool = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
+export const callTool = (name: string, args: Record<string, unknown>): ScriptedReply => ({
+  toolCalls: [{ name, arguments: args }],
+});
 
 export const done: ModelStep = () => ({ text: '' });
 

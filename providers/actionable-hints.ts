@@ -33,7 +33,10 @@ const shapeOf = (body: unknown): string => {
 
 /** For an answer that is not the shape the chat endpoint gives. */
 export const wrongShapeHint = ({ service, host }: Where, body: unknown): string => {
-  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).slice(0, 6) : [];
+  const fields =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? Object.keys(body).slice(0, 6)
+      : [];
   const has = fields.length === 0 ? shapeOf(body) : `fields ${fields.join(', ')}`;
   if (service === 'Anthropic') {
     const openAiShaped = fields.includes('choices');
@@ -41,7 +44,7 @@ export const wrongShapeHint = ({ service, host }: Where, body: unknown): string 
     const advice = openAiShaped
       ? '. It looks like an OpenAI-compatible server: set LAL_PROVIDER=openai'
       : ollamaShaped
-        ? '. It looks like Ollama\'s native API: set LAL_PROVIDER=ollama'
+        ? ". It looks like Ollama's native API: set LAL_PROVIDER=ollama"
         : '';
     return `${service} at ${displayHost(host)} answered with something that is not an Anthropic message (no content list; it has ${has})${advice}.`;
   }
@@ -53,24 +56,37 @@ export const wrongShapeHint = ({ service, host }: Where, body: unknown): string 
   }
   const ollamaShaped = fields.includes('message') && fields.includes('done');
   return `${service} at ${displayHost(host)} answered with something that is not an OpenAI chat completion (no choices with a message; it has ${has})${
-    ollamaShaped ? '. It looks like Ollama\'s native API: set LAL_PROVIDER=ollama and LAL_HOST without /v1' : ''
+    ollamaShaped
+      ? ". It looks like Ollama's native API: set LAL_PROVIDER=ollama and LAL_HOST without /v1"
+      : ''
   }.`;
 };
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /**
  * llama.cpp refuses a prompt longer than its context (`exceed_context_size_error`
  * with n_prompt_tokens and n_ctx; older builds only say so in words). Returns the
  * end of a sentence that names the sizes and the two ways out, or undefined.
  */
-export const contextOverflow = (serverText: string | undefined, details: unknown): string | undefined => {
-  const record = details !== null && typeof details === 'object' ? (details as Record<string, unknown>) : {};
+export const contextOverflow = (
+  serverText: string | undefined,
+  details: unknown,
+): string | undefined => {
+  const record =
+    details !== null && typeof details === 'object' ? (details as Record<string, unknown>) : {};
   const text = serverText ?? '';
-  const isOverflow = record.type === 'exceed_context_size_error' || /exceeds? the available context size|context (length|window|size) (exceeded|is too small)/i.test(text);
+  const isOverflow =
+    record.type === 'exceed_context_size_error' ||
+    /exceeds? the available context size|context (length|window|size) (exceeded|is too small)/i.test(
+      text,
+    );
   if (!isOverflow) return undefined;
-  const needed = count(record.n_prompt_tokens) ?? count(Number(/request \((\d+) tokens\)/.exec(text)?.[1]));
-  const size = count(record.n_ctx) ?? count(Number(/context size \((\d+) tokens\)/.exec(text)?.[1]));
+  const needed =
+    count(record.n_prompt_tokens) ?? count(Number(/request \((\d+) tokens\)/.exec(text)?.[1]));
+  const size =
+    count(record.n_ctx) ?? count(Number(/context size \((\d+) tokens\)/.exec(text)?.[1]));
   const sizes =
     needed !== undefined && size !== undefined
       ? `: the request needed ${needed} tokens and the server's context is ${size} tokens`

@@ -22,10 +22,14 @@ export interface CacheableRequest {
 }
 
 const markLastBlock = (message: WireMessage): WireMessage => {
-  const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+  const blocks =
+    typeof message.content === 'string'
+      ? [{ type: 'text' as const, text: message.content }]
+      : message.content;
   const last = blocks[blocks.length - 1];
   // Thinking blocks cannot carry cache_control; the request is then left as it is.
-  if (last === undefined || last.type === 'thinking' || last.type === 'redacted_thinking') return message;
+  if (last === undefined || last.type === 'thinking' || last.type === 'redacted_thinking')
+    return message;
   const marked = { ...last, cache_control: EPHEMERAL } as Anthropic.Messages.ContentBlockParam;
   return { ...message, content: [...blocks.slice(0, -1), marked] } as WireMessage;
 };
@@ -38,10 +42,18 @@ export const withCacheBreakpoints = (parts: {
   const { system, messages, tools } = parts;
   const lastMessage = messages[messages.length - 1];
   return {
-    ...(system === undefined ? {} : { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }] }),
-    messages: lastMessage === undefined ? messages : [...messages.slice(0, -1), markLastBlock(lastMessage)],
+    ...(system === undefined
+      ? {}
+      : { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }] }),
+    messages:
+      lastMessage === undefined ? messages : [...messages.slice(0, -1), markLastBlock(lastMessage)],
     ...(tools.length === 0
       ? {}
-      : { tools: [...tools.slice(0, -1), { ...(tools[tools.length - 1] as WireTool), cache_control: EPHEMERAL }] }),
+      : {
+          tools: [
+            ...tools.slice(0, -1),
+            { ...(tools[tools.length - 1] as WireTool), cache_control: EPHEMERAL },
+          ],
+        }),
   };
 };

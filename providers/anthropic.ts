@@ -22,16 +22,31 @@ import { refuseLongWaits } from './refuse-long-waits.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
 import { keepLastMessages } from './trim-history.js';
-import { ProviderError, type ChatMessage, type ChatOptions, type ChatResult, type Provider, type ToolSchema } from './types.js';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ChatOptions,
+  type ChatResult,
+  type Provider,
+  type ToolSchema,
+} from './types.js';
 
 let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
 const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
 
-export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
+export const makeAnthropicProvider = (
+  config: ProviderConfig,
+  options: ProviderOptions = {},
+): Provider => {
   const secrets = [config.authToken];
   const log = (line: string) => options.log?.(redact(line, secrets));
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-  const context: FailureContext = { service: 'Anthropic', host: config.host, model: config.model, secrets };
+  const context: FailureContext = {
+    service: 'Anthropic',
+    host: config.host,
+    model: config.model,
+    secrets,
+  };
   let client: Anthropic | undefined;
 
   const clientFrom = (AnthropicClient: typeof Anthropic): Anthropic =>
@@ -41,7 +56,10 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       apiKey: config.authToken ?? null,
       maxRetries: options.maxRetries ?? config.maxRetries,
       timeout: timeoutMs,
-      fetch: refuseLongWaits(options.fetch ?? globalThis.fetch, options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs),
+      fetch: refuseLongWaits(
+        options.fetch ?? globalThis.fetch,
+        options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+      ),
       logLevel: options.log ? 'info' : 'off',
       logger: makeSdkLogger(log, 'Anthropic'),
       openTelemetry: false,
@@ -54,7 +72,9 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
   ): Promise<ChatResult> => {
     const { signal } = chatOptions;
     const module = await raceAbort(loadSdk(), signal);
-    const { system, messages: wireMessages } = toAnthropicRequest(keepLastMessages(messages, config.maxMessages));
+    const { system, messages: wireMessages } = toAnthropicRequest(
+      keepLastMessages(messages, config.maxMessages),
+    );
     const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: config.model,
       max_tokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
@@ -69,17 +89,28 @@ export const makeAnthropicProvider = (config: ProviderConfig, options: ProviderO
       throw sdkFailure(error, module, context, timeoutMs, signal);
     }
     // An Anthropic-compatible server may answer in another API's shape, or with nothing at all.
-    if (reply === null || typeof reply !== 'object' || !Array.isArray((reply as { content?: unknown }).content)) {
+    if (
+      reply === null ||
+      typeof reply !== 'object' ||
+      !Array.isArray((reply as { content?: unknown }).content)
+    ) {
       throw new ProviderError('unknown', redact(wrongShapeHint(context, reply), secrets));
     }
     const message = fromAnthropicMessage(reply);
     const usage = reply.usage;
     if (!usage) return { message };
     // input_tokens excludes cached input; the prompt's size is the sum.
-    const inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+    const inputTokens =
+      usage.input_tokens +
+      (usage.cache_creation_input_tokens ?? 0) +
+      (usage.cache_read_input_tokens ?? 0);
     return {
       message,
-      usage: { inputTokens, outputTokens: usage.output_tokens, cachedInputTokens: usage.cache_read_input_tokens ?? 0 },
+      usage: {
+        inputTokens,
+        outputTokens: usage.output_tokens,
+        cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+      },
     };
   };
 

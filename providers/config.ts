@@ -88,11 +88,7 @@ export const pickProviderKind = (host: string, override: string | undefined): Pr
   return 'ollama';
 };
 
-const readWholeNumber = (
-  env: Env,
-  name: string,
-  { min }: { min: number },
-): number | undefined => {
+const readWholeNumber = (env: Env, name: string, { min }: { min: number }): number | undefined => {
   const text = env[name];
   if (text === undefined || text.trim() === '') return undefined;
   const value = Number(text.trim());
@@ -113,7 +109,8 @@ const hostForKind = (host: string, kind: ProviderKind): string => {
 };
 
 export const readProviderConfig = (env: Env): ProviderConfig => {
-  const rawHost = env.LAL_HOST !== undefined && env.LAL_HOST.trim() !== '' ? env.LAL_HOST : DEFAULT_HOST;
+  const rawHost =
+    env.LAL_HOST !== undefined && env.LAL_HOST.trim() !== '' ? env.LAL_HOST : DEFAULT_HOST;
   if (!/^https?:\/\//i.test(rawHost.trim())) {
     throw new ProviderError(
       'config',
@@ -129,14 +126,18 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     );
   }
   const modelFromEnv = env.LAL_MODEL !== undefined && env.LAL_MODEL.trim() !== '';
-  const model = modelFromEnv && env.LAL_MODEL !== undefined
-    ? env.LAL_MODEL.trim()
-    : kind === 'anthropic' ? DEFAULT_ANTHROPIC_MODEL : DEFAULT_LOCAL_MODEL;
+  const model =
+    modelFromEnv && env.LAL_MODEL !== undefined
+      ? env.LAL_MODEL.trim()
+      : kind === 'anthropic'
+        ? DEFAULT_ANTHROPIC_MODEL
+        : DEFAULT_LOCAL_MODEL;
   const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
   const budget = readWholeNumber(env, 'LAL_CONTEXT_TOKENS', { min: 1 }) ?? DEFAULT_CONTEXT_TOKENS;
   const wanted = budget + (maxTokens ?? DEFAULT_REPLY_ROOM);
   const contextWindow =
-    readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ?? Math.ceil(wanted / CONTEXT_STEP) * CONTEXT_STEP;
+    readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ??
+    Math.ceil(wanted / CONTEXT_STEP) * CONTEXT_STEP;
   return {
     kind,
     host: hostForKind(rawHost, kind),

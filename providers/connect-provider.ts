@@ -20,10 +20,17 @@ export interface ConnectOptions extends ProviderOptions {
 }
 
 /** Picks the model (LAL_MODEL, else the server's first, else the default) and builds its provider. */
-export const connectOne = async (config: ProviderConfig, options: ConnectOptions = {}): Promise<Provider> => {
+export const connectOne = async (
+  config: ProviderConfig,
+  options: ConnectOptions = {},
+): Promise<Provider> => {
   const listed = await listModels(config, options);
   const offered = listed.ok ? listed.models : [];
-  const problem = listed.ok ? (offered.length === 0 ? 'the server lists no models' : undefined) : listed.reason;
+  const problem = listed.ok
+    ? offered.length === 0
+      ? 'the server lists no models'
+      : undefined
+    : listed.reason;
   let choice: ModelChoice;
   let model = config.model;
   if (config.modelFromEnv) {
@@ -39,12 +46,19 @@ export const connectOne = async (config: ProviderConfig, options: ConnectOptions
   return harden({ kind: provider.kind, model: provider.model, choice, chat: provider.chat });
 };
 
-export const connectProvider = async (env: Env, options: ConnectOptions = {}): Promise<Provider> => {
+export const connectProvider = async (
+  env: Env,
+  options: ConnectOptions = {},
+): Promise<Provider> => {
   const configs = [readProviderConfig(env), ...readFallbackConfigs(env)];
   const coolDownMs = readFallbackCoolDownMs(env);
   const providers = await Promise.all(configs.map(config => connectOne(config, options)));
   return makeFallbackChain(
     providers.map((provider, index) => ({ provider, host: displayHost(configs[index]!.host) })),
-    { coolDownMs, ...(options.log ? { log: options.log } : {}), ...(options.now ? { now: options.now } : {}) },
+    {
+      coolDownMs,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    },
   );
 };

@@ -40,7 +40,8 @@ const blocksOf = (message: Exclude<ChatMessage, { role: 'system' }>): WireBlock[
         },
       ];
     case 'assistant': {
-      const text: WireBlock[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+      const text: WireBlock[] =
+        message.content === '' ? [] : [{ type: 'text', text: message.content }];
       const calls: WireBlock[] = (message.toolCalls ?? []).map(call => ({
         type: 'tool_use',
         id: anthropicToolId(call.id),
@@ -73,9 +74,12 @@ export const toAnthropicRequest = (messages: readonly ChatMessage[]): AnthropicR
   const turns: { role: 'user' | 'assistant'; blocks: WireBlock[] }[] = [];
   for (const message of messages.slice(leading)) {
     // A later system message (a notice) keeps its place, as user text.
-    const blocks = message.role === 'system'
-      ? (message.content === '' ? [] : [{ type: 'text' as const, text: message.content }])
-      : blocksOf(message);
+    const blocks =
+      message.role === 'system'
+        ? message.content === ''
+          ? []
+          : [{ type: 'text' as const, text: message.content }]
+        : blocksOf(message);
     if (blocks.length === 0) continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const last = turns[turns.length - 1];
@@ -109,9 +113,15 @@ export const fromAnthropicMessage = (reply: WireReply): AssistantMessage => {
     // Thinking and server-tool blocks are not part of the transcript.
     if (block.type === 'text') texts.push(block.text);
     else if (block.type === 'tool_use') {
-      toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
+      toolCalls.push({
+        id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(block.input ?? {}),
+      });
     }
   }
   const content = texts.join('');
-  return toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+  return toolCalls.length > 0
+    ? { role: 'assistant', content, toolCalls }
+    : { role: 'assistant', content };
 };

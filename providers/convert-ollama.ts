@@ -86,5 +86,7 @@ export const fromOllamaMessage = (
   const wireCalls = (reply.tool_calls ?? []) as WireReplyCall[];
   const toolCalls = wireCalls.map(call => fromWireCall(call, newId));
   const content = reply.content ?? '';
-  return toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+  return toolCalls.length > 0
+    ? { role: 'assistant', content, toolCalls }
+    : { role: 'assistant', content };
 };

@@ -64,5 +64,7 @@ export const fromOpenAIMessage = (reply: WireReply): AssistantMessage => {
   const toolCalls = fromWireCalls(reply);
   // A refusal is the model's answer too: keep it rather than an empty reply.
   const content = reply.content ?? reply.refusal ?? '';
-  return toolCalls.length > 0 ? { role: 'assistant', content, toolCalls } : { role: 'assistant', content };
+  return toolCalls.length > 0
+    ? { role: 'assistant', content, toolCalls }
+    : { role: 'assistant', content };
 };

@@ -11,15 +11,21 @@ export const describeModelChoice = (provider: Provider): string => {
   const parts = [`I think with ${provider.model} (${provider.kind})`];
   if (choice?.source === 'LAL_MODEL') parts[0] += ', as LAL_MODEL says';
   else if (choice?.source === 'detected') parts[0] += ', the first model the server lists';
-  else if (choice?.source === 'default') parts[0] += `, the default${choice.problem === undefined ? '' : ` (${choice.problem})`}`;
+  else if (choice?.source === 'default')
+    parts[0] += `, the default${choice.problem === undefined ? '' : ` (${choice.problem})`}`;
   const others = (choice?.offered ?? []).filter(name => name !== provider.model);
   if (others.length > 0) {
     const shown = others.slice(0, 12);
-    parts.push(`The server also offers ${shown.join(', ')}${others.length > shown.length ? ` and ${others.length - shown.length} more` : ''}; set LAL_MODEL to choose one.`);
+    parts.push(
+      `The server also offers ${shown.join(', ')}${others.length > shown.length ? ` and ${others.length - shown.length} more` : ''}; set LAL_MODEL to choose one.`,
+    );
   } else if (choice !== undefined && choice.source !== 'LAL_MODEL') {
     parts.push('Set LAL_MODEL to choose another.');
   }
   const fallbacks = (provider.chain ?? []).slice(1);
-  if (fallbacks.length > 0) parts.push(`If it fails I fall back to ${fallbacks.map(link => `${link.model} at ${link.host}`).join(', then ')}.`);
+  if (fallbacks.length > 0)
+    parts.push(
+      `If it fails I fall back to ${fallbacks.map(link => `${link.model} at ${link.host}`).join(', then ')}.`,
+    );
   return `${parts[0]}.${parts.length > 1 ? ` ${parts.slice(1).join(' ')}` : ''}`;
 };

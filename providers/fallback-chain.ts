@@ -29,7 +29,8 @@ export const worthFallingBack = (error: unknown): error is ProviderError =>
 
 export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOptions): Provider => {
   const [first] = links;
-  if (first === undefined) throw new ProviderError('config', 'a fallback chain needs at least one server');
+  if (first === undefined)
+    throw new ProviderError('config', 'a fallback chain needs at least one server');
   if (links.length === 1) return first.provider;
   const log = options.log ?? (() => {});
   const now = options.now ?? Date.now;
@@ -37,7 +38,11 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
   let leftFirstAt = 0;
   const name = (index: number) => `${links[index]!.provider.model} at ${links[index]!.host}`;
 
-  const chat = async (messages: readonly ChatMessage[], tools: readonly ToolSchema[], chatOptions?: ChatOptions): Promise<ChatResult> => {
+  const chat = async (
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSchema[],
+    chatOptions?: ChatOptions,
+  ): Promise<ChatResult> => {
     if (current !== 0 && now() - leftFirstAt >= options.coolDownMs) {
       log(`trying ${name(0)} again after the cool-down`);
       current = 0;
@@ -67,7 +72,11 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
     kind: first.provider.kind,
     model: first.provider.model,
     ...(first.provider.choice === undefined ? {} : { choice: first.provider.choice }),
-    chain: links.map(link => ({ kind: link.provider.kind, model: link.provider.model, host: link.host })),
+    chain: links.map(link => ({
+      kind: link.provider.kind,
+      model: link.provider.model,
+      host: link.host,
+    })),
     chat,
   });
 };

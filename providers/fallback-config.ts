@@ -31,7 +31,9 @@ const parseEntries = (text: string | undefined): FallbackEntry[] => {
     .map(part => part.trim())
     .filter(part => part !== '')
     .map(part => {
-      const [url = '', model = '', tokenName = '', provider = ''] = part.split('|').map(piece => piece.trim());
+      const [url = '', model = '', tokenName = '', provider = ''] = part
+        .split('|')
+        .map(piece => piece.trim());
       return {
         url,
         model: model === '' ? undefined : model,
@@ -43,7 +45,9 @@ const parseEntries = (text: string | undefined): FallbackEntry[] => {
 
 /** The token variables LAL_FALLBACK names (each may also be given as NAME_FILE). */
 export const fallbackTokenNames = (env: Env): string[] =>
-  parseEntries(env[FALLBACK_ENV]).flatMap(entry => (entry.tokenName === undefined ? [] : [entry.tokenName]));
+  parseEntries(env[FALLBACK_ENV]).flatMap(entry =>
+    entry.tokenName === undefined ? [] : [entry.tokenName],
+  );
 
 /** The fallback tokens' values, for redaction by value. Unreadable files give none. */
 export const fallbackTokenValues = (env: Env): string[] =>
@@ -61,10 +65,16 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
   parseEntries(env[FALLBACK_ENV]).map((entry, index) => {
     const where = `${FALLBACK_ENV} entry ${index + 1}`;
     if (!/^https?:\/\//i.test(entry.url)) {
-      throw new ProviderError('config', `${where} must start with an http:// or https:// address; got ${JSON.stringify(entry.url)}`);
+      throw new ProviderError(
+        'config',
+        `${where} must start with an http:// or https:// address; got ${JSON.stringify(entry.url)}`,
+      );
     }
     if (entry.tokenName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry.tokenName)) {
-      throw new ProviderError('config', `${where} names the token variable ${JSON.stringify(entry.tokenName)}, which is not a variable name`);
+      throw new ProviderError(
+        'config',
+        `${where} names the token variable ${JSON.stringify(entry.tokenName)}, which is not a variable name`,
+      );
     }
     const token = entry.tokenName === undefined ? undefined : readSecret(env, entry.tokenName);
     try {
@@ -80,11 +90,17 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       if (entry.tokenName === undefined && text.includes('LAL_AUTH_TOKEN')) {
-        throw new ProviderError('config', `${where} needs a token: name the variable that holds it as the entry's third part (URL|model|TOKEN_VARIABLE)`);
+        throw new ProviderError(
+          'config',
+          `${where} needs a token: name the variable that holds it as the entry's third part (URL|model|TOKEN_VARIABLE)`,
+        );
       }
       // The primary's variable names become the entry's own (NAME and NAME_FILE), wherever the message says them.
       const own = text
-        .replace(/LAL_AUTH_TOKEN(_FILE)?/g, (_all, file: string | undefined) => `${entry.tokenName}${file ?? ''}`)
+        .replace(
+          /LAL_AUTH_TOKEN(_FILE)?/g,
+          (_all, file: string | undefined) => `${entry.tokenName}${file ?? ''}`,
+        )
         .replace('LAL_PROVIDER', 'its fourth part');
       throw new ProviderError('config', `${where}: ${own}`);
     }
@@ -95,7 +111,10 @@ export const readFallbackCoolDownMs = (env: Env): number => {
   if (text === undefined || text.trim() === '') return DEFAULT_FALLBACK_COOLDOWN_MS;
   const value = Number(text.trim());
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ProviderError('config', `${FALLBACK_COOLDOWN_ENV} must be a whole number of milliseconds; got ${JSON.stringify(text)}`);
+    throw new ProviderError(
+      'config',
+      `${FALLBACK_COOLDOWN_ENV} must be a whole number of milliseconds; got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 };

@@ -44,7 +44,9 @@ export const modelNamesOf = (body: unknown): string[] | undefined => {
   const names: string[] = [];
   for (const entry of entries) {
     const record = (entry ?? {}) as { id?: unknown; name?: unknown; model?: unknown };
-    const name = [record.id, record.name, record.model].find(value => typeof value === 'string' && value !== '');
+    const name = [record.id, record.name, record.model].find(
+      value => typeof value === 'string' && value !== '',
+    );
     if (typeof name === 'string' && !names.includes(name)) names.push(name);
   }
   return names;
@@ -64,7 +66,10 @@ export const listModels = async (
     });
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
-      return { ok: false, reason: `${where} answered HTTP ${response.status} when asked for its models` };
+      return {
+        ok: false,
+        reason: `${where} answered HTTP ${response.status} when asked for its models`,
+      };
     }
     const names = modelNamesOf(await response.json());
     if (names === undefined) return { ok: false, reason: `${where} gave no model list` };

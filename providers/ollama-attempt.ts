@@ -44,29 +44,32 @@ const errorWords = (text: string, state: AttemptState): string => {
  * non-JSON error body is re-labelled as Ollama's `{ error }` JSON, which keeps
  * the SDK from printing to the console while it reads it.
  */
-const makeAttemptFetch = (
-  baseFetch: typeof fetch,
-  state: AttemptState,
-  timeout: AbortSignal,
-  signal: AbortSignal | undefined,
-): typeof fetch => async (input, init) => {
-  const signals = [timeout, ...(signal ? [signal] : []), ...(init?.signal ? [init.signal] : [])];
-  const response = await baseFetch(input, { ...init, signal: AbortSignal.any(signals) });
-  if (response.ok) return response;
-  state.retryAfterMs = parseRetryAfter(response.headers);
-  const text = await response.text();
-  return new Response(JSON.stringify({ error: errorWords(text, state) || response.statusText }), {
-    status: response.status,
-    headers: { 'content-type': 'application/json' },
-  });
-};
+const makeAttemptFetch =
+  (
+    baseFetch: typeof fetch,
+    state: AttemptState,
+    timeout: AbortSignal,
+    signal: AbortSignal | undefined,
+  ): typeof fetch =>
+  async (input, init) => {
+    const signals = [timeout, ...(signal ? [signal] : []), ...(init?.signal ? [init.signal] : [])];
+    const response = await baseFetch(input, { ...init, signal: AbortSignal.any(signals) });
+    if (response.ok) return response;
+    state.retryAfterMs = parseRetryAfter(response.headers);
+    const text = await response.text();
+    return new Response(JSON.stringify({ error: errorWords(text, state) || response.statusText }), {
+      status: response.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
 
 const statusOf = (error: unknown): number | undefined => {
   const status = (error as { status_code?: unknown } | null)?.status_code;
   return typeof status === 'number' ? status : undefined;
 };
 
-const isRetryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+const isRetryableStatus = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 export type OllamaChatRequest = Parameters<Ollama['chat']>[0] & { stream: false };
 
@@ -76,7 +79,8 @@ export const makeOllamaAttempt = (
   timeoutMs: number,
   context: FailureContext,
 ) => {
-  const headers = config.authToken === undefined ? undefined : { Authorization: `Bearer ${config.authToken}` };
+  const headers =
+    config.authToken === undefined ? undefined : { Authorization: `Bearer ${config.authToken}` };
 
   const attemptOnce = async (
     OllamaClient: typeof Ollama,
@@ -109,10 +113,14 @@ export const makeOllamaAttempt = (
     const status = statusOf(error);
     if (status !== undefined) {
       const message = error instanceof Error ? error.message : undefined;
-      return { failure: httpFailure(status, message, context, state.errorDetails), retry: isRetryableStatus(status) };
+      return {
+        failure: httpFailure(status, message, context, state.errorDetails),
+        retry: isRetryableStatus(status),
+      };
     }
     if (state.timedOut) return { failure: timeoutFailure(context, timeoutMs), retry: true };
-    if (error instanceof TypeError) return { failure: connectionFailure(error, context), retry: true };
+    if (error instanceof TypeError)
+      return { failure: connectionFailure(error, context), retry: true };
     return { failure: unexpectedFailure(error, context), retry: false };
   };
 

@@ -32,7 +32,10 @@ const makeCallIdSource = (): (() => string) => {
   };
 };
 
-export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
+export const makeOllamaProvider = (
+  config: ProviderConfig,
+  options: ProviderOptions = {},
+): Provider => {
   const log = options.log ?? (() => {});
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
@@ -77,13 +80,16 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
         } catch (error) {
           const { failure, retry } = judge(error, state, signal);
           if (retry && attemptIndex < policy.maxRetries) {
-            log(`Ollama: ${failure.message} Retrying (${attemptIndex + 1} of ${policy.maxRetries}).`);
+            log(
+              `Ollama: ${failure.message} Retrying (${attemptIndex + 1} of ${policy.maxRetries}).`,
+            );
           }
           verdicts.set(failure, { retry, retryAfterMs: state.retryAfterMs });
           throw failure;
         }
       },
-      error => (typeof error === 'object' && error !== null && verdicts.get(error)) || { retry: false },
+      error =>
+        (typeof error === 'object' && error !== null && verdicts.get(error)) || { retry: false },
       policy,
       signal,
     );
@@ -94,13 +100,27 @@ export const makeOllamaProvider = (config: ProviderConfig, options: ProviderOpti
       if (error instanceof ProviderError) throw error;
       throw signal?.aborted ? abortedFailure() : unexpectedFailure(error, context);
     }
-    if (response === null || typeof response !== 'object' || response.message === null || typeof response.message !== 'object') {
-      throw new ProviderError('unknown', redact(wrongShapeHint(context, response), context.secrets));
+    if (
+      response === null ||
+      typeof response !== 'object' ||
+      response.message === null ||
+      typeof response.message !== 'object'
+    ) {
+      throw new ProviderError(
+        'unknown',
+        redact(wrongShapeHint(context, response), context.secrets),
+      );
     }
     const message = fromOllamaMessage(response.message, newId);
     const reported = response.prompt_eval_count !== undefined || response.eval_count !== undefined;
     return reported
-      ? { message, usage: { inputTokens: response.prompt_eval_count ?? 0, outputTokens: response.eval_count ?? 0 } }
+      ? {
+          message,
+          usage: {
+            inputTokens: response.prompt_eval_count ?? 0,
+            outputTokens: response.eval_count ?? 0,
+          },
+        }
       : { message };
   };
 

@@ -24,7 +24,10 @@ const fnv1a = (text: string): string => {
 const isOpenAIItself = (host: string): boolean => /(^|[/.])api\.openai\.com(:|\/|$)/.test(host);
 
 /** The extra body fields that ask the server to cache the prompt. */
-export const promptCacheFields = (host: string, messages: readonly ChatMessage[]): Record<string, unknown> => {
+export const promptCacheFields = (
+  host: string,
+  messages: readonly ChatMessage[],
+): Record<string, unknown> => {
   const system = messages.find(message => message.role === 'system')?.content ?? '';
   return {
     prompt_cache_key: `lal-fae-${fnv1a(system)}`,
@@ -41,7 +44,10 @@ interface LlamaCppTimings {
 }
 
 /** Cached input tokens as the server reports them; undefined when it does not. */
-export const cachedInputTokens = (usage: ReportedUsage | undefined, timings: LlamaCppTimings | undefined): number | undefined => {
+export const cachedInputTokens = (
+  usage: ReportedUsage | undefined,
+  timings: LlamaCppTimings | undefined,
+): number | undefined => {
   const cached = usage?.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number') return cached;
   return typeof timings?.cache_n === 'number' ? timings.cache_n : undefined;

@@ -27,7 +27,10 @@ import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from 
 let sdk: Promise<typeof import('openai')> | undefined;
 const loadSdk = () => (sdk ??= import('openai'));
 
-export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
+export const makeOpenAIProvider = (
+  config: ProviderConfig,
+  options: ProviderOptions = {},
+): Provider => {
   const secrets = [config.authToken];
   const log = (line: string) => options.log?.(redact(line, secrets));
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
@@ -52,7 +55,10 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
       webhookSecret: null,
       maxRetries: options.maxRetries ?? config.maxRetries,
       timeout: timeoutMs,
-      fetch: refuseLongWaits(options.fetch ?? globalThis.fetch, options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs),
+      fetch: refuseLongWaits(
+        options.fetch ?? globalThis.fetch,
+        options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+      ),
       logLevel: options.log ? 'info' : 'off',
       logger: makeSdkLogger(log, 'OpenAI-compatible server'),
     }));
@@ -74,18 +80,29 @@ export const makeOpenAIProvider = (config: ProviderConfig, options: ProviderOpti
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await runAbortable(signal, callSignal =>
-        clientFrom(module.default).chat.completions.create(body, callSignal ? { signal: callSignal } : {}),
+        clientFrom(module.default).chat.completions.create(
+          body,
+          callSignal ? { signal: callSignal } : {},
+        ),
       );
     } catch (error) {
       throw sdkFailure(error, module, context, timeoutMs, signal);
     }
     const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
-    if (choice === undefined || choice === null || typeof choice.message !== 'object' || choice.message === null) {
+    if (
+      choice === undefined ||
+      choice === null ||
+      typeof choice.message !== 'object' ||
+      choice.message === null
+    ) {
       throw new ProviderError('unknown', redact(wrongShapeHint(context, completion), secrets));
     }
     const message = fromOpenAIMessage(choice.message);
     const usage = completion.usage;
-    const cached = cachedInputTokens(usage, (completion as { timings?: Record<string, unknown> }).timings);
+    const cached = cachedInputTokens(
+      usage,
+      (completion as { timings?: Record<string, unknown> }).timings,
+    );
     return usage
       ? {
           message,

@@ -69,13 +69,20 @@ export const httpFailure = (
         `${where} does not know the model "${context.model}" (HTTP 404)${said}. Check LAL_MODEL.`,
       );
     }
-    return make('config', `${where} has no such endpoint (HTTP 404)${said}. ${wrongEndpointHint(context)}`);
+    return make(
+      'config',
+      `${where} has no such endpoint (HTTP 404)${said}. ${wrongEndpointHint(context)}`,
+    );
   }
   const overflow = contextOverflow(serverText, details);
   if (overflow !== undefined && (status === 400 || status === 413 || status === 500)) {
-    return make('bad-request', `${where} rejected the request as too long for its context${overflow}`);
+    return make(
+      'bad-request',
+      `${where} rejected the request as too long for its context${overflow}`,
+    );
   }
-  if (status === 429) return make('rate-limit', `${where} is rate limiting requests (HTTP 429)${said}.`);
+  if (status === 429)
+    return make('rate-limit', `${where} is rate limiting requests (HTTP 429)${said}.`);
   if (status === 408) return make('timeout', `${where} timed out the request (HTTP 408)${said}.`);
   if (status >= 500) return make('server', `${where} failed (HTTP ${status})${said}.`);
   if (status === 400 || status === 413 || status === 422) {
@@ -96,7 +103,14 @@ const causeCode = (error: unknown): string | undefined => {
 };
 
 /** Codes that mean nothing answers at the address (as opposed to a connection that was made and then lost). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 export const connectionFailure = (error: unknown, context: FailureContext): ProviderError => {
   const code = causeCode(error);

@@ -14,7 +14,9 @@ import type { Env } from './types.js';
 export const secretFileVariable = (name: string): string => `${name}_FILE`;
 
 const codeOf = (error: unknown): string =>
-  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
+  typeof error === 'object' && error !== null && 'code' in error
+    ? String(error.code)
+    : String(error);
 
 /**
  * The secret `name` holds, or the contents of the file `name_FILE` names
@@ -34,7 +36,10 @@ export const readSecret = (env: Env, name: string): string | undefined => {
   if (hasDirect) return direct;
   if (!hasFile) return undefined;
   if (!path.isAbsolute(file)) {
-    throw new ProviderError('config', `${fileVariable} must be an absolute path; got ${JSON.stringify(file)}`);
+    throw new ProviderError(
+      'config',
+      `${fileVariable} must be an absolute path; got ${JSON.stringify(file)}`,
+    );
   }
   let text: string;
   try {
@@ -48,7 +53,11 @@ export const readSecret = (env: Env, name: string): string | undefined => {
     );
   }
   const secret = text.replace(/\r?\n$/, '');
-  if (secret === '') throw new ProviderError('config', `${fileVariable} names an empty file: ${JSON.stringify(file)}`);
+  if (secret === '')
+    throw new ProviderError(
+      'config',
+      `${fileVariable} names an empty file: ${JSON.stringify(file)}`,
+    );
   return secret;
 };
 

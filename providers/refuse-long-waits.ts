@@ -8,7 +8,8 @@
  */
 import { parseRetryAfter } from './retry.js';
 
-export const refuseLongWaits = (baseFetch: typeof fetch, maxRetryAfterMs: number): typeof fetch =>
+export const refuseLongWaits =
+  (baseFetch: typeof fetch, maxRetryAfterMs: number): typeof fetch =>
   async (input, init) => {
     const response = await baseFetch(input, init);
     if (response.status !== 429 && response.status !== 503) return response;
@@ -16,5 +17,9 @@ export const refuseLongWaits = (baseFetch: typeof fetch, maxRetryAfterMs: number
     if (asked === undefined || asked <= maxRetryAfterMs) return response;
     const headers = new Headers(response.headers);
     headers.set('x-should-retry', 'false');
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   };

@@ -47,7 +47,9 @@ export const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number 
 
 /** An abort's reason as an Error: a caller may abort with any value, and we reject only with Errors. */
 const abortError = (reason: unknown): Error =>
-  reason instanceof Error ? reason : Error('The wait before the next attempt was cancelled.', { cause: reason });
+  reason instanceof Error
+    ? reason
+    : Error('The wait before the next attempt was cancelled.', { cause: reason });
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {

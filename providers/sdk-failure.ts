@@ -50,7 +50,13 @@ export const sdkFailure = (
   if (error instanceof classes.APIConnectionError) return connectionFailure(error, context);
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number') return httpFailure(status, serverMessage(error), context, (error as { error?: unknown }).error);
+    if (typeof status === 'number')
+      return httpFailure(
+        status,
+        serverMessage(error),
+        context,
+        (error as { error?: unknown }).error,
+      );
   }
   return unexpectedFailure(error, context);
 };

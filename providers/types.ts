@@ -37,11 +37,7 @@ export interface ToolResultMessage {
   content: string;
 }
 
-export type ChatMessage =
-  | SystemMessage
-  | UserMessage
-  | AssistantMessage
-  | ToolResultMessage;
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
 
 /** JSON Schema, as far as tool parameters need it. */
 export interface JsonSchema {

@@ -14,12 +14,21 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
 const entry = join(dist, 'sim', 'chat', 'main.js');
 // What tsconfig.json compiles.
-const sourceRoots = ['agent.ts', 'setup.ts', 'setup-tools.ts', 'src', 'providers', 'tools', 'sim', 'bench'];
+const sourceRoots = [
+  'agent.ts',
+  'setup.ts',
+  'setup-tools.ts',
+  'src',
+  'providers',
+  'tools',
+  'sim',
+  'bench',
+];
 
-const sourceFiles = (path) => {
+const sourceFiles = path => {
   if (!existsSync(path)) return [];
   if (statSync(path).isFile()) return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
-  return readdirSync(path, { withFileTypes: true }).flatMap((item) =>
+  return readdirSync(path, { withFileTypes: true }).flatMap(item =>
     item.name === 'node_modules' ? [] : sourceFiles(join(path, item.name)),
   );
 };
@@ -27,7 +36,7 @@ const sourceFiles = (path) => {
 /** True when some source has no built .js, or is newer than it. */
 const needsBuild = () => {
   if (!existsSync(entry)) return true;
-  for (const source of sourceRoots.flatMap((name) => sourceFiles(join(root, name)))) {
+  for (const source of sourceRoots.flatMap(name => sourceFiles(join(root, name)))) {
     const built = join(dist, relative(root, source)).replace(/\.ts$/, '.js');
     if (!existsSync(built) || statSync(built).mtimeMs < statSync(source).mtimeMs) return true;
   }
@@ -37,10 +46,15 @@ const needsBuild = () => {
 if (process.env.LAL_SIM_NO_BUILD !== '1' && needsBuild()) {
   process.stderr.write('Building (tsc)…\n');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (build.status !== 0) {
     process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
-    process.stderr.write('The build failed (see above); fix it or run `npm run build` to see it again.\n');
+    process.stderr.write(
+      'The build failed (see above); fix it or run `npm run build` to see it again.\n',
+    );
     process.exit(1);
   }
 }

@@ -18,10 +18,30 @@ export interface FormField {
 export const ADD_AGENT_DESCRIPTION = 'Add an agent';
 
 export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
-  { name: 'name', label: 'Agent name', example: 'lal-2 (lower case letters, digits and -; fae gets the Fae persona)' },
-  { name: 'host', label: 'API host', default: 'http://localhost:11434/v1', example: 'https://api.anthropic.com for Anthropic' },
-  { name: 'model', label: 'Model name', default: 'qwen3', example: 'claude-sonnet-4-5 for Anthropic' },
-  { name: 'authToken', label: 'API auth token', default: 'ollama', example: 'sk-ant-... for Anthropic', secret: true },
+  {
+    name: 'name',
+    label: 'Agent name',
+    example: 'lal-2 (lower case letters, digits and -; fae gets the Fae persona)',
+  },
+  {
+    name: 'host',
+    label: 'API host',
+    default: 'http://localhost:11434/v1',
+    example: 'https://api.anthropic.com for Anthropic',
+  },
+  {
+    name: 'model',
+    label: 'Model name',
+    default: 'qwen3',
+    example: 'claude-sonnet-4-5 for Anthropic',
+  },
+  {
+    name: 'authToken',
+    label: 'API auth token',
+    default: 'ollama',
+    example: 'sk-ant-... for Anthropic',
+    secret: true,
+  },
 ]);
 
 /** What a submission holds: every field as a string. */
@@ -34,12 +54,18 @@ export interface AgentSubmission {
 
 /** Reads the submitted record; a missing or non-string field is refused (naming the field, never a value). */
 export const readSubmission = (values: unknown): AgentSubmission => {
-  if (typeof values !== 'object' || values === null) throw Error('the submission is not a record of values');
+  if (typeof values !== 'object' || values === null)
+    throw Error('the submission is not a record of values');
   const record = values as Record<string, unknown>;
   const field = (name: keyof AgentSubmission): string => {
     const value = record[name];
     if (typeof value !== 'string') throw Error(`the field "${name}" is missing or not text`);
     return value.trim();
   };
-  return harden({ name: field('name'), host: field('host'), model: field('model'), authToken: field('authToken') });
+  return harden({
+    name: field('name'),
+    host: field('host'),
+    model: field('model'),
+    authToken: field('authToken'),
+  });
 };

@@ -18,7 +18,8 @@ export const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
   ENDO_LLM_NAME: 'LAL_NAME',
 });
 
-const isSet = (value: string | undefined): value is string => typeof value === 'string' && value !== '';
+const isSet = (value: string | undefined): value is string =>
+  typeof value === 'string' && value !== '';
 
 /**
  * The environment with each set ENDO_LLM_* variable copied to its LAL_* name
@@ -38,7 +39,9 @@ export const readEndoLlmEnv = (env: SourceEnv, say?: Say): SourceEnv => {
     merged[ours] = value;
   }
   if (isSet(env.ENDO_LLM_AUTH_TOKEN) && isSet(env.LAL_AUTH_TOKEN_FILE)) {
-    throw Error('set ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon\'s files)');
+    throw Error(
+      "set ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)",
+    );
   }
   if (say !== undefined && read.length > 0) {
     say(

@@ -33,7 +33,9 @@ export const makeToolCaplets = async (
   for (const plan of plans) {
     if (await E(host).has(plan.petName)) {
       kept.push(plan.petName);
-      say(`"${plan.petName}" already exists; keeping it (endo remove ${plan.petName} to re-create it)`);
+      say(
+        `"${plan.petName}" already exists; keeping it (endo remove ${plan.petName} to re-create it)`,
+      );
       continue;
     }
     await E(host).makeUnconfined(

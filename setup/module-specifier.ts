@@ -12,7 +12,9 @@ export const assertModuleExists = (specifier: string): string => {
   }
   const file = fileURLToPath(specifier);
   if (!existsSync(file)) {
-    throw Error(`The caplet module ${file} does not exist; build the package first (npm run build)`);
+    throw Error(
+      `The caplet module ${file} does not exist; build the package first (npm run build)`,
+    );
   }
   return specifier;
 };

@@ -10,7 +10,11 @@ import { AGENT_ENV_NAMES } from '../src/config.js';
  */
 
 /** The variables the agent and its providers read, and the file tools' root: the only ones setup passes. */
-export const PASSED_ENV_NAMES: readonly string[] = Object.freeze([...PROVIDER_ENV_NAMES, ...AGENT_ENV_NAMES, 'FAE_CWD']);
+export const PASSED_ENV_NAMES: readonly string[] = Object.freeze([
+  ...PROVIDER_ENV_NAMES,
+  ...AGENT_ENV_NAMES,
+  'FAE_CWD',
+]);
 
 /** The environment a setup script reads (`process.env` in the CLI). */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;

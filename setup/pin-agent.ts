@@ -18,9 +18,14 @@ export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
  * Removes the pin before the agent is replaced: the daemon revives PINS
  * after each collection, so a pinned agent that is cancelled comes back.
  */
-export const unpinAgent = async (host: SetupHostRef, daemon: SetupDaemon, controllerName: string): Promise<void> => {
+export const unpinAgent = async (
+  host: SetupHostRef,
+  daemon: SetupDaemon,
+  controllerName: string,
+): Promise<void> => {
   const { pins } = daemon;
-  if ((await E(host).identify(pins, controllerName)) !== undefined) await E(host).remove(pins, controllerName);
+  if ((await E(host).identify(pins, controllerName)) !== undefined)
+    await E(host).remove(pins, controllerName);
 };
 
 export const pinAgent = async (
@@ -35,13 +40,17 @@ export const pinAgent = async (
   if (!pin) {
     if (pinnedId === undefined) return 'none';
     await E(host).remove(pins, controllerName);
-    say(`LAL_PIN=0: unpinned "${controllerName}"; after endo restart it starts only when something looks it up`);
+    say(
+      `LAL_PIN=0: unpinned "${controllerName}"; after endo restart it starts only when something looks it up`,
+    );
     return 'unpinned';
   }
   const id = await E(host).identify(controllerName);
   if (id === undefined) throw Error(`Cannot pin "${controllerName}": the host has no such name`);
   if (pinnedId === id) return 'kept';
   await daemon.storeIdentifier(host, [pins, controllerName], id);
-  say(`pinned "${controllerName}" in ${pins}: the daemon starts it again after endo restart (LAL_PIN=0 to opt out)`);
+  say(
+    `pinned "${controllerName}" in ${pins}: the daemon starts it again after endo restart (LAL_PIN=0 to opt out)`,
+  );
   return 'pinned';
 };

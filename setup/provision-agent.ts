@@ -41,7 +41,8 @@ export interface AgentProvisioned {
   pin: PinOutcome;
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /**
  * Gives an existing guest the introduced values it does not hold yet: into
@@ -61,7 +62,8 @@ const handToExistingGuest = async (
   const hasTools = (await E(guest).has('tools')) && (await readable(guest, 'tools'));
   const handed: string[] = [];
   for (const [hostName, guestName] of entries) {
-    const held = (await E(guest).has(guestName)) || (hasTools && (await E(guest).has('tools', guestName)));
+    const held =
+      (await E(guest).has(guestName)) || (hasTools && (await E(guest).has('tools', guestName)));
     if (held) continue;
     const id = await E(host).identify(hostName);
     if (id === undefined) continue;
@@ -71,7 +73,10 @@ const handToExistingGuest = async (
   return handed;
 };
 
-export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgentOptions): Promise<AgentProvisioned> => {
+export const provisionAgent = async (
+  host: SetupHostRef,
+  options: ProvisionAgentOptions,
+): Promise<AgentProvisioned> => {
   const { daemon, names, persona, say } = options;
   const { guestName, agentName, controllerName } = names;
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
@@ -85,7 +90,9 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
       );
     }
     handed = await handToExistingGuest(host, daemon, agentName, introducedNames);
-    say(`guest "${guestName}" already exists; reusing it${handed.length === 0 ? '' : `, gave it ${handed.join(', ')}`}`);
+    say(
+      `guest "${guestName}" already exists; reusing it${handed.length === 0 ? '' : `, gave it ${handed.join(', ')}`}`,
+    );
   } else {
     await E(host).provideGuest(guestName, harden({ introducedNames, agentName }));
     const present = await Promise.all(Object.keys(introducedNames).map(name => E(host).has(name)));
@@ -98,9 +105,13 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
   const controllerExists = await E(host).has(controllerName);
   // A controller left from an earlier guest of this name serves that old guest: replace it.
   if (controllerExists && guestExisted && !options.restart) {
-    say(`"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`);
+    say(
+      `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
+    );
     if (handed.length > 0) {
-      say('It finds tools given into its tools/ at its next turn; ones left at its top level move there when it restarts.');
+      say(
+        'It finds tools given into its tools/ at its next turn; ones left at its top level move there when it restarts.',
+      );
     }
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
     const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
@@ -121,7 +132,9 @@ export const provisionAgent = async (host: SetupHostRef, options: ProvisionAgent
     harden({ powersName: agentName, resultName: controllerName, env }),
   );
   // Names only: values such as LAL_AUTH_TOKEN are secrets.
-  say(`started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`);
+  say(
+    `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
+  );
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
   const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
   say(`talk to it: endo send ${guestName} "hello"`);

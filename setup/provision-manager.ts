@@ -38,13 +38,23 @@ export const provisionManager = async (
   const { daemon, say } = options;
   const { guestName, agentName, controllerName } = MANAGER_NAMES;
   if (await E(host).has(controllerName)) {
-    say(`the agent manager "${controllerName}" is running; its "Add an agent" form is in your inbox (endo inbox)`);
-    return harden({ manager: 'kept', pin: await pinAgent(host, daemon, controllerName, options.pin, say) });
+    say(
+      `the agent manager "${controllerName}" is running; its "Add an agent" form is in your inbox (endo inbox)`,
+    );
+    return harden({
+      manager: 'kept',
+      pin: await pinAgent(host, daemon, controllerName, options.pin, say),
+    });
   }
   if (!(await E(host).has(guestName))) {
-    await E(host).provideGuest(guestName, harden({ introducedNames: { [daemon.agent]: HOST_AGENT }, agentName }));
+    await E(host).provideGuest(
+      guestName,
+      harden({ introducedNames: { [daemon.agent]: HOST_AGENT }, agentName }),
+    );
   } else if (!(await E(host).has(agentName))) {
-    throw Error(`"${guestName}" already exists but "${agentName}" does not: remove it (endo remove ${guestName}) or set LAL_FORM=0`);
+    throw Error(
+      `"${guestName}" already exists but "${agentName}" does not: remove it (endo remove ${guestName}) or set LAL_FORM=0`,
+    );
   }
   await E(host).makeUnconfined(
     daemon.worker,
@@ -58,5 +68,8 @@ export const provisionManager = async (
   say(
     `started the agent manager as "${controllerName}" (guest "${guestName}", given your powers as "${HOST_AGENT}"): it sent you an "Add an agent" form (endo inbox, or the chat UI) that makes another agent each time it is submitted; LAL_FORM=0 leaves it out`,
   );
-  return harden({ manager: 'started', pin: await pinAgent(host, daemon, controllerName, options.pin, say) });
+  return harden({
+    manager: 'started',
+    pin: await pinAgent(host, daemon, controllerName, options.pin, say),
+  });
 };

@@ -95,7 +95,9 @@ export const readTokenFile = (env: SourceEnv, cwd: string): string | undefined =
   const raw = env.LAL_AUTH_TOKEN_FILE;
   if (raw === undefined || raw === '') return undefined;
   if (env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '') {
-    throw Error('set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon\'s files)');
+    throw Error(
+      "set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)",
+    );
   }
   const absolute = path.resolve(cwd, raw);
   try {

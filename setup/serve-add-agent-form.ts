@@ -58,7 +58,8 @@ interface MailRecord {
   valueId?: unknown;
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describeError = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 type Powers = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
@@ -84,7 +85,11 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
         daemon,
         names,
         persona: names.guestName === 'fae' ? 'fae' : 'lal',
-        env: pickEnv({ LAL_HOST: submission.host, LAL_MODEL: submission.model, LAL_AUTH_TOKEN: submission.authToken }),
+        env: pickEnv({
+          LAL_HOST: submission.host,
+          LAL_MODEL: submission.model,
+          LAL_AUTH_TOKEN: submission.authToken,
+        }),
         agentSpecifier,
         restart: false,
         pin: true,
@@ -92,8 +97,15 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
         say: line => log(redact(line, secrets)),
       });
       const exists = outcome.agent === 'kept';
-      text = exists ? `Agent "${names.guestName}" already exists.` : `Agent "${names.guestName}" is now running.`;
-      added = { name: names.guestName, host: submission.host, model: submission.model, outcome: exists ? 'exists' : 'started' };
+      text = exists
+        ? `Agent "${names.guestName}" already exists.`
+        : `Agent "${names.guestName}" is now running.`;
+      added = {
+        name: names.guestName,
+        host: submission.host,
+        model: submission.model,
+        outcome: exists ? 'exists' : 'started',
+      };
     } catch (error) {
       text = `Error creating agent: ${redact(describeError(error), secrets)}`;
       log(text);
@@ -116,12 +128,20 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
     const dismiss = () => powers().dismiss!(message.number).catch(() => {});
     if (selfId !== undefined && idFromLocator(message.from) === selfId) {
       // Our own forms are kept (a submission names one); copies of our answers are not needed.
-      if (message.type === 'form' && typeof message.messageId === 'string') forms.add(message.messageId);
+      if (message.type === 'form' && typeof message.messageId === 'string')
+        forms.add(message.messageId);
       else await dismiss();
       continue;
     }
-    if (message.type !== 'value' || typeof message.replyTo !== 'string' || !forms.has(message.replyTo)) continue;
-    await answer(message).catch((error: unknown) => log(`could not answer submission #${message.number}: ${describeError(error)}`));
+    if (
+      message.type !== 'value' ||
+      typeof message.replyTo !== 'string' ||
+      !forms.has(message.replyTo)
+    )
+      continue;
+    await answer(message).catch((error: unknown) =>
+      log(`could not answer submission #${message.number}: ${describeError(error)}`),
+    );
     // Answered: dismissed, so a restart does not answer it again.
     await dismiss();
   }

@@ -32,10 +32,11 @@ export interface SetupDaemon {
   storeIdentifier(directory: unknown, path: string[], id: string): Promise<void>;
 }
 
-const NAMES: Readonly<Record<Generation, Pick<SetupDaemon, 'agent' | 'worker' | 'none' | 'pins'>>> = harden({
-  f0a46042a: { agent: 'AGENT', worker: 'MAIN', none: 'NONE', pins: 'PINS' },
-  newest: { agent: '@agent', worker: '@main', none: '@none', pins: '@pins' },
-});
+const NAMES: Readonly<Record<Generation, Pick<SetupDaemon, 'agent' | 'worker' | 'none' | 'pins'>>> =
+  harden({
+    f0a46042a: { agent: 'AGENT', worker: 'MAIN', none: 'NONE', pins: 'PINS' },
+    newest: { agent: '@agent', worker: '@main', none: '@none', pins: '@pins' },
+  });
 
 export const setupDaemonFor = (generation: Generation): SetupDaemon =>
   harden({
@@ -45,7 +46,9 @@ export const setupDaemonFor = (generation: Generation): SetupDaemon =>
       const store = E(directory as IdentifierStore) as unknown as Required<{
         [K in keyof IdentifierStore]: (nameOrPath: string[], id: string) => Promise<void>;
       }>;
-      await (generation === 'newest' ? store.storeIdentifier(harden(path), id) : store.write(harden(path), id));
+      await (generation === 'newest'
+        ? store.storeIdentifier(harden(path), id)
+        : store.write(harden(path), id));
     },
   });
 

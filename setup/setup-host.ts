@@ -20,7 +20,11 @@ export interface SetupHost {
     name: string,
     options: { introducedNames?: Readonly<Record<string, string>>; agentName?: string },
   ): Awaitable<unknown>;
-  makeUnconfined(workerName: string, specifier: string, options: MakeCapletOptions): Awaitable<unknown>;
+  makeUnconfined(
+    workerName: string,
+    specifier: string,
+    options: MakeCapletOptions,
+  ): Awaitable<unknown>;
   cancel(nameOrPath: string, reason?: Error): Awaitable<void>;
   /** f0a46042a; the newest daemon has storeIdentifier instead (see setup-daemon.ts). */
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;

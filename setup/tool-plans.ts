@@ -17,7 +17,8 @@ import { pickEnv, type SourceEnv } from './passed-env.js';
 export type ToolSpecifier = (name: ToolName) => string;
 
 /** The host's pet name for a tool: its module's kebab-case name plus `-tool` (`readFile` → `read-file-tool`). */
-export const toolPetName = (name: ToolName): string => `${toolModuleFiles[name].replace(/\.js$/, '')}-tool`;
+export const toolPetName = (name: ToolName): string =>
+  `${toolModuleFiles[name].replace(/\.js$/, '')}-tool`;
 
 export const planToolCaplets = (options: {
   /** Absolute root for the file tools and runCommand; they are left out without it. */
@@ -35,7 +36,10 @@ export const planToolCaplets = (options: {
     ...(faeCwd === undefined
       ? []
       : rootedToolNames.map(name =>
-          plan(name, { FAE_CWD: faeCwd, ...(name === 'runCommand' ? pickEnv(options.env ?? {}, SANDBOX_ENV_NAMES) : {}) }),
+          plan(name, {
+            FAE_CWD: faeCwd,
+            ...(name === 'runCommand' ? pickEnv(options.env ?? {}, SANDBOX_ENV_NAMES) : {}),
+          }),
         )),
   ];
 };

@@ -13,11 +13,15 @@ import type { Say } from './say.js';
 export const warnWithoutSandbox = async (env: SourceEnv, say: Say): Promise<void> => {
   const settings = readSandboxSettings(env, 'run-command-tool');
   if (settings.unsandboxed) {
-    say('warning: FAE_RUN_COMMAND_UNSANDBOXED=1: run-command-tool runs commands unconfined, with the daemon\'s rights, and anyone who can mail the agent can steer them');
+    say(
+      "warning: FAE_RUN_COMMAND_UNSANDBOXED=1: run-command-tool runs commands unconfined, with the daemon's rights, and anyone who can mail the agent can steer them",
+    );
     return;
   }
   const problem = await checkSandbox(env.PATH);
   if (problem !== undefined) {
-    say(`warning: run-command-tool has no working sandbox here and will refuse to run commands: ${problem}`);
+    say(
+      `warning: run-command-tool has no working sandbox here and will refuse to run commands: ${problem}`,
+    );
   }
 };

@@ -19,7 +19,9 @@ export const redactStrings = <T>(value: T, redact: (text: string) => string): T 
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map(item => redactStrings(item, redact)) as T;
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)])) as T;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]),
+    ) as T;
   }
   return value;
 };
@@ -27,7 +29,8 @@ export const redactStrings = <T>(value: T, redact: (text: string) => string): T 
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
   const redact = makeRedactor(env);
   const givenLog = given.log;
-  const log: Log = givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
+  const log: Log =
+    givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
   const observers: Observe[] = [(event: AgentEvent) => log(describeEvent(event))];
   if (given.observe !== undefined) observers.push(given.observe);
   const observe: Observe = event => {

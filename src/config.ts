@@ -113,8 +113,12 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   for (const key of Object.keys(LIMIT_ENV) as (keyof AgentLimits)[]) {
     limits[key] = readPositiveInteger(env, LIMIT_ENV[key], DEFAULT_LIMITS[key], problems);
   }
-  if (!(limits.repeatWarnAt <= limits.repeatRefuseAt && limits.repeatRefuseAt <= limits.repeatStopAt)) {
-    problems.push('The repeat guard needs LAL_REPEAT_WARN ≤ LAL_REPEAT_REFUSE ≤ LAL_REPEAT_STOP; using the defaults.');
+  if (!(
+    limits.repeatWarnAt <= limits.repeatRefuseAt && limits.repeatRefuseAt <= limits.repeatStopAt
+  )) {
+    problems.push(
+      'The repeat guard needs LAL_REPEAT_WARN ≤ LAL_REPEAT_REFUSE ≤ LAL_REPEAT_STOP; using the defaults.',
+    );
     limits.repeatWarnAt = DEFAULT_LIMITS.repeatWarnAt;
     limits.repeatRefuseAt = DEFAULT_LIMITS.repeatRefuseAt;
     limits.repeatStopAt = DEFAULT_LIMITS.repeatStopAt;

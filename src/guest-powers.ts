@@ -23,7 +23,13 @@ export interface GuestPowers {
   send(recipient: NameOrPath, strings: string[], edgeNames: string[], petNames: NameOrPath[]): void;
   reply(number: bigint, strings: string[], edgeNames: string[], petNames: NameOrPath[]): void;
   /** Newest daemon only: the sender revises its own package; `done: false` while still being written. */
-  editMessage?(number: bigint, strings: string[], edgeNames: string[], petNames: NameOrPath[], options?: { done?: boolean }): void;
+  editMessage?(
+    number: bigint,
+    strings: string[],
+    edgeNames: string[],
+    petNames: NameOrPath[],
+    options?: { done?: boolean },
+  ): void;
   dismiss(number: bigint): void;
   adopt(number: bigint, edgeName: string, petName: NameOrPath): void;
   request(recipient: NameOrPath, description: string, responseName?: string): unknown;

@@ -20,11 +20,16 @@ export const secretValues = (env: Env): string[] => [
   ...Object.entries(env)
     .filter(
       ([name, value]) =>
-        SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && !PLAIN_NUMBER.test(value),
+        SECRET_NAME.test(name) &&
+        typeof value === 'string' &&
+        value.length >= MIN_SECRET_LENGTH &&
+        !PLAIN_NUMBER.test(value),
     )
     .map(([, value]) => value as string),
   // The secrets read from files (LAL_AUTH_TOKEN_FILE): they are in no env value.
-  ...secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(value => value.length >= MIN_SECRET_LENGTH),
+  ...secretsFromFiles(env, name => SECRET_NAME.test(name)).filter(
+    value => value.length >= MIN_SECRET_LENGTH,
+  ),
   ...fallbackTokenValues(env).filter(value => value.length >= MIN_SECRET_LENGTH),
 ];
 
@@ -33,7 +38,10 @@ export const makeRedactor = (env: Env): ((text: string) => string) => {
   const secrets = secretValues(env).sort((a, b) => b.length - a.length);
   return text =>
     // Bearer and x-api-key values that did not come from env (e.g. echoed by a server).
-    redact(text, secrets).replace(/(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
+    redact(text, secrets).replace(
+      /(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi,
+      '$1[redacted]',
+    );
 };
 
 /** A log that never throws: a failed write is not the agent's failure, and is not retried. */
@@ -47,7 +55,10 @@ export const neverThrows =
     }
   };
 
-export const makeLog = (env: Env, sink: (line: string) => void = line => process.stderr.write(`${line}\n`)): Log => {
+export const makeLog = (
+  env: Env,
+  sink: (line: string) => void = line => process.stderr.write(`${line}\n`),
+): Log => {
   const level = (env.LAL_LOG ?? 'info').toLowerCase();
   if (level === 'off' || level === 'none') {
     return () => {};

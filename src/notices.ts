@@ -29,7 +29,9 @@ export interface NoticeQueue {
 }
 
 /** Notices grouped by the message they belong to, in arrival order. */
-export const byOrigin = (notices: readonly Notice[]): { origin: Origin | undefined; notices: Notice[] }[] => {
+export const byOrigin = (
+  notices: readonly Notice[],
+): { origin: Origin | undefined; notices: Notice[] }[] => {
   const groups = new Map<string, { origin: Origin | undefined; notices: Notice[] }>();
   for (const notice of notices) {
     const key = notice.origin === undefined ? '' : String(notice.origin.number);
@@ -54,7 +56,10 @@ export const isStoredNotice = (value: unknown): value is StoredNotice => {
   return (
     typeof record.id === 'string' &&
     typeof record.text === 'string' &&
-    (origin === undefined || (typeof origin.number === 'string' && /^\d+$/.test(origin.number) && typeof origin.sender === 'string'))
+    (origin === undefined ||
+      (typeof origin.number === 'string' &&
+        /^\d+$/.test(origin.number) &&
+        typeof origin.sender === 'string'))
   );
 };
 
@@ -67,7 +72,10 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
   const queued: Notice[] = stored.map(entry => ({
     id: entry.id,
     text: entry.text,
-    origin: entry.origin === undefined ? undefined : { number: BigInt(entry.origin.number), sender: entry.origin.sender },
+    origin:
+      entry.origin === undefined
+        ? undefined
+        : { number: BigInt(entry.origin.number), sender: entry.origin.sender },
   }));
   const mirror = () => {
     stored.splice(
@@ -76,7 +84,9 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
       ...queued.map(notice => ({
         id: notice.id,
         text: notice.text,
-        ...(notice.origin === undefined ? {} : { origin: { number: String(notice.origin.number), sender: notice.origin.sender } }),
+        ...(notice.origin === undefined
+          ? {}
+          : { origin: { number: String(notice.origin.number), sender: notice.origin.sender } }),
       })),
     );
   };

@@ -15,7 +15,9 @@ export const readPositiveInteger = <Fallback extends number | undefined>(
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
-    problems.push(`${name} must be a positive whole number, got "${raw}"; ${fallback === undefined ? 'no limit is applied' : `using ${fallback}`}.`);
+    problems.push(
+      `${name} must be a positive whole number, got "${raw}"; ${fallback === undefined ? 'no limit is applied' : `using ${fallback}`}.`,
+    );
     return fallback;
   }
   return value;

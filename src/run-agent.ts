@@ -61,7 +61,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
   const status = options.status ?? makeStatusBoard();
-  status.section('Agent', () => [`persona: ${config.persona}`, ...config.problems.map(problem => `configuration: ${problem}`)]);
+  status.section('Agent', () => [
+    `persona: ${config.persona}`,
+    ...config.problems.map(problem => `configuration: ${problem}`),
+  ]);
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
@@ -79,7 +82,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     const parts = await assembleAgentParts({
-      powers, env, config, status, log, observe, redact, clock, queue, signal, createProvider: options.createProvider,
+      powers,
+      env,
+      config,
+      status,
+      log,
+      observe,
+      redact,
+      clock,
+      queue,
+      signal,
+      createProvider: options.createProvider,
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
@@ -88,7 +101,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     const finishWith = makeMessageFinisher(powers, parts);
     const toolsFresh = makeToolsFreshness(parts.tools, log);
     const dismiss = (number: unknown) => safeDismiss(powers, number);
-    const handleMail = makeMailTurns({ parts, config, clock, log, redact, toolsFresh, finishWith, dismiss });
+    const handleMail = makeMailTurns({
+      parts,
+      config,
+      clock,
+      log,
+      redact,
+      toolsFresh,
+      finishWith,
+      dismiss,
+    });
     const { handleNotices, handleWake } = makeNoticeTurns({ parts, toolsFresh, finishWith });
 
     // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
@@ -96,7 +118,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     // Asks stored before a restart are followed again through their copies in the inbox.
     await parts.asks.resume(finishEarlierAsk(parts));
 
-    const follower = followAgentMail({ powers, parts, log, redact, push: work => queue.push(work) });
+    const follower = followAgentMail({
+      powers,
+      parts,
+      log,
+      redact,
+      push: work => queue.push(work),
+    });
     onCancel.add(() => follower.stop());
     if (signal.aborted) follower.stop();
     const following = follower.done.catch((error: unknown) => {
@@ -105,8 +133,18 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
 
     await runServingLoop({
-      queue, signal, powers, parts, log, redact,
-      handle: { mail: handleMail, notices: handleNotices, wake: handleWake, forget: () => forgetConversation(parts.memory, clock, log) },
+      queue,
+      signal,
+      powers,
+      parts,
+      log,
+      redact,
+      handle: {
+        mail: handleMail,
+        notices: handleNotices,
+        wake: handleWake,
+        forget: () => forgetConversation(parts.memory, clock, log),
+      },
     });
     await following;
   };
@@ -114,7 +152,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const stopped = serve().catch(async (error: unknown) => {
     log(`the agent stopped: ${redact(describeError(error))}`);
     // Its powers fail to load: say what to do, to HOST if it can still be reached, else in the log.
-    if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
+    if (isMailboxLoadFailure(error))
+      await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   });
   const forgetMemory = () =>
     new Promise<string>((resolve, reject) => {
@@ -123,7 +162,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         return;
       }
       // Between turns, on the serving loop: never under a turn in progress.
-      const unhook = onCancel.add(() => reject(new Error('the agent stopped before it could forget')));
+      const unhook = onCancel.add(() =>
+        reject(new Error('the agent stopped before it could forget')),
+      );
       queue.push({
         kind: 'forget',
         done: said => {

@@ -32,7 +32,12 @@ import { guardToolCall } from './policy/guard-tool-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
 import type { QuotaStop } from './usage/quota-stop.js';
-import { closingLine, speakThrough, type LivePlaceholders, type Placeholder } from './progress/live-placeholders.js';
+import {
+  closingLine,
+  speakThrough,
+  type LivePlaceholders,
+  type Placeholder,
+} from './progress/live-placeholders.js';
 import { textContent } from './progress/throttled-edits.js';
 import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
 
@@ -71,7 +76,11 @@ export interface TurnServerSetup {
 
 export interface TurnServer {
   /** Runs a turn (the caller has brought `tools` up to date); undefined when there is no model. */
-  serve(title: string, content: string, origin: Origin | undefined): Promise<TurnOutcome | undefined>;
+  serve(
+    title: string,
+    content: string,
+    origin: Origin | undefined,
+  ): Promise<TurnOutcome | undefined>;
   /** Whether the model dismissed this message itself (and forgets it). */
   takeDismissedByModel(number: bigint): boolean;
 }
@@ -95,7 +104,9 @@ const builtinContextFor = (
   origin,
   ...notes,
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
-  ...(placeholder === undefined || origin === undefined ? {} : { speak: speakThrough(placeholder, origin, setup.powers) }),
+  ...(placeholder === undefined || origin === undefined
+    ? {}
+    : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
@@ -120,7 +131,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       });
     } finally {
       // Never an unfinished placeholder left behind, whatever ended the turn.
-      if (placeholder !== undefined && !placeholder.finished) await placeholder.finish(textContent(closingLine(end)));
+      if (placeholder !== undefined && !placeholder.finished)
+        await placeholder.finish(textContent(closingLine(end)));
     }
   };
 
@@ -161,14 +173,21 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           gate: setup.approvals,
           origin,
           redact: setup.redact,
-          run: (call: ToolCall, offered: readonly string[]) => runToolCall(call, context, config.limits, signal, turnObserve, offered),
+          run: (call: ToolCall, offered: readonly string[]) =>
+            runToolCall(call, context, config.limits, signal, turnObserve, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
         takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
-        stopWhen: config.stopAfterAnswer && origin !== undefined ? [whenSenderAnswered(() => answered.has(String(origin.number)))] : [],
+        stopWhen:
+          config.stopAfterAnswer && origin !== undefined
+            ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
+            : [],
         // A turn with no tool call and no word leaves the sender waiting with nothing.
-        whenSilent: ({ toolCalls }) => (origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin)),
-        ...(setup.quotaStop === undefined ? {} : { beforeModelCall: () => setup.quotaStop?.(origin) }),
+        whenSilent: ({ toolCalls }) =>
+          origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
+        ...(setup.quotaStop === undefined
+          ? {}
+          : { beforeModelCall: () => setup.quotaStop?.(origin) }),
         limits: config.limits,
         signal,
         observe: turnObserve,
@@ -177,8 +196,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     } catch (error) {
       // A turn that throws is told to the sender and closed like any other.
       thrown = setup.redact(error instanceof Error ? error.message : String(error));
-      outcome = { stopReason: 'error', error: thrown, finalText: '', modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 } };
-      observe({ kind: 'turn-end', stopReason: 'error', modelCalls: 0, usage: outcome.usage, error: `the agent failed: ${thrown}` });
+      outcome = {
+        stopReason: 'error',
+        error: thrown,
+        finalText: '',
+        modelCalls: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+      };
+      observe({
+        kind: 'turn-end',
+        stopReason: 'error',
+        modelCalls: 0,
+        usage: outcome.usage,
+        error: `the agent failed: ${thrown}`,
+      });
     }
     ended(
       await tellTurnEnd({

@@ -42,15 +42,24 @@ export const tellTurnEnd = async (options: {
   hostName: string;
 }): Promise<TurnEnded> => {
   const { outcome, thrown, answered, origin, placeholder } = options;
-  const spoke = answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-  const pending = origin !== undefined && options.trackers.some(tracker => tracker.hasPendingFor(origin.number));
-  const ending = endingOf({ outcome, ...(thrown === undefined ? {} : { thrown }), spoke, pending, sender: origin?.sender });
+  const spoke =
+    answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
+  const pending =
+    origin !== undefined && options.trackers.some(tracker => tracker.hasPendingFor(origin.number));
+  const ending = endingOf({
+    outcome,
+    ...(thrown === undefined ? {} : { thrown }),
+    spoke,
+    pending,
+    sender: origin?.sender,
+  });
   if (ending.closing !== undefined) closeTurn(options.turn, ending.closing);
   if (ending.tell !== undefined) {
     // The agent's own words get code spans; the model's words are its own.
     const own = ending.tell !== outcome.finalText.trim();
     const said = options.redact(own ? codeSpans(ending.tell) : ending.tell);
-    if (placeholder === undefined || !(await placeholder.finish(textContent(said)))) await options.tell(origin, said);
+    if (placeholder === undefined || !(await placeholder.finish(textContent(said))))
+      await options.tell(origin, said);
   }
   return { stopReason: outcome.stopReason, pending, hostName: options.hostName };
 };

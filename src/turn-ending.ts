@@ -35,7 +35,10 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
   const close = (what: string) => `(No answer: ${clause(what)}${told}.)`;
   if (thrown !== undefined) {
     const why = `the agent failed: ${clause(thrown)}`;
-    return { tell: `I could not answer this: ${why}. Send it again if you still need it.`, closing: close(why) };
+    return {
+      tell: `I could not answer this: ${why}. Send it again if you still need it.`,
+      closing: close(why),
+    };
   }
   switch (outcome.stopReason) {
     case 'answered':
@@ -47,18 +50,28 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
       // The error is the whole sentence for the sender: the budget, and when the message is taken up again.
       return {
         tell: outcome.error ?? "I have used this hour's budget part-way through this.",
-        closing: close("this hour's budget was spent before the next model call; the message is taken up again when it frees up"),
+        closing: close(
+          "this hour's budget was spent before the next model call; the message is taken up again when it frees up",
+        ),
       };
     case 'done': {
       const text = outcome.finalText.trim();
       if (text !== '') return spoke ? {} : { tell: text };
       if (spoke || pending || sender === undefined) return {};
-      return { tell: `I could not answer this: ${SILENT}. Send it again or rephrase if you still need it.`, closing: close(SILENT) };
+      return {
+        tell: `I could not answer this: ${SILENT}. Send it again or rephrase if you still need it.`,
+        closing: close(SILENT),
+      };
     }
     default: {
       const why =
-        outcome.stopReason === 'error' ? `the model failed: ${clause(outcome.error ?? 'unknown error')}` : clause(outcome.error ?? outcome.stopReason);
-      return { tell: `I stopped working on this: ${why}. Send it again or rephrase if you still need it.`, closing: close(why) };
+        outcome.stopReason === 'error'
+          ? `the model failed: ${clause(outcome.error ?? 'unknown error')}`
+          : clause(outcome.error ?? outcome.stopReason);
+      return {
+        tell: `I stopped working on this: ${why}. Send it again or rephrase if you still need it.`,
+        closing: close(why),
+      };
     }
   }
 };

@@ -23,16 +23,24 @@ const closedPort = async (): Promise<string> => {
 
 describe("the agent's own words (behaviour 7.3)", () => {
   test('a model server that is down: one period per sentence, and LAL_HOST in a code span', async () => {
-    const run = await start({ realProvider: true, env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' } });
+    const run = await start({
+      realProvider: true,
+      env: { LAL_HOST: await closedPort(), LAL_MAX_RETRIES: '0' },
+    });
     await run.send('ping');
-    const told = textOf(await run.reply(/^I stopped working on this: the model failed: Cannot reach Ollama/));
+    const told = textOf(
+      await run.reply(/^I stopped working on this: the model failed: Cannot reach Ollama/),
+    );
     expect(told).not.toMatch(/\.\./);
     expect(told).toContain('`LAL_HOST`');
     expect(told).not.toMatch(/[^`]LAL_HOST[^`]/);
   });
 
   test('a configuration problem in the greeting names the setting in a code span', async () => {
-    const run = await start({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
+    const run = await start({
+      realProvider: true,
+      env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' },
+    });
     expect(textOf(run.greeting!)).toContain('`LAL_AUTH_TOKEN`');
   });
 

@@ -7,7 +7,14 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  replyStep,
+  textOf,
+  waitForMessage,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const namedToolUrl = new URL('./support/misbehaving-tool.ts', import.meta.url).href;
@@ -16,7 +23,10 @@ const { start } = useAgents();
 
 const withTool = async (mode: string) => {
   const host = makeMailHost();
-  await E(host.host).makeUnconfined('worker-tool', namedToolUrl, { resultName: 'odd-tool', env: { TOOL_NAME: 'odd', MODE: mode } });
+  await E(host.host).makeUnconfined('worker-tool', namedToolUrl, {
+    resultName: 'odd-tool',
+    env: { TOOL_NAME: 'odd', MODE: mode },
+  });
   return host;
 };
 
@@ -25,10 +35,15 @@ describe('bounds (behaviour 3.5)', () => {
     const forever: Step[] = Array.from({ length: 7 }, () => callTool('list', {}));
     const run = await start({ steps: forever });
     await run.send('loop please');
-    const told = await run.reply(/I stopped working on this: the model repeated the same list call 7 times/);
+    const told = await run.reply(
+      /I stopped working on this: the model repeated the same list call 7 times/,
+    );
     expect(told.replyTo).toBeDefined();
     // Warned at 3, refused from 5.
-    const results = run.provider.requests.at(-1)!.messages.filter(message => message.role === 'tool').map(message => message.content);
+    const results = run.provider.requests
+      .at(-1)!
+      .messages.filter(message => message.role === 'tool')
+      .map(message => message.content);
     expect(results[2]).toMatch(/warning: you made this exact call 3 times/);
     expect(results[4]).toMatch(/refused/);
     expect(run.provider.requests).toHaveLength(7);
@@ -38,7 +53,9 @@ describe('bounds (behaviour 3.5)', () => {
   });
 
   test('the model-call cap ends a turn and says so', async () => {
-    const varied: Step[] = Array.from({ length: 10 }, (_, index) => callTool('has', { petNamePath: [`thing-${index}`] }));
+    const varied: Step[] = Array.from({ length: 10 }, (_, index) =>
+      callTool('has', { petNamePath: [`thing-${index}`] }),
+    );
     const run = await start({ env: { LAL_MAX_MODEL_CALLS: '4' }, steps: varied });
     await run.send('wander');
     await run.reply(/I stopped working on this: the turn used its 4 model calls/);
@@ -79,7 +96,8 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
   test('200 exchanges stay within the budget and the first fact stays in the prompt', async () => {
     const budget = 8_000;
     const steps: Step[] = [];
-    for (let index = 0; index < 200; index += 1) steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'));
+    for (let index = 0; index < 200; index += 1)
+      steps.push(replyStep(index === 0 ? 'Nice to meet you, Ada' : 'pong'));
     const run = await start({ env: { LAL_CONTEXT_TOKENS: String(budget) }, steps });
     await run.send('My name is Ada and my favourite number is 7.');
     await run.reply('Nice to meet you, Ada');
@@ -90,7 +108,9 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
     const sizes = run.events.flatMap(event => (event.kind === 'model-call' ? [event] : []));
     const largest = Math.max(...sizes.map(event => event.estimatedTokens));
     const largestChars = Math.max(...sizes.map(event => event.chars));
-    console.log(`largest request: ~${largest} tokens, ${largestChars} characters (budget ${budget} tokens); first: ${sizes[0]!.chars}, last: ${sizes.at(-1)!.chars} characters`);
+    console.log(
+      `largest request: ~${largest} tokens, ${largestChars} characters (budget ${budget} tokens); first: ${sizes[0]!.chars}, last: ${sizes.at(-1)!.chars} characters`,
+    );
     expect(largest).toBeLessThanOrEqual(budget);
     // The digest follows the unchanging system prompt, in a user message of its own.
     const [system, digest] = run.provider.requests.at(-1)!.messages;
@@ -107,7 +127,10 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
     await run.restart([
       request => {
         const transcript = JSON.stringify(request.messages);
-        return callTool('reply', { messageNumber: latestMessageNumber(request), strings: [transcript.includes('my colour is blue') ? 'your colour is blue' : 'I forgot'] });
+        return callTool('reply', {
+          messageNumber: latestMessageNumber(request),
+          strings: [transcript.includes('my colour is blue') ? 'your colour is blue' : 'I forgot'],
+        });
       },
       say(''),
     ]);
@@ -124,15 +147,28 @@ describe('context budget and memory (behaviour 3.7, 3.8, 2.5)', () => {
 describe('restart with mail still in the inbox (behaviour 2.5)', () => {
   test('a handled message the daemon replays after a restart is not answered again', async () => {
     const run = await start({
-      steps: [callTool('request', { recipient: 'HOST', description: 'a colour', responseName: 'colour' }), say('')],
+      steps: [
+        callTool('request', { recipient: 'HOST', description: 'a colour', responseName: 'colour' }),
+        say(''),
+      ],
     });
     await run.send('ask me for a colour');
     await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
     // The message stays in the inbox while its request is open, so the daemon replays it.
     const inbox = asMessages(await E(run.host.guest(run.name).powers).listMessages());
-    expect(inbox.some(message => message.type === 'package' && textOf(message) === 'ask me for a colour')).toBe(true);
-    await run.restart([request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['fresh answer'] })]);
+    expect(
+      inbox.some(
+        message => message.type === 'package' && textOf(message) === 'ask me for a colour',
+      ),
+    ).toBe(true);
+    await run.restart([
+      request =>
+        callTool('reply', {
+          messageNumber: latestMessageNumber(request),
+          strings: ['fresh answer'],
+        }),
+    ]);
     await run.send('hello again');
     await run.reply('fresh answer');
     // One model call after the restart: for the new message only.

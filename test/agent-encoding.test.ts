@@ -3,16 +3,45 @@ import { Far } from '@endo/far';
 import { decodeArguments } from '../src/encoding/decode-arguments.js';
 import { renderForModel } from '../src/encoding/render-for-model.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
-import { readMessageNumber, readMessageParts, readPassable, readPath } from '../src/tools/read-args.js';
+import {
+  readMessageNumber,
+  readMessageParts,
+  readPassable,
+  readPath,
+} from '../src/tools/read-args.js';
 
 describe('decodeArguments (behaviour 3.3)', () => {
   test('strings are kept exactly as written (SmallCaps is read only by the readers of passable parameters)', () => {
-    const decoded = decodeArguments('{"n":"+5","m":"-7","u":"#undefined","s":"!+5","nested":["+1",{"x":"#NaN"}]}');
-    expect(decoded).toEqual({ ok: true, args: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }] } });
+    const decoded = decodeArguments(
+      '{"n":"+5","m":"-7","u":"#undefined","s":"!+5","nested":["+1",{"x":"#NaN"}]}',
+    );
+    expect(decoded).toEqual({
+      ok: true,
+      args: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }] },
+    });
   });
   test('a passable parameter is read SmallCaps-first; a string SmallCaps cannot read is kept as written', () => {
-    const value = readPassable({ value: { n: '+5', m: '-7', u: '#undefined', s: '!+5', nested: ['+1', { x: '#NaN' }], text: ['- item (note) $5', '%sym', '$0.Alleged: x'] } }, 'value');
-    expect(value).toEqual({ n: 5n, m: -7n, u: undefined, s: '+5', nested: [1n, { x: NaN }], text: ['- item (note) $5', '%sym', '$0.Alleged: x'] });
+    const value = readPassable(
+      {
+        value: {
+          n: '+5',
+          m: '-7',
+          u: '#undefined',
+          s: '!+5',
+          nested: ['+1', { x: '#NaN' }],
+          text: ['- item (note) $5', '%sym', '$0.Alleged: x'],
+        },
+      },
+      'value',
+    );
+    expect(value).toEqual({
+      n: 5n,
+      m: -7n,
+      u: undefined,
+      s: '+5',
+      nested: [1n, { x: NaN }],
+      text: ['- item (note) $5', '%sym', '$0.Alleged: x'],
+    });
     expect(() => readPassable({}, 'value')).toThrow(/value is required/);
   });
   test('arguments that are not JSON give an error that says so, never {}', () => {
@@ -25,7 +54,10 @@ describe('decodeArguments (behaviour 3.3)', () => {
     expect(decodeArguments('5').ok).toBe(false);
   });
   test('double-encoded JSON is read, empty arguments are {}', () => {
-    expect(decodeArguments(JSON.stringify(JSON.stringify({ a: 1 })))).toEqual({ ok: true, args: { a: 1 } });
+    expect(decodeArguments(JSON.stringify(JSON.stringify({ a: 1 })))).toEqual({
+      ok: true,
+      args: { a: 1 },
+    });
     expect(decodeArguments('  ')).toEqual({ ok: true, args: {} });
   });
 });
@@ -46,13 +78,21 @@ describe('argument readers (behaviour 4)', () => {
     expect(() => readPath({}, 'petNamePath')).toThrow('petNamePath is required');
   });
   test('send parts: missing edge lists mean none; missing trailing strings are padded', () => {
-    expect(readMessageParts({ strings: ['hi'] })).toEqual({ strings: ['hi'], edgeNames: [], petNames: [] });
-    expect(readMessageParts({ strings: ['see '], edgeNames: ['x'], petNames: ['tools/x'] })).toEqual({
+    expect(readMessageParts({ strings: ['hi'] })).toEqual({
+      strings: ['hi'],
+      edgeNames: [],
+      petNames: [],
+    });
+    expect(
+      readMessageParts({ strings: ['see '], edgeNames: ['x'], petNames: ['tools/x'] }),
+    ).toEqual({
       strings: ['see ', ''],
       edgeNames: ['x'],
       petNames: [['tools', 'x']],
     });
-    expect(() => readMessageParts({ strings: ['a', 'b', 'c'] })).toThrow(/one string before each value/);
+    expect(() => readMessageParts({ strings: ['a', 'b', 'c'] })).toThrow(
+      /one string before each value/,
+    );
     expect(() => readMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(/same length/);
   });
 });
@@ -60,14 +100,25 @@ describe('argument readers (behaviour 4)', () => {
 describe('renderForModel (behaviour 3.4)', () => {
   test('bigints, undefined and remotables; strings as they are', async () => {
     const tool = Far('Calculator', { add: () => 1, help: () => '' });
-    const text = await renderForModel(harden({ n: 5n, m: -2n, u: undefined, s: '-x', plain: 'hi', tool, list: [NaN] }));
+    const text = await renderForModel(
+      harden({ n: 5n, m: -2n, u: undefined, s: '-x', plain: 'hi', tool, list: [NaN] }),
+    );
     const value = JSON.parse(text) as Record<string, unknown>;
-    expect(value).toMatchObject({ n: '+5', m: '-2', u: '#undefined', s: '-x', plain: 'hi', list: ['#NaN'] });
+    expect(value).toMatchObject({
+      n: '+5',
+      m: '-2',
+      u: '#undefined',
+      s: '-x',
+      plain: 'hi',
+      list: ['#NaN'],
+    });
     expect(value.tool).toMatch(/^\$Alleged: Calculator \(methods: .*add.*\)$/);
     expect(value.tool).toMatch(/help/);
   });
   test('unhardened objects and errors render too', async () => {
-    expect(await renderForModel({ status: 'pending', n: 1n })).toBe('{"status":"pending","n":"+1"}');
+    expect(await renderForModel({ status: 'pending', n: 1n })).toBe(
+      '{"status":"pending","n":"+1"}',
+    );
     expect(await renderForModel(new Error('nope'))).toBe('{"error":"nope"}');
   });
 });

@@ -17,7 +17,11 @@ const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
 const { start } = useAgents();
 
-const offeredOf = (names: readonly string[]) => names.filter(name => name === 'math' || name.startsWith('odd')).sort().join(',');
+const offeredOf = (names: readonly string[]) =>
+  names
+    .filter(name => name === 'math' || name.startsWith('odd'))
+    .sort()
+    .join(',');
 
 /** A mail host whose HOST holds math and one odd tool per schema mode, each introduced to the agent. */
 const hostWith = async (modes: readonly string[]) => {
@@ -25,7 +29,10 @@ const hostWith = async (modes: readonly string[]) => {
   await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
   const introducedNames: Record<string, string> = { 'math-tool': 'math-tool' };
   for (const mode of modes) {
-    await E(host.host).makeUnconfined(`worker-${mode}`, oddToolUrl, { resultName: `odd-${mode}`, env: { TOOL_NAME: `odd_${mode.replace(/-/g, '_')}`, SCHEMA: mode } });
+    await E(host.host).makeUnconfined(`worker-${mode}`, oddToolUrl, {
+      resultName: `odd-${mode}`,
+      env: { TOOL_NAME: `odd_${mode.replace(/-/g, '_')}`, SCHEMA: mode },
+    });
     introducedNames[`odd-${mode}`] = `odd-${mode}`;
   }
   return { host, introducedNames };
@@ -38,14 +45,19 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
       host,
       persona: 'fae',
       introducedNames,
-      steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`again: ${offeredOf(request.toolNames)}`)],
+      steps: [
+        request => say(`offered: ${offeredOf(request.toolNames)}`),
+        request => say(`again: ${offeredOf(request.toolNames)}`),
+      ],
     });
     await run.send('what tools?');
     await run.reply('offered: math');
     await run.send('and now?');
     await run.reply('again: math');
     const help = await run.help();
-    expect(help).toMatch(/Tools refused:\n- tools\/odd-bigint: its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/);
+    expect(help).toMatch(
+      /Tools refused:\n- tools\/odd-bigint: its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/,
+    );
     expect(run.logs.join('\n')).toMatch(/tools\/odd-bigint refused: its schema is not plain JSON/);
   });
 
@@ -69,19 +81,29 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
 
   test('a refused tool is tried again when its identity changes', async () => {
     const { host, introducedNames } = await hostWith(['bigint']);
-    await E(host.host).makeUnconfined('worker-fixed', oddToolUrl, { resultName: 'fixed', env: { TOOL_NAME: 'odd_fixed', SCHEMA: 'ok' } });
+    await E(host.host).makeUnconfined('worker-fixed', oddToolUrl, {
+      resultName: 'fixed',
+      env: { TOOL_NAME: 'odd_fixed', SCHEMA: 'ok' },
+    });
     const run = await start({
       host,
       persona: 'fae',
       introducedNames,
-      steps: [request => say(`offered: ${offeredOf(request.toolNames)}`), request => say(`then: ${offeredOf(request.toolNames)}`)],
+      steps: [
+        request => say(`offered: ${offeredOf(request.toolNames)}`),
+        request => say(`then: ${offeredOf(request.toolNames)}`),
+      ],
     });
     await run.send('what tools?');
     await run.reply('offered: math');
     // The host replaces the value under tools/odd-bigint with a good tool.
     await E(host.host).send('fae', ['a fix ', ''], ['fix'], ['fixed']);
     const powers = host.guest('fae').powers;
-    const fixMessage = await waitForMessage(host, message => message.type === 'package' && textOf(message) === 'a fix ', { who: 'fae' });
+    const fixMessage = await waitForMessage(
+      host,
+      message => message.type === 'package' && textOf(message) === 'a fix ',
+      { who: 'fae' },
+    );
     await E(powers).adopt(fixMessage.number, 'fix', ['tools', 'odd-bigint']);
     await run.send('and now?');
     await run.reply('then: math,odd_fixed');
@@ -90,7 +112,10 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
 
   test('a tool mailed with adoptTool and refused is not adopted, and its sender is told why', async () => {
     const host = makeMailHost();
-    await E(host.host).makeUnconfined('worker-bad', oddToolUrl, { resultName: 'bad-tool', env: { TOOL_NAME: 'odd_bad', SCHEMA: 'bigint' } });
+    await E(host.host).makeUnconfined('worker-bad', oddToolUrl, {
+      resultName: 'bad-tool',
+      env: { TOOL_NAME: 'odd_bad', SCHEMA: 'bigint' },
+    });
     let toolMessage = -1;
     const run = await start({
       host,
@@ -99,14 +124,20 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
       steps: [
         request => {
           toolMessage = latestMessageNumber(request);
-          return callTool('adoptTool', { messageNumber: toolMessage, edgeName: 'tool', toolName: 'bad' });
+          return callTool('adoptTool', {
+            messageNumber: toolMessage,
+            edgeName: 'tool',
+            toolName: 'bad',
+          });
         },
         request => say(`model saw: ${request.messages.at(-1)!.content}`),
       ],
     });
     await E(host.host).send('fae', ['please use this tool ', ''], ['tool'], ['bad-tool']);
     const told = await run.reply(/^I did not adopt "tool" as a tool/);
-    expect(textOf(told)).toMatch(/its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/);
+    expect(textOf(told)).toMatch(
+      /its schema is not plain JSON \(a bigint at function\.parameters\.properties\.n\.maximum\)/,
+    );
     expect(told.replyTo).toBeDefined();
     const seen = await run.reply(/^model saw:/);
     expect(textOf(seen)).toMatch(/not adopted: .*bigint.*the sender was told/);
@@ -121,11 +152,28 @@ describe('checkToolSchema', () => {
     const { checkToolSchema } = await import('../src/tools/check-tool-schema.js');
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
-    const schema = (parameters: unknown) => ({ type: 'function', function: { name: 'x', description: 'd', parameters } });
-    expect(checkToolSchema(schema(cyclic))).toEqual({ ok: false, reason: 'its schema is not plain JSON (a cycle at function.parameters.properties.self)' });
-    expect(checkToolSchema(schema({ type: 'object', default: () => 1 }))).toEqual({ ok: false, reason: 'its schema is not plain JSON (a function at function.parameters.default)' });
-    expect(checkToolSchema(schema({ type: 'object', n: Number.NaN }))).toMatchObject({ ok: false, reason: expect.stringMatching(/non-finite number at function\.parameters\.n/) });
-    expect(checkToolSchema({ type: 'function', function: { name: 'functions.x' } })).toMatchObject({ ok: false, reason: expect.stringMatching(/not a valid tool name/) });
-    expect(checkToolSchema(schema({ type: 'object', properties: {}, extra: undefined }))).toMatchObject({ ok: true });
+    const schema = (parameters: unknown) => ({
+      type: 'function',
+      function: { name: 'x', description: 'd', parameters },
+    });
+    expect(checkToolSchema(schema(cyclic))).toEqual({
+      ok: false,
+      reason: 'its schema is not plain JSON (a cycle at function.parameters.properties.self)',
+    });
+    expect(checkToolSchema(schema({ type: 'object', default: () => 1 }))).toEqual({
+      ok: false,
+      reason: 'its schema is not plain JSON (a function at function.parameters.default)',
+    });
+    expect(checkToolSchema(schema({ type: 'object', n: Number.NaN }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/non-finite number at function\.parameters\.n/),
+    });
+    expect(checkToolSchema({ type: 'function', function: { name: 'functions.x' } })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not a valid tool name/),
+    });
+    expect(
+      checkToolSchema(schema({ type: 'object', properties: {}, extra: undefined })),
+    ).toMatchObject({ ok: true });
   });
 });

@@ -29,7 +29,11 @@ describe('Fae tools (behaviour 6)', () => {
         request => {
           toolMessage = latestMessageNumber(request);
           firstOffered = request.toolNames;
-          return callTool('adoptTool', { messageNumber: toolMessage, edgeName: 'calc', toolName: 'calculator' });
+          return callTool('adoptTool', {
+            messageNumber: toolMessage,
+            edgeName: 'calc',
+            toolName: 'calculator',
+          });
         },
         request => {
           expect(count(request.toolNames, 'math')).toBe(1);
@@ -37,7 +41,10 @@ describe('Fae tools (behaviour 6)', () => {
         },
         request => {
           const result = JSON.parse(request.messages.at(-1)!.content) as { result: number };
-          return callTool('reply', { messageNumber: toolMessage, strings: [String(result.result)] });
+          return callTool('reply', {
+            messageNumber: toolMessage,
+            strings: [String(result.result)],
+          });
         },
         say(''),
       ],
@@ -61,7 +68,10 @@ describe('Fae tools (behaviour 6)', () => {
       host,
       persona: 'fae',
       introducedNames: { 'math-tool': 'calculator' },
-      steps: [request => say(`I have ${request.toolNames.filter(name => name === 'math').length} math tool`)],
+      steps: [
+        request =>
+          say(`I have ${request.toolNames.filter(name => name === 'math').length} math tool`),
+      ],
     });
     await run.send('what tools?');
     await run.reply('I have 1 math tool');
@@ -78,10 +88,18 @@ describe('Fae tools (behaviour 6)', () => {
     const host = makeMailHost();
     const introducedNames: Record<string, string> = {};
     for (let index = 0; index < 50; index += 1) {
-      await E(host.host).makeUnconfined(`worker-t${index}`, namedToolUrl, { resultName: `tool-${index}`, env: { TOOL_NAME: `t${index}` } });
+      await E(host.host).makeUnconfined(`worker-t${index}`, namedToolUrl, {
+        resultName: `tool-${index}`,
+        env: { TOOL_NAME: `t${index}` },
+      });
       introducedNames[`tool-${index}`] = `tool-${index}`;
     }
-    const run = await start({ host, persona: 'fae', introducedNames, steps: [say('first'), say('second')] });
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames,
+      steps: [say('first'), say('second')],
+    });
     await run.send('one');
     await run.reply('first');
     const offered = run.provider.requests[0]!.toolNames.filter(name => /^t\d+$/.test(name));
@@ -96,6 +114,8 @@ describe('Fae tools (behaviour 6)', () => {
     expect(warm.identify ?? 0).toBe(0);
     expect(warm.list ?? 0).toBe(0);
     expect(warm.listIdentifiers).toBe(1);
-    expect(run.provider.requests[1]!.toolNames.filter(name => /^t\d+$/.test(name))).toHaveLength(50);
+    expect(run.provider.requests[1]!.toolNames.filter(name => /^t\d+$/.test(name))).toHaveLength(
+      50,
+    );
   });
 });

@@ -5,7 +5,11 @@
  * and help() say which model served, and the greeting names both.
  */
 import { expect, test } from 'vitest';
-import { startModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+import {
+  startModelServer,
+  type NormalizedRequest,
+  type ScriptedReply,
+} from '../sim/model-server/index.js';
 import { startAgent, textOf } from './support/agent-harness.js';
 import { useWireAgents } from './support/wire-agents.js';
 
@@ -13,7 +17,12 @@ const { keepServer, keepAgent } = useWireAgents();
 
 const noticeNumber = (request: NormalizedRequest): number => {
   const users = request.messages.filter(message => message.role === 'user');
-  const found = [...users.map(message => message.text).join('\n').matchAll(/#(\d+)/g)].pop();
+  const found = [
+    ...users
+      .map(message => message.text)
+      .join('\n')
+      .matchAll(/#(\d+)/g),
+  ].pop();
   if (found === undefined) throw new Error('no notice');
   return Number(found[1]);
 };
@@ -23,13 +32,22 @@ test('a primary that starts failing mid-turn hands the turn to the fallback, whi
     protocol: 'openai',
     models: ['gpt-local'],
     reply: (request): ScriptedReply =>
-      request.index === 0 ? { toolCalls: [{ name: 'list', arguments: {} }] } : { failure: { status: 503, message: 'overloaded' } },
+      request.index === 0
+        ? { toolCalls: [{ name: 'list', arguments: {} }] }
+        : { failure: { status: 503, message: 'overloaded' } },
   });
   const fallback = await startModelServer({
     protocol: 'anthropic',
     models: ['claude-backup'],
     apiKey: 'sk-fallback-0123456789',
-    reply: (request): ScriptedReply => ({ toolCalls: [{ name: 'reply', arguments: { messageNumber: noticeNumber(request), strings: ['pong from the fallback'] } }] }),
+    reply: (request): ScriptedReply => ({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: { messageNumber: noticeNumber(request), strings: ['pong from the fallback'] },
+        },
+      ],
+    }),
   });
   keepServer(primary);
   keepServer(fallback);
@@ -43,14 +61,18 @@ test('a primary that starts failing mid-turn hands the turn to the fallback, whi
     },
   });
   keepAgent(run);
-  expect(textOf(run.greeting!)).toMatch(/I think with gpt-local \(openai\), the first model the server lists\..* If it fails I fall back to claude-backup at http:\/\/127\.0\.0\.1:\d+\./);
+  expect(textOf(run.greeting!)).toMatch(
+    /I think with gpt-local \(openai\), the first model the server lists\..* If it fails I fall back to claude-backup at http:\/\/127\.0\.0\.1:\d+\./,
+  );
   await run.send('ping');
   await run.reply('pong from the fallback');
   // The fallback accepted the history the primary's turn began (a tool call and its result).
   const handedOver = fallback.requests.find(request => request.method === 'POST')!;
   expect(handedOver.status).toBe(200);
   expect(handedOver.normalized!.messages.map(message => message.role)).toContain('tool');
-  await expect.poll(() => run.events.find(event => event.kind === 'turn-end')).toMatchObject({ models: ['gpt-local', 'claude-backup'] });
+  await expect
+    .poll(() => run.events.find(event => event.kind === 'turn-end'))
+    .toMatchObject({ models: ['gpt-local', 'claude-backup'] });
   const help = await run.help();
   expect(help).toMatch(/- gpt-local: 1 call/);
   expect(help).toMatch(/- claude-backup: 1 call/);

@@ -16,7 +16,7 @@ describe('forget() and cancellation hooks', () => {
     await E(host.host).provideGuest('lal', { agentName: 'profile-for-lal' });
     let running: RunningAgent | undefined;
     const caplet = await host.startCaplet(
-      ((powers: unknown, context: unknown) => {
+      (powers: unknown, context: unknown) => {
         running = runAgent({
           powers: powers as PowersRef,
           context,
@@ -25,11 +25,14 @@ describe('forget() and cancellation hooks', () => {
           log: () => {},
         });
         return harden({});
-      }),
+      },
       { powersName: 'profile-for-lal', env: {}, workerName: 'worker-lal' },
     );
     try {
-      await host.waitForMessage(message => message.type === 'package' && /^Lal agent ready\./.test((message.strings ?? []).join('')));
+      await host.waitForMessage(
+        message =>
+          message.type === 'package' && /^Lal agent ready\./.test((message.strings ?? []).join('')),
+      );
       const agent = running!;
       // The first answer means the serving loop has set itself up.
       await agent.forget();

@@ -7,9 +7,22 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
-import { DAEMON_PROFILES, makeMailHost, specialNamesOf, type DaemonProfile } from '../sim/mail-host/index.js';
+import {
+  DAEMON_PROFILES,
+  makeMailHost,
+  specialNamesOf,
+  type DaemonProfile,
+} from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  replyStep,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
@@ -41,20 +54,28 @@ const approval = (profile: DaemonProfile) =>
     ? {
         /** The request the agent put to @host about this code. */
         asked: (run: AgentRun, source: string) =>
-          waitForMessage(run.host, message => message.type === 'request' && String(message.description).includes(source)),
+          waitForMessage(
+            run.host,
+            message => message.type === 'request' && String(message.description).includes(source),
+          ),
         yes: async (run: AgentRun, asked: Message) => {
           await E(run.host.host).storeValue('yes', 'approval');
           await E(run.host.host).resolve(asked.number, 'approval');
         },
-        no: (run: AgentRun, asked: Message, reason: string) => E(run.host.host).reject(asked.number, reason),
+        no: (run: AgentRun, asked: Message, reason: string) =>
+          E(run.host.host).reject(asked.number, reason),
       }
     : {
         asked: (run: AgentRun, source: string) =>
-          waitForMessage(run.host, message => message.type === 'eval-proposal-reviewer' && message.source === source),
+          waitForMessage(
+            run.host,
+            message => message.type === 'eval-proposal-reviewer' && message.source === source,
+          ),
         yes: async (run: AgentRun, asked: Message) => {
           await run.host.grant(asked.number);
         },
-        no: (run: AgentRun, asked: Message, reason: string) => run.host.rejectProposal(asked.number, reason),
+        no: (run: AgentRun, asked: Message, reason: string) =>
+          run.host.rejectProposal(asked.number, reason),
       };
 
 describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
@@ -67,8 +88,12 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     const pong = await run.reply('pong');
     expect(pong.replyTo).toBeDefined();
     expect(run.provider.requests).toHaveLength(1);
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(new RegExp(`Message #\\d+ from ${special.host}:\\s*ping`));
-    await expect.poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length).toBe(0);
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(
+      new RegExp(`Message #\\d+ from ${special.host}:\\s*ping`),
+    );
+    await expect
+      .poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length)
+      .toBe(0);
   });
 
   test('help() names the generation the agent found', async () => {
@@ -78,7 +103,7 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     expect(help).toContain(`special names: ${special.host}, ${special.self}`);
   });
 
-  test('the model is taught this daemon\'s special names and sends to the host by them', async () => {
+  test("the model is taught this daemon's special names and sends to the host by them", async () => {
     const run = await start({
       profile,
       steps: [callTool('send', { recipient: special.host, strings: ['hello host'] }), say('')],
@@ -91,7 +116,9 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     expect(send).toContain('"send"');
     // messageHistory (an op of mail) is offered only where messages have revisions.
     const mail = run.provider.requests[0]!.tools.find(tool => tool.function.name === 'mail')!;
-    expect((mail.function.parameters.properties?.op?.enum ?? []).includes('messageHistory')).toBe(profile === 'newest');
+    expect((mail.function.parameters.properties?.op?.enum ?? []).includes('messageHistory')).toBe(
+      profile === 'newest',
+    );
   });
 
   test('its own messages never start a turn', async () => {
@@ -115,7 +142,12 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
       steps: [
         request => {
           origin = latestMessageNumber(request);
-          return callTool('evaluate', { source, codeNames: ['probe'], petNamePaths: [['probe']], resultName: 'answer' });
+          return callTool('evaluate', {
+            source,
+            codeNames: ['probe'],
+            petNamePaths: [['probe']],
+            resultName: 'answer',
+          });
         },
         say(''),
       ],
@@ -126,7 +158,9 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     await expect.poll(() => turnsEnded(run)).toBe(1);
     // The turn is over and the host has not answered: the code has not run.
     expect(calls()).toBe(0);
-    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({ status: 'pending' });
+    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({
+      status: 'pending',
+    });
     if (profile === 'newest') {
       expect(String(asked.description)).toContain('probe <- probe');
     }
@@ -153,7 +187,12 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
       steps: [
         request => {
           origin = latestMessageNumber(request);
-          return callTool('evaluate', { source, codeNames: ['probe'], petNamePaths: [['probe']], resultName: 'answer' });
+          return callTool('evaluate', {
+            source,
+            codeNames: ['probe'],
+            petNamePaths: [['probe']],
+            resultName: 'answer',
+          });
         },
         say(''),
       ],
@@ -166,7 +205,10 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
       const notice = request.messages.at(-1)!.content;
       expect(notice).toMatch(/^REJECTED/);
       expect(notice).toContain('not on a Sunday');
-      return callTool('reply', { messageNumber: origin, strings: ['The host said no: not on a Sunday'] });
+      return callTool('reply', {
+        messageNumber: origin,
+        strings: ['The host said no: not on a Sunday'],
+      });
     });
     await side.no(run, asked, 'not on a Sunday');
     const told = await run.reply(/The host said no/);
@@ -185,27 +227,42 @@ describe('the newest daemon only', () => {
       steps: [
         request => {
           origin = latestMessageNumber(request);
-          return callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' });
+          return callTool('evaluate', {
+            source: '6 * 7',
+            codeNames: [],
+            petNamePaths: [],
+            resultName: 'answer',
+          });
         },
       ],
     });
     // The outcome may come before the model's next call or start a turn of its own.
     const answerOnceGranted = (request: RecordedRequest) =>
-      request.messages.some(message => message.role === 'user' && message.content.startsWith('GRANTED'))
+      request.messages.some(
+        message => message.role === 'user' && message.content.startsWith('GRANTED'),
+      )
         ? callTool('reply', { messageNumber: origin, strings: ['42'] })
         : say('');
     run.provider.push(answerOnceGranted, answerOnceGranted, answerOnceGranted);
     expect(await run.help()).toMatch(/evaluate runs at once, without asking \(LAL_DIRECT_EVAL\)/);
     await run.send('compute');
     await run.reply('42');
-    const granted = run.provider.requests.flatMap(request => request.messages).find(message => message.content.startsWith('GRANTED'));
+    const granted = run.provider.requests
+      .flatMap(request => request.messages)
+      .find(message => message.content.startsWith('GRANTED'));
     expect(granted!.content).toMatch(/^GRANTED: the daemon ran/);
     const hostInbox = asMessages(await E(run.host.host).listMessages());
     expect(hostInbox.some(message => message.type === 'request')).toBe(false);
   });
 
   test('mail to HOST fails there: HOST is an ordinary, unbound name', async () => {
-    const run = await start({ profile: 'newest', steps: [callTool('send', { recipient: 'HOST', strings: ['hi'] }), request => say(request.messages.at(-1)!.content)] });
+    const run = await start({
+      profile: 'newest',
+      steps: [
+        callTool('send', { recipient: 'HOST', strings: ['hi'] }),
+        request => say(request.messages.at(-1)!.content),
+      ],
+    });
     await run.send('write to HOST');
     const told = await run.reply(/Unknown recipient/);
     expect(textOf(told)).toContain('HOST');
@@ -226,14 +283,18 @@ describe('the newest daemon: messages still being written (done: false)', () => 
       prepare: async host => {
         await E(host.host).send('lal', ['draft: half a que'], [], []);
         draftNumber = (await sentByHost(host)).number;
-        await E(host.host).editMessage(draftNumber, ['draft: half a question'], [], [], { done: false });
+        await E(host.host).editMessage(draftNumber, ['draft: half a question'], [], [], {
+          done: false,
+        });
         // A message after the draft: once it is answered, the agent has read past the draft.
         await E(host.host).send('lal', ['ping'], [], []);
       },
       steps: [replyStep('pong'), replyStep('answered'), replyStep('extra')],
     });
     await waitForMessage(run.host, message => textOf(message) === 'pong');
-    await E(run.host.host).editMessage(draftNumber, ['final: what is 6 times 7?'], [], [], { done: true });
+    await E(run.host.host).editMessage(draftNumber, ['final: what is 6 times 7?'], [], [], {
+      done: true,
+    });
     await waitForMessage(run.host, message => textOf(message) === 'answered');
     await run.send('last');
     await waitForMessage(run.host, message => textOf(message) === 'extra');
@@ -254,7 +315,10 @@ describe('the newest daemon: messages still being written (done: false)', () => 
         async request => {
           first = (await sentByHost(run.host)).number;
           await E(run.host.host).editMessage(first, ['hello, amended'], [], [], { done: true });
-          return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['hi'] });
+          return callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['hi'],
+          });
         },
         replyStep('pong'),
       ],

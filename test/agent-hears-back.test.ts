@@ -8,15 +8,29 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
 const propose = (source: string) =>
-  callTool('evaluate', { source, codeNames: [], petNamePaths: [], resultName: 'answer', workerName: '#undefined' });
+  callTool('evaluate', {
+    source,
+    codeNames: [],
+    petNamePaths: [],
+    resultName: 'answer',
+    workerName: '#undefined',
+  });
 
-const inbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
+const inbox = async (run: AgentRun) =>
+  asMessages(await E(run.host.guest(run.name).powers).listMessages());
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const transcript = (request: RecordedRequest) => JSON.stringify(request.messages);
 const deferred = <T>() => {
@@ -32,9 +46,15 @@ const proposeFrom = async (run: AgentRun, text: string) => {
   run.provider.push(propose(`'${text}'.length`), say(''));
   const before = turnEnds(run);
   await run.send(text);
-  const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer' && message.source === `'${text}'.length`);
+  const proposal = await waitForMessage(
+    run.host,
+    (message: Message) =>
+      message.type === 'eval-proposal-reviewer' && message.source === `'${text}'.length`,
+  );
   await expect.poll(() => turnEnds(run)).toBe(before + 1);
-  const origin = (await inbox(run)).find(message => message.type === 'package' && textOf(message) === text);
+  const origin = (await inbox(run)).find(
+    message => message.type === 'package' && textOf(message) === text,
+  );
   expect(origin, `message "${text}" awaits its proposal`).toBeDefined();
   return { proposal, origin: origin! };
 };
@@ -57,19 +77,29 @@ describe('outcomes go to the message that caused them (behaviour 2.8)', () => {
         secondTurnSaw = transcript(request);
         return callTool('reply', { messageNumber: secondNumber, strings: ['pong'] });
       },
-      request => say(`outcome turn saw: ${/GRANTED/.test(request.messages.at(-1)!.content) ? 'GRANTED' : 'nothing'}`),
+      request =>
+        say(
+          `outcome turn saw: ${/GRANTED/.test(request.messages.at(-1)!.content) ? 'GRANTED' : 'nothing'}`,
+        ),
     );
     await run.send('ping');
     await expect.poll(() => secondNumber).toBeGreaterThan(-1);
     await run.host.grant(first.proposal.number);
     // The grant has settled at the agent once its proposer copy is gone.
-    await expect.poll(async () => (await inbox(run)).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await inbox(run)).filter(message => message.type === 'eval-proposal-proposer').length,
+      )
+      .toBe(0);
     hold.resolve();
     await run.reply('pong');
     const told = await run.reply('outcome turn saw: GRANTED');
     expect(secondTurnSaw).not.toMatch(/GRANTED: the host ran/);
     expect(told.replyTo).toBe(first.origin.messageId);
-    await expect.poll(async () => (await inbox(run)).some(message => message.number === first.origin.number)).toBe(false);
+    await expect
+      .poll(async () => (await inbox(run)).some(message => message.number === first.origin.number))
+      .toBe(false);
   });
 
   test('outcomes that settle together each answer their own origin', async () => {
@@ -78,7 +108,8 @@ describe('outcomes go to the message that caused them (behaviour 2.8)', () => {
     const two = await proposeFrom(run, 'beta');
     const hold = deferred<void>();
     let heldNumber = -1;
-    const aboutOrigin = (request: RecordedRequest) => /message #(\d+)/.exec(request.messages.at(-1)!.content)?.[1] ?? '?';
+    const aboutOrigin = (request: RecordedRequest) =>
+      /message #(\d+)/.exec(request.messages.at(-1)!.content)?.[1] ?? '?';
     run.provider.push(
       async request => {
         heldNumber = latestMessageNumber(request);
@@ -92,14 +123,21 @@ describe('outcomes go to the message that caused them (behaviour 2.8)', () => {
     await expect.poll(() => heldNumber).toBeGreaterThan(-1);
     await run.host.grant(one.proposal.number);
     await run.host.grant(two.proposal.number);
-    await expect.poll(async () => (await inbox(run)).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await inbox(run)).filter(message => message.type === 'eval-proposal-proposer').length,
+      )
+      .toBe(0);
     hold.resolve();
     await run.reply('held done');
     const toOne = await run.reply(`outcome for #${one.origin.number}`);
     const toTwo = await run.reply(`outcome for #${two.origin.number}`);
     expect(toOne.replyTo).toBe(one.origin.messageId);
     expect(toTwo.replyTo).toBe(two.origin.messageId);
-    await expect.poll(async () => (await inbox(run)).filter(message => message.type === 'package').length).toBe(0);
+    await expect
+      .poll(async () => (await inbox(run)).filter(message => message.type === 'package').length)
+      .toBe(0);
   });
 });
 
@@ -107,7 +145,9 @@ describe('the sender always hears back (behaviour 2.7)', () => {
   test('a model that goes silent after a tool call: the sender is told, the message dismissed', async () => {
     const run = await start({ steps: [callTool('list', {}), say('')] });
     await run.send('what do you have?');
-    const told = await run.reply(/^I could not answer this: the model ended its turn without a reply\./);
+    const told = await run.reply(
+      /^I could not answer this: the model ended its turn without a reply\./,
+    );
     expect(told.replyTo).toBeDefined();
     await expect.poll(async () => (await inbox(run)).length).toBe(0);
   });
@@ -134,7 +174,10 @@ describe('the sender always hears back (behaviour 2.7)', () => {
   });
 
   test('a bound that ends the turn: the sender is told and the message dismissed', async () => {
-    const run = await start({ env: { LAL_MAX_MODEL_CALLS: '2' }, steps: [callTool('has', { petNamePath: ['a'] }), callTool('has', { petNamePath: ['b'] })] });
+    const run = await start({
+      env: { LAL_MAX_MODEL_CALLS: '2' },
+      steps: [callTool('has', { petNamePath: ['a'] }), callTool('has', { petNamePath: ['b'] })],
+    });
     await run.send('wander');
     await run.reply(/the turn used its 2 model calls/);
     await expect.poll(async () => (await inbox(run)).length).toBe(0);
@@ -144,7 +187,11 @@ describe('the sender always hears back (behaviour 2.7)', () => {
 describe('a failed turn is closed in the history (behaviour 3.9)', () => {
   test('after a model error the next notice is a user message of its own, after a line saying what happened', async () => {
     const run = await start({
-      steps: [new ProviderError('server', 'the model server answered 500'), new ProviderError('server', 'again 500'), say('pong')],
+      steps: [
+        new ProviderError('server', 'the model server answered 500'),
+        new ProviderError('server', 'again 500'),
+        say('pong'),
+      ],
     });
     await run.send('first');
     await run.reply(/the model failed: the model server answered 500/);
@@ -160,9 +207,13 @@ describe('a failed turn is closed in the history (behaviour 3.9)', () => {
       expect(users[index]!.content).not.toMatch(/#\d+[^]*#\d+/);
     }
     // Each failed turn ends with one line saying what happened.
-    const closings = messages.filter(message => message.role === 'assistant').map(message => message.content);
+    const closings = messages
+      .filter(message => message.role === 'assistant')
+      .map(message => message.content);
     expect(closings).toHaveLength(2);
-    expect(closings[0]).toMatch(/^\(No answer: the model failed: the model server answered 500; HOST was told\.\)$/);
+    expect(closings[0]).toMatch(
+      /^\(No answer: the model failed: the model server answered 500; HOST was told\.\)$/,
+    );
     expect(closings[1]).toMatch(/again 500/);
   });
 
@@ -182,7 +233,10 @@ describe('a failed turn is closed in the history (behaviour 3.9)', () => {
 describe('telling the sender when its message is gone', () => {
   test('a plain-text answer to a message the model dismissed goes to the sender by name (the daemon cannot reply to it)', async () => {
     const run = await start({
-      steps: [request => callTool('dismiss', { messageNumber: latestMessageNumber(request) }), say('pong, sent anew')],
+      steps: [
+        request => callTool('dismiss', { messageNumber: latestMessageNumber(request) }),
+        say('pong, sent anew'),
+      ],
     });
     await run.send('ping');
     const told = await run.reply('pong, sent anew');

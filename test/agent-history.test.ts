@@ -55,9 +55,26 @@ describe('buildRequest (behaviour 3.7)', () => {
     const conversation = emptyConversation();
     for (let index = 0; index < turns; index += 1) {
       const text = index === 0 ? fact : 'ping';
-      const turn = startTurn(conversation, `#${index} from HOST: "${text}"`, `Message #${index} from HOST: ${text}`);
+      const turn = startTurn(
+        conversation,
+        `#${index} from HOST: "${text}"`,
+        `Message #${index} from HOST: ${text}`,
+      );
       turn.messages.push(
-        { role: 'assistant', content: '', toolCalls: [call(`c${index}`, 'reply', JSON.stringify({ messageNumber: index, strings: [index === 0 ? 'Hello Ada' : 'pong'] }))] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            call(
+              `c${index}`,
+              'reply',
+              JSON.stringify({
+                messageNumber: index,
+                strings: [index === 0 ? 'Hello Ada' : 'pong'],
+              }),
+            ),
+          ],
+        },
         { role: 'tool', toolCallId: `c${index}`, name: 'reply', content: '{"replied":true}' },
         { role: 'assistant', content: 'Done.' },
       );
@@ -67,7 +84,11 @@ describe('buildRequest (behaviour 3.7)', () => {
 
   test('old turns fold into a digest that keeps the first fact; repeats collapse; the system prompt stays', () => {
     const conversation = fill(200);
-    const { messages } = buildRequest('SYSTEM', conversation, [], { contextTokens: 4_000, keepTurns: 4, digestChars: 3_000 });
+    const { messages } = buildRequest('SYSTEM', conversation, [], {
+      contextTokens: 4_000,
+      keepTurns: 4,
+      digestChars: 3_000,
+    });
     expect(messages[0]).toEqual({ role: 'system', content: 'SYSTEM' });
     // The digest follows the system prompt in a user message of its own.
     expect(messages[1]!.role).toBe('user');
@@ -86,11 +107,19 @@ describe('buildRequest (behaviour 3.7)', () => {
         { role: 'tool', toolCallId: `big${index}`, name: 'lookup', content: 'x'.repeat(4_000) },
       );
     }
-    const { messages, estimatedTokens } = buildRequest('SYSTEM', conversation, [], { contextTokens: 6_000, keepTurns: 4, digestChars: 3_000 });
+    const { messages, estimatedTokens } = buildRequest('SYSTEM', conversation, [], {
+      contextTokens: 6_000,
+      keepTurns: 4,
+      digestChars: 3_000,
+    });
     expect(estimatedTokens).toBeLessThanOrEqual(6_000);
     expect(estimateRequestTokens(messages, [])).toBe(estimatedTokens);
-    const callIds = messages.flatMap(message => (message.role === 'assistant' ? (message.toolCalls ?? []).map(c => c.id) : []));
-    const resultIds = messages.flatMap(message => (message.role === 'tool' ? [message.toolCallId] : []));
+    const callIds = messages.flatMap(message =>
+      message.role === 'assistant' ? (message.toolCalls ?? []).map(c => c.id) : [],
+    );
+    const resultIds = messages.flatMap(message =>
+      message.role === 'tool' ? [message.toolCallId] : [],
+    );
     expect(resultIds).toEqual(callIds);
     expect(messages.some(message => message.content === ELIDED_RESULT)).toBe(true);
     // The latest result is what the model acts on: it is never elided.
@@ -101,8 +130,9 @@ describe('buildRequest (behaviour 3.7)', () => {
 describe('bounds (behaviour 3.5)', () => {
   test('the repeat guard warns, refuses, then stops, and ignores key order', () => {
     const guard = makeRepeatGuard({ repeatWarnAt: 3, repeatRefuseAt: 5, repeatStopAt: 7 });
-    const verdicts = [1, 2, 3, 4, 5, 6, 7].map(index =>
-      guard.check('list', index % 2 === 0 ? '{"a":1,"b":2}' : '{ "b": 2, "a": 1 }').verdict,
+    const verdicts = [1, 2, 3, 4, 5, 6, 7].map(
+      index =>
+        guard.check('list', index % 2 === 0 ? '{"a":1,"b":2}' : '{ "b": 2, "a": 1 }').verdict,
     );
     expect(verdicts).toEqual(['allow', 'allow', 'warn', 'warn', 'refuse', 'refuse', 'stop']);
     expect(guard.check('list', '{"a":2}').verdict).toBe('allow');

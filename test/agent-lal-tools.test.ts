@@ -15,7 +15,11 @@ const { start } = useAgents();
 const lastResult = (request: RecordedRequest) => request.messages.at(-1)!.content;
 
 /** Steps that make each call in turn, keeping each call's result, then reply. */
-const callEach = (calls: [string, (number: number) => unknown][], results: string[], done: string): Step[] => {
+const callEach = (
+  calls: [string, (number: number) => unknown][],
+  results: string[],
+  done: string,
+): Step[] => {
   let number = -1;
   return [
     ...calls.map(([name, args], index): Step => request => {
@@ -82,7 +86,10 @@ describe('Lal tools through the daemon double', () => {
         () => callTool('resolve', { messageNumber: number, petNamePath: ['lucky'] }),
         request => {
           results.push(lastResult(request));
-          return callTool('reject', { messageNumber: latestMessageNumber(request), reason: 'I have no unicorn' });
+          return callTool('reject', {
+            messageNumber: latestMessageNumber(request),
+            reason: 'I have no unicorn',
+          });
         },
       ],
     });
@@ -92,8 +99,12 @@ describe('Lal tools through the daemon double', () => {
     expect(await host.lookup('word')).toBe('seven');
     // A resolve answers the sender: the turn ended with it.
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
-    expect(run.events.find(event => event.kind === 'turn-end')).toMatchObject({ stopReason: 'answered' });
-    await expect(host.request(run.name, 'a unicorn', 'unicorn')).rejects.toThrow(/I have no unicorn/);
+    expect(run.events.find(event => event.kind === 'turn-end')).toMatchObject({
+      stopReason: 'answered',
+    });
+    await expect(host.request(run.name, 'a unicorn', 'unicorn')).rejects.toThrow(
+      /I have no unicorn/,
+    );
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(2);
     expect(run.provider.requests).toHaveLength(3);
   });

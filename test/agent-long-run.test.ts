@@ -22,13 +22,28 @@ const never = new Promise<never>(() => {});
 /** A context whose only tool hangs, fails or answers as its argument says. */
 const contextWithTool = (): BuiltinContext => {
   const tool = Far('FaeTool', {
-    execute: ({ mode }: { mode: string }) => (mode === 'hang' ? never : mode === 'fail' ? Promise.reject(Error('no')) : 'ok'),
+    execute: ({ mode }: { mode: string }) =>
+      mode === 'hang' ? never : mode === 'fail' ? Promise.reject(Error('no')) : 'ok',
     schema: () => ({}),
     help: () => '',
   });
-  const entry = { name: 'odd', petName: 'odd', schema: { type: 'function' as const, function: { name: 'odd', description: '', parameters: {} } }, tool };
+  const entry = {
+    name: 'odd',
+    petName: 'odd',
+    schema: {
+      type: 'function' as const,
+      function: { name: 'odd', description: '', parameters: {} },
+    },
+    tool,
+  };
   return {
-    tools: { find: (name: string) => (name === 'odd' ? entry : undefined), schemas: () => [entry.schema], refresh: async () => {}, refusal: () => undefined, refused: () => [] },
+    tools: {
+      find: (name: string) => (name === 'odd' ? entry : undefined),
+      schemas: () => [entry.schema],
+      refresh: async () => {},
+      refusal: () => undefined,
+      refused: () => [],
+    },
   } as unknown as BuiltinContext;
 };
 
@@ -53,13 +68,29 @@ describe('no leaks on long runs', () => {
   test('a cancelled call takes its listener with it, and a call on a cancelled signal adds none', async () => {
     const controller = new AbortController();
     const context = contextWithTool();
-    const pending = runToolCall({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {}, ['odd']);
+    const pending = runToolCall(
+      { id: 'a', name: 'odd', arguments: '{"mode":"hang"}' },
+      context,
+      { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
+      controller.signal,
+      () => {},
+      ['odd'],
+    );
     // The call reaches the tool through a few turns of the event loop; wait until its listener is there.
     await expect.poll(() => getEventListeners(controller.signal, 'abort').length).toBe(1);
     controller.abort();
     expect(await pending).toMatch(/was cancelled/);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-    expect(await runToolCall({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }, context, { toolTimeoutMs: 60_000, maxResultChars: 1_000 }, controller.signal, () => {}, ['odd'])).toMatch(/was cancelled/);
+    expect(
+      await runToolCall(
+        { id: 'b', name: 'odd', arguments: '{"mode":"hang"}' },
+        context,
+        { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
+        controller.signal,
+        () => {},
+        ['odd'],
+      ),
+    ).toMatch(/was cancelled/);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
@@ -72,7 +103,10 @@ describe('no leaks on long runs', () => {
       },
     };
     const nameOf = makeSenderNames(powers);
-    const ids = Array.from({ length: 5_000 }, (_, index) => `${String(index).padStart(6, '0')}${'f'.repeat(122)}`);
+    const ids = Array.from(
+      { length: 5_000 },
+      (_, index) => `${String(index).padStart(6, '0')}${'f'.repeat(122)}`,
+    );
     for (const id of ids) await nameOf(id);
     expect(asked).toHaveLength(5_000);
     // The latest are remembered, the first long forgotten (asked again).
@@ -90,11 +124,29 @@ describe('no leaks on long runs', () => {
       },
       evaluate: () => 'done',
     };
-    const tracker = makeProposalTracker({ powers: powers as never, log: () => {}, notices: makeNoticeQueue(() => {}) });
-    const copy = (number: bigint, source: string) => ({ type: 'eval-proposal-proposer', number, source, resultName: 'r' }) as unknown as MessageRecord;
-    for (let number = 1n; number <= 5_000n; number += 1n) tracker.noteOwnCopy(copy(number, `code ${number}`));
+    const tracker = makeProposalTracker({
+      powers: powers as never,
+      log: () => {},
+      notices: makeNoticeQueue(() => {}),
+    });
+    const copy = (number: bigint, source: string) =>
+      ({
+        type: 'eval-proposal-proposer',
+        number,
+        source,
+        resultName: 'r',
+      }) as unknown as MessageRecord;
+    for (let number = 1n; number <= 5_000n; number += 1n)
+      tracker.noteOwnCopy(copy(number, `code ${number}`));
     // The first of them was forgotten long ago: a proposal of the same code does not take it for its own.
-    tracker.propose({ source: 'code 1', codeNames: [], petNamePaths: [], resultName: 'r', workerName: undefined, origin: undefined });
+    tracker.propose({
+      source: 'code 1',
+      codeNames: [],
+      petNamePaths: [],
+      resultName: 'r',
+      workerName: undefined,
+      origin: undefined,
+    });
     // Its own copy, arriving now, is the one dismissed (it has settled, or will).
     tracker.noteOwnCopy(copy(9_001n, 'code 1'));
     await expect.poll(() => dismissed).toContain(9_001n);

@@ -7,7 +7,14 @@ import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { DAEMON_PROFILES, specialNamesOf, type DaemonProfile } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, startAgent, textOf, type AgentRun } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  replyStep,
+  startAgent,
+  textOf,
+  type AgentRun,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start: startTracked } = useAgents();
@@ -15,9 +22,11 @@ const { start: startTracked } = useAgents();
 const toolResults = (request: RecordedRequest) =>
   request.messages.filter(message => message.role === 'tool').map(message => message.content);
 
-const startOn = (profile: DaemonProfile, options: Parameters<typeof startAgent>[0] = {}) => startTracked({ profile, ...options });
+const startOn = (profile: DaemonProfile, options: Parameters<typeof startAgent>[0] = {}) =>
+  startTracked({ profile, ...options });
 
-const undismissed = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
+const undismissed = async (run: AgentRun) =>
+  asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
 // The core mail and tool tests run on both daemon generations the mail host plays.
 describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
@@ -32,12 +41,17 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
     // The reply to the sender ends the turn: no second call just to say "done".
     expect(run.provider.requests).toHaveLength(1);
     // The notice already holds the message: the model need not list its inbox.
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(new RegExp(`Message #\\d+ from ${special.host}:\\s*ping`));
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(
+      new RegExp(`Message #\\d+ from ${special.host}:\\s*ping`),
+    );
     await expect.poll(async () => (await undismissed(run)).length).toBe(0);
   });
 
   test('with LAL_STOP_AFTER_ANSWER=0 the model has the last word: two calls', async () => {
-    const run = await start({ env: { LAL_STOP_AFTER_ANSWER: '0' }, steps: [replyStep('pong'), say('Done.')] });
+    const run = await start({
+      env: { LAL_STOP_AFTER_ANSWER: '0' },
+      steps: [replyStep('pong'), say('Done.')],
+    });
     await run.send('ping');
     await run.reply('pong');
     await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
@@ -55,7 +69,9 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
     const run = await start({ persona: 'fae', steps: [say('hello')] });
     await run.send('hi there');
     await run.reply('hello');
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(new RegExp(`^Message #\\d+ from ${special.host}: hi there$`));
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(
+      new RegExp(`^Message #\\d+ from ${special.host}: hi there$`),
+    );
     expect(run.provider.requests[0]!.messages[0]!.content).toMatch(/You are Fae/);
   });
 
@@ -79,8 +95,16 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
             role: 'assistant',
             content: '',
             toolCalls: [
-              { id: 'r1', name: 'reply', arguments: JSON.stringify({ messageNumber: number, strings: ['got it'] }) },
-              { id: 'd1', name: 'dismiss', arguments: JSON.stringify({ messageNumber: String(number) }) },
+              {
+                id: 'r1',
+                name: 'reply',
+                arguments: JSON.stringify({ messageNumber: number, strings: ['got it'] }),
+              },
+              {
+                id: 'd1',
+                name: 'dismiss',
+                arguments: JSON.stringify({ messageNumber: String(number) }),
+              },
             ],
           };
         },
@@ -98,7 +122,12 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   });
 
   test('send keeps strings such as "- item (note) $5" as written', async () => {
-    const run = await start({ steps: [callTool('send', { recipient: special.host, strings: ['- item (note) $5'] }), say('')] });
+    const run = await start({
+      steps: [
+        callTool('send', { recipient: special.host, strings: ['- item (note) $5'] }),
+        say(''),
+      ],
+    });
     await run.send('make a list');
     const sent = await run.reply('- item (note) $5');
     expect(textOf(sent)).toBe('- item (note) $5');
@@ -107,7 +136,13 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   test('broken JSON arguments and an unknown tool reach the model as clear errors; the turn finishes', async () => {
     const run = await start({
       steps: [
-        { role: 'assistant', content: '', toolCalls: [{ id: 'x1', name: 'reply', arguments: '{"messageNumber": 1, "strings": ["pong"' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'x1', name: 'reply', arguments: '{"messageNumber": 1, "strings": ["pong"' },
+          ],
+        },
         callTool('frobnicate', {}),
         replyStep('pong'),
         say('done'),
@@ -124,8 +159,14 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
     const run = await start({
       env: { LAL_STOP_AFTER_ANSWER: '0' },
       steps: [
-        () => say(`<think>I should answer</think><tool_call>{"name":"send","arguments":{"recipient":"${special.host}","strings":["one"]}}</tool_call>`),
-        request => say(`<function=reply><parameter=messageNumber>${latestMessageNumber(request)}</parameter><parameter=strings>["two"]</parameter></function>`),
+        () =>
+          say(
+            `<think>I should answer</think><tool_call>{"name":"send","arguments":{"recipient":"${special.host}","strings":["one"]}}</tool_call>`,
+          ),
+        request =>
+          say(
+            `<function=reply><parameter=messageNumber>${latestMessageNumber(request)}</parameter><parameter=strings>["two"]</parameter></function>`,
+          ),
         say('<think>all done, and this stays private'),
       ],
     });
@@ -139,9 +180,16 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   });
 
   test('a provider error is told to the sender and the next message is served', async () => {
-    const run = await start({ steps: [new ProviderError('server', 'the model server answered 500 five times'), say('pong 2')] });
+    const run = await start({
+      steps: [
+        new ProviderError('server', 'the model server answered 500 five times'),
+        say('pong 2'),
+      ],
+    });
     await run.send('ping 1');
-    const told = await run.reply(/I stopped working on this: the model failed: the model server answered 500/);
+    const told = await run.reply(
+      /I stopped working on this: the model failed: the model server answered 500/,
+    );
     expect(told.replyTo).toBeDefined();
     await run.send('ping 2');
     await run.reply('pong 2');
@@ -150,12 +198,16 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   test('a request (not a package) is shown to the model as a request, answered, and the next message is served', async () => {
     const run = await start({ steps: [say('I cannot help with that request.'), say('pong')] });
     // A request the agent cannot satisfy, then an ordinary message.
-    void E(run.host.host).request(run.name, 'give me a unicorn', 'unicorn').catch(() => {});
+    void E(run.host.host)
+      .request(run.name, 'give me a unicorn', 'unicorn')
+      .catch(() => {});
     const answer = await run.reply('I cannot help with that request.');
     expect(answer.replyTo).toBeDefined();
     await run.send('ping');
     await run.reply('pong');
-    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(/request: "give me a unicorn"/);
+    expect(run.provider.requests[0]!.messages.at(-1)!.content).toMatch(
+      /request: "give me a unicorn"/,
+    );
   });
 
   test('cancellation through the remote context stops the model call in flight and the mail loop', async () => {
@@ -198,60 +250,114 @@ describe.each(DAEMON_PROFILES)('mail (2) on the %s daemon', profile => {
   });
 });
 
-describe.each(DAEMON_PROFILES)('Lal tools (4) and configuration (1.1) on the %s daemon', profile => {
-  const special = specialNamesOf(profile);
-  const start = (options: Parameters<typeof startAgent>[0] = {}) => startOn(profile, options);
-  test('the 19 Lal tools and Fae\'s two built-ins are offered, each once (as a tool, or as an op of names or mail)', async () => {
-    const run = await start({ steps: [say('ok')] });
-    await run.send('hi');
-    await run.reply('ok');
-    const { toolNames, tools } = run.provider.requests[0]!;
-    const opsOf = (group: string) => (tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op?.enum ?? []) as string[];
-    const offered = [...toolNames, ...opsOf('names'), ...opsOf('mail')];
-    const lal = ['help', 'has', 'list', 'lookup', 'remove', 'move', 'copy', 'makeDirectory', 'listMessages', 'send', 'reply', 'adopt', 'dismiss', 'request', 'resolve', 'reject', 'identify', 'inspectCapability', 'evaluate'];
-    for (const name of [...lal, 'store', 'adoptTool']) expect(offered.filter(each => each === name)).toHaveLength(1);
-  });
-
-  test('listMessages shows senders by pet name, texts, and no raw formula ids', async () => {
-    const run = await start({ steps: [callTool('listMessages', {}), request => say(request.messages.at(-1)!.content)] });
-    await run.send('look at your inbox');
-    const shown = await run.reply(/look at your inbox/);
-    const list = JSON.parse(textOf(shown)) as { from: string; to: string; text: string; number: string }[];
-    const mine = list.find(message => message.text === 'look at your inbox')!;
-    expect(mine.from).toBe(special.host);
-    expect(mine.to).not.toMatch(/[0-9a-f]{128}/);
-    expect(mine.number).toMatch(/^\+\d+$/);
-  });
-
-  test('makeDirectory refuses a name in use instead of emptying it; inspectCapability lists methods', async () => {
-    const run = await start({
-      steps: [
-        callTool('makeDirectory', { petNamePath: 'notes' }),
-        callTool('makeDirectory', { petNamePath: ['notes'] }),
-        callTool('inspectCapability', { petNamePath: special.agent }),
-        request => say(request.messages.filter(message => message.role === 'tool').map(message => message.content).join('\n')),
-      ],
+describe.each(DAEMON_PROFILES)(
+  'Lal tools (4) and configuration (1.1) on the %s daemon',
+  profile => {
+    const special = specialNamesOf(profile);
+    const start = (options: Parameters<typeof startAgent>[0] = {}) => startOn(profile, options);
+    test("the 19 Lal tools and Fae's two built-ins are offered, each once (as a tool, or as an op of names or mail)", async () => {
+      const run = await start({ steps: [say('ok')] });
+      await run.send('hi');
+      await run.reply('ok');
+      const { toolNames, tools } = run.provider.requests[0]!;
+      const opsOf = (group: string) =>
+        (tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op
+          ?.enum ?? []) as string[];
+      const offered = [...toolNames, ...opsOf('names'), ...opsOf('mail')];
+      const lal = [
+        'help',
+        'has',
+        'list',
+        'lookup',
+        'remove',
+        'move',
+        'copy',
+        'makeDirectory',
+        'listMessages',
+        'send',
+        'reply',
+        'adopt',
+        'dismiss',
+        'request',
+        'resolve',
+        'reject',
+        'identify',
+        'inspectCapability',
+        'evaluate',
+      ];
+      for (const name of [...lal, 'store', 'adoptTool'])
+        expect(offered.filter(each => each === name)).toHaveLength(1);
     });
-    await run.send('organise');
-    const shown = textOf(await run.reply(/made/));
-    const [made, refused, inspected] = shown.split('\n');
-    expect(made).toContain('"made"');
-    expect(refused).toMatch(/already exists; makeDirectory would replace it/);
-    expect(inspected).toMatch(/"methods":\[.*"listMessages"/);
-  });
 
-  test('a configuration problem is told to HOST by mail, and make() does not throw', async () => {
-    const run = await start({ realProvider: true, env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' } });
-    expect(textOf(run.greeting!)).toMatch(/^Lal agent ready\. I cannot think yet: .*LAL_AUTH_TOKEN/);
-    await run.send('ping');
-    const told = await run.reply(/^I cannot think: .*LAL_AUTH_TOKEN/);
-    expect(told.replyTo).toBeDefined();
-  });
-});
+    test('listMessages shows senders by pet name, texts, and no raw formula ids', async () => {
+      const run = await start({
+        steps: [callTool('listMessages', {}), request => say(request.messages.at(-1)!.content)],
+      });
+      await run.send('look at your inbox');
+      const shown = await run.reply(/look at your inbox/);
+      const list = JSON.parse(textOf(shown)) as {
+        from: string;
+        to: string;
+        text: string;
+        number: string;
+      }[];
+      const mine = list.find(message => message.text === 'look at your inbox')!;
+      expect(mine.from).toBe(special.host);
+      expect(mine.to).not.toMatch(/[0-9a-f]{128}/);
+      expect(mine.number).toMatch(/^\+\d+$/);
+    });
+
+    test('makeDirectory refuses a name in use instead of emptying it; inspectCapability lists methods', async () => {
+      const run = await start({
+        steps: [
+          callTool('makeDirectory', { petNamePath: 'notes' }),
+          callTool('makeDirectory', { petNamePath: ['notes'] }),
+          callTool('inspectCapability', { petNamePath: special.agent }),
+          request =>
+            say(
+              request.messages
+                .filter(message => message.role === 'tool')
+                .map(message => message.content)
+                .join('\n'),
+            ),
+        ],
+      });
+      await run.send('organise');
+      const shown = textOf(await run.reply(/made/));
+      const [made, refused, inspected] = shown.split('\n');
+      expect(made).toContain('"made"');
+      expect(refused).toMatch(/already exists; makeDirectory would replace it/);
+      expect(inspected).toMatch(/"methods":\[.*"listMessages"/);
+    });
+
+    test('a configuration problem is told to HOST by mail, and make() does not throw', async () => {
+      const run = await start({
+        realProvider: true,
+        env: { LAL_PROVIDER: 'anthropic', LAL_HOST: 'https://api.anthropic.com' },
+      });
+      expect(textOf(run.greeting!)).toMatch(
+        /^Lal agent ready\. I cannot think yet: .*LAL_AUTH_TOKEN/,
+      );
+      await run.send('ping');
+      const told = await run.reply(/^I cannot think: .*LAL_AUTH_TOKEN/);
+      expect(told.replyTo).toBeDefined();
+    });
+  },
+);
 
 describe('a silent model (behaviour 3.1)', () => {
   test('a turn with neither a word nor a tool call gets one nudge; the sender gets an answer', async () => {
-    const run = await startTracked({ steps: [say(''), request => say(request.messages.at(-1)!.content.includes('You ended without a word') ? 'Sorry, I cannot help with that.' : 'unexpected')] });
+    const run = await startTracked({
+      steps: [
+        say(''),
+        request =>
+          say(
+            request.messages.at(-1)!.content.includes('You ended without a word')
+              ? 'Sorry, I cannot help with that.'
+              : 'unexpected',
+          ),
+      ],
+    });
     await run.send('do something odd');
     await run.reply('Sorry, I cannot help with that.');
     expect(run.provider.requests).toHaveLength(2);
@@ -269,7 +375,11 @@ describe('a silent model (behaviour 3.1)', () => {
 
 describe('help (behaviour 1.1)', () => {
   test('help() documents the agent and says how it stands now', async () => {
-    const run = await startTracked({ persona: 'fae', env: { LAL_MAX_MODEL_CALLS: 'many' }, steps: [] });
+    const run = await startTracked({
+      persona: 'fae',
+      env: { LAL_MAX_MODEL_CALLS: 'many' },
+      steps: [],
+    });
     const text = await run.help();
     expect(text).toMatch(/Methods: help/);
     expect(text).toMatch(/persona: fae/);

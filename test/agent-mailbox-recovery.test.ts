@@ -7,14 +7,23 @@
  */
 import { describe, expect, test } from 'vitest';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  replyStep,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
-const REPORT = /^I cannot follow my mail: the Endo daemon fails to load a mailbox \(Unknown message formula type\)/;
+const REPORT =
+  /^I cannot follow my mail: the Endo daemon fails to load a mailbox \(Unknown message formula type\)/;
 
-const hostTexts = async (run: AgentRun) => asMessages(await run.host.host.listMessages()).map(textOf);
+const hostTexts = async (run: AgentRun) =>
+  asMessages(await run.host.host.listMessages()).map(textOf);
 const reportsTo = async (run: AgentRun) => (await hostTexts(run)).filter(text => REPORT.test(text));
 
 describe('following mail when the daemon fails to load a mailbox', () => {
@@ -35,14 +44,23 @@ describe('following mail when the daemon fails to load a mailbox', () => {
     await run.send('ping again');
     await run.reply('pong again');
     expect(await reportsTo(run)).toHaveLength(1);
-    expect(run.logs.filter(line => line.startsWith('following mail failed: Unknown message formula type'))).toHaveLength(1);
+    expect(
+      run.logs.filter(line =>
+        line.startsWith('following mail failed: Unknown message formula type'),
+      ),
+    ).toHaveLength(1);
     expect(run.logs).toContain('following mail again after 2 failed attempt(s)');
   });
 
   test('when following breaks while a proposal is pending, the message names that proposal', async () => {
     const run = await start({
       steps: [
-        callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }),
+        callTool('evaluate', {
+          source: '6 * 7',
+          codeNames: [],
+          petNamePaths: [],
+          resultName: 'answer',
+        }),
         say(''),
         replyStep('still here'),
       ],
@@ -61,19 +79,38 @@ describe('following mail when the daemon fails to load a mailbox', () => {
 
   test('when its own mailbox does not load it cannot send, so the same words go to its log, once', async () => {
     const run = await start({
-      steps: [callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }), say('')],
+      steps: [
+        callTool('evaluate', {
+          source: '6 * 7',
+          codeNames: [],
+          petNamePaths: [],
+          resultName: 'answer',
+        }),
+        say(''),
+      ],
     });
     await run.send('please compute');
-    const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
+    const proposal = await waitForMessage(
+      run.host,
+      (message: Message) => message.type === 'eval-proposal-reviewer',
+    );
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
     // HOST dismisses its copy without settling it: the agent's own copy stays, so its mailbox will not load.
     await run.host.host.dismiss(proposal.number);
     const logged = run.logs.length;
     await run.restart();
 
-    await expect.poll(() => run.logs.slice(logged).filter(line => REPORT.test(line)).length).toBe(1);
-    expect(run.logs.slice(logged).filter(line => line.startsWith('the agent stopped: Unknown message formula type'))).toHaveLength(1);
-    expect(run.logs.slice(logged).find(line => REPORT.test(line))).toMatch(/I stopped; after that recovery endo start makes me again\.$/);
+    await expect
+      .poll(() => run.logs.slice(logged).filter(line => REPORT.test(line)).length)
+      .toBe(1);
+    expect(
+      run.logs
+        .slice(logged)
+        .filter(line => line.startsWith('the agent stopped: Unknown message formula type')),
+    ).toHaveLength(1);
+    expect(run.logs.slice(logged).find(line => REPORT.test(line))).toMatch(
+      /I stopped; after that recovery endo start makes me again\.$/,
+    );
     expect(await reportsTo(run)).toHaveLength(0);
   });
 });

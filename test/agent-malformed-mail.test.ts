@@ -18,8 +18,22 @@ test('malformed records do not stop the loop; the next good message is answered'
     42,
     harden({ type: 'package', from: HOST, strings: ['no number'] }),
     harden({ type: 'mystery', number: 1n, from: HOST, messageId: 'm1', weird: { deep: [1, 2] } }),
-    harden({ type: 'package', number: 2n, from: HOST, messageId: 'm2', strings: 'not an array', names: [7] }),
-    harden({ type: 'package', number: 3n, from: HOST, messageId: 'm3', strings: ['ping'], names: [] }),
+    harden({
+      type: 'package',
+      number: 2n,
+      from: HOST,
+      messageId: 'm2',
+      strings: 'not an array',
+      names: [7],
+    }),
+    harden({
+      type: 'package',
+      number: 3n,
+      from: HOST,
+      messageId: 'm3',
+      strings: ['ping'],
+      names: [],
+    }),
   ];
   let index = 0;
   const iterator = Far('iterator', {
@@ -47,13 +61,26 @@ test('malformed records do not stop the loop; the next good message is answered'
     },
     dismiss: async () => {},
   });
-  const provider = makeScriptedProvider([say('about the mystery'), say('about the odd package'), say('pong')]);
+  const provider = makeScriptedProvider([
+    say('about the mystery'),
+    say('about the odd package'),
+    say('pong'),
+  ]);
   const logs: string[] = [];
   const controller = { whenCancelled: () => new Promise(() => {}) };
-  make(powers as never, Far('Context', controller), { env: {}, createProvider: () => provider, log: line => logs.push(line) });
-  await expect.poll(() => replies.map(reply => reply.text)).toEqual(['about the mystery', 'about the odd package', 'pong']);
+  make(powers as never, Far('Context', controller), {
+    env: {},
+    createProvider: () => provider,
+    log: line => logs.push(line),
+  });
+  await expect
+    .poll(() => replies.map(reply => reply.text))
+    .toEqual(['about the mystery', 'about the odd package', 'pong']);
   expect(replies.map(reply => reply.number)).toEqual([1n, 2n, 3n]);
-  expect(sent[0]).toEqual({ to: 'HOST', text: 'Lal agent ready. I think with scripted-model (scripted).' });
+  expect(sent[0]).toEqual({
+    to: 'HOST',
+    text: 'Lal agent ready. I think with scripted-model (scripted).',
+  });
   expect(logs.join('\n')).toMatch(/skipped a malformed message/);
   expect(logs.join('\n')).toMatch(/skipped a message without a number/);
   // The unknown type was shown to the model with its plain fields.

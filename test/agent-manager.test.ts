@@ -35,8 +35,9 @@ const running: MailHost[] = [];
 
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list());
-    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = await E(mailHost.host).list();
+    for (const name of names.filter(each => each.startsWith('controller-for-')))
+      await mailHost.caplet(name)?.cancel('test over');
   }
   await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
@@ -51,20 +52,28 @@ const provisioned = async () => {
   servers.push(model);
   stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'test-model', LAL_AUTH_TOKEN: SECRET });
   const output = captureOutput();
-  await makeSetup({ agentSpecifier: agentSource, managerSpecifier: managerSource, say: output.say } )(
-    mailHost.host,
-  );
-  const { number } = await mailHost.waitForMessage(message => message.type === 'form', { timeoutMs: 10_000 });
+  await makeSetup({
+    agentSpecifier: agentSource,
+    managerSpecifier: managerSource,
+    say: output.say,
+  })(mailHost.host);
+  const { number } = await mailHost.waitForMessage(message => message.type === 'form', {
+    timeoutMs: 10_000,
+  });
   // As the host's powers show it (the sender as an endo:// locator).
-  const form = ((await E(mailHost.host).listMessages()) as unknown as FormRecord[]).find(message => message.number === number)!;
+  const form = ((await E(mailHost.host).listMessages()) as unknown as FormRecord[]).find(
+    message => message.number === number,
+  )!;
   return { mailHost, model, output, form };
 };
 
 const submit = (mailHost: MailHost, form: FormRecord, values: Record<string, string>) =>
-  E(mailHost.host as unknown as { submit(n: bigint, v: Record<string, string>): Promise<void> }).submit(form.number, values);
+  E(
+    mailHost.host as unknown as { submit(n: bigint, v: Record<string, string>): Promise<void> },
+  ).submit(form.number, values);
 
 describe('the "Add an agent" form (newest daemon)', () => {
-  it('setup.js starts the manager, which sends @host the form with upstream Lal\'s four fields, the token secret', async () => {
+  it("setup.js starts the manager, which sends @host the form with upstream Lal's four fields, the token secret", async () => {
     const { mailHost, form, output } = await provisioned();
     expect(form.description).toBe('Add an agent');
     expect(await E(mailHost.host).reverseLocate(form.from)).toEqual(['setup-lal']);
@@ -82,19 +91,36 @@ describe('the "Add an agent" form (newest daemon)', () => {
 
   it('a submission makes and starts an agent with the submitted host, model and token, which answers a ping; the token is in no reply, help(), log or store', async () => {
     const { mailHost, form, output, model } = await provisioned();
-    await submit(mailHost, form, { name: 'bob', host: model.url, model: 'test-model', authToken: SECRET });
+    await submit(mailHost, form, {
+      name: 'bob',
+      host: model.url,
+      model: 'test-model',
+      authToken: SECRET,
+    });
     await waitForText(mailHost, 'Agent "bob" is now running.');
     await waitForText(mailHost, 'Lal agent ready.');
     await E(mailHost.host).send('bob', ['ping bob'], [], []);
     await waitForText(mailHost, 'pong: ping bob');
     // Pinned like an agent setup.js starts: it comes back after a restart.
-    expect(await E(mailHost.host).identify('@pins', 'controller-for-bob')).toBe(await E(mailHost.host).identify('controller-for-bob'));
+    expect(await E(mailHost.host).identify('@pins', 'controller-for-bob')).toBe(
+      await E(mailHost.host).identify('controller-for-bob'),
+    );
 
     // The same name again: not made twice.
-    await submit(mailHost, form, { name: 'bob', host: model.url, model: 'test-model', authToken: SECRET });
+    await submit(mailHost, form, {
+      name: 'bob',
+      host: model.url,
+      model: 'test-model',
+      authToken: SECRET,
+    });
     await waitForText(mailHost, 'Agent "bob" already exists.');
     // A name that is not a pet name: an error, without the token.
-    await submit(mailHost, form, { name: 'Bob!', host: model.url, model: 'test-model', authToken: SECRET });
+    await submit(mailHost, form, {
+      name: 'Bob!',
+      host: model.url,
+      model: 'test-model',
+      authToken: SECRET,
+    });
     const refused = await waitForText(mailHost, 'Error creating agent:');
     expect(textOf(refused)).toMatch(/The agent name must be a pet name/);
 
@@ -108,8 +134,14 @@ describe('the "Add an agent" form (newest daemon)', () => {
     const storeText = async (guestName: string) => {
       const powers = mailHost.guest(guestName).powers;
       const names = ((await E(powers).list()) as string[]).filter(name => !name.startsWith('@'));
-      const values = await Promise.all(names.map(name => Promise.resolve(E(powers).lookup(name)).catch(() => undefined)));
-      return JSON.stringify(values, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)) + names.join(',');
+      const values = await Promise.all(
+        names.map(name => Promise.resolve(E(powers).lookup(name)).catch(() => undefined)),
+      );
+      return (
+        JSON.stringify(values, (_key, value: unknown) =>
+          typeof value === 'bigint' ? String(value) : value,
+        ) + names.join(',')
+      );
     };
     const everywhere = [
       JSON.stringify(await hostInboxTexts(mailHost)),
@@ -126,19 +158,28 @@ describe('the "Add an agent" form (newest daemon)', () => {
 
   it('after a daemon restart the manager and the agent it made come back; the old submission is not answered again', async () => {
     const { mailHost, form, model } = await provisioned();
-    await submit(mailHost, form, { name: 'bob', host: model.url, model: 'test-model', authToken: SECRET });
+    await submit(mailHost, form, {
+      name: 'bob',
+      host: model.url,
+      model: 'test-model',
+      authToken: SECRET,
+    });
     await waitForText(mailHost, 'Agent "bob" is now running.');
     await waitForText(mailHost, 'Lal agent ready.');
-    for (const name of ['controller-for-bob', 'controller-for-setup-lal', 'controller-for-lal']) await mailHost.caplet(name)?.cancel('daemon stopping');
+    for (const name of ['controller-for-bob', 'controller-for-setup-lal', 'controller-for-lal'])
+      await mailHost.caplet(name)?.cancel('daemon stopping');
     await mailHost.restart();
     await E(mailHost.host).send('bob', ['ping again'], [], []);
     await waitForText(mailHost, 'pong: ping again');
     // The manager came back and sent a fresh form.
-    await mailHost.waitForMessage(message => message.type === 'form' && message.number !== form.number, { timeoutMs: 10_000 });
+    await mailHost.waitForMessage(
+      message => message.type === 'form' && message.number !== form.number,
+      { timeoutMs: 10_000 },
+    );
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'Agent "bob" is now running.')).toHaveLength(1);
     expect(texts.filter(text => text.startsWith('Agent "bob"'))).toHaveLength(1);
-    const messages = (await E(mailHost.host).listMessages());
+    const messages = await E(mailHost.host).listMessages();
     expect(messages.filter(message => message.type === 'form')).toHaveLength(2);
   });
 
@@ -147,9 +188,11 @@ describe('the "Add an agent" form (newest daemon)', () => {
     running.push(mailHost);
     stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_FORM: '0' });
     const output = captureOutput();
-    await makeSetup({ agentSpecifier: agentSource, managerSpecifier: managerSource, say: output.say } )(
-      mailHost.host,
-    );
+    await makeSetup({
+      agentSpecifier: agentSource,
+      managerSpecifier: managerSource,
+      say: output.say,
+    })(mailHost.host);
     await waitForText(mailHost, 'Lal agent ready.');
     expect(await E(mailHost.host).has('setup-lal')).toBe(false);
     expect(await E(mailHost.host).has('controller-for-setup-lal')).toBe(false);

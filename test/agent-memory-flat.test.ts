@@ -14,8 +14,13 @@ import { makeManualClock } from './support/manual-clock.js';
 const { start } = useAgents();
 
 type StoredUsage = { recent: number[][] };
-const stored = async (run: AgentRun) => JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<string, unknown>;
-const callsOf = (usage: StoredUsage) => usage.recent.reduce((sum, entry) => sum + (entry[2] ?? 1), 0);
+const stored = async (run: AgentRun) =>
+  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
+    string,
+    unknown
+  >;
+const callsOf = (usage: StoredUsage) =>
+  usage.recent.reduce((sum, entry) => sum + (entry[2] ?? 1), 0);
 
 describe('the usage ledger in the store is bounded', () => {
   test('40 messages, 10 s apart: one entry per clock minute, every call counted', async () => {
@@ -27,7 +32,9 @@ describe('the usage ledger in the store is bounded', () => {
       await run.reply(`pong ${index}`);
       clock.advance(10_000);
     }
-    await expect.poll(async () => callsOf((await stored(run)).usage as StoredUsage)).toBe(run.provider.requests.length);
+    await expect
+      .poll(async () => callsOf((await stored(run)).usage as StoredUsage))
+      .toBe(run.provider.requests.length);
     const usage = (await stored(run)).usage as StoredUsage;
     // 400 s of calls span 7 clock minutes (09:00 to 09:06).
     expect(usage.recent.length).toBeLessThanOrEqual(7);
@@ -60,9 +67,22 @@ describe('the store of the previous version', () => {
     const now = clock.now();
     const v2 = JSON.stringify({
       version: 2,
-      conversation: { digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }], omitted: 0, turns: [] },
+      conversation: {
+        digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }],
+        omitted: 0,
+        turns: [],
+      },
       handled: ['id-of-an-old-message'],
-      usage: { since: now - 1000, byModel: { 'scripted-model': { calls: 2, inputTokens: 20, outputTokens: 4, cachedInputTokens: 0 } }, recent: [[now - 1000, 12], [now - 500, 12]] },
+      usage: {
+        since: now - 1000,
+        byModel: {
+          'scripted-model': { calls: 2, inputTokens: 20, outputTokens: 4, cachedInputTokens: 0 },
+        },
+        recent: [
+          [now - 1000, 12],
+          [now - 500, 12],
+        ],
+      },
       wakeUps: [],
     });
     const run = await start({
@@ -84,6 +104,8 @@ describe('the store of the previous version', () => {
     expect(usage.recent.every(entry => entry.length === 3)).toBe(true);
     expect(callsOf(usage)).toBe(3);
     await run.send('and now?');
-    expect((await run.reply(/hour's budget/)).strings!.join('')).toMatch(/3 of 3 model calls this hour/);
+    expect((await run.reply(/hour's budget/)).strings!.join('')).toMatch(
+      /3 of 3 model calls this hour/,
+    );
   });
 });

@@ -15,13 +15,25 @@ import { makeManualClock } from './support/manual-clock.js';
 const { start } = useAgents();
 
 const HOUR = 60 * 60 * 1000;
-const inbox = async (run: AgentRun) => (await E(run.host.guest(run.name).powers).listMessages()) as unknown as { number: bigint; strings?: string[] }[];
-const stored = async (run: AgentRun) => JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<string, unknown>;
+const inbox = async (run: AgentRun) =>
+  (await E(run.host.guest(run.name).powers).listMessages()) as unknown as {
+    number: bigint;
+    strings?: string[];
+  }[];
+const stored = async (run: AgentRun) =>
+  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
+    string,
+    unknown
+  >;
 
 describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () => {
   test('a spent call budget tells the sender when the agent can go on, and the message is served then', async () => {
     const clock = makeManualClock();
-    const run = await start({ clock, env: { LAL_MAX_CALLS_PER_HOUR: '1' }, steps: [replyStep('pong')] });
+    const run = await start({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '1' },
+      steps: [replyStep('pong')],
+    });
     await run.send('ping');
     await run.reply('pong');
     run.provider.push(replyStep('the second answer'));
@@ -32,8 +44,12 @@ describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () =
     );
     // Not served, not dismissed: it waits in the inbox.
     expect(run.provider.requests).toHaveLength(1);
-    expect((await inbox(run)).some(message => message.strings?.join('') === 'second question')).toBe(true);
-    expect(await run.help()).toMatch(/this hour: 1 of 1 model calls .*\n- budget spent; new work waits until 2026-11-23T10:00:00\.000Z/);
+    expect(
+      (await inbox(run)).some(message => message.strings?.join('') === 'second question'),
+    ).toBe(true);
+    expect(await run.help()).toMatch(
+      /this hour: 1 of 1 model calls .*\n- budget spent; new work waits until 2026-11-23T10:00:00\.000Z/,
+    );
     clock.advance(HOUR);
     await run.reply('the second answer');
     expect(run.provider.requests).toHaveLength(2);
@@ -41,11 +57,17 @@ describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () =
 
   test('a spent token budget holds the message too', async () => {
     const clock = makeManualClock();
-    const run = await start({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [replyStep('pong')] });
+    const run = await start({
+      clock,
+      env: { LAL_MAX_TOKENS_PER_HOUR: '10' },
+      steps: [replyStep('pong')],
+    });
     await run.send('ping');
     await run.reply('pong');
     await run.send('again');
-    expect((await run.reply(/hour's budget/)).strings!.join('')).toMatch(/tokens this hour \(LAL_MAX_TOKENS_PER_HOUR\)/);
+    expect((await run.reply(/hour's budget/)).strings!.join('')).toMatch(
+      /tokens this hour \(LAL_MAX_TOKENS_PER_HOUR\)/,
+    );
     run.provider.push(replyStep('pong again'));
     clock.advance(HOUR);
     await run.reply('pong again');
@@ -58,13 +80,18 @@ describe('usage in help()', () => {
     const run = await start({ clock, steps: [replyStep('pong')] });
     await run.send('ping');
     await run.reply('pong');
-    const inTokens = run.provider.requests[0]!.messages.length > 0 ? JSON.stringify(run.provider.requests[0]!.messages).length : 0;
+    const inTokens =
+      run.provider.requests[0]!.messages.length > 0
+        ? JSON.stringify(run.provider.requests[0]!.messages).length
+        : 0;
     // Thousands grouped (toLocaleString would not group under lockdown).
     const grouped = String(inTokens).replace(/\B(?=(\d{3})+$)/g, ',');
     expect(grouped).toContain(',');
     const line = new RegExp(`scripted-model: 1 call, ${grouped} tokens in \\(0 cached\\) / 1 out`);
     expect(await run.help()).toMatch(line);
-    await expect.poll(async () => JSON.stringify((await stored(run)).usage)).toContain('scripted-model');
+    await expect
+      .poll(async () => JSON.stringify((await stored(run)).usage))
+      .toContain('scripted-model');
     await run.restart();
     // help() of the new make(), once it has read its store.
     await expect.poll(() => run.help()).toMatch(line);
@@ -76,7 +103,10 @@ describe('wake-ups (the schedule tool)', () => {
     const clock = makeManualClock();
     const run = await start({
       clock,
-      steps: [callTool('schedule', { note: 'remind HOST to check the build', delaySeconds: 1200 }), replyStep('I will remind you')],
+      steps: [
+        callTool('schedule', { note: 'remind HOST to check the build', delaySeconds: 1200 }),
+        replyStep('I will remind you'),
+      ],
     });
     await run.send('remind me in 20 minutes to check the build');
     await run.reply('I will remind you');
@@ -85,8 +115,12 @@ describe('wake-ups (the schedule tool)', () => {
       at: '2026-11-23T09:20:00.000Z',
       tellsWhenDue: 'HOST',
     });
-    expect(await run.help()).toMatch(/Wake-ups:\n- w1 at 2026-11-23T09:20:00\.000Z for HOST: "remind HOST to check the build"/);
-    await expect.poll(async () => (await stored(run)).wakeUps).toMatchObject([{ id: 'w1', note: 'remind HOST to check the build' }]);
+    expect(await run.help()).toMatch(
+      /Wake-ups:\n- w1 at 2026-11-23T09:20:00\.000Z for HOST: "remind HOST to check the build"/,
+    );
+    await expect
+      .poll(async () => (await stored(run)).wakeUps)
+      .toMatchObject([{ id: 'w1', note: 'remind HOST to check the build' }]);
 
     await run.restart([
       request => {
@@ -123,7 +157,9 @@ describe('wake-ups (the schedule tool)', () => {
     expect(results[0]).toMatch(/at must be an ISO 8601 time/);
     expect(results[1]).toMatch(/has passed already/);
     expect(JSON.parse(results[2]!)).toMatchObject({ scheduled: 'w1' });
-    expect(results[3]).toMatch(/1 wake-ups are pending already, the most allowed \(LAL_MAX_WAKE_UPS\)/);
+    expect(results[3]).toMatch(
+      /1 wake-ups are pending already, the most allowed \(LAL_MAX_WAKE_UPS\)/,
+    );
   });
 });
 
@@ -134,7 +170,9 @@ describe('forget()', () => {
     await run.send('the secret word is marmalade');
     await run.reply('one');
     expect(await run.help('forget')).toMatch(/endo eval 'E\(agent\)\.forget\(\)' agent:lal/);
-    expect(await run.forget()).toMatch(/^Forgot 1 turn of conversation, the digest, and the usage of 1 model call\./);
+    expect(await run.forget()).toMatch(
+      /^Forgot 1 turn of conversation, the digest, and the usage of 1 model call\./,
+    );
     expect(await run.help()).toMatch(/no model calls since/);
     const memory = await stored(run);
     expect(JSON.stringify(memory.conversation)).not.toContain('marmalade');
@@ -150,7 +188,11 @@ describe('the store of the previous version', () => {
   test('a version 1 memory loads: its conversation kept, usage and wake-ups starting empty', async () => {
     const v1 = JSON.stringify({
       version: 1,
-      conversation: { digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }], omitted: 0, turns: [] },
+      conversation: {
+        digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }],
+        omitted: 0,
+        turns: [],
+      },
       handled: ['id-of-an-old-message'],
     });
     const clock = makeManualClock();
@@ -175,10 +217,25 @@ describe('the store of the previous version', () => {
     const clock = makeManualClock();
     const v3 = JSON.stringify({
       version: 3,
-      conversation: { digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }], omitted: 0, turns: [] },
+      conversation: {
+        digest: [{ text: '#1 from HOST: "the colour is teal" → replied', count: 1 }],
+        omitted: 0,
+        turns: [],
+      },
       handled: ['id-of-an-old-message'],
-      usage: { since: clock.now() - 60_000, byModel: { 'old-model': { calls: 3, inputTokens: 30, outputTokens: 3 } }, recent: [[clock.now() - 60_000, 33, 3]] },
-      wakeUps: [{ id: 'w1', at: clock.now() + 3_600_000, note: 'water the plants', setAt: clock.now() - 60_000 }],
+      usage: {
+        since: clock.now() - 60_000,
+        byModel: { 'old-model': { calls: 3, inputTokens: 30, outputTokens: 3 } },
+        recent: [[clock.now() - 60_000, 33, 3]],
+      },
+      wakeUps: [
+        {
+          id: 'w1',
+          at: clock.now() + 3_600_000,
+          note: 'water the plants',
+          setAt: clock.now() - 60_000,
+        },
+      ],
     });
     const run = await start({
       clock,
@@ -191,7 +248,10 @@ describe('the store of the previous version', () => {
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
     await expect.poll(async () => (await stored(run)).version).toBe(4);
-    const memory = (await stored(run)) as unknown as Record<string, unknown> & { wakeUps: unknown[]; usage: unknown };
+    const memory = (await stored(run)) as unknown as Record<string, unknown> & {
+      wakeUps: unknown[];
+      usage: unknown;
+    };
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toHaveLength(1);
     expect(JSON.stringify(memory.usage)).toContain('old-model');

@@ -10,7 +10,15 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, waitForMessage, type AgentRun, type Message, type StartOptions } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  replyStep,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+  type StartOptions,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -18,12 +26,18 @@ const { start } = useAgents();
 
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
-const stored = async (run: AgentRun): Promise<{ version: number; asks?: { pending: { id: string }[] }; toldToWait?: string[] }> =>
+const stored = async (
+  run: AgentRun,
+): Promise<{ version: number; asks?: { pending: { id: string }[] }; toldToWait?: string[] }> =>
   JSON.parse((await guest(run).lookup('agent-memory')) as string);
-const pendingIds = async (run: AgentRun) => ((await stored(run)).asks?.pending ?? []).map(ask => ask.id);
+const pendingIds = async (run: AgentRun) =>
+  ((await stored(run)).asks?.pending ?? []).map(ask => ask.id);
 const ownRequestCopies = async (run: AgentRun) =>
-  asMessages(await guest(run).listMessages()).filter(message => message.type === 'request' && message.from !== run.host.hostId);
-const hostRequests = async (run: AgentRun) => asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
+  asMessages(await guest(run).listMessages()).filter(
+    message => message.type === 'request' && message.from !== run.host.hostId,
+  );
+const hostRequests = async (run: AgentRun) =>
+  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 
 /** Starts an agent whose first turn makes one ask (the step given) for the message "go". */
 const startAsking = async (ask: () => ReturnType<typeof callTool>, options: StartOptions = {}) => {
@@ -47,12 +61,20 @@ const startAsking = async (ask: () => ReturnType<typeof callTool>, options: Star
 
 describe('pending asks survive a restart', () => {
   test('a request answered after a daemon restart reaches the message it was made for, with the value', async () => {
-    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code', responseName: 'door-code' }));
+    const { run, origin } = await startAsking(() =>
+      callTool('request', {
+        recipient: 'HOST',
+        description: 'the door code',
+        responseName: 'door-code',
+      }),
+    );
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
         const notice = request.messages.at(-1)!.content;
-        expect(notice).toMatch(/^ANSWERED: HOST answered your request r1 to HOST \("the door code"\), kept as "door-code": "?1234/);
+        expect(notice).toMatch(
+          /^ANSWERED: HOST answered your request r1 to HOST \("the door code"\), kept as "door-code": "?1234/,
+        );
         return callTool('reply', { messageNumber: origin(), strings: ['The code is 1234'] });
       },
     ]);
@@ -66,11 +88,15 @@ describe('pending asks survive a restart', () => {
   });
 
   test('a request declined while the agent was down is told to its sender', async () => {
-    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code' }));
+    const { run, origin } = await startAsking(() =>
+      callTool('request', { recipient: 'HOST', description: 'the door code' }),
+    );
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
-        expect(request.messages.at(-1)!.content).toMatch(/^DECLINED: HOST did not grant your request r1/);
+        expect(request.messages.at(-1)!.content).toMatch(
+          /^DECLINED: HOST did not grant your request r1/,
+        );
         return callTool('reply', { messageNumber: origin(), strings: ['HOST said no'] });
       },
     ]);
@@ -79,13 +105,18 @@ describe('pending asks survive a restart', () => {
   });
 
   test('an approval given after a restart lets the model make that call once without asking again', async () => {
-    const { run, origin } = await startAsking(() => callTool('makeDirectory', { petNamePath: ['box'] }), {
-      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
-    });
+    const { run, origin } = await startAsking(
+      () => callTool('makeDirectory', { petNamePath: ['box'] }),
+      {
+        env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
+      },
+    );
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
-        expect(request.messages.at(-1)!.content).toMatch(/^APPROVED: HOST approved the call makeDirectory .*\(approval a1\), but I restarted meanwhile/);
+        expect(request.messages.at(-1)!.content).toMatch(
+          /^APPROVED: HOST approved the call makeDirectory .*\(approval a1\), but I restarted meanwhile/,
+        );
         return callTool('makeDirectory', { petNamePath: ['box'] });
       },
       request => {
@@ -103,13 +134,18 @@ describe('pending asks survive a restart', () => {
   });
 
   test('an approval refused after a restart is told as REFUSED', async () => {
-    const { run, origin } = await startAsking(() => callTool('makeDirectory', { petNamePath: ['box'] }), {
-      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
-    });
+    const { run, origin } = await startAsking(
+      () => callTool('makeDirectory', { petNamePath: ['box'] }),
+      {
+        env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
+      },
+    );
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
-        expect(request.messages.at(-1)!.content).toMatch(/^REFUSED: HOST refused the call makeDirectory/);
+        expect(request.messages.at(-1)!.content).toMatch(
+          /^REFUSED: HOST refused the call makeDirectory/,
+        );
         return callTool('reply', { messageNumber: origin(), strings: ['Not allowed'] });
       },
     ]);
@@ -119,9 +155,18 @@ describe('pending asks survive a restart', () => {
   });
 
   test('newest daemon: an evaluation the host approves after a restart runs then, and its result is told', async () => {
-    const { run, origin } = await startAsking(() => callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer' }), {
-      profile: 'newest',
-    });
+    const { run, origin } = await startAsking(
+      () =>
+        callTool('evaluate', {
+          source: '6 * 7',
+          codeNames: [],
+          petNamePaths: [],
+          resultName: 'answer',
+        }),
+      {
+        profile: 'newest',
+      },
+    );
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
@@ -138,26 +183,52 @@ describe('pending asks survive a restart', () => {
   });
 
   test('f0a46042a: an eval-proposal granted while the agent restarts (worker died) is told with its result', async () => {
-    const { run, origin } = await startAsking(() => callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'answer', workerName: '#undefined' }));
-    const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
+    const { run, origin } = await startAsking(() =>
+      callTool('evaluate', {
+        source: '6 * 7',
+        codeNames: [],
+        petNamePaths: [],
+        resultName: 'answer',
+        workerName: '#undefined',
+      }),
+    );
+    const proposal = await waitForMessage(
+      run.host,
+      (message: Message) => message.type === 'eval-proposal-reviewer',
+    );
     await run.restartAgent([
       request => {
         const notice = request.messages.at(-1)!.content;
-        expect(notice).toMatch(/^GRANTED: the host ran your proposal p1 \(6 \* 7\) while I restarted\. Result, kept as "answer": 42/);
+        expect(notice).toMatch(
+          /^GRANTED: the host ran your proposal p1 \(6 \* 7\) while I restarted\. Result, kept as "answer": 42/,
+        );
         return callTool('reply', { messageNumber: origin(), strings: ['It is 42'] });
       },
     ]);
     await run.host.grant(proposal.number);
     await run.reply('It is 42');
     // The proposer copy goes once settled (an undismissed one keeps the mailbox from loading after a daemon restart).
-    await expect.poll(async () => asMessages(await guest(run).listMessages()).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          asMessages(await guest(run).listMessages()).filter(
+            message => message.type === 'eval-proposal-proposer',
+          ).length,
+      )
+      .toBe(0);
     await expect.poll(() => pendingIds(run)).toEqual([]);
   });
 });
 
 describe('an outcome not yet told when the agent restarts', () => {
   test('an answer that came while another turn ran is told after the restart, not lost', async () => {
-    const { run, origin } = await startAsking(() => callTool('request', { recipient: 'HOST', description: 'the door code', responseName: 'door-code' }));
+    const { run, origin } = await startAsking(() =>
+      callTool('request', {
+        recipient: 'HOST',
+        description: 'the door code',
+        responseName: 'door-code',
+      }),
+    );
     const [asked] = await hostRequests(run);
     // A second message whose turn is still running when the answer comes.
     let started!: () => void;
@@ -177,7 +248,9 @@ describe('an outcome not yet told when the agent restarts', () => {
     await run.restart([
       request => {
         // The stored outcome gets the first turn after the restart.
-        expect(request.messages.at(-1)!.content).toContain('ANSWERED: HOST answered your request r1 to HOST ("the door code"), kept as "door-code": "1234"');
+        expect(request.messages.at(-1)!.content).toContain(
+          'ANSWERED: HOST answered your request r1 to HOST ("the door code"), kept as "door-code": "1234"',
+        );
         return callTool('reply', { messageNumber: origin(), strings: ['The code is 1234'] });
       },
       replyStep('done waiting'),
@@ -201,7 +274,9 @@ describe('the quota over a restart', () => {
     // Served in order: once "three" is held and told, "two" (replayed first) has been held again.
     await run.send('three');
     expect((await run.reply(/hour's budget/)).strings!.join('')).not.toContain(`#${two} `);
-    const toldAboutTwo = asMessages(await E(run.host.host).listMessages()).filter(message => (message.strings ?? []).join('').includes(`Your message #${two} is kept`));
+    const toldAboutTwo = asMessages(await E(run.host.host).listMessages()).filter(message =>
+      (message.strings ?? []).join('').includes(`Your message #${two} is kept`),
+    );
     expect(toldAboutTwo).toHaveLength(1);
     expect((await stored(run)).toldToWait).toHaveLength(2);
     run.provider.push(say('second'));

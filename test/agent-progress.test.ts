@@ -10,7 +10,14 @@ import { E } from '@endo/far';
 import { ProviderError } from '../providers/types.js';
 import { callTool, say } from './support/scripted-provider.js';
 import { makeManualClock } from './support/manual-clock.js';
-import { latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  latestMessageNumber,
+  replyStep,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
@@ -22,7 +29,13 @@ interface Revision {
 
 /** The host's copy of the agent's placeholder: the first package from the agent after its greeting. */
 const placeholderIn = async (run: AgentRun): Promise<Message> =>
-  waitForMessage(run.host, message => message.type === 'package' && message.number !== run.greeting!.number && message.from === run.greeting!.from);
+  waitForMessage(
+    run.host,
+    message =>
+      message.type === 'package' &&
+      message.number !== run.greeting!.number &&
+      message.from === run.greeting!.from,
+  );
 
 /** The revisions of that message as the host sees them: text and done, oldest first. */
 const revisionsOf = async (run: AgentRun, number: bigint) =>
@@ -33,7 +46,11 @@ const revisionsOf = async (run: AgentRun, number: bigint) =>
 
 /** Waits until the host's copy of the placeholder is finished, then returns its revisions. */
 const finishedRevisions = async (run: AgentRun, number: bigint) => {
-  await waitForMessage(run.host, message => message.number === number && message.done === true && textOf(message) !== 'thinking…');
+  await waitForMessage(
+    run.host,
+    message =>
+      message.number === number && message.done === true && textOf(message) !== 'thinking…',
+  );
   return revisionsOf(run, number);
 };
 
@@ -42,7 +59,12 @@ const agentPackages = async (run: AgentRun) => {
   const inbox = (await E(run.host.host).listMessages()) as unknown as Message[];
   // As listMessages writes it (a locator on the newest daemon).
   const agent = inbox.find(message => message.number === run.greeting!.number)!.from;
-  return inbox.filter(message => message.type === 'package' && message.from === agent && message.number !== run.greeting!.number);
+  return inbox.filter(
+    message =>
+      message.type === 'package' &&
+      message.from === agent &&
+      message.number !== run.greeting!.number,
+  );
 };
 
 describe('live progress on the newest daemon', () => {
@@ -56,17 +78,31 @@ describe('live progress on the newest daemon', () => {
       steps: [
         async () => {
           // While the model thinks, the host already sees an unfinished reply.
-          seenUnfinished = await waitForMessage(run.host, message => message.from === run.greeting!.from && message.done === false);
+          seenUnfinished = await waitForMessage(
+            run.host,
+            message => message.from === run.greeting!.from && message.done === false,
+          );
           clock.advance(1_000);
           return callTool('list', {});
         },
         async request => {
-          await waitForMessage(run.host, message => message.number === seenUnfinished!.number && /calling list/.test(textOf(message)));
+          await waitForMessage(
+            run.host,
+            message =>
+              message.number === seenUnfinished!.number && /calling list/.test(textOf(message)),
+          );
           // The agent's own copy is still there: the final edit needs it.
-          const own = (await E(run.host.guest(run.name).powers).listMessages()) as unknown as Message[];
-          ownCopyKept = own.length > 0 && own.some(message => message.type === 'package' && message.done === false);
+          const own = (await E(
+            run.host.guest(run.name).powers,
+          ).listMessages()) as unknown as Message[];
+          ownCopyKept =
+            own.length > 0 &&
+            own.some(message => message.type === 'package' && message.done === false);
           clock.advance(1_000);
-          return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['the answer is 42'] });
+          return callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['the answer is 42'],
+          });
         },
       ],
     });
@@ -83,7 +119,9 @@ describe('live progress on the newest daemon', () => {
     expect((await agentPackages(run)).map(message => message.number)).toEqual([placeholder.number]);
     expect(placeholder.replyTo).toBeDefined();
     // Nothing is left in the agent's inbox (its copy is dismissed after the final edit).
-    await expect.poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length).toBe(0);
+    await expect
+      .poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length)
+      .toBe(0);
   });
 
   test('at most one edit a second: statuses in between are coalesced and the latest wins', async () => {
@@ -97,7 +135,10 @@ describe('live progress on the newest daemon', () => {
         request => {
           // Four statuses have come within this second; the second edit may go now, with the latest.
           clock.advance(1_000);
-          return callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] });
+          return callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['done'],
+          });
         },
       ],
     });
@@ -125,7 +166,9 @@ describe('live progress on the newest daemon', () => {
       { text: 'thinking…', done: false },
     ]);
     expect(revisions.at(-1)!.done).toBe(true);
-    expect(revisions.at(-1)!.text).toMatch(/I stopped working on this: the model failed: .*overloaded/);
+    expect(revisions.at(-1)!.text).toMatch(
+      /I stopped working on this: the model failed: .*overloaded/,
+    );
     expect((await agentPackages(run)).length).toBe(1);
   });
 
@@ -152,7 +195,10 @@ describe('live progress on the newest daemon', () => {
     const revisions = await finishedRevisions(run, placeholder.number);
     expect(revisions[1]).toEqual({ text: 'thinking…', done: false });
     expect(revisions.at(-1)).toEqual({ text: 'one', done: true });
-    await waitForMessage(run.host, message => textOf(message) === 'two' && message.number !== placeholder.number);
+    await waitForMessage(
+      run.host,
+      message => textOf(message) === 'two' && message.number !== placeholder.number,
+    );
   });
 
   test('a turn cancelled mid-way ends its placeholder done: true, saying so', async () => {
@@ -166,14 +212,24 @@ describe('live progress on the newest daemon', () => {
       ],
     });
     await run.send('take your time');
-    const unfinished = await waitForMessage(run.host, message => message.from === run.greeting!.from && message.done === false);
+    const unfinished = await waitForMessage(
+      run.host,
+      message => message.from === run.greeting!.from && message.done === false,
+    );
     await run.cancel();
     const revisions = await finishedRevisions(run, unfinished.number);
-    expect(revisions.at(-1)).toEqual({ text: expect.stringMatching(/I stopped before I finished this \(the agent was cancelled\)/), done: true });
+    expect(revisions.at(-1)).toEqual({
+      text: expect.stringMatching(/I stopped before I finished this \(the agent was cancelled\)/),
+      done: true,
+    });
   });
 
   test('LAL_PROGRESS=0 turns it off: the answer is one plain reply, never edited', async () => {
-    const run = await start({ profile: 'newest', env: { LAL_PROGRESS: '0' }, steps: [replyStep('pong')] });
+    const run = await start({
+      profile: 'newest',
+      env: { LAL_PROGRESS: '0' },
+      steps: [replyStep('pong')],
+    });
     await run.send('ping');
     const pong = await run.reply('pong');
     expect(await revisionsOf(run, pong.number)).toEqual([{ text: 'pong', done: true }]);
@@ -194,15 +250,26 @@ describe('a placeholder a stopped run left unfinished', () => {
       },
     });
     const hostCopy = await waitForMessage(run.host, message => textOf(message) === 'calling list…');
-    const finished = await waitForMessage(run.host, message => message.number === hostCopy.number && message.done === true && textOf(message) !== 'calling list…');
+    const finished = await waitForMessage(
+      run.host,
+      message =>
+        message.number === hostCopy.number &&
+        message.done === true &&
+        textOf(message) !== 'calling list…',
+    );
     expect(textOf(finished)).toMatch(/I stopped before I finished this/);
-    await expect.poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length).toBe(0);
+    await expect
+      .poll(async () => (await E(run.host.guest(run.name).powers).listMessages()).length)
+      .toBe(0);
   });
 });
 
 describe('no placeholder on the f0a46042a daemon (it cannot edit)', () => {
   test('the answer is the only message', async () => {
-    const run = await start({ profile: 'f0a46042a', steps: [callTool('list', {}), replyStep('pong')] });
+    const run = await start({
+      profile: 'f0a46042a',
+      steps: [callTool('list', {}), replyStep('pong')],
+    });
     await run.send('ping');
     const pong = await run.reply('pong');
     const packages = await agentPackages(run);

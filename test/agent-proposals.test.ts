@@ -5,13 +5,25 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
 const propose = (source: string, resultName = 'answer') =>
-  callTool('evaluate', { source, codeNames: [], petNamePaths: [], resultName, workerName: '#undefined' });
+  callTool('evaluate', {
+    source,
+    codeNames: [],
+    petNamePaths: [],
+    resultName,
+    workerName: '#undefined',
+  });
 
 const startWithProposal = async (source: string) => {
   let originNumber = -1;
@@ -25,13 +37,17 @@ const startWithProposal = async (source: string) => {
     ],
   });
   await run.send('please compute');
-  const proposal = await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
+  const proposal = await waitForMessage(
+    run.host,
+    (message: Message) => message.type === 'eval-proposal-reviewer',
+  );
   expect(proposal.source).toBe(source);
   await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
   return { run, proposal, originNumber: () => originNumber };
 };
 
-const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
+const guestInbox = async (run: AgentRun) =>
+  asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
 describe('eval-proposals (behaviour 5)', () => {
   test('evaluate returns pending at once; a grant reports the result, stores it, and the copy is dismissed', async () => {
@@ -49,7 +65,13 @@ describe('eval-proposals (behaviour 5)', () => {
     await run.host.grant(proposal.number);
     await run.reply('The answer is 42');
     expect(await E(run.host.guest(run.name).powers).lookup('answer')).toBe(42);
-    await expect.poll(async () => (await guestInbox(run)).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await guestInbox(run)).filter(message => message.type === 'eval-proposal-proposer')
+            .length,
+      )
+      .toBe(0);
   });
 
   test('a rejection reaches the model with the reason', async () => {
@@ -60,7 +82,13 @@ describe('eval-proposals (behaviour 5)', () => {
     const notice = run.provider.requests.at(-1)!.messages.at(-1)!.content;
     expect(notice).toMatch(/^REJECTED/);
     expect(notice).toContain('too risky');
-    await expect.poll(async () => (await guestInbox(run)).filter(message => message.type === 'eval-proposal-proposer').length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await guestInbox(run)).filter(message => message.type === 'eval-proposal-proposer')
+            .length,
+      )
+      .toBe(0);
   });
 
   test('a counter-proposal is shown with its new source', async () => {
@@ -88,7 +116,11 @@ describe('requests (behaviour 4)', () => {
       steps: [
         request => {
           originNumber = latestMessageNumber(request);
-          return callTool('request', { recipient: 'HOST', description: 'your favourite colour', responseName: 'colour' });
+          return callTool('request', {
+            recipient: 'HOST',
+            description: 'your favourite colour',
+            responseName: 'colour',
+          });
         },
         say(''),
       ],
@@ -98,7 +130,10 @@ describe('requests (behaviour 4)', () => {
     expect(asked.description).toBe('your favourite colour');
     // The turn ended while the request is still open: the agent is free for other mail.
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
-    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({ status: 'pending', requestId: 'r1' });
+    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({
+      status: 'pending',
+      requestId: 'r1',
+    });
     run.provider.push(say('pong'));
     await run.send('ping');
     await run.reply('pong');
@@ -106,7 +141,10 @@ describe('requests (behaviour 4)', () => {
       const notice = request.messages.at(-1)!.content;
       expect(notice).toMatch(/^ANSWERED: HOST answered your request r1/);
       expect(notice).toContain('blue');
-      return callTool('reply', { messageNumber: originNumber, strings: ['Your favourite colour is blue'] });
+      return callTool('reply', {
+        messageNumber: originNumber,
+        strings: ['Your favourite colour is blue'],
+      });
     });
     await E(run.host.host).storeValue(harden('blue'), 'favourite');
     await E(run.host.host).resolve(asked.number, 'favourite');

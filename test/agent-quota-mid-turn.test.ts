@@ -9,7 +9,15 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, replyStep, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  replyStep,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -38,7 +46,11 @@ describe('a quota spent in the middle of a turn', () => {
     expect(run.provider.requests).toHaveLength(2);
     expect(run.provider.remaining()).toBe(1);
     // The turn is closed in the history with one line saying why.
-    await expect.poll(async () => (await stored(run)).conversation.turns.at(-1)?.messages.at(-1)?.content ?? '').toMatch(/hour's budget/);
+    await expect
+      .poll(
+        async () => (await stored(run)).conversation.turns.at(-1)?.messages.at(-1)?.content ?? '',
+      )
+      .toMatch(/hour's budget/);
     // The message waits in the inbox.
     const inbox = asMessages(await E(run.host.guest(run.name).powers).listMessages());
     expect(inbox.some(message => textOf(message) === 'look around')).toBe(true);
@@ -51,9 +63,15 @@ describe('a quota spent in the middle of a turn', () => {
 
   test('a token budget spent by the first call stops the turn before the second', async () => {
     const clock = makeManualClock();
-    const run = await start({ clock, env: { LAL_MAX_TOKENS_PER_HOUR: '10' }, steps: [callTool('list', {}), replyStep('never said')] });
+    const run = await start({
+      clock,
+      env: { LAL_MAX_TOKENS_PER_HOUR: '10' },
+      steps: [callTool('list', {}), replyStep('never said')],
+    });
     await run.send('look around');
-    expect(textOf(await run.reply(/hour's budget/))).toMatch(/tokens this hour \(`LAL_MAX_TOKENS_PER_HOUR`\)\) part-way through your message/);
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(
+      /tokens this hour \(`LAL_MAX_TOKENS_PER_HOUR`\)\) part-way through your message/,
+    );
     expect(run.provider.requests).toHaveLength(1);
   });
 });
@@ -79,10 +97,14 @@ describe('outcome and wake-up turns stopped by the quota', () => {
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
     await E(run.host.host).reject(asked.number, 'not telling');
-    expect(textOf(await run.reply(/hour's budget/))).toMatch(/part-way through your message #\d+\. It is kept/);
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(
+      /part-way through your message #\d+\. It is kept/,
+    );
     expect(run.provider.requests).toHaveLength(3);
     run.provider.push(request => {
-      expect(JSON.stringify(request.messages.at(-1))).toMatch(/DECLINED: HOST did not grant your request r1/);
+      expect(JSON.stringify(request.messages.at(-1))).toMatch(
+        /DECLINED: HOST did not grant your request r1/,
+      );
       return callTool('reply', { messageNumber: origin, strings: ['No code, sorry'] });
     });
     clock.advance(HOUR);

@@ -14,7 +14,10 @@ const { start } = useAgents();
 
 describe('redaction by value (behaviour 1.4)', () => {
   test('LAL_MAX_TOKENS=2048 leaves the number 2048 alone in events and logs, and the turn answers', async () => {
-    const run = await start({ env: { LAL_MAX_TOKENS: '2048', LAL_CONTEXT_TOKENS: '2986' }, steps: [say('pong')] });
+    const run = await start({
+      env: { LAL_MAX_TOKENS: '2048', LAL_CONTEXT_TOKENS: '2986' },
+      steps: [say('pong')],
+    });
     run.provider.usage = { inputTokens: 2048, outputTokens: 2986 };
     await run.send('ping');
     await run.reply('pong');
@@ -26,7 +29,10 @@ describe('redaction by value (behaviour 1.4)', () => {
 
   test('a token with characters JSON escapes is still hidden in events, logs and mail', async () => {
     const token = 'sk-"quoted\\secret-99';
-    const run = await start({ env: { LAL_AUTH_TOKEN: token }, steps: [request => say(`you said ${request.messages.at(-1)!.content}`)] });
+    const run = await start({
+      env: { LAL_AUTH_TOKEN: token },
+      steps: [request => say(`you said ${request.messages.at(-1)!.content}`)],
+    });
     await run.send(`my token is ${token} ok`);
     const answer = await run.reply(/^you said/);
     expect(textOf(answer)).not.toContain(token);
@@ -54,7 +60,13 @@ describe('redaction by value (behaviour 1.4)', () => {
   });
 
   test('secret values: names that mark a secret, not plain numbers; longest hidden whole', () => {
-    const env = { LAL_AUTH_TOKEN: 'abcd-efgh-ijkl', LAL_MAX_TOKENS: '2048', MY_API_KEY: 'abcd', LAL_MODEL: 'not-secret', SOME_SECRET: ' 12.5 ' };
+    const env = {
+      LAL_AUTH_TOKEN: 'abcd-efgh-ijkl',
+      LAL_MAX_TOKENS: '2048',
+      MY_API_KEY: 'abcd',
+      LAL_MODEL: 'not-secret',
+      SOME_SECRET: ' 12.5 ',
+    };
     expect(secretValues(env).sort()).toEqual(['abcd', 'abcd-efgh-ijkl']);
     const redact = makeRedactor(env);
     expect(redact('token abcd-efgh-ijkl and key abcd, 2048 tokens, model not-secret')).toBe(

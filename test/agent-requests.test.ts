@@ -7,13 +7,21 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { asMessages, latestMessageNumber, textOf, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  textOf,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
 const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guestInbox = async (run: AgentRun) => asMessages(await E(run.host.guest(run.name).powers).listMessages());
+const guestInbox = async (run: AgentRun) =>
+  asMessages(await E(run.host.guest(run.name).powers).listMessages());
 
 describe('requests the agent makes', () => {
   test('a declined request reaches the model with the reason and its answer goes to the message that asked', async () => {
@@ -37,26 +45,42 @@ describe('requests the agent makes', () => {
     run.provider.push(say('pong'));
     await run.send('ping');
     await run.reply('pong');
-    expect((await guestInbox(run)).some(message => BigInt(message.number) === BigInt(originNumber))).toBe(true);
+    expect(
+      (await guestInbox(run)).some(message => BigInt(message.number) === BigInt(originNumber)),
+    ).toBe(true);
 
     run.provider.push(request => {
       const notice = request.messages.at(-1)!.content;
-      expect(notice).toMatch(/^DECLINED: HOST did not grant your request r1 to HOST \("the door code"\): not telling/);
+      expect(notice).toMatch(
+        /^DECLINED: HOST did not grant your request r1 to HOST \("the door code"\): not telling/,
+      );
       // No responseName was given, so the notice does not claim the answer was kept.
       expect(notice).not.toContain('kept as');
-      return callTool('reply', { messageNumber: originNumber, strings: ['HOST would not give me the code.'] });
+      return callTool('reply', {
+        messageNumber: originNumber,
+        strings: ['HOST would not give me the code.'],
+      });
     });
     await E(run.host.host).reject(asked.number, 'not telling');
     const answer = await run.reply('HOST would not give me the code.');
     const hostInbox = asMessages(await E(run.host.host).listMessages());
     expect(answer.replyTo).toBeDefined();
-    expect(hostInbox.some(message => message.type === 'package' && message.messageId === answer.replyTo && textOf(message) === 'open the door')).toBe(
-      true,
-    );
+    expect(
+      hostInbox.some(
+        message =>
+          message.type === 'package' &&
+          message.messageId === answer.replyTo &&
+          textOf(message) === 'open the door',
+      ),
+    ).toBe(true);
     const sentToHost = hostInbox.filter(message => message.from !== run.host.hostId);
     expect(sentToHost.filter(message => /could not answer/.test(textOf(message)))).toEqual([]);
     // Answered: the message is dismissed now.
-    await expect.poll(async () => (await guestInbox(run)).some(message => BigInt(message.number) === BigInt(originNumber))).toBe(false);
+    await expect
+      .poll(async () =>
+        (await guestInbox(run)).some(message => BigInt(message.number) === BigInt(originNumber)),
+      )
+      .toBe(false);
   });
 
   test('a request answered with a long value shows the model a cut preview and keeps the whole value', async () => {
@@ -65,7 +89,11 @@ describe('requests the agent makes', () => {
       steps: [
         request => {
           originNumber = latestMessageNumber(request);
-          return callTool('request', { recipient: 'HOST', description: 'the essay', responseName: 'essay' });
+          return callTool('request', {
+            recipient: 'HOST',
+            description: 'the essay',
+            responseName: 'essay',
+          });
         },
         say(''),
       ],

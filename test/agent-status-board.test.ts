@@ -19,8 +19,12 @@ test('sections are read on each describe, empty ones left out, a failing one rep
     // eslint-disable-next-line @typescript-eslint/only-throw-error
     throw 'not an error';
   });
-  expect(board.describe()).toBe('Tools:\n- echo\nBroken:\n- (could not be read: store gone)\nOdd:\n- (could not be read: not an error)');
+  expect(board.describe()).toBe(
+    'Tools:\n- echo\nBroken:\n- (could not be read: store gone)\nOdd:\n- (could not be read: not an error)',
+  );
   tools = ['echo', 'clock'];
   board.section('Broken', () => ['fixed']);
-  expect(board.describe()).toBe('Tools:\n- echo\n- clock\nBroken:\n- fixed\nOdd:\n- (could not be read: not an error)');
+  expect(board.describe()).toBe(
+    'Tools:\n- echo\n- clock\nBroken:\n- fixed\nOdd:\n- (could not be read: not an error)',
+  );
 });

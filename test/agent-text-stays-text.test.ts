@@ -24,9 +24,14 @@ describe('text stays text', () => {
         {
           role: 'assistant',
           content: '',
-          toolCalls: TEXTS.map((text, index) => ({ id: `s${index}`, name: 'send', arguments: JSON.stringify({ recipient: 'HOST', strings: [text] }) })),
+          toolCalls: TEXTS.map((text, index) => ({
+            id: `s${index}`,
+            name: 'send',
+            arguments: JSON.stringify({ recipient: 'HOST', strings: [text] }),
+          })),
         },
-        request => callTool('reply', { messageNumber: `+${latestMessageNumber(request)}`, strings: ['+1'] }),
+        request =>
+          callTool('reply', { messageNumber: `+${latestMessageNumber(request)}`, strings: ['+1'] }),
         say(''),
       ],
     });
@@ -38,12 +43,18 @@ describe('text stays text', () => {
 
   test('a FaeTool gets its arguments as the model wrote them', async () => {
     const host = makeMailHost();
-    await E(host.host).makeUnconfined('worker-echo', echoToolUrl, { resultName: 'echo-tool', env: { TOOL_NAME: 'echo' } });
+    await E(host.host).makeUnconfined('worker-echo', echoToolUrl, {
+      resultName: 'echo-tool',
+      env: { TOOL_NAME: 'echo' },
+    });
     const run = await start({
       host,
       persona: 'fae',
       introducedNames: { 'echo-tool': 'echo-tool' },
-      steps: [callTool('echo', { text: '!important', list: ['+1', '#NaN', '100%'] }), request => say(request.messages.at(-1)!.content)],
+      steps: [
+        callTool('echo', { text: '!important', list: ['+1', '#NaN', '100%'] }),
+        request => say(request.messages.at(-1)!.content),
+      ],
     });
     await run.send('echo');
     const answer = JSON.parse(textOf(await run.reply(/echoed/))) as { echoed: unknown };
@@ -61,7 +72,11 @@ describe('text stays text', () => {
           content: '',
           toolCalls: [
             { id: 'a', name: 'store', arguments: JSON.stringify({ value: '+5', petName: 'five' }) },
-            { id: 'b', name: 'store', arguments: JSON.stringify({ value: { n: '!+5', list: ['-7'] }, petName: 'text' }) },
+            {
+              id: 'b',
+              name: 'store',
+              arguments: JSON.stringify({ value: { n: '!+5', list: ['-7'] }, petName: 'text' }),
+            },
           ],
         },
         say('stored'),
@@ -81,7 +96,9 @@ describe('text stays text', () => {
     const { BUILTIN_SCHEMAS } = await import('../src/tools/builtin-schemas.js');
     // store is an op of the names tool; its value is the one parameter read as SmallCaps.
     const store = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'names')!;
-    expect(store.function.parameters.properties?.value?.description).toMatch(/"\+5" is the bigint 5/);
+    expect(store.function.parameters.properties?.value?.description).toMatch(
+      /"\+5" is the bigint 5/,
+    );
     const send = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'send')!;
     expect(send.function.parameters.properties?.strings?.description).toMatch(/exactly as written/);
   });

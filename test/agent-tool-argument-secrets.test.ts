@@ -15,11 +15,15 @@ const agents = useAgents();
 
 const TOKEN = 'sk-tool-args-"quoted\\secret-42';
 
-const start = (env: Record<string, string>, steps: Step[]) => agents.start({ env: { LAL_AUTH_TOKEN: TOKEN, ...env }, steps });
+const start = (env: Record<string, string>, steps: Step[]) =>
+  agents.start({ env: { LAL_AUTH_TOKEN: TOKEN, ...env }, steps });
 
 describe('secrets in tool arguments', () => {
   test('a request the model sends the HOST has the token redacted, even where JSON escapes it', async () => {
-    const run = await start({}, [callTool('request', { recipient: 'HOST', description: `use the key ${TOKEN} please` }), say('')]);
+    const run = await start({}, [
+      callTool('request', { recipient: 'HOST', description: `use the key ${TOKEN} please` }),
+      say(''),
+    ]);
     await run.send('ask the host');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     expect(String(asked.description)).toBe('use the key [redacted] please');

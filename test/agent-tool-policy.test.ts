@@ -7,7 +7,12 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import {
+  latestMessageNumber,
+  waitForMessage,
+  type AgentRun,
+  type Message,
+} from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
@@ -19,7 +24,11 @@ describe('allow and deny lists', () => {
   test('a denied tool is not in the request, and a call to it anyway is refused without running', async () => {
     const run = await start({
       env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
-      steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+      steps: [
+        callTool('makeDirectory', { petNamePath: ['box'] }),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] }),
+      ],
     });
     await run.send('make a box');
     await run.reply('done');
@@ -27,7 +36,9 @@ describe('allow and deny lists', () => {
     expect(offered).not.toContain('remove');
     expect(offered).not.toContain('makeDirectory');
     expect(offered).toContain('reply');
-    expect(run.provider.requests[1]!.messages.at(-1)!.content).toMatch(/not allowed here \(LAL_TOOLS_DENY\)/);
+    expect(run.provider.requests[1]!.messages.at(-1)!.content).toMatch(
+      /not allowed here \(LAL_TOOLS_DENY\)/,
+    );
     expect(await guestHas(run, 'box')).toBe(false);
     expect(await run.help()).toMatch(/never these tools: remove, makeDirectory/);
   });
@@ -35,11 +46,17 @@ describe('allow and deny lists', () => {
   test('a call to an unknown tool is told the tools it was offered, never a denied one', async () => {
     const run = await start({
       env: { LAL_TOOLS_DENY: 'remove, makeDirectory' },
-      steps: [callTool('frobnicate', {}), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] })],
+      steps: [
+        callTool('frobnicate', {}),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] }),
+      ],
     });
     await run.send('frobnicate it');
     await run.reply('done');
-    const error = JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content) as { error: string };
+    const error = JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content) as {
+      error: string;
+    };
     expect(error.error).toMatch(/^Unknown tool "frobnicate"\. The tools you have are: /);
     const listed = error.error.split(': ')[1]!.split(', ');
     expect(listed.sort()).toEqual([...run.provider.requests[0]!.toolNames].sort());
@@ -77,9 +94,14 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
   test('the call is pending until the HOST resolves the request; other mail is answered meanwhile; yes runs it', async () => {
     const { run, origin } = await startGated();
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
-    expect(asked.description).toMatch(/^Lal asks to call makeDirectory \{"petNamePath":\["box"\]\} while serving message #\d+ from HOST \(approval a1\)/);
+    expect(asked.description).toMatch(
+      /^Lal asks to call makeDirectory \{"petNamePath":\["box"\]\} while serving message #\d+ from HOST \(approval a1\)/,
+    );
     await expect.poll(() => turnEnds(run)).toBe(1);
-    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({ status: 'pending', approvalId: 'a1' });
+    expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({
+      status: 'pending',
+      approvalId: 'a1',
+    });
     expect(await guestHas(run, 'box')).toBe(false);
     expect(await run.help()).toMatch(/waiting for HOST's approval a1: makeDirectory/);
 
@@ -90,7 +112,9 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
 
     run.provider.push(request => {
       const notice = request.messages.at(-1)!.content;
-      expect(notice).toMatch(/^APPROVED: HOST approved the call makeDirectory .*\(approval a1\); it ran and returned: .*box/);
+      expect(notice).toMatch(
+        /^APPROVED: HOST approved the call makeDirectory .*\(approval a1\); it ran and returned: .*box/,
+      );
       return callTool('reply', { messageNumber: origin(), strings: ['The box is made'] });
     });
     await E(run.host.host).storeValue(harden('yes'), 'yes');
@@ -116,7 +140,11 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
   test('a trusted sender (HOST by default) uses the tool without asking', async () => {
     const run = await start({
       env: { LAL_TOOLS_APPROVE: 'makeDirectory' },
-      steps: [callTool('makeDirectory', { petNamePath: ['box'] }), request => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['made'] })],
+      steps: [
+        callTool('makeDirectory', { petNamePath: ['box'] }),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['made'] }),
+      ],
     });
     await run.send('make a box');
     await run.reply('made');

@@ -29,30 +29,62 @@ const parametersSent = (body: unknown, name: string): Record<string, unknown> | 
   return undefined;
 };
 
-describe.each(['openai', 'anthropic', 'ollama'] as const)('tool schemas over %s', (protocol: ModelProtocol) => {
-  test('a loose schema is repaired so the request is accepted; parameters that are not an object are refused', async () => {
-    const server = await startModelServer({ protocol, reply: request => ({ text: `offered: ${request.toolNames.filter(name => name === 'math' || name.startsWith('odd')).sort().join(',')}` }) });
-    keepServer(server);
-    const host = makeMailHost();
-    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
-    await E(host.host).makeUnconfined('worker-loose', oddToolUrl, { resultName: 'loose', env: { TOOL_NAME: 'odd_loose', SCHEMA: 'loose' } });
-    await E(host.host).makeUnconfined('worker-string', oddToolUrl, { resultName: 'stringy', env: { TOOL_NAME: 'odd_string', SCHEMA: 'no-object' } });
-    const run = await startAgent({
-      host,
-      persona: 'fae',
-      realProvider: true,
-      introducedNames: { 'math-tool': 'math-tool', loose: 'loose', stringy: 'stringy' },
-      env: { LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_MODEL: 'test-model', LAL_AUTH_TOKEN: 'test-key-123456', LAL_MAX_RETRIES: '0' },
+describe.each(['openai', 'anthropic', 'ollama'] as const)(
+  'tool schemas over %s',
+  (protocol: ModelProtocol) => {
+    test('a loose schema is repaired so the request is accepted; parameters that are not an object are refused', async () => {
+      const server = await startModelServer({
+        protocol,
+        reply: request => ({
+          text: `offered: ${request.toolNames
+            .filter(name => name === 'math' || name.startsWith('odd'))
+            .sort()
+            .join(',')}`,
+        }),
+      });
+      keepServer(server);
+      const host = makeMailHost();
+      await E(host.host).makeUnconfined('worker-math', mathUrl, {
+        resultName: 'math-tool',
+        env: {},
+      });
+      await E(host.host).makeUnconfined('worker-loose', oddToolUrl, {
+        resultName: 'loose',
+        env: { TOOL_NAME: 'odd_loose', SCHEMA: 'loose' },
+      });
+      await E(host.host).makeUnconfined('worker-string', oddToolUrl, {
+        resultName: 'stringy',
+        env: { TOOL_NAME: 'odd_string', SCHEMA: 'no-object' },
+      });
+      const run = await startAgent({
+        host,
+        persona: 'fae',
+        realProvider: true,
+        introducedNames: { 'math-tool': 'math-tool', loose: 'loose', stringy: 'stringy' },
+        env: {
+          LAL_HOST: server.url,
+          LAL_PROVIDER: protocol,
+          LAL_MODEL: 'test-model',
+          LAL_AUTH_TOKEN: 'test-key-123456',
+          LAL_MAX_RETRIES: '0',
+        },
+      });
+      keepAgent(run);
+      await run.send('what tools?');
+      await run.reply('offered: math,odd_loose', 15_000);
+      const chat = server.requests.find(request => request.normalized !== undefined)!;
+      expect(chat.status).toBe(200);
+      const sent = parametersSent(chat.body, 'odd_loose')!;
+      expect(sent).toMatchObject({
+        type: 'object',
+        required: ['text'],
+        additionalProperties: false,
+      });
+      expect(sent).not.toHaveProperty('anyOf');
+      expect(sent.properties).toEqual({ text: { type: 'string' }, count: {}, flag: {} });
+      expect(await run.help()).toMatch(
+        /tools\/stringy: its parameters are of type "string"; a tool's parameters must be an object/,
+      );
     });
-    keepAgent(run);
-    await run.send('what tools?');
-    await run.reply('offered: math,odd_loose', 15_000);
-    const chat = server.requests.find(request => request.normalized !== undefined)!;
-    expect(chat.status).toBe(200);
-    const sent = parametersSent(chat.body, 'odd_loose')!;
-    expect(sent).toMatchObject({ type: 'object', required: ['text'], additionalProperties: false });
-    expect(sent).not.toHaveProperty('anyOf');
-    expect(sent.properties).toEqual({ text: { type: 'string' }, count: {}, flag: {} });
-    expect(await run.help()).toMatch(/tools\/stringy: its parameters are of type "string"; a tool's parameters must be an object/);
-  });
-});
+  },
+);

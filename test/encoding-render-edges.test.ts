@@ -7,7 +7,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { describeRemotable, renderError, renderForModel } from '../src/encoding/render-for-model.js';
+import {
+  describeRemotable,
+  renderError,
+  renderForModel,
+} from '../src/encoding/render-for-model.js';
 
 describe('renderForModel at the edges', () => {
   test('symbols, plain functions, infinities and promises are named', async () => {
@@ -22,14 +26,27 @@ describe('renderForModel at the edges', () => {
       nothing: null,
       yes: true,
     });
-    expect(JSON.parse(text)).toEqual({ sym: '%tag', anon: '%', fn: '#function', up: '#Infinity', down: '#-Infinity', pending: '&promise', nothing: null, yes: true });
+    expect(JSON.parse(text)).toEqual({
+      sym: '%tag',
+      anon: '%',
+      fn: '#function',
+      up: '#Infinity',
+      down: '#-Infinity',
+      pending: '&promise',
+      nothing: null,
+      yes: true,
+    });
   });
 
   test('a cycle is marked instead of overflowing; a value seen twice side by side is shown twice', async () => {
     const shared = { x: 1 };
     const loop: Record<string, unknown> = { name: 'loop' };
     loop.self = loop;
-    expect(JSON.parse(await renderForModel({ a: shared, b: shared, loop }))).toEqual({ a: { x: 1 }, b: { x: 1 }, loop: { name: 'loop', self: '#cycle' } });
+    expect(JSON.parse(await renderForModel({ a: shared, b: shared, loop }))).toEqual({
+      a: { x: 1 },
+      b: { x: 1 },
+      loop: { name: 'loop', self: '#cycle' },
+    });
   });
 
   test('a remotable function is described like any remotable', async () => {

@@ -13,20 +13,35 @@ import { emptyConversation, startTurn, type Conversation } from '../src/history/
 import { systemPrompt } from '../src/system-prompt.js';
 import { replyStep, startAgent } from './support/agent-harness.js';
 
-const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });
+const call = (id: string, name: string, args: unknown) => ({
+  id,
+  name,
+  arguments: JSON.stringify(args),
+});
 
 /** One exchange as the agent records it: the notice, the reply call and its result. */
 const exchange = (conversation: Conversation, index: number) => {
-  const turn = startTurn(conversation, `#${index} from HOST: "question ${index}"`, `Message #${index} from HOST: question ${index}`);
+  const turn = startTurn(
+    conversation,
+    `#${index} from HOST: "question ${index}"`,
+    `Message #${index} from HOST: question ${index}`,
+  );
   return () =>
     turn.messages.push(
-      { role: 'assistant', content: '', toolCalls: [call(`c${index}`, 'reply', { messageNumber: index, strings: [`answer ${index}`] })] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          call(`c${index}`, 'reply', { messageNumber: index, strings: [`answer ${index}`] }),
+        ],
+      },
       { role: 'tool', toolCallId: `c${index}`, name: 'reply', content: '{"replied":true}' },
     );
 };
 
 const startsWith = (request: readonly ChatMessage[], previous: readonly ChatMessage[]): boolean =>
-  previous.length <= request.length && previous.every((message, index) => JSON.stringify(message) === JSON.stringify(request[index]));
+  previous.length <= request.length &&
+  previous.every((message, index) => JSON.stringify(message) === JSON.stringify(request[index]));
 
 describe('a cache-friendly history', () => {
   test('the system prompt is the same at every request; the digest is a user message after it, never a second system message', () => {
@@ -74,7 +89,11 @@ describe('a cache-friendly history', () => {
     const conversation = emptyConversation();
     const budget = { contextTokens: 1_500, keepTurns: 4, digestChars: 3_000 };
     for (let index = 0; index < 40; index += 1) {
-      const turn = startTurn(conversation, `#${index} from HOST: "long"`, `Message #${index}: ${'words '.repeat(200)}`);
+      const turn = startTurn(
+        conversation,
+        `#${index} from HOST: "long"`,
+        `Message #${index}: ${'words '.repeat(200)}`,
+      );
       const { estimatedTokens } = buildRequest('SYSTEM', conversation, [], budget);
       expect(estimatedTokens).toBeLessThanOrEqual(budget.contextTokens);
       turn.messages.push({ role: 'assistant', content: 'ok' });
@@ -97,7 +116,17 @@ describe('a conversation stored by the previous release', () => {
           title: '#13 from HOST: "what is my name?"',
           messages: [
             { role: 'user', content: 'Message #13 from HOST: what is my name?' },
-            { role: 'assistant', content: '', toolCalls: [{ id: 'call_a_1', name: 'reply', arguments: '{"messageNumber":13,"strings":["Ada"]}' }] },
+            {
+              role: 'assistant',
+              content: '',
+              toolCalls: [
+                {
+                  id: 'call_a_1',
+                  name: 'reply',
+                  arguments: '{"messageNumber":13,"strings":["Ada"]}',
+                },
+              ],
+            },
             { role: 'tool', toolCallId: 'call_a_1', name: 'reply', content: '{"replied":true}' },
           ],
         },
@@ -111,7 +140,10 @@ describe('a conversation stored by the previous release', () => {
       steps: [replyStep('still here')],
       prepare: async (host, name) => {
         const guest = await E(host.host).lookup(`profile-for-${name}`);
-        await E(guest as { storeValue(value: unknown, name: string): Promise<void> }).storeValue(storedBefore, 'agent-memory');
+        await E(guest as { storeValue(value: unknown, name: string): Promise<void> }).storeValue(
+          storedBefore,
+          'agent-memory',
+        );
       },
     });
     await run.send('are you there?');
@@ -119,10 +151,16 @@ describe('a conversation stored by the previous release', () => {
     const [request] = run.provider.requests;
     expect(request?.messages[0]).toEqual({ role: 'system', content: systemPrompt('lal') });
     expect(request?.messages[1]?.role).toBe('user');
-    expect(request?.messages[1]?.content).toContain('#1 from HOST: "My name is Ada." → replied "Hello Ada"');
+    expect(request?.messages[1]?.content).toContain(
+      '#1 from HOST: "My name is Ada." → replied "Hello Ada"',
+    );
     expect(request?.messages[1]?.content).toContain('(4 times) #3 from HOST: "ping"');
     // The stored turn is still word for word, and the new message follows it.
-    expect(request?.messages.some(message => message.role === 'assistant' && message.toolCalls?.[0]?.id === 'call_a_1')).toBe(true);
+    expect(
+      request?.messages.some(
+        message => message.role === 'assistant' && message.toolCalls?.[0]?.id === 'call_a_1',
+      ),
+    ).toBe(true);
     expect(request?.messages.at(-1)?.content).toContain('are you there?');
     await run.cancel();
   });

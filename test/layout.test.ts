@@ -51,7 +51,10 @@ export const importsOf = (file: string, text: string): string[] =>
 const within = (file: string, place: string) => file === place || file.startsWith(`${place}/`);
 
 /** Every import that breaks a rule, as "file → import (why)". */
-export const breaches = (sources: ReadonlyMap<string, string>, rules: readonly Rule[] = RULES): string[] =>
+export const breaches = (
+  sources: ReadonlyMap<string, string>,
+  rules: readonly Rule[] = RULES,
+): string[] =>
   [...sources].flatMap(([file, text]) =>
     rules
       .filter(rule => within(file, rule.from))
@@ -83,7 +86,10 @@ describe('layout (docs/architecture.md)', () => {
       ['providers/config.ts', "import { DEFAULT_LIMITS } from '../src/config.js';"],
       ['src/setup/plan.ts', "import { toolModuleFiles } from '../../tools/index.js';"],
       ['src/run-agent.ts', "const { make } = await import('../tools/math.js');"],
-      ['tools/math.ts', "import type { Log } from '../src/log.js';\nimport { FaeToolInterface } from '../src/fae-tool.js';"],
+      [
+        'tools/math.ts',
+        "import type { Log } from '../src/log.js';\nimport { FaeToolInterface } from '../src/fae-tool.js';",
+      ],
       ['src/serve-turn.ts', "import { cut } from './mail/message-record.js';"],
     ]);
     expect(breaches(planted).map(line => line.split(' (')[0])).toEqual([
@@ -100,7 +106,12 @@ describe('layout (docs/architecture.md)', () => {
     expect(folders).toEqual(['lib']);
     const notCaplets = top
       .filter(entry => entry.isFile() && entry.name.endsWith('.ts') && entry.name !== 'index.ts')
-      .filter(entry => !/export (?:function|const) make\b/.test(readFileSync(path.join(ROOT, 'tools', entry.name), 'utf8')))
+      .filter(
+        entry =>
+          !/export (?:function|const) make\b/.test(
+            readFileSync(path.join(ROOT, 'tools', entry.name), 'utf8'),
+          ),
+      )
       .map(entry => entry.name);
     expect(notCaplets).toEqual([]);
   });

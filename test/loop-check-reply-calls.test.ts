@@ -15,17 +15,27 @@ const ids = () => {
   return () => `gen_${(next += 1)}`;
 };
 const check = (calls: unknown[], extra: Partial<Parameters<typeof checkReplyCalls>[1]> = {}) =>
-  checkReplyCalls(calls as ToolCall[], { idsInUse: new Set(), makeId: ids(), maxCalls: 16, toolNames: ['list', 'send'], ...extra });
+  checkReplyCalls(calls as ToolCall[], {
+    idsInUse: new Set(),
+    makeId: ids(),
+    maxCalls: 16,
+    toolNames: ['list', 'send'],
+    ...extra,
+  });
 
 describe('checkReplyCalls', () => {
   test('a valid call passes as it is', () => {
-    expect(check([{ id: 'c1', name: 'list', arguments: '{}' }])).toEqual([{ call: { id: 'c1', name: 'list', arguments: '{}' } }]);
+    expect(check([{ id: 'c1', name: 'list', arguments: '{}' }])).toEqual([
+      { call: { id: 'c1', name: 'list', arguments: '{}' } },
+    ]);
   });
 
   test('an invalid name is kept under a valid one and refused, naming the tool probably meant', () => {
     const [checked] = check([{ id: 'c1', name: 'functions.list', arguments: '{}' }]);
     expect(checked!.call.name).toBe('functions_list');
-    expect(JSON.parse(checked!.refusal!).error).toMatch(/"functions\.list" is not a valid tool name.*Did you mean "list"\?$/);
+    expect(JSON.parse(checked!.refusal!).error).toMatch(
+      /"functions\.list" is not a valid tool name.*Did you mean "list"\?$/,
+    );
   });
 
   test('a name with nothing usable becomes invalid_tool_name; a long one is cut in the refusal; no guess when none fits', () => {
@@ -41,10 +51,16 @@ describe('checkReplyCalls', () => {
   });
 
   test('calls beyond the cap are refused with their place and the cap', () => {
-    const calls = Array.from({ length: 4 }, (_, index) => ({ id: `c${index}`, name: 'list', arguments: '{}' }));
+    const calls = Array.from({ length: 4 }, (_, index) => ({
+      id: `c${index}`,
+      name: 'list',
+      arguments: '{}',
+    }));
     const checked = check(calls, { maxCalls: 2 });
     expect(checked.map(each => each.refusal === undefined)).toEqual([true, true, false, false]);
-    expect(JSON.parse(checked[3]!.refusal!).error).toMatch(/at most 2 tool calls, and this was call 4 of 4/);
+    expect(JSON.parse(checked[3]!.refusal!).error).toMatch(
+      /at most 2 tool calls, and this was call 4 of 4/,
+    );
   });
 
   test('ids that are missing, invalid, reused in the reply or already in the history get fresh ones', () => {

@@ -8,23 +8,50 @@ import { compactMessage, endowments } from '../src/mail/compact-message.js';
 import type { NameOf } from '../src/mail/sender-names.js';
 
 const names: Record<string, string> = { 'id-host': 'HOST', 'id-self': 'SELF' };
-const nameOf: NameOf = async id => (typeof id === 'string' ? (names[id] ?? 'unknown sender') : 'unknown sender');
+const nameOf: NameOf = async id =>
+  typeof id === 'string' ? (names[id] ?? 'unknown sender') : 'unknown sender';
 
 describe('compactMessage', () => {
   test('a package shows its text with @edge names, parties by name, date and replyTo', async () => {
     const view = await compactMessage(
-      { type: 'package', number: 3n, from: 'id-host', to: 'id-self', date: '2026-11-23T09:00:00Z', replyTo: 'abc', strings: ['see ', ' here'], names: ['doc'] },
+      {
+        type: 'package',
+        number: 3n,
+        from: 'id-host',
+        to: 'id-self',
+        date: '2026-11-23T09:00:00Z',
+        replyTo: 'abc',
+        strings: ['see ', ' here'],
+        names: ['doc'],
+      },
       nameOf,
     );
-    expect(view).toEqual({ number: 3n, type: 'package', from: 'HOST', to: 'SELF', date: '2026-11-23T09:00:00Z', replyTo: 'abc', text: 'see @doc here', edgeNames: ['doc'] });
+    expect(view).toEqual({
+      number: 3n,
+      type: 'package',
+      from: 'HOST',
+      to: 'SELF',
+      date: '2026-11-23T09:00:00Z',
+      replyTo: 'abc',
+      text: 'see @doc here',
+      edgeNames: ['doc'],
+    });
   });
 
   test('a request shows its description; a request without one shows an empty one', async () => {
-    expect(await compactMessage({ type: 'request', number: 4n, from: 'id-host', to: 'id-self', description: 'a colour' }, nameOf)).toMatchObject({
+    expect(
+      await compactMessage(
+        { type: 'request', number: 4n, from: 'id-host', to: 'id-self', description: 'a colour' },
+        nameOf,
+      ),
+    ).toMatchObject({
       type: 'request',
       description: 'a colour',
     });
-    const bare = await compactMessage({ type: 'request', number: 5n, from: 'id-host', to: 'id-self', description: 42 }, nameOf);
+    const bare = await compactMessage(
+      { type: 'request', number: 5n, from: 'id-host', to: 'id-self', description: 42 },
+      nameOf,
+    );
     expect(bare.description).toBe('');
     expect(bare).not.toHaveProperty('date');
   });
@@ -57,22 +84,36 @@ describe('compactMessage', () => {
   });
 
   test('a long source is cut, and the view says how long it was', async () => {
-    const view = await compactMessage({ type: 'eval-proposal-proposer', source: 'a'.repeat(1_500) }, nameOf);
+    const view = await compactMessage(
+      { type: 'eval-proposal-proposer', source: 'a'.repeat(1_500) },
+      nameOf,
+    );
     expect(view.source).toBe(`${'a'.repeat(1_000)}… (1500 characters in all)`);
     expect(view).not.toHaveProperty('resultName');
   });
 
   test('a message without a type or parties is still listed', async () => {
     const view = await compactMessage({ number: 9n, strings: ['hi'] }, nameOf);
-    expect(view).toEqual({ number: 9n, type: 'unknown', from: 'unknown sender', to: 'unknown sender' });
-    expect(await compactMessage({ type: 'package', strings: ['hi'] }, nameOf)).toMatchObject({ text: 'hi' });
-    expect(await compactMessage({ type: 'package', strings: ['hi'] }, nameOf)).not.toHaveProperty('edgeNames');
+    expect(view).toEqual({
+      number: 9n,
+      type: 'unknown',
+      from: 'unknown sender',
+      to: 'unknown sender',
+    });
+    expect(await compactMessage({ type: 'package', strings: ['hi'] }, nameOf)).toMatchObject({
+      text: 'hi',
+    });
+    expect(await compactMessage({ type: 'package', strings: ['hi'] }, nameOf)).not.toHaveProperty(
+      'edgeNames',
+    );
   });
 });
 
 describe('endowments', () => {
   test('edge names win over pet-name paths; a code name without a value is marked', () => {
-    expect(endowments({ codeNames: ['a', 'b'], edgeNames: ['first'], petNamePaths: [['p'], ['q']] })).toEqual(['a <- first', 'b <- ?']);
+    expect(
+      endowments({ codeNames: ['a', 'b'], edgeNames: ['first'], petNamePaths: [['p'], ['q']] }),
+    ).toEqual(['a <- first', 'b <- ?']);
     expect(endowments({ codeNames: ['a'], petNamePaths: 'not a list' })).toEqual(['a <- ?']);
     expect(endowments({})).toEqual([]);
   });

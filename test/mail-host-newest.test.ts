@@ -34,14 +34,28 @@ describe('the newest daemon profile', () => {
   test('has @-special names, storeIdentifier instead of write, no requestEvaluation; HOST is unbound', async () => {
     const { guest } = await withGuest();
     const names = (await E(guest).__getMethodNames__()) as string[];
-    expect(names).toEqual(expect.arrayContaining(['storeIdentifier', 'editMessage', 'messageHistory', 'evaluate', 'form', 'submit']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'storeIdentifier',
+        'editMessage',
+        'messageHistory',
+        'evaluate',
+        'form',
+        'submit',
+      ]),
+    );
     expect(names).not.toContain('write');
     expect(names).not.toContain('requestEvaluation');
-    expect(await E(guest).list()).toEqual(expect.arrayContaining(['@agent', '@host', '@mail', '@self']));
+    expect(await E(guest).list()).toEqual(
+      expect.arrayContaining(['@agent', '@host', '@mail', '@self']),
+    );
     expect(await E(guest).identify('HOST')).toBeUndefined();
     await expect(E(guest).send('HOST', ['hi'], [], [])).rejects.toThrow(/Unknown recipient "HOST"/);
     expect((await detectGeneration(guest)).generation).toBe('newest');
-    expect((await detectGeneration(await E(makeMailHost().host as any).provideGuest('x', {}))).generation).toBe('f0a46042a');
+    expect(
+      (await detectGeneration(await E(makeMailHost().host as any).provideGuest('x', {})))
+        .generation,
+    ).toBe('f0a46042a');
   });
 
   test('messages carry endo:// locators that name the same formulas', async () => {
@@ -66,11 +80,20 @@ describe('the newest daemon profile', () => {
     const second = (await stream.next()).value as Record_;
     expect(second.strings).toEqual(['second']);
     // The host edits its message: it comes again under the same number.
-    const hostCopy = ((await E(host).listMessages()) as Record_[]).find(record => record.strings?.[0] === 'second')!;
+    const hostCopy = ((await E(host).listMessages()) as Record_[]).find(
+      record => record.strings?.[0] === 'second',
+    )!;
     await E(host).editMessage(hostCopy.number, ['second, still typing'], [], [], { done: false });
     const edited = (await stream.next()).value as Record_;
-    expect([edited.number, edited.strings, edited.done]).toEqual([second.number, ['second, still typing'], false]);
-    const history = (await E(guest).messageHistory(second.number)) as { done: boolean; envelope: Record_ }[];
+    expect([edited.number, edited.strings, edited.done]).toEqual([
+      second.number,
+      ['second, still typing'],
+      false,
+    ]);
+    const history = (await E(guest).messageHistory(second.number)) as {
+      done: boolean;
+      envelope: Record_;
+    }[];
     expect(history.map(revision => [revision.envelope.strings, revision.done])).toEqual([
       [['second'], true],
       [['second, still typing'], false],
@@ -84,10 +107,16 @@ describe('the newest daemon profile', () => {
     const { guest, host } = await withGuest();
     await E(host).send('lal', ['hi'], [], []);
     const [received] = (await E(guest).listMessages()) as Record_[];
-    await expect(E(guest).editMessage(received!.number, ['mine now'], [], [])).rejects.toThrow(/Only the original sender/);
+    await expect(E(guest).editMessage(received!.number, ['mine now'], [], [])).rejects.toThrow(
+      /Only the original sender/,
+    );
     await E(guest).dismiss(received!.number);
-    const [hostCopy] = ((await E(host).listMessages()) as Record_[]).filter(record => record.strings?.[0] === 'hi');
-    await expect(E(host).editMessage(hostCopy!.number, ['hi again'], [], [])).rejects.toThrow(/No such message/);
+    const [hostCopy] = ((await E(host).listMessages()) as Record_[]).filter(
+      record => record.strings?.[0] === 'hi',
+    );
+    await expect(E(host).editMessage(hostCopy!.number, ['hi again'], [], [])).rejects.toThrow(
+      /No such message/,
+    );
   });
 
   test('reject of an unknown number throws; evaluate runs at once; storeIdentifier names an id', async () => {
@@ -105,10 +134,14 @@ describe('the newest daemon profile', () => {
       { name: 'name', label: 'Agent name' },
       { name: 'model', label: 'Model', default: 'qwen3' },
     ]);
-    const form = ((await E(host).listMessages()) as Record_[]).find(record => record.type === 'form')!;
+    const form = ((await E(host).listMessages()) as Record_[]).find(
+      record => record.type === 'form',
+    )!;
     await expect(E(host).submit(form.number, {})).rejects.toThrow(/Missing value for field "name"/);
     await E(host).submit(form.number, { name: 'helper' });
-    const value = ((await E(guest).listMessages()) as Record_[]).find(record => record.type === 'value')!;
+    const value = ((await E(guest).listMessages()) as Record_[]).find(
+      record => record.type === 'value',
+    )!;
     expect(value.replyTo).toBe(form.messageId);
     expect(await E(guest).lookupById(value.valueId!)).toEqual({ name: 'helper', model: 'qwen3' });
   });

@@ -47,7 +47,9 @@ describe('caplet connection', () => {
     expect(powers).toBeInstanceOf(Promise);
     const presence = await powers;
     expect(typeof (presence as unknown as Record<string, unknown>).list).not.toBe('function');
-    expect(typeof (context as unknown as Record<string, unknown>).whenCancelled).not.toBe('function');
+    expect(typeof (context as unknown as Record<string, unknown>).whenCancelled).not.toBe(
+      'function',
+    );
     expect(await E(powers).identify('SELF')).toBe(mailHost.guest('lal').id);
     const handle = await mailHost.revive('controller-for-lal');
     expect(await E(context).id()).toBe(handle.id);
@@ -131,7 +133,10 @@ describe('guest directory', () => {
 
   it('follows name changes after the current names, and documents itself', async () => {
     const { powers } = await startLal();
-    const changes = (await E(powers).followNameChanges()) as RemoteIterator<{ add?: string; remove?: string }>;
+    const changes = (await E(powers).followNameChanges()) as RemoteIterator<{
+      add?: string;
+      remove?: string;
+    }>;
     const first = await E(changes).next();
     expect(first.value).toMatchObject({ add: 'AGENT' });
     for (let i = 0; i < 3; i += 1) await E(changes).next();
@@ -163,10 +168,18 @@ describe('mail', () => {
   it('enforces the send rules with clear errors', async () => {
     const { powers } = await startLal();
     await E(powers).storeValue('v', 'thing');
-    await expect(E(powers).send('HOST', ['a', 'b'], ['x'], [])).rejects.toThrow(/one edge name \(1\) for every pet name \(0\)/);
-    await expect(E(powers).send('HOST', [], ['x'], ['thing'])).rejects.toThrow(/one string before every value/);
-    await expect(E(powers).send('nobody', ['hi'], [], [])).rejects.toThrow('Unknown recipient "nobody"');
-    await expect(E(powers).send('HOST', ['see ', ''], ['x'], ['missing'])).rejects.toThrow('Unknown pet name "missing"');
+    await expect(E(powers).send('HOST', ['a', 'b'], ['x'], [])).rejects.toThrow(
+      /one edge name \(1\) for every pet name \(0\)/,
+    );
+    await expect(E(powers).send('HOST', [], ['x'], ['thing'])).rejects.toThrow(
+      /one string before every value/,
+    );
+    await expect(E(powers).send('nobody', ['hi'], [], [])).rejects.toThrow(
+      'Unknown recipient "nobody"',
+    );
+    await expect(E(powers).send('HOST', ['see ', ''], ['x'], ['missing'])).rejects.toThrow(
+      'Unknown pet name "missing"',
+    );
     await expect(E(powers).send('thing', ['hi'], [], [])).rejects.toThrow(/not an agent/);
   });
 
@@ -175,9 +188,17 @@ describe('mail', () => {
     await E(powers).send('HOST', ['hello'], [], []);
     const selfId = await E(powers).identify('SELF');
     const [atHost] = await hostInbox(mailHost);
-    const [own] = (await E(powers).listMessages());
+    const [own] = await E(powers).listMessages();
     for (const record of [atHost, own] as MessageRecord[]) {
-      expect(record).toMatchObject({ type: 'package', strings: ['hello'], names: [], ids: [], from: selfId, to: mailHost.hostId, number: 0n });
+      expect(record).toMatchObject({
+        type: 'package',
+        strings: ['hello'],
+        names: [],
+        ids: [],
+        from: selfId,
+        to: mailHost.hostId,
+        number: 0n,
+      });
       expect(Object.isFrozen(record)).toBe(true);
       expect(typeof record.date).toBe('string');
     }
@@ -187,10 +208,12 @@ describe('mail', () => {
   it('reply goes to the other party with replyTo set', async () => {
     const { mailHost, powers } = await startLal();
     await mailHost.host.send('lal', ['ping'], [], []);
-    const [incoming] = (await E(powers).listMessages());
+    const [incoming] = await E(powers).listMessages();
     expect(incoming?.from).toBe(mailHost.hostId);
     await E(powers).reply(incoming?.number as bigint, ['pong'], [], []);
-    const answer = await mailHost.waitForMessage(m => m.type === 'package' && m.strings[0] === 'pong');
+    const answer = await mailHost.waitForMessage(
+      m => m.type === 'package' && m.strings[0] === 'pong',
+    );
     expect(answer.replyTo).toBe(incoming?.messageId);
     expect(answer.to).toBe(mailHost.hostId);
   });
@@ -202,7 +225,7 @@ describe('mail', () => {
     const [dismissedOne] = mailHost.guest('lal').inbox();
     await E(powers).dismiss(0n);
     await dismissedOne?.dismissed;
-    const iterator = (await E(powers).followMessages());
+    const iterator = await E(powers).followMessages();
     const first = await E(iterator).next();
     expect((first.value as PackageMessage).strings).toEqual(['two']);
     const pending = E(iterator).next();
@@ -228,7 +251,9 @@ describe('mail', () => {
     expect(await (request as { settled: Promise<string> }).settled).toBe('fulfilled');
 
     const declined = E(powers).request('HOST', 'again');
-    const second = await mailHost.waitForMessage(m => m.type === 'request' && m.description === 'again');
+    const second = await mailHost.waitForMessage(
+      m => m.type === 'request' && m.description === 'again',
+    );
     await mailHost.host.reject(second.number, 'no');
     await expect(declined).rejects.toThrow('no');
   });
@@ -236,7 +261,9 @@ describe('mail', () => {
   it('waitForMessage times out listing the inbox', async () => {
     const { mailHost, powers } = await startLal();
     await E(powers).send('HOST', ['hi there'], [], []);
-    await expect(mailHost.waitForMessage(() => false, { timeoutMs: 10 })).rejects.toThrow(/hi there/);
+    await expect(mailHost.waitForMessage(() => false, { timeoutMs: 10 })).rejects.toThrow(
+      /hi there/,
+    );
   });
 
   it('counts calls per guest power method', async () => {
@@ -263,8 +290,17 @@ describe('eval-proposals', () => {
     const { mailHost, powers } = started;
     const { result, reviewer } = await propose(started);
     const selfId = await E(powers).identify('SELF');
-    expect(reviewer).toMatchObject({ source: 'x.a + 1', codeNames: ['x'], petNamePaths: [['x']], edgeNames: ['x'], from: selfId });
-    const proposer = mailHost.guest('lal').inbox().find(m => m.type === 'eval-proposal-proposer');
+    expect(reviewer).toMatchObject({
+      source: 'x.a + 1',
+      codeNames: ['x'],
+      petNamePaths: [['x']],
+      edgeNames: ['x'],
+      from: selfId,
+    });
+    const proposer = mailHost
+      .guest('lal')
+      .inbox()
+      .find(m => m.type === 'eval-proposal-proposer');
     expect(proposer).toMatchObject({ from: selfId, resultName: 'result' });
     expect(proposer && 'responder' in proposer).toBe(false);
     expect(await mailHost.grant(reviewer.number)).toBe(3);
@@ -288,8 +324,15 @@ describe('eval-proposals', () => {
     const { mailHost, powers } = started;
     const { reviewer } = await propose(started);
     await mailHost.counterPropose(reviewer.number, { source: 'x.a * 10' });
-    const counter = await mailHost.waitForMessage(m => m.type === 'eval-proposal-reviewer', { who: 'lal' });
-    expect(counter).toMatchObject({ source: 'x.a * 10', codeNames: ['x'], from: mailHost.hostId, to: await E(powers).identify('SELF') });
+    const counter = await mailHost.waitForMessage(m => m.type === 'eval-proposal-reviewer', {
+      who: 'lal',
+    });
+    expect(counter).toMatchObject({
+      source: 'x.a * 10',
+      codeNames: ['x'],
+      from: mailHost.hostId,
+      to: await E(powers).identify('SELF'),
+    });
     expect('responder' in counter).toBe(true);
     expect((await hostInbox(mailHost)).some(m => m.type === 'eval-proposal-proposer')).toBe(true);
   });
@@ -304,7 +347,7 @@ describe('restart', () => {
     await mailHost.host.send('lal', ['kept'], [], []);
     await mailHost.host.send('lal', ['gone'], [], []);
     await E(oldPowers).dismiss(1n);
-    const oldIterator = (await E(oldPowers).followMessages());
+    const oldIterator = await E(oldPowers).followMessages();
     await E(oldIterator).next();
     const stale = E(oldIterator).next();
 
@@ -316,7 +359,7 @@ describe('restart', () => {
     expect(started.makes).toBe(2);
     expect(await E(started.powers).lookup('memory')).toEqual({ turns: 3n });
     await expect(E(oldPowers).list()).rejects.toThrow(/Disconnected/);
-    const iterator = (await E(started.powers).followMessages());
+    const iterator = await E(started.powers).followMessages();
     const replay = await E(iterator).next();
     expect(replay.value).toMatchObject({ number: 0n, strings: ['kept'] });
     await mailHost.host.send('lal', ['new'], [], []);
@@ -346,7 +389,10 @@ describe('restart', () => {
   it("the host's cancel of a pinned caplet is followed by its revival, as the daemon's collection runs revivePins", async () => {
     const started = await startLal();
     const { mailHost } = started;
-    await E(mailHost.host).write(['PINS', 'controller-for-lal'], (await E(mailHost.host).identify('controller-for-lal')) as string);
+    await E(mailHost.host).write(
+      ['PINS', 'controller-for-lal'],
+      (await E(mailHost.host).identify('controller-for-lal')) as string,
+    );
     await E(mailHost.host).cancel('controller-for-lal');
     expect(started.makes).toBe(2);
     await E(mailHost.host).remove('PINS', 'controller-for-lal');
@@ -387,8 +433,12 @@ describe('restart', () => {
     await mailHost.restart();
     await mailHost.revive('controller-for-lal');
     expect(started.makes).toBe(2);
-    await expect(E(started.powers).followMessages()).rejects.toThrow(/^Unknown message formula type/);
-    await expect(E(started.powers).send('HOST', ['hello'], [], [])).rejects.toThrow(/^Unknown message formula type/);
+    await expect(E(started.powers).followMessages()).rejects.toThrow(
+      /^Unknown message formula type/,
+    );
+    await expect(E(started.powers).send('HOST', ['hello'], [], [])).rejects.toThrow(
+      /^Unknown message formula type/,
+    );
   });
 
   it('revives normally once the proposer copy is dismissed', async () => {
@@ -412,7 +462,7 @@ describe('restart', () => {
     await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
     await expect(E(powers).followMessages()).rejects.toThrow('Unknown message formula type');
     await mailHost.host.send('lal', ['hi'], [], []);
-    const iterator = (await E(powers).followMessages());
+    const iterator = await E(powers).followMessages();
     expect((await E(iterator).next()).value).toMatchObject({ strings: ['hi'] });
   });
 });
@@ -435,18 +485,26 @@ describe('makeUnconfined', () => {
     const file = writeModule(capletSource);
     const bad = [{ A: undefined }, { A: 1 }] as unknown as Record<string, string>[];
     for (const env of bad) {
-      await expect(E(mailHost.host).makeUnconfined('MAIN', file, { powersName: 'profile-for-lal', env })).rejects.toThrow(/env/);
+      await expect(
+        E(mailHost.host).makeUnconfined('MAIN', file, { powersName: 'profile-for-lal', env }),
+      ).rejects.toThrow(/env/);
     }
-    await expect(E(mailHost.host).makeUnconfined('MAIN', './caplet.mjs', { powersName: 'profile-for-lal' })).rejects.toThrow(
-      /relative/,
-    );
+    await expect(
+      E(mailHost.host).makeUnconfined('MAIN', './caplet.mjs', { powersName: 'profile-for-lal' }),
+    ).rejects.toThrow(/relative/);
   });
 
   it('loads an absolute path or file URL, passes env, and rebinding resultName cancels the old caplet', async () => {
     const mailHost = makeMailHost();
     await mailHost.host.provideGuest('lal', { agentName: 'profile-for-lal' });
-    const file = writeModule(capletSource.replace("'@endo/far'", JSON.stringify(import.meta.resolve('@endo/far'))));
-    const options = { powersName: 'profile-for-lal', resultName: 'controller-for-lal', env: { LAL_PERSONA: 'fae' } };
+    const file = writeModule(
+      capletSource.replace("'@endo/far'", JSON.stringify(import.meta.resolve('@endo/far'))),
+    );
+    const options = {
+      powersName: 'profile-for-lal',
+      resultName: 'controller-for-lal',
+      env: { LAL_PERSONA: 'fae' },
+    };
     const first = await mailHost.host.makeUnconfined('MAIN', file, options);
     expect(await E(first as { env(): unknown }).env()).toEqual({ LAL_PERSONA: 'fae' });
     const firstHandle = await mailHost.revive('controller-for-lal');
@@ -484,7 +542,7 @@ describe('what a follower lets go of', () => {
   /** Follows `reader`'s mail, takes two messages (one awaited, one queued), dismisses both. */
   const takeAndDismissTwo = async (mailHost: MailHost): Promise<WeakRef<MessageRecord>[]> => {
     const powers = mailHost.guest('reader').powers;
-    const iterator = (await E(powers).followMessages());
+    const iterator = await E(powers).followMessages();
     // Waiting before anything arrives: the record reaches a waiter.
     const awaited = E(iterator).next();
     await mailHost.host.send('reader', ['first'], [], []);

@@ -24,7 +24,11 @@ const LONG_ID = 'f'.repeat(128);
 
 describe('makeSenderNames', () => {
   test('HOST wins; otherwise a pet name over SELF; SELF only when it is the only name', async () => {
-    const { powers } = makePowers({ a: ['SELF', 'HOST', 'boss'], b: ['SELF', 'alice'], c: ['SELF'] });
+    const { powers } = makePowers({
+      a: ['SELF', 'HOST', 'boss'],
+      b: ['SELF', 'alice'],
+      c: ['SELF'],
+    });
     const nameOf = makeSenderNames(powers);
     expect(await nameOf('a')).toBe('HOST');
     expect(await nameOf('b')).toBe('alice');

@@ -35,7 +35,11 @@ describe('makeTellSender', () => {
   test('a message still there is replied to', async () => {
     const { powers, sent } = makePowers({});
     const logs: string[] = [];
-    await makeTellSender(powers, line => logs.push(line), redact)({ number: 4n, sender: 'alice' }, 'done with s3cret');
+    await makeTellSender(
+      powers,
+      line => logs.push(line),
+      redact,
+    )({ number: 4n, sender: 'alice' }, 'done with s3cret');
     expect(sent).toEqual([{ how: 'reply', to: '#4', text: 'done with [redacted]' }]);
     expect(logs).toEqual([]);
   });
@@ -48,14 +52,24 @@ describe('makeTellSender', () => {
 
   test('when the reply fails (the message is gone) the sender gets a new message by name', async () => {
     const { powers, sent } = makePowers({ replyFails: true });
-    await makeTellSender(powers, () => {}, redact)({ number: 9n, sender: 'alice' }, 'late s3cret answer');
+    await makeTellSender(
+      powers,
+      () => {},
+      redact,
+    )({ number: 9n, sender: 'alice' }, 'late s3cret answer');
     expect(sent).toEqual([{ how: 'send', to: 'alice', text: 'late [redacted] answer' }]);
   });
 
   test('when the sender cannot be reached either, the reason is logged and nothing is thrown', async () => {
     const { powers, sent } = makePowers({ replyFails: true, sendFails: true });
     const logs: string[] = [];
-    await expect(makeTellSender(powers, line => logs.push(line), redact)({ number: 9n, sender: 'bob' }, 'hello')).resolves.toBeUndefined();
+    await expect(
+      makeTellSender(
+        powers,
+        line => logs.push(line),
+        redact,
+      )({ number: 9n, sender: 'bob' }, 'hello'),
+    ).resolves.toBeUndefined();
     expect(sent).toEqual([]);
     expect(logs).toEqual(['could not tell bob: No such message with number 9']);
   });
@@ -63,9 +77,16 @@ describe('makeTellSender', () => {
   test('a failure that is not an Error is logged as text; without a message it is HOST that could not be told', async () => {
     const replyGone = makePowers({ replyFails: true, sendFails: true, thrown: 'mailbox closed' });
     const logs: string[] = [];
-    await makeTellSender(replyGone.powers, line => logs.push(line), redact)({ number: 2n, sender: 'carol' }, 'hi');
+    await makeTellSender(
+      replyGone.powers,
+      line => logs.push(line),
+      redact,
+    )({ number: 2n, sender: 'carol' }, 'hi');
     const hostGone = makePowers({ sendFails: true });
     await makeTellSender(hostGone.powers, line => logs.push(line), redact)(undefined, 'hi');
-    expect(logs).toEqual(['could not tell carol: mailbox closed', 'could not tell HOST: Unknown pet name HOST']);
+    expect(logs).toEqual([
+      'could not tell carol: mailbox closed',
+      'could not tell HOST: Unknown pet name HOST',
+    ]);
   });
 });

@@ -8,12 +8,21 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { loadMemory, MEMORY_NAME, saveMemory, trackHandled, freshMemory } from '../src/memory/agent-memory.js';
+import {
+  loadMemory,
+  MEMORY_NAME,
+  saveMemory,
+  trackHandled,
+  freshMemory,
+} from '../src/memory/agent-memory.js';
 import type { PowersRef } from '../src/guest-powers.js';
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
 
-const makeStore = (initial: Record<string, unknown> = {}, fail: { lookup?: boolean; store?: boolean } = {}) => {
+const makeStore = (
+  initial: Record<string, unknown> = {},
+  fail: { lookup?: boolean; store?: boolean } = {},
+) => {
   const values = new Map(Object.entries(initial));
   const powers = Far('powers', {
     has: (name: string) => values.has(name),
@@ -29,9 +38,17 @@ const makeStore = (initial: Record<string, unknown> = {}, fail: { lookup?: boole
   return { powers: powers as unknown as PowersRef, values };
 };
 
-const conversation = { digest: [{ text: 'said hello', count: 1 }], omitted: 0, turns: [{ title: '#1 from HOST: "hi"', messages: [] }] };
+const conversation = {
+  digest: [{ text: 'said hello', count: 1 }],
+  omitted: 0,
+  turns: [{ title: '#1 from HOST: "hi"', messages: [] }],
+};
 const wakeUp = { id: 'w1', at: NOW + 1_000, note: 'ring', setAt: NOW };
-const usage = { since: NOW - 5_000, byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } }, recent: [[NOW - 1_000, 14, 2]] };
+const usage = {
+  since: NOW - 5_000,
+  byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } },
+  recent: [[NOW - 1_000, 14, 2]],
+};
 // Version 2 kept one [when, tokens] entry per call.
 const usageV2 = { ...usage, recent: [[NOW - 1_000, 14]] };
 
@@ -50,7 +67,9 @@ describe('loadMemory', () => {
   });
 
   test('a version 1 memory keeps its conversation and handled keys, with no usage and no wake-ups', async () => {
-    const { memory, logs } = await load(JSON.stringify({ version: 1, conversation, handled: ['id:a'] }));
+    const { memory, logs } = await load(
+      JSON.stringify({ version: 1, conversation, handled: ['id:a'] }),
+    );
     expect(memory).toEqual({
       conversation,
       handled: ['id:a'],
@@ -64,33 +83,91 @@ describe('loadMemory', () => {
   });
 
   test('a whole version 4 memory loads as it was saved; a damaged pending ask is left out and logged', async () => {
-    const ask = { id: 'r3', kind: 'request', recipient: 'HOST', description: 'the door code', origin: { number: '4', sender: 'HOST' }, detail: {} };
+    const ask = {
+      id: 'r3',
+      kind: 'request',
+      recipient: 'HOST',
+      description: 'the door code',
+      origin: { number: '4', sender: 'HOST' },
+      detail: {},
+    };
     const asks = { next: 4, pending: [ask] };
-    const whole = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'] }));
-    expect(whole.memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks, toldToWait: ['id:x'], notices: [] });
+    const whole = await load(
+      JSON.stringify({
+        version: 4,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [wakeUp],
+        asks,
+        toldToWait: ['id:x'],
+      }),
+    );
+    expect(whole.memory).toEqual({
+      conversation,
+      handled: [],
+      usage,
+      wakeUps: [wakeUp],
+      asks,
+      toldToWait: ['id:x'],
+      notices: [],
+    });
     expect(whole.logs).toEqual([]);
-    const damaged = await load(JSON.stringify({ version: 4, conversation, handled: [], usage, wakeUps: [], asks: { next: 4, pending: [ask, { id: 7 }] } }));
+    const damaged = await load(
+      JSON.stringify({
+        version: 4,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        asks: { next: 4, pending: [ask, { id: 7 }] },
+      }),
+    );
     expect(damaged.memory.asks).toEqual(asks);
-    expect(damaged.logs).toEqual([`${MEMORY_NAME}: 1 pending ask(s) did not read and were left out`]);
+    expect(damaged.logs).toEqual([
+      `${MEMORY_NAME}: 1 pending ask(s) did not read and were left out`,
+    ]);
   });
 
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
-    const { memory, logs } = await load(JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }));
-    expect(memory).toEqual({ conversation, handled: [], usage, wakeUps: [wakeUp], asks: { next: 1, pending: [] }, toldToWait: [], notices: [] });
-    const v2 = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }));
+    const { memory, logs } = await load(
+      JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),
+    );
+    expect(memory).toEqual({
+      conversation,
+      handled: [],
+      usage,
+      wakeUps: [wakeUp],
+      asks: { next: 1, pending: [] },
+      toldToWait: [],
+      notices: [],
+    });
+    const v2 = await load(
+      JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }),
+    );
     expect(v2.memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect([...logs, ...v2.logs]).toEqual([]);
   });
 
   test('a damaged wake-up or usage in a version 2 memory is left out, the rest kept, and the loss logged', async () => {
     const { memory, logs } = await load(
-      JSON.stringify({ version: 2, conversation, handled: ['id:b'], usage: usageV2, wakeUps: [wakeUp, { id: 'w2', at: 'soon' }] }),
+      JSON.stringify({
+        version: 2,
+        conversation,
+        handled: ['id:b'],
+        usage: usageV2,
+        wakeUps: [wakeUp, { id: 'w2', at: 'soon' }],
+      }),
     );
     expect(memory.wakeUps).toEqual([wakeUp]);
     expect(memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
-    expect(logs).toEqual([`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`]);
+    expect(logs).toEqual([
+      `${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`,
+    ]);
 
-    const badUsage = await load(JSON.stringify({ version: 2, conversation, handled: [], usage: { since: -1 }, wakeUps: [] }));
+    const badUsage = await load(
+      JSON.stringify({ version: 2, conversation, handled: [], usage: { since: -1 }, wakeUps: [] }),
+    );
     expect(badUsage.memory.usage).toEqual({ since: NOW, byModel: {}, recent: [] });
     expect(badUsage.memory.conversation).toEqual(conversation);
     expect(badUsage.logs).toHaveLength(1);
@@ -101,7 +178,14 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42],
     ['a future version', JSON.stringify({ version: 5, conversation, handled: [] })],
     ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
-    ['a conversation of the wrong shape', JSON.stringify({ version: 2, handled: [], conversation: { digest: [], turns: [], omitted: '0' } })],
+    [
+      'a conversation of the wrong shape',
+      JSON.stringify({
+        version: 2,
+        handled: [],
+        conversation: { digest: [], turns: [], omitted: '0' },
+      }),
+    ],
     ['JSON null', 'null'],
   ])('%s starts afresh and says why', async (_what, stored) => {
     const { memory, logs } = await load(stored);
@@ -121,7 +205,12 @@ describe('saveMemory', () => {
     const { powers, values } = makeStore();
     const memory = freshMemory(NOW);
     memory.conversation.turns.push({ title: 'the token is s3cret', messages: [] });
-    await saveMemory(powers, memory, () => {}, text => text.replaceAll('s3cret', '[redacted]'));
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text.replaceAll('s3cret', '[redacted]'),
+    );
     expect(values.get(MEMORY_NAME)).not.toContain('s3cret');
     const loaded = await loadMemory(powers, () => {}, NOW);
     expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
@@ -130,7 +219,14 @@ describe('saveMemory', () => {
   test('a store that refuses the write is logged, never thrown', async () => {
     const { powers } = makeStore({}, { store: true });
     const logs: string[] = [];
-    await expect(saveMemory(powers, freshMemory(NOW), line => logs.push(line), text => text)).resolves.toBeUndefined();
+    await expect(
+      saveMemory(
+        powers,
+        freshMemory(NOW),
+        line => logs.push(line),
+        text => text,
+      ),
+    ).resolves.toBeUndefined();
     expect(logs).toEqual([`could not save ${MEMORY_NAME}: disk full`]);
   });
 });

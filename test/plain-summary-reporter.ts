@@ -7,7 +7,10 @@ import type { Reporter, TestModule } from 'vitest/node';
 export default class PlainSummaryReporter implements Reporter {
   // vitest instantiates the default export and calls this method of its Reporter interface.
   // eslint-disable-next-line class-methods-use-this
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+  ): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;

@@ -40,7 +40,11 @@ const setUp = (options: { dismissFails?: boolean } = {}) => {
   const notices: Notice[] = [];
   const queue = makeNoticeQueue(() => notices.push(...queue.take()));
   const logs: string[] = [];
-  const tracker = makeProposalTracker({ powers: host.powers, log: line => logs.push(line), notices: queue });
+  const tracker = makeProposalTracker({
+    powers: host.powers,
+    log: line => logs.push(line),
+    notices: queue,
+  });
   // The host sees the proposal on a later turn (an eventual send): wait for it.
   const asked = async () => {
     await expect.poll(() => host.settlers.length).toBe(1);
@@ -52,8 +56,16 @@ const setUp = (options: { dismissFails?: boolean } = {}) => {
 describe('proposal tracker', () => {
   test('a copy that came by before its proposal was tracked is matched and dismissed once granted', async () => {
     const { tracker, asked, dismissed, notices } = setUp();
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 11n, source: '1 + 1', resultName: 'answer' });
-    expect(tracker.propose(proposal('1 + 1'))).toMatchObject({ status: 'pending', proposalId: 'p1' });
+    tracker.noteOwnCopy({
+      type: 'eval-proposal-proposer',
+      number: 11n,
+      source: '1 + 1',
+      resultName: 'answer',
+    });
+    expect(tracker.propose(proposal('1 + 1'))).toMatchObject({
+      status: 'pending',
+      proposalId: 'p1',
+    });
     expect(tracker.hasPendingFor(4n)).toBe(true);
     expect(tracker.pendingSources()).toEqual(['1 + 1']);
     (await asked()).resolve(2);
@@ -77,7 +89,12 @@ describe('proposal tracker', () => {
   test('a copy of another source or result name is not matched; one without a number is ignored', async () => {
     const { tracker, asked, dismissed } = setUp();
     tracker.propose(proposal('3 + 3'));
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 13n, source: '3 + 3', resultName: 'other' });
+    tracker.noteOwnCopy({
+      type: 'eval-proposal-proposer',
+      number: 13n,
+      source: '3 + 3',
+      resultName: 'other',
+    });
     tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 14n, source: '4 + 4' });
     tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 'x', source: '3 + 3' });
     (await asked()).resolve(6);
@@ -91,7 +108,9 @@ describe('proposal tracker', () => {
     tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 16n, source: '5' });
     tracker.propose(proposal('5'));
     (await asked()).resolve(5);
-    await expect.poll(() => logs).toEqual([expect.stringMatching(/^could not dismiss proposal copy #16: .*no such message/)]);
+    await expect
+      .poll(() => logs)
+      .toEqual([expect.stringMatching(/^could not dismiss proposal copy #16: .*no such message/)]);
     expect(tracker.pendingSources()).toEqual([]);
   });
 });

@@ -26,10 +26,12 @@ const serve = async (handler: Handler): Promise<string> => {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
 
-const json = (status: number, body: unknown): Handler => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
 
 const failureOf = async (env: Record<string, string>): Promise<ProviderError> => {
   const provider = createProvider({ LAL_MAX_RETRIES: '0', ...env });
@@ -42,12 +44,18 @@ const failureOf = async (env: Record<string, string>): Promise<ProviderError> =>
 };
 
 describe('errors a person can act on (behaviour 7.3)', () => {
-  test.each(['ollama', 'openai'])('%s: a connection the server drops is not "Cannot reach … Is it running?"', async provider => {
-    const host = await serve((request, _response) => request.socket.destroy());
-    const error = await failureOf({ LAL_HOST: provider === 'openai' ? `${host}/v1` : host, LAL_PROVIDER: provider });
-    expect(error.message).not.toMatch(/Cannot reach|Is it running/);
-    expect(error.message).toMatch(/closed the connection before answering/);
-  });
+  test.each(['ollama', 'openai'])(
+    '%s: a connection the server drops is not "Cannot reach … Is it running?"',
+    async provider => {
+      const host = await serve((request, _response) => request.socket.destroy());
+      const error = await failureOf({
+        LAL_HOST: provider === 'openai' ? `${host}/v1` : host,
+        LAL_PROVIDER: provider,
+      });
+      expect(error.message).not.toMatch(/Cannot reach|Is it running/);
+      expect(error.message).toMatch(/closed the connection before answering/);
+    },
+  );
 
   test('a server that is not running is "Cannot reach … Is it running?"', async () => {
     const host = await serve(() => {});
@@ -56,8 +64,10 @@ describe('errors a person can act on (behaviour 7.3)', () => {
     expect(error.message).toMatch(/^Cannot reach Ollama at .* \(ECONNREFUSED\)\. Is it running\?/);
   });
 
-  test('an OpenAI-shaped 404 on the Ollama path names the server\'s words and suggests /v1', async () => {
-    const host = await serve(json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+  test("an OpenAI-shaped 404 on the Ollama path names the server's words and suggests /v1", async () => {
+    const host = await serve(
+      json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }),
+    );
     const error = await failureOf({ LAL_HOST: host });
     expect(error.message).not.toContain('[object Object]');
     expect(error.message).toContain('File Not Found');
@@ -75,7 +85,13 @@ describe('errors a person can act on (behaviour 7.3)', () => {
   });
 
   test('an OpenAI-shaped answer on the Ollama path says what came back and what to change', async () => {
-    const host = await serve(json(200, { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }] }));
+    const host = await serve(
+      json(200, {
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }],
+      }),
+    );
     const error = await failureOf({ LAL_HOST: host });
     expect(error.message).not.toMatch(/Cannot read properties/);
     expect(error.message).toMatch(/not an Ollama chat reply/);
@@ -83,7 +99,9 @@ describe('errors a person can act on (behaviour 7.3)', () => {
   });
 
   test('an Ollama-shaped answer on the OpenAI path says so', async () => {
-    const host = await serve(json(200, { model: 'm', message: { role: 'assistant', content: 'hi' }, done: true }));
+    const host = await serve(
+      json(200, { model: 'm', message: { role: 'assistant', content: 'hi' }, done: true }),
+    );
     const error = await failureOf({ LAL_HOST: `${host}/v1` });
     expect(error.message).toMatch(/not an OpenAI chat completion/);
     expect(error.message).toMatch(/LAL_PROVIDER=ollama/);

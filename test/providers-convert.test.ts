@@ -43,8 +43,16 @@ describe('OpenAI conversion', () => {
       role: 'assistant',
       content: null,
       tool_calls: [
-        { id: 'call_a', type: 'function', function: { name: 'reply', arguments: '{"messageNumber":3,"strings":["pong"]}' } },
-        { id: 'call_b', type: 'function', function: { name: 'dismiss', arguments: '{"messageNumber":3}' } },
+        {
+          id: 'call_a',
+          type: 'function',
+          function: { name: 'reply', arguments: '{"messageNumber":3,"strings":["pong"]}' },
+        },
+        {
+          id: 'call_b',
+          type: 'function',
+          function: { name: 'dismiss', arguments: '{"messageNumber":3}' },
+        },
       ],
     });
     expect(wire[3]).toEqual({ role: 'tool', tool_call_id: 'call_a', content: 'sent' });
@@ -52,9 +60,16 @@ describe('OpenAI conversion', () => {
 
   it('keeps text beside tool calls and broken argument text as written', () => {
     const [wire] = toOpenAIMessages([
-      { role: 'assistant', content: 'Let me check.', toolCalls: [{ id: 'c', name: 'list', arguments: '{oops' }] },
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        toolCalls: [{ id: 'c', name: 'list', arguments: '{oops' }],
+      },
     ]);
-    expect(wire).toMatchObject({ content: 'Let me check.', tool_calls: [{ function: { arguments: '{oops' } }] });
+    expect(wire).toMatchObject({
+      content: 'Let me check.',
+      tool_calls: [{ function: { arguments: '{oops' } }],
+    });
   });
 
   it('reads a reply with tool calls back into our format', () => {
@@ -64,7 +79,11 @@ describe('OpenAI conversion', () => {
       refusal: null,
       tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'list', arguments: '{}' } }],
     });
-    expect(message).toEqual({ role: 'assistant', content: '', toolCalls: [{ id: 'call_x', name: 'list', arguments: '{}' }] });
+    expect(message).toEqual({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'call_x', name: 'list', arguments: '{}' }],
+    });
   });
 });
 
@@ -77,7 +96,12 @@ describe('Anthropic conversion', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'tool_use', id: 'call_a', name: 'reply', input: { messageNumber: 3, strings: ['pong'] } },
+          {
+            type: 'tool_use',
+            id: 'call_a',
+            name: 'reply',
+            input: { messageNumber: 3, strings: ['pong'] },
+          },
           { type: 'tool_use', id: 'call_b', name: 'dismiss', input: { messageNumber: 3 } },
         ],
       },
@@ -122,7 +146,11 @@ describe('Anthropic conversion', () => {
   it('makes ids from other services acceptable, the same way on both sides', () => {
     const { messages } = toAnthropicRequest([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call:1/x', name: 'list', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call:1/x', name: 'list', arguments: '{}' }],
+      },
       { role: 'tool', toolCallId: 'call:1/x', name: 'list', content: '[]' },
     ]);
     expect(messages[1]?.content).toMatchObject([{ id: 'call_1_x' }]);
@@ -130,7 +158,10 @@ describe('Anthropic conversion', () => {
   });
 
   it('gives every tool an object input schema', () => {
-    const tool: ToolSchema = { type: 'function', function: { name: 'help', description: 'Help.', parameters: {} } };
+    const tool: ToolSchema = {
+      type: 'function',
+      function: { name: 'help', description: 'Help.', parameters: {} },
+    };
     expect(toAnthropicTools([tool])).toEqual([
       { name: 'help', description: 'Help.', input_schema: { type: 'object', properties: {} } },
     ]);
@@ -145,7 +176,13 @@ describe('Anthropic conversion', () => {
       content: [
         { type: 'thinking', thinking: 'hmm', signature: 's' },
         { type: 'text', text: 'On it.', citations: null },
-        { type: 'tool_use', id: 'toolu_1', name: 'reply', input: { messageNumber: 3 }, caller: { type: 'direct' } },
+        {
+          type: 'tool_use',
+          id: 'toolu_1',
+          name: 'reply',
+          input: { messageNumber: 3 },
+          caller: { type: 'direct' },
+        },
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
@@ -175,11 +212,19 @@ describe('Ollama conversion', () => {
       role: 'assistant',
       content: '',
       tool_calls: [
-        { id: 'call_a', function: { index: 0, name: 'reply', arguments: { messageNumber: 3, strings: ['pong'] } } },
+        {
+          id: 'call_a',
+          function: { index: 0, name: 'reply', arguments: { messageNumber: 3, strings: ['pong'] } },
+        },
         { id: 'call_b', function: { index: 1, name: 'dismiss', arguments: { messageNumber: 3 } } },
       ],
     });
-    expect(wire[3]).toEqual({ role: 'tool', content: 'sent', tool_name: 'reply', tool_call_id: 'call_a' });
+    expect(wire[3]).toEqual({
+      role: 'tool',
+      content: 'sent',
+      tool_name: 'reply',
+      tool_call_id: 'call_a',
+    });
   });
 
   it('makes up ids for calls that come without one and keeps those that have one', () => {
@@ -204,7 +249,11 @@ describe('Ollama conversion', () => {
 });
 
 describe('LAL_MAX_MESSAGES window', () => {
-  const long: ChatMessage[] = [...turn, { role: 'assistant', content: 'done' }, { role: 'user', content: 'again' }];
+  const long: ChatMessage[] = [
+    ...turn,
+    { role: 'assistant', content: 'done' },
+    { role: 'user', content: 'again' },
+  ];
 
   it('keeps everything when unset or when the history is short', () => {
     expect(keepLastMessages(long, undefined)).toEqual(long);
@@ -215,7 +264,14 @@ describe('LAL_MAX_MESSAGES window', () => {
     const kept = keepLastMessages(long, 3);
     expect(kept.map(message => message.role)).toEqual(['system', 'assistant', 'user']);
     const whole = keepLastMessages(long, 5);
-    expect(whole.map(message => message.role)).toEqual(['system', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    expect(whole.map(message => message.role)).toEqual([
+      'system',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+    ]);
   });
 
   it('reaches back to the call when the window would hold only results', () => {
@@ -227,20 +283,41 @@ describe('LAL_MAX_MESSAGES window', () => {
 describe('reading the env', () => {
   it('defaults to a local Ollama with qwen3', () => {
     const config = readProviderConfig({});
-    expect(config).toMatchObject({ kind: 'ollama', host: 'http://localhost:11434', model: 'qwen3' });
+    expect(config).toMatchObject({
+      kind: 'ollama',
+      host: 'http://localhost:11434',
+      model: 'qwen3',
+    });
     expect(createProvider({}).kind).toBe('ollama');
   });
 
   it('picks the SDK by LAL_HOST, and LAL_PROVIDER wins', () => {
     expect(readProviderConfig({ LAL_HOST: 'http://localhost:8080/v1' }).kind).toBe('openai');
-    const anthropic = readProviderConfig({ LAL_HOST: 'https://api.anthropic.com/v1', LAL_AUTH_TOKEN: 'k' });
-    expect(anthropic).toMatchObject({ kind: 'anthropic', host: 'https://api.anthropic.com', model: DEFAULT_ANTHROPIC_MODEL });
-    expect(readProviderConfig({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_PROVIDER: 'ollama' }).kind).toBe('ollama');
-    expect(readProviderConfig({ LAL_HOST: 'http://127.0.0.1:9', LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'k' }).kind).toBe('anthropic');
+    const anthropic = readProviderConfig({
+      LAL_HOST: 'https://api.anthropic.com/v1',
+      LAL_AUTH_TOKEN: 'k',
+    });
+    expect(anthropic).toMatchObject({
+      kind: 'anthropic',
+      host: 'https://api.anthropic.com',
+      model: DEFAULT_ANTHROPIC_MODEL,
+    });
+    expect(
+      readProviderConfig({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_PROVIDER: 'ollama' }).kind,
+    ).toBe('ollama');
+    expect(
+      readProviderConfig({
+        LAL_HOST: 'http://127.0.0.1:9',
+        LAL_PROVIDER: 'anthropic',
+        LAL_AUTH_TOKEN: 'k',
+      }).kind,
+    ).toBe('anthropic');
   });
 
   it('requires LAL_AUTH_TOKEN for Anthropic, saying so', () => {
-    expect(() => createProvider({ LAL_HOST: 'https://api.anthropic.com' })).toThrow(/LAL_AUTH_TOKEN is required/);
+    expect(() => createProvider({ LAL_HOST: 'https://api.anthropic.com' })).toThrow(
+      /LAL_AUTH_TOKEN is required/,
+    );
   });
 
   it('refuses bad numbers and unknown providers with the variable named', () => {
@@ -258,12 +335,20 @@ describe('reading the env', () => {
     expect(problem({ LAL_MAX_MESSAGES: '0' })).toContain('LAL_MAX_MESSAGES');
     expect(problem({ LAL_PROVIDER: 'gemini' })).toContain('LAL_PROVIDER');
     expect(problem({ LAL_HOST: 'localhost:11434' })).toContain('LAL_HOST');
-    expect(readProviderConfig({ LAL_MAX_TOKENS: '512', LAL_MAX_MESSAGES: '40' })).toMatchObject({ maxTokens: 512, maxMessages: 40 });
+    expect(readProviderConfig({ LAL_MAX_TOKENS: '512', LAL_MAX_MESSAGES: '40' })).toMatchObject({
+      maxTokens: 512,
+      maxMessages: 40,
+    });
   });
 });
 
 describe('error wording', () => {
-  const context = { service: 'Ollama', host: 'http://user:pw@localhost:11434', model: 'qwen3', secrets: ['tok-secret-1'] };
+  const context = {
+    service: 'Ollama',
+    host: 'http://user:pw@localhost:11434',
+    model: 'qwen3',
+    secrets: ['tok-secret-1'],
+  };
 
   it('removes secrets and user-info from what it says', () => {
     expect(redact('bad key tok-secret-1 given', ['tok-secret-1'])).toBe('bad key [redacted] given');
@@ -281,11 +366,15 @@ describe('error wording', () => {
 
 describe('retries', () => {
   it('reads Retry-After as seconds, an HTTP date, or retry-after-ms', () => {
-    const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+    const headers = (values: Record<string, string>) => ({
+      get: (name: string) => values[name] ?? null,
+    });
     expect(parseRetryAfter(headers({ 'retry-after': '2' }))).toBe(2000);
     expect(parseRetryAfter(headers({ 'retry-after-ms': '150' }))).toBe(150);
     const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(parseRetryAfter(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }), now)).toBe(3000);
+    expect(parseRetryAfter(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }), now)).toBe(
+      3000,
+    );
     expect(parseRetryAfter(headers({}))).toBeUndefined();
   });
 
@@ -293,25 +382,51 @@ describe('retries', () => {
     const policy = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 1000 };
     let calls = 0;
     await expect(
-      withRetries(async () => { calls += 1; throw new Error('busy'); }, () => ({ retry: true }), policy),
+      withRetries(
+        async () => {
+          calls += 1;
+          throw new Error('busy');
+        },
+        () => ({ retry: true }),
+        policy,
+      ),
     ).rejects.toThrow('busy');
     expect(calls).toBe(3);
 
     calls = 0;
     await expect(
-      withRetries(async () => { calls += 1; throw new Error('no'); }, () => ({ retry: false }), policy),
+      withRetries(
+        async () => {
+          calls += 1;
+          throw new Error('no');
+        },
+        () => ({ retry: false }),
+        policy,
+      ),
     ).rejects.toThrow('no');
     expect(calls).toBe(1);
 
     calls = 0;
     await expect(
-      withRetries(async () => { calls += 1; throw new Error('later'); }, () => ({ retry: true, retryAfterMs: 5000 }), policy),
+      withRetries(
+        async () => {
+          calls += 1;
+          throw new Error('later');
+        },
+        () => ({ retry: true, retryAfterMs: 5000 }),
+        policy,
+      ),
     ).rejects.toThrow('later');
     expect(calls).toBe(1); // a server asking for more than maxRetryAfterMs is not waited for
   });
 
   it('an abort during the wait between attempts rejects with an Error that keeps the reason as its cause', async () => {
-    const policy = { maxRetries: 2, baseDelayMs: 60_000, maxDelayMs: 60_000, maxRetryAfterMs: 1000 };
+    const policy = {
+      maxRetries: 2,
+      baseDelayMs: 60_000,
+      maxDelayMs: 60_000,
+      maxRetryAfterMs: 1000,
+    };
     const controller = new AbortController();
     const retrying = withRetries(
       async () => {
@@ -324,7 +439,10 @@ describe('retries', () => {
       policy,
       controller.signal,
     );
-    const error = await retrying.then(() => undefined, (reason: unknown) => reason);
+    const error = await retrying.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).cause).toBe('stop');
   });

@@ -33,14 +33,31 @@ describe('the SDKs under SES lockdown', () => {
   it.each(['openai', 'anthropic', 'ollama'] as ModelProtocol[])(
     'makes a real call through the %s SDK after lockdown',
     async protocol => {
-      const server = await startModelServer({ protocol, reply: scriptedReplies([{ text: `hello from ${protocol}` }]) });
+      const server = await startModelServer({
+        protocol,
+        reply: scriptedReplies([{ text: `hello from ${protocol}` }]),
+      });
       servers.push(server);
-      const provider = createProvider({ LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_AUTH_TOKEN: 'k-123456' });
+      const provider = createProvider({
+        LAL_HOST: server.url,
+        LAL_PROVIDER: protocol,
+        LAL_AUTH_TOKEN: 'k-123456',
+      });
       expect(Object.isFrozen(provider)).toBe(true);
       // The agent hands over hardened (frozen) transcripts and schemas.
-      const messages = harden([{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: 'hi' }]);
+      const messages = harden([
+        { role: 'system' as const, content: 'Be brief.' },
+        { role: 'user' as const, content: 'hi' },
+      ]);
       const tools = harden([
-        { type: 'function' as const, function: { name: 'list', description: 'List names.', parameters: { type: 'object', properties: {} } } },
+        {
+          type: 'function' as const,
+          function: {
+            name: 'list',
+            description: 'List names.',
+            parameters: { type: 'object', properties: {} },
+          },
+        },
       ]);
       const result = await provider.chat(messages, tools);
       expect(result.message.content).toBe(`hello from ${protocol}`);

@@ -32,17 +32,35 @@ const serve = async (handler: Handler): Promise<string> => {
   await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
-const answer = (body: string, contentType = 'application/json'): Handler => (_request, response) => {
-  response.writeHead(200, { 'content-type': contentType });
-  response.end(body);
-};
+const answer =
+  (body: string, contentType = 'application/json'): Handler =>
+  (_request, response) => {
+    response.writeHead(200, { 'content-type': contentType });
+    response.end(body);
+  };
 
 describe('model lists in the shapes servers send', () => {
   it('names come from id, name or model; duplicates, empty names and null entries are skipped', async () => {
     const host = await serve(
-      answer(JSON.stringify({ data: [{ id: 'a' }, { id: 'a' }, null, { name: 'b' }, { id: '' }, { model: 'c' }, { id: 7 }] })),
+      answer(
+        JSON.stringify({
+          data: [
+            { id: 'a' },
+            { id: 'a' },
+            null,
+            { name: 'b' },
+            { id: '' },
+            { model: 'c' },
+            { id: 7 },
+          ],
+        }),
+      ),
     );
-    const config = readProviderConfig({ LAL_HOST: `${host}/v1`, LAL_PROVIDER: 'openai', LAL_AUTH_TOKEN: TOKEN });
+    const config = readProviderConfig({
+      LAL_HOST: `${host}/v1`,
+      LAL_PROVIDER: 'openai',
+      LAL_AUTH_TOKEN: TOKEN,
+    });
     expect(await listModels(config)).toEqual({ ok: true, models: ['a', 'b', 'c'] });
     expect(seen).toEqual([{ path: '/v1/models', authorization: `Bearer ${TOKEN}` }]);
   });
@@ -58,7 +76,11 @@ describe('model lists in the shapes servers send', () => {
 
   it('a page that is not JSON is a reason, with a key it echoes hidden', async () => {
     const host = await serve(answer(`<html>login required for ${TOKEN}</html>`, 'text/html'));
-    const config = readProviderConfig({ LAL_HOST: `${host}/v1`, LAL_PROVIDER: 'openai', LAL_AUTH_TOKEN: TOKEN });
+    const config = readProviderConfig({
+      LAL_HOST: `${host}/v1`,
+      LAL_PROVIDER: 'openai',
+      LAL_AUTH_TOKEN: TOKEN,
+    });
     const listed = await listModels(config);
     expect(listed.ok).toBe(false);
     const reason = listed.ok ? '' : listed.reason;

@@ -37,7 +37,11 @@ describe('OpenAI double', () => {
     return post(`${running.url}/chat/completions`, { model: 'm', messages });
   };
   const callWithout = (field: string) => {
-    const call: Record<string, unknown> = { id: 'call_1', type: 'function', function: { name: 'list', arguments: '{}' } };
+    const call: Record<string, unknown> = {
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'list', arguments: '{}' },
+    };
     delete call[field];
     return { role: 'assistant', content: null, tool_calls: [call] };
   };
@@ -71,20 +75,38 @@ describe('OpenAI double', () => {
   });
 
   it('refuses object arguments', async () => {
-    const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'list', arguments: {} } }] };
+    const call = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'list', arguments: {} } }],
+    };
     const { status, body } = await chat([user, call, result]);
     expect(status).toBe(400);
-    expect(body).toMatchObject({ error: { param: 'messages[1].tool_calls[0].function.arguments', code: 'invalid_type' } });
+    expect(body).toMatchObject({
+      error: { param: 'messages[1].tool_calls[0].function.arguments', code: 'invalid_type' },
+    });
   });
 
   it('lists models, and its refusal reaches the provider as a bad-request error in the server words', async () => {
     const running = await start('openai');
-    const models = (await (await fetch(`${running.url}/models`)).json()) as { data: { id: string }[] };
+    const models = (await (await fetch(`${running.url}/models`)).json()) as {
+      data: { id: string }[];
+    };
     expect(models.data.map(model => model.id)).toEqual(['double-model']);
 
     const provider = createProvider({ LAL_HOST: running.url, LAL_MODEL: 'double-model' });
     const failure = await provider
-      .chat([{ role: 'user', content: 'go' }, { role: 'assistant', content: '', toolCalls: [{ id: 'call_9', name: 'list', arguments: '{}' }] }], [])
+      .chat(
+        [
+          { role: 'user', content: 'go' },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'call_9', name: 'list', arguments: '{}' }],
+          },
+        ],
+        [],
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).kind).toBe('bad-request');
@@ -98,14 +120,28 @@ describe('Anthropic double', () => {
     const running = await start('anthropic');
     return post(`${running.url}/v1/messages`, { model: 'm', max_tokens: 100, ...body }, sent);
   };
-  const use = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'list', input: {} }] };
+  const use = {
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'list', input: {} }],
+  };
   const answer = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
 
   it('accepts a well-formed tool round trip with a top-level system prompt', async () => {
-    const { status, body } = await chat({ system: 'Be Lal.', messages: [user, use, { role: 'user', content: [answer] }] });
+    const { status, body } = await chat({
+      system: 'Be Lal.',
+      messages: [user, use, { role: 'user', content: [answer] }],
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'fine' }], stop_reason: 'end_turn' });
-    expect(server?.requests[0]?.normalized?.messages[0]).toEqual({ role: 'system', text: 'Be Lal.' });
+    expect(body).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'fine' }],
+      stop_reason: 'end_turn',
+    });
+    expect(server?.requests[0]?.normalized?.messages[0]).toEqual({
+      role: 'system',
+      text: 'Be Lal.',
+    });
   });
 
   it('refuses a system role inside messages, in the error shape of the service', async () => {
@@ -119,9 +155,13 @@ describe('Anthropic double', () => {
   it('refuses a tool_use without its tool_result first in the next user message', async () => {
     const missing = await chat({ messages: [user, use, user] });
     expect(missing.status).toBe(400);
-    expect(JSON.stringify(missing.body)).toContain('`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1');
+    expect(JSON.stringify(missing.body)).toContain(
+      '`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1',
+    );
     await server?.close();
-    const late = await chat({ messages: [user, use, { role: 'user', content: [{ type: 'text', text: 'hi' }, answer] }] });
+    const late = await chat({
+      messages: [user, use, { role: 'user', content: [{ type: 'text', text: 'hi' }, answer] }],
+    });
     expect(late.status).toBe(400);
   });
 
@@ -144,8 +184,16 @@ describe('Anthropic double', () => {
 describe('Ollama double', () => {
   it('refuses tool-call arguments that are a string', async () => {
     const running = await start('ollama');
-    const call = { role: 'assistant', content: '', tool_calls: [{ function: { name: 'list', arguments: '{}' } }] };
-    const { status, body } = await post(`${running.url}/api/chat`, { model: 'm', stream: false, messages: [user, call] });
+    const call = {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ function: { name: 'list', arguments: '{}' } }],
+    };
+    const { status, body } = await post(`${running.url}/api/chat`, {
+      model: 'm',
+      stream: false,
+      messages: [user, call],
+    });
     expect(status).toBe(400);
     expect(String(body.error)).toContain('cannot unmarshal string');
   });
@@ -153,9 +201,17 @@ describe('Ollama double', () => {
   it('answers liveness and streams NDJSON when stream is not false, as the real server defaults', async () => {
     const running = await start('ollama');
     expect(await (await fetch(`${running.url}/api/version`)).json()).toHaveProperty('version');
-    expect(await (await fetch(`${running.url}/api/tags`)).json()).toMatchObject({ models: [{ name: 'double-model' }] });
-    const response = await fetch(`${running.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [user] }) });
-    const lines = (await response.text()).trim().split('\n').map(line => JSON.parse(line) as { done: boolean });
+    expect(await (await fetch(`${running.url}/api/tags`)).json()).toMatchObject({
+      models: [{ name: 'double-model' }],
+    });
+    const response = await fetch(`${running.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [user] }),
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map(line => JSON.parse(line) as { done: boolean });
     expect(lines.at(-1)?.done).toBe(true);
     expect(lines[0]).toMatchObject({ done: false, message: { content: 'fine' } });
   });
@@ -163,7 +219,10 @@ describe('Ollama double', () => {
 
 describe('recording', () => {
   it('keeps bodies and sizes, leaves credentials out, and says when a script runs out', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: scriptedReplies([{ text: 'one' }]) });
+    server = await startModelServer({
+      protocol: 'openai',
+      reply: scriptedReplies([{ text: 'one' }]),
+    });
     const url = `${server.url}/chat/completions`;
     const headers = { authorization: 'Bearer secret-value' };
     expect((await post(url, { model: 'm', messages: [user] }, headers)).status).toBe(200);

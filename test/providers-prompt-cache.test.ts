@@ -11,7 +11,12 @@ import { withCacheBreakpoints } from '../providers/anthropic-cache.js';
 import { cachedInputTokens } from '../providers/openai-cache.js';
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
 import { scriptedReplies, startModelServer } from '../sim/model-server/index.js';
-import type { ModelProtocol, ModelServer, NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
+import type {
+  ModelProtocol,
+  ModelServer,
+  NormalizedRequest,
+  ScriptedReply,
+} from '../sim/model-server/index.js';
 import { startAgent } from './support/agent-harness.js';
 import { useWireAgents } from './support/wire-agents.js';
 
@@ -26,7 +31,11 @@ const start = async (protocol: ModelProtocol, replies: ScriptedReply[]) => {
 
 const tool = (name: string): ToolSchema => ({
   type: 'function',
-  function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { x: { type: 'string' } } } },
+  function: {
+    name,
+    description: `The ${name} tool.`,
+    parameters: { type: 'object', properties: { x: { type: 'string' } } },
+  },
 });
 const tools = [tool('reply'), tool('list'), tool('lookup')];
 const system = `You are Lal. ${'Long and stable instructions. '.repeat(40)}`;
@@ -42,7 +51,12 @@ const second: ChatMessage[] = [
 ];
 
 const providerFor = (server: ModelServer, protocol: ModelProtocol) =>
-  createProvider({ LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model' });
+  createProvider({
+    LAL_HOST: server.url,
+    LAL_PROVIDER: protocol,
+    LAL_AUTH_TOKEN: TOKEN,
+    LAL_MODEL: 'double-model',
+  });
 
 /** Where a request body carries cache_control, as paths. */
 const breakpoints = (body: unknown, at = ''): string[] => {
@@ -60,8 +74,14 @@ describe('Anthropic prompt caching', () => {
     const two = await provider.chat(second, tools);
     expect(server.requests.map(request => request.status)).toEqual([200, 200]);
     const body = server.requests[1]?.body as { messages: unknown[]; system: unknown };
-    expect(breakpoints(body)).toEqual(['system.0', `messages.${body.messages.length - 1}.content.0`, 'tools.2']);
-    expect(body.system).toEqual([{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }]);
+    expect(breakpoints(body)).toEqual([
+      'system.0',
+      `messages.${body.messages.length - 1}.content.0`,
+      'tools.2',
+    ]);
+    expect(body.system).toEqual([
+      { type: 'text', text: system, cache_control: { type: 'ephemeral' } },
+    ]);
     // The first request wrote the cache; the second read the tools, system and first message from it.
     expect(one.usage?.cachedInputTokens).toBe(0);
     expect(two.usage?.cachedInputTokens).toBeGreaterThan(0);
@@ -74,7 +94,11 @@ describe('Anthropic prompt caching', () => {
     const post = (body: unknown) =>
       fetch(`${server.url}/v1/messages`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': TOKEN, 'anthropic-version': '2023-06-01' },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': TOKEN,
+          'anthropic-version': '2023-06-01',
+        },
         body: JSON.stringify({ model: 'double-model', max_tokens: 10, ...(body as object) }),
       });
     const five = await post({
@@ -82,24 +106,51 @@ describe('Anthropic prompt caching', () => {
       messages: [{ role: 'user', content: [marked, marked, marked] }],
     });
     expect(five.status).toBe(400);
-    expect(((await five.json()) as { error: { message: string } }).error.message).toMatch(/maximum of 4 blocks with cache_control.*Found 5/);
-    const wrongType = await post({ messages: [{ role: 'user', content: [{ ...marked, cache_control: { type: 'forever' } }] }] });
+    expect(((await five.json()) as { error: { message: string } }).error.message).toMatch(
+      /maximum of 4 blocks with cache_control.*Found 5/,
+    );
+    const wrongType = await post({
+      messages: [{ role: 'user', content: [{ ...marked, cache_control: { type: 'forever' } }] }],
+    });
     expect(wrongType.status).toBe(400);
-    const four = await post({ system: [marked], messages: [{ role: 'user', content: [marked, marked, marked] }] });
+    const four = await post({
+      system: [marked],
+      messages: [{ role: 'user', content: [marked, marked, marked] }],
+    });
     expect(four.status).toBe(200);
   });
 });
 
 describe('Anthropic breakpoints on messages of every shape', () => {
-  const listTool = { name: 'list', description: 'List.', input_schema: { type: 'object' as const, properties: {} } };
+  const listTool = {
+    name: 'list',
+    description: 'List.',
+    input_schema: { type: 'object' as const, properties: {} },
+  };
   it('a text-only last message becomes a marked block; a thinking block is never marked; no messages, no message breakpoint', () => {
-    const text = withCacheBreakpoints({ system: 'S', messages: [{ role: 'user', content: 'hello' }], tools: [listTool] });
-    expect(text.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }] }]);
-    const thinking = { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }] };
-    expect(withCacheBreakpoints({ system: undefined, messages: [thinking], tools: [] }).messages).toEqual([thinking]);
+    const text = withCacheBreakpoints({
+      system: 'S',
+      messages: [{ role: 'user', content: 'hello' }],
+      tools: [listTool],
+    });
+    expect(text.messages).toEqual([
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'hello', cache_control: { type: 'ephemeral' } }],
+      },
+    ]);
+    const thinking = {
+      role: 'assistant' as const,
+      content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }],
+    };
+    expect(
+      withCacheBreakpoints({ system: undefined, messages: [thinking], tools: [] }).messages,
+    ).toEqual([thinking]);
     const none = withCacheBreakpoints({ system: 'S', messages: [], tools: [listTool] });
     expect(none.messages).toEqual([]);
-    expect(none.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
+    expect(none.system).toEqual([
+      { type: 'text', text: 'S', cache_control: { type: 'ephemeral' } },
+    ]);
     expect(none.tools?.[0]).toMatchObject({ name: 'list', cache_control: { type: 'ephemeral' } });
   });
 });
@@ -123,9 +174,20 @@ describe('OpenAI-compatible prompt caching', () => {
     const server = await start('openai', [{ text: 'pong' }]);
     // The SDK talks to api.openai.com; the request is carried to the double on loopback.
     const toDouble: typeof fetch = (input, init) =>
-      fetch(String(input instanceof Request ? input.url : input).replace('https://api.openai.com/v1', server.url), init);
+      fetch(
+        String(input instanceof Request ? input.url : input).replace(
+          'https://api.openai.com/v1',
+          server.url,
+        ),
+        init,
+      );
     const provider = createProvider(
-      { LAL_HOST: 'https://api.openai.com/v1', LAL_PROVIDER: 'openai', LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model' },
+      {
+        LAL_HOST: 'https://api.openai.com/v1',
+        LAL_PROVIDER: 'openai',
+        LAL_AUTH_TOKEN: TOKEN,
+        LAL_MODEL: 'double-model',
+      },
       { fetch: toDouble },
     );
     await provider.chat(first, tools);
@@ -136,34 +198,46 @@ describe('OpenAI-compatible prompt caching', () => {
   });
 
   it('reads OpenAI prompt_tokens_details.cached_tokens before llama.cpp timings, and nothing when neither is there', () => {
-    expect(cachedInputTokens({ prompt_tokens_details: { cached_tokens: 1024 } }, { cache_n: 7 })).toBe(1024);
+    expect(
+      cachedInputTokens({ prompt_tokens_details: { cached_tokens: 1024 } }, { cache_n: 7 }),
+    ).toBe(1024);
     expect(cachedInputTokens({}, { cache_n: 7, prompt_n: 3 })).toBe(7);
     expect(cachedInputTokens({ prompt_tokens_details: null }, undefined)).toBeUndefined();
   });
 });
 
 describe('cached tokens in the turn', () => {
-  it.each(['openai', 'anthropic'] as const)('a turn over %s reports the cached input tokens the server reported', async protocol => {
-    const script = (request: NormalizedRequest): ScriptedReply => {
-      const users = request.messages.filter(message => message.role === 'user');
-      const number = Number([...(users.at(-1)?.text ?? '').matchAll(/#(\d+)/g)].pop()?.[1]);
-      return { toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }] };
-    };
-    const server = await startModelServer({ protocol, reply: script });
-    keepServer(server);
-    const run = await startAgent({
-      realProvider: true,
-      env: { LAL_HOST: server.url, LAL_PROVIDER: protocol, LAL_MODEL: 'double-model', LAL_AUTH_TOKEN: TOKEN },
-    });
-    keepAgent(run);
-    await run.send('ping');
-    await run.reply('pong');
-    await run.send('ping again');
-    await run.reply('pong');
-    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(2);
-    const ends = run.events.flatMap(event => (event.kind === 'turn-end' ? [event.usage] : []));
-    // The second turn's request begins as the first did: the server served that part from its cache.
-    expect(ends[1]?.cachedInputTokens).toBeGreaterThan(0);
-    expect(ends[1]?.cachedInputTokens).toBeLessThan(ends[1]?.inputTokens ?? 0);
-  });
+  it.each(['openai', 'anthropic'] as const)(
+    'a turn over %s reports the cached input tokens the server reported',
+    async protocol => {
+      const script = (request: NormalizedRequest): ScriptedReply => {
+        const users = request.messages.filter(message => message.role === 'user');
+        const number = Number([...(users.at(-1)?.text ?? '').matchAll(/#(\d+)/g)].pop()?.[1]);
+        return {
+          toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }],
+        };
+      };
+      const server = await startModelServer({ protocol, reply: script });
+      keepServer(server);
+      const run = await startAgent({
+        realProvider: true,
+        env: {
+          LAL_HOST: server.url,
+          LAL_PROVIDER: protocol,
+          LAL_MODEL: 'double-model',
+          LAL_AUTH_TOKEN: TOKEN,
+        },
+      });
+      keepAgent(run);
+      await run.send('ping');
+      await run.reply('pong');
+      await run.send('ping again');
+      await run.reply('pong');
+      await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(2);
+      const ends = run.events.flatMap(event => (event.kind === 'turn-end' ? [event.usage] : []));
+      // The second turn's request begins as the first did: the server served that part from its cache.
+      expect(ends[1]?.cachedInputTokens).toBeGreaterThan(0);
+      expect(ends[1]?.cachedInputTokens).toBeLessThan(ends[1]?.inputTokens ?? 0);
+    },
+  );
 });

@@ -19,7 +19,13 @@ afterEach(async () => {
 });
 
 const providerFor = (running: ModelServer) =>
-  createProvider({ LAL_HOST: running.url, LAL_PROVIDER: running.protocol, LAL_AUTH_TOKEN: 'sk-odd-0000', LAL_MODEL: 'double-model', LAL_MAX_RETRIES: '0' });
+  createProvider({
+    LAL_HOST: running.url,
+    LAL_PROVIDER: running.protocol,
+    LAL_AUTH_TOKEN: 'sk-odd-0000',
+    LAL_MODEL: 'double-model',
+    LAL_MAX_RETRIES: '0',
+  });
 
 describe.each(['anthropic', 'openai', 'ollama'] as const)('%s', (protocol: ModelProtocol) => {
   it('takes a history with empty texts in every role and an empty tool result', async () => {
@@ -27,8 +33,19 @@ describe.each(['anthropic', 'openai', 'ollama'] as const)('%s', (protocol: Model
     const history: ChatMessage[] = [
       { role: 'system', content: 'You are Lal.' },
       { role: 'user', content: 'list' },
-      { role: 'assistant', content: '', toolCalls: [{ id: protocol === 'anthropic' ? '' : 'call_1', name: 'list', arguments: '{}' }] },
-      { role: 'tool', toolCallId: protocol === 'anthropic' ? '' : 'call_1', name: 'list', content: '' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: protocol === 'anthropic' ? '' : 'call_1', name: 'list', arguments: '{}' },
+        ],
+      },
+      {
+        role: 'tool',
+        toolCallId: protocol === 'anthropic' ? '' : 'call_1',
+        name: 'list',
+        content: '',
+      },
       { role: 'system', content: '' },
       { role: 'user', content: '' },
       { role: 'user', content: 'and now?' },
@@ -37,7 +54,11 @@ describe.each(['anthropic', 'openai', 'ollama'] as const)('%s', (protocol: Model
     expect(result.message.content).toBe('pong');
     expect(server.requests[0]?.status).toBe(200);
     const seen = server.requests[0]!.normalized!.messages;
-    expect(seen.filter(message => message.role === 'assistant').map(message => message.toolCalls?.map(call => call.name))).toEqual([['list']]);
+    expect(
+      seen
+        .filter(message => message.role === 'assistant')
+        .map(message => message.toolCalls?.map(call => call.name)),
+    ).toEqual([['list']]);
     expect(seen.at(-1)?.text).toContain('and now?');
     if (protocol === 'anthropic') {
       // An empty id from elsewhere becomes one Anthropic accepts, the same on both sides.
@@ -47,8 +68,13 @@ describe.each(['anthropic', 'openai', 'ollama'] as const)('%s', (protocol: Model
 
   it('refuses a message of a role no service knows, sending nothing', async () => {
     server = await startModelServer({ protocol, reply: scriptedReplies([{ text: 'never' }]) });
-    const stored = [{ role: 'user', content: 'hi' }, { role: 'developer', content: 'be brief' }] as unknown as ChatMessage[];
-    await expect(providerFor(server).chat(stored, [])).rejects.toThrow(/Unknown message role in \{"role":"developer","content":"be brief"\}/);
+    const stored = [
+      { role: 'user', content: 'hi' },
+      { role: 'developer', content: 'be brief' },
+    ] as unknown as ChatMessage[];
+    await expect(providerFor(server).chat(stored, [])).rejects.toThrow(
+      /Unknown message role in \{"role":"developer","content":"be brief"\}/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

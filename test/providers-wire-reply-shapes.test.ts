@@ -28,13 +28,20 @@ const serve = async (handler: Handler): Promise<string> => {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
 
-const answer = (status: number, body: unknown, contentType = 'application/json'): Handler => (_request, response) => {
-  response.writeHead(status, { 'content-type': contentType });
-  response.end(typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body));
-};
+const answer =
+  (status: number, body: unknown, contentType = 'application/json'): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'content-type': contentType });
+    response.end(
+      typeof body === 'string' && contentType !== 'application/json' ? body : JSON.stringify(body),
+    );
+  };
 
 const chat = (env: Record<string, string>) =>
-  createProvider({ LAL_MAX_RETRIES: '0', LAL_MODEL: 'm', ...env }).chat([{ role: 'user', content: 'hi' }], []);
+  createProvider({ LAL_MAX_RETRIES: '0', LAL_MODEL: 'm', ...env }).chat(
+    [{ role: 'user', content: 'hi' }],
+    [],
+  );
 
 const failureOf = async (env: Record<string, string>): Promise<ProviderError> => {
   const error = await chat(env).then(
@@ -64,7 +71,7 @@ describe('Ollama replies', () => {
     );
     const result = await chat({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
     expect(result.message.content).toBe('');
-    const calls = result.message.role === 'assistant' ? result.message.toolCalls ?? [] : [];
+    const calls = result.message.role === 'assistant' ? (result.message.toolCalls ?? []) : [];
     // Text arguments are kept as the server wrote them; missing ones are an empty object.
     expect(calls.map(call => [call.name, call.arguments])).toEqual([
       ['reply', '{"messageNumber":1}'],
@@ -77,7 +84,7 @@ describe('Ollama replies', () => {
     expect(result.usage).toBeUndefined();
   });
 
-  test('an error body in a proxy\'s {message} shape, or as plain text, is shown in the server\'s words', async () => {
+  test("an error body in a proxy's {message} shape, or as plain text, is shown in the server's words", async () => {
     const proxied = await serve(answer(502, { message: 'upstream model crashed' }));
     expect((await failureOf({ LAL_HOST: proxied, LAL_PROVIDER: 'ollama' })).message).toMatch(
       /^Ollama at .* failed \(HTTP 502\): upstream model crashed\.$/,
@@ -93,7 +100,9 @@ describe('Ollama replies', () => {
   test('an answer that is JSON null names what it got', async () => {
     const host = await serve(answer(200, null));
     const failure = await failureOf({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
-    expect(failure.message).toMatch(/not an Ollama chat reply \(no message; it has null\)\. For an OpenAI-compatible server, set LAL_HOST to .*\/v1\.$/);
+    expect(failure.message).toMatch(
+      /not an Ollama chat reply \(no message; it has null\)\. For an OpenAI-compatible server, set LAL_HOST to .*\/v1\.$/,
+    );
   });
 });
 
@@ -113,7 +122,11 @@ describe('OpenAI-compatible replies', () => {
               role: 'assistant',
               content: null,
               tool_calls: [
-                { id: 'call_1', type: 'custom', custom: { name: 'patch', input: '*** raw patch text' } },
+                {
+                  id: 'call_1',
+                  type: 'custom',
+                  custom: { name: 'patch', input: '*** raw patch text' },
+                },
                 { id: 'call_2', type: 'function', function: { name: 'help' } },
               ],
             },
@@ -122,7 +135,7 @@ describe('OpenAI-compatible replies', () => {
       }),
     );
     const result = await chat({ LAL_HOST: `${host}/v1`, LAL_PROVIDER: 'openai' });
-    const calls = result.message.role === 'assistant' ? result.message.toolCalls ?? [] : [];
+    const calls = result.message.role === 'assistant' ? (result.message.toolCalls ?? []) : [];
     expect(calls).toEqual([
       { id: 'call_1', name: 'patch', arguments: '*** raw patch text' },
       { id: 'call_2', name: 'help', arguments: '' },
@@ -170,7 +183,11 @@ describe('Anthropic replies', () => {
         usage: { input_tokens: 12, output_tokens: 3 },
       }),
     );
-    const result = await chat({ LAL_HOST: host, LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'sk-ant-test-0000' });
+    const result = await chat({
+      LAL_HOST: host,
+      LAL_PROVIDER: 'anthropic',
+      LAL_AUTH_TOKEN: 'sk-ant-test-0000',
+    });
     expect(result.message).toEqual({
       role: 'assistant',
       content: '',
@@ -191,19 +208,37 @@ describe('Anthropic replies', () => {
         stop_sequence: null,
       }),
     );
-    const result = await chat({ LAL_HOST: host, LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'sk-ant-test-0000' });
+    const result = await chat({
+      LAL_HOST: host,
+      LAL_PROVIDER: 'anthropic',
+      LAL_AUTH_TOKEN: 'sk-ant-test-0000',
+    });
     expect(result).toEqual({ message: { role: 'assistant', content: 'pong' } });
   });
 
   test('an answer that is no Anthropic message (null, an empty object, text, an OpenAI completion) says what came back and what to change', async () => {
-    const env = (host: string) => ({ LAL_HOST: host, LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'sk-ant-test-0000' });
+    const env = (host: string) => ({
+      LAL_HOST: host,
+      LAL_PROVIDER: 'anthropic',
+      LAL_AUTH_TOKEN: 'sk-ant-test-0000',
+    });
     const cases: [unknown, RegExp][] = [
-      [null, /^Anthropic at http:\/\/127\.0\.0\.1:\d+ answered with something that is not an Anthropic message \(no content list; it has null\)\.$/],
+      [
+        null,
+        /^Anthropic at http:\/\/127\.0\.0\.1:\d+ answered with something that is not an Anthropic message \(no content list; it has null\)\.$/,
+      ],
       [{}, /\(no content list; it has an empty object\)\.$/],
       ['ok', /\(no content list; it has a string\)\.$/],
-      [{ id: 'msg_3', type: 'message', role: 'assistant', content: 'pong' }, /\(no content list; it has fields id, type, role, content\)\.$/],
       [
-        { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'pong' } }] },
+        { id: 'msg_3', type: 'message', role: 'assistant', content: 'pong' },
+        /\(no content list; it has fields id, type, role, content\)\.$/,
+      ],
+      [
+        {
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'pong' } }],
+        },
         /it has fields id, object, choices\)\. It looks like an OpenAI-compatible server: set LAL_PROVIDER=openai\.$/,
       ],
     ];

@@ -11,7 +11,12 @@ import { createProvider } from '../providers/create-provider.js';
 import type { ProviderOptions } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
 import type { ChatMessage } from '../providers/types.js';
-import { alwaysFail, failFirst, scriptedReplies, startModelServer } from '../sim/model-server/index.js';
+import {
+  alwaysFail,
+  failFirst,
+  scriptedReplies,
+  startModelServer,
+} from '../sim/model-server/index.js';
 import type { ModelProtocol, ModelServer, ReplyScript } from '../sim/model-server/index.js';
 
 const TOKEN = 'sk-status-secret-token-4321';
@@ -29,7 +34,12 @@ const start = async (protocol: ModelProtocol, reply: ReplyScript): Promise<Model
 };
 const providerFor = (running: ModelServer, options: ProviderOptions = {}) =>
   createProvider(
-    { LAL_HOST: running.url, LAL_PROVIDER: running.protocol, LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model' },
+    {
+      LAL_HOST: running.url,
+      LAL_PROVIDER: running.protocol,
+      LAL_AUTH_TOKEN: TOKEN,
+      LAL_MODEL: 'double-model',
+    },
     { retryDelays: { baseDelayMs: 10 }, ...options },
   );
 const failureOf = async (work: Promise<unknown>): Promise<ProviderError> => {
@@ -43,18 +53,26 @@ const failureOf = async (work: Promise<unknown>): Promise<ProviderError> => {
 
 describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the wire', protocol => {
   it('408 is a timeout the server gave, with its words', async () => {
-    const running = await start(protocol, alwaysFail({ status: 408, message: 'request took too long' }));
+    const running = await start(
+      protocol,
+      alwaysFail({ status: 408, message: 'request took too long' }),
+    );
     const failure = await failureOf(providerFor(running, { maxRetries: 0 }).chat(ping, []));
     expect(failure.kind).toBe('timeout');
     expect(failure.status).toBe(408);
     expect(failure.message).toMatch(/timed out the request \(HTTP 408\): request took too long\.$/);
   });
 
-  it('422 is a bad request, named with the server\'s words, and not retried', async () => {
-    const running = await start(protocol, alwaysFail({ status: 422, message: 'tools[0].function.name is invalid' }));
+  it("422 is a bad request, named with the server's words, and not retried", async () => {
+    const running = await start(
+      protocol,
+      alwaysFail({ status: 422, message: 'tools[0].function.name is invalid' }),
+    );
     const failure = await failureOf(providerFor(running, { maxRetries: 2 }).chat(ping, []));
     expect(failure.kind).toBe('bad-request');
-    expect(failure.message).toMatch(/rejected the request \(HTTP 422\): tools\[0\]\.function\.name is invalid$/);
+    expect(failure.message).toMatch(
+      /rejected the request \(HTTP 422\): tools\[0\]\.function\.name is invalid$/,
+    );
     expect(running.requests).toHaveLength(1);
   });
 
@@ -77,19 +95,27 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the w
     expect(said.length).toBe(300 + '….'.length);
   });
 
-  it('403 leaves out the server\'s words (they may echo the key) and names LAL_AUTH_TOKEN', async () => {
-    const running = await start(protocol, alwaysFail({ status: 403, message: `key ending ${TOKEN.slice(-6)} may not use this model` }));
+  it("403 leaves out the server's words (they may echo the key) and names LAL_AUTH_TOKEN", async () => {
+    const running = await start(
+      protocol,
+      alwaysFail({ status: 403, message: `key ending ${TOKEN.slice(-6)} may not use this model` }),
+    );
     const failure = await failureOf(providerFor(running, { maxRetries: 2 }).chat(ping, []));
     expect(failure.kind).toBe('auth');
     expect(failure.status).toBe(403);
-    expect(failure.message).toMatch(/refused the credentials \(HTTP 403\)\. Check LAL_AUTH_TOKEN\.$/);
+    expect(failure.message).toMatch(
+      /refused the credentials \(HTTP 403\)\. Check LAL_AUTH_TOKEN\.$/,
+    );
     expect(failure.message).not.toContain(TOKEN.slice(-6));
     expect(running.requests).toHaveLength(1);
   });
 
   it('a 503 whose Retry-After is an HTTP date already past is retried, and the call succeeds', async () => {
     const past = new Date(Date.now() - 60_000).toUTCString();
-    const running = await start(protocol, failFirst(1, { status: 503, retryAfter: past }, scriptedReplies([{ text: 'pong' }])));
+    const running = await start(
+      protocol,
+      failFirst(1, { status: 503, retryAfter: past }, scriptedReplies([{ text: 'pong' }])),
+    );
     const result = await providerFor(running).chat(ping, []);
     expect(result.message.content).toBe('pong');
     expect(running.requests.map(request => request.status)).toEqual([503, 200]);
@@ -97,7 +123,10 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the w
 
   it('a 429 asking to wait an hour (as an HTTP date) is not retried: the rate limit comes back at once', async () => {
     const later = new Date(Date.now() + 3_600_000).toUTCString();
-    const running = await start(protocol, alwaysFail({ status: 429, message: 'slow down', retryAfter: later }));
+    const running = await start(
+      protocol,
+      alwaysFail({ status: 429, message: 'slow down', retryAfter: later }),
+    );
     const failure = await failureOf(providerFor(running, { maxRetries: 2 }).chat(ping, []));
     expect(failure.kind).toBe('rate-limit');
     expect(failure.message).toMatch(/is rate limiting requests \(HTTP 429\): slow down\.$/);
@@ -105,7 +134,8 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the w
   });
 
   it('413 naming both sizes in words is a context overflow with the way out', async () => {
-    const words = 'request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it';
+    const words =
+      'request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it';
     const running = await start(protocol, alwaysFail({ status: 413, message: words }));
     const failure = await failureOf(providerFor(running, { maxRetries: 0 }).chat(ping, []));
     expect(failure.kind).toBe('bad-request');
@@ -114,18 +144,28 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: statuses at the w
     );
   });
 
-  it('a 500 from an older llama.cpp that names only the request\'s size is a context overflow too', async () => {
-    const running = await start(protocol, alwaysFail({ status: 500, message: 'the request (9000 tokens) exceeds the available context size' }));
+  it("a 500 from an older llama.cpp that names only the request's size is a context overflow too", async () => {
+    const running = await start(
+      protocol,
+      alwaysFail({
+        status: 500,
+        message: 'the request (9000 tokens) exceeds the available context size',
+      }),
+    );
     const failure = await failureOf(providerFor(running, { maxRetries: 0 }).chat(ping, []));
     expect(failure.kind).toBe('bad-request');
-    expect(failure.message).toMatch(/too long for its context: the request needed 9000 tokens\. Start the server with a larger context \(llama\.cpp: -c 32768\) or lower LAL_CONTEXT_TOKENS\.$/);
+    expect(failure.message).toMatch(
+      /too long for its context: the request needed 9000 tokens\. Start the server with a larger context \(llama\.cpp: -c 32768\) or lower LAL_CONTEXT_TOKENS\.$/,
+    );
   });
 
   it('a call whose signal is already aborted never reaches the server', async () => {
     const running = await start(protocol, scriptedReplies([{ text: 'never' }]));
     const controller = new AbortController();
     controller.abort();
-    const failure = await failureOf(providerFor(running).chat(ping, [], { signal: controller.signal }));
+    const failure = await failureOf(
+      providerFor(running).chat(ping, [], { signal: controller.signal }),
+    );
     expect(failure.kind).toBe('aborted');
     expect(running.requests).toHaveLength(0);
   });

@@ -8,8 +8,18 @@ import { createProvider } from '../providers/create-provider.js';
 import type { ProviderOptions } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
-import { alwaysFail, failFirst, scriptedReplies, startModelServer } from '../sim/model-server/index.js';
-import type { ModelProtocol, ModelServer, ModelServerOptions, ReplyScript } from '../sim/model-server/index.js';
+import {
+  alwaysFail,
+  failFirst,
+  scriptedReplies,
+  startModelServer,
+} from '../sim/model-server/index.js';
+import type {
+  ModelProtocol,
+  ModelServer,
+  ModelServerOptions,
+  ReplyScript,
+} from '../sim/model-server/index.js';
 
 const TOKEN = 'sk-test-secret-token-5678';
 
@@ -21,7 +31,10 @@ const tools: ToolSchema[] = [
       description: 'Reply to a message.',
       parameters: {
         type: 'object',
-        properties: { messageNumber: { type: 'number' }, strings: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          messageNumber: { type: 'number' },
+          strings: { type: 'array', items: { type: 'string' } },
+        },
         required: ['messageNumber', 'strings'],
       },
     },
@@ -31,7 +44,11 @@ const tools: ToolSchema[] = [
     function: {
       name: 'dismiss',
       description: 'Dismiss a message.',
-      parameters: { type: 'object', properties: { messageNumber: { type: 'number' } }, required: ['messageNumber'] },
+      parameters: {
+        type: 'object',
+        properties: { messageNumber: { type: 'number' } },
+        required: ['messageNumber'],
+      },
     },
   },
 ];
@@ -70,12 +87,20 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       options: ProviderOptions = {},
     ) =>
       createProvider(
-        { LAL_HOST: running.url, LAL_PROVIDER: protocol, LAL_AUTH_TOKEN: TOKEN, LAL_MODEL: 'double-model', ...env },
+        {
+          LAL_HOST: running.url,
+          LAL_PROVIDER: protocol,
+          LAL_AUTH_TOKEN: TOKEN,
+          LAL_MODEL: 'double-model',
+          ...env,
+        },
         { retryDelays: { baseDelayMs: 10 }, ...options },
       );
 
     it('answers ping with the text reply, the system prompt placed as the service wants, and usage', async () => {
-      const running = await start(scriptedReplies([{ text: 'pong', usage: { inputTokens: 42, outputTokens: 7 } }]));
+      const running = await start(
+        scriptedReplies([{ text: 'pong', usage: { inputTokens: 42, outputTokens: 7 } }]),
+      );
       const provider = providerFor(running, { LAL_MAX_TOKENS: '321' });
       expect(provider.kind).toBe(protocol);
       expect(provider.model).toBe('double-model');
@@ -83,7 +108,9 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       expect(result.message).toEqual({ role: 'assistant', content: 'pong' });
       // Anthropic and llama.cpp report the cached part of the prompt (none yet); Ollama does not.
       expect(result.usage).toEqual(
-        protocol === 'ollama' ? { inputTokens: 42, outputTokens: 7 } : { inputTokens: 42, outputTokens: 7, cachedInputTokens: 0 },
+        protocol === 'ollama'
+          ? { inputTokens: 42, outputTokens: 7 }
+          : { inputTokens: 42, outputTokens: 7, cachedInputTokens: 0 },
       );
 
       const [request] = running.requests;
@@ -96,7 +123,9 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       expect(request?.normalized?.maxTokens).toBe(321);
       const body = request?.body as Record<string, unknown>;
       if (protocol === 'anthropic') {
-        expect(body.system).toEqual([{ type: 'text', text: 'You are Lal.', cache_control: { type: 'ephemeral' } }]);
+        expect(body.system).toEqual([
+          { type: 'text', text: 'You are Lal.', cache_control: { type: 'ephemeral' } },
+        ]);
         expect(request?.headers['anthropic-version']).toBeTruthy();
       }
       // The credential went in a header the recorder keeps out of its copy.
@@ -131,7 +160,12 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       const history: ChatMessage[] = [
         ...ping,
         first.message,
-        ...calls.map(call => ({ role: 'tool' as const, toolCallId: call.id, name: call.name, content: '{"ok":true}' })),
+        ...calls.map(call => ({
+          role: 'tool' as const,
+          toolCallId: call.id,
+          name: call.name,
+          content: '{"ok":true}',
+        })),
       ];
       const second = await provider.chat(history, tools);
       expect(second.message.content).toBe('done');
@@ -139,7 +173,13 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       const followUp = running.requests[1];
       expect(followUp?.status).toBe(200);
       const seen = followUp?.normalized?.messages ?? [];
-      expect(seen.map(message => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+      expect(seen.map(message => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'tool',
+      ]);
       expect(seen[2]?.toolCalls?.map(call => call.name)).toEqual(['reply', 'dismiss']);
       if (protocol === 'ollama') {
         // Ollama sent no ids: ours were made up, sent back and matched to the results.
@@ -151,9 +191,14 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
     });
 
     it('waits as Retry-After says after a 429, then succeeds', async () => {
-      const running = await start(failFirst(1, { status: 429, retryAfter: '1' }, scriptedReplies([{ text: 'pong' }])));
+      const running = await start(
+        failFirst(1, { status: 429, retryAfter: '1' }, scriptedReplies([{ text: 'pong' }])),
+      );
       const lines: string[] = [];
-      const result = await providerFor(running, {}, { log: line => lines.push(line) }).chat(ping, tools);
+      const result = await providerFor(running, {}, { log: line => lines.push(line) }).chat(
+        ping,
+        tools,
+      );
       expect(result.message.content).toBe('pong');
       // The retry is told to the log, without the token.
       expect(lines.some(line => /retrying/i.test(line))).toBe(true);
@@ -167,14 +212,18 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
 
     it('gives up on a server that keeps failing with a ProviderError after its retries', async () => {
       const running = await start(alwaysFail({ status: 500 }));
-      const failure = await failureOf(providerFor(running, {}, { maxRetries: 1 }).chat(ping, tools));
+      const failure = await failureOf(
+        providerFor(running, {}, { maxRetries: 1 }).chat(ping, tools),
+      );
       expect(failure.kind).toBe('server');
       expect(failure.status).toBe(500);
       expect(running.requests).toHaveLength(2);
     });
 
     it('reports a refused credential by naming LAL_AUTH_TOKEN, never the token', async () => {
-      const running = await start(scriptedReplies([{ text: 'never' }]), { apiKey: 'the-right-key-0000' });
+      const running = await start(scriptedReplies([{ text: 'never' }]), {
+        apiKey: 'the-right-key-0000',
+      });
       const failure = await failureOf(providerFor(running).chat(ping, tools));
       expect(failure.kind).toBe('auth');
       expect(failure.status).toBe(401);
@@ -186,8 +235,12 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
     });
 
     it('reports a model the server does not know, by name', async () => {
-      const running = await start(scriptedReplies([{ text: 'never' }]), { models: ['known-model'] });
-      const failure = await failureOf(providerFor(running, { LAL_MODEL: 'no-such-model' }).chat(ping, tools));
+      const running = await start(scriptedReplies([{ text: 'never' }]), {
+        models: ['known-model'],
+      });
+      const failure = await failureOf(
+        providerFor(running, { LAL_MODEL: 'no-such-model' }).chat(ping, tools),
+      );
       expect(failure.kind).toBe('model-not-found');
       expect(failure.message).toContain('no-such-model');
       expect(failure.message).toContain('LAL_MODEL');
@@ -256,7 +309,9 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       await providerFor(running, { LAL_MAX_MESSAGES: '5' }).chat(history, tools);
       const whole = running.requests[1]?.normalized?.messages ?? [];
       expect(running.requests[1]?.status).toBe(200);
-      expect(whole.filter(message => message.role === 'tool').map(message => message.toolCallId)).toEqual(['call_1', 'call_2']);
+      expect(
+        whole.filter(message => message.role === 'tool').map(message => message.toolCallId),
+      ).toEqual(['call_1', 'call_2']);
       expect(whole.find(message => message.role === 'assistant')?.toolCalls).toHaveLength(2);
       expect(whole[0]?.role).toBe('system');
     });

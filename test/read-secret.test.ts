@@ -18,19 +18,25 @@ describe('readSecret', () => {
     expect(readSecret({ LAL_AUTH_TOKEN: 'direct-1234' }, 'LAL_AUTH_TOKEN')).toBe('direct-1234');
     const file = fileHolding('token', 'from-file-5678\n');
     expect(readSecret({ LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN')).toBe('from-file-5678');
-    expect(readSecret({ LAL_AUTH_TOKEN: '', LAL_AUTH_TOKEN_FILE: '' }, 'LAL_AUTH_TOKEN')).toBeUndefined();
+    expect(
+      readSecret({ LAL_AUTH_TOKEN: '', LAL_AUTH_TOKEN_FILE: '' }, 'LAL_AUTH_TOKEN'),
+    ).toBeUndefined();
   });
 
   it('refuses both at once, a relative path, a missing or empty file, naming the variable and never the secret', () => {
     const file = fileHolding('both', 'sk-in-file-0000');
-    expect(() => readSecret({ LAL_AUTH_TOKEN: 'sk-direct-1111', LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN')).toThrow(
-      /^set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both$/,
+    expect(() =>
+      readSecret({ LAL_AUTH_TOKEN: 'sk-direct-1111', LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN'),
+    ).toThrow(/^set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both$/);
+    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: 'token' }, 'LAL_AUTH_TOKEN')).toThrow(
+      /must be an absolute path/,
     );
-    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: 'token' }, 'LAL_AUTH_TOKEN')).toThrow(/must be an absolute path/);
-    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: path.join(folder, 'missing') }, 'LAL_AUTH_TOKEN')).toThrow(
-      /LAL_AUTH_TOKEN_FILE names a file that cannot be read \(ENOENT\)/,
-    );
-    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: fileHolding('empty', '\n') }, 'LAL_AUTH_TOKEN')).toThrow(/names an empty file/);
+    expect(() =>
+      readSecret({ LAL_AUTH_TOKEN_FILE: path.join(folder, 'missing') }, 'LAL_AUTH_TOKEN'),
+    ).toThrow(/LAL_AUTH_TOKEN_FILE names a file that cannot be read \(ENOENT\)/);
+    expect(() =>
+      readSecret({ LAL_AUTH_TOKEN_FILE: fileHolding('empty', '\n') }, 'LAL_AUTH_TOKEN'),
+    ).toThrow(/names an empty file/);
   });
 
   it('an unreadable file: the error keeps the fs error it was made from as its cause', () => {
@@ -49,6 +55,8 @@ describe('readSecret', () => {
     const file = fileHolding('hidden', 'sk-only-in-a-file-4242\n');
     const env = { LAL_AUTH_TOKEN_FILE: file, LAL_MODEL: 'm' };
     expect(secretsFromFiles(env, name => /TOKEN/.test(name))).toEqual(['sk-only-in-a-file-4242']);
-    expect(makeRedactor(env)('the key sk-only-in-a-file-4242 leaked')).toBe('the key [redacted] leaked');
+    expect(makeRedactor(env)('the key sk-only-in-a-file-4242 leaked')).toBe(
+      'the key [redacted] leaked',
+    );
   });
 });

@@ -15,11 +15,16 @@ const tool = (name: string, properties: Record<string, { type: string }>): ToolS
   function: { name, description: name, parameters: { type: 'object', properties } },
 });
 const offered = offeredTools([
-  tool('get_weather', { city: { type: 'string' }, days: { type: 'integer' }, note: { type: 'string' } }),
+  tool('get_weather', {
+    city: { type: 'string' },
+    days: { type: 'integer' },
+    note: { type: 'string' },
+  }),
   tool('get_time', { zone: { type: 'string' } }),
 ]);
 const recover = (text: string) => recoverToolCalls(text, offered);
-const calls = (text: string) => recover(text).calls.map(call => [call.name, JSON.parse(call.arguments) as unknown]);
+const calls = (text: string) =>
+  recover(text).calls.map(call => [call.name, JSON.parse(call.arguments) as unknown]);
 const staysText = (text: string) => {
   const found = recover(text);
   expect(found.calls).toEqual([]);
@@ -41,7 +46,9 @@ describe('DeepSeek', () => {
 
   test('a name with no arguments, and calls without their end tokens, still read', () => {
     expect(calls(`${begin}${call}function${sep}get_time`)).toEqual([['get_time', {}]]);
-    expect(calls(`${begin}${call}get_time${sep}{"zone":"UTC"}${call}get_weather${sep}{"city":"Rome"}`)).toEqual([
+    expect(
+      calls(`${begin}${call}get_time${sep}{"zone":"UTC"}${call}get_weather${sep}{"city":"Rome"}`),
+    ).toEqual([
       ['get_time', { zone: 'UTC' }],
       ['get_weather', { city: 'Rome' }],
     ]);
@@ -55,12 +62,15 @@ describe('DeepSeek', () => {
 
 describe('Qwen3-Coder function tags', () => {
   test('parameters are read by their declared type: strings kept as written, others as JSON', () => {
-    const text = '<function=get_weather>\n<parameter=city>\n007\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=extra>not json</parameter>\n</function>';
+    const text =
+      '<function=get_weather>\n<parameter=city>\n007\n</parameter>\n<parameter=days>\n3\n</parameter>\n<parameter=extra>not json</parameter>\n</function>';
     expect(calls(text)).toEqual([['get_weather', { city: '007', days: 3, extra: 'not json' }]]);
   });
 
   test('a JSON body or an empty one is taken; a body that is not a JSON object, or an unknown tool, stays text', () => {
-    expect(calls('<function=get_time>{"zone":"CET"}</function>')).toEqual([['get_time', { zone: 'CET' }]]);
+    expect(calls('<function=get_time>{"zone":"CET"}</function>')).toEqual([
+      ['get_time', { zone: 'CET' }],
+    ]);
     expect(calls('Now: <function=get_time></function>')).toEqual([['get_time', {}]]);
     staysText('<function=get_time>[1, 2]</function>');
     staysText('<function=open_door>{}</function>');
@@ -76,34 +86,50 @@ describe('a fenced JSON block', () => {
 
   test('another language, words after the block, two blocks, or broken JSON stay text', () => {
     staysText('```python\n{"name": "get_time", "arguments": {}}\n```');
-    staysText('```json\n{"name": "get_time", "arguments": {}}\n```\nThat is how you would call it.');
-    staysText('```\n{"name": "get_time", "arguments": {}}\n```\n```\n{"name": "get_time", "arguments": {}}\n```');
+    staysText(
+      '```json\n{"name": "get_time", "arguments": {}}\n```\nThat is how you would call it.',
+    );
+    staysText(
+      '```\n{"name": "get_time", "arguments": {}}\n```\n```\n{"name": "get_time", "arguments": {}}\n```',
+    );
     staysText('```json\n{"name": "get_time", "arguments": \n```');
   });
 });
 
 describe('Hermes <tool_call>', () => {
   test('a list of calls in one block, function tags inside, and a block cut off by the stop token', () => {
-    expect(calls('<tool_call>[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "parameters": {"city": "Bern"}}]</tool_call>')).toEqual([
+    expect(
+      calls(
+        '<tool_call>[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "parameters": {"city": "Bern"}}]</tool_call>',
+      ),
+    ).toEqual([
       ['get_time', {}],
       ['get_weather', { city: 'Bern' }],
     ]);
-    expect(calls('<tool_call>\n<function=get_time>\n<parameter=zone>\nUTC\n</parameter>\n</function>\n</tool_call>')).toEqual([['get_time', { zone: 'UTC' }]]);
-    expect(calls('On it.\n<tool_call>{"name": "get_time", "arguments": {"zone": "UTC"}, "id": "c1", "type": "function"}')).toEqual([
-      ['get_time', { zone: 'UTC' }],
-    ]);
+    expect(
+      calls(
+        '<tool_call>\n<function=get_time>\n<parameter=zone>\nUTC\n</parameter>\n</function>\n</tool_call>',
+      ),
+    ).toEqual([['get_time', { zone: 'UTC' }]]);
+    expect(
+      calls(
+        'On it.\n<tool_call>{"name": "get_time", "arguments": {"zone": "UTC"}, "id": "c1", "type": "function"}',
+      ),
+    ).toEqual([['get_time', { zone: 'UTC' }]]);
   });
 
   test('arguments written as a JSON string are taken as the JSON the model wrote', () => {
-    expect(recover('<tool_call>{"name": "get_time", "arguments": "{\\"zone\\": \\"CET\\"}"}</tool_call>').calls).toEqual([
-      { name: 'get_time', arguments: '{"zone": "CET"}' },
-    ]);
+    expect(
+      recover('<tool_call>{"name": "get_time", "arguments": "{\\"zone\\": \\"CET\\"}"}</tool_call>')
+        .calls,
+    ).toEqual([{ name: 'get_time', arguments: '{"zone": "CET"}' }]);
   });
 
   test('a call whose JSON is broken after its arguments is salvaged; one that cannot be is text', () => {
-    expect(recover('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}}</tool_call>').calls).toEqual([
-      { name: 'get_weather', arguments: '{"city": "Oslo"}}' },
-    ]);
+    expect(
+      recover('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}}</tool_call>')
+        .calls,
+    ).toEqual([{ name: 'get_weather', arguments: '{"city": "Oslo"}}' }]);
     staysText('<tool_call>{"name": "open_door", "arguments": {</tool_call>');
     staysText('<tool_call>{"name": "get_time" </tool_call>');
     staysText('<tool_call>get_time please</tool_call>');
@@ -120,19 +146,24 @@ describe('Hermes <tool_call>', () => {
 
 describe('Mistral [TOOL_CALLS]', () => {
   test('the list form, with words after it; thinking is left out', () => {
-    const text = '[THINK]which tool?[/THINK]Sure.[TOOL_CALLS][{"name": "get_time", "arguments": {"zone": "UTC"}, "id": "abc123def"}] done';
+    const text =
+      '[THINK]which tool?[/THINK]Sure.[TOOL_CALLS][{"name": "get_time", "arguments": {"zone": "UTC"}, "id": "abc123def"}] done';
     expect(calls(text)).toEqual([['get_time', { zone: 'UTC' }]]);
     expect(recover(text).text).toBe('Sure.\ndone');
   });
 
   test('the name[ARGS] form, several calls, a call id, and arguments cut off kept raw', () => {
     expect(
-      recover('[TOOL_CALLS]get_time[CALL_ID]a1[ARGS]{"zone": "UTC"}[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": [1, "}"]}').calls,
+      recover(
+        '[TOOL_CALLS]get_time[CALL_ID]a1[ARGS]{"zone": "UTC"}[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": [1, "}"]}',
+      ).calls,
     ).toEqual([
       { name: 'get_time', arguments: '{"zone": "UTC"}' },
       { name: 'get_weather', arguments: '{"city": "Paris", "days": [1, "}"]}' },
     ]);
-    expect(recover('[TOOL_CALLS]get_weather[ARGS]{"city": "Par').calls).toEqual([{ name: 'get_weather', arguments: '{"city": "Par' }]);
+    expect(recover('[TOOL_CALLS]get_weather[ARGS]{"city": "Par').calls).toEqual([
+      { name: 'get_weather', arguments: '{"city": "Par' },
+    ]);
   });
 
   test('an unknown tool, a list that never closes or does not parse, stays text', () => {
@@ -145,7 +176,8 @@ describe('Mistral [TOOL_CALLS]', () => {
 
 describe('Llama JSON', () => {
   test('calls separated by ";" after the python tag, the end token dropped', () => {
-    const text = 'Let me check.<|python_tag|>{"name": "get_time", "parameters": {"zone": "UTC"}}; {"type": "function", "name": "get_weather", "parameters": {"city": "Lima"}}<|eom_id|>';
+    const text =
+      'Let me check.<|python_tag|>{"name": "get_time", "parameters": {"zone": "UTC"}}; {"type": "function", "name": "get_weather", "parameters": {"city": "Lima"}}<|eom_id|>';
     expect(calls(text)).toEqual([
       ['get_time', { zone: 'UTC' }],
       ['get_weather', { city: 'Lima' }],
@@ -156,7 +188,9 @@ describe('Llama JSON', () => {
   test('a JSON list of calls is read; broken JSON, other words between calls, or an unknown tool stay text', () => {
     expect(calls('[{"name": "get_time", "parameters": {}}]')).toEqual([['get_time', {}]]);
     staysText('<|python_tag|>[{"name": "get_time", "parameters": {}');
-    staysText('<|python_tag|>{"name": "get_time", "parameters": {}} and {"name": "get_time", "parameters": {}}');
+    staysText(
+      '<|python_tag|>{"name": "get_time", "parameters": {}} and {"name": "get_time", "parameters": {}}',
+    );
     staysText('<|python_tag|>{"name": "get_time", "parameters": {"zone": "UTC"');
     staysText('{"name": "open_door", "parameters": {}}');
   });

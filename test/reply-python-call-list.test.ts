@@ -15,8 +15,14 @@ describe('readPythonCallList', () => {
         `[get_weather(city="Oslo", days=3, ratio=-1.5e2, ok=True, no=False, none=None), send(to='HOST', tags=['a', "b",], pair=(1, 2), opts={'k': 'v', "n": .5},)]`,
       ),
     ).toEqual([
-      { name: 'get_weather', args: { city: 'Oslo', days: 3, ratio: -150, ok: true, no: false, none: null } },
-      { name: 'send', args: { to: 'HOST', tags: ['a', 'b'], pair: [1, 2], opts: { k: 'v', n: 0.5 } } },
+      {
+        name: 'get_weather',
+        args: { city: 'Oslo', days: 3, ratio: -150, ok: true, no: false, none: null },
+      },
+      {
+        name: 'send',
+        args: { to: 'HOST', tags: ['a', 'b'], pair: [1, 2], opts: { k: 'v', n: 0.5 } },
+      },
     ]);
   });
 

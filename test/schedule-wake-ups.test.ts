@@ -6,7 +6,14 @@
  * starts a turn) is in agent-operator-controls.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { isWakeUp, makeWakeUps, originOf, readScheduleArgs, wakeUpNotice, type WakeUp } from '../src/schedule/wake-ups.js';
+import {
+  isWakeUp,
+  makeWakeUps,
+  originOf,
+  readScheduleArgs,
+  wakeUpNotice,
+  type WakeUp,
+} from '../src/schedule/wake-ups.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const start = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -16,7 +23,9 @@ const setUp = (max = 3) => {
   const stored: WakeUp[] = [];
   const due: string[] = [];
   const wakeUps = makeWakeUps({ stored, clock, max, onDue: id => due.push(id) });
-  const args = (extra: Partial<{ note: string; delaySeconds: number; at: string; cancel: string }>) => ({
+  const args = (
+    extra: Partial<{ note: string; delaySeconds: number; at: string; cancel: string }>,
+  ) => ({
     note: 'check the oven',
     delaySeconds: undefined,
     at: undefined,
@@ -37,14 +46,23 @@ describe('readScheduleArgs', () => {
   });
 
   test('malformed arguments are refused with a reason', () => {
-    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: 'soon' })).toThrow(/delaySeconds must be a number of seconds/);
-    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: true })).toThrow(/delaySeconds must be a number/);
+    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: 'soon' })).toThrow(
+      /delaySeconds must be a number of seconds/,
+    );
+    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: true })).toThrow(
+      /delaySeconds must be a number/,
+    );
     expect(() => readScheduleArgs({ note: 42, delaySeconds: 5 })).toThrow(/note must be a string/);
     expect(() => readScheduleArgs({ delaySeconds: 5 })).toThrow(/note is required/);
   });
 
   test('a cancel needs no note', () => {
-    expect(readScheduleArgs({ cancel: 'w1' })).toEqual({ note: '', delaySeconds: undefined, at: undefined, cancel: 'w1' });
+    expect(readScheduleArgs({ cancel: 'w1' })).toEqual({
+      note: '',
+      delaySeconds: undefined,
+      at: undefined,
+      cancel: 'w1',
+    });
   });
 });
 
@@ -52,7 +70,12 @@ describe('schedule', () => {
   test('a delay sets a wake-up that fires when the clock passes it, and tells whom it will answer', () => {
     const { clock, due, wakeUps, args, stored } = setUp();
     const result = wakeUps.schedule(args({ delaySeconds: 60 }), { number: 7n, sender: 'alice' });
-    expect(result).toEqual({ scheduled: 'w1', at: new Date(start + 60_000).toISOString(), note: 'check the oven', tellsWhenDue: 'alice' });
+    expect(result).toEqual({
+      scheduled: 'w1',
+      at: new Date(start + 60_000).toISOString(),
+      note: 'check the oven',
+      tellsWhenDue: 'alice',
+    });
     expect(stored[0]!.origin).toEqual({ number: '7', sender: 'alice' });
     clock.advance(59_999);
     expect(due).toEqual([]);
@@ -65,43 +88,66 @@ describe('schedule', () => {
   test('an ISO time sets a wake-up; without an origin it answers HOST', () => {
     const { wakeUps, args } = setUp();
     const at = new Date(start + 3_600_000).toISOString();
-    expect(wakeUps.schedule(args({ at }), undefined)).toMatchObject({ scheduled: 'w1', at, tellsWhenDue: 'HOST' });
+    expect(wakeUps.schedule(args({ at }), undefined)).toMatchObject({
+      scheduled: 'w1',
+      at,
+      tellsWhenDue: 'HOST',
+    });
     expect(wakeUps.describe()).toEqual([`w1 at ${at} for HOST: "check the oven"`]);
   });
 
   test('wrong times are refused with what was wrong', () => {
     const { wakeUps, args, stored } = setUp();
     expect(() => wakeUps.schedule(args({}), undefined)).toThrow(/either delaySeconds .* or at/);
-    expect(() => wakeUps.schedule(args({ delaySeconds: 5, at: '2027-01-01T00:00:00Z' }), undefined)).toThrow(/not both/);
+    expect(() =>
+      wakeUps.schedule(args({ delaySeconds: 5, at: '2027-01-01T00:00:00Z' }), undefined),
+    ).toThrow(/not both/);
     expect(() => wakeUps.schedule(args({ delaySeconds: 0 }), undefined)).toThrow(/positive number/);
-    expect(() => wakeUps.schedule(args({ delaySeconds: Number.POSITIVE_INFINITY }), undefined)).toThrow(/positive number/);
-    expect(() => wakeUps.schedule(args({ at: 'next tuesday' }), undefined)).toThrow(/ISO 8601.*"next tuesday"/);
+    expect(() =>
+      wakeUps.schedule(args({ delaySeconds: Number.POSITIVE_INFINITY }), undefined),
+    ).toThrow(/positive number/);
+    expect(() => wakeUps.schedule(args({ at: 'next tuesday' }), undefined)).toThrow(
+      /ISO 8601.*"next tuesday"/,
+    );
     expect(() => wakeUps.schedule(args({ at: '2026-11-23T08:00:00Z' }), undefined)).toThrow(
       `2026-11-23T08:00:00Z has passed already; it is now ${new Date(start).toISOString()}`,
     );
-    expect(() => wakeUps.schedule(args({ delaySeconds: 367 * 24 * 3600 }), undefined)).toThrow(/at most a year away/);
+    expect(() => wakeUps.schedule(args({ delaySeconds: 367 * 24 * 3600 }), undefined)).toThrow(
+      /at most a year away/,
+    );
     expect(stored).toEqual([]);
   });
 
   test('the note must say something and stay short', () => {
     const { wakeUps, args } = setUp();
-    expect(() => wakeUps.schedule(args({ delaySeconds: 5, note: '   ' }), undefined)).toThrow(/note must say what to do/);
-    expect(() => wakeUps.schedule(args({ delaySeconds: 5, note: 'x'.repeat(2_001) }), undefined)).toThrow(/at most 2000 characters/);
+    expect(() => wakeUps.schedule(args({ delaySeconds: 5, note: '   ' }), undefined)).toThrow(
+      /note must say what to do/,
+    );
+    expect(() =>
+      wakeUps.schedule(args({ delaySeconds: 5, note: 'x'.repeat(2_001) }), undefined),
+    ).toThrow(/at most 2000 characters/);
   });
 
   test('no more than the bound may be pending, and the error says how to make room', () => {
     const { wakeUps, args } = setUp(2);
     wakeUps.schedule(args({ delaySeconds: 10 }), undefined);
     wakeUps.schedule(args({ delaySeconds: 20 }), undefined);
-    expect(() => wakeUps.schedule(args({ delaySeconds: 30 }), undefined)).toThrow(/2 wake-ups are pending already.*LAL_MAX_WAKE_UPS.*cancel/);
+    expect(() => wakeUps.schedule(args({ delaySeconds: 30 }), undefined)).toThrow(
+      /2 wake-ups are pending already.*LAL_MAX_WAKE_UPS.*cancel/,
+    );
   });
 
   test('a cancelled wake-up never fires, and cancelling an unknown one lists the pending ids', () => {
     const { clock, due, wakeUps, args } = setUp();
     wakeUps.schedule(args({ delaySeconds: 10 }), undefined);
     wakeUps.schedule(args({ delaySeconds: 20, note: 'second' }), undefined);
-    expect(wakeUps.schedule(args({ cancel: 'w1' }), undefined)).toEqual({ cancelled: 'w1', note: 'check the oven' });
-    expect(() => wakeUps.schedule(args({ cancel: 'w9' }), undefined)).toThrow('No pending wake-up "w9"; pending: w2');
+    expect(wakeUps.schedule(args({ cancel: 'w1' }), undefined)).toEqual({
+      cancelled: 'w1',
+      note: 'check the oven',
+    });
+    expect(() => wakeUps.schedule(args({ cancel: 'w9' }), undefined)).toThrow(
+      'No pending wake-up "w9"; pending: w2',
+    );
     clock.advance(30_000);
     expect(due).toEqual(['w2']);
     wakeUps.take('w2');
@@ -114,7 +160,9 @@ describe('schedule', () => {
     wakeUps.schedule(args({ delaySeconds: 20 }), undefined);
     wakeUps.take('w1');
     // One left (w2): the next is not w2 again.
-    expect(wakeUps.schedule(args({ delaySeconds: 30 }), undefined)).toMatchObject({ scheduled: 'w3' });
+    expect(wakeUps.schedule(args({ delaySeconds: 30 }), undefined)).toMatchObject({
+      scheduled: 'w3',
+    });
   });
 
   test('stop disarms every timer; armAll arms what was stored, each once', () => {
@@ -140,7 +188,10 @@ describe('schedule', () => {
 
   test('a long note is cut in the status line', () => {
     const { wakeUps, args } = setUp();
-    wakeUps.schedule(args({ delaySeconds: 10, note: 'n'.repeat(200) }), { number: 3n, sender: 'bob' });
+    wakeUps.schedule(args({ delaySeconds: 10, note: 'n'.repeat(200) }), {
+      number: 3n,
+      sender: 'bob',
+    });
     const [line] = wakeUps.describe();
     expect(line).toContain(`for bob: "${'n'.repeat(120)}…"`);
   });
@@ -160,12 +211,20 @@ describe('stored wake-ups and their notice', () => {
   });
 
   test('originOf gives the message back as a bigint', () => {
-    expect(originOf({ id: 'w1', at: 1, note: 'x', setAt: 0, origin: { number: '12', sender: 'alice' } })).toEqual({ number: 12n, sender: 'alice' });
+    expect(
+      originOf({ id: 'w1', at: 1, note: 'x', setAt: 0, origin: { number: '12', sender: 'alice' } }),
+    ).toEqual({ number: 12n, sender: 'alice' });
     expect(originOf({ id: 'w1', at: 1, note: 'x', setAt: 0 })).toBeUndefined();
   });
 
   test('the notice names whom to tell and the message it was set for', () => {
-    const withOrigin = wakeUpNotice({ id: 'w2', at: start, note: 'ring', setAt: start - 1_000, origin: { number: '5', sender: 'alice' } });
+    const withOrigin = wakeUpNotice({
+      id: 'w2',
+      at: start,
+      note: 'ring',
+      setAt: start - 1_000,
+      origin: { number: '5', sender: 'alice' },
+    });
     expect(withOrigin).toContain('while serving message #5 from alice');
     expect(withOrigin).toContain('send("alice", …) (message #5 may be gone)');
     const bare = wakeUpNotice({ id: 'w3', at: start, note: 'ring', setAt: start });

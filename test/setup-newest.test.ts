@@ -37,8 +37,9 @@ const newMailHost = (profile: 'newest' | 'f0a46042a' = 'newest') => {
 
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list());
-    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = await E(mailHost.host).list();
+    for (const name of names.filter(each => each.startsWith('controller-for-')))
+      await mailHost.caplet(name)?.cancel('test over');
   }
   await Promise.all(servers.splice(0).map(server => server.close()));
   vi.restoreAllMocks();
@@ -53,7 +54,12 @@ describe('setup.js on the newest daemon', () => {
     const mailHost = newMailHost();
     const model = await startPongModel(SECRET);
     servers.push(model);
-    stubEnv({ ENDO_LLM_HOST: model.url, ENDO_LLM_MODEL: 'test-model', ENDO_LLM_AUTH_TOKEN: SECRET, LAL_FORM: '0' });
+    stubEnv({
+      ENDO_LLM_HOST: model.url,
+      ENDO_LLM_MODEL: 'test-model',
+      ENDO_LLM_AUTH_TOKEN: SECRET,
+      LAL_FORM: '0',
+    });
     const output = captureOutput();
     await setupWith(output.say)(mailHost.host);
     await waitForText(mailHost, 'Lal agent ready.');
@@ -64,17 +70,23 @@ describe('setup.js on the newest daemon', () => {
     expect(await E(mailHost.host).identify('@pins', 'controller-for-lal')).toBe(controllerId);
     const printed = output.text();
     expect(printed).toContain('pinned "controller-for-lal" in @pins');
-    expect(printed).toContain('read ENDO_LLM_HOST, ENDO_LLM_MODEL, ENDO_LLM_AUTH_TOKEN as LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN');
+    expect(printed).toContain(
+      'read ENDO_LLM_HOST, ENDO_LLM_MODEL, ENDO_LLM_AUTH_TOKEN as LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN',
+    );
     expect(printed).toMatch(/passing LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PERSONA/);
     expect(printed).not.toContain(SECRET);
     expect(JSON.stringify(await hostInboxTexts(mailHost))).not.toContain(SECRET);
     // Every model call was let in with the token (the double refuses any other).
-    expect(model.requests.filter(request => request.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(model.requests.filter(request => request.status === 200).length).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(model.requests.every(request => request.status === 200)).toBe(true);
 
     // A second run keeps the agent and gives the newest CLI's command to restart it.
     await setupWith(output.say)(mailHost.host);
-    expect(output.text()).toContain('LAL_RESTART=1 endo run --UNCONFINED dist/setup.js --powers @agent');
+    expect(output.text()).toContain(
+      'LAL_RESTART=1 endo run --UNCONFINED dist/setup.js --powers @agent',
+    );
     expect(await E(mailHost.host).identify('controller-for-lal')).toBe(controllerId);
   });
 
@@ -91,7 +103,7 @@ describe('setup.js on the newest daemon', () => {
     const output = captureOutput();
     await setupWith(output.say, echoSource)(mailHost.host);
     const echo = await E(mailHost.host).lookup('controller-for-lal-two');
-    const env = (await E(echo as { env(): Record<string, string> }).env());
+    const env = await E(echo as { env(): Record<string, string> }).env();
     expect(env).toEqual({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'upstream-model', LAL_PERSONA: 'lal' });
     expect(output.text()).toContain('(ENDO_LLM_HOST over LAL_HOST, ENDO_LLM_MODEL over LAL_MODEL)');
     expect(await hostInboxTexts(mailHost)).toContain(ECHO_STARTED);
@@ -101,7 +113,9 @@ describe('setup.js on the newest daemon', () => {
     const mailHost = newMailHost();
     stubEnv({ ENDO_LLM_AUTH_TOKEN: SECRET, LAL_AUTH_TOKEN_FILE: '/etc/hostname' });
     const output = captureOutput();
-    await expect(setupWith(output.say, echoSource)(mailHost.host)).rejects.toThrow(/ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both/);
+    await expect(setupWith(output.say, echoSource)(mailHost.host)).rejects.toThrow(
+      /ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both/,
+    );
     expect(await E(mailHost.host).list()).not.toContain('lal');
     expect(output.text()).not.toContain(SECRET);
   });
@@ -113,7 +127,9 @@ describe('setup.js on the newest daemon', () => {
     await setupWith(output.say, echoSource)(mailHost.host);
     await setupWith(output.say, echoSource)(mailHost.host);
     expect(output.text()).toContain('pinned "controller-for-lal" in PINS');
-    expect(output.text()).toContain('LAL_RESTART=1 endo run --UNCONFINED dist/setup.js --powers AGENT');
+    expect(output.text()).toContain(
+      'LAL_RESTART=1 endo run --UNCONFINED dist/setup.js --powers AGENT',
+    );
     expect(output.text()).not.toContain('agent manager');
     expect(await E(mailHost.host).has('setup-lal')).toBe(false);
   });
@@ -124,11 +140,19 @@ describe('setup-tools.js on the newest daemon', () => {
     const mailHost = newMailHost();
     stubEnv({ FAE_GUEST: 'fae', ENDO_LLM_HOST: CLOSED_HOST });
     const output = captureOutput();
-    const setupTools = makeToolSetup({ agentSpecifier: agentSource, toolSpecifier: toolSource, say: output.say });
+    const setupTools = makeToolSetup({
+      agentSpecifier: agentSource,
+      toolSpecifier: toolSource,
+      say: output.say,
+    });
     await setupTools(mailHost.host);
     await waitForText(mailHost, 'Fae agent ready.');
     const fae = mailHost.guest('fae').powers;
-    expect([...(await E(fae).list('tools'))].sort()).toEqual(['greet-tool', 'math-tool', 'timestamp-tool']);
+    expect([...(await E(fae).list('tools'))].sort()).toEqual([
+      'greet-tool',
+      'math-tool',
+      'timestamp-tool',
+    ]);
     expect(output.text()).toContain('pinned "controller-for-fae" in @pins');
     expect(output.text()).not.toContain('could not prepare tools/');
 
@@ -137,7 +161,11 @@ describe('setup-tools.js on the newest daemon', () => {
     await E(fae).remove('tools', 'math-tool');
     await setupTools(mailHost.host);
     expect(output.text()).toMatch(/reusing it, gave it math-tool/);
-    expect([...(await E(fae).list('tools'))].sort()).toEqual(['greet-tool', 'math-tool', 'timestamp-tool']);
+    expect([...(await E(fae).list('tools'))].sort()).toEqual([
+      'greet-tool',
+      'math-tool',
+      'timestamp-tool',
+    ]);
     expect(textOf(await waitForText(mailHost, 'Fae agent ready.'))).toContain('Fae');
   });
 });

@@ -30,11 +30,25 @@ const SECRET = 'sk-test-9f8e7d6c5b4a-never-print-me';
 // A loopback port nothing listens on: the agent greets before any model call.
 const CLOSED_HOST = 'http://127.0.0.1:9/v1';
 const EXAMPLE_TOOLS = ['greet-tool', 'math-tool', 'timestamp-tool'];
-const ROOTED_TOOLS = ['read-file-tool', 'write-file-tool', 'edit-file-tool', 'list-dir-tool', 'run-command-tool'];
+const ROOTED_TOOLS = [
+  'read-file-tool',
+  'write-file-tool',
+  'edit-file-tool',
+  'list-dir-tool',
+  'run-command-tool',
+];
 
 /** Replaces the whole environment the scripts read: every variable they look at is unset first. */
 const stubEnv = (values: Record<string, string>) => {
-  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, 'LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'FAE_GUEST']) vi.stubEnv(name, undefined);
+  for (const name of [
+    ...PASSED_ENV_NAMES,
+    ...SANDBOX_ENV_NAMES,
+    'LAL_NAME',
+    'LAL_RESTART',
+    'LAL_PIN',
+    'FAE_GUEST',
+  ])
+    vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
 };
 
@@ -57,10 +71,11 @@ const captureOutput = () => {
   return { say, text: () => chunks.join('\n') };
 };
 
-const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
+const textOf = (message: MessageRecord): string =>
+  message.type === 'package' ? message.strings.join('') : '';
 
 const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
-  ((await E(mailHost.host).listMessages())).map(textOf);
+  (await E(mailHost.host).listMessages()).map(textOf);
 
 const waitForText = (mailHost: MailHost, prefix: string) =>
   mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
@@ -78,7 +93,7 @@ const newMailHost = () => {
 afterEach(async () => {
   // Stop every agent the test started, so none keeps following mail.
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list());
+    const names = await E(mailHost.host).list();
     for (const name of names.filter(each => each.startsWith('controller-for-'))) {
       // A plain reason: CapTP reports every Error it sends across, which is noise here.
       await mailHost.caplet(name)?.cancel('test over');
@@ -91,7 +106,13 @@ afterEach(async () => {
 
 describe('pickEnv', () => {
   it('keeps only listed variables that are set and non-empty, as a frozen record of strings', () => {
-    const picked = pickEnv({ LAL_HOST: 'http://x/v1', LAL_MODEL: '', LAL_MAX_TOKENS: undefined, OTHER: 'no', FAE_CWD: '/tmp' });
+    const picked = pickEnv({
+      LAL_HOST: 'http://x/v1',
+      LAL_MODEL: '',
+      LAL_MAX_TOKENS: undefined,
+      OTHER: 'no',
+      FAE_CWD: '/tmp',
+    });
     expect(picked).toEqual({ LAL_HOST: 'http://x/v1', FAE_CWD: '/tmp' });
     expect(Object.isFrozen(picked)).toBe(true);
     expect(Object.values(picked).every(value => typeof value === 'string')).toBe(true);
@@ -131,7 +152,7 @@ describe('setup.ts', () => {
     const output = captureOutput();
     await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
     const echo = await E(mailHost.host).lookup('controller-for-lal');
-    const env = (await E(echo as { env(): Record<string, string> }).env());
+    const env = await E(echo as { env(): Record<string, string> }).env();
     expect(env).toEqual({
       LAL_HOST: CLOSED_HOST,
       LAL_MAX_TOKENS: '512',
@@ -181,9 +202,9 @@ describe('setup.ts', () => {
     await E(mailHost.host).provideGuest('lal', {});
     stubEnv({});
     const output = captureOutput();
-    await expect(makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host)).rejects.toThrow(
-      /"lal" already exists but "profile-for-lal" does not/,
-    );
+    await expect(
+      makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host),
+    ).rejects.toThrow(/"lal" already exists but "profile-for-lal" does not/);
     expect(await has(mailHost.host, 'profile-for-lal')).toBe(false);
     expect(await has(mailHost.host, 'controller-for-lal')).toBe(false);
   });
@@ -211,10 +232,15 @@ describe('pinning (the daemon makes what PINS names again when it starts)', () =
     const server = await startModelServer({
       protocol: 'openai',
       reply: request => {
-        const notice = request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
+        const notice =
+          request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
         const messageNumber = Number([...notice.matchAll(/#(\d+)/g)].pop()?.[1]);
         const word = /\b(while-down|after-restart)\b/.exec(notice)?.[1] ?? 'something';
-        return { toolCalls: [{ name: 'reply', arguments: { messageNumber, strings: [`pong to ${word}`] } }] };
+        return {
+          toolCalls: [
+            { name: 'reply', arguments: { messageNumber, strings: [`pong to ${word}`] } },
+          ],
+        };
       },
     });
     servers.push(server);
@@ -237,9 +263,13 @@ describe('pinning (the daemon makes what PINS names again when it starts)', () =
     await E(mailHost.host).send('lal', ['ping while-down'], [], []);
     await mailHost.restart();
     // No look-up of the agent from here on: only mail.
-    await mailHost.waitForMessage(message => textOf(message) === 'pong to while-down', { timeoutMs: 10_000 });
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to while-down', {
+      timeoutMs: 10_000,
+    });
     await E(mailHost.host).send('lal', ['ping after-restart'], [], []);
-    await mailHost.waitForMessage(message => textOf(message) === 'pong to after-restart', { timeoutMs: 10_000 });
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to after-restart', {
+      timeoutMs: 10_000,
+    });
     // Mail is served one message at a time, so by now a second answer to the first would have come.
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'pong to while-down')).toHaveLength(1);
@@ -298,7 +328,9 @@ describe('setup-tools.ts', () => {
     for (const name of ROOTED_TOOLS) expect(await has(mailHost.host, name)).toBe(false);
     const math = (await E(mailHost.host).lookup('math-tool')) as FaeTool;
     expect((await E(math).schema()).function.name).toBe('math');
-    expect(await E(math).execute({ operation: 'multiply', a: 6, b: 7 })).toMatchObject({ result: 42 });
+    expect(await E(math).execute({ operation: 'multiply', a: 6, b: 7 })).toMatchObject({
+      result: 42,
+    });
     expect(output.text()).toContain('FAE_CWD is not set');
     expect(output.text()).toContain('@calc:math-tool');
     expect(await has(mailHost.host, 'fae')).toBe(false);
@@ -313,9 +345,12 @@ describe('setup-tools.ts', () => {
     const output = captureOutput();
     const setupTools = makeTools(output.say);
     await setupTools(mailHost.host);
-    for (const name of [...EXAMPLE_TOOLS, ...ROOTED_TOOLS]) expect(await has(mailHost.host, name)).toBe(true);
+    for (const name of [...EXAMPLE_TOOLS, ...ROOTED_TOOLS])
+      expect(await has(mailHost.host, name)).toBe(true);
     const readFile = (await E(mailHost.host).lookup('read-file-tool')) as FaeTool;
-    expect(await E(readFile).execute({ path: 'notes/hello.txt' })).toMatchObject({ content: 'hello from the root\n' });
+    expect(await E(readFile).execute({ path: 'notes/hello.txt' })).toMatchObject({
+      content: 'hello from the root\n',
+    });
 
     const ids = await Promise.all(
       [...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name)),
@@ -324,7 +359,9 @@ describe('setup-tools.ts', () => {
     await setupTools(mailHost.host);
     expect(await E(mailHost.host).list()).toEqual(namesBefore);
     expect(
-      await Promise.all([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name))),
+      await Promise.all(
+        [...EXAMPLE_TOOLS, ...ROOTED_TOOLS].map(name => E(mailHost.host).identify(name)),
+      ),
     ).toEqual(ids);
     expect(output.text()).toContain('"math-tool" already exists; keeping it');
   });
@@ -336,18 +373,26 @@ describe('setup-tools.ts', () => {
     vi.stubEnv('PATH', ''); // bubblewrap is looked up on PATH
     const output = captureOutput();
     await makeTools(output.say)(mailHost.host);
-    expect(output.text()).toMatch(/warning: run-command-tool has no working sandbox here and will refuse to run commands: bubblewrap \(bwrap\) was not found on PATH: install bubblewrap/);
-    expect(output.text()).toContain('created "run-command-tool" (passed FAE_CWD, FAE_SANDBOX_MAX_PROCESSES)');
+    expect(output.text()).toMatch(
+      /warning: run-command-tool has no working sandbox here and will refuse to run commands: bubblewrap \(bwrap\) was not found on PATH: install bubblewrap/,
+    );
+    expect(output.text()).toContain(
+      'created "run-command-tool" (passed FAE_CWD, FAE_SANDBOX_MAX_PROCESSES)',
+    );
     expect(output.text()).toContain('created "read-file-tool" (passed FAE_CWD)');
 
     const optedOut = newMailHost();
     stubEnv({ FAE_CWD: root, FAE_RUN_COMMAND_UNSANDBOXED: '1' });
     const quiet = captureOutput();
     await makeTools(quiet.say)(optedOut.host);
-    expect(quiet.text()).toContain('warning: FAE_RUN_COMMAND_UNSANDBOXED=1: run-command-tool runs commands unconfined');
+    expect(quiet.text()).toContain(
+      'warning: FAE_RUN_COMMAND_UNSANDBOXED=1: run-command-tool runs commands unconfined',
+    );
 
     stubEnv({ FAE_CWD: root, FAE_SANDBOX_MEMORY_MB: 'lots' });
-    await expect(makeTools(quiet.say)(newMailHost().host)).rejects.toThrow(/FAE_SANDBOX_MEMORY_MB must be a whole number/);
+    await expect(makeTools(quiet.say)(newMailHost().host)).rejects.toThrow(
+      /FAE_SANDBOX_MEMORY_MB must be a whole number/,
+    );
   });
 
   it('refuses a FAE_CWD that does not exist before creating anything', async () => {
@@ -378,7 +423,9 @@ describe('setup-tools.ts', () => {
     const controllerId = await E(mailHost.host).identify('controller-for-fae');
     await makeTools(output.say)(mailHost.host);
     expect(await E(mailHost.host).identify('controller-for-fae')).toBe(controllerId);
-    expect([...(await E(fae).list('tools'))].sort()).toEqual([...EXAMPLE_TOOLS, ...ROOTED_TOOLS].sort());
+    expect([...(await E(fae).list('tools'))].sort()).toEqual(
+      [...EXAMPLE_TOOLS, ...ROOTED_TOOLS].sort(),
+    );
   });
 });
 
@@ -386,12 +433,33 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
   /** The host as setup sees it, recording everything handed to the daemon. */
   const recordingHost = (host: HostPowers) => {
     const handed: string[] = [];
-    const forward = (name: string) => (...args: unknown[]) => {
-      handed.push(`${name} ${inspect(args, { depth: 10 })}`);
-      return (E(host) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args);
+    const forward =
+      (name: string) =>
+      (...args: unknown[]) => {
+        handed.push(`${name} ${inspect(args, { depth: 10 })}`);
+        return (E(host) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(
+          ...args,
+        );
+      };
+    const names = [
+      'has',
+      'lookup',
+      'list',
+      'identify',
+      'provideGuest',
+      'makeUnconfined',
+      'cancel',
+      'write',
+      'move',
+      'remove',
+      'send',
+      'makeDirectory',
+      'copy',
+    ];
+    return {
+      host: Object.fromEntries(names.map(name => [name, forward(name)])) as unknown as HostPowers,
+      handed,
     };
-    const names = ['has', 'lookup', 'list', 'identify', 'provideGuest', 'makeUnconfined', 'cancel', 'write', 'move', 'remove', 'send', 'makeDirectory', 'copy'];
-    return { host: Object.fromEntries(names.map(name => [name, forward(name)])) as unknown as HostPowers, handed };
   };
 
   it('setup passes LAL_AUTH_TOKEN_FILE as an absolute path; the agent reads the key, authenticates at the wire, and never stores, logs or mails it', async () => {
@@ -401,10 +469,17 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
     const server = await startModelServer({
       protocol: 'openai',
       apiKey: token,
-      reply: scriptedReplies([
-        { text: `your key is ${token}` },
-        { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`psst ${token}`] } }] },
-      ], { text: 'sent' }),
+      reply: scriptedReplies(
+        [
+          { text: `your key is ${token}` },
+          {
+            toolCalls: [
+              { name: 'send', arguments: { recipient: 'HOST', strings: [`psst ${token}`] } },
+            ],
+          },
+        ],
+        { text: 'sent' },
+      ),
     });
     try {
       const mailHost = newMailHost();
@@ -412,7 +487,9 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
       // Relative to the script's directory, as a person would type it.
       stubEnv({ LAL_HOST: server.url, LAL_AUTH_TOKEN_FILE: 'token', LAL_LOG: 'debug' });
       const output = captureOutput();
-      await makeSetup({ agentSpecifier: agentSource, say: output.say, cwd: folder })(recording.host);
+      await makeSetup({ agentSpecifier: agentSource, say: output.say, cwd: folder })(
+        recording.host,
+      );
       await waitForText(mailHost, 'Lal agent ready.');
       expect(recording.handed.join('\n')).toContain(path.join(folder, 'token'));
       expect(recording.handed.join('\n')).not.toContain(token);
@@ -423,7 +500,9 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
       await E(mailHost.host).send('lal', ['whisper it'], [], []);
       expect(textOf(await waitForText(mailHost, 'psst'))).toBe('psst [redacted]');
       // The wire double refuses any other key: both model calls were let in with the file's.
-      expect(server.requests.filter(request => request.status === 200).length).toBeGreaterThanOrEqual(2);
+      expect(
+        server.requests.filter(request => request.status === 200).length,
+      ).toBeGreaterThanOrEqual(2);
 
       const lal = mailHost.guest('lal').powers;
       await expect.poll(async () => String(await E(lal).lookup('agent-memory'))).toContain('psst');
@@ -440,9 +519,13 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
     const output = captureOutput();
     const setup = makeSetup({ agentSpecifier: echoSource, say: output.say });
     stubEnv({ LAL_AUTH_TOKEN: SECRET, LAL_AUTH_TOKEN_FILE: '/etc/hostname' });
-    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both/);
+    await expect(setup(mailHost.host)).rejects.toThrow(
+      /LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both/,
+    );
     stubEnv({ LAL_AUTH_TOKEN_FILE: '/nonexistent/lal-fae-token' });
-    await expect(setup(mailHost.host)).rejects.toThrow(/LAL_AUTH_TOKEN_FILE must name a readable file/);
+    await expect(setup(mailHost.host)).rejects.toThrow(
+      /LAL_AUTH_TOKEN_FILE must name a readable file/,
+    );
     expect(await E(mailHost.host).list()).not.toContain('lal');
   });
 

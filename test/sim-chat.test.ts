@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer, type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
+import {
+  startModelServer,
+  type ModelServer,
+  type NormalizedRequest,
+  type ScriptedReply,
+} from '../sim/model-server/index.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'sk-sim-test-0123456789abcdef';
@@ -20,12 +25,22 @@ interface Run {
 }
 
 /** Starts `node scripts/start.mjs`; `feed` writes stdin (and must end it). */
-const runSim = (env: Record<string, string>, feed: (child: { write(text: string): void; end(): void; stdout(): string }) => void): Promise<Run> =>
+const runSim = (
+  env: Record<string, string>,
+  feed: (child: { write(text: string): void; end(): void; stdout(): string }) => void,
+): Promise<Run> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
       cwd: repoRoot,
       // The test run built dist/ already; a stray .env or shell setting must not steer the model.
-      env: { ...process.env, LAL_SIM_NO_BUILD: '1', LAL_PROVIDER: '', LAL_MODEL: '', LAL_AUTH_TOKEN: '', ...env },
+      env: {
+        ...process.env,
+        LAL_SIM_NO_BUILD: '1',
+        LAL_PROVIDER: '',
+        LAL_MODEL: '',
+        LAL_AUTH_TOKEN: '',
+        ...env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -38,7 +53,11 @@ const runSim = (env: Record<string, string>, feed: (child: { write(text: string)
       clearTimeout(timer);
       resolve({ stdout, stderr, code });
     });
-    feed({ write: text => child.stdin.write(text), end: () => child.stdin.end(), stdout: () => stdout });
+    feed({
+      write: text => child.stdin.write(text),
+      end: () => child.stdin.end(),
+      stdout: () => stdout,
+    });
   });
 
 const lastUserText = (request: NormalizedRequest): string =>
@@ -46,19 +65,37 @@ const lastUserText = (request: NormalizedRequest): string =>
 
 /** The model's moves, chosen by what it was last told (the order of requests is not assumed). */
 const modelScript = (request: NormalizedRequest): ScriptedReply => {
-  if (request.messages[request.messages.length - 1]?.role === 'tool') return { text: '', usage: { inputTokens: 700, outputTokens: 2 } };
+  if (request.messages[request.messages.length - 1]?.role === 'tool')
+    return { text: '', usage: { inputTokens: 700, outputTokens: 2 } };
   const told = lastUserText(request);
-  if (told.startsWith('APPROVED')) return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } }] };
-  if (told.includes('make a box')) return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
+  if (told.startsWith('APPROVED'))
+    return {
+      toolCalls: [
+        { name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } },
+      ],
+    };
+  if (told.includes('make a box'))
+    return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
   if (told.includes('GRANTED')) {
     const result = /Result[^:]*: (\S+)/.exec(told)?.[1] ?? '?';
-    return { toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: [`It is ${result}.`] } }] };
+    return {
+      toolCalls: [
+        { name: 'send', arguments: { recipient: 'HOST', strings: [`It is ${result}.`] } },
+      ],
+    };
   }
-  if (told.includes('6 * 7')) return { toolCalls: [{ name: 'evaluate', arguments: { source: '6 * 7', resultName: 'answer' } }] };
-  if (told.includes('look up')) return { toolCalls: [{ name: 'lookup', arguments: { petNamePath: 'nothing-here' } }] };
+  if (told.includes('6 * 7'))
+    return {
+      toolCalls: [{ name: 'evaluate', arguments: { source: '6 * 7', resultName: 'answer' } }],
+    };
+  if (told.includes('look up'))
+    return { toolCalls: [{ name: 'lookup', arguments: { petNamePath: 'nothing-here' } }] };
   if (told.includes('ping')) {
     const number = Number([...told.matchAll(/#(\d+)/g)].pop()?.[1]);
-    return { toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }], usage: { inputTokens: 812, outputTokens: 9 } };
+    return {
+      toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: ['pong'] } }],
+      usage: { inputTokens: 812, outputTokens: 9 },
+    };
   }
   return { text: 'I did not expect that.' };
 };
@@ -81,10 +118,13 @@ describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
     const logFolder = mkdtempSync(join(tmpdir(), 'lal-sim-test-'));
-    const run = await runSim({ LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET, TMPDIR: logFolder }, input => {
-      input.write('ping\nlook up nothing\n');
-      input.end();
-    });
+    const run = await runSim(
+      { LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET, TMPDIR: logFolder },
+      input => {
+        input.write('ping\nlook up nothing\n');
+        input.end();
+      },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
@@ -92,9 +132,13 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(/^ {2}→ reply #\d+ "pong" ✓$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
     // The reply to the sender ends the turn: one model call, with the usage the server reported.
-    expect(run.stdout).toMatch(/turn over: 1 model call \(double-model\), 812 in \(0 cached\) \/ 9 out tokens/);
+    expect(run.stdout).toMatch(
+      /turn over: 1 model call \(double-model\), 812 in \(0 cached\) \/ 9 out tokens/,
+    );
     // The next turn's request begins as the first did: the server's prompt cache served that part.
-    expect(run.stdout).toMatch(/turn over: 2 model calls \(double-model\), [\d,]+ in \([1-9][\d,]* cached\) \/ \d+ out tokens/);
+    expect(run.stdout).toMatch(
+      /turn over: 2 model calls \(double-model\), [\d,]+ in \([1-9][\d,]* cached\) \/ \d+ out tokens/,
+    );
     // Plain output for a pipe: no escape codes, no spinner.
     expect(run.stdout).not.toContain('\x1b');
     // A failed remote call is one compact line, without marshal's console report of the error.
@@ -131,18 +175,27 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('shows a request for approval of a tool call with how to answer it, and approves it on /grant <n>', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['double-a', 'double-b'] });
-    const run = await runSim({ LAL_HOST: server.url, LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'nobody' }, input => {
-      input.write('make a box\n');
-      void waitFor(input.stdout, /approval request #(\d+)\):/).then(found => {
-        input.write(`/grant ${found[1]}\n`);
-        input.end();
-      });
+    server = await startModelServer({
+      protocol: 'openai',
+      reply: modelScript,
+      models: ['double-a', 'double-b'],
     });
+    const run = await runSim(
+      { LAL_HOST: server.url, LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'nobody' },
+      input => {
+        input.write('make a box\n');
+        void waitFor(input.stdout, /approval request #(\d+)\):/).then(found => {
+          input.write(`/grant ${found[1]}\n`);
+          input.end();
+        });
+      },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // The greeting names the model in use and the others the server offers.
-    expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set `LAL_MODEL` to choose one\.$/m);
+    expect(run.stdout).toMatch(
+      /^#0 lal › Lal agent ready\. I think with double-a \(openai\), the first model the server lists\. The server also offers double-b; set `LAL_MODEL` to choose one\.$/m,
+    );
     const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
     expect(number).toBeDefined();
     expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');

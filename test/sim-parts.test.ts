@@ -17,25 +17,49 @@ import { startModelServer, type ModelServer } from '../sim/model-server/index.js
 
 describe('flags', () => {
   it('defaults to lal and reads --persona either way', () => {
-    expect(parseCliArgs([])).toEqual({ ok: true, args: { persona: 'lal', help: false, verbose: false } });
-    expect(parseCliArgs(['--persona', 'fae', '--verbose'])).toEqual({ ok: true, args: { persona: 'fae', help: false, verbose: true } });
+    expect(parseCliArgs([])).toEqual({
+      ok: true,
+      args: { persona: 'lal', help: false, verbose: false },
+    });
+    expect(parseCliArgs(['--persona', 'fae', '--verbose'])).toEqual({
+      ok: true,
+      args: { persona: 'fae', help: false, verbose: true },
+    });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });
   it('refuses unknown personas and flags with a message', () => {
-    expect(parseCliArgs(['--persona', 'bob'])).toEqual({ ok: false, error: '--persona must be lal or fae; got "bob"' });
+    expect(parseCliArgs(['--persona', 'bob'])).toEqual({
+      ok: false,
+      error: '--persona must be lal or fae; got "bob"',
+    });
     expect(parseCliArgs(['--persona'])).toMatchObject({ ok: false });
-    expect(parseCliArgs(['--colour'])).toEqual({ ok: false, error: 'Unknown argument "--colour"; try --help' });
+    expect(parseCliArgs(['--colour'])).toEqual({
+      ok: false,
+      error: 'Unknown argument "--colour"; try --help',
+    });
   });
 });
 
 describe('persona from the environment (behaviour 7.3)', () => {
   it('LAL_PERSONA from the environment or .env picks the agent; --persona wins; a bad one is refused', () => {
-    expect(parseCliArgs([], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'fae' } });
-    expect(parseCliArgs(['--persona', 'lal'], { LAL_PERSONA: 'fae' })).toMatchObject({ ok: true, args: { persona: 'lal' } });
-    expect(parseCliArgs([], { LAL_PERSONA: 'bob' })).toEqual({ ok: false, error: 'LAL_PERSONA must be lal or fae; got "bob"' });
+    expect(parseCliArgs([], { LAL_PERSONA: 'fae' })).toMatchObject({
+      ok: true,
+      args: { persona: 'fae' },
+    });
+    expect(parseCliArgs(['--persona', 'lal'], { LAL_PERSONA: 'fae' })).toMatchObject({
+      ok: true,
+      args: { persona: 'lal' },
+    });
+    expect(parseCliArgs([], { LAL_PERSONA: 'bob' })).toEqual({
+      ok: false,
+      error: 'LAL_PERSONA must be lal or fae; got "bob"',
+    });
     const dir = mkdtempSync(join(tmpdir(), 'lal-persona-'));
     writeFileSync(join(dir, '.env'), 'LAL_PERSONA=fae\n');
-    expect(parseCliArgs([], loadEnv(dir, {}).env)).toMatchObject({ ok: true, args: { persona: 'fae' } });
+    expect(parseCliArgs([], loadEnv(dir, {}).env)).toMatchObject({
+      ok: true,
+      args: { persona: 'fae' },
+    });
   });
 });
 
@@ -65,14 +89,24 @@ describe('piped mode is not silent during a slow call (behaviour 7.3)', () => {
 
 describe('.env', () => {
   it('parses KEY=VALUE lines with comments, export and quotes, and reports bad lines without their text', () => {
-    const { values, problems } = parseDotEnv('# c\nLAL_HOST=http://x:1/v1 # local\nexport LAL_MODEL="qwen 3"\nLAL_AUTH_TOKEN=\'a#b\'\nnot a line sk-secret\n\n');
-    expect(values).toEqual({ LAL_HOST: 'http://x:1/v1', LAL_MODEL: 'qwen 3', LAL_AUTH_TOKEN: 'a#b' });
+    const { values, problems } = parseDotEnv(
+      '# c\nLAL_HOST=http://x:1/v1 # local\nexport LAL_MODEL="qwen 3"\nLAL_AUTH_TOKEN=\'a#b\'\nnot a line sk-secret\n\n',
+    );
+    expect(values).toEqual({
+      LAL_HOST: 'http://x:1/v1',
+      LAL_MODEL: 'qwen 3',
+      LAL_AUTH_TOKEN: 'a#b',
+    });
     expect(problems).toEqual(['line 5 is not KEY=VALUE']);
   });
   it('lets the process env win over the file, and passes the caplet only set LAL_ variables', () => {
     const folder = mkdtempSync(join(tmpdir(), 'lal-env-'));
     writeFileSync(join(folder, '.env'), 'LAL_HOST=http://file:1\nLAL_MODEL=from-file\n');
-    const { env, file } = loadEnv(folder, { LAL_HOST: 'http://shell:2', LAL_PROVIDER: '', HOME: '/h' });
+    const { env, file } = loadEnv(folder, {
+      LAL_HOST: 'http://shell:2',
+      LAL_PROVIDER: '',
+      HOME: '/h',
+    });
     expect(file).toBe(join(folder, '.env'));
     expect(env).toMatchObject({ LAL_HOST: 'http://shell:2', LAL_MODEL: 'from-file' });
     expect(capletEnv(env)).toEqual({ LAL_HOST: 'http://shell:2', LAL_MODEL: 'from-file' });
@@ -83,33 +117,66 @@ describe('.env', () => {
 describe('typed lines', () => {
   it('mails plain lines and //-escaped ones', () => {
     expect(parseCommand('  hello  ')).toEqual({ kind: 'message', text: '  hello' });
-    expect(parseCommand('//etc is a folder')).toEqual({ kind: 'message', text: '/etc is a folder' });
+    expect(parseCommand('//etc is a folder')).toEqual({
+      kind: 'message',
+      text: '/etc is a folder',
+    });
     expect(parseCommand('   ')).toEqual({ kind: 'empty' });
   });
   it('reads the commands, with bigint message numbers and optional proposal numbers', () => {
     expect(parseCommand('/grant 4')).toEqual({ kind: 'grant', number: 4n });
     expect(parseCommand('/grant')).toEqual({ kind: 'grant', number: undefined });
-    expect(parseCommand('/reject 4 too risky')).toEqual({ kind: 'reject', number: 4n, reason: 'too risky' });
-    expect(parseCommand('/reject not now')).toEqual({ kind: 'reject', number: undefined, reason: 'not now' });
-    expect(parseCommand('/counter 4 6 * 6')).toEqual({ kind: 'counter', number: 4n, source: '6 * 6' });
-    expect(parseCommand('/attach readFile ./docs')).toEqual({ kind: 'attach', tool: 'readFile', folder: './docs' });
+    expect(parseCommand('/reject 4 too risky')).toEqual({
+      kind: 'reject',
+      number: 4n,
+      reason: 'too risky',
+    });
+    expect(parseCommand('/reject not now')).toEqual({
+      kind: 'reject',
+      number: undefined,
+      reason: 'not now',
+    });
+    expect(parseCommand('/counter 4 6 * 6')).toEqual({
+      kind: 'counter',
+      number: 4n,
+      source: '6 * 6',
+    });
+    expect(parseCommand('/attach readFile ./docs')).toEqual({
+      kind: 'attach',
+      tool: 'readFile',
+      folder: './docs',
+    });
     expect(parseCommand('/dismiss all')).toEqual({ kind: 'dismiss', number: 'all' });
     expect(parseCommand('/QUIT')).toEqual({ kind: 'quit' });
   });
   it('says how to use a command given wrongly', () => {
     expect(parseCommand('/grant four')).toMatchObject({ kind: 'error' });
-    expect(parseCommand('/counter 4')).toEqual({ kind: 'error', error: 'Usage: /counter <n> <source>' });
+    expect(parseCommand('/counter 4')).toEqual({
+      kind: 'error',
+      error: 'Usage: /counter <n> <source>',
+    });
     expect(parseCommand('/attach')).toMatchObject({ kind: 'error' });
-    expect(parseCommand('/frobnicate')).toMatchObject({ kind: 'error', error: expect.stringContaining('Unknown command /frobnicate') });
+    expect(parseCommand('/frobnicate')).toMatchObject({
+      kind: 'error',
+      error: expect.stringContaining('Unknown command /frobnicate'),
+    });
   });
 });
 
 describe('the chat markup on a terminal', () => {
   it('styles *bold*, /italic/, _underline_ and ~strike~', () => {
-    expect(renderQuasiMarkdown('a *b* /c/ _d_ ~e~.')).toBe('a \x1b[1mb\x1b[22m \x1b[3mc\x1b[23m \x1b[4md\x1b[24m \x1b[9me\x1b[29m.');
+    expect(renderQuasiMarkdown('a *b* /c/ _d_ ~e~.')).toBe(
+      'a \x1b[1mb\x1b[22m \x1b[3mc\x1b[23m \x1b[4md\x1b[24m \x1b[9me\x1b[29m.',
+    );
   });
   it('leaves paths, globs, snake_case and arithmetic alone, and strips control characters', () => {
-    for (const text of ['see /tmp/x and /usr/lib/', 'run *.ts files', 'snake_case_name', '2 * 3 * 4', 'a/b/c']) {
+    for (const text of [
+      'see /tmp/x and /usr/lib/',
+      'run *.ts files',
+      'snake_case_name',
+      '2 * 3 * 4',
+      'a/b/c',
+    ]) {
       expect(renderQuasiMarkdown(text)).toBe(text);
     }
     expect(renderQuasiMarkdown('bad \x1b[2Jclear\x07')).toBe('bad [2Jclear');
@@ -118,12 +185,22 @@ describe('the chat markup on a terminal', () => {
 
 describe('tool-call lines', () => {
   it('shows reply, send and evaluate the way a person reads them', () => {
-    expect(describeToolCall('reply', '{"messageNumber":"+3","strings":["pong"]}')).toBe('reply #3 "pong"');
-    expect(describeToolCall('send', '{"recipient":"HOST","strings":["a","b"]}')).toBe('send HOST "ab"');
-    expect(describeToolCall('evaluate', '{"source":"6 * 7","resultName":"answer"}')).toBe('evaluate 6 * 7 → answer');
+    expect(describeToolCall('reply', '{"messageNumber":"+3","strings":["pong"]}')).toBe(
+      'reply #3 "pong"',
+    );
+    expect(describeToolCall('send', '{"recipient":"HOST","strings":["a","b"]}')).toBe(
+      'send HOST "ab"',
+    );
+    expect(describeToolCall('evaluate', '{"source":"6 * 7","resultName":"answer"}')).toBe(
+      'evaluate 6 * 7 → answer',
+    );
     expect(describeToolCall('list', '{}')).toBe('list');
-    expect(describeToolCall('lookup', '{"petNamePath":["a","b"]}')).toBe('lookup petNamePath=["a","b"]');
-    expect(describeToolCall('reply', '{"messageNumber":1,"strin…')).toBe('reply {"messageNumber":1,"strin…');
+    expect(describeToolCall('lookup', '{"petNamePath":["a","b"]}')).toBe(
+      'lookup petNamePath=["a","b"]',
+    );
+    expect(describeToolCall('reply', '{"messageNumber":1,"strin…')).toBe(
+      'reply {"messageNumber":1,"strin…',
+    );
   });
 });
 
@@ -135,19 +212,38 @@ describe('preflight', () => {
   });
 
   it('passes an answering Ollama, and warns when the model is not pulled', async () => {
-    server = await startModelServer({ protocol: 'ollama', reply: () => ({ text: '' }), models: ['qwen3:latest'] });
-    expect(await checkModelServer({ LAL_HOST: server.url })).toMatchObject({ ok: true, config: { kind: 'ollama', model: 'qwen3' } });
+    server = await startModelServer({
+      protocol: 'ollama',
+      reply: () => ({ text: '' }),
+      models: ['qwen3:latest'],
+    });
+    expect(await checkModelServer({ LAL_HOST: server.url })).toMatchObject({
+      ok: true,
+      config: { kind: 'ollama', model: 'qwen3' },
+    });
     const missing = await checkModelServer({ LAL_HOST: server.url, LAL_MODEL: 'llama9' });
-    expect(missing).toMatchObject({ ok: true, warning: expect.stringContaining('ollama pull llama9') });
+    expect(missing).toMatchObject({
+      ok: true,
+      warning: expect.stringContaining('ollama pull llama9'),
+    });
     expect(server.requests.map(request => request.path)).toContain('/api/version');
   });
 
   it('names LAL_AUTH_TOKEN (never its value) when an OpenAI-style server refuses the key', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: () => ({ text: '' }), apiKey: 'right-key-123' });
-    const refused = await checkModelServer({ LAL_HOST: server.url, LAL_AUTH_TOKEN: 'wrong-key-456' });
+    server = await startModelServer({
+      protocol: 'openai',
+      reply: () => ({ text: '' }),
+      apiKey: 'right-key-123',
+    });
+    const refused = await checkModelServer({
+      LAL_HOST: server.url,
+      LAL_AUTH_TOKEN: 'wrong-key-456',
+    });
     expect(refused).toMatchObject({ ok: false, line: expect.stringContaining('LAL_AUTH_TOKEN') });
     expect(JSON.stringify(refused)).not.toContain('wrong-key-456');
-    expect(await checkModelServer({ LAL_HOST: server.url, LAL_AUTH_TOKEN: 'right-key-123' })).toMatchObject({ ok: true });
+    expect(
+      await checkModelServer({ LAL_HOST: server.url, LAL_AUTH_TOKEN: 'right-key-123' }),
+    ).toMatchObject({ ok: true });
     expect(server.requests.map(request => request.path)).toContain('/v1/models');
   });
 
@@ -163,7 +259,9 @@ describe('the console during a chat', () => {
   it('drops marshal\'s "Temporary logging of sent error" reports and keeps the rest', () => {
     const seen: unknown[][] = [];
     const original = globalThis.console;
-    const recorder = Object.create(original, { log: { value: (...args: unknown[]) => seen.push(args) } }) as Console;
+    const recorder = Object.create(original, {
+      log: { value: (...args: unknown[]) => seen.push(args) },
+    }) as Console;
     globalThis.console = recorder;
     const restore = quietConsole();
     try {

@@ -9,7 +9,10 @@ import { makePromptCache, PROMPT_CACHE_ENTRIES } from '../sim/model-server/promp
 describe('the double’s prompt cache is bounded', () => {
   test('after more distinct prompts than it keeps, the oldest misses, a recently used one still hits', () => {
     const cache = makePromptCache();
-    const prompt = (index: number) => [`system prompt`, `message number ${index} with some words in it`];
+    const prompt = (index: number) => [
+      `system prompt`,
+      `message number ${index} with some words in it`,
+    ];
     cache.read(prompt(0), 'every');
     for (let index = 1; index <= PROMPT_CACHE_ENTRIES; index += 1) {
       cache.read(prompt(index), 'every');

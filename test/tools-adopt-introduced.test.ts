@@ -11,13 +11,20 @@ import { Far } from '@endo/far';
 import { adoptIntroducedTools } from '../src/tools/adopt-introduced-tools.js';
 import type { PowersRef } from '../src/guest-powers.js';
 
-const faeTool = (name: string) => Far(name, { schema: () => ({}), execute: () => '', help: () => '' });
+const faeTool = (name: string) =>
+  Far(name, { schema: () => ({}), execute: () => '', help: () => '' });
 
-const makeDirectory = (top: Record<string, unknown>, tools: Record<string, unknown> | undefined) => {
+const makeDirectory = (
+  top: Record<string, unknown>,
+  tools: Record<string, unknown> | undefined,
+) => {
   const looked: string[] = [];
   const moves: string[] = [];
   const powers = Far('powers', {
-    has: (...path: string[]) => (path.length === 1 ? path[0] === 'tools' && tools !== undefined : tools !== undefined && path[1]! in tools),
+    has: (...path: string[]) =>
+      path.length === 1
+        ? path[0] === 'tools' && tools !== undefined
+        : tools !== undefined && path[1]! in tools,
     makeDirectory(name: string) {
       expect(name).toBe('tools');
       tools = {};
@@ -55,7 +62,11 @@ describe('adoptIntroducedTools', () => {
       undefined,
     );
     const logs: string[] = [];
-    const moved = await adoptIntroducedTools({ powers: dir.powers, log: line => logs.push(line), reserved: new Set(['agent-memory']) });
+    const moved = await adoptIntroducedTools({
+      powers: dir.powers,
+      log: line => logs.push(line),
+      reserved: new Set(['agent-memory']),
+    });
     expect(moved).toEqual(['clock', 'echo']);
     expect(dir.moves.sort()).toEqual(['clock -> tools/clock', 'echo -> tools/echo']);
     expect(dir.looked.sort()).toEqual(['clock', 'counter', 'echo', 'note', 'settings']);
@@ -63,9 +74,16 @@ describe('adoptIntroducedTools', () => {
   });
 
   test('an existing tools/ is kept; a name taken there is left with a reason; a failing look-up is logged and the rest go on', async () => {
-    const dir = makeDirectory({ echo: faeTool('echo'), broken: Error('formula gone'), clock: faeTool('clock') }, { echo: 'older echo' });
+    const dir = makeDirectory(
+      { echo: faeTool('echo'), broken: Error('formula gone'), clock: faeTool('clock') },
+      { echo: 'older echo' },
+    );
     const logs: string[] = [];
-    const moved = await adoptIntroducedTools({ powers: dir.powers, log: line => logs.push(line), reserved: new Set() });
+    const moved = await adoptIntroducedTools({
+      powers: dir.powers,
+      log: line => logs.push(line),
+      reserved: new Set(),
+    });
     expect(moved).toEqual(['clock']);
     expect(dir.tools()).toMatchObject({ echo: 'older echo' });
     expect(logs.sort()).toEqual([
@@ -81,7 +99,9 @@ describe('adoptIntroducedTools', () => {
       },
     });
     const dir = makeDirectory({ silent }, {});
-    expect(await adoptIntroducedTools({ powers: dir.powers, log: () => {}, reserved: new Set() })).toEqual([]);
+    expect(
+      await adoptIntroducedTools({ powers: dir.powers, log: () => {}, reserved: new Set() }),
+    ).toEqual([]);
     expect(dir.moves).toEqual([]);
   });
 });

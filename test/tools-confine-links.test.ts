@@ -5,7 +5,16 @@
 // even when a checked directory is swapped for a symlink out afterwards.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import * as readFile from '../tools/read-file.js';
 import * as writeFile from '../tools/write-file.js';
@@ -39,15 +48,22 @@ describe('hard links', () => {
     ['writeFile', writeFile, { path: 'hard-link', content: 'PWNED' }],
     ['editFile', editFile, { path: 'hard-link', oldString: 'SECRET', newString: 'PWNED' }],
   ] as const;
-  it.each(calls)('%s refuses a hard link to a file outside the root and changes nothing', async (_name, module, args) => {
-    const tool = makeTool(module, { FAE_CWD: root });
-    await expect(E(tool).execute(harden({ ...args }))).rejects.toThrow(/path escapes the tool root: "hard-link" \(it is a hard link: the file has 2 names/);
-    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside SECRET\n');
-  });
+  it.each(calls)(
+    '%s refuses a hard link to a file outside the root and changes nothing',
+    async (_name, module, args) => {
+      const tool = makeTool(module, { FAE_CWD: root });
+      await expect(E(tool).execute(harden({ ...args }))).rejects.toThrow(
+        /path escapes the tool root: "hard-link" \(it is a hard link: the file has 2 names/,
+      );
+      expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside SECRET\n');
+    },
+  );
 
   it('an ordinary file is still read and written', async () => {
     const tool = makeTool(readFile, { FAE_CWD: root });
-    expect(((await E(tool).execute(harden({ path: 'plain.txt' }))) as { content: string }).content).toBe('inside\n');
+    expect(
+      ((await E(tool).execute(harden({ path: 'plain.txt' }))) as { content: string }).content,
+    ).toBe('inside\n');
     const writer = makeTool(writeFile, { FAE_CWD: root });
     await E(writer).execute(harden({ path: 'plain.txt', content: 'new' }));
     expect(readFileSync(path.join(root, 'plain.txt'), 'utf8')).toBe('new');
@@ -60,7 +76,9 @@ describe('nothing is created before its place is checked', () => {
     // Between the check and the creation, sub/ is swapped for a symlink to outside.
     renameSync(path.join(root, 'sub'), path.join(root, 'sub-moved'));
     symlinkSync(outside, path.join(root, 'sub'));
-    await expect(openInside(root, 'sub/new.txt', 'write', resolved)).rejects.toThrow(/path escapes the tool root/);
+    await expect(openInside(root, 'sub/new.txt', 'write', resolved)).rejects.toThrow(
+      /path escapes the tool root/,
+    );
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
@@ -70,13 +88,17 @@ describe('nothing is created before its place is checked', () => {
     mkdirSync(path.join(outside, 'b'));
     renameSync(path.join(root, 'a'), path.join(root, 'a-moved'));
     symlinkSync(outside, path.join(root, 'a'));
-    await expect(openInside(root, 'a/b/new.txt', 'write', resolved)).rejects.toThrow(/path escapes the tool root/);
+    await expect(openInside(root, 'a/b/new.txt', 'write', resolved)).rejects.toThrow(
+      /path escapes the tool root/,
+    );
     expect(existsSync(path.join(outside, 'b', 'new.txt'))).toBe(false);
   });
 
   it('writeFile still makes missing directories inside the root', async () => {
     const tool = makeTool(writeFile, { FAE_CWD: root });
-    const result = (await E(tool).execute(harden({ path: 'x/y/z/new.txt', content: 'ok' }))) as { created: boolean };
+    const result = (await E(tool).execute(harden({ path: 'x/y/z/new.txt', content: 'ok' }))) as {
+      created: boolean;
+    };
     expect(result.created).toBe(true);
     expect(readFileSync(path.join(root, 'x', 'y', 'z', 'new.txt'), 'utf8')).toBe('ok');
   });

@@ -4,14 +4,7 @@
 // outside; nested paths and symlinks that stay inside are allowed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import * as readFile from '../tools/read-file.js';
@@ -77,13 +70,29 @@ function makeFileTool(name: FileToolName): FaeTool {
 // Paths are built lazily: the temporary directories exist only per test.
 const escapes: [string, () => string, RegExp][] = [
   ['dot-dot', () => '../outside/secret.txt', /path escapes the tool root: .*climbs out/],
-  ['dot-dot after a real dir', () => 'inner/../../outside/secret.txt', /path escapes the tool root/],
-  ['absolute path', () => path.join(outside, 'secret.txt'), /path escapes the tool root: .*absolute/],
+  [
+    'dot-dot after a real dir',
+    () => 'inner/../../outside/secret.txt',
+    /path escapes the tool root/,
+  ],
+  [
+    'absolute path',
+    () => path.join(outside, 'secret.txt'),
+    /path escapes the tool root: .*absolute/,
+  ],
   ['absolute path inside the root', () => path.join(root, 'inner', 'real.txt'), /absolute/],
   ['sibling prefix', () => '../app-evil/secret', /path escapes the tool root/],
-  ['NUL byte', () => 'inner/real.txt\0../../outside/secret.txt', /path escapes the tool root: .*NUL/],
+  [
+    'NUL byte',
+    () => 'inner/real.txt\0../../outside/secret.txt',
+    /path escapes the tool root: .*NUL/,
+  ],
   ['symlink to a file outside', () => 'link-file-out', /path escapes the tool root: .*symlink/],
-  ['file under a symlinked dir outside', () => 'link-dir-out/secret.txt', /path escapes the tool root: .*symlink/],
+  [
+    'file under a symlinked dir outside',
+    () => 'link-dir-out/secret.txt',
+    /path escapes the tool root: .*symlink/,
+  ],
   ['symlinked dir outside itself', () => 'link-dir-out', /path escapes the tool root: .*symlink/],
 ];
 
@@ -131,9 +140,9 @@ describe('writeFile through symlinked parents', () => {
     const before = snapshotTree(base, [root]);
     const tool = makeFileTool('writeFile');
     for (const userPath of ['link-dir-out/new.txt', 'link-dir-out/sub/deeper/new.txt']) {
-      await expect(
-        E(tool).execute(harden({ path: userPath, content: 'PWNED' })),
-      ).rejects.toThrow(/path escapes the tool root: .*symlink/);
+      await expect(E(tool).execute(harden({ path: userPath, content: 'PWNED' }))).rejects.toThrow(
+        /path escapes the tool root: .*symlink/,
+      );
     }
     expect(snapshotTree(base, [root])).toEqual(before);
     expect(existsSync(path.join(outside, 'sub'))).toBe(false);
@@ -157,7 +166,9 @@ describe('a root that is itself reached through a symlink', () => {
     const linkToRoot = path.join(base, 'root-link');
     symlinkSync(root, linkToRoot);
     const tool = makeTool(readFile, { FAE_CWD: linkToRoot });
-    const result = (await E(tool).execute(harden({ path: 'inner/real.txt' }))) as { content: string };
+    const result = (await E(tool).execute(harden({ path: 'inner/real.txt' }))) as {
+      content: string;
+    };
     expect(result.content).toBe('inner SECRET\n');
     await expect(E(tool).execute(harden({ path: '../outside/secret.txt' }))).rejects.toThrow(
       /escapes/,
@@ -187,9 +198,9 @@ describe('confine.ts', () => {
     );
     await expect(resolveInside(root, '')).rejects.toThrow(/must not be empty/);
     await expect(resolveInside(root, 42)).rejects.toThrow(/must be a string/);
-    await expect(
-      resolveInside(root, 'inner/real.txt/child', { forCreate: true }),
-    ).rejects.toThrow(/not a directory/);
+    await expect(resolveInside(root, 'inner/real.txt/child', { forCreate: true })).rejects.toThrow(
+      /not a directory/,
+    );
   });
 
   it('refuses a symlink loop clearly', async () => {
@@ -201,18 +212,28 @@ describe('confine.ts', () => {
   it('a refusal keeps the fs error it was made from as its cause; the tool still answers with the message alone', async () => {
     symlinkSync('loop-b', path.join(root, 'loop-a'));
     symlinkSync('loop-a', path.join(root, 'loop-b'));
-    const loop = await resolveInside(root, 'loop-a').then(() => undefined, (error: unknown) => error);
-    expect(loop).toBeInstanceOf(Error);
-    expect((loop as Error).cause).toMatchObject({ code: 'ELOOP' });
-    const missing = await resolveInside(root, 'no-such-dir/file.txt').then(() => undefined, (error: unknown) => error);
-    expect((missing as Error).message).toMatch(/no such file or directory: "no-such-dir\/file.txt"/);
-    expect((missing as Error).cause).toMatchObject({ code: 'ENOENT' });
-    // Through E() the caller gets a fresh Error: the cause (which names the real path) stays here.
-    const tool = makeFileTool('readFile');
-    const told = await E(tool).execute(harden(fileTools.readFile.args('no-such-dir/file.txt'))).then(
+    const loop = await resolveInside(root, 'loop-a').then(
       () => undefined,
       (error: unknown) => error,
     );
+    expect(loop).toBeInstanceOf(Error);
+    expect((loop as Error).cause).toMatchObject({ code: 'ELOOP' });
+    const missing = await resolveInside(root, 'no-such-dir/file.txt').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((missing as Error).message).toMatch(
+      /no such file or directory: "no-such-dir\/file.txt"/,
+    );
+    expect((missing as Error).cause).toMatchObject({ code: 'ENOENT' });
+    // Through E() the caller gets a fresh Error: the cause (which names the real path) stays here.
+    const tool = makeFileTool('readFile');
+    const told = await E(tool)
+      .execute(harden(fileTools.readFile.args('no-such-dir/file.txt')))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(told).toBeInstanceOf(Error);
     expect((told as Error).cause).toBeUndefined();
     expect((told as Error).message).not.toContain(root);
@@ -231,7 +252,9 @@ describe('confine.ts', () => {
       }
       const inside = await open(path.join(root, 'inner', 'real.txt'), 'r');
       try {
-        await expect(assertOpenedInside(root, inside.fd, 'inner/real.txt')).resolves.toBeUndefined();
+        await expect(
+          assertOpenedInside(root, inside.fd, 'inner/real.txt'),
+        ).resolves.toBeUndefined();
       } finally {
         await inside.close();
       }

@@ -20,8 +20,9 @@ const toolSource = (name: ToolName) =>
 const running: MailHost[] = [];
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
-    const names = (await E(mailHost.host).list());
-    for (const name of names.filter(each => each.startsWith('controller-for-'))) await mailHost.caplet(name)?.cancel('test over');
+    const names = await E(mailHost.host).list();
+    for (const name of names.filter(each => each.startsWith('controller-for-')))
+      await mailHost.caplet(name)?.cancel('test over');
   }
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
@@ -34,14 +35,16 @@ const newMailHost = () => {
 };
 
 describe('tools/ when the daemon collects the directory just made (f0a46042a)', () => {
-  it('the double shows the daemon\'s symptom: makeDirectory returns, the name then fails with No reference exists', async () => {
+  it("the double shows the daemon's symptom: makeDirectory returns, the name then fails with No reference exists", async () => {
     const mailHost = newMailHost();
     await E(mailHost.host).provideGuest('fae', { agentName: 'profile-for-fae' });
     const fae = mailHost.guest('fae').powers;
     mailHost.collectDuringNextMakeDirectory();
     await E(fae).makeDirectory('tools');
     expect(await E(fae).has('tools')).toBe(true);
-    await expect(E(fae).list('tools')).rejects.toThrow(/No reference exists at path \/endo-state\/formulas\/[0-9a-f]{2}\/[0-9a-f]+\.json/);
+    await expect(E(fae).list('tools')).rejects.toThrow(
+      /No reference exists at path \/endo-state\/formulas\/[0-9a-f]{2}\/[0-9a-f]+\.json/,
+    );
   });
 
   it('FAE_GUEST=fae setup-tools: the agent makes tools/ again and moves the introduced tools into it', async () => {
@@ -49,7 +52,11 @@ describe('tools/ when the daemon collects the directory just made (f0a46042a)', 
     stubEnv({ FAE_GUEST: 'fae', LAL_HOST: 'http://127.0.0.1:9/v1' });
     const output = captureOutput();
     mailHost.collectDuringNextMakeDirectory();
-    await makeToolSetup({ agentSpecifier: agentSource, toolSpecifier: toolSource, say: output.say })(mailHost.host);
+    await makeToolSetup({
+      agentSpecifier: agentSource,
+      toolSpecifier: toolSource,
+      say: output.say,
+    })(mailHost.host);
     await waitForText(mailHost, 'Fae agent ready.');
     const fae = mailHost.guest('fae').powers;
     expect([...(await E(fae).list('tools'))].sort()).toEqual(EXAMPLE_TOOLS);
@@ -67,7 +74,11 @@ describe('tools/ when the daemon collects the directory just made (f0a46042a)', 
     stubEnv({ FAE_GUEST: 'fae', LAL_HOST: 'http://127.0.0.1:9/v1' });
     const output = captureOutput();
     // The guest exists (made above): setup hands it the tools at its top level, its tools/ being gone.
-    await makeToolSetup({ agentSpecifier: agentSource, toolSpecifier: toolSource, say: output.say })(mailHost.host);
+    await makeToolSetup({
+      agentSpecifier: agentSource,
+      toolSpecifier: toolSource,
+      say: output.say,
+    })(mailHost.host);
     await waitForText(mailHost, 'Fae agent ready.');
     expect([...(await E(fae).list('tools'))].sort()).toEqual(EXAMPLE_TOOLS);
     expect(output.text()).not.toContain('could not prepare tools/');

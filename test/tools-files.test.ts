@@ -135,7 +135,7 @@ describe('editFile', () => {
   it('writes the replacement literally: $&, $1, $$ and $` stay as typed', async () => {
     writeFileSync(path.join(root, 'price.txt'), 'price: PLACEHOLDER today\n');
     const tool = makeTool(editFile, env());
-    const literal = 'cost $& and $1 and $$ and $` and $\'';
+    const literal = "cost $& and $1 and $$ and $` and $'";
     const result = await E(tool).execute(
       harden({ path: 'price.txt', oldString: 'PLACEHOLDER', newString: literal }),
     );
@@ -159,7 +159,9 @@ describe('editFile', () => {
   it('counts overlapping matches as ambiguous', async () => {
     writeFileSync(path.join(root, 'a.txt'), 'aaa');
     await expect(
-      E(makeTool(editFile, env())).execute(harden({ path: 'a.txt', oldString: 'aa', newString: 'b' })),
+      E(makeTool(editFile, env())).execute(
+        harden({ path: 'a.txt', oldString: 'aa', newString: 'b' }),
+      ),
     ).rejects.toThrow(/matches 2 places/);
   });
 
@@ -176,7 +178,9 @@ describe('editFile', () => {
   it('refuses an empty oldString', async () => {
     writeFileSync(path.join(root, 'a.txt'), 'abc');
     await expect(
-      E(makeTool(editFile, env())).execute(harden({ path: 'a.txt', oldString: '', newString: 'x' })),
+      E(makeTool(editFile, env())).execute(
+        harden({ path: 'a.txt', oldString: '', newString: 'x' }),
+      ),
     ).rejects.toThrow(/oldString must not be empty/);
   });
 });
@@ -204,7 +208,10 @@ describe('listDir', () => {
   it('lists the root by default and refuses a file', async () => {
     writeFileSync(path.join(root, 'top.txt'), 'x');
     const tool = makeTool(listDir, env());
-    const result = (await E(tool).execute(harden({}))) as { path: string; entries: { name: string }[] };
+    const result = (await E(tool).execute(harden({}))) as {
+      path: string;
+      entries: { name: string }[];
+    };
     expect(result.path).toBe('.');
     expect(result.entries.map(entry => entry.name)).toEqual(['top.txt']);
     await expect(E(tool).execute(harden({ path: 'top.txt' }))).rejects.toThrow(

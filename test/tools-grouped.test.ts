@@ -17,11 +17,15 @@ import { digestTurn } from '../src/history/digest.js';
 
 const { start } = useAgents();
 
-const results = (request: RecordedRequest) => request.messages.filter(message => message.role === 'tool').map(message => message.content);
+const results = (request: RecordedRequest) =>
+  request.messages.filter(message => message.role === 'tool').map(message => message.content);
 const opsOf = (request: RecordedRequest, group: string) =>
-  request.tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op?.enum;
-const guestHas = async (run: AgentRun, ...path: string[]) => E(run.host.guest(run.name).powers).has(...path);
-const replyDone = (request: RecordedRequest) => callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] });
+  request.tools.find(tool => tool.function.name === group)?.function.parameters.properties?.op
+    ?.enum;
+const guestHas = async (run: AgentRun, ...path: string[]) =>
+  E(run.host.guest(run.name).powers).has(...path);
+const replyDone = (request: RecordedRequest) =>
+  callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] });
 
 describe('the first request', () => {
   test('offers six tool definitions, every former tool reachable as a tool or an op', async () => {
@@ -29,10 +33,37 @@ describe('the first request', () => {
     await run.send('hi');
     await run.reply('ok');
     const [first] = run.provider.requests;
-    expect(first!.toolNames.sort()).toEqual(['evaluate', 'mail', 'names', 'reply', 'schedule', 'send']);
-    expect(opsOf(first!, 'names')).toEqual(['list', 'has', 'lookup', 'identify', 'inspectCapability', 'remove', 'move', 'copy', 'makeDirectory', 'store', 'help']);
+    expect(first!.toolNames.sort()).toEqual([
+      'evaluate',
+      'mail',
+      'names',
+      'reply',
+      'schedule',
+      'send',
+    ]);
+    expect(opsOf(first!, 'names')).toEqual([
+      'list',
+      'has',
+      'lookup',
+      'identify',
+      'inspectCapability',
+      'remove',
+      'move',
+      'copy',
+      'makeDirectory',
+      'store',
+      'help',
+    ]);
     // messageHistory needs the newest daemon.
-    expect(opsOf(first!, 'mail')).toEqual(['listMessages', 'request', 'dismiss', 'adopt', 'adoptTool', 'resolve', 'reject']);
+    expect(opsOf(first!, 'mail')).toEqual([
+      'listMessages',
+      'request',
+      'dismiss',
+      'adopt',
+      'adoptTool',
+      'resolve',
+      'reject',
+    ]);
     expect(JSON.stringify(first!.tools).length).toBeLessThan(3_500);
   });
 
@@ -85,7 +116,10 @@ describe('calling an op', () => {
 
   test('a call by a former name written as text is recovered against the grouped tool', () => {
     const offered = offeredTools(schemasFor(BUILTIN_SCHEMAS, undefined));
-    const found = recoverToolCalls('<tool_call>\n{"name": "list", "arguments": {}}\n</tool_call>', offered);
+    const found = recoverToolCalls(
+      '<tool_call>\n{"name": "list", "arguments": {}}\n</tool_call>',
+      offered,
+    );
     expect(found.calls.map(call => call.name)).toEqual(['list']);
     // An op the daemon does not offer is not a callable name.
     expect(offered.has('messageHistory')).toBe(false);
@@ -97,7 +131,14 @@ test('the digest of a folded turn names grouped calls by their op', () => {
   const line = digestTurn({
     title: '#3 from HOST: "tidy"',
     messages: [
-      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'names', arguments: '{"op":"list"}' }, { id: 'b', name: 'dismiss', arguments: '{"messageNumber":2}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'a', name: 'names', arguments: '{"op":"list"}' },
+          { id: 'b', name: 'dismiss', arguments: '{"messageNumber":2}' },
+        ],
+      },
     ],
   });
   expect(line).toBe('#3 from HOST: "tidy" → used list, dismiss');
@@ -118,8 +159,12 @@ describe('argument errors name the op', () => {
     });
     await run.send('try');
     await run.reply('done');
-    const errors = results(run.provider.requests.at(-1)!).map(text => (JSON.parse(text) as { error: string }).error);
-    expect(errors[0]).toBe('op is required: one of list, has, lookup, identify, inspectCapability, remove, move, copy, makeDirectory, store, help');
+    const errors = results(run.provider.requests.at(-1)!).map(
+      text => (JSON.parse(text) as { error: string }).error,
+    );
+    expect(errors[0]).toBe(
+      'op is required: one of list, has, lookup, identify, inspectCapability, remove, move, copy, makeDirectory, store, help',
+    );
     expect(errors[1]).toMatch(/^names has no op "frobnicate": use one of list, /);
     expect(errors[2]).toMatch(/^names has no op "dismiss"/);
     expect(errors[3]).toBe('move: to is required');
@@ -159,7 +204,10 @@ describe('policies name a group or an op', () => {
   });
 
   test('denying a group takes all its ops, whatever name a call uses', async () => {
-    const run = await start({ env: { LAL_TOOLS_DENY: 'names' }, steps: [callTool('list', {}), callTool('names', { op: 'list' }), replyDone] });
+    const run = await start({
+      env: { LAL_TOOLS_DENY: 'names' },
+      steps: [callTool('list', {}), callTool('names', { op: 'list' }), replyDone],
+    });
     await run.send('look');
     await run.reply('done');
     expect(run.provider.requests[0]!.toolNames).not.toContain('names');

@@ -12,8 +12,7 @@ const goodSpec: FaeToolSpec = {
   run: args => args.text,
 };
 
-const made = (changes: Record<string, unknown>) => () =>
-  makeFaeTool({ ...goodSpec, ...changes });
+const made = (changes: Record<string, unknown>) => () => makeFaeTool({ ...goodSpec, ...changes });
 
 describe('makeFaeTool', () => {
   it('makes a tool from a well-formed spec', async () => {
@@ -28,9 +27,15 @@ describe('makeFaeTool', () => {
   });
 
   it('refuses a spec without an implementation, a description, help or a parameters schema', () => {
-    expect(made({ run: undefined })).toThrow(/FaeTool "echo": run must be a function, got "\[undefined\]"/);
-    expect(made({ description: 42 })).toThrow(/FaeTool "echo": description must be a string, got 42/);
+    expect(made({ run: undefined })).toThrow(
+      /FaeTool "echo": run must be a function, got "\[undefined\]"/,
+    );
+    expect(made({ description: 42 })).toThrow(
+      /FaeTool "echo": description must be a string, got 42/,
+    );
     expect(made({ help: null })).toThrow(/FaeTool "echo": help must be a string, got null/);
-    expect(made({ parameters: 'object' })).toThrow(/FaeTool "echo": parameters must be a JSON schema object, got "object"/);
+    expect(made({ parameters: 'object' })).toThrow(
+      /FaeTool "echo": parameters must be a JSON schema object, got "object"/,
+    );
   });
 });

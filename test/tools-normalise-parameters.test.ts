@@ -10,13 +10,25 @@ import { normaliseToolParameters } from '../src/tools/normalise-tool-parameters.
 
 describe('normaliseToolParameters', () => {
   test('no parameters means an object without properties', () => {
-    expect(normaliseToolParameters(undefined)).toEqual({ ok: true, parameters: { type: 'object', properties: {} } });
-    expect(normaliseToolParameters(null)).toEqual({ ok: true, parameters: { type: 'object', properties: {} } });
+    expect(normaliseToolParameters(undefined)).toEqual({
+      ok: true,
+      parameters: { type: 'object', properties: {} },
+    });
+    expect(normaliseToolParameters(null)).toEqual({
+      ok: true,
+      parameters: { type: 'object', properties: {} },
+    });
   });
 
   test('parameters that are not an object schema are refused with the reason', () => {
-    expect(normaliseToolParameters('x')).toEqual({ ok: false, reason: 'its parameters are not a JSON Schema object' });
-    expect(normaliseToolParameters([{ type: 'object' }])).toEqual({ ok: false, reason: 'its parameters are not a JSON Schema object' });
+    expect(normaliseToolParameters('x')).toEqual({
+      ok: false,
+      reason: 'its parameters are not a JSON Schema object',
+    });
+    expect(normaliseToolParameters([{ type: 'object' }])).toEqual({
+      ok: false,
+      reason: 'its parameters are not a JSON Schema object',
+    });
     expect(normaliseToolParameters({ type: 'array' })).toEqual({
       ok: false,
       reason: 'its parameters are of type "array"; a tool\'s parameters must be an object',
@@ -59,15 +71,24 @@ describe('normaliseToolParameters', () => {
       oneOf: [{ required: ['a'] }],
       anyOf: [],
       allOf: [{}],
-      properties: { value: { anyOf: [{ type: 'string' }, { type: 'number' }] }, other: { oneOf: [] } },
+      properties: {
+        value: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        other: { oneOf: [] },
+      },
     });
     expect(result).toEqual({
       ok: true,
-      parameters: { type: 'object', properties: { value: { anyOf: [{ type: 'string' }, { type: 'number' }] }, other: {} } },
+      parameters: {
+        type: 'object',
+        properties: { value: { anyOf: [{ type: 'string' }, { type: 'number' }] }, other: {} },
+      },
     });
   });
 
   test('properties that are not an object become none, and required names none of them is dropped', () => {
-    expect(normaliseToolParameters({ properties: ['a'], required: ['a'] })).toEqual({ ok: true, parameters: { type: 'object', properties: {} } });
+    expect(normaliseToolParameters({ properties: ['a'], required: ['a'] })).toEqual({
+      ok: true,
+      parameters: { type: 'object', properties: {} },
+    });
   });
 });

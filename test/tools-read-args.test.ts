@@ -56,33 +56,50 @@ describe('paths', () => {
   });
 
   test('a list of pet names takes names and paths, and refuses empty ones at their index', () => {
-    expect(readPathList({ n: ['a', 'dir/b', ['c', 'd']] }, 'n')).toEqual(['a', ['dir', 'b'], ['c', 'd']]);
+    expect(readPathList({ n: ['a', 'dir/b', ['c', 'd']] }, 'n')).toEqual([
+      'a',
+      ['dir', 'b'],
+      ['c', 'd'],
+    ]);
     expect(readPathList({}, 'n')).toEqual([]);
     expect(() => readPathList({ n: 'a' }, 'n')).toThrow('n must be an array of pet names');
     expect(() => readPathList({ n: ['a', ''] }, 'n')).toThrow('n[1] must be a pet name or a path');
     expect(() => readPathList({ n: [[]] }, 'n')).toThrow('n[0] must be a pet name or a path');
-    expect(() => readPathList({ n: [['a', '']] }, 'n')).toThrow('n[0] must be a pet name or a path');
+    expect(() => readPathList({ n: [['a', '']] }, 'n')).toThrow(
+      'n[0] must be a pet name or a path',
+    );
   });
 });
 
 describe('message numbers', () => {
   test('5, "5", "+5", "#5" and 5n are message 5', () => {
-    for (const value of [5, '5', '+5', '#5', ' 5 ', 5n]) expect(readMessageNumber({ messageNumber: value })).toBe(5n);
+    for (const value of [5, '5', '+5', '#5', ' 5 ', 5n])
+      expect(readMessageNumber({ messageNumber: value })).toBe(5n);
   });
 
   test('negative, fractional, unsafe and wordy numbers are refused with what was given', () => {
     expect(() => readMessageNumber({})).toThrow('messageNumber is required');
-    expect(() => readMessageNumber({ messageNumber: -1n })).toThrow('messageNumber must not be negative');
-    expect(() => readMessageNumber({ messageNumber: -1 })).toThrow('must be a whole message number such as 5, got "-1"');
+    expect(() => readMessageNumber({ messageNumber: -1n })).toThrow(
+      'messageNumber must not be negative',
+    );
+    expect(() => readMessageNumber({ messageNumber: -1 })).toThrow(
+      'must be a whole message number such as 5, got "-1"',
+    );
     expect(() => readMessageNumber({ messageNumber: 1.5 })).toThrow('got "1.5"');
-    expect(() => readMessageNumber({ messageNumber: 2 ** 60 })).toThrow('must be a whole message number');
-    expect(() => readMessageNumber({ number: 'five' }, 'number')).toThrow('number must be a whole message number such as 5, got "five"');
+    expect(() => readMessageNumber({ messageNumber: 2 ** 60 })).toThrow(
+      'must be a whole message number',
+    );
+    expect(() => readMessageNumber({ number: 'five' }, 'number')).toThrow(
+      'number must be a whole message number such as 5, got "five"',
+    );
   });
 });
 
 describe('message parts', () => {
   test('missing trailing text parts are added, since that loses nothing', () => {
-    expect(readMessageParts({ strings: ['see '], edgeNames: ['doc'], petNames: ['report'] })).toEqual({
+    expect(
+      readMessageParts({ strings: ['see '], edgeNames: ['doc'], petNames: ['report'] }),
+    ).toEqual({
       strings: ['see ', ''],
       edgeNames: ['doc'],
       petNames: ['report'],
@@ -94,9 +111,9 @@ describe('message parts', () => {
     expect(() => readMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(
       'edgeNames and petNames must have the same length (one edge name per attached value), got 1 and 0',
     );
-    expect(() => readMessageParts({ strings: ['a', 'b', 'c'], edgeNames: ['x'], petNames: ['y'] })).toThrow(
-      'strings has 3 parts but 1 value(s) are attached',
-    );
+    expect(() =>
+      readMessageParts({ strings: ['a', 'b', 'c'], edgeNames: ['x'], petNames: ['y'] }),
+    ).toThrow('strings has 3 parts but 1 value(s) are attached');
   });
 });
 

@@ -35,7 +35,11 @@ afterEach(() => {
 
 const sandboxed = (await checkSandbox()) === undefined;
 const modes = [
-  { mode: 'unsandboxed (FAE_RUN_COMMAND_UNSANDBOXED=1)', env: { FAE_RUN_COMMAND_UNSANDBOXED: '1' }, insideRoot: () => realpathSync(root) },
+  {
+    mode: 'unsandboxed (FAE_RUN_COMMAND_UNSANDBOXED=1)',
+    env: { FAE_RUN_COMMAND_UNSANDBOXED: '1' },
+    insideRoot: () => realpathSync(root),
+  },
   ...(sandboxed ? [{ mode: 'in bubblewrap', env: {}, insideRoot: () => '/work' }] : []),
 ];
 
@@ -70,7 +74,9 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
 
   it('a program file without the execute bit is refused as not executable, not as missing', async () => {
     writeFileSync(`${root}/plain.sh`, 'echo ran\n', { mode: 0o644 });
-    await expect(run({ command: ['./plain.sh'] })).rejects.toThrow(/^runCommand: cannot start "\.\/plain\.sh" \((EACCES|Permission denied)\)$/);
+    await expect(run({ command: ['./plain.sh'] })).rejects.toThrow(
+      /^runCommand: cannot start "\.\/plain\.sh" \((EACCES|Permission denied)\)$/,
+    );
   });
 
   it('runs a shell string in the root and returns exit code, stdout and stderr', async () => {
@@ -132,7 +138,13 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
       expect(result.stdout).not.toContain('sk-other');
       expect(result.stdout).not.toMatch(/^LAL_/m);
       expect(result.stdout).not.toContain('HARMLESS_SETTING');
-      expect(result.stdout.trim().split('\n').map(line => line.split('=')[0]).sort()).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'TERM']);
+      expect(
+        result.stdout
+          .trim()
+          .split('\n')
+          .map(line => line.split('=')[0])
+          .sort(),
+      ).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'TERM']);
     } finally {
       for (const name of ['LAL_AUTH_TOKEN', 'LAL_HOST', 'OPENAI_API_KEY', 'HARMLESS_SETTING']) {
         if (saved[name] === undefined) delete process.env[name];
@@ -154,22 +166,34 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     await expect(run({})).rejects.toThrow(/^runCommand: command is required$/);
     await expect(run({ command: null })).rejects.toThrow(/^runCommand: command is required$/);
     await expect(run({ command: ['', 'x'] })).rejects.toThrow(/command\[0\] must name a program/);
-    await expect(run({ command: ['ls', null] })).rejects.toThrow(/^runCommand: command\[1\] must be a string, got null$/);
+    await expect(run({ command: ['ls', null] })).rejects.toThrow(
+      /^runCommand: command\[1\] must be a string, got null$/,
+    );
     // spawn itself throws on a NUL byte: a clear refusal, not a crash.
-    await expect(run({ command: ['echo', 'a\u0000b'] })).rejects.toThrow('runCommand: cannot start "echo a\\u0000b": ');
+    await expect(run({ command: ['echo', 'a\u0000b'] })).rejects.toThrow(
+      'runCommand: cannot start "echo a\\u0000b": ',
+    );
     await expect(run({ command: ['no-such-program-lal-fae'] })).rejects.toThrow(
       /command not found: "no-such-program-lal-fae"/,
     );
   });
 });
 
-describe('runCommand with the host\'s opt-out', () => {
+describe("runCommand with the host's opt-out", () => {
   const run = async (command: string): Promise<CommandResult & { signal: string | null }> =>
-    (await E(makeTool(runCommand, { FAE_CWD: root, FAE_RUN_COMMAND_UNSANDBOXED: '1' })).execute(harden({ command }))) as CommandResult & { signal: string | null };
+    (await E(makeTool(runCommand, { FAE_CWD: root, FAE_RUN_COMMAND_UNSANDBOXED: '1' })).execute(
+      harden({ command }),
+    )) as CommandResult & { signal: string | null };
 
   it('a command killed by a signal says which, with no exit code', async () => {
     const result = await run('echo before; kill -TERM $$; echo after');
-    expect(result).toMatchObject({ exitCode: null, signal: 'SIGTERM', status: 'killed by SIGTERM', stdout: 'before\n', timedOut: false });
+    expect(result).toMatchObject({
+      exitCode: null,
+      signal: 'SIGTERM',
+      status: 'killed by SIGTERM',
+      stdout: 'before\n',
+      timedOut: false,
+    });
   });
 
   it('a worker without PATH still gives commands the standard one', async () => {
@@ -186,8 +210,21 @@ describe('runCommand with the host\'s opt-out', () => {
 describe('child-env', () => {
   it('builds the environment from the allow list only; LANG only when it is a locale name', () => {
     const where = { path: '/usr/bin:/bin', home: '/tmp', cwd: '/work' };
-    const source = { PATH: '/host/bin', LAL_AUTH_TOKEN: 'x', SSH_AUTH_SOCK: '/s', AWS_SECRET_ACCESS_KEY: 'k', LANG: 'de_DE.UTF-8', TERM: 'xterm' };
-    expect(makeChildEnv(source, where)).toEqual({ PATH: '/usr/bin:/bin', HOME: '/tmp', LANG: 'de_DE.UTF-8', TERM: 'dumb', PWD: '/work' });
+    const source = {
+      PATH: '/host/bin',
+      LAL_AUTH_TOKEN: 'x',
+      SSH_AUTH_SOCK: '/s',
+      AWS_SECRET_ACCESS_KEY: 'k',
+      LANG: 'de_DE.UTF-8',
+      TERM: 'xterm',
+    };
+    expect(makeChildEnv(source, where)).toEqual({
+      PATH: '/usr/bin:/bin',
+      HOME: '/tmp',
+      LANG: 'de_DE.UTF-8',
+      TERM: 'dumb',
+      PWD: '/work',
+    });
     expect(makeChildEnv({ LANG: 'C; rm -rf /' }, where).LANG).toBe('C.UTF-8');
   });
 });

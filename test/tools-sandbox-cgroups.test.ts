@@ -31,17 +31,21 @@ afterEach(() => {
 describe.skipIf(reason !== undefined)('command cgroups', () => {
   it('write the limits, and release() kills a process left in them', async () => {
     const cgroups = makeCommandCgroups(limits);
-    const pidsDir = cgroups.procsFiles.map(file => path.dirname(file)).find(dir => existsSync(path.join(dir, 'pids.max')));
+    const pidsDir = cgroups.procsFiles
+      .map(file => path.dirname(file))
+      .find(dir => existsSync(path.join(dir, 'pids.max')));
     expect(pidsDir).toBeDefined();
     expect(readFileSync(path.join(pidsDir!, 'pids.max'), 'utf8').trim()).toBe('8');
     const child = spawn('sleep', ['100'], { stdio: 'ignore' });
-    const ended = new Promise<string | null>(resolve => child.on('exit', (_code, signal) => resolve(signal)));
+    const ended = new Promise<string | null>(resolve =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     for (const file of cgroups.procsFiles) writeFileSync(file, String(child.pid));
     cgroups.release();
     expect(await ended).toBe('SIGKILL');
   });
 
-  it('sweep cgroups a dead worker left, and keep a live worker\'s', async () => {
+  it("sweep cgroups a dead worker left, and keep a live worker's", async () => {
     const deadPid = spawnSync('true').pid;
     const livePid = process.ppid;
     for (const parent of parents) {
@@ -56,8 +60,14 @@ describe.skipIf(reason !== undefined)('command cgroups', () => {
     const fresh = await import('../tools/lib/sandbox/command-cgroups.js');
     fresh.makeCommandCgroups(limits).release();
     for (const parent of parents) {
-      expect(existsSync(path.join(parent, `lal-fae-run-${deadPid}-1`)), `${parent}: the dead worker's cgroup`).toBe(false);
-      expect(existsSync(path.join(parent, `lal-fae-run-${livePid}-1`)), `${parent}: the live worker's cgroup`).toBe(true);
+      expect(
+        existsSync(path.join(parent, `lal-fae-run-${deadPid}-1`)),
+        `${parent}: the dead worker's cgroup`,
+      ).toBe(false);
+      expect(
+        existsSync(path.join(parent, `lal-fae-run-${livePid}-1`)),
+        `${parent}: the live worker's cgroup`,
+      ).toBe(true);
     }
   });
 });

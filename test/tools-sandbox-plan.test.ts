@@ -9,7 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { CommandCgroups } from '../tools/lib/sandbox/command-cgroups.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
-import { findSandboxPrograms, planSandboxedRun, type SandboxPlan } from '../tools/lib/sandbox/sandbox-plan.js';
+import {
+  findSandboxPrograms,
+  planSandboxedRun,
+  type SandboxPlan,
+} from '../tools/lib/sandbox/sandbox-plan.js';
 import { readSandboxSettings } from '../tools/lib/sandbox/sandbox-settings.js';
 import { makeTempDir } from './tools-helpers.js';
 
@@ -19,8 +23,19 @@ const settings = readSandboxSettings({ FAE_SANDBOX_MAX_PROCESSES: '16' }, 'test'
 const NOBODY_RUNNING = 4242;
 const echo = { file: '/bin/echo', argv: ['hi'] };
 
-function fakeCgroups(procsFiles: string[], pidsBounded: boolean): CommandCgroups & { released: number } {
-  const cgroups = { procsFiles, pidsBounded, memoryBounded: procsFiles.length > 0, released: 0, release: () => { cgroups.released += 1; } };
+function fakeCgroups(
+  procsFiles: string[],
+  pidsBounded: boolean,
+): CommandCgroups & { released: number } {
+  const cgroups = {
+    procsFiles,
+    pidsBounded,
+    memoryBounded: procsFiles.length > 0,
+    released: 0,
+    release: () => {
+      cgroups.released += 1;
+    },
+  };
   return cgroups;
 }
 function plan(uid: number, cgroups: CommandCgroups, root = '/tmp'): SandboxPlan | string {
@@ -33,9 +48,14 @@ const asPlan = (made: SandboxPlan | string): SandboxPlan => {
 
 describe('bounding the number of processes', () => {
   it('root with no pids cgroup (none at all, or memory only) gets no sandbox, and the cgroups made are released', () => {
-    for (const cgroups of [fakeCgroups([], false), fakeCgroups(['/cg/memory/x/cgroup.procs'], false)]) {
+    for (const cgroups of [
+      fakeCgroups([], false),
+      fakeCgroups(['/cg/memory/x/cgroup.procs'], false),
+    ]) {
       const made = plan(0, cgroups);
-      expect(made).toMatch(/^running as root with no writable pids cgroup, the sandbox cannot bound the number of processes .*FAE_RUN_COMMAND_UNSANDBOXED=1/);
+      expect(made).toMatch(
+        /^running as root with no writable pids cgroup, the sandbox cannot bound the number of processes .*FAE_RUN_COMMAND_UNSANDBOXED=1/,
+      );
       expect(cgroups.released).toBe(1);
     }
   });
@@ -57,7 +77,12 @@ describe('bounding the number of processes', () => {
   it('another user with a memory cgroup only: joins it first, and still bounds processes by RLIMIT_NPROC', () => {
     const made = asPlan(plan(NOBODY_RUNNING, fakeCgroups(['/cg/memory/x/cgroup.procs'], false)));
     expect(made.file).toBe('/bin/sh');
-    expect(made.argv.slice(0, 4)).toEqual(['-c', 'echo $$ > "$0" && exec "$@"', '/cg/memory/x/cgroup.procs', programs.prlimit]);
+    expect(made.argv.slice(0, 4)).toEqual([
+      '-c',
+      'echo $$ > "$0" && exec "$@"',
+      '/cg/memory/x/cgroup.procs',
+      programs.prlimit,
+    ]);
     expect(made.argv).toContain('--nproc=16');
   });
 
@@ -85,10 +110,16 @@ describe.skipIf(problem !== undefined)('the prlimit-only plan runs here', () => 
     expect(typeof found).toBe('object');
     const root = makeTempDir('plan-root');
     const made = asPlan(
-      planSandboxedRun(found as { bwrap: string; prlimit: string }, root, settings, { file: '/bin/sh', argv: ['-c', 'pwd'] }, {
-        uid: NOBODY_RUNNING,
-        makeCgroups: () => fakeCgroups([], false),
-      }),
+      planSandboxedRun(
+        found as { bwrap: string; prlimit: string },
+        root,
+        settings,
+        { file: '/bin/sh', argv: ['-c', 'pwd'] },
+        {
+          uid: NOBODY_RUNNING,
+          makeCgroups: () => fakeCgroups([], false),
+        },
+      ),
     );
     const ran = spawnSync(made.file, made.argv, { encoding: 'utf8' });
     rmSync(root, { recursive: true, force: true });

@@ -6,7 +6,15 @@
 // wrong are refused when the tool is made, naming the variable.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import * as runCommand from '../tools/run-command.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
@@ -39,10 +47,12 @@ const realPrlimit = findProgram('prlimit', '/usr/bin:/bin:/usr/sbin:/sbin');
 async function refusedWith(searchPath: string): Promise<string> {
   vi.stubEnv('PATH', searchPath);
   const tool = makeTool(runCommand, { FAE_CWD: root });
-  const error = await (E(tool).execute(harden({ command: 'touch ran.txt' }))).then(
-    () => undefined,
-    (reason: Error) => reason,
-  );
+  const error = await E(tool)
+    .execute(harden({ command: 'touch ran.txt' }))
+    .then(
+      () => undefined,
+      (reason: Error) => reason,
+    );
   expect(error, 'the command ran without a sandbox').toBeInstanceOf(Error);
   expect(existsSync(path.join(root, 'ran.txt'))).toBe(false);
   const message = (error as Error).message;
@@ -57,7 +67,9 @@ describe('runCommand refuses when the sandbox cannot be made', () => {
     const message = await refusedWith(bin);
     expect(message).toContain('prlimit (util-linux) was not found on PATH: install util-linux');
     expect(message).toContain('FAE_RUN_COMMAND_UNSANDBOXED=1');
-    expect(findSandboxPrograms(bin)).toBe(message.replace(/^runCommand: no sandbox, so no command was run: /, ''));
+    expect(findSandboxPrograms(bin)).toBe(
+      message.replace(/^runCommand: no sandbox, so no command was run: /, ''),
+    );
     expect(await checkSandbox(bin)).toBe(findSandboxPrograms(bin));
     // No PATH at all: nothing is found, nothing crashes.
     expect(findProgram('sh', undefined)).toBeUndefined();
@@ -69,7 +81,9 @@ describe('runCommand refuses when the sandbox cannot be made', () => {
     writeFileSync(path.join(relative, 'bwrap'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     try {
       expect(findProgram('bwrap', `${bin}::${relative}`)).toBeUndefined();
-      expect(await refusedWith(`${bin}::${relative}`)).toContain('bubblewrap (bwrap) was not found on PATH');
+      expect(await refusedWith(`${bin}::${relative}`)).toContain(
+        'bubblewrap (bwrap) was not found on PATH',
+      );
     } finally {
       rmSync(relative, { recursive: true, force: true });
     }
@@ -78,16 +92,23 @@ describe('runCommand refuses when the sandbox cannot be made', () => {
   it('a bubblewrap that fails when tried: its first line of complaint is the reason', async () => {
     expect(realPrlimit).toBeDefined();
     symlinkSync(realPrlimit!, path.join(bin, 'prlimit'));
-    script('bwrap', 'echo "bwrap: No permissions to create new namespace" >&2\necho "second line" >&2\nexit 1');
+    script(
+      'bwrap',
+      'echo "bwrap: No permissions to create new namespace" >&2\necho "second line" >&2\nexit 1',
+    );
     const message = await refusedWith(bin);
-    expect(message).toContain('bubblewrap is installed but cannot make a sandbox here (bwrap: No permissions to create new namespace)');
+    expect(message).toContain(
+      'bubblewrap is installed but cannot make a sandbox here (bwrap: No permissions to create new namespace)',
+    );
     expect(message).not.toContain('second line');
   });
 
   it('a bubblewrap that fails silently: the exit code is the reason', async () => {
     symlinkSync(realPrlimit!, path.join(bin, 'prlimit'));
     script('bwrap', 'exit 3');
-    expect(await checkSandbox(bin)).toBe('bubblewrap is installed but cannot make a sandbox here (exit code 3)');
+    expect(await checkSandbox(bin)).toBe(
+      'bubblewrap is installed but cannot make a sandbox here (exit code 3)',
+    );
     expect(await refusedWith(bin)).toContain('(exit code 3)');
   });
 
@@ -116,8 +137,8 @@ describe('sandbox settings the host gets wrong are refused when the tool is made
   });
 
   it('FAE_SANDBOX_ALLOW_NETWORK must be a flag', () => {
-    expect(() => makeTool(runCommand, { FAE_CWD: root, FAE_SANDBOX_ALLOW_NETWORK: 'sometimes' })).toThrow(
-      /FAE_SANDBOX_ALLOW_NETWORK must be 1 or 0, got "sometimes"/,
-    );
+    expect(() =>
+      makeTool(runCommand, { FAE_CWD: root, FAE_SANDBOX_ALLOW_NETWORK: 'sometimes' }),
+    ).toThrow(/FAE_SANDBOX_ALLOW_NETWORK must be 1 or 0, got "sometimes"/);
   });
 });

@@ -10,7 +10,13 @@ import * as writeFile from '../tools/write-file.js';
 import * as editFile from '../tools/edit-file.js';
 import * as listDir from '../tools/list-dir.js';
 import * as runCommand from '../tools/run-command.js';
-import { exampleToolNames, isToolName, rootedToolNames, toolModuleFiles, toolModuleUrl } from '../tools/index.js';
+import {
+  exampleToolNames,
+  isToolName,
+  rootedToolNames,
+  toolModuleFiles,
+  toolModuleUrl,
+} from '../tools/index.js';
 import { expectValidToolSchema, makeTempDir, makeTool } from './tools-helpers.js';
 
 const modulesByName = {
@@ -57,9 +63,9 @@ describe('tool schemas and the index', () => {
 
   it('arguments the schema does not declare are refused by name', async () => {
     const tool = makeTool(math);
-    await expect(
-      E(tool).execute(harden({ operation: 'add', a: 1, b: 2, c: 3 })),
-    ).rejects.toThrow(/unknown argument\(s\) c/);
+    await expect(E(tool).execute(harden({ operation: 'add', a: 1, b: 2, c: 3 }))).rejects.toThrow(
+      /unknown argument\(s\) c/,
+    );
   });
 });
 
@@ -79,7 +85,10 @@ describe('timestamp', () => {
     expect(result.timeZone).toBe('Asia/Tokyo');
     expect(result.utcOffset).toBe('GMT+09:00');
     // Tokyo has no daylight saving: local time is UTC + 9 h exactly.
-    const expectedLocal = new Date(instant + 9 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const expectedLocal = new Date(instant + 9 * 3600_000)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
     expect(result.local).toBe(expectedLocal);
     expect(Object.isFrozen(result)).toBe(true);
   });
@@ -157,18 +166,18 @@ describe('math', () => {
 
   it('refuses non-finite operands, non-finite results, non-numbers and unknown operations', async () => {
     const tool = makeTool(math);
-    await expect(
-      E(tool).execute(harden({ operation: 'add', a: Infinity, b: 1 })),
-    ).rejects.toThrow(/a must be a finite number/);
+    await expect(E(tool).execute(harden({ operation: 'add', a: Infinity, b: 1 }))).rejects.toThrow(
+      /a must be a finite number/,
+    );
     await expect(E(tool).execute(harden({ operation: 'add', a: NaN, b: 1 }))).rejects.toThrow(
       /a must be a finite number/,
     );
-    await expect(
-      E(tool).execute(harden({ operation: 'power', a: 10, b: 400 })),
-    ).rejects.toThrow(/no finite result/);
-    await expect(
-      E(tool).execute(harden({ operation: 'add', a: 'five', b: 1 })),
-    ).rejects.toThrow(/a must be a number, got a string/);
+    await expect(E(tool).execute(harden({ operation: 'power', a: 10, b: 400 }))).rejects.toThrow(
+      /no finite result/,
+    );
+    await expect(E(tool).execute(harden({ operation: 'add', a: 'five', b: 1 }))).rejects.toThrow(
+      /a must be a number, got a string/,
+    );
     await expect(E(tool).execute(harden({ operation: 'root', a: 4, b: 2 }))).rejects.toThrow(
       /unknown operation "root"; use one of add, subtract/,
     );

@@ -6,21 +6,41 @@
  * the sender's notice says when.
  */
 import { describe, expect, test } from 'vitest';
-import { describeUsage, emptyUsage, HOUR_MS, pruneRecent, recordUsage } from '../src/usage/usage-ledger.js';
+import {
+  describeUsage,
+  emptyUsage,
+  HOUR_MS,
+  pruneRecent,
+  recordUsage,
+} from '../src/usage/usage-ledger.js';
 import { describeQuota, quotaWait, type HourlyQuota } from '../src/usage/hourly-quota.js';
 import { makeQuotaWaits, quotaNotice } from '../src/usage/quota-waits.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
-const budget = (quota: Partial<HourlyQuota>): HourlyQuota => ({ maxCalls: undefined, maxTokens: undefined, ...quota });
+const budget = (quota: Partial<HourlyQuota>): HourlyQuota => ({
+  maxCalls: undefined,
+  maxTokens: undefined,
+  ...quota,
+});
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('usage ledger', () => {
   test('counts calls and tokens per model; a call without usage counts as a call', () => {
     const ledger = emptyUsage(T0);
-    recordUsage(ledger, 'qwen', { inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000 }, T0 + 1);
+    recordUsage(
+      ledger,
+      'qwen',
+      { inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000 },
+      T0 + 1,
+    );
     recordUsage(ledger, 'qwen', undefined, T0 + 2);
-    expect(ledger.byModel.qwen).toEqual({ calls: 2, inputTokens: 1_200, outputTokens: 30, cachedInputTokens: 1_000 });
+    expect(ledger.byModel.qwen).toEqual({
+      calls: 2,
+      inputTokens: 1_200,
+      outputTokens: 30,
+      cachedInputTokens: 1_000,
+    });
     // Both calls fell in the same clock minute: one entry, at the later call's time.
     expect(ledger.recent).toEqual([[T0 + 2, 1_230, 2]]);
     expect(describeUsage(ledger)).toEqual([
@@ -33,9 +53,15 @@ describe('usage ledger', () => {
     const ledger = emptyUsage(T0);
     expect(describeUsage(ledger)).toEqual([`no model calls since ${iso(T0)}`]);
     // A ledger stored before cached tokens were counted.
-    ledger.byModel.old = { calls: 1, inputTokens: 5, outputTokens: 1 } as (typeof ledger.byModel)[string];
+    ledger.byModel.old = {
+      calls: 1,
+      inputTokens: 5,
+      outputTokens: 1,
+    } as (typeof ledger.byModel)[string];
     ledger.byModel.new = { calls: 1, inputTokens: 5, outputTokens: 1, cachedInputTokens: 2 };
-    expect(describeUsage(ledger)[0]).toBe(`since ${iso(T0)}, in all: 2 calls, 10 tokens in (2 cached) / 2 out`);
+    expect(describeUsage(ledger)[0]).toBe(
+      `since ${iso(T0)}, in all: 2 calls, 10 tokens in (2 cached) / 2 out`,
+    );
     expect(describeUsage(ledger)[1]).toBe('old: 1 call, 5 tokens in (0 cached) / 1 out');
     recordUsage(ledger, 'old', undefined, T0);
     expect(ledger.byModel.old.cachedInputTokens).toBe(0);
@@ -67,17 +93,34 @@ describe('hourly quota', () => {
   const ledgerWith = (calls: [number, number, number][]) => ({ ...emptyUsage(T0), recent: calls });
 
   test('with room in both budgets there is no wait', () => {
-    expect(quotaWait(ledgerWith([[T0, 10, 1]]), budget({ maxCalls: 2, maxTokens: 100 }), T0 + 1)).toBeUndefined();
+    expect(
+      quotaWait(ledgerWith([[T0, 10, 1]]), budget({ maxCalls: 2, maxTokens: 100 }), T0 + 1),
+    ).toBeUndefined();
     expect(quotaWait(ledgerWith([[T0, 10, 1]]), budget({}), T0 + 1)).toBeUndefined();
   });
 
   test('a spent call budget frees up when enough of the oldest calls leave the hour', () => {
-    const wait = quotaWait(ledgerWith([[T0, 1, 1], [T0 + 60_000, 1, 1], [T0 + 120_000, 1, 1]]), budget({ maxCalls: 2 }), T0 + 180_000);
-    expect(wait).toEqual({ until: T0 + 60_000 + HOUR_MS, reason: '3 of 2 model calls this hour (LAL_MAX_CALLS_PER_HOUR)' });
+    const wait = quotaWait(
+      ledgerWith([
+        [T0, 1, 1],
+        [T0 + 60_000, 1, 1],
+        [T0 + 120_000, 1, 1],
+      ]),
+      budget({ maxCalls: 2 }),
+      T0 + 180_000,
+    );
+    expect(wait).toEqual({
+      until: T0 + 60_000 + HOUR_MS,
+      reason: '3 of 2 model calls this hour (LAL_MAX_CALLS_PER_HOUR)',
+    });
   });
 
   test('a spent token budget frees up when enough tokens leave; the later of two spent budgets wins', () => {
-    const ledger = ledgerWith([[T0, 600, 1], [T0 + 60_000, 600, 1], [T0 + 120_000, 10, 1]]);
+    const ledger = ledgerWith([
+      [T0, 600, 1],
+      [T0 + 60_000, 600, 1],
+      [T0 + 120_000, 10, 1],
+    ]);
     // Once the first call leaves the hour, 610 of 1,000 tokens are spent: room again.
     expect(quotaWait(ledger, budget({ maxTokens: 1_000 }), T0 + 180_000)).toEqual({
       until: T0 + HOUR_MS,
@@ -109,7 +152,12 @@ describe('held work', () => {
   test('held work goes back on the queue in order when the latest wait is over, and stop disarms', () => {
     const clock = makeManualClock(T0);
     const requeued: string[] = [];
-    const waits = makeQuotaWaits<string>({ clock, quota: budget({ maxCalls: 1 }), ledger: () => emptyUsage(T0), requeue: work => requeued.push(work) });
+    const waits = makeQuotaWaits<string>({
+      clock,
+      quota: budget({ maxCalls: 1 }),
+      ledger: () => emptyUsage(T0),
+      requeue: work => requeued.push(work),
+    });
     expect(waits.check()).toBeUndefined();
     waits.hold('a', { until: T0 + 1_000, reason: 'r' });
     // A shorter wait does not bring the release forward; a longer one pushes it back.
@@ -129,6 +177,8 @@ describe('held work', () => {
     expect(quotaNotice({ until: T0 + 30_000, reason: '5 of 5 model calls' }, 4n, T0)).toBe(
       `I have used this hour's budget (5 of 5 model calls). Your message #4 is kept, and I will take it up at ${iso(T0 + 30_000)} (in about 1 minute).`,
     );
-    expect(quotaNotice({ until: T0 + 150_000, reason: 'x' }, 4n, T0)).toContain('(in about 3 minutes)');
+    expect(quotaNotice({ until: T0 + 150_000, reason: 'x' }, 4n, T0)).toContain(
+      '(in about 3 minutes)',
+    );
   });
 });

@@ -54,9 +54,7 @@ function run(args: ToolArgs) {
   }
   const result = operations[operation](a, b);
   if (!Number.isFinite(result)) {
-    throw Error(
-      `${toolName}: ${operation}(${a}, ${b}) has no finite result (${String(result)})`,
-    );
+    throw Error(`${toolName}: ${operation}(${a}, ${b}) has no finite result (${String(result)})`);
   }
   // -0 is a distinct passable; nobody asking for arithmetic wants it.
   return { operation, a, b, result: Object.is(result, -0) ? 0 : result };

@@ -25,7 +25,10 @@ function splitLines(text: string): string[] {
 async function readConfined(root: string, args: ToolArgs) {
   checkArgNames(toolName, args, ['path', 'offset', 'limit', 'maxBytes']);
   const userPath = requireString(toolName, args, 'path');
-  const offset = optionalInteger(toolName, args, 'offset', { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const offset = optionalInteger(toolName, args, 'offset', {
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+  });
   const limit = optionalInteger(toolName, args, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER });
   const maxBytes =
     optionalInteger(toolName, args, 'maxBytes', { min: 1, max: largestMaxBytes }) ??

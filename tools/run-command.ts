@@ -15,7 +15,13 @@ import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../providers/types.js';
 import { makeChildEnv } from './lib/child-env.js';
 import { checkSandbox } from './lib/sandbox/sandbox-check.js';
-import { findSandboxPrograms, planSandboxedRun, SANDBOX_HOME, SANDBOX_PATH, SANDBOX_ROOT } from './lib/sandbox/sandbox-plan.js';
+import {
+  findSandboxPrograms,
+  planSandboxedRun,
+  SANDBOX_HOME,
+  SANDBOX_PATH,
+  SANDBOX_ROOT,
+} from './lib/sandbox/sandbox-plan.js';
 import { readSandboxSettings, type SandboxSettings } from './lib/sandbox/sandbox-settings.js';
 import { toolRootFromEnv } from './lib/confine.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
@@ -60,10 +66,13 @@ function readCommand(args: ToolArgs): CommandSpec {
       return word;
     });
     const [file, ...rest] = words;
-    if (file === undefined || file === '') throw Error(`${toolName}: command[0] must name a program`);
+    if (file === undefined || file === '')
+      throw Error(`${toolName}: command[0] must name a program`);
     return { file, argv: rest, shown: words.join(' ') };
   }
-  throw Error(`${toolName}: command must be a string or an array of strings, got ${describeType(command)}`);
+  throw Error(
+    `${toolName}: command must be a string or an array of strings, got ${describeType(command)}`,
+  );
 }
 
 /** Kills the child's whole process group (it leads one: `detached`). */
@@ -100,7 +109,12 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
     } catch (error) {
       // e.g. a NUL byte in an argument
       launch.release();
-      reject(Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      reject(
+        Error(
+          `${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        ),
+      );
       return;
     }
     const stdout = makeOutputCollector(outputCapBytes);
@@ -122,9 +136,13 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
       launch.release();
       const why = exitCode === 1 ? launch.notStarted?.(stderr.text()) : undefined;
       if (why !== undefined) {
-        reject(Error(why === 'No such file or directory'
-          ? `${toolName}: command not found: ${JSON.stringify(spec.file)}`
-          : `${toolName}: cannot start ${JSON.stringify(spec.shown)} (${why})`));
+        reject(
+          Error(
+            why === 'No such file or directory'
+              ? `${toolName}: command not found: ${JSON.stringify(spec.file)}`
+              : `${toolName}: cannot start ${JSON.stringify(spec.shown)} (${why})`,
+          ),
+        );
         return;
       }
       resolve({
@@ -182,17 +200,26 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
 }
 
 /** One line: the command was not run, why, and how to fix it. */
-const refusal = (why: string): Error => Error(`${toolName}: no sandbox, so no command was run: ${why}`);
+const refusal = (why: string): Error =>
+  Error(`${toolName}: no sandbox, so no command was run: ${why}`);
 
 /** Whether bubblewrap works here, asked once per bwrap found (the PATH can change). */
 const sandboxChecks = new Map<string, Promise<string | undefined>>();
 
-async function prepareLaunch(root: string, settings: SandboxSettings, spec: CommandSpec): Promise<Launch> {
+async function prepareLaunch(
+  root: string,
+  settings: SandboxSettings,
+  spec: CommandSpec,
+): Promise<Launch> {
   if (settings.unsandboxed) {
     return {
       file: spec.file,
       argv: spec.argv,
-      env: makeChildEnv(process.env, { path: process.env.PATH ?? SANDBOX_PATH, home: root, cwd: root }),
+      env: makeChildEnv(process.env, {
+        path: process.env.PATH ?? SANDBOX_PATH,
+        home: root,
+        cwd: root,
+      }),
       sandbox: 'none (FAE_RUN_COMMAND_UNSANDBOXED)',
       release: () => {},
     };
@@ -227,8 +254,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
   const settings = readSandboxSettings(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
-    description:
-      `Run a command in the working directory (${SANDBOX_ROOT} inside a sandbox: the system read-only, no network, /tmp private) and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.`,
+    description: `Run a command in the working directory (${SANDBOX_ROOT} inside a sandbox: the system read-only, no network, /tmp private) and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.`,
     parameters: {
       type: 'object',
       properties: {
@@ -271,7 +297,9 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       const timeoutMs =
         optionalInteger(toolName, args, 'timeoutMs', { min: 1, max: largestTimeoutMs }) ??
         defaultTimeoutMs;
-      return prepareLaunch(root, settings, spec).then(launch => runChild(root, spec, launch, timeoutMs));
+      return prepareLaunch(root, settings, spec).then(launch =>
+        runChild(root, spec, launch, timeoutMs),
+      );
     },
   });
 };

@@ -77,7 +77,7 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
     help: [
       'timestamp({ timeZone? }) -> { iso, epochMs, timeZone, local, utcOffset }',
       'iso is the current instant in UTC; local is "YYYY-MM-DD HH:mm:ss" in timeZone',
-      '(an IANA name; the daemon\'s zone when left out). An unknown zone is an error.',
+      "(an IANA name; the daemon's zone when left out). An unknown zone is an error.",
     ].join('\n'),
     run,
   });

@@ -5,7 +5,12 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../providers/types.js';
-import { makeDirectoriesInside, openInside, resolveInside, toolRootFromEnv } from './lib/confine.js';
+import {
+  makeDirectoriesInside,
+  openInside,
+  resolveInside,
+  toolRootFromEnv,
+} from './lib/confine.js';
 import { writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
 import { checkArgNames, requireString } from './lib/tool-args.js';

@@ -6,11 +6,18 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { E } from '@endo/far';
-import { exampleToolNames, isToolName, rootedToolNames, toolModuleUrl, type ToolName } from '../../tools/index.js';
+import {
+  exampleToolNames,
+  isToolName,
+  rootedToolNames,
+  toolModuleUrl,
+  type ToolName,
+} from '../../tools/index.js';
 import type { HostPowers } from '../mail-host/index.js';
 
 /** The pet name for a tool: lowercase with hyphens (`readFile` → `read-file`). */
-export const toolPetName = (tool: ToolName): string => tool.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+export const toolPetName = (tool: ToolName): string =>
+  tool.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 
 const allToolNames = (): string => [...exampleToolNames, ...rootedToolNames].join(', ');
 
@@ -30,11 +37,13 @@ export const attachTool = async (options: {
   cwd: string;
 }): Promise<string> => {
   const tool = findTool(options.tool);
-  if (tool === undefined) throw Error(`No tool named ${JSON.stringify(options.tool)}; the tools are: ${allToolNames()}`);
+  if (tool === undefined)
+    throw Error(`No tool named ${JSON.stringify(options.tool)}; the tools are: ${allToolNames()}`);
   const rooted = rootedToolNames.includes(tool);
   const env: Record<string, string> = {};
   if (rooted) {
-    if (options.folder === undefined) throw Error(`${tool} works inside a folder: /attach ${tool} <folder>`);
+    if (options.folder === undefined)
+      throw Error(`${tool} works inside a folder: /attach ${tool} <folder>`);
     const root = resolve(options.cwd, options.folder);
     let isFolder = false;
     try {
@@ -48,7 +57,16 @@ export const attachTool = async (options: {
     throw Error(`${tool} takes no folder`);
   }
   const petName = toolPetName(tool);
-  await E(options.host).makeUnconfined('MAIN', toolModuleUrl(tool), { powersName: 'NONE', resultName: petName, env });
-  await E(options.host).send(options.guestName, [`Here is a tool for you: `, ''], [petName], [petName]);
+  await E(options.host).makeUnconfined('MAIN', toolModuleUrl(tool), {
+    powersName: 'NONE',
+    resultName: petName,
+    env,
+  });
+  await E(options.host).send(
+    options.guestName,
+    [`Here is a tool for you: `, ''],
+    [petName],
+    [petName],
+  );
   return `mailed @${petName} to ${options.guestName}${rooted ? ` (rooted at ${env.FAE_CWD})` : ''}`;
 };

@@ -18,7 +18,7 @@ export const USAGE = [
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
-  '  --verbose          also show the agent\'s log lines (always written to the log file)',
+  "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
   '',
   'The model comes from LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PROVIDER (also read from .env',
@@ -33,13 +33,26 @@ const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
 
 /** Parses the flags; the persona defaults to LAL_PERSONA (environment or .env), as the README says. */
-export const parseCliArgs = (argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): CliParse => {
-  const fromEnv = env.LAL_PERSONA === undefined || env.LAL_PERSONA.trim() === '' ? 'lal' : asPersona(env.LAL_PERSONA);
-  if (fromEnv === undefined) return { ok: false, error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}` };
+export const parseCliArgs = (
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliParse => {
+  const fromEnv =
+    env.LAL_PERSONA === undefined || env.LAL_PERSONA.trim() === ''
+      ? 'lal'
+      : asPersona(env.LAL_PERSONA);
+  if (fromEnv === undefined)
+    return {
+      ok: false,
+      error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}`,
+    };
   const args: CliArgs = { persona: fromEnv, help: false, verbose: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     switch (flag) {
       case '--help':
       case '-h':
@@ -53,7 +66,10 @@ export const parseCliArgs = (argv: readonly string[], env: Readonly<Record<strin
         const value = inline ?? argv[(index += 1)];
         const persona = asPersona(value);
         if (persona === undefined) {
-          return { ok: false, error: `--persona must be lal or fae; got ${value === undefined ? 'nothing' : JSON.stringify(value)}` };
+          return {
+            ok: false,
+            error: `--persona must be lal or fae; got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+          };
         }
         args.persona = persona;
         break;

@@ -20,7 +20,7 @@ export type Parsed = Command | { kind: 'error'; error: string };
 export const COMMAND_HELP = [
   'Type a line to mail it to the agent. Commands:',
   '  /help                      this text',
-  '  /inbox                     your (HOST\'s) undismissed messages',
+  "  /inbox                     your (HOST's) undismissed messages",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
   '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
@@ -62,17 +62,20 @@ export const parseCommand = (line: string): Parsed => {
     }
     case 'grant': {
       if (rest === '') return { kind: 'grant', number: undefined };
-      if (!NUMBER.test(rest)) return { kind: 'error', error: 'Usage: /grant [n] — n is the proposal\'s message number' };
+      if (!NUMBER.test(rest))
+        return { kind: 'error', error: "Usage: /grant [n] — n is the proposal's message number" };
       return { kind: 'grant', number: BigInt(rest) };
     }
     case 'reject': {
       const [word, after] = firstWord(rest);
-      if (NUMBER.test(word)) return { kind: 'reject', number: BigInt(word), reason: after === '' ? undefined : after };
+      if (NUMBER.test(word))
+        return { kind: 'reject', number: BigInt(word), reason: after === '' ? undefined : after };
       return { kind: 'reject', number: undefined, reason: rest === '' ? undefined : rest };
     }
     case 'counter': {
       const [word, source] = firstWord(rest);
-      if (!NUMBER.test(word) || source === '') return { kind: 'error', error: 'Usage: /counter <n> <source>' };
+      if (!NUMBER.test(word) || source === '')
+        return { kind: 'error', error: 'Usage: /counter <n> <source>' };
       return { kind: 'counter', number: BigInt(word), source };
     }
     case 'dismiss': {
@@ -81,6 +84,9 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'dismiss', number: BigInt(rest) };
     }
     default:
-      return { kind: 'error', error: `Unknown command /${name}; /help lists them (start a message with // to send a "/")` };
+      return {
+        kind: 'error',
+        error: `Unknown command /${name}; /help lists them (start a message with // to send a "/")`,
+      };
   }
 };

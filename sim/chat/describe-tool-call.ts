@@ -12,14 +12,19 @@ const cut = (text: string, max = MAX): string => {
 };
 
 /** SmallCaps-style numbers (`"+3"`) and plain ones read back as text. */
-const numberText = (value: unknown): string => (typeof value === 'string' ? value.replace(/^\+/, '') : String(value));
+const numberText = (value: unknown): string =>
+  typeof value === 'string' ? value.replace(/^\+/, '') : String(value);
 
-const textOf = (strings: unknown): string => (Array.isArray(strings) ? strings.map(String).join('') : String(strings ?? ''));
+const textOf = (strings: unknown): string =>
+  Array.isArray(strings) ? strings.map(String).join('') : String(strings ?? '');
 
 const compactArgs = (args: Record<string, unknown>): string =>
   cut(
     Object.entries(args)
-      .map(([key, value]) => `${key}=${typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value)}`)
+      .map(
+        ([key, value]) =>
+          `${key}=${typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value)}`,
+      )
       .join(' '),
   );
 
@@ -27,7 +32,8 @@ export const describeToolCall = (name: string, summary: string): string => {
   let args: Record<string, unknown>;
   try {
     const parsed = JSON.parse(summary) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return cut(`${name} ${summary}`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return cut(`${name} ${summary}`);
     args = parsed as Record<string, unknown>;
   } catch {
     // The agent cuts long summaries, which leaves them unparseable.
@@ -35,13 +41,17 @@ export const describeToolCall = (name: string, summary: string): string => {
   }
   switch (name) {
     case 'reply':
-      return cut(`reply #${numberText(args.messageNumber)} ${JSON.stringify(textOf(args.strings))}`);
+      return cut(
+        `reply #${numberText(args.messageNumber)} ${JSON.stringify(textOf(args.strings))}`,
+      );
     case 'send':
       return cut(`send ${String(args.recipient)} ${JSON.stringify(textOf(args.strings))}`);
     case 'dismiss':
       return `dismiss #${numberText(args.messageNumber)}`;
     case 'evaluate':
-      return cut(`evaluate ${String(args.source)}${args.resultName === undefined ? '' : ` → ${String(args.resultName)}`}`);
+      return cut(
+        `evaluate ${String(args.source)}${args.resultName === undefined ? '' : ` → ${String(args.resultName)}`}`,
+      );
     default:
       return Object.keys(args).length === 0 ? name : cut(`${name} ${compactArgs(args)}`);
   }

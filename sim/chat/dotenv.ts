@@ -8,7 +8,9 @@ import { join } from 'node:path';
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Blank lines and `#` comments are skipped; `export ` is allowed; matching quotes are removed. */
-export const parseDotEnv = (text: string): { values: Record<string, string>; problems: string[] } => {
+export const parseDotEnv = (
+  text: string,
+): { values: Record<string, string>; problems: string[] } => {
   const values: Record<string, string> = {};
   const problems: string[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -56,7 +58,11 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
   for (const [key, value] of Object.entries(processEnv)) {
     if (value !== undefined) env[key] = value;
   }
-  return { env, file: text === undefined ? undefined : file, problems: parsed.problems.map(problem => `${file}: ${problem}`) };
+  return {
+    env,
+    file: text === undefined ? undefined : file,
+    problems: parsed.problems.map(problem => `${file}: ${problem}`),
+  };
 };
 
 /** The variables a caplet gets, as setup.ts passes them: only the agent's own, only when set. */

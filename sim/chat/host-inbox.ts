@@ -34,19 +34,34 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   const n = String(number);
   const found = APPROVAL.exec(description);
   const action = found?.[2] ?? description;
-  screen.print('proposal', `#${n} ${sender} asks to call a tool (approval request #${n}):`, `${action}\nanswer with /grant ${n} · /reject ${n} [reason]`);
+  screen.print(
+    'proposal',
+    `#${n} ${sender} asks to call a tool (approval request #${n}):`,
+    `${action}\nanswer with /grant ${n} · /reject ${n} [reason]`,
+  );
 };
 
 /** Shows a proposal with what to type to answer it. */
-const showProposal = (screen: Screen, record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>, sender: string) => {
+const showProposal = (
+  screen: Screen,
+  record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>,
+  sender: string,
+) => {
   const n = String(record.number);
-  const endowments = record.codeNames.map((code, index) => `${code} <- ${(record.edgeNames[index] ?? record.petNamePaths[index]?.join('/')) ?? '?'}`);
+  const endowments = record.codeNames.map(
+    (code, index) =>
+      `${code} <- ${record.edgeNames[index] ?? record.petNamePaths[index]?.join('/') ?? '?'}`,
+  );
   const details = [
     record.source,
     `endowments: ${endowments.length > 0 ? endowments.join(', ') : 'none'}${record.workerName === undefined ? '' : ` · worker: ${record.workerName}`}`,
     `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`,
   ];
-  screen.print('proposal', `#${n} ${sender} asks to run code (eval-proposal #${n}):`, details.join('\n'));
+  screen.print(
+    'proposal',
+    `#${n} ${sender} asks to run code (eval-proposal #${n}):`,
+    details.join('\n'),
+  );
 };
 
 export const followHostInbox = (options: {
@@ -66,21 +81,25 @@ export const followHostInbox = (options: {
   });
 
   const nameOf = async (id: string): Promise<string> => {
-    const names = (await E(host).reverseIdentify(id));
+    const names = await E(host).reverseIdentify(id);
     return names[0] ?? 'someone';
   };
 
   const handle = async (record: MessageRecord): Promise<void> => {
     if (record.from === hostId) {
       // HOST's own sent copies would fill /inbox with what the person typed.
-      await E(host).dismiss(record.number).catch(() => {});
+      await E(host)
+        .dismiss(record.number)
+        .catch(() => {});
       return;
     }
     const sender = await nameOf(record.from);
     const n = String(record.number);
     switch (record.type) {
       case 'package':
-        presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, packageText(record.strings, record.names)));
+        presenter.show(() =>
+          screen.print('agent', `#${n} ${sender} ›`, packageText(record.strings, record.names)),
+        );
         break;
       case 'eval-proposal-reviewer':
         pending.set(record.number, 'proposal');
@@ -101,7 +120,11 @@ export const followHostInbox = (options: {
           break;
         }
         presenter.show(() =>
-          screen.print('note', `#${n} ${sender} requests:`, `${record.description} (the simulator cannot answer requests; /dismiss ${n})`),
+          screen.print(
+            'note',
+            `#${n} ${sender} requests:`,
+            `${record.description} (the simulator cannot answer requests; /dismiss ${n})`,
+          ),
         );
         break;
       default:
@@ -115,7 +138,9 @@ export const followHostInbox = (options: {
     for (;;) {
       const step = await E(iterator).next();
       if (step.done || stopped) return;
-      await handle(step.value).catch((error: unknown) => options.report(`could not show message: ${(error as Error).message}`));
+      await handle(step.value).catch((error: unknown) =>
+        options.report(`could not show message: ${(error as Error).message}`),
+      );
     }
   };
   follow().catch((error: unknown) => {
@@ -131,7 +156,8 @@ export const followHostInbox = (options: {
     firstMessage,
     stop() {
       stopped = true;
-      if (iterator?.return !== undefined) void Promise.resolve(E(iterator).return(undefined)).catch(() => {});
+      if (iterator?.return !== undefined)
+        void Promise.resolve(E(iterator).return(undefined)).catch(() => {});
     },
   };
 };

@@ -46,13 +46,18 @@ const main = async (): Promise<void> => {
   }
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
-  const screen: Screen = tty ? makeTtyScreen(process.stdout) : makePlainScreen(text => process.stdout.write(text));
+  const screen: Screen = tty
+    ? makeTtyScreen(process.stdout)
+    : makePlainScreen(text => process.stdout.write(text));
   const restoreConsole = quietConsole();
   const agentLog = openAgentLog(persona);
   const presenter = makePresenter(screen, persona);
 
   const { config } = preflight;
-  screen.print('note', `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}).`);
+  screen.print(
+    'note',
+    `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}).`,
+  );
   screen.print('note', `/help lists the commands; the agent's log is in ${agentLog.path}.`);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
@@ -80,7 +85,10 @@ const main = async (): Promise<void> => {
       screen.status(undefined);
       inbox.stop();
       // Cancelling through the caplet's context aborts a model call in flight.
-      await Promise.race([session.caplet.cancel('the host left').catch(() => {}), sleep(CANCEL_WAIT_MS)]);
+      await Promise.race([
+        session.caplet.cancel('the host left').catch(() => {}),
+        sleep(CANCEL_WAIT_MS),
+      ]);
       screen.close();
       agentLog.close();
       restoreConsole();
@@ -94,8 +102,19 @@ const main = async (): Promise<void> => {
   // A reader that went away (`npm start | head`) ends the chat quietly.
   process.stdout.on('error', () => void leave(0));
 
-  const context: CommandContext = { session, screen, inbox, presenter, cwd, quit: () => void leave(0) };
-  const readline = createInterface({ input: process.stdin, ...(tty ? { output: process.stdout, prompt: PROMPT } : {}), terminal: tty });
+  const context: CommandContext = {
+    session,
+    screen,
+    inbox,
+    presenter,
+    cwd,
+    quit: () => void leave(0),
+  };
+  const readline = createInterface({
+    input: process.stdin,
+    ...(tty ? { output: process.stdout, prompt: PROMPT } : {}),
+    terminal: tty,
+  });
 
   if (tty) {
     screen.attachPrompt(readline);
@@ -113,7 +132,12 @@ const main = async (): Promise<void> => {
     screen,
     presenter,
     context,
-    idle: () => waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter), presenter),
+    idle: () =>
+      waitUntilIdle(
+        () =>
+          !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter),
+        presenter,
+      ),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
   await leave(0);
@@ -121,6 +145,8 @@ const main = async (): Promise<void> => {
 
 main().catch((error: unknown) => {
   // One line, no stack: what went wrong is in the message.
-  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `npm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -6,10 +6,12 @@
 import { readProviderConfig, type ProviderConfig } from '../../providers/config.js';
 
 export type Preflight =
-  | { ok: true; config: ProviderConfig; warning?: string }
-  | { ok: false; line: string };
+  { ok: true; config: ProviderConfig; warning?: string } | { ok: false; line: string };
 
-export type FetchFn = (url: string, init: { headers: Record<string, string>; signal: AbortSignal }) => Promise<{ status: number; json(): Promise<unknown> }>;
+export type FetchFn = (
+  url: string,
+  init: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<{ status: number; json(): Promise<unknown> }>;
 
 const TIMEOUT_MS = 3_000;
 const WHAT_TO_SET = 'start Ollama, or set LAL_HOST (and LAL_MODEL, LAL_AUTH_TOKEN); see README.';
@@ -45,19 +47,28 @@ const ollamaModels = (body: unknown): string[] | undefined => {
 const hasModel = (names: readonly string[], wanted: string): boolean =>
   names.some(name => name === wanted || name === `${wanted}:latest`);
 
-export const checkModelServer = async (env: Record<string, string>, fetchFn: FetchFn = fetch): Promise<Preflight> => {
+export const checkModelServer = async (
+  env: Record<string, string>,
+  fetchFn: FetchFn = fetch,
+): Promise<Preflight> => {
   let config: ProviderConfig;
   try {
     config = readProviderConfig(env);
   } catch (error) {
     // Config errors name the variable and never its value when it is secret.
-    return { ok: false, line: `${error instanceof Error ? error.message : String(error)}; see README.` };
+    return {
+      ok: false,
+      line: `${error instanceof Error ? error.message : String(error)}; see README.`,
+    };
   }
   const headers = authHeaders(config);
   let answered: { status: number; body: unknown; path: string } | undefined;
   for (const path of probePaths(config)) {
     try {
-      const response = await fetchFn(`${config.host}${path}`, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const response = await fetchFn(`${config.host}${path}`, {
+        headers,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
       const body = await response.json().catch(() => undefined);
       answered = { status: response.status, body, path };
       if (response.status < 400) break;
@@ -78,7 +89,10 @@ export const checkModelServer = async (env: Record<string, string>, fetchFn: Fet
     const tags = answered.path === '/api/tags' ? answered.body : await fetchTags(config, fetchFn);
     const names = ollamaModels(tags);
     // With LAL_MODEL unset the agent takes the first model listed; only an empty list leaves it without one.
-    if (names !== undefined && (config.modelFromEnv ? !hasModel(names, config.model) : names.length === 0)) {
+    if (
+      names !== undefined &&
+      (config.modelFromEnv ? !hasModel(names, config.model) : names.length === 0)
+    ) {
       return {
         ok: true,
         config,
@@ -91,7 +105,10 @@ export const checkModelServer = async (env: Record<string, string>, fetchFn: Fet
 
 const fetchTags = async (config: ProviderConfig, fetchFn: FetchFn): Promise<unknown> => {
   try {
-    const response = await fetchFn(`${config.host}/api/tags`, { headers: authHeaders(config), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const response = await fetchFn(`${config.host}/api/tags`, {
+      headers: authHeaders(config),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     return response.status < 400 ? await response.json() : undefined;
   } catch {
     return undefined;

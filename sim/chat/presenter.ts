@@ -104,11 +104,21 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         calls.length = 0;
         flush();
         const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
-        const cached = cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
-        const usage = inputTokens + outputTokens > 0 ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens` : '';
-        const served = event.models === undefined || event.models.length === 0 ? '' : ` (${event.models.join(', ')})`;
+        const cached =
+          cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
+        const usage =
+          inputTokens + outputTokens > 0
+            ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens`
+            : '';
+        const served =
+          event.models === undefined || event.models.length === 0
+            ? ''
+            : ` (${event.models.join(', ')})`;
         const callCount = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}${served}`;
-        const how = event.stopReason === 'done' || event.stopReason === 'answered' ? '' : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
+        const how =
+          event.stopReason === 'done' || event.stopReason === 'answered'
+            ? ''
+            : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
         summaries.push(`  · turn over${how}: ${callCount}${usage}`);
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         if (activeTurns === 0) screen.status(undefined);

@@ -20,19 +20,24 @@ export interface CommandContext {
   quit: () => void;
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describeError = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /** The proposal a command is about: the one named, or the latest pending one. */
 const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => {
   if (given !== undefined) return given;
   const pending = inbox.pendingProposals();
   const latest = pending[pending.length - 1];
-  if (latest === undefined) throw Error('No eval-proposal or approval request is waiting for an answer');
+  if (latest === undefined)
+    throw Error('No eval-proposal or approval request is waiting for an answer');
   return latest;
 };
 
 /** An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays). */
-const dismissAnswered = async ({ session, inbox }: CommandContext, number: bigint): Promise<void> => {
+const dismissAnswered = async (
+  { session, inbox }: CommandContext,
+  number: bigint,
+): Promise<void> => {
   inbox.forget(number);
   await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
 };
@@ -45,11 +50,15 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
     return;
   }
   for (const message of messages) {
-    const names = (await E(host).reverseIdentify(message.from));
-    const from = message.from === session.mailHost.hostId ? 'you' : names[0] ?? 'someone';
+    const names = await E(host).reverseIdentify(message.from);
+    const from = message.from === session.mailHost.hostId ? 'you' : (names[0] ?? 'someone');
     const what =
       message.type === 'package'
-        ? message.strings.map((part, index) => (index < message.names.length ? `${part}@${message.names[index]}` : part)).join('')
+        ? message.strings
+            .map((part, index) =>
+              index < message.names.length ? `${part}@${message.names[index]}` : part,
+            )
+            .join('')
         : message.type === 'request'
           ? `request: ${message.description}`
           : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
@@ -74,7 +83,16 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await showInbox(context);
       return;
     case 'attach':
-      screen.print('note', await attachTool({ host, guestName: session.guestName, tool: command.tool, folder: command.folder, cwd: context.cwd }));
+      screen.print(
+        'note',
+        await attachTool({
+          host,
+          guestName: session.guestName,
+          tool: command.tool,
+          folder: command.folder,
+          cwd: context.cwd,
+        }),
+      );
       return;
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
@@ -95,9 +113,13 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'reject': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
-      if (inbox.pendingKind(number) === 'approval') await E(host).reject(number, command.reason ?? 'Refused by the host');
+      if (inbox.pendingKind(number) === 'approval')
+        await E(host).reject(number, command.reason ?? 'Refused by the host');
       else await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
-      screen.print('note', `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`);
+      screen.print(
+        'note',
+        `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`,
+      );
       await dismissAnswered(context, number);
       return;
     }
@@ -115,7 +137,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         await E(host).dismiss(command.number);
         inbox.forget(command.number);
       }
-      screen.print('note', command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`);
+      screen.print(
+        'note',
+        command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
+      );
       return;
     case 'quit':
       context.quit();

@@ -8,7 +8,8 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, cursorTo } from 'node:readline';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 
-export type LineKind = 'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
+export type LineKind =
+  'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
 
 export interface Screen {
   readonly tty: boolean;
@@ -55,7 +56,10 @@ export const STILL_WORKING_MS = 10_000;
  * says when the agent starts working, and again during a long wait (a slow
  * model call), so a script's reader is not left with silence.
  */
-export const makePlainScreen = (write: (text: string) => void, stillWorkingMs = STILL_WORKING_MS): Screen => {
+export const makePlainScreen = (
+  write: (text: string) => void,
+  stillWorkingMs = STILL_WORKING_MS,
+): Screen => {
   let current: string | undefined;
   let since = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -79,7 +83,8 @@ export const makePlainScreen = (write: (text: string) => void, stillWorkingMs = 
         since = Date.now();
         write(`(${text})\n`);
         timer = setInterval(() => {
-          if (current !== undefined) write(`(${current} ${Math.round((Date.now() - since) / 1000)}s)\n`);
+          if (current !== undefined)
+            write(`(${current} ${Math.round((Date.now() - since) / 1000)}s)\n`);
         }, stillWorkingMs);
         timer.unref();
       }
@@ -117,7 +122,10 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     print(kind, head, body) {
       const [on, off] = colour[kind];
       const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
-      const rendered = body === undefined ? '' : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
+      const rendered =
+        body === undefined
+          ? ''
+          : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
       // Take the prompt line away, print above it, then put it back with what was typed.
       clearLine(out, 0);
       cursorTo(out, 0);

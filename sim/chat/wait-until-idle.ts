@@ -11,7 +11,11 @@ const QUIET_MS = 400;
 const POLL_MS = 50;
 
 /** Mail from HOST still in the agent's inbox whose turn has not started. */
-export const mailWaitingForAgent = (mailHost: MailHost, guestName: string, presenter: Presenter): boolean => {
+export const mailWaitingForAgent = (
+  mailHost: MailHost,
+  guestName: string,
+  presenter: Presenter,
+): boolean => {
   const started = presenter.startedMessages();
   return mailHost
     .guest(guestName)
@@ -19,7 +23,11 @@ export const mailWaitingForAgent = (mailHost: MailHost, guestName: string, prese
     .some(message => message.from === mailHost.hostId && !started.has(String(message.number)));
 };
 
-export const waitUntilIdle = (isIdle: () => boolean, presenter: Presenter, quietMs = QUIET_MS): Promise<void> =>
+export const waitUntilIdle = (
+  isIdle: () => boolean,
+  presenter: Presenter,
+  quietMs = QUIET_MS,
+): Promise<void> =>
   new Promise(resolve => {
     const check = () => {
       if (isIdle() && Date.now() - presenter.lastActivity() >= quietMs) {

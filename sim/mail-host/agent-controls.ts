@@ -16,7 +16,8 @@ export const makeAgentControls = (host: Agent, { agents, special, table }: Daemo
     if (name === undefined || name === 'HOST' || name === special.host) return host;
     const id = host.names.identifyLocal(name);
     const agent = id === undefined ? undefined : agents.agentFor(id);
-    if (agent === undefined || agent.kind !== 'guest') throw Error(`The host has no guest named ${quote(name)}`);
+    if (agent === undefined || agent.kind !== 'guest')
+      throw Error(`The host has no guest named ${quote(name)}`);
     return agent;
   };
 

@@ -20,7 +20,8 @@ const unsupported = (method: string) => async () => {
 const idFromLocator = (locator: string): FormulaId => {
   const url = new URL(locator);
   const id = `${url.searchParams.get('id')}:${url.hostname}`;
-  if (url.protocol !== 'endo:' || !isFormulaId(id)) throw Error(`Invalid locator ${JSON.stringify(locator)}`);
+  if (url.protocol !== 'endo:' || !isFormulaId(id))
+    throw Error(`Invalid locator ${JSON.stringify(locator)}`);
   return id;
 };
 
@@ -67,7 +68,8 @@ export const makeAgentMethods = (agent: Agent, table: FormulaTable, mail: MailOp
       mail.reply(agent, number, strings, edgeNames, petNames),
     dismiss: (number: bigint) => mail.dismiss(agent, number),
     dismissAll: () => mail.dismissAll(agent),
-    adopt: (number: bigint, edgeName: NameOrPath, petName: NameOrPath) => mail.adopt(agent, number, edgeName, petName),
+    adopt: (number: bigint, edgeName: NameOrPath, petName: NameOrPath) =>
+      mail.adopt(agent, number, edgeName, petName),
     request: (recipient: NameOrPath, description: string, responseName?: NameOrPath) =>
       mail.request(agent, recipient, description, responseName),
     resolve: (number: bigint, nameOrPath: NameOrPath) => mail.resolve(agent, number, nameOrPath),

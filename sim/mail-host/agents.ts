@@ -53,7 +53,11 @@ const makeMailHub = (mailbox: Mailbox) =>
   makeGuardedExo('MailHub', MailHubInterface, {
     async has(...path: string[]) {
       assertNames(path);
-      return path.length === 1 && /^\d+$/.test(path[0] as string) && mailbox.get(BigInt(path[0] as string)) !== undefined;
+      return (
+        path.length === 1 &&
+        /^\d+$/.test(path[0] as string) &&
+        mailbox.get(BigInt(path[0] as string)) !== undefined
+      );
     },
     async identify(...path: string[]) {
       assertNames(path);
@@ -113,7 +117,12 @@ export const makeAgentRegistry = (
     };
     // The newest daemon's pet names are any name without "/", "@" or NUL (so HOST is just an unbound name).
     const isPlainName = newest
-      ? (name: string) => name.length > 0 && name.length <= 255 && !/[/@\0]/.test(name) && name !== '.' && name !== '..'
+      ? (name: string) =>
+          name.length > 0 &&
+          name.length <= 255 &&
+          !/[/@\0]/.test(name) &&
+          name !== '.' &&
+          name !== '..'
       : undefined;
     const names = withSpecialNames(table.watchStore(makePetStore()), harden(specials), isPlainName);
     const directory = directories.makeDirectoryNode(names);
@@ -137,7 +146,11 @@ export const makeAgentRegistry = (
     };
     agent.powers = makePowers(agent);
     table.remember(agent.powers, agentId);
-    table.register(agentId, { type: kind, provide: () => assertLoaded(agent).powers, node: directory });
+    table.register(agentId, {
+      type: kind,
+      provide: () => assertLoaded(agent).powers,
+      node: directory,
+    });
     table.register(handleId, { type: 'handle', provide: () => assertLoaded(agent).handle });
     const mailHub = makeMailHub(mailbox);
     table.register(mailHubId, { type: 'mail-hub', provide: () => mailHub });
@@ -152,7 +165,9 @@ export const makeAgentRegistry = (
   const recipientFor = (id: FormulaId, shownAs: unknown): Agent => {
     const agent = byId.get(id);
     if (agent === undefined) {
-      throw Error(`Cannot send to ${quote(shownAs)}: it names a ${table.typeOf(id) ?? 'value'}, not an agent`);
+      throw Error(
+        `Cannot send to ${quote(shownAs)}: it names a ${table.typeOf(id) ?? 'value'}, not an agent`,
+      );
     }
     return assertLoaded(agent);
   };

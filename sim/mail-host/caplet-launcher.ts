@@ -44,7 +44,8 @@ export const makeCapletLauncher =
     const envRecord = harden({ ...env });
     mustMatch(envRecord, M.recordOf(M.string(), M.string()), 'env');
     if (workerName !== undefined) assertName(workerName);
-    if (![special.none, special.agent, special.endo].includes(powersName)) assertPetName(powersName);
+    if (![special.none, special.agent, special.endo].includes(powersName))
+      assertPetName(powersName);
     let workerId = workerName === undefined ? undefined : host.names.identifyLocal(workerName);
     if (workerName !== undefined && workerId === undefined) {
       workerId = caplets.formulateWorker();

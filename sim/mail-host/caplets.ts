@@ -6,7 +6,12 @@
  * are made again when provided (a look-up, or the daemon's revival of PINS).
  */
 import { mustMatch, M } from '@endo/patterns';
-import { capletHandle, incarnate, type CapletRecord, type Incarnation } from './caplet-incarnation.js';
+import {
+  capletHandle,
+  incarnate,
+  type CapletRecord,
+  type Incarnation,
+} from './caplet-incarnation.js';
 import { makeWorkerConnections, type WorkerConnection } from './worker-connections.js';
 import type { FormulaTable } from './formula-table.js';
 import type { CapletHandle, FormulaId, MakeFn } from './types.js';
@@ -19,10 +24,18 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
   const records = new Map<FormulaId, CapletRecord>();
   const { formulateWorker, connectionFor, dropAll } = makeWorkerConnections(table, connection);
 
-  const handleFor = (record: CapletRecord, incarnation: Incarnation, value: unknown): CapletHandle =>
+  const handleFor = (
+    record: CapletRecord,
+    incarnation: Incarnation,
+    value: unknown,
+  ): CapletHandle =>
     capletHandle(record, incarnation, value, (reason?: unknown) => cancelRecord(record, reason));
 
-  const cancelRecord = async (record: CapletRecord, reason?: unknown, nextState: CapletRecord['state'] = 'cancelled') => {
+  const cancelRecord = async (
+    record: CapletRecord,
+    reason?: unknown,
+    nextState: CapletRecord['state'] = 'cancelled',
+  ) => {
     const incarnation = record.current;
     record.state = nextState;
     record.current = undefined;
@@ -32,7 +45,8 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
   const revive = (record: CapletRecord): Incarnation => {
     if (record.current) return record.current;
     // A cancelled caplet comes back when something provides it, as a formula does in the daemon.
-    if (record.state === 'collected') throw Error(`No formula exists for id ${JSON.stringify(record.id)}`);
+    if (record.state === 'collected')
+      throw Error(`No formula exists for id ${JSON.stringify(record.id)}`);
     record.current = incarnate(record, table, connectionFor);
     record.state = 'running';
     return record.current;
@@ -83,7 +97,11 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
   const collectIfUnnamed = (id: FormulaId, isNamed: (id: FormulaId) => boolean) => {
     const record = records.get(id);
     if (!record || record.state === 'collected' || isNamed(id)) return;
-    void cancelRecord(record, harden(Error('Collected: the caplet is no longer named')), 'collected');
+    void cancelRecord(
+      record,
+      harden(Error('Collected: the caplet is no longer named')),
+      'collected',
+    );
   };
 
   /**
@@ -94,18 +112,32 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
   const stopAll = async (reason: Error): Promise<void> => {
     const running = [...records.values()].filter(record => record.state === 'running');
     await Promise.all(running.map(record => cancelRecord(record, reason, 'dormant')));
-    for (const record of records.values()) if (record.state !== 'collected') record.state = 'dormant';
+    for (const record of records.values())
+      if (record.state !== 'collected') record.state = 'dormant';
     dropAll();
   };
 
   /** The current incarnation of the newest caplet matching, if its make has returned. */
-  const find = (matches: (id: FormulaId, workerId: FormulaId) => boolean): CapletHandle | undefined => {
-    const found = [...records.values()].reverse().find(record => matches(record.id, record.workerId));
+  const find = (
+    matches: (id: FormulaId, workerId: FormulaId) => boolean,
+  ): CapletHandle | undefined => {
+    const found = [...records.values()]
+      .reverse()
+      .find(record => matches(record.id, record.workerId));
     const incarnation = found?.current;
     if (!found || !incarnation?.made) return undefined;
     return handleFor(found, incarnation, incarnation.made.value);
   };
 
-  return harden({ formulateWorker, formulateCaplet, current, find, cancel, collectIfUnnamed, stopAll, isCaplet: (id: FormulaId) => records.has(id) });
+  return harden({
+    formulateWorker,
+    formulateCaplet,
+    current,
+    find,
+    cancel,
+    collectIfUnnamed,
+    stopAll,
+    isCaplet: (id: FormulaId) => records.has(id),
+  });
 };
 export type CapletRunner = ReturnType<typeof makeCapletRunner>;

@@ -7,7 +7,9 @@ import type { FormulaId } from './types.js';
 
 /** The daemon cancels with an Error: a text reason (a test's 'test over') becomes one, no reason 'Cancelled'. */
 const cancelReason = (reason: unknown): Error =>
-  reason instanceof Error ? reason : harden(Error(reason === undefined ? 'Cancelled' : String(reason)));
+  reason instanceof Error
+    ? reason
+    : harden(Error(reason === undefined ? 'Cancelled' : String(reason)));
 
 export const makeCapletContext = (id: FormulaId) => {
   let done = false;
@@ -27,7 +29,9 @@ export const makeCapletContext = (id: FormulaId) => {
     if (done) return disposed;
     done = true;
     rejectCancelled(cancelReason(reason));
-    const ran = hooks.map(hook => Promise.resolve(E(hook as () => unknown)()).catch(() => undefined));
+    const ran = hooks.map(hook =>
+      Promise.resolve(E(hook as () => unknown)()).catch(() => undefined),
+    );
     resolveDisposed(Promise.all(ran).then(() => undefined));
     return disposed;
   };

@@ -41,7 +41,9 @@ export const makeCounterProposals = (
       to: original.from,
     };
     if (common.from !== common.to) {
-      self.mailbox.deliver(harden({ type: 'eval-proposal-proposer', ...common, resultName: change.resultName }));
+      self.mailbox.deliver(
+        harden({ type: 'eval-proposal-proposer', ...common, resultName: change.resultName }),
+      );
     }
     proposer.mailbox.deliver(harden({ type: 'eval-proposal-reviewer', ...common, responder }));
   };
@@ -64,9 +66,13 @@ export const makeCounterProposals = (
     }
     const ids = await identifyAll(self, petNamePaths);
     await counter(self, number, {
-      source, codeNames, petNamePaths, ids,
+      source,
+      codeNames,
+      petNamePaths,
+      ids,
       edgeNames: harden(petNamePaths.map(path => path.join('.'))),
-      workerName, resultName: resultName ? resultName.join('.') : undefined,
+      workerName,
+      resultName: resultName ? resultName.join('.') : undefined,
     });
   };
 

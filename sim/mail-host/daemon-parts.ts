@@ -11,7 +11,13 @@ import { makeFormulaTable, type FormulaTable } from './formula-table.js';
 import { makeIdMinter } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeMailOps, type MailOps } from './mail-ops.js';
-import { assertProfile, randomNumberOf, specialNamesOf, type DaemonProfile, type SpecialNames } from './profile.js';
+import {
+  assertProfile,
+  randomNumberOf,
+  specialNamesOf,
+  type DaemonProfile,
+  type SpecialNames,
+} from './profile.js';
 import type { PetStore } from './pet-store.js';
 import type { FormulaId } from './types.js';
 
@@ -60,7 +66,9 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   };
 
   const formulateGuest = (hostHandleId: FormulaId): Agent => {
-    const guest = agents.formulateAgent('guest', hostHandleId, agent => makeGuestPowers(agent, table, mail, profile));
+    const guest = agents.formulateAgent('guest', hostHandleId, agent =>
+      makeGuestPowers(agent, table, mail, profile),
+    );
     guests.push(guest);
     return guest;
   };

@@ -8,7 +8,10 @@ import type { Agent } from './agents.js';
 import type { DaemonParts } from './daemon-parts.js';
 import type { Settlement } from './types.js';
 
-export const makeRestart = (host: Agent, { table, mail, caplets, guests, profile, revivePins }: DaemonParts) => {
+export const makeRestart = (
+  host: Agent,
+  { table, mail, caplets, guests, profile, revivePins }: DaemonParts,
+) => {
   const settledFor = (promiseId: string): Promise<Settlement> =>
     table.provide(promiseId).then(
       () => 'fulfilled',

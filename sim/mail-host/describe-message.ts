@@ -6,7 +6,9 @@ export const describeMessage = (record: MessageRecord): string => {
   switch (record.type) {
     case 'package': {
       const text = record.strings
-        .map((part, index) => (index < record.names.length ? `${part}@${record.names[index]}` : part))
+        .map((part, index) =>
+          index < record.names.length ? `${part}@${record.names[index]}` : part,
+        )
         .join('');
       return `#${record.number} package from ${from}…: ${JSON.stringify(text)}`;
     }

@@ -7,17 +7,24 @@ import type { FormulaTable } from './formula-table.js';
 import type { PetStore } from './pet-store.js';
 import type { FormulaId, NameOrPath } from './types.js';
 
-export const makeDirectoryReads = (store: PetStore, table: FormulaTable, hubForId: HubForId, tailHub: TailHub) => {
+export const makeDirectoryReads = (
+  store: PetStore,
+  table: FormulaTable,
+  hubForId: HubForId,
+  tailHub: TailHub,
+) => {
   const lookup = async (nameOrPath: NameOrPath): Promise<unknown> => {
     const [head, ...tail] = namePathFrom(nameOrPath) as [string, ...string[]];
     const id = store.identifyLocal(head);
     if (id === undefined) throw TypeError(`Unknown pet name: ${quote(head)}`);
     if (tail.length === 0) return table.provide(id);
     const hub = await hubForId(id);
-    return 'node' in hub ? hub.node.lookup(tail) : tail.reduce<Promise<unknown>>(
-      (current, name) => E(current as unknown as RemoteHub).lookup(name),
-      Promise.resolve(hub.remote),
-    );
+    return 'node' in hub
+      ? hub.node.lookup(tail)
+      : tail.reduce<Promise<unknown>>(
+          (current, name) => E(current as unknown as RemoteHub).lookup(name),
+          Promise.resolve(hub.remote),
+        );
   };
 
   const has = async (...path: string[]): Promise<boolean> => {
@@ -44,7 +51,7 @@ export const makeDirectoryReads = (store: PetStore, table: FormulaTable, hubForI
       const target = await hubForId(id);
       return 'node' in target ? target.node.list() : E(target.remote).list();
     }
-    return E(await E(hub.remote).lookup(name) as RemoteHub).list();
+    return E((await E(hub.remote).lookup(name)) as RemoteHub).list();
   };
 
   return {

@@ -17,11 +17,21 @@ import type { Subscription } from './topic.js';
 export { DirectoryInterface } from './directory-exo.js';
 
 /** A name hub's methods as the guest has them, plus its store and a local change feed. */
-export interface DirectoryNode
-  extends Pick<
-    GuestPowers,
-    'has' | 'identify' | 'locate' | 'list' | 'listIdentifiers' | 'lookup' | 'reverseLookup' | 'write' | 'remove' | 'move' | 'copy' | 'makeDirectory'
-  > {
+export interface DirectoryNode extends Pick<
+  GuestPowers,
+  | 'has'
+  | 'identify'
+  | 'locate'
+  | 'list'
+  | 'listIdentifiers'
+  | 'lookup'
+  | 'reverseLookup'
+  | 'write'
+  | 'remove'
+  | 'move'
+  | 'copy'
+  | 'makeDirectory'
+> {
   readonly store: PetStore;
   followNameChanges(): Subscription<NameChange>;
 }

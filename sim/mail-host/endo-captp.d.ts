@@ -11,5 +11,9 @@ declare module '@endo/captp' {
   export interface CapTPOptions {
     onReject?: (reason: unknown) => void;
   }
-  export function makeLoopback(ourId: string, nearOptions?: CapTPOptions, farOptions?: CapTPOptions): Loopback;
+  export function makeLoopback(
+    ourId: string,
+    nearOptions?: CapTPOptions,
+    farOptions?: CapTPOptions,
+  ): Loopback;
 }

@@ -19,7 +19,13 @@ export const makeProposalKit = (table: FormulaTable) => {
   return { responseId, settled, responder, resultId, result };
 };
 
-export const makeEvalProposals = ({ table, agents, randomHex512, mustGet, identifyAll }: MailBasics) => {
+export const makeEvalProposals = ({
+  table,
+  agents,
+  randomHex512,
+  mustGet,
+  identifyAll,
+}: MailBasics) => {
   /** A guest's evaluate(): an eval-proposal to its host that settles when the host answers. */
   const propose = async (
     self: Agent,
@@ -42,8 +48,18 @@ export const makeEvalProposals = ({ table, agents, randomHex512, mustGet, identi
     const host = agents.recipientFor(toId, 'HOST');
     const { responseId, settled, responder, resultId, result } = makeProposalKit(table);
     const common = {
-      messageId: randomHex512(), source, codeNames, petNamePaths, edgeNames, ids,
-      workerName: workerName || undefined, settled, resultId, result, from: self.handleId, to: toId,
+      messageId: randomHex512(),
+      source,
+      codeNames,
+      petNamePaths,
+      edgeNames,
+      ids,
+      workerName: workerName || undefined,
+      settled,
+      resultId,
+      result,
+      from: self.handleId,
+      to: toId,
     };
     // The proposer's copy arrives first, so it is there before the host sees the proposal.
     if (common.from !== common.to) {
@@ -71,7 +87,8 @@ export const makeEvalProposals = ({ table, agents, randomHex512, mustGet, identi
       proposal.petNamePaths.map(async path => {
         if (path.length === 1) {
           const id = await proposer.directory.identify(path[0] as string);
-          if (id === undefined) throw Error(`Unknown pet name ${quote(path[0])} in guest namespace`);
+          if (id === undefined)
+            throw Error(`Unknown pet name ${quote(path[0])} in guest namespace`);
           return table.provide(id);
         }
         return proposer.directory.lookup(path);
@@ -85,7 +102,11 @@ export const makeEvalProposals = ({ table, agents, randomHex512, mustGet, identi
   };
 
   /** Answers a proposal with a rejection (what a reviewer's responder can do; the CLI's reject cannot). */
-  const rejectProposal = async (self: Agent, number: bigint, reason = 'Rejected'): Promise<void> => {
+  const rejectProposal = async (
+    self: Agent,
+    number: bigint,
+    reason = 'Rejected',
+  ): Promise<void> => {
     const proposal = mustGetProposal(self, number);
     const rejection = Promise.reject(harden(Error(reason)));
     rejection.catch(() => {});

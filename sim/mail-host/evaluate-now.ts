@@ -16,12 +16,14 @@ export const makeEvaluateNow = ({ table }: MailBasics) => {
     petNamesOrPaths: readonly NameOrPath[],
     resultNameOrPath?: NameOrPath,
   ): Promise<unknown> => {
-    if (petNamesOrPaths.length !== codeNames.length) throw Error('Evaluator requires one pet name for each code name');
+    if (petNamesOrPaths.length !== codeNames.length)
+      throw Error('Evaluator requires one pet name for each code name');
     const values = await Promise.all(petNamesOrPaths.map(path => self.directory.lookup(path)));
     const value = await evaluateSource(source, codeNames, values);
     const id = table.formulate({ type: 'eval', provide: () => value });
     table.remember(value, id);
-    if (resultNameOrPath !== undefined) await self.directory.write(namePathFrom(resultNameOrPath), id);
+    if (resultNameOrPath !== undefined)
+      await self.directory.write(namePathFrom(resultNameOrPath), id);
     return value;
   };
   return evaluateNow;

@@ -34,7 +34,10 @@ export const parseFormulaId = (id: FormulaId): { number: string; node: string } 
 };
 
 /** Mints ids on one node (one simulated daemon); the newest daemon's numbers are half as long. */
-export const makeIdMinter = (random: () => string = randomHex512, nodeNumber: string = random()) => {
+export const makeIdMinter = (
+  random: () => string = randomHex512,
+  nodeNumber: string = random(),
+) => {
   const mint = (): FormulaId => `${random()}:${nodeNumber}`;
   return harden({ nodeNumber, mint });
 };

@@ -37,7 +37,9 @@ interface NameIndex {
 /** The daemon's error for a formula whose file is gone (daemon-node-powers.js at f0a46042a). */
 const noReference = (id: FormulaId): Error => {
   const [number = ''] = id.split(':');
-  return Error(`No reference exists at path /endo-state/formulas/${number.slice(0, 2)}/${number.slice(2)}.json`);
+  return Error(
+    `No reference exists at path /endo-state/formulas/${number.slice(0, 2)}/${number.slice(2)}.json`,
+  );
 };
 
 export const makeFormulaTable = (minter: IdMinter) => {
@@ -101,7 +103,9 @@ export const makeFormulaTable = (minter: IdMinter) => {
   };
 
   const idOf = (ref: unknown): FormulaId | undefined =>
-    (typeof ref === 'object' && ref !== null) || typeof ref === 'function' ? idForRef.get(ref) : undefined;
+    (typeof ref === 'object' && ref !== null) || typeof ref === 'function'
+      ? idForRef.get(ref)
+      : undefined;
 
   return {
     nodeNumber: minter.nodeNumber,

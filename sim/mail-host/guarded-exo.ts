@@ -16,13 +16,22 @@ type LooseDefineExoClass = (
   tag: string,
   guard: InterfaceGuard,
   init: (implementation: Implementation) => { implementation: Implementation },
-  methods: Record<PropertyKey, (this: { state: { implementation: Implementation } }, ...args: unknown[]) => unknown>,
+  methods: Record<
+    PropertyKey,
+    (this: { state: { implementation: Implementation } }, ...args: unknown[]) => unknown
+  >,
 ) => (implementation: Implementation) => object;
 
-const makersByGuard = new WeakMap<InterfaceGuard, Map<string, (implementation: Implementation) => object>>();
+const makersByGuard = new WeakMap<
+  InterfaceGuard,
+  Map<string, (implementation: Implementation) => object>
+>();
 
 const defineForwardingClass = (tag: string, guard: InterfaceGuard) => {
-  const methods: Record<PropertyKey, (this: { state: { implementation: Implementation } }, ...args: unknown[]) => unknown> = {};
+  const methods: Record<
+    PropertyKey,
+    (this: { state: { implementation: Implementation } }, ...args: unknown[]) => unknown
+  > = {};
   for (const key of getInterfaceMethodKeys(guard)) {
     methods[key] = function forward(...args) {
       const method = this.state.implementation[key];
@@ -30,10 +39,19 @@ const defineForwardingClass = (tag: string, guard: InterfaceGuard) => {
       return method(...args);
     };
   }
-  return (defineExoClass as unknown as LooseDefineExoClass)(tag, guard, implementation => ({ implementation }), methods);
+  return (defineExoClass as unknown as LooseDefineExoClass)(
+    tag,
+    guard,
+    implementation => ({ implementation }),
+    methods,
+  );
 };
 
-export const makeGuardedExo = <T extends object>(tag: string, guard: InterfaceGuard, methods: object): T => {
+export const makeGuardedExo = <T extends object>(
+  tag: string,
+  guard: InterfaceGuard,
+  methods: object,
+): T => {
   let makers = makersByGuard.get(guard);
   if (!makers) {
     makers = new Map();

@@ -18,16 +18,24 @@ Mail: listMessages, followMessages (an exo-stream reader), send, reply, editMess
 dismiss, dismissAll, adopt, request, resolve, reject, form, submit. evaluate runs code at once.
 Special names: @agent (these powers), @host (the host's handle), @mail, @self (own handle).`,
   storeIdentifier: 'storeIdentifier(nameOrPath, id): name a formula id.',
-  editMessage: 'editMessage(messageNumber, strings, edgeNames, petNamesOrPaths, { done }): revise a package you sent.',
-  messageHistory: 'messageHistory(messageNumber) -> Promise<revisions>: { envelope, done, date, timestamp } for each revision.',
-  evaluate: 'evaluate(workerName, source, codeNames, petNamesOrPaths, resultName?) -> Promise<value>: runs the code at once.',
+  editMessage:
+    'editMessage(messageNumber, strings, edgeNames, petNamesOrPaths, { done }): revise a package you sent.',
+  messageHistory:
+    'messageHistory(messageNumber) -> Promise<revisions>: { envelope, done, date, timestamp } for each revision.',
+  evaluate:
+    'evaluate(workerName, source, codeNames, petNamesOrPaths, resultName?) -> Promise<value>: runs the code at once.',
 };
 
 const unsupported = (method: string, why: string) => async () => {
   throw Error(`${method} is not supported by the mail-host simulator (${why})`);
 };
 
-export const makeGuestPowers = (agent: Agent, table: FormulaTable, mail: MailOps, profile: DaemonProfile = 'f0a46042a') => {
+export const makeGuestPowers = (
+  agent: Agent,
+  table: FormulaTable,
+  mail: MailOps,
+  profile: DaemonProfile = 'f0a46042a',
+) => {
   if (profile === 'newest') {
     const help = makeHelp(newestGuestHelp);
     const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
@@ -35,10 +43,15 @@ export const makeGuestPowers = (agent: Agent, table: FormulaTable, mail: MailOps
       help: (methodName?: string) => help(methodName),
       ...shared,
       ...makeNewestMethods(agent, table, mail),
-      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
+      submit: (number: bigint, values: Record<string, unknown>) =>
+        mail.submit(agent, number, values),
       define: unsupported('define', 'no definition requests'),
     };
-    return makeGuardedExo<GuestPowers>('EndoGuest', NewestGuestInterface, gateMethods(agent, agent.incarnation, methods));
+    return makeGuardedExo<GuestPowers>(
+      'EndoGuest',
+      NewestGuestInterface,
+      gateMethods(agent, agent.incarnation, methods),
+    );
   }
   const help = makeHelp();
   const methods = {
@@ -55,5 +68,9 @@ export const makeGuestPowers = (agent: Agent, table: FormulaTable, mail: MailOps
     define: unsupported('define', 'no definition requests'),
     form: unsupported('form', 'no form requests'),
   };
-  return makeGuardedExo<GuestPowers>('EndoGuest', GuestInterface, gateMethods(agent, agent.incarnation, methods));
+  return makeGuardedExo<GuestPowers>(
+    'EndoGuest',
+    GuestInterface,
+    gateMethods(agent, agent.incarnation, methods),
+  );
 };

@@ -76,7 +76,8 @@ export const formulateHost = (parts: DaemonParts): Agent => {
     hostSpecials,
   );
   // A caplet neither the host nor its PINS name any longer is collected, which cancels it.
-  const isNamed = (id: FormulaId) => host.names.reverseIdentify(id).length > 0 || pins.reverseIdentify(id).length > 0;
+  const isNamed = (id: FormulaId) =>
+    host.names.reverseIdentify(id).length > 0 || pins.reverseIdentify(id).length > 0;
   host.names.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
   pins.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
   return host;

@@ -14,7 +14,11 @@ import type { HostPowers, MakeCapletOptions, NameOrPath, ProvideGuestOptions } f
 export interface HostOnlyMethods {
   provideGuest(name?: string, options?: ProvideGuestOptions): Promise<unknown>;
   provideWorker(nameOrPath: NameOrPath): Promise<unknown>;
-  makeUnconfined(workerName: string | undefined, specifier: string, options?: MakeCapletOptions): Promise<unknown>;
+  makeUnconfined(
+    workerName: string | undefined,
+    specifier: string,
+    options?: MakeCapletOptions,
+  ): Promise<unknown>;
   cancel(nameOrPath: NameOrPath, reason?: Error): Promise<void>;
   evaluate(
     workerName: string | undefined,
@@ -29,9 +33,12 @@ const hostHelp: Record<string, string> = {
   '': `EndoHost - the person's agent: directory and mail methods, plus provideGuest,
 provideWorker, makeUnconfined, evaluate (runs at once), cancel, grantEvaluate, counterEvaluate.`,
   provideGuest: 'provideGuest(name?, { introducedNames?, agentName? }): make (or find) a guest.',
-  makeUnconfined: 'makeUnconfined(workerName, specifier, { powersName, resultName, env }): run a caplet module.',
-  grantEvaluate: 'grantEvaluate(messageNumber): run an eval-proposal and answer it with the result.',
-  counterEvaluate: 'counterEvaluate(messageNumber, source, codeNames, petNamesOrPaths, workerName?, resultName?): send a counter-proposal.',
+  makeUnconfined:
+    'makeUnconfined(workerName, specifier, { powersName, resultName, env }): run a caplet module.',
+  grantEvaluate:
+    'grantEvaluate(messageNumber): run an eval-proposal and answer it with the result.',
+  counterEvaluate:
+    'counterEvaluate(messageNumber, source, codeNames, petNamesOrPaths, workerName?, resultName?): send a counter-proposal.',
 };
 
 export const makeHostPowers = (
@@ -44,10 +51,14 @@ export const makeHostPowers = (
   const help = makeHelp(hostHelp);
   // What only a host may do, the same on both profiles.
   const hostMethods = {
-    provideGuest: (name?: string, options?: ProvideGuestOptions) => hostOnly.provideGuest(name, options),
+    provideGuest: (name?: string, options?: ProvideGuestOptions) =>
+      hostOnly.provideGuest(name, options),
     provideWorker: (nameOrPath: NameOrPath) => hostOnly.provideWorker(nameOrPath),
-    makeUnconfined: (workerName: string | undefined, specifier: string, options?: MakeCapletOptions) =>
-      hostOnly.makeUnconfined(workerName, specifier, options),
+    makeUnconfined: (
+      workerName: string | undefined,
+      specifier: string,
+      options?: MakeCapletOptions,
+    ) => hostOnly.makeUnconfined(workerName, specifier, options),
     cancel: (nameOrPath: NameOrPath, reason?: Error) => hostOnly.cancel(nameOrPath, reason),
     evaluate: (
       workerName: string | undefined,
@@ -64,10 +75,15 @@ export const makeHostPowers = (
       help: (methodName?: string) => help(methodName),
       ...shared,
       ...makeNewestMethods(agent, table, mail),
-      submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
+      submit: (number: bigint, values: Record<string, unknown>) =>
+        mail.submit(agent, number, values),
       ...hostMethods,
     };
-    return makeGuardedExo<HostPowers>('EndoHost', NewestHostInterface, gateMethods(agent, agent.incarnation, methods));
+    return makeGuardedExo<HostPowers>(
+      'EndoHost',
+      NewestHostInterface,
+      gateMethods(agent, agent.incarnation, methods),
+    );
   }
   const methods = {
     help: (methodName?: string) => help(methodName),
@@ -81,8 +97,21 @@ export const makeHostPowers = (
       petNamesOrPaths: NameOrPath[],
       workerName?: string,
       resultName?: string[],
-    ) => mail.counterEvaluate(agent, number, source, codeNames, petNamesOrPaths, workerName, resultName),
+    ) =>
+      mail.counterEvaluate(
+        agent,
+        number,
+        source,
+        codeNames,
+        petNamesOrPaths,
+        workerName,
+        resultName,
+      ),
   };
   // The host's powers are the person's own: they are not disconnected by a restart.
-  return makeGuardedExo<HostPowers>('EndoHost', HostInterface, gateMethods(agent, agent.incarnation, methods));
+  return makeGuardedExo<HostPowers>(
+    'EndoHost',
+    HostInterface,
+    gateMethods(agent, agent.incarnation, methods),
+  );
 };

@@ -26,7 +26,12 @@ export type { MailHost, MailHostOptions } from './mail-host.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { isPetName, isSpecialName, isName } from './pet-name.js';
-export { GuestInterface, HostInterface, NewestGuestInterface, NewestHostInterface } from './interfaces.js';
+export {
+  GuestInterface,
+  HostInterface,
+  NewestGuestInterface,
+  NewestHostInterface,
+} from './interfaces.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
 export type { DaemonProfile, SpecialNames } from './profile.js';
 export { formatLocator, idFromLocator } from './locator.js';

@@ -13,7 +13,12 @@ const MessageNumberShape = M.bigint();
 // Environment variables: strings only (an undefined or a number fails).
 const EnvShape = M.recordOf(M.string(), M.string());
 
-const EvaluateGuard = M.call(M.or(NameShape, M.undefined()), M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+const EvaluateGuard = M.call(
+  M.or(NameShape, M.undefined()),
+  M.string(),
+  M.arrayOf(M.string()),
+  NamesOrPathsShape,
+)
   .optional(NameOrPathShape)
   .returns(M.promise());
 
@@ -46,8 +51,15 @@ const agentMethods = {
   dismiss: M.call(MessageNumberShape).returns(M.promise()),
   dismissAll: M.call().returns(M.promise()),
   request: M.call(NameOrPathShape, M.string()).optional(NameOrPathShape).returns(M.promise()),
-  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(M.promise()),
-  reply: M.call(MessageNumberShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(M.promise()),
+  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(
+    M.promise(),
+  ),
+  reply: M.call(
+    MessageNumberShape,
+    M.arrayOf(M.string()),
+    EdgeNamesShape,
+    NamesOrPathsShape,
+  ).returns(M.promise()),
   storeValue: M.call(M.any(), NameOrPathShape).returns(M.promise()),
   deliver: M.call(M.record()).returns(),
   evaluate: EvaluateGuard,
@@ -59,10 +71,15 @@ export const GuestInterface: InterfaceGuard = M.interface('EndoGuest', {
     .optional(NameOrPathShape)
     .returns(M.promise()),
   define: M.call(M.string(), M.record()).returns(M.promise()),
-  form: M.call(NameOrPathShape, M.string(), M.record()).optional(NameOrPathShape).returns(M.promise()),
+  form: M.call(NameOrPathShape, M.string(), M.record())
+    .optional(NameOrPathShape)
+    .returns(M.promise()),
 });
 
-const MakeCapletOptionsShape = M.splitRecord({}, { powersName: NameShape, resultName: NameOrPathShape, env: EnvShape });
+const MakeCapletOptionsShape = M.splitRecord(
+  {},
+  { powersName: NameShape, resultName: NameOrPathShape, env: EnvShape },
+);
 
 export const HostInterface: InterfaceGuard = M.interface('EndoHost', {
   ...agentMethods,
@@ -92,7 +109,12 @@ const newestAgentMethods = {
   send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
     .optional(MessageNumberShape)
     .returns(M.promise()),
-  evaluate: M.call(M.or(NameOrPathShape, M.undefined()), M.string(), M.arrayOf(M.string()), NamesOrPathsShape)
+  evaluate: M.call(
+    M.or(NameOrPathShape, M.undefined()),
+    M.string(),
+    M.arrayOf(M.string()),
+    NamesOrPathsShape,
+  )
     .optional(NameOrPathShape)
     .returns(M.promise()),
   form: M.call(NameOrPathShape, M.string(), M.arrayOf(M.record())).returns(M.promise()),

@@ -21,6 +21,7 @@ export const idFromLocator = (locator: string): FormulaId => {
   }
   const [number] = url.pathname.replace(/^\//, '').split('@');
   const id = `${number || url.searchParams.get('id')}:${url.host}`;
-  if (url.protocol !== 'endo:' || !isFormulaId(id)) throw Error(`Invalid locator ${JSON.stringify(locator)}`);
+  if (url.protocol !== 'endo:' || !isFormulaId(id))
+    throw Error(`Invalid locator ${JSON.stringify(locator)}`);
   return id;
 };

@@ -26,7 +26,9 @@ export const makeMailBasics = (table: FormulaTable, agents: AgentRegistry): Mail
   const mustGet = (self: Agent, number: bigint, kind = 'message'): MessageRecord => {
     const record = self.mailbox.get(number);
     if (record === undefined) {
-      throw Error(kind === 'request' ? `Invalid request, ${number}` : `No such message with number ${number}`);
+      throw Error(
+        kind === 'request' ? `Invalid request, ${number}` : `No such message with number ${number}`,
+      );
     }
     return record;
   };

@@ -78,7 +78,10 @@ export interface MailHost {
   grant(messageNumber: bigint): Promise<unknown>;
   rejectProposal(messageNumber: bigint, reason?: string): Promise<void>;
   counterPropose(messageNumber: bigint, change: CounterProposal): Promise<void>;
-  waitForMessage(pred: (message: MessageRecord) => boolean, options?: WaitForMessageOptions): Promise<MessageRecord>;
+  waitForMessage(
+    pred: (message: MessageRecord) => boolean,
+    options?: WaitForMessageOptions,
+  ): Promise<MessageRecord>;
   callCounts(guestName: string): Record<string, number>;
   resetCallCounts(guestName: string): void;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
@@ -113,8 +116,14 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       return caplets.current(id);
     },
     caplet: nameOrId => {
-      const named = isName(nameOrId) && !isSpecialName(nameOrId) ? host.names.identifyLocal(nameOrId) : undefined;
-      return caplets.find((id, workerId) => id === nameOrId || (named !== undefined && (id === named || workerId === named)));
+      const named =
+        isName(nameOrId) && !isSpecialName(nameOrId)
+          ? host.names.identifyLocal(nameOrId)
+          : undefined;
+      return caplets.find(
+        (id, workerId) =>
+          id === nameOrId || (named !== undefined && (id === named || workerId === named)),
+      );
     },
     restart: makeRestart(host, parts),
     ...makeHostReview(host, parts.mail),

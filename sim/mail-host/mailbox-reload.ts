@@ -22,9 +22,13 @@ export const reloadMailbox = (
   stamp: (number: bigint, fields: Record<string, unknown>, date: string) => MessageRecord,
   settledFor: (promiseId: string) => Promise<Settlement>,
 ): void => {
-  const problems = [...stored.entries()].filter(([, { envelope }]) => unloadableTypes.has(envelope.type));
+  const problems = [...stored.entries()].filter(([, { envelope }]) =>
+    unloadableTypes.has(envelope.type),
+  );
   if (problems.length > 0) {
-    const list = problems.map(([number, { envelope }]) => `#${number} (${envelope.type})`).join(', ');
+    const list = problems
+      .map(([number, { envelope }]) => `#${number} (${envelope.type})`)
+      .join(', ');
     throw Error(
       `${MAILBOX_LOAD_ERROR}: the mailbox cannot be reloaded because it holds undismissed ${list}; ` +
         'the daemon cannot revive eval-proposal messages, dismiss them once settled',

@@ -42,8 +42,15 @@ export interface Mailbox {
 }
 
 /** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
-export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: boolean } = {}): Mailbox => {
-  const contents: MailboxContents = { messages: new Map(), stored: new Map(), revisions: new Map() };
+export const makeMailbox = (
+  now: () => Date,
+  { withDone = false }: { withDone?: boolean } = {},
+): Mailbox => {
+  const contents: MailboxContents = {
+    messages: new Map(),
+    stored: new Map(),
+    revisions: new Map(),
+  };
   const { messages, stored, revisions } = contents;
   const { stamp, restamp } = makeMessageStamps(contents, withDone);
   const topic = makeTopic<MessageRecord>();
@@ -64,13 +71,17 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       const record = stamp(number, envelope, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
-      if (withDone) revisions.set(number, [harden({ envelope, done: (record as { done?: boolean }).done ?? true, date })]);
+      if (withDone)
+        revisions.set(number, [
+          harden({ envelope, done: (record as { done?: boolean }).done ?? true, date }),
+        ]);
       topic.publish(record);
       return record;
     },
     revise: (number, envelope) => {
       const existing = messages.get(number);
-      if (existing === undefined) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      if (existing === undefined)
+        throw Error(`No such message with number ${JSON.stringify(String(number))}`);
       const date = now().toISOString();
       const record = restamp(existing, envelope, date);
       messages.set(number, record);
@@ -81,7 +92,8 @@ export const makeMailbox = (now: () => Date, { withDone = false }: { withDone?: 
       return record;
     },
     history: number => {
-      if (!messages.has(number)) throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      if (!messages.has(number))
+        throw Error(`No such message with number ${JSON.stringify(String(number))}`);
       return harden([...(revisions.get(number) ?? [])]);
     },
     get: number => messages.get(number),

@@ -31,10 +31,14 @@ export interface MailboxContents {
 }
 
 /** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
-export const makeMessageStamps = ({ messages, stored, revisions }: MailboxContents, withDone: boolean) => {
+export const makeMessageStamps = (
+  { messages, stored, revisions }: MailboxContents,
+  withDone: boolean,
+) => {
   // The record each dismisser stands for now (a revision takes the place of the one before).
   const lives = new WeakMap<MessageRecord, { record?: MessageRecord }>();
-  const doneOf = (fields: Record<string, unknown>) => (withDone ? { done: fields.done ?? true } : {});
+  const doneOf = (fields: Record<string, unknown>) =>
+    withDone ? { done: fields.done ?? true } : {};
 
   /** A new record with a fresh dismisser. */
   const stamp = (number: bigint, fields: Record<string, unknown>, date: string): MessageRecord => {
@@ -54,14 +58,25 @@ export const makeMessageStamps = ({ messages, stored, revisions }: MailboxConten
         return undefined;
       },
     });
-    const record = harden({ ...fields, ...doneOf(fields), number, date, dismissed, dismisser }) as unknown as MessageRecord;
+    const record = harden({
+      ...fields,
+      ...doneOf(fields),
+      number,
+      date,
+      dismissed,
+      dismisser,
+    }) as unknown as MessageRecord;
     live.record = record;
     lives.set(record, live);
     return record;
   };
 
   /** A revision of `existing`: its number, dismissed promise and dismisser, which now stands for it. */
-  const restamp = (existing: MessageRecord, fields: Record<string, unknown>, date: string): MessageRecord => {
+  const restamp = (
+    existing: MessageRecord,
+    fields: Record<string, unknown>,
+    date: string,
+  ): MessageRecord => {
     const record = harden({
       ...fields,
       ...doneOf(fields),

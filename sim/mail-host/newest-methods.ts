@@ -16,7 +16,9 @@ type Fields = Record<string, unknown>;
 export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => {
   const { directory, mailbox } = agent;
   const locatorOf = (id: unknown): unknown =>
-    typeof id === 'string' && id.includes(':') ? formatLocator(id, table.typeOf(id) ?? 'remote') : id;
+    typeof id === 'string' && id.includes(':')
+      ? formatLocator(id, table.typeOf(id) ?? 'remote')
+      : id;
   /** A record or envelope as the newest daemon shows it: ids written as locators. */
   const externalize = <T>(record: T): T => {
     const fields = record as unknown as Fields;
@@ -38,10 +40,20 @@ export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailO
     lookupByLocator: async (locator: string) => table.provide(idFromLocator(locator)),
     listMessages: async () => harden(mailbox.list().map(externalize)),
     followMessages: async () => makeStreamReader(mailbox.follow(), externalize),
-    send: (recipient: NameOrPath, strings: string[], edgeNames: string[], petNames: NameOrPath[], replyTo?: bigint) =>
-      mail.send(agent, recipient, strings, edgeNames, petNames, replyTo),
-    editMessage: (number: bigint, strings: string[], edgeNames: string[], petNames: NameOrPath[], options?: { done?: boolean }) =>
-      mail.editMessage(agent, number, strings, edgeNames, petNames, options),
+    send: (
+      recipient: NameOrPath,
+      strings: string[],
+      edgeNames: string[],
+      petNames: NameOrPath[],
+      replyTo?: bigint,
+    ) => mail.send(agent, recipient, strings, edgeNames, petNames, replyTo),
+    editMessage: (
+      number: bigint,
+      strings: string[],
+      edgeNames: string[],
+      petNames: NameOrPath[],
+      options?: { done?: boolean },
+    ) => mail.editMessage(agent, number, strings, edgeNames, petNames, options),
     messageHistory: async (number: bigint) =>
       harden(
         mailbox.history(number).map(revision => ({
@@ -51,7 +63,8 @@ export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailO
           timestamp: Date.parse(revision.date),
         })),
       ),
-    form: (recipient: NameOrPath, description: string, fields: FormField[]) => mail.form(agent, recipient, description, fields),
+    form: (recipient: NameOrPath, description: string, fields: FormField[]) =>
+      mail.form(agent, recipient, description, fields),
     evaluate: (
       _workerName: NameOrPath | undefined,
       source: string,

@@ -5,7 +5,13 @@ import type { Agent } from './agents.js';
 import type { MailBasics } from './mail-basics.js';
 import type { FormulaId, NameOrPath } from './types.js';
 
-export const makePackageMail = ({ agents, randomHex512, mustGet, identifyAll, post }: MailBasics) => {
+export const makePackageMail = ({
+  agents,
+  randomHex512,
+  mustGet,
+  identifyAll,
+  post,
+}: MailBasics) => {
   const send = async (
     self: Agent,
     recipientNameOrPath: NameOrPath,
@@ -23,12 +29,22 @@ export const makePackageMail = ({ agents, randomHex512, mustGet, identifyAll, po
     assertPackageShape(strings, edgeNames, petNamesOrPaths);
     const ids = await identifyAll(self, petNamesOrPaths);
     // Newest daemon: send may name the message it answers (replyTo set only when that message is there).
-    const parentId = replyToNumber === undefined ? undefined : self.mailbox.get(replyToNumber)?.messageId;
-    post(self, recipient, harden({
-      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(),
-      ...(parentId === undefined ? {} : { replyTo: parentId }),
-      from: self.handleId, to: toId,
-    }));
+    const parentId =
+      replyToNumber === undefined ? undefined : self.mailbox.get(replyToNumber)?.messageId;
+    post(
+      self,
+      recipient,
+      harden({
+        type: 'package',
+        strings,
+        names: edgeNames,
+        ids,
+        messageId: randomHex512(),
+        ...(parentId === undefined ? {} : { replyTo: parentId }),
+        from: self.handleId,
+        to: toId,
+      }),
+    );
   };
 
   const reply = async (
@@ -45,10 +61,20 @@ export const makePackageMail = ({ agents, randomHex512, mustGet, identifyAll, po
     const recipient = agents.recipientFor(otherId, otherId);
     assertPackageShape(strings, edgeNames, petNamesOrPaths);
     const ids = await identifyAll(self, petNamesOrPaths);
-    post(self, recipient, harden({
-      type: 'package', strings, names: edgeNames, ids, messageId: randomHex512(), replyTo: parent.messageId,
-      from: self.handleId, to: otherId,
-    }));
+    post(
+      self,
+      recipient,
+      harden({
+        type: 'package',
+        strings,
+        names: edgeNames,
+        ids,
+        messageId: randomHex512(),
+        replyTo: parent.messageId,
+        from: self.handleId,
+        to: otherId,
+      }),
+    );
   };
 
   const dismiss = async (self: Agent, number: bigint): Promise<void> => {
@@ -61,7 +87,12 @@ export const makePackageMail = ({ agents, randomHex512, mustGet, identifyAll, po
     await Promise.all(self.mailbox.list().map(record => record.dismisser.dismiss()));
   };
 
-  const adopt = async (self: Agent, number: bigint, edgeName: NameOrPath, petNameOrPath: NameOrPath) => {
+  const adopt = async (
+    self: Agent,
+    number: bigint,
+    edgeName: NameOrPath,
+    petNameOrPath: NameOrPath,
+  ) => {
     assertName(edgeName);
     const petNamePath = namePathFrom(petNameOrPath);
     assertPetNamePath(petNamePath);

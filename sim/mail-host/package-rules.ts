@@ -3,7 +3,16 @@ import { quote } from './pet-name.js';
 
 /** Edge names a message may not use: the daemon reserves them for message fields. */
 const reservedEdgeNames = new Set([
-  'FROM', 'TO', 'DATE', 'TYPE', 'MESSAGE', 'REPLY', 'DESCRIPTION', 'STRINGS', 'PROMISE', 'RESOLVER',
+  'FROM',
+  'TO',
+  'DATE',
+  'TYPE',
+  'MESSAGE',
+  'REPLY',
+  'DESCRIPTION',
+  'STRINGS',
+  'PROMISE',
+  'RESOLVER',
 ]);
 
 export const assertUniqueEdgeNames = (edgeNames: readonly string[]) => {
@@ -15,7 +24,11 @@ export const assertUniqueEdgeNames = (edgeNames: readonly string[]) => {
   }
 };
 
-export const assertPackageShape = (strings: readonly string[], edgeNames: readonly string[], petNames: readonly unknown[]) => {
+export const assertPackageShape = (
+  strings: readonly string[],
+  edgeNames: readonly string[],
+  petNames: readonly unknown[],
+) => {
   if (petNames.length !== edgeNames.length) {
     throw Error(
       `Message must have one edge name (${edgeNames.length}) for every pet name (${petNames.length})`,

@@ -21,7 +21,9 @@ export interface PetStore {
   onUnbind(listener: (id: FormulaId) => void): void;
 }
 
-export const makePetStore = (assertValidName: (name: unknown) => string = assertPetName): PetStore => {
+export const makePetStore = (
+  assertValidName: (name: unknown) => string = assertPetName,
+): PetStore => {
   const idForName = new Map<string, FormulaId>();
   const namesForId = new Map<FormulaId, Set<string>>();
   const changes = makeTopic<NameChange>();
@@ -52,7 +54,8 @@ export const makePetStore = (assertValidName: (name: unknown) => string = assert
 
   const mustIdentify = (name: string): FormulaId => {
     const id = idForName.get(name);
-    if (id === undefined) throw Error(`Formula does not exist for pet name ${JSON.stringify(name)}`);
+    if (id === undefined)
+      throw Error(`Formula does not exist for pet name ${JSON.stringify(name)}`);
     return id;
   };
 
@@ -90,7 +93,11 @@ export const makePetStore = (assertValidName: (name: unknown) => string = assert
       unlink(fromName, id);
     },
     followNameChanges: () =>
-      changes.subscribe(list().map(name => harden({ add: name, value: parseFormulaId(idForName.get(name) as FormulaId) }))),
+      changes.subscribe(
+        list().map(name =>
+          harden({ add: name, value: parseFormulaId(idForName.get(name) as FormulaId) }),
+        ),
+      ),
     onUnbind: listener => {
       unbindListeners.push(listener);
     },
@@ -111,11 +118,19 @@ export const withSpecialNames = (
   const isSpecial = (name: string) => Object.hasOwn(specialNames, name);
   return {
     ...store,
-    has: name => isSpecial(name) || (/^[a-z0-9][a-z0-9-]{0,127}$/.test(name) ? store.has(name) : (isPlainName(name) ? false : store.has(name))),
+    has: name =>
+      isSpecial(name) ||
+      (/^[a-z0-9][a-z0-9-]{0,127}$/.test(name)
+        ? store.has(name)
+        : isPlainName(name)
+          ? false
+          : store.has(name)),
     identifyLocal: name => {
       if (isSpecial(name)) return specialNames[name];
       if (typeof name !== 'string' || !isPlainName(name)) {
-        throw Error(`Invalid pet name ${JSON.stringify(name)} and not one of ${Object.keys(specialNames).join(', ')}`);
+        throw Error(
+          `Invalid pet name ${JSON.stringify(name)} and not one of ${Object.keys(specialNames).join(', ')}`,
+        );
       }
       // The double stores lower-case pet names only; another plain name is simply unbound.
       return /^[a-z0-9][a-z0-9-]{0,127}$/.test(name) ? store.identifyLocal(name) : undefined;
@@ -123,7 +138,8 @@ export const withSpecialNames = (
     list: () => harden([...specialKeys, ...store.list()]),
     reverseIdentify: id => {
       const names = [...store.reverseIdentify(id)];
-      for (const [name, specialId] of Object.entries(specialNames)) if (specialId === id) names.push(name);
+      for (const [name, specialId] of Object.entries(specialNames))
+        if (specialId === id) names.push(name);
       return harden(names);
     },
     followNameChanges: () => {
@@ -135,7 +151,10 @@ export const withSpecialNames = (
       return harden({
         next: () => {
           const special = pending.shift();
-          if (special) return Promise.resolve(harden({ done: false, value: special }) as IteratorResult<NameChange, undefined>);
+          if (special)
+            return Promise.resolve(
+              harden({ done: false, value: special }) as IteratorResult<NameChange, undefined>,
+            );
           return subscription.next();
         },
         end: () => {

@@ -26,13 +26,28 @@ export interface SpecialNames {
 }
 
 const OLD_NAMES: SpecialNames = harden({
-  agent: 'AGENT', self: 'SELF', host: 'HOST', mail: 'MAIL', main: 'MAIN', none: 'NONE', endo: 'ENDO', pins: 'PINS',
+  agent: 'AGENT',
+  self: 'SELF',
+  host: 'HOST',
+  mail: 'MAIL',
+  main: 'MAIN',
+  none: 'NONE',
+  endo: 'ENDO',
+  pins: 'PINS',
 });
 const NEWEST_NAMES: SpecialNames = harden({
-  agent: '@agent', self: '@self', host: '@host', mail: '@mail', main: '@main', none: '@none', endo: '@endo', pins: '@pins',
+  agent: '@agent',
+  self: '@self',
+  host: '@host',
+  mail: '@mail',
+  main: '@main',
+  none: '@none',
+  endo: '@endo',
+  pins: '@pins',
 });
 
-export const specialNamesOf = (profile: DaemonProfile): SpecialNames => (profile === 'newest' ? NEWEST_NAMES : OLD_NAMES);
+export const specialNamesOf = (profile: DaemonProfile): SpecialNames =>
+  profile === 'newest' ? NEWEST_NAMES : OLD_NAMES;
 
 /** Random formula numbers and message ids: 512 bits at f0a46042a, 256 in the newest daemon. */
 export const randomNumberOf = (profile: DaemonProfile): (() => string) =>
@@ -40,7 +55,9 @@ export const randomNumberOf = (profile: DaemonProfile): (() => string) =>
 
 export const assertProfile = (profile: unknown): DaemonProfile => {
   if (!DAEMON_PROFILES.includes(profile as DaemonProfile)) {
-    throw Error(`Unknown daemon profile ${JSON.stringify(profile)}; one of ${DAEMON_PROFILES.join(', ')}`);
+    throw Error(
+      `Unknown daemon profile ${JSON.stringify(profile)}; one of ${DAEMON_PROFILES.join(', ')}`,
+    );
   }
   return profile as DaemonProfile;
 };

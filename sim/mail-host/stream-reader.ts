@@ -23,10 +23,13 @@ interface StreamNode {
 }
 
 const isNode = (node: unknown): node is StreamNode =>
-  node !== null && (typeof node === 'object' || typeof node === 'function') && 'promise' in (node);
+  node !== null && (typeof node === 'object' || typeof node === 'function') && 'promise' in node;
 
 /** A reader over a subscription; `present` turns each value into what the consumer receives. */
-export const makeStreamReader = <T>(subscription: Subscription<T>, present: (value: T) => unknown = value => value) =>
+export const makeStreamReader = <T>(
+  subscription: Subscription<T>,
+  present: (value: T) => unknown = value => value,
+) =>
   makeGuardedExo<object>('PassableReader', PassableReaderInterface, {
     stream(synHead: unknown) {
       let acknowledge!: (node: StreamNode | Promise<never>) => void;
@@ -39,7 +42,8 @@ export const makeStreamReader = <T>(subscription: Subscription<T>, present: (val
           for (;;) {
             // One value per synchronisation: wait until the consumer asks.
             const node = await syn;
-            if (!isNode(node)) throw TypeError('Reader synchronization chain yielded an invalid node');
+            if (!isNode(node))
+              throw TypeError('Reader synchronization chain yielded an invalid node');
             if (node.promise === null) {
               subscription.end();
               acknowledge(harden({ value: node.value, promise: null }));

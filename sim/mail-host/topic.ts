@@ -84,7 +84,8 @@ export const makeTopic = <T>() => {
 
     return harden({
       next: (): Promise<IteratorResult<T, undefined>> => {
-        if (queue.size > 0) return Promise.resolve(harden({ done: false, value: queue.shift() as T }));
+        if (queue.size > 0)
+          return Promise.resolve(harden({ done: false, value: queue.shift() as T }));
         if (failure) return Promise.reject(failure);
         if (closed) return Promise.resolve(DONE);
         return new Promise<IteratorResult<T, undefined>>((resolve, reject) => {

@@ -199,7 +199,9 @@ export interface GuestPowers {
     petNamesOrPaths: readonly NameOrPath[],
     options?: { done?: boolean },
   ): Promise<void>;
-  messageHistory?(messageNumber: bigint): Promise<readonly { envelope: unknown; done: boolean; date: string; timestamp: number }[]>;
+  messageHistory?(
+    messageNumber: bigint,
+  ): Promise<readonly { envelope: unknown; done: boolean; date: string; timestamp: number }[]>;
   form?(recipient: NameOrPath, description: string, fields: readonly FormField[]): Promise<void>;
   submit?(messageNumber: bigint, values: Record<string, unknown>): Promise<void>;
   lookupByLocator?(locator: string): Promise<unknown>;

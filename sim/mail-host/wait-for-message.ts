@@ -42,7 +42,11 @@ export const makeWaitForMessage =
       watch().catch((error: unknown) => {
         clearTimeout(timer);
         // The feed fails with an Error; anything else is carried as the cause of one.
-        reject(error instanceof Error ? error : Error(`Waiting for a message failed: ${String(error)}`, { cause: error }));
+        reject(
+          error instanceof Error
+            ? error
+            : Error(`Waiting for a message failed: ${String(error)}`, { cause: error }),
+        );
       });
     });
   };

@@ -23,7 +23,10 @@ const directConnection = {
   makeNear: async <T>(value: T): Promise<T> => value,
 } as unknown as Loopback;
 
-export const makeWorkerConnections = (table: FormulaTable, connection: WorkerConnection = 'captp') => {
+export const makeWorkerConnections = (
+  table: FormulaTable,
+  connection: WorkerConnection = 'captp',
+) => {
   let connections = new Map<FormulaId, Loopback>();
   let loopbackCount = 0;
 

@@ -6,7 +6,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJson } from './http-io.js';
 import type { PromptCache } from './prompt-cache.js';
-import type { ModelServerOptions, NormalizedRequest, RecordedRequest, ScriptedReply } from './types.js';
+import type {
+  ModelServerOptions,
+  NormalizedRequest,
+  RecordedRequest,
+  ScriptedReply,
+} from './types.js';
 import type { WireDialect, WireError } from './wire-dialect.js';
 
 /** Writes a JSON answer and records its status (and body, when it is an error). */
@@ -47,7 +52,13 @@ export const makeChatAnswerer = (
     if ('hang' in reply) return;
     if ('failure' in reply) {
       const { status, message, retryAfter } = reply.failure;
-      send(response, record, status, dialect.errorBody(status, message), retryAfter === undefined ? {} : { 'retry-after': retryAfter });
+      send(
+        response,
+        record,
+        status,
+        dialect.errorBody(status, message),
+        retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+      );
       return;
     }
     const answer = dialect.renderAnswer(reply, request, rawBody, promptCache);
@@ -84,7 +95,12 @@ export const makeChatAnswerer = (
       sendError(response, record, dialect.modelNotFound(result.chat.model));
       return;
     }
-    const normalized: NormalizedRequest = { ...result.chat, protocol: options.protocol, index: chatCount, bytes: bytes.length };
+    const normalized: NormalizedRequest = {
+      ...result.chat,
+      protocol: options.protocol,
+      index: chatCount,
+      bytes: bytes.length,
+    };
     chatCount += 1;
     record.normalized = normalized;
     let reply: ScriptedReply;

@@ -26,7 +26,10 @@ const anthropicError = (status: number, message: string): WireError => ({
   status,
   body: {
     type: 'error',
-    error: { type: errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+    error: {
+      type: errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+      message,
+    },
     request_id: makeWireId('req_'),
   },
 });
@@ -39,14 +42,21 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 /** One message's blocks, as a list (a string content is one text block). */
 const blocksOf = (content: unknown, at: string): Record<string, unknown>[] | WireError => {
   if (typeof content === 'string') {
-    if (content === '') return invalid(`${at}: all messages must have non-empty content except for the optional final assistant message`);
+    if (content === '')
+      return invalid(
+        `${at}: all messages must have non-empty content except for the optional final assistant message`,
+      );
     return [{ type: 'text', text: content }];
   }
   if (!Array.isArray(content)) return invalid(`${at}.content: Input should be a valid list`);
-  if (content.length === 0) return invalid(`${at}: all messages must have non-empty content except for the optional final assistant message`);
+  if (content.length === 0)
+    return invalid(
+      `${at}: all messages must have non-empty content except for the optional final assistant message`,
+    );
   const blocks: Record<string, unknown>[] = [];
   for (const [index, block] of content.entries()) {
-    if (!isRecord(block) || typeof block.type !== 'string') return invalid(`${at}.content.${index}: Input should be a valid dictionary`);
+    if (!isRecord(block) || typeof block.type !== 'string')
+      return invalid(`${at}.content.${index}: Input should be a valid dictionary`);
     if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) {
       return invalid('messages: text content blocks must be non-empty');
     }
@@ -66,12 +76,18 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
     if (!isRecord(message)) return invalid(`${at}: Input should be a valid dictionary`);
     const { role } = message;
     if (role === 'system') {
-      return invalid('messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.');
+      return invalid(
+        'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',
+      );
     }
-    if (role !== 'user' && role !== 'assistant') return invalid(`${at}.role: Input should be 'user' or 'assistant'`);
-    if (index === 0 && role !== 'user') return invalid('messages: first message must use the "user" role');
+    if (role !== 'user' && role !== 'assistant')
+      return invalid(`${at}.role: Input should be 'user' or 'assistant'`);
+    if (index === 0 && role !== 'user')
+      return invalid('messages: first message must use the "user" role');
     if (role === previousRole) {
-      return invalid(`messages: roles must alternate between "user" and "assistant", but found multiple "${role}" roles in a row`);
+      return invalid(
+        `messages: roles must alternate between "user" and "assistant", but found multiple "${role}" roles in a row`,
+      );
     }
     const blocks = blocksOf(message.content, at);
     if (!Array.isArray(blocks)) return blocks;
@@ -85,20 +101,32 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
       }
       const missing = unanswered.filter(id => !leadingResults.includes(id));
       if (missing.length > 0) {
-        return invalid(`messages.${index - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+        return invalid(
+          `messages.${index - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        );
       }
       for (const [blockIndex, block] of blocks.entries()) {
         if (block.type === 'tool_result' && !unanswered.includes(String(block.tool_use_id))) {
-          return invalid(`${at}.content.${blockIndex}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+          return invalid(
+            `${at}.content.${blockIndex}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          );
         }
-        if (block.type === 'tool_use') return invalid(`${at}.content.${blockIndex}: \`tool_use\` blocks can only be in \`assistant\` messages`);
+        if (block.type === 'tool_use')
+          return invalid(
+            `${at}.content.${blockIndex}: \`tool_use\` blocks can only be in \`assistant\` messages`,
+          );
       }
       for (const block of blocks) {
         if (block.type === 'tool_result') {
           const content = block.content;
-          const text = typeof content === 'string' ? content
-            : Array.isArray(content) ? content.map(part => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('')
-            : '';
+          const text =
+            typeof content === 'string'
+              ? content
+              : Array.isArray(content)
+                ? content
+                    .map(part => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
+                    .join('')
+                : '';
           read.push({ role: 'tool', text, toolCallId: String(block.tool_use_id) });
         } else if (block.type === 'text') {
           read.push({ role: 'user', text: String(block.text) });
@@ -110,22 +138,34 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
       const texts: string[] = [];
       for (const [blockIndex, block] of blocks.entries()) {
         const where = `${at}.content.${blockIndex}`;
-        if (block.type === 'tool_result') return invalid(`${where}: \`tool_result\` blocks can only be in \`user\` messages`);
+        if (block.type === 'tool_result')
+          return invalid(`${where}: \`tool_result\` blocks can only be in \`user\` messages`);
         if (block.type === 'text') texts.push(String(block.text));
         if (block.type === 'tool_use') {
-          if (typeof block.id !== 'string' || !TOOL_ID.test(block.id)) return invalid(`${where}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
-          if (typeof block.name !== 'string' || !TOOL_NAME.test(block.name)) return invalid(`${where}.tool_use.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
-          if (!isRecord(block.input)) return invalid(`${where}.tool_use.input: Input should be a valid dictionary`);
+          if (typeof block.id !== 'string' || !TOOL_ID.test(block.id))
+            return invalid(`${where}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+          if (typeof block.name !== 'string' || !TOOL_NAME.test(block.name))
+            return invalid(
+              `${where}.tool_use.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`,
+            );
+          if (!isRecord(block.input))
+            return invalid(`${where}.tool_use.input: Input should be a valid dictionary`);
           calls.push({ id: block.id, name: block.name, arguments: block.input });
         }
       }
       unanswered = calls.map(call => call.id);
-      read.push({ role: 'assistant', text: texts.join(''), ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+      read.push({
+        role: 'assistant',
+        text: texts.join(''),
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      });
     }
     previousRole = role;
   }
   if (unanswered.length > 0) {
-    return invalid(`messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    return invalid(
+      `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+    );
   }
   return read;
 };
@@ -133,7 +173,12 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
 const readSystem = (system: unknown): string | WireError | undefined => {
   if (system === undefined) return undefined;
   if (typeof system === 'string') return system;
-  if (Array.isArray(system) && system.every(block => isRecord(block) && block.type === 'text' && typeof block.text === 'string')) {
+  if (
+    Array.isArray(system) &&
+    system.every(
+      block => isRecord(block) && block.type === 'text' && typeof block.text === 'string',
+    )
+  ) {
     return system.map(block => String((block as Record<string, unknown>).text)).join('\n');
   }
   return invalid('system: Input should be a valid string or a list of text blocks');
@@ -145,17 +190,25 @@ const readToolNames = (tools: unknown): string[] | WireError => {
   const names: string[] = [];
   for (const [index, tool] of tools.entries()) {
     if (!isRecord(tool) || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
-      return invalid(`tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
+      return invalid(
+        `tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`,
+      );
     }
     if (!isRecord(tool.input_schema) || tool.input_schema.type !== 'object') {
       return invalid(`tools.${index}.custom.input_schema.type: Input should be 'object'`);
     }
-    if (['oneOf', 'anyOf', 'allOf'].some(key => key in (tool.input_schema as Record<string, unknown>))) {
-      return invalid(`tools.${index}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`);
+    if (
+      ['oneOf', 'anyOf', 'allOf'].some(key => key in (tool.input_schema as Record<string, unknown>))
+    ) {
+      return invalid(
+        `tools.${index}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`,
+      );
     }
     const problem = metaSchemaProblem(tool.input_schema);
     if (problem !== undefined) {
-      return invalid(`tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). (${problem})`);
+      return invalid(
+        `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). (${problem})`,
+      );
     }
     names.push(tool.name);
   }
@@ -167,7 +220,9 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 const CACHE_TTLS = ['5m', '1h'];
 
 /** Everything that can carry `cache_control`, in the order the service reads the prompt: tools, system, message blocks. */
-const cacheableParts = (body: Record<string, unknown>): { at: string; part: Record<string, unknown> }[] => {
+const cacheableParts = (
+  body: Record<string, unknown>,
+): { at: string; part: Record<string, unknown> }[] => {
   const parts: { at: string; part: Record<string, unknown> }[] = [];
   if (Array.isArray(body.tools)) {
     body.tools.forEach((tool, index) => {
@@ -184,10 +239,17 @@ const cacheableParts = (body: Record<string, unknown>): { at: string; part: Reco
   if (Array.isArray(body.messages)) {
     body.messages.forEach((message, index) => {
       if (!isRecord(message)) return;
-      const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+      const content =
+        typeof message.content === 'string'
+          ? [{ type: 'text', text: message.content }]
+          : message.content;
       if (!Array.isArray(content)) return;
       content.forEach((block, blockIndex) => {
-        if (isRecord(block)) parts.push({ at: `messages.${index}.content.${blockIndex}`, part: { role: message.role, ...block } });
+        if (isRecord(block))
+          parts.push({
+            at: `messages.${index}.content.${blockIndex}`,
+            part: { role: message.role, ...block },
+          });
       });
     });
   }
@@ -200,14 +262,17 @@ const checkCacheControl = (body: Record<string, unknown>): WireError | undefined
   for (const { at, part } of cacheableParts(body)) {
     const control = part.cache_control;
     if (control === undefined || control === null) continue;
-    if (!isRecord(control) || control.type !== 'ephemeral') return invalid(`${at}.cache_control.type: Input should be 'ephemeral'`);
+    if (!isRecord(control) || control.type !== 'ephemeral')
+      return invalid(`${at}.cache_control.type: Input should be 'ephemeral'`);
     if (control.ttl !== undefined && !CACHE_TTLS.includes(String(control.ttl))) {
       return invalid(`${at}.cache_control.ttl: Input should be '5m' or '1h'`);
     }
     count += 1;
   }
   if (count > MAX_CACHE_BREAKPOINTS) {
-    return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.`);
+    return invalid(
+      `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.`,
+    );
   }
   return undefined;
 };
@@ -219,18 +284,33 @@ const readCache = (rawBody: unknown, cache: PromptCache) => {
     const { cache_control: _control, ...content } = part;
     return JSON.stringify(content);
   });
-  const breakpoints = parts.flatMap(({ part }, index) => (isRecord(part.cache_control) ? [index + 1] : []));
+  const breakpoints = parts.flatMap(({ part }, index) =>
+    isRecord(part.cache_control) ? [index + 1] : [],
+  );
   return cache.read(segments, breakpoints);
 };
 
-const parseChat = (body: unknown, headers: Record<string, string | string[] | undefined>): { chat: ParsedChat } | { error: WireError } => {
-  if (headers['anthropic-version'] === undefined) return { error: invalid('anthropic-version: header is required') };
-  if (!isRecord(body)) return { error: invalid('There was an issue with your request body: it must be a JSON object') };
-  if (typeof body.model !== 'string' || body.model === '') return { error: invalid('model: Field required') };
-  if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens) || body.max_tokens < 1) {
+const parseChat = (
+  body: unknown,
+  headers: Record<string, string | string[] | undefined>,
+): { chat: ParsedChat } | { error: WireError } => {
+  if (headers['anthropic-version'] === undefined)
+    return { error: invalid('anthropic-version: header is required') };
+  if (!isRecord(body))
+    return {
+      error: invalid('There was an issue with your request body: it must be a JSON object'),
+    };
+  if (typeof body.model !== 'string' || body.model === '')
+    return { error: invalid('model: Field required') };
+  if (
+    typeof body.max_tokens !== 'number' ||
+    !Number.isInteger(body.max_tokens) ||
+    body.max_tokens < 1
+  ) {
     return { error: invalid('max_tokens: Field required') };
   }
-  if (body.stream === true) return { error: invalid('This test double does not stream; send stream: false.') };
+  if (body.stream === true)
+    return { error: invalid('This test double does not stream; send stream: false.') };
   const system = readSystem(body.system);
   if (typeof system === 'object') return { error: system };
   const cacheError = checkCacheControl(body);
@@ -255,7 +335,12 @@ export const anthropicDialect: WireDialect = {
   chatPath: '/v1/messages',
   getRoutes: {
     '/v1/models': models => ({
-      data: models.map(id => ({ type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' })),
+      data: models.map(id => ({
+        type: 'model',
+        id,
+        display_name: id,
+        created_at: '2026-01-01T00:00:00Z',
+      })),
       has_more: false,
       first_id: models[0] ?? null,
       last_id: models[models.length - 1] ?? null,
@@ -265,7 +350,10 @@ export const anthropicDialect: WireDialect = {
     // The SDK (1.12.0) sends the API key as `Authorization: Bearer`; older
     // clients and curl use `x-api-key`. Either carries the key.
     const header = headers['x-api-key'];
-    const given = typeof header === 'string' && header !== '' ? header : /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+    const given =
+      typeof header === 'string' && header !== ''
+        ? header
+        : /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
     if (given === undefined) return anthropicError(401, 'x-api-key header is required');
     if (apiKey !== undefined && given !== apiKey) return anthropicError(401, 'invalid x-api-key');
     return undefined;
@@ -273,10 +361,21 @@ export const anthropicDialect: WireDialect = {
   parseChat,
   modelNotFound: model => anthropicError(404, `model: ${model}`),
   errorBody: (status, message) =>
-    anthropicError(status, message ?? (status === 429 ? 'Number of request tokens has exceeded your per-minute rate limit' : status === 529 ? 'Overloaded' : status >= 500 ? 'Internal server error' : `Request failed with status ${status}`)).body,
+    anthropicError(
+      status,
+      message ??
+        (status === 429
+          ? 'Number of request tokens has exceeded your per-minute rate limit'
+          : status === 529
+            ? 'Overloaded'
+            : status >= 500
+              ? 'Internal server error'
+              : `Request failed with status ${status}`),
+    ).body,
   renderAnswer: (answer, request, rawBody, cache) => {
     const content: Record<string, unknown>[] = [];
-    if (answer.text !== undefined && answer.text !== '') content.push({ type: 'text', text: answer.text });
+    if (answer.text !== undefined && answer.text !== '')
+      content.push({ type: 'text', text: answer.text });
     for (const call of answer.toolCalls ?? []) {
       let input: unknown = call.arguments;
       if (typeof input === 'string') {
@@ -287,9 +386,17 @@ export const anthropicDialect: WireDialect = {
         }
       }
       if (!isRecord(input)) {
-        return anthropicError(500, `Test script error: Anthropic tool_use input must be an object; got ${JSON.stringify(call.arguments)}`);
+        return anthropicError(
+          500,
+          `Test script error: Anthropic tool_use input must be an object; got ${JSON.stringify(call.arguments)}`,
+        );
       }
-      content.push({ type: 'tool_use', id: call.id ?? makeWireId('toolu_'), name: call.name, input });
+      content.push({
+        type: 'tool_use',
+        id: call.id ?? makeWireId('toolu_'),
+        name: call.name,
+        input,
+      });
     }
     const reading = readCache(rawBody, cache);
     const usage = answer.usage ?? {
@@ -297,8 +404,14 @@ export const anthropicDialect: WireDialect = {
       outputTokens: estimateTokens(JSON.stringify(content)),
     };
     // input_tokens is what was neither read from nor written to the cache.
-    const cachedTokens = Math.min(usage.inputTokens, answer.usage?.cachedInputTokens ?? reading.cachedTokens);
-    const writtenTokens = answer.usage === undefined ? Math.min(reading.writtenTokens, usage.inputTokens - cachedTokens) : 0;
+    const cachedTokens = Math.min(
+      usage.inputTokens,
+      answer.usage?.cachedInputTokens ?? reading.cachedTokens,
+    );
+    const writtenTokens =
+      answer.usage === undefined
+        ? Math.min(reading.writtenTokens, usage.inputTokens - cachedTokens)
+        : 0;
     return {
       status: 200,
       body: {

@@ -25,7 +25,8 @@ export const parseJson = (bytes: Buffer): { value: unknown } | undefined => {
 export const publicHeaders = (request: IncomingMessage): Record<string, string> => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!SECRET_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (!SECRET_HEADERS.has(name) && value !== undefined)
+      headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
 };

@@ -10,25 +10,47 @@ import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
 import { ollamaParametersProblem } from './tool-schema-rules.js';
 
-const ollamaError = (status: number, message: string): WireError => ({ status, body: { error: message } });
+const ollamaError = (status: number, message: string): WireError => ({
+  status,
+  body: { error: message },
+});
 
 const goType = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'boolean'
+        ? 'bool'
+        : typeof value;
 
 const cannotUnmarshal = (value: unknown, field: string, into: string) =>
-  ollamaError(400, `json: cannot unmarshal ${goType(value)} into Go struct field ${field} of type ${into}`);
+  ollamaError(
+    400,
+    `json: cannot unmarshal ${goType(value)} into Go struct field ${field} of type ${into}`,
+  );
 
 const readToolCalls = (calls: unknown, messageIndex: number): NormalizedToolCall[] | WireError => {
-  if (!Array.isArray(calls)) return cannotUnmarshal(calls, 'Message.messages.tool_calls', '[]api.ToolCall');
+  if (!Array.isArray(calls))
+    return cannotUnmarshal(calls, 'Message.messages.tool_calls', '[]api.ToolCall');
   const read: NormalizedToolCall[] = [];
   for (const [index, call] of calls.entries()) {
-    if (!isRecord(call) || !isRecord(call.function)) return cannotUnmarshal(call, 'Message.messages.tool_calls', 'api.ToolCall');
+    if (!isRecord(call) || !isRecord(call.function))
+      return cannotUnmarshal(call, 'Message.messages.tool_calls', 'api.ToolCall');
     const { name, arguments: args } = call.function;
-    if (typeof name !== 'string') return cannotUnmarshal(name, 'ToolCallFunction.messages.tool_calls.function.name', 'string');
+    if (typeof name !== 'string')
+      return cannotUnmarshal(name, 'ToolCallFunction.messages.tool_calls.function.name', 'string');
     if (!isRecord(args)) {
-      return cannotUnmarshal(args, 'ToolCallFunction.messages.tool_calls.function.arguments', 'map[string]interface {}');
+      return cannotUnmarshal(
+        args,
+        'ToolCallFunction.messages.tool_calls.function.arguments',
+        'map[string]interface {}',
+      );
     }
-    const id = typeof call.id === 'string' && call.id !== '' ? call.id : `(message ${messageIndex} call ${index})`;
+    const id =
+      typeof call.id === 'string' && call.id !== ''
+        ? call.id
+        : `(message ${messageIndex} call ${index})`;
     read.push({ id, name, arguments: args });
   }
   return read;
@@ -36,7 +58,8 @@ const readToolCalls = (calls: unknown, messageIndex: number): NormalizedToolCall
 
 const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
   if (messages === undefined || messages === null) return [];
-  if (!Array.isArray(messages)) return cannotUnmarshal(messages, 'ChatRequest.messages', '[]api.Message');
+  if (!Array.isArray(messages))
+    return cannotUnmarshal(messages, 'ChatRequest.messages', '[]api.Message');
   const read: NormalizedMessage[] = [];
   for (const [index, message] of messages.entries()) {
     if (!isRecord(message)) return cannotUnmarshal(message, 'ChatRequest.messages', 'api.Message');
@@ -82,7 +105,8 @@ const readToolNames = (tools: unknown): string[] | WireError => {
 
 const parseChat = (body: unknown): { chat: ParsedChat } | { error: WireError } => {
   if (!isRecord(body)) return { error: ollamaError(400, 'missing request body') };
-  if (typeof body.model !== 'string' || body.model === '') return { error: ollamaError(400, 'model is required') };
+  if (typeof body.model !== 'string' || body.model === '')
+    return { error: ollamaError(400, 'model is required') };
   const messages = readMessages(body.messages);
   if (!Array.isArray(messages)) return { error: messages };
   const toolNames = readToolNames(body.tools);
@@ -99,7 +123,11 @@ const parseChat = (body: unknown): { chat: ParsedChat } | { error: WireError } =
 };
 
 const statusText = (status: number) =>
-  status === 429 ? 'too many requests' : status >= 500 ? 'internal server error' : `request failed with status ${status}`;
+  status === 429
+    ? 'too many requests'
+    : status >= 500
+      ? 'internal server error'
+      : `request failed with status ${status}`;
 
 export const ollamaDialect: WireDialect = {
   protocol: 'ollama',
@@ -114,13 +142,20 @@ export const ollamaDialect: WireDialect = {
         modified_at: '2026-01-01T00:00:00Z',
         size: 0,
         digest: '0'.repeat(64),
-        details: { format: 'gguf', family: 'double', parameter_size: '0B', quantization_level: 'none' },
+        details: {
+          format: 'gguf',
+          family: 'double',
+          parameter_size: '0B',
+          quantization_level: 'none',
+        },
       })),
     }),
   },
   checkAuth: (headers, apiKey) => {
     if (apiKey === undefined) return undefined;
-    return headers.authorization === `Bearer ${apiKey}` ? undefined : ollamaError(401, 'unauthorized');
+    return headers.authorization === `Bearer ${apiKey}`
+      ? undefined
+      : ollamaError(401, 'unauthorized');
   },
   parseChat,
   modelNotFound: model => ollamaError(404, `model '${model}' not found`),
@@ -137,10 +172,16 @@ export const ollamaDialect: WireDialect = {
         }
       }
       if (!isRecord(args)) {
-        return ollamaError(500, `test script error: Ollama tool call arguments must be an object; got ${JSON.stringify(call.arguments)}`);
+        return ollamaError(
+          500,
+          `test script error: Ollama tool call arguments must be an object; got ${JSON.stringify(call.arguments)}`,
+        );
       }
       // Older servers send no id; a script that gives one gets the newer shape.
-      calls.push({ ...(call.id === undefined ? {} : { id: call.id }), function: { index, name: call.name, arguments: args } });
+      calls.push({
+        ...(call.id === undefined ? {} : { id: call.id }),
+        function: { index, name: call.name, arguments: args },
+      });
     }
     const text = answer.text ?? '';
     const usage = answer.usage ?? {
@@ -148,7 +189,11 @@ export const ollamaDialect: WireDialect = {
       outputTokens: estimateTokens(text + JSON.stringify(calls)),
     };
     const createdAt = new Date().toISOString();
-    const message = { role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+    const message = {
+      role: 'assistant',
+      content: text,
+      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    };
     const final = {
       model: request.model,
       created_at: createdAt,

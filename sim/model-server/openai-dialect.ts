@@ -15,7 +15,11 @@ const errorTypeFor = (status: number): string =>
 const openAIError = (
   status: number,
   message: string,
-  { param = null, code = null, type = errorTypeFor(status) }: { param?: string | null; code?: string | null; type?: string } = {},
+  {
+    param = null,
+    code = null,
+    type = errorTypeFor(status),
+  }: { param?: string | null; code?: string | null; type?: string } = {},
 ): WireError => ({ status, body: { error: { message, type, param, code } } });
 
 const invalid = (message: string, param: string | null = null, code: string | null = null) =>
@@ -28,28 +32,70 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const contentText = (content: unknown): string | undefined => {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const parts = content.map(part => (isRecord(part) && typeof part.text === 'string' ? part.text : undefined));
+    const parts = content.map(part =>
+      isRecord(part) && typeof part.text === 'string' ? part.text : undefined,
+    );
     return parts.every(part => part !== undefined) ? parts.join('') : undefined;
   }
   return undefined;
 };
 
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const typeName = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 
 const readToolCalls = (calls: unknown, at: string): NormalizedToolCall[] | WireError => {
-  if (!Array.isArray(calls)) return invalid(`Invalid type for '${at}': expected an array, but got ${typeName(calls)} instead.`, at, 'invalid_type');
+  if (!Array.isArray(calls))
+    return invalid(
+      `Invalid type for '${at}': expected an array, but got ${typeName(calls)} instead.`,
+      at,
+      'invalid_type',
+    );
   const read: NormalizedToolCall[] = [];
   for (const [index, call] of calls.entries()) {
     const where = `${at}[${index}]`;
-    if (!isRecord(call)) return invalid(`Invalid type for '${where}': expected an object, but got ${typeName(call)} instead.`, where, 'invalid_type');
-    if (call.type === undefined) return invalid(`Missing required parameter: '${where}.type'.`, `${where}.type`, 'missing_required_parameter');
-    if (call.type !== 'function') return invalid(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${where}.type`, 'invalid_value');
-    if (typeof call.id !== 'string') return invalid(`Missing required parameter: '${where}.id'.`, `${where}.id`, 'missing_required_parameter');
+    if (!isRecord(call))
+      return invalid(
+        `Invalid type for '${where}': expected an object, but got ${typeName(call)} instead.`,
+        where,
+        'invalid_type',
+      );
+    if (call.type === undefined)
+      return invalid(
+        `Missing required parameter: '${where}.type'.`,
+        `${where}.type`,
+        'missing_required_parameter',
+      );
+    if (call.type !== 'function')
+      return invalid(
+        `Invalid value: '${String(call.type)}'. Supported values are: 'function'.`,
+        `${where}.type`,
+        'invalid_value',
+      );
+    if (typeof call.id !== 'string')
+      return invalid(
+        `Missing required parameter: '${where}.id'.`,
+        `${where}.id`,
+        'missing_required_parameter',
+      );
     const fn = call.function;
-    if (!isRecord(fn)) return invalid(`Missing required parameter: '${where}.function'.`, `${where}.function`, 'missing_required_parameter');
-    if (typeof fn.name !== 'string') return invalid(`Missing required parameter: '${where}.function.name'.`, `${where}.function.name`, 'missing_required_parameter');
+    if (!isRecord(fn))
+      return invalid(
+        `Missing required parameter: '${where}.function'.`,
+        `${where}.function`,
+        'missing_required_parameter',
+      );
+    if (typeof fn.name !== 'string')
+      return invalid(
+        `Missing required parameter: '${where}.function.name'.`,
+        `${where}.function.name`,
+        'missing_required_parameter',
+      );
     if (typeof fn.arguments !== 'string') {
-      return invalid(`Invalid type for '${where}.function.arguments': expected a string, but got ${typeName(fn.arguments)} instead.`, `${where}.function.arguments`, 'invalid_type');
+      return invalid(
+        `Invalid type for '${where}.function.arguments': expected a string, but got ${typeName(fn.arguments)} instead.`,
+        `${where}.function.arguments`,
+        'invalid_type',
+      );
     }
     read.push({ id: call.id, name: fn.name, arguments: fn.arguments });
   }
@@ -58,17 +104,30 @@ const readToolCalls = (calls: unknown, at: string): NormalizedToolCall[] | WireE
 
 const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
   if (!Array.isArray(messages) || messages.length === 0) {
-    return invalid("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+    return invalid(
+      "Missing required parameter: 'messages'.",
+      'messages',
+      'missing_required_parameter',
+    );
   }
   const read: NormalizedMessage[] = [];
   /** Call ids of the last assistant message still waiting for their tool messages. */
   let pending: { ids: Set<string>; at: number } | undefined;
   for (const [index, message] of messages.entries()) {
     const at = `messages[${index}]`;
-    if (!isRecord(message)) return invalid(`Invalid type for '${at}': expected an object, but got ${typeName(message)} instead.`, at, 'invalid_type');
+    if (!isRecord(message))
+      return invalid(
+        `Invalid type for '${at}': expected an object, but got ${typeName(message)} instead.`,
+        at,
+        'invalid_type',
+      );
     const { role } = message;
     if (typeof role !== 'string' || !ROLES.includes(role)) {
-      return invalid(`Invalid value: '${String(role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `${at}.role`, 'invalid_value');
+      return invalid(
+        `Invalid value: '${String(role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        `${at}.role`,
+        'invalid_value',
+      );
     }
     if (role !== 'tool' && pending !== undefined && pending.ids.size > 0) {
       return invalid(
@@ -76,18 +135,36 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
         `messages.[${pending.at}].role`,
       );
     }
-    const hasCalls = role === 'assistant' && message.tool_calls !== undefined && message.tool_calls !== null;
-    const text = message.content === null || message.content === undefined ? undefined : contentText(message.content);
+    const hasCalls =
+      role === 'assistant' && message.tool_calls !== undefined && message.tool_calls !== null;
+    const text =
+      message.content === null || message.content === undefined
+        ? undefined
+        : contentText(message.content);
     const contentMissing = message.content === null || message.content === undefined;
-    if ((contentMissing && !(role === 'assistant' && hasCalls)) || (!contentMissing && text === undefined)) {
-      return invalid(`Invalid type for '${at}.content': expected one of a string or array of objects, but got ${typeName(message.content)} instead.`, `${at}.content`, 'invalid_type');
+    if (
+      (contentMissing && !(role === 'assistant' && hasCalls)) ||
+      (!contentMissing && text === undefined)
+    ) {
+      return invalid(
+        `Invalid type for '${at}.content': expected one of a string or array of objects, but got ${typeName(message.content)} instead.`,
+        `${at}.content`,
+        'invalid_type',
+      );
     }
     if (role === 'tool') {
       if (typeof message.tool_call_id !== 'string') {
-        return invalid(`Missing required parameter: '${at}.tool_call_id'.`, `${at}.tool_call_id`, 'missing_required_parameter');
+        return invalid(
+          `Missing required parameter: '${at}.tool_call_id'.`,
+          `${at}.tool_call_id`,
+          'missing_required_parameter',
+        );
       }
       if (pending === undefined || !pending.ids.has(message.tool_call_id)) {
-        return invalid("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${index}].role`);
+        return invalid(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${index}].role`,
+        );
       }
       pending.ids.delete(message.tool_call_id);
       read.push({ role: 'tool', text: text ?? '', toolCallId: message.tool_call_id });
@@ -101,7 +178,10 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
       read.push({ role: 'assistant', text: text ?? '', toolCalls: calls });
       continue;
     }
-    read.push({ role: role === 'developer' ? 'system' : (role as NormalizedMessage['role']), text: text ?? '' });
+    read.push({
+      role: role === 'developer' ? 'system' : (role as NormalizedMessage['role']),
+      text: text ?? '',
+    });
   }
   if (pending !== undefined && pending.ids.size > 0) {
     return invalid(
@@ -114,23 +194,42 @@ const readMessages = (messages: unknown): NormalizedMessage[] | WireError => {
 
 const readToolNames = (tools: unknown): string[] | WireError => {
   if (tools === undefined || tools === null) return [];
-  if (!Array.isArray(tools)) return invalid(`Invalid type for 'tools': expected an array, but got ${typeName(tools)} instead.`, 'tools', 'invalid_type');
+  if (!Array.isArray(tools))
+    return invalid(
+      `Invalid type for 'tools': expected an array, but got ${typeName(tools)} instead.`,
+      'tools',
+      'invalid_type',
+    );
   const names: string[] = [];
   for (const [index, tool] of tools.entries()) {
     const at = `tools[${index}]`;
     if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function)) {
-      return invalid(`Missing required parameter: '${at}.function'.`, `${at}.function`, 'missing_required_parameter');
+      return invalid(
+        `Missing required parameter: '${at}.function'.`,
+        `${at}.function`,
+        'missing_required_parameter',
+      );
     }
     const { name } = tool.function;
     if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-      return invalid(`Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `${at}.function.name`, 'invalid_value');
+      return invalid(
+        `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        `${at}.function.name`,
+        'invalid_value',
+      );
     }
     const { parameters } = tool.function;
     if (parameters !== undefined) {
-      const problem = isRecord(parameters) && parameters.type !== 'object'
-        ? `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(parameters.type ?? 'None')}"'.`
-        : metaSchemaProblem(parameters);
-      if (problem !== undefined) return invalid(`Invalid schema for function '${name}': ${problem}`, `${at}.function.parameters`, 'invalid_function_parameters');
+      const problem =
+        isRecord(parameters) && parameters.type !== 'object'
+          ? `schema must be a JSON Schema of 'type: "object"', got 'type: "${String(parameters.type ?? 'None')}"'.`
+          : metaSchemaProblem(parameters);
+      if (problem !== undefined)
+        return invalid(
+          `Invalid schema for function '${name}': ${problem}`,
+          `${at}.function.parameters`,
+          'invalid_function_parameters',
+        );
     }
     names.push(name);
   }
@@ -138,15 +237,25 @@ const readToolNames = (tools: unknown): string[] | WireError => {
 };
 
 const parseChat = (body: unknown): { chat: ParsedChat } | { error: WireError } => {
-  if (!isRecord(body)) return { error: invalid('We could not parse the JSON body of your request.') };
-  if (typeof body.model !== 'string' || body.model === '') return { error: invalid('you must provide a model parameter') };
-  if (body.stream === true) return { error: invalid('This test double does not stream; send stream: false.', 'stream') };
+  if (!isRecord(body))
+    return { error: invalid('We could not parse the JSON body of your request.') };
+  if (typeof body.model !== 'string' || body.model === '')
+    return { error: invalid('you must provide a model parameter') };
+  if (body.stream === true)
+    return { error: invalid('This test double does not stream; send stream: false.', 'stream') };
   const messages = readMessages(body.messages);
   if (!Array.isArray(messages)) return { error: messages };
   const toolNames = readToolNames(body.tools);
   if (!Array.isArray(toolNames)) return { error: toolNames };
   const limit = body.max_completion_tokens ?? body.max_tokens;
-  return { chat: { model: body.model, messages, toolNames, maxTokens: typeof limit === 'number' ? limit : undefined } };
+  return {
+    chat: {
+      model: body.model,
+      messages,
+      toolNames,
+      maxTokens: typeof limit === 'number' ? limit : undefined,
+    },
+  };
 };
 
 /**
@@ -163,7 +272,8 @@ const readCache = (rawBody: unknown, cache: PromptCache) => {
 };
 
 /** How OpenAI shows a wrong key: its first and last characters only. */
-const maskKey = (key: string) => (key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}` : '****');
+const maskKey = (key: string) =>
+  key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}` : '****';
 
 export const openAIDialect: WireDialect = {
   protocol: 'openai',
@@ -172,31 +282,55 @@ export const openAIDialect: WireDialect = {
   getRoutes: {
     '/v1/models': models => ({
       object: 'list',
-      data: models.map(id => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'lal-fae-double' })),
+      data: models.map(id => ({
+        id,
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'lal-fae-double',
+      })),
     }),
   },
   checkAuth: (headers, apiKey) => {
     if (apiKey === undefined) return undefined;
     const given = /^Bearer (.*)$/.exec(headers.authorization ?? '')?.[1];
     if (given === undefined || given === '') {
-      return openAIError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
+      return openAIError(
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+      );
     }
     if (given !== apiKey) {
-      return openAIError(401, `Incorrect API key provided: ${maskKey(given)}. You can find your API key at https://platform.openai.com/account/api-keys.`, { code: 'invalid_api_key' });
+      return openAIError(
+        401,
+        `Incorrect API key provided: ${maskKey(given)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        { code: 'invalid_api_key' },
+      );
     }
     return undefined;
   },
   parseChat,
-  modelNotFound: model => openAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, { code: 'model_not_found' }),
+  modelNotFound: model =>
+    openAIError(404, `The model \`${model}\` does not exist or you do not have access to it.`, {
+      code: 'model_not_found',
+    }),
   errorBody: (status, message) =>
-    openAIError(status, message ?? (status === 429 ? 'Rate limit reached for requests.' : status >= 500 ? 'The server had an error while processing your request. Sorry about that!' : `Request failed with status ${status}.`)).body,
+    openAIError(
+      status,
+      message ??
+        (status === 429
+          ? 'Rate limit reached for requests.'
+          : status >= 500
+            ? 'The server had an error while processing your request. Sorry about that!'
+            : `Request failed with status ${status}.`),
+    ).body,
   renderAnswer: (answer, request, rawBody, cache) => {
     const calls = (answer.toolCalls ?? []).map(call => ({
       id: call.id ?? makeWireId('call_'),
       type: 'function' as const,
       function: {
         name: call.name,
-        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+        arguments:
+          typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
       },
     }));
     const text = answer.text ?? '';
@@ -205,7 +339,10 @@ export const openAIDialect: WireDialect = {
       inputTokens: reading.totalTokens,
       outputTokens: estimateTokens(text + JSON.stringify(calls)),
     };
-    const cachedTokens = Math.min(usage.inputTokens, answer.usage?.cachedInputTokens ?? reading.cachedTokens);
+    const cachedTokens = Math.min(
+      usage.inputTokens,
+      answer.usage?.cachedInputTokens ?? reading.cachedTokens,
+    );
     // llama.cpp reports its slot cache in `timings` (cache_n read, prompt_n evaluated) when asked to cache_prompt.
     const llamaCpp = isRecord(rawBody) && rawBody.cache_prompt === true;
     return {
@@ -236,7 +373,13 @@ export const openAIDialect: WireDialect = {
           ...(llamaCpp ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
         },
         ...(llamaCpp
-          ? { timings: { cache_n: cachedTokens, prompt_n: usage.inputTokens - cachedTokens, predicted_n: usage.outputTokens } }
+          ? {
+              timings: {
+                cache_n: cachedTokens,
+                prompt_n: usage.inputTokens - cachedTokens,
+                predicted_n: usage.outputTokens,
+              },
+            }
           : {}),
         system_fingerprint: null,
       },

@@ -47,10 +47,19 @@ export const makePromptCache = (): PromptCache => {
       const hashes: string[] = [''];
       const tokens: number[] = [0];
       for (const segment of segments) {
-        hashes.push(createHash('sha256').update(hashes[hashes.length - 1] ?? '').update('\u0000').update(segment).digest('hex'));
+        hashes.push(
+          createHash('sha256')
+            .update(hashes[hashes.length - 1] ?? '')
+            .update('\u0000')
+            .update(segment)
+            .digest('hex'),
+        );
         tokens.push((tokens[tokens.length - 1] ?? 0) + estimateTokens(segment));
       }
-      const ends = breakpoints === 'every' ? segments.map((_, index) => index + 1) : [...breakpoints].sort((a, b) => a - b);
+      const ends =
+        breakpoints === 'every'
+          ? segments.map((_, index) => index + 1)
+          : [...breakpoints].sort((a, b) => a - b);
       let hit = 0;
       for (const end of ends) {
         const from = breakpoints === 'every' ? end : Math.max(1, end - ANTHROPIC_LOOKBACK);
@@ -66,7 +75,11 @@ export const makePromptCache = (): PromptCache => {
       for (const end of ends) use(hashes[end] ?? '');
       const totalTokens = tokens[segments.length] ?? 0;
       const cachedTokens = tokens[hit] ?? 0;
-      return { totalTokens, cachedTokens, writtenTokens: Math.max(0, (tokens[lastEnd] ?? 0) - cachedTokens) };
+      return {
+        totalTokens,
+        cachedTokens,
+        writtenTokens: Math.max(0, (tokens[lastEnd] ?? 0) - cachedTokens),
+      };
     },
   };
 };

@@ -15,7 +15,9 @@ export const makeRequestLog = () => {
 
   /** Resolves when at least `count` requests (of any kind) have arrived. */
   const waitForRequests = (count: number): Promise<void> =>
-    requests.length >= count ? Promise.resolve() : new Promise(resolve => waiters.push({ count, resolve }));
+    requests.length >= count
+      ? Promise.resolve()
+      : new Promise(resolve => waiters.push({ count, resolve }));
 
   return { requests, add, waitForRequests };
 };

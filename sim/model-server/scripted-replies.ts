@@ -40,4 +40,6 @@ export const failFirst = (
 };
 
 /** Every request fails the same way (a service that stays down). */
-export const alwaysFail = (failure: ScriptedFailure['failure']): ReplyScript => () => ({ failure });
+export const alwaysFail =
+  (failure: ScriptedFailure['failure']): ReplyScript =>
+  () => ({ failure });

@@ -36,20 +36,40 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
   const send: SendJson = (response, record, status, body, extraHeaders = {}) => {
     record.status = status;
     if (status !== 200) record.errorBody = body;
-    response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req-${log.requests.length}`, ...extraHeaders });
+    response.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': `req-${log.requests.length}`,
+      ...extraHeaders,
+    });
     response.end(JSON.stringify(body));
   };
-  const { answerChat, sendError } = makeChatAnswerer(dialect, options, models, makePromptCache(), send);
+  const { answerChat, sendError } = makeChatAnswerer(
+    dialect,
+    options,
+    models,
+    makePromptCache(),
+    send,
+  );
 
   /** The model list (GET), a chat (POST), or 404; a credential checked first. */
-  const route = async (bytes: Buffer, incoming: IncomingMessage, response: ServerResponse, record: RecordedRequest) => {
+  const route = async (
+    bytes: Buffer,
+    incoming: IncomingMessage,
+    response: ServerResponse,
+    record: RecordedRequest,
+  ) => {
     const { method, path } = record;
     const authError = dialect.checkAuth(incoming.headers, options.apiKey);
     const getRoute = dialect.getRoutes[path];
     if ((method === 'GET' || method === 'HEAD') && getRoute !== undefined) {
       if (authError !== undefined) sendError(response, record, authError);
       else if (options.modelListStatus !== undefined && options.modelListStatus !== 200) {
-        send(response, record, options.modelListStatus, dialect.errorBody(options.modelListStatus, 'listing models failed'));
+        send(
+          response,
+          record,
+          options.modelListStatus,
+          dialect.errorBody(options.modelListStatus, 'listing models failed'),
+        );
       } else send(response, record, 200, getRoute(models));
     } else if (method === 'POST' && path === dialect.chatPath) {
       if (authError !== undefined) sendError(response, record, authError);
@@ -82,11 +102,16 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     handle(incoming, response).catch((error: unknown) => {
       if (!response.headersSent) {
         response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(dialect.errorBody(500, `model server double failed: ${String(error)}`)));
+        response.end(
+          JSON.stringify(dialect.errorBody(500, `model server double failed: ${String(error)}`)),
+        );
       }
     });
   });
-  const { port, refuseConnections, acceptConnections, close } = await startListening(server, options.port ?? 0);
+  const { port, refuseConnections, acceptConnections, close } = await startListening(
+    server,
+    options.port ?? 0,
+  );
 
   return {
     url: `http://127.0.0.1:${port}${dialect.basePath}`,

@@ -28,19 +28,28 @@ export interface WireDialect {
   chatPath: string;
   getRoutes: Record<string, (models: readonly string[]) => unknown>;
   checkAuth(headers: IncomingHttpHeaders, apiKey: string | undefined): WireError | undefined;
-  parseChat(body: unknown, headers: IncomingHttpHeaders): { chat: ParsedChat } | { error: WireError };
+  parseChat(
+    body: unknown,
+    headers: IncomingHttpHeaders,
+  ): { chat: ParsedChat } | { error: WireError };
   modelNotFound(model: string): WireError;
   /** The service's error body for a status (scripted failures, unknown routes). */
   errorBody(status: number, message: string | undefined): unknown;
   /** `cache` is this server's prompt cache, for the cached tokens its usage reports. */
-  renderAnswer(answer: ScriptedAnswer, request: NormalizedRequest, rawBody: unknown, cache: PromptCache): WireAnswer | WireError;
+  renderAnswer(
+    answer: ScriptedAnswer,
+    request: NormalizedRequest,
+    rawBody: unknown,
+    cache: PromptCache,
+  ): WireAnswer | WireError;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A rough token count (4 bytes a token), for usage when a script gives none. */
-export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(Buffer.byteLength(text) / 4));
+export const estimateTokens = (text: string): number =>
+  Math.max(1, Math.ceil(Buffer.byteLength(text) / 4));
 
 let idCounter = 0;
 /** Ids that look like the service's own (call_…, toolu_…, msg_…). */

@@ -16,8 +16,20 @@ import type { Log } from '../log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue } from '../notices.js';
-import { lostProposalText, proposalDetail, storedProposal, type Proposal, type ProposalTracker } from '../proposals/proposal-tracker.js';
-import { emptyAskStore, isDisconnection, makePendingAsks, storedOrigin, type PendingAsks } from '../pending/pending-asks.js';
+import {
+  lostProposalText,
+  proposalDetail,
+  storedProposal,
+  type Proposal,
+  type ProposalTracker,
+} from '../proposals/proposal-tracker.js';
+import {
+  emptyAskStore,
+  isDisconnection,
+  makePendingAsks,
+  storedOrigin,
+  type PendingAsks,
+} from '../pending/pending-asks.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
@@ -25,12 +37,20 @@ const REQUEST_SOURCE_CHARS = 4_000;
 
 export type Verdict = { approved: true } | { approved: false; reason: string };
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /** Asks the host (a request it resolves to agree, rejects to refuse); settles when it answers. */
-export const askHostApproval = async (powers: unknown, hostName: string, description: string): Promise<Verdict> => {
+export const askHostApproval = async (
+  powers: unknown,
+  hostName: string,
+  description: string,
+): Promise<Verdict> => {
   try {
-    await E(powers as { request(to: string, description: string): unknown }).request(hostName, description);
+    await E(powers as { request(to: string, description: string): unknown }).request(
+      hostName,
+      description,
+    );
     return harden({ approved: true });
   } catch (error) {
     return harden({ approved: false, reason: messageOf(error) });
@@ -66,7 +86,9 @@ export const makeHostApprovedEvaluation = (options: {
   asks?: PendingAsks;
 }): ProposalTracker => {
   const { powers, notices, hostName, who, direct } = options;
-  const asks = options.asks ?? makePendingAsks({ store: emptyAskStore(), powers: powers as never, log: options.log });
+  const asks =
+    options.asks ??
+    makePendingAsks({ store: emptyAskStore(), powers: powers as never, log: options.log });
   // Running (approved, or direct) and not yet settled: not in the store, since nothing could follow them over a restart.
   const running = new Map<string, Proposal>();
 
@@ -153,16 +175,27 @@ export const makeHostApprovedEvaluation = (options: {
     noteOwnCopy: () => {},
     hasPendingFor: number =>
       [...running.values()].some(proposal => proposal.origin?.number === number) ||
-      asks.pending().some(ask => ask.kind === 'evaluation' && ask.origin?.number === String(number)),
+      asks
+        .pending()
+        .some(ask => ask.kind === 'evaluation' && ask.origin?.number === String(number)),
     pendingSources: () => [
       ...[...running.values()].map(proposal => proposal.source),
-      ...asks.pending().filter(ask => ask.kind === 'evaluation').map(ask => String(ask.detail.source ?? ask.description)),
+      ...asks
+        .pending()
+        .filter(ask => ask.kind === 'evaluation')
+        .map(ask => String(ask.detail.source ?? ask.description)),
     ],
     async resume(ask, settlement) {
       const proposal = storedProposal(ask);
       if (settlement === 'fulfilled') await runApproved(ask.id, proposal);
-      else if (settlement === 'rejected') rejected(ask.id, proposal, 'refused (the reason did not reach me across my restart)');
-      else settle(ask.id, proposal, lostProposalText(ask.id, cut(proposal.source, SOURCE_PREVIEW_CHARS), proposal.origin));
+      else if (settlement === 'rejected')
+        rejected(ask.id, proposal, 'refused (the reason did not reach me across my restart)');
+      else
+        settle(
+          ask.id,
+          proposal,
+          lostProposalText(ask.id, cut(proposal.source, SOURCE_PREVIEW_CHARS), proposal.origin),
+        );
     },
   };
 };

@@ -40,8 +40,18 @@ export interface DaemonAdapter {
   storeIdentifier(path: string[], id: string): Promise<void>;
 }
 
-const OLD_NAMES: SpecialNames = harden({ host: 'HOST', self: 'SELF', agent: 'AGENT', mail: 'MAIL' });
-const NEWEST_NAMES: SpecialNames = harden({ host: '@host', self: '@self', agent: '@agent', mail: '@mail' });
+const OLD_NAMES: SpecialNames = harden({
+  host: 'HOST',
+  self: 'SELF',
+  agent: 'AGENT',
+  mail: 'MAIL',
+});
+const NEWEST_NAMES: SpecialNames = harden({
+  host: '@host',
+  self: '@self',
+  agent: '@agent',
+  mail: '@mail',
+});
 
 /**
  * `endo://<node>/<number>[@hints…]?type=…` → `<number>:<node>`. Ids pass
@@ -65,11 +75,14 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
   const { generation } = await detectGeneration(powers);
   const newest = generation === 'newest';
   const names = newest ? NEWEST_NAMES : OLD_NAMES;
-  const far = () => E(powers as Powers) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const far = () =>
+    E(powers as Powers) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // A guest whose powers fail here (its mailbox did not load) cannot work at all: let that be thrown.
   const selfId = idFromLocator(await far().identify!(names.self));
   void log;
-  const idOf = newest ? idFromLocator : (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const idOf = newest
+    ? idFromLocator
+    : (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   return harden({
     generation,
     label: GENERATION_LABELS[generation],

@@ -2,7 +2,10 @@
 import type { DaemonAdapter } from './daemon-adapter.js';
 
 export const daemonStatus = (daemon: DaemonAdapter, directEvaluation: boolean): string[] => {
-  const lines = [`generation: ${daemon.generation} — ${daemon.label}`, `special names: ${Object.values(daemon.names).join(', ')}`];
+  const lines = [
+    `generation: ${daemon.generation} — ${daemon.label}`,
+    `special names: ${Object.values(daemon.names).join(', ')}`,
+  ];
   if (daemon.generation === 'newest') {
     lines.push(
       directEvaluation

@@ -15,15 +15,21 @@ export const GENERATION_LABELS: Readonly<Record<Generation, string>> = harden({
 });
 
 /** Reads the method names (a far object answers `__getMethodNames__`); an old daemon when they cannot be read. */
-export const detectGeneration = async (powers: unknown): Promise<{ generation: Generation; methods: readonly string[] }> => {
+export const detectGeneration = async (
+  powers: unknown,
+): Promise<{ generation: Generation; methods: readonly string[] }> => {
   let methods: readonly string[] = [];
   try {
-    const names: unknown = await E(powers as { __getMethodNames__(): string[] }).__getMethodNames__();
-    if (Array.isArray(names)) methods = names.filter((name): name is string => typeof name === 'string');
+    const names: unknown = await E(
+      powers as { __getMethodNames__(): string[] },
+    ).__getMethodNames__();
+    if (Array.isArray(names))
+      methods = names.filter((name): name is string => typeof name === 'string');
   } catch {
     // Not a far object with introspection: treat it as the generation this project was built for.
   }
   const has = (name: string) => methods.includes(name);
-  const generation: Generation = has('storeIdentifier') || has('editMessage') ? 'newest' : 'f0a46042a';
+  const generation: Generation =
+    has('storeIdentifier') || has('editMessage') ? 'newest' : 'f0a46042a';
   return harden({ generation, methods });
 };

@@ -13,8 +13,11 @@ interface Revision {
 }
 
 export const readMessageHistory = async (powers: unknown, number: bigint): Promise<unknown> => {
-  const revisions = (await E(powers as { messageHistory(number: bigint): Revision[] }).messageHistory(number)) as unknown;
-  if (!Array.isArray(revisions)) throw Error('the daemon answered messageHistory with something that is not a list');
+  const revisions = (await E(
+    powers as { messageHistory(number: bigint): Revision[] },
+  ).messageHistory(number)) as unknown;
+  if (!Array.isArray(revisions))
+    throw Error('the daemon answered messageHistory with something that is not a list');
   return harden(
     (revisions as Revision[]).map((revision, index) => ({
       revision: index + 1,

@@ -13,16 +13,27 @@ const SPECIAL = /\b(HOST|SELF|AGENT|MAIL)\b/g;
 const respell = (text: string, daemon: DaemonAdapter): string =>
   text
     .replace(/special names are upper case/gi, 'special names start with @')
-    .replace(SPECIAL, word => daemon.names[word.toLowerCase() as 'host' | 'self' | 'agent' | 'mail']);
+    .replace(
+      SPECIAL,
+      word => daemon.names[word.toLowerCase() as 'host' | 'self' | 'agent' | 'mail'],
+    );
 
 /** Tools (or ops of a grouped tool) offered only on daemons that have what they need. */
 const NEWEST_ONLY = new Set(['messageHistory']);
 
 /** The schemas without the newest daemon's own tools and ops. */
 const withoutNewestOnly = (schemas: readonly ToolSchema[]): readonly ToolSchema[] =>
-  harden(schemas.filter(schema => !NEWEST_ONLY.has(schema.function.name)).map(schema => withoutOps(schema, NEWEST_ONLY)));
+  harden(
+    schemas
+      .filter(schema => !NEWEST_ONLY.has(schema.function.name))
+      .map(schema => withoutOps(schema, NEWEST_ONLY)),
+  );
 
-export const promptFor = (prompt: string, daemon: DaemonAdapter | undefined, directEvaluation = false): string => {
+export const promptFor = (
+  prompt: string,
+  daemon: DaemonAdapter | undefined,
+  directEvaluation = false,
+): string => {
   if (daemon === undefined || daemon.generation !== 'newest') return prompt;
   const evaluation = directEvaluation
     ? 'evaluate runs your code at once, without asking anyone; its outcome still comes as a GRANTED or REJECTED notice.'
@@ -34,7 +45,11 @@ Special names here: ${daemon.names.host} (your host), ${daemon.names.self} (you)
 };
 
 /** The built-in schemas as this daemon's model should see them. */
-export const schemasFor = (schemas: readonly ToolSchema[], daemon: DaemonAdapter | undefined, directEvaluation = false): readonly ToolSchema[] => {
+export const schemasFor = (
+  schemas: readonly ToolSchema[],
+  daemon: DaemonAdapter | undefined,
+  directEvaluation = false,
+): readonly ToolSchema[] => {
   if (daemon === undefined || daemon.generation !== 'newest') return withoutNewestOnly(schemas);
   return harden(
     schemas.map(schema => {

@@ -28,7 +28,9 @@ export const readStream = (reader: unknown): StreamReaderClient => {
   const synHead = new Promise<StreamNode>(resolve => {
     ask = resolve;
   });
-  let nodePromise = Promise.resolve(E(reader as { stream(syn: unknown): Promise<StreamNode> }).stream(synHead));
+  let nodePromise = Promise.resolve(
+    E(reader as { stream(syn: unknown): Promise<StreamNode> }).stream(synHead),
+  );
   let ended: Promise<IteratorResult<unknown>> | undefined;
   let close!: () => void;
   const closed = new Promise<'closed'>(resolve => {
@@ -52,7 +54,9 @@ export const readStream = (reader: unknown): StreamReaderClient => {
         throw TypeError('The stream answered with something that is not a stream node');
       }
       if (node.promise === null) {
-        ended = Promise.resolve(harden({ done: true, value: node.value }) as IteratorResult<unknown>);
+        ended = Promise.resolve(
+          harden({ done: true, value: node.value }) as IteratorResult<unknown>,
+        );
         return ended;
       }
       nodePromise = node.promise;

@@ -6,11 +6,9 @@
  */
 
 export type DecodedArguments =
-  | { ok: true; args: Record<string, unknown> }
-  | { ok: false; error: string };
+  { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
-const preview = (text: string): string =>
-  text.length > 120 ? `${text.slice(0, 120)}…` : text;
+const preview = (text: string): string => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
 
 export const decodeArguments = (raw: string): DecodedArguments => {
   const text = raw.trim();

@@ -10,7 +10,9 @@ export const decodePassable = (value: unknown): unknown => {
   if (typeof value === 'string') return decodeSmallcapsString(value);
   if (Array.isArray(value)) return value.map(decodePassable);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, decodePassable(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, decodePassable(inner)]),
+    );
   }
   return value;
 };

@@ -39,7 +39,10 @@ const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage
   // A user message: the one role every provider and chat template accepts after the tools (Qwen's template rejects a second system message).
   const digestMessages: ChatMessage[] = digest === '' ? [] : [{ role: 'user', content: digest }];
   const history = conversation.turns.flatMap(turn => turn.messages);
-  return [{ role: 'system', content: systemPrompt }, ...repairHistory([...digestMessages, ...history])];
+  return [
+    { role: 'system', content: systemPrompt },
+    ...repairHistory([...digestMessages, ...history]),
+  ];
 };
 
 /** Folds finished turns in a block once more than twice `keepTurns` of them are kept. */
@@ -69,14 +72,20 @@ export const buildRequest = (
   budget: RequestBudget,
 ): BuiltRequest => {
   foldInBlocks(conversation, budget.keepTurns);
-  trimDigest(conversation, Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE));
+  trimDigest(
+    conversation,
+    Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE),
+  );
   let messages = assemble(systemPrompt, conversation);
   let size = measureRequest(messages, tools);
   while (size.estimatedTokens > budget.contextTokens) {
     if (conversation.turns.length > 1) {
       foldOldestTurn(conversation);
     } else if (conversation.digest.length > 4) {
-      trimDigest(conversation, Math.floor(conversation.digest.reduce((sum, entry) => sum + entry.text.length, 0) / 2));
+      trimDigest(
+        conversation,
+        Math.floor(conversation.digest.reduce((sum, entry) => sum + entry.text.length, 0) / 2),
+      );
     } else if (!elideOldestResult(conversation)) {
       break;
     }

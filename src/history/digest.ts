@@ -38,7 +38,9 @@ const describeActions = (messages: readonly ChatMessage[]): string[] => {
       } else if (call.name === 'send') {
         let recipient = '?';
         try {
-          recipient = String((JSON.parse(call.arguments) as { recipient?: unknown }).recipient ?? '?');
+          recipient = String(
+            (JSON.parse(call.arguments) as { recipient?: unknown }).recipient ?? '?',
+          );
         } catch {
           // Broken arguments: the call failed and the model was told.
         }
@@ -88,9 +90,15 @@ export const trimDigest = (conversation: Conversation, maxChars: number): void =
 
 export const renderDigest = (conversation: Conversation): string => {
   if (conversation.digest.length === 0) return '';
-  const lines = conversation.digest.map(entry => (entry.count > 1 ? `- (${entry.count} times) ${entry.text}` : `- ${entry.text}`));
+  const lines = conversation.digest.map(entry =>
+    entry.count > 1 ? `- (${entry.count} times) ${entry.text}` : `- ${entry.text}`,
+  );
   if (conversation.omitted > 0) {
-    lines.splice(Math.min(3, lines.length), 0, `- (${conversation.omitted} more earlier exchanges left out)`);
+    lines.splice(
+      Math.min(3, lines.length),
+      0,
+      `- (${conversation.omitted} more earlier exchanges left out)`,
+    );
   }
   return `[Digest of the earlier conversation, oldest first; not a new message]\n${lines.join('\n')}`;
 };

@@ -14,7 +14,8 @@ const PER_MESSAGE_OVERHEAD = 4;
 export const estimateMessageTokens = (message: ChatMessage): number => {
   let chars = message.content.length;
   if (message.role === 'assistant' && message.toolCalls !== undefined) {
-    for (const call of message.toolCalls) chars += call.name.length + call.arguments.length + call.id.length + 16;
+    for (const call of message.toolCalls)
+      chars += call.name.length + call.arguments.length + call.id.length + 16;
   }
   if (message.role === 'tool') chars += message.toolCallId.length + message.name.length;
   return Math.ceil(chars / CHARS_PER_TOKEN) + PER_MESSAGE_OVERHEAD;
@@ -51,5 +52,7 @@ export const measureRequest = (
   return { estimatedTokens: tokens, chars };
 };
 
-export const estimateRequestTokens = (messages: readonly ChatMessage[], tools: readonly ToolSchema[]): number =>
-  measureRequest(messages, tools).estimatedTokens;
+export const estimateRequestTokens = (
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSchema[],
+): number => measureRequest(messages, tools).estimatedTokens;

@@ -7,14 +7,17 @@
  */
 import type { AssistantMessage, ChatMessage, ToolResultMessage } from '../../providers/types.js';
 
-export const MISSING_RESULT = JSON.stringify({ error: 'this call got no result (it was interrupted)' });
+export const MISSING_RESULT = JSON.stringify({
+  error: 'this call got no result (it was interrupted)',
+});
 
 export const repairHistory = (history: readonly ChatMessage[]): ChatMessage[] => {
   const out: ChatMessage[] = [];
   // Results by call id, gathered first so a result that strayed is put back in place.
   const results = new Map<string, ToolResultMessage>();
   for (const message of history) {
-    if (message.role === 'tool' && !results.has(message.toolCallId)) results.set(message.toolCallId, message);
+    if (message.role === 'tool' && !results.has(message.toolCallId))
+      results.set(message.toolCallId, message);
   }
   const used = new Set<string>();
   for (const message of history) {
@@ -29,7 +32,10 @@ export const repairHistory = (history: readonly ChatMessage[]): ChatMessage[] =>
         if (message.content.trim() === '') break;
         const previous = out[out.length - 1];
         if (previous !== undefined && previous.role === 'user') {
-          out[out.length - 1] = { role: 'user', content: `${previous.content}\n\n${message.content}` };
+          out[out.length - 1] = {
+            role: 'user',
+            content: `${previous.content}\n\n${message.content}`,
+          };
         } else {
           out.push({ role: 'user', content: message.content });
         }
@@ -39,9 +45,10 @@ export const repairHistory = (history: readonly ChatMessage[]): ChatMessage[] =>
         const calls = (message.toolCalls ?? []).filter(call => !used.has(call.id));
         if (message.content.trim() === '' && calls.length === 0) break;
         if (out.length === 0) out.push({ role: 'user', content: '(The conversation continues.)' });
-        const repaired: AssistantMessage = calls.length > 0
-          ? { role: 'assistant', content: message.content, toolCalls: calls }
-          : { role: 'assistant', content: message.content };
+        const repaired: AssistantMessage =
+          calls.length > 0
+            ? { role: 'assistant', content: message.content, toolCalls: calls }
+            : { role: 'assistant', content: message.content };
         out.push(repaired);
         for (const call of calls) {
           used.add(call.id);

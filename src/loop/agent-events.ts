@@ -4,7 +4,8 @@
  */
 import type { Usage } from '../../providers/types.js';
 
-export type StopReason = 'done' | 'answered' | 'error' | 'max-model-calls' | 'repeated-calls' | 'quota' | 'cancelled';
+export type StopReason =
+  'done' | 'answered' | 'error' | 'max-model-calls' | 'repeated-calls' | 'quota' | 'cancelled';
 
 export type AgentEvent =
   | { kind: 'turn-start'; title: string }
@@ -12,6 +13,13 @@ export type AgentEvent =
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
-  | { kind: 'turn-end'; stopReason: StopReason; modelCalls: number; usage: Usage; error?: string; models?: string[] };
+  | {
+      kind: 'turn-end';
+      stopReason: StopReason;
+      modelCalls: number;
+      usage: Usage;
+      error?: string;
+      models?: string[];
+    };
 
 export type Observe = (event: AgentEvent) => void;

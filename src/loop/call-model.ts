@@ -2,7 +2,13 @@
  * One model call, with failure returned as data (a stop reason and a
  * message) rather than thrown, so the loop has one path for every outcome.
  */
-import type { ChatMessage, Provider, ToolSchema, Usage, AssistantMessage } from '../../providers/types.js';
+import type {
+  ChatMessage,
+  Provider,
+  ToolSchema,
+  Usage,
+  AssistantMessage,
+} from '../../providers/types.js';
 import { ProviderError } from '../../providers/types.js';
 
 export type ModelOutcome =

@@ -59,8 +59,12 @@ const callable = (name: string, toolNames: readonly string[]): boolean => {
 
 const badNameRefusal = (name: string, toolNames: readonly string[]): string => {
   // `functions.list`, `tools/list`, `default_api:list`: the last part is often the tool meant.
-  const lastPart = name.split(/[^a-zA-Z0-9_-]+/).filter(part => part !== '').pop();
-  const meant = lastPart !== undefined && callable(lastPart, toolNames) ? ` Did you mean "${lastPart}"?` : '';
+  const lastPart = name
+    .split(/[^a-zA-Z0-9_-]+/)
+    .filter(part => part !== '')
+    .pop();
+  const meant =
+    lastPart !== undefined && callable(lastPart, toolNames) ? ` Did you mean "${lastPart}"?` : '';
   const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
   return JSON.stringify({
     error: `not run: "${shown}" is not a valid tool name (letters, digits, _ and - only, at most 64). Call a tool by its exact name.${meant}`,
@@ -82,11 +86,14 @@ export const checkReplyCalls = (calls: readonly ToolCall[], check: CallCheck): C
       while (taken.has(id));
     }
     taken.add(id);
-    const argumentsText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+    const argumentsText =
+      typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
     const name = VALID_CALL_NAME.test(rawName) ? rawName : nameForHistory(rawName);
     const checked: ToolCall = { id, name, arguments: argumentsText };
-    if (index >= check.maxCalls) return { call: checked, refusal: overCapRefusal(index, calls.length, check.maxCalls) };
-    if (name !== rawName) return { call: checked, refusal: badNameRefusal(rawName, check.toolNames) };
+    if (index >= check.maxCalls)
+      return { call: checked, refusal: overCapRefusal(index, calls.length, check.maxCalls) };
+    if (name !== rawName)
+      return { call: checked, refusal: badNameRefusal(rawName, check.toolNames) };
     return { call: checked };
   });
 };

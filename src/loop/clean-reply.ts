@@ -18,14 +18,21 @@ const sameCallKey = (name: string, args: unknown): string => {
   return `${name} ${parsed.ok ? JSON.stringify(parsed.value) : args}`;
 };
 
-export const cleanReply = (reply: AssistantMessage, tools: readonly ToolSchema[]): AssistantMessage => {
+export const cleanReply = (
+  reply: AssistantMessage,
+  tools: readonly ToolSchema[],
+): AssistantMessage => {
   const withoutThinking = stripThinking(reply.content ?? '');
   const recovered = recoverToolCalls(withoutThinking, offeredTools(tools));
   const structured = reply.toolCalls ?? [];
   // Some servers parse a call and also leave its markup in the text: run it once.
   const parsedAlready = new Set(structured.map(call => sameCallKey(call.name, call.arguments)));
-  const fresh = recovered.calls.filter(call => !parsedAlready.has(sameCallKey(call.name, call.arguments)));
+  const fresh = recovered.calls.filter(
+    call => !parsedAlready.has(sameCallKey(call.name, call.arguments)),
+  );
   const calls: ToolCall[] = [...structured, ...fresh.map(call => ({ id: '', ...call }))];
   const content = recovered.text;
-  return calls.length > 0 ? { role: 'assistant', content, toolCalls: calls } : { role: 'assistant', content };
+  return calls.length > 0
+    ? { role: 'assistant', content, toolCalls: calls }
+    : { role: 'assistant', content };
 };

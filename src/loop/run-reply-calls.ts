@@ -11,7 +11,9 @@ import type { RepeatGuard } from './repeat-guard.js';
 const REPEAT_WARNING = (count: number) =>
   `\n[warning: you made this exact call ${count} times in this turn. Do something else or finish.]`;
 const REPEAT_REFUSAL = (count: number) =>
-  JSON.stringify({ error: `refused: this exact call was already made ${count - 1} times in this turn. Do something else or finish.` });
+  JSON.stringify({
+    error: `refused: this exact call was already made ${count - 1} times in this turn. Do something else or finish.`,
+  });
 const NOT_RUN = JSON.stringify({ error: 'not run: the turn was ended' });
 
 export const pushMessage = (turn: Turn, message: ChatMessage) => {
@@ -19,11 +21,17 @@ export const pushMessage = (turn: Turn, message: ChatMessage) => {
 };
 
 /** Why the calls stopped before the last one ran, when they did. */
-export type CallsStopped = { stopped: 'cancelled' } | { stopped: 'repeated-calls'; error: string } | undefined;
+export type CallsStopped =
+  { stopped: 'cancelled' } | { stopped: 'repeated-calls'; error: string } | undefined;
 
 export const runReplyCalls = async (
   checked: readonly CheckedCall[],
-  { turn, guard, signal, run }: {
+  {
+    turn,
+    guard,
+    signal,
+    run,
+  }: {
     turn: Turn;
     guard: RepeatGuard;
     signal: AbortSignal;
@@ -39,11 +47,19 @@ export const runReplyCalls = async (
     const { verdict, count } = guard.check(call.name, call.arguments);
     if (verdict === 'stop' || signal.aborted) {
       for (const skipped of calls.slice(index)) {
-        pushMessage(turn, { role: 'tool', toolCallId: skipped.id, name: skipped.name, content: NOT_RUN });
+        pushMessage(turn, {
+          role: 'tool',
+          toolCallId: skipped.id,
+          name: skipped.name,
+          content: NOT_RUN,
+        });
       }
       return signal.aborted
         ? { stopped: 'cancelled' }
-        : { stopped: 'repeated-calls', error: `the model repeated the same ${call.name} call ${count} times` };
+        : {
+            stopped: 'repeated-calls',
+            error: `the model repeated the same ${call.name} call ${count} times`,
+          };
     }
     // eslint-disable-next-line no-await-in-loop -- calls run in the model's order (a later one may read what an earlier one wrote)
     const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await run(call);

@@ -18,7 +18,9 @@ import { runWithTimeout } from './run-with-timeout.js';
 const PREVIEW_CHARS = 120;
 
 const summarise = (args: Record<string, unknown>): string => {
-  const text = JSON.stringify(args, (_key, value: unknown) => (typeof value === 'bigint' ? `+${value}` : value));
+  const text = JSON.stringify(args, (_key, value: unknown) =>
+    typeof value === 'bigint' ? `+${value}` : value,
+  );
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 };
 
@@ -48,7 +50,11 @@ export const runToolCall = async (
 ): Promise<string> => {
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) {
-    observe({ kind: 'tool-call', name: call.name, summary: call.arguments.slice(0, PREVIEW_CHARS) });
+    observe({
+      kind: 'tool-call',
+      name: call.name,
+      summary: call.arguments.slice(0, PREVIEW_CHARS),
+    });
     observe({ kind: 'tool-result', name: call.name, ok: false, preview: decoded.error });
     return renderError(new Error(decoded.error));
   }

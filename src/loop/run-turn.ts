@@ -75,8 +75,21 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   // Which models served the turn (more than one when a fallback took over).
   const models: string[] = [];
   const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
-    const outcome: TurnOutcome = { stopReason, finalText, modelCalls, usage, ...(error === undefined ? {} : { error }) };
-    observe({ kind: 'turn-end', stopReason, modelCalls, usage, ...(error === undefined ? {} : { error }), ...(models.length === 0 ? {} : { models }) });
+    const outcome: TurnOutcome = {
+      stopReason,
+      finalText,
+      modelCalls,
+      usage,
+      ...(error === undefined ? {} : { error }),
+    };
+    observe({
+      kind: 'turn-end',
+      stopReason,
+      modelCalls,
+      usage,
+      ...(error === undefined ? {} : { error }),
+      ...(models.length === 0 ? {} : { models }),
+    });
     return outcome;
   };
 
@@ -114,10 +127,18 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     });
     const calls = checked.map(entry => entry.call);
     const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
-    observe({ kind: 'model-reply', call: modelCalls, usage: outcome.usage, toolCalls: calls.length });
+    observe({
+      kind: 'model-reply',
+      call: modelCalls,
+      usage: outcome.usage,
+      toolCalls: calls.length,
+    });
     pushMessage(turn, reply);
     if (calls.length === 0) {
-      const nudge = reply.content.trim() === '' && !nudged ? setup.whenSilent?.({ toolCalls: toolCallsMade }) : undefined;
+      const nudge =
+        reply.content.trim() === '' && !nudged
+          ? setup.whenSilent?.({ toolCalls: toolCallsMade })
+          : undefined;
       if (nudge === undefined) return end('done', reply.content);
       nudged = true;
       pushMessage(turn, { role: 'user', content: nudge });
@@ -126,9 +147,16 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
 
     toolCallsMade += calls.length;
     // eslint-disable-next-line no-await-in-loop -- the next model call needs this reply's tool results
-    const stopped = await runReplyCalls(checked, { turn, guard, signal, run: call => setup.runTool(call, toolNames) });
+    const stopped = await runReplyCalls(checked, {
+      turn,
+      guard,
+      signal,
+      run: call => setup.runTool(call, toolNames),
+    });
     if (stopped !== undefined) {
-      return stopped.stopped === 'cancelled' ? end('cancelled') : end('repeated-calls', '', stopped.error);
+      return stopped.stopped === 'cancelled'
+        ? end('cancelled')
+        : end('repeated-calls', '', stopped.error);
     }
     for (const condition of setup.stopWhen) {
       const reason = condition({ toolCalls: calls });

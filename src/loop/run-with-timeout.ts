@@ -28,7 +28,10 @@ export const runWithTimeout = <T>(
       settle();
     };
     const onAbort = () => finish(() => reject(new Error(`${describe} was cancelled`)));
-    const timer = setTimeout(() => finish(() => reject(new TimeoutError(`${describe} timed out after ${ms} ms`))), ms);
+    const timer = setTimeout(
+      () => finish(() => reject(new TimeoutError(`${describe} timed out after ${ms} ms`))),
+      ms,
+    );
     timer.unref?.();
     if (signal?.aborted === true) {
       onAbort();

@@ -22,7 +22,10 @@ export interface CompactMessage {
   workerName?: string;
 }
 
-export const compactMessage = async (message: MessageRecord, nameOf: NameOf): Promise<CompactMessage> => {
+export const compactMessage = async (
+  message: MessageRecord,
+  nameOf: NameOf,
+): Promise<CompactMessage> => {
   const [from, to] = await Promise.all([nameOf(message.from), nameOf(message.to)]);
   const type = typeof message.type === 'string' ? message.type : 'unknown';
   const view: CompactMessage = { number: message.number, type, from, to };

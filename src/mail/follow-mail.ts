@@ -28,11 +28,12 @@ export const followMail = (options: {
   isOwn?: (message: MessageRecord) => boolean;
 }): MailFollower => {
   const { powers, selfId, onOwn, onMail, log } = options;
-  const isOwn = options.isOwn ?? ((message: MessageRecord) => selfId !== undefined && message.from === selfId);
+  const isOwn =
+    options.isOwn ?? ((message: MessageRecord) => selfId !== undefined && message.from === selfId);
   const open =
     options.open ??
     (async (): Promise<MailStream> => {
-      const remote = (await E(powers).followMessages());
+      const remote = await E(powers).followMessages();
       return {
         next: () => E(remote).next(),
         return: (value?: unknown) => E(remote).return(value) as Promise<unknown>,

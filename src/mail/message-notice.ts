@@ -33,7 +33,10 @@ const describeBody = (message: MessageRecord): string => {
 const safeFields = (message: MessageRecord): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(message)) {
-    if (['string', 'number', 'boolean', 'bigint'].includes(typeof value) && !['from', 'to'].includes(key)) {
+    if (
+      ['string', 'number', 'boolean', 'bigint'].includes(typeof value) &&
+      !['from', 'to'].includes(key)
+    ) {
       out[key] = String(value);
     }
   }
@@ -55,7 +58,11 @@ export const counterProposalNotice = (message: MessageRecord, sender: string): s
 };
 
 /** Both personas read the same notice now; the persona stays a parameter for a voice of its own. */
-export const messageNotice = (_persona: Persona, message: MessageRecord, sender: string): string => {
+export const messageNotice = (
+  _persona: Persona,
+  message: MessageRecord,
+  sender: string,
+): string => {
   if (message.type === 'eval-proposal-reviewer' || message.type === 'eval-proposal-proposer') {
     return counterProposalNotice(message, sender);
   }

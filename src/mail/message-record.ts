@@ -34,7 +34,8 @@ export const isProposalType = (type: unknown): boolean =>
 /** A key that stays the same when the daemon replays the message after a restart. */
 export const messageKey = (message: MessageRecord): string | undefined => {
   // 96 random bits of the id are plenty to tell messages apart, and keep the stored memory small.
-  if (typeof message.messageId === 'string' && message.messageId !== '') return `id:${message.messageId.slice(0, 24)}`;
+  if (typeof message.messageId === 'string' && message.messageId !== '')
+    return `id:${message.messageId.slice(0, 24)}`;
   if (typeof message.number === 'bigint') return `n:${message.number}`;
   return undefined;
 };

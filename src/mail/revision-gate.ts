@@ -19,7 +19,12 @@ export type Showing = 'wait' | 'serve' | 'amended' | 'replayed';
 const REMEMBERED = 256;
 
 const fingerprint = (message: MessageRecord): string =>
-  JSON.stringify([String(message.date ?? ''), message.strings ?? null, message.names ?? null, message.done ?? true]);
+  JSON.stringify([
+    String(message.date ?? ''),
+    message.strings ?? null,
+    message.names ?? null,
+    message.done ?? true,
+  ]);
 
 export const makeRevisionGate = () => {
   /** Fingerprint of each message answered in this run, by key. */

@@ -25,10 +25,15 @@ export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf 
   const cache = makeBoundedMap<string, Promise<string>>(SENDERS_REMEMBERED);
   const lookUp = async (id: string): Promise<string> => {
     try {
-      const names: unknown = await E(powers as { reverseIdentify(id: string): string[] }).reverseIdentify(id);
-      const list = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+      const names: unknown = await E(
+        powers as { reverseIdentify(id: string): string[] },
+      ).reverseIdentify(id);
+      const list = Array.isArray(names)
+        ? names.filter((name): name is string => typeof name === 'string')
+        : [];
       // A person's own pet name reads better than a special name, except for HOST.
-      const preferred = list.find(name => name === host) ?? list.find(name => name !== self) ?? list[0];
+      const preferred =
+        list.find(name => name === host) ?? list.find(name => name !== self) ?? list[0];
       // No name yet: ask again next time, the host may introduce one.
       if (preferred === undefined) cache.delete(id);
       return preferred ?? shortId(id);

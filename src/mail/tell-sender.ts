@@ -11,23 +11,20 @@ import type { Origin } from '../proposals/proposal-tracker.js';
 export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;
 
 /** `redact` hides secret values (the auth token) even when the model wrote them. */
-export const makeTellSender = (
-  powers: PowersRef,
-  log: Log,
-  redact: (text: string) => string,
-  hostName = 'HOST',
-): TellSender => async (origin, said) => {
-  const text = redact(said);
-  try {
-    if (origin === undefined) {
-      await E(powers).send(hostName, [text], [], []);
-    } else {
-      await E(powers).reply(origin.number, [text], [], []);
+export const makeTellSender =
+  (powers: PowersRef, log: Log, redact: (text: string) => string, hostName = 'HOST'): TellSender =>
+  async (origin, said) => {
+    const text = redact(said);
+    try {
+      if (origin === undefined) {
+        await E(powers).send(hostName, [text], [], []);
+      } else {
+        await E(powers).reply(origin.number, [text], [], []);
+      }
+    } catch (error) {
+      const to = origin?.sender ?? hostName;
+      await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
+        log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
-  } catch (error) {
-    const to = origin?.sender ?? hostName;
-    await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
-      log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  }
-};
+  };

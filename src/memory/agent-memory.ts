@@ -17,7 +17,12 @@ import type { PowersRef } from '../guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
 import type { Log } from '../log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
-import { emptyUsage, isUsageLedger, migrateUsage, type UsageLedger } from '../usage/usage-ledger.js';
+import {
+  emptyUsage,
+  isUsageLedger,
+  migrateUsage,
+  type UsageLedger,
+} from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
 
@@ -74,7 +79,10 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
   const record = value as Record<string, unknown>;
   const conversation = record.conversation as Record<string, unknown> | undefined;
   return (
-    (record.version === 1 || record.version === 2 || record.version === 3 || record.version === VERSION) &&
+    (record.version === 1 ||
+      record.version === 2 ||
+      record.version === 3 ||
+      record.version === VERSION) &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
     Array.isArray(conversation.digest) &&
@@ -83,7 +91,11 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
   );
 };
 
-export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date.now()): Promise<Memory> => {
+export const loadMemory = async (
+  powers: PowersRef,
+  log: Log,
+  now: number = Date.now(),
+): Promise<Memory> => {
   const freshNow = () => freshMemory(now);
   try {
     if (!(await E(powers).has(MEMORY_NAME))) return freshNow();
@@ -101,17 +113,34 @@ export const loadMemory = async (powers: PowersRef, log: Log, now: number = Date
     // Parts a version 1 memory lacks, or that do not read, start empty; the conversation is kept.
     const usage = isUsageLedger(parsed.usage) ? migrateUsage(parsed.usage) : emptyUsage(now);
     const wakeUps = Array.isArray(parsed.wakeUps) ? parsed.wakeUps.filter(isWakeUp) : [];
-    if (parsed.version !== 1 && (!isUsageLedger(parsed.usage) || wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)) {
+    if (
+      parsed.version !== 1 &&
+      (!isUsageLedger(parsed.usage) ||
+        wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)
+    ) {
       log(`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`);
     }
     // Version 4's parts; an older memory has none.
     const asks = readAskStore(parsed.asks);
-    const toldToWait = Array.isArray(parsed.toldToWait) ? parsed.toldToWait.filter((key): key is string => typeof key === 'string') : [];
-    if (asks.lost > 0) log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
+    const toldToWait = Array.isArray(parsed.toldToWait)
+      ? parsed.toldToWait.filter((key): key is string => typeof key === 'string')
+      : [];
+    if (asks.lost > 0)
+      log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
     const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
-    return { conversation: parsed.conversation, handled: parsed.handled, usage, wakeUps, asks: asks.store, toldToWait, notices };
+    return {
+      conversation: parsed.conversation,
+      handled: parsed.handled,
+      usage,
+      wakeUps,
+      asks: asks.store,
+      toldToWait,
+      notices,
+    };
   } catch (error) {
-    log(`could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`);
+    log(
+      `could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`,
+    );
     return freshNow();
   }
 };
@@ -150,7 +179,10 @@ export const saveMemory = async (
  * (what is stored), which forgets the oldest beyond `limit`: a key forgotten
  * there belongs to mail long since dismissed.
  */
-export const trackHandled = (memory: Memory, limit: number): { has(key: string): boolean; add(key: string): void } => {
+export const trackHandled = (
+  memory: Memory,
+  limit: number,
+): { has(key: string): boolean; add(key: string): void } => {
   const keys = new Set(memory.handled);
   return {
     has: key => keys.has(key),
@@ -158,7 +190,8 @@ export const trackHandled = (memory: Memory, limit: number): { has(key: string):
       memory.handled.push(key);
       keys.add(key);
       if (memory.handled.length > limit) {
-        for (const forgotten of memory.handled.splice(0, memory.handled.length - limit)) keys.delete(forgotten);
+        for (const forgotten of memory.handled.splice(0, memory.handled.length - limit))
+          keys.delete(forgotten);
       }
     },
   };

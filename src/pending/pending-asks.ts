@@ -40,7 +40,8 @@ export interface AskStore {
 
 export const emptyAskStore = (): AskStore => ({ next: 1, pending: [] });
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const isStoredAsk = (value: unknown): value is StoredAsk => {
   if (!isRecord(value)) return false;
@@ -51,15 +52,23 @@ const isStoredAsk = (value: unknown): value is StoredAsk => {
     typeof value.recipient === 'string' &&
     typeof value.description === 'string' &&
     isRecord(value.detail) &&
-    (origin === undefined || (isRecord(origin) && typeof origin.number === 'string' && /^\d+$/.test(origin.number) && typeof origin.sender === 'string'))
+    (origin === undefined ||
+      (isRecord(origin) &&
+        typeof origin.number === 'string' &&
+        /^\d+$/.test(origin.number) &&
+        typeof origin.sender === 'string'))
   );
 };
 
 /** Reads a stored ask store; what does not read is left out (`lost` counts it). */
 export const readAskStore = (value: unknown): { store: AskStore; lost: number } => {
-  if (!isRecord(value) || !Array.isArray(value.pending)) return { store: emptyAskStore(), lost: value === undefined ? 0 : 1 };
+  if (!isRecord(value) || !Array.isArray(value.pending))
+    return { store: emptyAskStore(), lost: value === undefined ? 0 : 1 };
   const pending = value.pending.filter(isStoredAsk);
-  const next = typeof value.next === 'number' && Number.isSafeInteger(value.next) && value.next > 0 ? value.next : pending.length + 1;
+  const next =
+    typeof value.next === 'number' && Number.isSafeInteger(value.next) && value.next > 0
+      ? value.next
+      : pending.length + 1;
   return { store: { next, pending }, lost: value.pending.length - pending.length };
 };
 
@@ -67,7 +76,9 @@ export const storedOrigin = (origin: Origin | undefined): StoredAsk['origin'] =>
   origin === undefined ? undefined : { number: String(origin.number), sender: origin.sender };
 
 export const originOfAsk = (ask: StoredAsk): Origin | undefined =>
-  ask.origin === undefined ? undefined : { number: BigInt(ask.origin.number), sender: ask.origin.sender };
+  ask.origin === undefined
+    ? undefined
+    : { number: BigInt(ask.origin.number), sender: ask.origin.sender };
 
 /** How an ask from before a restart ended: the other side answered, refused, or its copy was gone. */
 export type Settlement = 'fulfilled' | 'rejected' | 'lost';
@@ -78,7 +89,9 @@ export type Settlement = 'fulfilled' | 'rejected' | 'lost';
  * next run to follow.
  */
 export const isDisconnection = (error: unknown): boolean =>
-  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(error instanceof Error ? error.message : String(error));
+  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(
+    error instanceof Error ? error.message : String(error),
+  );
 
 /** The agent's own copy of something it sent, as the mail gives it. */
 export interface OwnCopy {
@@ -155,7 +168,9 @@ export const makePendingAsks = (options: {
   let stopped = false;
 
   const dismiss = (number: bigint) =>
-    Promise.resolve(E(powers).dismiss(number)).catch((error: unknown) => log(`could not dismiss own copy #${number}: ${String(error)}`));
+    Promise.resolve(E(powers).dismiss(number)).catch((error: unknown) =>
+      log(`could not dismiss own copy #${number}: ${String(error)}`),
+    );
 
   const claimed = () => new Set(copies.values());
 
@@ -198,13 +213,26 @@ export const makePendingAsks = (options: {
       try {
         inbox = (await E(powers).listMessages()) as OwnCopy[];
       } catch (error) {
-        log(`could not read the inbox to follow ${earlier.length} pending ask(s): ${String(error)}`);
+        log(
+          `could not read the inbox to follow ${earlier.length} pending ask(s): ${String(error)}`,
+        );
         return;
       }
       for (const ask of earlier) {
-        const taken = new Set([...copies].filter(([id]) => id !== ask.id).map(([, number]) => number));
-        const copy = inbox.find(message => typeof message.number === 'bigint' && !taken.has(message.number) && copyMatches(ask, message));
-        console.error('DEBUG resume', JSON.stringify(ask), inbox.map(m => [m.type, String(m.number), m.source, m.resultName]));
+        const taken = new Set(
+          [...copies].filter(([id]) => id !== ask.id).map(([, number]) => number),
+        );
+        const copy = inbox.find(
+          message =>
+            typeof message.number === 'bigint' &&
+            !taken.has(message.number) &&
+            copyMatches(ask, message),
+        );
+        console.error(
+          'DEBUG resume',
+          JSON.stringify(ask),
+          inbox.map(m => [m.type, String(m.number), m.source, m.resultName]),
+        );
         if (copy === undefined) {
           void finish(ask, 'lost');
           continue;

@@ -16,7 +16,14 @@ import type { PowersRef } from '../guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
-import { isDisconnection, originOfAsk, storedOrigin, type PendingAsks, type Settlement, type StoredAsk } from '../pending/pending-asks.js';
+import {
+  isDisconnection,
+  originOfAsk,
+  storedOrigin,
+  type PendingAsks,
+  type Settlement,
+  type StoredAsk,
+} from '../pending/pending-asks.js';
 
 const RESULT_PREVIEW_CHARS = 4_000;
 
@@ -58,9 +65,15 @@ export const makeApprovalGate = (options: {
   const approver = options.approver ?? 'HOST';
   // Actions approved after a restart, each allowed to run once without asking again.
   const allowances: string[] = [];
-  const told = (action: string, approvalId: string) => `the call ${cut(action, 120)} (approval ${approvalId})`;
+  const told = (action: string, approvalId: string) =>
+    `the call ${cut(action, 120)} (approval ${approvalId})`;
 
-  const refused = (approvalId: string, action: string, origin: Origin | undefined, reason: string) => {
+  const refused = (
+    approvalId: string,
+    action: string,
+    origin: Origin | undefined,
+    reason: string,
+  ) => {
     asks.settle(approvalId);
     notices.push({
       id: approvalId,
@@ -71,7 +84,8 @@ export const makeApprovalGate = (options: {
 
   const ask = ({ action, origin, run }: ApprovalAsk) => {
     const approvalId = asks.reserve('a');
-    const forWhom = origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
+    const forWhom =
+      origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
     const description = `${agentName} asks to call ${action}${forWhom} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
     asks.add({
       id: approvalId,
@@ -113,7 +127,8 @@ export const makeApprovalGate = (options: {
 
   const resume: ApprovalGate['resume'] = (stored, settlement) => {
     const origin = originOfAsk(stored);
-    const action = typeof stored.detail.action === 'string' ? stored.detail.action : stored.description;
+    const action =
+      typeof stored.detail.action === 'string' ? stored.detail.action : stored.description;
     if (settlement === 'rejected') {
       refused(stored.id, action, origin, 'refused (the reason did not reach me across my restart)');
       return;

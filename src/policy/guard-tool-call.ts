@@ -14,23 +14,28 @@ import { callNamesOf } from '../tools/tool-groups.js';
 
 const ARGUMENTS_PREVIEW_CHARS = 400;
 
-export const guardToolCall = (options: {
-  policy: ToolPolicy;
-  gate: ApprovalGate;
-  origin: Origin | undefined;
-  /** Hides secret values (the auth tokens). */
-  redact: (text: string) => string;
-  run: (call: ToolCall, offered: readonly string[]) => Promise<string>;
-}) => async (asked: ToolCall, offered: readonly string[]): Promise<string> => {
-  const { policy, gate, origin, run } = options;
-  const call = redactCallArguments(asked, options.redact);
-  // A grouped built-in is judged by its op and its group (`remove`, `names`).
-  const names = callNamesOf(call.name, call.arguments);
-  if (!policy.allows(names)) return renderError(new Error(policy.refusal(names)));
-  if (!policy.needsApproval(names, origin?.sender)) return run(call, offered);
-  const args = call.arguments.length > ARGUMENTS_PREVIEW_CHARS ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…` : call.arguments;
-  const action = `${call.name} ${args}`;
-  // Approved while the agent was restarting: this one call runs without asking again.
-  if (gate.takeAllowance(action)) return run(call, offered);
-  return JSON.stringify(gate.ask({ action, origin, run: () => run(call, offered) }));
-};
+export const guardToolCall =
+  (options: {
+    policy: ToolPolicy;
+    gate: ApprovalGate;
+    origin: Origin | undefined;
+    /** Hides secret values (the auth tokens). */
+    redact: (text: string) => string;
+    run: (call: ToolCall, offered: readonly string[]) => Promise<string>;
+  }) =>
+  async (asked: ToolCall, offered: readonly string[]): Promise<string> => {
+    const { policy, gate, origin, run } = options;
+    const call = redactCallArguments(asked, options.redact);
+    // A grouped built-in is judged by its op and its group (`remove`, `names`).
+    const names = callNamesOf(call.name, call.arguments);
+    if (!policy.allows(names)) return renderError(new Error(policy.refusal(names)));
+    if (!policy.needsApproval(names, origin?.sender)) return run(call, offered);
+    const args =
+      call.arguments.length > ARGUMENTS_PREVIEW_CHARS
+        ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…`
+        : call.arguments;
+    const action = `${call.name} ${args}`;
+    // Approved while the agent was restarting: this one call runs without asking again.
+    if (gate.takeAllowance(action)) return run(call, offered);
+    return JSON.stringify(gate.ask({ action, origin, run: () => run(call, offered) }));
+  };

@@ -15,7 +15,12 @@ import { isGroup, keepOps } from '../tools/tool-groups.js';
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
 export type CallNames = readonly string[];
 
-export const POLICY_ENV_NAMES: readonly string[] = harden(['LAL_TOOLS_ALLOW', 'LAL_TOOLS_DENY', 'LAL_TOOLS_APPROVE', 'LAL_TRUSTED_SENDERS']);
+export const POLICY_ENV_NAMES: readonly string[] = harden([
+  'LAL_TOOLS_ALLOW',
+  'LAL_TOOLS_DENY',
+  'LAL_TOOLS_APPROVE',
+  'LAL_TRUSTED_SENDERS',
+]);
 
 export interface ToolPolicy {
   /** Whether the model may be offered (and call) this tool, or this op of a grouped tool. */
@@ -33,7 +38,12 @@ export interface ToolPolicy {
 const readNames = (env: Env, name: string): Set<string> | undefined => {
   const text = env[name];
   if (text === undefined || text.trim() === '') return undefined;
-  return new Set(text.split(',').map(part => part.trim()).filter(part => part !== ''));
+  return new Set(
+    text
+      .split(',')
+      .map(part => part.trim())
+      .filter(part => part !== ''),
+  );
 };
 
 export const readToolPolicy = (env: Env): ToolPolicy => {
@@ -42,10 +52,12 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
   const approve = readNames(env, 'LAL_TOOLS_APPROVE') ?? new Set<string>();
   const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(['HOST', '@host']);
   const any = (set: ReadonlySet<string>, names: CallNames) => names.some(name => set.has(name));
-  const allows = (names: CallNames) => !any(deny, names) && (allow === undefined || any(allow, names));
+  const allows = (names: CallNames) =>
+    !any(deny, names) && (allow === undefined || any(allow, names));
   return {
     allows,
-    needsApproval: (names, sender) => any(approve, names) && (sender === undefined || !trusted.has(sender)),
+    needsApproval: (names, sender) =>
+      any(approve, names) && (sender === undefined || !trusted.has(sender)),
     offered: schemas =>
       schemas.flatMap(schema => {
         const name = schema.function.name;
@@ -64,7 +76,9 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
       ...(deny.size === 0 ? [] : [`never these tools: ${[...deny].join(', ')}`]),
       ...(approve.size === 0
         ? []
-        : [`the HOST approves each call of: ${[...approve].join(', ')} (not asked while serving ${[...trusted].join(', ') || 'no one'})`]),
+        : [
+            `the HOST approves each call of: ${[...approve].join(', ')} (not asked while serving ${[...trusted].join(', ') || 'no one'})`,
+          ]),
     ],
   };
 };

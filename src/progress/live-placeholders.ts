@@ -54,7 +54,9 @@ export const readLiveProgress = (env: Readonly<Record<string, string | undefined
   !['0', 'false', 'no', 'off'].includes((env.LAL_PROGRESS ?? '').trim().toLowerCase());
 
 const textOf = (message: { strings?: unknown }): string =>
-  Array.isArray(message.strings) ? message.strings.filter(part => typeof part === 'string').join('') : '';
+  Array.isArray(message.strings)
+    ? message.strings.filter(part => typeof part === 'string').join('')
+    : '';
 
 export const makeLivePlaceholders = (options: {
   powers: PowersRef;
@@ -104,17 +106,28 @@ export const makeLivePlaceholders = (options: {
   };
 
   const open = (origin: Origin | undefined): Placeholder | undefined => {
-    if (!options.enabled || !daemon.canEdit || origin === undefined || origin.sender !== daemon.names.host) return undefined;
+    if (
+      !options.enabled ||
+      !daemon.canEdit ||
+      origin === undefined ||
+      origin.sender !== daemon.names.host
+    )
+      return undefined;
     const posted = post(origin);
     // A failure is told by the first edit (then the turn answers the usual way).
     posted.catch(() => {});
-    const statusOf = makeStatusReader({ hostName: daemon.names.host, directEvaluation: options.directEvaluation });
+    const statusOf = makeStatusReader({
+      hostName: daemon.names.host,
+      directEvaluation: options.directEvaluation,
+    });
     const edits = makeThrottledEdits({
       clock,
       gapMs: EDIT_GAP_MS,
       write: async (content, done) => {
         const number = await posted;
-        await E(powers).editMessage(number, content.strings, content.edgeNames, content.petNames, { done });
+        await E(powers).editMessage(number, content.strings, content.edgeNames, content.petNames, {
+          done,
+        });
       },
       onError: error => log(`live progress for #${origin.number} stopped: ${describe(error)}`),
     });
@@ -170,21 +183,40 @@ export const makeLivePlaceholders = (options: {
  * placeholder is unfinished becomes its final edit: one message in the chat.
  * Any other reply or send, or one the edit could not carry, goes as usual.
  */
-export const speakThrough = (placeholder: Placeholder, origin: Origin, powers: PowersRef): Speak => ({
+export const speakThrough = (
+  placeholder: Placeholder,
+  origin: Origin,
+  powers: PowersRef,
+): Speak => ({
   async reply(number, strings, edgeNames, petNames) {
-    if (number === origin.number && !placeholder.finished && (await placeholder.finish({ strings, edgeNames, petNames }))) return;
+    if (
+      number === origin.number &&
+      !placeholder.finished &&
+      (await placeholder.finish({ strings, edgeNames, petNames }))
+    )
+      return;
     await E(powers).reply(number, strings, edgeNames, petNames);
   },
   async send(recipient, strings, edgeNames, petNames) {
-    if (recipient === origin.sender && !placeholder.finished && (await placeholder.finish({ strings, edgeNames, petNames }))) return;
+    if (
+      recipient === origin.sender &&
+      !placeholder.finished &&
+      (await placeholder.finish({ strings, edgeNames, petNames }))
+    )
+      return;
     await E(powers).send(recipient, strings, edgeNames, petNames);
   },
 });
 
 /** The placeholder's last line when the turn's end said nothing to the sender itself. */
-export const closingLine = (end: { stopReason: string; pending: boolean; hostName: string } | undefined): string => {
-  if (end === undefined) return 'I could not finish this: the agent failed. Send it again if you still need it.';
-  if (end.stopReason === 'cancelled') return 'I stopped before I finished this (the agent was cancelled). Send it again if you still need it.';
-  if (end.pending) return `Waiting for ${end.hostName} to approve what I asked; I will go on once it is decided.`;
+export const closingLine = (
+  end: { stopReason: string; pending: boolean; hostName: string } | undefined,
+): string => {
+  if (end === undefined)
+    return 'I could not finish this: the agent failed. Send it again if you still need it.';
+  if (end.stopReason === 'cancelled')
+    return 'I stopped before I finished this (the agent was cancelled). Send it again if you still need it.';
+  if (end.pending)
+    return `Waiting for ${end.hostName} to approve what I asked; I will go on once it is decided.`;
   return 'Done (my answer is in my other messages).';
 };

@@ -17,7 +17,10 @@ export const makeStatusReader = (options: { hostName: string; directEvaluation: 
       case 'tool-call':
         if (event.name === 'reply' || event.name === 'send') return undefined;
         lastTool = event.name;
-        if (event.name === 'evaluate') return options.directEvaluation ? 'running code…' : `asking ${options.hostName} to approve code…`;
+        if (event.name === 'evaluate')
+          return options.directEvaluation
+            ? 'running code…'
+            : `asking ${options.hostName} to approve code…`;
         return `calling ${event.name}…`;
       default:
         return undefined;

@@ -24,7 +24,11 @@ export interface ThrottledEdits {
   readonly finished: boolean;
 }
 
-export const textContent = (text: string): MessageContent => ({ strings: [text], edgeNames: [], petNames: [] });
+export const textContent = (text: string): MessageContent => ({
+  strings: [text],
+  edgeNames: [],
+  petNames: [],
+});
 
 export const makeThrottledEdits = (options: {
   clock: Clock;

@@ -14,14 +14,29 @@ import { storedProposal } from './stored-proposal.js';
 export const SOURCE_PREVIEW_CHARS = 100;
 export const RESULT_PREVIEW_CHARS = 2_000;
 
-export const grantedText = (proposalId: string, preview: string, resultName: string, rendered: string, origin: Origin | undefined): string =>
+export const grantedText = (
+  proposalId: string,
+  preview: string,
+  resultName: string,
+  rendered: string,
+  origin: Origin | undefined,
+): string =>
   `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${resultName}": ${rendered}\nNext: tell ${whomToTell(origin)} what came out.`;
 
-export const rejectedText = (proposalId: string, preview: string, reason: string, origin: Origin | undefined): string =>
+export const rejectedText = (
+  proposalId: string,
+  preview: string,
+  reason: string,
+  origin: Origin | undefined,
+): string =>
   `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(origin)}; change the code and propose again only if the reason invites it.`;
 
 /** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
-export const lostProposalText = (proposalId: string, preview: string, origin: Origin | undefined): string =>
+export const lostProposalText = (
+  proposalId: string,
+  preview: string,
+  origin: Origin | undefined,
+): string =>
   `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
 
 /** The notice for a proposal made before a restart, once its own copy says how it ended. */
@@ -42,7 +57,8 @@ export const resumedProposalNotice = async (
   }
   const result = await Promise.resolve(E(powers).lookup(proposal.resultName)).then(
     value => renderForModel(value),
-    (error: unknown) => `(it ran, but "${proposal.resultName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
+    (error: unknown) =>
+      `(it ran, but "${proposal.resultName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
   );
   return {
     text: `GRANTED: the host ran your proposal ${ask.id} (${preview}) while I restarted. Result, kept as "${proposal.resultName}": ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: tell ${whomToTell(origin)} what came out.`,

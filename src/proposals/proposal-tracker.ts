@@ -12,7 +12,15 @@ import { cut, type MessageRecord } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import type { Log } from '../log.js';
 import type { NoticeQueue } from '../notices.js';
-import { emptyAskStore, isDisconnection, makePendingAsks, storedOrigin, type PendingAsks, type Settlement, type StoredAsk } from '../pending/pending-asks.js';
+import {
+  emptyAskStore,
+  isDisconnection,
+  makePendingAsks,
+  storedOrigin,
+  type PendingAsks,
+  type Settlement,
+  type StoredAsk,
+} from '../pending/pending-asks.js';
 import {
   grantedText,
   rejectedText,
@@ -101,11 +109,20 @@ export const makeProposalTracker = (options: {
     const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
     // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
     Promise.resolve(
-      E(powers).evaluate(proposal.workerName, proposal.source, proposal.codeNames, proposal.petNamePaths, proposal.resultName),
+      E(powers).evaluate(
+        proposal.workerName,
+        proposal.source,
+        proposal.codeNames,
+        proposal.petNamePaths,
+        proposal.resultName,
+      ),
     ).then(
       async (result: unknown) => {
         const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
-        settle(entry, grantedText(proposalId, preview, proposal.resultName, rendered, entry.origin));
+        settle(
+          entry,
+          grantedText(proposalId, preview, proposal.resultName, rendered, entry.origin),
+        );
       },
       (error: unknown) => {
         // The daemon going away is no answer: the proposal stays stored for the next run.
@@ -152,8 +169,13 @@ export const makeProposalTracker = (options: {
     propose,
     noteOwnCopy,
     resume,
-    hasPendingFor: number => [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
+    hasPendingFor: number =>
+      [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
     // Those of this run and those still followed from before a restart.
-    pendingSources: () => asks.pending().filter(ask => ask.kind === 'proposal').map(ask => ask.description),
+    pendingSources: () =>
+      asks
+        .pending()
+        .filter(ask => ask.kind === 'proposal')
+        .map(ask => ask.description),
   };
 };

@@ -25,7 +25,9 @@ export const storedProposal = (ask: StoredAsk): Proposal => {
   return {
     source: typeof detail.source === 'string' ? detail.source : ask.description,
     codeNames: Array.isArray(detail.codeNames) ? (detail.codeNames as string[]) : [],
-    petNamePaths: Array.isArray(detail.petNamePaths) ? (detail.petNamePaths as (string | string[])[]) : [],
+    petNamePaths: Array.isArray(detail.petNamePaths)
+      ? (detail.petNamePaths as (string | string[])[])
+      : [],
     resultName: typeof detail.resultName === 'string' ? detail.resultName : '',
     workerName: typeof detail.workerName === 'string' ? detail.workerName : undefined,
     origin: originOfAsk(ask),

@@ -22,7 +22,12 @@ export interface Recovery {
 
 /** The offered tools by name, and each offered op of a grouped tool by its former tool name (`list` → `names`). */
 export const offeredTools = (tools: readonly ToolSchema[]): OfferedTools =>
-  new Map(tools.flatMap(tool => [[tool.function.name, tool] as const, ...(offeredOps(tool) ?? []).map(op => [op, tool] as const)]));
+  new Map(
+    tools.flatMap(tool => [
+      [tool.function.name, tool] as const,
+      ...(offeredOps(tool) ?? []).map(op => [op, tool] as const),
+    ]),
+  );
 
 export const recoverToolCalls = (text: string, offered: OfferedTools): Recovery => {
   if (offered.size === 0) return { calls: [], text };

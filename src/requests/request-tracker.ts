@@ -11,27 +11,55 @@ import type { PowersRef } from '../guest-powers.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
-import { isDisconnection, originOfAsk, storedOrigin, type PendingAsks, type Settlement, type StoredAsk } from '../pending/pending-asks.js';
+import {
+  isDisconnection,
+  originOfAsk,
+  storedOrigin,
+  type PendingAsks,
+  type Settlement,
+  type StoredAsk,
+} from '../pending/pending-asks.js';
 
 const VALUE_PREVIEW_CHARS = 2_000;
 
 export interface RequestTracker {
-  request(ask: { recipient: string; description: string; responseName: string | undefined; origin: Origin | undefined }): Readonly<Record<string, unknown>>;
+  request(ask: {
+    recipient: string;
+    description: string;
+    responseName: string | undefined;
+    origin: Origin | undefined;
+  }): Readonly<Record<string, unknown>>;
   /** Whether a request made for this message is still unanswered. */
   hasPendingFor(number: bigint): boolean;
   /** Finishes a request made before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
 
-const describeAsk = (requestId: string, recipient: string, description: string, responseName: string | undefined) => ({
+const describeAsk = (
+  requestId: string,
+  recipient: string,
+  description: string,
+  responseName: string | undefined,
+) => ({
   asked: `your request ${requestId} to ${recipient} (${JSON.stringify(cut(description, 100))})`,
   kept: responseName === undefined ? '' : `, kept as "${responseName}"`,
 });
 
-export const makeRequestTracker = (options: { powers: PowersRef; notices: NoticeQueue; asks: PendingAsks }): RequestTracker => {
+export const makeRequestTracker = (options: {
+  powers: PowersRef;
+  notices: NoticeQueue;
+  asks: PendingAsks;
+}): RequestTracker => {
   const { powers, notices, asks } = options;
 
-  const answered = async (requestId: string, recipient: string, description: string, responseName: string | undefined, origin: Origin | undefined, value: unknown) => {
+  const answered = async (
+    requestId: string,
+    recipient: string,
+    description: string,
+    responseName: string | undefined,
+    origin: Origin | undefined,
+    value: unknown,
+  ) => {
     const rendered = cut(await renderForModel(value), VALUE_PREVIEW_CHARS);
     asks.settle(requestId);
     const { asked, kept } = describeAsk(requestId, recipient, description, responseName);
@@ -42,7 +70,13 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
     });
   };
 
-  const declined = (requestId: string, recipient: string, description: string, origin: Origin | undefined, reason: string) => {
+  const declined = (
+    requestId: string,
+    recipient: string,
+    description: string,
+    origin: Origin | undefined,
+    reason: string,
+  ) => {
     asks.settle(requestId);
     const { asked } = describeAsk(requestId, recipient, description, undefined);
     notices.push({
@@ -63,11 +97,20 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
       detail: responseName === undefined ? {} : { responseName },
     });
     Promise.resolve(E(powers).request(recipient, description, responseName)).then(
-      (value: unknown) => (asks.stopped() ? undefined : answered(requestId, recipient, description, responseName, origin, value)),
+      (value: unknown) =>
+        asks.stopped()
+          ? undefined
+          : answered(requestId, recipient, description, responseName, origin, value),
       (error: unknown) => {
         // The daemon going away (or this run stopping) is no answer: the request stays stored for the next run.
         if (asks.stopped() || isDisconnection(error)) return;
-        declined(requestId, recipient, description, origin, error instanceof Error ? error.message : String(error));
+        declined(
+          requestId,
+          recipient,
+          description,
+          origin,
+          error instanceof Error ? error.message : String(error),
+        );
       },
     );
     return harden({
@@ -79,9 +122,16 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
 
   const resume: RequestTracker['resume'] = async (ask, settlement) => {
     const origin = originOfAsk(ask);
-    const responseName = typeof ask.detail.responseName === 'string' ? ask.detail.responseName : undefined;
+    const responseName =
+      typeof ask.detail.responseName === 'string' ? ask.detail.responseName : undefined;
     if (settlement === 'rejected') {
-      declined(ask.id, ask.recipient, ask.description, origin, 'they declined it (their reason did not reach me across my restart)');
+      declined(
+        ask.id,
+        ask.recipient,
+        ask.description,
+        origin,
+        'they declined it (their reason did not reach me across my restart)',
+      );
       return;
     }
     if (settlement === 'lost') {
@@ -94,10 +144,12 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
       });
       return;
     }
-    let value: unknown = '(answered; the value itself did not survive my restart: give a responseName to keep answers)';
+    let value: unknown =
+      '(answered; the value itself did not survive my restart: give a responseName to keep answers)';
     if (responseName !== undefined) {
       value = await Promise.resolve(E(powers).lookup(responseName)).catch(
-        (error: unknown) => `(answered, but "${responseName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
+        (error: unknown) =>
+          `(answered, but "${responseName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
       );
     }
     await answered(ask.id, ask.recipient, ask.description, responseName, origin, value);
@@ -105,7 +157,8 @@ export const makeRequestTracker = (options: { powers: PowersRef; notices: Notice
 
   return {
     request,
-    hasPendingFor: number => asks.pending().some(ask => ask.kind === 'request' && ask.origin?.number === String(number)),
+    hasPendingFor: number =>
+      asks.pending().some(ask => ask.kind === 'request' && ask.origin?.number === String(number)),
     resume,
   };
 };

@@ -32,12 +32,17 @@ export const isWakeUp = (value: unknown): value is WakeUp => {
     typeof record.at === 'number' &&
     typeof record.note === 'string' &&
     typeof record.setAt === 'number' &&
-    (origin === undefined || (typeof origin.number === 'string' && /^\d+$/.test(origin.number) && typeof origin.sender === 'string'))
+    (origin === undefined ||
+      (typeof origin.number === 'string' &&
+        /^\d+$/.test(origin.number) &&
+        typeof origin.sender === 'string'))
   );
 };
 
 export const originOf = (wakeUp: WakeUp): Origin | undefined =>
-  wakeUp.origin === undefined ? undefined : { number: BigInt(wakeUp.origin.number), sender: wakeUp.origin.sender };
+  wakeUp.origin === undefined
+    ? undefined
+    : { number: BigInt(wakeUp.origin.number), sender: wakeUp.origin.sender };
 
 export interface ScheduleArgs {
   note: string;
@@ -99,39 +104,59 @@ export const makeWakeUps = (options: {
   const schedule: WakeUps['schedule'] = (args, origin) => {
     if (args.cancel !== undefined) {
       const gone = remove(args.cancel);
-      if (gone === undefined) throw new Error(`No pending wake-up ${JSON.stringify(args.cancel)}; pending: ${stored.map(entry => entry.id).join(', ') || 'none'}`);
+      if (gone === undefined)
+        throw new Error(
+          `No pending wake-up ${JSON.stringify(args.cancel)}; pending: ${stored.map(entry => entry.id).join(', ') || 'none'}`,
+        );
       return harden({ cancelled: gone.id, note: gone.note });
     }
     const now = clock.now();
     if ((args.delaySeconds === undefined) === (args.at === undefined)) {
-      throw new Error('Give either delaySeconds (a number of seconds from now) or at (an ISO 8601 time such as 2026-05-01T09:00:00Z), not both and not neither');
+      throw new Error(
+        'Give either delaySeconds (a number of seconds from now) or at (an ISO 8601 time such as 2026-05-01T09:00:00Z), not both and not neither',
+      );
     }
     let at: number;
     if (args.delaySeconds !== undefined) {
-      if (!Number.isFinite(args.delaySeconds) || args.delaySeconds <= 0) throw new Error('delaySeconds must be a positive number of seconds');
+      if (!Number.isFinite(args.delaySeconds) || args.delaySeconds <= 0)
+        throw new Error('delaySeconds must be a positive number of seconds');
       at = now + Math.round(args.delaySeconds * 1000);
     } else {
       at = Date.parse(args.at!);
-      if (Number.isNaN(at)) throw new Error(`at must be an ISO 8601 time such as 2026-05-01T09:00:00Z; got ${JSON.stringify(args.at)}`);
-      if (at <= now) throw new Error(`${args.at} has passed already; it is now ${new Date(now).toISOString()}`);
+      if (Number.isNaN(at))
+        throw new Error(
+          `at must be an ISO 8601 time such as 2026-05-01T09:00:00Z; got ${JSON.stringify(args.at)}`,
+        );
+      if (at <= now)
+        throw new Error(`${args.at} has passed already; it is now ${new Date(now).toISOString()}`);
     }
     if (at - now > MAX_HORIZON_MS) throw new Error('A wake-up may be at most a year away');
     if (args.note.trim() === '') throw new Error('note must say what to do when woken');
-    if (args.note.length > MAX_NOTE_CHARS) throw new Error(`note must be at most ${MAX_NOTE_CHARS} characters`);
+    if (args.note.length > MAX_NOTE_CHARS)
+      throw new Error(`note must be at most ${MAX_NOTE_CHARS} characters`);
     if (stored.length >= max) {
-      throw new Error(`${stored.length} wake-ups are pending already, the most allowed (LAL_MAX_WAKE_UPS); cancel one first (schedule with cancel: "<id>")`);
+      throw new Error(
+        `${stored.length} wake-ups are pending already, the most allowed (LAL_MAX_WAKE_UPS); cancel one first (schedule with cancel: "<id>")`,
+      );
     }
     const entry: WakeUp = {
       id: nextId(),
       at,
       note: args.note,
       setAt: now,
-      ...(origin === undefined ? {} : { origin: { number: String(origin.number), sender: origin.sender } }),
+      ...(origin === undefined
+        ? {}
+        : { origin: { number: String(origin.number), sender: origin.sender } }),
     };
     stored.push(entry);
     stored.sort((a, b) => a.at - b.at);
     arm(entry);
-    return harden({ scheduled: entry.id, at: new Date(at).toISOString(), note: entry.note, tellsWhenDue: origin?.sender ?? 'HOST' });
+    return harden({
+      scheduled: entry.id,
+      at: new Date(at).toISOString(),
+      note: entry.note,
+      tellsWhenDue: origin?.sender ?? 'HOST',
+    });
   };
 
   return {
@@ -151,7 +176,8 @@ export const makeWakeUps = (options: {
     },
     describe: () =>
       stored.map(
-        entry => `${entry.id} at ${new Date(entry.at).toISOString()} for ${entry.origin?.sender ?? 'HOST'}: ${JSON.stringify(entry.note.length > 120 ? `${entry.note.slice(0, 120)}…` : entry.note)}`,
+        entry =>
+          `${entry.id} at ${new Date(entry.at).toISOString()} for ${entry.origin?.sender ?? 'HOST'}: ${JSON.stringify(entry.note.length > 120 ? `${entry.note.slice(0, 120)}…` : entry.note)}`,
       ),
   };
 };
@@ -179,11 +205,17 @@ export const readScheduleArgs = (args: Readonly<Record<string, unknown>>): Sched
   const rawDelay = args.delaySeconds;
   let delaySeconds: number | undefined;
   if (rawDelay !== undefined && rawDelay !== null && rawDelay !== '') {
-    delaySeconds = typeof rawDelay === 'number' ? rawDelay : typeof rawDelay === 'string' ? Number(rawDelay) : Number.NaN;
+    delaySeconds =
+      typeof rawDelay === 'number'
+        ? rawDelay
+        : typeof rawDelay === 'string'
+          ? Number(rawDelay)
+          : Number.NaN;
     if (!Number.isFinite(delaySeconds)) throw new Error('delaySeconds must be a number of seconds');
   }
   const cancel = text('cancel');
   const note = text('note');
-  if (cancel === undefined && note === undefined) throw new Error('note is required: what to do when woken');
+  if (cancel === undefined && note === undefined)
+    throw new Error('note is required: what to do when woken');
   return { note: note ?? '', delaySeconds, at: text('at'), cancel };
 };

@@ -15,7 +15,10 @@ import type { Log } from '../log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../policy/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
-import { makeHostApprovedEvaluation, readDirectEvaluation } from '../approval/host-approved-evaluation.js';
+import {
+  makeHostApprovedEvaluation,
+  readDirectEvaluation,
+} from '../approval/host-approved-evaluation.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
@@ -23,7 +26,11 @@ import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
 import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
 import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
-import { makeLivePlaceholders, readLiveProgress, type LivePlaceholders } from '../progress/live-placeholders.js';
+import {
+  makeLivePlaceholders,
+  readLiveProgress,
+  type LivePlaceholders,
+} from '../progress/live-placeholders.js';
 import { makeProposalTracker, type ProposalTracker } from '../proposals/proposal-tracker.js';
 import { makeRequestTracker, type RequestTracker } from '../requests/request-tracker.js';
 import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
@@ -32,7 +39,11 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from '../serve-turn.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
-import { makeToolRegistry, TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
+import {
+  makeToolRegistry,
+  TOOLS_DIRECTORY,
+  type ToolRegistry,
+} from '../tools/fae-tool-registry.js';
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';
@@ -81,21 +92,47 @@ export interface PartsSetup {
 }
 
 /** What waits for an answer: outcomes for the model, asks kept over restarts, code, requests, tool approvals. */
-const assembleTrackers = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memory, directEvaluation: boolean) => {
+const assembleTrackers = (
+  setup: PartsSetup,
+  daemon: DaemonAdapter,
+  memory: Memory,
+  directEvaluation: boolean,
+) => {
   const { powers, env, config, status, log, redact, queue } = setup;
   // Outcomes not yet shown to the model are kept in the store, and those from before a restart queued again.
   const notices = makeNoticeQueue(() => queue.push({ kind: 'notices' }), memory.notices);
-  const asks = makePendingAsks({ store: memory.asks, powers, log, save: () => saveMemory(powers, memory, log, redact) });
+  const asks = makePendingAsks({
+    store: memory.asks,
+    powers,
+    log,
+    save: () => saveMemory(powers, memory, log, redact),
+  });
   const proposals =
     daemon.generation === 'newest'
-      ? makeHostApprovedEvaluation({ powers, log, notices, hostName: daemon.names.host, who: `The ${config.persona} agent`, direct: directEvaluation, asks })
+      ? makeHostApprovedEvaluation({
+          powers,
+          log,
+          notices,
+          hostName: daemon.names.host,
+          who: `The ${config.persona} agent`,
+          direct: directEvaluation,
+          asks,
+        })
       : makeProposalTracker({ powers, log, notices, asks });
   const requests = makeRequestTracker({ powers, notices, asks });
   const policy = readToolPolicy(env);
-  const approvals = makeApprovalGate({ powers, notices, asks, agentName: config.persona === 'fae' ? 'Fae' : 'Lal', approver: daemon.names.host });
+  const approvals = makeApprovalGate({
+    powers,
+    notices,
+    asks,
+    agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
+    approver: daemon.names.host,
+  });
   status.section('Tool policy', () => [
     ...policy.describe(),
-    ...approvals.pending().map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
+    ...approvals
+      .pending()
+      .map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
   ]);
   return { notices, asks, proposals, requests, policy, approvals };
 };
@@ -106,33 +143,105 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
-  const model = await loadModel({ createProvider: setup.createProvider, env, log, redact, memory, clock });
+  const model = await loadModel({
+    createProvider: setup.createProvider,
+    env,
+    log,
+    redact,
+    memory,
+    clock,
+  });
   if ('provider' in model) {
     const provider = model.provider;
     status.section('Model', () => [describeModelChoice(provider)]);
   }
-  status.section('Usage', () => [...describeUsage(memory.usage), ...describeQuota(memory.usage, config.quota, clock.now())]);
-  const quotaWaits = makeQuotaWaits<Work>({ clock, quota: config.quota, ledger: () => memory.usage, requeue: work => queue.push(work) });
-  const wakeUps = makeWakeUps({ stored: memory.wakeUps, clock, max: config.limits.maxWakeUps, onDue: id => queue.push({ kind: 'wake', id }) });
+  status.section('Usage', () => [
+    ...describeUsage(memory.usage),
+    ...describeQuota(memory.usage, config.quota, clock.now()),
+  ]);
+  const quotaWaits = makeQuotaWaits<Work>({
+    clock,
+    quota: config.quota,
+    ledger: () => memory.usage,
+    requeue: work => queue.push(work),
+  });
+  const wakeUps = makeWakeUps({
+    stored: memory.wakeUps,
+    clock,
+    max: config.limits.maxWakeUps,
+    onDue: id => queue.push({ kind: 'wake', id }),
+  });
   status.section('Wake-ups', () => wakeUps.describe());
-  const tools = makeToolRegistry({ powers, log, builtinNames: BUILTIN_NAMES, lookupTimeoutMs: config.limits.toolLookupTimeoutMs });
-  status.section('Tools refused', () => tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`));
-  const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(setup, daemon, memory, directEvaluation);
+  const tools = makeToolRegistry({
+    powers,
+    log,
+    builtinNames: BUILTIN_NAMES,
+    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
+  });
+  status.section('Tools refused', () =>
+    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
+  );
+  const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
+    setup,
+    daemon,
+    memory,
+    directEvaluation,
+  );
   const liveProgress = readLiveProgress(env) && daemon.canEdit;
   status.section('Live progress', () => [
-    liveProgress ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)` : 'off',
+    liveProgress
+      ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
+      : 'off',
   ]);
-  const progress = makeLivePlaceholders({ powers, daemon, clock, log, enabled: liveProgress, directEvaluation });
+  const progress = makeLivePlaceholders({
+    powers,
+    daemon,
+    clock,
+    log,
+    enabled: liveProgress,
+    directEvaluation,
+  });
   const nameOf = makeSenderNames(powers, daemon);
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const turns = makeTurnServer({
-    model, config, conversation: memory.conversation, powers, nameOf, tools, proposals, requests, policy, approvals, wakeUps,
-    notices, tell, observe: setup.observe, redact, signal: setup.signal, daemon, directEvaluation, progress,
+    model,
+    config,
+    conversation: memory.conversation,
+    powers,
+    nameOf,
+    tools,
+    proposals,
+    requests,
+    policy,
+    approvals,
+    wakeUps,
+    notices,
+    tell,
+    observe: setup.observe,
+    redact,
+    signal: setup.signal,
+    daemon,
+    directEvaluation,
+    progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
   });
   return {
-    daemon, memory, model, nameOf, tell, quotaWaits, wakeUps, asks,
-    toldToWait: makeToldToWait(memory.toldToWait), tools, notices, proposals, requests, approvals, progress, turns,
+    daemon,
+    memory,
+    model,
+    nameOf,
+    tell,
+    quotaWaits,
+    wakeUps,
+    asks,
+    toldToWait: makeToldToWait(memory.toldToWait),
+    tools,
+    notices,
+    proposals,
+    requests,
+    approvals,
+    progress,
+    turns,
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
     stop() {

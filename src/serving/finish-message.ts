@@ -11,12 +11,25 @@ import type { AgentParts } from './agent-parts.js';
 
 /** Dismisses a message by number, quietly (it may be gone already). */
 export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =>
-  typeof number === 'bigint' ? Promise.resolve(E(powers).dismiss(number)).catch(() => {}) : Promise.resolve();
+  typeof number === 'bigint'
+    ? Promise.resolve(E(powers).dismiss(number)).catch(() => {})
+    : Promise.resolve();
 
-export const makeMessageFinisher = (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'proposals' | 'requests' | 'approvals' | 'asks' | 'notices'>) =>
+export const makeMessageFinisher =
+  (
+    powers: PowersRef,
+    parts: Pick<AgentParts, 'turns' | 'proposals' | 'requests' | 'approvals' | 'asks' | 'notices'>,
+  ) =>
   async (number: bigint): Promise<void> => {
     const { turns, proposals, requests, approvals, asks, notices } = parts;
-    if (turns.takeDismissedByModel(number) || proposals.hasPendingFor(number) || requests.hasPendingFor(number) || approvals.hasPendingFor(number) || asks.hasPendingFor(number)) return;
+    if (
+      turns.takeDismissedByModel(number) ||
+      proposals.hasPendingFor(number) ||
+      requests.hasPendingFor(number) ||
+      approvals.hasPendingFor(number) ||
+      asks.hasPendingFor(number)
+    )
+      return;
     if (notices.waitsFor(number)) return;
     await safeDismiss(powers, number);
   };

@@ -30,8 +30,16 @@ export const followAgentMail = (options: {
     isOwn: daemon.isOwn,
     log,
     onFailure: async (error, retryInMs) => {
-      log(`following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`);
-      if (isMailboxLoadFailure(error)) await reportMailboxLoadFailure({ powers, log, pendingSources: proposals.pendingSources(), retrying: true });
+      log(
+        `following mail failed: ${redact(describeError(error))}; trying again in ${retryInMs} ms, then less and less often`,
+      );
+      if (isMailboxLoadFailure(error))
+        await reportMailboxLoadFailure({
+          powers,
+          log,
+          pendingSources: proposals.pendingSources(),
+          retrying: true,
+        });
     },
     onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
     onMail: message => options.push({ kind: 'mail', message }),

@@ -24,7 +24,11 @@ export const loadModel = async (options: {
   const { memory, clock } = options;
   try {
     const provider = await options.createProvider(options.env, { log: options.log });
-    return { provider: meteredProvider(provider, (served, result) => recordUsage(memory.usage, served, result.usage, clock.now())) };
+    return {
+      provider: meteredProvider(provider, (served, result) =>
+        recordUsage(memory.usage, served, result.usage, clock.now()),
+      ),
+    };
   } catch (error) {
     return { problem: options.redact(describeError(error)) };
   }

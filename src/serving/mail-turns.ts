@@ -49,13 +49,18 @@ export const makeMailTurns = (options: {
     if (wait !== undefined) {
       // The message waits (undismissed, so a restart finds it too) and its sender hears when.
       quotaWaits.hold({ kind: 'mail', message }, wait);
-      if (toldToWait.tellOnce(key ?? String(message.number))) await tell(origin, quotaNotice(wait, message.number, clock.now()));
+      if (toldToWait.tellOnce(key ?? String(message.number)))
+        await tell(origin, quotaNotice(wait, message.number, clock.now()));
       return;
     }
     toldToWait.served(key ?? String(message.number));
     const preview = message.type === 'package' ? packageText(message) : String(message.type);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
-    const outcome = await turns.serve(title, revisions.takeAmendedNote() + messageNotice(config.persona, message, sender), origin);
+    const outcome = await turns.serve(
+      title,
+      revisions.takeAmendedNote() + messageNotice(config.persona, message, sender),
+      origin,
+    );
     if (outcome?.stopReason === 'cancelled') return;
     // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
     if (outcome?.stopReason === 'quota') {

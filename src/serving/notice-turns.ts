@@ -10,7 +10,11 @@ import { originOf, wakeUpNotice } from '../schedule/wake-ups.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 
-export const makeNoticeTurns = (options: { parts: AgentParts; toolsFresh: ToolsFreshness; finishWith: (number: bigint) => Promise<void> }) => {
+export const makeNoticeTurns = (options: {
+  parts: AgentParts;
+  toolsFresh: ToolsFreshness;
+  finishWith: (number: bigint) => Promise<void>;
+}) => {
   const { parts, toolsFresh, finishWith } = options;
   const { quotaWaits, notices, turns, wakeUps } = parts;
 
@@ -25,14 +29,22 @@ export const makeNoticeTurns = (options: { parts: AgentParts; toolsFresh: ToolsF
     for (const [index, { origin, notices: arrived }] of groups.entries()) {
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
       await toolsFresh.beforeTurn();
-      const outcome = await turns.serve(title, arrived.map(notice => notice.text).join('\n\n'), origin);
+      const outcome = await turns.serve(
+        title,
+        arrived.map(notice => notice.text).join('\n\n'),
+        origin,
+      );
       if (outcome?.stopReason === 'quota') {
         // Stopped part-way by a spent budget: these outcomes and the rest wait for it to free up.
-        for (const group of groups.slice(index)) group.notices.forEach(notice => notices.push(notice));
+        for (const group of groups.slice(index))
+          group.notices.forEach(notice => notices.push(notice));
         return;
       }
       // The message these outcomes belong to can go once nothing more is pending for it.
-      await Promise.all([origin === undefined ? undefined : finishWith(origin.number), toolsFresh.afterTurn()]);
+      await Promise.all([
+        origin === undefined ? undefined : finishWith(origin.number),
+        toolsFresh.afterTurn(),
+      ]);
     }
     /* eslint-enable no-await-in-loop */
   };
@@ -47,7 +59,11 @@ export const makeNoticeTurns = (options: { parts: AgentParts; toolsFresh: ToolsF
     const entry = wakeUps.take(id);
     if (entry === undefined) return;
     await toolsFresh.beforeTurn();
-    const outcome = await turns.serve(`wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`, wakeUpNotice(entry), originOf(entry));
+    const outcome = await turns.serve(
+      `wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`,
+      wakeUpNotice(entry),
+      originOf(entry),
+    );
     // Stopped part-way by a spent budget: due again, and held until the budget frees up.
     if (outcome?.stopReason === 'quota') wakeUps.putBack(entry);
     await toolsFresh.afterTurn();

@@ -45,7 +45,12 @@ export const runServingLoop = async (options: {
       log(`a turn failed: ${why}`);
       if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
         const sender = await Promise.resolve(parts.nameOf(work.message.from)).catch(() => 'HOST');
-        await parts.tell({ number: work.message.number, sender }, codeSpans(`I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`));
+        await parts.tell(
+          { number: work.message.number, sender },
+          codeSpans(
+            `I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`,
+          ),
+        );
         await safeDismiss(powers, work.message.number);
       }
     }

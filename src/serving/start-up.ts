@@ -24,12 +24,18 @@ export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<v
   }
 };
 
-export const greetHost = async (options: { powers: PowersRef; log: Log; config: AgentConfig; model: ModelChoice; hostName: string }) => {
+export const greetHost = async (options: {
+  powers: PowersRef;
+  log: Log;
+  config: AgentConfig;
+  model: ModelChoice;
+  hostName: string;
+}) => {
   const { powers, log, config, model, hostName } = options;
   const hello = [greeting(config.persona), ...config.problems];
   if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
   else hello.push(describeModelChoice(model.provider));
-  await Promise.resolve(E(powers).send(hostName, [codeSpans(hello.join(' '))], [], [])).catch((error: unknown) =>
-    log(`could not greet ${hostName}: ${describeError(error)}`),
+  await Promise.resolve(E(powers).send(hostName, [codeSpans(hello.join(' '))], [], [])).catch(
+    (error: unknown) => log(`could not greet ${hostName}: ${describeError(error)}`),
   );
 };

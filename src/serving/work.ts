@@ -10,4 +10,5 @@ export type Work =
   | { kind: 'wake'; id: string }
   | { kind: 'forget'; done: (said: string) => void };
 
-export const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const describeError = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);

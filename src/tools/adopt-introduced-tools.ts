@@ -40,7 +40,9 @@ export const adoptIntroducedTools = async (options: {
   const { powers, log, reserved } = options;
   await ensureToolsDirectory(powers, TOOLS_DIRECTORY, log);
   const names = await E(powers).list();
-  const candidates = names.filter(name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name));
+  const candidates = names.filter(
+    name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name),
+  );
   const moved: string[] = [];
   await Promise.all(
     candidates.map(async name => {
@@ -54,7 +56,9 @@ export const adoptIntroducedTools = async (options: {
         await E(powers).move([name], [TOOLS_DIRECTORY, name]);
         moved.push(name);
       } catch (error) {
-        log(`could not check introduced name "${name}": ${error instanceof Error ? error.message : String(error)}`);
+        log(
+          `could not check introduced name "${name}": ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }),
   );

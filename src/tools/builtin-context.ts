@@ -29,6 +29,16 @@ export interface BuiltinContext {
 }
 
 export interface Speak {
-  reply(number: bigint, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
-  send(recipient: string, strings: string[], edgeNames: string[], petNames: (string | string[])[]): Promise<void>;
+  reply(
+    number: bigint,
+    strings: string[],
+    edgeNames: string[],
+    petNames: (string | string[])[],
+  ): Promise<void>;
+  send(
+    recipient: string,
+    strings: string[],
+    edgeNames: string[],
+    petNames: (string | string[])[],
+  ): Promise<void>;
 }

@@ -32,21 +32,51 @@ const tool = (
   },
 });
 
-const op = (group: string): JsonSchema => ({ type: 'string', enum: [...(TOOL_GROUPS[group] ?? [])] });
+const op = (group: string): JsonSchema => ({
+  type: 'string',
+  enum: [...(TOOL_GROUPS[group] ?? [])],
+});
 
 export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
-  tool('reply', 'Answer a message (its other party gets it).', { messageNumber, strings: names, edgeNames: names, petNames: names }, ['messageNumber', 'strings']),
-  tool('send', 'Send a message to a pet name (e.g. HOST).', { recipient: text, strings, edgeNames: names, petNames: names }, ['recipient', 'strings']),
+  tool(
+    'reply',
+    'Answer a message (its other party gets it).',
+    { messageNumber, strings: names, edgeNames: names, petNames: names },
+    ['messageNumber', 'strings'],
+  ),
+  tool(
+    'send',
+    'Send a message to a pet name (e.g. HOST).',
+    { recipient: text, strings, edgeNames: names, petNames: names },
+    ['recipient', 'strings'],
+  ),
   tool(
     'names',
     'Your pet names: list (path optional), has, lookup, identify (formula id), inspectCapability (help, methods), remove, move or copy (path to `to`), makeDirectory, store (value as path); help (on your powers, or methodName).',
-    { op: op('names'), path, to: path, value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' }, methodName: text },
+    {
+      op: op('names'),
+      path,
+      to: path,
+      value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' },
+      methodName: text,
+    },
     ['op'],
   ),
   tool(
     'mail',
     'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
-    { op: op('mail'), messageNumber, recipient: text, description: text, responseName: text, edgeName: text, petName: path, toolName: text, path, reason: text },
+    {
+      op: op('mail'),
+      messageNumber,
+      recipient: text,
+      description: text,
+      responseName: text,
+      edgeName: text,
+      petName: path,
+      toolName: text,
+      path,
+      reason: text,
+    },
     ['op'],
   ),
   tool(
@@ -63,4 +93,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
 ]);
 
 /** The built-in tools' names, and the former names of grouped ops (still callable). */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...BUILTIN_SCHEMAS.map(schema => schema.function.name), ...OP_ALIASES]);
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  ...BUILTIN_SCHEMAS.map(schema => schema.function.name),
+  ...OP_ALIASES,
+]);

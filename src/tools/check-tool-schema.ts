@@ -29,7 +29,9 @@ export const toPlainJson = (value: unknown, path = '', ancestors: unknown[] = []
     case 'boolean':
       return { ok: true, value };
     case 'number':
-      return Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: `a non-finite number at ${where(path)}` };
+      return Number.isFinite(value)
+        ? { ok: true, value }
+        : { ok: false, reason: `a non-finite number at ${where(path)}` };
     case 'bigint':
     case 'function':
     case 'symbol':
@@ -40,7 +42,8 @@ export const toPlainJson = (value: unknown, path = '', ancestors: unknown[] = []
   }
   if (value === null) return { ok: true, value };
   if (ancestors.includes(value)) return { ok: false, reason: `a cycle at ${where(path)}` };
-  if (ancestors.length >= MAX_DEPTH) return { ok: false, reason: `nesting deeper than ${MAX_DEPTH} at ${where(path)}` };
+  if (ancestors.length >= MAX_DEPTH)
+    return { ok: false, reason: `nesting deeper than ${MAX_DEPTH} at ${where(path)}` };
   const inside = [...ancestors, value];
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
@@ -53,11 +56,15 @@ export const toPlainJson = (value: unknown, path = '', ancestors: unknown[] = []
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) {
-    return { ok: false, reason: `an object that is not plain data (a remote object, promise or error) at ${where(path)}` };
+    return {
+      ok: false,
+      reason: `an object that is not plain data (a remote object, promise or error) at ${where(path)}`,
+    };
   }
   const copy: Record<string, unknown> = {};
   for (const key of Reflect.ownKeys(value as object)) {
-    if (typeof key === 'symbol') return { ok: false, reason: `a symbol-named property at ${where(path)}` };
+    if (typeof key === 'symbol')
+      return { ok: false, reason: `a symbol-named property at ${where(path)}` };
     const inner = (value as Record<string, unknown>)[key];
     // JSON leaves out properties whose value is undefined; so do we.
     if (inner === undefined) continue;
@@ -72,13 +79,28 @@ export const checkToolSchema = (raw: unknown): SchemaCheck => {
   const plain = toPlainJson(raw);
   if (!plain.ok) return { ok: false, reason: `its schema is not plain JSON (${plain.reason})` };
   const chars = JSON.stringify(plain.value).length;
-  if (chars > MAX_SCHEMA_CHARS) return { ok: false, reason: `its schema is ${chars} characters, more than ${MAX_SCHEMA_CHARS}` };
+  if (chars > MAX_SCHEMA_CHARS)
+    return {
+      ok: false,
+      reason: `its schema is ${chars} characters, more than ${MAX_SCHEMA_CHARS}`,
+    };
   const schema = plain.value;
-  const fn = schema !== null && typeof schema === 'object' ? (schema as { function?: unknown }).function : undefined;
-  if (fn === null || typeof fn !== 'object' || Array.isArray(fn)) return { ok: false, reason: 'its schema has no "function" object' };
-  const { name, description, parameters } = fn as { name?: unknown; description?: unknown; parameters?: unknown };
+  const fn =
+    schema !== null && typeof schema === 'object'
+      ? (schema as { function?: unknown }).function
+      : undefined;
+  if (fn === null || typeof fn !== 'object' || Array.isArray(fn))
+    return { ok: false, reason: 'its schema has no "function" object' };
+  const { name, description, parameters } = fn as {
+    name?: unknown;
+    description?: unknown;
+    parameters?: unknown;
+  };
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    return { ok: false, reason: `its schema's function.name ${JSON.stringify(name)} is not a valid tool name (letters, digits, _ and -, at most 64)` };
+    return {
+      ok: false,
+      reason: `its schema's function.name ${JSON.stringify(name)} is not a valid tool name (letters, digits, _ and -, at most 64)`,
+    };
   }
   const params = normaliseToolParameters(parameters);
   if (!params.ok) return params;
@@ -86,7 +108,11 @@ export const checkToolSchema = (raw: unknown): SchemaCheck => {
     ok: true,
     schema: harden<ToolSchema>({
       type: 'function',
-      function: { name, description: typeof description === 'string' ? description : '', parameters: params.parameters },
+      function: {
+        name,
+        description: typeof description === 'string' ? description : '',
+        parameters: params.parameters,
+      },
     }),
   };
 };

@@ -15,7 +15,10 @@ import { groupedCall, type GroupedCall } from './tool-groups.js';
 
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
-const runGroupOp = async ({ group, op, args }: GroupedCall, context: BuiltinContext): Promise<unknown> => {
+const runGroupOp = async (
+  { group, op, args }: GroupedCall,
+  context: BuiltinContext,
+): Promise<unknown> => {
   try {
     switch (group) {
       case 'names':
@@ -26,11 +29,17 @@ const runGroupOp = async ({ group, op, args }: GroupedCall, context: BuiltinCont
         throw new Error(`Unknown tool group "${group}"`);
     }
   } catch (error) {
-    throw new Error(`${op}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`${op}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 };
 
-export const dispatchBuiltinTool = async (name: string, args: Args, context: BuiltinContext): Promise<unknown> => {
+export const dispatchBuiltinTool = async (
+  name: string,
+  args: Args,
+  context: BuiltinContext,
+): Promise<unknown> => {
   const grouped = groupedCall(name, args);
   if (grouped !== undefined) return runGroupOp(grouped, context);
   switch (name) {

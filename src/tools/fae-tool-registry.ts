@@ -45,7 +45,8 @@ export interface ToolRegistry {
   refused(): { petName: string; reason: string }[];
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describeError = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 export const makeToolRegistry = (options: {
   powers: PowersRef;
@@ -65,16 +66,31 @@ export const makeToolRegistry = (options: {
 
   /** A call to another vat that must answer in time; what it did, in words, when it does not. */
   const bounded = <T>(what: string, call: () => unknown): Promise<T> =>
-    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch((error: unknown) => {
-      throw new Error(error instanceof TimeoutError ? `${what} did not answer within ${lookupTimeoutMs} ms` : `${what} failed: ${describeError(error)}`, { cause: error });
-    });
+    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch(
+      (error: unknown) => {
+        throw new Error(
+          error instanceof TimeoutError
+            ? `${what} did not answer within ${lookupTimeoutMs} ms`
+            : `${what} failed: ${describeError(error)}`,
+          { cause: error },
+        );
+      },
+    );
 
   const load = async (petName: string, id: string): Promise<Known> => {
     let reason: string;
     try {
-      const tool = await bounded<FaeTool>('its look-up', () => E(powers).lookup([TOOLS_DIRECTORY, petName]));
-      const checked = checkToolSchema(await bounded<unknown>('its schema()', () => E(tool).schema()));
-      if (checked.ok) return { id, entry: { name: checked.schema.function.name, petName, schema: checked.schema, tool } };
+      const tool = await bounded<FaeTool>('its look-up', () =>
+        E(powers).lookup([TOOLS_DIRECTORY, petName]),
+      );
+      const checked = checkToolSchema(
+        await bounded<unknown>('its schema()', () => E(tool).schema()),
+      );
+      if (checked.ok)
+        return {
+          id,
+          entry: { name: checked.schema.function.name, petName, schema: checked.schema, tool },
+        };
       reason = checked.reason;
     } catch (error) {
       reason = describeError(error);
@@ -87,7 +103,9 @@ export const makeToolRegistry = (options: {
     let ids: string;
     let petNames: string[];
     try {
-      ids = (await bounded<string[]>('listing tools/', () => E(powers).listIdentifiers(TOOLS_DIRECTORY))).join(' ');
+      ids = (
+        await bounded<string[]>('listing tools/', () => E(powers).listIdentifiers(TOOLS_DIRECTORY))
+      ).join(' ');
       if (!force && ids === knownIds) return;
       petNames = await bounded<string[]>('listing tools/', () => E(powers).list(TOOLS_DIRECTORY));
     } catch (error) {
@@ -111,7 +129,10 @@ export const makeToolRegistry = (options: {
           return;
         }
         if (typeof id !== 'string') return;
-        next.set(petName, before !== undefined && before.id === id ? before : await load(petName, id));
+        next.set(
+          petName,
+          before !== undefined && before.id === id ? before : await load(petName, id),
+        );
       }),
     );
     known = next;
@@ -122,11 +143,21 @@ export const makeToolRegistry = (options: {
       if (entry === undefined) {
         if (refused !== undefined) skipped.set(petName, refused);
       } else if (builtinNames.has(entry.name)) {
-        skipped.set(petName, `it declares the name "${entry.name}" of a built-in tool; the built-in wins`);
-        log(`tools/${petName} declares the name "${entry.name}" of a built-in tool; the built-in wins`);
+        skipped.set(
+          petName,
+          `it declares the name "${entry.name}" of a built-in tool; the built-in wins`,
+        );
+        log(
+          `tools/${petName} declares the name "${entry.name}" of a built-in tool; the built-in wins`,
+        );
       } else if (offered.has(entry.name)) {
-        skipped.set(petName, `it declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}`);
-        log(`tools/${petName} declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}; skipped`);
+        skipped.set(
+          petName,
+          `it declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}`,
+        );
+        log(
+          `tools/${petName} declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}; skipped`,
+        );
       } else {
         offered.set(entry.name, entry);
       }

@@ -18,11 +18,14 @@ const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 
 
 export type ParametersCheck = { ok: true; parameters: JsonSchema } | { ok: false; reason: string };
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const validType = (type: unknown): boolean =>
   (typeof type === 'string' && TYPE_NAMES.has(type)) ||
-  (Array.isArray(type) && type.length > 0 && type.every(each => typeof each === 'string' && TYPE_NAMES.has(each)));
+  (Array.isArray(type) &&
+    type.length > 0 &&
+    type.every(each => typeof each === 'string' && TYPE_NAMES.has(each)));
 
 const normaliseNode = (node: unknown): JsonSchema => {
   if (!isObject(node)) return {};
@@ -36,11 +39,14 @@ const normaliseNode = (node: unknown): JsonSchema => {
         if (typeof value === 'string') out.description = value;
         break;
       case 'enum':
-        if (Array.isArray(value) && value.length > 0) out.enum = value as (string | number | boolean | null)[];
+        if (Array.isArray(value) && value.length > 0)
+          out.enum = value as (string | number | boolean | null)[];
         break;
       case 'properties':
         if (isObject(value)) {
-          out.properties = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, normaliseNode(inner)]));
+          out.properties = Object.fromEntries(
+            Object.entries(value).map(([name, inner]) => [name, normaliseNode(inner)]),
+          );
         }
         break;
       case 'items':
@@ -60,21 +66,35 @@ const normaliseNode = (node: unknown): JsonSchema => {
   }
   if (Array.isArray(node.required)) {
     const declared = isObject(out.properties) ? out.properties : {};
-    const required = [...new Set(node.required.filter((name): name is string => typeof name === 'string' && name in declared))];
+    const required = [
+      ...new Set(
+        node.required.filter(
+          (name): name is string => typeof name === 'string' && name in declared,
+        ),
+      ),
+    ];
     if (required.length > 0) out.required = required;
   }
   return out;
 };
 
 export const normaliseToolParameters = (parameters: unknown): ParametersCheck => {
-  if (parameters === undefined || parameters === null) return { ok: true, parameters: { type: 'object', properties: {} } };
-  if (!isObject(parameters)) return { ok: false, reason: 'its parameters are not a JSON Schema object' };
+  if (parameters === undefined || parameters === null)
+    return { ok: true, parameters: { type: 'object', properties: {} } };
+  if (!isObject(parameters))
+    return { ok: false, reason: 'its parameters are not a JSON Schema object' };
   if (parameters.type !== undefined && parameters.type !== 'object') {
-    return { ok: false, reason: `its parameters are of type ${JSON.stringify(parameters.type)}; a tool's parameters must be an object` };
+    return {
+      ok: false,
+      reason: `its parameters are of type ${JSON.stringify(parameters.type)}; a tool's parameters must be an object`,
+    };
   }
   const normalised = normaliseNode(parameters);
   delete normalised.oneOf;
   delete normalised.anyOf;
   delete normalised.allOf;
-  return { ok: true, parameters: { ...normalised, type: 'object', properties: normalised.properties ?? {} } };
+  return {
+    ok: true,
+    parameters: { ...normalised, type: 'object', properties: normalised.properties ?? {} },
+  };
 };

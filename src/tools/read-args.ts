@@ -40,7 +40,13 @@ export const readPath = (args: Args, name: string): string[] => {
 
 export const readOptionalPath = (args: Args, name: string): string[] => {
   const value = args[name];
-  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return [];
+  if (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  )
+    return [];
   return readPath(args, name);
 };
 
@@ -64,7 +70,11 @@ export const readPathList = (args: Args, name: string): (string | string[])[] =>
   if (!Array.isArray(value)) throw new Error(`${name} must be an array of pet names`);
   return value.map((item, index) => {
     if (typeof item === 'string' && item !== '') return item.includes('/') ? item.split('/') : item;
-    if (Array.isArray(item) && item.length > 0 && item.every(part => typeof part === 'string' && part !== '')) {
+    if (
+      Array.isArray(item) &&
+      item.length > 0 &&
+      item.every(part => typeof part === 'string' && part !== '')
+    ) {
       return item as string[];
     }
     throw new Error(`${name}[${index}] must be a pet name or a path`);
@@ -83,7 +93,9 @@ export const readMessageNumber = (args: Args, name = 'messageNumber'): bigint =>
   if (typeof value === 'string' && /^\+?#?\d+$/.test(value.trim())) {
     return BigInt(value.trim().replace(/^[+#]+/, ''));
   }
-  throw new Error(`${name} must be a whole message number such as 5, got ${JSON.stringify(String(value))}`);
+  throw new Error(
+    `${name} must be a whole message number such as 5, got ${JSON.stringify(String(value))}`,
+  );
 };
 
 /**

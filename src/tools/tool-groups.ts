@@ -11,8 +11,29 @@ import type { ToolSchema } from '../../providers/types.js';
 import type { Args } from './read-args.js';
 
 export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden({
-  names: ['list', 'has', 'lookup', 'identify', 'inspectCapability', 'remove', 'move', 'copy', 'makeDirectory', 'store', 'help'],
-  mail: ['listMessages', 'request', 'dismiss', 'adopt', 'adoptTool', 'resolve', 'reject', 'messageHistory'],
+  names: [
+    'list',
+    'has',
+    'lookup',
+    'identify',
+    'inspectCapability',
+    'remove',
+    'move',
+    'copy',
+    'makeDirectory',
+    'store',
+    'help',
+  ],
+  mail: [
+    'listMessages',
+    'request',
+    'dismiss',
+    'adopt',
+    'adoptTool',
+    'resolve',
+    'reject',
+    'messageHistory',
+  ],
 });
 
 /** Op (a former tool name) → its group. */
@@ -46,7 +67,8 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
   if (aliased !== undefined) return { group: aliased, op: name, args };
   if (!isGroup(name)) return undefined;
   const op = args.op;
-  if (op === undefined || op === null || op === '') throw new Error(`op is required: one of ${opsText(name)}`);
+  if (op === undefined || op === null || op === '')
+    throw new Error(`op is required: one of ${opsText(name)}`);
   if (typeof op !== 'string' || !(TOOL_GROUPS[name] ?? []).includes(op)) {
     throw new Error(`${name} has no op ${JSON.stringify(op)}: use one of ${opsText(name)}`);
   }
@@ -57,7 +79,10 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
 const opIn = (argumentsText: string): string | undefined => {
   try {
     const parsed = JSON.parse(argumentsText) as unknown;
-    const op = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>).op : undefined;
+    const op =
+      parsed !== null && typeof parsed === 'object'
+        ? (parsed as Record<string, unknown>).op
+        : undefined;
     return typeof op === 'string' ? op : undefined;
   } catch {
     return undefined;
@@ -81,11 +106,16 @@ export const callNamesOf = (name: string, argumentsText: string): string[] => {
 export const offeredOps = (schema: ToolSchema): readonly string[] | undefined => {
   if (!isGroup(schema.function.name)) return undefined;
   const values = schema.function.parameters.properties?.op?.enum;
-  return values === undefined ? TOOL_GROUPS[schema.function.name] : values.filter((value): value is string => typeof value === 'string');
+  return values === undefined
+    ? TOOL_GROUPS[schema.function.name]
+    : values.filter((value): value is string => typeof value === 'string');
 };
 
 /** A grouped tool's schema offering only the ops `keep` lets through; undefined when none is left. Other schemas pass unchanged. */
-export const keepOps = (schema: ToolSchema, keep: (op: string) => boolean): ToolSchema | undefined => {
+export const keepOps = (
+  schema: ToolSchema,
+  keep: (op: string) => boolean,
+): ToolSchema | undefined => {
   const ops = offeredOps(schema);
   if (ops === undefined) return schema;
   const kept = ops.filter(keep);
@@ -93,8 +123,12 @@ export const keepOps = (schema: ToolSchema, keep: (op: string) => boolean): Tool
   if (kept.length === ops.length) return schema;
   const parameters = schema.function.parameters;
   const properties = { ...parameters.properties, op: { ...parameters.properties?.op, enum: kept } };
-  return harden({ ...schema, function: { ...schema.function, parameters: { ...parameters, properties } } });
+  return harden({
+    ...schema,
+    function: { ...schema.function, parameters: { ...parameters, properties } },
+  });
 };
 
 /** A schema without these ops (unchanged if none would be left). */
-export const withoutOps = (schema: ToolSchema, ops: ReadonlySet<string>): ToolSchema => keepOps(schema, op => !ops.has(op)) ?? schema;
+export const withoutOps = (schema: ToolSchema, ops: ReadonlySet<string>): ToolSchema =>
+  keepOps(schema, op => !ops.has(op)) ?? schema;

@@ -16,10 +16,12 @@ import type { Log } from '../log.js';
 
 const ATTEMPTS = 3;
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /** The daemon's words when a name points at a formula that was collected. */
-export const isCollectedFormula = (error: unknown): boolean => /No reference exists at path/.test(messageOf(error));
+export const isCollectedFormula = (error: unknown): boolean =>
+  /No reference exists at path/.test(messageOf(error));
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */
 export const readable = async (powers: unknown, directory: string): Promise<boolean> => {
@@ -33,10 +35,16 @@ export const readable = async (powers: unknown, directory: string): Promise<bool
 };
 
 /** Makes `directory` when it is missing or names a collected formula, and says so in the log when it was collected. */
-export const ensureToolsDirectory = async (powers: PowersRef, directory: string, log: Log): Promise<void> => {
+export const ensureToolsDirectory = async (
+  powers: PowersRef,
+  directory: string,
+  log: Log,
+): Promise<void> => {
   if (await E(powers).has(directory)) {
     if (await readable(powers, directory)) return;
-    log(`${directory}/ named a directory the daemon had collected (its formula is gone): making it again`);
+    log(
+      `${directory}/ named a directory the daemon had collected (its formula is gone): making it again`,
+    );
   }
   // One attempt after the other: each is checked before the next is made.
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {

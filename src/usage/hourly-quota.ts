@@ -8,7 +8,10 @@ import { readPositiveInteger } from '../read-positive-integer.js';
 import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
-export const QUOTA_ENV_NAMES: readonly string[] = harden(['LAL_MAX_CALLS_PER_HOUR', 'LAL_MAX_TOKENS_PER_HOUR']);
+export const QUOTA_ENV_NAMES: readonly string[] = harden([
+  'LAL_MAX_CALLS_PER_HOUR',
+  'LAL_MAX_TOKENS_PER_HOUR',
+]);
 
 export interface HourlyQuota {
   maxCalls: number | undefined;
@@ -28,7 +31,11 @@ export interface QuotaWait {
 }
 
 /** Undefined while both budgets have room; else when the spent one frees up. */
-export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number): QuotaWait | undefined => {
+export const quotaWait = (
+  ledger: UsageLedger,
+  quota: HourlyQuota,
+  now: number,
+): QuotaWait | undefined => {
   const window = ledger.recent.filter(([at]) => at > now - HOUR_MS);
   let wait: QuotaWait | undefined;
   const later = (candidate: QuotaWait) => {
@@ -43,7 +50,10 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
       left -= window[index]![2];
       index += 1;
     }
-    later({ until: window[index - 1]![0] + HOUR_MS, reason: `${calls} of ${quota.maxCalls} model calls this hour (LAL_MAX_CALLS_PER_HOUR)` });
+    later({
+      until: window[index - 1]![0] + HOUR_MS,
+      reason: `${calls} of ${quota.maxCalls} model calls this hour (LAL_MAX_CALLS_PER_HOUR)`,
+    });
   }
   if (quota.maxTokens !== undefined) {
     let spent = window.reduce((sum, [, tokens]) => sum + tokens, 0);
@@ -54,7 +64,10 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
         spent -= window[index]![1];
         index += 1;
       }
-      later({ until: window[index - 1]![0] + HOUR_MS, reason: `${formatCount(total)} of ${formatCount(quota.maxTokens)} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)` });
+      later({
+        until: window[index - 1]![0] + HOUR_MS,
+        reason: `${formatCount(total)} of ${formatCount(quota.maxTokens)} tokens this hour (LAL_MAX_TOKENS_PER_HOUR)`,
+      });
     }
   }
   return wait;
@@ -64,12 +77,18 @@ export const quotaWait = (ledger: UsageLedger, quota: HourlyQuota, now: number):
 export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: number): string[] => {
   const window = ledger.recent.filter(([at]) => at > now - HOUR_MS);
   const lines: string[] = [];
-  if (quota.maxCalls !== undefined) lines.push(`this hour: ${callsIn(window)} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`);
+  if (quota.maxCalls !== undefined)
+    lines.push(
+      `this hour: ${callsIn(window)} of ${quota.maxCalls} model calls (LAL_MAX_CALLS_PER_HOUR)`,
+    );
   if (quota.maxTokens !== undefined) {
     const tokens = window.reduce((sum, [, spent]) => sum + spent, 0);
-    lines.push(`this hour: ${formatCount(tokens)} of ${formatCount(quota.maxTokens)} tokens (LAL_MAX_TOKENS_PER_HOUR)`);
+    lines.push(
+      `this hour: ${formatCount(tokens)} of ${formatCount(quota.maxTokens)} tokens (LAL_MAX_TOKENS_PER_HOUR)`,
+    );
   }
   const wait = quotaWait(ledger, quota, now);
-  if (wait !== undefined) lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);
+  if (wait !== undefined)
+    lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);
   return lines;
 };

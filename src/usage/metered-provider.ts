@@ -2,7 +2,13 @@
  * The provider as the agent calls it: every answered call is counted in
  * the usage ledger under the model that served it (a fallback may have).
  */
-import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from '../../providers/types.js';
+import type {
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  Provider,
+  ToolSchema,
+} from '../../providers/types.js';
 
 export const meteredProvider = (
   provider: Provider,
@@ -13,7 +19,11 @@ export const meteredProvider = (
     model: provider.model,
     ...(provider.choice === undefined ? {} : { choice: provider.choice }),
     ...(provider.chain === undefined ? {} : { chain: provider.chain }),
-    chat: async (messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatOptions) => {
+    chat: async (
+      messages: readonly ChatMessage[],
+      tools: readonly ToolSchema[],
+      options?: ChatOptions,
+    ) => {
       const result = await provider.chat(messages, tools, options);
       count(result.model ?? provider.model, result);
       return result;

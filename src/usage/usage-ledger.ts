@@ -36,7 +36,8 @@ export const MINUTE_MS = 60 * 1000;
 
 export const emptyUsage = (now: number): UsageLedger => ({ since: now, byModel: {}, recent: [] });
 
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 export const isUsageLedger = (value: unknown): value is UsageLedger => {
   if (value === null || typeof value !== 'object') return false;
@@ -48,11 +49,20 @@ export const isUsageLedger = (value: unknown): value is UsageLedger => {
     typeof byModel === 'object' &&
     Object.values(byModel).every(entry => {
       const counts = entry as Record<string, unknown> | null;
-      return counts !== null && typeof counts === 'object' && isCount(counts.calls) && isCount(counts.inputTokens) && isCount(counts.outputTokens);
+      return (
+        counts !== null &&
+        typeof counts === 'object' &&
+        isCount(counts.calls) &&
+        isCount(counts.inputTokens) &&
+        isCount(counts.outputTokens)
+      );
     }) &&
     Array.isArray(record.recent) &&
     record.recent.every(
-      entry => Array.isArray(entry) && (entry.length === 2 || entry.length === 3) && (entry as unknown[]).every(isCount),
+      entry =>
+        Array.isArray(entry) &&
+        (entry.length === 2 || entry.length === 3) &&
+        (entry as unknown[]).every(isCount),
     )
   );
 };
@@ -64,7 +74,8 @@ export const migrateUsage = (ledger: UsageLedger): UsageLedger => ({
 });
 
 /** Calls in the window. */
-export const callsIn = (entries: readonly RecentCalls[]): number => entries.reduce((sum, [, , calls]) => sum + calls, 0);
+export const callsIn = (entries: readonly RecentCalls[]): number =>
+  entries.reduce((sum, [, , calls]) => sum + calls, 0);
 
 /** Drops what is more than an hour old from the quota's window. */
 export const pruneRecent = (ledger: UsageLedger, now: number): void => {
@@ -73,8 +84,18 @@ export const pruneRecent = (ledger: UsageLedger, now: number): void => {
   else if (keepFrom > 0) ledger.recent.splice(0, keepFrom);
 };
 
-export const recordUsage = (ledger: UsageLedger, model: string, usage: Usage | undefined, now: number): void => {
-  const entry = ledger.byModel[model] ?? { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+export const recordUsage = (
+  ledger: UsageLedger,
+  model: string,
+  usage: Usage | undefined,
+  now: number,
+): void => {
+  const entry = ledger.byModel[model] ?? {
+    calls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+  };
   ledger.byModel[model] = entry;
   entry.calls += 1;
   entry.inputTokens += usage?.inputTokens ?? 0;
@@ -84,7 +105,11 @@ export const recordUsage = (ledger: UsageLedger, model: string, usage: Usage | u
   const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
   const last = ledger.recent.at(-1);
   // Same clock minute as the last entry: add to it (its time becomes this call's), so the window holds ≤ 61 entries.
-  if (last !== undefined && Math.floor(last[0] / MINUTE_MS) === Math.floor(now / MINUTE_MS) && now >= last[0]) {
+  if (
+    last !== undefined &&
+    Math.floor(last[0] / MINUTE_MS) === Math.floor(now / MINUTE_MS) &&
+    now >= last[0]
+  ) {
     last[0] = now;
     last[1] += tokens;
     last[2] += 1;
@@ -110,6 +135,8 @@ export const describeUsage = (ledger: UsageLedger): string[] => {
   );
   return [
     line(`since ${new Date(ledger.since).toISOString()}, in all`, total),
-    ...(models.length > 1 || models[0]![0] !== '' ? models.map(([name, usage]) => line(name, usage)) : []),
+    ...(models.length > 1 || models[0]![0] !== ''
+      ? models.map(([name, usage]) => line(name, usage))
+      : []),
   ];
 };

@@ -8,7 +8,13 @@ import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Clock } from '../../src/clock.js';
-import { makeScriptedProvider, callTool, type RecordedRequest, type ScriptedProvider, type Step } from './scripted-provider.js';
+import {
+  makeScriptedProvider,
+  callTool,
+  type RecordedRequest,
+  type ScriptedProvider,
+  type Step,
+} from './scripted-provider.js';
 
 export type MailHost = ReturnType<typeof makeMailHost>;
 export interface Message {
@@ -28,12 +34,16 @@ export const waitForMessage = async (
   pred: (message: Message) => boolean,
   options?: { who?: string; timeoutMs?: number },
 ): Promise<Message> =>
-  (await host.waitForMessage(record => pred(record as unknown as Message), options)) as unknown as Message;
+  (await host.waitForMessage(
+    record => pred(record as unknown as Message),
+    options,
+  )) as unknown as Message;
 
 /** Messages as the tests read them (the mail host's records are a stricter union). */
 export const asMessages = (records: unknown): Message[] => records as Message[];
 
-export const textOf = (message: { strings?: readonly string[] }): string => (message.strings ?? []).join('');
+export const textOf = (message: { strings?: readonly string[] }): string =>
+  (message.strings ?? []).join('');
 
 export interface AgentRun {
   host: MailHost;
@@ -70,8 +80,10 @@ export const latestMessageNumber = (request: RecordedRequest): number => {
 };
 
 /** A model step that replies to the message of the latest notice. */
-export const replyStep = (text: string): Step => request =>
-  callTool('reply', { messageNumber: latestMessageNumber(request), strings: [text] });
+export const replyStep =
+  (text: string): Step =>
+  request =>
+    callTool('reply', { messageNumber: latestMessageNumber(request), strings: [text] });
 
 export interface StartOptions {
   persona?: 'lal' | 'fae';
@@ -92,7 +104,8 @@ export interface StartOptions {
 export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> => {
   const persona = options.persona ?? 'lal';
   const name = persona;
-  const host = options.host ?? makeMailHost(options.profile === undefined ? {} : { profile: options.profile });
+  const host =
+    options.host ?? makeMailHost(options.profile === undefined ? {} : { profile: options.profile });
   await E(host.host).provideGuest(name, {
     agentName: `profile-for-${name}`,
     ...(options.introducedNames === undefined ? {} : { introducedNames: options.introducedNames }),
@@ -101,7 +114,10 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
   const logs: string[] = [];
   const events: AgentEvent[] = [];
   let provider = makeScriptedProvider(options.steps ?? []);
-  const env: Record<string, string> = { LAL_PERSONA: persona, ...(options.env as Record<string, string> | undefined) };
+  const env: Record<string, string> = {
+    LAL_PERSONA: persona,
+    ...(options.env as Record<string, string> | undefined),
+  };
   const seen = new Set<string>();
   const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, {
@@ -111,7 +127,11 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       observe: event => events.push(event),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
-  let caplet = await host.startCaplet(makeFn, { powersName: `profile-for-${name}`, env, workerName: `worker-${name}` });
+  let caplet = await host.startCaplet(makeFn, {
+    powersName: `profile-for-${name}`,
+    env,
+    workerName: `worker-${name}`,
+  });
 
   const run: AgentRun = {
     host,
@@ -122,7 +142,12 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     logs,
     events,
     async send(text, attach) {
-      await E(host.host).send(name, [text, ...(attach?.edgeNames.map(() => '') ?? [])], attach?.edgeNames ?? [], attach?.petNames ?? []);
+      await E(host.host).send(
+        name,
+        [text, ...(attach?.edgeNames.map(() => '') ?? [])],
+        attach?.edgeNames ?? [],
+        attach?.petNames ?? [],
+      );
     },
     async reply(match, timeoutMs = 5_000) {
       const found = await waitForMessage(

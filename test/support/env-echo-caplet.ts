@@ -17,10 +17,16 @@ const EnvEchoInterface = M.interface('EnvEcho', {
 
 export const ECHO_STARTED = 'env-echo started';
 
-export const make = async (powers: Mailer | Promise<Mailer>, _context: unknown, options: { env?: Record<string, string> } = {}) => {
+export const make = async (
+  powers: Mailer | Promise<Mailer>,
+  _context: unknown,
+  options: { env?: Record<string, string> } = {},
+) => {
   const env = options.env ?? {};
   // HOST at f0a46042a; in the newest daemon HOST is an ordinary (unbound) name and the host is @host.
-  await Promise.resolve(E(powers).send('HOST', [ECHO_STARTED], [], [])).catch(() => E(powers).send('@host', [ECHO_STARTED], [], []));
+  await Promise.resolve(E(powers).send('HOST', [ECHO_STARTED], [], [])).catch(() =>
+    E(powers).send('@host', [ECHO_STARTED], [], []),
+  );
   return makeExo('EnvEcho', EnvEchoInterface, {
     env: () => env,
   });

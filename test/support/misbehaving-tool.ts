@@ -5,7 +5,11 @@
  */
 import { makeFaeTool } from '../../tools/lib/make-fae-tool.js';
 
-export const make = (_powers: unknown, _context: unknown, { env = {} }: { env?: Record<string, string> } = {}) =>
+export const make = (
+  _powers: unknown,
+  _context: unknown,
+  { env = {} }: { env?: Record<string, string> } = {},
+) =>
   makeFaeTool({
     name: env.TOOL_NAME ?? 'odd',
     description: 'A tool that misbehaves as its MODE says.',

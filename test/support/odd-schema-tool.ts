@@ -8,7 +8,10 @@
 import { Far } from '@endo/far';
 
 const schemaFor = (mode: string | undefined, name: string): unknown => {
-  const fn = (parameters: unknown, description = 'A tool with an odd schema.') => ({ type: 'function', function: { name, description, parameters } });
+  const fn = (parameters: unknown, description = 'A tool with an odd schema.') => ({
+    type: 'function',
+    function: { name, description, parameters },
+  });
   switch (mode) {
     case 'bigint':
       return fn({ type: 'object', properties: { n: { type: 'integer', maximum: 10n } } });
@@ -25,7 +28,11 @@ const schemaFor = (mode: string | undefined, name: string): unknown => {
       // list naming what is not declared, a number as a description, a type that is no type name.
       return fn({
         $schema: 'http://json-schema.org/draft-07/schema#',
-        properties: { text: { type: 'string', description: 5 }, count: { type: 'int' }, flag: true },
+        properties: {
+          text: { type: 'string', description: 5 },
+          count: { type: 'int' },
+          flag: true,
+        },
         required: ['text', 'missing', 7],
         anyOf: [{ required: ['text'] }],
         additionalProperties: false,
@@ -35,7 +42,11 @@ const schemaFor = (mode: string | undefined, name: string): unknown => {
   }
 };
 
-export const make = (_powers: unknown, _context: unknown, { env = {} }: { env?: Record<string, string> } = {}) => {
+export const make = (
+  _powers: unknown,
+  _context: unknown,
+  { env = {} }: { env?: Record<string, string> } = {},
+) => {
   const name = env.TOOL_NAME ?? 'odd';
   return Far('FaeTool', {
     schema: () => schemaFor(env.SCHEMA, name),

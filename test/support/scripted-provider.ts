@@ -3,7 +3,15 @@
  * records every request it was sent. A step may be a reply, a function of
  * the request, or an error to throw.
  */
-import type { AssistantMessage, ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema, Usage } from '../../providers/types.js';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  Provider,
+  ToolSchema,
+  Usage,
+} from '../../providers/types.js';
 import { ProviderError } from '../../providers/types.js';
 
 export interface RecordedRequest {
@@ -16,7 +24,10 @@ export interface RecordedRequest {
 export type Step =
   | AssistantMessage
   | Error
-  | ((request: RecordedRequest, signal: AbortSignal | undefined) => AssistantMessage | Promise<AssistantMessage>);
+  | ((
+      request: RecordedRequest,
+      signal: AbortSignal | undefined,
+    ) => AssistantMessage | Promise<AssistantMessage>);
 
 export interface ScriptedProvider extends Provider {
   requests: RecordedRequest[];
@@ -29,10 +40,20 @@ export interface ScriptedProvider extends Provider {
 
 let ids = 0;
 /** A reply that calls one tool. */
-export const callTool = (name: string, args: unknown, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
+export const callTool = (
+  name: string,
+  args: unknown,
+  extra: Partial<AssistantMessage> = {},
+): AssistantMessage => ({
   role: 'assistant',
   content: '',
-  toolCalls: [{ id: `t${(ids += 1)}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+  toolCalls: [
+    {
+      id: `t${(ids += 1)}`,
+      name,
+      arguments: typeof args === 'string' ? args : JSON.stringify(args),
+    },
+  ],
   ...extra,
 });
 export const say = (content: string): AssistantMessage => ({ role: 'assistant', content });
@@ -49,7 +70,11 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
     push: (...more) => {
       queue.push(...more);
     },
-    async chat(messages: readonly ChatMessage[], tools: readonly ToolSchema[], options?: ChatOptions): Promise<ChatResult> {
+    async chat(
+      messages: readonly ChatMessage[],
+      tools: readonly ToolSchema[],
+      options?: ChatOptions,
+    ): Promise<ChatResult> {
       const request: RecordedRequest = {
         messages: JSON.parse(JSON.stringify(messages)) as ChatMessage[],
         toolNames: tools.map(tool => tool.function.name),
@@ -57,10 +82,14 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
       };
       requests.push(request);
       const step = queue.shift();
-      if (step === undefined) throw new ProviderError('unknown', 'the scripted model has no more replies');
+      if (step === undefined)
+        throw new ProviderError('unknown', 'the scripted model has no more replies');
       if (step instanceof Error) throw step;
       const message = typeof step === 'function' ? await step(request, options?.signal) : step;
-      return { message, usage: provider.usage ?? { inputTokens: JSON.stringify(messages).length, outputTokens: 1 } };
+      return {
+        message,
+        usage: provider.usage ?? { inputTokens: JSON.stringify(messages).length, outputTokens: 1 },
+      };
     },
   };
   return provider;

@@ -6,7 +6,7 @@
  */
 import { vi } from 'vitest';
 import { E } from '@endo/far';
-import type { MessageRecord, makeMailHost  } from '../../sim/mail-host/index.js';
+import type { MessageRecord, makeMailHost } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
 import { SANDBOX_ENV_NAMES } from '../../tools/lib/sandbox/sandbox-settings.js';
@@ -22,7 +22,8 @@ const ENDO_LLM_NAMES = ['ENDO_LLM_HOST', 'ENDO_LLM_MODEL', 'ENDO_LLM_AUTH_TOKEN'
 
 /** Replaces the whole environment the scripts read: every variable they look at is unset first. */
 export const stubEnv = (values: Record<string, string>) => {
-  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_NAMES, ...ENDO_LLM_NAMES]) vi.stubEnv(name, undefined);
+  for (const name of [...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_NAMES, ...ENDO_LLM_NAMES])
+    vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
 };
 
@@ -41,10 +42,11 @@ export const captureOutput = () => {
   return { say, text: () => chunks.join('\n') };
 };
 
-export const textOf = (message: MessageRecord): string => (message.type === 'package' ? message.strings.join('') : '');
+export const textOf = (message: MessageRecord): string =>
+  message.type === 'package' ? message.strings.join('') : '';
 
 export const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
-  ((await E(mailHost.host).listMessages())).map(textOf);
+  (await E(mailHost.host).listMessages()).map(textOf);
 
 export const waitForText = (mailHost: MailHost, prefix: string) =>
   mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
@@ -58,6 +60,8 @@ export const startPongModel = async (apiKey?: string): Promise<ModelServer> =>
       const notice = request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
       const messageNumber = Number([...notice.matchAll(/#(\d+)/g)].pop()?.[1]);
       const said = /\bping [a-z-]+/.exec(notice)?.[0] ?? 'something';
-      return { toolCalls: [{ name: 'reply', arguments: { messageNumber, strings: [`pong: ${said}`] } }] };
+      return {
+        toolCalls: [{ name: 'reply', arguments: { messageNumber, strings: [`pong: ${said}`] } }],
+      };
     },
   });

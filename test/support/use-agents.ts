@@ -18,6 +18,7 @@ export const useAgents = () => {
     return run;
   };
   /** Starts an agent as startAgent does and keeps it. */
-  const start = async (options: StartOptions = {}): Promise<AgentRun> => keep(await startAgent(options));
+  const start = async (options: StartOptions = {}): Promise<AgentRun> =>
+    keep(await startAgent(options));
   return { start, keep };
 };

@@ -3,7 +3,11 @@
  * number of the message the latest notice is about, and the env that points an agent at a double.
  */
 import { afterEach } from 'vitest';
-import type { ModelProtocol, ModelServer, NormalizedRequest } from '../../sim/model-server/index.js';
+import type {
+  ModelProtocol,
+  ModelServer,
+  NormalizedRequest,
+} from '../../sim/model-server/index.js';
 import type { AgentRun } from './agent-harness.js';
 
 /** Registers an afterEach that cancels the agents and closes the servers a test kept. */
@@ -31,7 +35,11 @@ export const noticeNumber = (request: NormalizedRequest): number => {
 };
 
 /** The env of an agent using a double's protocol, with a fake key and one retry. */
-export const wireEnv = (protocol: ModelProtocol, url: string, extra: Record<string, string> = {}): Record<string, string> => ({
+export const wireEnv = (
+  protocol: ModelProtocol,
+  url: string,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
   LAL_HOST: url,
   LAL_PROVIDER: protocol,
   LAL_MODEL: 'test-model',

@@ -57,16 +57,15 @@ harden(toolRootFromEnv);
 export const isInside = (root: string, candidate: string): boolean => {
   const relative = path.relative(root, candidate);
   if (relative === '') return true;
-  return (
-    relative !== '..' &&
-    !relative.startsWith(`..${path.sep}`) &&
-    !path.isAbsolute(relative)
-  );
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 };
 harden(isInside);
 
 function escapeError(userPath: string, why: string, cause?: unknown): Error {
-  return Error(`path escapes the tool root: ${JSON.stringify(userPath)} (${why})`, cause === undefined ? undefined : { cause });
+  return Error(
+    `path escapes the tool root: ${JSON.stringify(userPath)} (${why})`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -120,14 +119,17 @@ export const resolveInside = async (
       real = await realpath(existing);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ELOOP') throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`, { cause: error });
+      if (code === 'ELOOP')
+        throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`, { cause: error });
       if (code === 'ENOTDIR') throw describeFsError(error, userPath);
       if (code !== 'ENOENT') throw describeFsError(error, userPath);
       // ENOENT while the entry itself exists: a symlink whose target is
       // missing. Its target is unchecked, so it is never written through.
       // eslint-disable-next-line no-await-in-loop -- one path component at a time, each resolved or opened relative to the one before
       if (await existsAsLink(existing)) {
-        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`, { cause: error });
+        throw Error(`path goes through a dangling symlink: ${JSON.stringify(userPath)}`, {
+          cause: error,
+        });
       }
       if (!forCreate) throw describeFsError(error, userPath);
       if (existing === root) throw Error('the tool root no longer exists', { cause: error });
@@ -182,7 +184,10 @@ const flagsByPurpose: Readonly<Record<OpenPurpose, number>> = {
 async function assertSingleName(handle: FileHandle, userPath: string): Promise<void> {
   const stats = await handle.stat();
   if (stats.isFile() && stats.nlink > 1) {
-    throw escapeError(userPath, `it is a hard link: the file has ${stats.nlink} names, and another may lie outside the root`);
+    throw escapeError(
+      userPath,
+      `it is a hard link: the file has ${stats.nlink} names, and another may lie outside the root`,
+    );
   }
 }
 
@@ -205,9 +210,17 @@ async function canOpenAt(): Promise<boolean> {
  * it and never following a symlink: `realDir` is a real path, so a symlink
  * on the way means a component was swapped after the check.
  */
-async function openDirectoryInside(root: string, realDir: string, userPath: string, create: boolean): Promise<FileHandle> {
+async function openDirectoryInside(
+  root: string,
+  realDir: string,
+  userPath: string,
+  create: boolean,
+): Promise<FileHandle> {
   if (!isInside(root, realDir)) throw escapeError(userPath, 'its directory lies outside the root');
-  const parts = path.relative(root, realDir).split(path.sep).filter(part => part !== '');
+  const parts = path
+    .relative(root, realDir)
+    .split(path.sep)
+    .filter(part => part !== '');
   let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const part of parts) {
@@ -234,7 +247,8 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
   } catch (error) {
     await dir.close();
     const code = errorCode(error);
-    if (code === 'ELOOP' || code === 'ENOTDIR') throw escapeError(userPath, 'a directory on the way became a symlink', error);
+    if (code === 'ELOOP' || code === 'ENOTDIR')
+      throw escapeError(userPath, 'a directory on the way became a symlink', error);
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     throw describeFsError(error, userPath);
   }
@@ -244,7 +258,11 @@ async function openDirectoryInside(root: string, realDir: string, userPath: stri
  * Makes the missing directories of `realDir` (a path from `resolveInside`
  * with `forCreate`), each one only inside a directory already checked.
  */
-export const makeDirectoriesInside = async (root: string, realDir: string, userPath: string): Promise<void> => {
+export const makeDirectoriesInside = async (
+  root: string,
+  realDir: string,
+  userPath: string,
+): Promise<void> => {
   if (await canOpenAt()) {
     await (await openDirectoryInside(root, realDir, userPath, true)).close();
     return;
@@ -252,7 +270,8 @@ export const makeDirectoriesInside = async (root: string, realDir: string, userP
   // Without /proc: make them, then check where they ended up.
   try {
     await mkdir(realDir, { recursive: true });
-    if (!isInside(root, await realpath(realDir))) throw escapeError(userPath, 'its directory moved outside');
+    if (!isInside(root, await realpath(realDir)))
+      throw escapeError(userPath, 'its directory moved outside');
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     throw describeFsError(error, userPath);
@@ -265,7 +284,11 @@ async function openForWrite(root: string, target: string, userPath: string): Pro
   if (!(await canOpenAt())) return open(target, flagsByPurpose.write, 0o666);
   const dir = await openDirectoryInside(root, path.dirname(target), userPath, false);
   try {
-    return await open(`/proc/self/fd/${dir.fd}/${path.basename(target)}`, flagsByPurpose.write, 0o666);
+    return await open(
+      `/proc/self/fd/${dir.fd}/${path.basename(target)}`,
+      flagsByPurpose.write,
+      0o666,
+    );
   } finally {
     await dir.close();
   }
@@ -286,7 +309,10 @@ export const openInside = async (
   const target = resolvedPath ?? (await resolveInside(root, userPath));
   let handle: FileHandle;
   try {
-    handle = purpose === 'write' ? await openForWrite(root, target, userPath) : await open(target, flagsByPurpose[purpose], 0o666);
+    handle =
+      purpose === 'write'
+        ? await openForWrite(root, target, userPath)
+        : await open(target, flagsByPurpose[purpose], 0o666);
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
     if (errorCode(error) === 'ELOOP') {

@@ -31,7 +31,9 @@ export const readTextFile = async (
   }
   const content = bytes.subarray(0, filled);
   if (content.includes(0)) {
-    throw Error(`${JSON.stringify(userPath)} looks binary (it contains NUL bytes); only text is read`);
+    throw Error(
+      `${JSON.stringify(userPath)} looks binary (it contains NUL bytes); only text is read`,
+    );
   }
   return { text: Buffer.from(content).toString('utf8'), totalBytes: filled };
 };

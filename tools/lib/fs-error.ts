@@ -21,9 +21,7 @@ const reasonsByCode: Readonly<Record<string, string>> = {
 
 export const describeFsError = (error: unknown, userPath: string): Error => {
   const code =
-    typeof error === 'object' && error !== null && 'code' in error
-      ? String(error.code)
-      : undefined;
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
   const reason = code === undefined ? undefined : reasonsByCode[code];
   // The cause (which names the real path) stays on this side: make-fae-tool answers the caller
   // with a fresh Error holding only the message.

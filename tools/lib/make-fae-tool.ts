@@ -28,11 +28,15 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const assertSpec = (spec: FaeToolSpec): void => {
   (typeof spec.name === 'string' && TOOL_NAME.test(spec.name)) ||
     Fail`FaeTool name must be 1 to 64 letters, digits, _ or -, got ${q(spec.name)}`;
-  typeof spec.run === 'function' || Fail`FaeTool ${q(spec.name)}: run must be a function, got ${q(spec.run)}`;
+  typeof spec.run === 'function' ||
+    Fail`FaeTool ${q(spec.name)}: run must be a function, got ${q(spec.run)}`;
   typeof spec.description === 'string' ||
     Fail`FaeTool ${q(spec.name)}: description must be a string, got ${q(spec.description)}`;
-  typeof spec.help === 'string' || Fail`FaeTool ${q(spec.name)}: help must be a string, got ${q(spec.help)}`;
-  (typeof spec.parameters === 'object' && spec.parameters !== null && !Array.isArray(spec.parameters)) ||
+  typeof spec.help === 'string' ||
+    Fail`FaeTool ${q(spec.name)}: help must be a string, got ${q(spec.help)}`;
+  (typeof spec.parameters === 'object' &&
+    spec.parameters !== null &&
+    !Array.isArray(spec.parameters)) ||
     Fail`FaeTool ${q(spec.name)}: parameters must be a JSON schema object, got ${q(spec.parameters)}`;
 };
 

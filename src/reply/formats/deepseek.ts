@@ -14,7 +14,10 @@ import { joinWords } from './json-text.js';
 const token = (words: string) => `<[｜|]${words.split(' ').join('[▁_ ]')}[｜|]>`;
 const CALLS_BEGIN = new RegExp(token('tool calls begin'));
 const CALLS_END = new RegExp(token('tool calls end'));
-const CALL = new RegExp(`${token('tool call begin')}([\\s\\S]*?)${token('tool sep')}([\\s\\S]*?)(?:${token('tool call end')}|(?=${token('tool call begin')})|$)`, 'g');
+const CALL = new RegExp(
+  `${token('tool call begin')}([\\s\\S]*?)${token('tool sep')}([\\s\\S]*?)(?:${token('tool call end')}|(?=${token('tool call begin')})|$)`,
+  'g',
+);
 const END_OF_SENTENCE = new RegExp(`${token('end of sentence')}\\s*$`);
 
 const unfence = (text: string): string => {

@@ -24,6 +24,8 @@ export const fencedJson: CallFormat = {
     if (text.slice(start + fence[0].length).trim() !== '') return undefined;
     const parsed = parseJson((fence[2] ?? '').trim());
     const call = parsed.ok ? callFromObject(parsed.value, SHAPE, offered) : undefined;
-    return call === undefined ? undefined : { calls: [call], text: joinWords(text.slice(0, start)) };
+    return call === undefined
+      ? undefined
+      : { calls: [call], text: joinWords(text.slice(0, start)) };
   },
 };

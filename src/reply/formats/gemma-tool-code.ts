@@ -40,7 +40,11 @@ export const gemmaToolCode: CallFormat = {
     const start = fence.index ?? 0;
     if (text.slice(start + fence[0].length).trim() !== '') return undefined;
     const calls = readPythonCallList(asCallList(fence[1] ?? ''));
-    if (calls === undefined || calls.length === 0 || !calls.every(call => offered.has(call.name))) return undefined;
-    return { calls: calls.map(call => ({ name: call.name, arguments: JSON.stringify(call.args) })), text: joinWords(text.slice(0, start)) };
+    if (calls === undefined || calls.length === 0 || !calls.every(call => offered.has(call.name)))
+      return undefined;
+    return {
+      calls: calls.map(call => ({ name: call.name, arguments: JSON.stringify(call.args) })),
+      text: joinWords(text.slice(0, start)),
+    };
   },
 };

@@ -7,4 +7,8 @@
 import { jsonListAfterMarker } from './json-list-after-marker.js';
 import { NAME_ARGUMENTS } from './json-text.js';
 
-export const granite = jsonListAfterMarker('IBM Granite <|tool_call|>', '<|tool_call|>', NAME_ARGUMENTS);
+export const granite = jsonListAfterMarker(
+  'IBM Granite <|tool_call|>',
+  '<|tool_call|>',
+  NAME_ARGUMENTS,
+);

@@ -13,7 +13,8 @@ import type { CallFormat, TextCall } from './call-format.js';
 import { joinWords } from './json-text.js';
 
 const START = /^\s*(?:<\|start\|>\s*assistant\s*)?(?:to=\S+\s*)?<\|channel\|>/;
-const MESSAGE = /(?:<\|start\|>\s*assistant)?([\s\S]*?)<\|message\|>([\s\S]*?)(?:<\|end\|>|<\|call\|>|<\|return\|>|(?=<\|start\|>)|$)/g;
+const MESSAGE =
+  /(?:<\|start\|>\s*assistant)?([\s\S]*?)<\|message\|>([\s\S]*?)(?:<\|end\|>|<\|call\|>|<\|return\|>|(?=<\|start\|>)|$)/g;
 
 export const harmony: CallFormat = {
   family: 'gpt-oss harmony (to=functions.NAME)',
@@ -32,7 +33,9 @@ export const harmony: CallFormat = {
       const channel = /<\|channel\|>\s*([A-Za-z]+)/.exec(header)?.[1];
       const recipient = /\bto=([^\s<]+)/.exec(header)?.[1];
       if (recipient !== undefined) {
-        const name = recipient.startsWith('functions.') ? recipient.slice('functions.'.length) : recipient;
+        const name = recipient.startsWith('functions.')
+          ? recipient.slice('functions.'.length)
+          : recipient;
         if (!offered.has(name)) return undefined;
         calls.push({ name, arguments: body === '' ? '{}' : body });
       } else if (channel !== 'analysis') {

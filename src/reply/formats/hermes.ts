@@ -8,7 +8,13 @@
  */
 import type { CallFormat, OfferedTools, TextCall } from './call-format.js';
 import { parseFunctionTags } from './function-tags.js';
-import { callsFromList, callFromObject, joinWords, NAME_ARGUMENTS, parseJson } from './json-text.js';
+import {
+  callsFromList,
+  callFromObject,
+  joinWords,
+  NAME_ARGUMENTS,
+  parseJson,
+} from './json-text.js';
 
 // A final block may be cut off by the stop token before its closing tag.
 const BLOCK = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;

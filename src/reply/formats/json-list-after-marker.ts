@@ -4,11 +4,23 @@
  * `functools`). Words after the list are kept too.
  */
 import type { CallFormat } from './call-format.js';
-import { callsFromList, endOfJsonValue, joinWords, parseJson, type CallObjectShape } from './json-text.js';
+import {
+  callsFromList,
+  endOfJsonValue,
+  joinWords,
+  parseJson,
+  type CallObjectShape,
+} from './json-text.js';
 
-export const jsonListAfterMarker = (family: string, marker: string, shape: CallObjectShape, end = ''): CallFormat => ({
+export const jsonListAfterMarker = (
+  family: string,
+  marker: string,
+  shape: CallObjectShape,
+  end = '',
+): CallFormat => ({
   family,
-  detect: text => text.includes(`${marker}[`) || text.includes(`${marker} [`) || text.includes(`${marker}\n[`),
+  detect: text =>
+    text.includes(`${marker}[`) || text.includes(`${marker} [`) || text.includes(`${marker}\n[`),
   parse(text, offered) {
     const at = text.indexOf(marker);
     const rest = text.slice(at + marker.length).trimStart();

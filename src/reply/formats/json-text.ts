@@ -61,7 +61,11 @@ export interface CallObjectShape {
  * A call from one parsed object, only when the object has exactly the
  * format's keys and names an offered tool: anything else is not a call.
  */
-export const callFromObject = (value: unknown, shape: CallObjectShape, offered: OfferedTools): TextCall | undefined => {
+export const callFromObject = (
+  value: unknown,
+  shape: CallObjectShape,
+  offered: OfferedTools,
+): TextCall | undefined => {
   if (!isRecord(value)) return undefined;
   const allowed = new Set([shape.nameKey, ...shape.argumentKeys, ...(shape.extraKeys ?? [])]);
   if (!Object.keys(value).every(key => allowed.has(key))) return undefined;
@@ -74,7 +78,11 @@ export const callFromObject = (value: unknown, shape: CallObjectShape, offered: 
 };
 
 /** Calls from a JSON list of call objects; undefined unless every item is one. */
-export const callsFromList = (value: unknown, shape: CallObjectShape, offered: OfferedTools): TextCall[] | undefined => {
+export const callsFromList = (
+  value: unknown,
+  shape: CallObjectShape,
+  offered: OfferedTools,
+): TextCall[] | undefined => {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const calls: TextCall[] = [];
   for (const item of value) {
@@ -86,7 +94,10 @@ export const callsFromList = (value: unknown, shape: CallObjectShape, offered: O
 };
 
 /** The `{"name": …, "arguments": …}` shape most formats share. */
-export const NAME_ARGUMENTS: CallObjectShape = { nameKey: 'name', argumentKeys: ['arguments', 'parameters'] };
+export const NAME_ARGUMENTS: CallObjectShape = {
+  nameKey: 'name',
+  argumentKeys: ['arguments', 'parameters'],
+};
 
 /** Joins the words before and after a call block into the model's text. */
 export const joinWords = (...parts: string[]): string =>

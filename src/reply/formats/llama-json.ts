@@ -8,10 +8,21 @@
  * value}"). JSON inside prose is never taken: only a whole answer.
  */
 import type { CallFormat, OfferedTools, TextCall } from './call-format.js';
-import { callFromObject, callsFromList, endOfJsonValue, joinWords, parseJson, type CallObjectShape } from './json-text.js';
+import {
+  callFromObject,
+  callsFromList,
+  endOfJsonValue,
+  joinWords,
+  parseJson,
+  type CallObjectShape,
+} from './json-text.js';
 
 const TAG = '<|python_tag|>';
-const SHAPE: CallObjectShape = { nameKey: 'name', argumentKeys: ['parameters', 'arguments'], extraKeys: ['type'] };
+const SHAPE: CallObjectShape = {
+  nameKey: 'name',
+  argumentKeys: ['parameters', 'arguments'],
+  extraKeys: ['type'],
+};
 
 /** One or more call objects separated by `;`, or a JSON list of them: all calls, or undefined. */
 const readCalls = (body: string, offered: OfferedTools): TextCall[] | undefined => {

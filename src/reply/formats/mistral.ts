@@ -10,14 +10,23 @@
  * A `[THINK]…[/THINK]` block (Magistral) is reasoning and is dropped.
  */
 import type { CallFormat, OfferedTools, TextCall } from './call-format.js';
-import { callsFromList, endOfJsonValue, joinWords, NAME_ARGUMENTS, parseJson } from './json-text.js';
+import {
+  callsFromList,
+  endOfJsonValue,
+  joinWords,
+  NAME_ARGUMENTS,
+  parseJson,
+} from './json-text.js';
 
 const MARK = '[TOOL_CALLS]';
 const NAMED = /^([A-Za-z0-9_.-]+)(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*/;
 
 const withoutThinking = (text: string): string => text.replace(/\[THINK\][\s\S]*?\[\/THINK\]/g, '');
 
-const readList = (rest: string, offered: OfferedTools): { calls: TextCall[]; after: string } | undefined => {
+const readList = (
+  rest: string,
+  offered: OfferedTools,
+): { calls: TextCall[]; after: string } | undefined => {
   const end = endOfJsonValue(rest, 0);
   if (end === undefined) return undefined;
   const parsed = parseJson(rest.slice(0, end));
@@ -26,7 +35,10 @@ const readList = (rest: string, offered: OfferedTools): { calls: TextCall[]; aft
   return calls === undefined ? undefined : { calls, after: rest.slice(end) };
 };
 
-const readNamed = (rest: string, offered: OfferedTools): { calls: TextCall[]; after: string } | undefined => {
+const readNamed = (
+  rest: string,
+  offered: OfferedTools,
+): { calls: TextCall[]; after: string } | undefined => {
   const calls: TextCall[] = [];
   let remaining = rest;
   for (;;) {

@@ -17,7 +17,15 @@ const fail = (): never => {
   throw new NotACallList();
 };
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '0': '\0',
+};
 
 export const readPythonCallList = (source: string): PythonCall[] | undefined => {
   let at = 0;

@@ -17,6 +17,9 @@ export const pythonic: CallFormat = {
     const body = text.replace(/^\s*<\|python_start\|>/, '').replace(/<\|python_end\|>\s*$/, '');
     const calls = readPythonCallList(body);
     if (calls === undefined || !calls.every(call => offered.has(call.name))) return undefined;
-    return { calls: calls.map(call => ({ name: call.name, arguments: JSON.stringify(call.args) })), text: '' };
+    return {
+      calls: calls.map(call => ({ name: call.name, arguments: JSON.stringify(call.args) })),
+      text: '',
+    };
   },
 };

@@ -8,4 +8,5 @@ import type { Args } from '../read-args.js';
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
 /** The first of these keys the call gives, else the first (whose reader then says it is required). */
-export const keyIn = (args: Args, ...keys: [string, ...string[]]): string => keys.find(key => given(args[key])) ?? keys[0];
+export const keyIn = (args: Args, ...keys: [string, ...string[]]): string =>
+  keys.find(key => given(args[key])) ?? keys[0];

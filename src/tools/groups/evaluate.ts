@@ -8,7 +8,13 @@ import { readPathList, readString, readStringList, type Args } from '../read-arg
 /** Undefined and "#undefined" both mean: no worker name. */
 const readWorkerName = (args: Args): string | undefined => {
   const value = args.workerName;
-  if (value === undefined || value === null || value === '' || value === 'undefined' || value === '#undefined') {
+  if (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    value === 'undefined' ||
+    value === '#undefined'
+  ) {
     return undefined;
   }
   return readString(args, 'workerName');
@@ -19,7 +25,9 @@ export const runEvaluate = (args: Args, context: BuiltinContext): unknown => {
   const codeNames = readStringList(args, 'codeNames');
   const petNamePaths = readPathList(args, 'petNamePaths');
   if (codeNames.length !== petNamePaths.length) {
-    throw new Error(`codeNames and petNamePaths must have the same length, got ${codeNames.length} and ${petNamePaths.length}`);
+    throw new Error(
+      `codeNames and petNamePaths must have the same length, got ${codeNames.length} and ${petNamePaths.length}`,
+    );
   }
   return context.proposals.propose({
     source,

@@ -10,7 +10,13 @@ import { compactMessage } from '../../mail/compact-message.js';
 import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { TOOLS_DIRECTORY } from '../fae-tool-registry.js';
-import { readMessageNumber, readOptionalString, readPath, readString, type Args } from '../read-args.js';
+import {
+  readMessageNumber,
+  readOptionalString,
+  readPath,
+  readString,
+  type Args,
+} from '../read-args.js';
 import { keyIn } from './arg-keys.js';
 
 /**
@@ -18,10 +24,25 @@ import { keyIn } from './arg-keys.js';
  * mailed it hears why (the model may not pass it on); the model gets the
  * reason as the call's error.
  */
-const refuseAdoption = async (context: BuiltinContext, number: bigint, edgeName: string, toolName: string, reason: string): Promise<never> => {
+const refuseAdoption = async (
+  context: BuiltinContext,
+  number: bigint,
+  edgeName: string,
+  toolName: string,
+  reason: string,
+): Promise<never> => {
   await Promise.resolve(E(context.powers).remove(TOOLS_DIRECTORY, toolName)).catch(() => {});
-  const told = await Promise.resolve(E(context.powers).reply(number, [`I did not adopt "${edgeName}" as a tool: ${reason}.`], [], []))
-    .then(() => true, () => false);
+  const told = await Promise.resolve(
+    E(context.powers).reply(
+      number,
+      [`I did not adopt "${edgeName}" as a tool: ${reason}.`],
+      [],
+      [],
+    ),
+  ).then(
+    () => true,
+    () => false,
+  );
   throw new Error(`not adopted: ${reason}${told ? '; the sender was told' : ''}`);
 };
 
@@ -33,9 +54,17 @@ const adoptTool = async (context: BuiltinContext, args: Args): Promise<unknown> 
   await E(context.powers).adopt(number, edgeName, [TOOLS_DIRECTORY, toolName]);
   await context.tools.refresh({ force: true });
   const refusal = context.tools.refusal(toolName);
-  const adopted = context.tools.schemas().find(schema => context.tools.find(schema.function.name)?.petName === toolName);
+  const adopted = context.tools
+    .schemas()
+    .find(schema => context.tools.find(schema.function.name)?.petName === toolName);
   if (adopted === undefined) {
-    return refuseAdoption(context, number, edgeName, toolName, refusal ?? 'it is not a usable FaeTool');
+    return refuseAdoption(
+      context,
+      number,
+      edgeName,
+      toolName,
+      refusal ?? 'it is not a usable FaeTool',
+    );
   }
   return harden({
     adopted: `${TOOLS_DIRECTORY}/${toolName}`,
@@ -46,10 +75,16 @@ const adoptTool = async (context: BuiltinContext, args: Args): Promise<unknown> 
 
 const listMessages = async (context: BuiltinContext): Promise<unknown> => {
   const messages = (await E(context.powers).listMessages()) as MessageRecord[];
-  return harden(await Promise.all(messages.map(message => compactMessage(message, context.nameOf))));
+  return harden(
+    await Promise.all(messages.map(message => compactMessage(message, context.nameOf))),
+  );
 };
 
-export const runMailOp = async (op: string, args: Args, context: BuiltinContext): Promise<unknown> => {
+export const runMailOp = async (
+  op: string,
+  args: Args,
+  context: BuiltinContext,
+): Promise<unknown> => {
   const powers = E(context.powers);
   switch (op) {
     case 'listMessages':

@@ -7,7 +7,11 @@ import type { BuiltinContext } from '../builtin-context.js';
 import { readMessageNumber, readMessageParts, readString, type Args } from '../read-args.js';
 
 /** `send`, else `reply`. */
-export const runMessageTool = async (name: 'reply' | 'send', args: Args, context: BuiltinContext): Promise<unknown> => {
+export const runMessageTool = async (
+  name: 'reply' | 'send',
+  args: Args,
+  context: BuiltinContext,
+): Promise<unknown> => {
   const powers = E(context.powers);
   switch (name) {
     case 'send': {

@@ -6,21 +6,32 @@
 import { E } from '@endo/far';
 import type { Introspectable } from '../../remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
-import { readOptionalPath, readOptionalString, readPassable, readPath, type Args } from '../read-args.js';
+import {
+  readOptionalPath,
+  readOptionalString,
+  readPassable,
+  readPath,
+  type Args,
+} from '../read-args.js';
 import { keyIn } from './arg-keys.js';
 
-const pathOf = (args: Args): string[] => readPath(args, keyIn(args, 'path', 'petNamePath', 'fromPath', 'petName'));
+const pathOf = (args: Args): string[] =>
+  readPath(args, keyIn(args, 'path', 'petNamePath', 'fromPath', 'petName'));
 const toOf = (args: Args): string[] => readPath(args, keyIn(args, 'to', 'toPath'));
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
   const capability = (await E(context.powers).lookup(path)) as Introspectable;
   const [help, methods] = await Promise.all([
-    Promise.resolve(E(capability).help()).catch((error: unknown) => `(no help: ${error instanceof Error ? error.message : String(error)})`),
+    Promise.resolve(E(capability).help()).catch(
+      (error: unknown) => `(no help: ${error instanceof Error ? error.message : String(error)})`,
+    ),
     Promise.resolve(E(capability).__getMethodNames__()).catch(() => []),
   ]);
   return harden({
     help,
-    methods: Array.isArray(methods) ? methods.filter(name => typeof name === 'string' && !name.startsWith('__')) : [],
+    methods: Array.isArray(methods)
+      ? methods.filter(name => typeof name === 'string' && !name.startsWith('__'))
+      : [],
   });
 };
 
@@ -28,13 +39,19 @@ const makeDirectory = async (context: BuiltinContext, path: string[]): Promise<u
   const powers = E(context.powers);
   // The daemon's makeDirectory replaces an existing name with a new, empty directory.
   if (await powers.has(...path)) {
-    throw new Error(`${path.join('/')} already exists; makeDirectory would replace it with an empty directory`);
+    throw new Error(
+      `${path.join('/')} already exists; makeDirectory would replace it with an empty directory`,
+    );
   }
   await powers.makeDirectory(path);
   return harden({ made: path });
 };
 
-export const runNamesOp = async (op: string, args: Args, context: BuiltinContext): Promise<unknown> => {
+export const runNamesOp = async (
+  op: string,
+  args: Args,
+  context: BuiltinContext,
+): Promise<unknown> => {
   const powers = E(context.powers);
   switch (op) {
     case 'list':

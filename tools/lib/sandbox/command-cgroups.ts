@@ -13,7 +13,14 @@
  * the parent enables the controller for its children. What cannot be made is
  * reported as not bounded, and the caller decides.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export interface CommandCgroups {
@@ -30,7 +37,10 @@ type Controller = 'pids' | 'memory';
 /** The limit files of each controller, required first; the optional ones (no swap) are tried. */
 const LIMITS = {
   pids: { v1: ['pids.max'], v2: ['pids.max'] },
-  memory: { v1: ['memory.limit_in_bytes', 'memory.memsw.limit_in_bytes'], v2: ['memory.max', 'memory.swap.max'] },
+  memory: {
+    v1: ['memory.limit_in_bytes', 'memory.memsw.limit_in_bytes'],
+    v2: ['memory.max', 'memory.swap.max'],
+  },
 } as const;
 
 const PREFIX = 'lal-fae-run-';
@@ -59,16 +69,27 @@ const readMounts = (): Mount[] =>
       const [before, after = ''] = line.split(' - ');
       const fields = before!.split(' ');
       const [fsType = '', , superOptions = ''] = after.split(' ');
-      return { root: fields[3] ?? '', mountPoint: fields[4] ?? '', fsType, superOptions: superOptions.split(',') };
+      return {
+        root: fields[3] ?? '',
+        mountPoint: fields[4] ?? '',
+        fsType,
+        superOptions: superOptions.split(','),
+      };
     });
 
 const inside = (mount: Mount, cgroupPath: string): string => {
-  const relative = mount.root !== '/' && cgroupPath.startsWith(mount.root) ? cgroupPath.slice(mount.root.length) : cgroupPath;
+  const relative =
+    mount.root !== '/' && cgroupPath.startsWith(mount.root)
+      ? cgroupPath.slice(mount.root.length)
+      : cgroupPath;
   return path.join(mount.mountPoint, relative);
 };
 
 /** Where a new cgroup may go: per v1 hierarchy, and the v2 parent with the controllers it enables. */
-const findParents = (): { v1: Map<Controller, string>; v2: { parent: string; controllers: Controller[] } | undefined } => {
+const findParents = (): {
+  v1: Map<Controller, string>;
+  v2: { parent: string; controllers: Controller[] } | undefined;
+} => {
   const mounts = readMounts();
   const v1 = new Map<Controller, string>();
   let v2: { parent: string; controllers: Controller[] } | undefined;
@@ -81,12 +102,17 @@ const findParents = (): { v1: Map<Controller, string>; v2: { parent: string; con
       const own = inside(mount, cgroupPath);
       const parent = cgroupPath === '/' ? own : path.dirname(own);
       const enabled = (readText(path.join(parent, 'cgroup.subtree_control')) ?? '').split(/\s+/);
-      v2 = { parent, controllers: (['pids', 'memory'] as const).filter(name => enabled.includes(name)) };
+      v2 = {
+        parent,
+        controllers: (['pids', 'memory'] as const).filter(name => enabled.includes(name)),
+      };
       continue;
     }
     for (const name of ['pids', 'memory'] as const) {
       if (!controllers.split(',').includes(name)) continue;
-      const mount = mounts.find(each => each.fsType === 'cgroup' && each.superOptions.includes(name));
+      const mount = mounts.find(
+        each => each.fsType === 'cgroup' && each.superOptions.includes(name),
+      );
       if (mount !== undefined) v1.set(name, inside(mount, cgroupPath));
     }
   }
@@ -152,7 +178,11 @@ const sweep = (parent: string): void => {
 };
 
 /** Makes a cgroup under `parent` with the limits of `controllers`; undefined when it cannot. */
-const makeOne = (parent: string, version: 'v1' | 'v2', wanted: [Controller, string][]): string | undefined => {
+const makeOne = (
+  parent: string,
+  version: 'v1' | 'v2',
+  wanted: [Controller, string][],
+): string | undefined => {
   sweep(parent);
   made += 1;
   const dir = path.join(parent, `${PREFIX}${process.pid}-${made}`);
@@ -181,8 +211,14 @@ const makeOne = (parent: string, version: 'v1' | 'v2', wanted: [Controller, stri
   }
 };
 
-export const makeCommandCgroups = (limits: { maxProcesses: number; memoryBytes: number }): CommandCgroups => {
-  const values: Record<Controller, string> = { pids: String(limits.maxProcesses), memory: String(limits.memoryBytes) };
+export const makeCommandCgroups = (limits: {
+  maxProcesses: number;
+  memoryBytes: number;
+}): CommandCgroups => {
+  const values: Record<Controller, string> = {
+    pids: String(limits.maxProcesses),
+    memory: String(limits.memoryBytes),
+  };
   const { v1, v2 } = findParents();
   const dirs: string[] = [];
   const bounded = new Set<Controller>();
@@ -194,7 +230,11 @@ export const makeCommandCgroups = (limits: { maxProcesses: number; memoryBytes: 
   }
   const missing = (v2?.controllers ?? []).filter(controller => !bounded.has(controller));
   if (v2 !== undefined && missing.length > 0) {
-    const dir = makeOne(v2.parent, 'v2', missing.map(controller => [controller, values[controller]]));
+    const dir = makeOne(
+      v2.parent,
+      'v2',
+      missing.map(controller => [controller, values[controller]]),
+    );
     if (dir !== undefined) {
       dirs.push(dir);
       for (const controller of missing) bounded.add(controller);

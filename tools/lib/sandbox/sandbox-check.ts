@@ -10,16 +10,27 @@ import { mkdtempSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeChildEnv } from '../child-env.js';
-import { findSandboxPrograms, planSandboxedRun, SANDBOX_HOME, SANDBOX_PATH, SANDBOX_ROOT } from './sandbox-plan.js';
+import {
+  findSandboxPrograms,
+  planSandboxedRun,
+  SANDBOX_HOME,
+  SANDBOX_PATH,
+  SANDBOX_ROOT,
+} from './sandbox-plan.js';
 import { readSandboxSettings } from './sandbox-settings.js';
 
 const CHECK_TIMEOUT_MS = 10_000;
 
-export const checkSandbox = async (searchPath: string | undefined = process.env.PATH): Promise<string | undefined> => {
+export const checkSandbox = async (
+  searchPath: string | undefined = process.env.PATH,
+): Promise<string | undefined> => {
   const programs = findSandboxPrograms(searchPath);
   if (typeof programs === 'string') return programs;
   const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-sandbox-check-'));
-  const plan = planSandboxedRun(programs, root, readSandboxSettings({}, 'sandbox check'), { file: '/bin/true', argv: [] });
+  const plan = planSandboxedRun(programs, root, readSandboxSettings({}, 'sandbox check'), {
+    file: '/bin/true',
+    argv: [],
+  });
   if (typeof plan === 'string') {
     rmdirSync(root);
     return plan;
@@ -28,7 +39,11 @@ export const checkSandbox = async (searchPath: string | undefined = process.env.
     return await new Promise<string | undefined>(resolve => {
       const child = spawn(plan.file, plan.argv, {
         cwd: root,
-        env: makeChildEnv(process.env, { path: SANDBOX_PATH, home: SANDBOX_HOME, cwd: SANDBOX_ROOT }),
+        env: makeChildEnv(process.env, {
+          path: SANDBOX_PATH,
+          home: SANDBOX_HOME,
+          cwd: SANDBOX_ROOT,
+        }),
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let said = '';
@@ -43,7 +58,11 @@ export const checkSandbox = async (searchPath: string | undefined = process.env.
       child.on('close', code => {
         clearTimeout(timer);
         const why = said.trim().split('\n')[0]!;
-        resolve(code === 0 ? undefined : `bubblewrap is installed but cannot make a sandbox here (${why || `exit code ${code}`})`);
+        resolve(
+          code === 0
+            ? undefined
+            : `bubblewrap is installed but cannot make a sandbox here (${why || `exit code ${code}`})`,
+        );
       });
     });
   } finally {

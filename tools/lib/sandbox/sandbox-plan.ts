@@ -26,15 +26,36 @@ harden(SANDBOX_HOME);
 export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin';
 harden(SANDBOX_PATH);
 
-export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
+export const INSTALL_HINT =
+  'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
 harden(INSTALL_HINT);
-export const OPT_OUT_HINT = 'or set FAE_RUN_COMMAND_UNSANDBOXED=1 on run-command-tool to run commands unconfined';
+export const OPT_OUT_HINT =
+  'or set FAE_RUN_COMMAND_UNSANDBOXED=1 on run-command-tool to run commands unconfined';
 harden(OPT_OUT_HINT);
 
 /** What programs need to start, from /etc; nothing else of it is visible. */
-const ETC_ENTRIES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'passwd', 'group', 'nsswitch.conf', 'localtime', 'timezone', 'mime.types'];
+const ETC_ENTRIES = [
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'localtime',
+  'timezone',
+  'mime.types',
+];
 /** Only with FAE_SANDBOX_ALLOW_NETWORK: name resolution and certificates. */
-const ETC_NETWORK_ENTRIES = ['resolv.conf', 'hosts', 'host.conf', 'gai.conf', 'ssl', 'ca-certificates', 'ca-certificates.conf'];
+const ETC_NETWORK_ENTRIES = [
+  'resolv.conf',
+  'hosts',
+  'host.conf',
+  'gai.conf',
+  'ssl',
+  'ca-certificates',
+  'ca-certificates.conf',
+];
 /** Top-level folders that are (on merged-/usr systems, symlinks into) the system. */
 const SYSTEM_TOP = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
@@ -60,15 +81,23 @@ export const bubblewrapArgs = (root: string, settings: SandboxSettings): string[
   ...(settings.allowNetwork ? ['--share-net'] : []),
   '--die-with-parent',
   '--new-session',
-  '--cap-drop', 'ALL',
+  '--cap-drop',
+  'ALL',
   ...systemBinds(),
   ...etcBinds(settings.allowNetwork ? [...ETC_ENTRIES, ...ETC_NETWORK_ENTRIES] : ETC_ENTRIES),
-  '--proc', '/proc',
-  '--dev', '/dev',
-  '--tmpfs', '/tmp',
-  '--bind', root, SANDBOX_ROOT,
-  '--chdir', SANDBOX_ROOT,
-  '--hostname', 'sandbox',
+  '--proc',
+  '/proc',
+  '--dev',
+  '/dev',
+  '--tmpfs',
+  '/tmp',
+  '--bind',
+  root,
+  SANDBOX_ROOT,
+  '--chdir',
+  SANDBOX_ROOT,
+  '--hostname',
+  'sandbox',
 ];
 harden(bubblewrapArgs);
 
@@ -99,11 +128,15 @@ export type SandboxProgram = { file: string; argv: string[] };
  * The programs a sandboxed run needs, looked up on `searchPath`; a one-line
  * refusal when one is missing.
  */
-export const findSandboxPrograms = (searchPath: string | undefined): { bwrap: string; prlimit: string } | string => {
+export const findSandboxPrograms = (
+  searchPath: string | undefined,
+): { bwrap: string; prlimit: string } | string => {
   const bwrap = findProgram('bwrap', searchPath);
-  if (bwrap === undefined) return `bubblewrap (bwrap) was not found on PATH: ${INSTALL_HINT}, ${OPT_OUT_HINT}`;
+  if (bwrap === undefined)
+    return `bubblewrap (bwrap) was not found on PATH: ${INSTALL_HINT}, ${OPT_OUT_HINT}`;
   const prlimit = findProgram('prlimit', searchPath);
-  if (prlimit === undefined) return `prlimit (util-linux) was not found on PATH: install util-linux, ${OPT_OUT_HINT}`;
+  if (prlimit === undefined)
+    return `prlimit (util-linux) was not found on PATH: install util-linux, ${OPT_OUT_HINT}`;
   return { bwrap, prlimit };
 };
 harden(findSandboxPrograms);
@@ -114,7 +147,10 @@ export interface SandboxHost {
   makeCgroups(settings: SandboxSettings): CommandCgroups;
 }
 
-const thisWorker = (): SandboxHost => ({ uid: process.getuid?.() ?? 0, makeCgroups: makeCommandCgroups });
+const thisWorker = (): SandboxHost => ({
+  uid: process.getuid?.() ?? 0,
+  makeCgroups: makeCommandCgroups,
+});
 
 /**
  * Wraps `command` for the sandbox. Returns a refusal (one line) when the
@@ -140,10 +176,21 @@ export const planSandboxedRun = (
     // The shell joins the cgroups, then becomes prlimit, which becomes bwrap: nothing forks before the bounds hold.
     const join = cgroups.procsFiles.map((_, index) => `echo $$ > "$${index}"`).join(' && ');
     const shift = cgroups.procsFiles.length > 1 ? ` && shift ${cgroups.procsFiles.length - 1}` : '';
-    const nproc = cgroups.pidsBounded ? [] : [`--nproc=${processesOf(uid) + settings.maxProcesses}`];
+    const nproc = cgroups.pidsBounded
+      ? []
+      : [`--nproc=${processesOf(uid) + settings.maxProcesses}`];
     return {
       file: '/bin/sh',
-      argv: ['-c', `${join}${shift} && exec "$@"`, ...cgroups.procsFiles, programs.prlimit, ...limits, ...nproc, programs.bwrap, ...sandboxed],
+      argv: [
+        '-c',
+        `${join}${shift} && exec "$@"`,
+        ...cgroups.procsFiles,
+        programs.prlimit,
+        ...limits,
+        ...nproc,
+        programs.bwrap,
+        ...sandboxed,
+      ],
       release: () => cgroups.release(),
     };
   }
@@ -153,7 +200,12 @@ export const planSandboxedRun = (
   }
   return {
     file: programs.prlimit,
-    argv: [...limits, `--nproc=${processesOf(uid) + settings.maxProcesses}`, programs.bwrap, ...sandboxed],
+    argv: [
+      ...limits,
+      `--nproc=${processesOf(uid) + settings.maxProcesses}`,
+      programs.bwrap,
+      ...sandboxed,
+    ],
     release: () => {},
   };
 };

@@ -55,7 +55,9 @@ const readCount = (env: Env, name: string, fallback: number, toolName: string): 
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw Error(`${toolName}: ${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+    throw Error(
+      `${toolName}: ${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 };
@@ -65,10 +67,22 @@ export const readSandboxSettings = (env: Env | undefined, toolName: string): San
   return Object.freeze({
     unsandboxed: readFlag(source, 'FAE_RUN_COMMAND_UNSANDBOXED', toolName),
     allowNetwork: readFlag(source, 'FAE_SANDBOX_ALLOW_NETWORK', toolName),
-    maxProcesses: readCount(source, 'FAE_SANDBOX_MAX_PROCESSES', DEFAULT_SANDBOX_LIMITS.maxProcesses, toolName),
-    memoryBytes: readCount(source, 'FAE_SANDBOX_MEMORY_MB', DEFAULT_SANDBOX_LIMITS.memoryMb, toolName) * MB,
-    cpuSeconds: readCount(source, 'FAE_SANDBOX_CPU_SECONDS', DEFAULT_SANDBOX_LIMITS.cpuSeconds, toolName),
-    fileBytes: readCount(source, 'FAE_SANDBOX_FILE_MB', DEFAULT_SANDBOX_LIMITS.fileMb, toolName) * MB,
+    maxProcesses: readCount(
+      source,
+      'FAE_SANDBOX_MAX_PROCESSES',
+      DEFAULT_SANDBOX_LIMITS.maxProcesses,
+      toolName,
+    ),
+    memoryBytes:
+      readCount(source, 'FAE_SANDBOX_MEMORY_MB', DEFAULT_SANDBOX_LIMITS.memoryMb, toolName) * MB,
+    cpuSeconds: readCount(
+      source,
+      'FAE_SANDBOX_CPU_SECONDS',
+      DEFAULT_SANDBOX_LIMITS.cpuSeconds,
+      toolName,
+    ),
+    fileBytes:
+      readCount(source, 'FAE_SANDBOX_FILE_MB', DEFAULT_SANDBOX_LIMITS.fileMb, toolName) * MB,
   });
 };
 harden(readSandboxSettings);
