@@ -12,7 +12,12 @@ import type { ChatMessage, ToolSchema } from '../providers/types.js';
 import type { Persona } from '../src/config.js';
 import { startBenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
-import { FIRST_REQUEST_TARGET, measurePromptSize, type PromptSize } from './figure-prompt-size.js';
+import {
+  FIRST_REQUEST_TARGET,
+  measurePromptSize,
+  NEWEST_WORDS,
+  type PromptSize,
+} from './figure-prompt-size.js';
 import { anthropicOrderPieces, chatTemplatePieces } from './prompt-layouts.js';
 import type { QwenTokenizer } from './qwen-tokenizer.js';
 import { median } from './stats.js';
@@ -124,6 +129,8 @@ const reuseOf = (
 export interface EconomyRun {
   persona: Persona;
   size: PromptSize;
+  /** The same on the newest daemon (special names respelled, the messageHistory op). */
+  newestSize: PromptSize;
   reuse: ReuseFigures[];
   /** The agent's estimate over the real count, per request (chat-template layout). */
   estimateRatios: number[];
@@ -137,6 +144,7 @@ export const runEconomy = async (
   exchanges = EXCHANGES,
 ): Promise<EconomyRun> => {
   const size = await measurePromptSize(tokenizer, persona);
+  const newestSize = await measurePromptSize(tokenizer, persona, NEWEST_WORDS);
   const agent = await startBenchAgent({ persona, protocol: 'openai' });
   const bodies: unknown[] = [];
   const estimates: number[] = [];
@@ -187,6 +195,7 @@ export const runEconomy = async (
   return {
     persona,
     size,
+    newestSize,
     reuse: [
       reuseOf('chat template', template, messageCounts),
       reuseOf('Anthropic', anthropic, messageCounts),
@@ -213,7 +222,7 @@ const worst = (reuse: readonly ReuseFigures[]) => ({
 export const promptEconomyFigure = (runs: readonly EconomyRun[]): FigureResult => {
   const rows: FigureRow[] = [];
   for (const run of runs) {
-    const { persona, size } = run;
+    const { persona, size, newestSize } = run;
     const w = worst(run.reuse);
     const by = (pick: (r: ReuseFigures) => string) =>
       run.reuse.map(r => `${r.layout} ${pick(r)}`).join(', ');
@@ -226,6 +235,12 @@ export const promptEconomyFigure = (runs: readonly EconomyRun[]): FigureResult =
         measured: `${size.totalTokens} tokens (system ${size.systemTokens}, tools ${size.toolTokens})`,
         target: `≤ ${FIRST_REQUEST_TARGET} tokens (before: ${persona === 'lal' ? '3254' : '3282'})`,
         verdict: judged(size.totalTokens <= FIRST_REQUEST_TARGET),
+      },
+      {
+        label: `  the same on the newest daemon (${persona})`,
+        measured: `${newestSize.totalTokens} tokens (system ${newestSize.systemTokens}, tools ${newestSize.toolTokens})`,
+        target: `≤ ${FIRST_REQUEST_TARGET} tokens`,
+        verdict: judged(newestSize.totalTokens <= FIRST_REQUEST_TARGET),
       },
       {
         label: `  prefix repeated, median / mean (${persona})`,

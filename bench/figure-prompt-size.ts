@@ -1,21 +1,28 @@
 /**
  * The first request's size in real tokens (Qwen3's tokenizer and chat
  * template): the system prompt, the tool definitions and both together,
- * per persona, against the 1,500-token target. The tools are those offered
- * on the default daemon (the newest adds messageHistory and a prompt section).
+ * per persona and daemon generation, against the 1,500-token target (the
+ * newest daemon respells the special names and adds mail's messageHistory op).
  */
 import type { ToolSchema } from '../providers/types.js';
 import type { Persona } from '../src/config.js';
 import { systemPrompt } from '../src/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
-import { schemasFor } from '../src/daemon/speak-generation.js';
+import { promptFor, schemasFor, type DaemonWords } from '../src/daemon/speak-generation.js';
 import { chatTemplatePieces } from './prompt-layouts.js';
 import type { QwenTokenizer } from './qwen-tokenizer.js';
 
 export const FIRST_REQUEST_TARGET = 1_500;
 
+/** The newest daemon's wording, as its adapter names things. */
+export const NEWEST_WORDS: DaemonWords = harden({
+  generation: 'newest',
+  names: { host: '@host', self: '@self', agent: '@agent', mail: '@mail' },
+});
+
 export interface PromptSize {
   persona: Persona;
+  generation: DaemonWords['generation'];
   systemTokens: number;
   toolTokens: number;
   /** System prompt and tools as the template lays them out, markers included. */
@@ -27,9 +34,10 @@ export interface PromptSize {
 export const measurePromptSize = async (
   tokenizer: QwenTokenizer,
   persona: Persona,
-  tools: readonly ToolSchema[] = schemasFor(BUILTIN_SCHEMAS, undefined),
+  daemon?: DaemonWords,
 ): Promise<PromptSize> => {
-  const system = systemPrompt(persona);
+  const system = promptFor(systemPrompt(persona), daemon);
+  const tools: readonly ToolSchema[] = schemasFor(BUILTIN_SCHEMAS, daemon);
   const whole = chatTemplatePieces([{ role: 'system', content: system }], tools).join('');
   const bare = chatTemplatePieces([{ role: 'system', content: system }], []).join('');
   const [totalTokens = 0, systemTokens = 0] = (await tokenizer.encode([whole, bare])).map(
@@ -37,6 +45,7 @@ export const measurePromptSize = async (
   );
   return {
     persona,
+    generation: daemon?.generation ?? 'f0a46042a',
     systemTokens,
     toolTokens: totalTokens - systemTokens,
     totalTokens,

@@ -115,7 +115,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
-  const prompt = promptFor(systemPrompt(config.persona), setup.daemon, setup.directEvaluation);
+  const prompt = promptFor(systemPrompt(config.persona), setup.daemon);
   const builtinSchemas = schemasFor(BUILTIN_SCHEMAS, setup.daemon, setup.directEvaluation);
 
   const serve = async (title: string, content: string, origin: Origin | undefined) => {

@@ -121,6 +121,23 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     );
   });
 
+  test('evaluate says who approves the code and how to give it values and keep its result', async () => {
+    const run = await start({ profile, steps: [say('ok')] });
+    await run.send('ping');
+    await run.reply('ok');
+    const evaluate = run.provider.requests[0]!.tools.find(
+      tool => tool.function.name === 'evaluate',
+    )!;
+    const description = evaluate.function.description ?? '';
+    expect(description).toContain('petNamePaths as codeNames');
+    expect(description).toContain('resultName');
+    expect(description).toContain(
+      profile === 'newest'
+        ? `Propose JavaScript to ${special.host} (it runs only once ${special.host} agrees)`
+        : 'Propose JavaScript to your host',
+    );
+  });
+
   test('its own messages never start a turn', async () => {
     const run = await start({ profile, steps: [] });
     await E(run.host.guest(run.name).powers).send(special.host, ['talking to myself'], [], []);

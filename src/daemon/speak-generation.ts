@@ -2,15 +2,18 @@
  * The system prompt and the built-in tools' descriptions are written for the
  * daemon of the Lal/Fae design (HOST, SELF, AGENT, MAIL). On the newest
  * daemon the same words would send mail to an ordinary, unbound "HOST", so
- * its special names are written in, and a short section says what differs.
+ * its special names are written in, and evaluate says who approves code there.
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { DaemonAdapter } from './daemon-adapter.js';
 import { withoutOps } from '../tools/tool-groups.js';
 
+/** What the wording depends on: the generation and its special names. */
+export type DaemonWords = Pick<DaemonAdapter, 'generation' | 'names'>;
+
 const SPECIAL = /\b(HOST|SELF|AGENT|MAIL)\b/g;
 
-const respell = (text: string, daemon: DaemonAdapter): string =>
+const respell = (text: string, daemon: DaemonWords): string =>
   text
     .replace(/special names are upper case/gi, 'special names start with @')
     .replace(
@@ -29,25 +32,15 @@ const withoutNewestOnly = (schemas: readonly ToolSchema[]): readonly ToolSchema[
       .map(schema => withoutOps(schema, NEWEST_ONLY)),
   );
 
-export const promptFor = (
-  prompt: string,
-  daemon: DaemonAdapter | undefined,
-  directEvaluation = false,
-): string => {
-  if (daemon === undefined || daemon.generation !== 'newest') return prompt;
-  const evaluation = directEvaluation
-    ? 'evaluate runs your code at once, without asking anyone; its outcome still comes as a GRANTED or REJECTED notice.'
-    : `evaluate puts your code to ${daemon.names.host} as a request; it runs only once ${daemon.names.host} agrees, and the outcome comes as a GRANTED or REJECTED notice as usual.`;
-  return `${respell(prompt, daemon)}
-
-## This daemon
-Special names here: ${daemon.names.host} (your host), ${daemon.names.self} (you), ${daemon.names.agent} (your powers), ${daemon.names.mail} (your inbox); "HOST" is not one of them. ${evaluation} A sender may edit a message after sending it: when a notice says a message was amended, mail's messageHistory op shows its revisions.`;
-};
+export const promptFor = (prompt: string, daemon: DaemonWords | undefined): string =>
+  // Respelled, and nothing added: the prompt's special names then start with @, the evaluate
+  // description says who approves code, and an amended message's notice says where its revisions are.
+  daemon === undefined || daemon.generation !== 'newest' ? prompt : respell(prompt, daemon);
 
 /** The built-in schemas as this daemon's model should see them. */
 export const schemasFor = (
   schemas: readonly ToolSchema[],
-  daemon: DaemonAdapter | undefined,
+  daemon: DaemonWords | undefined,
   directEvaluation = false,
 ): readonly ToolSchema[] => {
   if (daemon === undefined || daemon.generation !== 'newest') return withoutNewestOnly(schemas);
@@ -58,9 +51,13 @@ export const schemasFor = (
       );
       const respelled = JSON.parse(text) as ToolSchema;
       if (schema.function.name === 'evaluate') {
-        respelled.function.description = directEvaluation
-          ? 'Run JavaScript at once (this daemon asks nobody). Returns at once; the outcome comes later as a notice (GRANTED or REJECTED).'
-          : `Propose JavaScript to ${daemon.names.host}: it runs only once ${daemon.names.host} agrees. Returns at once; the outcome comes later as a notice (GRANTED or REJECTED).`;
+        // Who approves the code differs; how to give it values and keep its result does not.
+        respelled.function.description = respelled.function.description.replace(
+          /^Propose JavaScript to [^,]+/,
+          directEvaluation
+            ? 'Run JavaScript at once (this daemon asks nobody)'
+            : `Propose JavaScript to ${daemon.names.host} (it runs only once ${daemon.names.host} agrees)`,
+        );
       }
       return respelled;
     }),
