@@ -148,9 +148,9 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
     expect(run.provider.requests).toHaveLength(1);
   });
 
-  test('code runs only after the host says yes, and its result reaches the model', async () => {
+  /** An agent whose model proposes `source` (the probe endowed) for the message `text`; waits until its turn is over. */
+  const proposeProbeCode = async (source: string, text: string) => {
     const { probe, calls } = makeProbe();
-    const source = 'E(probe).bump()';
     let origin = -1;
     const run = await start({
       profile,
@@ -169,10 +169,18 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
         say(''),
       ],
     });
-    await run.send('bump the probe');
+    await run.send(text);
     const side = approval(profile);
     const asked = await side.asked(run, source);
     await expect.poll(() => turnsEnded(run)).toBe(1);
+    return { run, calls, side, asked, origin: () => origin };
+  };
+
+  test('code runs only after the host says yes, and its result reaches the model', async () => {
+    const { run, calls, side, asked, origin } = await proposeProbeCode(
+      'E(probe).bump()',
+      'bump the probe',
+    );
     // The turn is over and the host has not answered: the code has not run.
     expect(calls()).toBe(0);
     expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({
@@ -185,7 +193,7 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
       const notice = request.messages.at(-1)!.content;
       expect(notice).toMatch(/^GRANTED/);
       expect(notice).toContain('21');
-      return callTool('reply', { messageNumber: origin, strings: ['bumped: 21'] });
+      return callTool('reply', { messageNumber: origin(), strings: ['bumped: 21'] });
     });
     await side.yes(run, asked);
     await run.reply('bumped: 21');
@@ -194,36 +202,16 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', profile => {
   });
 
   test('code does not run after the host says no; the reason reaches the model', async () => {
-    const { probe, calls } = makeProbe();
-    const source = 'E(probe).bump() + 1';
-    let origin = -1;
-    const run = await start({
-      profile,
-      host: await hostWith(profile, probe),
-      introducedNames: { probe: 'probe' },
-      steps: [
-        request => {
-          origin = latestMessageNumber(request);
-          return callTool('evaluate', {
-            source,
-            codeNames: ['probe'],
-            petNamePaths: [['probe']],
-            resultName: 'answer',
-          });
-        },
-        say(''),
-      ],
-    });
-    await run.send('bump it');
-    const side = approval(profile);
-    const asked = await side.asked(run, source);
-    await expect.poll(() => turnsEnded(run)).toBe(1);
+    const { run, calls, side, asked, origin } = await proposeProbeCode(
+      'E(probe).bump() + 1',
+      'bump it',
+    );
     run.provider.push(request => {
       const notice = request.messages.at(-1)!.content;
       expect(notice).toMatch(/^REJECTED/);
       expect(notice).toContain('not on a Sunday');
       return callTool('reply', {
-        messageNumber: origin,
+        messageNumber: origin(),
         strings: ['The host said no: not on a Sunday'],
       });
     });

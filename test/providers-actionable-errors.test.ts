@@ -3,28 +3,13 @@
  * loopback server answers as llama.cpp, Ollama or a flaky proxy do, and
  * the real SDKs talk to it through createProvider.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
+import { useRawServer, type RawHandler } from './support/raw-http-server.js';
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise(resolve => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
-});
-
-const serve = async (handler: Handler): Promise<string> => {
-  server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => handler(request, response));
-  });
-  await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
+type Handler = RawHandler;
+const { serve, close } = useRawServer();
 
 const json =
   (status: number, body: unknown): Handler =>
@@ -59,7 +44,7 @@ describe('errors a person can act on (behaviour 7.3)', () => {
 
   test('a server that is not running is "Cannot reach … Is it running?"', async () => {
     const host = await serve(() => {});
-    await new Promise(resolve => server!.close(resolve));
+    await close();
     const error = await failureOf({ LAL_HOST: host });
     expect(error.message).toMatch(/^Cannot reach Ollama at .* \(ECONNREFUSED\)\. Is it running\?/);
   });

@@ -5,33 +5,25 @@
  * key), and more models than the greeting names. The list is only advice:
  * each of these ends in a model to use and words for the HOST, never a throw.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectProvider, describeModelChoice } from '../providers/connect-provider.js';
 import { readProviderConfig } from '../providers/config.js';
 import { listModels } from '../providers/list-models.js';
+import { useRawServer, type RawHandler } from './support/raw-http-server.js';
 
 const TOKEN = 'sk-list-secret-token-8765';
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-let server: Server | undefined;
+type Handler = RawHandler;
 const seen: { path: string; authorization: string | undefined }[] = [];
-afterEach(async () => {
+afterEach(() => {
   seen.length = 0;
-  server?.closeAllConnections();
-  await new Promise(resolve => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
 });
-
-const serve = async (handler: Handler): Promise<string> => {
-  server = createServer((request, response) => {
+const raw = useRawServer();
+// Every request's path and credentials are kept for the test to read.
+const serve = (handler: Handler): Promise<string> =>
+  raw.serve((request, response) => {
     seen.push({ path: request.url ?? '', authorization: request.headers.authorization });
-    request.resume();
-    request.on('end', () => handler(request, response));
+    handler(request, response);
   });
-  await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
 const answer =
   (body: string, contentType = 'application/json'): Handler =>
   (_request, response) => {

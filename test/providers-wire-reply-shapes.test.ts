@@ -5,28 +5,13 @@
  * without usage or cache counts, error bodies in a proxy's shape or as plain
  * text, and answers that are no chat reply at all.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
+import { useRawServer, type RawHandler } from './support/raw-http-server.js';
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-let server: Server | undefined;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise(resolve => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
-});
-
-const serve = async (handler: Handler): Promise<string> => {
-  server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => handler(request, response));
-  });
-  await new Promise<void>(resolve => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-};
+type Handler = RawHandler;
+const { serve, close } = useRawServer();
 
 const answer =
   (status: number, body: unknown, contentType = 'application/json'): Handler =>
@@ -89,8 +74,7 @@ describe('Ollama replies', () => {
     expect((await failureOf({ LAL_HOST: proxied, LAL_PROVIDER: 'ollama' })).message).toMatch(
       /^Ollama at .* failed \(HTTP 502\): upstream model crashed\.$/,
     );
-    server?.closeAllConnections();
-    await new Promise(resolve => server!.close(resolve));
+    await close();
     const plain = await serve(answer(500, 'Internal failure in runner', 'text/plain'));
     expect((await failureOf({ LAL_HOST: plain, LAL_PROVIDER: 'ollama' })).message).toMatch(
       /failed \(HTTP 500\): Internal failure in runner\.$/,
@@ -148,20 +132,17 @@ describe('OpenAI-compatible replies', () => {
     expect((await failureOf({ LAL_HOST: `${empty}/v1`, LAL_PROVIDER: 'openai' })).message).toMatch(
       /not an OpenAI chat completion \(no choices with a message; it has an empty object\)\.$/,
     );
-    server?.closeAllConnections();
-    await new Promise(resolve => server!.close(resolve));
+    await close();
     const list = await serve(answer(200, []));
     expect((await failureOf({ LAL_HOST: `${list}/v1`, LAL_PROVIDER: 'openai' })).message).toMatch(
       /\(no choices with a message; it has an empty array\)\.$/,
     );
-    server?.closeAllConnections();
-    await new Promise(resolve => server!.close(resolve));
+    await close();
     const text = await serve(answer(200, 'ok'));
     expect((await failureOf({ LAL_HOST: `${text}/v1`, LAL_PROVIDER: 'openai' })).message).toMatch(
       /\(no choices with a message; it has a string\)\.$/,
     );
-    server?.closeAllConnections();
-    await new Promise(resolve => server!.close(resolve));
+    await close();
     const batch = await serve(answer(200, [{ choices: [] }]));
     expect((await failureOf({ LAL_HOST: `${batch}/v1`, LAL_PROVIDER: 'openai' })).message).toMatch(
       /\(no choices with a message; it has an array\)\.$/,
@@ -247,9 +228,7 @@ describe('Anthropic replies', () => {
       const failure = await failureOf(env(host));
       expect(failure.message).toMatch(expected);
       expect(failure.message).not.toContain('sk-ant-test-0000');
-      server?.closeAllConnections();
-      await new Promise(resolve => server!.close(resolve));
-      server = undefined;
+      await close();
     }
   });
 });
