@@ -80,6 +80,15 @@ const exchangesWanted = (): number => {
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
+/** The same conversation with the mail host's objects handed over directly: the agent's own memory, without CapTP. */
+const runDirectConversation = (exchanges: number) =>
+  runConversation({
+    protocol: 'openai',
+    exchanges,
+    checkpoints: [100, exchanges],
+    connection: 'direct',
+  });
+
 const main = async () => {
   const started = performance.now();
   const exchanges = exchangesWanted();
@@ -106,12 +115,7 @@ const main = async () => {
       exchanges,
       checkpoints: [100, exchanges],
     });
-    const direct = await runConversation({
-      protocol: 'openai',
-      exchanges,
-      checkpoints: [100, exchanges],
-      connection: 'direct',
-    });
+    const direct = await runDirectConversation(exchanges);
     figures.push(memoryFigure(conversation, direct));
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
@@ -132,12 +136,7 @@ const main = async () => {
   progress(
     `   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`,
   );
-  const direct = await runConversation({
-    protocol: 'openai',
-    exchanges,
-    checkpoints: [100, exchanges],
-    connection: 'direct',
-  });
+  const direct = await runDirectConversation(exchanges);
   figures.push(memoryFigure(conversation, direct));
   progress('5/5 prompt size and prefix reuse (real tokenizer), lal and fae');
   figures.push(await economy());

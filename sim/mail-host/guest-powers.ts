@@ -3,7 +3,7 @@ import { makeGuardedExo } from './guarded-exo.js';
 import { gateMethods, makeAgentMethods } from './agent-methods.js';
 import { makeHelp } from './help-text.js';
 import { GuestInterface, NewestGuestInterface } from './interfaces.js';
-import { makeNewestMethods } from './newest-methods.js';
+import { makeNewestAgentSurface } from './newest-methods.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type { MailOps } from './mail-ops.js';
@@ -38,13 +38,8 @@ export const makeGuestPowers = (
 ) => {
   if (profile === 'newest') {
     const help = makeHelp(newestGuestHelp);
-    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
     const methods = {
-      help: (methodName?: string) => help(methodName),
-      ...shared,
-      ...makeNewestMethods(agent, table, mail),
-      submit: (number: bigint, values: Record<string, unknown>) =>
-        mail.submit(agent, number, values),
+      ...makeNewestAgentSurface(agent, table, mail, help),
       define: unsupported('define', 'no definition requests'),
     };
     return makeGuardedExo<GuestPowers>(

@@ -3,7 +3,7 @@ import { makeGuardedExo } from './guarded-exo.js';
 import { gateMethods, makeAgentMethods } from './agent-methods.js';
 import { makeHelp } from './help-text.js';
 import { HostInterface, NewestHostInterface } from './interfaces.js';
-import { makeNewestMethods } from './newest-methods.js';
+import { makeNewestAgentSurface } from './newest-methods.js';
 import type { DaemonProfile } from './profile.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
@@ -69,14 +69,9 @@ export const makeHostPowers = (
     ) => hostOnly.evaluate(workerName, source, codeNames, petNamesOrPaths, resultName),
   };
   if (profile === 'newest') {
-    // No eval-proposals to grant or counter; write is storeIdentifier.
-    const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
+    // No eval-proposals to grant or counter.
     const methods = {
-      help: (methodName?: string) => help(methodName),
-      ...shared,
-      ...makeNewestMethods(agent, table, mail),
-      submit: (number: bigint, values: Record<string, unknown>) =>
-        mail.submit(agent, number, values),
+      ...makeNewestAgentSurface(agent, table, mail, help),
       ...hostMethods,
     };
     return makeGuardedExo<HostPowers>(

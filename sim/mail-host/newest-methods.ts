@@ -4,6 +4,7 @@
  * answers an exo-stream reader, `write` is `storeIdentifier`, a sender may edit
  * its own messages and anyone may read a message's revisions, forms.
  */
+import { makeAgentMethods } from './agent-methods.js';
 import { formatLocator, idFromLocator } from './locator.js';
 import { makeStreamReader } from './stream-reader.js';
 import type { Agent } from './agents.js';
@@ -72,5 +73,24 @@ export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailO
       petNamesOrPaths: NameOrPath[],
       resultName?: NameOrPath,
     ) => mail.evaluateNow(agent, source, codeNames, petNamesOrPaths, resultName),
+  };
+};
+
+/**
+ * What guests and the host share on the newest daemon: the agent methods without `write` (that
+ * daemon names ids with storeIdentifier), its own methods, and `submit` for forms.
+ */
+export const makeNewestAgentSurface = (
+  agent: Agent,
+  table: FormulaTable,
+  mail: MailOps,
+  help: (methodName?: string) => string,
+) => {
+  const { write: _write, ...shared } = makeAgentMethods(agent, table, mail);
+  return {
+    help: (methodName?: string) => help(methodName),
+    ...shared,
+    ...makeNewestMethods(agent, table, mail),
+    submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
   };
 };

@@ -12,6 +12,27 @@ export const makePackageMail = ({
   identifyAll,
   post,
 }: MailBasics) => {
+  /** Posts a package to both inboxes, with a fresh message id, answering `replyTo` when given. */
+  const postPackage = (
+    self: Agent,
+    recipient: Parameters<MailBasics['post']>[1],
+    to: FormulaId,
+    content: { strings: readonly string[]; names: readonly string[]; ids: readonly FormulaId[] },
+    replyTo: string | undefined,
+  ) =>
+    post(
+      self,
+      recipient,
+      harden({
+        type: 'package',
+        ...content,
+        messageId: randomHex512(),
+        ...(replyTo === undefined ? {} : { replyTo }),
+        from: self.handleId,
+        to,
+      }),
+    );
+
   const send = async (
     self: Agent,
     recipientNameOrPath: NameOrPath,
@@ -31,20 +52,7 @@ export const makePackageMail = ({
     // Newest daemon: send may name the message it answers (replyTo set only when that message is there).
     const parentId =
       replyToNumber === undefined ? undefined : self.mailbox.get(replyToNumber)?.messageId;
-    post(
-      self,
-      recipient,
-      harden({
-        type: 'package',
-        strings,
-        names: edgeNames,
-        ids,
-        messageId: randomHex512(),
-        ...(parentId === undefined ? {} : { replyTo: parentId }),
-        from: self.handleId,
-        to: toId,
-      }),
-    );
+    postPackage(self, recipient, toId, { strings, names: edgeNames, ids }, parentId);
   };
 
   const reply = async (
@@ -61,20 +69,7 @@ export const makePackageMail = ({
     const recipient = agents.recipientFor(otherId, otherId);
     assertPackageShape(strings, edgeNames, petNamesOrPaths);
     const ids = await identifyAll(self, petNamesOrPaths);
-    post(
-      self,
-      recipient,
-      harden({
-        type: 'package',
-        strings,
-        names: edgeNames,
-        ids,
-        messageId: randomHex512(),
-        replyTo: parent.messageId,
-        from: self.handleId,
-        to: otherId,
-      }),
-    );
+    postPackage(self, recipient, otherId, { strings, names: edgeNames, ids }, parent.messageId);
   };
 
   const dismiss = async (self: Agent, number: bigint): Promise<void> => {
