@@ -37,6 +37,8 @@ export interface AgentLimits {
   rememberHandled: number;
   /** Wake-ups (the `schedule` tool) that may be pending at once (LAL_MAX_WAKE_UPS). */
   maxWakeUps: number;
+  /** Megabytes the searchable history may take in the store; the oldest chunks go first (LAL_HISTORY_MB). */
+  historyMb: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
@@ -57,6 +59,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   digestChars: 3_000,
   rememberHandled: 256,
   maxWakeUps: 16,
+  // Some 20,000 ordinary exchanges (8,000 with tool calls), searched in about a second.
+  historyMb: 16,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -73,6 +77,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
   maxWakeUps: 'LAL_MAX_WAKE_UPS',
+  historyMb: 'LAL_HISTORY_MB',
 };
 
 /** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */

@@ -143,7 +143,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         mail: handleMail,
         notices: handleNotices,
         wake: handleWake,
-        forget: () => forgetConversation(parts.memory, clock, log),
+        forget: () => forgetConversation(parts.memory, parts.history, clock, log),
       },
     });
     await following;

@@ -40,6 +40,7 @@ import {
 } from './progress/live-placeholders.js';
 import { textContent } from './progress/throttled-edits.js';
 import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
+import type { HistoryArchive } from './recall/history-archive.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -72,6 +73,8 @@ export interface TurnServerSetup {
   quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
   progress?: LivePlaceholders;
+  /** The searchable history: each finished turn is added, and mail's `recall` searches it. */
+  history?: Pick<HistoryArchive, 'add' | 'search'>;
 }
 
 export interface TurnServer {
@@ -104,6 +107,7 @@ const builtinContextFor = (
   origin,
   ...notes,
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  ...(setup.history === undefined ? {} : { recall: setup.history.search }),
   ...(placeholder === undefined || origin === undefined
     ? {}
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
@@ -225,6 +229,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         hostName: setup.daemon?.names.host ?? 'HOST',
       }),
     );
+    // Closed in the history by now, whatever ended it: kept whole, to be searched later.
+    setup.history?.add(turn, origin);
     return outcome;
   };
 

@@ -171,7 +171,7 @@ describe('forget()', () => {
     await run.reply('one');
     expect(await run.help('forget')).toMatch(/endo eval 'E\(agent\)\.forget\(\)' agent:lal/);
     expect(await run.forget()).toMatch(
-      /^Forgot 1 turn of conversation, the digest, and the usage of 1 model call\./,
+      /^Forgot 1 turn of conversation, the digest, the searchable history, and the usage of 1 model call\./,
     );
     expect(await run.help()).toMatch(/no model calls since/);
     const memory = await stored(run);

@@ -13,9 +13,9 @@ import { callNamesOf } from '../tools/tool-groups.js';
 
 const QUOTE_CHARS = 160;
 
-const quote = (text: string): string => {
+const quote = (text: string, maxChars: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
+  return JSON.stringify(flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat);
 };
 
 const messageText = (rawArguments: string): string => {
@@ -27,14 +27,22 @@ const messageText = (rawArguments: string): string => {
   }
 };
 
-const describeActions = (messages: readonly ChatMessage[]): string[] => {
+/**
+ * What the agent did in a turn, one entry per reply, message or plain answer
+ * (each quoted up to `quoteChars`), led by the tools it used; the digest
+ * quotes briefly, the searchable history (src/recall/) at length.
+ */
+export const describeActions = (
+  messages: readonly ChatMessage[],
+  quoteChars: number = QUOTE_CHARS,
+): string[] => {
   const actions: string[] = [];
   const used = new Set<string>();
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
       if (call.name === 'reply') {
-        actions.push(`replied ${quote(messageText(call.arguments))}`);
+        actions.push(`replied ${quote(messageText(call.arguments), quoteChars)}`);
       } else if (call.name === 'send') {
         let recipient = '?';
         try {
@@ -44,14 +52,14 @@ const describeActions = (messages: readonly ChatMessage[]): string[] => {
         } catch {
           // Broken arguments: the call failed and the model was told.
         }
-        actions.push(`sent ${recipient} ${quote(messageText(call.arguments))}`);
+        actions.push(`sent ${recipient} ${quote(messageText(call.arguments), quoteChars)}`);
       } else {
         // A grouped tool's op says what was done (`names` with op `list`: list).
         used.add(callNamesOf(call.name, call.arguments)[0] ?? call.name);
       }
     }
     if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {
-      actions.push(`said ${quote(message.content)}`);
+      actions.push(`said ${quote(message.content, quoteChars)}`);
     }
   }
   if (used.size > 0) actions.unshift(`used ${[...used].join(', ')}`);

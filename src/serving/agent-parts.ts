@@ -25,6 +25,7 @@ import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
 import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
+import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archive.js';
 import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
 import {
   makeLivePlaceholders,
@@ -54,6 +55,8 @@ import type { Work } from './work.js';
 export interface AgentParts {
   daemon: DaemonAdapter;
   memory: Memory;
+  /** The whole conversation in the store, searchable (saved with the memory). */
+  history: HistoryArchive;
   model: ModelChoice;
   nameOf: NameOf;
   tell: TellSender;
@@ -137,12 +140,24 @@ const assembleTrackers = (
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
+/** The searchable history of every turn (src/recall/), with its section in help(). */
+const openHistory = async (setup: PartsSetup, memory: Memory): Promise<HistoryArchive> => {
+  const { powers, log, redact, clock, config } = setup;
+  const history = await loadHistoryArchive(
+    { powers, log, redact, clock, maxMb: config.limits.historyMb },
+    memory.conversation,
+  );
+  setup.status.section('History', () => history.describe());
+  return history;
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
+  const history = await openHistory(setup, memory);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -224,10 +239,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     directEvaluation,
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
+    history,
   });
   return {
     daemon,
     memory,
+    history,
     model,
     nameOf,
     tell,

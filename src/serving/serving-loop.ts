@@ -1,7 +1,8 @@
 /**
  * The agent's single serving loop: takes one piece of work at a time, so
  * turns never overlap; a turn that throws never stops the loop, and the
- * sender of its message still hears back; memory is saved after each.
+ * sender of its message still hears back; the searchable history and the
+ * memory are saved after each.
  */
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
@@ -17,14 +18,14 @@ export interface WorkHandlers {
   mail(message: Extract<Work, { kind: 'mail' }>['message']): Promise<void>;
   notices(): Promise<void>;
   wake(id: string): Promise<void>;
-  forget(): string;
+  forget(): Promise<string>;
 }
 
 export const runServingLoop = async (options: {
   queue: WorkQueue<Work>;
   signal: AbortSignal;
   powers: PowersRef;
-  parts: Pick<AgentParts, 'memory' | 'nameOf' | 'tell'>;
+  parts: Pick<AgentParts, 'memory' | 'history' | 'nameOf' | 'tell'>;
   log: Log;
   redact: (text: string) => string;
   handle: WorkHandlers;
@@ -37,7 +38,7 @@ export const runServingLoop = async (options: {
     try {
       if (work.kind === 'mail') await handle.mail(work.message);
       else if (work.kind === 'wake') await handle.wake(work.id);
-      else if (work.kind === 'forget') work.done(handle.forget());
+      else if (work.kind === 'forget') work.done(await handle.forget());
       else await handle.notices();
     } catch (error) {
       // One bad message never stops the loop, and its sender still hears back.
@@ -54,7 +55,11 @@ export const runServingLoop = async (options: {
         await safeDismiss(powers, work.message.number);
       }
     }
-    if (!signal.aborted) await saveMemory(powers, parts.memory, log, redact);
+    if (!signal.aborted) {
+      // The history first: the memory's write is the last thing done for a piece of work.
+      await parts.history.save();
+      await saveMemory(powers, parts.memory, log, redact);
+    }
   }
   /* eslint-enable no-await-in-loop */
 };

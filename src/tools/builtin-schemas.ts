@@ -16,7 +16,6 @@ const path: JsonSchema = { type: 'string' };
 const text: JsonSchema = { type: 'string' };
 const names: JsonSchema = { type: 'array', items: { type: 'string' } };
 const messageNumber: JsonSchema = { type: 'integer' };
-const strings: JsonSchema = { ...names, description: 'Sent exactly as written.' };
 
 const tool = (
   name: string,
@@ -47,7 +46,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
   tool(
     'send',
     'Send a message to a pet name (e.g. HOST).',
-    { recipient: text, strings, edgeNames: names, petNames: names },
+    { recipient: text, strings: names, edgeNames: names, petNames: names },
     ['recipient', 'strings'],
   ),
   tool(
@@ -64,7 +63,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
   ),
   tool(
     'mail',
-    'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
+    'listMessages; recall (query words); request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
     {
       op: op('mail'),
       messageNumber,
@@ -76,6 +75,7 @@ export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
       toolName: text,
       path,
       reason: text,
+      query: text,
     },
     ['op'],
   ),

@@ -33,6 +33,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden({
     'resolve',
     'reject',
     'messageHistory',
+    'recall',
   ],
 });
 
