@@ -8,13 +8,15 @@
  * Each open approval is kept in the agent's store (pending/pending-asks.ts):
  * a yes that comes after a restart cannot run the call (the turn that made
  * it is gone), so the model is told to call it again, and that one call of
- * exactly the same action runs without asking.
+ * exactly the same action (the same digest, ./describe-call.ts) runs once
+ * without asking. The HOST is shown the action whole.
  * Kept free of tool specifics so any step that needs the HOST's yes can use it.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
+import { digestOfStored } from './describe-call.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
 import {
   isDisconnection,
@@ -28,8 +30,10 @@ import {
 const RESULT_PREVIEW_CHARS = 4_000;
 
 export interface ApprovalAsk {
-  /** What is to be done, in a few words: `runCommand {"command":"ls"}`. */
+  /** What is to be done, whole (the HOST approves what it reads): `runCommand {"command":"ls"}`. */
   action: string;
+  /** The digest of `action`, which keys the allowance a yes after a restart leaves. */
+  digest: string;
   /** The message being served when it was asked for. */
   origin: Origin | undefined;
   /** Does it, once approved; returns what the model should see. */
@@ -45,25 +49,31 @@ export interface PendingApproval {
 export interface ApprovalGate {
   ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
   pending(): readonly PendingApproval[];
-  /** Whether the HOST approved exactly this action before a restart and it has not run since (taken once). */
-  takeAllowance(action: string): boolean;
+  /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
+  takeAllowance(digest: string): boolean;
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
 
 /** What the model is told about an approval asked for before a restart, unless it was refused. */
 const resumedApprovalText = (
-  settlement: Exclude<Settlement, 'rejected'>,
+  settlement: Exclude<Settlement, 'rejected'> | 'partial',
   approver: string,
   call: string,
   whom: string,
 ): string => {
+  if (settlement === 'partial')
+    return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'lost')
     return `UNKNOWN: I restarted while waiting for ${approver}'s answer about ${call}, and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'interrupted')
     return `UNKNOWN: ${approver} approved ${call} and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (${approver} is asked again), and tell ${whom}.`;
   return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whom}.`;
 };
+
+/** How a notice names the call it is about. */
+const told = (action: string, approvalId: string) =>
+  `the call ${cut(action, 120)} (approval ${approvalId})`;
 
 export const makeApprovalGate = (options: {
   powers: PowersRef;
@@ -76,24 +86,17 @@ export const makeApprovalGate = (options: {
 }): ApprovalGate => {
   const { powers, notices, agentName, asks } = options;
   const approver = options.approver ?? 'HOST';
-  // Actions approved after a restart, each allowed to run once without asking again.
+  // Digests of actions approved after a restart, each allowed to run once without asking again.
   const allowances: string[] = [];
   // The calls asked for in this run, until told: a yes that comes through the ask's copy (after a disconnection) still runs it.
   const runs = new Map<string, () => Promise<string>>();
-  const told = (action: string, approvalId: string) =>
-    `the call ${cut(action, 120)} (approval ${approvalId})`;
   const tell = (id: string, text: string, origin: Origin | undefined) => {
     notices.push({ id, text, origin });
     asks.told(id);
     runs.delete(id);
   };
 
-  const refused = (
-    approvalId: string,
-    action: string,
-    origin: Origin | undefined,
-    reason: string,
-  ) =>
+  const refused = ({ approvalId, action, origin }: PendingApproval, reason: string) =>
     tell(
       approvalId,
       `REFUSED: ${approver} refused ${told(action, approvalId)}: ${reason}\nIt did not run. Next: do not ask again for the same call; tell ${whomToTell(origin)}.`,
@@ -102,9 +105,7 @@ export const makeApprovalGate = (options: {
 
   /** The yes came while this run serves: the call runs once, then its result is told. */
   const runApproved = async (
-    approvalId: string,
-    action: string,
-    origin: Origin | undefined,
+    { approvalId, action, origin }: PendingApproval,
     run: () => Promise<string>,
   ) => {
     const result = await run().catch(renderError);
@@ -115,7 +116,7 @@ export const makeApprovalGate = (options: {
     );
   };
 
-  const ask = ({ action, origin, run }: ApprovalAsk) => {
+  const ask = ({ action, digest, origin, run }: ApprovalAsk) => {
     const forWhom =
       origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
     const describe = (approvalId: string) =>
@@ -125,7 +126,7 @@ export const makeApprovalGate = (options: {
       recipient: approver,
       description: describe(id),
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
-      detail: { action },
+      detail: { action, digest },
     }));
     const description = describe(approvalId);
     runs.set(approvalId, run);
@@ -135,7 +136,7 @@ export const makeApprovalGate = (options: {
         if (asks.answer(approvalId, 'yes') !== 'act') return;
         // Once the store says it is running: a restart meanwhile does not offer to run it again.
         await new Promise<void>(resolve => asks.afterSave(resolve));
-        await runApproved(approvalId, action, origin, run);
+        await runApproved({ approvalId, action, origin }, run);
       },
       (error: unknown) => {
         // The daemon going away is no answer: the approval keeps waiting.
@@ -144,7 +145,10 @@ export const makeApprovalGate = (options: {
           return;
         }
         if (asks.answer(approvalId, 'no') !== 'refuse') return;
-        refused(approvalId, action, origin, error instanceof Error ? error.message : String(error));
+        refused(
+          { approvalId, action, origin },
+          error instanceof Error ? error.message : String(error),
+        );
       },
     );
     asks.sent(approvalId);
@@ -160,21 +164,27 @@ export const makeApprovalGate = (options: {
     const action =
       typeof stored.detail.action === 'string' ? stored.detail.action : stored.description;
     if (settlement === 'rejected') {
-      refused(stored.id, action, origin, 'refused (the reason did not reach me across my restart)');
+      refused(
+        { approvalId: stored.id, action, origin },
+        'refused (the reason did not reach me across my restart)',
+      );
       return;
     }
     const run = runs.get(stored.id);
     // Asked for in this run (the answer came through its copy): the call runs now.
     if (settlement === 'fulfilled' && run !== undefined) {
       await new Promise<void>(resolve => asks.afterSave(resolve));
-      await runApproved(stored.id, action, origin, run);
+      await runApproved({ approvalId: stored.id, action, origin }, run);
       return;
     }
     // Approved while the agent restarted: that one call may run once without asking again.
-    if (settlement === 'fulfilled') allowances.push(action);
+    const digest = settlement === 'fulfilled' ? digestOfStored(stored.detail, action) : undefined;
+    if (digest !== undefined) allowances.push(digest);
+    // A yes for a call kept only in part (stored before digests, cut): no allowance.
+    const ended = settlement === 'fulfilled' && digest === undefined ? 'partial' : settlement;
     tell(
       stored.id,
-      resumedApprovalText(settlement, approver, told(action, stored.id), whomToTell(origin)),
+      resumedApprovalText(ended, approver, told(action, stored.id), whomToTell(origin)),
       origin,
     );
   };
@@ -192,8 +202,8 @@ export const makeApprovalGate = (options: {
   return {
     ask,
     pending: approvals,
-    takeAllowance(action) {
-      const index = allowances.indexOf(action);
+    takeAllowance(digest) {
+      const index = allowances.indexOf(digest);
       if (index === -1) return false;
       allowances.splice(index, 1);
       return true;
