@@ -1,5 +1,5 @@
 /**
- * Figure 7 — recall over a long conversation (issue 24): five facts (a vault
+ * Figure 8 — recall over a long conversation (issue 24): five facts (a vault
  * code, a surname, a door number, an invoice number, a meeting time) are
  * stated once each in the middle of a ping/pong conversation of 150 and of
  * 1,000 exchanges, then asked for. The scripted model answers each question
@@ -217,7 +217,7 @@ export const recallFigure = (runs: readonly RecallRun[]): FigureResult => {
   );
   return {
     id: 'recall',
-    title: '7. Recall over a long conversation',
+    title: '8. Recall over a long conversation',
     rows,
     data: {
       runs: runs.map(({ perExchange, ...rest }) => ({

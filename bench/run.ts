@@ -36,13 +36,16 @@
  *    agent's estimate against the real count, and the daemon calls between a
  *    message's arrival and its reply (target: the reply alone).
  *
- * 7. Recall (bench/figure-recall.ts): five facts stated once each in the
+ * 7. MCP (bench/figure-mcp.ts): a warm call of an MCP server's tool through
+ *    the bridge (server-everything's echo, sandboxed) beside a built-in
+ *    FaeTool's, median and p95. Target: median ≤ 5 ms.
+ * 8. Recall (bench/figure-recall.ts): five facts stated once each in the
  *    middle of 150 and 1,000 exchanges, asked for with mail's recall op
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
  *
- * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=memory figure 5 alone;
- * BENCH_ONLY=recall figure 7 alone.
+ * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=mcp figure 7 alone; BENCH_ONLY=memory figure 5 alone;
+ * BENCH_ONLY=recall figure 8 alone.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -61,6 +64,7 @@ import { overheadFigure } from './figure-overhead.js';
 import { discoveryFigure } from './figure-discovery.js';
 import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
+import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
 
 const RESULTS_FILE = new URL('../../bench/results/latest.json', import.meta.url);
@@ -116,6 +120,11 @@ const main = async () => {
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
+  if (process.env.BENCH_ONLY === 'mcp') {
+    figures.push(await mcpFigure());
+    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'recall') {
     figures.push(recallFigure(await runRecallFigure()));
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
@@ -152,6 +161,8 @@ const main = async () => {
   figures.push(memoryFigure(conversation, direct));
   progress('5/6 prompt size and prefix reuse (real tokenizer), lal and fae');
   figures.push(await economy());
+  progress('and a warm MCP tool call beside a built-in one');
+  figures.push(await mcpFigure());
   progress(
     '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
   );
