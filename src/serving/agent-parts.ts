@@ -146,15 +146,23 @@ const assembleTrackers = (
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
-/** The searchable history of every turn (src/recall/), with its section in help(). */
-const openHistory = async (setup: PartsSetup, memory: Memory): Promise<HistoryArchive> => {
-  const { powers, log, redact, clock, config } = setup;
+/** The memory and the searchable history of every turn (src/recall/), with their sections in help(). */
+const loadStore = async (
+  setup: PartsSetup,
+): Promise<{ memory: Memory; history: HistoryArchive }> => {
+  const { powers, log, redact, clock, config, status } = setup;
+  const memory = await loadMemory(powers, log, clock.now());
+  const { keptAside } = memory;
+  if (keptAside !== undefined)
+    status.section('Memory', () => [
+      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+    ]);
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
     memory.conversation,
   );
-  setup.status.section('History', () => history.describe());
-  return history;
+  status.section('History', () => history.describe());
+  return { memory, history };
 };
 
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
@@ -162,13 +170,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
-  const memory = await loadMemory(powers, log, clock.now());
-  const { keptAside } = memory;
-  if (keptAside !== undefined)
-    status.section('Memory', () => [
-      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
-    ]);
-  const history = await openHistory(setup, memory);
+  const { memory, history } = await loadStore(setup);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
