@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup-lockdown.ts'],
+    // One private TMPDIR per run; leftovers there fail the run (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     // Lockdown freezes intrinsics per process, so each test file gets its own fork.
     pool: 'forks',
     reporters: ['default', './test/plain-summary-reporter.ts'],

@@ -2,10 +2,9 @@
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,9 @@ import {
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'sk-sim-test-0123456789abcdef';
@@ -39,6 +41,8 @@ const runSim = (
         LAL_PROVIDER: '',
         LAL_MODEL: '',
         LAL_AUTH_TOKEN: '',
+        // Its log folder goes in a folder of this file's, removed after the tests.
+        TMPDIR: makeTempFolder('sim'),
         ...env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -117,9 +121,8 @@ const waitFor = async (read: () => string, pattern: RegExp): Promise<RegExpExecA
 describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
-    const logFolder = mkdtempSync(join(tmpdir(), 'lal-sim-test-'));
     const run = await runSim(
-      { LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET, TMPDIR: logFolder },
+      { LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET },
       input => {
         input.write('ping\nlook up nothing\n');
         input.end();
@@ -146,7 +149,11 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).not.toMatch(/Temporary logging|ERROR_NOTE|\n\s+at /);
     // The key reached the server, and nothing a person or a log file sees.
     expect(server.requests.some(request => request.hadAuth)).toBe(true);
-    const log = readFileSync(join(logFolder, 'lal-sim-lal.log'), 'utf8');
+    // The log is a private file of its own (behaviour: nothing readable by other users).
+    const logPath = /the agent's log is in (\S+)\.\n/.exec(run.stdout)?.[1] ?? '';
+    expect(statSync(logPath).mode & 0o077).toBe(0);
+    expect(statSync(dirname(logPath)).mode & 0o077).toBe(0);
+    const log = readFileSync(logPath, 'utf8');
     expect(log).toContain('turn');
     for (const text of [run.stdout, run.stderr, log]) expect(text).not.toContain(SECRET);
   });
