@@ -121,13 +121,10 @@ const waitFor = async (read: () => string, pattern: RegExp): Promise<RegExpExecA
 describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
-    const run = await runSim(
-      { LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET },
-      input => {
-        input.write('ping\nlook up nothing\n');
-        input.end();
-      },
-    );
+    const run = await runSim({ LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET }, input => {
+      input.write('ping\nlook up nothing\n');
+      input.end();
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
@@ -223,8 +220,29 @@ describe('npm start, not on a terminal', () => {
     expect(run.code).not.toBe(0);
     const output = `${run.stdout}${run.stderr}`.trim();
     expect(output.split('\n')).toHaveLength(1);
-    expect(output).toContain(`No model server answers at http://127.0.0.1:${port}`);
-    expect(output).toContain('LAL_HOST');
+    expect(output).toContain(`Nothing answers at http://127.0.0.1:${port}`);
+    expect(output).toContain('Check LAL_HOST');
     expect(output).not.toMatch(/\n\s+at |Error:/);
+  });
+
+  it('piped, with a model the server does not serve: names the models it has, greets nobody, exits non-zero', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['qwen3'] });
+    const run = await runSim({ LAL_HOST: server.url, LAL_MODEL: 'gpt-9' }, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `${server.url} does not serve the model "gpt-9" that LAL_MODEL names; it has qwen3 — set LAL_MODEL to one of them.`,
+    );
+    expect(run.stdout).not.toContain('ready');
+  });
+
+  it('names a misspelt setting and the one it is close to', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url, LAL_HOTS: 'http://x' }, input => input.end());
+    expect(run.stderr).toContain(
+      'warning: LAL_HOTS is not a setting of lal-fae; did you mean LAL_HOST?',
+    );
   });
 });

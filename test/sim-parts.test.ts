@@ -213,7 +213,7 @@ describe('preflight', () => {
     server = undefined;
   });
 
-  it('passes an answering Ollama, and warns when the model is not pulled', async () => {
+  it('passes an answering Ollama, and stops on a model it does not have, naming those it has', async () => {
     server = await startModelServer({
       protocol: 'ollama',
       reply: () => ({ text: '' }),
@@ -224,11 +224,11 @@ describe('preflight', () => {
       config: { kind: 'ollama', model: 'qwen3' },
     });
     const missing = await checkModelServer({ LAL_HOST: server.url, LAL_MODEL: 'llama9' });
-    expect(missing).toMatchObject({
-      ok: true,
-      warning: expect.stringContaining('ollama pull llama9'),
+    expect(missing).toEqual({
+      ok: false,
+      line: `${server.url} does not serve the model "llama9" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull llama9\` or set LAL_MODEL to one of them.`,
     });
-    expect(server.requests.map(request => request.path)).toContain('/api/version');
+    expect(server.requests.map(request => request.path)).toContain('/api/tags');
   });
 
   it('names LAL_AUTH_TOKEN (never its value) when an OpenAI-style server refuses the key', async () => {
