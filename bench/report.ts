@@ -12,8 +12,11 @@ const SEPARATOR = ' | ';
 const pad = (text: string, width: number) =>
   text + ' '.repeat(Math.max(0, width - [...text].length));
 
-/** Breaks text into lines of at most `width` characters, at spaces where it can. */
+/** Breaks text into lines of at most `width` characters, at spaces where it can; a leading indent is kept on each. */
 export const wrapText = (text: string, width: number): string[] => {
+  const indent = /^ */.exec(text)![0];
+  if (indent.length > 0 && indent.length < width)
+    return wrapText(text.slice(indent.length), width - indent.length).map(line => indent + line);
   const lines: string[] = [];
   let rest = [...text];
   while (rest.length > width) {

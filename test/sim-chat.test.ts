@@ -238,6 +238,25 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).not.toContain('ready');
   });
 
+  it('words a number that names nothing to act on the same way for every command, without daemon terms', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('/grant 99\n/reject 0\n/counter 0 1+1\n/dismiss 99\n');
+      input.end();
+    });
+    expect(run.stdout).toContain(
+      '#99 is not an eval-proposal or approval request waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain(
+      '#0 is not an eval-proposal or approval request waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain(
+      '#0 is not an eval-proposal waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain('#99 is not a message in your inbox; /inbox lists your messages');
+    expect(run.stdout).not.toMatch(/"package"|No such message/);
+  });
+
   it('names a misspelt setting and the one it is close to', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url, LAL_HOTS: 'http://x' }, input => input.end());
