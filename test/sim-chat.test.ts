@@ -148,8 +148,9 @@ describe('npm start, not on a terminal', () => {
     expect(server.requests.some(request => request.hadAuth)).toBe(true);
     // The log is a private file of its own (behaviour: nothing readable by other users).
     const logPath = /the agent's log is in (\S+)\.\n/.exec(run.stdout)?.[1] ?? '';
-    expect(statSync(logPath).mode & 0o077).toBe(0);
-    expect(statSync(dirname(logPath)).mode & 0o077).toBe(0);
+    // Mode bits for group and others (the last two octal digits) are all off.
+    expect(statSync(logPath).mode.toString(8).slice(-2)).toBe('00');
+    expect(statSync(dirname(logPath)).mode.toString(8).slice(-2)).toBe('00');
     const log = readFileSync(logPath, 'utf8');
     expect(log).toContain('turn');
     for (const text of [run.stdout, run.stderr, log]) expect(text).not.toContain(SECRET);
