@@ -112,6 +112,7 @@ export default [
       'bench/**',
       'sim/**',
       'scripts/**',
+      'conformance/**',
       'setup/**',
       'setup.ts',
       'setup-tools.ts',
