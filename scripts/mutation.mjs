@@ -22,12 +22,37 @@ const modules = [
   {
     name: 'decode-arguments',
     mutate: ['src/encoding/decode-arguments.ts'],
-    tests: ['test/agent-encoding.test.ts'],
+    tests: ['test/agent-encoding.test.ts', 'test/agent-call-decision.test.ts'],
+  },
+  {
+    name: 'decode-call',
+    mutate: ['src/encoding/decode-call.ts'],
+    tests: ['test/agent-call-decision.test.ts', 'test/tools-grouped.test.ts'],
+  },
+  {
+    name: 'policy',
+    mutate: [
+      'src/policy/guard-tool-call.ts',
+      'src/policy/tool-policy.ts',
+      'src/policy/describe-call.ts',
+    ],
+    tests: [
+      'test/agent-tool-policy.test.ts',
+      'test/agent-call-decision.test.ts',
+      'test/agent-pending-restart.test.ts',
+      'test/agent-trust-follows-names.test.ts',
+    ],
   },
   {
     name: 'confine',
     mutate: ['tools/lib/confine.ts'],
-    tests: ['test/tools-confine.test.ts', 'test/tools-confine-links.test.ts'],
+    tests: [
+      'test/tools-confine.test.ts',
+      'test/tools-confine-links.test.ts',
+      'test/tools-confine-edges.test.ts',
+      'test/tools-confine-no-proc.test.ts',
+      'test/tools-confine-races.test.ts',
+    ],
   },
   {
     name: 'sandbox-plan',
@@ -36,6 +61,7 @@ const modules = [
       'test/tools-sandbox-plan.test.ts',
       'test/tools-sandbox-refusals.test.ts',
       'test/tools-run-command.test.ts',
+      'test/tools-sandbox-args.test.ts',
     ],
   },
   {
