@@ -37,6 +37,8 @@ export interface AgentLimits {
   rememberHandled: number;
   /** Wake-ups (the `schedule` tool) that may be pending at once (LAL_MAX_WAKE_UPS). */
   maxWakeUps: number;
+  /** Model replies cut by the output limit in a row before the turn ends (LAL_MAX_TRUNCATED_REPLIES). */
+  maxTruncatedReplies: number;
   /** Megabytes the searchable history may take in the store; the oldest chunks go first (LAL_HISTORY_MB). */
   historyMb: number;
 }
@@ -59,6 +61,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   digestChars: 3_000,
   rememberHandled: 256,
   maxWakeUps: 16,
+  // A cut reply is answered "retry shorter"; the third in a row means it is not working.
+  maxTruncatedReplies: 3,
   // Some 20,000 ordinary exchanges (8,000 with tool calls), searched in about a second.
   historyMb: 16,
 });
@@ -77,6 +81,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
   maxWakeUps: 'LAL_MAX_WAKE_UPS',
+  maxTruncatedReplies: 'LAL_MAX_TRUNCATED_REPLIES',
   historyMb: 'LAL_HISTORY_MB',
 };
 
