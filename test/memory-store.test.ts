@@ -78,6 +78,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     expect(logs).toEqual([]);
   });
@@ -111,6 +112,7 @@ describe('loadMemory', () => {
       asks,
       toldToWait: ['id:x'],
       notices: [],
+      senders: [],
     });
     expect(whole.logs).toEqual([]);
     const damaged = await load(
@@ -129,6 +131,32 @@ describe('loadMemory', () => {
     ]);
   });
 
+  test('a version 5 memory keeps the senders it served and their holds; a damaged one is left out', async () => {
+    const bob = {
+      key: '0123456789abcdef:fedcba9876543210',
+      name: 'bob',
+      served: 10,
+      last: NOW - 1_000,
+      exchanges: 10,
+      minutes: [[NOW - 60_000, 10]],
+      held: 'exchanges',
+      told: true,
+    };
+    const { memory, logs } = await load(
+      JSON.stringify({
+        version: 5,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        senders: [bob, { ...bob, key: 'other', held: 'forever' }, 'carol'],
+      }),
+    );
+    expect(memory.senders).toEqual([bob]);
+    expect(memory.conversation).toEqual(conversation);
+    expect(logs).toEqual([]);
+  });
+
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(
       JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),
@@ -141,6 +169,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     const v2 = await load(
       JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }),
@@ -176,7 +205,7 @@ describe('loadMemory', () => {
   test.each([
     ['text that is not JSON', '{"version": 2, "conv'],
     ['a value that is not a string', 42],
-    ['a future version', JSON.stringify({ version: 5, conversation, handled: [] })],
+    ['a future version', JSON.stringify({ version: 6, conversation, handled: [] })],
     ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
     [
       'a conversation of the wrong shape',

@@ -7,7 +7,8 @@
  * calls the quotas count) and the pending wake-ups; since version 3 the
  * last hour's calls by the minute; since version 4 what the agent asked of
  * others and still waits for (requests, approvals, proposals), and whom the
- * quota has told to wait. It is stored as one
+ * quota has told to wait; since version 5 the senders it served (turns in
+ * a row, turns this hour, who is held). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -25,6 +26,7 @@ import {
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
+import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -35,8 +37,9 @@ export const MEMORY_NAME = 'agent-memory';
  * after a restart), `toldToWait` (held messages whose sender was told) and
  * `notices` (outcomes not yet shown to the model);
  * a version 1–3 memory loads with none.
+ * 5: and `senders` (../peers/sender-ledger.ts); a version 1–4 memory loads with none.
  */
-export const VERSION = 4;
+export const VERSION = 5;
 
 export interface Memory {
   conversation: Conversation;
@@ -51,6 +54,8 @@ export interface Memory {
   toldToWait: string[];
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
+  /** The senders served, with their turns and holds (version 5; none when absent). */
+  senders: SenderRecord[];
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -61,6 +66,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   asks: emptyAskStore(),
   toldToWait: [],
   notices: [],
+  senders: [],
 });
 
 type StoredMemory = {
@@ -72,6 +78,7 @@ type StoredMemory = {
   asks?: unknown;
   toldToWait?: unknown;
   notices?: unknown;
+  senders?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -82,6 +89,7 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
     (record.version === 1 ||
       record.version === 2 ||
       record.version === 3 ||
+      record.version === 4 ||
       record.version === VERSION) &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
@@ -136,6 +144,7 @@ export const loadMemory = async (
       asks: asks.store,
       toldToWait,
       notices,
+      senders: readSenderRecords(parsed.senders),
     };
   } catch (error) {
     log(
@@ -166,6 +175,7 @@ export const saveMemory = async (
         asks: memory.asks,
         toldToWait: memory.toldToWait,
         notices: memory.notices,
+        senders: memory.senders,
       }),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);

@@ -47,7 +47,10 @@ import {
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';
-import type { WorkQueue } from '../work-queue.js';
+import type { Lane, WorkQueue } from '../work-queue.js';
+import { makeConversationBounds, type ConversationBounds } from '../peers/conversation-bounds.js';
+import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
+import { makeBoundedMap } from '../bounded-collections.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 
@@ -73,6 +76,12 @@ export interface AgentParts {
   approvals: ReturnType<typeof makeApprovalGate>;
   progress: LivePlaceholders;
   turns: TurnServer;
+  /** The bounds on conversations with senders other than the HOST, and the senders served. */
+  senders: ConversationBounds<Work>;
+  /** A message's sender as a key (its lane in the queue, its entry among the senders). */
+  senderKeyOf(from: unknown): string;
+  /** The lane a message waits in: its sender's, first for the HOST and trusted senders. */
+  laneOf(message: { from?: unknown }): Promise<Lane>;
   /** Stops the timers (quota waits, wake-ups) and leaves pending asks to the next run. */
   stop(): void;
 }
@@ -135,6 +144,42 @@ const assembleTrackers = (
       .map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
   ]);
   return { notices, asks, proposals, requests, policy, approvals };
+};
+
+/** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
+const assembleSenders = (
+  setup: PartsSetup,
+  daemon: DaemonAdapter,
+  memory: Memory,
+  nameOf: NameOf,
+  trusts: (sender: string) => boolean,
+) => {
+  const { config, status, clock, queue } = setup;
+  const hostName = daemon.names.host;
+  const senders = makeConversationBounds<Work>({
+    records: memory.senders,
+    limits: config.limits,
+    clock,
+    hostName,
+    requeue: work => queue.push(work),
+  });
+  status.section('Senders served', () => senders.describe());
+  // How each lane's sender was last shown, for help().
+  const laneNames = makeBoundedMap<string, string>(SENDERS_KEPT);
+  status.section('Waiting to be served', () =>
+    queue.waiting().map(({ lane, size }) => `${laneNames.get(lane) ?? lane}: ${size}`),
+  );
+  const senderKeyOf = (from: unknown): string => {
+    const id = daemon.idOf(from);
+    return id === undefined ? String(from) : senderKey(id);
+  };
+  const laneOf = async (message: { from?: unknown }): Promise<Lane> => {
+    const sender = await nameOf(message.from);
+    const key = senderKeyOf(message.from);
+    laneNames.set(key, sender);
+    return { key, first: sender === hostName || trusts(sender) };
+  };
+  return { senders, senderKeyOf, laneOf };
 };
 
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
@@ -225,7 +270,13 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
   });
+  const { senders, senderKeyOf, laneOf } = assembleSenders(setup, daemon, memory, nameOf, sender =>
+    policy.trusts(sender),
+  );
   return {
+    senders,
+    senderKeyOf,
+    laneOf,
     daemon,
     memory,
     model,
@@ -247,6 +298,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
+      senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();
     },
