@@ -35,13 +35,13 @@ const makeTier = <T>() => {
     },
     /** The head of the lane whose turn it is; that lane then goes to the back. */
     take(): T | undefined {
-      for (const [key, lane] of lanes) {
-        const item = lane.shift();
-        lanes.delete(key);
-        if (lane.length > 0) lanes.set(key, lane);
-        return item;
-      }
-      return undefined;
+      const next = lanes.entries().next();
+      if (next.done === true) return undefined;
+      const [key, lane] = next.value;
+      const item = lane.shift();
+      lanes.delete(key);
+      if (lane.length > 0) lanes.set(key, lane);
+      return item;
     },
     size: () => [...lanes.values()].reduce((sum, lane) => sum + lane.length, 0),
     waiting: () => [...lanes].map(([lane, items]) => ({ lane, size: items.length })),

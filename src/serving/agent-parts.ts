@@ -270,13 +270,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
   });
-  const { senders, senderKeyOf, laneOf } = assembleSenders(setup, daemon, memory, nameOf, sender =>
-    policy.trusts(sender),
-  );
+  const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {
-    senders,
-    senderKeyOf,
-    laneOf,
+    ...senders,
     daemon,
     memory,
     model,
@@ -298,7 +294,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
-      senders.stop();
+      senders.senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();
     },

@@ -9,7 +9,7 @@ import type { AgentConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
 import { messageNotice } from '../mail/message-notice.js';
-import { cut, messageKey, packageText, type MessageRecord } from '../mail/message-record.js';
+import { cut, messageKey, packageText } from '../mail/message-record.js';
 import type { Origin } from '../notices.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import type { AgentParts } from './agent-parts.js';
