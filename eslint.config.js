@@ -98,6 +98,13 @@ export default [
     },
   },
   {
+    // Nothing prints past the log, which redacts (src/log.ts, the one module that writes to the
+    // worker's stderr): a console.* in the agent, its providers or its tools could leak a secret.
+    files: ['agent.ts', 'src/**/*.ts', 'providers/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['src/log.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     // Caplet modules: what they export reaches other vats, so it is hardened, as Endo's packages do.
     files: ['agent.ts', 'tools/**/*.ts'],
     rules: { '@endo/harden-exports': 'error' },
@@ -110,6 +117,7 @@ export default [
       'bench/**',
       'sim/**',
       'scripts/**',
+      'conformance/**',
       'setup/**',
       'setup.ts',
       'setup-tools.ts',

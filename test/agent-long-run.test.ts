@@ -13,8 +13,8 @@ import { makeBoundedMap, makeBoundedSet } from '../src/bounded-collections.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
 import { decodeCall } from '../src/encoding/decode-call.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
-import type { MessageRecord } from '../src/mail/message-record.js';
 import { makeNoticeQueue } from '../src/notices.js';
+import { emptyAskStore, makePendingAsks } from '../src/pending/pending-asks.js';
 import { makeProposalTracker } from '../src/proposals/proposal-tracker.js';
 import type { BuiltinContext } from '../src/tools/dispatch-builtin-tool.js';
 
@@ -121,7 +121,7 @@ describe('no leaks on long runs', () => {
     expect(asked).toHaveLength(5_001);
   });
 
-  test('proposal copies that never match are not kept forever (5,000 copies)', async () => {
+  test('5,000 proposals told before their copies came keep nothing beyond a bound, and a copy of nothing is not kept', async () => {
     const dismissed: bigint[] = [];
     const powers = {
       dismiss: (number: bigint) => {
@@ -129,33 +129,33 @@ describe('no leaks on long runs', () => {
       },
       evaluate: () => 'done',
     };
-    const tracker = makeProposalTracker({
-      powers: powers as never,
-      log: () => {},
-      notices: makeNoticeQueue(() => {}),
+    let told = 0;
+    const notices = makeNoticeQueue(() => {
+      told += notices.take().length;
     });
+    const store = emptyAskStore();
+    const asks = makePendingAsks({ store, powers: powers as never, log: () => {} });
+    const tracker = makeProposalTracker({ powers: powers as never, log: () => {}, notices, asks });
     const copy = (number: bigint, source: string) =>
-      ({
-        type: 'eval-proposal-proposer',
-        number,
+      ({ type: 'eval-proposal-proposer', number, source, resultName: 'r' }) as const;
+    const propose = (source: string) =>
+      tracker.propose({
         source,
+        codeNames: [],
+        petNamePaths: [],
         resultName: 'r',
-      }) as unknown as MessageRecord;
-    for (let number = 1n; number <= 5_000n; number += 1n)
-      tracker.noteOwnCopy(copy(number, `code ${number}`));
-    // The first of them was forgotten long ago: a proposal of the same code does not take it for its own.
-    tracker.propose({
-      source: 'code 1',
-      codeNames: [],
-      petNamePaths: [],
-      resultName: 'r',
-      workerName: undefined,
-      origin: undefined,
-    });
-    // Its own copy, arriving now, is the one dismissed (it has settled, or will).
-    tracker.noteOwnCopy(copy(9_001n, 'code 1'));
-    await expect.poll(() => dismissed).toContain(9_001n);
-    expect(dismissed).not.toContain(1n);
+        workerName: undefined,
+        origin: undefined,
+      });
+    for (let number = 1; number <= 5_000; number += 1) propose(`code ${number}`);
+    await expect.poll(() => told).toBe(5_000);
+    expect(store.pending).toEqual([]);
+    // The first were forgotten long ago: their copies are not taken for anything.
+    expect(asks.claimOwnCopy(copy(1n, 'code 1'))).toBe(false);
+    expect(asks.claimOwnCopy(copy(2n, 'nobody proposed this'))).toBe(false);
+    // The latest still take theirs, and dismiss it at once.
+    expect(asks.claimOwnCopy(copy(9_001n, 'code 5000'))).toBe(true);
+    await expect.poll(() => dismissed).toEqual([9_001n]);
   });
 
   test('bounded set and map forget the oldest first', () => {

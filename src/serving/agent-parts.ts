@@ -24,7 +24,13 @@ import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
-import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
+import {
+  loadMemory,
+  MEMORY_NAME,
+  saveMemory,
+  trackHandled,
+  type Memory,
+} from '../memory/agent-memory.js';
 import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
 import {
   makeLivePlaceholders,
@@ -188,6 +194,11 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
+  const { keptAside } = memory;
+  if (keptAside !== undefined)
+    status.section('Memory', () => [
+      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+    ]);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -259,6 +270,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     requests,
     policy,
     approvals,
+    asks,
     wakeUps,
     notices,
     tell,
