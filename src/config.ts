@@ -41,6 +41,8 @@ export interface AgentLimits {
   maxPeerExchanges: number;
   /** Turns for one sender (not the HOST) in any hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR). */
   maxTurnsPerSenderPerHour: number;
+  /** Model replies cut by the output limit in a row before the turn ends (LAL_MAX_TRUNCATED_REPLIES). */
+  maxTruncatedReplies: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
@@ -64,6 +66,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   // Two polite agents would thank each other for ever (AutoGen's max_consecutive_auto_reply is 10 too).
   maxPeerExchanges: 10,
   maxTurnsPerSenderPerHour: 60,
+  // A cut reply is answered "retry shorter"; the third in a row means it is not working.
+  maxTruncatedReplies: 3,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -82,6 +86,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   maxWakeUps: 'LAL_MAX_WAKE_UPS',
   maxPeerExchanges: 'LAL_MAX_PEER_EXCHANGES',
   maxTurnsPerSenderPerHour: 'LAL_MAX_TURNS_PER_SENDER_PER_HOUR',
+  maxTruncatedReplies: 'LAL_MAX_TRUNCATED_REPLIES',
 };
 
 /** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */
