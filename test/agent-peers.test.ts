@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
+import { DAEMON_PROFILES, specialNamesOf } from '../sim/mail-host/index.js';
 import { callTool, type Step } from './support/scripted-provider.js';
 import {
   asMessages,
@@ -185,5 +186,45 @@ describe('the HOST first', () => {
     expect(run.provider.requests[1]!.messages.at(-1)!.content).toMatch(
       /from HOST: a question from HOST/,
     );
+  });
+});
+
+describe.each(DAEMON_PROFILES)('senders from other daemons, on the %s daemon', profile => {
+  const special = specialNamesOf(profile);
+  test('an unnamed sender is shown by the same short id every time, and one of a peer daemon as such; help() lists them', async () => {
+    const run = await start({
+      profile,
+      steps: answerEach(4),
+      prepare: async (host, name) => {
+        await E(host.host).provideGuest('bob', { introducedNames: { [name]: 'lal' } });
+        await host.providePeerGuest('carol', { introducedNames: { [name]: 'lal' } });
+      },
+    });
+    const carolSays = (text: string) =>
+      E(run.host.guest('carol').powers).send('lal', [text], [], []);
+    await bobSays(run, 'hi from bob');
+    await expect.poll(() => run.provider.requests.length).toBe(1);
+    await carolSays('hi from carol');
+    await expect.poll(() => run.provider.requests.length).toBe(2);
+    await carolSays('carol again');
+    await expect.poll(() => run.provider.requests.length).toBe(3);
+    const notices = run.provider.requests.map(request => request.messages.at(-1)!.content);
+    const [bobId, carolId] = [run.host.guest('bob').id, run.host.guest('carol').id];
+    const short = (id: string) => id.slice(0, 8);
+    const node = (id: string) => id.split(':')[1]!.slice(0, 8);
+    expect(notices[0]).toMatch(new RegExp(`from unnamed ${short(bobId)}: hi from bob`));
+    expect(notices[0]).not.toMatch(/another daemon/);
+    const carol = `unnamed ${short(carolId)} on another daemon (node ${node(carolId)})`;
+    expect(node(carolId)).not.toBe(node(bobId));
+    expect(notices[1]).toContain(`from ${carol}: hi from carol`);
+    expect(notices[2]).toContain(`from ${carol}: carol again`);
+    // The HOST sees them the same way in help(), with the HOST itself once it has spoken.
+    await run.send('and me');
+    await run.reply(/^Thanks! And you\? \(4\)$/);
+    const help = await run.help();
+    expect(help).toMatch(/Senders served:/);
+    expect(help).toContain(`- ${special.host}: 1 turn`);
+    expect(help).toContain(`- ${carol}: 2 turns`);
+    expect(help).toContain(`- unnamed ${short(bobId)}: 1 turn`);
   });
 });

@@ -49,8 +49,14 @@ export const makeConversationBounds = <W>(options: {
   clock: Clock;
   hostName: string;
   requeue: (work: W) => void;
+  /** Whether the sender of this key writes from another daemon (the node part of its id). */
+  elsewhere?: (key: string) => boolean;
 }): ConversationBounds<W> => {
   const { records, limits, clock, hostName, requeue } = options;
+  const shown = (record: SenderRecord) =>
+    options.elsewhere?.(record.key) === true && !record.name.includes('another daemon')
+      ? `${record.name} (on another daemon)`
+      : record.name;
   const waiting = new Map<string, W[]>();
   const timers = new Map<string, () => void>();
   const find = (key: string) => records.find(record => record.key === key);
@@ -120,7 +126,7 @@ export const makeConversationBounds = <W>(options: {
         .sort((a, b) => b.last - a.last)
         .map(record => {
           const parts = [
-            `${record.name}: ${record.served} turn${record.served === 1 ? '' : 's'}, the last at ${new Date(record.last).toISOString()}`,
+            `${shown(record)}: ${record.served} turn${record.served === 1 ? '' : 's'}, the last at ${new Date(record.last).toISOString()}`,
           ];
           if (record.name !== hostName)
             parts.push(

@@ -168,6 +168,10 @@ const assembleSenders = (
     clock,
     hostName,
     requeue: work => queue.push(work),
+    elsewhere: key => {
+      const node = daemon.selfId === undefined ? undefined : senderKey(daemon.selfId).split(':')[1];
+      return node !== undefined && key.split(':')[1] !== node;
+    },
   });
   status.section('Senders served', () => senders.describe());
   // How each lane's sender was last shown, for help().
@@ -186,6 +190,25 @@ const assembleSenders = (
     return { key, first: sender === hostName || trusts(sender) };
   };
   return { senders, senderKeyOf, laneOf };
+};
+
+/** Live progress in the chat (newest daemon), and its help() section. */
+const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvaluation: boolean) => {
+  const { powers, env, status, clock, log } = setup;
+  const liveProgress = readLiveProgress(env) && daemon.canEdit;
+  status.section('Live progress', () => [
+    liveProgress
+      ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
+      : 'off',
+  ]);
+  return makeLivePlaceholders({
+    powers,
+    daemon,
+    clock,
+    log,
+    enabled: liveProgress,
+    directEvaluation,
+  });
 };
 
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
@@ -243,20 +266,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     memory,
     directEvaluation,
   );
-  const liveProgress = readLiveProgress(env) && daemon.canEdit;
-  status.section('Live progress', () => [
-    liveProgress
-      ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
-      : 'off',
-  ]);
-  const progress = makeLivePlaceholders({
-    powers,
-    daemon,
-    clock,
-    log,
-    enabled: liveProgress,
-    directEvaluation,
-  });
+  const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
