@@ -21,6 +21,8 @@ export default [
       'node_modules/**',
       'bench/results/**',
       'bench-results/**',
+      'reports/**',
+      '.stryker-tmp/**',
       '**/*.d.ts',
     ],
   },
@@ -32,7 +34,7 @@ export default [
       parserOptions: {
         // Each file is checked in the program of its nearest tsconfig.json (test/ has its own).
         projectService: {
-          allowDefaultProject: ['vitest.config.ts'],
+          allowDefaultProject: ['vitest.config.ts', 'vitest.mutation.config.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

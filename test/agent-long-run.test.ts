@@ -101,13 +101,28 @@ describe('no leaks on long runs', () => {
 
   test('the sender-name cache keeps the most recent senders only (5,000 senders)', async () => {
     const asked: string[] = [];
+    let following: () => void = () => {};
+    const followed = new Promise<void>(resolve => (following = resolve));
     const powers = {
       reverseIdentify: (id: string) => {
         asked.push(id);
         return [`name-of-${id.slice(0, 6)}`];
       },
+      // Names are kept only while the directory's changes are followed; none come here.
+      followNameChanges: () => ({
+        next: () => {
+          following();
+          return new Promise(() => {});
+        },
+        return: () => ({ done: true }),
+      }),
     };
-    const nameOf = makeSenderNames(powers);
+    const controller = new AbortController();
+    const nameOf = makeSenderNames(powers, undefined, {
+      signal: controller.signal,
+      log: () => {},
+    });
+    await followed;
     const ids = Array.from(
       { length: 5_000 },
       (_, index) => `${String(index).padStart(6, '0')}${'f'.repeat(122)}`,
@@ -119,6 +134,7 @@ describe('no leaks on long runs', () => {
     expect(asked).toHaveLength(5_000);
     expect(await nameOf(ids[0]!)).toBe('name-of-000000');
     expect(asked).toHaveLength(5_001);
+    controller.abort();
   });
 
   test('5,000 proposals told before their copies came keep nothing beyond a bound, and a copy of nothing is not kept', async () => {

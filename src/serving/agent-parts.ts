@@ -208,7 +208,8 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     enabled: liveProgress,
     directEvaluation,
   });
-  const nameOf = makeSenderNames(powers, daemon);
+  // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
+  const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const turns = makeTurnServer({
     model,
