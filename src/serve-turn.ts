@@ -172,7 +172,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         conversation,
         turn,
         tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
-        decodeCall: call => decodeCall(call, setup.redact),
+        decodeCall: call =>
+          decodeCall(
+            call,
+            setup.redact,
+            name => setup.tools.find(name)?.schema.function.parameters,
+          ),
         runTool: guardToolCall({
           policy: setup.policy,
           gate: setup.approvals,
