@@ -11,6 +11,7 @@ import { decodeCall } from '../src/encoding/decode-call.js';
 
 const call = (name: string, args: string) => ({ id: 'c1', name, arguments: args });
 const keep = (text: string) => text;
+const decode = (name: string, args: string) => decodeCall(call(name, args), keep);
 
 describe('decodeArguments', () => {
   test('an object is read whole; nothing at all is no arguments', () => {
@@ -88,22 +89,58 @@ describe('decodeCall', () => {
     });
   });
 
-  test("the repeat guard's key: equal for the same call however spaced or ordered, different otherwise", () => {
+  test("the repeat guard's key: equal for the same call however spaced or ordered, different otherwise (a FaeTool's call)", () => {
     const key = (name: string, args: string) => decodeCall(call(name, args), keep).key;
-    expect(key('send', '{"to":"a","n":{"y":1,"x":null}}')).toBe(
-      key('send', ' { "n": { "x": null, "y": 1 }, "to": "a" } '),
+    expect(key('weather', '{"to":"a","n":{"y":1,"x":null}}')).toBe(
+      key('weather', ' { "n": { "x": null, "y": 1 }, "to": "a" } '),
     );
-    expect(key('send', '{"list":[1,2]}')).not.toBe(key('send', '{"list":[2,1]}'));
-    expect(key('send', '{"list":[{"b":1,"a":2}]}')).toBe(key('send', '{"list":[{"a":2,"b":1}]}'));
-    expect(key('send', '{"to":"a"}')).not.toBe(key('reply', '{"to":"a"}'));
-    expect(key('send', '{"v":null}')).not.toBe(key('send', '{"v":{}}'));
+    expect(key('weather', '{"list":[1,2]}')).not.toBe(key('weather', '{"list":[2,1]}'));
+    expect(key('weather', '{"list":[{"b":1,"a":2}]}')).toBe(
+      key('weather', '{"list":[{"a":2,"b":1}]}'),
+    );
+    expect(key('weather', '{"to":"a"}')).not.toBe(key('forecast', '{"to":"a"}'));
+    expect(key('weather', '{"v":null}')).not.toBe(key('weather', '{"v":{}}'));
     // Arguments that cannot be read: the same text, however padded, is the same call.
-    expect(key('send', '{"to":')).toBe(key('send', '  {"to":  '));
-    expect(key('send', '{"to":')).not.toBe(key('send', '{"to":"'));
+    expect(key('weather', '{"to":')).toBe(key('weather', '  {"to":  '));
+    expect(key('weather', '{"to":')).not.toBe(key('weather', '{"to":"'));
+  });
+
+  test("a built-in's arguments are checked against its definition: refused with the op's names, or read into its values", () => {
+    expect(decode('names', '{"op":"move","path":["a"]}')).toMatchObject({
+      ok: false,
+      names: ['move', 'names'],
+      error: 'move: to is required',
+    });
+    expect(decode('move', '{"path":["a"],"to":["b"]}')).toMatchObject({
+      ok: true,
+      names: ['move', 'names'],
+      values: { path: ['a'], to: ['b'] },
+    });
+  });
+
+  test("a FaeTool's arguments are checked against the parameters it declared, when it declared them", () => {
+    const parameters = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    };
+    const declared = (name: string) => (name === 'weather' ? parameters : undefined);
+    const check = (name: string, args: string) =>
+      decodeCall({ id: 'c1', name, arguments: args }, keep, declared);
+    expect(check('weather', '{}')).toMatchObject({
+      ok: false,
+      names: ['weather'],
+      error: expect.stringMatching(/^weather: .*city/),
+    });
+    expect(check('weather', '{"city":"Oslo"}')).toMatchObject({
+      ok: true,
+      values: { city: 'Oslo' },
+    });
+    expect(check('forecast', '{}')).toMatchObject({ ok: true, values: {} });
   });
 
   test('secret values are redacted before anything sees the arguments', () => {
-    const decoded = decodeCall(call('send', '{"strings":["token sk-123"]}'), text =>
+    const decoded = decodeCall(call('weather', '{"strings":["token sk-123"]}'), text =>
       text.replaceAll('sk-123', '[redacted]'),
     );
     expect(decoded).toMatchObject({ ok: true, args: { strings: ['token [redacted]'] } });

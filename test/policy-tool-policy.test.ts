@@ -130,11 +130,11 @@ describe('guardToolCall', () => {
 
   test('a call that cannot be decoded is answered with its error, never put to the HOST', async () => {
     const { gate, asked } = makeGate();
-    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'send' }, gate, {
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, {
       number: 1n,
       sender: 'alice',
     });
-    const answer = await run(decode('send', '{"to": '), ['send']);
+    const answer = await run(decode('deploy', '{"to": '), ['deploy']);
     expect(answer).toMatch(/^The arguments are not valid JSON/);
     expect(asked).toEqual([]);
     expect(ran).toHaveLength(1);
@@ -142,23 +142,23 @@ describe('guardToolCall', () => {
 
   test('a gated call while serving no one (a wake-up) is put to the HOST, whole', async () => {
     const { gate, asked } = makeGate();
-    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'send' }, gate, undefined);
-    const answer = await run(decode('send', '{"to":"bob","strings":["hi"]}'), ['send']);
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, undefined);
+    const answer = await run(decode('deploy', '{"to":"bob","strings":["hi"]}'), ['deploy']);
     expect(JSON.parse(answer)).toEqual({ status: 'pending', approvalId: 'a1' });
     expect(ran).toEqual([]);
     expect(asked.map(({ action, origin }) => ({ action, origin }))).toEqual([
-      { action: 'send {"to":"bob","strings":["hi"]}', origin: undefined },
+      { action: 'deploy {"to":"bob","strings":["hi"]}', origin: undefined },
     ]);
     expect(asked[0]!.digest).toBe(digestOfCall(asked[0]!.action));
   });
 
   test('an allowance left by an approval runs that call once without asking', async () => {
-    const call = decode('send', '{"to":"bob"}');
+    const call = decode('deploy', '{"to":"bob"}');
     const { gate, asked } = makeGate([digestOfCall(describeCall(call as never))]);
-    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'send' }, gate, { number: 2n, sender: 'x' });
-    expect(await run(call, ['send'])).toBe('ran');
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, { number: 2n, sender: 'x' });
+    expect(await run(call, ['deploy'])).toBe('ran');
     expect(ran).toHaveLength(1);
-    await run(call, ['send']);
+    await run(call, ['deploy']);
     expect(asked).toHaveLength(1);
   });
 });
