@@ -16,6 +16,9 @@ describe("the README's session", () => {
   it('is what the simulator prints today, word for word', async () => {
     const recorded = await recordReadmeSession();
     expect(recorded).toContain('#8 fae › Adopted it: 6 × 7 = 42');
-    expect(readmeBlock(readme)).toBe(transcriptBlock(recorded));
+    expect(
+      readmeBlock(readme),
+      "README.md's session is stale: run `npm run transcript -- --write` and commit README.md",
+    ).toBe(transcriptBlock(recorded));
   });
 });
