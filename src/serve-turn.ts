@@ -4,7 +4,7 @@
  * something unsaid — its plain-text answer goes to the sender, and a turn
  * ended by a failure or a bound is explained to the sender.
  */
-import type { Provider, ToolCall } from '../providers/types.js';
+import type { Provider } from '../providers/types.js';
 import { makeBoundedSet } from './bounded-collections.js';
 import type { AgentConfig } from './config.js';
 import type { PowersRef } from './guest-powers.js';
@@ -20,6 +20,7 @@ import type { TellSender } from './mail/tell-sender.js';
 import type { NoticeQueue, Origin } from './notices.js';
 import type { ProposalTracker } from './proposals/proposal-tracker.js';
 import type { RequestTracker } from './requests/request-tracker.js';
+import type { PendingAsks } from './pending/pending-asks.js';
 import { systemPrompt } from './system-prompt.js';
 import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
@@ -29,6 +30,7 @@ import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
 import type { ApprovalGate } from './policy/approval-gate.js';
 import { guardToolCall } from './policy/guard-tool-call.js';
+import { decodeCall, type CallDecoding } from './encoding/decode-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
 import type { QuotaStop } from './usage/quota-stop.js';
@@ -57,6 +59,8 @@ export interface TurnServerSetup {
   /** Which tools are offered, and which calls the HOST approves first. */
   policy: ToolPolicy;
   approvals: ApprovalGate;
+  /** Every ask still pending (pending/pending-asks.ts): whether the message may still be answered later. */
+  asks: Pick<PendingAsks, 'hasPendingFor'>;
   /** The `schedule` tool's wake-ups. */
   wakeUps?: WakeUps;
   notices: NoticeQueue;
@@ -168,12 +172,17 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         conversation,
         turn,
         tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+        decodeCall: call =>
+          decodeCall(
+            call,
+            setup.redact,
+            name => setup.tools.find(name)?.schema.function.parameters,
+          ),
         runTool: guardToolCall({
           policy: setup.policy,
           gate: setup.approvals,
           origin,
-          redact: setup.redact,
-          run: (call: ToolCall, offered: readonly string[]) =>
+          run: (call: CallDecoding, offered: readonly string[]) =>
             runToolCall(call, context, config.limits, signal, turnObserve, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.
@@ -219,7 +228,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         origin,
         turn,
         placeholder,
-        trackers: [setup.proposals, setup.requests, setup.approvals],
+        asks: setup.asks,
         tell,
         redact: setup.redact,
         hostName: setup.daemon?.names.host ?? 'HOST',

@@ -62,7 +62,7 @@ describe('the usage ledger in the store is bounded', () => {
 });
 
 describe('the store of the previous version', () => {
-  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (4)', async () => {
+  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (5)', async () => {
     const clock = makeManualClock();
     const now = clock.now();
     const v2 = JSON.stringify({
@@ -97,7 +97,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(4);
+    await expect.poll(async () => (await stored(run)).version).toBe(5);
     const memory = await stored(run);
     expect(memory.handled).toContain('id-of-an-old-message');
     const usage = memory.usage as StoredUsage;

@@ -49,6 +49,10 @@ describe('bench table', () => {
     expect(wrapText('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
     expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     expect(wrapText('', 5)).toEqual(['']);
-    expect(wrapText('    indented words here', 12)).toEqual(['    indented', '    words', '    here']);
+    expect(wrapText('    indented words here', 12)).toEqual([
+      '    indented',
+      '    words',
+      '    here',
+    ]);
   });
 });

@@ -2,7 +2,8 @@
  * Keeps the tools offered up to date without making the sender wait: the
  * first check (nothing known yet) comes before the first turn; after that,
  * tools/ is checked after each turn, beside the dismissal and the memory
- * write. adoptTool brings in a tool at once itself.
+ * write, and before each turn too while it holds a tool source (an MCP
+ * bridge, tool-sources.ts), whose tools change without tools/ changing. adoptTool brings in a tool at once itself.
  */
 import type { Log } from '../log.js';
 import type { ToolRegistry } from '../tools/fae-tool-registry.js';
@@ -25,5 +26,9 @@ export const makeToolsFreshness = (tools: ToolRegistry, log: Log): ToolsFreshnes
       log(`could not check tools/: ${describeError(error)}`);
     }
   };
-  return { beforeTurn: () => (known ? Promise.resolve() : check()), afterTurn: check };
+  return {
+    // A tool source (an MCP bridge) may have changed its tools since: asked before every turn.
+    beforeTurn: () => (known && !tools.hasSources() ? Promise.resolve() : check()),
+    afterTurn: check,
+  };
 };
