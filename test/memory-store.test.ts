@@ -78,6 +78,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     expect(logs).toEqual([]);
   });
@@ -112,6 +113,7 @@ describe('loadMemory', () => {
       asks: migrated,
       toldToWait: ['id:x'],
       notices: [],
+      senders: [],
     });
     expect(whole.logs).toEqual([]);
     const damaged = await load(
@@ -130,6 +132,32 @@ describe('loadMemory', () => {
     ]);
   });
 
+  test('a version 6 memory keeps the senders it served and their holds; a damaged one is left out', async () => {
+    const bob = {
+      key: '0123456789abcdef:fedcba9876543210',
+      name: 'bob',
+      served: 10,
+      last: NOW - 1_000,
+      exchanges: 10,
+      minutes: [[NOW - 60_000, 10]],
+      held: 'exchanges',
+      told: true,
+    };
+    const { memory, logs } = await load(
+      JSON.stringify({
+        version: 6,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        senders: [bob, { ...bob, key: 'other', held: 'forever' }, 'carol'],
+      }),
+    );
+    expect(memory.senders).toEqual([bob]);
+    expect(memory.conversation).toEqual(conversation);
+    expect(logs).toEqual([]);
+  });
+
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(
       JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),
@@ -142,6 +170,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     const v2 = await load(
       JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }),
@@ -179,9 +208,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 6, conversation, handled: [] }),
-      'agent-memory-v6',
-      ' (version 6, newer than 5)',
+      JSON.stringify({ version: 7, conversation, handled: [] }),
+      'agent-memory-v7',
+      ' (version 7, newer than 6)',
     ],
     [
       'a memory without its conversation',

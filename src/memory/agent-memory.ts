@@ -8,7 +8,8 @@
  * last hour's calls by the minute; since version 4 what the agent asked of
  * others and still waits for (requests, approvals, proposals), and whom the
  * quota has told to wait; since version 5 where each ask's life stood
- * (pending/ask-life.ts). It is stored as one
+ * (pending/ask-life.ts); since version 6 the senders it served (turns in a
+ * row, turns this hour, who is held). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -26,6 +27,7 @@ import {
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
+import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -38,10 +40,11 @@ export const MEMORY_NAME = 'agent-memory';
  * a version 1–3 memory loads with none.
  * 5: each pending ask keeps its `state` (made, sent, or settled while its
  * approved call runs); a version 4 ask was sent.
+ * 6: and `senders` (../peers/sender-ledger.ts); a version 1–5 memory loads with none.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 5;
+export const VERSION = 6;
 
 export interface Memory {
   conversation: Conversation;
@@ -56,6 +59,8 @@ export interface Memory {
   toldToWait: string[];
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
+  /** The senders served, with their turns and holds (version 6; none when absent). */
+  senders: SenderRecord[];
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -73,6 +78,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   asks: emptyAskStore(),
   toldToWait: [],
   notices: [],
+  senders: [],
 });
 
 type StoredMemory = {
@@ -84,6 +90,7 @@ type StoredMemory = {
   asks?: unknown;
   toldToWait?: unknown;
   notices?: unknown;
+  senders?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -188,6 +195,7 @@ export const loadMemory = async (
       asks: asks.store,
       toldToWait,
       notices,
+      senders: readSenderRecords(parsed.senders),
     };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
@@ -251,6 +259,7 @@ export const saveMemory = async (
           asks: memory.asks,
           toldToWait: memory.toldToWait,
           notices: memory.notices,
+          senders: memory.senders,
         },
         redact,
       ),
