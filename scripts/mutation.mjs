@@ -30,6 +30,19 @@ const modules = [
     tests: ['test/agent-call-decision.test.ts', 'test/tools-grouped.test.ts'],
   },
   {
+    name: 'tool-arguments',
+    mutate: [
+      'src/tools/validate-arguments.ts',
+      'src/tools/check-fae-arguments.ts',
+      'src/tools/tool-parameters.ts',
+    ],
+    tests: [
+      'test/tools-definitions.test.ts',
+      'test/tools-check-fae-arguments.test.ts',
+      'test/tools-read-args.test.ts',
+    ],
+  },
+  {
     name: 'policy',
     mutate: [
       'src/policy/guard-tool-call.ts',
