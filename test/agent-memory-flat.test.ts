@@ -5,6 +5,7 @@
  * one a minute, the quotas still count every call, and a version 2 store
  * (one [when, tokens] entry per call) loads and counts.
  */
+import { VERSION } from '../src/memory/agent-memory.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { replyStep, type AgentRun } from './support/agent-harness.js';
@@ -62,7 +63,7 @@ describe('the usage ledger in the store is bounded', () => {
 });
 
 describe('the store of the previous version', () => {
-  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (5)', async () => {
+  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version', async () => {
     const clock = makeManualClock();
     const now = clock.now();
     const v2 = JSON.stringify({
@@ -97,7 +98,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(5);
+    await expect.poll(async () => (await stored(run)).version).toBe(VERSION);
     const memory = await stored(run);
     expect(memory.handled).toContain('id-of-an-old-message');
     const usage = memory.usage as StoredUsage;
