@@ -20,7 +20,7 @@ const LONG_HEX = /\b[0-9a-f]{32,}\b/g;
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 /** Masks what differs between any two runs (ids, locators, random numbers). */
-export const maskText = (text: string): string =>
+const maskText = (text: string): string =>
   text.replace(LOCATOR, '<locator>').replace(FORMULA_ID, '<id>').replace(LONG_HEX, '<hex>');
 
 const interfaceName = (value: object): string => {

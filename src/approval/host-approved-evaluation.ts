@@ -34,13 +34,13 @@ import {
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
 
-export type Verdict = { approved: true } | { approved: false; reason: string };
+type Verdict = { approved: true } | { approved: false; reason: string };
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 /** Asks the host (a request it resolves to agree, rejects to refuse); settles when it answers. */
-export const askHostApproval = async (
+const askHostApproval = async (
   powers: unknown,
   hostName: string,
   description: string,
@@ -57,7 +57,7 @@ export const askHostApproval = async (
 };
 
 /** What the host reads: the whole code and what it is given, and how to answer. */
-export const describeCodeRequest = (who: string, proposal: Proposal): string => {
+const describeCodeRequest = (who: string, proposal: Proposal): string => {
   const endowments = proposal.codeNames.map((codeName, index) => {
     const path = proposal.petNamePaths[index];
     return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;

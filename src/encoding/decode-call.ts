@@ -41,7 +41,7 @@ export interface DecodedCall extends Decoding {
   grouped: GroupedCall | undefined;
 }
 
-export interface UndecodableCall extends Decoding {
+interface UndecodableCall extends Decoding {
   ok: false;
   /** Why it cannot run, for the model. */
   error: string;

@@ -23,10 +23,7 @@ export const isMailboxLoadFailure = (error: unknown): boolean =>
  * (its mail) or stopped (its powers did not load: the daemon makes it again
  * at its next start, as it is pinned).
  */
-export const mailboxLoadFailureText = (
-  pendingSources: readonly string[],
-  retrying: boolean,
-): string => {
+const mailboxLoadFailureText = (pendingSources: readonly string[], retrying: boolean): string => {
   const pending =
     pendingSources.length === 0
       ? 'an eval-proposal message in my mailbox or yours (endo inbox lists yours)'

@@ -123,7 +123,7 @@ const describeVersion = (parsed: unknown): string => {
 };
 
 /** The name an unreadable memory is kept under: by its version when it has one, never one in use. */
-export const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
+const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
   const version = versionOf(parsed);
   const base =
     typeof version === 'number' && Number.isSafeInteger(version) && version > 0
@@ -229,7 +229,7 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
  * holding `"` or `\` is escaped and would no longer match.
  */
 /** A copy of a JSON value with every string (and key) redacted. */
-export const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
+const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map(item => redactValues(item, redact));
   if (value !== null && typeof value === 'object')

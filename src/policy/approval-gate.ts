@@ -40,7 +40,7 @@ export interface ApprovalAsk {
   run: () => Promise<string>;
 }
 
-export interface PendingApproval {
+interface PendingApproval {
   approvalId: string;
   action: string;
   origin: Origin | undefined;

@@ -31,7 +31,7 @@ import { makeThrottledEdits, textContent, type MessageContent } from './throttle
 
 const EDIT_GAP_MS = 1_000;
 const CLOSED_REMEMBERED = 256;
-export const LEFT_BEHIND =
+const LEFT_BEHIND =
   'I stopped before I finished this (the agent was restarted). Send it again if you still need it.';
 
 export interface Placeholder {

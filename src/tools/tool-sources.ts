@@ -13,13 +13,13 @@ import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
 
 /** At most this many tools of one source are offered (each costs room in every request). */
-export const MAX_SOURCE_TOOLS = 64;
+const MAX_SOURCE_TOOLS = 64;
 
 export interface ToolSource {
   listTools(): Promise<FaeTool[]>;
 }
 
-export type SourceTool = { tool: FaeTool; schema: ToolSchema } | { tool: FaeTool; refused: string };
+type SourceTool = { tool: FaeTool; schema: ToolSchema } | { tool: FaeTool; refused: string };
 
 /** What one source offered last: its tools in its order, each with its checked schema or why it is refused. */
 export type SourceTools = SourceTool[];

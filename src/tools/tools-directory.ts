@@ -20,7 +20,7 @@ const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 /** The daemon's words when a name points at a formula that was collected. */
-export const isCollectedFormula = (error: unknown): boolean =>
+const isCollectedFormula = (error: unknown): boolean =>
   /No reference exists at path/.test(messageOf(error));
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */

@@ -22,7 +22,7 @@ import type { McpSettings } from './mcp-settings.js';
 import { prepareServerLaunch } from './server-launch.js';
 
 /** Starting a server (initialize, then its tool list) may take this long even when calls may not. */
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 harden(START_TIMEOUT_MS);
 
 /** How the bridge introduces itself to a server. */
