@@ -10,6 +10,7 @@
 import { readProviderConfig, type ProviderConfig } from './config.js';
 import { readSecret } from './read-secret.js';
 import { ProviderError, type Env } from './types.js';
+import { describeError } from './describe-error.js';
 
 const FALLBACK_ENV = 'LAL_FALLBACK';
 const FALLBACK_COOLDOWN_ENV = 'LAL_FALLBACK_COOLDOWN_MS';
@@ -88,7 +89,7 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
         LAL_AUTH_TOKEN_FILE: undefined,
       });
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = describeError(error);
       if (entry.tokenName === undefined && text.includes('LAL_AUTH_TOKEN')) {
         throw new ProviderError(
           'config',

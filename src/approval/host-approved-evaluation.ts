@@ -30,14 +30,12 @@ import {
   storedOrigin,
   type PendingAsks,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
 
 type Verdict = { approved: true } | { approved: false; reason: string };
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /** Asks the host (a request it resolves to agree, rejects to refuse); settles when it answers. */
 const askHostApproval = async (
@@ -52,7 +50,7 @@ const askHostApproval = async (
     );
     return harden({ approved: true });
   } catch (error) {
-    return harden({ approved: false, reason: messageOf(error) });
+    return harden({ approved: false, reason: describeError(error) });
   }
 };
 
@@ -119,7 +117,7 @@ export const makeHostApprovedEvaluation = (options: {
       );
     } catch (error) {
       settleWith(
-        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${messageOf(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
+        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${describeError(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
       );
     }
   };

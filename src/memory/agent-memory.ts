@@ -28,6 +28,7 @@ import {
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -198,7 +199,7 @@ export const loadMemory = async (
       senders: readSenderRecords(parsed.senders),
     };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     if (found === undefined) {
       log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
       return freshNow();
@@ -266,7 +267,7 @@ export const saveMemory = async (
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
-    log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
   }
 };
 

@@ -19,6 +19,7 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import type { Origin } from '../notices.js';
 import { isPending, nextAsk, type AskEffect, type AskEvent, type AskState } from './ask-life.js';
+import { describeError } from '../../providers/describe-error.js';
 
 type AskKind = 'request' | 'approval' | 'evaluation' | 'proposal';
 
@@ -112,9 +113,7 @@ export type Settlement = 'fulfilled' | 'rejected' | 'lost' | 'interrupted';
  * restart under way): that is no answer, and the ask keeps waiting.
  */
 export const isDisconnection = (error: unknown): boolean =>
-  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(
-    error instanceof Error ? error.message : String(error),
-  );
+  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(describeError(error));
 
 /** The agent's own copy of something it sent, as the mail gives it. */
 interface OwnCopy {

@@ -26,6 +26,7 @@ import {
   type Settlement,
   type StoredAsk,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const RESULT_PREVIEW_CHARS = 4_000;
 
@@ -145,10 +146,7 @@ export const makeApprovalGate = (options: {
           return;
         }
         if (asks.answer(approvalId, 'no') !== 'refuse') return;
-        refused(
-          { approvalId, action, origin },
-          error instanceof Error ? error.message : String(error),
-        );
+        refused({ approvalId, action, origin }, describeError(error));
       },
     );
     asks.sent(approvalId);

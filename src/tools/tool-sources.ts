@@ -11,6 +11,7 @@ import type { FaeTool } from '../fae-tool.js';
 import type { Log } from '../log.js';
 import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** At most this many tools of one source are offered (each costs room in every request). */
 const MAX_SOURCE_TOOLS = 64;
@@ -26,9 +27,6 @@ export type SourceTools = SourceTool[];
 
 /** A call to another vat that must answer in time (the registry's). */
 export type Bounded = <T>(what: string, call: () => unknown) => Promise<T>;
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * Asks a source for its tools, reusing what `before` knew of a tool it answers again (the same
