@@ -266,9 +266,48 @@ describe('loadMemory', () => {
     expect(JSON.parse(values.get(MEMORY_NAME) as string)).not.toHaveProperty('keptAside');
   });
 
-  test('a store that fails to answer starts afresh with the reason logged', async () => {
-    const { memory, logs } = await load('{}', { lookup: true });
-    expect(memory).toEqual(freshMemory(NOW));
+  test('a memory that exists but does not answer is never overwritten: this run saves nothing', async () => {
+    const { powers, values } = makeStore({ [MEMORY_NAME]: 'the only copy' }, { lookup: true });
+    const logs: string[] = [];
+    const memory = await loadMemory(powers, line => logs.push(line), NOW);
+    expect(memory).toEqual({
+      ...freshMemory(NOW),
+      unsaved: `${MEMORY_NAME} could not be read (store unreachable)`,
+    });
+    expect(logs).toEqual([
+      `${MEMORY_NAME} could not be read (store unreachable); starting afresh, and saving nothing this run`,
+    ]);
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text,
+    );
+    expect(values.get(MEMORY_NAME)).toBe('the only copy');
+  });
+
+  test('an unreadable memory that cannot be kept aside is not overwritten either', async () => {
+    const { powers, values } = makeStore({ [MEMORY_NAME]: '{"version": 99' }, { store: true });
+    const logs: string[] = [];
+    const memory = await loadMemory(powers, line => logs.push(line), NOW);
+    expect(memory.unsaved).toBe(`${MEMORY_NAME} could not be kept aside (disk full)`);
+    await saveMemory(
+      powers,
+      memory,
+      line => logs.push(line),
+      text => text,
+    );
+    expect(values.get(MEMORY_NAME)).toBe('{"version": 99');
+  });
+
+  test('a store that fails before saying whether a memory exists starts afresh with the reason logged', async () => {
+    const powers = Far('powers', {
+      has() {
+        throw Error('store unreachable');
+      },
+    }) as unknown as PowersRef;
+    const logs: string[] = [];
+    expect(await loadMemory(powers, line => logs.push(line), NOW)).toEqual(freshMemory(NOW));
     expect(logs).toEqual([`could not read ${MEMORY_NAME} (store unreachable); starting afresh`]);
   });
 });

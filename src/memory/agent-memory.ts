@@ -63,6 +63,11 @@ export interface Memory {
   senders: SenderRecord[];
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
+  /**
+   * Set (never stored) when a memory exists but could neither be read nor
+   * kept aside: this run saves nothing, so that it is not overwritten.
+   */
+  unsaved?: string;
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -144,8 +149,11 @@ export const loadMemory = async (
   now: number = Date.now(),
 ): Promise<Memory> => {
   const freshNow = () => freshMemory(now);
+  // Once a memory is known to exist, a failure must not let this run overwrite it.
+  let found: string | undefined;
   try {
     if (!(await E(powers).has(MEMORY_NAME))) return freshNow();
+    found = 'could not be read';
     const stored: unknown = await E(powers).lookup(MEMORY_NAME);
     let parsed: unknown;
     try {
@@ -154,6 +162,7 @@ export const loadMemory = async (
       parsed = undefined;
     }
     if (!isMemoryShape(parsed)) {
+      found = 'could not be kept aside';
       const keptAside = await keepAside(powers, stored, parsed);
       log(
         `${MEMORY_NAME} is not a memory this version can read${describeVersion(parsed)}; kept aside as "${keptAside}", starting afresh`,
@@ -189,12 +198,29 @@ export const loadMemory = async (
       senders: readSenderRecords(parsed.senders),
     };
   } catch (error) {
-    log(
-      `could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`,
-    );
-    return freshNow();
+    const why = error instanceof Error ? error.message : String(error);
+    if (found === undefined) {
+      log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
+      return freshNow();
+    }
+    log(`${MEMORY_NAME} ${found} (${why}); starting afresh, and saving nothing this run`);
+    return { ...freshNow(), unsaved: `${MEMORY_NAME} ${found} (${why})` };
   }
 };
+
+/** What help() says about a memory this run could not use (nothing when all is well). */
+export const describeMemoryTrouble = (memory: Memory): string[] => [
+  ...(memory.keptAside === undefined
+    ? []
+    : [
+        `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${memory.keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+      ]),
+  ...(memory.unsaved === undefined
+    ? []
+    : [
+        `${memory.unsaved}: I started afresh and save nothing this run, so that it is not overwritten.`,
+      ]),
+];
 
 /**
  * `redact` hides secret values (the auth token) that the conversation may
@@ -219,6 +245,8 @@ export const saveMemory = async (
   log: Log,
   redact: (text: string) => string,
 ): Promise<void> => {
+  // A memory this run could not read or keep aside is still there: it is not overwritten.
+  if (memory.unsaved !== undefined) return;
   try {
     const snapshot = JSON.stringify(
       redactValues(

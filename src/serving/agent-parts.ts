@@ -25,8 +25,8 @@ import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
 import {
+  describeMemoryTrouble,
   loadMemory,
-  MEMORY_NAME,
   saveMemory,
   trackHandled,
   type Memory,
@@ -217,11 +217,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
-  const { keptAside } = memory;
-  if (keptAside !== undefined)
-    status.section('Memory', () => [
-      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
-    ]);
+  status.section('Memory', () => describeMemoryTrouble(memory));
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
