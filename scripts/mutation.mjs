@@ -114,6 +114,7 @@ const modules = [
     name: 'approval-gate',
     mutate: ['src/policy/approval-gate.ts'],
     tests: [
+      'test/policy-approval-gate.test.ts',
       'test/agent-tool-policy.test.ts',
       'test/agent-pending-restart.test.ts',
       'test/agent-ask-life.test.ts',
