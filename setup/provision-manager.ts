@@ -13,7 +13,7 @@ import type { Say } from './say.js';
 import { pinAgent, type PinOutcome } from './pin-agent.js';
 import { HOST_AGENT } from './serve-add-agent-form.js';
 
-export const MANAGER_NAMES = harden({
+const MANAGER_NAMES = harden({
   guestName: 'setup-lal',
   agentName: 'profile-for-setup-lal',
   controllerName: 'controller-for-setup-lal',

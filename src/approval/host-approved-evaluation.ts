@@ -30,17 +30,15 @@ import {
   storedOrigin,
   type PendingAsks,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
 
-export type Verdict = { approved: true } | { approved: false; reason: string };
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
+type Verdict = { approved: true } | { approved: false; reason: string };
 
 /** Asks the host (a request it resolves to agree, rejects to refuse); settles when it answers. */
-export const askHostApproval = async (
+const askHostApproval = async (
   powers: unknown,
   hostName: string,
   description: string,
@@ -52,12 +50,12 @@ export const askHostApproval = async (
     );
     return harden({ approved: true });
   } catch (error) {
-    return harden({ approved: false, reason: messageOf(error) });
+    return harden({ approved: false, reason: describeError(error) });
   }
 };
 
 /** What the host reads: the whole code and what it is given, and how to answer. */
-export const describeCodeRequest = (who: string, proposal: Proposal): string => {
+const describeCodeRequest = (who: string, proposal: Proposal): string => {
   const endowments = proposal.codeNames.map((codeName, index) => {
     const path = proposal.petNamePaths[index];
     return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;
@@ -119,7 +117,7 @@ export const makeHostApprovedEvaluation = (options: {
       );
     } catch (error) {
       settleWith(
-        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${messageOf(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
+        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${describeError(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
       );
     }
   };

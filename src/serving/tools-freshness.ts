@@ -7,7 +7,7 @@
  */
 import type { Log } from '../log.js';
 import type { ToolRegistry } from '../tools/fae-tool-registry.js';
-import { describeError } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export interface ToolsFreshness {
   /** Before a turn: checks tools/ only if it was never read. */

@@ -22,6 +22,7 @@ import {
   type SourceTools,
   type ToolSource,
 } from './tool-sources.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const TOOLS_DIRECTORY = 'tools';
 
@@ -55,9 +56,6 @@ export interface ToolRegistry {
   /** Every entry of tools/ that is not offered, with the reason (for help()). */
   refused(): { petName: string; reason: string }[];
 }
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 export const makeToolRegistry = (options: {
   powers: PowersRef;
