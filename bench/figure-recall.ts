@@ -15,7 +15,7 @@ import { E } from '@endo/far';
 import type { NormalizedRequest } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
-import { DEFAULT_CONTEXT_TOKENS } from './run-conversation.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../providers/config.js';
 import { callTool, latestNoticeNumber, type ModelStep } from './scripted-model.js';
 import { kb } from './stats.js';
 
