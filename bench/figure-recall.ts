@@ -19,7 +19,7 @@ import { DEFAULT_CONTEXT_TOKENS } from '../providers/config.js';
 import { callTool, latestNoticeNumber, type ModelStep } from './scripted-model.js';
 import { kb } from './stats.js';
 
-export const FACTS = [
+const FACTS = [
   {
     statement: 'Please remember: the vault code is 4711-XQ.',
     question: 'What is the vault code?',

@@ -24,7 +24,7 @@ export interface ExchangeRecord {
 }
 
 // A message or answer longer than this is cut: the record stays well under a chunk.
-export const RECORD_TEXT_CHARS = 3_000;
+const RECORD_TEXT_CHARS = 3_000;
 // Replies and messages quoted in full up to this (the digest quotes 160 characters).
 const QUOTE_CHARS = 2_000;
 

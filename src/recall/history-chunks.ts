@@ -15,7 +15,7 @@ import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
 export const HISTORY_DIRECTORY = 'agent-history';
 export const OPEN_CHUNK = 'open';
 /** The chunk format; a chunk of another version is kept and left out of searches. */
-export const CHUNK_VERSION = 1;
+const CHUNK_VERSION = 1;
 
 export interface ClosedChunk {
   seq: number;
@@ -27,7 +27,7 @@ const CLOSED = /^c(\d+)-(\d+)$/;
 
 export const closedChunkName = (seq: number, bytes: number): string => `c${seq}-${bytes}`;
 
-export const parseClosedChunk = (name: string): ClosedChunk | undefined => {
+const parseClosedChunk = (name: string): ClosedChunk | undefined => {
   const found = CLOSED.exec(name);
   return found === null ? undefined : { seq: Number(found[1]), bytes: Number(found[2]), name };
 };

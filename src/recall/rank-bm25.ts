@@ -9,7 +9,7 @@
 const K1 = 1.2;
 const B = 0.75;
 
-export interface Ranked<Ref> {
+interface Ranked<Ref> {
   ref: Ref;
   score: number;
 }

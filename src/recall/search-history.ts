@@ -11,13 +11,13 @@ import { makeBm25 } from './rank-bm25.js';
 import { queryWords, wordsOf } from './search-words.js';
 
 /** Exchanges a search returns: enough to choose from, few enough to read. */
-export const RECALL_LIMIT = 5;
+const RECALL_LIMIT = 5;
 // Chunks read at once: round trips overlap without holding much at a time.
 const READ_AT_ONCE = 16;
 // Characters of each side of an exchange shown; a longer one is cut around the first match.
 const EXCERPT_CHARS = 600;
 
-export interface RecalledExchange {
+interface RecalledExchange {
   messageNumber?: number;
   from?: string;
   date?: string;
