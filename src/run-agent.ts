@@ -99,7 +99,15 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
 
     const finishWith = makeMessageFinisher(powers, parts);
-    const toolsFresh = makeToolsFreshness(parts.tools, log);
+    const toolsFresh = makeToolsFreshness({
+      powers,
+      tools: parts.tools,
+      log,
+      followNameChanges: parts.daemon.followNameChanges,
+      remake: () => prepareToolsFolder(powers, log),
+    });
+    onCancel.add(() => toolsFresh.stop());
+    await toolsFresh.follow();
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,

@@ -7,6 +7,7 @@
 import { makeAgentMethods } from './agent-methods.js';
 import { formatLocator, idFromLocator } from './locator.js';
 import { makeStreamReader } from './stream-reader.js';
+import { nameChangesPresenter } from './name-changes.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type { MailOps } from './mail-ops.js';
@@ -41,6 +42,8 @@ export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailO
     lookupByLocator: async (locator: string) => table.provide(idFromLocator(locator)),
     listMessages: async () => harden(mailbox.list().map(externalize)),
     followMessages: async () => makeStreamReader(mailbox.follow(), externalize),
+    followNameChanges: async () =>
+      nameChangesPresenter('newest', table)(directory.followNameChanges()),
     send: (
       recipient: NameOrPath,
       strings: string[],

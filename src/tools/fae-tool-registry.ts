@@ -15,6 +15,7 @@ import type { ToolSchema } from '../../providers/types.js';
 import type { Log } from '../log.js';
 import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
+import { isCollectedFormula } from './tools-directory.js';
 
 export const TOOLS_DIRECTORY = 'tools';
 
@@ -35,9 +36,15 @@ interface Known {
 }
 
 export interface ToolRegistry {
-  /** Brings the offered tools up to date; `force` also re-reads the names (after a rename). */
-  refresh(options?: { force?: boolean }): Promise<void>;
+  /**
+   * Brings the offered tools up to date; `force` also re-reads the names (after
+   * a rename). Says `collected` when tools/ names a directory the daemon
+   * collected (tools-directory.ts), which only making it again mends.
+   */
+  refresh(options?: { force?: boolean }): Promise<'read' | 'collected'>;
   schemas(): ToolSchema[];
+  /** The formula id last read under this pet name in tools/, if any. */
+  knownId(petName: string): string | undefined;
   find(name: string): DynamicTool | undefined;
   /** Why the entry under this pet name in tools/ is not offered, if it is not. */
   refusal(petName: string): string | undefined;
@@ -99,19 +106,23 @@ export const makeToolRegistry = (options: {
     return { id, entry: undefined, refused: reason };
   };
 
-  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<void> => {
+  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<
+    'read' | 'collected'
+  > => {
     let ids: string;
     let petNames: string[];
     try {
       ids = (
         await bounded<string[]>('listing tools/', () => E(powers).listIdentifiers(TOOLS_DIRECTORY))
       ).join(' ');
-      if (!force && ids === knownIds) return;
+      if (!force && ids === knownIds) return 'read';
       petNames = await bounded<string[]>('listing tools/', () => E(powers).list(TOOLS_DIRECTORY));
     } catch (error) {
+      // The caller makes it again (the tools at the top level move in), then reads it.
+      if (isCollectedFormula(error)) return 'collected';
       // Keep offering what we had: a directory that cannot be read now may be readable at the next message.
       log(`could not read tools/ (${describeError(error)}); the tools known before stay offered`);
-      return;
+      return 'read';
     }
     knownIds = ids;
     const next = new Map<string, Known>();
@@ -164,11 +175,13 @@ export const makeToolRegistry = (options: {
     }
     byName = offered;
     notOffered = skipped;
+    return 'read';
   };
 
   return {
     refresh,
     schemas: () => [...byName.values()].map(entry => entry.schema),
+    knownId: petName => known.get(petName)?.id,
     find: name => byName.get(name),
     refusal: petName => notOffered.get(petName),
     refused: () => [...notOffered].map(([petName, reason]) => ({ petName, reason })),
