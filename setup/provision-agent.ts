@@ -18,7 +18,7 @@ export interface ProvisionAgentOptions {
   daemon: SetupDaemon;
   names: GuestNames;
   persona: Persona;
-  /** The variables to pass (already picked); LAL_PERSONA is set from `persona`. */
+  /** The variables to pass (already picked); LAL_PERSONA is set from `persona`, LAL_NAME from the guest's name. */
   env: Readonly<Record<string, string>>;
   /** The agent's module, a file:// URL (`dist/agent.js`). */
   agentSpecifier: string;
@@ -125,7 +125,8 @@ export const provisionAgent = async (
     );
   }
 
-  const env = harden({ ...options.env, LAL_PERSONA: persona });
+  // LAL_NAME: the guest's name, which the agent's log lines carry.
+  const env = harden({ ...options.env, LAL_PERSONA: persona, LAL_NAME: guestName });
   await E(host).makeUnconfined(
     daemon.worker,
     options.agentSpecifier,

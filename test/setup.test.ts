@@ -138,7 +138,7 @@ describe('setup.ts', () => {
     expect(JSON.stringify(await hostInboxTexts(mailHost))).not.toContain(SECRET);
   });
 
-  it('passes only the listed variables that are set, with the persona, and FAE_CWD made absolute', async () => {
+  it('passes only the listed variables that are set, with the persona and the guest name, and FAE_CWD made absolute', async () => {
     const mailHost = newMailHost();
     const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-setup-'));
     stubEnv({
@@ -158,6 +158,7 @@ describe('setup.ts', () => {
       LAL_MAX_TOKENS: '512',
       LAL_AUTH_TOKEN: SECRET,
       LAL_PERSONA: 'lal',
+      LAL_NAME: 'lal',
       FAE_CWD: root,
     });
   });

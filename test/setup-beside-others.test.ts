@@ -1,0 +1,73 @@
+// Setup and its agents as a week of use in both real daemons found them
+// (issue 23): log lines that name the guest (defect 6), a pinned agent that
+// was cancelled (defect 5), upstream's own setup having run first (defect 4),
+// and restarts that add greetings and forms (defect 8). Run as `endo run
+// --UNCONFINED dist/setup.js` runs them, against the mail host (the daemon
+// double) in the profile each defect was seen in; the agents run under
+// lockdown through make().
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
+import { makeSetup } from '../setup.js';
+import {
+  agentSource,
+  captureOutput,
+  managerSource,
+  stubEnv,
+  waitForText,
+} from './support/setup-harness.js';
+
+const CLOSED_HOST = 'http://127.0.0.1:9/v1';
+
+const running: MailHost[] = [];
+const newMailHost = (profile: DaemonProfile = 'newest') => {
+  const mailHost = makeMailHost({ profile });
+  running.push(mailHost);
+  return mailHost;
+};
+
+afterEach(async () => {
+  for (const mailHost of running.splice(0)) {
+    const names = await E(mailHost.host).list();
+    for (const name of names.filter(each => each.startsWith('controller-for-')))
+      await mailHost.caplet(name)?.cancel('test over');
+  }
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+const setupWith = (say: (line: string) => void) =>
+  makeSetup({ agentSpecifier: agentSource, managerSpecifier: managerSource, say });
+
+describe('log lines name the guest (defect 6)', () => {
+  it('two agents of one persona log as themselves, not as [lal]', async () => {
+    const mailHost = newMailHost('f0a46042a');
+    const output = captureOutput();
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_NAME: 'dave' });
+    await setupWith(output.say)(mailHost.host);
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_NAME: 'erin' });
+    await setupWith(output.say)(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    await E(mailHost.host).send('dave', ['hello dave'], [], []);
+    await E(mailHost.host).send('erin', ['hello erin'], [], []);
+    // Each agent answers (it cannot reach a model) and logs the turn.
+    const answered = new Set<bigint>();
+    for (const _ of ['dave', 'erin']) {
+      const answer = await mailHost.waitForMessage(
+        message =>
+          message.type === 'package' &&
+          !answered.has(message.number) &&
+          message.strings.join('').startsWith('I stopped working on this'),
+        { timeoutMs: 10_000 },
+      );
+      answered.add(answer.number);
+    }
+    const lines = output
+      .text()
+      .split('\n')
+      .filter(line => /^\[[a-z-]+\] /.test(line));
+    expect(lines.some(line => line.startsWith('[dave] '))).toBe(true);
+    expect(lines.some(line => line.startsWith('[erin] '))).toBe(true);
+    expect(lines.filter(line => line.startsWith('[lal] '))).toEqual([]);
+  });
+});
