@@ -27,6 +27,7 @@ import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
+import { saveMemory } from './memory/agent-memory.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -96,7 +97,18 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
-    await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
+    const greeted = await greetHost({
+      powers,
+      log,
+      config,
+      model: parts.model,
+      hostName: parts.daemon.names.host,
+      lastGreeting: parts.memory.greeting,
+    });
+    if (greeted !== undefined) {
+      parts.memory.greeting = greeted;
+      await saveMemory(powers, parts.memory, log, redact);
+    }
 
     const finishWith = makeMessageFinisher(powers, parts);
     const toolsFresh = makeToolsFreshness({

@@ -71,3 +71,33 @@ describe('log lines name the guest (defect 6)', () => {
     expect(lines.filter(line => line.startsWith('[lal] '))).toEqual([]);
   });
 });
+
+describe('greetings on restart (defect 8)', () => {
+  it('a restarted agent greets again only when its model or settings changed', async () => {
+    const mailHost = newMailHost('f0a46042a');
+    const output = captureOutput();
+    const greetings = async () =>
+      (await E(mailHost.host).listMessages())
+        .map(message => (message.type === 'package' ? message.strings.join('') : ''))
+        .filter(text => text.startsWith('Lal agent ready.'));
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'model-one' });
+    await setupWith(output.say)(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    // Replaced with the same settings: it serves mail, and says nothing new.
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'model-one', LAL_RESTART: '1' });
+    await setupWith(output.say)(mailHost.host);
+    await E(mailHost.host).send('lal', ['are you there?'], [], []);
+    await waitForText(mailHost, 'I stopped working on this');
+    expect(await greetings()).toHaveLength(1);
+    // Another model: it says so.
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'model-two', LAL_RESTART: '1' });
+    await setupWith(output.say)(mailHost.host);
+    await mailHost.waitForMessage(
+      message => message.type === 'package' && message.strings.join('').includes('model-two'),
+      { timeoutMs: 10_000 },
+    );
+    const said = await greetings();
+    expect(said).toHaveLength(2);
+    expect(said[1]).toContain('model-two');
+  });
+});

@@ -51,6 +51,12 @@ export interface Memory {
   toldToWait: string[];
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
+  /**
+   * The greeting last sent to the host (optional in version 4; absent in an
+   * older memory): a revived agent greets again only when its greeting, which
+   * says the model and the settings' problems, would differ.
+   */
+  greeting?: string;
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -72,6 +78,7 @@ type StoredMemory = {
   asks?: unknown;
   toldToWait?: unknown;
   notices?: unknown;
+  greeting?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -136,6 +143,7 @@ export const loadMemory = async (
       asks: asks.store,
       toldToWait,
       notices,
+      ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
     log(
@@ -166,6 +174,7 @@ export const saveMemory = async (
         asks: memory.asks,
         toldToWait: memory.toldToWait,
         notices: memory.notices,
+        greeting: memory.greeting,
       }),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);

@@ -24,18 +24,35 @@ export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<v
   }
 };
 
+/**
+ * Greets the host with what the agent is and which model it thinks with (or
+ * why it cannot think yet), unless this very greeting was the last one sent:
+ * a revived agent (a daemon restart, a pin revived) greets again only when
+ * its model or settings changed. True when a greeting was sent.
+ */
 export const greetHost = async (options: {
   powers: PowersRef;
   log: Log;
   config: AgentConfig;
   model: ModelChoice;
   hostName: string;
-}) => {
+  /** The greeting last sent (kept in memory). */
+  lastGreeting: string | undefined;
+}): Promise<string | undefined> => {
   const { powers, log, config, model, hostName } = options;
   const hello = [greeting(config.persona), ...config.problems];
   if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
   else hello.push(describeModelChoice(model.provider));
-  await Promise.resolve(E(powers).send(hostName, [codeSpans(hello.join(' '))], [], [])).catch(
-    (error: unknown) => log(`could not greet ${hostName}: ${describeError(error)}`),
+  const text = codeSpans(hello.join(' '));
+  if (text === options.lastGreeting) {
+    log(`revived with the same model and settings; ${hostName} is not greeted again`);
+    return undefined;
+  }
+  return Promise.resolve(E(powers).send(hostName, [text], [], [])).then(
+    () => text,
+    (error: unknown) => {
+      log(`could not greet ${hostName}: ${describeError(error)}`);
+      return undefined;
+    },
   );
 };
