@@ -73,6 +73,23 @@ const handToExistingGuest = async (
   return handed;
 };
 
+/**
+ * Whether the agent under `controllerName` had to be started: a formula that
+ * was cancelled (`endo cancel`), or not provided since the daemon started,
+ * is not running, and the newest daemon revives pins only at start. Looking
+ * it up provides it, which starts a caplet that is not running; the agent's
+ * `startedAt()` then says whether that happened just now. An agent that
+ * cannot say (an older one) counts as running.
+ */
+const startIfDown = async (host: SetupHostRef, controllerName: string): Promise<boolean> => {
+  const before = Date.now();
+  const agent = await E(host).lookup(controllerName);
+  const startedAt = await Promise.resolve(
+    E(agent as { startedAt(): number }).startedAt(),
+  ).catch(() => undefined);
+  return typeof startedAt === 'number' && startedAt >= before;
+};
+
 export const provisionAgent = async (
   host: SetupHostRef,
   options: ProvisionAgentOptions,
@@ -106,7 +123,9 @@ export const provisionAgent = async (
   // A controller left from an earlier guest of this name serves that old guest: replace it.
   if (controllerExists && guestExisted && !options.restart) {
     say(
-      `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
+      (await startIfDown(host, controllerName))
+        ? `"${controllerName}" already exists, but the ${guestName} agent was not running; it is started again (looked up), and answers the mail that waited.`
+        : `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
     );
     if (handed.length > 0) {
       say(

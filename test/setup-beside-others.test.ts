@@ -101,3 +101,21 @@ describe('greetings on restart (defect 8)', () => {
     expect(said[1]).toContain('model-two');
   });
 });
+
+describe('a pinned agent that was cancelled (defect 5, newest daemon)', () => {
+  it('stays down in the daemon until provided; setup says it was not running and starts it', async () => {
+    const mailHost = newMailHost('newest');
+    const output = captureOutput();
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_NAME: 'dave', LAL_FORM: '0' });
+    await setupWith(output.say)(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    await E(mailHost.host).cancel('controller-for-dave');
+    // The newest daemon revives @pins only at start: the cancelled agent serves no mail.
+    await E(mailHost.host).send('dave', ['anyone home?'], [], []);
+    expect(mailHost.caplet('controller-for-dave')).toBeUndefined();
+    await setupWith(output.say)(mailHost.host);
+    expect(output.text()).not.toContain('the dave agent is running');
+    expect(output.text()).toMatch(/the dave agent was not running; it is started again/);
+    await waitForText(mailHost, 'I stopped working on this');
+  });
+});
