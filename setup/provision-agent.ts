@@ -84,9 +84,9 @@ const handToExistingGuest = async (
 const startIfDown = async (host: SetupHostRef, controllerName: string): Promise<boolean> => {
   const before = Date.now();
   const agent = await E(host).lookup(controllerName);
-  const startedAt = await Promise.resolve(
-    E(agent as { startedAt(): number }).startedAt(),
-  ).catch(() => undefined);
+  const startedAt = await Promise.resolve(E(agent as { startedAt(): number }).startedAt()).catch(
+    () => undefined,
+  );
   return typeof startedAt === 'number' && startedAt >= before;
 };
 

@@ -27,7 +27,6 @@ import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
-import { saveMemory } from './memory/agent-memory.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -97,18 +96,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
-    const greeted = await greetHost({
-      powers,
-      log,
-      config,
-      model: parts.model,
-      hostName: parts.daemon.names.host,
-      lastGreeting: parts.memory.greeting,
-    });
-    if (greeted !== undefined) {
-      parts.memory.greeting = greeted;
-      await saveMemory(powers, parts.memory, log, redact);
-    }
+    await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);
     const toolsFresh = makeToolsFreshness({
