@@ -32,7 +32,7 @@ describe.each<DaemonProfile>(['f0a46042a', 'newest'])('tools/ freshness (%s)', p
         request => say(offersMath(request.toolNames)),
       ],
     });
-    const saved = nextCall(host, 'fae', 'storeValue');
+    const saved = nextCall(host, 'fae', 'storeValue', 'reply');
     await run.send('one');
     await run.reply('math offered: false');
     // The turn is over (its memory written after the after-turn check): the agent is idle.
@@ -52,7 +52,7 @@ describe.each<DaemonProfile>(['f0a46042a', 'newest'])('tools/ freshness (%s)', p
 test('an unchanged tools/ costs no round trip before a turn', async () => {
   const host = makeMailHost();
   const run = await start({ host, persona: 'fae', steps: [say('first'), say('second')] });
-  const saved = nextCall(host, 'fae', 'storeValue');
+  const saved = nextCall(host, 'fae', 'storeValue', 'reply');
   await run.send('one');
   await run.reply('first');
   await saved;
@@ -81,7 +81,7 @@ describe('tools/ collected while the agent runs (f0a46042a)', () => {
         request => say(offersMath(request.toolNames)),
       ],
     });
-    const saved = nextCall(host, 'fae', 'storeValue');
+    const saved = nextCall(host, 'fae', 'storeValue', 'reply');
     await run.send('one');
     await run.reply('math offered: false');
     await saved;
@@ -102,11 +102,13 @@ describe('tools/ collected while the agent runs (f0a46042a)', () => {
   });
 });
 
-/** Settles at the next call of `method` on the guest's powers. */
-const nextCall = (host: MailHost, guest: string, method: string): Promise<void> =>
+/** Settles at the first call of `method` on the guest's powers after a call of `after`. */
+const nextCall = (host: MailHost, guest: string, method: string, after: string): Promise<void> =>
   new Promise(resolve => {
+    let seen = false;
     const stop = host.traceCalls(guest, called => {
-      if (called !== method) return;
+      if (called === after) seen = true;
+      if (!seen || called !== method) return;
       stop();
       resolve();
     });
