@@ -110,6 +110,7 @@ export default [
       'bench/**',
       'sim/**',
       'scripts/**',
+      'conformance/**',
       'setup/**',
       'setup.ts',
       'setup-tools.ts',

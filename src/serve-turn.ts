@@ -4,7 +4,7 @@
  * something unsaid — its plain-text answer goes to the sender, and a turn
  * ended by a failure or a bound is explained to the sender.
  */
-import type { Provider, ToolCall } from '../providers/types.js';
+import type { Provider } from '../providers/types.js';
 import { makeBoundedSet } from './bounded-collections.js';
 import type { AgentConfig } from './config.js';
 import type { PowersRef } from './guest-powers.js';
@@ -29,6 +29,7 @@ import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from './tools/fae-tool-registry.js';
 import type { ApprovalGate } from './policy/approval-gate.js';
 import { guardToolCall } from './policy/guard-tool-call.js';
+import { decodeCall, type CallDecoding } from './encoding/decode-call.js';
 import type { ToolPolicy } from './policy/tool-policy.js';
 import type { WakeUps } from './schedule/wake-ups.js';
 import type { QuotaStop } from './usage/quota-stop.js';
@@ -168,12 +169,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         conversation,
         turn,
         tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+        decodeCall: call => decodeCall(call, setup.redact),
         runTool: guardToolCall({
           policy: setup.policy,
           gate: setup.approvals,
           origin,
-          redact: setup.redact,
-          run: (call: ToolCall, offered: readonly string[]) =>
+          run: (call: CallDecoding, offered: readonly string[]) =>
             runToolCall(call, context, config.limits, signal, turnObserve, offered),
         }),
         // Only this message's outcomes: another message's go to a turn of their own.

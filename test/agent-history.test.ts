@@ -5,6 +5,7 @@ import { buildRequest, ELIDED_RESULT } from '../src/history/build-request.js';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import { estimateRequestTokens } from '../src/history/estimate-tokens.js';
 import { makeRepeatGuard } from '../src/loop/repeat-guard.js';
+import { decodeCall } from '../src/encoding/decode-call.js';
 import { capResult } from '../src/loop/cap-result.js';
 
 const call = (id: string, name = 'list', args = '{}') => ({ id, name, arguments: args });
@@ -128,14 +129,17 @@ describe('buildRequest (behaviour 3.7)', () => {
 });
 
 describe('bounds (behaviour 3.5)', () => {
-  test('the repeat guard warns, refuses, then stops, and ignores key order', () => {
+  test('the repeat guard warns, refuses, then stops, and ignores key order and encoding', () => {
     const guard = makeRepeatGuard({ repeatWarnAt: 3, repeatRefuseAt: 5, repeatStopAt: 7 });
-    const verdicts = [1, 2, 3, 4, 5, 6, 7].map(
-      index =>
-        guard.check('list', index % 2 === 0 ? '{"a":1,"b":2}' : '{ "b": 2, "a": 1 }').verdict,
+    const keyOf = (name: string, text: string) =>
+      decodeCall({ id: 'c', name, arguments: text }, value => value).key;
+    const spellings = ['{"a":1,"b":2}', '{ "b": 2, "a": 1 }', JSON.stringify('{"a":1,"b":2}')];
+    const verdicts = [0, 1, 2, 3, 4, 5, 6].map(
+      index => guard.check(keyOf('list', spellings[index % 3]!)).verdict,
     );
     expect(verdicts).toEqual(['allow', 'allow', 'warn', 'warn', 'refuse', 'refuse', 'stop']);
-    expect(guard.check('list', '{"a":2}').verdict).toBe('allow');
+    expect(guard.check(keyOf('list', '{"a":2}')).verdict).toBe('allow');
+    expect(guard.check(keyOf('has', '{"a":1,"b":2}')).verdict).toBe('allow');
   });
   test('a long result is cut with a marker giving its original size', () => {
     const capped = capResult('y'.repeat(2_000_000), 1_000);

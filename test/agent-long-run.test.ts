@@ -11,6 +11,7 @@ import { Far } from '@endo/far';
 import type { ToolCall } from '../providers/types.js';
 import { makeBoundedMap, makeBoundedSet } from '../src/bounded-collections.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
+import { decodeCall } from '../src/encoding/decode-call.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import type { MessageRecord } from '../src/mail/message-record.js';
 import { makeNoticeQueue } from '../src/notices.js';
@@ -47,6 +48,8 @@ const contextWithTool = (): BuiltinContext => {
   } as unknown as BuiltinContext;
 };
 
+const decoded = (call: ToolCall) => decodeCall(call, text => text);
+
 describe('no leaks on long runs', () => {
   test('3,000 tool calls (timed out, failed, answered) leave no abort listener on the long-lived signal', async () => {
     const controller = new AbortController();
@@ -56,7 +59,9 @@ describe('no leaks on long runs', () => {
     for (let index = 0; index < 3_000; index += 1) {
       const mode = ['hang', 'fail', 'ok'][index % 3]!;
       const call: ToolCall = { id: `c${index}`, name: 'odd', arguments: JSON.stringify({ mode }) };
-      const text = await runToolCall(call, context, limits, controller.signal, () => {}, ['odd']);
+      const text = await runToolCall(decoded(call), context, limits, controller.signal, () => {}, [
+        'odd',
+      ]);
       if (/timed out/.test(text)) outcomes.timedOut += 1;
       else if (/"error"/.test(text)) outcomes.failed += 1;
       else outcomes.answered += 1;
@@ -69,7 +74,7 @@ describe('no leaks on long runs', () => {
     const controller = new AbortController();
     const context = contextWithTool();
     const pending = runToolCall(
-      { id: 'a', name: 'odd', arguments: '{"mode":"hang"}' },
+      decoded({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }),
       context,
       { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
       controller.signal,
@@ -83,7 +88,7 @@ describe('no leaks on long runs', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     expect(
       await runToolCall(
-        { id: 'b', name: 'odd', arguments: '{"mode":"hang"}' },
+        decoded({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }),
         context,
         { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
         controller.signal,

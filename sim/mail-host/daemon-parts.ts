@@ -66,9 +66,21 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
     await Promise.allSettled(pinned.map(id => table.provide(id)));
   };
 
+  // The newest daemon gives every agent its networks and planes directories (seen by `npm run conformance`).
+  const networkSpecials: Record<string, FormulaId> =
+    profile === 'newest'
+      ? {
+          '@nets': directories.formulateDirectory().id,
+          '@planes': directories.formulateDirectory().id,
+        }
+      : {};
+
   const formulateGuest = (hostHandleId: FormulaId): Agent => {
-    const guest = agents.formulateAgent('guest', hostHandleId, agent =>
-      makeGuestPowers(agent, table, mail, profile),
+    const guest = agents.formulateAgent(
+      'guest',
+      hostHandleId,
+      agent => makeGuestPowers(agent, table, mail, profile),
+      networkSpecials,
     );
     guests.push(guest);
     return guest;
@@ -82,7 +94,12 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
     mail,
     caplets,
     guests,
-    hostSpecials: { [special.main]: mainWorkerId, [special.none]: noneId, [special.pins]: pins.id },
+    hostSpecials: {
+      [special.main]: mainWorkerId,
+      [special.none]: noneId,
+      [special.pins]: pins.id,
+      ...networkSpecials,
+    },
     pins: pins.store,
     revivePins,
     formulateGuest,

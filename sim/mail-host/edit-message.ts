@@ -16,10 +16,10 @@ export const makeEditMessage = ({ agents, mustGet, identifyAll }: MailBasics) =>
   ): Promise<void> => {
     const current = mustGet(self, number);
     if (current.from !== self.handleId)
-      throw Error(`Only the original sender may edit message ${quote(String(number))}`);
+      throw Error(`Only the original sender may edit message ${quote(number)}`);
     if (current.type !== 'package') {
       throw Error(
-        `editMessage currently supports only package messages (message ${quote(String(number))} is ${quote(current.type)})`,
+        `editMessage currently supports only package messages (message ${quote(number)} is ${quote(current.type)})`,
       );
     }
     assertNames(edgeNames);
@@ -53,9 +53,7 @@ export const makeEditMessage = ({ agents, mustGet, identifyAll }: MailBasics) =>
       .find(record => record.messageId === current.messageId && record.from === self.handleId);
     // As in the daemon, an edit of a message the recipient has dismissed fails (after our own copy changed).
     if (theirs === undefined)
-      throw Error(
-        `No such message with number for edit of ${quote(String(number))} in the recipient's inbox`,
-      );
+      throw Error(`No message with id ${quote(current.messageId)} from sender`);
     recipient.mailbox.revise(theirs.number, envelope);
   };
   return editMessage;

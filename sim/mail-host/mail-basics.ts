@@ -27,7 +27,9 @@ export const makeMailBasics = (table: FormulaTable, agents: AgentRegistry): Mail
     const record = self.mailbox.get(number);
     if (record === undefined) {
       throw Error(
-        kind === 'request' ? `Invalid request, ${number}` : `No such message with number ${number}`,
+        kind === 'request'
+          ? `Invalid request, ${quote(number)}`
+          : `No such message with number ${quote(number)}`,
       );
     }
     return record;

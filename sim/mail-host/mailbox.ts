@@ -6,6 +6,7 @@
 import { makeMailboxFeed, type OpenFeed } from './mailbox-follow.js';
 import { reloadMailbox, unloadableOf } from './mailbox-reload.js';
 import { makeMessageStamps, type MailboxContents, type Revision } from './message-records.js';
+import { quote } from './pet-name.js';
 import { makeTopic } from './topic.js';
 import type { Subscription } from './topic.js';
 import type { Envelope, MessageRecord, Settlement } from './types.js';
@@ -71,17 +72,17 @@ export const makeMailbox = (
       const record = stamp(number, envelope, date);
       messages.set(number, record);
       stored.set(number, harden({ envelope, date }));
-      if (withDone)
-        revisions.set(number, [
-          harden({ envelope, done: (record as { done?: boolean }).done ?? true, date }),
-        ]);
+      if (withDone) {
+        const done = (record as { done?: boolean }).done ?? true;
+        // The daemon's first revision carries done in its envelope too.
+        revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
+      }
       topic.publish(record);
       return record;
     },
     revise: (number, envelope) => {
       const existing = messages.get(number);
-      if (existing === undefined)
-        throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      if (existing === undefined) throw Error(`No such message with number ${quote(number)}`);
       const date = now().toISOString();
       const record = restamp(existing, envelope, date);
       messages.set(number, record);
@@ -92,8 +93,7 @@ export const makeMailbox = (
       return record;
     },
     history: number => {
-      if (!messages.has(number))
-        throw Error(`No such message with number ${JSON.stringify(String(number))}`);
+      if (!messages.has(number)) throw Error(`No such message with number ${quote(number)}`);
       return harden([...(revisions.get(number) ?? [])]);
     },
     get: number => messages.get(number),
@@ -102,7 +102,7 @@ export const makeMailbox = (
     subscribeNew: () => topic.subscribe(),
     dismiss,
     unloadable: () => unloadableOf(messages),
-    reload: settledFor => reloadMailbox(contents, stamp, settledFor),
+    reload: settledFor => reloadMailbox(contents, stamp, settledFor, !withDone),
     failFollowers: error => {
       for (const feed of [...feeds]) feed.fail(error);
     },

@@ -6,6 +6,7 @@
  */
 import { makeAgentMethods } from './agent-methods.js';
 import { formatLocator, idFromLocator } from './locator.js';
+import { quote } from './pet-name.js';
 import { makeStreamReader } from './stream-reader.js';
 import { nameChangesPresenter } from './name-changes.js';
 import type { Agent } from './agents.js';
@@ -14,6 +15,9 @@ import type { MailOps } from './mail-ops.js';
 import type { FormField, FormulaId, NameOrPath } from './types.js';
 
 type Fields = Record<string, unknown>;
+
+/** The order the daemon names an agent's special names in. */
+const SPECIAL_ORDER = ['@agent', '@self', '@host', '@mail', '@nets', '@planes'];
 
 export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => {
   const { directory, mailbox } = agent;
@@ -69,13 +73,27 @@ export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailO
       ),
     form: (recipient: NameOrPath, description: string, fields: FormField[]) =>
       mail.form(agent, recipient, description, fields),
-    evaluate: (
-      _workerName: NameOrPath | undefined,
+    evaluate: async (
+      workerName: NameOrPath | undefined,
       source: string,
       codeNames: string[],
       petNamesOrPaths: NameOrPath[],
       resultName?: NameOrPath,
-    ) => mail.evaluateNow(agent, source, codeNames, petNamesOrPaths, resultName),
+    ) => {
+      // As the daemon: a special worker name must be one of the agent's own (a guest has no @main).
+      if (typeof workerName === 'string' && workerName.startsWith('@')) {
+        const rank = (name: string) => (SPECIAL_ORDER.indexOf(name) + 99) % 99;
+        const specials = agent.names
+          .list()
+          .filter(name => name.startsWith('@'))
+          .sort((a, b) => rank(a) - rank(b));
+        if (!specials.includes(workerName))
+          throw Error(
+            `Invalid pet name ${quote(workerName)} and not one of ${specials.join(', ')}`,
+          );
+      }
+      return mail.evaluateNow(agent, source, codeNames, petNamesOrPaths, resultName);
+    },
   };
 };
 

@@ -94,7 +94,8 @@ export const makePackageMail = ({
     const record = mustGet(self, number);
     if (record.type !== 'package') throw Error(`Message must be a package ${number}`);
     const index = record.names.lastIndexOf(edgeName as string);
-    if (index === -1) throw Error(`No reference named ${quote(edgeName)} in message ${number}`);
+    if (index === -1)
+      throw Error(`No reference named ${quote(edgeName)} in message ${quote(number)}`);
     await self.directory.write(petNamePath, record.ids[index] as FormulaId);
   };
 

@@ -7,7 +7,9 @@ const petNamePattern = /^[a-z0-9][a-z0-9-]{0,127}$/;
 const specialNamePattern = /^(?:[A-Z][A-Z0-9-]{0,127}|@[a-z][a-z0-9-]{0,127})$/;
 const mailSlotPattern = /^\d+$/;
 
+/** Like the daemon's `q` from @endo/errors: JSON, and a bigint as `"[5n]"`. */
 const quote = (value: unknown): string => {
+  if (typeof value === 'bigint') return `"[${value}n]"`;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

@@ -67,8 +67,7 @@ export const makeRequestMail = ({
   const reject = async (self: Agent, number: bigint, reason = 'Declined') => {
     const record = self.mailbox.get(number);
     // f0a46042a ignores an unknown number; the newest daemon throws.
-    if (record === undefined && newest)
-      throw Error(`No such message with number ${quote(String(number))}`);
+    if (record === undefined && newest) throw Error(`No such message with number ${quote(number)}`);
     if (record === undefined) return;
     // An eval-proposal has no resolver: rejecting it this way does not settle it (as in the daemon).
     const rejection = Promise.reject(harden(Error(reason)));

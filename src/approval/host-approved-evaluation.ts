@@ -33,7 +33,6 @@ import {
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
-const REQUEST_SOURCE_CHARS = 4_000;
 
 export type Verdict = { approved: true } | { approved: false; reason: string };
 
@@ -65,7 +64,8 @@ export const describeCodeRequest = (who: string, proposal: Proposal): string => 
   });
   return [
     `${who} asks to run this code (kept as "${proposal.resultName}"):`,
-    cut(proposal.source, REQUEST_SOURCE_CHARS),
+    // Whole: the host approves the code it reads, and that code is what runs.
+    proposal.source,
     `Endowments: ${endowments.join(', ') || 'none'}`,
     'Resolve this request (with any value) to let it run; reject it to refuse, and your reason is passed on.',
   ].join('\n');

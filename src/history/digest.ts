@@ -9,7 +9,8 @@
  */
 import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, DigestEntry, Turn } from './conversation.js';
-import { callNamesOf } from '../tools/tool-groups.js';
+import { decodeCall } from '../encoding/decode-call.js';
+import type { Args } from '../tools/read-args.js';
 
 const QUOTE_CHARS = 160;
 
@@ -18,14 +19,8 @@ const quote = (text: string): string => {
   return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
 };
 
-const messageText = (rawArguments: string): string => {
-  try {
-    const args = JSON.parse(rawArguments) as { strings?: unknown; recipient?: unknown };
-    return Array.isArray(args.strings) ? args.strings.map(String).join(' ') : '';
-  } catch {
-    return '';
-  }
-};
+const messageText = (args: Args | undefined): string =>
+  Array.isArray(args?.strings) ? args.strings.map(String).join(' ') : '';
 
 const describeActions = (messages: readonly ChatMessage[]): string[] => {
   const actions: string[] = [];
@@ -33,21 +28,16 @@ const describeActions = (messages: readonly ChatMessage[]): string[] => {
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
+      // Read as the call was judged and run (broken arguments: it failed and the model was told).
+      const decoded = decodeCall(call, text => text);
+      const args = decoded.ok ? decoded.args : undefined;
       if (call.name === 'reply') {
-        actions.push(`replied ${quote(messageText(call.arguments))}`);
+        actions.push(`replied ${quote(messageText(args))}`);
       } else if (call.name === 'send') {
-        let recipient = '?';
-        try {
-          recipient = String(
-            (JSON.parse(call.arguments) as { recipient?: unknown }).recipient ?? '?',
-          );
-        } catch {
-          // Broken arguments: the call failed and the model was told.
-        }
-        actions.push(`sent ${recipient} ${quote(messageText(call.arguments))}`);
+        actions.push(`sent ${String(args?.recipient ?? '?')} ${quote(messageText(args))}`);
       } else {
         // A grouped tool's op says what was done (`names` with op `list`: list).
-        used.add(callNamesOf(call.name, call.arguments)[0] ?? call.name);
+        used.add(decoded.names[0] ?? call.name);
       }
     }
     if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {

@@ -1,9 +1,12 @@
 /**
  * The tool calls of one model reply, in order, each answered in the turn:
- * a call the check refused gets its refusal; the repeated-call guard warns,
- * refuses or ends the turn (the calls left answered "not run"); the others run.
+ * a call the check refused gets its refusal; the others are decoded once
+ * (src/encoding/decode-call.ts), and on that one value the repeated-call
+ * guard warns, refuses or ends the turn (the calls left answered "not run")
+ * and `run` judges and runs it.
  */
 import type { ChatMessage, ToolCall } from '../../providers/types.js';
+import type { CallDecoding } from '../encoding/decode-call.js';
 import type { Turn } from '../history/conversation.js';
 import type { CheckedCall } from './check-reply-calls.js';
 import type { RepeatGuard } from './repeat-guard.js';
@@ -30,12 +33,14 @@ export const runReplyCalls = async (
     turn,
     guard,
     signal,
+    decode,
     run,
   }: {
     turn: Turn;
     guard: RepeatGuard;
     signal: AbortSignal;
-    run: (call: ToolCall) => Promise<string>;
+    decode: (call: ToolCall) => CallDecoding;
+    run: (call: CallDecoding) => Promise<string>;
   },
 ): Promise<CallsStopped> => {
   const calls = checked.map(entry => entry.call);
@@ -44,7 +49,8 @@ export const runReplyCalls = async (
       pushMessage(turn, { role: 'tool', toolCallId: call.id, name: call.name, content: refusal });
       continue;
     }
-    const { verdict, count } = guard.check(call.name, call.arguments);
+    const decoded = decode(call);
+    const { verdict, count } = guard.check(decoded.key);
     if (verdict === 'stop' || signal.aborted) {
       for (const skipped of calls.slice(index)) {
         pushMessage(turn, {
@@ -62,7 +68,7 @@ export const runReplyCalls = async (
           };
     }
     // eslint-disable-next-line no-await-in-loop -- calls run in the model's order (a later one may read what an earlier one wrote)
-    const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await run(call);
+    const content = verdict === 'refuse' ? REPEAT_REFUSAL(count) : await run(decoded);
     pushMessage(turn, {
       role: 'tool',
       toolCallId: call.id,

@@ -1,13 +1,13 @@
 /**
- * Runs one tool call the model asked for and returns the text it sees:
- * arguments decoded (a clear error when they are not JSON), the built-in or
- * dynamic tool run under a timeout, the result rendered passable-aware and
- * capped. Every failure becomes `{"error": …}` for the model.
+ * Runs one tool call the model asked for, as decoded once
+ * (src/encoding/decode-call.ts), and returns the text it sees: a call that
+ * could not be decoded gets its error (never `{}`), the built-in or dynamic
+ * tool runs under a timeout with the decoded arguments, the result rendered
+ * passable-aware and capped. Every failure becomes `{"error": …}` for the model.
  */
 import { E } from '@endo/far';
-import type { ToolCall } from '../../providers/types.js';
 import type { AgentLimits } from '../config.js';
-import { decodeArguments } from '../encoding/decode-arguments.js';
+import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import { dispatchBuiltinTool, type BuiltinContext } from '../tools/dispatch-builtin-tool.js';
@@ -25,12 +25,11 @@ const summarise = (args: Record<string, unknown>): string => {
 };
 
 const execute = async (
-  call: ToolCall,
-  args: Record<string, unknown>,
+  { call, args, grouped }: DecodedCall,
   context: BuiltinContext,
   offered: readonly string[],
 ): Promise<unknown> => {
-  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, args, context);
+  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, args, grouped, context);
   const dynamic = context.tools.find(call.name);
   if (dynamic === undefined) {
     // The request's own list: a tool the policy withholds is not named to the model.
@@ -40,7 +39,7 @@ const execute = async (
 };
 
 export const runToolCall = async (
-  call: ToolCall,
+  decoded: CallDecoding,
   context: BuiltinContext,
   limits: Pick<AgentLimits, 'toolTimeoutMs' | 'maxResultChars'>,
   signal: AbortSignal,
@@ -48,7 +47,7 @@ export const runToolCall = async (
   /** The tools the request offered, named when the call names none of them. */
   offered: readonly string[],
 ): Promise<string> => {
-  const decoded = decodeArguments(call.arguments);
+  const { call } = decoded;
   if (!decoded.ok) {
     observe({
       kind: 'tool-call',
@@ -63,7 +62,7 @@ export const runToolCall = async (
   let ok = true;
   try {
     const result = await runWithTimeout(
-      Promise.resolve().then(() => execute(call, decoded.args, context, offered)),
+      Promise.resolve().then(() => execute(decoded, context, offered)),
       limits.toolTimeoutMs,
       `The tool call ${call.name}`,
       signal,

@@ -7,6 +7,7 @@
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config.js';
+import type { CallDecoding } from '../encoding/decode-call.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
 import type { Observe, StopReason } from './agent-events.js';
@@ -24,8 +25,10 @@ export interface TurnSetup {
   turn: Turn;
   /** The tools to offer; asked before every model call (adoptTool can add one). */
   tools: () => readonly ToolSchema[];
-  /** Runs one call and returns the text the model sees (errors included); `offered` names the tools the request offered. */
-  runTool: (call: ToolCall, offered: readonly string[]) => Promise<string>;
+  /** Decodes a call once, for the repeat guard and `runTool` alike. */
+  decodeCall: (call: ToolCall) => CallDecoding;
+  /** Judges and runs one decoded call and returns the text the model sees (errors included); `offered` names the tools the request offered. */
+  runTool: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
   /** Notices to show the model before its next call (settled proposals). */
   takeNotices: () => string[];
   /** Checked after each batch of tool calls; the first that holds ends the turn. */
@@ -151,6 +154,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       turn,
       guard,
       signal,
+      decode: setup.decodeCall,
       run: call => setup.runTool(call, toolNames),
     });
     if (stopped !== undefined) {

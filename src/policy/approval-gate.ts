@@ -8,13 +8,15 @@
  * Each open approval is kept in the agent's store (pending/pending-asks.ts):
  * a yes that comes after a restart cannot run the call (the turn that made
  * it is gone), so the model is told to call it again, and that one call of
- * exactly the same action runs without asking.
+ * exactly the same action (the same digest, ./describe-call.ts) runs once
+ * without asking. The HOST is shown the action whole.
  * Kept free of tool specifics so any step that needs the HOST's yes can use it.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
+import { digestOfStored } from './describe-call.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
 import {
   isDisconnection,
@@ -28,8 +30,10 @@ import {
 const RESULT_PREVIEW_CHARS = 4_000;
 
 export interface ApprovalAsk {
-  /** What is to be done, in a few words: `runCommand {"command":"ls"}`. */
+  /** What is to be done, whole (the HOST approves what it reads): `runCommand {"command":"ls"}`. */
   action: string;
+  /** The digest of `action`, which keys the allowance a yes after a restart leaves. */
+  digest: string;
   /** The message being served when it was asked for. */
   origin: Origin | undefined;
   /** Does it, once approved; returns what the model should see. */
@@ -46,8 +50,8 @@ export interface ApprovalGate {
   ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
   hasPendingFor(number: bigint): boolean;
   pending(): readonly PendingApproval[];
-  /** Whether the HOST approved exactly this action before a restart and it has not run since (taken once). */
-  takeAllowance(action: string): boolean;
+  /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
+  takeAllowance(digest: string): boolean;
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): void;
 }
@@ -63,7 +67,7 @@ export const makeApprovalGate = (options: {
 }): ApprovalGate => {
   const { powers, notices, agentName, asks } = options;
   const approver = options.approver ?? 'HOST';
-  // Actions approved after a restart, each allowed to run once without asking again.
+  // Digests of actions approved after a restart, each allowed to run once without asking again.
   const allowances: string[] = [];
   const told = (action: string, approvalId: string) =>
     `the call ${cut(action, 120)} (approval ${approvalId})`;
@@ -82,7 +86,7 @@ export const makeApprovalGate = (options: {
     });
   };
 
-  const ask = ({ action, origin, run }: ApprovalAsk) => {
+  const ask = ({ action, digest, origin, run }: ApprovalAsk) => {
     const approvalId = asks.reserve('a');
     const forWhom =
       origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
@@ -93,7 +97,7 @@ export const makeApprovalGate = (options: {
       recipient: approver,
       description,
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
-      detail: { action },
+      detail: { action, digest },
     });
     Promise.resolve(E(powers).request(approver, description, undefined)).then(
       async () => {
@@ -142,7 +146,16 @@ export const makeApprovalGate = (options: {
       });
       return;
     }
-    allowances.push(action);
+    const digest = digestOfStored(stored.detail, action);
+    if (digest === undefined) {
+      notices.push({
+        id: stored.id,
+        text: `APPROVED: ${approver} approved ${told(action, stored.id)}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whomToTell(origin)}.`,
+        origin,
+      });
+      return;
+    }
+    allowances.push(digest);
     notices.push({
       id: stored.id,
       text: `APPROVED: ${approver} approved ${told(action, stored.id)}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whomToTell(origin)}.`,
@@ -164,8 +177,8 @@ export const makeApprovalGate = (options: {
     ask,
     hasPendingFor: number => approvals().some(entry => entry.origin?.number === number),
     pending: approvals,
-    takeAllowance(action) {
-      const index = allowances.indexOf(action);
+    takeAllowance(digest) {
+      const index = allowances.indexOf(digest);
       if (index === -1) return false;
       allowances.splice(index, 1);
       return true;

@@ -1,41 +1,36 @@
 /**
- * The policy's seam before a tool runs: a tool the policy does not allow
- * is refused (the model may name one it was not offered), and a call that
- * needs the HOST's approval is put to the HOST instead of running now.
- * Secret values in the arguments are redacted first, whatever runs them.
+ * The policy's seam before a tool runs (as pi's `beforeToolCall`), judging
+ * the call as decoded once (src/encoding/decode-call.ts): a call that could
+ * not be decoded never runs; a tool or op the policy does not allow is
+ * refused (the model may name one it was not offered, or write an op's
+ * arguments oddly); a call that needs the HOST's approval is put to the HOST
+ * whole (./describe-call.ts) instead of running now, unless the HOST already
+ * approved exactly this call across a restart.
  */
-import type { ToolCall } from '../../providers/types.js';
 import { renderError } from '../encoding/render-for-model.js';
+import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
 import type { Origin } from '../notices.js';
 import type { ApprovalGate } from './approval-gate.js';
-import { redactCallArguments } from './redact-call-arguments.js';
+import { describeCall, digestOfCall } from './describe-call.js';
 import type { ToolPolicy } from './tool-policy.js';
-import { callNamesOf } from '../tools/tool-groups.js';
-
-const ARGUMENTS_PREVIEW_CHARS = 400;
 
 export const guardToolCall =
   (options: {
     policy: ToolPolicy;
     gate: ApprovalGate;
     origin: Origin | undefined;
-    /** Hides secret values (the auth tokens). */
-    redact: (text: string) => string;
-    run: (call: ToolCall, offered: readonly string[]) => Promise<string>;
+    /** Runs a decoded call, or answers one that could not be decoded with its error. */
+    run: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
   }) =>
-  async (asked: ToolCall, offered: readonly string[]): Promise<string> => {
+  async (call: CallDecoding, offered: readonly string[]): Promise<string> => {
     const { policy, gate, origin, run } = options;
-    const call = redactCallArguments(asked, options.redact);
-    // A grouped built-in is judged by its op and its group (`remove`, `names`).
-    const names = callNamesOf(call.name, call.arguments);
-    if (!policy.allows(names)) return renderError(new Error(policy.refusal(names)));
-    if (!policy.needsApproval(names, origin?.sender)) return run(call, offered);
-    const args =
-      call.arguments.length > ARGUMENTS_PREVIEW_CHARS
-        ? `${call.arguments.slice(0, ARGUMENTS_PREVIEW_CHARS)}…`
-        : call.arguments;
-    const action = `${call.name} ${args}`;
+    if (!call.ok) return run(call, offered);
+    if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
+    if (!policy.needsApproval(call.names, origin?.sender)) return run(call, offered);
+    const action = describeCall(call);
+    const digest = digestOfCall(action);
+    const runIt = (decoded: DecodedCall) => run(decoded, offered);
     // Approved while the agent was restarting: this one call runs without asking again.
-    if (gate.takeAllowance(action)) return run(call, offered);
-    return JSON.stringify(gate.ask({ action, origin, run: () => run(call, offered) }));
+    if (gate.takeAllowance(digest)) return runIt(call);
+    return JSON.stringify(gate.ask({ action, digest, origin, run: () => runIt(call) }));
   };

@@ -1,8 +1,9 @@
 /**
  * Runs one built-in tool: one `switch` from the tool's name to its group's
- * own switch (./groups/), each op's arguments checked there. A call by a
- * grouped op's former tool name (`list`, `dismiss`) runs that op
- * (./tool-groups.ts). Errors of a grouped op name the op.
+ * own switch (./groups/), each op's arguments checked there. A grouped call
+ * runs the op its decoding resolved (src/encoding/decode-call.ts), the one
+ * the policy judged, whether it was called as the group or by the op's
+ * former tool name (`list`, `dismiss`). Errors of a grouped op name the op.
  */
 import type { BuiltinContext } from './builtin-context.js';
 import { runEvaluate } from './groups/evaluate.js';
@@ -11,7 +12,7 @@ import { runMessageTool } from './groups/messages.js';
 import { runNamesOp } from './groups/names.js';
 import { readScheduleArgs } from '../schedule/wake-ups.js';
 import type { Args } from './read-args.js';
-import { groupedCall, type GroupedCall } from './tool-groups.js';
+import type { GroupedCall } from './tool-groups.js';
 
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
@@ -38,9 +39,9 @@ const runGroupOp = async (
 export const dispatchBuiltinTool = async (
   name: string,
   args: Args,
+  grouped: GroupedCall | undefined,
   context: BuiltinContext,
 ): Promise<unknown> => {
-  const grouped = groupedCall(name, args);
   if (grouped !== undefined) return runGroupOp(grouped, context);
   switch (name) {
     case 'reply':

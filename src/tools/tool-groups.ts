@@ -75,33 +75,6 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
   return { group: name, op, args };
 };
 
-/** The op a group call names in its JSON arguments, if it can be read. */
-const opIn = (argumentsText: string): string | undefined => {
-  try {
-    const parsed = JSON.parse(argumentsText) as unknown;
-    const op =
-      parsed !== null && typeof parsed === 'object'
-        ? (parsed as Record<string, unknown>).op
-        : undefined;
-    return typeof op === 'string' ? op : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * The names a policy may know a call by, most specific first: the op and
- * its group for a grouped built-in (whichever way it was called), else the
- * call's own name.
- */
-export const callNamesOf = (name: string, argumentsText: string): string[] => {
-  const aliased = GROUP_OF_OP.get(name);
-  if (aliased !== undefined) return [name, aliased];
-  if (!isGroup(name)) return [name];
-  const op = opIn(argumentsText);
-  return op !== undefined && GROUP_OF_OP.get(op) === name ? [op, name] : [name];
-};
-
 /** The ops a grouped tool's schema offers (its `op` enum); undefined for other tools. */
 export const offeredOps = (schema: ToolSchema): readonly string[] | undefined => {
   if (!isGroup(schema.function.name)) return undefined;
