@@ -9,14 +9,14 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
-import { isProposalType } from '../mail/message-record.js';
+import { isProposalType, messageKey } from '../mail/message-record.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError, type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;
-  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks'>;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'revisions'>;
   log: Log;
   redact: (text: string) => string;
   push: (work: Work) => void;
@@ -42,7 +42,11 @@ export const followAgentMail = (options: {
         });
     },
     onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
-    onMail: message => options.push({ kind: 'mail', message }),
+    onMail: message => {
+      // The gate knows each message's latest showing before any waits in the queue.
+      parts.revisions.saw(messageKey(message), message);
+      options.push({ kind: 'mail', message });
+    },
     onOwn: message => {
       // The copy of a request still waiting for its answer stays (a restart follows it).
       if (asks.claimOwnCopy(message)) return;
