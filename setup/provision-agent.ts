@@ -12,6 +12,7 @@ import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setu
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/tools/tools-directory.js';
+import { chooseNames, markOurs } from './our-agents.js';
 
 export interface ProvisionAgentOptions {
   /** The daemon's generation and the names that differ (setup-daemon.ts). */
@@ -34,6 +35,8 @@ export interface ProvisionAgentOptions {
 }
 
 export interface AgentProvisioned {
+  /** The names it was provisioned under: those asked for, unless another's (our-agents.ts). */
+  names: GuestNames;
   guest: 'created' | 'reused';
   agent: 'started' | 'restarted' | 'kept';
   /** The guest's names for the values it was given by this run. */
@@ -94,7 +97,10 @@ export const provisionAgent = async (
   host: SetupHostRef,
   options: ProvisionAgentOptions,
 ): Promise<AgentProvisioned> => {
-  const { daemon, names, persona, say } = options;
+  const { daemon, persona, say } = options;
+  // Names another setup made (upstream Lal's, say) are left alone: the next free ones are used.
+  const { names, moved } = await chooseNames(host, options.names, 'LAL_NAME');
+  if (moved !== undefined) say(moved);
   const { guestName, agentName, controllerName } = names;
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
 
@@ -133,8 +139,9 @@ export const provisionAgent = async (
       );
     }
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
+    await markOurs(host, controllerName);
     const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
-    return harden({ guest: 'reused', agent: 'kept', handed, pin });
+    return harden({ names, guest: 'reused', agent: 'kept', handed, pin });
   }
   if (controllerExists) {
     await unpinAgent(host, daemon, controllerName);
@@ -156,9 +163,11 @@ export const provisionAgent = async (
     `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
   );
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
+  await markOurs(host, controllerName);
   const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
   say(`talk to it: endo send ${guestName} "hello"`);
   return harden({
+    names,
     pin,
     guest: guestExisted ? 'reused' : 'created',
     agent: controllerExists ? 'restarted' : 'started',

@@ -109,11 +109,11 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
         say: line => log(redact(line, secrets)),
       });
       const exists = outcome.agent === 'kept';
-      text = exists
-        ? `Agent "${names.guestName}" already exists.`
-        : `Agent "${names.guestName}" is now running.`;
+      // Named otherwise when the name was another's (our-agents.ts).
+      const made = outcome.names.guestName;
+      text = exists ? `Agent "${made}" already exists.` : `Agent "${made}" is now running.`;
       added = {
-        name: names.guestName,
+        name: made,
         host: submission.host,
         model: submission.model,
         outcome: exists ? 'exists' : 'started',

@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
 import { makeSetup } from '../setup.js';
+import { scriptMain } from '../setup/script-main.js';
+import { runUpstreamSetup } from './support/upstream-lal.js';
 import {
   agentSource,
   captureOutput,
@@ -117,5 +119,68 @@ describe('a pinned agent that was cancelled (defect 5, newest daemon)', () => {
     expect(output.text()).not.toContain('the dave agent is running');
     expect(output.text()).toMatch(/the dave agent was not running; it is started again/);
     await waitForText(mailHost, 'I stopped working on this');
+  });
+});
+
+describe("beside upstream Lal's setup (defect 4, newest daemon)", () => {
+  it('our setup chooses free names and touches and pins nothing of upstream', async () => {
+    const mailHost = newMailHost('newest');
+    await runUpstreamSetup(mailHost.host);
+    const upstreamIds = await Promise.all(
+      ['lal', 'profile-for-lal', 'controller-for-lal', 'setup-lal'].map(name =>
+        E(mailHost.host).identify(name),
+      ),
+    );
+    const output = captureOutput();
+    stubEnv({ LAL_HOST: CLOSED_HOST });
+    await makeSetup({
+      agentSpecifier: agentSource,
+      managerSpecifier: managerSource,
+      say: output.say,
+    })(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    // Upstream's names still name what upstream made, and none of it is pinned.
+    expect(
+      await Promise.all(
+        ['lal', 'profile-for-lal', 'controller-for-lal', 'setup-lal'].map(name =>
+          E(mailHost.host).identify(name),
+        ),
+      ),
+    ).toEqual(upstreamIds);
+    const pinned = await E(mailHost.host).list('@pins');
+    expect(pinned).not.toContain('controller-for-lal');
+    expect(pinned).toContain('controller-for-lal-2');
+    expect(pinned).toContain('controller-for-setup-lal-2');
+    const printed = output.text();
+    expect(printed).not.toContain('the lal agent is running');
+    expect(printed).toContain('this agent is "lal-2"');
+    // Ours answers as lal-2, and a second run finds it again (no lal-3).
+    await E(mailHost.host).send('lal-2', ['hello'], [], []);
+    await waitForText(mailHost, 'I stopped working on this');
+    await makeSetup({
+      agentSpecifier: agentSource,
+      managerSpecifier: managerSource,
+      say: output.say,
+    })(mailHost.host);
+    expect(await E(mailHost.host).has('lal-3')).toBe(false);
+    expect(output.text()).toContain('the lal-2 agent is running');
+  });
+
+  it('a failure is one line and exit code 1, never a stack trace', async () => {
+    const mailHost = newMailHost('newest');
+    const said: string[] = [];
+    stubEnv({ LAL_NAME: 'Not A Pet Name' });
+    const exitCode = process.exitCode;
+    try {
+      await scriptMain(makeSetup({ agentSpecifier: agentSource, say: () => {} }), line =>
+        said.push(line),
+      )(mailHost.host);
+      expect(process.exitCode).toBe(1);
+    } finally {
+      process.exitCode = exitCode;
+    }
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^setup failed: LAL_NAME must be a pet name/);
+    expect(said.join('\n')).not.toMatch(/\n\s+at /);
   });
 });

@@ -198,16 +198,18 @@ describe('setup.ts', () => {
     await first!.cancelled; // the old agent was stopped
   });
 
-  it('refuses a guest name that exists without its profile, creating nothing', async () => {
+  it('leaves a guest name another made (it has no profile of ours) alone, and takes the next free one', async () => {
     const mailHost = newMailHost();
     await E(mailHost.host).provideGuest('lal', {});
+    const before = await E(mailHost.host).identify('lal');
     stubEnv({});
     const output = captureOutput();
-    await expect(
-      makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host),
-    ).rejects.toThrow(/"lal" already exists but "profile-for-lal" does not/);
+    await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
+    expect(await E(mailHost.host).identify('lal')).toBe(before);
     expect(await has(mailHost.host, 'profile-for-lal')).toBe(false);
     expect(await has(mailHost.host, 'controller-for-lal')).toBe(false);
+    expect(await has(mailHost.host, 'controller-for-lal-2')).toBe(true);
+    expect(output.text()).toContain('this agent is "lal-2"');
   });
 
   it('checks its input before creating anything', async () => {
@@ -457,6 +459,7 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
       'send',
       'makeDirectory',
       'copy',
+      'storeValue',
     ];
     return {
       host: Object.fromEntries(names.map(name => [name, forward(name)])) as unknown as HostPowers,
