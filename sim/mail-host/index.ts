@@ -36,4 +36,5 @@ export {
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
 export type { DaemonProfile, SpecialNames } from './profile.js';
 export { formatLocator, idFromLocator } from './locator.js';
+export { chatView } from './chat-view.js';
 export type * from './types.js';

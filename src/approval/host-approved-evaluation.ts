@@ -56,20 +56,46 @@ export const askHostApproval = async (
   }
 };
 
-/** What the host reads: the whole code and what it is given, and how to answer. */
-export const describeCodeRequest = (who: string, proposal: Proposal): string => {
-  const endowments = proposal.codeNames.map((codeName, index) => {
-    const path = proposal.petNamePaths[index];
-    return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;
-  });
+const endowmentsOf = (proposal: Proposal): string =>
+  proposal.codeNames
+    .map((codeName, index) => {
+      const path = proposal.petNamePaths[index];
+      return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;
+    })
+    .join(', ') || 'none';
+
+/** A Markdown fence longer than any run of backticks in the code, so the code cannot end it. */
+const fenceFor = (source: string): string =>
+  '`'.repeat(Math.max(3, ...[...source.matchAll(/`+/g)].map(run => run[0].length + 1)));
+
+/**
+ * What the host reads before it decides: the whole code in a code block, what
+ * it is given and where its result goes, sent just before the request (Endo's
+ * chat renders a message as Markdown, but a request's description through
+ * JSON.stringify, where code would show as one line of `\n` and `\"`).
+ */
+export const describeCodeForHost = (who: string, proposal: Proposal): string => {
+  const fence = fenceFor(proposal.source);
   return [
-    `${who} asks to run this code (kept as "${proposal.resultName}"):`,
+    `${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
+    '',
+    `${fence}js`,
     // Whole: the host approves the code it reads, and that code is what runs.
     proposal.source,
-    `Endowments: ${endowments.join(', ') || 'none'}`,
-    'Resolve this request (with any value) to let it run; reject it to refuse, and your reason is passed on.',
+    fence,
+    '',
+    `Endowments: ${endowmentsOf(proposal)}`,
+    '',
+    'Answer the request that follows: resolve it to run the code, reject it (with a reason) to refuse.',
   ].join('\n');
 };
+
+/** The request itself: one short line, with nothing the chat would show escaped. */
+export const describeCodeRequest = (who: string, proposal: Proposal): string =>
+  `${who} asks to run the code in its message just before this one (endowments: ${endowmentsOf(proposal)}; result kept as ${proposal.resultName}). Resolve to run the code; reject, with a reason, to refuse.`.replace(
+    /["\\\n\t]/g,
+    ' ',
+  );
 
 export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
   ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
@@ -134,12 +160,22 @@ export const makeHostApprovedEvaluation = (options: {
       `REJECTED: ${hostName} did not run your proposal ${proposalId} (${cut(proposal.source, SOURCE_PREVIEW_CHARS)}). Reason: ${reason}\nNext: tell ${whomToTell(proposal.origin)}; change the code and propose again only if the reason invites it.`,
     );
 
+  /** Sends the host the code to read; a failure is logged, and the request still goes. */
+  const showCode = (text: string): Promise<void> =>
+    Promise.resolve(
+      E(powers as { send(...args: unknown[]): unknown }).send(hostName, [text], [], []),
+    ).then(
+      () => undefined,
+      (error: unknown) => options.log(`could not show ${hostName} the code: ${messageOf(error)}`),
+    );
+
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
     const proposalId = asks.reserve('p');
     if (direct) {
       void runApproved(proposalId, proposal);
     } else {
       const description = describeCodeRequest(who, proposal);
+      const code = describeCodeForHost(who, proposal);
       asks.add({
         id: proposalId,
         kind: 'evaluation',
@@ -149,15 +185,18 @@ export const makeHostApprovedEvaluation = (options: {
         detail: { ...proposalDetail(proposal), source: proposal.source },
       });
       // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
-      void askHostApproval(powers, hostName, description).then(verdict => {
-        // This run has stopped: the next one follows the ask and runs the code if it was approved.
-        if (asks.stopped()) return undefined;
-        if (verdict.approved) return runApproved(proposalId, proposal);
-        // The daemon going away is no answer: the ask stays stored for the next run.
-        if (isDisconnection(verdict.reason)) return undefined;
-        rejected(proposalId, proposal, verdict.reason);
-        return undefined;
-      });
+      // The code goes first, as a message the chat renders, then the one-line request about it.
+      void showCode(code)
+        .then(() => askHostApproval(powers, hostName, description))
+        .then(verdict => {
+          // This run has stopped: the next one follows the ask and runs the code if it was approved.
+          if (asks.stopped()) return undefined;
+          if (verdict.approved) return runApproved(proposalId, proposal);
+          // The daemon going away is no answer: the ask stays stored for the next run.
+          if (isDisconnection(verdict.reason)) return undefined;
+          rejected(proposalId, proposal, verdict.reason);
+          return undefined;
+        });
     }
     return harden({
       status: 'pending',
