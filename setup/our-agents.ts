@@ -61,7 +61,6 @@ export const chooseNames = async (
   if ((await ownershipOf(host, asked)) !== 'another') return { names: asked };
   for (let index = 2; index <= MOST_TRIED; index += 1) {
     const names = guestNamesFor(`${asked.guestName}-${index}`, variable);
-    // eslint-disable-next-line no-await-in-loop -- the first free name wins
     if ((await ownershipOf(host, names)) !== 'another')
       return {
         names,

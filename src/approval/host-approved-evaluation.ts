@@ -97,6 +97,15 @@ export const describeCodeRequest = (who: string, proposal: Proposal): string =>
     ' ',
   );
 
+/** Sends the host the code to read; a failure is logged, and the request still goes. */
+const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Log) =>
+  Promise.resolve(
+    E(powers as { send(...args: unknown[]): unknown }).send(hostName, [text], [], []),
+  ).then(
+    () => undefined,
+    (error: unknown) => log(`could not show ${hostName} the code: ${messageOf(error)}`),
+  );
+
 export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
   ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
 
@@ -160,15 +169,6 @@ export const makeHostApprovedEvaluation = (options: {
       `REJECTED: ${hostName} did not run your proposal ${proposalId} (${cut(proposal.source, SOURCE_PREVIEW_CHARS)}). Reason: ${reason}\nNext: tell ${whomToTell(proposal.origin)}; change the code and propose again only if the reason invites it.`,
     );
 
-  /** Sends the host the code to read; a failure is logged, and the request still goes. */
-  const showCode = (text: string): Promise<void> =>
-    Promise.resolve(
-      E(powers as { send(...args: unknown[]): unknown }).send(hostName, [text], [], []),
-    ).then(
-      () => undefined,
-      (error: unknown) => options.log(`could not show ${hostName} the code: ${messageOf(error)}`),
-    );
-
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
     const proposalId = asks.reserve('p');
     if (direct) {
@@ -186,7 +186,7 @@ export const makeHostApprovedEvaluation = (options: {
       });
       // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
       // The code goes first, as a message the chat renders, then the one-line request about it.
-      void showCode(code)
+      void showCodeToHost(powers, hostName, code, options.log)
         .then(() => askHostApproval(powers, hostName, description))
         .then(verdict => {
           // This run has stopped: the next one follows the ask and runs the code if it was approved.
