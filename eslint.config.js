@@ -21,6 +21,8 @@ export default [
       'node_modules/**',
       'bench/results/**',
       'bench-results/**',
+      'reports/**',
+      '.stryker-tmp/**',
       '**/*.d.ts',
     ],
   },
@@ -32,7 +34,7 @@ export default [
       parserOptions: {
         // Each file is checked in the program of its nearest tsconfig.json (test/ has its own).
         projectService: {
-          allowDefaultProject: ['vitest.config.ts'],
+          allowDefaultProject: ['vitest.config.ts', 'vitest.mutation.config.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
@@ -96,6 +98,13 @@ export default [
     rules: {
       'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // Nothing prints past the log, which redacts (src/log.ts, the one module that writes to the
+    // worker's stderr): a console.* in the agent, its providers or its tools could leak a secret.
+    files: ['agent.ts', 'src/**/*.ts', 'providers/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['src/log.ts'],
+    rules: { 'no-console': 'error' },
   },
   {
     // Caplet modules: what they export reaches other vats, so it is hardened, as Endo's packages do.

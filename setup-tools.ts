@@ -13,8 +13,15 @@
  * its agent started (persona fae unless LAL_PERSONA says otherwise) and
  * pinned as setup.ts does (LAL_PIN=0 opts out), reading ENDO_LLM_* as
  * setup.ts does. Names that exist are kept, so it is safe to re-run.
+ *
+ * With MCP_NAME (and MCP_COMMAND or MCP_URL, see docs/mcp.md) it also makes
+ * the MCP bridge `mcp-<name>` and gives it to the guest under tools/: Fae
+ * offers every tool of that server, following its list as it changes.
  */
+import { E } from '@endo/far';
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
+import { planMcpBridge } from './setup/mcp-bridge-plan.js';
+import { mcpBridgeModuleUrl } from './tools/index.js';
 import { warnWithoutSandbox } from './setup/warn-without-sandbox.js';
 import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './setup/module-specifier.js';
@@ -46,6 +53,8 @@ export const setupToolsCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
 export interface ToolSetupOptions extends SetupOptions {
   /** Where each tool's module is; the built dist/tools/<file>.js by default. */
   toolSpecifier?: ToolSpecifier;
+  /** Where the MCP bridge's module is; the built dist/tools/mcp.js by default. */
+  mcpSpecifier?: string;
 }
 
 /** The guest to provision, from FAE_GUEST or else LAL_NAME; none when both are unset. */
@@ -55,6 +64,26 @@ const guestToProvision = (
   if (env.FAE_GUEST) return guestNamesFor(env.FAE_GUEST, 'FAE_GUEST');
   if (env.LAL_NAME) return guestNamesFor(env.LAL_NAME, 'LAL_NAME');
   return undefined;
+};
+
+/** Starts the bridge's server once, so the host learns now (not at Fae's first call) whether it works. */
+const sayMcpTools = async (host: SetupHostRef, petName: string, say: (line: string) => void) => {
+  try {
+    const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
+    const tools = await E(bridge).listTools();
+    const names = await Promise.all(
+      tools.map(
+        async tool =>
+          (await E(tool as { schema(): Promise<{ function: { name: string } }> }).schema()).function
+            .name,
+      ),
+    );
+    say(`"${petName}" offers ${names.length} tool(s): ${names.join(', ')}`);
+  } catch (error) {
+    say(
+      `warning: "${petName}" could not list its server's tools: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 };
 
 export const makeToolSetup =
@@ -80,6 +109,12 @@ export const makeToolSetup =
       env,
       ...(options.toolSpecifier === undefined ? {} : { toolSpecifier: options.toolSpecifier }),
     });
+    const mcpPlan = planMcpBridge(
+      env,
+      options.cwd ?? process.cwd(),
+      options.mcpSpecifier ?? mcpBridgeModuleUrl(),
+    );
+    if (mcpPlan !== undefined) plans.push(mcpPlan);
     for (const plan of plans) assertModuleExists(plan.specifier);
     const agentSpecifier =
       names === undefined
@@ -88,6 +123,7 @@ export const makeToolSetup =
 
     await makeToolCaplets(hostPowers, daemon, plans, say);
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
+    if (mcpPlan !== undefined) await sayMcpTools(hostPowers, mcpPlan.petName, say);
     if (faeCwd === undefined) {
       say(
         'FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.',

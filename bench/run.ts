@@ -36,7 +36,11 @@
  *    agent's estimate against the real count, and the daemon calls between a
  *    message's arrival and its reply (target: the reply alone).
  *
- * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=memory figure 5 alone.
+ * 7. MCP (bench/figure-mcp.ts): a warm call of an MCP server's tool through
+ *    the bridge (server-everything's echo, sandboxed) beside a built-in
+ *    FaeTool's, median and p95. Target: median ≤ 5 ms.
+ *
+ * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=mcp figure 7 alone; BENCH_ONLY=memory figure 5 alone.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -55,6 +59,7 @@ import { overheadFigure } from './figure-overhead.js';
 import { discoveryFigure } from './figure-discovery.js';
 import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
+import { mcpFigure } from './figure-mcp.js';
 
 const RESULTS_FILE = new URL('../../bench/results/latest.json', import.meta.url);
 
@@ -109,6 +114,11 @@ const main = async () => {
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
+  if (process.env.BENCH_ONLY === 'mcp') {
+    figures.push(await mcpFigure());
+    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'memory') {
     const conversation = await runConversation({
       protocol: 'openai',
@@ -140,6 +150,8 @@ const main = async () => {
   figures.push(memoryFigure(conversation, direct));
   progress('5/5 prompt size and prefix reuse (real tokenizer), lal and fae');
   figures.push(await economy());
+  progress('and a warm MCP tool call beside a built-in one');
+  figures.push(await mcpFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,6 +22,17 @@ export const endoCliOf = (checkout: string): string => {
   return cli;
 };
 
+/** A loopback port nobody listens on now. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
 export const startEndoDaemon = async (checkout: string): Promise<EndoDaemon> => {
   const cli = endoCliOf(checkout);
   // Short: the daemon's socket path must fit in 108 bytes.
@@ -31,6 +43,8 @@ export const startEndoDaemon = async (checkout: string): Promise<EndoDaemon> => 
     XDG_RUNTIME_DIR: join(root, 'run'),
     XDG_CONFIG_HOME: join(root, 'config'),
     XDG_CACHE_HOME: join(root, 'cache'),
+    // The newest daemon's gateway listens on 127.0.0.1:8920 unless told otherwise: keep clear of a daemon already there.
+    ENDO_ADDR: `127.0.0.1:${await freePort()}`,
   };
   const endo = (args: string[]) =>
     new Promise<string>((resolve, reject) => {

@@ -5,6 +5,7 @@
  */
 import type { Recorder } from './recorder.js';
 import { far, listMessages, messageWhere, reduceMessage, type Parties } from './parties.js';
+import { followFromNow } from './steps-mail.js';
 
 const settle = (promise: Promise<unknown>) =>
   promise.then(
@@ -83,6 +84,7 @@ export const editSteps = async (rec: Recorder, parties: Parties) => {
     m => Array.isArray(m.strings) && m.strings[0] === 'draft',
   ).catch(() => undefined);
   if (own === undefined) return;
+  const following = await followFromNow(host);
   const hostLast = async () => (await listMessages(parties, host)).at(-1);
   await rec.step('guest edits it, not done', () =>
     far(guest).editMessage!(own.number, ['still drafting'], [], [], { done: false }),
@@ -95,6 +97,11 @@ export const editSteps = async (rec: Recorder, parties: Parties) => {
     far(guest).editMessage!(own.number, ['final'], [], []),
   );
   await rec.step("host's copy after the final edit", hostLast);
+  await rec.step("following the host's mail shows each edit", async () => {
+    const seen = (await following.take(2)) as Record<string, unknown>[];
+    return seen.map(({ number, strings, done }) => ({ number, strings, done }));
+  });
+  await following.stop();
   await rec.step('message history of the edited message', async () =>
     ((await far(guest).messageHistory!(own.number)) as unknown[]).map(m =>
       reduceMessage(parties, m),

@@ -27,6 +27,22 @@ export const followFirst = async (parties: Parties, count: number) => {
   return seen;
 };
 
+/** Follows `who`'s mail from now on: what it replays at first is skipped. */
+export const followFromNow = async (who: unknown) => {
+  const adapter = await makeDaemonAdapter(who, () => {});
+  const stream = await adapter.follow();
+  const replayed = ((await far(who).listMessages!()) as unknown[]).length;
+  for (let i = 0; i < replayed; i += 1) await stream.next();
+  return {
+    take: async (count: number) => {
+      const seen: unknown[] = [];
+      while (seen.length < count) seen.push((await stream.next()).value);
+      return seen;
+    },
+    stop: () => stream.return(undefined).catch(() => {}),
+  };
+};
+
 export const mailSteps = async (rec: Recorder, parties: Parties) => {
   const { host, guest } = parties;
   await rec.step('host stores a value', () => far(host).storeValue!(42n, 'conf-value'));

@@ -97,8 +97,13 @@ export const makeAnthropicProvider = (
       throw new ProviderError('unknown', redact(wrongShapeHint(context, reply), secrets));
     }
     const message = fromAnthropicMessage(reply);
+    // Cut by max_tokens, or by the end of the context window: the last tool_use may be incomplete.
+    const cut =
+      reply.stop_reason === 'max_tokens' || reply.stop_reason === 'model_context_window_exceeded'
+        ? ({ truncated: true } as const)
+        : {};
     const usage = reply.usage;
-    if (!usage) return { message };
+    if (!usage) return { message, ...cut };
     // input_tokens excludes cached input; the prompt's size is the sum.
     const inputTokens =
       usage.input_tokens +
@@ -106,6 +111,7 @@ export const makeAnthropicProvider = (
       (usage.cache_read_input_tokens ?? 0);
     return {
       message,
+      ...cut,
       usage: {
         inputTokens,
         outputTokens: usage.output_tokens,

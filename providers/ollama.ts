@@ -112,16 +112,19 @@ export const makeOllamaProvider = (
       );
     }
     const message = fromOllamaMessage(response.message, newId);
+    // num_predict cut the reply: its calls may be incomplete.
+    const cut = response.done_reason === 'length' ? ({ truncated: true } as const) : {};
     const reported = response.prompt_eval_count !== undefined || response.eval_count !== undefined;
     return reported
       ? {
           message,
+          ...cut,
           usage: {
             inputTokens: response.prompt_eval_count ?? 0,
             outputTokens: response.eval_count ?? 0,
           },
         }
-      : { message };
+      : { message, ...cut };
   };
 
   return harden({ kind: 'ollama', model: config.model, chat });

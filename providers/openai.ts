@@ -98,6 +98,8 @@ export const makeOpenAIProvider = (
       throw new ProviderError('unknown', redact(wrongShapeHint(context, completion), secrets));
     }
     const message = fromOpenAIMessage(choice.message);
+    // The output limit cut the reply (max_tokens): its calls may be incomplete.
+    const cut = choice.finish_reason === 'length' ? ({ truncated: true } as const) : {};
     const usage = completion.usage;
     const cached = cachedInputTokens(
       usage,
@@ -106,13 +108,14 @@ export const makeOpenAIProvider = (
     return usage
       ? {
           message,
+          ...cut,
           usage: {
             inputTokens: usage.prompt_tokens,
             outputTokens: usage.completion_tokens,
             ...(cached === undefined ? {} : { cachedInputTokens: cached }),
           },
         }
-      : { message };
+      : { message, ...cut };
   };
 
   return harden({ kind: 'openai', model: config.model, chat });

@@ -95,6 +95,12 @@ export interface ChatResult {
   usage?: Usage;
   /** The model that served the call, when it is not the provider's own (a fallback). */
   model?: string;
+  /**
+   * The reply was cut by the output limit (OpenAI `finish_reason: "length"`, Anthropic
+   * `stop_reason: "max_tokens"`, Ollama `done_reason: "length"`): its tool calls may be
+   * incomplete, so none of them runs (src/loop/truncated-reply.ts).
+   */
+  truncated?: true;
 }
 
 /**

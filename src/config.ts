@@ -37,6 +37,8 @@ export interface AgentLimits {
   rememberHandled: number;
   /** Wake-ups (the `schedule` tool) that may be pending at once (LAL_MAX_WAKE_UPS). */
   maxWakeUps: number;
+  /** Model replies cut by the output limit in a row before the turn ends (LAL_MAX_TRUNCATED_REPLIES). */
+  maxTruncatedReplies: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
@@ -57,6 +59,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   digestChars: 3_000,
   rememberHandled: 256,
   maxWakeUps: 16,
+  // A cut reply is answered "retry shorter"; the third in a row means it is not working.
+  maxTruncatedReplies: 3,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -73,6 +77,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
   maxWakeUps: 'LAL_MAX_WAKE_UPS',
+  maxTruncatedReplies: 'LAL_MAX_TRUNCATED_REPLIES',
 };
 
 /** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */

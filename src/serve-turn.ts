@@ -20,6 +20,7 @@ import type { TellSender } from './mail/tell-sender.js';
 import type { NoticeQueue, Origin } from './notices.js';
 import type { ProposalTracker } from './proposals/proposal-tracker.js';
 import type { RequestTracker } from './requests/request-tracker.js';
+import type { PendingAsks } from './pending/pending-asks.js';
 import { systemPrompt } from './system-prompt.js';
 import { codeSpans } from './mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
@@ -58,6 +59,8 @@ export interface TurnServerSetup {
   /** Which tools are offered, and which calls the HOST approves first. */
   policy: ToolPolicy;
   approvals: ApprovalGate;
+  /** Every ask still pending (pending/pending-asks.ts): whether the message may still be answered later. */
+  asks: Pick<PendingAsks, 'hasPendingFor'>;
   /** The `schedule` tool's wake-ups. */
   wakeUps?: WakeUps;
   notices: NoticeQueue;
@@ -169,7 +172,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         conversation,
         turn,
         tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
-        decodeCall: call => decodeCall(call, setup.redact),
+        decodeCall: call =>
+          decodeCall(
+            call,
+            setup.redact,
+            name => setup.tools.find(name)?.schema.function.parameters,
+          ),
         runTool: guardToolCall({
           policy: setup.policy,
           gate: setup.approvals,
@@ -220,7 +228,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         origin,
         turn,
         placeholder,
-        trackers: [setup.proposals, setup.requests, setup.approvals],
+        asks: setup.asks,
         tell,
         redact: setup.redact,
         hostName: setup.daemon?.names.host ?? 'HOST',

@@ -35,8 +35,8 @@ export const tellTurnEnd = async (options: {
   origin: Origin | undefined;
   turn: Turn;
   placeholder: Placeholder | undefined;
-  /** What may still answer the message later (proposals, requests, approvals). */
-  trackers: readonly HasPending[];
+  /** What may still answer the message later: the asks made for it (proposals, requests, approvals). */
+  asks: HasPending;
   tell: TellSender;
   redact: (text: string) => string;
   hostName: string;
@@ -44,8 +44,7 @@ export const tellTurnEnd = async (options: {
   const { outcome, thrown, answered, origin, placeholder } = options;
   const spoke =
     answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
-  const pending =
-    origin !== undefined && options.trackers.some(tracker => tracker.hasPendingFor(origin.number));
+  const pending = origin !== undefined && options.asks.hasPendingFor(origin.number);
   const ending = endingOf({
     outcome,
     ...(thrown === undefined ? {} : { thrown }),

@@ -20,6 +20,7 @@ import {
   type Message,
 } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { makeMailHost } from '../sim/mail-host/index.js';
 
 const { start } = useAgents();
 
@@ -259,5 +260,47 @@ describe('the HOST approves the whole code (newest daemon, host-approved evaluat
     await E(run.host.host).resolve(asked.number, 'approval');
     await expect.poll(() => guest(run).has('answer')).toBe(true);
     expect(await guest(run).lookup('answer')).toBe(42);
+  });
+});
+
+describe('arguments are checked against the one schema the model was offered, before anyone judges the call', () => {
+  const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
+
+  test('a gated built-in op whose arguments do not fit is told what to fix, and the HOST is not asked', async () => {
+    const run = await start({
+      env: { LAL_TOOLS_APPROVE: 'move', LAL_TRUSTED_SENDERS: 'alice' },
+      steps: [
+        // `to` is missing; `fromPath` is the op's former name for `path`.
+        callTool('names', { op: 'move', fromPath: 'a' }),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] }),
+      ],
+    });
+    await run.send('move it');
+    await run.reply('done');
+    expect(lastError(run, 1)).toBe('move: to is required');
+    expect(await hostRequests(run)).toEqual([]);
+  });
+
+  test('a gated FaeTool called with arguments its schema refuses is told why, never asked about, never run', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames: { 'math-tool': 'math-tool' },
+      env: { LAL_TOOLS_APPROVE: 'math', LAL_TRUSTED_SENDERS: 'alice' },
+      steps: [
+        callTool('math', { operation: 'add', a: [1], b: 2 }),
+        callTool('math', { operation: 'add', b: 2 }),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] }),
+      ],
+    });
+    await run.send('add them');
+    await run.reply('done');
+    expect(lastError(run, 1)).toBe('math: a must be a number, got an array');
+    expect(lastError(run, 2)).toBe('math: a is required');
+    expect(await hostRequests(run)).toEqual([]);
   });
 });

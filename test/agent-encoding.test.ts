@@ -4,11 +4,19 @@ import { decodeArguments } from '../src/encoding/decode-arguments.js';
 import { renderForModel } from '../src/encoding/render-for-model.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
 import {
+  checkMessageParts,
   readMessageNumber,
-  readMessageParts,
   readPassable,
   readPath,
+  type MessageParts,
 } from '../src/tools/read-args.js';
+import { validateArguments } from '../src/tools/validate-arguments.js';
+
+/** A send's parts as the agent reads them: validated by its definition, then checked together. */
+const sendParts = (args: Record<string, unknown>) =>
+  checkMessageParts(
+    validateArguments('send', undefined, { recipient: 'HOST', ...args }) as unknown as MessageParts,
+  );
 
 describe('decodeArguments (behaviour 3.3)', () => {
   test('strings are kept exactly as written (SmallCaps is read only by the readers of passable parameters)', () => {
@@ -78,22 +86,18 @@ describe('argument readers (behaviour 4)', () => {
     expect(() => readPath({}, 'petNamePath')).toThrow('petNamePath is required');
   });
   test('send parts: missing edge lists mean none; missing trailing strings are padded', () => {
-    expect(readMessageParts({ strings: ['hi'] })).toEqual({
+    expect(sendParts({ strings: ['hi'] })).toEqual({
       strings: ['hi'],
       edgeNames: [],
       petNames: [],
     });
-    expect(
-      readMessageParts({ strings: ['see '], edgeNames: ['x'], petNames: ['tools/x'] }),
-    ).toEqual({
+    expect(sendParts({ strings: ['see '], edgeNames: ['x'], petNames: ['tools/x'] })).toEqual({
       strings: ['see ', ''],
       edgeNames: ['x'],
       petNames: [['tools', 'x']],
     });
-    expect(() => readMessageParts({ strings: ['a', 'b', 'c'] })).toThrow(
-      /one string before each value/,
-    );
-    expect(() => readMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(/same length/);
+    expect(() => sendParts({ strings: ['a', 'b', 'c'] })).toThrow(/one string before each value/);
+    expect(() => sendParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(/same length/);
   });
 });
 

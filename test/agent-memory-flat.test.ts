@@ -62,7 +62,7 @@ describe('the usage ledger in the store is bounded', () => {
 });
 
 describe('the store of the previous version', () => {
-  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (4)', async () => {
+  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (5)', async () => {
     const clock = makeManualClock();
     const now = clock.now();
     const v2 = JSON.stringify({
@@ -100,7 +100,7 @@ describe('the store of the previous version', () => {
     // Stored again at start (the greeting) and after the turn: wait for the turn's write.
     await expect.poll(async () => callsOf((await stored(run)).usage as StoredUsage)).toBe(3);
     const memory = await stored(run);
-    expect(memory.version).toBe(4);
+    expect(memory.version).toBe(5);
     expect(memory.handled).toContain('id-of-an-old-message');
     const usage = memory.usage as StoredUsage;
     expect(usage.recent.every(entry => entry.length === 3)).toBe(true);

@@ -211,13 +211,13 @@ describe('the store of the previous version', () => {
       .poll(async () => JSON.stringify((await stored(run)).usage))
       .toContain('scripted-model');
     const memory = await stored(run);
-    expect(memory.version).toBe(4);
+    expect(memory.version).toBe(5);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);
     expect(JSON.stringify(memory.usage)).toContain('scripted-model');
   });
 
-  test('a version 3 memory (the release before pending asks were kept) loads and continues, saved as version 4', async () => {
+  test('a version 3 memory (the release before pending asks were kept) loads and continues, saved as version 5', async () => {
     const clock = makeManualClock();
     const v3 = JSON.stringify({
       version: 3,
@@ -251,7 +251,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(4);
+    await expect.poll(async () => (await stored(run)).version).toBe(5);
     const memory = (await stored(run)) as unknown as Record<string, unknown> & {
       wakeUps: unknown[];
       usage: unknown;

@@ -104,3 +104,38 @@ describe('callIdsIn', () => {
     ).toEqual(new Set(['a']));
   });
 });
+
+describe('checkReplyCalls: the refusal of a bad name', () => {
+  const errorOf = (name: string, toolNames = ['list', 'send']) =>
+    JSON.parse(check([{ id: 'c1', name, arguments: '{}' }], { toolNames })[0]!.refusal!)
+      .error as string;
+
+  test('an op of an offered grouped tool is a good guess; an op of a group not offered is not', () => {
+    expect(errorOf('functions.list', ['names', 'reply'])).toMatch(/Did you mean "list"\?$/);
+    expect(errorOf('functions.list', ['mail', 'reply'])).not.toContain('Did you mean');
+  });
+
+  test('the guess is the last part that holds a letter, whatever separators follow it', () => {
+    expect(errorOf('tools/list/')).toMatch(/Did you mean "list"\?$/);
+    expect(errorOf('default_api::send::')).toMatch(/Did you mean "send"\?$/);
+  });
+
+  test('with no guess the refusal ends with the instruction, nothing after it', () => {
+    expect(errorOf('ns.unknown')).toBe(
+      'not run: "ns.unknown" is not a valid tool name (letters, digits, _ and - only, at most 64). Call a tool by its exact name.',
+    );
+  });
+
+  test('a name of 80 characters is shown whole; one of 81 is cut at 80', () => {
+    const at80 = `a.${'x'.repeat(78)}`;
+    expect(errorOf(at80)).toContain(`"${at80}" is not`);
+    const at81 = `a.${'x'.repeat(79)}`;
+    expect(errorOf(at81)).toContain(`"${at81.slice(0, 80)}…" is not`);
+  });
+
+  test('a name of separators only is refused under a name of underscores', () => {
+    const [checked] = check([{ id: 'c1', name: '::', arguments: '{}' }]);
+    expect(checked!.call.name).toBe('__');
+    expect(JSON.parse(checked!.refusal!).error).toMatch(/^not run: "::" is not a valid tool name/);
+  });
+});

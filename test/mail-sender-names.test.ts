@@ -2,10 +2,13 @@
  * How senders are named for the model: by the guest's own pet name for
  * them (HOST first, never SELF when another name exists), a short form of
  * the id when there is none (asked again next time, as the host may
- * introduce one), and a failing look-up never fails the message.
+ * introduce one), and a failing look-up never fails the message. Names are
+ * kept only while the directory's changes are followed, and any change
+ * forgets them: whom the policy trusts is who the name is now.
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
+import type { FollowNames } from '../src/mail/sender-names.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 
 const makePowers = (names: Record<string, unknown>, failing = new Set<string>()) => {
@@ -35,12 +38,12 @@ describe('makeSenderNames', () => {
     expect(await nameOf('c')).toBe('SELF');
   });
 
-  test('a known name is asked for once', async () => {
+  test('without following the directory, every look-up asks the daemon again', async () => {
     const { powers, asked } = makePowers({ a: ['alice'] });
     const nameOf = makeSenderNames(powers);
     await nameOf('a');
     await nameOf('a');
-    expect(asked).toEqual(['a']);
+    expect(asked).toEqual(['a', 'a']);
   });
 
   test('without a name a long id is shortened, and asked for again next time', async () => {
@@ -70,5 +73,154 @@ describe('makeSenderNames', () => {
     expect(await nameOf('y')).toBe('dave');
     expect(await nameOf(undefined)).toBe('unknown sender');
     expect(await nameOf('')).toBe('unknown sender');
+  });
+});
+
+/** Powers whose directory changes the test makes, one at a time. */
+const makeFollowedPowers = (names: Record<string, string[]>, failFollowing = false) => {
+  const asked: string[] = [];
+  let nextCalled: () => void = () => {};
+  let waiting = new Promise<void>(resolve => (nextCalled = resolve));
+  let answer: ((step: IteratorResult<unknown>) => void) | undefined;
+  let returned = 0;
+  const changes = Far('name changes', {
+    next: () => {
+      nextCalled();
+      return new Promise<IteratorResult<unknown>>(resolve => (answer = resolve));
+    },
+    return: () => {
+      returned += 1;
+      return { done: true, value: undefined };
+    },
+  });
+  const powers = Far('powers', {
+    reverseIdentify(id: string) {
+      asked.push(id);
+      return names[id] ?? [];
+    },
+    followNameChanges() {
+      if (failFollowing) throw Error('no such method');
+      return changes;
+    },
+  });
+  /** The next change (or the end) reaches the agent; resolves once it waits for the one after. */
+  const step = async (result: IteratorResult<unknown>) => {
+    waiting = new Promise<void>(resolve => (nextCalled = resolve));
+    answer!(result);
+    if (result.done !== true) await waiting;
+  };
+  return {
+    powers,
+    asked,
+    /** Resolves once the agent follows the changes (its first next()). */
+    following: () => waiting,
+    step,
+    end: () => step({ done: true, value: undefined }),
+    returned: () => returned,
+  };
+};
+
+describe('makeSenderNames following the directory', () => {
+  const follow = () => {
+    const controller = new AbortController();
+    const logs: string[] = [];
+    const options: FollowNames = { signal: controller.signal, log: line => logs.push(line) };
+    return { controller, logs, options };
+  };
+
+  test('a known name is asked for once while following; a change to that name makes it asked again', async () => {
+    const names: Record<string, string[]> = { a: ['alice'], b: ['bob'] };
+    const daemon = makeFollowedPowers(names);
+    const { controller, options, logs } = follow();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await daemon.following();
+    expect(await nameOf('a')).toBe('alice');
+    expect(await nameOf('a')).toBe('alice');
+    expect(await nameOf('b')).toBe('bob');
+    expect(daemon.asked).toEqual(['a', 'b']);
+    // The agent's own writes touch no sender's name: nothing is asked again.
+    await daemon.step({ done: false, value: { add: 'memory', value: { number: 'm', node: 'n' } } });
+    await daemon.step({ done: false, value: { remove: 'memory' } });
+    await nameOf('a');
+    await nameOf('b');
+    expect(daemon.asked).toEqual(['a', 'b']);
+    // The HOST removes alice's name: her next message is named afresh; bob keeps his.
+    names.a = [];
+    await daemon.step({ done: false, value: { remove: 'alice' } });
+    expect(await nameOf('a')).toBe('a');
+    expect(await nameOf('b')).toBe('bob');
+    expect(daemon.asked).toEqual(['a', 'b', 'a']);
+    controller.abort();
+    await expect.poll(() => daemon.returned()).toBe(1);
+    expect(logs).toEqual([]);
+  });
+
+  test('a name re-pointed, or a new name for a kept sender, makes both senders asked again', async () => {
+    const names: Record<string, string[]> = { 'n1:d1': ['alice'], 'n2:d2': ['bob'] };
+    const daemon = makeFollowedPowers(names);
+    const { options } = follow();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await daemon.following();
+    await nameOf('n1:d1');
+    await nameOf('n2:d2');
+    // "alice" now names bob's formula: alice's kept name and bob's both go.
+    names['n1:d1'] = [];
+    names['n2:d2'] = ['alice', 'bob'];
+    await daemon.step({
+      done: false,
+      value: { add: 'alice', value: { number: 'n2', node: 'd2' } },
+    });
+    expect(await nameOf('n1:d1')).toBe('n1:d1');
+    expect(await nameOf('n2:d2')).toBe('alice');
+    expect(daemon.asked).toEqual(['n1:d1', 'n2:d2', 'n1:d1', 'n2:d2']);
+    // A change the agent cannot read forgets every kept name.
+    await daemon.step({ done: false, value: 'garbled' });
+    await nameOf('n2:d2');
+    expect(daemon.asked).toHaveLength(5);
+    await daemon.step({ done: false, value: { add: 'carol', value: 'not a record' } });
+    await nameOf('n2:d2');
+    expect(daemon.asked).toHaveLength(6);
+  });
+
+  test('once following ends, every look-up asks again, and the log says so', async () => {
+    const daemon = makeFollowedPowers({ a: ['alice'] });
+    const { options, logs } = follow();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await daemon.following();
+    await nameOf('a');
+    await nameOf('a');
+    expect(daemon.asked).toEqual(['a']);
+    await daemon.end();
+    await expect
+      .poll(() => logs)
+      .toEqual(['stopped following name changes: senders are named afresh each time']);
+    await nameOf('a');
+    await nameOf('a');
+    expect(daemon.asked).toEqual(['a', 'a', 'a']);
+  });
+
+  test('a daemon that cannot follow name changes: names are asked each time, and the log says why', async () => {
+    const daemon = makeFollowedPowers({ a: ['alice'] }, true);
+    const { options, logs } = follow();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await expect
+      .poll(() => logs)
+      .toEqual([
+        'could not follow name changes (no such method): senders are named afresh each time',
+      ]);
+    await nameOf('a');
+    await nameOf('a');
+    expect(daemon.asked).toEqual(['a', 'a']);
+  });
+
+  test('cancelled before following began: it never follows, and logs nothing', async () => {
+    const daemon = makeFollowedPowers({ a: ['alice'] });
+    const { controller, options, logs } = follow();
+    controller.abort();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await nameOf('a');
+    await nameOf('a');
+    expect(daemon.asked).toEqual(['a', 'a']);
+    expect(logs).toEqual([]);
   });
 });

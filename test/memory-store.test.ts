@@ -82,7 +82,7 @@ describe('loadMemory', () => {
     expect(logs).toEqual([]);
   });
 
-  test('a whole version 4 memory loads as it was saved; a damaged pending ask is left out and logged', async () => {
+  test('a whole version 4 memory loads as it was saved, its asks sent (version 5); a damaged pending ask is left out and logged', async () => {
     const ask = {
       id: 'r3',
       kind: 'request',
@@ -92,6 +92,7 @@ describe('loadMemory', () => {
       detail: {},
     };
     const asks = { next: 4, pending: [ask] };
+    const migrated = { next: 4, pending: [{ ...ask, state: 'sent' }] };
     const whole = await load(
       JSON.stringify({
         version: 4,
@@ -108,7 +109,7 @@ describe('loadMemory', () => {
       handled: [],
       usage,
       wakeUps: [wakeUp],
-      asks,
+      asks: migrated,
       toldToWait: ['id:x'],
       notices: [],
     });
@@ -123,7 +124,7 @@ describe('loadMemory', () => {
         asks: { next: 4, pending: [ask, { id: 7 }] },
       }),
     );
-    expect(damaged.memory.asks).toEqual(asks);
+    expect(damaged.memory.asks).toEqual(migrated);
     expect(damaged.logs).toEqual([
       `${MEMORY_NAME}: 1 pending ask(s) did not read and were left out`,
     ]);
@@ -174,10 +175,20 @@ describe('loadMemory', () => {
   });
 
   test.each([
-    ['text that is not JSON', '{"version": 2, "conv'],
-    ['a value that is not a string', 42],
-    ['a future version', JSON.stringify({ version: 5, conversation, handled: [] })],
-    ['a memory without its conversation', JSON.stringify({ version: 2, handled: [] })],
+    ['text that is not JSON', '{"version": 2, "conv', 'agent-memory-unread', ''],
+    ['a value that is not a string', 42, 'agent-memory-unread', ''],
+    [
+      'a future version',
+      JSON.stringify({ version: 6, conversation, handled: [] }),
+      'agent-memory-v6',
+      ' (version 6, newer than 5)',
+    ],
+    [
+      'a memory without its conversation',
+      JSON.stringify({ version: 2, handled: [] }),
+      'agent-memory-v2',
+      '',
+    ],
     [
       'a conversation of the wrong shape',
       JSON.stringify({
@@ -185,12 +196,45 @@ describe('loadMemory', () => {
         handled: [],
         conversation: { digest: [], turns: [], omitted: '0' },
       }),
+      'agent-memory-v2',
+      '',
     ],
-    ['JSON null', 'null'],
-  ])('%s starts afresh and says why', async (_what, stored) => {
-    const { memory, logs } = await load(stored);
-    expect(memory).toEqual(freshMemory(NOW));
-    expect(logs).toEqual([`${MEMORY_NAME} is not a memory this version can read; starting afresh`]);
+    ['JSON null', 'null', 'agent-memory-unread', ''],
+  ])(
+    '%s is kept aside, untouched, and the agent starts afresh and says why',
+    async (_what, stored, name, why) => {
+      const { powers, values } = makeStore({ [MEMORY_NAME]: stored });
+      const logs: string[] = [];
+      const memory = await loadMemory(powers, line => logs.push(line), NOW);
+      expect(memory).toEqual({ ...freshMemory(NOW), keptAside: name });
+      expect(values.get(name)).toBe(stored);
+      expect(logs).toEqual([
+        `${MEMORY_NAME} is not a memory this version can read${why}; kept aside as "${name}", starting afresh`,
+      ]);
+    },
+  );
+
+  test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
+    const older = JSON.stringify({ version: 7, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 7, conversation, handled: ['id:second'] });
+    const { powers, values } = makeStore({
+      [MEMORY_NAME]: newer,
+      'agent-memory-v7': older,
+      'agent-memory-v7-2': 'taken too',
+    });
+    const memory = await loadMemory(powers, () => {}, NOW);
+    expect(memory.keptAside).toBe('agent-memory-v7-3');
+    expect(values.get('agent-memory-v7')).toBe(older);
+    expect(values.get('agent-memory-v7-2')).toBe('taken too');
+    expect(values.get('agent-memory-v7-3')).toBe(newer);
+    // What is saved next does not carry the note.
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text,
+    );
+    expect(JSON.parse(values.get(MEMORY_NAME) as string)).not.toHaveProperty('keptAside');
   });
 
   test('a store that fails to answer starts afresh with the reason logged', async () => {
@@ -214,6 +258,25 @@ describe('saveMemory', () => {
     expect(values.get(MEMORY_NAME)).not.toContain('s3cret');
     const loaded = await loadMemory(powers, () => {}, NOW);
     expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
+  });
+
+  test('each value is redacted before serialisation: a secret holding quotes and backslashes is hidden too', async () => {
+    const { powers, values } = makeStore();
+    const secret = 'a"b\\c\\"d';
+    const memory = freshMemory(NOW);
+    memory.conversation.turns.push({ title: `the token is ${secret}`, messages: [] });
+    memory.handled.push(secret);
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text.replaceAll(secret, '[redacted]'),
+    );
+    const saved = values.get(MEMORY_NAME) as string;
+    expect(saved).not.toContain('c\\\\');
+    const loaded = await loadMemory(powers, () => {}, NOW);
+    expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
+    expect(loaded.handled).toEqual(['[redacted]']);
   });
 
   test('a store that refuses the write is logged, never thrown', async () => {

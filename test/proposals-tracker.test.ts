@@ -1,15 +1,16 @@
 /**
- * The proposal tracker as a module, on the paths the daemon's timing makes
- * rare: the agent's own copy of a proposal coming by before the proposal is
- * tracked, or after it settled (both dismissed once settled), a copy that
- * matches nothing (ignored), a failed dismissal (logged, not thrown), and a
- * rejection that is not an Error. The usual paths are in
- * agent-proposals.test.ts.
+ * The proposal tracker as a module, with the pending asks that own its
+ * proposals' state, on the paths the daemon's timing makes rare: the
+ * agent's own copy of a proposal coming by while it waits, or after it
+ * settled (both dismissed once settled), a copy that matches nothing
+ * (ignored), a failed dismissal (logged, not thrown), and a rejection that
+ * is not an Error. The usual paths are in agent-proposals.test.ts.
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { makeProposalTracker, type Proposal } from '../src/proposals/proposal-tracker.js';
 import { makeNoticeQueue, type Notice } from '../src/notices.js';
+import { emptyAskStore, makePendingAsks } from '../src/pending/pending-asks.js';
 import type { PowersRef } from '../src/guest-powers.js';
 
 const makeHost = (options: { dismissFails?: boolean } = {}) => {
@@ -40,77 +41,80 @@ const setUp = (options: { dismissFails?: boolean } = {}) => {
   const notices: Notice[] = [];
   const queue = makeNoticeQueue(() => notices.push(...queue.take()));
   const logs: string[] = [];
-  const tracker = makeProposalTracker({
-    powers: host.powers,
-    log: line => logs.push(line),
-    notices: queue,
-  });
+  const log = (line: string) => logs.push(line);
+  const store = emptyAskStore();
+  const asks = makePendingAsks({ store, powers: host.powers, log });
+  const tracker = makeProposalTracker({ powers: host.powers, log, notices: queue, asks });
   // The host sees the proposal on a later turn (an eventual send): wait for it.
   const asked = async () => {
     await expect.poll(() => host.settlers.length).toBe(1);
     return host.settlers[0]!;
   };
-  return { ...host, notices, logs, tracker, asked };
+  return { ...host, notices, logs, tracker, asks, store, asked };
 };
 
 describe('proposal tracker', () => {
-  test('a copy that came by before its proposal was tracked is matched and dismissed once granted', async () => {
-    const { tracker, asked, dismissed, notices } = setUp();
-    tracker.noteOwnCopy({
-      type: 'eval-proposal-proposer',
-      number: 11n,
-      source: '1 + 1',
-      resultName: 'answer',
-    });
+  test('a copy that came by while its proposal waits is kept, and dismissed once granted; the store is then empty', async () => {
+    const { tracker, asks, store, asked, dismissed, notices } = setUp();
     expect(tracker.propose(proposal('1 + 1'))).toMatchObject({
       status: 'pending',
       proposalId: 'p1',
     });
-    expect(tracker.hasPendingFor(4n)).toBe(true);
+    expect(
+      asks.claimOwnCopy({
+        type: 'eval-proposal-proposer',
+        number: 11n,
+        source: '1 + 1',
+        resultName: 'answer',
+      }),
+    ).toBe(true);
+    expect(asks.hasPendingFor(4n)).toBe(true);
     expect(tracker.pendingSources()).toEqual(['1 + 1']);
+    expect(store.pending.map(ask => [ask.id, ask.state])).toEqual([['p1', 'sent']]);
     (await asked()).resolve(2);
     await expect.poll(() => dismissed).toEqual([11n]);
     expect(notices.map(notice => notice.text.split(':')[0])).toEqual(['GRANTED']);
-    expect(tracker.hasPendingFor(4n)).toBe(false);
+    expect(asks.hasPendingFor(4n)).toBe(false);
     expect(tracker.pendingSources()).toEqual([]);
+    expect(store.pending).toEqual([]);
   });
 
   test('a copy that comes by after its proposal settled is dismissed at once', async () => {
-    const { tracker, asked, dismissed, notices } = setUp();
+    const { tracker, asks, asked, dismissed, notices } = setUp();
     tracker.propose(proposal('2 + 2'));
     (await asked()).reject('the host said no');
     await expect.poll(() => notices.length).toBe(1);
     // A rejection that is not an Error is shown as its text.
     expect(notices[0]!.text).toMatch(/^REJECTED: .* Reason: the host said no\n/);
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 12n, source: '2 + 2' });
+    asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 12n, source: '2 + 2' });
     await expect.poll(() => dismissed).toEqual([12n]);
   });
 
   test('a copy of another source or result name is not matched; one without a number is ignored', async () => {
-    const { tracker, asked, dismissed } = setUp();
+    const { tracker, asks, asked, dismissed } = setUp();
     tracker.propose(proposal('3 + 3'));
-    tracker.noteOwnCopy({
+    asks.claimOwnCopy({
       type: 'eval-proposal-proposer',
       number: 13n,
       source: '3 + 3',
       resultName: 'other',
     });
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 14n, source: '4 + 4' });
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 'x', source: '3 + 3' });
+    asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 14n, source: '4 + 4' });
+    asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 'x', source: '3 + 3' });
     (await asked()).resolve(6);
     // The matching copy comes last; only it is dismissed.
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 15n, source: '3 + 3' });
+    asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 15n, source: '3 + 3' });
     await expect.poll(() => dismissed).toEqual([15n]);
   });
 
   test('a dismissal that fails is logged and the proposal stays settled', async () => {
-    const { tracker, asked, logs } = setUp({ dismissFails: true });
-    tracker.noteOwnCopy({ type: 'eval-proposal-proposer', number: 16n, source: '5' });
+    const { tracker, asks, asked, logs } = setUp({ dismissFails: true });
     tracker.propose(proposal('5'));
+    asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 16n, source: '5' });
     (await asked()).resolve(5);
     await expect
       .poll(() => logs)
-      .toEqual([expect.stringMatching(/^could not dismiss proposal copy #16: .*no such message/)]);
+      .toEqual([expect.stringMatching(/^could not dismiss own copy #16: .*no such message/)]);
     expect(tracker.pendingSources()).toEqual([]);
   });
 });

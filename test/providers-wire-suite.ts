@@ -190,6 +190,25 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       expect(seen.slice(3).map(message => message.toolCallId)).toEqual(calls.map(call => call.id));
     });
 
+    it("reports a reply cut by the output limit as truncated, and a whole one as not (the service's own stop reason)", async () => {
+      const running = await start(
+        scriptedReplies([
+          {
+            toolCalls: [{ name: 'reply', arguments: { messageNumber: 3, strings: ['po'] } }],
+            truncated: true,
+          },
+          { text: 'pong' },
+        ]),
+      );
+      const provider = providerFor(running, { LAL_MAX_TOKENS: '5' });
+      const cut = await provider.chat(ping, tools);
+      expect(cut.truncated).toBe(true);
+      expect(cut.message.toolCalls?.map(call => call.name)).toEqual(['reply']);
+      const whole = await provider.chat(ping, tools);
+      expect(whole.truncated).toBeUndefined();
+      expect(whole.message.content).toBe('pong');
+    });
+
     it('waits as Retry-After says after a 429, then succeeds', async () => {
       const running = await start(
         failFirst(1, { status: 429, retryAfter: '1' }, scriptedReplies([{ text: 'pong' }])),

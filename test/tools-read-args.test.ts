@@ -7,15 +7,14 @@
 import { describe, expect, test } from 'vitest';
 import {
   readMessageNumber,
-  readMessageParts,
-  readOptionalPath,
-  readOptionalString,
+  checkMessageParts,
   readPassable,
   readPath,
   readPathList,
   readString,
   readStringList,
 } from '../src/tools/read-args.js';
+import { validateArguments } from '../src/tools/validate-arguments.js';
 
 describe('strings', () => {
   test('a number stands for its text; missing and wrong kinds are refused by name', () => {
@@ -24,8 +23,13 @@ describe('strings', () => {
     expect(() => readString({}, 'name')).toThrow('name is required');
     expect(() => readString({ name: '' }, 'name')).toThrow('name is required');
     expect(() => readString({ name: ['a'] }, 'name')).toThrow('name must be a string');
-    expect(readOptionalString({ name: null }, 'name')).toBeUndefined();
-    expect(() => readOptionalString({ name: {} }, 'name')).toThrow('name must be a string');
+    // An optional text left out (or null) is absent; given, it is read the same way.
+    expect(validateArguments('mail', 'reject', { messageNumber: 1, reason: null })).toEqual({
+      messageNumber: 1n,
+    });
+    expect(() => validateArguments('mail', 'reject', { messageNumber: 1, reason: {} })).toThrow(
+      'reject: reason must be a string',
+    );
   });
 
   test('a list may be one string; its numbers are text; anything else is refused at its index', () => {
@@ -49,10 +53,11 @@ describe('paths', () => {
   });
 
   test('an optional path may be absent or empty', () => {
-    expect(readOptionalPath({}, 'p')).toEqual([]);
-    expect(readOptionalPath({ p: [] }, 'p')).toEqual([]);
-    expect(readOptionalPath({ p: '' }, 'p')).toEqual([]);
-    expect(readOptionalPath({ p: 'a/b' }, 'p')).toEqual(['a', 'b']);
+    const listed = (path: unknown) => validateArguments('names', 'list', { path }).path;
+    expect(listed(undefined)).toEqual([]);
+    expect(listed([])).toEqual([]);
+    expect(listed('')).toEqual([]);
+    expect(listed('a/b')).toEqual(['a', 'b']);
   });
 
   test('a list of pet names takes names and paths, and refuses empty ones at their index', () => {
@@ -98,7 +103,7 @@ describe('message numbers', () => {
 describe('message parts', () => {
   test('missing trailing text parts are added, since that loses nothing', () => {
     expect(
-      readMessageParts({ strings: ['see '], edgeNames: ['doc'], petNames: ['report'] }),
+      checkMessageParts({ strings: ['see '], edgeNames: ['doc'], petNames: ['report'] }),
     ).toEqual({
       strings: ['see ', ''],
       edgeNames: ['doc'],
@@ -107,12 +112,12 @@ describe('message parts', () => {
   });
 
   test('no text, unmatched names or extra parts are refused with counts', () => {
-    expect(() => readMessageParts({ strings: [] })).toThrow('strings is required');
-    expect(() => readMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(
+    expect(() => checkMessageParts({ strings: [] })).toThrow('strings is required');
+    expect(() => checkMessageParts({ strings: ['a'], edgeNames: ['x'] })).toThrow(
       'edgeNames and petNames must have the same length (one edge name per attached value), got 1 and 0',
     );
     expect(() =>
-      readMessageParts({ strings: ['a', 'b', 'c'], edgeNames: ['x'], petNames: ['y'] }),
+      checkMessageParts({ strings: ['a', 'b', 'c'], edgeNames: ['x'], petNames: ['y'] }),
     ).toThrow('strings has 3 parts but 1 value(s) are attached');
   });
 });

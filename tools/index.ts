@@ -51,3 +51,7 @@ export const toolModuleUrl = (name: ToolName): string => {
   return new URL(`./${toolModuleFiles[name]}`, import.meta.url).href;
 };
 harden(toolModuleUrl);
+
+/** The `file://` URL of the MCP bridge caplet (mcp.ts): not a FaeTool itself, a source of them. */
+export const mcpBridgeModuleUrl = (): string => new URL('./mcp.js', import.meta.url).href;
+harden(mcpBridgeModuleUrl);

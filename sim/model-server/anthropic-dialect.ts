@@ -420,7 +420,11 @@ export const anthropicDialect: WireDialect = {
         role: 'assistant',
         model: request.model,
         content,
-        stop_reason: (answer.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn',
+        stop_reason: answer.truncated
+          ? 'max_tokens'
+          : (answer.toolCalls ?? []).length > 0
+            ? 'tool_use'
+            : 'end_turn',
         stop_sequence: null,
         usage: {
           input_tokens: usage.inputTokens - cachedTokens - writtenTokens,

@@ -199,7 +199,7 @@ export const ollamaDialect: WireDialect = {
       created_at: createdAt,
       message,
       done: true,
-      done_reason: 'stop',
+      done_reason: answer.truncated ? 'length' : 'stop',
       total_duration: 1000,
       load_duration: 100,
       prompt_eval_count: usage.inputTokens,

@@ -363,7 +363,7 @@ export const openAIDialect: WireDialect = {
               annotations: [],
             },
             logprobs: null,
-            finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+            finish_reason: answer.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
           },
         ],
         usage: {

@@ -52,6 +52,11 @@ export interface ScriptedAnswer {
    * tokens (part of inputTokens) come from the server's prompt cache when not given.
    */
   usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  /**
+   * Cut by the output limit: answered with OpenAI's `finish_reason: "length"`, Anthropic's
+   * `stop_reason: "max_tokens"` or Ollama's `done_reason: "length"`.
+   */
+  truncated?: boolean;
 }
 
 /** An HTTP failure in the service's own error shape. */

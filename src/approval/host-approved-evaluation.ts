@@ -124,8 +124,6 @@ export const makeHostApprovedEvaluation = (options: {
   const asks =
     options.asks ??
     makePendingAsks({ store: emptyAskStore(), powers: powers as never, log: options.log });
-  // Running (approved, or direct) and not yet settled: not in the store, since nothing could follow them over a restart.
-  const running = new Map<string, Proposal>();
 
   const run = (proposal: Proposal) =>
     E(powers as { evaluate(...args: unknown[]): unknown }).evaluate(
@@ -137,16 +135,15 @@ export const makeHostApprovedEvaluation = (options: {
     );
 
   const settle = (proposalId: string, proposal: Proposal, text: string) => {
-    running.delete(proposalId);
-    asks.settle(proposalId);
     notices.push({ id: proposalId, text, origin: proposal.origin });
+    asks.told(proposalId);
   };
 
-  /** Once the host said yes: runs the code and tells the model what came out. */
+  /** Once the host said yes (the ask settled): runs the code and tells the model what came out. */
   const runApproved = async (proposalId: string, proposal: Proposal) => {
     const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
-    asks.settle(proposalId);
-    running.set(proposalId, proposal);
+    // Once the store says it is running: a restart meanwhile does not run it again.
+    await new Promise<void>(resolve => asks.afterSave(resolve));
     const settleWith = (text: string) => settle(proposalId, proposal, text);
     try {
       const result = await run(proposal);
@@ -170,33 +167,36 @@ export const makeHostApprovedEvaluation = (options: {
     );
 
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
-    const proposalId = asks.reserve('p');
+    const proposalId = asks.make('p', () => ({
+      kind: 'evaluation',
+      recipient: hostName,
+      description: describeCodeRequest(who, proposal),
+      ...(proposal.origin === undefined ? {} : { origin: storedOrigin(proposal.origin)! }),
+      detail: { ...proposalDetail(proposal), source: proposal.source },
+    }));
     if (direct) {
-      void runApproved(proposalId, proposal);
+      // Nobody is asked: the ask is settled at once, and pending while the code runs.
+      asks.sent(proposalId);
+      if (asks.answer(proposalId, 'yes') === 'act') void runApproved(proposalId, proposal);
     } else {
       const description = describeCodeRequest(who, proposal);
-      const code = describeCodeForHost(who, proposal);
-      asks.add({
-        id: proposalId,
-        kind: 'evaluation',
-        recipient: hostName,
-        description,
-        ...(proposal.origin === undefined ? {} : { origin: storedOrigin(proposal.origin)! }),
-        detail: { ...proposalDetail(proposal), source: proposal.source },
-      });
       // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
       // The code goes first, as a message the chat renders, then the one-line request about it.
-      void showCodeToHost(powers, hostName, code, options.log)
+      void showCodeToHost(powers, hostName, describeCodeForHost(who, proposal), options.log)
         .then(() => askHostApproval(powers, hostName, description))
         .then(verdict => {
-          // This run has stopped: the next one follows the ask and runs the code if it was approved.
-          if (asks.stopped()) return undefined;
-          if (verdict.approved) return runApproved(proposalId, proposal);
-          // The daemon going away is no answer: the ask stays stored for the next run.
-          if (isDisconnection(verdict.reason)) return undefined;
-          rejected(proposalId, proposal, verdict.reason);
+          if (verdict.approved) {
+            // Acted on once, and only while this run serves: after a stop the next run follows it.
+            if (asks.answer(proposalId, 'yes') === 'act') return runApproved(proposalId, proposal);
+            return undefined;
+          }
+          // The daemon going away is no answer: the ask keeps waiting.
+          if (isDisconnection(verdict.reason)) asks.disconnected(proposalId);
+          else if (asks.answer(proposalId, 'no') === 'refuse')
+            rejected(proposalId, proposal, verdict.reason);
           return undefined;
         });
+      asks.sent(proposalId);
     }
     return harden({
       status: 'pending',
@@ -210,31 +210,24 @@ export const makeHostApprovedEvaluation = (options: {
 
   return {
     propose,
-    // The newest daemon has no proposer copies: its own copy of the request is an ordinary sent message.
-    noteOwnCopy: () => {},
-    hasPendingFor: number =>
-      [...running.values()].some(proposal => proposal.origin?.number === number) ||
+    pendingSources: () =>
       asks
-        .pending()
-        .some(ask => ask.kind === 'evaluation' && ask.origin?.number === String(number)),
-    pendingSources: () => [
-      ...[...running.values()].map(proposal => proposal.source),
-      ...asks
         .pending()
         .filter(ask => ask.kind === 'evaluation')
         .map(ask => String(ask.detail.source ?? ask.description)),
-    ],
     async resume(ask, settlement) {
       const proposal = storedProposal(ask);
+      const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
       if (settlement === 'fulfilled') await runApproved(ask.id, proposal);
       else if (settlement === 'rejected')
         rejected(ask.id, proposal, 'refused (the reason did not reach me across my restart)');
-      else
+      else if (settlement === 'interrupted')
         settle(
           ask.id,
           proposal,
-          lostProposalText(ask.id, cut(proposal.source, SOURCE_PREVIEW_CHARS), proposal.origin),
+          `UNKNOWN: your proposal ${ask.id} (${preview}) was running when I restarted, and I cannot tell whether it finished.\nNext: look for its result name "${proposal.resultName}" with list, propose again only if it is still needed, and tell ${whomToTell(proposal.origin)}.`,
         );
+      else settle(ask.id, proposal, lostProposalText(ask.id, preview, proposal.origin));
     },
   };
 };

@@ -3,16 +3,23 @@
  * arguments read by decodeArguments (so trimmed, a byte-order mark dropped,
  * double-encoded JSON unwrapped), secret values redacted, and a grouped
  * built-in resolved to its group and op, whether it was called as the group
- * (`names` with `op`) or by the op's former tool name (`makeDirectory`).
- * The repeat guard, the policy, the HOST's approval request and the tool
+ * (`names` with `op`) or by the op's former tool name (`makeDirectory`),
+ * and a built-in's arguments validated against its one definition
+ * (src/tools/builtin-schemas.ts, the schema the model was offered) into the
+ * values it runs with. The repeat guard, the policy, the HOST's approval request and the tool
  * all see this one value (docs/architecture.md, "A call from decoding to
  * running"), so no two of them can read the same call differently. A call
- * whose arguments or op cannot be read is refused here and never runs.
+ * whose arguments or op cannot be read, or whose arguments do not fit its
+ * tool, is refused (its names kept, so a denied op is still told as denied)
+ * and never runs.
  */
-import type { ToolCall } from '../../providers/types.js';
+import type { JsonSchema, ToolCall } from '../../providers/types.js';
 import { redactStrings } from '../agent-output.js';
 import type { Args } from '../tools/read-args.js';
+import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { checkFaeArguments } from '../tools/check-fae-arguments.js';
 import { groupedCall, groupOfOp, type GroupedCall } from '../tools/tool-groups.js';
+import { validateArguments, type ToolValues } from '../tools/validate-arguments.js';
 import { decodeArguments } from './decode-arguments.js';
 
 interface Decoding {
@@ -26,8 +33,10 @@ interface Decoding {
 
 export interface DecodedCall extends Decoding {
   ok: true;
-  /** The arguments every step sees and the tool gets, secrets redacted. */
+  /** The arguments as decoded, secrets redacted: what the HOST is shown and keyed on. */
   args: Args;
+  /** What the tool runs with: a built-in's validated values (its readers' forms), else `args`. */
+  values: ToolValues;
   /** Its group and op, for a grouped built-in. */
   grouped: GroupedCall | undefined;
 }
@@ -52,13 +61,18 @@ const canonical = (value: unknown): string =>
       : item,
   );
 
-export const decodeCall = (call: ToolCall, redact: (text: string) => string): CallDecoding => {
+export const decodeCall = (
+  call: ToolCall,
+  redact: (text: string) => string,
+  /** The parameters a FaeTool of this name declared, when there is one. */
+  faeParameters: (name: string) => JsonSchema | undefined = () => undefined,
+): CallDecoding => {
   const group = groupOfOp(call.name);
-  const refuse = (error: string): UndecodableCall => ({
+  const refuse = (error: string, names?: readonly string[]): UndecodableCall => ({
     ok: false,
     call,
     error,
-    names: group === undefined ? [call.name] : [call.name, group],
+    names: names ?? (group === undefined ? [call.name] : [call.name, group]),
     key: `${call.name}\u0000${call.arguments.trim()}`,
   });
   const decoded = decodeArguments(call.arguments);
@@ -71,12 +85,26 @@ export const decodeCall = (call: ToolCall, redact: (text: string) => string): Ca
     // A group whose op is missing or not its own: no policy could judge it, so it never runs.
     return refuse(error instanceof Error ? error.message : String(error));
   }
+  const names = grouped === undefined ? [call.name] : [grouped.op, grouped.group];
+  let values: ToolValues = args;
+  if (BUILTIN_NAMES.has(call.name)) {
+    try {
+      values = validateArguments(grouped?.group ?? call.name, grouped?.op, args);
+    } catch (error) {
+      return refuse(error instanceof Error ? error.message : String(error), names);
+    }
+  } else {
+    const parameters = faeParameters(call.name);
+    const misfit = parameters === undefined ? undefined : checkFaeArguments(parameters, args);
+    if (misfit !== undefined) return refuse(`${call.name}: ${misfit}`, names);
+  }
   return {
     ok: true,
     call,
     args,
+    values,
     grouped,
-    names: grouped === undefined ? [call.name] : [grouped.op, grouped.group],
+    names,
     key: `${call.name}\u0000${canonical(args)}`,
   };
 };

@@ -5,7 +5,14 @@
 import type { Usage } from '../../providers/types.js';
 
 export type StopReason =
-  'done' | 'answered' | 'error' | 'max-model-calls' | 'repeated-calls' | 'quota' | 'cancelled';
+  | 'done'
+  | 'answered'
+  | 'error'
+  | 'max-model-calls'
+  | 'repeated-calls'
+  | 'truncated'
+  | 'quota'
+  | 'cancelled';
 
 export type AgentEvent =
   | { kind: 'turn-start'; title: string }

@@ -12,7 +12,14 @@ import type {
 import { ProviderError } from '../../providers/types.js';
 
 export type ModelOutcome =
-  | { ok: true; message: AssistantMessage; usage: Usage | undefined; model: string }
+  | {
+      ok: true;
+      message: AssistantMessage;
+      usage: Usage | undefined;
+      model: string;
+      /** Cut by the output limit: its calls must not run (./truncated-reply.ts). */
+      truncated: boolean;
+    }
   | { ok: false; aborted: boolean; error: string };
 
 export const callModel = async (
@@ -23,12 +30,18 @@ export const callModel = async (
 ): Promise<ModelOutcome> => {
   if (signal.aborted) return { ok: false, aborted: true, error: 'cancelled' };
   try {
-    const { message, usage, model } = await provider.chat(messages, tools, { signal });
+    const { message, usage, model, truncated } = await provider.chat(messages, tools, { signal });
     if (message === undefined || message === null || typeof message !== 'object') {
       return { ok: false, aborted: false, error: 'the model returned no message' };
     }
     // The model that served it: a fallback server's, when the chain moved on.
-    return { ok: true, message, usage, model: model ?? provider.model };
+    return {
+      ok: true,
+      message,
+      usage,
+      model: model ?? provider.model,
+      truncated: truncated === true,
+    };
   } catch (error) {
     const aborted = signal.aborted || (error instanceof ProviderError && error.kind === 'aborted');
     const text = error instanceof Error ? error.message : String(error);

@@ -25,17 +25,17 @@ const summarise = (args: Record<string, unknown>): string => {
 };
 
 const execute = async (
-  { call, args, grouped }: DecodedCall,
+  { call, values, grouped }: DecodedCall,
   context: BuiltinContext,
   offered: readonly string[],
 ): Promise<unknown> => {
-  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, args, grouped, context);
+  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, values, grouped, context);
   const dynamic = context.tools.find(call.name);
   if (dynamic === undefined) {
     // The request's own list: a tool the policy withholds is not named to the model.
     throw new Error(`Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}`);
   }
-  return E(dynamic.tool).execute(harden(args));
+  return E(dynamic.tool).execute(values);
 };
 
 export const runToolCall = async (

@@ -2,7 +2,7 @@
  * One turn of the ReAct loop: call the model with the conversation and the
  * tools; while the reply asks for tools, run them and feed the results
  * back. Bounds end a turn early: a cap on model calls, the repeated-call
- * guard, cancellation. Provider failures come back as a stop reason with a
+ * guard, replies cut by the output limit again and again, cancellation. Provider failures come back as a stop reason with a
  * message, never as a throw.
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
@@ -17,6 +17,11 @@ import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
 import { pushMessage, runReplyCalls } from './run-reply-calls.js';
 import type { StopCondition } from './stop-conditions.js';
+import {
+  refuseTruncatedCalls,
+  TRUNCATED_TEXT_NOTICE,
+  truncatedRepliesError,
+} from './truncated-reply.js';
 
 export interface TurnSetup {
   provider: Provider;
@@ -75,6 +80,8 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   let modelCalls = 0;
   let nudged = false;
   let toolCallsMade = 0;
+  // Replies cut by the output limit one after another (./truncated-reply.ts).
+  let cutInARow = 0;
   // Which models served the turn (more than one when a fallback took over).
   const models: string[] = [];
   const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
@@ -122,12 +129,16 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     addUsage(usage, outcome.usage);
     const cleaned = cleanReply(outcome.message, tools);
     const toolNames = tools.map(tool => tool.function.name);
-    const checked = checkReplyCalls(cleaned.toolCalls ?? [], {
+    const checkedCalls = checkReplyCalls(cleaned.toolCalls ?? [], {
       idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
       makeId: setup.makeId,
       maxCalls: limits.maxCallsPerReply,
       toolNames,
     });
+    // A cut reply never acts: each of its calls is answered with why instead.
+    cutInARow = outcome.truncated ? cutInARow + 1 : 0;
+    const checked = outcome.truncated ? refuseTruncatedCalls(checkedCalls) : checkedCalls;
+    const cutTooOften = cutInARow >= limits.maxTruncatedReplies;
     const calls = checked.map(entry => entry.call);
     const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
     observe({
@@ -137,6 +148,11 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       toolCalls: calls.length,
     });
     pushMessage(turn, reply);
+    if (calls.length === 0 && outcome.truncated) {
+      if (cutTooOften) return end('truncated', '', truncatedRepliesError(cutInARow));
+      pushMessage(turn, { role: 'user', content: TRUNCATED_TEXT_NOTICE });
+      continue;
+    }
     if (calls.length === 0) {
       const nudge =
         reply.content.trim() === '' && !nudged
@@ -148,7 +164,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       continue;
     }
 
-    toolCallsMade += calls.length;
+    if (!outcome.truncated) toolCallsMade += calls.length;
     // eslint-disable-next-line no-await-in-loop -- the next model call needs this reply's tool results
     const stopped = await runReplyCalls(checked, {
       turn,
@@ -162,6 +178,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
         ? end('cancelled')
         : end('repeated-calls', '', stopped.error);
     }
+    if (cutTooOften) return end('truncated', '', truncatedRepliesError(cutInARow));
     for (const condition of setup.stopWhen) {
       const reason = condition({ toolCalls: calls });
       if (reason !== undefined) return end(reason, reply.content);

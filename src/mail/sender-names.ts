@@ -1,10 +1,17 @@
 /**
  * Names a formula id for the model by the guest's pet name for it
- * (`reverseIdentify`), cached per id, falling back to a short form of the id
- * rather than 257 characters of hex.
+ * (`reverseIdentify`), falling back to a short form of the id rather than
+ * 257 characters of hex. The name is also whom the policy trusts
+ * (LAL_TRUSTED_SENDERS), so it must be what the directory says now: a name
+ * is kept only while the directory's changes are followed
+ * (`followNameChanges`), and a change that touches it (the name removed or
+ * re-pointed, a name added for that sender) forgets it, so the sender's next
+ * message is named afresh. Changes that touch no kept name (the agent's own
+ * writes) forget nothing. Until following has begun, or once it has ended,
+ * every name is looked up again.
  */
 import { E } from '@endo/far';
-import { makeBoundedMap } from '../bounded-collections.js';
+import type { Log } from '../log.js';
 
 export type NameOf = (id: unknown) => Promise<string>;
 
@@ -18,16 +25,130 @@ export interface SenderNaming {
   idOf: (idOrLocator: unknown) => string | undefined;
 }
 
-export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf => {
+/** Following the directory's changes, so names can be kept between messages. */
+export interface FollowNames {
+  /** Ends the following (the agent is cancelled). */
+  signal: AbortSignal;
+  log: Log;
+  /**
+   * Opens the guest's name changes as this daemon gives them (an iterator at
+   * f0a46042a, an exo-stream reader in the newest: daemon-adapter.ts); the
+   * f0a46042a iterator by default.
+   */
+  open?: () => Promise<NameChanges>;
+}
+
+export interface NameChanges {
+  next(): Promise<IteratorResult<unknown>>;
+  return(value?: unknown): Promise<unknown>;
+}
+
+/** One entry of `followNameChanges`: a name added (pointing at a formula) or removed. */
+interface NameChange {
+  add?: unknown;
+  remove?: unknown;
+  value?: { number?: unknown; node?: unknown };
+}
+
+/** A name being looked up, and once known, the name. */
+interface Kept {
+  named: Promise<string>;
+  name?: string;
+}
+
+interface NamePowers {
+  reverseIdentify(id: string): string[];
+  followNameChanges(): NameChanges;
+}
+
+export const makeSenderNames = (
+  powers: unknown,
+  naming?: SenderNaming,
+  follow?: FollowNames,
+): NameOf => {
   const host = naming?.names.host ?? 'HOST';
   const self = naming?.names.self ?? 'SELF';
-  // Senders come and go over a long run: keep the most recently named ones.
-  const cache = makeBoundedMap<string, Promise<string>>(SENDERS_REMEMBERED);
-  const lookUp = async (id: string): Promise<string> => {
+  const remote = powers as NamePowers;
+  // Senders come and go over a long run: keep the most recently named ones (least recent first).
+  const cache = new Map<string, Kept>();
+  const keep = (id: string, kept: Kept) => {
+    cache.delete(id);
+    cache.set(id, kept);
+    while (cache.size > SENDERS_REMEMBERED) cache.delete(cache.keys().next().value as string);
+  };
+  /** Forgets what a change to the directory may have made wrong; anything unreadable forgets all. */
+  const forget = (change: unknown) => {
+    const { add, remove, value } = (change ?? {}) as NameChange;
+    const name = typeof add === 'string' ? add : remove;
+    if (typeof name !== 'string') {
+      cache.clear();
+      return;
+    }
+    // A look-up still under way may have been answered before this change: it goes too.
+    for (const [id, kept] of [...cache]) {
+      if (kept.name === undefined || kept.name === name) cache.delete(id);
+    }
+    if (typeof add === 'string') {
+      // The sender this name now stands for may prefer it (the special host name, say).
+      if (typeof value?.number !== 'string' || typeof value.node !== 'string') cache.clear();
+      else cache.delete(`${value.number}:${value.node}`);
+    }
+  };
+  // Names are kept only while every change to the directory reaches us.
+  let following = false;
+
+  const openIterator = async (): Promise<NameChanges> => {
+    const iterator = await E(remote).followNameChanges();
+    return {
+      next: () => E(iterator).next(),
+      return: (value?: unknown) => E(iterator).return(value),
+    };
+  };
+  const followChanges = async ({ signal, log, open }: FollowNames): Promise<void> => {
+    if (signal.aborted) return;
+    const changes = await (open ?? openIterator)();
+    const stop = () => {
+      following = false;
+      cache.clear();
+      Promise.resolve(changes.return(undefined)).catch(() => {});
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) return;
+    following = true;
     try {
-      const names: unknown = await E(
-        powers as { reverseIdentify(id: string): string[] },
-      ).reverseIdentify(id);
+      for (;;) {
+        // eslint-disable-next-line no-await-in-loop -- one change at a time, in the daemon's order
+        const step = await changes.next();
+        if (step.done || signal.aborted) break;
+        forget(step.value);
+      }
+    } finally {
+      following = false;
+      cache.clear();
+      signal.removeEventListener('abort', stop);
+      if (!signal.aborted)
+        log('stopped following name changes: senders are named afresh each time');
+    }
+  };
+  if (follow !== undefined) {
+    followChanges(follow).catch(error => {
+      following = false;
+      cache.clear();
+      if (!follow.signal.aborted) {
+        follow.log(
+          `could not follow name changes (${error instanceof Error ? error.message : String(error)}): senders are named afresh each time`,
+        );
+      }
+    });
+  }
+
+  // Forgets this look-up only: a newer one for the id may have taken its place.
+  const drop = (id: string, kept: Kept | undefined) => {
+    if (kept !== undefined && cache.get(id) === kept) cache.delete(id);
+  };
+  const lookUp = async (id: string, kept?: Kept): Promise<string> => {
+    try {
+      const names: unknown = await E(remote).reverseIdentify(id);
       const list = Array.isArray(names)
         ? names.filter((name): name is string => typeof name === 'string')
         : [];
@@ -35,10 +156,11 @@ export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf 
       const preferred =
         list.find(name => name === host) ?? list.find(name => name !== self) ?? list[0];
       // No name yet: ask again next time, the host may introduce one.
-      if (preferred === undefined) cache.delete(id);
+      if (preferred === undefined) drop(id, kept);
+      else if (kept !== undefined) kept.name = preferred;
       return preferred ?? shortId(id);
     } catch {
-      cache.delete(id);
+      drop(id, kept);
       return shortId(id);
     }
   };
@@ -46,11 +168,15 @@ export const makeSenderNames = (powers: unknown, naming?: SenderNaming): NameOf 
     // The newest daemon writes senders as endo:// locators; reverseIdentify takes the formula id.
     const id = naming === undefined ? given : (naming.idOf(given) ?? given);
     if (typeof id !== 'string' || id === '') return Promise.resolve('unknown sender');
-    let named = cache.get(id);
-    if (named === undefined) {
-      named = lookUp(id);
-      cache.set(id, named);
+    if (!following) return lookUp(id);
+    const known = cache.get(id);
+    if (known !== undefined) {
+      keep(id, known);
+      return known.named;
     }
-    return named;
+    const kept: Kept = { named: Promise.resolve('') };
+    kept.named = lookUp(id, kept);
+    keep(id, kept);
+    return kept.named;
   };
 };

@@ -7,7 +7,8 @@
  * calls the quotas count) and the pending wake-ups; since version 3 the
  * last hour's calls by the minute; since version 4 what the agent asked of
  * others and still waits for (requests, approvals, proposals), and whom the
- * quota has told to wait. It is stored as one
+ * quota has told to wait; since version 5 where each ask's life stood
+ * (pending/ask-life.ts). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -35,8 +36,12 @@ export const MEMORY_NAME = 'agent-memory';
  * after a restart), `toldToWait` (held messages whose sender was told) and
  * `notices` (outcomes not yet shown to the model);
  * a version 1–3 memory loads with none.
+ * 5: each pending ask keeps its `state` (made, sent, or settled while its
+ * approved call runs); a version 4 ask was sent.
+ * A memory this version cannot read (a newer version's, or damaged) is
+ * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 4;
+export const VERSION = 5;
 
 export interface Memory {
   conversation: Conversation;
@@ -52,11 +57,12 @@ export interface Memory {
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
   /**
-   * The greeting last sent to the host (optional in version 4; absent in an
-   * older memory): a revived agent greets again only when its greeting, which
+   * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
    * says the model and the settings' problems, would differ.
    */
   greeting?: string;
+  /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
+  keptAside?: string;
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -86,16 +92,49 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
   const record = value as Record<string, unknown>;
   const conversation = record.conversation as Record<string, unknown> | undefined;
   return (
-    (record.version === 1 ||
-      record.version === 2 ||
-      record.version === 3 ||
-      record.version === VERSION) &&
+    typeof record.version === 'number' &&
+    Number.isInteger(record.version) &&
+    record.version >= 1 &&
+    record.version <= VERSION &&
     Array.isArray(record.handled) &&
     conversation !== undefined &&
     Array.isArray(conversation.digest) &&
     Array.isArray(conversation.turns) &&
     typeof conversation.omitted === 'number'
   );
+};
+
+const versionOf = (parsed: unknown): unknown =>
+  parsed !== null && typeof parsed === 'object'
+    ? (parsed as Record<string, unknown>).version
+    : undefined;
+
+const describeVersion = (parsed: unknown): string => {
+  const version = versionOf(parsed);
+  return typeof version === 'number' && version > VERSION
+    ? ` (version ${version}, newer than ${VERSION})`
+    : '';
+};
+
+/** The name an unreadable memory is kept under: by its version when it has one, never one in use. */
+export const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
+  const version = versionOf(parsed);
+  const base =
+    typeof version === 'number' && Number.isSafeInteger(version) && version > 0
+      ? `${MEMORY_NAME}-v${version}`
+      : `${MEMORY_NAME}-unread`;
+  let name = base;
+  // One name after another, until one is free (rarely more than one look).
+  // eslint-disable-next-line no-await-in-loop
+  for (let count = 2; await E(powers).has(name); count += 1) name = `${base}-${count}`;
+  return name;
+};
+
+/** Keeps a memory this version cannot read under another name, so that no save overwrites it. */
+const keepAside = async (powers: PowersRef, stored: unknown, parsed: unknown): Promise<string> => {
+  const name = await keptAsideName(powers, parsed);
+  await E(powers).storeValue(stored, name);
+  return name;
 };
 
 export const loadMemory = async (
@@ -114,8 +153,11 @@ export const loadMemory = async (
       parsed = undefined;
     }
     if (!isMemoryShape(parsed)) {
-      log(`${MEMORY_NAME} is not a memory this version can read; starting afresh`);
-      return freshNow();
+      const keptAside = await keepAside(powers, stored, parsed);
+      log(
+        `${MEMORY_NAME} is not a memory this version can read${describeVersion(parsed)}; kept aside as "${keptAside}", starting afresh`,
+      );
+      return { ...freshNow(), keptAside };
     }
     // Parts a version 1 memory lacks, or that do not read, start empty; the conversation is kept.
     const usage = isUsageLedger(parsed.usage) ? migrateUsage(parsed.usage) : emptyUsage(now);
@@ -156,7 +198,20 @@ export const loadMemory = async (
 /**
  * `redact` hides secret values (the auth token) that the conversation may
  * hold, e.g. when the model echoed one: the store must never keep them.
+ * Each string is redacted before serialisation: in JSON text a secret
+ * holding `"` or `\` is escaped and would no longer match.
  */
+/** A copy of a JSON value with every string (and key) redacted. */
+export const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(item => redactValues(item, redact));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key), redactValues(item, redact)]),
+    );
+  return value;
+};
+
 export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
@@ -164,18 +219,21 @@ export const saveMemory = async (
   redact: (text: string) => string,
 ): Promise<void> => {
   try {
-    const snapshot = redact(
-      JSON.stringify({
-        version: VERSION,
-        conversation: memory.conversation,
-        handled: memory.handled,
-        usage: memory.usage,
-        wakeUps: memory.wakeUps,
-        asks: memory.asks,
-        toldToWait: memory.toldToWait,
-        notices: memory.notices,
-        greeting: memory.greeting,
-      }),
+    const snapshot = JSON.stringify(
+      redactValues(
+        {
+          version: VERSION,
+          conversation: memory.conversation,
+          handled: memory.handled,
+          usage: memory.usage,
+          wakeUps: memory.wakeUps,
+          asks: memory.asks,
+          toldToWait: memory.toldToWait,
+          notices: memory.notices,
+          greeting: memory.greeting,
+        },
+        redact,
+      ),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {

@@ -12,6 +12,6 @@ export const finishEarlierAsk =
   (trackers: { requests: RequestTracker; approvals: ApprovalGate; proposals: ProposalTracker }) =>
   async (ask: StoredAsk, settlement: Settlement): Promise<void> => {
     if (ask.kind === 'request') await trackers.requests.resume(ask, settlement);
-    else if (ask.kind === 'approval') trackers.approvals.resume(ask, settlement);
+    else if (ask.kind === 'approval') await trackers.approvals.resume(ask, settlement);
     else await trackers.proposals.resume(ask, settlement);
   };

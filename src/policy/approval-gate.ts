@@ -48,13 +48,32 @@ export interface PendingApproval {
 
 export interface ApprovalGate {
   ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
-  hasPendingFor(number: bigint): boolean;
   pending(): readonly PendingApproval[];
   /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
   takeAllowance(digest: string): boolean;
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
-  resume(ask: StoredAsk, settlement: Settlement): void;
+  resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
+
+/** What the model is told about an approval asked for before a restart, unless it was refused. */
+const resumedApprovalText = (
+  settlement: Exclude<Settlement, 'rejected'> | 'partial',
+  approver: string,
+  call: string,
+  whom: string,
+): string => {
+  if (settlement === 'partial')
+    return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
+  if (settlement === 'lost')
+    return `UNKNOWN: I restarted while waiting for ${approver}'s answer about ${call}, and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
+  if (settlement === 'interrupted')
+    return `UNKNOWN: ${approver} approved ${call} and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (${approver} is asked again), and tell ${whom}.`;
+  return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whom}.`;
+};
+
+/** How a notice names the call it is about. */
+const told = (action: string, approvalId: string) =>
+  `the call ${cut(action, 120)} (approval ${approvalId})`;
 
 export const makeApprovalGate = (options: {
   powers: PowersRef;
@@ -69,59 +88,70 @@ export const makeApprovalGate = (options: {
   const approver = options.approver ?? 'HOST';
   // Digests of actions approved after a restart, each allowed to run once without asking again.
   const allowances: string[] = [];
-  const told = (action: string, approvalId: string) =>
-    `the call ${cut(action, 120)} (approval ${approvalId})`;
+  // The calls asked for in this run, until told: a yes that comes through the ask's copy (after a disconnection) still runs it.
+  const runs = new Map<string, () => Promise<string>>();
+  const tell = (id: string, text: string, origin: Origin | undefined) => {
+    notices.push({ id, text, origin });
+    asks.told(id);
+    runs.delete(id);
+  };
 
-  const refused = (
-    approvalId: string,
-    action: string,
-    origin: Origin | undefined,
-    reason: string,
-  ) => {
-    asks.settle(approvalId);
-    notices.push({
-      id: approvalId,
-      text: `REFUSED: ${approver} refused ${told(action, approvalId)}: ${reason}\nIt did not run. Next: do not ask again for the same call; tell ${whomToTell(origin)}.`,
+  const refused = ({ approvalId, action, origin }: PendingApproval, reason: string) =>
+    tell(
+      approvalId,
+      `REFUSED: ${approver} refused ${told(action, approvalId)}: ${reason}\nIt did not run. Next: do not ask again for the same call; tell ${whomToTell(origin)}.`,
       origin,
-    });
+    );
+
+  /** The yes came while this run serves: the call runs once, then its result is told. */
+  const runApproved = async (
+    { approvalId, action, origin }: PendingApproval,
+    run: () => Promise<string>,
+  ) => {
+    const result = await run().catch(renderError);
+    tell(
+      approvalId,
+      `APPROVED: ${approver} approved ${told(action, approvalId)}; it ran and returned: ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,
+      origin,
+    );
   };
 
   const ask = ({ action, digest, origin, run }: ApprovalAsk) => {
-    const approvalId = asks.reserve('a');
     const forWhom =
       origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
-    const description = `${agentName} asks to call ${action}${forWhom} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
-    asks.add({
-      id: approvalId,
+    const describe = (approvalId: string) =>
+      `${agentName} asks to call ${action}${forWhom} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
+    const approvalId = asks.make('a', id => ({
       kind: 'approval',
       recipient: approver,
-      description,
+      description: describe(id),
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
       detail: { action, digest },
-    });
+    }));
+    const description = describe(approvalId);
+    runs.set(approvalId, run);
     Promise.resolve(E(powers).request(approver, description, undefined)).then(
       async () => {
-        // This run has stopped: the next one follows the approval and tells the model.
-        if (asks.stopped()) return;
-        let result: string;
-        try {
-          result = await run();
-        } catch (error) {
-          result = renderError(error);
-        }
-        asks.settle(approvalId);
-        notices.push({
-          id: approvalId,
-          text: `APPROVED: ${approver} approved ${told(action, approvalId)}; it ran and returned: ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,
-          origin,
-        });
+        // Acted on once, and only while this run serves: after a stop the next run follows it.
+        if (asks.answer(approvalId, 'yes') !== 'act') return;
+        // Once the store says it is running: a restart meanwhile does not offer to run it again.
+        await new Promise<void>(resolve => asks.afterSave(resolve));
+        await runApproved({ approvalId, action, origin }, run);
       },
       (error: unknown) => {
-        // The daemon going away (or this run stopping) is no answer: the approval stays stored for the next run.
-        if (asks.stopped() || isDisconnection(error)) return;
-        refused(approvalId, action, origin, error instanceof Error ? error.message : String(error));
+        // The daemon going away is no answer: the approval keeps waiting.
+        if (isDisconnection(error)) {
+          asks.disconnected(approvalId);
+          return;
+        }
+        if (asks.answer(approvalId, 'no') !== 'refuse') return;
+        refused(
+          { approvalId, action, origin },
+          error instanceof Error ? error.message : String(error),
+        );
       },
     );
+    asks.sent(approvalId);
     return harden({
       status: 'pending',
       approvalId,
@@ -129,38 +159,34 @@ export const makeApprovalGate = (options: {
     });
   };
 
-  const resume: ApprovalGate['resume'] = (stored, settlement) => {
+  const resume: ApprovalGate['resume'] = async (stored, settlement) => {
     const origin = originOfAsk(stored);
     const action =
       typeof stored.detail.action === 'string' ? stored.detail.action : stored.description;
     if (settlement === 'rejected') {
-      refused(stored.id, action, origin, 'refused (the reason did not reach me across my restart)');
+      refused(
+        { approvalId: stored.id, action, origin },
+        'refused (the reason did not reach me across my restart)',
+      );
       return;
     }
-    asks.settle(stored.id);
-    if (settlement === 'lost') {
-      notices.push({
-        id: stored.id,
-        text: `UNKNOWN: I restarted while waiting for ${approver}'s answer about ${told(action, stored.id)}, and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whomToTell(origin)}.`,
-        origin,
-      });
+    const run = runs.get(stored.id);
+    // Asked for in this run (the answer came through its copy): the call runs now.
+    if (settlement === 'fulfilled' && run !== undefined) {
+      await new Promise<void>(resolve => asks.afterSave(resolve));
+      await runApproved({ approvalId: stored.id, action, origin }, run);
       return;
     }
-    const digest = digestOfStored(stored.detail, action);
-    if (digest === undefined) {
-      notices.push({
-        id: stored.id,
-        text: `APPROVED: ${approver} approved ${told(action, stored.id)}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whomToTell(origin)}.`,
-        origin,
-      });
-      return;
-    }
-    allowances.push(digest);
-    notices.push({
-      id: stored.id,
-      text: `APPROVED: ${approver} approved ${told(action, stored.id)}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whomToTell(origin)}.`,
+    // Approved while the agent restarted: that one call may run once without asking again.
+    const digest = settlement === 'fulfilled' ? digestOfStored(stored.detail, action) : undefined;
+    if (digest !== undefined) allowances.push(digest);
+    // A yes for a call kept only in part (stored before digests, cut): no allowance.
+    const ended = settlement === 'fulfilled' && digest === undefined ? 'partial' : settlement;
+    tell(
+      stored.id,
+      resumedApprovalText(ended, approver, told(action, stored.id), whomToTell(origin)),
       origin,
-    });
+    );
   };
 
   const approvals = (): PendingApproval[] =>
@@ -175,7 +201,6 @@ export const makeApprovalGate = (options: {
 
   return {
     ask,
-    hasPendingFor: number => approvals().some(entry => entry.origin?.number === number),
     pending: approvals,
     takeAllowance(digest) {
       const index = allowances.indexOf(digest);

@@ -24,8 +24,9 @@ export const guardToolCall =
   }) =>
   async (call: CallDecoding, offered: readonly string[]): Promise<string> => {
     const { policy, gate, origin, run } = options;
-    if (!call.ok) return run(call, offered);
+    // Judged by the names it could be read under, so a denied op is told as denied whatever else is wrong with it.
     if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
+    if (!call.ok) return run(call, offered);
     if (!policy.needsApproval(call.names, origin?.sender)) return run(call, offered);
     const action = describeCall(call);
     const digest = digestOfCall(action);

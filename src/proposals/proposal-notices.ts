@@ -48,7 +48,9 @@ export const resumedProposalNotice = async (
   const proposal = storedProposal(ask);
   const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
   const origin = proposal.origin;
-  if (settlement === 'lost') return { text: lostProposalText(ask.id, preview, origin), origin };
+  // A proposal whose end the store could not keep (lost, or settled as it stopped) is unknown.
+  if (settlement === 'lost' || settlement === 'interrupted')
+    return { text: lostProposalText(ask.id, preview, origin), origin };
   if (settlement === 'rejected') {
     return {
       text: `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me across my restart.\nNext: tell ${whomToTell(origin)}.`,

@@ -8,10 +8,10 @@
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
-import { cut, type MessageRecord } from '../mail/message-record.js';
+import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import type { Log } from '../log.js';
-import type { NoticeQueue } from '../notices.js';
+import type { NoticeQueue, Origin } from '../notices.js';
 import {
   emptyAskStore,
   isDisconnection,
@@ -34,26 +34,13 @@ export type { Origin } from '../notices.js';
 export { lostProposalText } from './proposal-notices.js';
 export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
 
-interface Tracked extends Proposal {
-  proposalId: string;
-  settled: boolean;
-  /** Our own eval-proposal-proposer copy, once it has come by. */
-  copyNumber: bigint | undefined;
-}
-
 export interface ProposalTracker {
   propose(proposal: Proposal): Readonly<Record<string, unknown>>;
-  /** Called for each of the agent's own eval-proposal-proposer messages. */
-  noteOwnCopy(message: MessageRecord): void;
-  /** Whether a proposal made for this message is still waiting for the host. */
-  hasPendingFor(number: bigint): boolean;
   /** The source of each proposal still waiting for the host. */
   pendingSources(): string[];
   /** Finishes a proposal made before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
-
-const UNMATCHED_COPIES_KEPT = 64;
 
 export const makeProposalTracker = (options: {
   powers: PowersRef;
@@ -64,48 +51,21 @@ export const makeProposalTracker = (options: {
 }): ProposalTracker => {
   const { powers, log, notices } = options;
   const asks = options.asks ?? makePendingAsks({ store: emptyAskStore(), powers, log });
-  const tracked = new Map<string, Tracked>();
-  // Copies that came by before their proposal was matched (or after it settled).
-  const unmatchedCopies: MessageRecord[] = [];
 
-  const dismissCopy = (entry: Tracked): void => {
-    if (entry.copyNumber === undefined) return;
-    const number = entry.copyNumber;
-    E(powers)
-      .dismiss(number)
-      .then(
-        () => tracked.delete(entry.proposalId),
-        (error: unknown) => log(`could not dismiss proposal copy #${number}: ${String(error)}`),
-      );
-  };
-
-  const matchCopy = (entry: Tracked, message: MessageRecord): boolean =>
-    entry.copyNumber === undefined &&
-    message.source === entry.source &&
-    (message.resultName === undefined || message.resultName === entry.resultName);
-
-  const settle = (entry: Tracked, text: string): void => {
-    // This run has stopped: the next one follows the proposal through its copy, which must stay.
-    if (asks.stopped()) return;
-    entry.settled = true;
-    asks.settle(entry.proposalId);
-    // Once the outcome's notice is stored: until then a restart follows the proposal through its copy.
-    if (entry.copyNumber !== undefined) asks.afterSave(() => dismissCopy(entry));
-    notices.push({ id: entry.proposalId, text, origin: entry.origin });
+  const tell = (proposalId: string, text: string, origin: Origin | undefined) => {
+    notices.push({ id: proposalId, text, origin });
+    // Its proposer copy goes once the notice is stored (an undismissed one keeps the mailbox from loading after a daemon restart).
+    asks.told(proposalId);
   };
 
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
-    const proposalId = asks.reserve('p');
-    asks.add({
-      id: proposalId,
+    const proposalId = asks.make('p', () => ({
       kind: 'proposal',
       recipient: 'HOST',
       description: proposal.source,
       ...(proposal.origin === undefined ? {} : { origin: storedOrigin(proposal.origin)! }),
       detail: proposalDetail(proposal),
-    });
-    const entry: Tracked = { ...proposal, proposalId, settled: false, copyNumber: undefined };
-    tracked.set(proposalId, entry);
+    }));
     const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
     // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
     Promise.resolve(
@@ -118,25 +78,30 @@ export const makeProposalTracker = (options: {
       ),
     ).then(
       async (result: unknown) => {
+        if (asks.answer(proposalId, 'yes') !== 'act') return;
         const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
-        settle(
-          entry,
-          grantedText(proposalId, preview, proposal.resultName, rendered, entry.origin),
+        tell(
+          proposalId,
+          grantedText(proposalId, preview, proposal.resultName, rendered, proposal.origin),
+          proposal.origin,
         );
       },
       (error: unknown) => {
-        // The daemon going away is no answer: the proposal stays stored for the next run.
-        if (isDisconnection(error)) return;
+        // The daemon going away is no answer: the proposal keeps waiting.
+        if (isDisconnection(error)) {
+          asks.disconnected(proposalId);
+          return;
+        }
+        if (asks.answer(proposalId, 'no') !== 'refuse') return;
         const reason = error instanceof Error ? error.message : String(error);
-        settle(entry, rejectedText(proposalId, preview, reason, entry.origin));
+        tell(
+          proposalId,
+          rejectedText(proposalId, preview, reason, proposal.origin),
+          proposal.origin,
+        );
       },
     );
-    // The copy may already have come by.
-    const waiting = unmatchedCopies.findIndex(message => matchCopy(entry, message));
-    if (waiting !== -1) {
-      const [message] = unmatchedCopies.splice(waiting, 1);
-      entry.copyNumber = message?.number as bigint;
-    }
+    asks.sent(proposalId);
     return harden({
       status: 'pending',
       proposalId,
@@ -145,32 +110,14 @@ export const makeProposalTracker = (options: {
     });
   };
 
-  const noteOwnCopy = (message: MessageRecord): void => {
-    if (typeof message.number !== 'bigint') return;
-    for (const entry of tracked.values()) {
-      if (matchCopy(entry, message)) {
-        entry.copyNumber = message.number;
-        if (entry.settled) dismissCopy(entry);
-        return;
-      }
-    }
-    unmatchedCopies.push(message);
-    // A copy is matched within moments of its proposal; older ones (a previous run's) never will be.
-    if (unmatchedCopies.length > UNMATCHED_COPIES_KEPT) unmatchedCopies.shift();
-  };
-
   const resume: ProposalTracker['resume'] = async (ask, settlement) => {
-    asks.settle(ask.id);
     const { text, origin } = await resumedProposalNotice(ask, settlement, powers);
-    notices.push({ id: ask.id, text, origin });
+    tell(ask.id, text, origin);
   };
 
   return {
     propose,
-    noteOwnCopy,
     resume,
-    hasPendingFor: number =>
-      [...tracked.values()].some(entry => !entry.settled && entry.origin?.number === number),
     // Those of this run and those still followed from before a restart.
     pendingSources: () =>
       asks

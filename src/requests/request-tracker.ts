@@ -29,9 +29,7 @@ export interface RequestTracker {
     responseName: string | undefined;
     origin: Origin | undefined;
   }): Readonly<Record<string, unknown>>;
-  /** Whether a request made for this message is still unanswered. */
-  hasPendingFor(number: bigint): boolean;
-  /** Finishes a request made before a restart, once its own copy says how it ended. */
+  /** Finishes a request made before a restart (or followed after a disconnection), once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
 
@@ -52,6 +50,11 @@ export const makeRequestTracker = (options: {
 }): RequestTracker => {
   const { powers, notices, asks } = options;
 
+  const tell = (id: string, text: string, origin: Origin | undefined) => {
+    notices.push({ id, text, origin });
+    asks.told(id);
+  };
+
   const answered = async (
     requestId: string,
     recipient: string,
@@ -61,13 +64,12 @@ export const makeRequestTracker = (options: {
     value: unknown,
   ) => {
     const rendered = cut(await renderForModel(value), VALUE_PREVIEW_CHARS);
-    asks.settle(requestId);
     const { asked, kept } = describeAsk(requestId, recipient, description, responseName);
-    notices.push({
-      id: requestId,
-      text: `ANSWERED: ${recipient} answered ${asked}${kept}: ${rendered}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,
+    tell(
+      requestId,
+      `ANSWERED: ${recipient} answered ${asked}${kept}: ${rendered}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,
       origin,
-    });
+    );
   };
 
   const declined = (
@@ -77,33 +79,34 @@ export const makeRequestTracker = (options: {
     origin: Origin | undefined,
     reason: string,
   ) => {
-    asks.settle(requestId);
     const { asked } = describeAsk(requestId, recipient, description, undefined);
-    notices.push({
-      id: requestId,
-      text: `DECLINED: ${recipient} did not grant ${asked}: ${reason}\nNext: tell ${whomToTell(origin)}.`,
+    tell(
+      requestId,
+      `DECLINED: ${recipient} did not grant ${asked}: ${reason}\nNext: tell ${whomToTell(origin)}.`,
       origin,
-    });
+    );
   };
 
   const request: RequestTracker['request'] = ({ recipient, description, responseName, origin }) => {
-    const requestId = asks.reserve('r');
-    asks.add({
-      id: requestId,
+    const requestId = asks.make('r', () => ({
       kind: 'request',
       recipient,
       description,
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
       detail: responseName === undefined ? {} : { responseName },
-    });
+    }));
     Promise.resolve(E(powers).request(recipient, description, responseName)).then(
-      (value: unknown) =>
-        asks.stopped()
-          ? undefined
-          : answered(requestId, recipient, description, responseName, origin, value),
+      async (value: unknown) => {
+        if (asks.answer(requestId, 'yes') !== 'act') return;
+        await answered(requestId, recipient, description, responseName, origin, value);
+      },
       (error: unknown) => {
-        // The daemon going away (or this run stopping) is no answer: the request stays stored for the next run.
-        if (asks.stopped() || isDisconnection(error)) return;
+        // The daemon going away is no answer: the request keeps waiting.
+        if (isDisconnection(error)) {
+          asks.disconnected(requestId);
+          return;
+        }
+        if (asks.answer(requestId, 'no') !== 'refuse') return;
         declined(
           requestId,
           recipient,
@@ -113,6 +116,7 @@ export const makeRequestTracker = (options: {
         );
       },
     );
+    asks.sent(requestId);
     return harden({
       status: 'pending',
       requestId,
@@ -134,14 +138,13 @@ export const makeRequestTracker = (options: {
       );
       return;
     }
-    if (settlement === 'lost') {
-      asks.settle(ask.id);
+    if (settlement === 'lost' || settlement === 'interrupted') {
       const { asked } = describeAsk(ask.id, ask.recipient, ask.description, undefined);
-      notices.push({
-        id: ask.id,
-        text: `UNKNOWN: I restarted while waiting for ${asked}, and its copy is no longer in my inbox, so I cannot tell whether it was answered.\nNext: ask again if it is still needed, and tell ${whomToTell(origin)}.`,
+      tell(
+        ask.id,
+        `UNKNOWN: I restarted while waiting for ${asked}, and its copy is no longer in my inbox, so I cannot tell whether it was answered.\nNext: ask again if it is still needed, and tell ${whomToTell(origin)}.`,
         origin,
-      });
+      );
       return;
     }
     let value: unknown =
@@ -155,10 +158,5 @@ export const makeRequestTracker = (options: {
     await answered(ask.id, ask.recipient, ask.description, responseName, origin, value);
   };
 
-  return {
-    request,
-    hasPendingFor: number =>
-      asks.pending().some(ask => ask.kind === 'request' && ask.origin?.number === String(number)),
-    resume,
-  };
+  return { request, resume };
 };

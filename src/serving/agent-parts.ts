@@ -24,7 +24,13 @@ import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
-import { loadMemory, saveMemory, trackHandled, type Memory } from '../memory/agent-memory.js';
+import {
+  loadMemory,
+  MEMORY_NAME,
+  saveMemory,
+  trackHandled,
+  type Memory,
+} from '../memory/agent-memory.js';
 import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
 import {
   makeLivePlaceholders,
@@ -143,6 +149,11 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
+  const { keptAside } = memory;
+  if (keptAside !== undefined)
+    status.section('Memory', () => [
+      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+    ]);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -201,7 +212,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     enabled: liveProgress,
     directEvaluation,
   });
-  const nameOf = makeSenderNames(powers, daemon);
+  // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
+  const nameOf = makeSenderNames(powers, daemon, {
+    signal: setup.signal,
+    log,
+    open: () => daemon.followNameChanges(powers),
+  });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const turns = makeTurnServer({
     model,
@@ -214,6 +230,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     requests,
     policy,
     approvals,
+    asks,
     wakeUps,
     notices,
     tell,

@@ -16,20 +16,10 @@ export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =
     : Promise.resolve();
 
 export const makeMessageFinisher =
-  (
-    powers: PowersRef,
-    parts: Pick<AgentParts, 'turns' | 'proposals' | 'requests' | 'approvals' | 'asks' | 'notices'>,
-  ) =>
+  (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'asks' | 'notices'>) =>
   async (number: bigint): Promise<void> => {
-    const { turns, proposals, requests, approvals, asks, notices } = parts;
-    if (
-      turns.takeDismissedByModel(number) ||
-      proposals.hasPendingFor(number) ||
-      requests.hasPendingFor(number) ||
-      approvals.hasPendingFor(number) ||
-      asks.hasPendingFor(number)
-    )
-      return;
+    const { turns, asks, notices } = parts;
+    if (turns.takeDismissedByModel(number) || asks.hasPendingFor(number)) return;
     if (notices.waitsFor(number)) return;
     await safeDismiss(powers, number);
   };

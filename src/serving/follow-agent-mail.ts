@@ -1,7 +1,8 @@
 /**
  * Follows the agent's mail for the serving loop: others' messages become
  * work; the agent's own copies are dismissed (they would fill the inbox
- * forever) except eval-proposals, which the tracker reads, and live-progress
+ * forever) except the copies of pending asks (pending/pending-asks.ts
+ * claims them; eval-proposals are never dismissed here), and live-progress
  * placeholders, kept until their last edit. Following that fails is tried
  * again, less and less often; a mailbox that does not load is reported.
  */
@@ -48,12 +49,8 @@ export const followAgentMail = (options: {
       options.push({ kind: 'mail', message });
     },
     onOwn: message => {
-      // The copy of a request still waiting for its answer stays (a restart follows it).
+      // The copy of an ask still waiting for its answer stays (a restart follows it).
       if (asks.claimOwnCopy(message)) return;
-      if (message.type === 'eval-proposal-proposer') {
-        proposals.noteOwnCopy(message);
-        return;
-      }
       // A live-progress placeholder stays until its last edit.
       if (progress.handlesOwnCopy(message)) return;
       if (!isProposalType(message.type)) void safeDismiss(powers, message.number);

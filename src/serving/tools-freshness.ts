@@ -6,7 +6,9 @@
  * trip before a turn. tools/ is also checked after each turn, beside the
  * dismissal and the memory write: that is where a tools/ the daemon collected
  * (tools-directory.ts) is found, made again, and the tools left at the top
- * level moved in. adoptTool brings in a tool at once itself.
+ * level moved in. While tools/ holds a tool source (an MCP bridge,
+ * tool-sources.ts), whose tools change without tools/ changing, it is read
+ * before each turn too. adoptTool brings in a tool at once itself.
  */
 import { E } from '@endo/far';
 import type { MailStream } from '../daemon/daemon-adapter.js';
@@ -108,7 +110,9 @@ export const makeToolsFreshness = (options: {
 
   return {
     follow,
-    beforeTurn: () => (known && !changedSinceRead() ? Promise.resolve() : check()),
+    // A tool source (an MCP bridge) may have changed its tools since: asked before every turn.
+    beforeTurn: () =>
+      known && !changedSinceRead() && !tools.hasSources() ? Promise.resolve() : check(),
     afterTurn: check,
     stop: () => {
       stopped = true;

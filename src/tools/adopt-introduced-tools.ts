@@ -3,7 +3,7 @@
  * directory move into `tools/`. Special names (upper case) are never
  * probed, an existing `tools/` is kept (makeDirectory would empty it) unless
  * the daemon collected it (tools-directory.ts), and a value that is not a
- * FaeTool stays where it is.
+ * FaeTool (or a source of them, tool-sources.ts) stays where it is.
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
@@ -16,6 +16,8 @@ import type { Introspectable } from '../remote-objects.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
+/** A tool source (tool-sources.ts, e.g. an MCP bridge) offers FaeTools instead of being one. */
+const TOOL_SOURCE_METHODS = ['listTools'];
 
 // HOST at f0a46042a, @host in the newest daemon.
 const isSpecialName = (name: string): boolean => /^(?:[A-Z][A-Z0-9-]*|@.*)$/.test(name);
@@ -28,7 +30,11 @@ const isFaeTool = async (value: unknown): Promise<boolean> => {
     PROBE_TIMEOUT_MS,
     'Probing an introduced name',
   ).catch(() => undefined);
-  return Array.isArray(names) && FAE_TOOL_METHODS.every(method => names.includes(method));
+  if (!Array.isArray(names)) return false;
+  return (
+    FAE_TOOL_METHODS.every(method => names.includes(method)) ||
+    TOOL_SOURCE_METHODS.every(method => names.includes(method))
+  );
 };
 
 export const adoptIntroducedTools = async (options: {

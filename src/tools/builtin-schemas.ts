@@ -2,98 +2,183 @@
  * The built-in tools every persona offers: `reply` and `send`, `names`
  * (the pet-name directory, store and help) and `mail` (the inbox and
  * requests) with an `op` each (./tool-groups.ts), `evaluate` and `schedule`.
- * OpenAI-format schemas; each op's arguments are checked in ./groups/.
+ * Each tool is defined once, here: its parameters are kinds
+ * (./tool-parameters.ts) from which both the OpenAI-format schema the model
+ * is offered and the check its arguments pass (./validate-arguments.ts)
+ * are made, and each op of a group names the parameters it reads.
  */
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
-import { OP_ALIASES, TOOL_GROUPS } from './tool-groups.js';
+import { KINDS, type KindName } from './tool-parameters.js';
 
 // What a pet-name path is, how message text and attachments are given, and
 // how outcomes arrive are taught once, in the system prompt; descriptions here
 // say only what a tool does, and parameters whose name says it go undescribed.
 // Every token here is paid on every request (see the bench's first request).
-// A pet-name path is written "dir/name" (readPath also takes an array of names).
-const path: JsonSchema = { type: 'string' };
-const text: JsonSchema = { type: 'string' };
-const names: JsonSchema = { type: 'array', items: { type: 'string' } };
-const messageNumber: JsonSchema = { type: 'integer' };
-const strings: JsonSchema = { ...names, description: 'Sent exactly as written.' };
 
-const tool = (
-  name: string,
-  description: string,
-  properties: Record<string, JsonSchema> = {},
-  required: string[] = [],
-): ToolSchema => ({
-  type: 'function',
-  function: {
-    name,
-    description,
-    parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+export interface Parameter {
+  kind: KindName;
+  /** Names the parameter is also read under (its names when ops were tools of their own). */
+  aliases?: readonly string[];
+}
+
+/**
+ * What a tool (or an op) reads, in order: parameter names, each followed by
+ * `?` when it may be left out.
+ */
+export type Reads = readonly string[];
+
+export interface BuiltinDefinition {
+  name: string;
+  description: string;
+  parameters: Readonly<Record<string, Parameter>>;
+  /** A tool of its own: what it reads (the advertised `required` are those without `?`). */
+  reads?: Reads;
+  /** A group: its ops (the `op` enum, in order) and what each reads. */
+  ops?: Readonly<Record<string, Reads>>;
+}
+
+const kind = (name: KindName, ...aliases: string[]): Parameter =>
+  aliases.length === 0 ? { kind: name } : { kind: name, aliases };
+
+const PATH = 'path';
+const pathOps = (...ops: string[]) => Object.fromEntries(ops.map(op => [op, [PATH]]));
+
+export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
+  {
+    name: 'reply',
+    description: 'Answer a message (its other party gets it).',
+    parameters: {
+      messageNumber: kind('messageNumber'),
+      strings: kind('names'),
+      edgeNames: kind('names'),
+      petNames: kind('paths'),
+    },
+    reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
   },
-});
-
-const op = (group: string): JsonSchema => ({
-  type: 'string',
-  enum: [...(TOOL_GROUPS[group] ?? [])],
-});
-
-export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden([
-  tool(
-    'reply',
-    'Answer a message (its other party gets it).',
-    { messageNumber, strings: names, edgeNames: names, petNames: names },
-    ['messageNumber', 'strings'],
-  ),
-  tool(
-    'send',
-    'Send a message to a pet name (e.g. HOST).',
-    { recipient: text, strings, edgeNames: names, petNames: names },
-    ['recipient', 'strings'],
-  ),
-  tool(
-    'names',
-    'Your pet names: list (path optional), has, lookup, identify (formula id), inspectCapability (help, methods), remove, move or copy (path to `to`), makeDirectory, store (value as path); help (on your powers, or methodName).',
-    {
-      op: op('names'),
-      path,
-      to: path,
-      value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' },
-      methodName: text,
+  {
+    name: 'send',
+    description: 'Send a message to a pet name (e.g. HOST).',
+    parameters: {
+      recipient: kind('text'),
+      strings: kind('strings'),
+      edgeNames: kind('names'),
+      petNames: kind('paths'),
     },
-    ['op'],
-  ),
-  tool(
-    'mail',
-    'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
-    {
-      op: op('mail'),
-      messageNumber,
-      recipient: text,
-      description: text,
-      responseName: text,
-      edgeName: text,
-      petName: path,
-      toolName: text,
-      path,
-      reason: text,
+    reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
+  },
+  {
+    name: 'names',
+    description:
+      'Your pet names: list (path optional), has, lookup, identify (formula id), inspectCapability (help, methods), remove, move or copy (path to `to`), makeDirectory, store (value as path); help (on your powers, or methodName).',
+    parameters: {
+      path: kind('path', 'petNamePath', 'fromPath', 'petName'),
+      to: kind('path', 'toPath'),
+      value: kind('value'),
+      methodName: kind('text'),
     },
-    ['op'],
-  ),
-  tool(
-    'evaluate',
-    'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName. workerName: an existing worker.',
-    { source: text, codeNames: names, petNamePaths: names, resultName: text, workerName: text },
-    ['source', 'resultName'],
-  ),
-  tool(
-    'schedule',
-    'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time or after delaySeconds; or cancel a wake-up by id.',
-    { note: text, delaySeconds: { type: 'number' }, at: text, cancel: text },
-  ),
+    ops: {
+      list: ['path?'],
+      ...pathOps('has', 'lookup', 'identify', 'inspectCapability', 'remove'),
+      move: [PATH, 'to'],
+      copy: [PATH, 'to'],
+      makeDirectory: [PATH],
+      store: ['value', PATH],
+      help: ['methodName?'],
+    },
+  },
+  {
+    name: 'mail',
+    description:
+      'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
+    parameters: {
+      messageNumber: kind('messageNumber'),
+      recipient: kind('text'),
+      description: kind('text'),
+      responseName: kind('text'),
+      edgeName: kind('text'),
+      petName: kind('path', 'path'),
+      toolName: kind('text'),
+      path: kind('path', 'petNamePath'),
+      reason: kind('text'),
+    },
+    ops: {
+      listMessages: [],
+      request: ['recipient', 'description', 'responseName?'],
+      dismiss: ['messageNumber'],
+      adopt: ['messageNumber', 'petName', 'edgeName'],
+      adoptTool: ['messageNumber', 'toolName', 'edgeName'],
+      resolve: ['messageNumber', PATH],
+      reject: ['messageNumber', 'reason?'],
+      messageHistory: ['messageNumber'],
+    },
+  },
+  {
+    name: 'evaluate',
+    description:
+      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName. workerName: an existing worker.',
+    parameters: {
+      source: kind('text'),
+      codeNames: kind('names'),
+      petNamePaths: kind('paths'),
+      resultName: kind('text'),
+      workerName: kind('text'),
+    },
+    reads: ['source', 'codeNames?', 'petNamePaths?', 'resultName', 'workerName?'],
+  },
+  {
+    name: 'schedule',
+    description:
+      'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time or after delaySeconds; or cancel a wake-up by id.',
+    parameters: {
+      note: kind('text'),
+      delaySeconds: kind('number'),
+      at: kind('text'),
+      cancel: kind('text'),
+    },
+    reads: ['note?', 'delaySeconds?', 'at?', 'cancel?'],
+  },
 ]);
+
+/** A parameter name of `reads` without its `?`, and whether it may be left out. */
+export const readsEntry = (entry: string): { name: string; optional: boolean } =>
+  entry.endsWith('?')
+    ? { name: entry.slice(0, -1), optional: true }
+    : { name: entry, optional: false };
+
+const schemaOf = (definition: BuiltinDefinition): ToolSchema => {
+  const properties: Record<string, JsonSchema> = {};
+  if (definition.ops !== undefined) {
+    properties.op = { type: 'string', enum: Object.keys(definition.ops) };
+  }
+  for (const [name, parameter] of Object.entries(definition.parameters)) {
+    properties[name] = KINDS[parameter.kind].schema;
+  }
+  const required =
+    definition.ops !== undefined
+      ? ['op']
+      : (definition.reads ?? [])
+          .map(readsEntry)
+          .flatMap(({ name, optional }) => (optional ? [] : [name]));
+  return {
+    type: 'function',
+    function: {
+      name: definition.name,
+      description: definition.description,
+      parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+    },
+  };
+};
+
+export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden(BUILTIN_DEFINITIONS.map(schemaOf));
+
+/** The definition of a built-in tool by its name (a group's, for a group). */
+export const builtinDefinition = (name: string): BuiltinDefinition | undefined =>
+  BUILTIN_DEFINITIONS.find(definition => definition.name === name);
 
 /** The built-in tools' names, and the former names of grouped ops (still callable). */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
-  ...BUILTIN_SCHEMAS.map(schema => schema.function.name),
-  ...OP_ALIASES,
-]);
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
+  BUILTIN_DEFINITIONS.flatMap(definition => [
+    definition.name,
+    ...Object.keys(definition.ops ?? {}),
+  ]),
+);

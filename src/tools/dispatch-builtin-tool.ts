@@ -1,6 +1,7 @@
 /**
  * Runs one built-in tool: one `switch` from the tool's name to its group's
- * own switch (./groups/), each op's arguments checked there. A grouped call
+ * own switch (./groups/), with the values its arguments were validated into
+ * (./validate-arguments.ts). A grouped call
  * runs the op its decoding resolved (src/encoding/decode-call.ts), the one
  * the policy judged, whether it was called as the group or by the op's
  * former tool name (`list`, `dismiss`). Errors of a grouped op name the op.
@@ -11,21 +12,22 @@ import { runMailOp } from './groups/mail.js';
 import { runMessageTool } from './groups/messages.js';
 import { runNamesOp } from './groups/names.js';
 import { readScheduleArgs } from '../schedule/wake-ups.js';
-import type { Args } from './read-args.js';
 import type { GroupedCall } from './tool-groups.js';
+import type { ToolValues } from './validate-arguments.js';
 
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
 const runGroupOp = async (
-  { group, op, args }: GroupedCall,
+  { group, op }: GroupedCall,
+  values: ToolValues,
   context: BuiltinContext,
 ): Promise<unknown> => {
   try {
     switch (group) {
       case 'names':
-        return await runNamesOp(op, args, context);
+        return await runNamesOp(op, values, context);
       case 'mail':
-        return await runMailOp(op, args, context);
+        return await runMailOp(op, values, context);
       default:
         throw new Error(`Unknown tool group "${group}"`);
     }
@@ -38,20 +40,21 @@ const runGroupOp = async (
 
 export const dispatchBuiltinTool = async (
   name: string,
-  args: Args,
+  /** The call's values, validated against the tool's definition (./validate-arguments.ts). */
+  values: ToolValues,
   grouped: GroupedCall | undefined,
   context: BuiltinContext,
 ): Promise<unknown> => {
-  if (grouped !== undefined) return runGroupOp(grouped, context);
+  if (grouped !== undefined) return runGroupOp(grouped, values, context);
   switch (name) {
     case 'reply':
     case 'send':
-      return runMessageTool(name, args, context);
+      return runMessageTool(name, values, context);
     case 'evaluate':
-      return runEvaluate(args, context);
+      return runEvaluate(values, context);
     case 'schedule':
       if (context.wakeUps === undefined) throw new Error('Wake-ups are not available here');
-      return context.wakeUps.schedule(readScheduleArgs(args), context.origin);
+      return context.wakeUps.schedule(readScheduleArgs(values), context.origin);
     default:
       throw new Error(`Unknown tool "${name}"`);
   }

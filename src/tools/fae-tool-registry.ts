@@ -16,6 +16,13 @@ import type { Log } from '../log.js';
 import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { isCollectedFormula } from './tools-directory.js';
+import { chooseOffered } from './offered-tools.js';
+import {
+  listSourceTools,
+  relistSources,
+  type SourceTools,
+  type ToolSource,
+} from './tool-sources.js';
 
 export const TOOLS_DIRECTORY = 'tools';
 
@@ -28,9 +35,11 @@ export interface DynamicTool {
   tool: FaeTool;
 }
 
-interface Known {
+export interface Known {
   id: string;
   entry: DynamicTool | undefined;
+  /** A tool source (tool-sources.ts) under this pet name, and its tools as last listed. */
+  source?: { ref: ToolSource; tools: SourceTools };
   /** Why the entry is not offered, when it is not. */
   refused?: string;
 }
@@ -45,6 +54,8 @@ export interface ToolRegistry {
   schemas(): ToolSchema[];
   /** The formula id last read under this pet name in tools/, if any. */
   knownId(petName: string): string | undefined;
+  /** Whether tools/ holds a tool source (tool-sources.ts), whose tools can change while tools/ does not. */
+  hasSources(): boolean;
   find(name: string): DynamicTool | undefined;
   /** Why the entry under this pet name in tools/ is not offered, if it is not. */
   refusal(petName: string): string | undefined;
@@ -90,9 +101,27 @@ export const makeToolRegistry = (options: {
       const tool = await bounded<FaeTool>('its look-up', () =>
         E(powers).lookup([TOOLS_DIRECTORY, petName]),
       );
-      const checked = checkToolSchema(
-        await bounded<unknown>('its schema()', () => E(tool).schema()),
-      );
+      let schema: unknown;
+      try {
+        schema = await bounded<unknown>('its schema()', () => E(tool).schema());
+      } catch (schemaError) {
+        // Not a FaeTool: perhaps a tool source (an MCP bridge), which offers its tools instead.
+        const sourceTools = await listSourceTools(
+          tool as unknown as ToolSource,
+          [],
+          bounded,
+          petName,
+          log,
+        ).catch(() => {
+          throw schemaError;
+        });
+        return {
+          id,
+          entry: undefined,
+          source: { ref: tool as unknown as ToolSource, tools: sourceTools },
+        };
+      }
+      const checked = checkToolSchema(schema);
       if (checked.ok)
         return {
           id,
@@ -106,6 +135,10 @@ export const makeToolRegistry = (options: {
     return { id, entry: undefined, refused: reason };
   };
 
+  const offer = (entries: ReadonlyMap<string, Known>) => {
+    ({ offered: byName, skipped: notOffered } = chooseOffered(entries, builtinNames, log));
+  };
+
   const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<
     'read' | 'collected'
   > => {
@@ -115,7 +148,14 @@ export const makeToolRegistry = (options: {
       ids = (
         await bounded<string[]>('listing tools/', () => E(powers).listIdentifiers(TOOLS_DIRECTORY))
       ).join(' ');
-      if (!force && ids === knownIds) return 'read';
+      if (!force && ids === knownIds) {
+        if ([...known.values()].some(each => each.source !== undefined)) {
+          // A source's tools change without tools/ changing: ask it again.
+          await relistSources(known, new Set(), bounded, log);
+          offer(known);
+        }
+        return 'read';
+      }
       petNames = await bounded<string[]>('listing tools/', () => E(powers).list(TOOLS_DIRECTORY));
     } catch (error) {
       // The caller makes it again (the tools at the top level move in), then reads it.
@@ -126,6 +166,7 @@ export const makeToolRegistry = (options: {
     }
     knownIds = ids;
     const next = new Map<string, Known>();
+    const loaded = new Set<Known>();
     await Promise.all(
       petNames.map(async petName => {
         const before = known.get(petName);
@@ -140,41 +181,19 @@ export const makeToolRegistry = (options: {
           return;
         }
         if (typeof id !== 'string') return;
-        next.set(
-          petName,
-          before !== undefined && before.id === id ? before : await load(petName, id),
-        );
+        if (before !== undefined && before.id === id) {
+          next.set(petName, before);
+        } else {
+          const fresh = await load(petName, id);
+          loaded.add(fresh);
+          next.set(petName, fresh);
+        }
       }),
     );
     known = next;
-    const offered = new Map<string, DynamicTool>();
-    const skipped = new Map<string, string>();
-    for (const petName of [...next.keys()].sort()) {
-      const { entry, refused } = next.get(petName) as Known;
-      if (entry === undefined) {
-        if (refused !== undefined) skipped.set(petName, refused);
-      } else if (builtinNames.has(entry.name)) {
-        skipped.set(
-          petName,
-          `it declares the name "${entry.name}" of a built-in tool; the built-in wins`,
-        );
-        log(
-          `tools/${petName} declares the name "${entry.name}" of a built-in tool; the built-in wins`,
-        );
-      } else if (offered.has(entry.name)) {
-        skipped.set(
-          petName,
-          `it declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}`,
-        );
-        log(
-          `tools/${petName} declares "${entry.name}", already offered by tools/${offered.get(entry.name)?.petName}; skipped`,
-        );
-      } else {
-        offered.set(entry.name, entry);
-      }
-    }
-    byName = offered;
-    notOffered = skipped;
+    // A source just loaded was listed in load(); the others are asked again.
+    await relistSources(next, loaded, bounded, log);
+    offer(next);
     return 'read';
   };
 
@@ -182,6 +201,7 @@ export const makeToolRegistry = (options: {
     refresh,
     schemas: () => [...byName.values()].map(entry => entry.schema),
     knownId: petName => known.get(petName)?.id,
+    hasSources: () => [...known.values()].some(each => each.source !== undefined),
     find: name => byName.get(name),
     refusal: petName => notOffered.get(petName),
     refused: () => [...notOffered].map(([petName, reason]) => ({ petName, reason })),

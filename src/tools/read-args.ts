@@ -16,12 +16,6 @@ export const readString = (args: Args, name: string): string => {
   return value;
 };
 
-export const readOptionalString = (args: Args, name: string): string | undefined => {
-  const value = args[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  return readString(args, name);
-};
-
 /** A pet-name path: an array of names, or one string ("a" or "a/b"). */
 export const readPath = (args: Args, name: string): string[] => {
   const value = args[name];
@@ -36,18 +30,6 @@ export const readPath = (args: Args, name: string): string[] => {
     }
     return part;
   });
-};
-
-export const readOptionalPath = (args: Args, name: string): string[] => {
-  const value = args[name];
-  if (
-    value === undefined ||
-    value === null ||
-    value === '' ||
-    (Array.isArray(value) && value.length === 0)
-  )
-    return [];
-  return readPath(args, name);
 };
 
 /** A list of strings; a missing list means none. A lone string is a list of one. */
@@ -98,30 +80,46 @@ export const readMessageNumber = (args: Args, name = 'messageNumber'): bigint =>
   );
 };
 
+export interface MessageParts {
+  strings: string[];
+  edgeNames?: string[];
+  petNames?: (string | string[])[];
+}
+
 /**
- * The text parts of a message. `strings` must hold one more part than there
- * are attached values; missing trailing parts are added as "" since that
- * loses nothing, while extra parts are an error the model can fix.
+ * The text parts of a message, checked against its attachments. `strings`
+ * must hold one more part than there are attached values; missing trailing
+ * parts are added as "" since that loses nothing, while extra parts are an
+ * error the model can fix.
  */
-export const readMessageParts = (
-  args: Args,
+export const checkMessageParts = (
+  parts: MessageParts,
 ): { strings: string[]; edgeNames: string[]; petNames: (string | string[])[] } => {
-  const strings = readStringList(args, 'strings');
-  if (strings.length === 0) throw missing('strings');
-  const edgeNames = readStringList(args, 'edgeNames');
-  const petNames = readPathList(args, 'petNames');
+  const { edgeNames = [], petNames = [] } = parts;
+  if (parts.strings.length === 0) throw missing('strings');
   if (edgeNames.length !== petNames.length) {
     throw new Error(
       `edgeNames and petNames must have the same length (one edge name per attached value), got ${edgeNames.length} and ${petNames.length}`,
     );
   }
-  if (strings.length > edgeNames.length + 1) {
+  if (parts.strings.length > edgeNames.length + 1) {
     throw new Error(
-      `strings has ${strings.length} parts but ${edgeNames.length} value(s) are attached: give one string before each value and one after the last`,
+      `strings has ${parts.strings.length} parts but ${edgeNames.length} value(s) are attached: give one string before each value and one after the last`,
     );
   }
+  const strings = [...parts.strings];
   while (strings.length < edgeNames.length + 1) strings.push('');
   return { strings, edgeNames, petNames };
+};
+
+/** A number (seconds and the like): a JSON number or numeric text. */
+export const readNumber = (args: Args, name: string): number => {
+  const value = args[name];
+  if (value === undefined || value === null || value === '') throw missing(name);
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number)) throw new Error(`${name} must be a number`);
+  return number;
 };
 
 /** A parameter that can hold a passable (the value of `store`): its strings are read SmallCaps-first. */

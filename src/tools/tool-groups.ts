@@ -9,32 +9,15 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { Args } from './read-args.js';
+import { BUILTIN_DEFINITIONS } from './builtin-schemas.js';
 
-export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden({
-  names: [
-    'list',
-    'has',
-    'lookup',
-    'identify',
-    'inspectCapability',
-    'remove',
-    'move',
-    'copy',
-    'makeDirectory',
-    'store',
-    'help',
-  ],
-  mail: [
-    'listMessages',
-    'request',
-    'dismiss',
-    'adopt',
-    'adoptTool',
-    'resolve',
-    'reject',
-    'messageHistory',
-  ],
-});
+export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden(
+  Object.fromEntries(
+    BUILTIN_DEFINITIONS.flatMap(definition =>
+      definition.ops === undefined ? [] : [[definition.name, Object.keys(definition.ops)]],
+    ),
+  ),
+);
 
 /** Op (a former tool name) → its group. */
 const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
@@ -48,11 +31,10 @@ export const isGroup = (name: string): boolean => Object.hasOwn(TOOL_GROUPS, nam
 
 export const groupOfOp = (op: string): string | undefined => GROUP_OF_OP.get(op);
 
-/** A built-in call as its group and op, with the arguments it came with. */
+/** A built-in call as its group and op. */
 export interface GroupedCall {
   group: string;
   op: string;
-  args: Args;
 }
 
 const opsText = (group: string) => (TOOL_GROUPS[group] ?? []).join(', ');
@@ -64,7 +46,7 @@ const opsText = (group: string) => (TOOL_GROUPS[group] ?? []).join(', ');
  */
 export const groupedCall = (name: string, args: Args): GroupedCall | undefined => {
   const aliased = GROUP_OF_OP.get(name);
-  if (aliased !== undefined) return { group: aliased, op: name, args };
+  if (aliased !== undefined) return { group: aliased, op: name };
   if (!isGroup(name)) return undefined;
   const op = args.op;
   if (op === undefined || op === null || op === '')
@@ -72,7 +54,7 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
   if (typeof op !== 'string' || !(TOOL_GROUPS[name] ?? []).includes(op)) {
     throw new Error(`${name} has no op ${JSON.stringify(op)}: use one of ${opsText(name)}`);
   }
-  return { group: name, op, args };
+  return { group: name, op };
 };
 
 /** The ops a grouped tool's schema offers (its `op` enum); undefined for other tools. */

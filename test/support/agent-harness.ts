@@ -99,6 +99,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Runs after the guest exists and before the agent starts. */
   prepare?: (host: MailHost, name: string) => Promise<void>;
+  /** Stands between the agent and its powers (each incarnation's), e.g. to break a connection on cue. */
+  wrapPowers?: (powers: unknown) => Promise<unknown>;
 }
 
 export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> => {
@@ -119,14 +121,18 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     ...(options.env as Record<string, string> | undefined),
   };
   const seen = new Set<string>();
-  const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
-    make(powers as never, context, {
-      ...extra,
-      ...(options.realProvider === true ? {} : { createProvider: () => provider }),
-      log: line => logs.push(line),
-      observe: event => events.push(event),
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
-    });
+  const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) => {
+    const made = (given: unknown) =>
+      make(given as never, context, {
+        ...extra,
+        ...(options.realProvider === true ? {} : { createProvider: () => provider }),
+        log: line => logs.push(line),
+        observe: event => events.push(event),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+      });
+    // Unwrapped, the powers stay the promise the daemon gives (a guest that fails to load rejects it).
+    return options.wrapPowers === undefined ? made(powers) : options.wrapPowers(powers).then(made);
+  };
   let caplet = await host.startCaplet(makeFn, {
     powersName: `profile-for-${name}`,
     env,

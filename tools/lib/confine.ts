@@ -55,8 +55,8 @@ harden(toolRootFromEnv);
 
 /** True when `candidate` (absolute) is `root` itself or lies below it. */
 export const isInside = (root: string, candidate: string): boolean => {
+  // '' (the root itself) passes every test below.
   const relative = path.relative(root, candidate);
-  if (relative === '') return true;
   return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 };
 harden(isInside);
@@ -68,10 +68,10 @@ function escapeError(userPath: string, why: string, cause?: unknown): Error {
   );
 }
 
+/** A Node fs error's code (ENOENT…); undefined for the errors made here, already described. */
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String(error.code)
-    : undefined;
+  const code: unknown = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 async function existsAsLink(candidate: string): Promise<boolean> {
@@ -121,7 +121,6 @@ export const resolveInside = async (
       const code = errorCode(error);
       if (code === 'ELOOP')
         throw Error(`symlink loop in path: ${JSON.stringify(userPath)}`, { cause: error });
-      if (code === 'ENOTDIR') throw describeFsError(error, userPath);
       if (code !== 'ENOENT') throw describeFsError(error, userPath);
       // ENOENT while the entry itself exists: a symlink whose target is
       // missing. Its target is unchecked, so it is never written through.
@@ -140,7 +139,7 @@ export const resolveInside = async (
     if (!isInside(root, real)) {
       throw escapeError(userPath, 'a symlink leads outside the root');
     }
-    return missingTail.length === 0 ? real : path.join(real, ...missingTail);
+    return path.join(real, ...missingTail);
   }
 };
 harden(resolveInside);
@@ -314,10 +313,10 @@ export const openInside = async (
         ? await openForWrite(root, target, userPath)
         : await open(target, flagsByPurpose[purpose], 0o666);
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('path escapes')) throw error;
-    if (errorCode(error) === 'ELOOP') {
-      throw escapeError(userPath, 'it became a symlink while opening', error);
-    }
+    const code = errorCode(error);
+    // A refusal made on the way (openForWrite's directory) already says what happened.
+    if (code === undefined) throw error;
+    if (code === 'ELOOP') throw escapeError(userPath, 'it became a symlink while opening', error);
     throw describeFsError(error, userPath);
   }
   try {

@@ -3,27 +3,17 @@
  * daemon allows), its outcome arriving later as a notice.
  */
 import type { BuiltinContext } from '../builtin-context.js';
-import { readPathList, readString, readStringList, type Args } from '../read-args.js';
+import type { ToolValues } from '../validate-arguments.js';
 
 /** Undefined and "#undefined" both mean: no worker name. */
-const readWorkerName = (args: Args): string | undefined => {
-  const value = args.workerName;
-  if (
-    value === undefined ||
-    value === null ||
-    value === '' ||
-    value === 'undefined' ||
-    value === '#undefined'
-  ) {
-    return undefined;
-  }
-  return readString(args, 'workerName');
-};
+const workerNameOf = (value: string | undefined): string | undefined =>
+  value === 'undefined' || value === '#undefined' ? undefined : value;
 
-export const runEvaluate = (args: Args, context: BuiltinContext): unknown => {
-  const source = readString(args, 'source');
-  const codeNames = readStringList(args, 'codeNames');
-  const petNamePaths = readPathList(args, 'petNamePaths');
+/** Proposes the code, with the values its definition read (../builtin-schemas.ts). */
+export const runEvaluate = (values: ToolValues, context: BuiltinContext): unknown => {
+  const source = values.source as string;
+  const codeNames = values.codeNames as string[];
+  const petNamePaths = values.petNamePaths as (string | string[])[];
   if (codeNames.length !== petNamePaths.length) {
     throw new Error(
       `codeNames and petNamePaths must have the same length, got ${codeNames.length} and ${petNamePaths.length}`,
@@ -33,8 +23,8 @@ export const runEvaluate = (args: Args, context: BuiltinContext): unknown => {
     source,
     codeNames,
     petNamePaths,
-    resultName: readString(args, 'resultName'),
-    workerName: readWorkerName(args),
+    resultName: values.resultName as string,
+    workerName: workerNameOf(values.workerName as string | undefined),
     origin: context.origin,
   });
 };

@@ -10,14 +10,7 @@ import { compactMessage } from '../../mail/compact-message.js';
 import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { TOOLS_DIRECTORY } from '../fae-tool-registry.js';
-import {
-  readMessageNumber,
-  readOptionalString,
-  readPath,
-  readString,
-  type Args,
-} from '../read-args.js';
-import { keyIn } from './arg-keys.js';
+import type { ToolValues } from '../validate-arguments.js';
 
 /**
  * A mailed tool that cannot be offered leaves tools/ again, and whoever
@@ -46,11 +39,11 @@ const refuseAdoption = async (
   throw new Error(`not adopted: ${reason}${told ? '; the sender was told' : ''}`);
 };
 
-const adoptTool = async (context: BuiltinContext, args: Args): Promise<unknown> => {
-  const number = readMessageNumber(args);
-  const toolName = readString(args, 'toolName');
+const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<unknown> => {
+  const number = values.messageNumber as bigint;
+  const toolName = values.toolName as string;
   if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
-  const edgeName = readString(args, 'edgeName');
+  const edgeName = values.edgeName as string;
   await E(context.powers).adopt(number, edgeName, [TOOLS_DIRECTORY, toolName]);
   await context.tools.refresh({ force: true });
   const refusal = context.tools.refusal(toolName);
@@ -80,50 +73,45 @@ const listMessages = async (context: BuiltinContext): Promise<unknown> => {
   );
 };
 
+/** Runs an op with the values its definition read (../builtin-schemas.ts, ../validate-arguments.ts). */
 export const runMailOp = async (
   op: string,
-  args: Args,
+  values: ToolValues,
   context: BuiltinContext,
 ): Promise<unknown> => {
   const powers = E(context.powers);
+  const number = values.messageNumber as bigint;
   switch (op) {
     case 'listMessages':
       return listMessages(context);
     case 'request':
       return context.requests.request({
-        recipient: readString(args, 'recipient'),
-        description: readString(args, 'description'),
-        responseName: readOptionalString(args, 'responseName'),
+        recipient: values.recipient as string,
+        description: values.description as string,
+        responseName: values.responseName as string | undefined,
         origin: context.origin,
       });
-    case 'dismiss': {
-      const number = readMessageNumber(args);
+    case 'dismiss':
       await powers.dismiss(number);
       context.noteDismissed(number);
       return harden({ dismissed: number });
-    }
     case 'adopt': {
-      const number = readMessageNumber(args);
-      const petName = readPath(args, keyIn(args, 'petName', 'path'));
-      await powers.adopt(number, readString(args, 'edgeName'), petName);
+      const petName = values.petName as string[];
+      await powers.adopt(number, values.edgeName as string, petName);
       return harden({ adopted: petName });
     }
     case 'adoptTool':
-      return adoptTool(context, args);
-    case 'resolve': {
-      const number = readMessageNumber(args);
-      await powers.resolve(number, readPath(args, keyIn(args, 'path', 'petNamePath')));
+      return adoptTool(context, values);
+    case 'resolve':
+      await powers.resolve(number, values.path as string[]);
       context.noteAnswered(number);
       return harden({ resolved: number });
-    }
-    case 'reject': {
-      const number = readMessageNumber(args);
-      await powers.reject(number, readOptionalString(args, 'reason'));
+    case 'reject':
+      await powers.reject(number, values.reason as string | undefined);
       context.noteAnswered(number);
       return harden({ rejected: number });
-    }
     case 'messageHistory':
-      return readMessageHistory(context.powers, readMessageNumber(args));
+      return readMessageHistory(context.powers, number);
     default:
       throw new Error(`mail has no op "${op}"`);
   }

@@ -4,26 +4,26 @@
  */
 import { E } from '@endo/far';
 import type { BuiltinContext } from '../builtin-context.js';
-import { readMessageNumber, readMessageParts, readString, type Args } from '../read-args.js';
+import { checkMessageParts, type MessageParts } from '../read-args.js';
+import type { ToolValues } from '../validate-arguments.js';
 
-/** `send`, else `reply`. */
+/** `send`, else `reply`, with the values their definitions read (../builtin-schemas.ts). */
 export const runMessageTool = async (
   name: 'reply' | 'send',
-  args: Args,
+  values: ToolValues,
   context: BuiltinContext,
 ): Promise<unknown> => {
   const powers = E(context.powers);
+  const { strings, edgeNames, petNames } = checkMessageParts(values as unknown as MessageParts);
   switch (name) {
     case 'send': {
-      const recipient = readString(args, 'recipient');
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const recipient = values.recipient as string;
       await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     default: {
-      const number = readMessageNumber(args);
-      const { strings, edgeNames, petNames } = readMessageParts(args);
+      const number = values.messageNumber as bigint;
       await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });

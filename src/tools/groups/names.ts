@@ -6,18 +6,7 @@
 import { E } from '@endo/far';
 import type { Introspectable } from '../../remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
-import {
-  readOptionalPath,
-  readOptionalString,
-  readPassable,
-  readPath,
-  type Args,
-} from '../read-args.js';
-import { keyIn } from './arg-keys.js';
-
-const pathOf = (args: Args): string[] =>
-  readPath(args, keyIn(args, 'path', 'petNamePath', 'fromPath', 'petName'));
-const toOf = (args: Args): string[] => readPath(args, keyIn(args, 'to', 'toPath'));
+import type { ToolValues } from '../validate-arguments.js';
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
   const capability = (await E(context.powers).lookup(path)) as Introspectable;
@@ -47,48 +36,42 @@ const makeDirectory = async (context: BuiltinContext, path: string[]): Promise<u
   return harden({ made: path });
 };
 
+/** Runs an op with the values its definition read (../builtin-schemas.ts, ../validate-arguments.ts). */
 export const runNamesOp = async (
   op: string,
-  args: Args,
+  values: ToolValues,
   context: BuiltinContext,
 ): Promise<unknown> => {
   const powers = E(context.powers);
+  const path = values.path as string[];
+  const to = values.to as string[];
   switch (op) {
     case 'list':
-      return powers.list(...readOptionalPath(args, keyIn(args, 'path', 'petNamePath')));
+      return powers.list(...path);
     case 'has':
-      return powers.has(...pathOf(args));
+      return powers.has(...path);
     case 'lookup':
-      return powers.lookup(pathOf(args));
+      return powers.lookup(path);
     case 'identify':
-      return powers.identify(...pathOf(args));
+      return powers.identify(...path);
     case 'inspectCapability':
-      return inspectCapability(context, pathOf(args));
-    case 'remove': {
-      const path = pathOf(args);
+      return inspectCapability(context, path);
+    case 'remove':
       await powers.remove(...path);
       return harden({ removed: path });
-    }
-    case 'move': {
-      const [from, to] = [pathOf(args), toOf(args)];
-      await powers.move(from, to);
-      return harden({ moved: from, to });
-    }
-    case 'copy': {
-      const [from, to] = [pathOf(args), toOf(args)];
-      await powers.copy(from, to);
-      return harden({ copied: from, to });
-    }
+    case 'move':
+      await powers.move(path, to);
+      return harden({ moved: path, to });
+    case 'copy':
+      await powers.copy(path, to);
+      return harden({ copied: path, to });
     case 'makeDirectory':
-      return makeDirectory(context, pathOf(args));
-    case 'store': {
-      const value = readPassable(args, 'value');
-      const path = pathOf(args);
-      await powers.storeValue(harden(value), path);
+      return makeDirectory(context, path);
+    case 'store':
+      await powers.storeValue(harden(values.value), path);
       return harden({ stored: path });
-    }
     case 'help':
-      return powers.help(readOptionalString(args, 'methodName'));
+      return powers.help(values.methodName as string | undefined);
     default:
       throw new Error(`names has no op "${op}"`);
   }

@@ -76,7 +76,19 @@ const systemBinds = (): string[] => {
 const etcBinds = (names: readonly string[]): string[] =>
   names.flatMap(name => ['--ro-bind-try', `/etc/${name}`, `/etc/${name}`]);
 
-export const bubblewrapArgs = (root: string, settings: SandboxSettings): string[] => [
+/** Where a sandboxed program sees things: the root's place inside, and folders it may only read. */
+export interface SandboxView {
+  /** The root's path inside (SANDBOX_ROOT unless said): an MCP server sees its folder at its own path. */
+  rootAt?: string;
+  /** Absolute paths bound read-only at the same path (a program's own files outside the system). */
+  readOnly?: readonly string[];
+}
+
+export const bubblewrapArgs = (
+  root: string,
+  settings: SandboxSettings,
+  view: SandboxView = {},
+): string[] => [
   '--unshare-all',
   ...(settings.allowNetwork ? ['--share-net'] : []),
   '--die-with-parent',
@@ -91,11 +103,12 @@ export const bubblewrapArgs = (root: string, settings: SandboxSettings): string[
   '/dev',
   '--tmpfs',
   '/tmp',
+  ...(view.readOnly ?? []).flatMap(place => ['--ro-bind', place, place]),
   '--bind',
   root,
-  SANDBOX_ROOT,
+  view.rootAt ?? SANDBOX_ROOT,
   '--chdir',
-  SANDBOX_ROOT,
+  view.rootAt ?? SANDBOX_ROOT,
   '--hostname',
   'sandbox',
 ];
@@ -122,7 +135,7 @@ export interface SandboxPlan {
   release(): void;
 }
 
-export type SandboxProgram = { file: string; argv: string[] };
+export type SandboxProgram = { file: string; argv: string[]; view?: SandboxView };
 
 /**
  * The programs a sandboxed run needs, looked up on `searchPath`; a one-line
@@ -169,7 +182,12 @@ export const planSandboxedRun = (
     `--fsize=${settings.fileBytes}`,
     '--core=0',
   ];
-  const sandboxed = [...bubblewrapArgs(root, settings), '--', command.file, ...command.argv];
+  const sandboxed = [
+    ...bubblewrapArgs(root, settings, command.view),
+    '--',
+    command.file,
+    ...command.argv,
+  ];
   const cgroups = host.makeCgroups(settings);
   const { uid } = host;
   if (cgroups.procsFiles.length > 0 && (cgroups.pidsBounded || uid !== 0)) {

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// `npm run mutation [-- NAME ...] [--incremental]`: mutation testing (Stryker, stryker.config.mjs)
+// of the decision modules, one Stryker run per module so each run mutates one module and runs only
+// the tests listed for it. Prints each module's score, then every surviving mutant. A module's
+// score counts only its listed tests, so it is a lower bound of what the whole suite kills.
+// docs/mutation.md: how to read it, and why each survivor left standing is equivalent.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const reportDir = join(root, 'reports', 'mutation');
+
+/** Each decision module: the files Stryker mutates and the tests that judge them. */
+const modules = [
+  {
+    name: 'check-reply-calls',
+    mutate: ['src/loop/check-reply-calls.ts'],
+    tests: ['test/loop-check-reply-calls.test.ts'],
+  },
+  {
+    name: 'decode-arguments',
+    mutate: ['src/encoding/decode-arguments.ts'],
+    tests: ['test/agent-encoding.test.ts', 'test/agent-call-decision.test.ts'],
+  },
+  {
+    name: 'decode-call',
+    mutate: ['src/encoding/decode-call.ts'],
+    tests: ['test/agent-call-decision.test.ts', 'test/tools-grouped.test.ts'],
+  },
+  {
+    name: 'policy',
+    mutate: [
+      'src/policy/guard-tool-call.ts',
+      'src/policy/tool-policy.ts',
+      'src/policy/describe-call.ts',
+    ],
+    tests: [
+      'test/agent-tool-policy.test.ts',
+      'test/agent-call-decision.test.ts',
+      'test/agent-pending-restart.test.ts',
+      'test/agent-trust-follows-names.test.ts',
+    ],
+  },
+  {
+    name: 'confine',
+    mutate: ['tools/lib/confine.ts'],
+    tests: [
+      'test/tools-confine.test.ts',
+      'test/tools-confine-links.test.ts',
+      'test/tools-confine-edges.test.ts',
+      'test/tools-confine-no-proc.test.ts',
+      'test/tools-confine-races.test.ts',
+    ],
+  },
+  {
+    name: 'sandbox-plan',
+    mutate: ['tools/lib/sandbox/sandbox-plan.ts'],
+    tests: [
+      'test/tools-sandbox-plan.test.ts',
+      'test/tools-sandbox-refusals.test.ts',
+      'test/tools-run-command.test.ts',
+      'test/tools-sandbox-args.test.ts',
+    ],
+  },
+  {
+    name: 'proposal-tracker',
+    mutate: ['src/proposals/proposal-tracker.ts'],
+    tests: ['test/proposals-tracker.test.ts', 'test/agent-proposals.test.ts'],
+  },
+];
+
+const args = process.argv.slice(2);
+const incremental = args.includes('--incremental');
+const wanted = args.filter(arg => !arg.startsWith('--'));
+const unknown = wanted.filter(name => !modules.some(m => m.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `Unknown module ${unknown.join(', ')}; known: ${modules.map(m => m.name).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+const chosen = wanted.length > 0 ? modules.filter(m => wanted.includes(m.name)) : modules;
+
+const stryker = join(root, 'node_modules', '.bin', 'stryker');
+mkdirSync(reportDir, { recursive: true });
+
+// Stryker's JSON report: every mutant of the run, with its status and the line it changed.
+const readReport = file => {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return Object.entries(report.files).flatMap(([path, { source, mutants }]) => {
+    const lines = source.split('\n');
+    return mutants.map(mutant => ({
+      ...mutant,
+      path,
+      code: (lines[mutant.location.start.line - 1] ?? '').trim(),
+    }));
+  });
+};
+
+const detected = new Set(['Killed', 'Timeout']);
+const counted = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
+
+const results = [];
+for (const module of chosen) {
+  const report = join(reportDir, `${module.name}.json`);
+  const runArgs = ['run', 'stryker.config.mjs', '--mutate', module.mutate.join(',')];
+  if (incremental) {
+    runArgs.push(
+      '--incremental',
+      '--incrementalFile',
+      join('reports', 'mutation', `${module.name}.incremental.json`),
+    );
+  }
+  process.stdout.write(`\n=== ${module.name}: ${module.mutate.join(', ')}\n`);
+  const run = spawnSync(stryker, runArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      LAL_MUTATION_REPORT: report,
+      LAL_MUTATION_TESTS: module.tests.join(','),
+    },
+  });
+  if (run.status !== 0 || !existsSync(report)) {
+    results.push({ name: module.name, failed: `stryker exited with ${run.status ?? run.signal}` });
+    continue;
+  }
+  const mutants = readReport(report);
+  const scored = mutants.filter(m => counted.has(m.status));
+  const killed = scored.filter(m => detected.has(m.status)).length;
+  results.push({
+    name: module.name,
+    killed,
+    total: scored.length,
+    score: scored.length === 0 ? 100 : (100 * killed) / scored.length,
+    survivors: scored.filter(m => !detected.has(m.status)),
+  });
+}
+
+process.stdout.write('\nMutation score per decision module (target >= 90%, none below 85%)\n');
+for (const result of results) {
+  if (result.failed) {
+    process.stdout.write(`  ${result.name.padEnd(22)} FAILED (${result.failed})\n`);
+    continue;
+  }
+  const mark = result.score >= 90 ? 'ok' : result.score >= 85 ? 'low' : 'BELOW';
+  process.stdout.write(
+    `  ${result.name.padEnd(22)} ${result.score.toFixed(1).padStart(5)}%  ${String(result.killed).padStart(4)} / ${String(result.total).padEnd(4)} ${mark}\n`,
+  );
+}
+for (const result of results.filter(r => r.survivors?.length)) {
+  process.stdout.write(`\nSurvivors in ${result.name}:\n`);
+  for (const m of result.survivors) {
+    const where = `${m.path}:${m.location.start.line}:${m.location.start.column}`;
+    const replacement = m.replacement === undefined ? '' : ` -> ${JSON.stringify(m.replacement)}`;
+    process.stdout.write(`  ${where} ${m.status} ${m.mutatorName}${replacement}\n    ${m.code}\n`);
+  }
+}
+process.exitCode = results.some(r => r.failed) ? 1 : 0;

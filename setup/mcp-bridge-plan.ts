@@ -1,0 +1,45 @@
+/**
+ * The MCP bridge caplet setup-tools makes when MCP_NAME is set
+ * (docs/mcp.md): `mcp-<name>`, from dist/tools/mcp.js, passed the MCP_*
+ * variables (MCP_CWD and MCP_AUTH_TOKEN_FILE made absolute, relative to where
+ * the script runs) and the variables MCP_ENV names. The settings are checked
+ * here, as the caplet will read them, before anything is made.
+ */
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { readMcpSettings, MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
+import type { ToolCapletPlan } from './make-tool-caplets.js';
+import { pickEnv, type SourceEnv } from './passed-env.js';
+
+/** The host's pet name of the bridge to the server named `name`. */
+export const mcpBridgePetName = (name: string): string => `mcp-${name}`;
+
+const absolute = (raw: string | undefined, cwd: string): string | undefined =>
+  raw === undefined || raw.trim() === '' ? undefined : path.resolve(cwd, raw.trim());
+
+export const planMcpBridge = (
+  env: SourceEnv,
+  cwd: string,
+  specifier: string,
+): ToolCapletPlan | undefined => {
+  if (env.MCP_NAME === undefined || env.MCP_NAME === '') return undefined;
+  const mcpCwd = absolute(env.MCP_CWD, cwd);
+  const tokenFile = absolute(env.MCP_AUTH_TOKEN_FILE, cwd);
+  const passed = (env.MCP_ENV ?? '').split(/[\s,]+/).filter(name => name !== '');
+  const picked = pickEnv({ ...env, MCP_CWD: mcpCwd, MCP_AUTH_TOKEN_FILE: tokenFile }, [
+    ...MCP_ENV_NAMES,
+    ...passed,
+  ]);
+  // Refused here as the caplet would refuse it, naming the variable.
+  readMcpSettings({ ...picked, MCP_AUTH_TOKEN: env.MCP_AUTH_TOKEN });
+  if (mcpCwd !== undefined) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(mcpCwd).isDirectory();
+    } catch {
+      // Said below.
+    }
+    if (!isDirectory) throw Error(`MCP_CWD is not a directory: ${JSON.stringify(mcpCwd)}`);
+  }
+  return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: picked });
+};

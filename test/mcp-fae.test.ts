@@ -1,0 +1,120 @@
+/**
+ * The MCP bridge as Fae uses it (docs/mcp.md): the bridge caplet made in the
+ * daemon double and given to the guest under tools/, its tools offered and
+ * called in Fae turns; a remote server (streamable HTTP, a bearer token from
+ * MCP_AUTH_TOKEN_FILE) that adds a tool has it offered at the next turn.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say } from './support/scripted-provider.js';
+import { latestMessageNumber } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
+import { startFakeMcpServer } from './support/mcp-fake-server.js';
+import { everythingServer } from './support/mcp-servers.js';
+import { makeTempDir } from './tools-helpers.js';
+
+const mcpUrl = new URL('../tools/mcp.ts', import.meta.url).href;
+const { start } = useAgents();
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+const tempDir = (label: string) => {
+  const folder = makeTempDir(label);
+  folders.push(folder);
+  return folder;
+};
+
+const lastContent = (request: { messages: { content: string }[] }) =>
+  request.messages.at(-1)!.content;
+
+describe('Fae with an MCP bridge in tools/', () => {
+  test('offers server-everything’s tools and calls echo and get-sum in its turns', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
+      resultName: 'mcp-everything',
+      env: {
+        MCP_NAME: 'everything',
+        MCP_COMMAND: process.execPath,
+        MCP_ARGS: JSON.stringify([everythingServer, 'stdio']),
+        MCP_CWD: tempDir('mcp-fae'),
+      },
+    });
+    let asked = -1;
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames: { 'mcp-everything': 'mcp-everything' },
+      steps: [
+        request => {
+          asked = latestMessageNumber(request);
+          expect(request.toolNames).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-env']));
+          return callTool('echo', { message: 'through Fae' });
+        },
+        request => {
+          expect(lastContent(request)).toContain('Echo: through Fae');
+          return callTool('get-sum', { a: 40, b: 2 });
+        },
+        request => {
+          const sum = /\b42\b/.exec(lastContent(request))?.[0] ?? 'no sum';
+          return callTool('reply', { messageNumber: asked, strings: [`the sum is ${sum}`] });
+        },
+        say(''),
+      ],
+    });
+    await run.send('echo and add, please');
+    await run.reply('the sum is 42');
+  });
+
+  test('a remote server’s new tool (tools/list_changed) is offered at the next turn', async () => {
+    const token = 'fake-token-5f1d2c9b8a';
+    const fake = await startFakeMcpServer(token);
+    const folder = tempDir('mcp-remote');
+    const tokenFile = path.join(folder, 'token');
+    writeFileSync(tokenFile, `${token}\n`);
+    try {
+      const host = makeMailHost();
+      await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
+        resultName: 'mcp-fake',
+        env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
+      });
+      const offered: string[][] = [];
+      const run = await start({
+        host,
+        persona: 'fae',
+        introducedNames: { 'mcp-fake': 'mcp-fake' },
+        steps: [
+          request => {
+            offered.push(request.toolNames);
+            return callTool('shout', { text: 'hello' });
+          },
+          request => say(`first: ${lastContent(request)}`),
+          request => {
+            offered.push(request.toolNames);
+            return callTool('reverse', { text: 'stressed' });
+          },
+          request => say(`second: ${lastContent(request)}`),
+        ],
+      });
+      await run.send('shout hello');
+      await run.reply(/HELLO/);
+      const listed = fake.nextToolsList();
+      fake.addTool('reverse');
+      await listed;
+      await run.send('now reverse');
+      await run.reply(/desserts/);
+      expect(offered[0]).toContain('shout');
+      expect(offered[0]).not.toContain('reverse');
+      expect(offered[1]).toEqual(expect.arrayContaining(['shout', 'reverse']));
+      // Every request carried the token from the file; none was refused.
+      expect(fake.seen.refused).toBe(0);
+      expect(new Set(fake.seen.authorizations)).toEqual(new Set([`Bearer ${token}`]));
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * setup-tools with MCP_NAME (docs/mcp.md): it checks the MCP_* settings
+ * before making anything, makes the bridge `mcp-<name>` passing only the
+ * MCP variables (and those MCP_ENV names), says which tools its server
+ * offers, and gives it to the Fae guest, which offers the server's tools.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { makeToolSetup } from '../setup-tools.js';
+import { MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
+import { toolModuleFiles, type ToolName } from '../tools/index.js';
+import {
+  agentSource,
+  captureOutput,
+  startPongModel,
+  stubEnv,
+  waitForText,
+} from './support/setup-harness.js';
+import { filesystemServer } from './support/mcp-servers.js';
+import { makeTempDir } from './tools-helpers.js';
+import type { ModelServer } from '../sim/model-server/index.js';
+
+const toolSource = (name: ToolName) =>
+  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
+const mcpSource = new URL('../tools/mcp.ts', import.meta.url).href;
+
+const folders: string[] = [];
+const servers: ModelServer[] = [];
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+afterAll(async () => {
+  await Promise.all(servers.map(server => server.close()));
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const stubMcpEnv = (values: Record<string, string>) => {
+  for (const name of MCP_ENV_NAMES) vi.stubEnv(name, undefined);
+  stubEnv(values);
+};
+
+const setupTools = (say: (line: string) => void) =>
+  makeToolSetup({
+    agentSpecifier: agentSource,
+    toolSpecifier: toolSource,
+    mcpSpecifier: mcpSource,
+    say,
+  });
+
+describe('setup-tools with MCP_NAME', () => {
+  it('makes mcp-files, says its tools, and gives it to the Fae guest, whose agent offers them', async () => {
+    const model = await startPongModel();
+    servers.push(model);
+    const folder = makeTempDir('setup-mcp');
+    folders.push(folder);
+    writeFileSync(path.join(folder, 'hello.txt'), 'hi\n');
+    const mailHost = makeMailHost();
+    stubMcpEnv({
+      FAE_GUEST: 'fae',
+      LAL_HOST: model.url,
+      LAL_MODEL: 'pong',
+      MCP_NAME: 'files',
+      MCP_COMMAND: process.execPath,
+      MCP_ARGS: JSON.stringify([filesystemServer, folder]),
+      MCP_CWD: folder,
+      MCP_ENV: 'FILES_REGION',
+      FILES_REGION: 'here',
+      UNRELATED_SECRET: 'never-passed-1234',
+    });
+    const output = captureOutput();
+    await setupTools(output.say)(mailHost.host);
+    expect(output.text()).toContain(
+      'created "mcp-files" (passed MCP_NAME, MCP_COMMAND, MCP_ARGS, MCP_ENV, MCP_CWD, FILES_REGION)',
+    );
+    expect(output.text()).toMatch(/"mcp-files" offers 14 tool\(s\): read_file, read_text_file, /);
+    expect(output.text()).toMatch(/created guest "fae" .*introduced .*mcp-files/);
+    const bridge = await E(mailHost.host).lookup('mcp-files');
+    const read = await E(bridge as { tool(name: string): Promise<unknown> }).tool('read_text_file');
+    expect(
+      await E(read as { execute(args: object): Promise<unknown> }).execute({
+        path: path.join(folder, 'hello.txt'),
+      }),
+    ).toBe('hi\n');
+    // The agent offers the server's tools beside its own in its request to the model.
+    await waitForText(mailHost, 'Fae agent ready.');
+    await E(mailHost.host).send('fae', ['ping'], [], []);
+    await waitForText(mailHost, 'pong:');
+    expect(
+      model.requests.filter(request => request.normalized).at(-1)?.normalized?.toolNames,
+    ).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'list_directory']));
+
+    // Run again: nothing is made twice, and the guest keeps its one bridge.
+    await setupTools(output.say)(mailHost.host);
+    expect(output.text()).toContain('"mcp-files" already exists; keeping it');
+  });
+
+  it('refuses bad MCP settings before making anything, naming the variable', async () => {
+    const mailHost = makeMailHost();
+    stubMcpEnv({ MCP_NAME: 'files', MCP_COMMAND: 'node', MCP_ARGS: '[1, 2]', MCP_CWD: '/tmp' });
+    const output = captureOutput();
+    await expect(setupTools(output.say)(mailHost.host)).rejects.toThrow(
+      'mcp: MCP_ARGS must be a JSON array of strings, got "[1, 2]"',
+    );
+    expect(await E(mailHost.host).has('math-tool')).toBe(false);
+    stubMcpEnv({
+      MCP_NAME: 'files',
+      MCP_URL: 'http://127.0.0.1:9/mcp',
+      MCP_AUTH_TOKEN: 'abcd1234',
+    });
+    await expect(setupTools(output.say)(mailHost.host)).rejects.toThrow(/MCP_AUTH_TOKEN_FILE/);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * What the MCP bridge caplet is told by its env, read and checked once when
+ * it is made: which server (a command it starts over stdio, or a URL), how
+ * the started one is confined, and how long a call may take. A bad value is
+ * refused with an error naming the variable; the bearer token is never read
+ * here (only its file's path), so nothing that holds these settings holds it.
+ */
+import path from 'node:path';
+import type { Env } from '../../../providers/types.js';
+import { readSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
+
+/** Every variable the bridge reads; setup-tools passes exactly these to `mcp-<name>`. */
+export const MCP_ENV_NAMES: readonly string[] = Object.freeze([
+  'MCP_NAME',
+  'MCP_COMMAND',
+  'MCP_ARGS',
+  'MCP_ENV',
+  'MCP_CWD',
+  'MCP_READ_ONLY',
+  'MCP_URL',
+  'MCP_AUTH_TOKEN_FILE',
+  'MCP_ALLOW_NETWORK',
+  'MCP_UNSANDBOXED',
+  'MCP_TIMEOUT_MS',
+  'FAE_SANDBOX_MAX_PROCESSES',
+  'FAE_SANDBOX_MEMORY_MB',
+  'FAE_SANDBOX_CPU_SECONDS',
+  'FAE_SANDBOX_FILE_MB',
+]);
+harden(MCP_ENV_NAMES);
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+harden(DEFAULT_MCP_TIMEOUT_MS);
+/** The longest a host may allow one call. */
+export const LARGEST_MCP_TIMEOUT_MS = 600_000;
+harden(LARGEST_MCP_TIMEOUT_MS);
+
+/** CPU seconds a sandboxed server may use in its life (it is restarted at the next call past it). */
+export const DEFAULT_SERVER_CPU_SECONDS = 3600;
+harden(DEFAULT_SERVER_CPU_SECONDS);
+
+/** A variable MCP_ENV may name: a plain identifier, never one the sandbox sets itself. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const RESERVED_ENV = new Set(['PATH', 'HOME', 'PWD', 'MCP_AUTH_TOKEN_FILE', 'MCP_AUTH_TOKEN']);
+/** The bridge's name: what `mcp-<name>` and the log lines say. */
+const SERVER_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+export type McpServerSpec =
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      /** MCP_ENV's names and their values as the bridge's env holds them (only those set). */
+      passEnv: Record<string, string>;
+      /** The only writable folder of a sandboxed server, and its working directory. */
+      cwd: string;
+      /** MCP_READ_ONLY: more folders a sandboxed server may read (at their own paths). */
+      readOnly: string[];
+      sandbox: SandboxSettings;
+    }
+  | { kind: 'http'; url: string; tokenFile: string | undefined };
+
+export interface McpSettings {
+  name: string;
+  server: McpServerSpec;
+  timeoutMs: number;
+}
+
+const fail = (message: string): never => {
+  throw Error(`mcp: ${message}`);
+};
+
+const readName = (env: Env): string => {
+  const name = (env.MCP_NAME ?? 'server').trim();
+  if (!SERVER_NAME.test(name)) {
+    fail(
+      `MCP_NAME must be 1 to 40 lower-case letters, digits or -, starting with a letter or digit, got ${JSON.stringify(env.MCP_NAME)}`,
+    );
+  }
+  return name;
+};
+
+const readArgs = (raw: string | undefined): string[] => {
+  if (raw === undefined || raw.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail(`MCP_ARGS must be a JSON array of strings, got ${JSON.stringify(raw)}`);
+  }
+  if (!Array.isArray(parsed) || !parsed.every(each => typeof each === 'string')) {
+    return fail(`MCP_ARGS must be a JSON array of strings, got ${JSON.stringify(raw)}`);
+  }
+  return parsed;
+};
+
+const readPassEnv = (env: Env): Record<string, string> => {
+  const raw = (env.MCP_ENV ?? '').trim();
+  if (raw === '') return {};
+  const passed: Record<string, string> = {};
+  for (const name of raw.split(/[\s,]+/).filter(each => each !== '')) {
+    if (!ENV_NAME.test(name) || RESERVED_ENV.has(name)) {
+      fail(
+        `MCP_ENV names variables to pass to the server, separated by commas; ${JSON.stringify(name)} cannot be one`,
+      );
+    }
+    const value = env[name];
+    if (value !== undefined) passed[name] = value;
+  }
+  return passed;
+};
+
+const readReadOnly = (raw: string | undefined): string[] => {
+  const places = (raw ?? '')
+    .split(/[,:]/)
+    .map(each => each.trim())
+    .filter(each => each !== '');
+  for (const place of places) {
+    if (!path.isAbsolute(place))
+      fail(
+        `MCP_READ_ONLY lists absolute folders, separated by commas; got ${JSON.stringify(place)}`,
+      );
+  }
+  return places.map(place => path.resolve(place));
+};
+
+const readTimeout = (raw: string | undefined): number => {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_MCP_TIMEOUT_MS;
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < 1 || value > LARGEST_MCP_TIMEOUT_MS) {
+    fail(
+      `MCP_TIMEOUT_MS must be a whole number of milliseconds from 1 to ${LARGEST_MCP_TIMEOUT_MS}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+};
+
+const readUrl = (raw: string): string => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(`MCP_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    fail(`MCP_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  if (url.username !== '' || url.password !== '')
+    fail('MCP_URL must not carry a user or password; put a bearer token in MCP_AUTH_TOKEN_FILE');
+  return url.href;
+};
+
+export const readMcpSettings = (env: Env | undefined): McpSettings => {
+  const source = env ?? {};
+  const name = readName(source);
+  const timeoutMs = readTimeout(source.MCP_TIMEOUT_MS);
+  const command = (source.MCP_COMMAND ?? '').trim();
+  const url = (source.MCP_URL ?? '').trim();
+  if (source.MCP_AUTH_TOKEN !== undefined && source.MCP_AUTH_TOKEN !== '')
+    fail(
+      'MCP_AUTH_TOKEN is not read: put the token in a file and name it in MCP_AUTH_TOKEN_FILE, so the daemon stores a path, never the token',
+    );
+  if (command !== '' && url !== '') fail('set MCP_COMMAND (a local server) or MCP_URL, not both');
+  if (url !== '') {
+    const tokenFile = source.MCP_AUTH_TOKEN_FILE?.trim() || undefined;
+    if (tokenFile !== undefined && !path.isAbsolute(tokenFile))
+      fail(`MCP_AUTH_TOKEN_FILE must be an absolute path, got ${JSON.stringify(tokenFile)}`);
+    return harden({ name, timeoutMs, server: { kind: 'http', url: readUrl(url), tokenFile } });
+  }
+  if (command === '')
+    fail('set MCP_COMMAND (and MCP_ARGS, MCP_CWD) to start a local server, or MCP_URL');
+  const cwd = (source.MCP_CWD ?? '').trim();
+  if (cwd === '' || !path.isAbsolute(cwd))
+    fail(
+      `MCP_CWD must be the absolute path of the folder the server may write in, got ${JSON.stringify(source.MCP_CWD)}`,
+    );
+  for (const flag of ['MCP_UNSANDBOXED', 'MCP_ALLOW_NETWORK']) {
+    const value = (source[flag] ?? '').trim().toLowerCase();
+    if (!['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(value))
+      fail(`${flag} must be 1 or 0, got ${JSON.stringify(source[flag])}`);
+  }
+  const limits = readSandboxSettings(
+    {
+      FAE_SANDBOX_MAX_PROCESSES: source.FAE_SANDBOX_MAX_PROCESSES,
+      FAE_SANDBOX_MEMORY_MB: source.FAE_SANDBOX_MEMORY_MB,
+      // RLIMIT_CPU counts a process's whole life: a server that lives for hours gets an hour.
+      FAE_SANDBOX_CPU_SECONDS: source.FAE_SANDBOX_CPU_SECONDS ?? String(DEFAULT_SERVER_CPU_SECONDS),
+      FAE_SANDBOX_FILE_MB: source.FAE_SANDBOX_FILE_MB,
+      FAE_RUN_COMMAND_UNSANDBOXED: source.MCP_UNSANDBOXED,
+      FAE_SANDBOX_ALLOW_NETWORK: source.MCP_ALLOW_NETWORK,
+    },
+    'mcp',
+  );
+  return harden({
+    name,
+    timeoutMs,
+    server: {
+      kind: 'stdio',
+      command,
+      args: readArgs(source.MCP_ARGS),
+      passEnv: readPassEnv(source),
+      cwd: path.resolve(cwd),
+      readOnly: readReadOnly(source.MCP_READ_ONLY),
+      sandbox: limits,
+    },
+  });
+};
+harden(readMcpSettings);
