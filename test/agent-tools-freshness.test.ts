@@ -46,6 +46,8 @@ describe.each<DaemonProfile>(['f0a46042a', 'newest'])('tools/ freshness (%s)', p
     ]!(['tools', 'calculator'], id);
     await run.send('two');
     await run.reply('math offered: true');
+    // Both followers (tools/, and the names senders go by) read this daemon's kind of stream.
+    expect(run.logs.join('\n')).not.toMatch(/cannot follow tools|could not follow name changes/);
   });
 });
 

@@ -23,6 +23,12 @@ const SENDERS_REMEMBERED = 512;
 export interface SenderNaming {
   names: { host: string; self: string };
   idOf: (idOrLocator: unknown) => string | undefined;
+  /**
+   * Follows a directory's name changes as this daemon gives them (an iterator
+   * at f0a46042a, an exo-stream reader in the newest: daemon-adapter.ts); the
+   * f0a46042a iterator when not given.
+   */
+  followNameChanges?: (directory: unknown) => Promise<NameChanges>;
 }
 
 /** Following the directory's changes, so names can be kept between messages. */
@@ -30,12 +36,6 @@ export interface FollowNames {
   /** Ends the following (the agent is cancelled). */
   signal: AbortSignal;
   log: Log;
-  /**
-   * Opens the guest's name changes as this daemon gives them (an iterator at
-   * f0a46042a, an exo-stream reader in the newest: daemon-adapter.ts); the
-   * f0a46042a iterator by default.
-   */
-  open?: () => Promise<NameChanges>;
 }
 
 export interface NameChanges {
@@ -104,9 +104,9 @@ export const makeSenderNames = (
       return: (value?: unknown) => E(iterator).return(value),
     };
   };
-  const followChanges = async ({ signal, log, open }: FollowNames): Promise<void> => {
+  const followChanges = async ({ signal, log }: FollowNames): Promise<void> => {
     if (signal.aborted) return;
-    const changes = await (open ?? openIterator)();
+    const changes = await (naming?.followNameChanges?.(powers) ?? openIterator());
     const stop = () => {
       following = false;
       cache.clear();

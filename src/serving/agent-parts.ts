@@ -213,11 +213,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     directEvaluation,
   });
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
-  const nameOf = makeSenderNames(powers, daemon, {
-    signal: setup.signal,
-    log,
-    open: () => daemon.followNameChanges(powers),
-  });
+  const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const turns = makeTurnServer({
     model,

@@ -66,6 +66,21 @@ export interface ToolRegistry {
 const describeError = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/** Calls to another vat that must answer in time; what each did, in words, when it does not. */
+const boundedCalls =
+  (lookupTimeoutMs: number) =>
+  <T>(what: string, call: () => unknown): Promise<T> =>
+    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch(
+      (error: unknown) => {
+        throw new Error(
+          error instanceof TimeoutError
+            ? `${what} did not answer within ${lookupTimeoutMs} ms`
+            : `${what} failed: ${describeError(error)}`,
+          { cause: error },
+        );
+      },
+    );
+
 export const makeToolRegistry = (options: {
   powers: PowersRef;
   log: Log;
@@ -82,18 +97,7 @@ export const makeToolRegistry = (options: {
   // The sorted formula ids of tools/ when last read in full.
   let knownIds: string | undefined;
 
-  /** A call to another vat that must answer in time; what it did, in words, when it does not. */
-  const bounded = <T>(what: string, call: () => unknown): Promise<T> =>
-    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch(
-      (error: unknown) => {
-        throw new Error(
-          error instanceof TimeoutError
-            ? `${what} did not answer within ${lookupTimeoutMs} ms`
-            : `${what} failed: ${describeError(error)}`,
-          { cause: error },
-        );
-      },
-    );
+  const bounded = boundedCalls(lookupTimeoutMs);
 
   const load = async (petName: string, id: string): Promise<Known> => {
     let reason: string;
