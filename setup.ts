@@ -34,6 +34,7 @@ import { provisionManager } from './setup/provision-manager.js';
 import { assertModuleExists } from './setup/module-specifier.js';
 import { sayToConsole, type Say } from './setup/say.js';
 import type { SetupHostRef } from './setup/setup-host.js';
+import { unknownSettings } from './setup/known-settings.js';
 
 export { PASSED_ENV_NAMES } from './setup/passed-env.js';
 
@@ -70,6 +71,7 @@ export const makeSetup =
       );
     }
     const env = readEndoLlmEnv(options.env ?? process.env, say);
+    for (const warning of unknownSettings(env)) say(`warning: ${warning}`);
     const [nameArgument] = args;
     const rawName = nameArgument ?? (env.LAL_NAME || DEFAULT_GUEST);
     const names = guestNamesFor(

@@ -4,8 +4,13 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup-lockdown.ts'],
+    // One private TMPDIR per run; leftovers there fail the run (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     // Lockdown freezes intrinsics per process, so each test file gets its own fork.
     pool: 'forks',
+    // vitest's default is one fork fewer than the cores: one on the 2-core CI machine. Many suites wait
+    // on child processes and loopback servers, so two forks finish the run far sooner.
+    maxWorkers: 2,
     reporters: ['default', './test/plain-summary-reporter.ts'],
     // @endo/marshal reports each error a remote call rejects with; the tests expect those rejections.
     onConsoleLog: log =>

@@ -15,7 +15,7 @@ export interface FigureResult {
   id: string;
   title: string;
   rows: FigureRow[];
-  /** Raw numbers for bench/results/latest.json. */
+  /** Raw numbers for bench-results/latest.json. */
   data: Record<string, unknown>;
   /** How the figure was measured, or what dominates; printed under the table. */
   notes: string[];

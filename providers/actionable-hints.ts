@@ -9,13 +9,21 @@ interface Where {
   host: string;
 }
 
+const V1 = /\/v1\/?$/;
+
 /** The host with /v1 added, where OpenAI-compatible servers serve their API. */
 const withV1 = (host: string): string => `${displayHost(host).replace(/\/+$/, '')}/v1`;
+
+/** What to set when the Ollama provider got no Ollama answer: /v1 belongs to its OpenAI-compatible API. */
+const notOllamaAdvice = (host: string): string =>
+  V1.test(host)
+    ? `Ollama's native API is at the address without /v1: set LAL_HOST to ${displayHost(host).replace(V1, '')}, or LAL_PROVIDER=openai to use the OpenAI-compatible API at ${displayHost(host)}`
+    : `For an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), set LAL_HOST to ${withV1(host)}`;
 
 /** For a 404 on the chat endpoint. */
 export const wrongEndpointHint = ({ service, host }: Where): string => {
   if (service === 'Ollama') {
-    return `Check LAL_HOST: is it an Ollama server? For an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), set LAL_HOST to ${withV1(host)}.`;
+    return `Check LAL_HOST: is it an Ollama server? ${notOllamaAdvice(host)}.`;
   }
   if (service.startsWith('OpenAI') && !/\/v1\/?$/.test(host)) {
     return `Check LAL_HOST: OpenAI-compatible servers usually answer under /v1 (try ${withV1(host)}).`;
@@ -52,7 +60,7 @@ export const wrongShapeHint = ({ service, host }: Where, body: unknown): string 
     const openAiShaped = fields.includes('choices');
     return `${service} at ${displayHost(host)} answered with something that is not an Ollama chat reply (no message; it has ${has})${
       openAiShaped ? ', as an OpenAI-compatible server answers' : ''
-    }. For an OpenAI-compatible server, set LAL_HOST to ${withV1(host)}.`;
+    }. ${notOllamaAdvice(host)}.`;
   }
   const ollamaShaped = fields.includes('message') && fields.includes('done');
   return `${service} at ${displayHost(host)} answered with something that is not an OpenAI chat completion (no choices with a message; it has ${has})${

@@ -7,7 +7,7 @@ import { readProviderConfig, type ProviderConfig } from './config.js';
 import { buildProvider } from './create-provider.js';
 import { makeFallbackChain } from './fallback-chain.js';
 import { readFallbackConfigs, readFallbackCoolDownMs } from './fallback-config.js';
-import { listModels } from './list-models.js';
+import { checkServer } from './check-server.js';
 import { displayHost } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import type { Env, ModelChoice, Provider } from './types.js';
@@ -17,6 +17,8 @@ export { describeModelChoice } from './describe-model-choice.js';
 export interface ConnectOptions extends ProviderOptions {
   /** The clock of the fallback chain's cool-down (tests). */
   now?: () => number;
+  /** Whether LAL_HOST was set (else the default Ollama address is tried); words the advice. */
+  hostFromEnv?: boolean;
 }
 
 /** Picks the model (LAL_MODEL, else the server's first, else the default) and builds its provider. */
@@ -24,13 +26,8 @@ export const connectOne = async (
   config: ProviderConfig,
   options: ConnectOptions = {},
 ): Promise<Provider> => {
-  const listed = await listModels(config, options);
-  const offered = listed.ok ? listed.models : [];
-  const problem = listed.ok
-    ? offered.length === 0
-      ? 'the server lists no models'
-      : undefined
-    : listed.reason;
+  // The start-up check: the problem, if any, is what the greeting tells the HOST.
+  const { models: offered, problem } = await checkServer(config, options);
   let choice: ModelChoice;
   let model = config.model;
   if (config.modelFromEnv) {
@@ -52,7 +49,10 @@ export const connectProvider = async (
 ): Promise<Provider> => {
   const configs = [readProviderConfig(env), ...readFallbackConfigs(env)];
   const coolDownMs = readFallbackCoolDownMs(env);
-  const providers = await Promise.all(configs.map(config => connectOne(config, options)));
+  const hostFromEnv = (env.LAL_HOST ?? '') !== '';
+  const providers = await Promise.all(
+    configs.map(config => connectOne(config, { hostFromEnv, ...options })),
+  );
   return makeFallbackChain(
     providers.map((provider, index) => ({ provider, host: displayHost(configs[index]!.host) })),
     {

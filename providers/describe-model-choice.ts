@@ -14,7 +14,10 @@ export const describeModelChoice = (provider: Provider): string => {
   else if (choice?.source === 'default')
     parts[0] += `, the default${choice.problem === undefined ? '' : ` (${choice.problem})`}`;
   const others = (choice?.offered ?? []).filter(name => name !== provider.model);
-  if (others.length > 0) {
+  if (choice?.problem !== undefined && choice.source !== 'default') {
+    // The check found something wrong with the model named or the server: that, not a menu.
+    parts.push(choice.problem);
+  } else if (others.length > 0) {
     const shown = others.slice(0, 12);
     parts.push(
       `The server also offers ${shown.join(', ')}${others.length > shown.length ? ` and ${others.length - shown.length} more` : ''}; set LAL_MODEL to choose one.`,

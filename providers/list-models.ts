@@ -1,18 +1,26 @@
 /**
  * Asks a model server which models it serves: `GET /models` on an
  * OpenAI-compatible server, `GET /api/tags` on Ollama, `GET /v1/models` on
- * Anthropic. Used to pick a model when LAL_MODEL is unset and to tell the
- * HOST what else it could choose. Failures come back as a short reason,
- * never a throw, so the fixed default stays the last resort.
+ * Anthropic. Used to pick a model when LAL_MODEL is unset, to check the one it
+ * names, and to tell the HOST what else it could choose. Failures come back as
+ * data, never a throw, so the fixed default stays the last resort.
  */
 import type { ProviderConfig } from './config.js';
 import { displayHost, redact } from './provider-errors.js';
 
 export type ModelList = { ok: true; models: string[] } | { ok: false; reason: string };
 
+/** What one `GET` of a model list gave, in the terms a person acts on. */
+export type ListAnswer =
+  | { kind: 'list'; models: string[] }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'http'; status: number }
+  | { kind: 'web-page' }
+  | { kind: 'not-a-list' };
+
 const LIST_TIMEOUT_MS = 10_000;
 
-const listUrl = (config: ProviderConfig): string => {
+export const listUrl = (config: ProviderConfig): string => {
   switch (config.kind) {
     case 'openai':
       return `${config.host}/models`;
@@ -25,7 +33,7 @@ const listUrl = (config: ProviderConfig): string => {
   }
 };
 
-const headersFor = (config: ProviderConfig): Record<string, string> => {
+export const listHeaders = (config: ProviderConfig): Record<string, string> => {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (config.kind === 'anthropic') headers['anthropic-version'] = '2023-06-01';
   if (config.authToken !== undefined) {
@@ -52,30 +60,69 @@ export const modelNamesOf = (body: unknown): string[] | undefined => {
   return names;
 };
 
-export const listModels = async (
+/** A body that is a web page (a login page, a proxy's error page, the wrong port's app). */
+const isWebPage = (contentType: string | null, text: string): boolean =>
+  /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(text);
+
+export interface ListOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** One `GET` of `url` with the config's credentials, read as a model list. */
+export const fetchModelList = async (
+  url: string,
   config: ProviderConfig,
-  options: { fetch?: typeof fetch; timeoutMs?: number } = {},
-): Promise<ModelList> => {
+  options: ListOptions = {},
+): Promise<ListAnswer> => {
   const fetchFn = options.fetch ?? globalThis.fetch;
-  const where = displayHost(config.host);
-  const secrets = [config.authToken];
   try {
-    const response = await fetchFn(listUrl(config), {
-      headers: headersFor(config),
+    const response = await fetchFn(url, {
+      headers: listHeaders(config),
       signal: AbortSignal.timeout(Math.min(options.timeoutMs ?? LIST_TIMEOUT_MS, LIST_TIMEOUT_MS)),
     });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      return {
-        ok: false,
-        reason: `${where} answered HTTP ${response.status} when asked for its models`,
-      };
+    const text = await response.text();
+    if (isWebPage(response.headers.get('content-type'), text)) return { kind: 'web-page' };
+    if (!response.ok) return { kind: 'http', status: response.status };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { kind: 'not-a-list' };
     }
-    const names = modelNamesOf(await response.json());
-    if (names === undefined) return { ok: false, reason: `${where} gave no model list` };
-    return { ok: true, models: names };
+    const models = modelNamesOf(body);
+    return models === undefined ? { kind: 'not-a-list' } : { kind: 'list', models };
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: redact(`could not ask ${where} for its models: ${text}`, secrets) };
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    const text =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { kind: 'unreachable', reason: redact(text, [config.authToken]) };
   }
+};
+
+/** The reason a list answer gives no models, in words. */
+export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where: string) => {
+  switch (answer.kind) {
+    case 'unreachable':
+      return `could not ask ${where} for its models: ${answer.reason}`;
+    case 'http':
+      return `${where} answered HTTP ${answer.status} when asked for its models`;
+    case 'web-page':
+      return `${where} answered with a web page, not a model list`;
+    default:
+      return `${where} gave no model list`;
+  }
+};
+
+export const listModels = async (
+  config: ProviderConfig,
+  options: ListOptions = {},
+): Promise<ModelList> => {
+  const answer = await fetchModelList(listUrl(config), config, options);
+  if (answer.kind === 'list') return { ok: true, models: answer.models };
+  return { ok: false, reason: listProblem(answer, displayHost(config.host)) };
 };

@@ -22,12 +22,20 @@ const modules = [
   {
     name: 'decode-arguments',
     mutate: ['src/encoding/decode-arguments.ts'],
-    tests: ['test/agent-encoding.test.ts', 'test/agent-call-decision.test.ts'],
+    tests: [
+      'test/encoding-decode-call.test.ts',
+      'test/agent-encoding.test.ts',
+      'test/agent-call-decision.test.ts',
+    ],
   },
   {
     name: 'decode-call',
     mutate: ['src/encoding/decode-call.ts'],
-    tests: ['test/agent-call-decision.test.ts', 'test/tools-grouped.test.ts'],
+    tests: [
+      'test/encoding-decode-call.test.ts',
+      'test/agent-call-decision.test.ts',
+      'test/tools-grouped.test.ts',
+    ],
   },
   {
     name: 'policy',
@@ -37,6 +45,7 @@ const modules = [
       'src/policy/describe-call.ts',
     ],
     tests: [
+      'test/policy-tool-policy.test.ts',
       'test/agent-tool-policy.test.ts',
       'test/agent-call-decision.test.ts',
       'test/agent-pending-restart.test.ts',

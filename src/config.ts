@@ -37,6 +37,10 @@ export interface AgentLimits {
   rememberHandled: number;
   /** Wake-ups (the `schedule` tool) that may be pending at once (LAL_MAX_WAKE_UPS). */
   maxWakeUps: number;
+  /** Turns in a row for a sender that is not the HOST, without a word from the HOST, before it is held (LAL_MAX_PEER_EXCHANGES). */
+  maxPeerExchanges: number;
+  /** Turns for one sender (not the HOST) in any hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR). */
+  maxTurnsPerSenderPerHour: number;
   /** Model replies cut by the output limit in a row before the turn ends (LAL_MAX_TRUNCATED_REPLIES). */
   maxTruncatedReplies: number;
 }
@@ -59,6 +63,9 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   digestChars: 3_000,
   rememberHandled: 256,
   maxWakeUps: 16,
+  // Two polite agents would thank each other for ever (AutoGen's max_consecutive_auto_reply is 10 too).
+  maxPeerExchanges: 10,
+  maxTurnsPerSenderPerHour: 60,
   // A cut reply is answered "retry shorter"; the third in a row means it is not working.
   maxTruncatedReplies: 3,
 });
@@ -77,6 +84,8 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   digestChars: 'LAL_DIGEST_CHARS',
   rememberHandled: 'LAL_REMEMBER_HANDLED',
   maxWakeUps: 'LAL_MAX_WAKE_UPS',
+  maxPeerExchanges: 'LAL_MAX_PEER_EXCHANGES',
+  maxTurnsPerSenderPerHour: 'LAL_MAX_TURNS_PER_SENDER_PER_HOUR',
   maxTruncatedReplies: 'LAL_MAX_TRUNCATED_REPLIES',
 };
 

@@ -25,7 +25,7 @@ import { makeNoticeTurns } from './serving/notice-turns.js';
 import { runServingLoop } from './serving/serving-loop.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
-import { describeError, type Work } from './serving/work.js';
+import { describeError, laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {
@@ -68,7 +68,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
-  const queue = makeWorkQueue<Work>();
+  const queue = makeWorkQueue<Work>(laneOfWork);
   const onCancel = makeCancelHooks();
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;

@@ -1,6 +1,11 @@
 /**
- * A first-in first-out queue of work for the agent's single serving loop,
- * so turns never overlap while mail and proposal outcomes keep arriving.
+ * The queue of work for the agent's single serving loop, so turns never
+ * overlap while mail and proposal outcomes keep arriving. Work is kept in
+ * lanes (one per sender): lanes marked first (the HOST, trusted senders,
+ * the agent's own outcomes and wake-ups) are served before the others, and
+ * within each tier lanes take turns (round robin), so one sender's flood
+ * never starves another. Each lane keeps its own order. Without a lane
+ * function it is one first-in first-out queue.
  */
 export interface WorkQueue<T> {
   push(item: T): void;
@@ -8,12 +13,49 @@ export interface WorkQueue<T> {
   take(): Promise<T | undefined>;
   close(): void;
   size(): number;
+  /** Items waiting per lane, first tier first, for help(). */
+  waiting(): { lane: string; size: number }[];
 }
 
-export const makeWorkQueue = <T>(): WorkQueue<T> => {
-  const items: T[] = [];
+export interface Lane {
+  /** Items of one lane are served in the order they came. */
+  key: string;
+  /** Served before every lane that is not first. */
+  first: boolean;
+}
+
+/** One tier: its lanes in turn order, each with its items. */
+const makeTier = <T>() => {
+  const lanes = new Map<string, T[]>();
+  return {
+    push(key: string, item: T) {
+      const lane = lanes.get(key);
+      if (lane === undefined) lanes.set(key, [item]);
+      else lane.push(item);
+    },
+    /** The head of the lane whose turn it is; that lane then goes to the back. */
+    take(): T | undefined {
+      const next = lanes.entries().next();
+      if (next.done === true) return undefined;
+      const [key, lane] = next.value;
+      const item = lane.shift();
+      lanes.delete(key);
+      if (lane.length > 0) lanes.set(key, lane);
+      return item;
+    },
+    size: () => [...lanes.values()].reduce((sum, lane) => sum + lane.length, 0),
+    waiting: () => [...lanes].map(([lane, items]) => ({ lane, size: items.length })),
+  };
+};
+
+const ONE_LANE: Lane = harden({ key: '', first: true });
+
+export const makeWorkQueue = <T>(laneOf: (item: T) => Lane = () => ONE_LANE): WorkQueue<T> => {
+  const first = makeTier<T>();
+  const rest = makeTier<T>();
   let waiting: ((item: T | undefined) => void) | undefined;
   let closed = false;
+  const next = () => first.take() ?? rest.take();
   return {
     push(item) {
       if (closed) return;
@@ -21,12 +63,13 @@ export const makeWorkQueue = <T>(): WorkQueue<T> => {
         const wake = waiting;
         waiting = undefined;
         wake(item);
-      } else {
-        items.push(item);
+        return;
       }
+      const lane = laneOf(item);
+      (lane.first ? first : rest).push(lane.key, item);
     },
     take() {
-      if (items.length > 0) return Promise.resolve(items.shift());
+      if (first.size() + rest.size() > 0) return Promise.resolve(next());
       if (closed) return Promise.resolve(undefined);
       return new Promise(resolve => {
         waiting = resolve;
@@ -40,6 +83,7 @@ export const makeWorkQueue = <T>(): WorkQueue<T> => {
         wake(undefined);
       }
     },
-    size: () => items.length,
+    size: () => first.size() + rest.size(),
+    waiting: () => [...first.waiting(), ...rest.waiting()],
   };
 };

@@ -5,6 +5,7 @@
  * one a minute, the quotas still count every call, and a version 2 store
  * (one [when, tokens] entry per call) loads and counts.
  */
+import { VERSION } from '../src/memory/agent-memory.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { replyStep, type AgentRun } from './support/agent-harness.js';
@@ -62,7 +63,7 @@ describe('the usage ledger in the store is bounded', () => {
 });
 
 describe('the store of the previous version', () => {
-  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version (5)', async () => {
+  test('a version 2 memory loads: its [when, tokens] entries count one call each, and it is stored again in the current version', async () => {
     const clock = makeManualClock();
     const now = clock.now();
     const v2 = JSON.stringify({
@@ -100,7 +101,7 @@ describe('the store of the previous version', () => {
     // Stored again at start (the greeting) and after the turn: wait for the turn's write.
     await expect.poll(async () => callsOf((await stored(run)).usage as StoredUsage)).toBe(3);
     const memory = await stored(run);
-    expect(memory.version).toBe(5);
+    expect(memory.version).toBe(VERSION);
     expect(memory.handled).toContain('id-of-an-old-message');
     const usage = memory.usage as StoredUsage;
     expect(usage.recent.every(entry => entry.length === 3)).toBe(true);

@@ -5,6 +5,7 @@
  * tool (kept in the store, firing after a restart), forget(), and a store
  * of the previous version loading.
  */
+import { VERSION } from '../src/memory/agent-memory.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
@@ -211,13 +212,13 @@ describe('the store of the previous version', () => {
       .poll(async () => JSON.stringify((await stored(run)).usage))
       .toContain('scripted-model');
     const memory = await stored(run);
-    expect(memory.version).toBe(5);
+    expect(memory.version).toBe(VERSION);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);
     expect(JSON.stringify(memory.usage)).toContain('scripted-model');
   });
 
-  test('a version 3 memory (the release before pending asks were kept) loads and continues, saved as version 5', async () => {
+  test('a version 3 memory (the release before pending asks were kept) loads and continues, saved in the current version', async () => {
     const clock = makeManualClock();
     const v3 = JSON.stringify({
       version: 3,
@@ -251,7 +252,7 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(5);
+    await expect.poll(async () => (await stored(run)).version).toBe(VERSION);
     const memory = (await stored(run)) as unknown as Record<string, unknown> & {
       wakeUps: unknown[];
       usage: unknown;

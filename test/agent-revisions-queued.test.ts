@@ -3,7 +3,7 @@
  * (docs/daemon-api.md). A message queued behind another turn that its sender
  * edits back to `done: false` is not answered with its old text: the agent
  * answers it once, in its final form, and dismisses it only then, so the
- * sender's final edit still reaches it (issue 23, defect 3; docs/behaviour.md 2.9).
+ * sender's final edit still reaches it (issue 23, defect 3; docs/behaviour.md 2.12).
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';

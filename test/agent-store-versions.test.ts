@@ -6,6 +6,7 @@
  * log and in help(), and never overwritten; a secret holding `"` and `\`
  * never reaches the store (docs/architecture.md, "The agent's store").
  */
+import { VERSION } from '../src/memory/agent-memory.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
@@ -96,7 +97,7 @@ describe('a store in the previous format (version 4)', () => {
     await run.reply('The code is 1234');
     await expect
       .poll(async () => JSON.parse(await storedText(run)) as { version: number; asks: unknown })
-      .toMatchObject({ version: 5, asks: { next: 2, pending: [] } });
+      .toMatchObject({ version: VERSION, asks: { next: 2, pending: [] } });
   });
 });
 
@@ -116,12 +117,12 @@ describe('a memory of an unknown version', () => {
       steps: [say('hello')],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 9, newer than 5\); kept aside as "agent-memory-v9"/,
+      /agent-memory is not a memory this version can read \(version 9, newer than 6\); kept aside as "agent-memory-v9"/,
     );
     expect(await run.help()).toMatch(/kept aside as "agent-memory-v9", untouched/);
     await run.send('hi');
     await run.reply('hello');
-    await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(5);
+    await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(VERSION);
     expect(await guestOf(run.host, run.name).lookup('agent-memory-v9')).toBe(newer);
     // The next run reads its own memory, and leaves the kept one alone.
     await run.restart([]);

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -15,6 +14,7 @@ import type {
   PackageMessage,
   RemoteIterator,
 } from '../sim/mail-host/index.js';
+import { useTempFolders } from './support/temp-folders.js';
 
 interface Started {
   mailHost: MailHost;
@@ -468,8 +468,9 @@ describe('restart', () => {
 });
 
 describe('makeUnconfined', () => {
+  const makeTempFolder = useTempFolders();
   const writeModule = (source: string) => {
-    const dir = mkdtempSync(join(tmpdir(), 'mail-host-'));
+    const dir = makeTempFolder('mail-host');
     const file = join(dir, 'caplet.mjs');
     writeFileSync(file, source);
     return file;

@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import type { FollowNames } from '../src/mail/sender-names.js';
-import { makeSenderNames } from '../src/mail/sender-names.js';
+import { makeSenderNames, unnamedSender } from '../src/mail/sender-names.js';
 
 const makePowers = (names: Record<string, unknown>, failing = new Set<string>()) => {
   const asked: string[] = [];
@@ -50,10 +50,23 @@ describe('makeSenderNames', () => {
     const names: Record<string, unknown> = { [LONG_ID]: [] };
     const { powers, asked } = makePowers(names);
     const nameOf = makeSenderNames(powers);
-    expect(await nameOf(LONG_ID)).toBe(`id ${'f'.repeat(8)}…`);
+    expect(await nameOf(LONG_ID)).toBe(`unnamed ${'f'.repeat(8)}`);
     names[LONG_ID] = ['bob'];
     expect(await nameOf(LONG_ID)).toBe('bob');
     expect(asked).toEqual([LONG_ID, LONG_ID]);
+  });
+
+  test('an unnamed sender is the first eight digits of its formula number, and, on another node, which daemon', () => {
+    const here = `${'1'.repeat(64)}:${'a'.repeat(64)}`;
+    const local = `${'9a7fd267'.repeat(8)}:${'a'.repeat(64)}`;
+    const remote = `${'9a7fd267'.repeat(8)}:${'3c1d2e4f'.repeat(8)}`;
+    const selfNode = here.split(':')[1];
+    expect(unnamedSender(local, selfNode)).toBe('unnamed 9a7fd267');
+    expect(unnamedSender(remote, selfNode)).toBe(
+      'unnamed 9a7fd267 on another daemon (node 3c1d2e4f)',
+    );
+    // Without its own id the agent cannot tell, and does not guess.
+    expect(unnamedSender(remote, undefined)).toBe('unnamed 9a7fd267');
   });
 
   test('a failing look-up gives the short id and is tried again; a short id is shown whole', async () => {

@@ -70,6 +70,8 @@ const EVERYTHING_TOOLS = [
 
 describe('the MCP bridge with server-everything', () => {
   test('make() lists its 13 tools, each with a schema fit for every provider', async () => {
+    // As in the daemon's worker: the SDK is loaded and runs after SES lockdown.
+    expect(Object.isFrozen(Object.prototype)).toBe(true);
     const bridge = make(
       undefined,
       harden({}),

@@ -13,6 +13,7 @@ import { callTool, say } from './support/scripted-provider.js';
 import { latestMessageNumber } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { startFakeMcpServer } from './support/mcp-fake-server.js';
+import { startMcpBridge } from '../tools/mcp.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
 
@@ -70,7 +71,7 @@ describe('Fae with an MCP bridge in tools/', () => {
     await run.reply('the sum is 42');
   });
 
-  test('a remote server’s new tool (tools/list_changed) is offered at the next turn', async () => {
+  test('a remote server’s new tool (tools/list_changed) is offered at the next turn, a dropped one no longer', async () => {
     const token = 'fake-token-5f1d2c9b8a';
     const fake = await startFakeMcpServer(token);
     const folder = tempDir('mcp-remote');
@@ -98,22 +99,60 @@ describe('Fae with an MCP bridge in tools/', () => {
             return callTool('reverse', { text: 'stressed' });
           },
           request => say(`second: ${lastContent(request)}`),
+          request => {
+            offered.push(request.toolNames);
+            return say('third');
+          },
         ],
       });
       await run.send('shout hello');
       await run.reply(/HELLO/);
-      const listed = fake.nextToolsList();
+      const added = fake.nextToolsList();
       fake.addTool('reverse');
-      await listed;
+      await added;
       await run.send('now reverse');
       await run.reply(/desserts/);
+      const dropped = fake.nextToolsList();
+      fake.removeTool('shout');
+      await dropped;
+      await run.send('and now?');
+      await run.reply('third');
       expect(offered[0]).toContain('shout');
       expect(offered[0]).not.toContain('reverse');
       expect(offered[1]).toEqual(expect.arrayContaining(['shout', 'reverse']));
+      expect(offered[2]).toContain('reverse');
+      expect(offered[2]).not.toContain('shout');
       // Every request carried the token from the file; none was refused.
       expect(fake.seen.refused).toBe(0);
       expect(new Set(fake.seen.authorizations)).toEqual(new Set([`Bearer ${token}`]));
     } finally {
+      await fake.close();
+    }
+  });
+
+  test('a remote server that restarted and forgot the session: the call fails saying so, the next connects again', async () => {
+    const token = 'fake-token-0a9b8c7d6e';
+    const fake = await startFakeMcpServer(token);
+    const folder = tempDir('mcp-remote');
+    const tokenFile = path.join(folder, 'token');
+    writeFileSync(tokenFile, token);
+    const logs: string[] = [];
+    const { bridge, connection } = startMcpBridge(
+      harden({ MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile }),
+      line => logs.push(line),
+    );
+    try {
+      const shout = await E(bridge).tool('shout');
+      expect(await E(shout).execute({ text: 'one' })).toBe('ONE');
+      await fake.restart();
+      await expect(E(shout).execute({ text: 'two' })).rejects.toThrow(
+        /^mcp: shout failed: the connection to the MCP server "fake" failed \(.+\); the connection is made again at the next call$/,
+      );
+      expect(await E(shout).execute({ text: 'three' })).toBe('THREE');
+      expect(connection.starts()).toBe(2);
+      expect(logs.join('\n')).not.toContain(token);
+    } finally {
+      await connection.close();
       await fake.close();
     }
   });

@@ -78,6 +78,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     expect(logs).toEqual([]);
   });
@@ -112,6 +113,7 @@ describe('loadMemory', () => {
       asks: migrated,
       toldToWait: ['id:x'],
       notices: [],
+      senders: [],
     });
     expect(whole.logs).toEqual([]);
     const damaged = await load(
@@ -130,6 +132,32 @@ describe('loadMemory', () => {
     ]);
   });
 
+  test('a version 6 memory keeps the senders it served and their holds; a damaged one is left out', async () => {
+    const bob = {
+      key: '0123456789abcdef:fedcba9876543210',
+      name: 'bob',
+      served: 10,
+      last: NOW - 1_000,
+      exchanges: 10,
+      minutes: [[NOW - 60_000, 10]],
+      held: 'exchanges',
+      told: true,
+    };
+    const { memory, logs } = await load(
+      JSON.stringify({
+        version: 6,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        senders: [bob, { ...bob, key: 'other', held: 'forever' }, 'carol'],
+      }),
+    );
+    expect(memory.senders).toEqual([bob]);
+    expect(memory.conversation).toEqual(conversation);
+    expect(logs).toEqual([]);
+  });
+
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(
       JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),
@@ -142,6 +170,7 @@ describe('loadMemory', () => {
       asks: { next: 1, pending: [] },
       toldToWait: [],
       notices: [],
+      senders: [],
     });
     const v2 = await load(
       JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }),
@@ -179,9 +208,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 6, conversation, handled: [] }),
-      'agent-memory-v6',
-      ' (version 6, newer than 5)',
+      JSON.stringify({ version: 7, conversation, handled: [] }),
+      'agent-memory-v7',
+      ' (version 7, newer than 6)',
     ],
     [
       'a memory without its conversation',
@@ -237,9 +266,48 @@ describe('loadMemory', () => {
     expect(JSON.parse(values.get(MEMORY_NAME) as string)).not.toHaveProperty('keptAside');
   });
 
-  test('a store that fails to answer starts afresh with the reason logged', async () => {
-    const { memory, logs } = await load('{}', { lookup: true });
-    expect(memory).toEqual(freshMemory(NOW));
+  test('a memory that exists but does not answer is never overwritten: this run saves nothing', async () => {
+    const { powers, values } = makeStore({ [MEMORY_NAME]: 'the only copy' }, { lookup: true });
+    const logs: string[] = [];
+    const memory = await loadMemory(powers, line => logs.push(line), NOW);
+    expect(memory).toEqual({
+      ...freshMemory(NOW),
+      unsaved: `${MEMORY_NAME} could not be read (store unreachable)`,
+    });
+    expect(logs).toEqual([
+      `${MEMORY_NAME} could not be read (store unreachable); starting afresh, and saving nothing this run`,
+    ]);
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text,
+    );
+    expect(values.get(MEMORY_NAME)).toBe('the only copy');
+  });
+
+  test('an unreadable memory that cannot be kept aside is not overwritten either', async () => {
+    const { powers, values } = makeStore({ [MEMORY_NAME]: '{"version": 99' }, { store: true });
+    const logs: string[] = [];
+    const memory = await loadMemory(powers, line => logs.push(line), NOW);
+    expect(memory.unsaved).toBe(`${MEMORY_NAME} could not be kept aside (disk full)`);
+    await saveMemory(
+      powers,
+      memory,
+      line => logs.push(line),
+      text => text,
+    );
+    expect(values.get(MEMORY_NAME)).toBe('{"version": 99');
+  });
+
+  test('a store that fails before saying whether a memory exists starts afresh with the reason logged', async () => {
+    const powers = Far('powers', {
+      has() {
+        throw Error('store unreachable');
+      },
+    }) as unknown as PowersRef;
+    const logs: string[] = [];
+    expect(await loadMemory(powers, line => logs.push(line), NOW)).toEqual(freshMemory(NOW));
     expect(logs).toEqual([`could not read ${MEMORY_NAME} (store unreachable); starting afresh`]);
   });
 });

@@ -14,6 +14,7 @@ import type {
   ModelServerOptions,
   ReplyScript,
 } from '../sim/model-server/index.js';
+import { useTempFolders } from './support/temp-folders.js';
 
 const servers: ModelServer[] = [];
 afterEach(async () => {
@@ -301,13 +302,13 @@ describe('the fallback chain (LAL_FALLBACK)', () => {
 });
 
 describe('fallback tokens', () => {
+  const makeTempFolder = useTempFolders();
   it('are redacted by value whatever their variable is called, also when read from a *_FILE, and passed on by setup', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
     const { makeRedactor } = await import('../src/log.js');
     const { pickEnv } = await import('../setup/passed-env.js');
-    const file = join(mkdtempSync(join(tmpdir(), 'lal-token-')), 'token');
+    const file = join(makeTempFolder('token'), 'token');
     writeFileSync(file, 'from-file-0123456789\n');
     const env = {
       LAL_FALLBACK: 'http://127.0.0.1:9/v1|m|BACKUP_CRED, http://127.0.0.1:10/v1|m|OTHER',

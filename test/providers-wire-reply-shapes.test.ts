@@ -85,7 +85,7 @@ describe('Ollama replies', () => {
     const host = await serve(answer(200, null));
     const failure = await failureOf({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
     expect(failure.message).toMatch(
-      /not an Ollama chat reply \(no message; it has null\)\. For an OpenAI-compatible server, set LAL_HOST to .*\/v1\.$/,
+      /not an Ollama chat reply \(no message; it has null\)\. For an OpenAI-compatible server.*, set LAL_HOST to .*\/v1\.$/,
     );
   });
 });

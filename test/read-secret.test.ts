@@ -1,12 +1,12 @@
 // readSecret: a secret from its variable or from the file `<NAME>_FILE` names.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSecret, secretsFromFiles } from '../providers/read-secret.js';
 import { makeRedactor } from '../src/log.js';
+import { useTempFolders } from './support/temp-folders.js';
 
-const folder = mkdtempSync(path.join(tmpdir(), 'lal-fae-secret-'));
+const folder = useTempFolders()('secret');
 const fileHolding = (name: string, text: string) => {
   const file = path.join(folder, name);
   writeFileSync(file, text, { mode: 0o600 });

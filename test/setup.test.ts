@@ -2,7 +2,7 @@
 // host side, as `endo run --UNCONFINED … --powers AGENT` runs them against
 // the daemon: process.env stubbed per test, console output captured.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
@@ -17,6 +17,9 @@ import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import type { FaeTool } from '../src/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
 
 type MailHost = ReturnType<typeof makeMailHost>;
 
@@ -140,7 +143,7 @@ describe('setup.ts', () => {
 
   it('passes only the listed variables that are set, with the persona and the guest name, and FAE_CWD made absolute', async () => {
     const mailHost = newMailHost();
-    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-setup-'));
+    const root = makeTempFolder('setup');
     stubEnv({
       LAL_HOST: CLOSED_HOST,
       LAL_MODEL: '',
@@ -342,7 +345,7 @@ describe('setup-tools.ts', () => {
 
   it('with FAE_CWD creates the file tools rooted there; a second run duplicates nothing', async () => {
     const mailHost = newMailHost();
-    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    const root = makeTempFolder('tools');
     mkdirSync(path.join(root, 'notes'));
     writeFileSync(path.join(root, 'notes', 'hello.txt'), 'hello from the root\n');
     stubEnv({ FAE_CWD: path.relative(process.cwd(), root) });
@@ -372,7 +375,7 @@ describe('setup-tools.ts', () => {
 
   it('warns when it provisions run-command-tool without a working sandbox, and passes the sandbox settings to it alone', async () => {
     const mailHost = newMailHost();
-    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    const root = makeTempFolder('tools');
     stubEnv({ FAE_CWD: root, FAE_SANDBOX_MAX_PROCESSES: '32' });
     vi.stubEnv('PATH', ''); // bubblewrap is looked up on PATH
     const output = captureOutput();
@@ -422,7 +425,7 @@ describe('setup-tools.ts', () => {
     expect(output.text()).not.toContain(SECRET);
 
     // Later, with FAE_CWD: the running agent is kept and gets the new tools straight into tools/.
-    const root = mkdtempSync(path.join(tmpdir(), 'lal-fae-tools-'));
+    const root = makeTempFolder('tools');
     vi.stubEnv('FAE_CWD', root);
     const controllerId = await E(mailHost.host).identify('controller-for-fae');
     await makeTools(output.say)(mailHost.host);
@@ -469,7 +472,7 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
 
   it('setup passes LAL_AUTH_TOKEN_FILE as an absolute path; the agent reads the key, authenticates at the wire, and never stores, logs or mails it', async () => {
     const token = 'sk-file-token-5e4d3c2b1a-never-at-rest';
-    const folder = mkdtempSync(path.join(tmpdir(), 'lal-fae-token-'));
+    const folder = makeTempFolder('token');
     writeFileSync(path.join(folder, 'token'), `${token}\n`, { mode: 0o600 });
     const server = await startModelServer({
       protocol: 'openai',

@@ -2,10 +2,9 @@
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +13,9 @@ import {
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'sk-sim-test-0123456789abcdef';
@@ -39,6 +41,8 @@ const runSim = (
         LAL_PROVIDER: '',
         LAL_MODEL: '',
         LAL_AUTH_TOKEN: '',
+        // Its log folder goes in a folder of this file's, removed after the tests.
+        TMPDIR: makeTempFolder('sim'),
         ...env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -117,14 +121,10 @@ const waitFor = async (read: () => string, pattern: RegExp): Promise<RegExpExecA
 describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
-    const logFolder = mkdtempSync(join(tmpdir(), 'lal-sim-test-'));
-    const run = await runSim(
-      { LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET, TMPDIR: logFolder },
-      input => {
-        input.write('ping\nlook up nothing\n');
-        input.end();
-      },
-    );
+    const run = await runSim({ LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET }, input => {
+      input.write('ping\nlook up nothing\n');
+      input.end();
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^#0 lal › Lal agent ready\. I think with /m);
@@ -146,7 +146,12 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).not.toMatch(/Temporary logging|ERROR_NOTE|\n\s+at /);
     // The key reached the server, and nothing a person or a log file sees.
     expect(server.requests.some(request => request.hadAuth)).toBe(true);
-    const log = readFileSync(join(logFolder, 'lal-sim-lal.log'), 'utf8');
+    // The log is a private file of its own (behaviour: nothing readable by other users).
+    const logPath = /the agent's log is in (\S+)\.\n/.exec(run.stdout)?.[1] ?? '';
+    // Mode bits for group and others (the last two octal digits) are all off.
+    expect(statSync(logPath).mode.toString(8).slice(-2)).toBe('00');
+    expect(statSync(dirname(logPath)).mode.toString(8).slice(-2)).toBe('00');
+    const log = readFileSync(logPath, 'utf8');
     expect(log).toContain('turn');
     for (const text of [run.stdout, run.stderr, log]) expect(text).not.toContain(SECRET);
   });
@@ -216,8 +221,48 @@ describe('npm start, not on a terminal', () => {
     expect(run.code).not.toBe(0);
     const output = `${run.stdout}${run.stderr}`.trim();
     expect(output.split('\n')).toHaveLength(1);
-    expect(output).toContain(`No model server answers at http://127.0.0.1:${port}`);
-    expect(output).toContain('LAL_HOST');
+    expect(output).toContain(`Nothing answers at http://127.0.0.1:${port}`);
+    expect(output).toContain('Check LAL_HOST');
     expect(output).not.toMatch(/\n\s+at |Error:/);
+  });
+
+  it('piped, with a model the server does not serve: names the models it has, greets nobody, exits non-zero', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['qwen3'] });
+    const run = await runSim({ LAL_HOST: server.url, LAL_MODEL: 'gpt-9' }, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      `${server.url} does not serve the model "gpt-9" that LAL_MODEL names; it has qwen3 — set LAL_MODEL to one of them.`,
+    );
+    expect(run.stdout).not.toContain('ready');
+  });
+
+  it('words a number that names nothing to act on the same way for every command, without daemon terms', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('/grant 99\n/reject 0\n/counter 0 1+1\n/dismiss 99\n');
+      input.end();
+    });
+    expect(run.stdout).toContain(
+      '#99 is not an eval-proposal or approval request waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain(
+      '#0 is not an eval-proposal or approval request waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain(
+      '#0 is not an eval-proposal waiting for an answer in your inbox; /inbox lists your messages',
+    );
+    expect(run.stdout).toContain('#99 is not a message in your inbox; /inbox lists your messages');
+    expect(run.stdout).not.toMatch(/"package"|No such message/);
+  });
+
+  it('names a misspelt setting and the one it is close to', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url, LAL_HOTS: 'http://x' }, input => input.end());
+    expect(run.stderr).toContain(
+      'warning: LAL_HOTS is not a setting of lal-fae; did you mean LAL_HOST?',
+    );
   });
 });

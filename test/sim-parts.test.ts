@@ -1,8 +1,7 @@
 // The terminal simulator's parts that need no process: flags, .env, typed
 // commands, the chat's markup, tool-call lines, the preflight check and the
 // console filter.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../sim/chat/cli-args.js';
@@ -14,6 +13,9 @@ import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { makePlainScreen } from '../sim/chat/screen.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
 
 describe('flags', () => {
   it('defaults to lal and reads --persona either way', () => {
@@ -54,7 +56,7 @@ describe('persona from the environment (behaviour 7.3)', () => {
       ok: false,
       error: 'LAL_PERSONA must be lal or fae; got "bob"',
     });
-    const dir = mkdtempSync(join(tmpdir(), 'lal-persona-'));
+    const dir = makeTempFolder('persona');
     writeFileSync(join(dir, '.env'), 'LAL_PERSONA=fae\n');
     expect(parseCliArgs([], loadEnv(dir, {}).env)).toMatchObject({
       ok: true,
@@ -100,7 +102,7 @@ describe('.env', () => {
     expect(problems).toEqual(['line 5 is not KEY=VALUE']);
   });
   it('lets the process env win over the file, and passes the caplet only set LAL_ variables', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'lal-env-'));
+    const folder = makeTempFolder('env');
     writeFileSync(join(folder, '.env'), 'LAL_HOST=http://file:1\nLAL_MODEL=from-file\n');
     const { env, file } = loadEnv(folder, {
       LAL_HOST: 'http://shell:2',
@@ -211,7 +213,7 @@ describe('preflight', () => {
     server = undefined;
   });
 
-  it('passes an answering Ollama, and warns when the model is not pulled', async () => {
+  it('passes an answering Ollama, and stops on a model it does not have, naming those it has', async () => {
     server = await startModelServer({
       protocol: 'ollama',
       reply: () => ({ text: '' }),
@@ -222,11 +224,11 @@ describe('preflight', () => {
       config: { kind: 'ollama', model: 'qwen3' },
     });
     const missing = await checkModelServer({ LAL_HOST: server.url, LAL_MODEL: 'llama9' });
-    expect(missing).toMatchObject({
-      ok: true,
-      warning: expect.stringContaining('ollama pull llama9'),
+    expect(missing).toEqual({
+      ok: false,
+      line: `${server.url} does not serve the model "llama9" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull llama9\` or set LAL_MODEL to one of them.`,
     });
-    expect(server.requests.map(request => request.path)).toContain('/api/version');
+    expect(server.requests.map(request => request.path)).toContain('/api/tags');
   });
 
   it('names LAL_AUTH_TOKEN (never its value) when an OpenAI-style server refuses the key', async () => {

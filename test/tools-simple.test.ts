@@ -17,7 +17,10 @@ import {
   toolModuleFiles,
   toolModuleUrl,
 } from '../tools/index.js';
-import { expectValidToolSchema, makeTempDir, makeTool } from './tools-helpers.js';
+import { expectValidToolSchema, makeTool } from './tools-helpers.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempDir = useTempFolders();
 
 const modulesByName = {
   timestamp,

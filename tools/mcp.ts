@@ -121,9 +121,10 @@ export const makeMcpBridge = (
     listTools,
     async tool(toolName: string) {
       const tools = await listTools();
-      const index = offered.findIndex(each => each.name === toolName);
-      if (index < 0) throw Error(`mcp: the MCP server "${name}" offers no tool "${toolName}"`);
-      return tools[index];
+      const found = tools[offered.findIndex(each => each.name === toolName)];
+      if (found === undefined)
+        throw Error(`mcp: the MCP server "${name}" offers no tool "${toolName}"`);
+      return found;
     },
     help() {
       return [

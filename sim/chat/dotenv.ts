@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unknownSettings } from '../../setup/known-settings.js';
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -61,7 +62,8 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
   return {
     env,
     file: text === undefined ? undefined : file,
-    problems: parsed.problems.map(problem => `${file}: ${problem}`),
+    // A misspelt LAL_ or FAE_ variable would be silently ignored: name it, and the closest known one.
+    problems: [...parsed.problems.map(problem => `${file}: ${problem}`), ...unknownSettings(env)],
   };
 };
 

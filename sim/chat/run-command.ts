@@ -23,9 +23,17 @@ export interface CommandContext {
 const describeError = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/** One wording for a number that names nothing the command can act on, whatever the command. */
+const notActionable = (number: bigint, what: string): Error =>
+  Error(`#${number} is not ${what} in your inbox; /inbox lists your messages`);
+
 /** The proposal a command is about: the one named, or the latest pending one. */
 const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => {
-  if (given !== undefined) return given;
+  if (given !== undefined) {
+    if (inbox.pendingKind(given) === undefined)
+      throw notActionable(given, 'an eval-proposal or approval request waiting for an answer');
+    return given;
+  }
   const pending = inbox.pendingProposals();
   const latest = pending[pending.length - 1];
   if (latest === undefined)
@@ -124,6 +132,8 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     }
     case 'counter':
+      if (inbox.pendingKind(command.number) !== 'proposal')
+        throw notActionable(command.number, 'an eval-proposal waiting for an answer');
       context.presenter.touch();
       await session.mailHost.counterPropose(command.number, { source: command.source });
       screen.print('note', `sent a counter-proposal for #${command.number}`);
@@ -134,6 +144,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         await E(host).dismissAll();
         for (const number of inbox.pendingProposals()) inbox.forget(number);
       } else {
+        const messages = await E(host).listMessages();
+        if (!messages.some(message => message.number === command.number))
+          throw notActionable(command.number, 'a message');
         await E(host).dismiss(command.number);
         inbox.forget(command.number);
       }

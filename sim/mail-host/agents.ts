@@ -97,16 +97,18 @@ export const makeAgentRegistry = (
   /**
    * Formulates an agent. `extraSpecials` are the host-only special names.
    * `makePowers` builds the powers exo for the agent (called again on restart).
+   * `mint` makes its ids: this daemon's, or another node's for an agent of a peer daemon.
    */
   const formulateAgent = (
     kind: 'host' | 'guest',
     hostHandleId: FormulaId | undefined,
     makePowers: (agent: Agent) => object,
     extraSpecials: Record<string, FormulaId> = {},
+    mint: () => FormulaId = table.mint,
   ): Agent => {
-    const agentId = table.mint();
-    const handleId = table.mint();
-    const mailHubId = table.mint();
+    const agentId = mint();
+    const handleId = mint();
+    const mailHubId = mint();
     const mailbox = makeMailbox(now, { withDone: newest });
     const specials: Record<string, FormulaId> = {
       ...extraSpecials,

@@ -43,7 +43,8 @@ export interface DaemonParts {
   readonly pins: PetStore;
   /** The daemon's revivePins: provides every formula PINS names. */
   revivePins(): Promise<void>;
-  formulateGuest(hostHandleId: FormulaId): Agent;
+  /** A guest; with `mint`, one whose ids are another node's (an agent of a peer daemon). */
+  formulateGuest(hostHandleId: FormulaId, mint?: () => FormulaId): Agent;
 }
 
 export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts => {
@@ -75,12 +76,13 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
         }
       : {};
 
-  const formulateGuest = (hostHandleId: FormulaId): Agent => {
+  const formulateGuest = (hostHandleId: FormulaId, mint?: () => FormulaId): Agent => {
     const guest = agents.formulateAgent(
       'guest',
       hostHandleId,
       agent => makeGuestPowers(agent, table, mail, profile),
       networkSpecials,
+      mint,
     );
     guests.push(guest);
     return guest;

@@ -21,6 +21,9 @@
  * - `failFollowing(guest, times)` fails that guest's open followMessages
  *   iterators and its next `times` followMessages calls with the same error,
  *   to try an agent's recovery.
+ * - `providePeerGuest(name)` makes an agent of a second daemon connected over
+ *   Endo's network: a guest whose ids carry that daemon's node (so its
+ *   messages' `from` does), which the host knows as `name`.
  */
 export { makeMailHost } from './mail-host.js';
 export type { MailHost, MailHostOptions } from './mail-host.js';

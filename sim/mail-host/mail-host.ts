@@ -8,11 +8,11 @@ import { makeCapletLauncher } from './caplet-launcher.js';
 import type { WorkerConnection } from './caplets.js';
 import { makeDaemonParts } from './daemon-parts.js';
 import { makeRestart } from './daemon-restart.js';
-import { isFormulaId } from './formula-id.js';
 import { formulateHost } from './host-agent.js';
 import { makeHostReview } from './host-review.js';
-import { isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
-import type { DaemonProfile, SpecialNames } from './profile.js';
+import { assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
+import { randomNumberOf, type DaemonProfile, type SpecialNames } from './profile.js';
+import { isFormulaId, makeIdMinter } from './formula-id.js';
 import { makeWaitForMessage } from './wait-for-message.js';
 import type {
   CapletHandle,
@@ -87,6 +87,17 @@ export interface MailHost {
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
   traceCalls(guestName: string, listener: (method: string) => void): () => void;
   guest(name: string): GuestView;
+  /**
+   * An agent of a second daemon connected over Endo's network (a peer): a
+   * guest whose ids carry that daemon's node, so its messages' `from` does
+   * too; the host knows its handle as `name` and introduces it to names of
+   * its own (`introducedNames`, host name → its name). Its powers are
+   * `guest(name).powers`. One peer daemon per mail host.
+   */
+  providePeerGuest(
+    name: string,
+    options?: { introducedNames?: Record<string, string> },
+  ): Promise<void>;
 }
 
 export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
@@ -95,6 +106,7 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
   const host = formulateHost(parts);
   const launch = makeCapletLauncher(host, parts);
   const { agentNamed, ...agentControls } = makeAgentControls(host, parts);
+  const peerNode = makeIdMinter(randomNumberOf(profile));
 
   return {
     profile,
@@ -126,6 +138,16 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       );
     },
     restart: makeRestart(host, parts),
+    providePeerGuest: async (name, { introducedNames = {} } = {}) => {
+      assertPetName(name);
+      const guest = parts.formulateGuest(host.handleId, peerNode.mint);
+      guest.label = `guest ${quote(name)} of a peer daemon`;
+      host.names.write(name, guest.handleId);
+      for (const [hostName, guestName] of Object.entries(introducedNames)) {
+        const id = host.names.identifyLocal(hostName);
+        if (id !== undefined) await guest.directory.write([guestName], id);
+      }
+    },
     ...makeHostReview(host, parts.mail),
     waitForMessage: makeWaitForMessage(agentNamed),
     ...agentControls,

@@ -30,6 +30,8 @@ export interface DaemonAdapter {
   readonly names: Readonly<SpecialNames>;
   /** Messages can be revised by their sender (`editMessage`, `done`, `messageHistory`). */
   readonly canEdit: boolean;
+  /** The guest's own (SELF) id: its node part is this daemon's. */
+  readonly selfId: string | undefined;
   /** The formula id a message field names (a locator is read back to its id). */
   idOf(idOrLocator: unknown): string | undefined;
   /** Whether this message is the guest's own (a copy of what it sent). */
@@ -105,6 +107,7 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
     label: GENERATION_LABELS[generation],
     names,
     canEdit: newest,
+    selfId,
     idOf,
     isOwn: (message: { from?: unknown }) => selfId !== undefined && idOf(message.from) === selfId,
     follow: async (): Promise<MailStream> => {

@@ -40,7 +40,7 @@ export const decodeArguments = (raw: string): DecodedArguments => {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return {
       ok: false,
-      error: `The arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}: ${preview(text)}`,
+      error: `The arguments must be a JSON object, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}: ${preview(text)}`,
     };
   }
   return { ok: true, args: parsed as Record<string, unknown> };

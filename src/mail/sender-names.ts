@@ -8,14 +8,25 @@
  * re-pointed, a name added for that sender) forgets it, so the sender's next
  * message is named afresh. Changes that touch no kept name (the agent's own
  * writes) forget nothing. Until following has begun, or once it has ended,
- * every name is looked up again.
+ * every name is looked up again. A sender without a pet name is shown by
+ * the same eight digits of its formula number every time, and, when the
+ * node part of its id is not this daemon's, as writing from another daemon
+ * (connected over Endo's network), and which.
  */
 import { E } from '@endo/far';
 import type { Log } from '../log.js';
 
 export type NameOf = (id: unknown) => Promise<string>;
 
-const shortId = (id: string): string => (id.length > 16 ? `id ${id.slice(0, 8)}…` : id);
+/** How an id without a pet name is shown: `unnamed 9a7fd267`, with `on another daemon (node 3c1d2e4f)` when it is. */
+export const unnamedSender = (id: string, selfNode: string | undefined): string => {
+  const [number = '', node] = id.split(':');
+  // Not a formula id (a test's, a malformed message's): shown whole.
+  if (number.length <= 16) return id;
+  const short = `unnamed ${number.slice(0, 8)}`;
+  if (node === undefined || selfNode === undefined || node === selfNode) return short;
+  return `${short} on another daemon (node ${node.slice(0, 8)})`;
+};
 
 const SENDERS_REMEMBERED = 512;
 
@@ -29,6 +40,8 @@ export interface SenderNaming {
    * f0a46042a iterator when not given.
    */
   followNameChanges?: (directory: unknown) => Promise<NameChanges>;
+  /** The guest's own id (its node is this daemon's), when known. */
+  selfId?: string | undefined;
 }
 
 /** Following the directory's changes, so names can be kept between messages. */
@@ -68,6 +81,8 @@ export const makeSenderNames = (
 ): NameOf => {
   const host = naming?.names.host ?? 'HOST';
   const self = naming?.names.self ?? 'SELF';
+  const selfNode = naming?.selfId?.split(':')[1];
+  const shortId = (id: string) => unnamedSender(id, selfNode);
   const remote = powers as NamePowers;
   // Senders come and go over a long run: keep the most recently named ones (least recent first).
   const cache = new Map<string, Kept>();

@@ -8,7 +8,8 @@
  * last hour's calls by the minute; since version 4 what the agent asked of
  * others and still waits for (requests, approvals, proposals), and whom the
  * quota has told to wait; since version 5 where each ask's life stood
- * (pending/ask-life.ts). It is stored as one
+ * (pending/ask-life.ts); since version 6 the senders it served (turns in a
+ * row, turns this hour, who is held). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -26,6 +27,7 @@ import {
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
+import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -38,10 +40,11 @@ export const MEMORY_NAME = 'agent-memory';
  * a version 1–3 memory loads with none.
  * 5: each pending ask keeps its `state` (made, sent, or settled while its
  * approved call runs); a version 4 ask was sent.
+ * 6: and `senders` (../peers/sender-ledger.ts); a version 1–5 memory loads with none.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 5;
+export const VERSION = 6;
 
 export interface Memory {
   conversation: Conversation;
@@ -56,6 +59,8 @@ export interface Memory {
   toldToWait: string[];
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
+  /** The senders served, with their turns and holds (version 6; none when absent). */
+  senders: SenderRecord[];
   /**
    * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
    * says the model and the settings' problems, would differ.
@@ -63,6 +68,11 @@ export interface Memory {
   greeting?: string;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
+  /**
+   * Set (never stored) when a memory exists but could neither be read nor
+   * kept aside: this run saves nothing, so that it is not overwritten.
+   */
+  unsaved?: string;
 }
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
@@ -73,6 +83,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   asks: emptyAskStore(),
   toldToWait: [],
   notices: [],
+  senders: [],
 });
 
 type StoredMemory = {
@@ -84,6 +95,7 @@ type StoredMemory = {
   asks?: unknown;
   toldToWait?: unknown;
   notices?: unknown;
+  senders?: unknown;
   greeting?: unknown;
 };
 
@@ -143,8 +155,11 @@ export const loadMemory = async (
   now: number = Date.now(),
 ): Promise<Memory> => {
   const freshNow = () => freshMemory(now);
+  // Once a memory is known to exist, a failure must not let this run overwrite it.
+  let found: string | undefined;
   try {
     if (!(await E(powers).has(MEMORY_NAME))) return freshNow();
+    found = 'could not be read';
     const stored: unknown = await E(powers).lookup(MEMORY_NAME);
     let parsed: unknown;
     try {
@@ -153,6 +168,7 @@ export const loadMemory = async (
       parsed = undefined;
     }
     if (!isMemoryShape(parsed)) {
+      found = 'could not be kept aside';
       const keptAside = await keepAside(powers, stored, parsed);
       log(
         `${MEMORY_NAME} is not a memory this version can read${describeVersion(parsed)}; kept aside as "${keptAside}", starting afresh`,
@@ -185,15 +201,33 @@ export const loadMemory = async (
       asks: asks.store,
       toldToWait,
       notices,
+      senders: readSenderRecords(parsed.senders),
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
-    log(
-      `could not read ${MEMORY_NAME} (${error instanceof Error ? error.message : String(error)}); starting afresh`,
-    );
-    return freshNow();
+    const why = error instanceof Error ? error.message : String(error);
+    if (found === undefined) {
+      log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
+      return freshNow();
+    }
+    log(`${MEMORY_NAME} ${found} (${why}); starting afresh, and saving nothing this run`);
+    return { ...freshNow(), unsaved: `${MEMORY_NAME} ${found} (${why})` };
   }
 };
+
+/** What help() says about a memory this run could not use (nothing when all is well). */
+export const describeMemoryTrouble = (memory: Memory): string[] => [
+  ...(memory.keptAside === undefined
+    ? []
+    : [
+        `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${memory.keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+      ]),
+  ...(memory.unsaved === undefined
+    ? []
+    : [
+        `${memory.unsaved}: I started afresh and save nothing this run, so that it is not overwritten.`,
+      ]),
+];
 
 /**
  * `redact` hides secret values (the auth token) that the conversation may
@@ -218,6 +252,8 @@ export const saveMemory = async (
   log: Log,
   redact: (text: string) => string,
 ): Promise<void> => {
+  // A memory this run could not read or keep aside is still there: it is not overwritten.
+  if (memory.unsaved !== undefined) return;
   try {
     const snapshot = JSON.stringify(
       redactValues(
@@ -230,6 +266,7 @@ export const saveMemory = async (
           asks: memory.asks,
           toldToWait: memory.toldToWait,
           notices: memory.notices,
+          senders: memory.senders,
           greeting: memory.greeting,
         },
         redact,

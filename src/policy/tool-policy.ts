@@ -29,6 +29,8 @@ export interface ToolPolicy {
   needsApproval(names: CallNames, sender: string | undefined): boolean;
   /** The schemas the policy lets through, a grouped tool's with the ops it allows. */
   offered(schemas: readonly ToolSchema[]): ToolSchema[];
+  /** Whether this sender is trusted (LAL_TRUSTED_SENDERS): its mail is also served first. */
+  trusts(sender: string): boolean;
   /** Why a call was refused, for the model. */
   refusal(names: CallNames): string;
   /** For help(): the policy in force, one line per rule. */
@@ -58,6 +60,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
     allows,
     needsApproval: (names, sender) =>
       any(approve, names) && (sender === undefined || !trusted.has(sender)),
+    trusts: sender => trusted.has(sender),
     offered: schemas =>
       schemas.flatMap(schema => {
         const name = schema.function.name;

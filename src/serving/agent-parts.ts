@@ -25,8 +25,8 @@ import { makeRevisionGate } from '../mail/revision-gate.js';
 import { makeSenderNames, type NameOf } from '../mail/sender-names.js';
 import { makeTellSender, type TellSender } from '../mail/tell-sender.js';
 import {
+  describeMemoryTrouble,
   loadMemory,
-  MEMORY_NAME,
   saveMemory,
   trackHandled,
   type Memory,
@@ -53,7 +53,10 @@ import {
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';
-import type { WorkQueue } from '../work-queue.js';
+import type { Lane, WorkQueue } from '../work-queue.js';
+import { makeConversationBounds, type ConversationBounds } from '../peers/conversation-bounds.js';
+import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
+import { makeBoundedMap } from '../bounded-collections.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 
@@ -79,6 +82,12 @@ export interface AgentParts {
   approvals: ReturnType<typeof makeApprovalGate>;
   progress: LivePlaceholders;
   turns: TurnServer;
+  /** The bounds on conversations with senders other than the HOST, and the senders served. */
+  senders: ConversationBounds<Work>;
+  /** A message's sender as a key (its lane in the queue, its entry among the senders). */
+  senderKeyOf(from: unknown): string;
+  /** The lane a message waits in: its sender's, first for the HOST and trusted senders. */
+  laneOf(message: { from?: unknown }): Promise<Lane>;
   /** Stops the timers (quota waits, wake-ups) and leaves pending asks to the next run. */
   stop(): void;
 }
@@ -143,17 +152,72 @@ const assembleTrackers = (
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
+/** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
+const assembleSenders = (
+  setup: PartsSetup,
+  daemon: DaemonAdapter,
+  memory: Memory,
+  nameOf: NameOf,
+  trusts: (sender: string) => boolean,
+) => {
+  const { config, status, clock, queue } = setup;
+  const hostName = daemon.names.host;
+  const senders = makeConversationBounds<Work>({
+    records: memory.senders,
+    limits: config.limits,
+    clock,
+    hostName,
+    requeue: work => queue.push(work),
+    elsewhere: key => {
+      const node = daemon.selfId === undefined ? undefined : senderKey(daemon.selfId).split(':')[1];
+      return node !== undefined && key.split(':')[1] !== node;
+    },
+  });
+  status.section('Senders served', () => senders.describe());
+  // How each lane's sender was last shown, for help().
+  const laneNames = makeBoundedMap<string, string>(SENDERS_KEPT);
+  status.section('Waiting to be served', () =>
+    queue.waiting().map(({ lane, size }) => `${laneNames.get(lane) ?? lane}: ${size}`),
+  );
+  const senderKeyOf = (from: unknown): string => {
+    const id = daemon.idOf(from);
+    return id === undefined ? String(from) : senderKey(id);
+  };
+  const laneOf = async (message: { from?: unknown }): Promise<Lane> => {
+    const sender = await nameOf(message.from);
+    const key = senderKeyOf(message.from);
+    laneNames.set(key, sender);
+    return { key, first: sender === hostName || trusts(sender) };
+  };
+  return { senders, senderKeyOf, laneOf };
+};
+
+/** Live progress in the chat (newest daemon), and its help() section. */
+const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvaluation: boolean) => {
+  const { powers, env, status, clock, log } = setup;
+  const liveProgress = readLiveProgress(env) && daemon.canEdit;
+  status.section('Live progress', () => [
+    liveProgress
+      ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
+      : 'off',
+  ]);
+  return makeLivePlaceholders({
+    powers,
+    daemon,
+    clock,
+    log,
+    enabled: liveProgress,
+    directEvaluation,
+  });
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const memory = await loadMemory(powers, log, clock.now());
-  const { keptAside } = memory;
-  if (keptAside !== undefined)
-    status.section('Memory', () => [
-      `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
-    ]);
+  status.section('Memory', () => describeMemoryTrouble(memory));
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -198,20 +262,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     memory,
     directEvaluation,
   );
-  const liveProgress = readLiveProgress(env) && daemon.canEdit;
-  status.section('Live progress', () => [
-    liveProgress
-      ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
-      : 'off',
-  ]);
-  const progress = makeLivePlaceholders({
-    powers,
-    daemon,
-    clock,
-    log,
-    enabled: liveProgress,
-    directEvaluation,
-  });
+  const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
@@ -238,7 +289,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
   });
+  const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {
+    ...senders,
     daemon,
     memory,
     model,
@@ -260,6 +313,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
+      senders.senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();
     },

@@ -10,20 +10,32 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
-import { isProposalType, messageKey } from '../mail/message-record.js';
+import { isProposalType, messageKey, type MessageRecord } from '../mail/message-record.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError, type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;
-  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'revisions'>;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'laneOf' | 'revisions'>;
   log: Log;
   redact: (text: string) => string;
   push: (work: Work) => void;
 }) => {
   const { powers, parts, log, redact } = options;
-  const { daemon, proposals, progress, asks } = parts;
+  const { daemon, proposals, progress, asks, laneOf } = parts;
+  // Each message goes to its sender's lane once its sender is known; one chain keeps them in order.
+  let arrivals: Promise<void> = Promise.resolve();
+  const arrive = (message: MessageRecord) => {
+    // The gate knows each message's latest showing before any waits in a lane.
+    parts.revisions.saw(messageKey(message), message);
+    arrivals = arrivals.then(() =>
+      laneOf(message).then(
+        lane => options.push({ kind: 'mail', message, lane }),
+        () => options.push({ kind: 'mail', message }),
+      ),
+    );
+  };
   return followMailWithRetry({
     powers,
     selfId: undefined,
@@ -43,11 +55,7 @@ export const followAgentMail = (options: {
         });
     },
     onResume: failed => log(`following mail again after ${failed} failed attempt(s)`),
-    onMail: message => {
-      // The gate knows each message's latest showing before any waits in the queue.
-      parts.revisions.saw(messageKey(message), message);
-      options.push({ kind: 'mail', message });
-    },
+    onMail: arrive,
     onOwn: message => {
       // The copy of an ask still waiting for its answer stays (a restart follows it).
       if (asks.claimOwnCopy(message)) return;

@@ -1,18 +1,20 @@
 /**
  * A turn per message: a message still being written, or an answered one
- * amended, starts none; one replayed after a restart is dismissed; over the
- * hourly quota it waits (its sender told once when); else the model
+ * amended, starts none; one replayed after a restart is dismissed; from a
+ * sender past the bounds on conversations it waits (the HOST told once);
+ * over the hourly quota it waits (its sender told once when); else the model
  * answers it, it is remembered as handled, and it is finished.
  */
 import type { AgentConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
 import { messageNotice } from '../mail/message-notice.js';
-import { cut, messageKey, packageText, type MessageRecord } from '../mail/message-record.js';
+import { cut, messageKey, packageText } from '../mail/message-record.js';
 import type { Origin } from '../notices.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
+import type { MailWork } from './work.js';
 
 export const makeMailTurns = (options: {
   parts: AgentParts;
@@ -25,9 +27,11 @@ export const makeMailTurns = (options: {
   dismiss: (number: unknown) => Promise<void>;
 }) => {
   const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
-  const { handled, revisions, quotaWaits, toldToWait, turns, tell, nameOf } = parts;
+  const { handled, revisions, quotaWaits, toldToWait, turns, tell, nameOf, senders } = parts;
+  const hostName = parts.daemon.names.host;
 
-  return async (message: MessageRecord): Promise<void> => {
+  return async (work: MailWork): Promise<void> => {
+    const { message } = work;
     const key = messageKey(message);
     const showing = revisions.classify(key, message, key !== undefined && handled.has(key));
     // Still being written (done: false), an answered message amended (told in the next notice),
@@ -46,15 +50,25 @@ export const makeMailTurns = (options: {
     // A known sender's name is cached; tools/ is checked after the turn.
     const [sender] = await Promise.all([nameOf(message.from), toolsFresh.beforeTurn()]);
     const origin: Origin = { number: message.number, sender };
+    const senderKey = parts.senderKeyOf(message.from);
+    const isHost = sender === hostName;
+    const held = senders.check(senderKey, isHost);
+    if (held !== undefined) {
+      // It waits (undismissed, so a restart finds it too); the HOST hears once who is held.
+      const line = senders.hold(senderKey, sender, held, work);
+      if (line !== undefined) await tell(undefined, line);
+      return;
+    }
     const wait = quotaWaits.check();
     if (wait !== undefined) {
       // The message waits (undismissed, so a restart finds it too) and its sender hears when.
-      quotaWaits.hold({ kind: 'mail', message }, wait);
+      quotaWaits.hold(work, wait);
       if (toldToWait.tellOnce(key ?? String(message.number)))
         await tell(origin, quotaNotice(wait, message.number, clock.now()));
       return;
     }
     toldToWait.served(key ?? String(message.number));
+    senders.served(senderKey, sender, isHost);
     const preview = message.type === 'package' ? packageText(message) : String(message.type);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
     const outcome = await turns.serve(
@@ -66,7 +80,7 @@ export const makeMailTurns = (options: {
     // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
     if (outcome?.stopReason === 'quota') {
       toldToWait.tellOnce(key ?? String(message.number));
-      quotaWaits.holdUntilFree({ kind: 'mail', message });
+      quotaWaits.holdUntilFree(work);
       return;
     }
     if (revisions.takenBack(key)) {

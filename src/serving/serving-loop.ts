@@ -11,10 +11,10 @@ import { clause } from '../turn-ending.js';
 import type { WorkQueue } from '../work-queue.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
-import { describeError, type Work } from './work.js';
+import { describeError, type MailWork, type Work } from './work.js';
 
 export interface WorkHandlers {
-  mail(message: Extract<Work, { kind: 'mail' }>['message']): Promise<void>;
+  mail(work: MailWork): Promise<void>;
   notices(): Promise<void>;
   wake(id: string): Promise<void>;
   forget(): string;
@@ -35,7 +35,7 @@ export const runServingLoop = async (options: {
     const work = await queue.take();
     if (work === undefined || signal.aborted) break;
     try {
-      if (work.kind === 'mail') await handle.mail(work.message);
+      if (work.kind === 'mail') await handle.mail(work);
       else if (work.kind === 'wake') await handle.wake(work.id);
       else if (work.kind === 'forget') work.done(handle.forget());
       else await handle.notices();

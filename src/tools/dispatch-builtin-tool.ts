@@ -4,9 +4,12 @@
  * (./validate-arguments.ts). A grouped call
  * runs the op its decoding resolved (src/encoding/decode-call.ts), the one
  * the policy judged, whether it was called as the group or by the op's
- * former tool name (`list`, `dismiss`). Errors of a grouped op name the op.
+ * former tool name (`list`, `dismiss`). Errors of a grouped op name the op,
+ * and an error about a name that does not exist says what would have been
+ * right (./explain-failure.ts).
  */
 import type { BuiltinContext } from './builtin-context.js';
+import { explainFailure } from './explain-failure.js';
 import { runEvaluate } from './groups/evaluate.js';
 import { runMailOp } from './groups/mail.js';
 import { runMessageTool } from './groups/messages.js';
@@ -38,7 +41,7 @@ const runGroupOp = async (
   }
 };
 
-export const dispatchBuiltinTool = async (
+const runBuiltin = async (
   name: string,
   /** The call's values, validated against the tool's definition (./validate-arguments.ts). */
   values: ToolValues,
@@ -57,5 +60,18 @@ export const dispatchBuiltinTool = async (
       return context.wakeUps.schedule(readScheduleArgs(values), context.origin);
     default:
       throw new Error(`Unknown tool "${name}"`);
+  }
+};
+
+export const dispatchBuiltinTool = async (
+  name: string,
+  values: ToolValues,
+  grouped: GroupedCall | undefined,
+  context: BuiltinContext,
+): Promise<unknown> => {
+  try {
+    return await runBuiltin(name, values, grouped, context);
+  } catch (error) {
+    throw await explainFailure(error, name, values, grouped, context);
   }
 };

@@ -52,7 +52,12 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
   if (op === undefined || op === null || op === '')
     throw new Error(`op is required: one of ${opsText(name)}`);
   if (typeof op !== 'string' || !(TOOL_GROUPS[name] ?? []).includes(op)) {
-    throw new Error(`${name} has no op ${JSON.stringify(op)}: use one of ${opsText(name)}`);
+    const other = typeof op === 'string' ? GROUP_OF_OP.get(op) : undefined;
+    // An op of the other group: say where it is, as a model that mixes them up needs to know.
+    const elsewhere = other === undefined ? '' : ` (${op} is an op of ${other})`;
+    throw new Error(
+      `${name} has no op ${JSON.stringify(op)}${elsewhere}: use one of ${opsText(name)}`,
+    );
   }
   return { group: name, op };
 };

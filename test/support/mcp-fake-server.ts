@@ -2,13 +2,14 @@
  * A fake MCP server written here with the SDK's server classes, served over
  * streamable HTTP on loopback in the test's own process: it demands a bearer
  * token (401 without it, as a real remote server does), offers `shout`, and
- * can be told to add a tool, which makes it send
- * `notifications/tools/list_changed` to the connected client.
+ * can be told to add or remove a tool, which makes it send
+ * `notifications/tools/list_changed` to the connected client, or to restart
+ * (forgetting its sessions, as a remote server that restarted does).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
@@ -16,6 +17,10 @@ export interface FakeMcpServer {
   url: string;
   /** Adds a tool `name` answering its `text` argument reversed; the client is told the list changed. */
   addTool(name: string): void;
+  /** Removes a tool; the client is told the list changed. */
+  removeTool(name: string): void;
+  /** Starts afresh: the sessions are forgotten (a request in one is answered 404), the tools kept. */
+  restart(): Promise<void>;
   /** Resolves at the next `tools/list` request the server receives. */
   nextToolsList(): Promise<void>;
   /** The Authorization headers it was sent, and how many requests it refused. */
@@ -31,17 +36,36 @@ const readBody = async (request: IncomingMessage): Promise<unknown> => {
 };
 
 export const startFakeMcpServer = async (token: string): Promise<FakeMcpServer> => {
-  const mcp = new McpServer(
-    { name: 'fake', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true } } },
-  );
-  mcp.registerTool(
-    'shout',
-    { description: 'Answers the text in capitals.', inputSchema: { text: z.string() } },
-    ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
-  );
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-  await mcp.connect(transport);
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  let registered = new Map<string, RegisteredTool>();
+  const makeServer = async () => {
+    const server = new McpServer(
+      { name: 'fake', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    const tools = new Map<string, RegisteredTool>();
+    if (!removed.has('shout'))
+      tools.set(
+        'shout',
+        server.registerTool(
+          'shout',
+          { description: 'Answers the text in capitals.', inputSchema: { text: z.string() } },
+          ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+        ),
+      );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await server.connect(transport);
+    registered = tools;
+    return { server, transport };
+  };
+  const addReverse = (server: McpServer, name: string) =>
+    server.registerTool(
+      name,
+      { description: 'Answers the text reversed.', inputSchema: { text: z.string() } },
+      ({ text }) => ({ content: [{ type: 'text', text: [...text].reverse().join('') }] }),
+    );
+  let current = await makeServer();
   const seen = { authorizations: [] as string[], refused: 0 };
   let listWaiters: (() => void)[] = [];
   const server: Server = createServer((request, response) => {
@@ -61,7 +85,7 @@ export const startFakeMcpServer = async (token: string): Promise<FakeMcpServer> 
         listWaiters = [];
         for (const wake of waiters) wake();
       }
-      await transport.handleRequest(request, response, body);
+      await current.transport.handleRequest(request, response, body);
     })().catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
     });
@@ -71,16 +95,24 @@ export const startFakeMcpServer = async (token: string): Promise<FakeMcpServer> 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     addTool: name => {
-      mcp.registerTool(
-        name,
-        { description: 'Answers the text reversed.', inputSchema: { text: z.string() } },
-        ({ text }) => ({ content: [{ type: 'text', text: [...text].reverse().join('') }] }),
-      );
+      added.add(name);
+      registered.set(name, addReverse(current.server, name));
+    },
+    removeTool: name => {
+      removed.add(name);
+      added.delete(name);
+      registered.get(name)?.remove();
+      registered.delete(name);
+    },
+    restart: async () => {
+      await current.server.close();
+      current = await makeServer();
+      for (const name of added) registered.set(name, addReverse(current.server, name));
     },
     nextToolsList: () => new Promise<void>(resolve => listWaiters.push(resolve)),
     seen,
     close: async () => {
-      await mcp.close();
+      await current.server.close();
       server.closeAllConnections();
       await new Promise<void>(resolve => server.close(() => resolve()));
     },

@@ -84,13 +84,18 @@ export const runMailOp = async (
   switch (op) {
     case 'listMessages':
       return listMessages(context);
-    case 'request':
+    case 'request': {
+      const recipient = values.recipient as string;
+      // A request's failure comes back later as a notice: a recipient that is not there is said now.
+      if (!(await powers.has(...recipient.split('/'))))
+        throw new Error(`No recipient named ${JSON.stringify(recipient)}`);
       return context.requests.request({
-        recipient: values.recipient as string,
+        recipient,
         description: values.description as string,
         responseName: values.responseName as string | undefined,
         origin: context.origin,
       });
+    }
     case 'dismiss':
       await powers.dismiss(number);
       context.noteDismissed(number);

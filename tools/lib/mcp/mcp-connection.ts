@@ -25,6 +25,11 @@ import { prepareServerLaunch } from './server-launch.js';
 export const START_TIMEOUT_MS = 30_000;
 harden(START_TIMEOUT_MS);
 
+/** How the bridge introduces itself to a server. */
+const CLIENT_INFO = { name: 'lal-fae-mcp-bridge', version: '0.1.0' };
+
+type ProgressListener = (tool: string, progress: number, total: number | undefined) => void;
+
 /** Pages of `tools/list` read at most (a server that pages forever is cut off). */
 const MAX_TOOL_PAGES = 50;
 
@@ -35,7 +40,7 @@ export interface McpConnection {
   /** Called after the tool list changed (a notification, or a restart that listed it anew). */
   onToolsChanged(listener: () => void): void;
   /** Called with each progress notification of a call (`progress` of `total`). */
-  onProgress(listener: (tool: string, progress: number, total: number | undefined) => void): void;
+  onProgress(listener: ProgressListener): void;
   /** How many times the server was started. */
   starts(): number;
   /** The process id of a local server while it runs (its process group's). */
@@ -80,7 +85,10 @@ const describeFailure = (
   closed: string | undefined,
   settings: McpSettings,
   tool: string,
+  broken = false,
 ): string => {
+  if (broken)
+    return `mcp: ${tool} failed: ${closed}; the connection is made again at the next call`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
     return `mcp: ${tool} did not answer within ${settings.timeoutMs} ms (MCP_TIMEOUT_MS); the server was asked to cancel it`;
   if (
@@ -124,8 +132,7 @@ export const makeMcpConnection = (
   let started = 0;
   let closing = false;
   const listeners: (() => void)[] = [];
-  const progressListeners: ((tool: string, progress: number, total: number | undefined) => void)[] =
-    [];
+  const progressListeners: ProgressListener[] = [];
 
   const relist = (current: Live): Promise<readonly Tool[]> => {
     const next = listAll(current.client, startTimeoutMs, log).then(
@@ -142,26 +149,21 @@ export const makeMcpConnection = (
       },
     );
     listing = next;
-    void next.then(
-      () => {
-        if (listing === next) listing = undefined;
-      },
-      () => {
-        if (listing === next) listing = undefined;
-      },
-    );
+    const clear = () => {
+      if (listing === next) listing = undefined;
+    };
+    void next.then(clear, clear);
     return next;
   };
 
   const connect = async (): Promise<Live> => {
     const transport = await openTransport(server, log);
     started += 1;
-    const client = new Client(
-      { name: 'lal-fae-mcp-bridge', version: '0.1.0' },
-      { capabilities: {} },
-    );
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
     const current: Live = { client, transport };
     client.onclose = () => {
+      // Already said why (a broken transport dropped by call()).
+      if (current.closed !== undefined) return;
       const child = transport as Partial<ChildTransport>;
       current.closed = `the MCP server "${name}" ${child.ended?.() ?? 'closed the connection'}`;
       if (!closing) log(`${current.closed}; it is started again at the next call`);
@@ -170,7 +172,7 @@ export const makeMcpConnection = (
     client.onerror = error => log(`connection: ${messageOf(error)}`);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       log('the server says its tool list changed; listing it again');
-      void relist(current).catch(() => {});
+      relist(current).catch(() => {});
     });
     try {
       await client.connect(transport, { timeout: startTimeoutMs });
@@ -188,11 +190,9 @@ export const makeMcpConnection = (
   /** The live connection, starting the server if it is not running. */
   const ensure = (): Promise<Live> => {
     if (live !== undefined && live.closed === undefined) return Promise.resolve(live);
-    if (connecting === undefined) {
-      connecting = connect().finally(() => {
-        connecting = undefined;
-      });
-    }
+    connecting ??= connect().finally(() => {
+      connecting = undefined;
+    });
     return connecting;
   };
 
@@ -213,7 +213,18 @@ export const makeMcpConnection = (
           },
         })) as CallToolResult;
       } catch (error) {
-        throw Error(describeFailure(error, current.closed, settings, tool), { cause: error });
+        // Not an answer but a broken transport (a remote server that restarted and forgot the
+        // session, or went away): dropped, so the next call connects again.
+        const broken = current.closed === undefined && !(error instanceof McpError);
+        if (broken) {
+          if (live === current) live = undefined;
+          current.closed = `the connection to the MCP server "${name}" failed (${messageOf(error)})`;
+          log(`${current.closed}; it is made again at the next call`);
+          void current.client.close().catch(() => {});
+        }
+        throw Error(describeFailure(error, current.closed, settings, tool, broken), {
+          cause: error,
+        });
       }
     },
     onToolsChanged: listener => {

@@ -1,0 +1,151 @@
+/**
+ * The start-up check: does the server LAL_HOST names answer as the API the
+ * agent will speak (OpenAI-compatible, Ollama, Anthropic), and does it serve
+ * the model LAL_MODEL names? Each problem is one sentence that names the
+ * setting to change and its value; when the answer shows another API, the
+ * sentence says which and how to reach it (in both directions: /v1 added or
+ * taken away, LAL_PROVIDER changed).
+ */
+import type { ProviderConfig } from './config.js';
+import { displayHost } from './provider-errors.js';
+import {
+  fetchModelList,
+  listProblem,
+  listUrl,
+  type ListAnswer,
+  type ListOptions,
+} from './list-models.js';
+
+export interface ServerCheck {
+  /** The models the server lists (empty when it lists none or could not be asked). */
+  models: string[];
+  /** What is wrong, one sentence a person acts on; undefined when nothing is. */
+  problem?: string;
+  /** False when the model cannot be used as configured: the agent would fail on every message. */
+  usable: boolean;
+}
+
+export interface CheckOptions extends ListOptions {
+  /** Whether LAL_HOST was set (else the default Ollama address was tried). */
+  hostFromEnv?: boolean;
+}
+
+const V1 = /\/v1\/?$/;
+const withoutV1 = (host: string) => host.replace(V1, '');
+const SERVICE = {
+  openai: 'an OpenAI-compatible API',
+  ollama: "Ollama's API",
+  anthropic: "Anthropic's API",
+};
+
+const lists = async (url: string, config: ProviderConfig, options: ListOptions) =>
+  (await fetchModelList(url, config, options)).kind === 'list';
+
+/** Where the API the config expects is not: which API answers nearby, and the settings that reach it. */
+const findOtherApi = async (
+  config: ProviderConfig,
+  options: ListOptions,
+): Promise<string | undefined> => {
+  const where = displayHost(config.host);
+  const base = displayHost(withoutV1(config.host));
+  const hasV1 = V1.test(config.host);
+  if (config.kind === 'openai') {
+    if (!hasV1 && (await lists(`${config.host}/v1/models`, config, options)))
+      return `OpenAI-compatible servers answer under /v1: set LAL_HOST to ${where}/v1`;
+    if (await lists(`${withoutV1(config.host)}/api/tags`, config, options))
+      return `it is Ollama's native API: set LAL_PROVIDER=ollama and LAL_HOST to ${base}`;
+    return undefined;
+  }
+  if (config.kind === 'ollama') {
+    if (hasV1 && (await lists(`${withoutV1(config.host)}/api/tags`, config, options)))
+      return `Ollama's native API is at the address without /v1: set LAL_HOST to ${base} (or LAL_PROVIDER=openai for its OpenAI-compatible API at ${where})`;
+    if (await lists(`${config.host}/models`, config, options))
+      return `it is an OpenAI-compatible server: set LAL_PROVIDER=openai`;
+    if (!hasV1 && (await lists(`${config.host}/v1/models`, config, options)))
+      return `it is an OpenAI-compatible server: set LAL_HOST to ${where}/v1 (and LAL_PROVIDER=openai if you set it)`;
+    return undefined;
+  }
+  if (await lists(`${config.host}/api/tags`, config, options))
+    return `it is Ollama's native API: set LAL_PROVIDER=ollama`;
+  if (await lists(`${config.host}/models`, config, options))
+    return `it is an OpenAI-compatible server: set LAL_PROVIDER=openai`;
+  return undefined;
+};
+
+/** Whether the list holds the model (Ollama's `:latest` tag and Anthropic's dated ids count). */
+const listsModel = (models: readonly string[], config: ProviderConfig): boolean =>
+  models.some(
+    name =>
+      name === config.model ||
+      name === `${config.model}:latest` ||
+      (config.kind === 'anthropic' && name.startsWith(`${config.model}-`)),
+  );
+
+/** The models to name: those sharing the wanted name's first word first, at most twelve. */
+const nameModels = (models: readonly string[], wanted: string): string => {
+  const stem = wanted.toLowerCase().split(/[^a-z0-9]/)[0] ?? '';
+  const near = models.filter(name => stem !== '' && name.toLowerCase().startsWith(stem));
+  const ordered = [...near, ...models.filter(name => !near.includes(name))];
+  const shown = ordered.slice(0, 12);
+  return `${shown.join(', ')}${ordered.length > shown.length ? ` and ${ordered.length - shown.length} more` : ''}`;
+};
+
+const checkList = (models: string[], config: ProviderConfig, where: string): ServerCheck => {
+  if (config.modelFromEnv && models.length > 0 && !listsModel(models, config)) {
+    const pull = config.kind === 'ollama' ? `run \`ollama pull ${config.model}\` or ` : '';
+    return {
+      models,
+      usable: false,
+      problem: `${where} does not serve the model "${config.model}" that LAL_MODEL names; it has ${nameModels(models, config.model)} — ${pull}set LAL_MODEL to one of them.`,
+    };
+  }
+  if (models.length === 0)
+    return {
+      models,
+      usable: false,
+      problem: `${where} lists no models${config.kind === 'ollama' ? ` — run \`ollama pull ${config.model}\`` : ''}.`,
+    };
+  return { models, usable: true };
+};
+
+export const checkServer = async (
+  config: ProviderConfig,
+  options: CheckOptions = {},
+): Promise<ServerCheck> => {
+  const where = displayHost(config.host);
+  const answer: ListAnswer = await fetchModelList(listUrl(config), config, options);
+  if (answer.kind === 'list') return checkList(answer.models, config, where);
+  if (answer.kind === 'unreachable') {
+    const next =
+      options.hostFromEnv === false
+        ? 'start Ollama, or set LAL_HOST (and LAL_MODEL, LAL_AUTH_TOKEN) to your model server'
+        : 'is the model server running there? Check LAL_HOST';
+    return {
+      models: [],
+      usable: false,
+      problem: `Nothing answers at ${where} (${answer.reason}) — ${next}.`,
+    };
+  }
+  if (answer.kind === 'http' && (answer.status === 401 || answer.status === 403))
+    return {
+      models: [],
+      usable: false,
+      problem: `${where} refuses the credentials (HTTP ${answer.status}) — set LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to a valid key.`,
+    };
+  const other = await findOtherApi(config, options);
+  if (answer.kind === 'web-page')
+    return {
+      models: [],
+      usable: false,
+      problem: `${where} answered with a web page, not ${SERVICE[config.kind]} — ${other ?? 'check LAL_HOST'}.`,
+    };
+  if (other !== undefined)
+    return {
+      models: [],
+      usable: false,
+      problem: `${where} does not answer as ${SERVICE[config.kind]}: ${other}.`,
+    };
+  // Some servers and proxies speak the API but list no models: advice, not a stop.
+  return { models: [], usable: true, problem: listProblem(answer, where) };
+};
+harden(checkServer);

@@ -1,0 +1,38 @@
+/**
+ * Every LAL_/FAE_ variable some part of lal-fae reads, so a misspelt one in
+ * `.env` or the shell is named instead of silently ignored.
+ */
+import { closestNames } from '../src/text/closest-names.js';
+import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
+import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
+
+/** Read by the setup scripts and the simulator only; never passed to a caplet. */
+export const SETUP_ENV_NAMES: readonly string[] = harden([
+  'LAL_NAME',
+  'LAL_PIN',
+  'LAL_RESTART',
+  'LAL_FORM',
+  'LAL_AGENT_MODULE',
+  'LAL_SIM_NO_BUILD',
+  'FAE_GUEST',
+]);
+
+const KNOWN = new Set([...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_ENV_NAMES]);
+const OURS = /^(LAL|FAE)_/;
+
+/**
+ * One warning per LAL_/FAE_ variable no part of lal-fae reads, naming the
+ * closest known ones. A `<NAME>_FILE` of a known variable, and the token
+ * variables LAL_FALLBACK names, count as known.
+ */
+export const unknownSettings = (env: SourceEnv, alsoKnown: readonly string[] = []): string[] =>
+  Object.keys(env)
+    .filter(name => OURS.test(name) && env[name] !== undefined)
+    .filter(name => !KNOWN.has(name) && !alsoKnown.includes(name))
+    .filter(name => !(name.endsWith('_FILE') && KNOWN.has(name.slice(0, -'_FILE'.length))))
+    .sort()
+    .map(name => {
+      const near = closestNames(name, KNOWN);
+      return `${name} is not a setting of lal-fae${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ' (see the configuration table)'}`;
+    });
+harden(unknownSettings);

@@ -1,0 +1,152 @@
+/**
+ * Conversations between agents end. A sender that is not the HOST gets at
+ * most LAL_MAX_PEER_EXCHANGES turns in a row without a message from the
+ * HOST in between, and at most LAL_MAX_TURNS_PER_SENDER_PER_HOUR turns an
+ * hour. Beyond either its messages wait (undismissed, in the inbox, and
+ * here until they may be served) and the HOST is told once, in one line,
+ * who is held and how to let the agent go on; a message from the HOST
+ * starts the count again and lets the held messages in. The counts live in
+ * the agent's store (./sender-ledger.ts), so a restart neither forgets a
+ * hold nor tells the HOST again.
+ */
+import type { Clock } from '../clock.js';
+import {
+  countTurn,
+  hourFreesAt,
+  recordFor,
+  turnsInHour,
+  type SenderRecord,
+} from './sender-ledger.js';
+
+export interface ConversationLimits {
+  /** Turns in a row for one sender without a word from the HOST (LAL_MAX_PEER_EXCHANGES). */
+  maxPeerExchanges: number;
+  /** Turns for one sender in any hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR). */
+  maxTurnsPerSenderPerHour: number;
+}
+
+export type Hold = { reason: 'exchanges' } | { reason: 'hourly'; until: number };
+
+export interface ConversationBounds<W> {
+  /** Undefined when this sender may be served now; else why and until when it waits. */
+  check(key: string, isHost: boolean): Hold | undefined;
+  /**
+   * Keeps `work` until the sender may be served again; returns the line to
+   * tell the HOST, the first time only for each hold.
+   */
+  hold(key: string, name: string, hold: Hold, work: W): string | undefined;
+  /** A turn for this sender starts: counted; the HOST's lets every sender held for its exchanges go on. */
+  served(key: string, name: string, isHost: boolean): void;
+  /** For help(): the senders served, most recent first, with who is held. */
+  describe(): string[];
+  /** Stops the timers (held messages stay in the inbox for the next run). */
+  stop(): void;
+}
+
+export const makeConversationBounds = <W>(options: {
+  records: SenderRecord[];
+  limits: ConversationLimits;
+  clock: Clock;
+  hostName: string;
+  requeue: (work: W) => void;
+  /** Whether the sender of this key writes from another daemon (the node part of its id). */
+  elsewhere?: (key: string) => boolean;
+}): ConversationBounds<W> => {
+  const { records, limits, clock, hostName, requeue } = options;
+  const shown = (record: SenderRecord) =>
+    options.elsewhere?.(record.key) === true && !record.name.includes('another daemon')
+      ? `${record.name} (on another daemon)`
+      : record.name;
+  const waiting = new Map<string, W[]>();
+  const timers = new Map<string, () => void>();
+  const find = (key: string) => records.find(record => record.key === key);
+
+  const release = (record: SenderRecord) => {
+    delete record.held;
+    delete record.told;
+    timers.get(record.key)?.();
+    timers.delete(record.key);
+    const works = waiting.get(record.key) ?? [];
+    waiting.delete(record.key);
+    for (const work of works) requeue(work);
+  };
+
+  const check = (key: string, isHost: boolean): Hold | undefined => {
+    if (isHost) return undefined;
+    const record = find(key);
+    if (record === undefined) return undefined;
+    const now = clock.now();
+    if (record.exchanges >= limits.maxPeerExchanges) return { reason: 'exchanges' };
+    if (turnsInHour(record, now) >= limits.maxTurnsPerSenderPerHour)
+      return { reason: 'hourly', until: hourFreesAt(record, limits.maxTurnsPerSenderPerHour, now) };
+    return undefined;
+  };
+
+  const tellLine = (name: string, hold: Hold): string =>
+    hold.reason === 'exchanges'
+      ? `I stopped answering ${name} after ${limits.maxPeerExchanges} turns in a row without a word from you (LAL_MAX_PEER_EXCHANGES); its messages wait in my inbox. Send me any message to let me go on.`
+      : `I have answered ${name} ${limits.maxTurnsPerSenderPerHour} times in the last hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR); its messages wait in my inbox until ${new Date(hold.until).toISOString()}.`;
+
+  return {
+    check,
+    hold(key, name, hold, work) {
+      const record = recordFor(records, key, name);
+      const list = waiting.get(key) ?? [];
+      list.push(work);
+      waiting.set(key, list);
+      if (hold.reason === 'hourly' && !timers.has(key)) {
+        timers.set(
+          key,
+          clock.at(hold.until, () => {
+            timers.delete(key);
+            release(record);
+          }),
+        );
+      }
+      if (record.told === true && record.held === hold.reason) return undefined;
+      record.held = hold.reason;
+      record.told = true;
+      return tellLine(record.name, hold);
+    },
+    served(key, name, isHost) {
+      const record = recordFor(records, key, name);
+      countTurn(record, clock.now());
+      if (!isHost) {
+        record.exchanges += 1;
+        return;
+      }
+      for (const each of records) {
+        each.exchanges = 0;
+        if (each.held === 'exchanges') release(each);
+      }
+    },
+    describe() {
+      const now = clock.now();
+      return [...records]
+        .sort((a, b) => b.last - a.last)
+        .map(record => {
+          const parts = [
+            `${shown(record)}: ${record.served} turn${record.served === 1 ? '' : 's'}, the last at ${new Date(record.last).toISOString()}`,
+          ];
+          if (record.name !== hostName)
+            parts.push(
+              `${record.exchanges} in a row since ${hostName} spoke, ${turnsInHour(record, now)} in the last hour`,
+            );
+          const waits = waiting.get(record.key)?.length ?? 0;
+          if (record.held === 'exchanges')
+            parts.push(
+              `HELD after ${limits.maxPeerExchanges} turns in a row (${waits} message${waits === 1 ? '' : 's'} wait; a message from ${hostName} lets it go on)`,
+            );
+          else if (record.held === 'hourly')
+            parts.push(
+              `HELD by the hourly bound (${waits} message${waits === 1 ? '' : 's'} wait until ${new Date(hourFreesAt(record, limits.maxTurnsPerSenderPerHour, now)).toISOString()})`,
+            );
+          return parts.join('; ');
+        });
+    },
+    stop() {
+      for (const disarm of timers.values()) disarm();
+      timers.clear();
+    },
+  };
+};

@@ -1,0 +1,212 @@
+/**
+ * Errors that teach: when a built-in tool fails on a name that does not
+ * exist, the error says what would have been right, so the model can
+ * correct itself instead of guessing again (a real model called adoptTool
+ * with edge `math` for a message whose edge is `math-tool`). Looked up only
+ * after a failure: the messages in the inbox for a message number that is
+ * not there, the edges a message has for an edge name it lacks, the pet
+ * names nearest to one that is missing.
+ */
+import { E } from '@endo/far';
+import type { MessageRecord } from '../mail/message-record.js';
+import { stringList } from '../mail/message-record.js';
+import type { BuiltinContext } from './builtin-context.js';
+import { closestNames } from '../text/closest-names.js';
+import type { Args } from './read-args.js';
+import type { GroupedCall } from './tool-groups.js';
+
+/** Inbox numbers named at most, the most recent. */
+const NUMBERS_SHOWN = 10;
+/** Names of a folder shown when none is near the one asked for. */
+const NAMES_SHOWN = 5;
+
+export const quoteList = (names: readonly string[]): string =>
+  names.map(name => `"${name}"`).join(', ');
+
+type Path = string[];
+
+const asPath = (value: unknown): Path | undefined => {
+  if (typeof value === 'string' && value !== '') return value.split('/');
+  if (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(part => typeof part === 'string' && part !== '')
+  )
+    return value as string[];
+  return undefined;
+};
+
+/** The arguments that name something that must already exist, for each tool or op. */
+const EXISTING: Readonly<Record<string, readonly string[]>> = harden({
+  list: ['path', 'petNamePath'],
+  lookup: ['path', 'petNamePath', 'fromPath', 'petName'],
+  inspectCapability: ['path', 'petNamePath', 'fromPath', 'petName'],
+  remove: ['path', 'petNamePath', 'fromPath', 'petName'],
+  move: ['path', 'petNamePath', 'fromPath', 'petName'],
+  copy: ['path', 'petNamePath', 'fromPath', 'petName'],
+  resolve: ['path', 'petNamePath'],
+  send: ['recipient'],
+  request: ['recipient'],
+});
+/** Arguments that hold a list of names that must exist. */
+const EXISTING_LISTS: Readonly<Record<string, readonly string[]>> = harden({
+  reply: ['petNames'],
+  send: ['petNames'],
+  evaluate: ['petNamePaths'],
+});
+/** Arguments whose last name is made, so only the folder it goes in must exist. */
+const FOLDERS: Readonly<Record<string, readonly string[]>> = harden({
+  move: ['to', 'toPath'],
+  copy: ['to', 'toPath'],
+  makeDirectory: ['path', 'petNamePath', 'petName'],
+  store: ['path', 'petNamePath', 'petName'],
+  adopt: ['petName', 'path'],
+});
+
+const pathsNamed = (op: string, args: Args): { path: Path; whole: boolean }[] => {
+  const found: { path: Path; whole: boolean }[] = [];
+  for (const key of EXISTING[op] ?? []) {
+    const path = asPath(args[key]);
+    if (path !== undefined) found.push({ path, whole: true });
+  }
+  for (const key of EXISTING_LISTS[op] ?? []) {
+    const list = args[key];
+    if (Array.isArray(list))
+      for (const item of list) {
+        const path = asPath(item);
+        if (path !== undefined) found.push({ path, whole: true });
+      }
+  }
+  for (const key of FOLDERS[op] ?? []) {
+    const path = asPath(args[key]);
+    if (path !== undefined && path.length > 1) found.push({ path: path.slice(0, -1), whole: true });
+  }
+  return found;
+};
+
+type Far = {
+  has(...path: string[]): Promise<boolean>;
+  list(...path: string[]): Promise<string[]>;
+  listMessages(): Promise<MessageRecord[]>;
+};
+
+/** A hint, and what the error must name for the hint to be about it. */
+interface Hint {
+  /** Found in the error's text when the error is about this: a quoted name, or a number. */
+  about: RegExp;
+  text: string;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const aboutName = (name: string) => new RegExp(escape(JSON.stringify(name)));
+const aboutNumber = (number: bigint) => new RegExp(`(?<![0-9])${number}(?![0-9])`);
+
+/** The first name of `path` that does not exist, and the names nearest to it; undefined when all do. */
+const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> => {
+  for (let index = 0; index < path.length; index += 1) {
+    const prefix = path.slice(0, index + 1);
+    // A name the daemon refuses to look at (`Invalid name "Bob"`) is not there either.
+    // eslint-disable-next-line no-await-in-loop -- each step only if the one before exists
+    if (await powers.has(...prefix).catch(() => false)) continue;
+    const folder = path.slice(0, index);
+    const where = folder.length === 0 ? 'your directory' : `"${folder.join('/')}"`;
+    // eslint-disable-next-line no-await-in-loop -- once, for the name that is missing
+    const names = (await powers.list(...folder)).filter(name => typeof name === 'string');
+    const near = closestNames(path[index]!, names);
+    const about = aboutName(path[index]!);
+    const missing = `there is no "${path[index]}" in ${where}`;
+    if (names.length === 0) return { about, text: `${missing}, which is empty` };
+    if (near.length > 0)
+      return { about, text: `${missing}; the nearest names there: ${quoteList(near)}` };
+    const some = names.slice(0, NAMES_SHOWN);
+    return {
+      about,
+      text: `${missing}; the names there: ${quoteList(some)}${names.length > some.length ? ` (${names.length} in all)` : ''}`,
+    };
+  }
+  return undefined;
+};
+
+const messageNumberOf = (args: Args): bigint | undefined => {
+  const value = args.messageNumber;
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^\+?#?\d+$/.test(value.trim()))
+    return BigInt(value.trim().replace(/^[+#]+/, ''));
+  return undefined;
+};
+
+/** What is wrong with the message number or edge name, when either names nothing. */
+const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | undefined> => {
+  const number = messageNumberOf(args);
+  if (number === undefined) return undefined;
+  const inbox = await powers.listMessages();
+  const message = inbox.find(each => each.number === number);
+  if (message === undefined) {
+    const numbers = inbox
+      .map(each => each.number)
+      .filter((each): each is bigint => typeof each === 'bigint')
+      .slice(-NUMBERS_SHOWN);
+    return {
+      about: aboutNumber(number),
+      text:
+        numbers.length === 0
+          ? `there is no message #${number}: your inbox is empty`
+          : `there is no message #${number}; your inbox holds ${numbers.map(each => `#${each}`).join(', ')}`,
+    };
+  }
+  const edgeName = args.edgeName;
+  if ((op === 'adopt' || op === 'adoptTool') && typeof edgeName === 'string') {
+    const edges = stringList(message.names);
+    if (edges.includes(edgeName)) return undefined;
+    return {
+      about: aboutName(edgeName),
+      text:
+        edges.length === 0
+          ? `message #${number} carries no values`
+          : `message #${number} carries ${edges.length === 1 ? 'one value' : `${edges.length} values`}, under the edge name${edges.length === 1 ? '' : 's'} ${quoteList(edges)}`,
+    };
+  }
+  return undefined;
+};
+
+/**
+ * The hints for a call that failed with `message`, looked up now: only
+ * about a name or number the error names (an error about a missing
+ * argument gets none), none when every name the call gave exists.
+ */
+export const hintsFor = async (
+  message: string,
+  name: string,
+  args: Args,
+  grouped: GroupedCall | undefined,
+  context: Pick<BuiltinContext, 'powers'>,
+): Promise<string[]> => {
+  const op = grouped?.op ?? name;
+  const powers = E(context.powers) as unknown as Far;
+  const hints: string[] = [];
+  // The look-ups only help: one that fails adds nothing, and the error stands as it is.
+  const quietly = (lookUp: Promise<Hint | undefined>) => lookUp.catch(() => undefined);
+  const found = await Promise.all([
+    quietly(messageHint(powers, op, args)),
+    ...pathsNamed(op, args).map(({ path }) => quietly(missingName(powers, path))),
+  ]);
+  for (const hint of found)
+    if (hint !== undefined && hint.about.test(message) && !hints.includes(hint.text))
+      hints.push(hint.text);
+  return hints;
+};
+
+/** The error of a failed built-in call, with what would have been right. */
+export const explainFailure = async (
+  error: unknown,
+  name: string,
+  args: Args,
+  grouped: GroupedCall | undefined,
+  context: Pick<BuiltinContext, 'powers'>,
+): Promise<Error> => {
+  const base = error instanceof Error ? error : new Error(String(error));
+  const hints = await hintsFor(base.message, name, args, grouped, context);
+  if (hints.length === 0) return base;
+  return new Error(`${base.message} (${hints.join('; ')})`, { cause: error });
+};

@@ -1,0 +1,180 @@
+/**
+ * The tool policy piece by piece (src/policy/): how LAL_TOOLS_ALLOW / _DENY / _APPROVE and
+ * LAL_TRUSTED_SENDERS are read, what help() says of them, which calls the guard runs, refuses or
+ * puts to the HOST (a call that cannot be decoded is never put to the HOST), and which stored
+ * approval leaves an allowance. The agent-level proof is agent-tool-policy.test.ts and
+ * agent-call-decision.test.ts; `npm run mutation -- policy` judges these.
+ */
+import { describe, expect, test } from 'vitest';
+import { decodeCall, type CallDecoding } from '../src/encoding/decode-call.js';
+import type { ApprovalAsk, ApprovalGate } from '../src/policy/approval-gate.js';
+import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
+import { guardToolCall } from '../src/policy/guard-tool-call.js';
+import { readToolPolicy } from '../src/policy/tool-policy.js';
+import { pickEnv } from '../setup/passed-env.js';
+
+const decode = (name: string, args: string) =>
+  decodeCall({ id: 'c1', name, arguments: args }, text => text);
+
+describe('readToolPolicy', () => {
+  test('lists are comma-separated names, spaces and empty entries ignored', () => {
+    const policy = readToolPolicy({
+      LAL_TOOLS_DENY: ' remove ,, makeDirectory ,',
+      LAL_TOOLS_APPROVE: 'send,  runCommand',
+    });
+    expect(policy.allows(['remove', 'names'])).toBe(false);
+    expect(policy.allows(['makeDirectory', 'names'])).toBe(false);
+    expect(policy.allows(['list', 'names'])).toBe(true);
+    expect(policy.allows([''])).toBe(true);
+    expect(policy.needsApproval(['runCommand'], 'alice')).toBe(true);
+    expect(policy.needsApproval(['send'], 'alice')).toBe(true);
+    expect(policy.describe()).toEqual([
+      'never these tools: remove, makeDirectory',
+      'the HOST approves each call of: send, runCommand (not asked while serving HOST, @host)',
+    ]);
+  });
+
+  test('a list that is only spaces is no list: LAL_TOOLS_ALLOW of spaces allows everything', () => {
+    const policy = readToolPolicy({ LAL_TOOLS_ALLOW: '   ', LAL_TOOLS_DENY: ' ' });
+    expect(policy.allows(['reply'])).toBe(true);
+    expect(policy.describe()).toEqual([]);
+  });
+
+  test('LAL_TOOLS_ALLOW offers only what it names; a refusal says which list refused', () => {
+    const policy = readToolPolicy({ LAL_TOOLS_ALLOW: 'reply, names', LAL_TOOLS_DENY: 'remove' });
+    expect(policy.allows(['reply'])).toBe(true);
+    expect(policy.allows(['list', 'names'])).toBe(true);
+    expect(policy.allows(['send'])).toBe(false);
+    expect(policy.refusal(['send'])).toBe(
+      'The tool "send" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.',
+    );
+    expect(policy.refusal(['remove', 'names'])).toBe(
+      'The tool "remove" is not allowed here (LAL_TOOLS_DENY). Do without it, or tell the sender you cannot.',
+    );
+    expect(policy.refusal([])).toBe(
+      'The tool "" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.',
+    );
+    expect(policy.describe()).toEqual([
+      'only these tools: reply, names',
+      'never these tools: remove',
+    ]);
+  });
+
+  test('trusted senders: HOST by default, else exactly those named; no sender (a wake-up) is never trusted', () => {
+    const byDefault = readToolPolicy({ LAL_TOOLS_APPROVE: 'send' });
+    expect(byDefault.needsApproval(['send'], 'HOST')).toBe(false);
+    expect(byDefault.needsApproval(['send'], '@host')).toBe(false);
+    expect(byDefault.needsApproval(['send'], 'alice')).toBe(true);
+    expect(byDefault.needsApproval(['send'], undefined)).toBe(true);
+    expect(byDefault.needsApproval(['reply'], 'alice')).toBe(false);
+    const named = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: 'alice' });
+    expect(named.needsApproval(['send'], 'alice')).toBe(false);
+    expect(named.needsApproval(['send'], 'HOST')).toBe(true);
+    expect(named.describe()).toEqual([
+      'the HOST approves each call of: send (not asked while serving alice)',
+    ]);
+    const noOne = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
+    expect(noOne.needsApproval(['send'], 'HOST')).toBe(true);
+    expect(noOne.describe()).toEqual([
+      'the HOST approves each call of: send (not asked while serving no one)',
+    ]);
+  });
+
+  test('setup passes every policy variable on to the agent', () => {
+    const policyEnv = {
+      LAL_TOOLS_ALLOW: 'a',
+      LAL_TOOLS_DENY: 'b',
+      LAL_TOOLS_APPROVE: 'c',
+      LAL_TRUSTED_SENDERS: 'd',
+    };
+    expect(pickEnv(policyEnv)).toEqual(policyEnv);
+  });
+});
+
+describe('guardToolCall', () => {
+  const makeGate = (allowed: string[] = []) => {
+    const asked: ApprovalAsk[] = [];
+    const gate: ApprovalGate = {
+      ask: request => {
+        asked.push(request);
+        return { status: 'pending', approvalId: 'a1' };
+      },
+      pending: () => [],
+      takeAllowance: digest => {
+        const at = allowed.indexOf(digest);
+        if (at === -1) return false;
+        allowed.splice(at, 1);
+        return true;
+      },
+      resume: async () => {},
+    };
+    return { gate, asked };
+  };
+  const guard = (
+    env: Record<string, string>,
+    gate: ApprovalGate,
+    origin: { number: bigint; sender: string } | undefined,
+  ) => {
+    const ran: CallDecoding[] = [];
+    const run = guardToolCall({
+      policy: readToolPolicy(env),
+      gate,
+      origin,
+      run: async call => {
+        ran.push(call);
+        return call.ok ? 'ran' : call.error;
+      },
+    });
+    return { run, ran };
+  };
+
+  test('a call that cannot be decoded is answered with its error, never put to the HOST', async () => {
+    const { gate, asked } = makeGate();
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, {
+      number: 1n,
+      sender: 'alice',
+    });
+    const answer = await run(decode('deploy', '{"to": '), ['deploy']);
+    expect(answer).toMatch(/^The arguments are not valid JSON/);
+    expect(asked).toEqual([]);
+    expect(ran).toHaveLength(1);
+  });
+
+  test('a gated call while serving no one (a wake-up) is put to the HOST, whole', async () => {
+    const { gate, asked } = makeGate();
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, undefined);
+    const answer = await run(decode('deploy', '{"to":"bob","strings":["hi"]}'), ['deploy']);
+    expect(JSON.parse(answer)).toEqual({ status: 'pending', approvalId: 'a1' });
+    expect(ran).toEqual([]);
+    expect(asked.map(({ action, origin }) => ({ action, origin }))).toEqual([
+      { action: 'deploy {"to":"bob","strings":["hi"]}', origin: undefined },
+    ]);
+    expect(asked[0]!.digest).toBe(digestOfCall(asked[0]!.action));
+  });
+
+  test('an allowance left by an approval runs that call once without asking', async () => {
+    const call = decode('deploy', '{"to":"bob"}');
+    const { gate, asked } = makeGate([digestOfCall(describeCall(call as never))]);
+    const { run, ran } = guard({ LAL_TOOLS_APPROVE: 'deploy' }, gate, { number: 2n, sender: 'x' });
+    expect(await run(call, ['deploy'])).toBe('ran');
+    expect(ran).toHaveLength(1);
+    await run(call, ['deploy']);
+    expect(asked).toHaveLength(1);
+  });
+});
+
+describe('digestOfStored', () => {
+  test('a stored digest is the allowance key as it is', () => {
+    expect(digestOfStored({ digest: 'abc' }, 'send {"to":"bob"}')).toBe('abc');
+  });
+
+  test('an approval stored before digests: the digest of the whole call its text reads as, or none', () => {
+    const call = decode('makeDirectory', '{"petNamePath":["box"]}');
+    expect(digestOfStored({}, 'makeDirectory {"petNamePath":["box"]}')).toBe(
+      digestOfCall(describeCall(call as never)),
+    );
+    expect(digestOfStored({}, ' {"petNamePath":["box"]}')).toBeUndefined();
+    expect(digestOfStored({}, 'makeDirectory')).toBeUndefined();
+    expect(digestOfStored({}, 'makeDirectory {"petNamePath": ["bo')).toBeUndefined();
+  });
+});

@@ -1,0 +1,24 @@
+// The README's example session is what the current code prints (sim/transcript/):
+// regenerate it with `npm run transcript -- --write` when the simulator or the agent changes.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { recordReadmeSession } from '../sim/transcript/readme-session.js';
+import { readmeBlock, transcriptBlock } from '../sim/transcript/readme-block.js';
+
+const readme = readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md'),
+  'utf8',
+);
+
+describe("the README's session", () => {
+  it('is what the simulator prints today, word for word', async () => {
+    const recorded = await recordReadmeSession();
+    expect(recorded).toContain('#8 fae › Adopted it: 6 × 7 = 42');
+    expect(
+      readmeBlock(readme),
+      "README.md's session is stale: run `npm run transcript -- --write` and commit README.md",
+    ).toBe(transcriptBlock(recorded));
+  });
+});

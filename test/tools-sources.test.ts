@@ -1,0 +1,78 @@
+/**
+ * A tool source in Fae's tools/ (src/tools/tool-sources.ts; the MCP bridge
+ * is one, docs/mcp.md): every tool it lists is offered, asked again before
+ * each turn; a tool it drops is no longer offered, a tool whose schema is
+ * refused is left out with the reason, and a source that cannot answer keeps
+ * offering what it offered before.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say } from './support/scripted-provider.js';
+import { useAgents } from './support/use-agents.js';
+import { sourceControl } from './support/tool-source-caplet.js';
+
+const sourceUrl = new URL('./support/tool-source-caplet.ts', import.meta.url).href;
+const { start } = useAgents();
+
+afterEach(() => {
+  sourceControl.names = ['alpha', 'beta'];
+  sourceControl.failing = false;
+  sourceControl.calls = 0;
+});
+
+const ours = (names: string[]) => names.filter(name => ['alpha', 'beta', 'gamma'].includes(name));
+
+describe('a tool source in tools/', () => {
+  test('its tools follow its list, a refused one is left out, and a failing source keeps what it offered', async () => {
+    sourceControl.names = ['alpha', 'beta', 'bad name'];
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-source', sourceUrl, { resultName: 'src', env: {} });
+    const offered: string[][] = [];
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames: { src: 'src' },
+      steps: [
+        request => {
+          offered.push(ours(request.toolNames));
+          return callTool('beta', {});
+        },
+        request => say(`1: ${request.messages.at(-1)!.content}`),
+        request => {
+          offered.push(ours(request.toolNames));
+          return say('2');
+        },
+        request => {
+          offered.push(ours(request.toolNames));
+          return say('3');
+        },
+      ],
+    });
+    await run.send('one');
+    await run.reply(/^1: .*beta ran/);
+    expect(run.logs.join('\n')).toMatch(/a tool of tools\/src is refused: .*"bad name"/);
+    expect(await run.help()).toMatch(/tools\/src \(one of its tools\): .*"bad name"/);
+
+    // Changed once the agent has asked at the start and after the turn: the next turn's tools
+    // must come from asking again before it.
+    await sourceControl.untilCalls(2);
+    sourceControl.names = ['alpha', 'gamma'];
+    await run.send('two');
+    await run.reply('2');
+    expect(offered).toEqual([
+      ['alpha', 'beta'],
+      ['alpha', 'gamma'],
+    ]);
+
+    await sourceControl.untilCalls(4);
+    sourceControl.failing = true;
+    await run.send('three');
+    await run.reply('3');
+    expect(offered[2]).toEqual(['alpha', 'gamma']);
+    expect(run.logs.join('\n')).toContain(
+      "tools/src: tools/src's listTools() failed: the source is down; the tools it offered before stay offered",
+    );
+    expect(await run.help()).not.toContain('bad name');
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The serving loop's queue (src/work-queue.ts): first lanes before the
+ * others, lanes taking turns within a tier, each lane in its own order.
+ */
+import { describe, expect, test } from 'vitest';
+import { makeWorkQueue } from '../src/work-queue.js';
+
+type Item = { from: string; n: number };
+const laneOf = (item: Item) => ({ key: item.from, first: item.from === 'HOST' });
+
+const drain = async (queue: ReturnType<typeof makeWorkQueue<Item>>) => {
+  const out: string[] = [];
+  queue.close();
+  for (let item = await queue.take(); item !== undefined; item = await queue.take())
+    out.push(`${item.from}${item.n}`);
+  return out;
+};
+
+describe('the work queue', () => {
+  test('a HOST item behind a flood is taken first, and flooding senders take turns, each in order', async () => {
+    const queue = makeWorkQueue<Item>(laneOf);
+    for (let n = 1; n <= 4; n += 1) queue.push({ from: 'bob', n });
+    queue.push({ from: 'carol', n: 1 });
+    queue.push({ from: 'carol', n: 2 });
+    queue.push({ from: 'HOST', n: 1 });
+    expect(queue.size()).toBe(7);
+    expect(queue.waiting()).toEqual([
+      { lane: 'HOST', size: 1 },
+      { lane: 'bob', size: 4 },
+      { lane: 'carol', size: 2 },
+    ]);
+    expect(await drain(queue)).toEqual([
+      'HOST1',
+      'bob1',
+      'carol1',
+      'bob2',
+      'carol2',
+      'bob3',
+      'bob4',
+    ]);
+  });
+
+  test('an item pushed while the loop waits goes straight to it; without lanes it is first in, first out', async () => {
+    const queue = makeWorkQueue<Item>();
+    const taken = queue.take();
+    queue.push({ from: 'bob', n: 1 });
+    expect(await taken).toEqual({ from: 'bob', n: 1 });
+    queue.push({ from: 'bob', n: 2 });
+    queue.push({ from: 'HOST', n: 1 });
+    queue.push({ from: 'bob', n: 3 });
+    expect(await drain(queue)).toEqual(['bob2', 'HOST1', 'bob3']);
+    expect(await queue.take()).toBeUndefined();
+  });
+});
