@@ -38,6 +38,19 @@ const modules = [
     ],
   },
   {
+    name: 'tool-arguments',
+    mutate: [
+      'src/tools/validate-arguments.ts',
+      'src/tools/check-fae-arguments.ts',
+      'src/tools/tool-parameters.ts',
+    ],
+    tests: [
+      'test/tools-definitions.test.ts',
+      'test/tools-check-fae-arguments.test.ts',
+      'test/tools-read-args.test.ts',
+    ],
+  },
+  {
     name: 'policy',
     mutate: [
       'src/policy/guard-tool-call.ts',

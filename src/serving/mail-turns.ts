@@ -5,6 +5,7 @@
  * over the hourly quota it waits (its sender told once when); else the model
  * answers it, it is remembered as handled, and it is finished.
  */
+import { describeError } from '../../providers/describe-error.js';
 import type { AgentConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
@@ -92,8 +93,13 @@ export const makeMailTurns = (options: {
       await toolsFresh.afterTurn();
       return;
     }
-    if (key !== undefined) handled.add(key);
-    revisions.answered(key, message);
-    await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
+    // The turn has told its sender (tell-turn-end.ts): a failure from here on is logged, never told twice.
+    try {
+      if (key !== undefined) handled.add(key);
+      revisions.answered(key, message);
+      await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
+    } catch (error) {
+      log(`could not finish #${message.number} after its turn: ${redact(describeError(error))}`);
+    }
   };
 };
