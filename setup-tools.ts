@@ -43,6 +43,7 @@ import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import type { SetupHostRef } from './setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
+import { describeError } from './providers/describe-error.js';
 
 export { toolPetName } from './setup/tool-plans.js';
 
@@ -80,9 +81,7 @@ const sayMcpTools = async (host: SetupHostRef, petName: string, say: (line: stri
     );
     say(`"${petName}" offers ${names.length} tool(s): ${names.join(', ')}`);
   } catch (error) {
-    say(
-      `warning: "${petName}" could not list its server's tools: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    say(`warning: "${petName}" could not list its server's tools: ${describeError(error)}`);
   }
 };
 

@@ -13,6 +13,7 @@ import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/tools/tools-directory.js';
 import { chooseNames, markOurs } from './our-agents.js';
+import { describeError } from '../providers/describe-error.js';
 
 export interface ProvisionAgentOptions {
   /** The daemon's generation and the names that differ (setup-daemon.ts). */
@@ -43,9 +44,6 @@ export interface AgentProvisioned {
   handed: string[];
   pin: PinOutcome;
 }
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * Gives an existing guest the introduced values it does not hold yet: into
@@ -147,7 +145,9 @@ export const provisionAgent = async (
     await unpinAgent(host, daemon, controllerName);
     say(`stopping the old agent "${controllerName}"`);
     await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
-      say(`could not stop "${controllerName}" first (${messageOf(error)}); replacing it anyway`),
+      say(
+        `could not stop "${controllerName}" first (${describeError(error)}); replacing it anyway`,
+      ),
     );
   }
 

@@ -14,7 +14,7 @@ import { pinAgent, type PinOutcome } from './pin-agent.js';
 import { HOST_AGENT } from './serve-add-agent-form.js';
 import { chooseNames, markOurs } from './our-agents.js';
 
-export const MANAGER_NAMES = harden({
+const MANAGER_NAMES = harden({
   guestName: 'setup-lal',
   agentName: 'profile-for-setup-lal',
   controllerName: 'controller-for-setup-lal',

@@ -27,6 +27,7 @@ import { provisionAgent } from './provision-agent.js';
 import { guestNamesFor } from './read-setup-env.js';
 import { readSetupDaemon } from './setup-daemon.js';
 import type { SetupHostRef } from './setup-host.js';
+import { describeError } from '../providers/describe-error.js';
 
 /** The manager guest's name for the host's powers (upstream's too). */
 export const HOST_AGENT = 'host-agent';
@@ -59,9 +60,6 @@ interface MailRecord {
   replyTo?: unknown;
   valueId?: unknown;
 }
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 type Powers = Record<string, (...args: unknown[]) => Promise<unknown>>;
 

@@ -6,13 +6,13 @@
  */
 type Awaitable<T> = T | Promise<T>;
 
-export interface MakeCapletOptions {
+interface MakeCapletOptions {
   powersName: string;
   resultName: string;
   env: Readonly<Record<string, string>>;
 }
 
-export interface SetupHost {
+interface SetupHost {
   has(...path: string[]): Awaitable<boolean>;
   identify(...path: string[]): Awaitable<string | undefined>;
   lookup(nameOrPath: string | string[]): Awaitable<unknown>;

@@ -25,7 +25,8 @@ import { makeNoticeTurns } from './serving/notice-turns.js';
 import { runServingLoop } from './serving/serving-loop.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
-import { describeError, laneOfWork, type Work } from './serving/work.js';
+import { describeError } from '../providers/describe-error.js';
+import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {

@@ -26,9 +26,9 @@ export interface Ending {
 }
 
 /** A reason without its own final period, to sit inside a sentence. */
-export const clause = (text: string): string => text.trim().replace(/[.\s]+$/, '');
+const clause = (text: string): string => text.trim().replace(/[.\s]+$/, '');
 
-export const SILENT = 'the model ended its turn without a reply';
+const SILENT = 'the model ended its turn without a reply';
 
 /** The words a sender hears when the agent itself failed at its message, in or before a turn. */
 export const agentFailed = (thrown: string): string =>

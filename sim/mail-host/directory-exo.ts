@@ -9,7 +9,7 @@ const NameShape = M.string();
 const NamePathShape = M.arrayOf(NameShape);
 const NameOrPathShape = M.or(NameShape, NamePathShape);
 
-export const DirectoryInterface: InterfaceGuard = M.interface('EndoDirectory', {
+const DirectoryInterface: InterfaceGuard = M.interface('EndoDirectory', {
   help: M.call().optional(M.string()).returns(M.string()),
   has: M.call().rest(NamePathShape).returns(M.promise()),
   identify: M.call().rest(NamePathShape).returns(M.promise()),

@@ -14,8 +14,6 @@ import type { PetStore } from './pet-store.js';
 import type { GuestPowers, NameChange } from './types.js';
 import type { Subscription } from './topic.js';
 
-export { DirectoryInterface } from './directory-exo.js';
-
 /** A name hub's methods as the guest has them, plus its store and a local change feed. */
 export interface DirectoryNode extends Pick<
   GuestPowers,

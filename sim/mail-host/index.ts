@@ -26,18 +26,11 @@
  *   messages' `from` does), which the host knows as `name`.
  */
 export { makeMailHost } from './mail-host.js';
-export type { MailHost, MailHostOptions } from './mail-host.js';
+export type { MailHost } from './mail-host.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
-export { isPetName, isSpecialName, isName } from './pet-name.js';
-export {
-  GuestInterface,
-  HostInterface,
-  NewestGuestInterface,
-  NewestHostInterface,
-} from './interfaces.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
-export type { DaemonProfile, SpecialNames } from './profile.js';
-export { formatLocator, idFromLocator } from './locator.js';
+export type { DaemonProfile } from './profile.js';
+export { idFromLocator } from './locator.js';
 export { chatView } from './chat-view.js';
 export type * from './types.js';

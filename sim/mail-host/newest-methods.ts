@@ -19,7 +19,7 @@ type Fields = Record<string, unknown>;
 /** The order the daemon names an agent's special names in. */
 const SPECIAL_ORDER = ['@agent', '@self', '@host', '@mail', '@nets', '@planes'];
 
-export const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => {
+const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => {
   const { directory, mailbox } = agent;
   const locatorOf = (id: unknown): unknown =>
     typeof id === 'string' && id.includes(':')

@@ -30,17 +30,15 @@ import {
   storedOrigin,
   type PendingAsks,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
 const RESULT_PREVIEW_CHARS = 2_000;
 
-export type Verdict = { approved: true } | { approved: false; reason: string };
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
+type Verdict = { approved: true } | { approved: false; reason: string };
 
 /** Asks the host (a request it resolves to agree, rejects to refuse); settles when it answers. */
-export const askHostApproval = async (
+const askHostApproval = async (
   powers: unknown,
   hostName: string,
   description: string,
@@ -52,7 +50,7 @@ export const askHostApproval = async (
     );
     return harden({ approved: true });
   } catch (error) {
-    return harden({ approved: false, reason: messageOf(error) });
+    return harden({ approved: false, reason: describeError(error) });
   }
 };
 
@@ -74,7 +72,7 @@ const fenceFor = (source: string): string =>
  * chat renders a message as Markdown, but a request's description through
  * JSON.stringify, where code would show as one line of `\n` and `\"`).
  */
-export const describeCodeForHost = (who: string, proposal: Proposal): string => {
+const describeCodeForHost = (who: string, proposal: Proposal): string => {
   const fence = fenceFor(proposal.source);
   return [
     `${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
@@ -91,7 +89,7 @@ export const describeCodeForHost = (who: string, proposal: Proposal): string => 
 };
 
 /** The request itself: one short line, with nothing the chat would show escaped. */
-export const describeCodeRequest = (who: string, proposal: Proposal): string =>
+const describeCodeRequest = (who: string, proposal: Proposal): string =>
   `${who} asks to run the code in its message just before this one (endowments: ${endowmentsOf(proposal)}; result kept as ${proposal.resultName}). Resolve to run the code; reject, with a reason, to refuse.`.replace(
     /["\\\n\t]/g,
     ' ',
@@ -103,7 +101,7 @@ const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Lo
     E(powers as { send(...args: unknown[]): unknown }).send(hostName, [text], [], []),
   ).then(
     () => undefined,
-    (error: unknown) => log(`could not show ${hostName} the code: ${messageOf(error)}`),
+    (error: unknown) => log(`could not show ${hostName} the code: ${describeError(error)}`),
   );
 
 export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
@@ -154,7 +152,7 @@ export const makeHostApprovedEvaluation = (options: {
       );
     } catch (error) {
       settleWith(
-        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${messageOf(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
+        `REJECTED: your proposal ${proposalId} (${preview}) was approved but failed when it ran: ${describeError(error)}\nNext: tell ${whomToTell(proposal.origin)}; fix the code and propose again if it is worth it.`,
       );
     }
   };

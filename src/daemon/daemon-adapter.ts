@@ -10,7 +10,7 @@ import type { Log } from '../log.js';
 import { detectGeneration, GENERATION_LABELS, type Generation } from './generation.js';
 import { readStream } from './stream-reader-client.js';
 
-export interface SpecialNames {
+interface SpecialNames {
   host: string;
   self: string;
   agent: string;

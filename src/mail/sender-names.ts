@@ -15,6 +15,7 @@
  */
 import { E } from '@endo/far';
 import type { Log } from '../log.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type NameOf = (id: unknown) => Promise<string>;
 
@@ -151,7 +152,7 @@ export const makeSenderNames = (
       cache.clear();
       if (!follow.signal.aborted) {
         follow.log(
-          `could not follow name changes (${error instanceof Error ? error.message : String(error)}): senders are named afresh each time`,
+          `could not follow name changes (${describeError(error)}): senders are named afresh each time`,
         );
       }
     });

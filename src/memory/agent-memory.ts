@@ -28,6 +28,7 @@ import {
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -129,7 +130,7 @@ const describeVersion = (parsed: unknown): string => {
 };
 
 /** The name an unreadable memory is kept under: by its version when it has one, never one in use. */
-export const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
+const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
   const version = versionOf(parsed);
   const base =
     typeof version === 'number' && Number.isSafeInteger(version) && version > 0
@@ -205,7 +206,7 @@ export const loadMemory = async (
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     if (found === undefined) {
       log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
       return freshNow();
@@ -236,7 +237,7 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
  * holding `"` or `\` is escaped and would no longer match.
  */
 /** A copy of a JSON value with every string (and key) redacted. */
-export const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
+const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map(item => redactValues(item, redact));
   if (value !== null && typeof value === 'object')
@@ -274,7 +275,7 @@ export const saveMemory = async (
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
-    log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
   }
 };
 

@@ -13,7 +13,8 @@ import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-
 import { isProposalType, messageKey, type MessageRecord } from '../mail/message-record.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
-import { describeError, type Work } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
+import { type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;

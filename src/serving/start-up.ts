@@ -13,7 +13,7 @@ import { codeSpans } from '../mail/code-spans.js';
 import { MEMORY_NAME, saveMemory } from '../memory/agent-memory.js';
 import type { AgentParts } from './agent-parts.js';
 import { adoptIntroducedTools } from '../tools/adopt-introduced-tools.js';
-import { describeError } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<void> => {
   try {

@@ -15,7 +15,7 @@ import type { MailStream } from '../daemon/daemon-adapter.js';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
-import { describeError } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** A change's formula id, `{ number, node }` in both daemons (a string if ever given whole). */
 const idOf = (value: unknown): string | undefined => {

@@ -15,7 +15,7 @@ import { KINDS, type KindName } from './tool-parameters.js';
 // say only what a tool does, and parameters whose name says it go undescribed.
 // Every token here is paid on every request (see the bench's first request).
 
-export interface Parameter {
+interface Parameter {
   kind: KindName;
   /** Names the parameter is also read under (its names when ops were tools of their own). */
   aliases?: readonly string[];

@@ -175,7 +175,7 @@ const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | 
  * about a name or number the error names (an error about a missing
  * argument gets none), none when every name the call gave exists.
  */
-export const hintsFor = async (
+const hintsFor = async (
   message: string,
   name: string,
   args: Args,

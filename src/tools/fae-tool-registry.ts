@@ -23,6 +23,7 @@ import {
   type SourceTools,
   type ToolSource,
 } from './tool-sources.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const TOOLS_DIRECTORY = 'tools';
 
@@ -62,9 +63,6 @@ export interface ToolRegistry {
   /** Every entry of tools/ that is not offered, with the reason (for help()). */
   refused(): { petName: string; reason: string }[];
 }
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /** Calls to another vat that must answer in time; what each did, in words, when it does not. */
 const boundedCalls =

@@ -24,9 +24,6 @@ const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
   Object.entries(TOOL_GROUPS).flatMap(([group, ops]) => ops.map(op => [op, group] as const)),
 );
 
-/** The former tool names a call may still use. */
-export const OP_ALIASES: ReadonlySet<string> = new Set(GROUP_OF_OP.keys());
-
 export const isGroup = (name: string): boolean => Object.hasOwn(TOOL_GROUPS, name);
 
 export const groupOfOp = (op: string): string | undefined => GROUP_OF_OP.get(op);

@@ -10,6 +10,7 @@
 import { builtinDefinition, readsEntry } from './builtin-schemas.js';
 import type { Args } from './read-args.js';
 import { given, KINDS, type ParameterKind } from './tool-parameters.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** The values a built-in runs with: each parameter it reads, by its own name; optional ones left out when absent. */
 export type ToolValues = Readonly<Record<string, unknown>>;
@@ -37,7 +38,7 @@ export const validateArguments = (tool: string, op: string | undefined, args: Ar
     }
   } catch (error) {
     if (op === undefined) throw error;
-    throw new Error(`${op}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`${op}: ${describeError(error)}`, {
       cause: error,
     });
   }
