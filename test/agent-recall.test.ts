@@ -92,7 +92,11 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
     const written = (name: string) => run.host.storedBytes(run.name)[name] ?? 0;
     for (let index = 1; index <= 200; index += 1) {
       await exchange(run, `ping ${index}: ${'some words of this exchange '.repeat(4)}`);
-      // The memory is written last for each message: wait for it before counting.
+      // Each message's turn writes the open chunk once, then the memory: wait for both (the
+      // memory may also be saved during a turn, so its bytes alone do not say the turn is over).
+      await expect
+        .poll(() => written('agent-history'), { interval: 2 })
+        .toBeGreaterThan(previous['agent-history'] ?? 0);
       await expect
         .poll(() => written('agent-memory'), { interval: 2 })
         .toBeGreaterThan(previous['agent-memory'] ?? 0);
