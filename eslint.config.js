@@ -100,10 +100,10 @@ export default [
     },
   },
   {
-    // Nothing prints past the log, which redacts (src/log.ts, the one module that writes to the
+    // Nothing prints past the log, which redacts (src/log/log.ts, the one module that writes to the
     // worker's stderr): a console.* in the agent, its providers or its tools could leak a secret.
     files: ['agent.ts', 'src/**/*.ts', 'providers/**/*.ts', 'tools/**/*.ts'],
-    ignores: ['src/log.ts'],
+    ignores: ['src/log/log.ts'],
     rules: { 'no-console': 'error' },
   },
   {

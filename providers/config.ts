@@ -10,7 +10,7 @@ import type { Env } from './types.js';
 /**
  * The token budget of one request (LAL_CONTEXT_TOKENS), sized for a 32k-token local model with
  * room for the reply. It lives here because the Ollama context window is derived from it; the
- * agent's limits (src/config.ts) take their default from this one.
+ * agent's limits (src/config/config.ts) take their default from this one.
  */
 export const DEFAULT_CONTEXT_TOKENS = 24_000;
 
