@@ -97,10 +97,18 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
-    await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
+    await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);
-    const toolsFresh = makeToolsFreshness(parts.tools, log);
+    const toolsFresh = makeToolsFreshness({
+      powers,
+      tools: parts.tools,
+      log,
+      followNameChanges: parts.daemon.followNameChanges,
+      remake: () => prepareToolsFolder(powers, log),
+    });
+    onCancel.add(() => toolsFresh.stop());
+    await toolsFresh.follow();
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,

@@ -62,6 +62,11 @@ export interface Memory {
   notices: StoredNotice[];
   /** The senders served, with their turns and holds (version 6; none when absent). */
   senders: SenderRecord[];
+  /**
+   * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
+   * says the model and the settings' problems, would differ.
+   */
+  greeting?: string;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -92,6 +97,7 @@ type StoredMemory = {
   toldToWait?: unknown;
   notices?: unknown;
   senders?: unknown;
+  greeting?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -197,6 +203,7 @@ export const loadMemory = async (
       toldToWait,
       notices,
       senders: readSenderRecords(parsed.senders),
+      ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
     const why = describeError(error);
@@ -261,6 +268,7 @@ export const saveMemory = async (
           toldToWait: memory.toldToWait,
           notices: memory.notices,
           senders: memory.senders,
+          greeting: memory.greeting,
         },
         redact,
       ),

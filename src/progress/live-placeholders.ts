@@ -5,9 +5,11 @@
  * chat shows one message filling in.
  *
  * The daemon's `reply` takes no `done` and returns nothing: the placeholder
- * goes out finished, its number is found in the agent's own inbox (the own
- * copy replying to the origin, with the placeholder's text), and the first
- * edit makes it `done: false`. The own copy must stay until the last edit
+ * goes out finished (no method of the daemon makes a new message unfinished:
+ * docs/daemon-api.md says why no way around it exists), its number is found
+ * in the agent's own inbox (the own copy replying to the origin, with the
+ * placeholder's text), and the first edit, before anything else is written
+ * to it, makes it `done: false`. The own copy must stay until the last edit
  * (`editMessage` edits it first, then the recipient's): `handlesOwnCopy`
  * keeps it from the own-copy dismissal, and it is dismissed after the last
  * edit. An own copy still `done: false` that no turn of this run holds was

@@ -18,7 +18,7 @@ import { describeError } from '../../providers/describe-error.js';
 const ATTEMPTS = 3;
 
 /** The daemon's words when a name points at a formula that was collected. */
-const isCollectedFormula = (error: unknown): boolean =>
+export const isCollectedFormula = (error: unknown): boolean =>
   /No reference exists at path/.test(describeError(error));
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */
