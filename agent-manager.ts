@@ -69,3 +69,4 @@ export const make = (powers: unknown, context: unknown, options: ManagerOptions 
     },
   });
 };
+harden(make);

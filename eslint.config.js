@@ -107,8 +107,9 @@ export default [
     rules: { 'no-console': 'error' },
   },
   {
-    // Caplet modules: what they export reaches other vats, so it is hardened, as Endo's packages do.
-    files: ['agent.ts', 'tools/**/*.ts'],
+    // Caplet modules and the providers (which they hand to other code): what they export is
+    // hardened, as Endo's packages do.
+    files: ['agent.ts', 'agent-manager.ts', 'tools/**/*.ts', 'providers/**/*.ts'],
     rules: { '@endo/harden-exports': 'error' },
   },
   {
