@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
 import { makeBm25 } from '../src/recall/rank-bm25.js';
 import { queryWords, wordsOf } from '../src/recall/search-words.js';

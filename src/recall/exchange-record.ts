@@ -7,7 +7,7 @@
  */
 import type { Conversation, DigestEntry, Turn } from '../history/conversation.js';
 import { describeActions } from '../history/digest.js';
-import type { Origin } from '../notices.js';
+import type { Origin } from '../serving/notices.js';
 
 /** Short keys: a chunk holds many records, and every key is repeated in each. */
 export interface ExchangeRecord {

@@ -12,11 +12,11 @@
  * a turn, forget as a piece of work), one thing at a time.
  */
 import { E } from '@endo/far';
-import type { Clock } from '../clock.js';
-import type { PowersRef } from '../guest-powers.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation, Turn } from '../history/conversation.js';
-import type { Log } from '../log.js';
-import type { Origin } from '../notices.js';
+import type { Log } from '../log/log.js';
+import type { Origin } from '../serving/notices.js';
 import { isCollectedFormula, readable } from '../tools/tools-directory.js';
 import { recordOfTurn, recordsOfConversation, type ExchangeRecord } from './exchange-record.js';
 import {

@@ -9,7 +9,7 @@
  * one chunk, however long the conversation.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
 
 export const HISTORY_DIRECTORY = 'agent-history';

@@ -4,7 +4,7 @@
  * by BM25 on the query's words; the best few come back with their message
  * number, sender and date, the text cut around the first word found.
  */
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import type { ExchangeRecord } from './exchange-record.js';
 import { readChunk, type ClosedChunk } from './history-chunks.js';
 import { makeBm25 } from './rank-bm25.js';
