@@ -18,10 +18,10 @@ import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import { guestNamesFor, type GuestNames } from './read-setup-env.js';
 
-export const MARKER_NAME = 'lal-fae-agents';
+const MARKER_NAME = 'lal-fae-agents';
 const MOST_TRIED = 50;
 
-export type Ownership = 'free' | 'ours' | 'another';
+type Ownership = 'free' | 'ours' | 'another';
 
 const makesTools = async (host: SetupHostRef, agentName: string): Promise<boolean> => {
   try {
@@ -33,7 +33,7 @@ const makesTools = async (host: SetupHostRef, agentName: string): Promise<boolea
 };
 
 /** Whose the names for this guest are: nobody's yet, this setup's, or another's. */
-export const ownershipOf = async (host: SetupHostRef, names: GuestNames): Promise<Ownership> => {
+const ownershipOf = async (host: SetupHostRef, names: GuestNames): Promise<Ownership> => {
   const { guestName, agentName, controllerName } = names;
   const [guest, agent, controller] = await Promise.all(
     [guestName, agentName, controllerName].map(name => E(host).has(name)),

@@ -52,7 +52,7 @@ export interface FollowNames {
   log: Log;
 }
 
-export interface NameChanges {
+interface NameChanges {
   next(): Promise<IteratorResult<unknown>>;
   return(value?: unknown): Promise<unknown>;
 }
