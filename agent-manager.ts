@@ -12,6 +12,7 @@ import { displayHost } from './providers/provider-errors.js';
 import { makeLog } from './src/log.js';
 import { watchCancellation } from './src/watch-cancellation.js';
 import { serveAddAgentForm, type AddedAgent } from './setup/serve-add-agent-form.js';
+import { describeError } from './providers/describe-error.js';
 
 const ManagerInterface = M.interface('LalFaeAgentManager', {
   help: M.call().optional(M.string()).returns(M.string()),
@@ -47,7 +48,7 @@ export const make = (powers: unknown, context: unknown, options: ManagerOptions 
     stopped,
     onAnswered: agent => added.push(agent),
   }).catch((error: unknown) => {
-    problem = error instanceof Error ? error.message : String(error);
+    problem = describeError(error);
     log(`stopped: ${problem}`);
   });
   return makeExo('LalFaeAgentManager', ManagerInterface, {

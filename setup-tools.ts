@@ -37,11 +37,13 @@ import {
   type GuestNames,
 } from './setup/read-setup-env.js';
 import { sayToConsole } from './setup/say.js';
+import { scriptMain } from './setup/script-main.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import type { SetupHostRef } from './setup/setup-host.js';
 import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
+import { describeError } from './providers/describe-error.js';
 
 export { toolPetName } from './setup/tool-plans.js';
 
@@ -79,9 +81,7 @@ const sayMcpTools = async (host: SetupHostRef, petName: string, say: (line: stri
     );
     say(`"${petName}" offers ${names.length} tool(s): ${names.join(', ')}`);
   } catch (error) {
-    say(
-      `warning: "${petName}" could not list its server's tools: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    say(`warning: "${petName}" could not list its server's tools: ${describeError(error)}`);
   }
 };
 
@@ -148,5 +148,5 @@ export const makeToolSetup =
     });
   };
 
-/** The entry `endo run --UNCONFINED` calls. */
-export const main = makeToolSetup();
+/** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
+export const main = scriptMain(makeToolSetup());

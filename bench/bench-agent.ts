@@ -18,7 +18,7 @@ import type { Env } from '../providers/types.js';
 import { finishExchange, type Exchange, type ExchangeStart, type TimedEvent } from './exchange.js';
 import { makeScriptedModel, type ScriptedModel } from './scripted-model.js';
 
-export type { Exchange, TimedEvent } from './exchange.js';
+export type { Exchange } from './exchange.js';
 
 export interface BenchAgentOptions {
   persona: 'lal' | 'fae';

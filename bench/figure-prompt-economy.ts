@@ -66,7 +66,7 @@ const commonPrefix = <T>(a: readonly T[], b: readonly T[]): number => {
   return index;
 };
 
-export interface ReuseFigures {
+interface ReuseFigures {
   layout: string;
   firstRequestTokens: number;
   shareMedian: number;

@@ -10,7 +10,7 @@
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
 
 /** JSON as Jinja's `tojson` writes it in Hugging Face templates: ", " and ": " separators. */
-export const templateJson = (value: unknown): string => {
+const templateJson = (value: unknown): string => {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(templateJson).join(', ')}]`;
   const entries = Object.entries(value as Record<string, unknown>).filter(

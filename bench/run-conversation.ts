@@ -11,7 +11,7 @@ import type { ModelProtocol } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
 import { makeMailHost, type WorkerConnection } from '../sim/mail-host/index.js';
 
-export interface ExchangeSize {
+interface ExchangeSize {
   /** 1-based number of the exchange. */
   exchange: number;
   /** Bytes of each HTTP request body of the exchange, as the server received it. */
@@ -20,7 +20,7 @@ export interface ExchangeSize {
   estimatedTokens: number[];
 }
 
-export interface HeapCheckpoint {
+interface HeapCheckpoint {
   exchanges: number;
   heapUsedBytes: number;
   /** Whether a full GC ran right before reading (node --expose-gc). */
@@ -54,7 +54,7 @@ const readHeap = async (exchanges: number): Promise<HeapCheckpoint> => {
   return { exchanges, heapUsedBytes: process.memoryUsage().heapUsed, afterGc: gc !== undefined };
 };
 
-export const DEFAULT_CONTEXT_TOKENS = 24_000;
+const DEFAULT_CONTEXT_TOKENS = 24_000;
 
 export const runConversation = async (options: {
   protocol: ModelProtocol;

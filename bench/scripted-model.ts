@@ -31,7 +31,7 @@ export const callTool = (name: string, args: Record<string, unknown>): ScriptedR
 export const done: ModelStep = () => ({ text: '' });
 
 /** Replies "pong" to a fresh notice; once the tool result is back, ends the turn. */
-export const pingPong: ModelStep = request =>
+const pingPong: ModelStep = request =>
   request.messages.at(-1)?.role === 'tool'
     ? { text: '' }
     : callTool('reply', { messageNumber: latestNoticeNumber(request), strings: ['pong'] });

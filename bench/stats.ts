@@ -9,9 +9,6 @@ export const percentile = (samples: readonly number[], p: number): number => {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
-export const sum = (samples: readonly number[]): number =>
-  samples.reduce((total, value) => total + value, 0);
-
 /** A duration in ms for the table: two decimals under 10 ms, one above. */
 export const ms = (value: number): string =>
   Number.isNaN(value) ? 'n/a' : `${value.toFixed(value < 10 ? 2 : 1)} ms`;

@@ -16,7 +16,7 @@ const isRecord = (value: Plain | undefined): value is { [key: string]: Plain } =
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The leaves at which two plain values differ, as [path, left, right]. */
-export const diffValues = (
+const diffValues = (
   left: Plain | undefined,
   right: Plain | undefined,
   path = '',

@@ -15,7 +15,7 @@ export interface EndoDaemon {
   stop(): Promise<void>;
 }
 
-export const endoCliOf = (checkout: string): string => {
+const endoCliOf = (checkout: string): string => {
   const cli = join(checkout, 'packages', 'cli', 'bin', 'endo.cjs');
   if (!existsSync(cli))
     throw Error(`No endo CLI at ${cli}: give the path of a built endo checkout`);

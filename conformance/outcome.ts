@@ -4,6 +4,7 @@
  * become placeholders, remotables their interface name, bigints `<n>n`.
  */
 import { passStyleOf } from '@endo/pass-style';
+import { describeError } from '../providers/describe-error.js';
 
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
@@ -20,7 +21,7 @@ const LONG_HEX = /\b[0-9a-f]{32,}\b/g;
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 /** Masks what differs between any two runs (ids, locators, random numbers). */
-export const maskText = (text: string): string =>
+const maskText = (text: string): string =>
   text.replace(LOCATOR, '<locator>').replace(FORMULA_ID, '<id>').replace(LONG_HEX, '<hex>');
 
 const interfaceName = (value: object): string => {
@@ -59,7 +60,4 @@ export const plain = (value: unknown): Plain => {
 const GUARD_VALUE = /(arg \d+: )\S+ .*? (- Must be)/g;
 
 export const errorText = (error: unknown): string =>
-  maskText(error instanceof Error ? error.message : String(error)).replace(
-    GUARD_VALUE,
-    '$1<value> $2',
-  );
+  maskText(describeError(error)).replace(GUARD_VALUE, '$1<value> $2');

@@ -13,9 +13,9 @@ export const far = (target: unknown): Far => E(target as Far);
 
 export const GUEST_NAME = 'conf-guest';
 /** The guest's powers, named by the host (provideGuest on a used name gives the handle). */
-export const GUEST_POWERS_NAME = 'conf-guest-powers';
+const GUEST_POWERS_NAME = 'conf-guest-powers';
 
-export interface Names {
+interface Names {
   host: string;
   self: string;
   main: string;

@@ -8,7 +8,7 @@
  * sees exactly what was written (its tool result already told it the
  * arguments were not usable).
  */
-export const RAW_ARGUMENTS_KEY = '_raw';
+const RAW_ARGUMENTS_KEY = '_raw';
 
 export const argumentsAsObject = (raw: string): Record<string, unknown> => {
   if (raw.trim() === '') return {};

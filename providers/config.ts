@@ -14,7 +14,7 @@ import type { Env } from './types.js';
  */
 export const DEFAULT_CONTEXT_TOKENS = 24_000;
 
-export type ProviderKind = 'anthropic' | 'openai' | 'ollama';
+type ProviderKind = 'anthropic' | 'openai' | 'ollama';
 
 export interface ProviderConfig {
   kind: ProviderKind;
@@ -41,13 +41,13 @@ export interface ProviderConfig {
   contextWindow: number;
 }
 
-export const DEFAULT_HOST = 'http://localhost:11434';
+const DEFAULT_HOST = 'http://localhost:11434';
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
-export const DEFAULT_LOCAL_MODEL = 'qwen3';
+const DEFAULT_LOCAL_MODEL = 'qwen3';
 /** Anthropic requires max_tokens on every request; this is ours when unset. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
-export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-export const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+const DEFAULT_MAX_RETRIES = 2;
 /** Room for the reply in the context window when LAL_MAX_TOKENS is unset. */
 const DEFAULT_REPLY_ROOM = 4096;
 const CONTEXT_STEP = 1024;
@@ -71,7 +71,7 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
 /** LAL_PROVIDER wins; otherwise the host decides (docs/behaviour.md 7.1). */
-export const pickProviderKind = (host: string, override: string | undefined): ProviderKind => {
+const pickProviderKind = (host: string, override: string | undefined): ProviderKind => {
   if (override !== undefined && override !== '') {
     const wanted = override.trim().toLowerCase();
     const kind = providerKinds.find(candidate => candidate === wanted);

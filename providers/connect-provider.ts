@@ -22,7 +22,7 @@ export interface ConnectOptions extends ProviderOptions {
 }
 
 /** Picks the model (LAL_MODEL, else the server's first, else the default) and builds its provider. */
-export const connectOne = async (
+const connectOne = async (
   config: ProviderConfig,
   options: ConnectOptions = {},
 ): Promise<Provider> => {

@@ -22,7 +22,7 @@ export interface AnthropicRequestParts {
 export const OMITTED_HISTORY_NOTE = '(earlier conversation omitted)';
 
 /** Anthropic accepts tool ids matching [a-zA-Z0-9_-]+; ids from other services may not. */
-export const anthropicToolId = (id: string): string => {
+const anthropicToolId = (id: string): string => {
   const safe = id.replace(/[^a-zA-Z0-9_-]/g, '_');
   return safe === '' ? 'call' : safe;
 };

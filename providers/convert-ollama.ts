@@ -9,7 +9,7 @@ import type { ChatResponse, Message, Tool } from 'ollama';
 import { argumentsAsObject } from './arguments-object.js';
 import type { AssistantMessage, ChatMessage, ToolCall, ToolSchema } from './types.js';
 
-export interface OllamaWireToolCall {
+interface OllamaWireToolCall {
   id?: string;
   function: { index?: number; name: string; arguments: Record<string, unknown> };
 }

@@ -24,7 +24,7 @@ export interface ChainOptions {
 const FALL_BACK_ON = new Set(['connection', 'server', 'timeout', 'rate-limit']);
 
 /** Whether a failure should send the request to the next server. */
-export const worthFallingBack = (error: unknown): error is ProviderError =>
+const worthFallingBack = (error: unknown): error is ProviderError =>
   error instanceof ProviderError && FALL_BACK_ON.has(error.kind);
 
 export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOptions): Provider => {

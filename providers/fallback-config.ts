@@ -10,11 +10,12 @@
 import { readProviderConfig, type ProviderConfig } from './config.js';
 import { readSecret } from './read-secret.js';
 import { ProviderError, type Env } from './types.js';
+import { describeError } from './describe-error.js';
 
-export const FALLBACK_ENV = 'LAL_FALLBACK';
-export const FALLBACK_COOLDOWN_ENV = 'LAL_FALLBACK_COOLDOWN_MS';
+const FALLBACK_ENV = 'LAL_FALLBACK';
+const FALLBACK_COOLDOWN_ENV = 'LAL_FALLBACK_COOLDOWN_MS';
 /** How long the chain stays on a fallback before it tries the first server again. */
-export const DEFAULT_FALLBACK_COOLDOWN_MS = 5 * 60 * 1000;
+const DEFAULT_FALLBACK_COOLDOWN_MS = 5 * 60 * 1000;
 
 interface FallbackEntry {
   url: string;
@@ -88,7 +89,7 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
         LAL_AUTH_TOKEN_FILE: undefined,
       });
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = describeError(error);
       if (entry.tokenName === undefined && text.includes('LAL_AUTH_TOKEN')) {
         throw new ProviderError(
           'config',

@@ -33,7 +33,7 @@ export const listUrl = (config: ProviderConfig): string => {
   }
 };
 
-export const listHeaders = (config: ProviderConfig): Record<string, string> => {
+const listHeaders = (config: ProviderConfig): Record<string, string> => {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (config.kind === 'anthropic') headers['anthropic-version'] = '2023-06-01';
   if (config.authToken !== undefined) {
@@ -44,7 +44,7 @@ export const listHeaders = (config: ProviderConfig): Record<string, string> => {
 };
 
 /** The names a list answer holds: `data[].id` (OpenAI, Anthropic) or `models[].name` (Ollama). */
-export const modelNamesOf = (body: unknown): string[] | undefined => {
+const modelNamesOf = (body: unknown): string[] | undefined => {
   if (body === null || typeof body !== 'object') return undefined;
   const { data, models } = body as { data?: unknown; models?: unknown };
   const entries = Array.isArray(data) ? data : Array.isArray(models) ? models : undefined;

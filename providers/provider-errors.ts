@@ -6,6 +6,7 @@
 import { contextOverflow, wrongEndpointHint } from './actionable-hints.js';
 import { ProviderError } from './types.js';
 import type { ProviderErrorKind } from './types.js';
+import { describeError } from './describe-error.js';
 
 export interface FailureContext {
   /** 'Anthropic', 'OpenAI-compatible server', 'Ollama'. */
@@ -134,7 +135,7 @@ export const abortedFailure = (): ProviderError =>
 
 /** Anything else, described without its stack or any request details. */
 export const unexpectedFailure = (error: unknown, context: FailureContext): ProviderError => {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = describeError(error);
   return new ProviderError(
     'unknown',
     redact(`${context.service} call failed: ${text}`, context.secrets),

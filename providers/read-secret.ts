@@ -11,7 +11,7 @@ import { ProviderError } from './types.js';
 import type { Env } from './types.js';
 
 /** The name of the variable that names `name`'s file. */
-export const secretFileVariable = (name: string): string => `${name}_FILE`;
+const secretFileVariable = (name: string): string => `${name}_FILE`;
 
 const codeOf = (error: unknown): string =>
   typeof error === 'object' && error !== null && 'code' in error

@@ -40,7 +40,7 @@ export const parseRetryAfter = (
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 };
 
-export const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number => {
+const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number => {
   const plain = Math.min(policy.baseDelayMs * 2 ** retryIndex, policy.maxDelayMs);
   return plain * (1 - Math.random() * 0.25);
 };

@@ -13,12 +13,12 @@ export interface ToolCall {
   arguments: string;
 }
 
-export interface SystemMessage {
+interface SystemMessage {
   role: 'system';
   content: string;
 }
 
-export interface UserMessage {
+interface UserMessage {
   role: 'user';
   content: string;
 }

@@ -38,6 +38,19 @@ const modules = [
     ],
   },
   {
+    name: 'tool-arguments',
+    mutate: [
+      'src/tools/validate-arguments.ts',
+      'src/tools/check-fae-arguments.ts',
+      'src/tools/tool-parameters.ts',
+    ],
+    tests: [
+      'test/tools-definitions.test.ts',
+      'test/tools-check-fae-arguments.test.ts',
+      'test/tools-read-args.test.ts',
+    ],
+  },
+  {
     name: 'policy',
     mutate: [
       'src/policy/guard-tool-call.ts',
@@ -74,9 +87,39 @@ const modules = [
     ],
   },
   {
+    name: 'ask-life',
+    mutate: ['src/pending/ask-life.ts'],
+    tests: ['test/ask-life.test.ts', 'test/agent-ask-life.test.ts'],
+  },
+  {
+    name: 'pending-asks',
+    mutate: ['src/pending/pending-asks.ts'],
+    tests: [
+      'test/pending-asks.test.ts',
+      'test/ask-life.test.ts',
+      'test/agent-ask-life.test.ts',
+      'test/agent-pending-restart.test.ts',
+    ],
+  },
+  {
     name: 'proposal-tracker',
     mutate: ['src/proposals/proposal-tracker.ts'],
-    tests: ['test/proposals-tracker.test.ts', 'test/agent-proposals.test.ts'],
+    tests: [
+      'test/proposals-tracker.test.ts',
+      'test/agent-proposals.test.ts',
+      'test/agent-ask-life.test.ts',
+    ],
+  },
+  {
+    name: 'approval-gate',
+    mutate: ['src/policy/approval-gate.ts'],
+    tests: [
+      'test/policy-approval-gate.test.ts',
+      'test/agent-tool-policy.test.ts',
+      'test/agent-pending-restart.test.ts',
+      'test/agent-ask-life.test.ts',
+      'test/agent-call-decision.test.ts',
+    ],
   },
 ];
 

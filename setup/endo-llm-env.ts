@@ -11,7 +11,7 @@ import type { SourceEnv } from './passed-env.js';
 import type { Say } from './say.js';
 
 /** Upstream's name → ours. */
-export const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
+const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
   ENDO_LLM_HOST: 'LAL_HOST',
   ENDO_LLM_MODEL: 'LAL_MODEL',
   ENDO_LLM_AUTH_TOKEN: 'LAL_AUTH_TOKEN',

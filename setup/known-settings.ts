@@ -7,7 +7,7 @@ import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 
 /** Read by the setup scripts and the simulator only; never passed to a caplet. */
-export const SETUP_ENV_NAMES: readonly string[] = harden([
+const SETUP_ENV_NAMES: readonly string[] = harden([
   'LAL_NAME',
   'LAL_PIN',
   'LAL_RESTART',

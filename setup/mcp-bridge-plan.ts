@@ -12,7 +12,7 @@ import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 
 /** The host's pet name of the bridge to the server named `name`. */
-export const mcpBridgePetName = (name: string): string => `mcp-${name}`;
+const mcpBridgePetName = (name: string): string => `mcp-${name}`;
 
 const absolute = (raw: string | undefined, cwd: string): string | undefined =>
   raw === undefined || raw.trim() === '' ? undefined : path.resolve(cwd, raw.trim());

@@ -13,7 +13,7 @@ import { detectGeneration, type Generation } from '../src/daemon/generation.js';
 type Awaitable<T> = T | Promise<T>;
 
 /** A directory that names formula ids: `write` at f0a46042a, `storeIdentifier` in the newest daemon. */
-export interface IdentifierStore {
+interface IdentifierStore {
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;
   storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
 }
@@ -38,7 +38,7 @@ const NAMES: Readonly<Record<Generation, Pick<SetupDaemon, 'agent' | 'worker' | 
     newest: { agent: '@agent', worker: '@main', none: '@none', pins: '@pins' },
   });
 
-export const setupDaemonFor = (generation: Generation): SetupDaemon =>
+const setupDaemonFor = (generation: Generation): SetupDaemon =>
   harden({
     generation,
     ...NAMES[generation],

@@ -6,13 +6,13 @@
  */
 type Awaitable<T> = T | Promise<T>;
 
-export interface MakeCapletOptions {
+interface MakeCapletOptions {
   powersName: string;
   resultName: string;
   env: Readonly<Record<string, string>>;
 }
 
-export interface SetupHost {
+interface SetupHost {
   has(...path: string[]): Awaitable<boolean>;
   identify(...path: string[]): Awaitable<string | undefined>;
   lookup(nameOrPath: string | string[]): Awaitable<unknown>;
@@ -30,6 +30,7 @@ export interface SetupHost {
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;
   storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
   remove(...path: string[]): Awaitable<void>;
+  storeValue(value: unknown, nameOrPath: string | string[]): Awaitable<void>;
 }
 
 export interface SetupGuest {

@@ -3,6 +3,7 @@
  * of the agent (tools, usage, the daemon it runs on, …) registers a section
  * that is read when help is asked for, so the text is always current.
  */
+import { describeError } from '../providers/describe-error.js';
 
 export interface StatusBoard {
   /** Registers (or replaces) a section; `lines` is called on every help(). */
@@ -25,7 +26,7 @@ export const makeStatusBoard = (): StatusBoard => {
           said = lines();
         } catch (error) {
           // A section that fails must not take help() down with it.
-          said = [`(could not be read: ${error instanceof Error ? error.message : String(error)})`];
+          said = [`(could not be read: ${describeError(error)})`];
         }
         if (said.length > 0) parts.push(`${title}:\n${said.map(line => `- ${line}`).join('\n')}`);
       }

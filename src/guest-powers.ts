@@ -2,9 +2,9 @@
  * The guest powers the agent calls through `E()` (docs/daemon-api.md, "Guest
  * powers"). Paths are arrays of names; message numbers are bigints.
  */
-export type NameOrPath = string | string[];
+type NameOrPath = string | string[];
 
-export interface GuestPowers {
+interface GuestPowers {
   help(methodName?: string): string;
   has(...path: string[]): boolean;
   identify(...path: string[]): string | undefined;

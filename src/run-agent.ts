@@ -25,7 +25,8 @@ import { makeNoticeTurns } from './serving/notice-turns.js';
 import { runServingLoop } from './serving/serving-loop.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
-import { describeError, laneOfWork, type Work } from './serving/work.js';
+import { describeError } from '../providers/describe-error.js';
+import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './pending/resume-pending-asks.js';
 
 export interface AgentOptions {
@@ -96,10 +97,18 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
-    await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
+    await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);
-    const toolsFresh = makeToolsFreshness(parts.tools, log);
+    const toolsFresh = makeToolsFreshness({
+      powers,
+      tools: parts.tools,
+      log,
+      followNameChanges: parts.daemon.followNameChanges,
+      remake: () => prepareToolsFolder(powers, log),
+    });
+    onCancel.add(() => toolsFresh.stop());
+    await toolsFresh.follow();
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,

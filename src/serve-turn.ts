@@ -162,68 +162,44 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       noteDismissed: number => dismissedByModel.add(number),
     });
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
-    turnObserve({ kind: 'turn-start', title });
-    let outcome: TurnOutcome;
-    let thrown: string | undefined;
-    try {
-      outcome = await runTurn({
-        provider,
-        systemPrompt: prompt,
-        conversation,
-        turn,
-        tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
-        decodeCall: call =>
-          decodeCall(
-            call,
-            setup.redact,
-            name => setup.tools.find(name)?.schema.function.parameters,
-          ),
-        runTool: guardToolCall({
-          policy: setup.policy,
-          gate: setup.approvals,
-          origin,
-          run: (call: CallDecoding, offered: readonly string[]) =>
-            runToolCall(call, context, config.limits, signal, turnObserve, offered),
-        }),
-        // Only this message's outcomes: another message's go to a turn of their own.
-        takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
-        stopWhen:
-          config.stopAfterAnswer && origin !== undefined
-            ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
-            : [],
-        // A turn with no tool call and no word leaves the sender waiting with nothing.
-        whenSilent: ({ toolCalls }) =>
-          origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
-        ...(setup.quotaStop === undefined
-          ? {}
-          : { beforeModelCall: () => setup.quotaStop?.(origin) }),
-        limits: config.limits,
-        signal,
-        observe: turnObserve,
-        makeId,
-      });
-    } catch (error) {
-      // A turn that throws is told to the sender and closed like any other.
-      thrown = setup.redact(error instanceof Error ? error.message : String(error));
-      outcome = {
-        stopReason: 'error',
-        error: thrown,
-        finalText: '',
-        modelCalls: 0,
-        usage: { inputTokens: 0, outputTokens: 0 },
-      };
-      observe({
-        kind: 'turn-end',
-        stopReason: 'error',
-        modelCalls: 0,
-        usage: outcome.usage,
-        error: `the agent failed: ${thrown}`,
-      });
-    }
+    // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
+    const outcome = await runTurn({
+      title,
+      provider,
+      systemPrompt: prompt,
+      conversation,
+      turn,
+      tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+      decodeCall: call =>
+        decodeCall(call, setup.redact, name => setup.tools.find(name)?.schema.function.parameters),
+      runTool: guardToolCall({
+        policy: setup.policy,
+        gate: setup.approvals,
+        origin,
+        run: (call: CallDecoding, offered: readonly string[]) =>
+          runToolCall(call, context, config.limits, signal, turnObserve, offered),
+      }),
+      // Only this message's outcomes: another message's go to a turn of their own.
+      takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
+      stopWhen:
+        config.stopAfterAnswer && origin !== undefined
+          ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
+          : [],
+      // A turn with no tool call and no word leaves the sender waiting with nothing.
+      whenSilent: ({ toolCalls }) =>
+        origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
+      ...(setup.quotaStop === undefined
+        ? {}
+        : { beforeModelCall: () => setup.quotaStop?.(origin) }),
+      limits: config.limits,
+      signal,
+      observe: turnObserve,
+      makeId,
+    });
     ended(
       await tellTurnEnd({
         outcome,
-        thrown,
+        thrown: outcome.thrown === undefined ? undefined : setup.redact(outcome.thrown),
         answered,
         origin,
         turn,

@@ -26,19 +26,19 @@ export interface Ending {
 }
 
 /** A reason without its own final period, to sit inside a sentence. */
-export const clause = (text: string): string => text.trim().replace(/[.\s]+$/, '');
+const clause = (text: string): string => text.trim().replace(/[.\s]+$/, '');
 
-export const SILENT = 'the model ended its turn without a reply';
+const SILENT = 'the model ended its turn without a reply';
+
+/** The words a sender hears when the agent itself failed at its message, in or before a turn. */
+export const agentFailed = (thrown: string): string =>
+  `I could not answer this: the agent failed: ${clause(thrown)}. Send it again if you still need it.`;
 
 export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): Ending => {
   const told = sender === undefined ? '' : `; ${sender} was told`;
   const close = (what: string) => `(No answer: ${clause(what)}${told}.)`;
   if (thrown !== undefined) {
-    const why = `the agent failed: ${clause(thrown)}`;
-    return {
-      tell: `I could not answer this: ${why}. Send it again if you still need it.`,
-      closing: close(why),
-    };
+    return { tell: agentFailed(thrown), closing: close(`the agent failed: ${clause(thrown)}`) };
   }
   switch (outcome.stopReason) {
     case 'answered':

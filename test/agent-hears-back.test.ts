@@ -173,6 +173,27 @@ describe('the sender always hears back (behaviour 2.7)', () => {
     await expect.poll(async () => (await inbox(run)).length).toBe(0);
   });
 
+  test('a turn that throws emits one turn-start and one turn-end, and its sender hears exactly once', async () => {
+    const broken = { role: 'assistant', content: '', toolCalls: 7 } as never;
+    const run = await start({ steps: [broken, say('pong')] });
+    await run.send('break please');
+    await run.reply(/^I could not answer this: the agent failed: /);
+    await run.send('ping');
+    await run.reply('pong');
+    const kinds = run.events.map(event => event.kind);
+    expect(kinds.filter(kind => kind === 'turn-start')).toHaveLength(2);
+    expect(kinds.filter(kind => kind === 'turn-end')).toHaveLength(2);
+    const fromAgent = asMessages(await E(run.host.host).listMessages()).filter(
+      message => message.type === 'package' && message.from !== run.host.hostId,
+    );
+    // The greeting, the one failure notice, and pong.
+    expect(fromAgent.map(message => textOf(message).slice(0, 24))).toEqual([
+      expect.stringMatching(/^Lal agent ready/),
+      'I could not answer this:',
+      'pong',
+    ]);
+  });
+
   test('a bound that ends the turn: the sender is told and the message dismissed', async () => {
     const run = await start({
       env: { LAL_MAX_MODEL_CALLS: '2' },

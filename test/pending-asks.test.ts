@@ -11,6 +11,7 @@ import { Far } from '@endo/far';
 import type { PowersRef } from '../src/guest-powers.js';
 import {
   emptyAskStore,
+  isDisconnection,
   makePendingAsks,
   readAskStore,
   type AskStore,
@@ -181,5 +182,101 @@ describe('pending asks', () => {
     });
     expect(lost).toBe(1);
     expect(store).toEqual({ next: 2, pending: [{ ...request('b'), id: 'r2', state: 'sent' }] });
+  });
+});
+
+describe('what a stored ask must be', () => {
+  const base = {
+    id: 'r1',
+    kind: 'request',
+    recipient: 'HOST',
+    description: 'd',
+    origin: { number: '4', sender: 'alice' },
+    detail: {},
+  };
+  test.each([
+    ['null', null],
+    ['a list', []],
+    ['a string', 'r1'],
+    ['an id that is not a string', { ...base, id: 1 }],
+    ['an unknown kind', { ...base, kind: 'wish' }],
+    ['a recipient that is not a string', { ...base, recipient: 1 }],
+    ['a description that is not a string', { ...base, description: null }],
+    ['no detail', { ...base, detail: undefined }],
+    ['a detail that is a list', { ...base, detail: [] }],
+    ['a detail that is null', { ...base, detail: null }],
+    ['a state that is not stored', { ...base, state: 'told' }],
+    ['an origin that is null', { ...base, origin: null }],
+    ['an origin that is a list', { ...base, origin: [] }],
+    ['an origin number that is a number', { ...base, origin: { number: 4, sender: 'a' } }],
+    ['an origin number with letters after', { ...base, origin: { number: '4x', sender: 'a' } }],
+    ['an origin number with letters before', { ...base, origin: { number: 'x4', sender: 'a' } }],
+    ['an origin without a sender', { ...base, origin: { number: '4' } }],
+  ])('%s is left out and counted', (_what, ask) => {
+    expect(readAskStore({ next: 2, pending: [ask] })).toEqual({
+      store: { next: 2, pending: [] },
+      lost: 1,
+    });
+  });
+
+  test.each([
+    ['a request', base],
+    ['an approval', { ...base, kind: 'approval' }],
+    ['an evaluation', { ...base, kind: 'evaluation', state: 'settled' }],
+    ['a proposal', { ...base, kind: 'proposal', state: 'made' }],
+    ['one without an origin', { ...base, origin: undefined }],
+  ])('%s reads', (_what, ask) => {
+    const { store, lost } = readAskStore({ next: 2, pending: [ask] });
+    expect(lost).toBe(0);
+    expect(store.pending).toEqual([{ ...ask, state: (ask as { state?: string }).state ?? 'sent' }]);
+  });
+
+  test.each([
+    [7, 7],
+    [0, 2],
+    [-3, 2],
+    [2.5, 2],
+    ['9', 2],
+    [undefined, 2],
+  ])('a next number of %s reads as %s (one more than the asks kept otherwise)', (next, read) => {
+    expect(readAskStore({ next, pending: [base] }).store.next).toBe(read);
+  });
+
+  test.each([
+    ['Disconnected: the daemon restarted', true],
+    ['connection closed', true],
+    ['Connection lost', true],
+    ['the connection reset', true],
+    ['CapTP connection aborted', true],
+    ['not telling', false],
+    ['reconnected fine', false],
+    ['disconnectedness', false],
+  ])('isDisconnection(%j) is %s, as an Error and as text', (text, expected) => {
+    expect(isDisconnection(Error(text))).toBe(expected);
+    expect(isDisconnection(text)).toBe(expected);
+  });
+
+  test('a proposal copy is its ask when the source matches and the result name matches or is absent', () => {
+    const { asks } = setUp();
+    const proposal = (id: string) => ({
+      kind: 'proposal' as const,
+      recipient: 'HOST',
+      description: '1 + 1',
+      detail: { resultName: id },
+    });
+    asks.make('p', () => proposal('one'));
+    asks.make('p', () => proposal('two'));
+    const copy = (number: bigint, extra: Record<string, unknown>) => ({
+      type: 'eval-proposal-proposer',
+      number,
+      source: '1 + 1',
+      ...extra,
+    });
+    expect(asks.claimOwnCopy(copy(1n, { resultName: 'three' }))).toBe(false);
+    expect(asks.claimOwnCopy(copy(2n, { source: '2 + 2', resultName: 'one' }))).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 3n, description: '1 + 1' })).toBe(false);
+    expect(asks.claimOwnCopy(copy(4n, { resultName: 'two' }))).toBe(true);
+    expect(asks.claimOwnCopy(copy(5n, {}))).toBe(true);
+    expect(asks.claimOwnCopy(copy(6n, {}))).toBe(false);
   });
 });

@@ -118,3 +118,73 @@ describe('proposal tracker', () => {
     expect(tracker.pendingSources()).toEqual([]);
   });
 });
+
+describe('proposal tracker: what it stores, answers and lists', () => {
+  test('the stored ask is addressed to HOST with the origin, and the answer says to go on', () => {
+    const { tracker, store } = setUp();
+    expect(tracker.propose(proposal('6 * 7'))).toEqual({
+      status: 'pending',
+      proposalId: 'p1',
+      resultName: 'answer',
+      note: 'Sent to your host for approval. You will get a GRANTED or REJECTED notice; do not wait for it.',
+    });
+    tracker.propose(proposal('1', { origin: undefined }));
+    expect(
+      store.pending.map(ask => [ask.kind, ask.recipient, ask.description, ask.origin]),
+    ).toEqual([
+      ['proposal', 'HOST', '6 * 7', { number: '4', sender: 'alice' }],
+      ['proposal', 'HOST', '1', undefined],
+    ]);
+  });
+
+  test('a lost connection is no refusal: nothing is told, and the proposal still waits', async () => {
+    const { tracker, asked, notices, settlers } = setUp();
+    tracker.propose(proposal('6 * 7'));
+    (await asked()).reject(Error('CapTP connection closed'));
+    // A second proposal, granted after: once its notice is in, the first's failure was handled.
+    tracker.propose(proposal('1 + 1'));
+    await expect.poll(() => settlers.length).toBe(2);
+    settlers[1]!.resolve(2);
+    await expect.poll(() => notices.length).toBe(1);
+    expect(notices[0]!.text).toMatch(/^GRANTED: .*p2/);
+    expect(tracker.pendingSources()).toEqual(['6 * 7']);
+  });
+
+  test('pendingSources lists the proposals only, not the other asks of the same store', () => {
+    const { tracker, asks } = setUp();
+    asks.make('r', () => ({
+      kind: 'request',
+      recipient: 'bob',
+      description: 'lend me',
+      detail: {},
+    }));
+    tracker.propose(proposal('6 * 7'));
+    expect(tracker.pendingSources()).toEqual(['6 * 7']);
+  });
+
+  test('a proposal granted while the agent restarted: the notice reads its result and reaches its origin', async () => {
+    const powers = Far('powers', {
+      lookup: (name: string) => `value of ${name}`,
+      dismiss: () => {},
+    }) as unknown as PowersRef;
+    const notices: Notice[] = [];
+    const queue = makeNoticeQueue(() => notices.push(...queue.take()));
+    const tracker = makeProposalTracker({ powers, log: () => {}, notices: queue });
+    await tracker.resume(
+      {
+        id: 'p9',
+        kind: 'proposal',
+        recipient: 'HOST',
+        description: '6 * 7',
+        origin: { number: '4', sender: 'alice' },
+        detail: { codeNames: [], petNamePaths: [], resultName: 'answer' },
+      },
+      'fulfilled',
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.origin).toEqual({ number: 4n, sender: 'alice' });
+    expect(notices[0]!.text).toMatch(
+      /^GRANTED: the host ran your proposal p9 \(6 \* 7\) while I restarted\. Result, kept as "answer": .*value of answer/,
+    );
+  });
+});

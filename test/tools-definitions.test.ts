@@ -12,6 +12,7 @@ import {
   readsEntry,
   type Reads,
 } from '../src/tools/builtin-schemas.js';
+import { TOOL_GROUPS } from '../src/tools/tool-groups.js';
 import { validateArguments } from '../src/tools/validate-arguments.js';
 
 const schemaOf = (name: string) =>
@@ -44,7 +45,7 @@ describe('one definition per built-in tool', () => {
           needed.filter(entry => entry.name !== name).map(entry => [entry.name, '1']),
         );
         expect(() => validateArguments(tool, op, { ...others, [name]: undefined })).toThrow(
-          op === undefined ? `${name} is required` : `${op}: ${name} is required`,
+          new RegExp(`^${op === undefined ? '' : `${op}: `}${name} is required$`),
         );
       }
     },
@@ -55,10 +56,17 @@ describe('one definition per built-in tool', () => {
       path: ['a', 'b'],
       to: ['c'],
     });
-    expect(validateArguments('mail', 'reject', { messageNumber: '+5' })).toEqual({
+    // Optional parameters left out are absent, or the empty list a list stands for.
+    expect(validateArguments('mail', 'reject', { messageNumber: '+5' })).toStrictEqual({
       messageNumber: 5n,
     });
-    expect(validateArguments('names', 'list', {})).toEqual({ path: [] });
+    expect(validateArguments('names', 'list', {})).toStrictEqual({ path: [] });
+    expect(
+      validateArguments('evaluate', undefined, { source: '1', resultName: 'r' }),
+    ).toStrictEqual({ source: '1', codeNames: [], petNamePaths: [], resultName: 'r' });
+    expect(
+      validateArguments('reply', undefined, { messageNumber: 1, strings: 'hi' }),
+    ).toStrictEqual({ messageNumber: 1n, strings: ['hi'], edgeNames: [], petNames: [] });
     expect(validateArguments('names', 'store', { value: null, path: 'x' })).toEqual({
       value: null,
       path: ['x'],
@@ -67,7 +75,75 @@ describe('one definition per built-in tool', () => {
       /^dismiss: messageNumber must be a whole message number/,
     );
     expect(() => validateArguments('schedule', undefined, { delaySeconds: 'soon' })).toThrow(
-      'delaySeconds must be a number',
+      /^delaySeconds must be a number$/,
     );
   });
+
+  test("a grouped op's error names the op and keeps the reader's error as its cause", () => {
+    let thrown: unknown;
+    try {
+      validateArguments('names', 'move', { path: 'a' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toBe('move: to is required');
+    expect(((thrown as Error).cause as Error).message).toBe('to is required');
+  });
+
+  test('a tool or op that is not defined is refused by name', () => {
+    expect(() => validateArguments('frobnicate', undefined, {})).toThrow(
+      /^Unknown tool "frobnicate"$/,
+    );
+    expect(() => validateArguments('names', 'frobnicate', {})).toThrow(
+      /^names has no op "frobnicate"$/,
+    );
+    expect(() => validateArguments('reply', 'list', {})).toThrow(/^reply has no op "list"$/);
+  });
+
+  test('the schemas offered are those the bench measured (figure 6), made from the kinds', () => {
+    const text = { type: 'string' };
+    const names = { type: 'array', items: { type: 'string' } };
+    const properties = (tool: string) => schemaOf(tool).properties;
+    expect(properties('reply')).toEqual({
+      messageNumber: { type: 'integer' },
+      strings: names,
+      edgeNames: names,
+      petNames: names,
+    });
+    expect(properties('send')).toEqual({
+      recipient: text,
+      strings: { ...names, description: 'Sent exactly as written.' },
+      edgeNames: names,
+      petNames: names,
+    });
+    expect(properties('names')).toEqual({
+      op: { type: 'string', enum: TOOL_GROUPS.names },
+      path: text,
+      to: text,
+      value: { description: 'Read as SmallCaps: "+5" is the bigint 5, "!+5" the text +5.' },
+      methodName: text,
+    });
+    expect(properties('schedule')).toEqual({
+      note: text,
+      delaySeconds: { type: 'number' },
+      at: text,
+      cancel: text,
+    });
+    expect(Object.keys(properties('mail') ?? {})).toEqual(['op', ...Object.keys(mailKinds)]);
+    for (const [name, kind] of Object.entries(mailKinds)) {
+      expect(properties('mail')?.[name]).toEqual(kind === 'integer' ? { type: 'integer' } : text);
+    }
+  });
 });
+
+const mailKinds = {
+  messageNumber: 'integer',
+  recipient: 'text',
+  description: 'text',
+  responseName: 'text',
+  edgeName: 'text',
+  petName: 'text',
+  toolName: 'text',
+  path: 'text',
+  reason: 'text',
+};

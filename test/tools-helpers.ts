@@ -12,7 +12,7 @@ type ToolModule = {
 };
 
 /** A stand-in for the daemon's Context: the tools never call it. */
-export const dummyContext = harden({});
+const dummyContext = harden({});
 
 export function makeTool(module: ToolModule, env: Record<string, string> = {}): FaeTool {
   return module.make(undefined, dummyContext, harden({ env })) as FaeTool;

@@ -98,6 +98,7 @@ describe('errors that teach', () => {
       step('send', () => ({ recipient: 'bobb', strings: ['hi'] })),
       step('names', () => ({ op: 'remove', path: ['things', 'shoping-list'] })),
       step('mail', () => ({ op: 'request', recipient: 'Bob', description: 'a value' })),
+      step('names', () => ({ op: 'lookup', path: 'zebra' })),
     ]);
     expect(results[0]).toMatch(
       /lookup: .*there is no "calculater" in your directory; the nearest names there: "calculator"/,
@@ -111,6 +112,8 @@ describe('errors that teach', () => {
     expect(results[3]).toMatch(
       /there is no "Bob" in your directory; the nearest names there: "bob"/,
     );
+    // Nothing near: the names that are there, a few of them.
+    expect(results[4]).toMatch(/there is no "zebra" in your directory; the names there: "[^"]+"/);
   });
 
   test('an op of the other group says which group has it; an unknown tool names the nearest', async () => {

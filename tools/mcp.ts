@@ -25,6 +25,7 @@ import { describeResult } from './lib/mcp/mcp-result.js';
 import { readMcpSettings, type McpSettings } from './lib/mcp/mcp-settings.js';
 import { bridgeTools, type BridgedTool } from './lib/mcp/mcp-tool-schemas.js';
 import type { ToolArgs } from './lib/tool-args.js';
+import { describeError } from '../providers/describe-error.js';
 
 export const McpBridgeInterface = M.interface('McpBridge', {
   /** One FaeTool per tool the server offers now. */
@@ -74,7 +75,7 @@ export const makeMcpBridge = (
         try {
           ({ text, isError } = describeResult(await connection.call(bridged.mcpName, { ...args })));
         } catch (error) {
-          const message = redactText(error instanceof Error ? error.message : String(error));
+          const message = redactText(describeError(error));
           log(`${bridged.mcpName}: ${message}`);
           throw Error(message, { cause: error });
         }
@@ -110,7 +111,7 @@ export const makeMcpBridge = (
     try {
       await refresh();
     } catch (error) {
-      const message = redactText(error instanceof Error ? error.message : String(error));
+      const message = redactText(describeError(error));
       log(message);
       throw Error(message, { cause: error });
     }

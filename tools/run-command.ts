@@ -28,6 +28,7 @@ import { makeFaeTool } from './lib/make-fae-tool.js';
 import { makeOutputCollector } from './lib/output-collector.js';
 import { checkArgNames, describeType, optionalInteger } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
+import { describeError } from '../providers/describe-error.js';
 
 const toolName = 'runCommand';
 export const defaultTimeoutMs = 30_000;
@@ -110,10 +111,9 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
       // e.g. a NUL byte in an argument
       launch.release();
       reject(
-        Error(
-          `${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
-        ),
+        Error(`${toolName}: cannot start ${JSON.stringify(spec.shown)}: ${describeError(error)}`, {
+          cause: error,
+        }),
       );
       return;
     }

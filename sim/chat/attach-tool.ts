@@ -16,7 +16,7 @@ import {
 import type { HostPowers } from '../mail-host/index.js';
 
 /** The pet name for a tool: lowercase with hyphens (`readFile` → `read-file`). */
-export const toolPetName = (tool: ToolName): string =>
+const toolPetName = (tool: ToolName): string =>
   tool.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 
 const allToolNames = (): string => [...exampleToolNames, ...rootedToolNames].join(', ');

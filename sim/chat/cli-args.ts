@@ -4,7 +4,7 @@
  */
 import type { Persona } from '../../src/config.js';
 
-export interface CliArgs {
+interface CliArgs {
   persona: Persona;
   help: boolean;
   /** Show the agent's own log lines on screen too. */

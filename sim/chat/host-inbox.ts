@@ -23,7 +23,7 @@ export interface HostInbox {
 }
 
 /** The text a person wrote: strings interleaved with `@edgeName`. */
-export const packageText = (strings: readonly string[], names: readonly string[]): string =>
+const packageText = (strings: readonly string[], names: readonly string[]): string =>
   strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
 
 /** An agent's request for the HOST's approval of a tool call (src/policy/approval-gate.ts). */

@@ -19,6 +19,7 @@ import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -145,8 +146,6 @@ const main = async (): Promise<void> => {
 
 main().catch((error: unknown) => {
   // One line, no stack: what went wrong is in the message.
-  process.stderr.write(
-    `npm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`npm start failed: ${describeError(error)}\n`);
   process.exit(1);
 });

@@ -7,6 +7,7 @@
  */
 import { readProviderConfig, type ProviderConfig } from '../../providers/config.js';
 import { checkServer } from '../../providers/check-server.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type Preflight =
   { ok: true; config: ProviderConfig; warning?: string } | { ok: false; line: string };
@@ -24,7 +25,7 @@ export const checkModelServer = async (
     // Config errors name the variable and never its value when it is secret.
     return {
       ok: false,
-      line: `${error instanceof Error ? error.message : String(error)}; see README.`,
+      line: `${describeError(error)}; see README.`,
     };
   }
   const checked = await checkServer(config, {

@@ -10,6 +10,7 @@ import type { HostInbox } from './host-inbox.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export interface CommandContext {
   session: Session;
@@ -19,9 +20,6 @@ export interface CommandContext {
   cwd: string;
   quit: () => void;
 }
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /** One wording for a number that names nothing the command can act on, whatever the command. */
 const notActionable = (number: bigint, what: string): Error =>

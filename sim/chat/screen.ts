@@ -8,7 +8,7 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, cursorTo } from 'node:readline';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 
-export type LineKind =
+type LineKind =
   'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
 
 export interface Screen {
@@ -49,7 +49,7 @@ const bodyColour: Partial<Record<LineKind, [string, string]>> = {
 const indent = (text: string, by: string): string => text.split('\n').join(`\n${by}`);
 
 /** How often piped mode says the agent is still at work during a long wait. */
-export const STILL_WORKING_MS = 10_000;
+const STILL_WORKING_MS = 10_000;
 
 /**
  * The screen when output is not a terminal: plain lines. With no spinner, it

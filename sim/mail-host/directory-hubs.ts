@@ -21,7 +21,7 @@ export interface RemoteHub {
 }
 
 /** A hub reached by a path: this process's node when it is one, else the remote value. */
-export type Hub = { node: DirectoryNode } | { remote: RemoteHub };
+type Hub = { node: DirectoryNode } | { remote: RemoteHub };
 
 export type HubForId = (id: FormulaId) => Promise<Hub>;
 

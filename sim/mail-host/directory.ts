@@ -14,8 +14,6 @@ import type { PetStore } from './pet-store.js';
 import type { GuestPowers, NameChange } from './types.js';
 import type { Subscription } from './topic.js';
 
-export { DirectoryInterface } from './directory-exo.js';
-
 /** A name hub's methods as the guest has them, plus its store and a local change feed. */
 export interface DirectoryNode extends Pick<
   GuestPowers,
@@ -36,7 +34,14 @@ export interface DirectoryNode extends Pick<
   followNameChanges(): Subscription<NameChange>;
 }
 
-export const makeDirectoryMaker = (table: FormulaTable) => {
+/**
+ * How a directory's `followNameChanges` answers: an iterator reference at
+ * f0a46042a, an exo-stream reader whose changes carry the formula's `type`
+ * in the newest daemon (its directory.js, `enrichWithType`).
+ */
+export type PresentNameChanges = (changes: Subscription<NameChange>) => unknown;
+
+export const makeDirectoryMaker = (table: FormulaTable, presentChanges: PresentNameChanges) => {
   const hubForId = makeHubForId(table);
 
   const makeDirectoryNode = (store: PetStore): DirectoryNode => {
@@ -59,7 +64,7 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
   const formulateDirectory = () => {
     const store = table.watchStore(makePetStore());
     const node = makeDirectoryNode(store);
-    const value = makeDirectoryExo(node);
+    const value = makeDirectoryExo(node, presentChanges);
     const id = table.formulate({ type: 'directory', provide: () => value, node });
     table.remember(value, id);
     return { id, value, node, store };

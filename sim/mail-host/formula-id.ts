@@ -5,16 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FormulaId } from './types.js';
 
-const formulaNumberPattern = /^(?:[0-9a-f]{128}|[0-9a-f]{64})$/;
 const formulaIdPattern = /^([0-9a-f]{128}|[0-9a-f]{64}):([0-9a-f]{128}|[0-9a-f]{64})$/;
 
 /** A fresh random 512-bit number in hex, as the daemon's `randomHex512`. */
 export const randomHex512 = (): string => randomBytes(64).toString('hex');
 /** A fresh random 256-bit number in hex, as the newest daemon's `randomHex256`. */
 export const randomHex256 = (): string => randomBytes(32).toString('hex');
-
-export const isFormulaNumber = (value: unknown): value is string =>
-  typeof value === 'string' && formulaNumberPattern.test(value);
 
 export const isFormulaId = (value: unknown): value is FormulaId =>
   typeof value === 'string' && formulaIdPattern.test(value);

@@ -8,8 +8,9 @@
  *   and iterators reject "Disconnected") and reloads every mailbox (records rebuilt,
  *   so followMessages replays every undismissed one). Like the daemon, it then
  *   makes again only what the host's `PINS` directory names (its revivePins,
- *   which the daemon also runs after each collection: the host's `cancel` of a
- *   pinned caplet is followed by its revival);
+ *   which the daemon at f0a46042a also runs after each collection: there the
+ *   host's `cancel` of a pinned caplet is followed by its revival; the newest
+ *   daemon revives PINS only at start, so a cancelled caplet stays down);
  *   every other caplet still formulated (also ones cancelled before; not ones
  *   collected because their name was rebound) stays dormant until something
  *   provides it (`revive(nameOrId)`, a look-up). A guest whose mailbox holds an
@@ -25,17 +26,11 @@
  *   messages' `from` does), which the host knows as `name`.
  */
 export { makeMailHost } from './mail-host.js';
-export type { MailHost, MailHostOptions } from './mail-host.js';
+export type { MailHost } from './mail-host.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
-export { isPetName, isSpecialName, isName } from './pet-name.js';
-export {
-  GuestInterface,
-  HostInterface,
-  NewestGuestInterface,
-  NewestHostInterface,
-} from './interfaces.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
-export type { DaemonProfile, SpecialNames } from './profile.js';
-export { formatLocator, idFromLocator } from './locator.js';
+export type { DaemonProfile } from './profile.js';
+export { idFromLocator } from './locator.js';
+export { chatView } from './chat-view.js';
 export type * from './types.js';

@@ -5,7 +5,7 @@ import type { InterfaceGuard } from '@endo/patterns';
 import type { Subscription } from './topic.js';
 import type { RemoteIterator } from './types.js';
 
-export const AsyncIteratorInterface: InterfaceGuard = M.interface('AsyncIterator', {
+const AsyncIteratorInterface: InterfaceGuard = M.interface('AsyncIterator', {
   next: M.call().returns(M.promise()),
   return: M.call().optional(M.any()).returns(M.promise()),
   throw: M.call().optional(M.any()).returns(M.promise()),

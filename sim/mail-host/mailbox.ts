@@ -12,8 +12,6 @@ import type { Subscription } from './topic.js';
 import type { Envelope, MessageRecord, Settlement } from './types.js';
 
 export { MAILBOX_LOAD_ERROR } from './mailbox-reload.js';
-export { DismisserInterface, type Revision } from './message-records.js';
-
 export interface Mailbox {
   deliver(envelope: Envelope): MessageRecord;
   get(number: bigint): MessageRecord | undefined;

@@ -8,12 +8,12 @@ import type { InterfaceGuard } from '@endo/patterns';
 import { makeGuardedExo } from './guarded-exo.js';
 import type { Dismisser, Envelope, MessageRecord } from './types.js';
 
-export const DismisserInterface: InterfaceGuard = M.interface('EndoDismisser', {
+const DismisserInterface: InterfaceGuard = M.interface('EndoDismisser', {
   dismiss: M.call().returns(M.promise()),
 });
 
 /** What the daemon keeps on disk for a message: the envelope without live objects, plus its date. */
-export type StoredMessage = { readonly envelope: Envelope; readonly date: string };
+type StoredMessage = { readonly envelope: Envelope; readonly date: string };
 
 /** One revision of a message, as messageHistory reports it (before locators are written in). */
 export interface Revision {

@@ -18,11 +18,11 @@ const quote = (value: unknown): string => {
 };
 export { quote };
 
-export const isPetName = (name: unknown): name is string =>
+const isPetName = (name: unknown): name is string =>
   typeof name === 'string' && petNamePattern.test(name);
 export const isSpecialName = (name: unknown): name is string =>
   typeof name === 'string' && specialNamePattern.test(name);
-export const isMailSlotName = (name: unknown): name is string =>
+const isMailSlotName = (name: unknown): name is string =>
   typeof name === 'string' && mailSlotPattern.test(name);
 export const isName = (name: unknown): name is string =>
   isPetName(name) || isSpecialName(name) || isMailSlotName(name);

@@ -10,7 +10,7 @@ import { assertFormulaId } from './formula-id.js';
 import type { FormulaTable } from './formula-table.js';
 import type { FormulaId, Responder, Settlement } from './types.js';
 
-export const ResponderInterface: InterfaceGuard = M.interface('EndoResponder', {
+const ResponderInterface: InterfaceGuard = M.interface('EndoResponder', {
   resolveWithId: M.call(M.or(M.string(), M.promise())).returns(),
 });
 

@@ -11,7 +11,7 @@ import type { InterfaceGuard } from '@endo/patterns';
 import { makeGuardedExo } from './guarded-exo.js';
 import type { Subscription } from './topic.js';
 
-export const PassableReaderInterface: InterfaceGuard = M.interface('PassableReader', {
+const PassableReaderInterface: InterfaceGuard = M.interface('PassableReader', {
   stream: M.call(M.any()).returns(M.promise()),
   readPattern: M.call().returns(M.opt(M.pattern())),
   readReturnPattern: M.call().returns(M.opt(M.pattern())),

@@ -20,7 +20,7 @@ export interface Responder {
 }
 
 /** Fields every message record carries once it is in a mailbox. */
-export interface MessageBase {
+interface MessageBase {
   readonly type: string;
   readonly number: bigint;
   readonly from: FormulaId;
@@ -41,7 +41,7 @@ export interface PackageMessage extends MessageBase {
   readonly ids: readonly FormulaId[];
 }
 
-export interface RequestMessage extends MessageBase {
+interface RequestMessage extends MessageBase {
   readonly type: 'request';
   readonly description: string;
   readonly promiseId: FormulaId;
@@ -68,13 +68,13 @@ export interface EvalProposalReviewerMessage extends MessageBase, EvalProposalFi
 }
 
 /** The proposer's own copy of an eval-proposal. */
-export interface EvalProposalProposerMessage extends MessageBase, EvalProposalFields {
+interface EvalProposalProposerMessage extends MessageBase, EvalProposalFields {
   readonly type: 'eval-proposal-proposer';
   readonly resultName: string | undefined;
 }
 
 /** Newest daemon: a form the sender asks the recipient to fill in (e.g. Lal's "Add an agent"). */
-export interface FormMessage extends MessageBase {
+interface FormMessage extends MessageBase {
   readonly type: 'form';
   readonly description: string;
   readonly fields: readonly FormField[];
@@ -90,7 +90,7 @@ export interface FormField {
 }
 
 /** Newest daemon: the values submitted for a form, as a reply to it (`valueId` names the record). */
-export interface ValueMessage extends MessageBase {
+interface ValueMessage extends MessageBase {
   readonly type: 'value';
   readonly valueId: FormulaId;
   readonly replyTo: string;

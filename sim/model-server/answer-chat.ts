@@ -13,6 +13,7 @@ import type {
   ScriptedReply,
 } from './types.js';
 import type { WireDialect, WireError } from './wire-dialect.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** Writes a JSON answer and records its status (and body, when it is an error). */
 export type SendJson = (
@@ -107,7 +108,7 @@ export const makeChatAnswerer = (
     try {
       reply = await options.reply(normalized);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = describeError(error);
       send(response, record, 500, dialect.errorBody(500, `test script error: ${text}`));
       return;
     }

@@ -216,7 +216,7 @@ const readToolNames = (tools: unknown): string[] | WireError => {
 };
 
 /** The most `cache_control` breakpoints one request may set. */
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 const CACHE_TTLS = ['5m', '1h'];
 
 /** Everything that can carry `cache_control`, in the order the service reads the prompt: tools, system, message blocks. */

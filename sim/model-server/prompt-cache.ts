@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import { estimateTokens } from './wire-dialect.js';
 
 /** How many segments Anthropic looks back from a breakpoint for an earlier cache entry. */
-export const ANTHROPIC_LOOKBACK = 20;
+const ANTHROPIC_LOOKBACK = 20;
 
-export interface PromptCacheReading {
+interface PromptCacheReading {
   /** Estimated tokens of the whole prompt. */
   totalTokens: number;
   /** Tokens served from the cache. */

@@ -70,12 +70,12 @@ export interface ScriptedFailure {
 }
 
 /** Never answers (until the client gives up or the server closes). */
-export interface ScriptedHang {
+interface ScriptedHang {
   hang: true;
 }
 
 /** Waits, then answers as `then` says. */
-export interface ScriptedDelay {
+interface ScriptedDelay {
   delayMs: number;
   then: ScriptedReply;
 }

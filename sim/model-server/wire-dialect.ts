@@ -14,7 +14,7 @@ export interface WireError {
 /** A parsed chat request, before the server numbers it. */
 export type ParsedChat = Omit<NormalizedRequest, 'index' | 'bytes' | 'protocol'>;
 
-export interface WireAnswer {
+interface WireAnswer {
   status: 200;
   /** A JSON body, or a list of NDJSON lines (Ollama streaming). */
   body?: unknown;

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordReadmeSession, repoRoot } from './readme-session.js';
 import { transcriptBlock, withBlock } from './readme-block.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const readmePath = join(repoRoot, 'README.md');
 
@@ -19,6 +20,6 @@ const main = async () => {
 };
 
 main().catch((error: unknown) => {
-  process.stderr.write(`transcript: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`transcript: ${describeError(error)}\n`);
   process.exitCode = 1;
 });

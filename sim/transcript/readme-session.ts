@@ -14,7 +14,7 @@ import { startModelServer } from '../model-server/index.js';
 import type { NormalizedRequest, ScriptedReply } from '../model-server/index.js';
 
 /** What the person types, one line each; the simulator sends each once the agent is idle. */
-export const SESSION_INPUT: readonly string[] = [
+const SESSION_INPUT: readonly string[] = [
   'ping',
   'what is 6 * 7? Work it out with code.',
   '/grant',
@@ -22,8 +22,8 @@ export const SESSION_INPUT: readonly string[] = [
 ];
 
 /** The address the transcript shows for the model server (the real one is a free loopback port). */
-export const SHOWN_HOST = 'http://127.0.0.1:8080/v1';
-export const SHOWN_MODEL = 'qwen3';
+const SHOWN_HOST = 'http://127.0.0.1:8080/v1';
+const SHOWN_MODEL = 'qwen3';
 
 /** The command a reader types to get the same session from a model of their own. */
 export const SESSION_COMMAND = `printf '${SESSION_INPUT.join('\\n')}\\n' | LAL_HOST=${SHOWN_HOST} LAL_MODEL=${SHOWN_MODEL} npm start --silent -- --persona fae`;

@@ -4,6 +4,7 @@
  * exactly as written. The few parameters that can hold a passable are read
  * SmallCaps-first by their readers (read-args.ts), never the free text.
  */
+import { describeError } from '../../providers/describe-error.js';
 
 export type DecodedArguments =
   { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -20,7 +21,7 @@ export const decodeArguments = (raw: string): DecodedArguments => {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = describeError(error);
     return {
       ok: false,
       error: `The arguments are not valid JSON (${reason}): ${preview(text)}. Send the arguments as one JSON object.`,

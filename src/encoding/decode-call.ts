@@ -21,6 +21,7 @@ import { checkFaeArguments } from '../tools/check-fae-arguments.js';
 import { groupedCall, groupOfOp, type GroupedCall } from '../tools/tool-groups.js';
 import { validateArguments, type ToolValues } from '../tools/validate-arguments.js';
 import { decodeArguments } from './decode-arguments.js';
+import { describeError } from '../../providers/describe-error.js';
 
 interface Decoding {
   /** The call as the model wrote it. */
@@ -41,7 +42,7 @@ export interface DecodedCall extends Decoding {
   grouped: GroupedCall | undefined;
 }
 
-export interface UndecodableCall extends Decoding {
+interface UndecodableCall extends Decoding {
   ok: false;
   /** Why it cannot run, for the model. */
   error: string;
@@ -83,7 +84,7 @@ export const decodeCall = (
     grouped = groupedCall(call.name, args);
   } catch (error) {
     // A group whose op is missing or not its own: no policy could judge it, so it never runs.
-    return refuse(error instanceof Error ? error.message : String(error));
+    return refuse(describeError(error));
   }
   const names = grouped === undefined ? [call.name] : [grouped.op, grouped.group];
   let values: ToolValues = args;
@@ -91,7 +92,7 @@ export const decodeCall = (
     try {
       values = validateArguments(grouped?.group ?? call.name, grouped?.op, args);
     } catch (error) {
-      return refuse(error instanceof Error ? error.message : String(error), names);
+      return refuse(describeError(error), names);
     }
   } else {
     const parameters = faeParameters(call.name);

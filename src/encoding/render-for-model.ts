@@ -12,6 +12,7 @@ import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
 import type { Introspectable } from '../remote-objects.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const METHOD_NAMES_TIMEOUT_MS = 1_000;
 
@@ -90,4 +91,4 @@ export const renderForModel = async (
 
 /** The rendering of a failed tool call. */
 export const renderError = (error: unknown): string =>
-  JSON.stringify({ error: error instanceof Error ? error.message : String(error) });
+  JSON.stringify({ error: describeError(error) });

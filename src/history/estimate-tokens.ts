@@ -11,7 +11,7 @@ export const CHARS_PER_TOKEN = 3;
 // Role markers and separators each message costs in every chat template.
 const PER_MESSAGE_OVERHEAD = 4;
 
-export const estimateMessageTokens = (message: ChatMessage): number => {
+const estimateMessageTokens = (message: ChatMessage): number => {
   let chars = message.content.length;
   if (message.role === 'assistant' && message.toolCalls !== undefined) {
     for (const call of message.toolCalls)
@@ -32,7 +32,7 @@ const toolChars = (tool: ToolSchema): number => {
   return chars;
 };
 
-export const estimateToolTokens = (tools: readonly ToolSchema[]): number =>
+const estimateToolTokens = (tools: readonly ToolSchema[]): number =>
   Math.ceil(tools.reduce((sum, tool) => sum + toolChars(tool) + 1, 0) / CHARS_PER_TOKEN);
 
 /** Estimated tokens, and characters of text (contents, call arguments, schemas), of a request. */

@@ -10,6 +10,7 @@ import type {
   AssistantMessage,
 } from '../../providers/types.js';
 import { ProviderError } from '../../providers/types.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type ModelOutcome =
   | {
@@ -44,7 +45,7 @@ export const callModel = async (
     };
   } catch (error) {
     const aborted = signal.aborted || (error instanceof ProviderError && error.kind === 'aborted');
-    const text = error instanceof Error ? error.message : String(error);
+    const text = describeError(error);
     return { ok: false, aborted, error: text };
   }
 };

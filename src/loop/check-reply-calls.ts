@@ -14,7 +14,7 @@
 import type { ChatMessage, ToolCall } from '../../providers/types.js';
 import { groupOfOp } from '../tools/tool-groups.js';
 
-export const VALID_CALL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const VALID_CALL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 // Anthropic's pattern for tool_use ids; the length keeps OpenAI-compatible servers content.
 const VALID_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 const NAME_IN_HISTORY_WHEN_EMPTY = 'invalid_tool_name';

@@ -7,7 +7,7 @@
  */
 import type { AgentLimits } from '../config.js';
 
-export type RepeatVerdict = 'allow' | 'warn' | 'refuse' | 'stop';
+type RepeatVerdict = 'allow' | 'warn' | 'refuse' | 'stop';
 
 export interface RepeatGuard {
   check(callKey: string): { verdict: RepeatVerdict; count: number };

@@ -10,7 +10,8 @@ import type { AgentLimits } from '../config.js';
 import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
-import { nearNames, quoteList } from '../tools/closest-names.js';
+import { closestNames } from '../text/closest-names.js';
+import { quoteList } from '../tools/explain-failure.js';
 import { dispatchBuiltinTool, type BuiltinContext } from '../tools/dispatch-builtin-tool.js';
 import type { Observe } from './agent-events.js';
 import { capResult } from './cap-result.js';
@@ -34,7 +35,7 @@ const execute = async (
   const dynamic = context.tools.find(call.name);
   if (dynamic === undefined) {
     // The request's own list: a tool the policy withholds is not named to the model.
-    const near = nearNames(call.name, offered);
+    const near = closestNames(call.name, offered);
     throw new Error(
       `Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}${near.length === 0 ? '' : `; the nearest to "${call.name}": ${quoteList(near)}`}`,
     );

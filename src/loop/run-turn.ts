@@ -2,8 +2,10 @@
  * One turn of the ReAct loop: call the model with the conversation and the
  * tools; while the reply asks for tools, run them and feed the results
  * back. Bounds end a turn early: a cap on model calls, the repeated-call
- * guard, replies cut by the output limit again and again, cancellation. Provider failures come back as a stop reason with a
- * message, never as a throw.
+ * guard, replies cut by the output limit again and again, cancellation.
+ * Provider failures come back as a stop reason with a message, and anything
+ * that throws part-way ends the turn the same way (`thrown`), never as a
+ * rejection: every turn emits one turn-start and one turn-end.
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config.js';
@@ -17,6 +19,7 @@ import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
 import { pushMessage, runReplyCalls } from './run-reply-calls.js';
 import type { StopCondition } from './stop-conditions.js';
+import { describeError } from '../../providers/describe-error.js';
 import {
   refuseTruncatedCalls,
   TRUNCATED_TEXT_NOTICE,
@@ -24,6 +27,8 @@ import {
 } from './truncated-reply.js';
 
 export interface TurnSetup {
+  /** What the turn is about, for the turn-start event. */
+  title: string;
   provider: Provider;
   systemPrompt: string;
   conversation: Conversation;
@@ -61,6 +66,8 @@ export interface TurnOutcome {
   finalText: string;
   modelCalls: number;
   usage: Usage;
+  /** Set when something threw part-way (the agent failed, not the model): what it said. */
+  thrown?: string;
 }
 
 /** Adds what one model call used to the turn's usage. */
@@ -73,25 +80,27 @@ const addUsage = (usage: Usage, used: Usage | undefined) => {
   }
 };
 
+/** What a turn has used so far: read by its one turn-end. */
+interface Tally {
+  modelCalls: number;
+  usage: Usage;
+  /** Which models served the turn (more than one when a fallback took over). */
+  models: string[];
+}
+
+type End = (stopReason: StopReason, finalText?: string, error?: string) => TurnOutcome;
+
 export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
-  const { provider, conversation, turn, limits, signal, observe } = setup;
-  const guard = makeRepeatGuard(limits);
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  let modelCalls = 0;
-  let nudged = false;
-  let toolCallsMade = 0;
-  // Replies cut by the output limit one after another (./truncated-reply.ts).
-  let cutInARow = 0;
-  // Which models served the turn (more than one when a fallback took over).
-  const models: string[] = [];
-  const end = (stopReason: StopReason, finalText = '', error?: string): TurnOutcome => {
-    const outcome: TurnOutcome = {
-      stopReason,
-      finalText,
-      modelCalls,
-      usage,
-      ...(error === undefined ? {} : { error }),
-    };
+  const { observe } = setup;
+  observe({ kind: 'turn-start', title: setup.title });
+  const tally: Tally = { modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, models: [] };
+  const end = (
+    stopReason: StopReason,
+    finalText = '',
+    error?: string,
+    thrown?: string,
+  ): TurnOutcome => {
+    const { modelCalls, usage, models } = tally;
     observe({
       kind: 'turn-end',
       stopReason,
@@ -100,23 +109,45 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       ...(error === undefined ? {} : { error }),
       ...(models.length === 0 ? {} : { models }),
     });
-    return outcome;
+    return {
+      stopReason,
+      finalText,
+      modelCalls,
+      usage,
+      ...(error === undefined ? {} : { error }),
+      ...(thrown === undefined ? {} : { thrown }),
+    };
   };
+  try {
+    return await runSteps(setup, tally, end);
+  } catch (error) {
+    const thrown = describeError(error);
+    return end('error', '', `the agent failed: ${thrown}`, thrown);
+  }
+};
 
+/** The model calls and tool calls of a turn, until something ends it (`end`). */
+const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnOutcome> => {
+  const { provider, conversation, turn, limits, signal, observe } = setup;
+  const guard = makeRepeatGuard(limits);
+  let nudged = false;
+  let toolCallsMade = 0;
+  // Replies cut by the output limit one after another (./truncated-reply.ts).
+  let cutInARow = 0;
   for (;;) {
     if (signal.aborted) return end('cancelled');
     for (const notice of setup.takeNotices()) pushMessage(turn, { role: 'user', content: notice });
-    if (modelCalls >= limits.maxModelCalls) {
+    if (tally.modelCalls >= limits.maxModelCalls) {
       return end('max-model-calls', '', `the turn used its ${limits.maxModelCalls} model calls`);
     }
     const stop = setup.beforeModelCall?.();
     if (stop !== undefined) return end('quota', '', stop);
     const tools = setup.tools();
     const request = buildRequest(setup.systemPrompt, conversation, tools, limits);
-    modelCalls += 1;
+    tally.modelCalls += 1;
     observe({
       kind: 'model-call',
-      call: modelCalls,
+      call: tally.modelCalls,
       estimatedTokens: request.estimatedTokens,
       chars: request.chars,
     });
@@ -125,8 +156,8 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     if (!outcome.ok) {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
     }
-    if (!models.includes(outcome.model)) models.push(outcome.model);
-    addUsage(usage, outcome.usage);
+    if (!tally.models.includes(outcome.model)) tally.models.push(outcome.model);
+    addUsage(tally.usage, outcome.usage);
     const cleaned = cleanReply(outcome.message, tools);
     const toolNames = tools.map(tool => tool.function.name);
     const checkedCalls = checkReplyCalls(cleaned.toolCalls ?? [], {
@@ -143,7 +174,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     const reply = calls.length > 0 ? { ...cleaned, toolCalls: calls } : cleaned;
     observe({
       kind: 'model-reply',
-      call: modelCalls,
+      call: tally.modelCalls,
       usage: outcome.usage,
       toolCalls: calls.length,
     });

@@ -5,7 +5,7 @@
  */
 import type { ToolCall } from '../../providers/types.js';
 
-export interface Step {
+interface Step {
   toolCalls: readonly ToolCall[];
 }
 

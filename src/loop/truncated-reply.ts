@@ -12,7 +12,7 @@ const RETRY_SHORTER =
   'Retry with a shorter reply: fewer tool calls at a time, and long text split over several calls or messages.';
 
 /** The result of each call of a cut reply. */
-export const truncatedCallRefusal = (total: number): string =>
+const truncatedCallRefusal = (total: number): string =>
   JSON.stringify({
     error: `not run: your reply was cut off at the output token limit before it was complete, so none of its ${total} tool call${total === 1 ? '' : 's'} ran (their arguments may be incomplete). ${RETRY_SHORTER}`,
   });

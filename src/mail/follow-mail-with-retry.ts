@@ -14,7 +14,7 @@ export interface RetryDelays {
   maxMs: number;
 }
 
-export const DEFAULT_RETRY_DELAYS: RetryDelays = harden({ firstMs: 500, maxMs: 60_000 });
+const DEFAULT_RETRY_DELAYS: RetryDelays = harden({ firstMs: 500, maxMs: 60_000 });
 
 export const followMailWithRetry = (
   options: Parameters<typeof followMail>[0] & {

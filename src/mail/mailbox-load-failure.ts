@@ -10,12 +10,13 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { cut } from './message-record.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const DAEMON_ERROR = 'Unknown message formula type';
 const SOURCE_PREVIEW_CHARS = 80;
 
 export const isMailboxLoadFailure = (error: unknown): boolean =>
-  (error instanceof Error ? error.message : String(error)).includes(DAEMON_ERROR);
+  describeError(error).includes(DAEMON_ERROR);
 
 /**
  * One paragraph: what happened, which proposals are pending, how to settle
@@ -23,10 +24,7 @@ export const isMailboxLoadFailure = (error: unknown): boolean =>
  * (its mail) or stopped (its powers did not load: the daemon makes it again
  * at its next start, as it is pinned).
  */
-export const mailboxLoadFailureText = (
-  pendingSources: readonly string[],
-  retrying: boolean,
-): string => {
+const mailboxLoadFailureText = (pendingSources: readonly string[], retrying: boolean): string => {
   const pending =
     pendingSources.length === 0
       ? 'an eval-proposal message in my mailbox or yours (endo inbox lists yours)'

@@ -7,6 +7,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import type { Origin } from '../proposals/proposal-tracker.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;
 
@@ -24,7 +25,7 @@ export const makeTellSender =
     } catch (error) {
       const to = origin?.sender ?? hostName;
       await Promise.resolve(E(powers).send(to, [text], [], [])).catch(() =>
-        log(`could not tell ${to}: ${error instanceof Error ? error.message : String(error)}`),
+        log(`could not tell ${to}: ${describeError(error)}`),
       );
     }
   };

@@ -28,6 +28,7 @@ import {
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const MEMORY_NAME = 'agent-memory';
 /**
@@ -61,6 +62,11 @@ export interface Memory {
   notices: StoredNotice[];
   /** The senders served, with their turns and holds (version 6; none when absent). */
   senders: SenderRecord[];
+  /**
+   * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
+   * says the model and the settings' problems, would differ.
+   */
+  greeting?: string;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -91,6 +97,7 @@ type StoredMemory = {
   toldToWait?: unknown;
   notices?: unknown;
   senders?: unknown;
+  greeting?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -123,7 +130,7 @@ const describeVersion = (parsed: unknown): string => {
 };
 
 /** The name an unreadable memory is kept under: by its version when it has one, never one in use. */
-export const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
+const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
   const version = versionOf(parsed);
   const base =
     typeof version === 'number' && Number.isSafeInteger(version) && version > 0
@@ -196,9 +203,10 @@ export const loadMemory = async (
       toldToWait,
       notices,
       senders: readSenderRecords(parsed.senders),
+      ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     if (found === undefined) {
       log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
       return freshNow();
@@ -229,7 +237,7 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
  * holding `"` or `\` is escaped and would no longer match.
  */
 /** A copy of a JSON value with every string (and key) redacted. */
-export const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
+const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map(item => redactValues(item, redact));
   if (value !== null && typeof value === 'object')
@@ -260,13 +268,14 @@ export const saveMemory = async (
           toldToWait: memory.toldToWait,
           notices: memory.notices,
           senders: memory.senders,
+          greeting: memory.greeting,
         },
         redact,
       ),
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
-    log(`could not save ${MEMORY_NAME}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
   }
 };
 

@@ -25,7 +25,7 @@ export interface ConversationLimits {
   maxTurnsPerSenderPerHour: number;
 }
 
-export type Hold = { reason: 'exchanges' } | { reason: 'hourly'; until: number };
+type Hold = { reason: 'exchanges' } | { reason: 'hourly'; until: number };
 
 export interface ConversationBounds<W> {
   /** Undefined when this sender may be served now; else why and until when it waits. */

@@ -6,8 +6,8 @@
  * longest ago go first, never one that is held.
  */
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 /** Senders remembered; the store stays small however many come and go. */
 export const SENDERS_KEPT = 64;
 
@@ -35,7 +35,7 @@ const isPair = (value: unknown): value is [number, number] =>
   value.length === 2 &&
   value.every(part => typeof part === 'number' && Number.isFinite(part));
 
-export const isSenderRecord = (value: unknown): value is SenderRecord => {
+const isSenderRecord = (value: unknown): value is SenderRecord => {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   return (

@@ -19,11 +19,12 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import type { Origin } from '../notices.js';
 import { isPending, nextAsk, type AskEffect, type AskEvent, type AskState } from './ask-life.js';
+import { describeError } from '../../providers/describe-error.js';
 
-export type AskKind = 'request' | 'approval' | 'evaluation' | 'proposal';
+type AskKind = 'request' | 'approval' | 'evaluation' | 'proposal';
 
 /** The states an ask is stored in (those that are pending). */
-export type StoredState = Extract<AskState, 'made' | 'sent' | 'settled'>;
+type StoredState = Extract<AskState, 'made' | 'sent' | 'settled'>;
 
 /** As stored (JSON): the origin's number is a string. */
 export interface StoredAsk {
@@ -112,12 +113,10 @@ export type Settlement = 'fulfilled' | 'rejected' | 'lost' | 'interrupted';
  * restart under way): that is no answer, and the ask keeps waiting.
  */
 export const isDisconnection = (error: unknown): boolean =>
-  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(
-    error instanceof Error ? error.message : String(error),
-  );
+  /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(describeError(error));
 
 /** The agent's own copy of something it sent, as the mail gives it. */
-export interface OwnCopy {
+interface OwnCopy {
   type?: unknown;
   number?: unknown;
   description?: unknown;
@@ -126,7 +125,7 @@ export interface OwnCopy {
   settled?: unknown;
 }
 
-export type FinishAsk = (ask: StoredAsk, settlement: Settlement) => void | Promise<void>;
+type FinishAsk = (ask: StoredAsk, settlement: Settlement) => void | Promise<void>;
 
 /** A new ask, as its tracker describes it. */
 export type NewAsk = Omit<StoredAsk, 'id' | 'state'>;

@@ -26,6 +26,7 @@ import {
   type Settlement,
   type StoredAsk,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const RESULT_PREVIEW_CHARS = 4_000;
 
@@ -40,7 +41,7 @@ export interface ApprovalAsk {
   run: () => Promise<string>;
 }
 
-export interface PendingApproval {
+interface PendingApproval {
   approvalId: string;
   action: string;
   origin: Origin | undefined;
@@ -145,10 +146,7 @@ export const makeApprovalGate = (options: {
           return;
         }
         if (asks.answer(approvalId, 'no') !== 'refuse') return;
-        refused(
-          { approvalId, action, origin },
-          error instanceof Error ? error.message : String(error),
-        );
+        refused({ approvalId, action, origin }, describeError(error));
       },
     );
     asks.sent(approvalId);

@@ -13,7 +13,7 @@ import type { Env, ToolSchema } from '../../providers/types.js';
 import { isGroup, keepOps } from '../tools/tool-groups.js';
 
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
-export type CallNames = readonly string[];
+type CallNames = readonly string[];
 
 export const POLICY_ENV_NAMES: readonly string[] = harden([
   'LAL_TOOLS_ALLOW',

@@ -5,9 +5,11 @@
  * chat shows one message filling in.
  *
  * The daemon's `reply` takes no `done` and returns nothing: the placeholder
- * goes out finished, its number is found in the agent's own inbox (the own
- * copy replying to the origin, with the placeholder's text), and the first
- * edit makes it `done: false`. The own copy must stay until the last edit
+ * goes out finished (no method of the daemon makes a new message unfinished:
+ * docs/daemon-api.md says why no way around it exists), its number is found
+ * in the agent's own inbox (the own copy replying to the origin, with the
+ * placeholder's text), and the first edit, before anything else is written
+ * to it, makes it `done: false`. The own copy must stay until the last edit
  * (`editMessage` edits it first, then the recipient's): `handlesOwnCopy`
  * keeps it from the own-copy dismissal, and it is dismissed after the last
  * edit. An own copy still `done: false` that no turn of this run holds was
@@ -28,10 +30,11 @@ import { makeBoundedSet } from '../bounded-collections.js';
 import type { Speak } from '../tools/dispatch-builtin-tool.js';
 import { FIRST_STATUS, makeStatusReader } from './progress-status.js';
 import { makeThrottledEdits, textContent, type MessageContent } from './throttled-edits.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const EDIT_GAP_MS = 1_000;
 const CLOSED_REMEMBERED = 256;
-export const LEFT_BEHIND =
+const LEFT_BEHIND =
   'I stopped before I finished this (the agent was restarted). Send it again if you still need it.';
 
 export interface Placeholder {
@@ -67,7 +70,6 @@ export const makeLivePlaceholders = (options: {
   directEvaluation: boolean;
 }): LivePlaceholders => {
   const { powers, daemon, clock, log } = options;
-  const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
   // Own copies of placeholders being written, and those finished in this run (never taken for left behind).
   const active = new Set<bigint>();
   const closed = makeBoundedSet<bigint>(CLOSED_REMEMBERED);
@@ -129,7 +131,7 @@ export const makeLivePlaceholders = (options: {
           done,
         });
       },
-      onError: error => log(`live progress for #${origin.number} stopped: ${describe(error)}`),
+      onError: error => log(`live progress for #${origin.number} stopped: ${describeError(error)}`),
     });
     edits.show(FIRST_STATUS);
     return {
@@ -156,7 +158,7 @@ export const makeLivePlaceholders = (options: {
       const { strings, edgeNames, petNames } = textContent(LEFT_BEHIND);
       await E(powers).editMessage(number, strings, edgeNames, petNames, { done: true });
     } catch (error) {
-      log(`could not finish the unfinished message #${number}: ${describe(error)}`);
+      log(`could not finish the unfinished message #${number}: ${describeError(error)}`);
     }
     await dismissCopy(number);
   };

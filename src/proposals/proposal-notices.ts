@@ -10,6 +10,7 @@ import { renderForModel } from '../encoding/render-for-model.js';
 import { whomToTell, type Origin } from '../notices.js';
 import type { Settlement, StoredAsk } from '../pending/pending-asks.js';
 import { storedProposal } from './stored-proposal.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export const SOURCE_PREVIEW_CHARS = 100;
 export const RESULT_PREVIEW_CHARS = 2_000;
@@ -60,7 +61,7 @@ export const resumedProposalNotice = async (
   const result = await Promise.resolve(E(powers).lookup(proposal.resultName)).then(
     value => renderForModel(value),
     (error: unknown) =>
-      `(it ran, but "${proposal.resultName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
+      `(it ran, but "${proposal.resultName}" could not be read: ${describeError(error)})`,
   );
   return {
     text: `GRANTED: the host ran your proposal ${ask.id} (${preview}) while I restarted. Result, kept as "${proposal.resultName}": ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: tell ${whomToTell(origin)} what came out.`,

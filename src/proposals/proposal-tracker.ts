@@ -29,6 +29,7 @@ import {
   SOURCE_PREVIEW_CHARS,
 } from './proposal-notices.js';
 import { proposalDetail, type Proposal } from './stored-proposal.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type { Origin } from '../notices.js';
 export { lostProposalText } from './proposal-notices.js';
@@ -93,7 +94,7 @@ export const makeProposalTracker = (options: {
           return;
         }
         if (asks.answer(proposalId, 'no') !== 'refuse') return;
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = describeError(error);
         tell(
           proposalId,
           rejectedText(proposalId, preview, reason, proposal.origin),

@@ -11,7 +11,7 @@ import type { ToolSchema } from '../../providers/types.js';
 import { offeredOps } from '../tools/tool-groups.js';
 import { CALL_FORMATS, type OfferedTools, type TextCall } from './formats/index.js';
 
-export type RecoveredCall = TextCall;
+type RecoveredCall = TextCall;
 
 export interface Recovery {
   calls: RecoveredCall[];

@@ -19,6 +19,7 @@ import {
   type Settlement,
   type StoredAsk,
 } from '../pending/pending-asks.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const VALUE_PREVIEW_CHARS = 2_000;
 
@@ -107,13 +108,7 @@ export const makeRequestTracker = (options: {
           return;
         }
         if (asks.answer(requestId, 'no') !== 'refuse') return;
-        declined(
-          requestId,
-          recipient,
-          description,
-          origin,
-          error instanceof Error ? error.message : String(error),
-        );
+        declined(requestId, recipient, description, origin, describeError(error));
       },
     );
     asks.sent(requestId);
@@ -152,7 +147,7 @@ export const makeRequestTracker = (options: {
     if (responseName !== undefined) {
       value = await Promise.resolve(E(powers).lookup(responseName)).catch(
         (error: unknown) =>
-          `(answered, but "${responseName}" could not be read: ${error instanceof Error ? error.message : String(error)})`,
+          `(answered, but "${responseName}" could not be read: ${describeError(error)})`,
       );
     }
     await answered(ask.id, ask.recipient, ask.description, responseName, origin, value);

@@ -10,14 +10,15 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
-import { isProposalType, type MessageRecord } from '../mail/message-record.js';
+import { isProposalType, messageKey, type MessageRecord } from '../mail/message-record.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
-import { describeError, type Work } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
+import { type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;
-  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'laneOf'>;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'laneOf' | 'revisions'>;
   log: Log;
   redact: (text: string) => string;
   push: (work: Work) => void;
@@ -27,6 +28,8 @@ export const followAgentMail = (options: {
   // Each message goes to its sender's lane once its sender is known; one chain keeps them in order.
   let arrivals: Promise<void> = Promise.resolve();
   const arrive = (message: MessageRecord) => {
+    // The gate knows each message's latest showing before any waits in a lane.
+    parts.revisions.saw(messageKey(message), message);
     arrivals = arrivals.then(() =>
       laneOf(message).then(
         lane => options.push({ kind: 'mail', message, lane }),

@@ -9,7 +9,7 @@ import type { Log } from '../log.js';
 import type { Memory } from '../memory/agent-memory.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { recordUsage } from '../usage/usage-ledger.js';
-import { describeError } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type ModelChoice = { provider: Provider } | { problem: string };
 

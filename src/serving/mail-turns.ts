@@ -5,6 +5,7 @@
  * over the hourly quota it waits (its sender told once when); else the model
  * answers it, it is remembered as handled, and it is finished.
  */
+import { describeError } from '../../providers/describe-error.js';
 import type { AgentConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Log } from '../log.js';
@@ -34,8 +35,9 @@ export const makeMailTurns = (options: {
     const { message } = work;
     const key = messageKey(message);
     const showing = revisions.classify(key, message, key !== undefined && handled.has(key));
-    // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
-    if (showing === 'wait' || showing === 'amended') return;
+    // Still being written (done: false), an answered message amended (told in the next notice),
+    // or a showing with a later one queued behind it (which decides): no turn.
+    if (showing === 'wait' || showing === 'amended' || showing === 'superseded') return;
     if (showing === 'replayed') {
       // Replayed after a restart: already answered (kept while something asked for it is still pending).
       if (typeof message.number === 'bigint') await finishWith(message.number);
@@ -82,8 +84,22 @@ export const makeMailTurns = (options: {
       quotaWaits.holdUntilFree(work);
       return;
     }
-    if (key !== undefined) handled.add(key);
-    revisions.answered(key, message);
-    await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
+    if (revisions.takenBack(key)) {
+      // Its sender took it back to rewrite it while it was answered: kept (not handled, not
+      // dismissed), so the final edit reaches it and is answered in its own turn.
+      log(
+        `#${message.number} was taken back by its sender during its turn; it is answered again once finished`,
+      );
+      await toolsFresh.afterTurn();
+      return;
+    }
+    // The turn has told its sender (tell-turn-end.ts): a failure from here on is logged, never told twice.
+    try {
+      if (key !== undefined) handled.add(key);
+      revisions.answered(key, message);
+      await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
+    } catch (error) {
+      log(`could not finish #${message.number} after its turn: ${redact(describeError(error))}`);
+    }
   };
 };

@@ -7,11 +7,12 @@ import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { saveMemory } from '../memory/agent-memory.js';
-import { clause } from '../turn-ending.js';
+import { agentFailed } from '../turn-ending.js';
 import type { WorkQueue } from '../work-queue.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
-import { describeError, type MailWork, type Work } from './work.js';
+import { describeError } from '../../providers/describe-error.js';
+import type { MailWork, Work } from './work.js';
 
 export interface WorkHandlers {
   mail(work: MailWork): Promise<void>;
@@ -40,17 +41,13 @@ export const runServingLoop = async (options: {
       else if (work.kind === 'forget') work.done(handle.forget());
       else await handle.notices();
     } catch (error) {
-      // One bad message never stops the loop, and its sender still hears back.
+      // One bad message never stops the loop, and its sender still hears back. A turn's own
+      // failure is an outcome its turn told (serve-turn.ts): what lands here failed outside one.
       const why = redact(describeError(error));
-      log(`a turn failed: ${why}`);
+      log(`could not serve ${work.kind}: ${why}`);
       if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
         const sender = await Promise.resolve(parts.nameOf(work.message.from)).catch(() => 'HOST');
-        await parts.tell(
-          { number: work.message.number, sender },
-          codeSpans(
-            `I could not answer this: the agent failed: ${clause(why)}. Send it again if you still need it.`,
-          ),
-        );
+        await parts.tell({ number: work.message.number, sender }, codeSpans(agentFailed(why)));
         await safeDismiss(powers, work.message.number);
       }
     }

@@ -23,6 +23,3 @@ export const laneOfWork = (work: Work): Lane => {
   // A message whose sender could not be read waits with the others, in a lane by what it says.
   return work.lane ?? { key: String(work.message.from), first: false };
 };
-
-export const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);

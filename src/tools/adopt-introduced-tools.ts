@@ -13,6 +13,7 @@ import { runWithTimeout } from '../loop/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
 import { ensureToolsDirectory } from './tools-directory.js';
 import type { Introspectable } from '../remote-objects.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
@@ -62,9 +63,7 @@ export const adoptIntroducedTools = async (options: {
         await E(powers).move([name], [TOOLS_DIRECTORY, name]);
         moved.push(name);
       } catch (error) {
-        log(
-          `could not check introduced name "${name}": ${error instanceof Error ? error.message : String(error)}`,
-        );
+        log(`could not check introduced name "${name}": ${describeError(error)}`);
       }
     }),
   );

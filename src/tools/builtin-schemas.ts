@@ -15,7 +15,7 @@ import { KINDS, type KindName } from './tool-parameters.js';
 // say only what a tool does, and parameters whose name says it go undescribed.
 // Every token here is paid on every request (see the bench's first request).
 
-export interface Parameter {
+interface Parameter {
   kind: KindName;
   /** Names the parameter is also read under (its names when ops were tools of their own). */
   aliases?: readonly string[];
@@ -27,15 +27,50 @@ export interface Parameter {
  */
 export type Reads = readonly string[];
 
+/** Ops described together: their names joined by "or", then the words they share. */
+type OpItem = readonly [ops: readonly string[], words?: string];
+
+/** A part of a group's description: its items, each shown only while one of its ops is offered. */
+interface OpSection {
+  /** Words before the items (after "or " when a section is shown before it). */
+  lead?: string;
+  items: readonly OpItem[];
+  join: string;
+}
+
 export interface BuiltinDefinition {
   name: string;
-  description: string;
+  /** A tool's own words; a group's are made from `sections` for the ops offered (describeOps). */
+  description?: string;
   parameters: Readonly<Record<string, Parameter>>;
   /** A tool of its own: what it reads (the advertised `required` are those without `?`). */
   reads?: Reads;
   /** A group: its ops (the `op` enum, in order) and what each reads. */
   ops?: Readonly<Record<string, Reads>>;
+  /** A group: how its description names each op, so that it names only the ops offered. */
+  sections?: readonly OpSection[];
 }
+
+/**
+ * A group's description naming only `offered` of its ops: the older daemon
+ * has no messageHistory, and LAL_TOOLS_DENY takes ops away.
+ */
+export const describeOps = (sections: readonly OpSection[], offered: readonly string[]): string => {
+  const shown = sections.flatMap(section => {
+    const items = section.items.flatMap(([ops, words]) => {
+      const names = ops.filter(op => offered.includes(op));
+      if (names.length === 0) return [];
+      return [words === undefined ? names.join(' or ') : `${names.join(' or ')} ${words}`];
+    });
+    return items.length === 0 ? [] : [{ lead: section.lead, text: items.join(section.join) }];
+  });
+  const text = shown
+    .map(({ lead, text: items }, index) =>
+      lead === undefined ? items : `${index > 0 ? 'or ' : ''}${lead}${items}`,
+    )
+    .join('; ');
+  return `${text}.`;
+};
 
 const kind = (name: KindName, ...aliases: string[]): Parameter =>
   aliases.length === 0 ? { kind: name } : { kind: name, aliases };
@@ -68,8 +103,24 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   },
   {
     name: 'names',
-    description:
-      'Your pet names: list (path optional), has, lookup, identify (formula id), inspectCapability (help, methods), remove, move or copy (path to `to`), makeDirectory, store (value as path); help (on your powers, or methodName).',
+    sections: [
+      {
+        lead: 'Your pet names: ',
+        join: ', ',
+        items: [
+          [['list'], '(path optional)'],
+          [['has']],
+          [['lookup']],
+          [['identify'], '(formula id)'],
+          [['inspectCapability'], '(help, methods)'],
+          [['remove']],
+          [['move', 'copy'], '(path to `to`)'],
+          [['makeDirectory']],
+          [['store'], '(value as path)'],
+        ],
+      },
+      { join: ', ', items: [[['help'], '(on your powers, or methodName)']] },
+    ],
     parameters: {
       path: kind('path', 'petNamePath', 'fromPath', 'petName'),
       to: kind('path', 'toPath'),
@@ -88,8 +139,30 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   },
   {
     name: 'mail',
-    description:
-      'listMessages; request (ask recipient for a value: description, kept as responseName); or on message messageNumber: dismiss, adopt (its value edgeName as petName), adoptTool (its tool edgeName into tools/ as toolName; callable from your next step), resolve (its request, with the value at path), reject (with reason), messageHistory.',
+    sections: [
+      {
+        join: '; ',
+        items: [
+          [['listMessages']],
+          [['request'], '(ask recipient for a value: description, kept as responseName)'],
+        ],
+      },
+      {
+        lead: 'on message messageNumber: ',
+        join: ', ',
+        items: [
+          [['dismiss']],
+          [['adopt'], '(its value edgeName as petName)'],
+          [
+            ['adoptTool'],
+            '(its tool edgeName into tools/ as toolName; callable from your next step)',
+          ],
+          [['resolve'], '(its request, with the value at path)'],
+          [['reject'], '(with reason)'],
+          [['messageHistory']],
+        ],
+      },
+    ],
     parameters: {
       messageNumber: kind('messageNumber'),
       recipient: kind('text'),
@@ -163,7 +236,9 @@ const schemaOf = (definition: BuiltinDefinition): ToolSchema => {
     type: 'function',
     function: {
       name: definition.name,
-      description: definition.description,
+      description:
+        definition.description ??
+        describeOps(definition.sections ?? [], Object.keys(definition.ops ?? {})),
       parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
     },
   };

@@ -10,11 +10,8 @@
 import type { JsonSchema } from '../../providers/types.js';
 import type { Args } from './read-args.js';
 
-const kindOf = (value: unknown): string => {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-};
+// Never asked of null: a null is either a required parameter missing or an optional one left out.
+const kindOf = (value: unknown): string => (Array.isArray(value) ? 'array' : typeof value);
 
 const NAMED: Readonly<Record<string, string>> = {
   string: 'a string',
@@ -51,13 +48,12 @@ export const checkFaeArguments = (parameters: JsonSchema, args: Args): string | 
   }
   for (const [name, schema] of Object.entries(parameters.properties ?? {})) {
     const value = args[name];
-    if (value === undefined || schema.type === undefined) continue;
+    // Not given, or (being optional, since a required one was checked above) given as null, as models write "left out".
+    if (value === undefined || value === null || schema.type === undefined) continue;
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    // An optional parameter given as null is left out, as models write it.
-    if (value === null && !(parameters.required ?? []).includes(name)) continue;
     if (!types.some(type => fits(type, value))) {
       const wanted = types.map(type => NAMED[type] ?? type).join(' or ');
-      return `${name} must be ${wanted}, got ${NAMED[kindOf(value)] ?? kindOf(value)}`;
+      return `${name} must be ${wanted}, got ${NAMED[kindOf(value)]}`;
     }
   }
   return undefined;

@@ -17,6 +17,7 @@ import { runNamesOp } from './groups/names.js';
 import { readScheduleArgs } from '../schedule/wake-ups.js';
 import type { GroupedCall } from './tool-groups.js';
 import type { ToolValues } from './validate-arguments.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
@@ -35,7 +36,7 @@ const runGroupOp = async (
         throw new Error(`Unknown tool group "${group}"`);
     }
   } catch (error) {
-    throw new Error(`${op}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`${op}: ${describeError(error)}`, {
       cause: error,
     });
   }

@@ -11,12 +11,17 @@ import { E } from '@endo/far';
 import type { MessageRecord } from '../mail/message-record.js';
 import { stringList } from '../mail/message-record.js';
 import type { BuiltinContext } from './builtin-context.js';
-import { closestNames, quoteList } from './closest-names.js';
+import { closestNames } from '../text/closest-names.js';
 import type { Args } from './read-args.js';
 import type { GroupedCall } from './tool-groups.js';
 
 /** Inbox numbers named at most, the most recent. */
 const NUMBERS_SHOWN = 10;
+/** Names of a folder shown when none is near the one asked for. */
+const NAMES_SHOWN = 5;
+
+export const quoteList = (names: readonly string[]): string =>
+  names.map(name => `"${name}"`).join(', ');
 
 type Path = string[];
 
@@ -109,11 +114,14 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
     const names = (await powers.list(...folder)).filter(name => typeof name === 'string');
     const near = closestNames(path[index]!, names);
     const about = aboutName(path[index]!);
-    if (names.length === 0)
-      return { about, text: `there is no "${path[index]}" in ${where}, which is empty` };
+    const missing = `there is no "${path[index]}" in ${where}`;
+    if (names.length === 0) return { about, text: `${missing}, which is empty` };
+    if (near.length > 0)
+      return { about, text: `${missing}; the nearest names there: ${quoteList(near)}` };
+    const some = names.slice(0, NAMES_SHOWN);
     return {
       about,
-      text: `there is no "${path[index]}" in ${where}; the nearest names there: ${quoteList(near)}`,
+      text: `${missing}; the names there: ${quoteList(some)}${names.length > some.length ? ` (${names.length} in all)` : ''}`,
     };
   }
   return undefined;
@@ -156,7 +164,7 @@ const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | 
       text:
         edges.length === 0
           ? `message #${number} carries no values`
-          : `message #${number} carries ${edges.length === 1 ? 'one value' : `${edges.length} values`}, under the edge name${edges.length === 1 ? '' : 's'} ${quoteList(closestNames(edgeName, edges, edges.length))}`,
+          : `message #${number} carries ${edges.length === 1 ? 'one value' : `${edges.length} values`}, under the edge name${edges.length === 1 ? '' : 's'} ${quoteList(edges)}`,
     };
   }
   return undefined;
@@ -167,7 +175,7 @@ const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | 
  * about a name or number the error names (an error about a missing
  * argument gets none), none when every name the call gave exists.
  */
-export const hintsFor = async (
+const hintsFor = async (
   message: string,
   name: string,
   args: Args,

@@ -9,7 +9,7 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { Args } from './read-args.js';
-import { BUILTIN_DEFINITIONS } from './builtin-schemas.js';
+import { BUILTIN_DEFINITIONS, builtinDefinition, describeOps } from './builtin-schemas.js';
 
 export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden(
   Object.fromEntries(
@@ -23,9 +23,6 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden(
 const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
   Object.entries(TOOL_GROUPS).flatMap(([group, ops]) => ops.map(op => [op, group] as const)),
 );
-
-/** The former tool names a call may still use. */
-export const OP_ALIASES: ReadonlySet<string> = new Set(GROUP_OF_OP.keys());
 
 export const isGroup = (name: string): boolean => Object.hasOwn(TOOL_GROUPS, name);
 
@@ -83,9 +80,14 @@ export const keepOps = (
   if (kept.length === ops.length) return schema;
   const parameters = schema.function.parameters;
   const properties = { ...parameters.properties, op: { ...parameters.properties?.op, enum: kept } };
+  // The description names only the ops kept (a group's words contain no daemon's special names,
+  // so none is lost to the newest daemon's respelling, speak-generation.ts).
+  const sections = builtinDefinition(schema.function.name)?.sections;
+  const description =
+    sections === undefined ? schema.function.description : describeOps(sections, kept);
   return harden({
     ...schema,
-    function: { ...schema.function, parameters: { ...parameters, properties } },
+    function: { ...schema.function, description, parameters: { ...parameters, properties } },
   });
 };
 

@@ -11,24 +11,22 @@ import type { FaeTool } from '../fae-tool.js';
 import type { Log } from '../log.js';
 import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** At most this many tools of one source are offered (each costs room in every request). */
-export const MAX_SOURCE_TOOLS = 64;
+const MAX_SOURCE_TOOLS = 64;
 
 export interface ToolSource {
   listTools(): Promise<FaeTool[]>;
 }
 
-export type SourceTool = { tool: FaeTool; schema: ToolSchema } | { tool: FaeTool; refused: string };
+type SourceTool = { tool: FaeTool; schema: ToolSchema } | { tool: FaeTool; refused: string };
 
 /** What one source offered last: its tools in its order, each with its checked schema or why it is refused. */
 export type SourceTools = SourceTool[];
 
 /** A call to another vat that must answer in time (the registry's). */
 export type Bounded = <T>(what: string, call: () => unknown) => Promise<T>;
-
-const describeError = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * Asks a source for its tools, reusing what `before` knew of a tool it answers again (the same

@@ -13,15 +13,13 @@
 import { E } from '@endo/far';
 import type { PowersRef } from '../guest-powers.js';
 import type { Log } from '../log.js';
+import { describeError } from '../../providers/describe-error.js';
 
 const ATTEMPTS = 3;
 
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
-
 /** The daemon's words when a name points at a formula that was collected. */
 export const isCollectedFormula = (error: unknown): boolean =>
-  /No reference exists at path/.test(messageOf(error));
+  /No reference exists at path/.test(describeError(error));
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */
 export const readable = async (powers: unknown, directory: string): Promise<boolean> => {

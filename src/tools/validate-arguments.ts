@@ -10,6 +10,7 @@
 import { builtinDefinition, readsEntry } from './builtin-schemas.js';
 import type { Args } from './read-args.js';
 import { given, KINDS, type ParameterKind } from './tool-parameters.js';
+import { describeError } from '../../providers/describe-error.js';
 
 /** The values a built-in runs with: each parameter it reads, by its own name; optional ones left out when absent. */
 export type ToolValues = Readonly<Record<string, unknown>>;
@@ -23,8 +24,8 @@ export const validateArguments = (tool: string, op: string | undefined, args: Ar
   try {
     for (const entry of reads) {
       const { name, optional } = readsEntry(entry);
-      const parameter = definition.parameters[name];
-      if (parameter === undefined) throw new Error(`${tool} defines no parameter ${name}`);
+      // Declared: test/tools-definitions.test.ts holds every read to the definition's parameters.
+      const parameter = definition.parameters[name]!;
       const key = [name, ...(parameter.aliases ?? [])].find(each => given(args[each])) ?? name;
       const kind: ParameterKind = KINDS[parameter.kind];
       const present = kind.present ?? given;
@@ -37,7 +38,7 @@ export const validateArguments = (tool: string, op: string | undefined, args: Ar
     }
   } catch (error) {
     if (op === undefined) throw error;
-    throw new Error(`${op}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`${op}: ${describeError(error)}`, {
       cause: error,
     });
   }

@@ -11,11 +11,7 @@ import type { QuotaWait } from './hourly-quota.js';
 /** Why the turn stops now, for the sender (undefined: the budgets have room). */
 export type QuotaStop = (origin: Origin | undefined) => string | undefined;
 
-export const quotaStopNotice = (
-  wait: QuotaWait,
-  origin: Origin | undefined,
-  now: number,
-): string => {
+const quotaStopNotice = (wait: QuotaWait, origin: Origin | undefined, now: number): string => {
   const minutes = Math.max(1, Math.ceil((wait.until - now) / 60_000));
   const which = origin === undefined ? 'this' : `your message #${origin.number}`;
   const kept = origin === undefined ? 'I will go on' : 'It is kept, and I will take it up again';

@@ -8,7 +8,7 @@ import { formatCount } from './format-count.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 
-export interface ModelUsage {
+interface ModelUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
@@ -32,7 +32,7 @@ export interface UsageLedger {
 export type RecentCalls = [number, number, number];
 
 /** The quotas' window holds calls by the clock minute (≤ 61 entries in an hour). */
-export const MINUTE_MS = 60 * 1000;
+const MINUTE_MS = 60 * 1000;
 
 export const emptyUsage = (now: number): UsageLedger => ({ since: now, byModel: {}, recent: [] });
 

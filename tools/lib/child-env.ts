@@ -6,13 +6,7 @@
  */
 
 /** The only variables a child gets. */
-export const CHILD_ENV_NAMES: readonly string[] = Object.freeze([
-  'PATH',
-  'HOME',
-  'LANG',
-  'TERM',
-  'PWD',
-]);
+const CHILD_ENV_NAMES: readonly string[] = Object.freeze(['PATH', 'HOME', 'LANG', 'TERM', 'PWD']);
 harden(CHILD_ENV_NAMES);
 
 const FALLBACK_LANG = 'C.UTF-8';

@@ -5,7 +5,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** Files larger than this are refused rather than loaded into the worker. */
-export const maxFileBytes = 32 * 1024 * 1024;
+const maxFileBytes = 32 * 1024 * 1024;
 harden(maxFileBytes);
 
 /** Reads a regular text file whole; refuses directories, devices, huge and binary files. */

@@ -8,6 +8,7 @@ import { Fail, q } from '@endo/errors';
 import { FaeToolInterface } from '../../src/fae-tool.js';
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export interface FaeToolSpec {
   /** The name the model calls the tool by (the schema's `function.name`). */
@@ -62,7 +63,7 @@ export const makeFaeTool = (spec: FaeToolSpec) => {
       } catch (error) {
         // A fresh hardened Error: passable, and free of whatever else the
         // original carried (Node fs errors hold absolute paths in fields).
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         throw harden(Error(message));
       }
     },

@@ -35,4 +35,4 @@ export const CALL_FORMATS: readonly CallFormat[] = [
   fencedJson,
 ];
 
-export type { CallFormat, FoundCalls, OfferedTools, TextCall } from './call-format.js';
+export type { CallFormat, OfferedTools, TextCall } from './call-format.js';

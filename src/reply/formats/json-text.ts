@@ -43,7 +43,7 @@ export const endOfJsonValue = (text: string, start: number): number | undefined 
 };
 
 /** Arguments as JSON text: an object is serialised, a string is taken as the JSON the model wrote. */
-export const argumentsText = (value: unknown): string | undefined => {
+const argumentsText = (value: unknown): string | undefined => {
   if (value === undefined) return '{}';
   if (typeof value === 'string') return value;
   return isRecord(value) ? JSON.stringify(value) : undefined;

@@ -7,12 +7,13 @@ import { E } from '@endo/far';
 import type { Introspectable } from '../../remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import type { ToolValues } from '../validate-arguments.js';
+import { describeError } from '../../../providers/describe-error.js';
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
   const capability = (await E(context.powers).lookup(path)) as Introspectable;
   const [help, methods] = await Promise.all([
     Promise.resolve(E(capability).help()).catch(
-      (error: unknown) => `(no help: ${error instanceof Error ? error.message : String(error)})`,
+      (error: unknown) => `(no help: ${describeError(error)})`,
     ),
     Promise.resolve(E(capability).__getMethodNames__()).catch(() => []),
   ]);

@@ -20,9 +20,10 @@ import { readSecret } from '../../../providers/read-secret.js';
 import { makeChildTransport, type ChildTransport } from './child-transport.js';
 import type { McpSettings } from './mcp-settings.js';
 import { prepareServerLaunch } from './server-launch.js';
+import { describeError } from '../../../providers/describe-error.js';
 
 /** Starting a server (initialize, then its tool list) may take this long even when calls may not. */
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 harden(START_TIMEOUT_MS);
 
 /** How the bridge introduces itself to a server. */
@@ -54,9 +55,6 @@ interface Live {
   /** Set once the connection has closed: why, in words. */
   closed?: string;
 }
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /** Every page of the server's tool list (a server that pages forever is cut off, and it is said). */
 const listAll = async (
@@ -96,7 +94,7 @@ const describeFailure = (
     (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
   )
     return `mcp: ${tool} failed: ${closed ?? `the MCP server "${settings.name}" closed the connection`} during the call; it is started again at the next call`;
-  return `mcp: ${tool} failed: ${messageOf(error)}`;
+  return `mcp: ${tool} failed: ${describeError(error)}`;
 };
 
 /** The transport to the server: HTTP with the token read now, or a started (sandboxed) child. */
@@ -144,7 +142,7 @@ export const makeMcpConnection = (
         return tools;
       },
       (error: unknown) => {
-        log(`could not list the server's tools: ${messageOf(error)}`);
+        log(`could not list the server's tools: ${describeError(error)}`);
         throw error;
       },
     );
@@ -169,7 +167,7 @@ export const makeMcpConnection = (
       if (!closing) log(`${current.closed}; it is started again at the next call`);
       if (live === current) live = undefined;
     };
-    client.onerror = error => log(`connection: ${messageOf(error)}`);
+    client.onerror = error => log(`connection: ${describeError(error)}`);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       log('the server says its tool list changed; listing it again');
       relist(current).catch(() => {});
@@ -178,7 +176,7 @@ export const makeMcpConnection = (
       await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
       await client.close().catch(() => {});
-      throw Error(`mcp: could not connect to the MCP server "${name}": ${messageOf(error)}`, {
+      throw Error(`mcp: could not connect to the MCP server "${name}": ${describeError(error)}`, {
         cause: error,
       });
     }
@@ -218,7 +216,7 @@ export const makeMcpConnection = (
         const broken = current.closed === undefined && !(error instanceof McpError);
         if (broken) {
           if (live === current) live = undefined;
-          current.closed = `the connection to the MCP server "${name}" failed (${messageOf(error)})`;
+          current.closed = `the connection to the MCP server "${name}" failed (${describeError(error)})`;
           log(`${current.closed}; it is made again at the next call`);
           void current.client.close().catch(() => {});
         }

@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { capText } from '../output-cap.js';
 
 /** The most of one result the bridge passes on; the agent cuts further (LAL_MAX_RESULT_CHARS). */
-export const MAX_RESULT_BYTES = 64 * 1024;
+const MAX_RESULT_BYTES = 64 * 1024;
 harden(MAX_RESULT_BYTES);
 
 const base64Bytes = (data: unknown): number =>

@@ -29,14 +29,14 @@ export const MCP_ENV_NAMES: readonly string[] = Object.freeze([
 ]);
 harden(MCP_ENV_NAMES);
 
-export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 harden(DEFAULT_MCP_TIMEOUT_MS);
 /** The longest a host may allow one call. */
-export const LARGEST_MCP_TIMEOUT_MS = 600_000;
+const LARGEST_MCP_TIMEOUT_MS = 600_000;
 harden(LARGEST_MCP_TIMEOUT_MS);
 
 /** CPU seconds a sandboxed server may use in its life (it is restarted at the next call past it). */
-export const DEFAULT_SERVER_CPU_SECONDS = 3600;
+const DEFAULT_SERVER_CPU_SECONDS = 3600;
 harden(DEFAULT_SERVER_CPU_SECONDS);
 
 /** A variable MCP_ENV may name: a plain identifier, never one the sandbox sets itself. */

@@ -40,7 +40,7 @@ const packageTree = (file: string): string => {
  * What the server may read besides the system: MCP_READ_ONLY, and the files of an absolute
  * command or script argument (`node /x/node_modules/pkg/dist/index.js`) outside MCP_CWD.
  */
-export const readOnlyPlaces = (spec: StdioSpec): string[] => {
+const readOnlyPlaces = (spec: StdioSpec): string[] => {
   const places = new Set<string>(spec.readOnly);
   const add = (file: string) => {
     if (!path.isAbsolute(file)) return;

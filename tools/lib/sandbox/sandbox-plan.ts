@@ -29,7 +29,7 @@ harden(SANDBOX_PATH);
 export const INSTALL_HINT =
   'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
 harden(INSTALL_HINT);
-export const OPT_OUT_HINT =
+const OPT_OUT_HINT =
   'or set FAE_RUN_COMMAND_UNSANDBOXED=1 on run-command-tool to run commands unconfined';
 harden(OPT_OUT_HINT);
 

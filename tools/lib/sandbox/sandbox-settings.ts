@@ -31,7 +31,7 @@ export interface SandboxSettings {
   fileBytes: number;
 }
 
-export const DEFAULT_SANDBOX_LIMITS = Object.freeze({
+const DEFAULT_SANDBOX_LIMITS = Object.freeze({
   maxProcesses: 256,
   memoryMb: 2048,
   cpuSeconds: 60,

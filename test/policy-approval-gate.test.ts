@@ -1,0 +1,110 @@
+/**
+ * The approval gate's answers across a restart (src/policy/approval-gate.ts): what the model is
+ * told for each way a stored approval ended, which yes leaves an allowance (once, for the call the
+ * HOST saw), and what help() lists as pending. The live paths are in agent-tool-policy.test.ts
+ * and agent-pending-restart.test.ts; `npm run mutation -- approval-gate` judges these.
+ */
+import { describe, expect, test } from 'vitest';
+import { Far } from '@endo/far';
+import type { PowersRef } from '../src/guest-powers.js';
+import { makeNoticeQueue, type Notice } from '../src/notices.js';
+import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/pending/pending-asks.js';
+import { makeApprovalGate } from '../src/policy/approval-gate.js';
+import { digestOfCall } from '../src/policy/describe-call.js';
+
+const setUp = (approver?: string) => {
+  const powers = Far('powers', { dismiss: () => {} }) as unknown as PowersRef;
+  const notices: Notice[] = [];
+  const queue = makeNoticeQueue(() => notices.push(...queue.take()));
+  const asks = makePendingAsks({ store: emptyAskStore(), powers, log: () => {} });
+  const gate = makeApprovalGate({
+    powers,
+    notices: queue,
+    asks,
+    agentName: 'Lal',
+    ...(approver === undefined ? {} : { approver }),
+  });
+  return { gate, notices, asks };
+};
+
+const action = 'deploy {"to":"prod"}';
+const stored = (detail: Record<string, unknown>, origin = true): StoredAsk => ({
+  id: 'a7',
+  kind: 'approval',
+  recipient: 'HOST',
+  description: 'Lal asks to call deploy',
+  ...(origin ? { origin: { number: '3', sender: 'alice' } } : {}),
+  detail,
+});
+
+describe('an approval that ended while the agent restarted', () => {
+  test('a yes for a whole call: told to call it again, which then runs once without asking', async () => {
+    const { gate, notices } = setUp();
+    await gate.resume(stored({ action, digest: digestOfCall(action) }), 'fulfilled');
+    expect(notices.map(notice => [notice.origin, notice.text])).toEqual([
+      [
+        { number: 3n, sender: 'alice' },
+        `APPROVED: HOST approved the call ${action} (approval a7), but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell alice, who asked in message #3 (use reply(3, …)).`,
+      ],
+    ]);
+    expect(gate.takeAllowance(digestOfCall(action))).toBe(true);
+    expect(gate.takeAllowance(digestOfCall(action))).toBe(false);
+  });
+
+  test('a yes for a call kept only in part: it did not run, and no allowance is left', async () => {
+    const { gate, notices } = setUp();
+    await gate.resume(stored({ action: 'deploy {"to":"pr' }), 'fulfilled');
+    expect(notices[0]!.text).toMatch(
+      /^APPROVED: HOST approved the call deploy \{"to":"pr \(approval a7\), but I restarted meanwhile and kept only part of the call, so it did not run\./,
+    );
+    expect(gate.takeAllowance(digestOfCall('deploy {"to":"pr'))).toBe(false);
+  });
+
+  test('lost, interrupted or refused: told so, by the approver named, and no allowance is left', async () => {
+    const texts: string[] = [];
+    for (const settlement of ['lost', 'interrupted', 'rejected'] as const) {
+      const { gate, notices } = setUp('boss');
+      await gate.resume(stored({ action, digest: digestOfCall(action) }, false), settlement);
+      expect(gate.takeAllowance(digestOfCall(action))).toBe(false);
+      texts.push(notices[0]!.text);
+    }
+    expect(texts[0]).toBe(
+      `UNKNOWN: I restarted while waiting for boss's answer about the call ${action} (approval a7), and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (boss is asked again), and tell whoever asked for it.`,
+    );
+    expect(texts[1]).toBe(
+      `UNKNOWN: boss approved the call ${action} (approval a7) and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (boss is asked again), and tell whoever asked for it.`,
+    );
+    expect(texts[2]).toMatch(/refused \(the reason did not reach me across my restart\)/);
+  });
+
+  test('a stored approval without its action is named by its description', async () => {
+    const { gate, notices } = setUp();
+    await gate.resume(stored({}), 'lost');
+    expect(notices[0]!.text).toContain('the call Lal asks to call deploy (approval a7)');
+  });
+});
+
+describe('pending approvals', () => {
+  test('lists the approvals asked for, with the call and the message they serve, and nothing else', () => {
+    const { gate, asks } = setUp();
+    asks.make('r', () => ({
+      kind: 'request',
+      recipient: 'bob',
+      description: 'lend me',
+      detail: {},
+    }));
+    const answer = gate.ask({
+      action,
+      digest: digestOfCall(action),
+      origin: { number: 5n, sender: 'carol' },
+      run: async () => 'ran',
+    });
+    expect(answer).toMatchObject({
+      status: 'pending',
+      note: "This tool needs HOST's approval, which has been asked for. You will get an APPROVED notice with its result, or a REFUSED one; do not wait for it, and do not call it again meanwhile.",
+    });
+    expect(gate.pending()).toEqual([
+      { approvalId: answer.approvalId, action, origin: { number: 5n, sender: 'carol' } },
+    ]);
+  });
+});
