@@ -7,16 +7,16 @@
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
 import type { Env, Provider } from './providers/types.js';
-import type { PowersRef } from './src/guest-powers.js';
-import type { Log } from './src/log.js';
+import type { PowersRef } from './src/daemon/guest-powers.js';
+import type { Log } from './src/log/log.js';
 import type { Observe } from './src/loop/agent-events.js';
-import { makeStatusBoard } from './src/agent-status.js';
+import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
-import type { Clock } from './src/clock.js';
+import type { Clock } from './src/lifecycle/clock.js';
 
-// An M.interface is hardened where it is made (src/fae-tool.ts); harden() on it again is redundant.
+// An M.interface is hardened where it is made (src/tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
-export { FaeToolInterface } from './src/fae-tool.js';
+export { FaeToolInterface } from './src/tools/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),

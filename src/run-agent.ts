@@ -5,17 +5,17 @@
  * parts it is made of are in serving/ (assembled by agent-parts.ts).
  */
 import type { Env, Provider } from '../providers/types.js';
-import type { PowersRef } from './guest-powers.js';
-import { readAgentConfig } from './config.js';
-import type { Log } from './log.js';
-import { makeStatusBoard, type StatusBoard } from './agent-status.js';
-import { makeAgentOutput } from './agent-output.js';
-import { watchCancellation } from './watch-cancellation.js';
-import { makeCancelHooks } from './cancel-hooks.js';
+import type { PowersRef } from './daemon/guest-powers.js';
+import { readAgentConfig } from './config/config.js';
+import type { Log } from './log/log.js';
+import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
+import { makeAgentOutput } from './log/agent-output.js';
+import { watchCancellation } from './lifecycle/watch-cancellation.js';
+import { makeCancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './loop/agent-events.js';
-import { makeWorkQueue } from './work-queue.js';
-import { systemClock, type Clock } from './clock.js';
+import { makeWorkQueue } from './serving/work-queue.js';
+import { systemClock, type Clock } from './lifecycle/clock.js';
 import { assembleAgentParts } from './serving/agent-parts.js';
 import { makeMessageFinisher, safeDismiss } from './serving/finish-message.js';
 import { followAgentMail } from './serving/follow-agent-mail.js';

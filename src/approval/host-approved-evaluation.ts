@@ -12,10 +12,10 @@
  * share: put a description to the host, learn yes or no with the reason.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { whomToTell, type NoticeQueue } from '../notices.js';
+import { whomToTell, type NoticeQueue } from '../serving/notices.js';
 import {
   lostProposalText,
   proposalDetail,

@@ -6,7 +6,7 @@
  * (`write` or `storeIdentifier`), and whether messages can be edited.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { detectGeneration, GENERATION_LABELS, type Generation } from './generation.js';
 import { readStream } from './stream-reader-client.js';
 

@@ -14,7 +14,7 @@
  * (connected over Endo's network), and which.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export type NameOf = (id: unknown) => Promise<string>;

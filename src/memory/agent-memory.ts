@@ -15,9 +15,9 @@
  * part by part.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
 import {
   emptyUsage,
@@ -26,7 +26,7 @@ import {
   type UsageLedger,
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
-import { isStoredNotice, type StoredNotice } from '../notices.js';
+import { isStoredNotice, type StoredNotice } from '../serving/notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 import { describeError } from '../../providers/describe-error.js';
 

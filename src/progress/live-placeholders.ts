@@ -19,14 +19,14 @@
  * which arrives finished before the first edit, as the answer.
  */
 import { E } from '@endo/far';
-import type { Clock } from '../clock.js';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import type { MessageRecord } from '../mail/message-record.js';
-import type { Origin } from '../notices.js';
-import { makeBoundedSet } from '../bounded-collections.js';
+import type { Origin } from '../serving/notices.js';
+import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
 import type { Speak } from '../tools/dispatch-builtin-tool.js';
 import { FIRST_STATUS, makeStatusReader } from './progress-status.js';
 import { makeThrottledEdits, textContent, type MessageContent } from './throttled-edits.js';

@@ -7,11 +7,11 @@
  */
 import type { Env, Provider } from '../../providers/types.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
-import type { StatusBoard } from '../agent-status.js';
-import type { Clock } from '../clock.js';
-import type { AgentConfig } from '../config.js';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { StatusBoard } from '../status/agent-status.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { AgentConfig } from '../config/config.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../policy/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
@@ -31,7 +31,7 @@ import {
   trackHandled,
   type Memory,
 } from '../memory/agent-memory.js';
-import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
+import { makeNoticeQueue, type NoticeQueue } from './notices.js';
 import {
   makeLivePlaceholders,
   readLiveProgress,
@@ -43,7 +43,7 @@ import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
 import { makePendingAsks, type PendingAsks } from '../pending/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
-import { makeTurnServer, type TurnServer } from '../serve-turn.js';
+import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import {
   makeToolRegistry,
@@ -53,10 +53,10 @@ import {
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';
-import type { Lane, WorkQueue } from '../work-queue.js';
+import type { Lane, WorkQueue } from './work-queue.js';
 import { makeConversationBounds, type ConversationBounds } from '../peers/conversation-bounds.js';
 import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
-import { makeBoundedMap } from '../bounded-collections.js';
+import { makeBoundedMap } from '../lifecycle/bounded-collections.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 

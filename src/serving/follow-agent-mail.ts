@@ -6,8 +6,8 @@
  * placeholders, kept until their last edit. Following that fails is tried
  * again, less and less often; a mailbox that does not load is reported.
  */
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
 import { isProposalType, messageKey, type MessageRecord } from '../mail/message-record.js';

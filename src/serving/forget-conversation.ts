@@ -2,9 +2,9 @@
  * forget(): clears the conversation, its digest and the usage, and says
  * what went; the handled message ids and pending wake-ups are kept.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../lifecycle/clock.js';
 import { emptyConversationInPlace } from '../history/conversation.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import type { Memory } from '../memory/agent-memory.js';
 import { emptyUsage } from '../usage/usage-ledger.js';
 

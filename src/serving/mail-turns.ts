@@ -6,12 +6,12 @@
  * answers it, it is remembered as handled, and it is finished.
  */
 import { describeError } from '../../providers/describe-error.js';
-import type { AgentConfig } from '../config.js';
-import type { Clock } from '../clock.js';
-import type { Log } from '../log.js';
+import type { AgentConfig } from '../config/config.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Log } from '../log/log.js';
 import { messageNotice } from '../mail/message-notice.js';
 import { cut, messageKey, packageText } from '../mail/message-record.js';
-import type { Origin } from '../notices.js';
+import type { Origin } from './notices.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';

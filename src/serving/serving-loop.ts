@@ -3,12 +3,12 @@
  * turns never overlap; a turn that throws never stops the loop, and the
  * sender of its message still hears back; memory is saved after each.
  */
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { saveMemory } from '../memory/agent-memory.js';
-import { agentFailed } from '../turn-ending.js';
-import type { WorkQueue } from '../work-queue.js';
+import { agentFailed } from './turn-ending.js';
+import type { WorkQueue } from './work-queue.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';

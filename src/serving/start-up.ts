@@ -4,10 +4,10 @@
  * which model it thinks with (or why it cannot think yet).
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
-import type { AgentConfig } from '../config.js';
-import { greeting } from '../system-prompt.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
+import type { AgentConfig } from '../config/config.js';
+import { greeting } from '../prompt/system-prompt.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { MEMORY_NAME, saveMemory } from '../memory/agent-memory.js';

@@ -3,7 +3,7 @@
  * the trackers of pending work, the FaeTool registry, the message being
  * served, and the hooks that tell the turn what a call did.
  */
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { Origin, ProposalTracker } from '../proposals/proposal-tracker.js';
 import type { RequestTracker } from '../requests/request-tracker.js';

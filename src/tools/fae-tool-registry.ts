@@ -9,10 +9,10 @@
  * (not offered, the reason kept for help()) until its formula id changes.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { FaeTool } from '../fae-tool.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { FaeTool } from './fae-tool.js';
 import type { ToolSchema } from '../../providers/types.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { isCollectedFormula } from './tools-directory.js';

@@ -11,8 +11,8 @@
  * earlier run, is made again, a few times at most.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const ATTEMPTS = 3;

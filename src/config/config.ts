@@ -2,11 +2,11 @@
  * Every default of the agent in one place, and how the environment
  * overrides them. The README's configuration table mirrors this file.
  */
-import type { Env } from '../providers/types.js';
-import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
+import type { Env } from '../../providers/types.js';
+import { POLICY_ENV_NAMES } from '../policy/tool-policy.js';
 import { readPositiveInteger } from './read-positive-integer.js';
-import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from './usage/hourly-quota.js';
-import { DEFAULT_CONTEXT_TOKENS } from '../providers/config.js';
+import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
 
 export type Persona = 'lal' | 'fae';
 

@@ -4,10 +4,10 @@
  * replaced by [redacted]. Nothing else in
  * the agent writes to the console.
  */
-import { redact } from '../providers/provider-errors.js';
-import { fallbackTokenValues } from '../providers/fallback-config.js';
-import { secretsFromFiles } from '../providers/read-secret.js';
-import type { Env } from '../providers/types.js';
+import { redact } from '../../providers/provider-errors.js';
+import { fallbackTokenValues } from '../../providers/fallback-config.js';
+import { secretsFromFiles } from '../../providers/read-secret.js';
+import type { Env } from '../../providers/types.js';
 
 export type Log = (line: string) => void;
 

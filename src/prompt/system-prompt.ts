@@ -5,7 +5,7 @@
  * how outcomes arrive, the chat's markup and what to do about errors. Each
  * thing is said once (the bench holds prompt and tools to 1,500 tokens).
  */
-import type { Persona } from './config.js';
+import type { Persona } from '../config/config.js';
 
 const COMMON = `
 
