@@ -1,4 +1,4 @@
-/** The machine a run was made on, for the results file and the README. */
+/** The machine a run was made on, for the results file and docs/benchmark.md. */
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 
 export interface MachineInfo {

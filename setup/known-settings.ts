@@ -6,7 +6,7 @@ import { closestNames } from '../src/text/closest-names.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 
-/** Read by the setup scripts and the simulator only; never passed to a caplet. */
+/** Read by the setup scripts, the simulator and the developers' commands only; never passed to a caplet. */
 const SETUP_ENV_NAMES: readonly string[] = harden([
   'LAL_NAME',
   'LAL_PIN',
@@ -14,6 +14,9 @@ const SETUP_ENV_NAMES: readonly string[] = harden([
   'LAL_FORM',
   'LAL_AGENT_MODULE',
   'LAL_SIM_NO_BUILD',
+  // npm run mutation's concurrency, and the bench's mark on the child it runs itself again as.
+  'LAL_MUTATION_CONCURRENCY',
+  'LAL_BENCH_CHILD',
   'FAE_GUEST',
 ]);
 

@@ -252,7 +252,7 @@ describe('preflight', () => {
   it('turns a configuration error into one line', async () => {
     expect(await checkModelServer({ LAL_HOST: 'localhost:11434' })).toEqual({
       ok: false,
-      line: 'LAL_HOST must be an http:// or https:// address; got "localhost:11434"; see README.',
+      line: 'LAL_HOST must be an http:// or https:// address; got "localhost:11434"; see docs/configuration.md.',
     });
   });
 });

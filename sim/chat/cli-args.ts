@@ -32,7 +32,7 @@ const personas: readonly Persona[] = ['lal', 'fae'];
 const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
 
-/** Parses the flags; the persona defaults to LAL_PERSONA (environment or .env), as the README says. */
+/** Parses the flags; the persona defaults to LAL_PERSONA (environment or .env), as docs/configuration.md says. */
 export const parseCliArgs = (
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},

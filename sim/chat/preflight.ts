@@ -25,7 +25,7 @@ export const checkModelServer = async (
     // Config errors name the variable and never its value when it is secret.
     return {
       ok: false,
-      line: `${describeError(error)}; see README.`,
+      line: `${describeError(error)}; see docs/configuration.md.`,
     };
   }
   const checked = await checkServer(config, {

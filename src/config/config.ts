@@ -1,6 +1,6 @@
 /**
  * Every default of the agent in one place, and how the environment
- * overrides them. The README's configuration table mirrors this file.
+ * overrides them. docs/configuration.md mirrors this file.
  */
 import type { Env } from '../../providers/types.js';
 import { POLICY_ENV_NAMES } from '../policy/tool-policy.js';

@@ -38,9 +38,9 @@ const mailboxLoadFailureText = (pendingSources: readonly string[], retrying: boo
     `I cannot follow my mail: the Endo daemon fails to load a mailbox (${DAEMON_ERROR}).`,
     `This daemon cannot reload a mailbox that holds an eval-proposal after a restart; pending: ${pending}.`,
     "Before the next restart settle every eval-proposal: grant it (endo eval 'E(host).grantEvaluate(N)' host:AGENT,",
-    'N its number in endo inbox) or reject it (see "Grant or reject a proposal" in the lal-fae README), then dismiss it (endo dismiss N);',
+    'N its number in endo inbox) or reject it (see "Grant or reject a proposal" in docs/daemon-guide.md of lal-fae), then dismiss it (endo dismiss N);',
     'I dismiss my copy once it is settled.',
-    'If the daemon already fails to load a mailbox, follow "Recovering from a pending eval-proposal" in the lal-fae README.',
+    'If the daemon already fails to load a mailbox, follow "Recovering from a pending eval-proposal" in docs/daemon-guide.md of lal-fae.',
     meanwhile,
   ].join(' ');
 };

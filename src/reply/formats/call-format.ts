@@ -22,7 +22,7 @@ export interface FoundCalls {
 export type OfferedTools = ReadonlyMap<string, ToolSchema>;
 
 export interface CallFormat {
-  /** The family's name, as the README's fixes table lists it. */
+  /** The family's name, as docs/comparison.md lists it. */
   family: string;
   /** A cheap look for this format's markers; parse runs only when it holds. */
   detect(text: string): boolean;
