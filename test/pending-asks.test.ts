@@ -407,7 +407,7 @@ describe('when something fails, and at the edges', () => {
   });
 
   test('a copy whose settlement is refused finishes its disconnected ask as rejected', async () => {
-    const { asks, finish, finished } = setUp();
+    const { asks, finish, finished, store } = setUp();
     await asks.resume(finish);
     const id = asks.make('r', () => request('door'));
     asks.sent(id);
@@ -416,6 +416,7 @@ describe('when something fails, and at the edges', () => {
     asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: later.settled });
     later.refuse(Error('Disconnected'));
     await expect.poll(() => finished).toEqual([['r1', 'rejected']]);
+    expect(states(store)).toEqual(['r1:settled']);
   });
 
   test('a copy settled otherwise than fulfilled is a refusal', async () => {
@@ -667,5 +668,78 @@ describe('more edges of the owner', () => {
     await expect.poll(() => dismissed.length).toBe(65);
     expect(() => tell(65)).not.toThrow();
     await expect.poll(() => dismissed.length).toBe(66);
+  });
+});
+
+describe('what a copy must be', () => {
+  test('an origin number of several digits reads', () => {
+    const ask = { ...request('x', 12), id: 'r1', state: 'sent' };
+    expect(readAskStore({ next: 2, pending: [ask] })).toEqual({
+      store: { next: 2, pending: [ask] },
+      lost: 0,
+    });
+  });
+
+  test('a copy of another type, or without a bigint number, is not a request', () => {
+    const { asks } = setUp();
+    asks.sent(asks.make('r', () => request('door')));
+    expect(
+      asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 1n, description: 'door' }),
+    ).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 2, description: 'door' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 3n, description: 'door' })).toBe(true);
+  });
+
+  test('a request copy with the same source is not a proposal', () => {
+    const { asks } = setUp();
+    asks.make('p', () => ({
+      kind: 'proposal',
+      recipient: 'HOST',
+      description: '1 + 1',
+      detail: {},
+    }));
+    expect(asks.claimOwnCopy({ type: 'request', number: 1n, source: '1 + 1' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 2n, source: '1 + 1' })).toBe(
+      true,
+    );
+  });
+});
+
+describe('what does not happen', () => {
+  test('after the run stopped, a copy whose settlement is refused finishes nothing', async () => {
+    const { asks, finish, finished, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.disconnected(id);
+    const later = settlingLater();
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: later.settled });
+    asks.stop();
+    later.refuse(Error('refused'));
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(finished).toEqual([]);
+    expect(states(store)).toEqual(['r1:sent']);
+  });
+
+  test('a disconnection before resume, with the copy claimed, leaves the ask to its answer', async () => {
+    const { asks, store } = setUp();
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: 'fulfilled' });
+    asks.disconnected(id);
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(states(store)).toEqual(['r1:sent']);
+    expect(asks.answer(id, 'yes')).toBe('act');
+  });
+
+  test('telling an ask that has no outcome yet neither drops it nor dismisses its copy', async () => {
+    const { asks, store, dismissed } = setUp();
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door' });
+    asks.told(id);
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(dismissed).toEqual([]);
+    expect(states(store)).toEqual(['r1:sent']);
   });
 });
