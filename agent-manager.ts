@@ -9,8 +9,8 @@
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
 import { displayHost } from './providers/provider-errors.js';
-import { makeLog } from './src/log.js';
-import { watchCancellation } from './src/watch-cancellation.js';
+import { makeLog } from './src/log/log.js';
+import { watchCancellation } from './src/lifecycle/watch-cancellation.js';
 import { serveAddAgentForm, type AddedAgent } from './setup/serve-add-agent-form.js';
 import { describeError } from './providers/describe-error.js';
 
@@ -69,3 +69,4 @@ export const make = (powers: unknown, context: unknown, options: ManagerOptions 
     },
   });
 };
+harden(make);

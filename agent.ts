@@ -7,26 +7,29 @@
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
 import type { Env, Provider } from './providers/types.js';
-import type { PowersRef } from './src/guest-powers.js';
-import type { Log } from './src/log.js';
+import type { PowersRef } from './src/daemon/guest-powers.js';
+import type { Log } from './src/log/log.js';
 import type { Observe } from './src/loop/agent-events.js';
-import { makeStatusBoard } from './src/agent-status.js';
+import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
-import type { Clock } from './src/clock.js';
+import type { Clock } from './src/lifecycle/clock.js';
 
-// An M.interface is hardened where it is made (src/fae-tool.ts); harden() on it again is redundant.
+// An M.interface is hardened where it is made (src/tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
-export { FaeToolInterface } from './src/fae-tool.js';
+export { FaeToolInterface } from './src/tools/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),
   forget: M.call().returns(M.promise()),
+  startedAt: M.call().returns(M.number()),
 });
 
 const INTRO =
-  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget().';
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt().';
 const HELP: Record<string, string> = {
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
+  startedAt:
+    'startedAt() → when this agent started (milliseconds since 1970): setup tells a running agent from one it had to start again.',
   forget:
     "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:lal",
 };
@@ -51,6 +54,7 @@ const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<P
 
 export const make = (powers: PowersRef, context: unknown, options: MakeOptions = {}) => {
   const env: Env = options.env ?? {};
+  const startedAt = Date.now();
   const status = makeStatusBoard();
   const running = runAgent({
     status,
@@ -73,6 +77,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     },
     forget() {
       return running.forget();
+    },
+    startedAt() {
+      return startedAt;
     },
   });
 };

@@ -100,15 +100,16 @@ export default [
     },
   },
   {
-    // Nothing prints past the log, which redacts (src/log.ts, the one module that writes to the
+    // Nothing prints past the log, which redacts (src/log/log.ts, the one module that writes to the
     // worker's stderr): a console.* in the agent, its providers or its tools could leak a secret.
     files: ['agent.ts', 'src/**/*.ts', 'providers/**/*.ts', 'tools/**/*.ts'],
-    ignores: ['src/log.ts'],
+    ignores: ['src/log/log.ts'],
     rules: { 'no-console': 'error' },
   },
   {
-    // Caplet modules: what they export reaches other vats, so it is hardened, as Endo's packages do.
-    files: ['agent.ts', 'tools/**/*.ts'],
+    // Caplet modules and the providers (which they hand to other code): what they export is
+    // hardened, as Endo's packages do.
+    files: ['agent.ts', 'agent-manager.ts', 'tools/**/*.ts', 'providers/**/*.ts'],
     rules: { '@endo/harden-exports': 'error' },
   },
   {

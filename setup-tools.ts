@@ -37,6 +37,7 @@ import {
   type GuestNames,
 } from './setup/read-setup-env.js';
 import { sayToConsole } from './setup/say.js';
+import { scriptMain } from './setup/script-main.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import type { SetupHostRef } from './setup/setup-host.js';
@@ -147,5 +148,5 @@ export const makeToolSetup =
     });
   };
 
-/** The entry `endo run --UNCONFINED` calls. */
-export const main = makeToolSetup();
+/** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
+export const main = scriptMain(makeToolSetup());

@@ -16,6 +16,7 @@
  * `@pins`…, and the agent manager that answers the chat UI's "Add an agent"
  * form is provisioned too, unless LAL_FORM=0 (provision-manager.ts).
  */
+import { scriptMain } from './setup/script-main.js';
 import { pickEnv, type SourceEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
 import {
@@ -109,5 +110,5 @@ export const makeSetup =
     }
   };
 
-/** The entry `endo run --UNCONFINED` calls. */
-export const main = makeSetup();
+/** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
+export const main = scriptMain(makeSetup());

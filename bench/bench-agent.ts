@@ -85,8 +85,11 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
     { timeoutMs: 10_000 },
   );
 
-  /** Memory writes so far: the agent writes once after every piece of work. */
-  const saves = () => host.callCounts(name).storeValue ?? 0;
+  /**
+   * Memory written so far, in bytes: the agent writes it last after every piece of work (the
+   * history's open chunk, also a storeValue, just before), so it grows once per exchange.
+   */
+  const saves = () => host.storedBytes(name)['agent-memory'] ?? 0;
 
   /** Waits for the exchange that began at `start` to be finished, then measures it. */
   const finish = (start: ExchangeStart) => finishExchange(() => events, server, saves, start);

@@ -9,7 +9,7 @@
  * and the daemon calls made between a message's arrival and its reply.
  */
 import type { ChatMessage, ToolSchema } from '../providers/types.js';
-import type { Persona } from '../src/config.js';
+import type { Persona } from '../src/config/config.js';
 import { startBenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
 import {

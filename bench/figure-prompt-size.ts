@@ -5,8 +5,8 @@
  * newest daemon respells the special names and adds mail's messageHistory op).
  */
 import type { ToolSchema } from '../providers/types.js';
-import type { Persona } from '../src/config.js';
-import { systemPrompt } from '../src/system-prompt.js';
+import type { Persona } from '../src/config/config.js';
+import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 import { promptFor, schemasFor, type DaemonWords } from '../src/daemon/speak-generation.js';
 import { chatTemplatePieces } from './prompt-layouts.js';

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { createProvider } from '../providers/create-provider.js';
 import type { ChatMessage } from '../providers/types.js';
 import { startModelServer, type ModelProtocol } from '../sim/model-server/index.js';
-import { systemPrompt } from '../src/system-prompt.js';
+import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 
 export const providerCallSamples = async (

@@ -40,8 +40,13 @@
  * 7. MCP (bench/figure-mcp.ts): a warm call of an MCP server's tool through
  *    the bridge (server-everything's echo, sandboxed) beside a built-in
  *    FaeTool's, median and p95. Target: median ≤ 5 ms.
+ * 8. Recall (bench/figure-recall.ts): five facts stated once each in the
+ *    middle of 150 and 1,000 exchanges, asked for with mail's recall op
+ *    (target: all five); the largest request of those turns; the bytes the
+ *    store writes per exchange, early and late (targets: one chunk; flat).
  *
- * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=mcp figure 7 alone; BENCH_ONLY=memory figure 5 alone.
+ * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=mcp figure 7 alone; BENCH_ONLY=memory figure 5 alone;
+ * BENCH_ONLY=recall figure 8 alone.
  * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -61,6 +66,7 @@ import { discoveryFigure } from './figure-discovery.js';
 import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
+import { recallFigure, runRecallFigure } from './figure-recall.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 
 const RESULTS_FILE = new URL('../../bench-results/latest.json', import.meta.url);
@@ -123,6 +129,11 @@ const main = async () => {
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
+  if (process.env.BENCH_ONLY === 'recall') {
+    figures.push(recallFigure(await runRecallFigure()));
+    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'memory') {
     const conversation = await runConversation({
       protocol: 'openai',
@@ -134,13 +145,13 @@ const main = async () => {
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
-  progress('1/5 model calls per message');
+  progress('1/6 model calls per message');
   figures.push(await modelCallsFigure('openai'));
-  progress('2/5 overhead per turn (openai, ollama)');
+  progress('2/6 overhead per turn (openai, ollama)');
   const overhead = await overheadFigure(['openai', 'ollama']);
-  progress('3/5 tool discovery');
+  progress('3/6 tool discovery');
   const discovery = await discoveryFigure('openai');
-  progress(`4/5 a conversation of ${exchanges} exchanges (request size, memory)`);
+  progress(`4/6 a conversation of ${exchanges} exchanges (request size, memory)`);
   const conversation = await runConversation({
     protocol: 'openai',
     exchanges,
@@ -152,10 +163,14 @@ const main = async () => {
   );
   const direct = await runDirectConversation(exchanges);
   figures.push(memoryFigure(conversation, direct));
-  progress('5/5 prompt size and prefix reuse (real tokenizer), lal and fae');
+  progress('5/6 prompt size and prefix reuse (real tokenizer), lal and fae');
   figures.push(await economy());
   progress('and a warm MCP tool call beside a built-in one');
   figures.push(await mcpFigure());
+  progress(
+    '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
+  );
+  figures.push(recallFigure(await runRecallFigure()));
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

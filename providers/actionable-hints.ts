@@ -30,6 +30,7 @@ export const wrongEndpointHint = ({ service, host }: Where): string => {
   }
   return 'Check LAL_HOST.';
 };
+harden(wrongEndpointHint);
 
 /** What a body without fields is, in words ("an empty object", not "a object"). */
 const shapeOf = (body: unknown): string => {
@@ -69,6 +70,7 @@ export const wrongShapeHint = ({ service, host }: Where, body: unknown): string 
       : ''
   }.`;
 };
+harden(wrongShapeHint);
 
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -103,3 +105,4 @@ export const contextOverflow = (
         : '';
   return `${sizes}. Start the server with a larger context (llama.cpp: -c ${size === undefined ? 32768 : Math.max(size * 2, 32768)}) or lower LAL_CONTEXT_TOKENS${size === undefined ? '' : ` below ${Math.floor(size * 0.75)}`}.`;
 };
+harden(contextOverflow);

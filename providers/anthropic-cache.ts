@@ -57,3 +57,4 @@ export const withCacheBreakpoints = (parts: {
         }),
   };
 };
+harden(withCacheBreakpoints);

@@ -122,3 +122,4 @@ export const makeAnthropicProvider = (
 
   return harden({ kind: 'anthropic', model: config.model, chat });
 };
+harden(makeAnthropicProvider);

@@ -22,3 +22,4 @@ export const argumentsAsObject = (raw: string): Record<string, unknown> => {
   }
   return { [RAW_ARGUMENTS_KEY]: raw };
 };
+harden(argumentsAsObject);

@@ -10,9 +10,10 @@ import type { Env } from './types.js';
 /**
  * The token budget of one request (LAL_CONTEXT_TOKENS), sized for a 32k-token local model with
  * room for the reply. It lives here because the Ollama context window is derived from it; the
- * agent's limits (src/config.ts) take their default from this one.
+ * agent's limits (src/config/config.ts) take their default from this one.
  */
 export const DEFAULT_CONTEXT_TOKENS = 24_000;
+harden(DEFAULT_CONTEXT_TOKENS);
 
 type ProviderKind = 'anthropic' | 'openai' | 'ollama';
 
@@ -43,9 +44,11 @@ export interface ProviderConfig {
 
 const DEFAULT_HOST = 'http://localhost:11434';
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+harden(DEFAULT_ANTHROPIC_MODEL);
 const DEFAULT_LOCAL_MODEL = 'qwen3';
 /** Anthropic requires max_tokens on every request; this is ours when unset. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+harden(DEFAULT_ANTHROPIC_MAX_TOKENS);
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 const DEFAULT_MAX_RETRIES = 2;
 /** Room for the reply in the context window when LAL_MAX_TOKENS is unset. */
@@ -67,6 +70,7 @@ export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
   'LAL_FALLBACK',
   'LAL_FALLBACK_COOLDOWN_MS',
 ]);
+harden(PROVIDER_ENV_NAMES);
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
@@ -151,3 +155,4 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
     maxRetries: readWholeNumber(env, 'LAL_MAX_RETRIES', { min: 0 }) ?? DEFAULT_MAX_RETRIES,
   };
 };
+harden(readProviderConfig);

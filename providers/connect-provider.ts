@@ -12,7 +12,10 @@ import { displayHost } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import type { Env, ModelChoice, Provider } from './types.js';
 
-export { describeModelChoice } from './describe-model-choice.js';
+import { describeModelChoice } from './describe-model-choice.js';
+
+export { describeModelChoice };
+harden(describeModelChoice);
 
 export interface ConnectOptions extends ProviderOptions {
   /** The clock of the fallback chain's cool-down (tests). */
@@ -62,3 +65,4 @@ export const connectProvider = async (
     },
   );
 };
+harden(connectProvider);

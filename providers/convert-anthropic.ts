@@ -20,6 +20,7 @@ export interface AnthropicRequestParts {
 
 /** Shown as the first user turn when a trimmed history starts with the assistant. */
 export const OMITTED_HISTORY_NOTE = '(earlier conversation omitted)';
+harden(OMITTED_HISTORY_NOTE);
 
 /** Anthropic accepts tool ids matching [a-zA-Z0-9_-]+; ids from other services may not. */
 const anthropicToolId = (id: string): string => {
@@ -97,6 +98,7 @@ export const toAnthropicRequest = (messages: readonly ChatMessage[]): AnthropicR
     })),
   };
 };
+harden(toAnthropicRequest);
 
 export const toAnthropicTools = (tools: readonly ToolSchema[]): WireTool[] =>
   tools.map(tool => ({
@@ -105,6 +107,7 @@ export const toAnthropicTools = (tools: readonly ToolSchema[]): WireTool[] =>
     // Anthropic requires an object schema; a tool without parameters gets an empty one.
     input_schema: { properties: {}, ...tool.function.parameters, type: 'object' },
   }));
+harden(toAnthropicTools);
 
 export const fromAnthropicMessage = (reply: WireReply): AssistantMessage => {
   const texts: string[] = [];
@@ -125,3 +128,4 @@ export const fromAnthropicMessage = (reply: WireReply): AssistantMessage => {
     ? { role: 'assistant', content, toolCalls }
     : { role: 'assistant', content };
 };
+harden(fromAnthropicMessage);

@@ -53,6 +53,7 @@ const toWireMessage = (message: ChatMessage): OllamaWireMessage => {
 
 export const toOllamaMessages = (messages: readonly ChatMessage[]): OllamaWireMessage[] =>
   messages.map(toWireMessage);
+harden(toOllamaMessages);
 
 export const toOllamaTools = (tools: readonly ToolSchema[]): Tool[] =>
   tools.map(tool => ({
@@ -63,6 +64,7 @@ export const toOllamaTools = (tools: readonly ToolSchema[]): Tool[] =>
       parameters: tool.function.parameters as NonNullable<Tool['function']['parameters']>,
     },
   }));
+harden(toOllamaTools);
 
 interface WireReplyCall {
   id?: unknown;
@@ -90,3 +92,4 @@ export const fromOllamaMessage = (
     ? { role: 'assistant', content, toolCalls }
     : { role: 'assistant', content };
 };
+harden(fromOllamaMessage);

@@ -41,6 +41,7 @@ const toWireMessage = (message: ChatMessage): WireMessage => {
 
 export const toOpenAIMessages = (messages: readonly ChatMessage[]): WireMessage[] =>
   messages.map(toWireMessage);
+harden(toOpenAIMessages);
 
 export const toOpenAITools = (tools: readonly ToolSchema[]): WireTool[] =>
   tools.map(tool => ({
@@ -51,6 +52,7 @@ export const toOpenAITools = (tools: readonly ToolSchema[]): WireTool[] =>
       parameters: tool.function.parameters,
     },
   }));
+harden(toOpenAITools);
 
 /** The reply's tool calls, whatever kind the server sent (function or custom). */
 const fromWireCalls = (reply: WireReply): ToolCall[] =>
@@ -68,3 +70,4 @@ export const fromOpenAIMessage = (reply: WireReply): AssistantMessage => {
     ? { role: 'assistant', content, toolCalls }
     : { role: 'assistant', content };
 };
+harden(fromOpenAIMessage);

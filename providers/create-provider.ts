@@ -12,10 +12,12 @@ import { makeOpenAIProvider } from './openai.js';
 import type { ProviderOptions } from './provider-options.js';
 import type { Env, Provider } from './types.js';
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { ProviderOptions } from './provider-options.js';
 
 export const createProvider = (env: Env, options: ProviderOptions = {}): Provider =>
   buildProvider(readProviderConfig(env), options);
+harden(createProvider);
 
 /** The provider for settings already read (LAL_HOST's, or a LAL_FALLBACK entry's). */
 export const buildProvider = (config: ProviderConfig, options: ProviderOptions = {}): Provider => {
@@ -32,3 +34,4 @@ export const buildProvider = (config: ProviderConfig, options: ProviderOptions =
     }
   }
 };
+harden(buildProvider);

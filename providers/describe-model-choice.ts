@@ -32,3 +32,4 @@ export const describeModelChoice = (provider: Provider): string => {
     );
   return `${parts[0]}.${parts.length > 1 ? ` ${parts.slice(1).join(' ')}` : ''}`;
 };
+harden(describeModelChoice);

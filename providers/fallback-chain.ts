@@ -80,3 +80,4 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
     chat,
   });
 };
+harden(makeFallbackChain);

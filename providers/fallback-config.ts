@@ -49,6 +49,7 @@ export const fallbackTokenNames = (env: Env): string[] =>
   parseEntries(env[FALLBACK_ENV]).flatMap(entry =>
     entry.tokenName === undefined ? [] : [entry.tokenName],
   );
+harden(fallbackTokenNames);
 
 /** The fallback tokens' values, for redaction by value. Unreadable files give none. */
 export const fallbackTokenValues = (env: Env): string[] =>
@@ -60,6 +61,7 @@ export const fallbackTokenValues = (env: Env): string[] =>
       return [];
     }
   });
+harden(fallbackTokenValues);
 
 /** One ProviderConfig per fallback entry: the primary's settings, with the entry's server, model and token. */
 export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
@@ -106,6 +108,7 @@ export const readFallbackConfigs = (env: Env): ProviderConfig[] =>
       throw new ProviderError('config', `${where}: ${own}`);
     }
   });
+harden(readFallbackConfigs);
 
 export const readFallbackCoolDownMs = (env: Env): number => {
   const text = env[FALLBACK_COOLDOWN_ENV];
@@ -119,3 +122,4 @@ export const readFallbackCoolDownMs = (env: Env): number => {
   }
   return value;
 };
+harden(readFallbackCoolDownMs);

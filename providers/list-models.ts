@@ -32,6 +32,7 @@ export const listUrl = (config: ProviderConfig): string => {
       return config.host;
   }
 };
+harden(listUrl);
 
 const listHeaders = (config: ProviderConfig): Record<string, string> => {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -103,6 +104,7 @@ export const fetchModelList = async (
     return { kind: 'unreachable', reason: redact(text, [config.authToken]) };
   }
 };
+harden(fetchModelList);
 
 /** The reason a list answer gives no models, in words. */
 export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where: string) => {
@@ -117,6 +119,7 @@ export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where
       return `${where} gave no model list`;
   }
 };
+harden(listProblem);
 
 export const listModels = async (
   config: ProviderConfig,
@@ -126,3 +129,4 @@ export const listModels = async (
   if (answer.kind === 'list') return { ok: true, models: answer.models };
   return { ok: false, reason: listProblem(answer, displayHost(config.host)) };
 };
+harden(listModels);

@@ -126,3 +126,4 @@ export const makeOllamaAttempt = (
 
   return { attemptOnce, judge };
 };
+harden(makeOllamaAttempt);

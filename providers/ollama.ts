@@ -129,3 +129,4 @@ export const makeOllamaProvider = (
 
   return harden({ kind: 'ollama', model: config.model, chat });
 };
+harden(makeOllamaProvider);

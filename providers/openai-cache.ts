@@ -34,6 +34,7 @@ export const promptCacheFields = (
     ...(isOpenAIItself(host) ? {} : { cache_prompt: true }),
   };
 };
+harden(promptCacheFields);
 
 interface ReportedUsage {
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
@@ -52,3 +53,4 @@ export const cachedInputTokens = (
   if (typeof cached === 'number') return cached;
   return typeof timings?.cache_n === 'number' ? timings.cache_n : undefined;
 };
+harden(cachedInputTokens);

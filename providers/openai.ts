@@ -120,3 +120,4 @@ export const makeOpenAIProvider = (
 
   return harden({ kind: 'openai', model: config.model, chat });
 };
+harden(makeOpenAIProvider);

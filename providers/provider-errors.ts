@@ -26,6 +26,7 @@ export const redact = (text: string, secrets: readonly (string | undefined)[]): 
   }
   return clean;
 };
+harden(redact);
 
 /** The host without any user:password part. */
 export const displayHost = (host: string): string => {
@@ -38,6 +39,7 @@ export const displayHost = (host: string): string => {
     return '(unparseable LAL_HOST)';
   }
 };
+harden(displayHost);
 
 const serverSays = (serverText: string | undefined, secrets: FailureContext['secrets']): string => {
   if (serverText === undefined || serverText.trim() === '') return '';
@@ -91,6 +93,7 @@ export const httpFailure = (
   }
   return make('unknown', `${where} answered HTTP ${status}${said}`);
 };
+harden(httpFailure);
 
 /** The system error code behind a failed fetch (ECONNREFUSED, ENOTFOUND, ...). */
 const causeCode = (error: unknown): string | undefined => {
@@ -123,15 +126,18 @@ export const connectionFailure = (error: unknown, context: FailureContext): Prov
       : `${where} closed the connection before answering${detail}. The server is up but dropped the request: check its log (it may have crashed or run out of memory) and that LAL_HOST points at the right service.`;
   return new ProviderError('connection', redact(text, context.secrets));
 };
+harden(connectionFailure);
 
 export const timeoutFailure = (context: FailureContext, timeoutMs: number): ProviderError =>
   new ProviderError(
     'timeout',
     `${context.service} at ${displayHost(context.host)} did not answer within ${timeoutMs} ms (LAL_REQUEST_TIMEOUT_MS).`,
   );
+harden(timeoutFailure);
 
 export const abortedFailure = (): ProviderError =>
   new ProviderError('aborted', 'The model call was cancelled.');
+harden(abortedFailure);
 
 /** Anything else, described without its stack or any request details. */
 export const unexpectedFailure = (error: unknown, context: FailureContext): ProviderError => {
@@ -141,3 +147,4 @@ export const unexpectedFailure = (error: unknown, context: FailureContext): Prov
     redact(`${context.service} call failed: ${text}`, context.secrets),
   );
 };
+harden(unexpectedFailure);

@@ -29,6 +29,7 @@ export const raceAbort = <T>(work: Promise<T>, signal: AbortSignal | undefined):
     );
   });
 };
+harden(raceAbort);
 
 /**
  * Runs one SDK call so that it stops the moment the caller's signal aborts.
@@ -52,3 +53,4 @@ export const runAbortable = async <T>(
     signal.removeEventListener('abort', onAbort);
   }
 };
+harden(runAbortable);

@@ -60,6 +60,7 @@ export const readSecret = (env: Env, name: string): string | undefined => {
     );
   return secret;
 };
+harden(readSecret);
 
 /**
  * The secrets held in files named by `*_FILE` variables whose base name
@@ -81,3 +82,4 @@ export const secretsFromFiles = (env: Env, isSecretName: (name: string) => boole
   }
   return found;
 };
+harden(secretsFromFiles);

@@ -23,3 +23,4 @@ export const refuseLongWaits =
       headers,
     });
   };
+harden(refuseLongWaits);

@@ -18,6 +18,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 8000,
   maxRetryAfterMs: 60_000,
 };
+harden(DEFAULT_RETRY_POLICY);
 
 export interface RetryVerdict {
   retry: boolean;
@@ -39,6 +40,7 @@ export const parseRetryAfter = (
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 };
+harden(parseRetryAfter);
 
 const backoffDelayMs = (retryIndex: number, policy: RetryPolicy): number => {
   const plain = Math.min(policy.baseDelayMs * 2 ** retryIndex, policy.maxDelayMs);
@@ -89,3 +91,4 @@ export const withRetries = async <T>(
     }
   }
 };
+harden(withRetries);

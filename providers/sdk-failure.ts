@@ -60,6 +60,7 @@ export const sdkFailure = (
   }
   return unexpectedFailure(error, context);
 };
+harden(sdkFailure);
 
 /**
  * A logger for the SDKs that passes on only what a person wants to see —
@@ -76,3 +77,4 @@ export const makeSdkLogger = (log: (line: string) => void, service: string) => {
     debug: () => {},
   };
 };
+harden(makeSdkLogger);

@@ -27,3 +27,4 @@ export const keepLastMessages = (
   }
   return [...system, ...rest.slice(start)];
 };
+harden(keepLastMessages);

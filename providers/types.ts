@@ -146,6 +146,7 @@ export class ProviderError extends Error {
     this.status = status;
   }
 }
+harden(ProviderError);
 
 /** The environment variables a caplet receives (`make(powers, context, { env })`). */
 export type Env = Readonly<Record<string, string | undefined>>;

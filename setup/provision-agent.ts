@@ -12,6 +12,7 @@ import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setu
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/tools/tools-directory.js';
+import { chooseNames, markOurs } from './our-agents.js';
 import { describeError } from '../providers/describe-error.js';
 
 export interface ProvisionAgentOptions {
@@ -19,7 +20,7 @@ export interface ProvisionAgentOptions {
   daemon: SetupDaemon;
   names: GuestNames;
   persona: Persona;
-  /** The variables to pass (already picked); LAL_PERSONA is set from `persona`. */
+  /** The variables to pass (already picked); LAL_PERSONA is set from `persona`, LAL_NAME from the guest's name. */
   env: Readonly<Record<string, string>>;
   /** The agent's module, a file:// URL (`dist/agent.js`). */
   agentSpecifier: string;
@@ -35,6 +36,8 @@ export interface ProvisionAgentOptions {
 }
 
 export interface AgentProvisioned {
+  /** The names it was provisioned under: those asked for, unless another's (our-agents.ts). */
+  names: GuestNames;
   guest: 'created' | 'reused';
   agent: 'started' | 'restarted' | 'kept';
   /** The guest's names for the values it was given by this run. */
@@ -71,11 +74,31 @@ const handToExistingGuest = async (
   return handed;
 };
 
+/**
+ * Whether the agent under `controllerName` had to be started: a formula that
+ * was cancelled (`endo cancel`), or not provided since the daemon started,
+ * is not running, and the newest daemon revives pins only at start. Looking
+ * it up provides it, which starts a caplet that is not running; the agent's
+ * `startedAt()` then says whether that happened just now. An agent that
+ * cannot say (an older one) counts as running.
+ */
+const startIfDown = async (host: SetupHostRef, controllerName: string): Promise<boolean> => {
+  const before = Date.now();
+  const agent = await E(host).lookup(controllerName);
+  const startedAt = await Promise.resolve(E(agent as { startedAt(): number }).startedAt()).catch(
+    () => undefined,
+  );
+  return typeof startedAt === 'number' && startedAt >= before;
+};
+
 export const provisionAgent = async (
   host: SetupHostRef,
   options: ProvisionAgentOptions,
 ): Promise<AgentProvisioned> => {
-  const { daemon, names, persona, say } = options;
+  const { daemon, persona, say } = options;
+  // Names another setup made (upstream Lal's, say) are left alone: the next free ones are used.
+  const { names, moved } = await chooseNames(host, options.names, 'LAL_NAME');
+  if (moved !== undefined) say(moved);
   const { guestName, agentName, controllerName } = names;
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
 
@@ -104,7 +127,9 @@ export const provisionAgent = async (
   // A controller left from an earlier guest of this name serves that old guest: replace it.
   if (controllerExists && guestExisted && !options.restart) {
     say(
-      `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
+      (await startIfDown(host, controllerName))
+        ? `"${controllerName}" already exists, but the ${guestName} agent was not running; it is started again (looked up), and answers the mail that waited.`
+        : `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
     );
     if (handed.length > 0) {
       say(
@@ -112,8 +137,9 @@ export const provisionAgent = async (
       );
     }
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
+    await markOurs(host, controllerName);
     const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
-    return harden({ guest: 'reused', agent: 'kept', handed, pin });
+    return harden({ names, guest: 'reused', agent: 'kept', handed, pin });
   }
   if (controllerExists) {
     await unpinAgent(host, daemon, controllerName);
@@ -125,7 +151,8 @@ export const provisionAgent = async (
     );
   }
 
-  const env = harden({ ...options.env, LAL_PERSONA: persona });
+  // LAL_NAME: the guest's name, which the agent's log lines carry.
+  const env = harden({ ...options.env, LAL_PERSONA: persona, LAL_NAME: guestName });
   await E(host).makeUnconfined(
     daemon.worker,
     options.agentSpecifier,
@@ -136,9 +163,11 @@ export const provisionAgent = async (
     `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
   );
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
+  await markOurs(host, controllerName);
   const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
   say(`talk to it: endo send ${guestName} "hello"`);
   return harden({
+    names,
     pin,
     guest: guestExisted ? 'reused' : 'created',
     agent: controllerExists ? 'restarted' : 'started',

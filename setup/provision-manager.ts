@@ -12,6 +12,7 @@ import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
 import { pinAgent, type PinOutcome } from './pin-agent.js';
 import { HOST_AGENT } from './serve-add-agent-form.js';
+import { chooseNames, markOurs } from './our-agents.js';
 
 const MANAGER_NAMES = harden({
   guestName: 'setup-lal',
@@ -36,11 +37,15 @@ export const provisionManager = async (
   options: ProvisionManagerOptions,
 ): Promise<{ manager: 'started' | 'kept'; pin: PinOutcome }> => {
   const { daemon, say } = options;
-  const { guestName, agentName, controllerName } = MANAGER_NAMES;
+  // Upstream Lal's setup names its own manager's guest setup-lal too: then ours takes the next free name.
+  const { names, moved } = await chooseNames(host, MANAGER_NAMES, 'the agent manager');
+  if (moved !== undefined) say(moved);
+  const { guestName, agentName, controllerName } = names;
   if (await E(host).has(controllerName)) {
     say(
       `the agent manager "${controllerName}" is running; its "Add an agent" form is in your inbox (endo inbox)`,
     );
+    await markOurs(host, controllerName);
     return harden({
       manager: 'kept',
       pin: await pinAgent(host, daemon, controllerName, options.pin, say),
@@ -65,6 +70,7 @@ export const provisionManager = async (
       env: harden({ ...options.env, LAL_AGENT_MODULE: options.agentSpecifier }),
     }),
   );
+  await markOurs(host, controllerName);
   say(
     `started the agent manager as "${controllerName}" (guest "${guestName}", given your powers as "${HOST_AGENT}"): it sent you an "Add an agent" form (endo inbox, or the chat UI) that makes another agent each time it is submitted; LAL_FORM=0 leaves it out`,
   );

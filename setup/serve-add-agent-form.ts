@@ -1,7 +1,9 @@
 /**
  * The agent manager at work (newest daemon), as upstream Lal's manager works
  * (endo packages/lal/agent.js): it sends `@host` the "Add an agent" form once
- * per start, and each submission of one of its forms (a `value` message
+ * (upstream sends one per start: a form more after every restart; here the
+ * manager's own copy of the form it sent, kept in its inbox, says it was
+ * sent), and each submission of one of its forms (a `value` message
  * replying to it, values read with `lookupById(valueId)`) makes a new agent:
  * a guest `<name>` with powers `profile-for-<name>`, made through the host's
  * powers it was introduced to as `host-agent`. The answer is a reply to the
@@ -68,8 +70,18 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
   const host = (await powers().lookup!(HOST_AGENT)) as SetupHostRef;
   const daemon = await readSetupDaemon(host);
   const selfId = idFromLocator(await powers().identify!('@self'));
-  await powers().form!('@host', ADD_AGENT_DESCRIPTION, ADD_AGENT_FIELDS);
-  log(`sent @host the "${ADD_AGENT_DESCRIPTION}" form`);
+  // One form for good: the manager's own copy of one sent before (kept, never dismissed) means @host has it.
+  const own = (await powers().listMessages!()) as MailRecord[];
+  const sentBefore = own.some(
+    message =>
+      message.type === 'form' && selfId !== undefined && idFromLocator(message.from) === selfId,
+  );
+  if (sentBefore) {
+    log(`revived; the "${ADD_AGENT_DESCRIPTION}" form sent before still stands`);
+  } else {
+    await powers().form!('@host', ADD_AGENT_DESCRIPTION, ADD_AGENT_FIELDS);
+    log(`sent @host the "${ADD_AGENT_DESCRIPTION}" form`);
+  }
 
   const answer = async (message: MailRecord): Promise<void> => {
     let secrets: string[] = [];
@@ -95,11 +107,11 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
         say: line => log(redact(line, secrets)),
       });
       const exists = outcome.agent === 'kept';
-      text = exists
-        ? `Agent "${names.guestName}" already exists.`
-        : `Agent "${names.guestName}" is now running.`;
+      // Named otherwise when the name was another's (our-agents.ts).
+      const made = outcome.names.guestName;
+      text = exists ? `Agent "${made}" already exists.` : `Agent "${made}" is now running.`;
       added = {
-        name: names.guestName,
+        name: made,
         host: submission.host,
         model: submission.model,
         outcome: exists ? 'exists' : 'started',

@@ -30,6 +30,7 @@ interface SetupHost {
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;
   storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
   remove(...path: string[]): Awaitable<void>;
+  storeValue(value: unknown, nameOrPath: string | string[]): Awaitable<void>;
 }
 
 export interface SetupGuest {

@@ -5,17 +5,17 @@
  * parts it is made of are in serving/ (assembled by agent-parts.ts).
  */
 import type { Env, Provider } from '../providers/types.js';
-import type { PowersRef } from './guest-powers.js';
-import { readAgentConfig } from './config.js';
-import type { Log } from './log.js';
-import { makeStatusBoard, type StatusBoard } from './agent-status.js';
-import { makeAgentOutput } from './agent-output.js';
-import { watchCancellation } from './watch-cancellation.js';
-import { makeCancelHooks } from './cancel-hooks.js';
+import type { PowersRef } from './daemon/guest-powers.js';
+import { readAgentConfig } from './config/config.js';
+import type { Log } from './log/log.js';
+import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
+import { makeAgentOutput } from './log/agent-output.js';
+import { watchCancellation } from './lifecycle/watch-cancellation.js';
+import { makeCancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './loop/agent-events.js';
-import { makeWorkQueue } from './work-queue.js';
-import { systemClock, type Clock } from './clock.js';
+import { makeWorkQueue } from './serving/work-queue.js';
+import { systemClock, type Clock } from './lifecycle/clock.js';
 import { assembleAgentParts } from './serving/agent-parts.js';
 import { makeMessageFinisher, safeDismiss } from './serving/finish-message.js';
 import { followAgentMail } from './serving/follow-agent-mail.js';
@@ -97,10 +97,18 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => parts.stop());
     await prepareToolsFolder(powers, log);
-    await greetHost({ powers, log, config, model: parts.model, hostName: parts.daemon.names.host });
+    await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);
-    const toolsFresh = makeToolsFreshness(parts.tools, log);
+    const toolsFresh = makeToolsFreshness({
+      powers,
+      tools: parts.tools,
+      log,
+      followNameChanges: parts.daemon.followNameChanges,
+      remake: () => prepareToolsFolder(powers, log),
+    });
+    onCancel.add(() => toolsFresh.stop());
+    await toolsFresh.follow();
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
@@ -144,7 +152,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         mail: handleMail,
         notices: handleNotices,
         wake: handleWake,
-        forget: () => forgetConversation(parts.memory, clock, log),
+        forget: () => forgetConversation(parts.memory, parts.history, clock, log),
       },
     });
     await following;

@@ -253,7 +253,12 @@ describe('the HOST approves the whole code (newest daemon, host-approved evaluat
     });
     await run.send('work it out');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
-    expect(String(asked.description)).toContain(`\n${source}\n`);
+    // The code comes whole just before the request, in a message the chat renders (issue 23, defect 7).
+    const inbox = (await E(run.host.host).listMessages()) as unknown as Message[];
+    const code = inbox
+      .filter(message => message.type === 'package' && message.number < asked.number)
+      .at(-1)!;
+    expect((code.strings ?? []).join('')).toContain(`\n${source}\n`);
     await expect.poll(() => turnEnds(run)).toBe(1);
     run.provider.push(say(''));
     await E(run.host.host).storeValue(harden('yes'), 'approval');

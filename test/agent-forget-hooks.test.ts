@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { runAgent, type RunningAgent } from '../src/run-agent.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { makeScriptedProvider } from './support/scripted-provider.js';
 
 describe('forget() and cancellation hooks', () => {

@@ -52,12 +52,17 @@ const hostWith = async (profile: DaemonProfile, probe: object) => {
 const approval = (profile: DaemonProfile) =>
   profile === 'newest'
     ? {
-        /** The request the agent put to @host about this code. */
-        asked: (run: AgentRun, source: string) =>
-          waitForMessage(
+        /** The request the agent put to @host about this code, which it sent just before. */
+        asked: async (run: AgentRun, source: string) => {
+          const code = await waitForMessage(
             run.host,
-            message => message.type === 'request' && String(message.description).includes(source),
-          ),
+            message => message.type === 'package' && textOf(message).includes(source),
+          );
+          return waitForMessage(
+            run.host,
+            message => message.type === 'request' && message.number > code.number,
+          );
+        },
         yes: async (run: AgentRun, asked: Message) => {
           await E(run.host.host).storeValue('yes', 'approval');
           await E(run.host.host).resolve(asked.number, 'approval');

@@ -34,6 +34,7 @@ const ALL_MAIL = [
   'resolve',
   'reject',
   'messageHistory',
+  'recall',
 ];
 const ALL_NAMES = [
   'list',

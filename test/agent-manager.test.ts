@@ -156,7 +156,7 @@ describe('the "Add an agent" form (newest daemon)', () => {
     expect(model.requests.every(request => request.status === 200)).toBe(true);
   });
 
-  it('after a daemon restart the manager and the agent it made come back; the old submission is not answered again', async () => {
+  it('after a daemon restart the manager and the agent it made come back, without a second form or greeting (issue 23, defect 8); the old submission is not answered again', async () => {
     const { mailHost, form, model } = await provisioned();
     await submit(mailHost, form, {
       name: 'bob',
@@ -165,22 +165,45 @@ describe('the "Add an agent" form (newest daemon)', () => {
       authToken: SECRET,
     });
     await waitForText(mailHost, 'Agent "bob" is now running.');
-    await waitForText(mailHost, 'Lal agent ready.');
-    for (const name of ['controller-for-bob', 'controller-for-setup-lal', 'controller-for-lal'])
-      await mailHost.caplet(name)?.cancel('daemon stopping');
-    await mailHost.restart();
-    await E(mailHost.host).send('bob', ['ping again'], [], []);
-    await waitForText(mailHost, 'pong: ping again');
-    // The manager came back and sent a fresh form.
-    await mailHost.waitForMessage(
-      message => message.type === 'form' && message.number !== form.number,
-      { timeoutMs: 10_000 },
-    );
+    // lal's and bob's greetings.
+    const greeted = new Set<bigint>();
+    for (const _ of ['lal', 'bob']) {
+      const greeting = await mailHost.waitForMessage(
+        message =>
+          message.type === 'package' &&
+          message.strings.join('').startsWith('Lal agent ready.') &&
+          !greeted.has(message.number),
+        { timeoutMs: 10_000 },
+      );
+      greeted.add(greeting.number);
+    }
+    for (const round of ['a', 'b']) {
+      for (const name of ['controller-for-bob', 'controller-for-setup-lal', 'controller-for-lal'])
+        await mailHost.caplet(name)?.cancel('daemon stopping');
+      await mailHost.restart();
+      await E(mailHost.host).send('bob', [`ping again-${round}`], [], []);
+      await waitForText(mailHost, `pong: ping again-${round}`);
+    }
+    // The manager came back and still answers its one form.
+    await submit(mailHost, form, {
+      name: 'carol',
+      host: model.url,
+      model: 'test-model',
+      authToken: SECRET,
+    });
+    await waitForText(mailHost, 'Agent "carol" is now running.');
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'Agent "bob" is now running.')).toHaveLength(1);
     expect(texts.filter(text => text.startsWith('Agent "bob"'))).toHaveLength(1);
     const messages = await E(mailHost.host).listMessages();
-    expect(messages.filter(message => message.type === 'form')).toHaveLength(2);
+    expect(messages.filter(message => message.type === 'form')).toHaveLength(1);
+    // lal and bob greeted once each, before the restarts; carol once when made (before its first answer).
+    await E(mailHost.host).send('carol', ['ping carol'], [], []);
+    await waitForText(mailHost, 'pong: ping carol');
+    const greetings = (await hostInboxTexts(mailHost)).filter(text =>
+      text.startsWith('Lal agent ready.'),
+    );
+    expect(greetings).toHaveLength(3);
   });
 
   it('LAL_FORM=0 leaves the manager out', async () => {

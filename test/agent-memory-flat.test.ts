@@ -98,8 +98,10 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(VERSION);
+    // Stored again at start (the greeting) and after the turn: wait for the turn's write.
+    await expect.poll(async () => callsOf((await stored(run)).usage as StoredUsage)).toBe(3);
     const memory = await stored(run);
+    expect(memory.version).toBe(VERSION);
     expect(memory.handled).toContain('id-of-an-old-message');
     const usage = memory.usage as StoredUsage;
     expect(usage.recent.every(entry => entry.length === 3)).toBe(true);

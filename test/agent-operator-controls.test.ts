@@ -172,7 +172,7 @@ describe('forget()', () => {
     await run.reply('one');
     expect(await run.help('forget')).toMatch(/endo eval 'E\(agent\)\.forget\(\)' agent:lal/);
     expect(await run.forget()).toMatch(
-      /^Forgot 1 turn of conversation, the digest, and the usage of 1 model call\./,
+      /^Forgot 1 turn of conversation, the digest, the searchable history, and the usage of 1 model call\./,
     );
     expect(await run.help()).toMatch(/no model calls since/);
     const memory = await stored(run);
@@ -207,8 +207,12 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(VERSION);
+    // Stored again at start (the greeting) and after the turn: wait for the turn's write.
+    await expect
+      .poll(async () => JSON.stringify((await stored(run)).usage))
+      .toContain('scripted-model');
     const memory = await stored(run);
+    expect(memory.version).toBe(VERSION);
     expect(memory.handled).toContain('id-of-an-old-message');
     expect(memory.wakeUps).toEqual([]);
     expect(JSON.stringify(memory.usage)).toContain('scripted-model');

@@ -278,7 +278,8 @@ describe('the quota over a restart', () => {
       (message.strings ?? []).join('').includes(`Your message #${two} is kept`),
     );
     expect(toldAboutTwo).toHaveLength(1);
-    expect((await stored(run)).toldToWait).toHaveLength(2);
+    // Saved after the piece of work that held it, which may be just after the sender was told.
+    await expect.poll(async () => (await stored(run)).toldToWait).toHaveLength(2);
     run.provider.push(say('second'));
     clock.advance(60 * 60_000);
     await run.reply('second');

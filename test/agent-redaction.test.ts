@@ -5,7 +5,7 @@
  * write never ends a turn.
  */
 import { describe, expect, test } from 'vitest';
-import { makeRedactor, secretValues } from '../src/log.js';
+import { makeRedactor, secretValues } from '../src/log/log.js';
 import { say } from './support/scripted-provider.js';
 import { textOf } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';

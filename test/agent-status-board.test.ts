@@ -4,7 +4,7 @@
  * unreadable instead of taking help() down.
  */
 import { expect, test } from 'vitest';
-import { makeStatusBoard } from '../src/agent-status.js';
+import { makeStatusBoard } from '../src/status/agent-status.js';
 
 test('sections are read on each describe, empty ones left out, a failing one reported', () => {
   const board = makeStatusBoard();

@@ -89,7 +89,7 @@ describe('text stays text', () => {
     expect(await E(powers).lookup('text')).toEqual({ n: '+5', list: [-7n] });
   });
 
-  test('the tool descriptions say where SmallCaps applies', async () => {
+  test('the tool descriptions and the prompt say where SmallCaps applies', async () => {
     const run = await start({ steps: [say('ok')] });
     await run.send('hi');
     await run.reply('ok');
@@ -99,7 +99,9 @@ describe('text stays text', () => {
     expect(store.function.parameters.properties?.value?.description).toMatch(
       /"\+5" is the bigint 5/,
     );
-    const send = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'send')!;
-    expect(send.function.parameters.properties?.strings?.description).toMatch(/exactly as written/);
+    // That text is sent exactly as written is said once, in the system prompt, for every tool.
+    expect(run.provider.requests[0]!.messages[0]!.content).toMatch(
+      /Text you write is sent exactly as written; only a stored value is read in that encoding/,
+    );
   });
 });

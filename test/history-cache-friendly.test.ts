@@ -10,7 +10,7 @@ import { E } from '@endo/far';
 import type { ChatMessage } from '../providers/types.js';
 import { buildRequest } from '../src/history/build-request.js';
 import { emptyConversation, startTurn, type Conversation } from '../src/history/conversation.js';
-import { systemPrompt } from '../src/system-prompt.js';
+import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { replyStep, startAgent } from './support/agent-harness.js';
 
 const call = (id: string, name: string, args: unknown) => ({

@@ -36,7 +36,7 @@ export const RULES: readonly Rule[] = [
     forbidden: ['src', 'sim', 'setup', 'bench', 'test', 'agent.ts'],
     // The FaeTool interface guard is the contract between the agent and its tools; the MCP
     // bridge makes its schemas fit with the agent's own check (one normaliser, not two).
-    allowed: ['src/fae-tool.ts', 'src/tools/check-tool-schema.ts'],
+    allowed: ['src/tools/fae-tool.ts', 'src/tools/check-tool-schema.ts'],
     why: 'a tool caplet runs in a worker of its own and shares only the FaeTool contract with the agent',
   },
 ];
@@ -84,20 +84,20 @@ describe('layout (docs/architecture.md)', () => {
 
   test('the check catches providers/ importing src/, src/ importing tools/, and tools/ importing src/', () => {
     const planted = new Map([
-      ['providers/config.ts', "import { DEFAULT_LIMITS } from '../src/config.js';"],
+      ['providers/config.ts', "import { DEFAULT_LIMITS } from '../src/config/config.js';"],
       ['src/setup/plan.ts', "import { toolModuleFiles } from '../../tools/index.js';"],
       ['src/run-agent.ts', "const { make } = await import('../tools/math.js');"],
       [
         'tools/math.ts',
-        "import type { Log } from '../src/log.js';\nimport { FaeToolInterface } from '../src/fae-tool.js';",
+        "import type { Log } from '../src/log/log.js';\nimport { FaeToolInterface } from '../src/tools/fae-tool.js';",
       ],
-      ['src/serve-turn.ts', "import { cut } from './mail/message-record.js';"],
+      ['src/serving/serve-turn.ts', "import { cut } from './mail/message-record.js';"],
     ]);
     expect(breaches(planted).map(line => line.split(' (')[0])).toEqual([
-      'providers/config.ts → src/config.ts',
+      'providers/config.ts → src/config/config.ts',
       'src/setup/plan.ts → tools/index.ts',
       'src/run-agent.ts → tools/math.ts',
-      'tools/math.ts → src/log.ts',
+      'tools/math.ts → src/log/log.ts',
     ]);
   });
 

@@ -5,7 +5,7 @@
  * the caller must close for it.
  */
 import { expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import type { AgentEvent } from '../src/loop/agent-events.js';
 import { decodeCall } from '../src/encoding/decode-call.js';

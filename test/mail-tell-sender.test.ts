@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { makeTellSender } from '../src/mail/tell-sender.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 type Sent = { how: 'reply' | 'send'; to: string; text: string };
 

@@ -15,7 +15,7 @@ import {
   trackHandled,
   freshMemory,
 } from '../src/memory/agent-memory.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
 

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 import {
   emptyAskStore,
   isDisconnection,

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import type { PowersRef } from '../src/guest-powers.js';
-import { makeNoticeQueue, type Notice } from '../src/notices.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
+import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
 import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/pending/pending-asks.js';
 import { makeApprovalGate } from '../src/policy/approval-gate.js';
 import { digestOfCall } from '../src/policy/describe-call.js';

@@ -9,9 +9,9 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { makeProposalTracker, type Proposal } from '../src/proposals/proposal-tracker.js';
-import { makeNoticeQueue, type Notice } from '../src/notices.js';
+import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
 import { emptyAskStore, makePendingAsks } from '../src/pending/pending-asks.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const makeHost = (options: { dismissFails?: boolean } = {}) => {
   const settlers: { resolve: (value: unknown) => void; reject: (reason: unknown) => void }[] = [];

@@ -306,7 +306,7 @@ describe('fallback tokens', () => {
   it('are redacted by value whatever their variable is called, also when read from a *_FILE, and passed on by setup', async () => {
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { makeRedactor } = await import('../src/log.js');
+    const { makeRedactor } = await import('../src/log/log.js');
     const { pickEnv } = await import('../setup/passed-env.js');
     const file = join(makeTempFolder('token'), 'token');
     writeFileSync(file, 'from-file-0123456789\n');

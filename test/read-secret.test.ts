@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSecret, secretsFromFiles } from '../providers/read-secret.js';
-import { makeRedactor } from '../src/log.js';
+import { makeRedactor } from '../src/log/log.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const folder = useTempFolders()('secret');

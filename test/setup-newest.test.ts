@@ -104,7 +104,12 @@ describe('setup.js on the newest daemon', () => {
     await setupWith(output.say, echoSource)(mailHost.host);
     const echo = await E(mailHost.host).lookup('controller-for-lal-two');
     const env = await E(echo as { env(): Record<string, string> }).env();
-    expect(env).toEqual({ LAL_HOST: CLOSED_HOST, LAL_MODEL: 'upstream-model', LAL_PERSONA: 'lal' });
+    expect(env).toEqual({
+      LAL_HOST: CLOSED_HOST,
+      LAL_MODEL: 'upstream-model',
+      LAL_PERSONA: 'lal',
+      LAL_NAME: 'lal-two',
+    });
     expect(output.text()).toContain('(ENDO_LLM_HOST over LAL_HOST, ENDO_LLM_MODEL over LAL_MODEL)');
     expect(await hostInboxTexts(mailHost)).toContain(ECHO_STARTED);
   });

@@ -6,7 +6,7 @@
  * fake timers cannot run under it.)
  */
 import { describe, expect, test } from 'vitest';
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/lifecycle/clock.js';
 
 describe('systemClock', () => {
   test('now is the wall clock', () => {

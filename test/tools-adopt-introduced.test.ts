@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { adoptIntroducedTools } from '../src/tools/adopt-introduced-tools.js';
-import type { PowersRef } from '../src/guest-powers.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const faeTool = (name: string) =>
   Far(name, { schema: () => ({}), execute: () => '', help: () => '' });

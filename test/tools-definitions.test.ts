@@ -112,7 +112,8 @@ describe('one definition per built-in tool', () => {
     });
     expect(properties('send')).toEqual({
       recipient: text,
-      strings: { ...names, description: 'Sent exactly as written.' },
+      // That it is sent exactly as written, the system prompt says of all text.
+      strings: names,
       edgeNames: names,
       petNames: names,
     });
@@ -146,4 +147,5 @@ const mailKinds = {
   toolName: 'text',
   path: 'text',
   reason: 'text',
+  query: 'text',
 };

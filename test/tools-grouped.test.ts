@@ -63,6 +63,7 @@ describe('the first request', () => {
       'adoptTool',
       'resolve',
       'reject',
+      'recall',
     ]);
     expect(JSON.stringify(first!.tools).length).toBeLessThan(3_500);
   });

@@ -1,9 +1,9 @@
 /**
- * The serving loop's queue (src/work-queue.ts): first lanes before the
+ * The serving loop's queue (src/serving/work-queue.ts): first lanes before the
  * others, lanes taking turns within a tier, each lane in its own order.
  */
 import { describe, expect, test } from 'vitest';
-import { makeWorkQueue } from '../src/work-queue.js';
+import { makeWorkQueue } from '../src/serving/work-queue.js';
 
 type Item = { from: string; n: number };
 const laneOf = (item: Item) => ({ key: item.from, first: item.from === 'HOST' });

@@ -2,7 +2,7 @@
  * The simulator's command line: the flags given after `npm start --`.
  * Unknown flags are refused with a message rather than ignored.
  */
-import type { Persona } from '../../src/config.js';
+import type { Persona } from '../../src/config/config.js';
 
 interface CliArgs {
   persona: Persona;

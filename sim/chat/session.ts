@@ -9,7 +9,7 @@ import { E } from '@endo/far';
 import { make } from '../../agent.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
-import type { Persona } from '../../src/config.js';
+import type { Persona } from '../../src/config/config.js';
 import { makeMailHost, type CapletHandle, type MailHost } from '../mail-host/index.js';
 
 export interface Session {

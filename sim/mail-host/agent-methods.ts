@@ -25,6 +25,22 @@ const idFromLocator = (locator: string): FormulaId => {
   return id;
 };
 
+/** What a stored value weighs as the daemon would write it: a string's UTF-8 bytes, else its JSON's. */
+const storedSize = (value: unknown): number => {
+  try {
+    const text =
+      typeof value === 'string'
+        ? value
+        : JSON.stringify(value, (_key, item: unknown) =>
+            typeof item === 'bigint' ? `+${item}` : item,
+          );
+    return new TextEncoder().encode(text ?? '').length;
+  } catch {
+    // A value holding remotables has no JSON form; its identity is what the daemon writes.
+    return 0;
+  }
+};
+
 export const makeAgentMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => {
   const { directory, mailbox } = agent;
   return {
@@ -48,6 +64,8 @@ export const makeAgentMethods = (agent: Agent, table: FormulaTable, mail: MailOp
     storeValue: async (value: unknown, nameOrPath: NameOrPath) => {
       const path = namePathFrom(nameOrPath);
       passStyleOf(value);
+      const top = path[0]!;
+      agent.storedBytes.set(top, (agent.storedBytes.get(top) ?? 0) + storedSize(value));
       // Kept as the hardened passable itself: it survives a restart like the daemon's marshal formula.
       const id = table.idOf(value) ?? table.formulate({ type: 'marshal', provide: () => value });
       table.remember(value, id);

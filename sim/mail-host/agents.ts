@@ -33,6 +33,8 @@ export interface Agent {
   /** Bumped by each simulated restart; powers from an older incarnation are disconnected. */
   incarnation: number;
   readonly calls: Map<string, number>;
+  /** Bytes written with storeValue, by the first name of the path (`agent-memory`, `agent-history`). */
+  readonly storedBytes: Map<string, number>;
   /** Told the name of each method called on this agent's powers, as it is called (for the bench's traces). */
   readonly callListeners: Set<(method: string) => void>;
   /** For messages: who this is, e.g. `guest "lal"`. */
@@ -143,6 +145,7 @@ export const makeAgentRegistry = (
       powers: {},
       incarnation: 0,
       calls: new Map(),
+      storedBytes: new Map(),
       callListeners: new Set(),
       label: kind === 'host' ? special.host : 'a guest',
     };

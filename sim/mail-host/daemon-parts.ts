@@ -11,6 +11,7 @@ import { makeFormulaTable, type FormulaTable } from './formula-table.js';
 import { makeIdMinter } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeMailOps, type MailOps } from './mail-ops.js';
+import { nameChangesPresenter } from './name-changes.js';
 import {
   assertProfile,
   randomNumberOf,
@@ -51,7 +52,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const profile = assertProfile(options.profile ?? 'f0a46042a');
   const special = specialNamesOf(profile);
   const table = makeFormulaTable(makeIdMinter(randomNumberOf(profile)));
-  const directories = makeDirectoryMaker(table);
+  const directories = makeDirectoryMaker(table, nameChangesPresenter(profile, table));
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
   const caplets = makeCapletRunner(table, options.connection);

@@ -2,8 +2,7 @@
 import { M } from '@endo/patterns';
 import type { InterfaceGuard } from '@endo/patterns';
 import { makeGuardedExo } from './guarded-exo.js';
-import { makeIteratorRef } from './iterator-ref.js';
-import type { DirectoryNode } from './directory.js';
+import type { DirectoryNode, PresentNameChanges } from './directory.js';
 import type { NameOrPath } from './types.js';
 
 const NameShape = M.string();
@@ -31,7 +30,7 @@ const directoryHelp = `EndoDirectory - a namespace of pet names.
 Methods: has, identify, locate, list, listIdentifiers, followNameChanges, lookup,
 reverseLookup, write, remove, move, copy, makeDirectory.`;
 
-export const makeDirectoryExo = (node: DirectoryNode) =>
+export const makeDirectoryExo = (node: DirectoryNode, presentChanges: PresentNameChanges) =>
   makeGuardedExo('EndoDirectory', DirectoryInterface, {
     help: (methodName?: string) =>
       methodName ? `No documentation available for method "${methodName}".` : directoryHelp,
@@ -40,7 +39,7 @@ export const makeDirectoryExo = (node: DirectoryNode) =>
     locate: (...path: string[]) => node.locate(...path),
     list: (...path: string[]) => node.list(...path),
     listIdentifiers: (...path: string[]) => node.listIdentifiers(...path),
-    followNameChanges: () => makeIteratorRef(node.followNameChanges()),
+    followNameChanges: () => presentChanges(node.followNameChanges()),
     lookup: (nameOrPath: NameOrPath) => node.lookup(nameOrPath),
     reverseLookup: (value: unknown) => node.reverseLookup(value),
     write: (nameOrPath: NameOrPath, id: string) => node.write(nameOrPath, id),

@@ -34,7 +34,14 @@ export interface DirectoryNode extends Pick<
   followNameChanges(): Subscription<NameChange>;
 }
 
-export const makeDirectoryMaker = (table: FormulaTable) => {
+/**
+ * How a directory's `followNameChanges` answers: an iterator reference at
+ * f0a46042a, an exo-stream reader whose changes carry the formula's `type`
+ * in the newest daemon (its directory.js, `enrichWithType`).
+ */
+export type PresentNameChanges = (changes: Subscription<NameChange>) => unknown;
+
+export const makeDirectoryMaker = (table: FormulaTable, presentChanges: PresentNameChanges) => {
   const hubForId = makeHubForId(table);
 
   const makeDirectoryNode = (store: PetStore): DirectoryNode => {
@@ -57,7 +64,7 @@ export const makeDirectoryMaker = (table: FormulaTable) => {
   const formulateDirectory = () => {
     const store = table.watchStore(makePetStore());
     const node = makeDirectoryNode(store);
-    const value = makeDirectoryExo(node);
+    const value = makeDirectoryExo(node, presentChanges);
     const id = table.formulate({ type: 'directory', provide: () => value, node });
     table.remember(value, id);
     return { id, value, node, store };

@@ -11,7 +11,7 @@ import type { DaemonParts } from './daemon-parts.js';
 import type { FormulaId, MakeCapletOptions, NameOrPath, ProvideGuestOptions } from './types.js';
 
 const makeHostOnlyMethods = (host: Agent, parts: DaemonParts): HostOnlyMethods => {
-  const { table, agents, caplets, mail, formulateGuest, revivePins } = parts;
+  const { table, agents, caplets, mail, formulateGuest, revivePins, profile } = parts;
   const launch = makeCapletLauncher(host, parts);
   return {
     provideGuest: async (name?: string, guestOptions: ProvideGuestOptions = {}) => {
@@ -59,8 +59,10 @@ const makeHostOnlyMethods = (host: Agent, parts: DaemonParts): HostOnlyMethods =
       const id = await host.directory.identify(...namePathFrom(nameOrPath));
       if (id === undefined) throw Error(`Unknown pet name ${quote(nameOrPath)}`);
       await caplets.cancel(id, reason);
-      // The daemon revives PINS after each collection, which soon follows: a pinned caplet comes back at once.
-      await revivePins();
+      // At f0a46042a the daemon revives PINS after each collection, which soon follows: a pinned
+      // caplet comes back at once. The newest daemon revives PINS only at start (its manager.js):
+      // a cancelled caplet, pinned or not, stays down until something provides it.
+      if (profile !== 'newest') await revivePins();
     },
     evaluate: (_workerName, source, codeNames, petNamesOrPaths, resultName) =>
       mail.evaluateNow(host, source, codeNames, petNamesOrPaths, resultName),

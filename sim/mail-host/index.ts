@@ -8,8 +8,9 @@
  *   and iterators reject "Disconnected") and reloads every mailbox (records rebuilt,
  *   so followMessages replays every undismissed one). Like the daemon, it then
  *   makes again only what the host's `PINS` directory names (its revivePins,
- *   which the daemon also runs after each collection: the host's `cancel` of a
- *   pinned caplet is followed by its revival);
+ *   which the daemon at f0a46042a also runs after each collection: there the
+ *   host's `cancel` of a pinned caplet is followed by its revival; the newest
+ *   daemon revives PINS only at start, so a cancelled caplet stays down);
  *   every other caplet still formulated (also ones cancelled before; not ones
  *   collected because their name was rebound) stays dormant until something
  *   provides it (`revive(nameOrId)`, a look-up). A guest whose mailbox holds an
@@ -31,4 +32,5 @@ export { isFormulaId } from './formula-id.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
 export type { DaemonProfile } from './profile.js';
 export { idFromLocator } from './locator.js';
+export { chatView } from './chat-view.js';
 export type * from './types.js';

@@ -84,6 +84,8 @@ export interface MailHost {
   ): Promise<MessageRecord>;
   callCounts(guestName: string): Record<string, number>;
   resetCallCounts(guestName: string): void;
+  /** Bytes the guest has written with storeValue so far, by the first name of each path. */
+  storedBytes(guestName: string): Record<string, number>;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
   traceCalls(guestName: string, listener: (method: string) => void): () => void;
   guest(name: string): GuestView;

@@ -8,6 +8,7 @@ import { makeAgentMethods } from './agent-methods.js';
 import { formatLocator, idFromLocator } from './locator.js';
 import { quote } from './pet-name.js';
 import { makeStreamReader } from './stream-reader.js';
+import { nameChangesPresenter } from './name-changes.js';
 import type { Agent } from './agents.js';
 import type { FormulaTable } from './formula-table.js';
 import type { MailOps } from './mail-ops.js';
@@ -45,6 +46,8 @@ const makeNewestMethods = (agent: Agent, table: FormulaTable, mail: MailOps) => 
     lookupByLocator: async (locator: string) => table.provide(idFromLocator(locator)),
     listMessages: async () => harden(mailbox.list().map(externalize)),
     followMessages: async () => makeStreamReader(mailbox.follow(), externalize),
+    followNameChanges: async () =>
+      nameChangesPresenter('newest', table)(directory.followNameChanges()),
     send: (
       recipient: NameOrPath,
       strings: string[],

@@ -12,10 +12,10 @@
  * share: put a description to the host, learn yes or no with the reason.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { whomToTell, type NoticeQueue } from '../notices.js';
+import { whomToTell, type NoticeQueue } from '../serving/notices.js';
 import {
   lostProposalText,
   proposalDetail,
@@ -54,20 +54,55 @@ const askHostApproval = async (
   }
 };
 
-/** What the host reads: the whole code and what it is given, and how to answer. */
-const describeCodeRequest = (who: string, proposal: Proposal): string => {
-  const endowments = proposal.codeNames.map((codeName, index) => {
-    const path = proposal.petNamePaths[index];
-    return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;
-  });
+const endowmentsOf = (proposal: Proposal): string =>
+  proposal.codeNames
+    .map((codeName, index) => {
+      const path = proposal.petNamePaths[index];
+      return `${codeName} <- ${Array.isArray(path) ? path.join('/') : String(path)}`;
+    })
+    .join(', ') || 'none';
+
+/** A Markdown fence longer than any run of backticks in the code, so the code cannot end it. */
+const fenceFor = (source: string): string =>
+  '`'.repeat(Math.max(3, ...[...source.matchAll(/`+/g)].map(run => run[0].length + 1)));
+
+/**
+ * What the host reads before it decides: the whole code in a code block, what
+ * it is given and where its result goes, sent just before the request (Endo's
+ * chat renders a message as Markdown, but a request's description through
+ * JSON.stringify, where code would show as one line of `\n` and `\"`).
+ */
+const describeCodeForHost = (who: string, proposal: Proposal): string => {
+  const fence = fenceFor(proposal.source);
   return [
-    `${who} asks to run this code (kept as "${proposal.resultName}"):`,
+    `${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
+    '',
+    `${fence}js`,
     // Whole: the host approves the code it reads, and that code is what runs.
     proposal.source,
-    `Endowments: ${endowments.join(', ') || 'none'}`,
-    'Resolve this request (with any value) to let it run; reject it to refuse, and your reason is passed on.',
+    fence,
+    '',
+    `Endowments: ${endowmentsOf(proposal)}`,
+    '',
+    'Answer the request that follows: resolve it to run the code, reject it (with a reason) to refuse.',
   ].join('\n');
 };
+
+/** The request itself: one short line, with nothing the chat would show escaped. */
+const describeCodeRequest = (who: string, proposal: Proposal): string =>
+  `${who} asks to run the code in its message just before this one (endowments: ${endowmentsOf(proposal)}; result kept as ${proposal.resultName}). Resolve to run the code; reject, with a reason, to refuse.`.replace(
+    /["\\\n\t]/g,
+    ' ',
+  );
+
+/** Sends the host the code to read; a failure is logged, and the request still goes. */
+const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Log) =>
+  Promise.resolve(
+    E(powers as { send(...args: unknown[]): unknown }).send(hostName, [text], [], []),
+  ).then(
+    () => undefined,
+    (error: unknown) => log(`could not show ${hostName} the code: ${describeError(error)}`),
+  );
 
 export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
   ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
@@ -144,18 +179,21 @@ export const makeHostApprovedEvaluation = (options: {
     } else {
       const description = describeCodeRequest(who, proposal);
       // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
-      void askHostApproval(powers, hostName, description).then(verdict => {
-        if (verdict.approved) {
-          // Acted on once, and only while this run serves: after a stop the next run follows it.
-          if (asks.answer(proposalId, 'yes') === 'act') return runApproved(proposalId, proposal);
+      // The code goes first, as a message the chat renders, then the one-line request about it.
+      void showCodeToHost(powers, hostName, describeCodeForHost(who, proposal), options.log)
+        .then(() => askHostApproval(powers, hostName, description))
+        .then(verdict => {
+          if (verdict.approved) {
+            // Acted on once, and only while this run serves: after a stop the next run follows it.
+            if (asks.answer(proposalId, 'yes') === 'act') return runApproved(proposalId, proposal);
+            return undefined;
+          }
+          // The daemon going away is no answer: the ask keeps waiting.
+          if (isDisconnection(verdict.reason)) asks.disconnected(proposalId);
+          else if (asks.answer(proposalId, 'no') === 'refuse')
+            rejected(proposalId, proposal, verdict.reason);
           return undefined;
-        }
-        // The daemon going away is no answer: the ask keeps waiting.
-        if (isDisconnection(verdict.reason)) asks.disconnected(proposalId);
-        else if (asks.answer(proposalId, 'no') === 'refuse')
-          rejected(proposalId, proposal, verdict.reason);
-        return undefined;
-      });
+        });
       asks.sent(proposalId);
     }
     return harden({

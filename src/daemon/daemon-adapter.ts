@@ -6,7 +6,7 @@
  * (`write` or `storeIdentifier`), and whether messages can be edited.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { detectGeneration, GENERATION_LABELS, type Generation } from './generation.js';
 import { readStream } from './stream-reader-client.js';
 
@@ -40,6 +40,11 @@ export interface DaemonAdapter {
   follow(): Promise<MailStream>;
   /** Names a formula id in the guest's directory. */
   storeIdentifier(path: string[], id: string): Promise<void>;
+  /**
+   * Follows a directory's name changes (a directory reached by lookup): first
+   * every name it holds, then each `{ add }` / `{ remove }` as it happens.
+   */
+  followNameChanges(directory: unknown): Promise<MailStream>;
 }
 
 const OLD_NAMES: SpecialNames = harden({
@@ -85,6 +90,18 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
   const idOf = newest
     ? idFromLocator
     : (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  /** Both daemons follow with one kind of remote stream each: an iterator at f0a46042a, an exo-stream reader in the newest. */
+  const streamOf = (answer: unknown): MailStream => {
+    if (!newest) {
+      // f0a46042a: a remote async iterator.
+      const iterator = answer as Powers;
+      return harden({
+        next: () => E(iterator).next!() as Promise<IteratorResult<unknown>>,
+        return: (value?: unknown) => E(iterator).return!(value as never),
+      });
+    }
+    return readStream(answer);
+  };
   return harden({
     generation,
     label: GENERATION_LABELS[generation],
@@ -95,16 +112,14 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
     isOwn: (message: { from?: unknown }) => selfId !== undefined && idOf(message.from) === selfId,
     follow: async (): Promise<MailStream> => {
       const answer = await far().followMessages!();
-      if (!newest) {
-        // f0a46042a: a remote async iterator.
-        const iterator = answer as Powers;
-        return harden({
-          next: () => E(iterator).next!() as Promise<IteratorResult<unknown>>,
-          return: (value?: unknown) => E(iterator).return!(value as never),
-        });
-      }
-      return readStream(answer);
+      return streamOf(answer);
     },
+    followNameChanges: async (directory: unknown): Promise<MailStream> =>
+      streamOf(
+        await (
+          E(directory as Powers) as unknown as { followNameChanges(): Promise<unknown> }
+        ).followNameChanges(),
+      ),
     storeIdentifier: async (path: string[], id: string) => {
       await (newest ? far().storeIdentifier!(path, id) : far().write!(path, id));
     },

@@ -14,7 +14,7 @@
  * and never runs.
  */
 import type { JsonSchema, ToolCall } from '../../providers/types.js';
-import { redactStrings } from '../agent-output.js';
+import { redactStrings } from '../log/agent-output.js';
 import type { Args } from '../tools/read-args.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import { checkFaeArguments } from '../tools/check-fae-arguments.js';

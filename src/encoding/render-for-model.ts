@@ -11,7 +11,7 @@
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
-import type { Introspectable } from '../remote-objects.js';
+import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const METHOD_NAMES_TIMEOUT_MS = 1_000;

@@ -14,15 +14,23 @@ import type { Args } from '../tools/read-args.js';
 
 const QUOTE_CHARS = 160;
 
-const quote = (text: string): string => {
+const quote = (text: string, maxChars: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
+  return JSON.stringify(flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat);
 };
 
 const messageText = (args: Args | undefined): string =>
   Array.isArray(args?.strings) ? args.strings.map(String).join(' ') : '';
 
-const describeActions = (messages: readonly ChatMessage[]): string[] => {
+/**
+ * What the agent did in a turn, one entry per reply, message or plain answer
+ * (each quoted up to `quoteChars`), led by the tools it used; the digest
+ * quotes briefly, the searchable history (src/recall/) at length.
+ */
+export const describeActions = (
+  messages: readonly ChatMessage[],
+  quoteChars: number = QUOTE_CHARS,
+): string[] => {
   const actions: string[] = [];
   const used = new Set<string>();
   for (const message of messages) {
@@ -32,16 +40,18 @@ const describeActions = (messages: readonly ChatMessage[]): string[] => {
       const decoded = decodeCall(call, text => text);
       const args = decoded.ok ? decoded.args : undefined;
       if (call.name === 'reply') {
-        actions.push(`replied ${quote(messageText(args))}`);
+        actions.push(`replied ${quote(messageText(args), quoteChars)}`);
       } else if (call.name === 'send') {
-        actions.push(`sent ${String(args?.recipient ?? '?')} ${quote(messageText(args))}`);
+        actions.push(
+          `sent ${String(args?.recipient ?? '?')} ${quote(messageText(args), quoteChars)}`,
+        );
       } else {
         // A grouped tool's op says what was done (`names` with op `list`: list).
         used.add(decoded.names[0] ?? call.name);
       }
     }
     if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {
-      actions.push(`said ${quote(message.content)}`);
+      actions.push(`said ${quote(message.content, quoteChars)}`);
     }
   }
   if (used.size > 0) actions.unshift(`used ${[...used].join(', ')}`);

@@ -5,7 +5,7 @@
  * decoding (src/encoding/decode-call.ts), so arguments written with other
  * spacing, key order or encoding count as the same call.
  */
-import type { AgentLimits } from '../config.js';
+import type { AgentLimits } from '../config/config.js';
 
 type RepeatVerdict = 'allow' | 'warn' | 'refuse' | 'stop';
 

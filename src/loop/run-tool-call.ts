@@ -6,7 +6,7 @@
  * passable-aware and capped. Every failure becomes `{"error": …}` for the model.
  */
 import { E } from '@endo/far';
-import type { AgentLimits } from '../config.js';
+import type { AgentLimits } from '../config/config.js';
 import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';

@@ -8,7 +8,7 @@
  * rejection: every turn emits one turn-start and one turn-end.
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
-import type { AgentLimits } from '../config.js';
+import type { AgentLimits } from '../config/config.js';
 import type { CallDecoding } from '../encoding/decode-call.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';

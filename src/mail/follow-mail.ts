@@ -5,8 +5,8 @@
  * skipped. `stop()` calls the iterator's `return()`.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { MessageRecord } from './message-record.js';
 import type { MailStream } from '../daemon/daemon-adapter.js';
 

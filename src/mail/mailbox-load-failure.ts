@@ -7,8 +7,8 @@
  * one that fails), it writes the same words to the worker log.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { cut } from './message-record.js';
 import { describeError } from '../../providers/describe-error.js';
 

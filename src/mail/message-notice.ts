@@ -5,7 +5,7 @@
  * mail is dismissed are said once, in the system prompt: a notice stays in
  * the history for several turns, so every word of it is paid many times.
  */
-import type { Persona } from '../config.js';
+import type { Persona } from '../config/config.js';
 import { endowments } from './compact-message.js';
 import { cut, packageText, stringList, type MessageRecord } from './message-record.js';
 

@@ -10,10 +10,18 @@
  *   a message already answered is only dismissed.
  * The handled keys (memory) mean "answered"; "seen unfinished" is kept apart
  * here, so an unfinished message is never marked handled.
+ *
+ * Showings wait in the work queue behind other turns, so the gate also keeps
+ * the latest showing of each message as the mail arrives (`saw`): a showing
+ * with a later one behind it is `superseded` (that later one decides, in its
+ * own turn), and a message its sender took back (`done: false`) while its
+ * turn ran is not yet answered in its final form (`takenBack`): it is neither
+ * marked handled nor dismissed, so the sender's final edit reaches it and is
+ * answered.
  */
 import type { MessageRecord } from './message-record.js';
 
-export type Showing = 'wait' | 'serve' | 'amended' | 'replayed';
+export type Showing = 'wait' | 'serve' | 'amended' | 'replayed' | 'superseded';
 
 /** Answered messages remembered for telling a revision from a replay; bounded for long runs. */
 const REMEMBERED = 256;
@@ -32,9 +40,35 @@ export const makeRevisionGate = () => {
   /** Keys of messages seen unfinished. */
   const unfinished = new Set<string>();
   const amended = new Set<bigint>();
+  /** The latest showing of each message the follower gave, by key (bounded: the oldest go first). */
+  const latest = new Map<string, MessageRecord>();
+  /** Keys of messages shown `done: false` since their last turn began. */
+  const retracted = new Set<string>();
+  const newerThan = (key: string | undefined, message: MessageRecord) => {
+    const last = key === undefined ? undefined : latest.get(key);
+    return last !== undefined && last !== message ? last : undefined;
+  };
   return {
+    /** Told of each showing as it arrives, before it waits in the queue. */
+    saw(key: string | undefined, message: MessageRecord) {
+      if (key === undefined) return;
+      latest.delete(key);
+      latest.set(key, message);
+      if (latest.size > REMEMBERED) latest.delete(latest.keys().next().value as string);
+      if (message.done === false) {
+        retracted.add(key);
+        if (retracted.size > REMEMBERED)
+          retracted.delete(retracted.values().next().value as string);
+      }
+    },
+    /** Whether its sender took the message back (a showing with `done: false`) since its turn began. */
+    takenBack(key: string | undefined): boolean {
+      return key !== undefined && retracted.has(key);
+    },
     classify(key: string | undefined, message: MessageRecord, handled: boolean): Showing {
       if (key === undefined) return 'serve';
+      // A later showing waits behind this one: it is the message's current form, and decides.
+      if (newerThan(key, message) !== undefined) return 'superseded';
       if (handled) {
         const seen = answered.get(key);
         if (seen === undefined || seen === fingerprint(message)) return 'replayed';
@@ -47,11 +81,13 @@ export const makeRevisionGate = () => {
         return 'wait';
       }
       unfinished.delete(key);
+      retracted.delete(key);
       return 'serve';
     },
     /** Records the showing that was answered, to tell later revisions from replays. */
     answered(key: string | undefined, message: MessageRecord) {
       if (key === undefined) return;
+      if (latest.get(key) === message) latest.delete(key);
       answered.delete(key);
       answered.set(key, fingerprint(message));
       if (answered.size > REMEMBERED) answered.delete(answered.keys().next().value as string);

@@ -14,7 +14,7 @@
  * (connected over Endo's network), and which.
  */
 import { E } from '@endo/far';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export type NameOf = (id: unknown) => Promise<string>;
@@ -35,6 +35,12 @@ const SENDERS_REMEMBERED = 512;
 export interface SenderNaming {
   names: { host: string; self: string };
   idOf: (idOrLocator: unknown) => string | undefined;
+  /**
+   * Follows a directory's name changes as this daemon gives them (an iterator
+   * at f0a46042a, an exo-stream reader in the newest: daemon-adapter.ts); the
+   * f0a46042a iterator when not given.
+   */
+  followNameChanges?: (directory: unknown) => Promise<NameChanges>;
   /** The guest's own id (its node is this daemon's), when known. */
   selfId?: string | undefined;
 }
@@ -107,15 +113,20 @@ export const makeSenderNames = (
   // Names are kept only while every change to the directory reaches us.
   let following = false;
 
+  const openIterator = async (): Promise<NameChanges> => {
+    const iterator = await E(remote).followNameChanges();
+    return {
+      next: () => E(iterator).next(),
+      return: (value?: unknown) => E(iterator).return(value),
+    };
+  };
   const followChanges = async ({ signal, log }: FollowNames): Promise<void> => {
     if (signal.aborted) return;
-    const changes = await E(remote).followNameChanges();
+    const changes = await (naming?.followNameChanges?.(powers) ?? openIterator());
     const stop = () => {
       following = false;
       cache.clear();
-      E(changes)
-        .return(undefined)
-        .catch(() => {});
+      Promise.resolve(changes.return(undefined)).catch(() => {});
     };
     signal.addEventListener('abort', stop, { once: true });
     if (signal.aborted) return;
@@ -123,7 +134,7 @@ export const makeSenderNames = (
     try {
       for (;;) {
         // eslint-disable-next-line no-await-in-loop -- one change at a time, in the daemon's order
-        const step = await E(changes).next();
+        const step = await changes.next();
         if (step.done || signal.aborted) break;
         forget(step.value);
       }

@@ -4,8 +4,8 @@
  * a dismissed one), a new message to the sender by pet name.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { Origin } from '../proposals/proposal-tracker.js';
 import { describeError } from '../../providers/describe-error.js';
 

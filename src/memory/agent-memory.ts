@@ -15,9 +15,9 @@
  * part by part.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
 import {
   emptyUsage,
@@ -26,7 +26,7 @@ import {
   type UsageLedger,
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
-import { isStoredNotice, type StoredNotice } from '../notices.js';
+import { isStoredNotice, type StoredNotice } from '../serving/notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 import { describeError } from '../../providers/describe-error.js';
 
@@ -62,6 +62,11 @@ export interface Memory {
   notices: StoredNotice[];
   /** The senders served, with their turns and holds (version 6; none when absent). */
   senders: SenderRecord[];
+  /**
+   * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
+   * says the model and the settings' problems, would differ.
+   */
+  greeting?: string;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -92,6 +97,7 @@ type StoredMemory = {
   toldToWait?: unknown;
   notices?: unknown;
   senders?: unknown;
+  greeting?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -197,6 +203,7 @@ export const loadMemory = async (
       toldToWait,
       notices,
       senders: readSenderRecords(parsed.senders),
+      ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
     const why = describeError(error);
@@ -261,6 +268,7 @@ export const saveMemory = async (
           toldToWait: memory.toldToWait,
           notices: memory.notices,
           senders: memory.senders,
+          greeting: memory.greeting,
         },
         redact,
       ),

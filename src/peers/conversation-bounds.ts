@@ -9,7 +9,7 @@
  * the agent's store (./sender-ledger.ts), so a restart neither forgets a
  * hold nor tells the HOST again.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../lifecycle/clock.js';
 import {
   countTurn,
   hourFreesAt,

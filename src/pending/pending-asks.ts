@@ -15,9 +15,9 @@
  * is dismissed once its ask's outcome is told and stored.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
-import type { Origin } from '../notices.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
+import type { Origin } from '../serving/notices.js';
 import { isPending, nextAsk, type AskEffect, type AskEvent, type AskState } from './ask-life.js';
 import { describeError } from '../../providers/describe-error.js';
 

@@ -13,11 +13,11 @@
  * Kept free of tool specifics so any step that needs the HOST's yes can use it.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { digestOfStored } from './describe-call.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
 import {
   isDisconnection,
   originOfAsk,

@@ -5,9 +5,11 @@
  * chat shows one message filling in.
  *
  * The daemon's `reply` takes no `done` and returns nothing: the placeholder
- * goes out finished, its number is found in the agent's own inbox (the own
- * copy replying to the origin, with the placeholder's text), and the first
- * edit makes it `done: false`. The own copy must stay until the last edit
+ * goes out finished (no method of the daemon makes a new message unfinished:
+ * docs/daemon-api.md says why no way around it exists), its number is found
+ * in the agent's own inbox (the own copy replying to the origin, with the
+ * placeholder's text), and the first edit, before anything else is written
+ * to it, makes it `done: false`. The own copy must stay until the last edit
  * (`editMessage` edits it first, then the recipient's): `handlesOwnCopy`
  * keeps it from the own-copy dismissal, and it is dismissed after the last
  * edit. An own copy still `done: false` that no turn of this run holds was
@@ -17,14 +19,14 @@
  * which arrives finished before the first edit, as the answer.
  */
 import { E } from '@endo/far';
-import type { Clock } from '../clock.js';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import type { MessageRecord } from '../mail/message-record.js';
-import type { Origin } from '../notices.js';
-import { makeBoundedSet } from '../bounded-collections.js';
+import type { Origin } from '../serving/notices.js';
+import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
 import type { Speak } from '../tools/dispatch-builtin-tool.js';
 import { FIRST_STATUS, makeStatusReader } from './progress-status.js';
 import { makeThrottledEdits, textContent, type MessageContent } from './throttled-edits.js';

@@ -7,7 +7,7 @@
  * one fails the rest are not tried. Time comes from a Clock, so a test moves
  * it by hand.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../lifecycle/clock.js';
 
 /** What an edit writes: the message's strings and attached values, as `editMessage` takes them. */
 export interface MessageContent {

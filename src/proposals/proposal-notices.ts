@@ -4,10 +4,10 @@
  * the proposal's own copy could still tell (or UNKNOWN when it is gone).
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
-import { whomToTell, type Origin } from '../notices.js';
+import { whomToTell, type Origin } from '../serving/notices.js';
 import type { Settlement, StoredAsk } from '../pending/pending-asks.js';
 import { storedProposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';

@@ -7,11 +7,11 @@
  * mailbox from loading after a daemon restart).
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
-import type { Log } from '../log.js';
-import type { NoticeQueue, Origin } from '../notices.js';
+import type { Log } from '../log/log.js';
+import type { NoticeQueue, Origin } from '../serving/notices.js';
 import {
   emptyAskStore,
   isDisconnection,
@@ -31,7 +31,7 @@ import {
 import { proposalDetail, type Proposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
-export type { Origin } from '../notices.js';
+export type { Origin } from '../serving/notices.js';
 export { lostProposalText } from './proposal-notices.js';
 export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
 

@@ -7,10 +7,10 @@
  * it still reaches the message it was made for.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../notices.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
 import {
   isDisconnection,
   originOfAsk,

@@ -5,8 +5,8 @@
  * and when it is due a turn of its own starts with the note; its answer
  * goes to that message's sender. A bound keeps how many may be pending.
  */
-import type { Clock } from '../clock.js';
-import type { Origin } from '../notices.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Origin } from '../serving/notices.js';
 
 /** As stored: the origin's number is a string (JSON has no bigint). */
 export interface WakeUp {

@@ -7,11 +7,11 @@
  */
 import type { Env, Provider } from '../../providers/types.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
-import type { StatusBoard } from '../agent-status.js';
-import type { Clock } from '../clock.js';
-import type { AgentConfig } from '../config.js';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { StatusBoard } from '../status/agent-status.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { AgentConfig } from '../config/config.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../policy/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
@@ -31,7 +31,8 @@ import {
   trackHandled,
   type Memory,
 } from '../memory/agent-memory.js';
-import { makeNoticeQueue, type NoticeQueue } from '../notices.js';
+import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archive.js';
+import { makeNoticeQueue, type NoticeQueue } from './notices.js';
 import {
   makeLivePlaceholders,
   readLiveProgress,
@@ -43,7 +44,7 @@ import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
 import { makePendingAsks, type PendingAsks } from '../pending/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
-import { makeTurnServer, type TurnServer } from '../serve-turn.js';
+import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import {
   makeToolRegistry,
@@ -53,16 +54,18 @@ import {
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';
-import type { Lane, WorkQueue } from '../work-queue.js';
+import type { Lane, WorkQueue } from './work-queue.js';
 import { makeConversationBounds, type ConversationBounds } from '../peers/conversation-bounds.js';
 import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
-import { makeBoundedMap } from '../bounded-collections.js';
+import { makeBoundedMap } from '../lifecycle/bounded-collections.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 
 export interface AgentParts {
   daemon: DaemonAdapter;
   memory: Memory;
+  /** The whole conversation in the store, searchable (saved with the memory). */
+  history: HistoryArchive;
   model: ModelChoice;
   nameOf: NameOf;
   tell: TellSender;
@@ -152,6 +155,21 @@ const assembleTrackers = (
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
+/** The memory and the searchable history of every turn (src/recall/), with their sections in help(). */
+const loadStore = async (
+  setup: PartsSetup,
+): Promise<{ memory: Memory; history: HistoryArchive }> => {
+  const { powers, log, redact, clock, config, status } = setup;
+  const memory = await loadMemory(powers, log, clock.now());
+  status.section('Memory', () => describeMemoryTrouble(memory));
+  const history = await loadHistoryArchive(
+    { powers, log, redact, clock, maxMb: config.limits.historyMb },
+    memory.conversation,
+  );
+  status.section('History', () => history.describe());
+  return { memory, history };
+};
+
 /** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
 const assembleSenders = (
   setup: PartsSetup,
@@ -216,8 +234,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
-  const memory = await loadMemory(powers, log, clock.now());
-  status.section('Memory', () => describeMemoryTrouble(memory));
+  const { memory, history } = await loadStore(setup);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -288,12 +305,14 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     directEvaluation,
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
+    history,
   });
   const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {
     ...senders,
     daemon,
     memory,
+    history,
     model,
     nameOf,
     tell,

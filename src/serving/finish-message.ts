@@ -6,7 +6,7 @@
  * stay answerable).
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import type { AgentParts } from './agent-parts.js';
 
 /** Dismisses a message by number, quietly (it may be gone already). */

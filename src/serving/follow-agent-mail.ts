@@ -6,11 +6,11 @@
  * placeholders, kept until their last edit. Following that fails is tried
  * again, less and less often; a mailbox that does not load is reported.
  */
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { followMailWithRetry } from '../mail/follow-mail-with-retry.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from '../mail/mailbox-load-failure.js';
-import { isProposalType, type MessageRecord } from '../mail/message-record.js';
+import { isProposalType, messageKey, type MessageRecord } from '../mail/message-record.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';
@@ -18,7 +18,7 @@ import { type Work } from './work.js';
 
 export const followAgentMail = (options: {
   powers: PowersRef;
-  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'laneOf'>;
+  parts: Pick<AgentParts, 'daemon' | 'proposals' | 'progress' | 'asks' | 'laneOf' | 'revisions'>;
   log: Log;
   redact: (text: string) => string;
   push: (work: Work) => void;
@@ -28,6 +28,8 @@ export const followAgentMail = (options: {
   // Each message goes to its sender's lane once its sender is known; one chain keeps them in order.
   let arrivals: Promise<void> = Promise.resolve();
   const arrive = (message: MessageRecord) => {
+    // The gate knows each message's latest showing before any waits in a lane.
+    parts.revisions.saw(messageKey(message), message);
     arrivals = arrivals.then(() =>
       laneOf(message).then(
         lane => options.push({ kind: 'mail', message, lane }),

@@ -1,18 +1,26 @@
 /**
- * forget(): clears the conversation, its digest and the usage, and says
- * what went; the handled message ids and pending wake-ups are kept.
+ * forget(): clears the conversation, its digest, the searchable history
+ * and the usage, and says what went; the handled message ids and pending
+ * wake-ups are kept.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../lifecycle/clock.js';
 import { emptyConversationInPlace } from '../history/conversation.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import type { Memory } from '../memory/agent-memory.js';
+import type { HistoryArchive } from '../recall/history-archive.js';
 import { emptyUsage } from '../usage/usage-ledger.js';
 
-export const forgetConversation = (memory: Memory, clock: Clock, log: Log): string => {
+export const forgetConversation = async (
+  memory: Memory,
+  history: Pick<HistoryArchive, 'forget'>,
+  clock: Clock,
+  log: Log,
+): Promise<string> => {
   const turnsForgotten = memory.conversation.turns.length;
+  await history.forget();
   const calls = Object.values(memory.usage.byModel).reduce((sum, usage) => sum + usage.calls, 0);
   emptyConversationInPlace(memory.conversation);
   memory.usage = emptyUsage(clock.now());
   log('memory cleared by forget()');
-  return `Forgot ${turnsForgotten} turn${turnsForgotten === 1 ? '' : 's'} of conversation, the digest, and the usage of ${calls} model call${calls === 1 ? '' : 's'}. The ids of handled messages and the pending wake-ups are kept.`;
+  return `Forgot ${turnsForgotten} turn${turnsForgotten === 1 ? '' : 's'} of conversation, the digest, the searchable history, and the usage of ${calls} model call${calls === 1 ? '' : 's'}. The ids of handled messages and the pending wake-ups are kept.`;
 };

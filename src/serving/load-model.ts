@@ -4,8 +4,8 @@
  * made is kept as the reason, told to whoever writes (the agent still runs).
  */
 import type { Env, Provider } from '../../providers/types.js';
-import type { Clock } from '../clock.js';
-import type { Log } from '../log.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Log } from '../log/log.js';
 import type { Memory } from '../memory/agent-memory.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { recordUsage } from '../usage/usage-ledger.js';

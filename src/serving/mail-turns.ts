@@ -6,12 +6,12 @@
  * answers it, it is remembered as handled, and it is finished.
  */
 import { describeError } from '../../providers/describe-error.js';
-import type { AgentConfig } from '../config.js';
-import type { Clock } from '../clock.js';
-import type { Log } from '../log.js';
+import type { AgentConfig } from '../config/config.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Log } from '../log/log.js';
 import { messageNotice } from '../mail/message-notice.js';
 import { cut, messageKey, packageText } from '../mail/message-record.js';
-import type { Origin } from '../notices.js';
+import type { Origin } from './notices.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
@@ -35,8 +35,9 @@ export const makeMailTurns = (options: {
     const { message } = work;
     const key = messageKey(message);
     const showing = revisions.classify(key, message, key !== undefined && handled.has(key));
-    // Still being written (done: false), or an answered message amended (told in the next notice): no turn.
-    if (showing === 'wait' || showing === 'amended') return;
+    // Still being written (done: false), an answered message amended (told in the next notice),
+    // or a showing with a later one queued behind it (which decides): no turn.
+    if (showing === 'wait' || showing === 'amended' || showing === 'superseded') return;
     if (showing === 'replayed') {
       // Replayed after a restart: already answered (kept while something asked for it is still pending).
       if (typeof message.number === 'bigint') await finishWith(message.number);
@@ -81,6 +82,15 @@ export const makeMailTurns = (options: {
     if (outcome?.stopReason === 'quota') {
       toldToWait.tellOnce(key ?? String(message.number));
       quotaWaits.holdUntilFree(work);
+      return;
+    }
+    if (revisions.takenBack(key)) {
+      // Its sender took it back to rewrite it while it was answered: kept (not handled, not
+      // dismissed), so the final edit reaches it and is answered in its own turn.
+      log(
+        `#${message.number} was taken back by its sender during its turn; it is answered again once finished`,
+      );
+      await toolsFresh.afterTurn();
       return;
     }
     // The turn has told its sender (tell-turn-end.ts): a failure from here on is logged, never told twice.

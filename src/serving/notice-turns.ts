@@ -5,7 +5,7 @@
  * while the hourly quota is spent.
  */
 import { cut } from '../mail/message-record.js';
-import { byOrigin } from '../notices.js';
+import { byOrigin } from './notices.js';
 import { originOf, wakeUpNotice } from '../schedule/wake-ups.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';

@@ -1,14 +1,15 @@
 /**
  * The agent's single serving loop: takes one piece of work at a time, so
  * turns never overlap; a turn that throws never stops the loop, and the
- * sender of its message still hears back; memory is saved after each.
+ * sender of its message still hears back; the searchable history and the
+ * memory are saved after each.
  */
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { saveMemory } from '../memory/agent-memory.js';
-import { agentFailed } from '../turn-ending.js';
-import type { WorkQueue } from '../work-queue.js';
+import { agentFailed } from './turn-ending.js';
+import type { WorkQueue } from './work-queue.js';
 import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';
@@ -18,14 +19,14 @@ export interface WorkHandlers {
   mail(work: MailWork): Promise<void>;
   notices(): Promise<void>;
   wake(id: string): Promise<void>;
-  forget(): string;
+  forget(): Promise<string>;
 }
 
 export const runServingLoop = async (options: {
   queue: WorkQueue<Work>;
   signal: AbortSignal;
   powers: PowersRef;
-  parts: Pick<AgentParts, 'memory' | 'nameOf' | 'tell'>;
+  parts: Pick<AgentParts, 'memory' | 'history' | 'nameOf' | 'tell'>;
   log: Log;
   redact: (text: string) => string;
   handle: WorkHandlers;
@@ -38,7 +39,7 @@ export const runServingLoop = async (options: {
     try {
       if (work.kind === 'mail') await handle.mail(work);
       else if (work.kind === 'wake') await handle.wake(work.id);
-      else if (work.kind === 'forget') work.done(handle.forget());
+      else if (work.kind === 'forget') work.done(await handle.forget());
       else await handle.notices();
     } catch (error) {
       // One bad message never stops the loop, and its sender still hears back. A turn's own
@@ -51,7 +52,11 @@ export const runServingLoop = async (options: {
         await safeDismiss(powers, work.message.number);
       }
     }
-    if (!signal.aborted) await saveMemory(powers, parts.memory, log, redact);
+    if (!signal.aborted) {
+      // The history first: the memory's write is the last thing done for a piece of work.
+      await parts.history.save();
+      await saveMemory(powers, parts.memory, log, redact);
+    }
   }
   /* eslint-enable no-await-in-loop */
 };

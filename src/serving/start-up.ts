@@ -4,15 +4,15 @@
  * which model it thinks with (or why it cannot think yet).
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
-import type { AgentConfig } from '../config.js';
-import { greeting } from '../system-prompt.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
+import type { AgentConfig } from '../config/config.js';
+import { greeting } from '../prompt/system-prompt.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
 import { codeSpans } from '../mail/code-spans.js';
-import { MEMORY_NAME } from '../memory/agent-memory.js';
+import { MEMORY_NAME, saveMemory } from '../memory/agent-memory.js';
+import type { AgentParts } from './agent-parts.js';
 import { adoptIntroducedTools } from '../tools/adopt-introduced-tools.js';
-import type { ModelChoice } from './load-model.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<void> => {
@@ -24,18 +24,36 @@ export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<v
   }
 };
 
+/**
+ * Greets the host with what the agent is and which model it thinks with (or
+ * why it cannot think yet), unless this very greeting was the last one sent
+ * (kept in memory, and stored at once): a revived agent (a daemon restart, a
+ * pin revived) greets again only when its model or settings changed.
+ */
 export const greetHost = async (options: {
   powers: PowersRef;
   log: Log;
+  redact: (text: string) => string;
   config: AgentConfig;
-  model: ModelChoice;
-  hostName: string;
-}) => {
-  const { powers, log, config, model, hostName } = options;
+  parts: Pick<AgentParts, 'model' | 'memory' | 'daemon'>;
+}): Promise<void> => {
+  const { powers, log, redact, config, parts } = options;
+  const { model, memory } = parts;
+  const hostName = parts.daemon.names.host;
   const hello = [greeting(config.persona), ...config.problems];
   if ('problem' in model) hello.push(`I cannot think yet: ${model.problem}`);
   else hello.push(describeModelChoice(model.provider));
-  await Promise.resolve(E(powers).send(hostName, [codeSpans(hello.join(' '))], [], [])).catch(
-    (error: unknown) => log(`could not greet ${hostName}: ${describeError(error)}`),
-  );
+  const text = codeSpans(hello.join(' '));
+  if (text === memory.greeting) {
+    log(`revived with the same model and settings; ${hostName} is not greeted again`);
+    return;
+  }
+  try {
+    await E(powers).send(hostName, [text], [], []);
+  } catch (error) {
+    log(`could not greet ${hostName}: ${describeError(error)}`);
+    return;
+  }
+  memory.greeting = text;
+  await saveMemory(powers, memory, log, redact);
 };

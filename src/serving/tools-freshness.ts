@@ -1,34 +1,122 @@
 /**
- * Keeps the tools offered up to date without making the sender wait: the
- * first check (nothing known yet) comes before the first turn; after that,
- * tools/ is checked after each turn, beside the dismissal and the memory
- * write, and before each turn too while it holds a tool source (an MCP
- * bridge, tool-sources.ts), whose tools change without tools/ changing. adoptTool brings in a tool at once itself.
+ * Keeps the tools offered up to date without making the sender wait. The
+ * agent follows tools/'s name changes (both daemons offer
+ * `followNameChanges` on a directory): a tool put there while the agent
+ * waits is read before the next turn, and an unchanged tools/ costs no round
+ * trip before a turn. tools/ is also checked after each turn, beside the
+ * dismissal and the memory write: that is where a tools/ the daemon collected
+ * (tools-directory.ts) is found, made again, and the tools left at the top
+ * level moved in. While tools/ holds a tool source (an MCP bridge,
+ * tool-sources.ts), whose tools change without tools/ changing, it is read
+ * before each turn too. adoptTool brings in a tool at once itself.
  */
-import type { Log } from '../log.js';
-import type { ToolRegistry } from '../tools/fae-tool-registry.js';
+import { E } from '@endo/far';
+import type { MailStream } from '../daemon/daemon-adapter.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
+import { TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 
+/** A change's formula id, `{ number, node }` in both daemons (a string if ever given whole). */
+const idOf = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return value;
+  const { number, node } = (value ?? {}) as { number?: unknown; node?: unknown };
+  return typeof number === 'string' && typeof node === 'string' ? `${number}:${node}` : undefined;
+};
+
 export interface ToolsFreshness {
-  /** Before a turn: checks tools/ only if it was never read. */
+  /** Starts following tools/ (after it was prepared at start). */
+  follow(): Promise<void>;
+  /** Before a turn: reads tools/ if it was never read or changed since. */
   beforeTurn(): Promise<void>;
-  /** After a turn: checks tools/ again. */
+  /** After a turn: checks tools/ again (and makes it again if it was collected). */
   afterTurn(): Promise<void>;
+  stop(): void;
 }
 
-export const makeToolsFreshness = (tools: ToolRegistry, log: Log): ToolsFreshness => {
+export const makeToolsFreshness = (options: {
+  powers: PowersRef;
+  tools: ToolRegistry;
+  log: Log;
+  followNameChanges: (directory: unknown) => Promise<MailStream>;
+  /** Makes tools/ again and moves the tools at the top level in (start-up's prepareToolsFolder). */
+  remake: () => Promise<void>;
+}): ToolsFreshness => {
+  const { powers, tools, log, followNameChanges, remake } = options;
   let known = false;
-  const check = async (): Promise<void> => {
+  /** Name → formula id (undefined: removed) for each change seen since tools/ was last read. */
+  const changes = new Map<string, string | undefined>();
+  let stopped = false;
+  let following: MailStream | undefined;
+
+  const stopFollowing = () => {
+    const stream = following;
+    following = undefined;
+    if (stream !== undefined) Promise.resolve(stream.return(undefined)).catch(() => {});
+  };
+
+  const follow = async (): Promise<void> => {
+    stopFollowing();
+    let stream: MailStream;
     try {
-      await tools.refresh();
+      stream = await followNameChanges(await E(powers).lookup(TOOLS_DIRECTORY));
+    } catch (error) {
+      log(`cannot follow tools/ (${describeError(error)}); it is read after each turn`);
+      return;
+    }
+    if (stopped) {
+      Promise.resolve(stream.return(undefined)).catch(() => {});
+      return;
+    }
+    following = stream;
+    // First the names it holds, then each change: any of them means "read it before the next turn".
+    const watch = async (): Promise<void> => {
+      for (;;) {
+        // eslint-disable-next-line no-await-in-loop -- one change at a time, as the daemon gives them
+        const step = await stream.next();
+        if (step.done || following !== stream) return;
+        const change = step.value as { add?: unknown; remove?: unknown; value?: unknown };
+        if (typeof change.add === 'string') changes.set(change.add, idOf(change.value));
+        else if (typeof change.remove === 'string') changes.set(change.remove, undefined);
+      }
+    };
+    watch().catch((error: unknown) => {
+      if (following === stream && !stopped)
+        log(`stopped following tools/ (${describeError(error)}); it is read after each turn`);
+    });
+  };
+
+  /** Whether a change seen is news: the first names the follower gives are those already read. */
+  const changedSinceRead = (): boolean => {
+    const news = [...changes].some(([petName, id]) => tools.knownId(petName) !== id);
+    changes.clear();
+    return news;
+  };
+
+  const check = async (): Promise<void> => {
+    changes.clear();
+    try {
+      if ((await tools.refresh()) === 'collected') {
+        log(`${TOOLS_DIRECTORY}/ names a directory the daemon collected: making it again`);
+        await remake();
+        await tools.refresh();
+        await follow();
+      }
       known = true;
     } catch (error) {
       log(`could not check tools/: ${describeError(error)}`);
     }
   };
+
   return {
+    follow,
     // A tool source (an MCP bridge) may have changed its tools since: asked before every turn.
-    beforeTurn: () => (known && !tools.hasSources() ? Promise.resolve() : check()),
+    beforeTurn: () =>
+      known && !changedSinceRead() && !tools.hasSources() ? Promise.resolve() : check(),
     afterTurn: check,
+    stop: () => {
+      stopped = true;
+      stopFollowing();
+    },
   };
 };

@@ -6,7 +6,7 @@
  * agent's own work in a first lane of its own.
  */
 import type { MessageRecord } from '../mail/message-record.js';
-import type { Lane } from '../work-queue.js';
+import type { Lane } from './work-queue.js';
 
 export type MailWork = { kind: 'mail'; message: MessageRecord; lane?: Lane };
 

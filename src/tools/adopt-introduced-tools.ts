@@ -7,12 +7,12 @@
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { runWithTimeout } from '../loop/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
 import { ensureToolsDirectory } from './tools-directory.js';
-import type { Introspectable } from '../remote-objects.js';
+import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const PROBE_TIMEOUT_MS = 2_000;

@@ -3,9 +3,10 @@
  * the trackers of pending work, the FaeTool registry, the message being
  * served, and the hooks that tell the turn what a call did.
  */
-import type { PowersRef } from '../guest-powers.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { Origin, ProposalTracker } from '../proposals/proposal-tracker.js';
+import type { RecallResult } from '../recall/search-history.js';
 import type { RequestTracker } from '../requests/request-tracker.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
@@ -24,6 +25,8 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
+  /** Searches the whole conversation kept in the store (mail's `recall` op); absent where none is kept. */
+  recall?: (query: string) => Promise<RecallResult>;
   /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
   speak?: Speak;
 }

@@ -95,7 +95,8 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     description: 'Send a message to a pet name (e.g. HOST).',
     parameters: {
       recipient: kind('text'),
-      strings: kind('strings'),
+      // Sent exactly as written: the system prompt says so of all text the model writes.
+      strings: kind('names'),
       edgeNames: kind('names'),
       petNames: kind('paths'),
     },
@@ -144,6 +145,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
         join: '; ',
         items: [
           [['listMessages']],
+          [['recall'], '(query words)'],
           [['request'], '(ask recipient for a value: description, kept as responseName)'],
         ],
       },
@@ -173,6 +175,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       toolName: kind('text'),
       path: kind('path', 'petNamePath'),
       reason: kind('text'),
+      query: kind('text'),
     },
     ops: {
       listMessages: [],
@@ -183,6 +186,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       resolve: ['messageNumber', PATH],
       reject: ['messageNumber', 'reason?'],
       messageHistory: ['messageNumber'],
+      recall: ['query'],
     },
   },
   {

@@ -9,12 +9,13 @@
  * (not offered, the reason kept for help()) until its formula id changes.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { FaeTool } from '../fae-tool.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { FaeTool } from './fae-tool.js';
 import type { ToolSchema } from '../../providers/types.js';
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
+import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered } from './offered-tools.js';
 import {
   listSourceTools,
@@ -45,9 +46,15 @@ export interface Known {
 }
 
 export interface ToolRegistry {
-  /** Brings the offered tools up to date; `force` also re-reads the names (after a rename). */
-  refresh(options?: { force?: boolean }): Promise<void>;
+  /**
+   * Brings the offered tools up to date; `force` also re-reads the names (after
+   * a rename). Says `collected` when tools/ names a directory the daemon
+   * collected (tools-directory.ts), which only making it again mends.
+   */
+  refresh(options?: { force?: boolean }): Promise<'read' | 'collected'>;
   schemas(): ToolSchema[];
+  /** The formula id last read under this pet name in tools/, if any. */
+  knownId(petName: string): string | undefined;
   /** Whether tools/ holds a tool source (tool-sources.ts), whose tools can change while tools/ does not. */
   hasSources(): boolean;
   find(name: string): DynamicTool | undefined;
@@ -56,6 +63,21 @@ export interface ToolRegistry {
   /** Every entry of tools/ that is not offered, with the reason (for help()). */
   refused(): { petName: string; reason: string }[];
 }
+
+/** Calls to another vat that must answer in time; what each did, in words, when it does not. */
+const boundedCalls =
+  (lookupTimeoutMs: number) =>
+  <T>(what: string, call: () => unknown): Promise<T> =>
+    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch(
+      (error: unknown) => {
+        throw new Error(
+          error instanceof TimeoutError
+            ? `${what} did not answer within ${lookupTimeoutMs} ms`
+            : `${what} failed: ${describeError(error)}`,
+          { cause: error },
+        );
+      },
+    );
 
 export const makeToolRegistry = (options: {
   powers: PowersRef;
@@ -73,18 +95,7 @@ export const makeToolRegistry = (options: {
   // The sorted formula ids of tools/ when last read in full.
   let knownIds: string | undefined;
 
-  /** A call to another vat that must answer in time; what it did, in words, when it does not. */
-  const bounded = <T>(what: string, call: () => unknown): Promise<T> =>
-    runWithTimeout(Promise.resolve().then(call) as Promise<T>, lookupTimeoutMs, what).catch(
-      (error: unknown) => {
-        throw new Error(
-          error instanceof TimeoutError
-            ? `${what} did not answer within ${lookupTimeoutMs} ms`
-            : `${what} failed: ${describeError(error)}`,
-          { cause: error },
-        );
-      },
-    );
+  const bounded = boundedCalls(lookupTimeoutMs);
 
   const load = async (petName: string, id: string): Promise<Known> => {
     let reason: string;
@@ -130,7 +141,9 @@ export const makeToolRegistry = (options: {
     ({ offered: byName, skipped: notOffered } = chooseOffered(entries, builtinNames, log));
   };
 
-  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<void> => {
+  const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<
+    'read' | 'collected'
+  > => {
     let ids: string;
     let petNames: string[];
     try {
@@ -143,13 +156,15 @@ export const makeToolRegistry = (options: {
           await relistSources(known, new Set(), bounded, log);
           offer(known);
         }
-        return;
+        return 'read';
       }
       petNames = await bounded<string[]>('listing tools/', () => E(powers).list(TOOLS_DIRECTORY));
     } catch (error) {
+      // The caller makes it again (the tools at the top level move in), then reads it.
+      if (isCollectedFormula(error)) return 'collected';
       // Keep offering what we had: a directory that cannot be read now may be readable at the next message.
       log(`could not read tools/ (${describeError(error)}); the tools known before stay offered`);
-      return;
+      return 'read';
     }
     knownIds = ids;
     const next = new Map<string, Known>();
@@ -181,11 +196,13 @@ export const makeToolRegistry = (options: {
     // A source just loaded was listed in load(); the others are asked again.
     await relistSources(next, loaded, bounded, log);
     offer(next);
+    return 'read';
   };
 
   return {
     refresh,
     schemas: () => [...byName.values()].map(entry => entry.schema),
+    knownId: petName => known.get(petName)?.id,
     hasSources: () => [...known.values()].some(each => each.source !== undefined),
     find: name => byName.get(name),
     refusal: petName => notOffered.get(petName),

@@ -4,7 +4,7 @@
  * entry that declares a built-in's name or a name already offered is
  * skipped, and the reason kept (for help() and a refused adoption).
  */
-import type { Log } from '../log.js';
+import type { Log } from '../log/log.js';
 import type { DynamicTool, Known } from './fae-tool-registry.js';
 
 type Entry = DynamicTool | { refused: string; petName: string };

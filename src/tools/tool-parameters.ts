@@ -46,11 +46,6 @@ export const KINDS = harden({
   },
   /** A list of strings; a lone string is a list of one; none when left out. */
   names: { schema: listOfNames, read: readStringList, absent: [] },
-  /** Message parts, sent exactly as written (always required). */
-  strings: {
-    schema: { ...listOfNames, description: 'Sent exactly as written.' },
-    read: readStringList,
-  },
   /** Pet names or paths of values to attach; none when left out. */
   paths: { schema: listOfNames, read: readPathList, absent: [] },
   /** A message number: 5, "5" or "+5". */

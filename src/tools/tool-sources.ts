@@ -7,8 +7,8 @@
  * turn and one it drops is no longer offered.
  */
 import { E } from '@endo/far';
-import type { FaeTool } from '../fae-tool.js';
-import type { Log } from '../log.js';
+import type { FaeTool } from './fae-tool.js';
+import type { Log } from '../log/log.js';
 import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { describeError } from '../../providers/describe-error.js';

@@ -11,14 +11,14 @@
  * earlier run, is made again, a few times at most.
  */
 import { E } from '@endo/far';
-import type { PowersRef } from '../guest-powers.js';
-import type { Log } from '../log.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const ATTEMPTS = 3;
 
 /** The daemon's words when a name points at a formula that was collected. */
-const isCollectedFormula = (error: unknown): boolean =>
+export const isCollectedFormula = (error: unknown): boolean =>
   /No reference exists at path/.test(describeError(error));
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */

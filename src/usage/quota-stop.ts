@@ -4,8 +4,8 @@
  * What the sender is told then says when the message is taken up again; the
  * serving loop holds the message until that time (usage/quota-waits.ts).
  */
-import type { Clock } from '../clock.js';
-import type { Origin } from '../notices.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Origin } from '../serving/notices.js';
 import type { QuotaWait } from './hourly-quota.js';
 
 /** Why the turn stops now, for the sender (undefined: the budgets have room). */

@@ -4,7 +4,7 @@
  * dropped. The sender of a waiting message is told once when the agent
  * can go on.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../lifecycle/clock.js';
 import { quotaWait, type HourlyQuota, type QuotaWait } from './hourly-quota.js';
 import type { UsageLedger } from './usage-ledger.js';
 

@@ -7,7 +7,7 @@ import { make } from '../../agent.js';
 import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/lifecycle/clock.js';
 import {
   makeScriptedProvider,
   callTool,

@@ -2,7 +2,7 @@
  * A clock the test moves by hand: calls armed with `at` run when `advance`
  * passes their time, so a quota's hour or a wake-up's delay costs no waiting.
  */
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/lifecycle/clock.js';
 
 export interface ManualClock extends Clock {
   advance(ms: number): void;

@@ -1,7 +1,8 @@
 /**
  * The `mail` tool's ops: the inbox (listMessages, dismiss, adopt,
- * adoptTool, messageHistory) and requests (request a value of someone;
- * resolve or reject a request message). `reply` and `send` are tools of
+ * adoptTool, messageHistory), requests (request a value of someone;
+ * resolve or reject a request message), and recall (search the whole
+ * conversation kept in the store, src/recall/). `reply` and `send` are tools of
  * their own (./messages.ts).
  */
 import { E } from '@endo/far';
@@ -117,6 +118,9 @@ export const runMailOp = async (
       return harden({ rejected: number });
     case 'messageHistory':
       return readMessageHistory(context.powers, number);
+    case 'recall':
+      if (context.recall === undefined) throw new Error('no conversation is kept here to search');
+      return context.recall(values.query as string);
     default:
       throw new Error(`mail has no op "${op}"`);
   }

@@ -4,7 +4,7 @@
  * store) and the daemon's help on the guest's powers.
  */
 import { E } from '@endo/far';
-import type { Introspectable } from '../../remote-objects.js';
+import type { Introspectable } from '../../daemon/remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import type { ToolValues } from '../validate-arguments.js';
 import { describeError } from '../../../providers/describe-error.js';

@@ -1,12 +1,13 @@
 /**
- * The agent's log: one line per event to the worker's log (stderr), with
- * every secret from the environment replaced by [redacted]. Nothing else in
+ * The agent's log: one line per event to the worker's log (stderr), each
+ * starting with the guest's name, with every secret from the environment
+ * replaced by [redacted]. Nothing else in
  * the agent writes to the console.
  */
-import { redact } from '../providers/provider-errors.js';
-import { fallbackTokenValues } from '../providers/fallback-config.js';
-import { secretsFromFiles } from '../providers/read-secret.js';
-import type { Env } from '../providers/types.js';
+import { redact } from '../../providers/provider-errors.js';
+import { fallbackTokenValues } from '../../providers/fallback-config.js';
+import { secretsFromFiles } from '../../providers/read-secret.js';
+import type { Env } from '../../providers/types.js';
 
 export type Log = (line: string) => void;
 
@@ -64,6 +65,7 @@ export const makeLog = (
     return () => {};
   }
   const hideSecrets = makeRedactor(env);
-  const persona = (env.LAL_PERSONA ?? 'lal').toLowerCase();
-  return neverThrows(line => sink(hideSecrets(`[${persona}] ${line}`)));
+  // The guest's name (setup passes LAL_NAME), so agents sharing a worker can be told apart; else the persona.
+  const name = (env.LAL_NAME ?? '').trim() || (env.LAL_PERSONA ?? 'lal').toLowerCase();
+  return neverThrows(line => sink(hideSecrets(`[${name}] ${line}`)));
 };

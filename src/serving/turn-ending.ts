@@ -4,7 +4,7 @@
  * turn in the history (so a failed turn's notice is not read as new mail
  * together with the next one).
  */
-import type { TurnOutcome } from './loop/run-turn.js';
+import type { TurnOutcome } from '../loop/run-turn.js';
 
 export interface TurnEnd {
   outcome: TurnOutcome;

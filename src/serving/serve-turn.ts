@@ -4,44 +4,45 @@
  * something unsaid — its plain-text answer goes to the sender, and a turn
  * ended by a failure or a bound is explained to the sender.
  */
-import type { Provider } from '../providers/types.js';
-import { makeBoundedSet } from './bounded-collections.js';
-import type { AgentConfig } from './config.js';
-import type { PowersRef } from './guest-powers.js';
-import type { Conversation } from './history/conversation.js';
-import { startTurn } from './history/conversation.js';
-import type { Observe } from './loop/agent-events.js';
-import { runToolCall } from './loop/run-tool-call.js';
-import { runTurn, type TurnOutcome } from './loop/run-turn.js';
-import { whenSenderAnswered } from './loop/stop-conditions.js';
-import { cut } from './mail/message-record.js';
-import type { NameOf } from './mail/sender-names.js';
-import type { TellSender } from './mail/tell-sender.js';
+import type { Provider } from '../../providers/types.js';
+import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
+import type { AgentConfig } from '../config/config.js';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { Conversation } from '../history/conversation.js';
+import { startTurn } from '../history/conversation.js';
+import type { Observe } from '../loop/agent-events.js';
+import { runToolCall } from '../loop/run-tool-call.js';
+import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
+import { whenSenderAnswered } from '../loop/stop-conditions.js';
+import { cut } from '../mail/message-record.js';
+import type { NameOf } from '../mail/sender-names.js';
+import type { TellSender } from '../mail/tell-sender.js';
 import type { NoticeQueue, Origin } from './notices.js';
-import type { ProposalTracker } from './proposals/proposal-tracker.js';
-import type { RequestTracker } from './requests/request-tracker.js';
-import type { PendingAsks } from './pending/pending-asks.js';
-import { systemPrompt } from './system-prompt.js';
-import { codeSpans } from './mail/code-spans.js';
-import { BUILTIN_SCHEMAS } from './tools/builtin-schemas.js';
-import type { DaemonAdapter } from './daemon/daemon-adapter.js';
-import { promptFor, schemasFor } from './daemon/speak-generation.js';
-import type { BuiltinContext } from './tools/dispatch-builtin-tool.js';
-import type { ToolRegistry } from './tools/fae-tool-registry.js';
-import type { ApprovalGate } from './policy/approval-gate.js';
-import { guardToolCall } from './policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding } from './encoding/decode-call.js';
-import type { ToolPolicy } from './policy/tool-policy.js';
-import type { WakeUps } from './schedule/wake-ups.js';
-import type { QuotaStop } from './usage/quota-stop.js';
+import type { ProposalTracker } from '../proposals/proposal-tracker.js';
+import type { RequestTracker } from '../requests/request-tracker.js';
+import type { PendingAsks } from '../pending/pending-asks.js';
+import { systemPrompt } from '../prompt/system-prompt.js';
+import { codeSpans } from '../mail/code-spans.js';
+import { BUILTIN_SCHEMAS } from '../tools/builtin-schemas.js';
+import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
+import { promptFor, schemasFor } from '../daemon/speak-generation.js';
+import type { BuiltinContext } from '../tools/dispatch-builtin-tool.js';
+import type { ToolRegistry } from '../tools/fae-tool-registry.js';
+import type { ApprovalGate } from '../policy/approval-gate.js';
+import { guardToolCall } from '../policy/guard-tool-call.js';
+import { decodeCall, type CallDecoding } from '../encoding/decode-call.js';
+import type { ToolPolicy } from '../policy/tool-policy.js';
+import type { WakeUps } from '../schedule/wake-ups.js';
+import type { QuotaStop } from '../usage/quota-stop.js';
 import {
   closingLine,
   speakThrough,
   type LivePlaceholders,
   type Placeholder,
-} from './progress/live-placeholders.js';
-import { textContent } from './progress/throttled-edits.js';
+} from '../progress/live-placeholders.js';
+import { textContent } from '../progress/throttled-edits.js';
 import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
+import type { HistoryArchive } from '../recall/history-archive.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -76,6 +77,8 @@ export interface TurnServerSetup {
   quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
   progress?: LivePlaceholders;
+  /** The searchable history: each finished turn is added, and mail's `recall` searches it. */
+  history?: Pick<HistoryArchive, 'add' | 'search'>;
 }
 
 export interface TurnServer {
@@ -108,6 +111,7 @@ const builtinContextFor = (
   origin,
   ...notes,
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  ...(setup.history === undefined ? {} : { recall: setup.history.search }),
   ...(placeholder === undefined || origin === undefined
     ? {}
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
@@ -210,6 +214,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         hostName: setup.daemon?.names.host ?? 'HOST',
       }),
     );
+    // Closed in the history by now, whatever ended it: kept whole, to be searched later.
+    setup.history?.add(turn, origin);
     return outcome;
   };
 

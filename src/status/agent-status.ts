@@ -3,7 +3,7 @@
  * of the agent (tools, usage, the daemon it runs on, …) registers a section
  * that is read when help is asked for, so the text is always current.
  */
-import { describeError } from '../providers/describe-error.js';
+import { describeError } from '../../providers/describe-error.js';
 
 export interface StatusBoard {
   /** Registers (or replaces) a section; `lines` is called on every help(). */

@@ -5,14 +5,14 @@
  * model's behalf — through the live-progress placeholder while it is
  * unfinished, so the chat keeps one message.
  */
-import type { Turn } from './history/conversation.js';
-import { closeTurn } from './history/close-turn.js';
-import type { TurnOutcome } from './loop/run-turn.js';
-import { codeSpans } from './mail/code-spans.js';
-import type { TellSender } from './mail/tell-sender.js';
+import type { Turn } from '../history/conversation.js';
+import { closeTurn } from '../history/close-turn.js';
+import type { TurnOutcome } from '../loop/run-turn.js';
+import { codeSpans } from '../mail/code-spans.js';
+import type { TellSender } from '../mail/tell-sender.js';
 import type { Origin } from './notices.js';
-import type { Placeholder } from './progress/live-placeholders.js';
-import { textContent } from './progress/throttled-edits.js';
+import type { Placeholder } from '../progress/live-placeholders.js';
+import { textContent } from '../progress/throttled-edits.js';
 import { endingOf } from './turn-ending.js';
 
 interface HasPending {

@@ -2,11 +2,11 @@
  * Every default of the agent in one place, and how the environment
  * overrides them. The README's configuration table mirrors this file.
  */
-import type { Env } from '../providers/types.js';
-import { POLICY_ENV_NAMES } from './policy/tool-policy.js';
+import type { Env } from '../../providers/types.js';
+import { POLICY_ENV_NAMES } from '../policy/tool-policy.js';
 import { readPositiveInteger } from './read-positive-integer.js';
-import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from './usage/hourly-quota.js';
-import { DEFAULT_CONTEXT_TOKENS } from '../providers/config.js';
+import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -43,6 +43,8 @@ export interface AgentLimits {
   maxTurnsPerSenderPerHour: number;
   /** Model replies cut by the output limit in a row before the turn ends (LAL_MAX_TRUNCATED_REPLIES). */
   maxTruncatedReplies: number;
+  /** Megabytes the searchable history may take in the store; the oldest chunks go first (LAL_HISTORY_MB). */
+  historyMb: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = harden({
@@ -68,6 +70,8 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   maxTurnsPerSenderPerHour: 60,
   // A cut reply is answered "retry shorter"; the third in a row means it is not working.
   maxTruncatedReplies: 3,
+  // Some 20,000 ordinary exchanges (8,000 with tool calls), searched in about a second.
+  historyMb: 16,
 });
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
@@ -87,6 +91,7 @@ const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   maxPeerExchanges: 'LAL_MAX_PEER_EXCHANGES',
   maxTurnsPerSenderPerHour: 'LAL_MAX_TURNS_PER_SENDER_PER_HOUR',
   maxTruncatedReplies: 'LAL_MAX_TRUNCATED_REPLIES',
+  historyMb: 'LAL_HISTORY_MB',
 };
 
 /** Every variable the agent itself reads (the providers read theirs: providers/config.ts). */

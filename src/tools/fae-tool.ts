@@ -3,7 +3,7 @@
  * by the agent. Tool authors guard their exo with `FaeToolInterface`.
  */
 import { M } from '@endo/patterns';
-import type { ToolSchema } from '../providers/types.js';
+import type { ToolSchema } from '../../providers/types.js';
 
 export const FaeToolInterface = M.interface('FaeTool', {
   /** The OpenAI-format schema; its `function.name` is the name the model calls. */

@@ -3,10 +3,10 @@
  * provides it) and the observers of its progress (told the same redacted
  * events; an observer that throws does not disturb the agent).
  */
-import type { Env } from '../providers/types.js';
+import type { Env } from '../../providers/types.js';
 import { makeLog, makeRedactor, neverThrows, type Log } from './log.js';
-import type { AgentEvent, Observe } from './loop/agent-events.js';
-import { describeEvent } from './loop/describe-event.js';
+import type { AgentEvent, Observe } from '../loop/agent-events.js';
+import { describeEvent } from '../loop/describe-event.js';
 
 export interface AgentOutput {
   log: Log;

@@ -3,7 +3,7 @@
  * budgets. A bad value is a problem told to the HOST, never a crash: the
  * default holds instead (or, with none, no limit).
  */
-import type { Env } from '../providers/types.js';
+import type { Env } from '../../providers/types.js';
 
 export const readPositiveInteger = <Fallback extends number | undefined>(
   env: Env,

@@ -1,0 +1,195 @@
+/**
+ * The searchable history as modules (issue 24, behaviour 3.11), on the
+ * daemon double's guest powers: LAL_HISTORY_MB bounds it (the oldest
+ * chunks go, each drop logged with what it held), a chunk of a format this
+ * release cannot read is kept aside and counted, secrets never reach a
+ * chunk, and the ranking prefers the exchange that holds the rarer words.
+ * The agent-level tests are in agent-recall.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
+import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
+import { makeBm25 } from '../src/recall/rank-bm25.js';
+import { queryWords, wordsOf } from '../src/recall/search-words.js';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { makeManualClock } from './support/manual-clock.js';
+
+const guest = async () => {
+  const host = makeMailHost();
+  await E(host.host).provideGuest('lal', { agentName: 'profile-for-lal' });
+  return {
+    powers: host.guest('lal').powers as unknown as PowersRef,
+    written: () => host.storedBytes('lal')['agent-history'] ?? 0,
+  };
+};
+const guestPowers = async (): Promise<PowersRef> => (await guest()).powers;
+
+const turnOf = (number: number, text: string, answer = 'noted'): Turn => {
+  const turn = startTurn(
+    emptyConversation(),
+    `#${number} from HOST: ${JSON.stringify(text)}`,
+    `Message #${number} from HOST: ${text}`,
+  );
+  turn.messages.push({
+    role: 'assistant',
+    content: '',
+    toolCalls: [
+      {
+        id: `c${number}`,
+        name: 'reply',
+        arguments: JSON.stringify({ messageNumber: number, strings: [answer] }),
+      },
+    ],
+  });
+  return turn;
+};
+
+const noSecrets = (text: string) => text.replaceAll('sk-very-secret', '[redacted]');
+
+const sizesIn = async (powers: PowersRef) =>
+  (await E(powers).list('agent-history')).map(name => Number(/^c\d+-(\d+)$/.exec(name)?.[1] ?? 0));
+
+describe('the history in the store', () => {
+  test('LAL_HISTORY_MB bounds it: the oldest chunks go first, each drop logged with what it held', async () => {
+    const powers = await guestPowers();
+    const clock = makeManualClock();
+    const logs: string[] = [];
+    // 1 MB as the bound would take thousands of turns; a fractional bound shows the same.
+    const maxMb = 0.05;
+    const archive = await loadHistoryArchive(
+      { powers, log: line => logs.push(line), redact: noSecrets, clock, maxMb },
+      emptyConversation(),
+    );
+    const filler = 'words that fill the exchange '.repeat(15);
+    for (let number = 1; number <= 300; number += 1) {
+      archive.add(
+        turnOf(number, number === 2 ? 'the door number is 12B' : `${filler}${number}`),
+        undefined,
+      );
+      clock.advance(60_000);
+
+      await archive.save();
+    }
+    const closedTotal = (await sizesIn(powers)).reduce((sum, bytes) => sum + bytes, 0);
+    expect(closedTotal).toBeLessThanOrEqual(maxMb * 1024 * 1024);
+    expect(closedTotal).toBeGreaterThan(maxMb * 1024 * 1024 - 2 * CHUNK_BYTES);
+    const drops = logs.filter(line => line.startsWith('history: dropped its oldest chunk'));
+    expect(drops.length).toBeGreaterThan(0);
+    expect(drops[0]).toMatch(
+      /^history: dropped its oldest chunk \(\d+ exchanges, messages #1–#\d+, 2026-11-23 to 2026-11-23; \d+ bytes\) to stay within LAL_HISTORY_MB=0\.05$/,
+    );
+    // The door number went with the oldest chunk; the latest exchanges are still found.
+    expect((await archive.search('door number')).found).toEqual([]);
+    const latest = await archive.search('fill 300');
+    expect(latest.found[0]?.messageNumber).toBe(300);
+    expect(archive.describe()[1]).toMatch(/^\d+ oldest chunks dropped since start$/);
+  });
+
+  test('a turn writes the open chunk only; a full one takes its closed name and is not written again', async () => {
+    const { powers, written } = await guest();
+    const archive = await loadHistoryArchive(
+      { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      emptyConversation(),
+    );
+    const perTurn: number[] = [];
+    for (let number = 1; number <= 80; number += 1) {
+      const before = written();
+      archive.add(turnOf(number, `ping ${number} ${'x'.repeat(200)}`), undefined);
+
+      await archive.save();
+      perTurn.push(written() - before);
+    }
+    const names = await E(powers).list('agent-history');
+    const closed = names.filter(name => name !== 'open');
+    expect(closed.length).toBeGreaterThanOrEqual(2);
+    for (const name of closed) {
+      const bytes = Number(/-(\d+)$/.exec(name)?.[1]);
+      expect(bytes).toBeGreaterThanOrEqual(CHUNK_BYTES);
+      expect(bytes).toBeLessThan(CHUNK_BYTES + 1_000);
+    }
+    // Each turn wrote the open chunk once: never more than a full chunk.
+    expect(Math.max(...perTurn)).toBeLessThan(CHUNK_BYTES + 1_000);
+    // A save with nothing new writes nothing.
+    const before = written();
+    await archive.save();
+    expect(written()).toBe(before);
+  });
+
+  test('an open chunk of an unknown format is kept aside under a closed name, and left out of searches', async () => {
+    const powers = await guestPowers();
+    await E(powers).makeDirectory('agent-history');
+    const foreign = JSON.stringify({ version: 9, exchanges: 'kept differently' });
+    await E(powers).storeValue(foreign, ['agent-history', 'open']);
+    const logs: string[] = [];
+    const archive = await loadHistoryArchive(
+      {
+        powers,
+        log: line => logs.push(line),
+        redact: noSecrets,
+        clock: makeManualClock(),
+        maxMb: 16,
+      },
+      // A conversation in memory is not made into a chunk: the history already exists.
+      { digest: [{ text: '#1 from HOST: "old"', count: 1 }], omitted: 0, turns: [] },
+    );
+    expect(await E(powers).list('agent-history')).toEqual([`c1-${foreign.length}`]);
+    expect(await E(powers).lookup(['agent-history', `c1-${foreign.length}`])).toBe(foreign);
+    expect(logs.join('\n')).toMatch(
+      /agent-history\/open did not read \(chunk version 9\); kept as c1-/,
+    );
+    archive.add(turnOf(5, 'the meeting is at 14:30'), undefined);
+    await archive.save();
+    const result = await archive.search('meeting');
+    expect(result).toMatchObject({ searched: 1, unreadable: 1 });
+    expect(result.found[0]?.message).toBe('the meeting is at 14:30');
+  });
+
+  test('secret values never reach a chunk', async () => {
+    const powers = await guestPowers();
+    const archive = await loadHistoryArchive(
+      { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      emptyConversation(),
+    );
+    archive.add(
+      turnOf(1, 'my key is sk-very-secret', 'I will not repeat sk-very-secret'),
+      undefined,
+    );
+    await archive.save();
+    const stored = String(await E(powers).lookup(['agent-history', 'open']));
+    expect(stored).toContain('my key is [redacted]');
+    expect(stored).not.toContain('sk-very-secret');
+  });
+});
+
+describe('ranking', () => {
+  test('words: lower case, accents and plurals dropped, codes split; a question keeps its telling words', () => {
+    expect(wordsOf('The vault Codes: 4711-XQ, Café 7')).toEqual([
+      'the',
+      'vault',
+      'code',
+      '4711',
+      'xq',
+      'cafe',
+      '7',
+    ]);
+    expect(queryWords('What is the vault code?')).toEqual(['vault', 'code']);
+    expect(queryWords('What is it?')).toEqual(['what', 'is', 'it']);
+  });
+
+  test('BM25: the exchange with the rarer word first, a shorter one before a longer one, the later of equals first', () => {
+    const ranking = makeBm25<string>(queryWords('vault code'));
+    const documents: Record<string, string> = {
+      a: 'the door code is 12',
+      b: 'the vault code is 4711-XQ',
+      c: 'code review at noon',
+      d: `the vault code is 4711-XQ, ${'and many other words '.repeat(10)}`,
+      e: 'nothing to see',
+      f: 'the vault code is 4711-XQ',
+    };
+    for (const [ref, text] of Object.entries(documents)) ranking.see(wordsOf(text), ref);
+    expect(ranking.documents()).toBe(6);
+    expect(ranking.top(10).map(({ ref }) => ref)).toEqual(['f', 'b', 'd', 'c', 'a']);
+  });
+});
