@@ -13,6 +13,8 @@ import {
   emptyAskStore,
   isDisconnection,
   makePendingAsks,
+  originOfAsk,
+  storedOrigin,
   readAskStore,
   type AskStore,
   type NewAsk,
@@ -278,5 +280,466 @@ describe('what a stored ask must be', () => {
     expect(asks.claimOwnCopy(copy(4n, { resultName: 'two' }))).toBe(true);
     expect(asks.claimOwnCopy(copy(5n, {}))).toBe(true);
     expect(asks.claimOwnCopy(copy(6n, {}))).toBe(false);
+  });
+});
+
+/** Powers whose inbox read or dismissal fails, and that count each read. */
+const failing = (what: { list?: boolean; dismiss?: boolean; inbox?: unknown[] }) => {
+  const calls = { list: 0, dismiss: [] as bigint[] };
+  const powers = Far('powers', {
+    dismiss: (number: bigint) => {
+      calls.dismiss.push(number);
+      if (what.dismiss === true) throw Error('no such message');
+    },
+    listMessages: () => {
+      calls.list += 1;
+      if (what.list === true) throw Error('inbox unreadable');
+      return harden(what.inbox ?? []);
+    },
+  }) as unknown as PowersRef;
+  return { powers, calls };
+};
+
+const settlingLater = () => {
+  let settle!: (value: string) => void;
+  let refuse!: (reason: Error) => void;
+  const settled = new Promise<string>((resolve, reject) => {
+    settle = resolve;
+    refuse = reject;
+  });
+  // Observed by the ask once claimed; a rejection before that is not unhandled.
+  settled.catch(() => {});
+  return { settled, settle, refuse };
+};
+
+describe('when something fails, and at the edges', () => {
+  test('an inbox that cannot be read is logged, nothing is finished, and the asks stay stored', async () => {
+    const { powers, calls } = failing({ list: true });
+    const stored = readAskStore({
+      next: 3,
+      pending: [
+        { ...request('ran'), id: 'a1', state: 'settled' },
+        { ...request('waits'), id: 'r2', state: 'sent' },
+      ],
+    }).store;
+    const logs: string[] = [];
+    const asks = makePendingAsks({ store: stored, powers, log: line => logs.push(line) });
+    const finished: [string, Settlement][] = [];
+    await asks.resume((ask, settlement) => void finished.push([ask.id, settlement]));
+    expect(calls.list).toBe(1);
+    expect(logs).toEqual([
+      'could not read the inbox to follow 1 pending ask(s): Error: inbox unreadable',
+    ]);
+    // The running call is still interrupted; the waiting ask is the next run's.
+    expect(finished).toEqual([['a1', 'interrupted']]);
+    expect(states(stored)).toEqual(['a1:settled', 'r2:sent']);
+    expect(asks.hasPendingFor(4n)).toBe(false);
+  });
+
+  test('with nothing waiting, resume does not read the inbox', async () => {
+    const { powers, calls } = failing({});
+    const stored = readAskStore({
+      next: 2,
+      pending: [{ ...request('ran'), id: 'a1', state: 'settled' }],
+    }).store;
+    const asks = makePendingAsks({ store: stored, powers, log: () => {} });
+    const finished: string[] = [];
+    await asks.resume(ask => void finished.push(ask.id));
+    expect(calls.list).toBe(0);
+    expect(finished).toEqual(['a1']);
+  });
+
+  test('a dismissal that fails is logged and loses nothing else', async () => {
+    const { powers, calls } = failing({ dismiss: true });
+    const logs: string[] = [];
+    const asks = makePendingAsks({ store: emptyAskStore(), powers, log: line => logs.push(line) });
+    const id = asks.make('r', () => request('late'));
+    asks.sent(id);
+    asks.answer(id, 'yes');
+    asks.told(id);
+    expect(asks.claimOwnCopy({ type: 'request', number: 3n, description: 'late' })).toBe(true);
+    await expect
+      .poll(() => logs)
+      .toEqual(['could not dismiss own copy #3: Error: no such message']);
+    expect(calls.dismiss).toEqual([3n]);
+    // Dismissed once: the copy is no ask's any more.
+    expect(asks.claimOwnCopy({ type: 'request', number: 3n, description: 'late' })).toBe(false);
+  });
+
+  test('a told ask waits for its copy among the last 64 told; an older one is forgotten', async () => {
+    const { asks, dismissed } = setUp();
+    const ids = Array.from({ length: 66 }, (_, i) => asks.make('r', () => request(`ask ${i}`)));
+    for (const id of ids) {
+      asks.sent(id);
+      asks.answer(id, 'yes');
+      asks.told(id);
+    }
+    // 66 told, 64 kept: the two oldest are forgotten, the third is not.
+    expect(asks.claimOwnCopy({ type: 'request', number: 100n, description: 'ask 0' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 101n, description: 'ask 1' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 102n, description: 'ask 2' })).toBe(true);
+    expect(asks.claimOwnCopy({ type: 'request', number: 103n, description: 'ask 65' })).toBe(true);
+    await expect.poll(() => [...dismissed].sort()).toEqual([102n, 103n]);
+  });
+
+  test('64 told asks are all kept', () => {
+    const { asks } = setUp();
+    const ids = Array.from({ length: 64 }, (_, i) => asks.make('r', () => request(`ask ${i}`)));
+    for (const id of ids) {
+      asks.sent(id);
+      asks.answer(id, 'no');
+      asks.told(id);
+    }
+    expect(asks.claimOwnCopy({ type: 'request', number: 100n, description: 'ask 0' })).toBe(true);
+  });
+
+  test('a pending ask is never forgotten by the told limit', () => {
+    const { asks } = setUp();
+    const waiting = asks.make('r', () => request('waiting'));
+    asks.sent(waiting);
+    const ids = Array.from({ length: 70 }, (_, i) => asks.make('r', () => request(`ask ${i}`)));
+    for (const id of ids) {
+      asks.sent(id);
+      asks.answer(id, 'yes');
+      asks.told(id);
+    }
+    expect(asks.claimOwnCopy({ type: 'request', number: 1n, description: 'waiting' })).toBe(true);
+  });
+
+  test('a copy whose settlement is refused finishes its disconnected ask as rejected', async () => {
+    const { asks, finish, finished, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.disconnected(id);
+    const later = settlingLater();
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: later.settled });
+    later.refuse(Error('Disconnected'));
+    await expect.poll(() => finished).toEqual([['r1', 'rejected']]);
+    expect(states(store)).toEqual(['r1:settled']);
+  });
+
+  test('a copy settled otherwise than fulfilled is a refusal', async () => {
+    const { asks, finish, finished, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.disconnected(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: 'rejected' });
+    await expect.poll(() => finished).toEqual([['r1', 'rejected']]);
+    expect(states(store)).toEqual(['r1:settled']);
+    // Settled already: a late answer is no answer.
+    expect(asks.answer(id, 'yes')).toBe('ignore');
+  });
+
+  test('a copy claimed before the disconnection is followed at the disconnection', async () => {
+    const { asks, finish, finished, logs } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: 'fulfilled' });
+    await Promise.resolve();
+    expect(finished).toEqual([]);
+    asks.disconnected(id);
+    expect(logs).toEqual(['the connection broke while r1 waited for HOST; it keeps waiting']);
+    await expect.poll(() => finished).toEqual([['r1', 'fulfilled']]);
+  });
+
+  test('a copy is not followed without a disconnection, nor before resume', async () => {
+    const { asks, finished } = setUp();
+    const before = asks.make('r', () => request('before'));
+    asks.sent(before);
+    asks.disconnected(before);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'before', settled: 'fulfilled' });
+    const resumed = setUp();
+    await resumed.asks.resume(resumed.finish);
+    const plain = resumed.asks.make('r', () => request('plain'));
+    resumed.asks.sent(plain);
+    resumed.asks.claimOwnCopy({
+      type: 'request',
+      number: 3n,
+      description: 'plain',
+      settled: 'fulfilled',
+    });
+    // The tracker's own promise answers these; the copies wait.
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(finished).toEqual([]);
+    expect(resumed.finished).toEqual([]);
+    expect(asks.answer(before, 'yes')).toBe('act');
+    expect(resumed.asks.answer(plain, 'yes')).toBe('act');
+  });
+
+  test('a disconnection of an ask that no longer waits is not logged and changes nothing', async () => {
+    const { asks, finish, finished, logs, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.answer(id, 'yes');
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: 'rejected' });
+    asks.disconnected(id);
+    asks.disconnected('r9');
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(logs).toEqual([]);
+    expect(finished).toEqual([]);
+    expect(states(store)).toEqual(['r1:settled']);
+  });
+
+  test('after the run stopped, a copy that settles finishes nothing', async () => {
+    const { asks, finish, finished, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.disconnected(id);
+    const later = settlingLater();
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: later.settled });
+    asks.stop();
+    later.settle('fulfilled');
+    const other = settlingLater();
+    const second = asks.make('r', () => request('window'));
+    asks.disconnected(second);
+    asks.claimOwnCopy({ type: 'request', number: 3n, description: 'x', settled: other.settled });
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(finished).toEqual([]);
+    expect(states(store)).toEqual(['r1:sent', 'r2:made']);
+  });
+
+  test('a told copy is dismissed only after the store is written, and also when writing fails', async () => {
+    const dismissed: bigint[] = [];
+    const powers = Far('powers', {
+      dismiss: (number: bigint) => void dismissed.push(number),
+      listMessages: () => harden([]),
+    }) as unknown as PowersRef;
+    let written!: () => void;
+    let failWrite!: (reason: Error) => void;
+    const saves: Promise<void>[] = [
+      new Promise(resolve => {
+        written = resolve;
+      }),
+      new Promise((_, reject) => {
+        failWrite = reject;
+      }),
+    ];
+    let saved = 0;
+    const asks = makePendingAsks({
+      store: emptyAskStore(),
+      powers,
+      log: () => {},
+      save: () => {
+        saved += 1;
+        return saves[saved - 1]!;
+      },
+    });
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door' });
+    asks.answer(id, 'yes');
+    asks.told(id);
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(saved).toBe(1);
+    expect(dismissed).toEqual([]);
+    written();
+    await expect.poll(() => dismissed).toEqual([2n]);
+    const other = asks.make('r', () => request('window'));
+    asks.sent(other);
+    asks.claimOwnCopy({ type: 'request', number: 3n, description: 'window' });
+    asks.answer(other, 'no');
+    asks.told(other);
+    failWrite(Error('disk full'));
+    await expect.poll(() => dismissed).toEqual([2n, 3n]);
+  });
+
+  test('at start, two stored asks of one text take one copy each, skipping copies without a number', async () => {
+    const stored = readAskStore({
+      next: 3,
+      pending: [
+        { ...request('same'), id: 'r1', state: 'sent' },
+        { ...request('same'), id: 'r2', state: 'sent' },
+      ],
+    }).store;
+    const { asks, finish, finished } = setUp({
+      store: stored,
+      inbox: [
+        { type: 'request', number: '4', description: 'same', settled: 'rejected' },
+        { type: 'request', number: 5n, description: 'same', settled: 'fulfilled' },
+        { type: 'request', number: 6n, description: 'same', settled: 'rejected' },
+      ],
+    });
+    await asks.resume(finish);
+    await expect
+      .poll(() => [...finished].sort())
+      .toEqual([
+        ['r1', 'fulfilled'],
+        ['r2', 'rejected'],
+      ]);
+  });
+
+  test('a lost ask leaves the store at once and is told once', async () => {
+    const stored = readAskStore({
+      next: 2,
+      pending: [{ ...request('gone', 4), id: 'r1', state: 'sent' }],
+    }).store;
+    const { asks, finish, finished } = setUp({ store: stored });
+    await asks.resume(finish);
+    expect(finished).toEqual([['r1', 'lost']]);
+    expect(stored.pending).toEqual([]);
+    expect(asks.hasPendingFor(4n)).toBe(false);
+    expect(asks.pending()).toBe(stored.pending);
+  });
+
+  test('pending asks answer for their own message only', () => {
+    const { asks } = setUp();
+    asks.make('r', () => request('x', 4));
+    asks.make('r', () => request('y'));
+    expect(asks.hasPendingFor(4n)).toBe(true);
+    expect(asks.hasPendingFor(5n)).toBe(false);
+  });
+});
+
+describe('more edges of the owner', () => {
+  test('an origin is stored with its number as text and read back as a bigint', () => {
+    expect(storedOrigin(undefined)).toBeUndefined();
+    expect(storedOrigin({ number: 12n, sender: 'alice' })).toEqual({
+      number: '12',
+      sender: 'alice',
+    });
+    const ask: StoredAsk = { ...request('x', 12), id: 'r1' };
+    expect(originOfAsk(ask)).toEqual({ number: 12n, sender: 'alice' });
+    expect(originOfAsk({ ...request('x'), id: 'r2' })).toBeUndefined();
+  });
+
+  test.each(['undisconnected', 'xcaptp', 'captpx', 'disconnectionless'])(
+    'isDisconnection(%j) is false: a whole word only',
+    text => {
+      expect(isDisconnection(text)).toBe(false);
+    },
+  );
+
+  test('an ask handed over without a state was sent', () => {
+    const store: AskStore = { next: 2, pending: [{ ...request('x', 3), id: 'r1' }] };
+    const { asks } = setUp({ store });
+    expect(asks.hasPendingFor(3n)).toBe(true);
+    expect(asks.answer('r1', 'yes')).toBe('act');
+    expect(states(store)).toEqual(['r1:settled']);
+  });
+
+  test('telling a lost ask leaves the other stored asks alone', async () => {
+    const stored = readAskStore({
+      next: 3,
+      pending: [
+        { ...request('gone'), id: 'r1', state: 'sent' },
+        { ...request('here'), id: 'r2', state: 'sent' },
+      ],
+    }).store;
+    const later = settlingLater();
+    const { asks, finish, finished } = setUp({
+      store: stored,
+      inbox: [{ type: 'request', number: 5n, description: 'here', settled: later.settled }],
+    });
+    await asks.resume(finish);
+    expect(finished).toEqual([['r1', 'lost']]);
+    // A lost ask, not yet told, takes no copy that comes by later.
+    expect(asks.claimOwnCopy({ type: 'request', number: 6n, description: 'gone' })).toBe(false);
+    asks.told('r1');
+    expect(states(stored)).toEqual(['r2:sent']);
+  });
+
+  test('a stopped run finishes no lost ask at start', async () => {
+    const stored = readAskStore({
+      next: 2,
+      pending: [{ ...request('gone'), id: 'r1', state: 'sent' }],
+    }).store;
+    const { asks, finish, finished } = setUp({ store: stored });
+    asks.stop();
+    await asks.resume(finish);
+    expect(finished).toEqual([]);
+    expect(states(stored)).toEqual(['r1:sent']);
+  });
+
+  test('the told limit passes over asks whose copies were dismissed already', async () => {
+    const { asks, dismissed } = setUp();
+    const tell = (i: number) => {
+      const id = asks.make('r', () => request(`ask ${i}`));
+      asks.sent(id);
+      asks.claimOwnCopy({ type: 'request', number: BigInt(1000 + i), description: `ask ${i}` });
+      asks.answer(id, 'yes');
+      asks.told(id);
+    };
+    for (let i = 0; i < 65; i += 1) tell(i);
+    await expect.poll(() => dismissed.length).toBe(65);
+    expect(() => tell(65)).not.toThrow();
+    await expect.poll(() => dismissed.length).toBe(66);
+  });
+});
+
+describe('what a copy must be', () => {
+  test('an origin number of several digits reads', () => {
+    const ask = { ...request('x', 12), id: 'r1', state: 'sent' };
+    expect(readAskStore({ next: 2, pending: [ask] })).toEqual({
+      store: { next: 2, pending: [ask] },
+      lost: 0,
+    });
+  });
+
+  test('a copy of another type, or without a bigint number, is not a request', () => {
+    const { asks } = setUp();
+    asks.sent(asks.make('r', () => request('door')));
+    expect(
+      asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 1n, description: 'door' }),
+    ).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 2, description: 'door' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'request', number: 3n, description: 'door' })).toBe(true);
+  });
+
+  test('a request copy with the same source is not a proposal', () => {
+    const { asks } = setUp();
+    asks.make('p', () => ({
+      kind: 'proposal',
+      recipient: 'HOST',
+      description: '1 + 1',
+      detail: {},
+    }));
+    expect(asks.claimOwnCopy({ type: 'request', number: 1n, source: '1 + 1' })).toBe(false);
+    expect(asks.claimOwnCopy({ type: 'eval-proposal-proposer', number: 2n, source: '1 + 1' })).toBe(
+      true,
+    );
+  });
+});
+
+describe('what does not happen', () => {
+  test('after the run stopped, a copy whose settlement is refused finishes nothing', async () => {
+    const { asks, finish, finished, store } = setUp();
+    await asks.resume(finish);
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.disconnected(id);
+    const later = settlingLater();
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: later.settled });
+    asks.stop();
+    later.refuse(Error('refused'));
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(finished).toEqual([]);
+    expect(states(store)).toEqual(['r1:sent']);
+  });
+
+  test('a disconnection before resume, with the copy claimed, leaves the ask to its answer', async () => {
+    const { asks, store } = setUp();
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door', settled: 'fulfilled' });
+    asks.disconnected(id);
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(states(store)).toEqual(['r1:sent']);
+    expect(asks.answer(id, 'yes')).toBe('act');
+  });
+
+  test('telling an ask that has no outcome yet neither drops it nor dismisses its copy', async () => {
+    const { asks, store, dismissed } = setUp();
+    const id = asks.make('r', () => request('door'));
+    asks.sent(id);
+    asks.claimOwnCopy({ type: 'request', number: 2n, description: 'door' });
+    asks.told(id);
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    expect(dismissed).toEqual([]);
+    expect(states(store)).toEqual(['r1:sent']);
   });
 });
