@@ -12,21 +12,28 @@
  * the very formula the host's name does (a controller replaced by someone
  * else is not). An agent of ours from before the marker is known by the
  * `tools/` its agent makes in its guest at start (upstream's guests have
- * none); it is marked when setup next meets it.
+ * none), our agent manager by the `host-agent` it was given; either is marked
+ * when setup next meets it.
  */
 import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import { guestNamesFor, type GuestNames } from './read-setup-env.js';
+import { HOST_AGENT } from './serve-add-agent-form.js';
 
 const MARKER_NAME = 'lal-fae-agents';
 const MOST_TRIED = 50;
 
 type Ownership = 'free' | 'ours' | 'another';
 
-const makesTools = async (host: SetupHostRef, agentName: string): Promise<boolean> => {
+/**
+ * Whether the guest's powers bear a mark this setup's caplets leave: the agent's `tools/`, or
+ * the host's powers the agent manager was given (`host-agent`; upstream's manager has other powers).
+ */
+const bearsOurMark = async (host: SetupHostRef, agentName: string): Promise<boolean> => {
   try {
     const guest = (await E(host).lookup(agentName)) as SetupGuest;
-    return await E(guest).has('tools');
+    const [tools, hostAgent] = await Promise.all([E(guest).has('tools'), E(guest).has(HOST_AGENT)]);
+    return tools || hostAgent;
   } catch {
     return false;
   }
@@ -44,8 +51,8 @@ const ownershipOf = async (host: SetupHostRef, names: GuestNames): Promise<Owner
     if (marked !== undefined)
       return marked === (await E(host).identify(controllerName)) ? 'ours' : 'another';
   }
-  // Before the marker: our agent made tools/ in its guest when it started.
-  if (guest && agent && (await makesTools(host, agentName))) return 'ours';
+  // Before the marker: our agent made tools/ in its guest when it started; our manager holds host-agent.
+  if (guest && agent && (await bearsOurMark(host, agentName))) return 'ours';
   return 'another';
 };
 

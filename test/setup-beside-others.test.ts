@@ -166,6 +166,25 @@ describe("beside upstream Lal's setup (defect 4, newest daemon)", () => {
     expect(output.text()).toContain('the lal-2 agent is running');
   });
 
+  it('after an upgrade, its own manager from before the marker is known as its own (no setup-lal-2)', async () => {
+    const mailHost = newMailHost('newest');
+    const output = captureOutput();
+    stubEnv({ LAL_HOST: CLOSED_HOST });
+    const setup = makeSetup({
+      agentSpecifier: agentSource,
+      managerSpecifier: managerSource,
+      say: output.say,
+    });
+    await setup(mailHost.host);
+    await waitForText(mailHost, 'Lal agent ready.');
+    // A release before the marker left no record of what it made.
+    await E(mailHost.host).remove('lal-fae-agents');
+    await setup(mailHost.host);
+    for (const name of ['setup-lal-2', 'lal-2', 'controller-for-setup-lal-2'])
+      expect(await E(mailHost.host).has(name)).toBe(false);
+    expect(output.text()).not.toContain('was made by someone else');
+  });
+
   it('a failure is one line and exit code 1, never a stack trace', async () => {
     const mailHost = newMailHost('newest');
     const said: string[] = [];
