@@ -14,8 +14,10 @@ const SETUP_ENV_NAMES: readonly string[] = harden([
   'LAL_FORM',
   'LAL_AGENT_MODULE',
   'LAL_SIM_NO_BUILD',
-  // npm run mutation's concurrency, and the bench's mark on the child it runs itself again as.
+  // npm run mutation's concurrency and the test files it hands vitest; the bench's mark on the
+  // child it runs itself again as (docs/configuration.md, "For developers").
   'LAL_MUTATION_CONCURRENCY',
+  'LAL_MUTATION_TESTS',
   'LAL_BENCH_CHILD',
   'FAE_GUEST',
 ]);
