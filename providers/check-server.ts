@@ -7,6 +7,7 @@
  * taken away, LAL_PROVIDER changed).
  */
 import type { ProviderConfig } from './config.js';
+import { closestNames } from './closest-names.js';
 import { displayHost } from './provider-errors.js';
 import {
   fetchModelList,
@@ -81,10 +82,9 @@ const listsModel = (models: readonly string[], config: ProviderConfig): boolean 
       (config.kind === 'anthropic' && name.startsWith(`${config.model}-`)),
   );
 
-/** The models to name: those sharing the wanted name's first word first, at most twelve. */
+/** The models to name: the closest to the one wanted first, at most twelve. */
 const nameModels = (models: readonly string[], wanted: string): string => {
-  const stem = wanted.toLowerCase().split(/[^a-z0-9]/)[0] ?? '';
-  const near = models.filter(name => stem !== '' && name.toLowerCase().startsWith(stem));
+  const near = closestNames(wanted, models);
   const ordered = [...near, ...models.filter(name => !near.includes(name))];
   const shown = ordered.slice(0, 12);
   return `${shown.join(', ')}${ordered.length > shown.length ? ` and ${ordered.length - shown.length} more` : ''}`;

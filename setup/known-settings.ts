@@ -2,7 +2,7 @@
  * Every LAL_/FAE_ variable some part of lal-fae reads, so a misspelt one in
  * `.env` or the shell is named instead of silently ignored.
  */
-import { closestNames } from '../src/text/closest-names.js';
+import { closestNames } from '../providers/closest-names.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 

@@ -1,7 +1,7 @@
 // A misspelt setting is named with the one it is close to, never silently ignored.
 import { describe, expect, it } from 'vitest';
 import { unknownSettings } from '../setup/known-settings.js';
-import { closestNames } from '../src/text/closest-names.js';
+import { closestNames } from '../providers/closest-names.js';
 
 describe('unknown settings', () => {
   it('names each unknown LAL_/FAE_ variable with the closest known ones; known ones and others pass', () => {

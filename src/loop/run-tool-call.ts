@@ -10,7 +10,7 @@ import type { AgentLimits } from '../config/config.js';
 import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
-import { closestNames } from '../text/closest-names.js';
+import { closestNames } from '../../providers/closest-names.js';
 import { quoteList } from '../tools/explain-failure.js';
 import { dispatchBuiltinTool, type BuiltinContext } from '../tools/dispatch-builtin-tool.js';
 import type { Observe } from './agent-events.js';

@@ -11,7 +11,7 @@ import { E } from '@endo/far';
 import type { MessageRecord } from '../mail/message-record.js';
 import { stringList } from '../mail/message-record.js';
 import type { BuiltinContext } from './builtin-context.js';
-import { closestNames } from '../text/closest-names.js';
+import { closestNames } from '../../providers/closest-names.js';
 import type { Args } from './read-args.js';
 import type { GroupedCall } from './tool-groups.js';
 
