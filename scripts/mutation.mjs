@@ -88,12 +88,12 @@ const modules = [
   },
   {
     name: 'ask-life',
-    mutate: ['src/pending/ask-life.ts'],
+    mutate: ['src/asks/ask-life.ts'],
     tests: ['test/ask-life.test.ts', 'test/agent-ask-life.test.ts'],
   },
   {
     name: 'pending-asks',
-    mutate: ['src/pending/pending-asks.ts'],
+    mutate: ['src/asks/pending-asks.ts'],
     tests: [
       'test/pending-asks.test.ts',
       'test/ask-life.test.ts',
@@ -103,7 +103,7 @@ const modules = [
   },
   {
     name: 'proposal-tracker',
-    mutate: ['src/proposals/proposal-tracker.ts'],
+    mutate: ['src/asks/proposal-tracker.ts'],
     tests: [
       'test/proposals-tracker.test.ts',
       'test/agent-proposals.test.ts',
@@ -112,7 +112,7 @@ const modules = [
   },
   {
     name: 'approval-gate',
-    mutate: ['src/policy/approval-gate.ts'],
+    mutate: ['src/asks/approval-gate.ts'],
     tests: [
       'test/policy-approval-gate.test.ts',
       'test/agent-tool-policy.test.ts',

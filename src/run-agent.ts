@@ -27,7 +27,7 @@ import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
-import { finishEarlierAsk } from './pending/resume-pending-asks.js';
+import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 
 export interface AgentOptions {
   powers: PowersRef;

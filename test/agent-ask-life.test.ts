@@ -1,5 +1,5 @@
 /**
- * One life for every ask (src/pending/ask-life.ts, pending-asks.ts), as the
+ * One life for every ask (src/asks/ask-life.ts, pending-asks.ts), as the
  * daemon runs the agent: under lockdown, through make() and E(), with the
  * daemon double. Each test holds a hand mutation of the ask code that once
  * survived the suite (issue 22): an approval usable forever, a settled ask

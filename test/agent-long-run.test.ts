@@ -14,8 +14,8 @@ import { runToolCall } from '../src/loop/run-tool-call.js';
 import { decodeCall } from '../src/encoding/decode-call.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeNoticeQueue } from '../src/serving/notices.js';
-import { emptyAskStore, makePendingAsks } from '../src/pending/pending-asks.js';
-import { makeProposalTracker } from '../src/proposals/proposal-tracker.js';
+import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
+import { makeProposalTracker } from '../src/asks/proposal-tracker.js';
 import type { BuiltinContext } from '../src/tools/dispatch-builtin-tool.js';
 
 const never = new Promise<never>(() => {});

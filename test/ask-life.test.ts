@@ -1,11 +1,11 @@
 /**
- * The life of an ask as a pure function (src/pending/ask-life.ts): every
+ * The life of an ask as a pure function (src/asks/ask-life.ts): every
  * state against every event, while the run serves and after it stopped.
  * A yes is acted on once; a disconnection is never a refusal; nothing is
  * acted on once the run has stopped; only pending asks are kept.
  */
 import { describe, expect, test } from 'vitest';
-import { isPending, nextAsk, type AskEvent, type AskState } from '../src/pending/ask-life.js';
+import { isPending, nextAsk, type AskEvent, type AskState } from '../src/asks/ask-life.js';
 
 const STATES: AskState[] = ['made', 'sent', 'settled', 'told', 'dismissed', 'lost'];
 const EVENTS: AskEvent[] = ['send', 'yes', 'no', 'disconnect', 'copy-gone', 'tell', 'dismiss'];

@@ -1,5 +1,5 @@
 /**
- * The one owner of every ask's state (src/pending/pending-asks.ts) as a
+ * The one owner of every ask's state (src/asks/pending-asks.ts) as a
  * module: the store mirrors exactly the pending asks at every step, a told
  * ask leaves it at once, an answer after the run stopped is ignored, two
  * asks of one text take two copies, a disconnection is followed through
@@ -20,7 +20,7 @@ import {
   type NewAsk,
   type Settlement,
   type StoredAsk,
-} from '../src/pending/pending-asks.js';
+} from '../src/asks/pending-asks.js';
 
 const request = (description: string, number?: number): NewAsk => ({
   kind: 'request',

@@ -1,5 +1,5 @@
 /**
- * The approval gate's answers across a restart (src/policy/approval-gate.ts): what the model is
+ * The approval gate's answers across a restart (src/asks/approval-gate.ts): what the model is
  * told for each way a stored approval ended, which yes leaves an allowance (once, for the call the
  * HOST saw), and what help() lists as pending. The live paths are in agent-tool-policy.test.ts
  * and agent-pending-restart.test.ts; `npm run mutation -- approval-gate` judges these.
@@ -8,8 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
-import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/pending/pending-asks.js';
-import { makeApprovalGate } from '../src/policy/approval-gate.js';
+import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/asks/pending-asks.js';
+import { makeApprovalGate } from '../src/asks/approval-gate.js';
 import { digestOfCall } from '../src/policy/describe-call.js';
 
 const setUp = (approver?: string) => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decodeCall, type CallDecoding } from '../src/encoding/decode-call.js';
-import type { ApprovalAsk, ApprovalGate } from '../src/policy/approval-gate.js';
+import type { ApprovalAsk, ApprovalGate } from '../src/asks/approval-gate.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';
 import { readToolPolicy } from '../src/policy/tool-policy.js';

@@ -8,9 +8,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { makeProposalTracker, type Proposal } from '../src/proposals/proposal-tracker.js';
+import { makeProposalTracker, type Proposal } from '../src/asks/proposal-tracker.js';
 import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
-import { emptyAskStore, makePendingAsks } from '../src/pending/pending-asks.js';
+import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const makeHost = (options: { dismissFails?: boolean } = {}) => {

@@ -26,7 +26,7 @@ export interface HostInbox {
 const packageText = (strings: readonly string[], names: readonly string[]): string =>
   strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
 
-/** An agent's request for the HOST's approval of a tool call (src/policy/approval-gate.ts). */
+/** An agent's request for the HOST's approval of a tool call (src/asks/approval-gate.ts). */
 const APPROVAL = /^(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
 
 /** Shows a request for approval with what to type to answer it. */

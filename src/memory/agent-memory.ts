@@ -8,7 +8,7 @@
  * last hour's calls by the minute; since version 4 what the agent asked of
  * others and still waits for (requests, approvals, proposals), and whom the
  * quota has told to wait; since version 5 where each ask's life stood
- * (pending/ask-life.ts); since version 6 the senders it served (turns in a
+ * (asks/ask-life.ts); since version 6 the senders it served (turns in a
  * row, turns this hour, who is held). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
@@ -25,7 +25,7 @@ import {
   migrateUsage,
   type UsageLedger,
 } from '../usage/usage-ledger.js';
-import { emptyAskStore, readAskStore, type AskStore } from '../pending/pending-asks.js';
+import { emptyAskStore, readAskStore, type AskStore } from '../asks/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../serving/notices.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 import { describeError } from '../../providers/describe-error.js';

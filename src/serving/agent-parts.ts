@@ -13,12 +13,12 @@ import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
-import { makeApprovalGate } from '../policy/approval-gate.js';
+import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
 import {
   makeHostApprovedEvaluation,
   readDirectEvaluation,
-} from '../approval/host-approved-evaluation.js';
+} from '../asks/host-approved-evaluation.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
@@ -38,10 +38,10 @@ import {
   readLiveProgress,
   type LivePlaceholders,
 } from '../progress/live-placeholders.js';
-import { makeProposalTracker, type ProposalTracker } from '../proposals/proposal-tracker.js';
-import { makeRequestTracker, type RequestTracker } from '../requests/request-tracker.js';
+import { makeProposalTracker, type ProposalTracker } from '../asks/proposal-tracker.js';
+import { makeRequestTracker, type RequestTracker } from '../asks/request-tracker.js';
 import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
-import { makePendingAsks, type PendingAsks } from '../pending/pending-asks.js';
+import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';

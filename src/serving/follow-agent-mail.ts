@@ -1,7 +1,7 @@
 /**
  * Follows the agent's mail for the serving loop: others' messages become
  * work; the agent's own copies are dismissed (they would fill the inbox
- * forever) except the copies of pending asks (pending/pending-asks.ts
+ * forever) except the copies of pending asks (asks/pending-asks.ts
  * claims them; eval-proposals are never dismissed here), and live-progress
  * placeholders, kept until their last edit. Following that fails is tried
  * again, less and less often; a mailbox that does not load is reported.

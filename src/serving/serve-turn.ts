@@ -18,9 +18,9 @@ import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { TellSender } from '../mail/tell-sender.js';
 import type { NoticeQueue, Origin } from './notices.js';
-import type { ProposalTracker } from '../proposals/proposal-tracker.js';
-import type { RequestTracker } from '../requests/request-tracker.js';
-import type { PendingAsks } from '../pending/pending-asks.js';
+import type { ProposalTracker } from '../asks/proposal-tracker.js';
+import type { RequestTracker } from '../asks/request-tracker.js';
+import type { PendingAsks } from '../asks/pending-asks.js';
 import { systemPrompt } from '../prompt/system-prompt.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { BUILTIN_SCHEMAS } from '../tools/builtin-schemas.js';
@@ -28,7 +28,7 @@ import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { promptFor, schemasFor } from '../daemon/speak-generation.js';
 import type { BuiltinContext } from '../tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from '../tools/fae-tool-registry.js';
-import type { ApprovalGate } from '../policy/approval-gate.js';
+import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
 import { decodeCall, type CallDecoding } from '../encoding/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
@@ -60,7 +60,7 @@ export interface TurnServerSetup {
   /** Which tools are offered, and which calls the HOST approves first. */
   policy: ToolPolicy;
   approvals: ApprovalGate;
-  /** Every ask still pending (pending/pending-asks.ts): whether the message may still be answered later. */
+  /** Every ask still pending (asks/pending-asks.ts): whether the message may still be answered later. */
   asks: Pick<PendingAsks, 'hasPendingFor'>;
   /** The `schedule` tool's wake-ups. */
   wakeUps?: WakeUps;

@@ -5,9 +5,9 @@
  */
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { NameOf } from '../mail/sender-names.js';
-import type { Origin, ProposalTracker } from '../proposals/proposal-tracker.js';
+import type { Origin, ProposalTracker } from '../asks/proposal-tracker.js';
 import type { RecallResult } from '../recall/search-history.js';
-import type { RequestTracker } from '../requests/request-tracker.js';
+import type { RequestTracker } from '../asks/request-tracker.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
 

@@ -3,7 +3,7 @@
  * daemon's promise settles only when they answer). Like proposals, a
  * request returns at once and its outcome comes back as a notice, so a slow
  * answer never holds up the agent's other mail. Each open request is kept
- * in the agent's store (pending/pending-asks.ts): answered after a restart,
+ * in the agent's store (./pending-asks.ts): answered after a restart,
  * it still reaches the message it was made for.
  */
 import { E } from '@endo/far';
@@ -18,7 +18,7 @@ import {
   type PendingAsks,
   type Settlement,
   type StoredAsk,
-} from '../pending/pending-asks.js';
+} from './pending-asks.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const VALUE_PREVIEW_CHARS = 2_000;

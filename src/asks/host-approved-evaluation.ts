@@ -4,7 +4,7 @@
  * endowments by pet name) goes to the host as a request; only when the host
  * resolves it does the agent call the daemon's `evaluate`, and a rejection
  * reaches the model with the host's reason. The same flow and notices as the
- * eval-proposals of f0a46042a (proposals/proposal-tracker.ts): `pending` at
+ * eval-proposals of f0a46042a (./proposal-tracker.ts): `pending` at
  * once, then GRANTED or REJECTED. With `direct` (LAL_DIRECT_EVAL) the code
  * runs without asking, as the newest daemon intends.
  *
@@ -22,14 +22,14 @@ import {
   storedProposal,
   type Proposal,
   type ProposalTracker,
-} from '../proposals/proposal-tracker.js';
+} from './proposal-tracker.js';
 import {
   emptyAskStore,
   isDisconnection,
   makePendingAsks,
   storedOrigin,
   type PendingAsks,
-} from '../pending/pending-asks.js';
+} from './pending-asks.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;

@@ -20,7 +20,7 @@ import {
   type PendingAsks,
   type Settlement,
   type StoredAsk,
-} from '../pending/pending-asks.js';
+} from './pending-asks.js';
 import {
   grantedText,
   rejectedText,

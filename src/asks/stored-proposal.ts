@@ -1,6 +1,6 @@
 /** A proposal as the tracker keeps it, and as it is stored to be finished after a restart. */
 import type { Origin } from '../serving/notices.js';
-import { originOfAsk, type StoredAsk } from '../pending/pending-asks.js';
+import { originOfAsk, type StoredAsk } from './pending-asks.js';
 
 export interface Proposal {
   source: string;

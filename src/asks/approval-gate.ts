@@ -5,7 +5,7 @@
  * yes and the call runs then; rejecting it means no. Either way the outcome
  * comes back to the model as a notice (APPROVED with the call's result, or
  * REFUSED with the HOST's reason), as for eval-proposals and requests.
- * Each open approval is kept in the agent's store (pending/pending-asks.ts):
+ * Each open approval is kept in the agent's store (./pending-asks.ts):
  * a yes that comes after a restart cannot run the call (the turn that made
  * it is gone), so the model is told to call it again, and that one call of
  * exactly the same action (the same digest, ./describe-call.ts) runs once
@@ -16,7 +16,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { digestOfStored } from './describe-call.js';
+import { digestOfStored } from '../policy/describe-call.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
 import {
   isDisconnection,
@@ -25,7 +25,7 @@ import {
   type PendingAsks,
   type Settlement,
   type StoredAsk,
-} from '../pending/pending-asks.js';
+} from './pending-asks.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const RESULT_PREVIEW_CHARS = 4_000;

@@ -3,9 +3,9 @@
  * tracker of its kind, which tells the model how it ended (as a notice
  * about the message it was made for).
  */
-import type { ApprovalGate } from '../policy/approval-gate.js';
-import type { ProposalTracker } from '../proposals/proposal-tracker.js';
-import type { RequestTracker } from '../requests/request-tracker.js';
+import type { ApprovalGate } from './approval-gate.js';
+import type { ProposalTracker } from './proposal-tracker.js';
+import type { RequestTracker } from './request-tracker.js';
 import type { Settlement, StoredAsk } from './pending-asks.js';
 
 export const finishEarlierAsk =
