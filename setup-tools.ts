@@ -18,6 +18,7 @@
  * the MCP bridge `mcp-<name>` and gives it to the guest under tools/: Fae
  * offers every tool of that server, following its list as it changes.
  */
+import { Fail, q } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
 import { planMcpBridge } from './setup/mcp-bridge-plan.js';
@@ -91,11 +92,8 @@ export const makeToolSetup =
     const say = options.say ?? sayToConsole;
     const daemon = await readSetupDaemon(hostPowers);
     const command = setupToolsCommand(daemon);
-    if (args.length > 0) {
-      throw Error(
-        `Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${command} (no arguments); got ${args.length}`,
-      );
-    }
+    args.length === 0 ||
+      Fail`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${q(command)} (no arguments); got ${q(args.length)}`;
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     // Everything is checked before anything is created.
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());

@@ -16,6 +16,7 @@
  * `@pins`…, and the agent manager that answers the chat UI's "Add an agent"
  * form is provisioned too, unless LAL_FORM=0 (provision-manager.ts).
  */
+import { Fail, q } from '@endo/errors';
 import { scriptMain } from './setup/script-main.js';
 import { pickEnv, type SourceEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
@@ -65,11 +66,8 @@ export const makeSetup =
   async (hostPowers: SetupHostRef, ...args: string[]): Promise<void> => {
     const say = options.say ?? sayToConsole;
     const daemon = await readSetupDaemon(hostPowers);
-    if (args.length > 1) {
-      throw Error(
-        `Usage: ${setupCommand(daemon)} [guest-name] (or set LAL_NAME); got ${args.length} arguments`,
-      );
-    }
+    args.length <= 1 ||
+      Fail`Usage: ${q(setupCommand(daemon))} [guest-name] (or set LAL_NAME); got ${q(args.length)} arguments`;
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     for (const warning of unknownSettings(env)) say(`warning: ${warning}`);
     const [nameArgument] = args;

@@ -6,6 +6,7 @@
  * daemon fills in the defaults of fields left empty when the form is
  * submitted, and hands the values to the manager as a `value` message.
  */
+import { Fail, makeError, q, X } from '@endo/errors';
 
 export interface FormField {
   readonly name: string;
@@ -54,12 +55,11 @@ export interface AgentSubmission {
 
 /** Reads the submitted record; a missing or non-string field is refused (naming the field, never a value). */
 export const readSubmission = (values: unknown): AgentSubmission => {
-  if (typeof values !== 'object' || values === null)
-    throw Error('the submission is not a record of values');
+  (typeof values === 'object' && values !== null) || Fail`the submission is not a record of values`;
   const record = values as Record<string, unknown>;
   const field = (name: keyof AgentSubmission): string => {
     const value = record[name];
-    if (typeof value !== 'string') throw Error(`the field "${name}" is missing or not text`);
+    if (typeof value !== 'string') throw makeError(X`the field ${q(name)} is missing or not text`);
     return value.trim();
   };
   return harden({

@@ -7,6 +7,7 @@
  * makes them again. Re-runnable: the pin is rewritten only when it names
  * another caplet (e.g. after LAL_RESTART=1), which lets the old one be collected.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
@@ -46,7 +47,8 @@ export const pinAgent = async (
     return 'unpinned';
   }
   const id = await E(host).identify(controllerName);
-  if (id === undefined) throw Error(`Cannot pin "${controllerName}": the host has no such name`);
+  if (id === undefined)
+    throw makeError(X`Cannot pin ${q(controllerName)}: the host has no such name`);
   if (pinnedId === id) return 'kept';
   await daemon.storeIdentifier(host, [pins, controllerName], id);
   say(

@@ -2,6 +2,7 @@
  * Where the recorded session sits in the README: a fenced block between two
  * HTML comments, the command first, then what the simulator printed.
  */
+import { makeError, q, X } from '@endo/errors';
 import { SESSION_COMMAND } from './readme-session.js';
 
 const START = '<!-- transcript:start (npm run transcript -- --write) -->';
@@ -21,6 +22,6 @@ export const readmeBlock = (readme: string): string | undefined => {
 /** The README with its block replaced by `block`. */
 export const withBlock = (readme: string, block: string): string => {
   const current = readmeBlock(readme);
-  if (current === undefined) throw Error(`README.md has no ${START} … ${END} block`);
+  if (current === undefined) throw makeError(X`README.md has no ${q(START)} … ${q(END)} block`);
   return readme.replace(current, () => block);
 };

@@ -18,6 +18,7 @@
  * Only for the host's messages: another agent would read the placeholder,
  * which arrives finished before the first edit, as the answer.
  */
+import { makeError, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { Clock } from '../lifecycle/clock.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -99,7 +100,7 @@ export const makeLivePlaceholders = (options: {
           textOf(message) === FIRST_STATUS,
       );
       const copy = copies.at(-1);
-      if (copy === undefined) throw new Error('its own copy was not found');
+      if (copy === undefined) throw makeError(X`its own copy was not found`);
       active.add(copy.number as bigint);
       return copy.number as bigint;
     } finally {
