@@ -71,7 +71,7 @@ beforeAll(() => {
     cwd: repoRoot,
     encoding: 'utf8',
   });
-  expect(child.stderr).toBe('');
+  expect(child.status, child.stderr).toBe(0);
   thrown = JSON.parse(child.stdout) as Record<string, string | null>;
 });
 
