@@ -6,9 +6,11 @@
 import { PHASES, runPhase, type PhaseName } from './sequence.js';
 
 export const OUTCOMES_MARKER = 'conformance-outcomes:';
+harden(OUTCOMES_MARKER);
 
 export const main = async (powers: unknown, phase: string) => {
   if (!PHASES.includes(phase as PhaseName)) throw Error(`Unknown phase ${JSON.stringify(phase)}`);
   const run = await runPhase(phase as PhaseName, await powers);
   process.stdout.write(`${OUTCOMES_MARKER}${JSON.stringify(run)}\n`);
 };
+harden(main);

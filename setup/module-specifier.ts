@@ -18,3 +18,4 @@ export const assertModuleExists = (specifier: string): string => {
   }
   return specifier;
 };
+harden(assertModuleExists);

@@ -78,6 +78,7 @@ export const chooseNames = async (
     `"${asked.guestName}" and "${asked.guestName}-2" … "${asked.guestName}-${MOST_TRIED}" are all taken by others: choose another name`,
   );
 };
+harden(chooseNames);
 
 /** Controller name → formula id, for every controller this setup started; empty when unreadable. */
 const readMarker = async (host: SetupHostRef): Promise<Record<string, string>> => {
@@ -104,3 +105,4 @@ export const markOurs = async (host: SetupHostRef, controllerName: string): Prom
   if (marker[controllerName] === id) return;
   await E(host).storeValue(JSON.stringify({ ...marker, [controllerName]: id }), MARKER_NAME);
 };
+harden(markOurs);

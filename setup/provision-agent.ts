@@ -174,3 +174,4 @@ export const provisionAgent = async (
     handed,
   });
 };
+harden(provisionAgent);

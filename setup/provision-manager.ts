@@ -79,3 +79,4 @@ export const provisionManager = async (
     pin: await pinAgent(host, daemon, controllerName, options.pin, say),
   });
 };
+harden(provisionManager);

@@ -38,6 +38,7 @@ export const guestNamesFor = (rawName: string, variable: string): GuestNames => 
   }
   return harden(names);
 };
+harden(guestNamesFor);
 
 /** LAL_PERSONA when it is set, else the fallback; anything but lal or fae is refused. */
 export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
@@ -48,22 +49,26 @@ export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
   }
   return raw as Persona;
 };
+harden(readPersona);
 
 /** LAL_RESTART=1 (or any value but 0/false/no/off) asks to replace a running agent. */
 export const readRestart = (env: SourceEnv): boolean =>
   !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
+harden(readRestart);
 
 /** LAL_PIN=0 (or false/no/off) opts out of pinning the agent; pinned by default. */
 export const readPin = (env: SourceEnv): boolean => {
   const raw = (env.LAL_PIN ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readPin);
 
 /** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
 export const readForm = (env: SourceEnv): boolean => {
   const raw = (env.LAL_FORM ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readForm);
 
 /**
  * FAE_CWD as an absolute path (relative to the directory the script runs
@@ -84,6 +89,7 @@ export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
   if (!isDirectory) throw Error(`FAE_CWD is not a directory: ${JSON.stringify(absolute)}`);
   return absolute;
 };
+harden(readFaeCwd);
 
 /**
  * LAL_AUTH_TOKEN_FILE as an absolute path (relative to where the script
@@ -108,7 +114,9 @@ export const readTokenFile = (env: SourceEnv, cwd: string): string | undefined =
   }
   return absolute;
 };
+harden(readTokenFile);
 
 /** Said when the token itself is handed over: the daemon keeps it in clear text. */
 export const TOKEN_AT_REST_ADVICE =
   'note: the daemon keeps LAL_AUTH_TOKEN in clear text in its state; put the token in a file only you can read and set LAL_AUTH_TOKEN_FILE=<path> instead';
+harden(TOKEN_AT_REST_ADVICE);

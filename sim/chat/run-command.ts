@@ -174,3 +174,4 @@ export const runCommand = async (command: Parsed, context: CommandContext): Prom
     context.screen.print('error', describeError(error));
   }
 };
+harden(runCommand);

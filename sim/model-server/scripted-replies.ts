@@ -22,6 +22,7 @@ export const scriptedReplies = (
     throw new Error(`scripted replies exhausted: request ${next} but only ${list.length} scripted`);
   };
 };
+harden(scriptedReplies);
 
 /** The first `count` chat requests get `failure`; the rest go to `then`. */
 export const failFirst = (
@@ -38,8 +39,10 @@ export const failFirst = (
     return then(request);
   };
 };
+harden(failFirst);
 
 /** Every request fails the same way (a service that stays down). */
 export const alwaysFail =
   (failure: ScriptedFailure['failure']): ReplyScript =>
   () => ({ failure });
+harden(alwaysFail);
