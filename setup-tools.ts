@@ -46,11 +46,13 @@ import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
 import { describeError } from './providers/describe-error.js';
 
+// eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/tool-plans.ts)
 export { toolPetName } from './setup/tool-plans.js';
 
 /** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
 export const setupToolsCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
   `endo run --UNCONFINED dist/setup-tools.js --powers ${daemon.agent}`;
+harden(setupToolsCommand);
 
 export interface ToolSetupOptions extends SetupOptions {
   /** Where each tool's module is; the built dist/tools/<file>.js by default. */
@@ -145,6 +147,8 @@ export const makeToolSetup =
       say,
     });
   };
+harden(makeToolSetup);
 
 /** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
 export const main = scriptMain(makeToolSetup());
+harden(main);

@@ -37,11 +37,13 @@ import { sayToConsole, type Say } from './setup/say.js';
 import type { SetupHostRef } from './setup/setup-host.js';
 import { unknownSettings } from './setup/known-settings.js';
 
+// eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/passed-env.ts)
 export { PASSED_ENV_NAMES } from './setup/passed-env.js';
 
 /** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
 export const setupCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
   `endo run --UNCONFINED dist/setup.js --powers ${daemon.agent}`;
+harden(setupCommand);
 const DEFAULT_GUEST = 'lal';
 
 export interface SetupOptions {
@@ -59,6 +61,7 @@ export interface SetupOptions {
 
 /** `dist/agent.js` once built: this script's own directory. */
 export const defaultAgentSpecifier = (): string => new URL('./agent.js', import.meta.url).href;
+harden(defaultAgentSpecifier);
 const defaultManagerSpecifier = (): string => new URL('./agent-manager.js', import.meta.url).href;
 
 export const makeSetup =
@@ -107,6 +110,8 @@ export const makeSetup =
       });
     }
   };
+harden(makeSetup);
 
 /** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
 export const main = scriptMain(makeSetup());
+harden(main);

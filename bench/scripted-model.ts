@@ -24,12 +24,15 @@ export const latestNoticeNumber = (request: NormalizedRequest): number => {
   }
   throw makeError(X`bench model: no message notice in the request`);
 };
+harden(latestNoticeNumber);
 
 export const callTool = (name: string, args: Record<string, unknown>): ScriptedReply => ({
   toolCalls: [{ name, arguments: args }],
 });
+harden(callTool);
 
 export const done: ModelStep = () => ({ text: '' });
+harden(done);
 
 /** Replies "pong" to a fresh notice; once the tool result is back, ends the turn. */
 const pingPong: ModelStep = request =>
@@ -46,3 +49,4 @@ export const makeScriptedModel = (): ScriptedModel => {
     },
   };
 };
+harden(makeScriptedModel);

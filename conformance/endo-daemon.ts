@@ -75,3 +75,4 @@ export const startEndoDaemon = async (checkout: string): Promise<EndoDaemon> => 
   }
   return { endo, stop };
 };
+harden(startEndoDaemon);

@@ -7,9 +7,11 @@ import { Fail, q } from '@endo/errors';
 import { PHASES, runPhase, type PhaseName } from './sequence.js';
 
 export const OUTCOMES_MARKER = 'conformance-outcomes:';
+harden(OUTCOMES_MARKER);
 
 export const main = async (powers: unknown, phase: string) => {
   PHASES.includes(phase as PhaseName) || Fail`Unknown phase ${q(phase)}`;
   const run = await runPhase(phase as PhaseName, await powers);
   process.stdout.write(`${OUTCOMES_MARKER}${JSON.stringify(run)}\n`);
 };
+harden(main);

@@ -29,9 +29,11 @@ const folder = (): string => {
 
 export const readRecording = (generation: Generation): Recording =>
   JSON.parse(readFileSync(`${folder()}${generation}.json`, 'utf8')) as Recording;
+harden(readRecording);
 
 export const writeRecording = (recording: Recording): string => {
   const path = `${folder()}${recording.generation}.json`;
   writeFileSync(path, `${JSON.stringify(recording, null, 2)}\n`);
   return path;
 };
+harden(writeRecording);

@@ -17,6 +17,7 @@ export interface FormField {
 }
 
 export const ADD_AGENT_DESCRIPTION = 'Add an agent';
+harden(ADD_AGENT_DESCRIPTION);
 
 export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
   {
@@ -44,6 +45,7 @@ export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
     secret: true,
   },
 ]);
+harden(ADD_AGENT_FIELDS);
 
 /** What a submission holds: every field as a string. */
 export interface AgentSubmission {
@@ -69,3 +71,4 @@ export const readSubmission = (values: unknown): AgentSubmission => {
     authToken: field('authToken'),
   });
 };
+harden(readSubmission);

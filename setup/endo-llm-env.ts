@@ -49,3 +49,4 @@ export const readEndoLlmEnv = (env: SourceEnv, say?: Say): SourceEnv => {
   }
   return merged;
 };
+harden(readEndoLlmEnv);

@@ -44,3 +44,4 @@ export const planMcpBridge = (
   }
   return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: picked });
 };
+harden(planMcpBridge);

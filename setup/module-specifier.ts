@@ -15,3 +15,4 @@ export const assertModuleExists = (specifier: string): string => {
     Fail`The caplet module ${q(file)} does not exist; build the package first (npm run build)`;
   return specifier;
 };
+harden(assertModuleExists);

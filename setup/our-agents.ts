@@ -79,6 +79,7 @@ export const chooseNames = async (
     X`${q(asked.guestName)} and ${q(`${asked.guestName}-2`)} … ${q(`${asked.guestName}-${MOST_TRIED}`)} are all taken by others: choose another name`,
   );
 };
+harden(chooseNames);
 
 /** Controller name → formula id, for every controller this setup started; empty when unreadable. */
 const readMarker = async (host: SetupHostRef): Promise<Record<string, string>> => {
@@ -105,3 +106,4 @@ export const markOurs = async (host: SetupHostRef, controllerName: string): Prom
   if (marker[controllerName] === id) return;
   await E(host).storeValue(JSON.stringify({ ...marker, [controllerName]: id }), MARKER_NAME);
 };
+harden(markOurs);

@@ -28,6 +28,7 @@ export const unpinAgent = async (
   if ((await E(host).identify(pins, controllerName)) !== undefined)
     await E(host).remove(pins, controllerName);
 };
+harden(unpinAgent);
 
 export const pinAgent = async (
   host: SetupHostRef,
@@ -56,3 +57,4 @@ export const pinAgent = async (
   );
   return 'pinned';
 };
+harden(pinAgent);

@@ -175,3 +175,4 @@ export const provisionAgent = async (
     handed,
   });
 };
+harden(provisionAgent);

@@ -80,3 +80,4 @@ export const provisionManager = async (
     pin: await pinAgent(host, daemon, controllerName, options.pin, say),
   });
 };
+harden(provisionManager);

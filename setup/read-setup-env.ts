@@ -36,6 +36,7 @@ export const guestNamesFor = (rawName: string, variable: string): GuestNames => 
     Fail`${b(variable)} must be a pet name: lower case letters, digits and "-", starting with a letter or digit, at most 113 characters; got ${q(rawName)}`;
   return harden(names);
 };
+harden(guestNamesFor);
 
 /** LAL_PERSONA when it is set, else the fallback; anything but lal or fae is refused. */
 export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
@@ -45,22 +46,26 @@ export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
     Fail`LAL_PERSONA must be "lal" or "fae", got ${q(env.LAL_PERSONA)}`;
   return raw as Persona;
 };
+harden(readPersona);
 
 /** LAL_RESTART=1 (or any value but 0/false/no/off) asks to replace a running agent. */
 export const readRestart = (env: SourceEnv): boolean =>
   !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
+harden(readRestart);
 
 /** LAL_PIN=0 (or false/no/off) opts out of pinning the agent; pinned by default. */
 export const readPin = (env: SourceEnv): boolean => {
   const raw = (env.LAL_PIN ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readPin);
 
 /** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
 export const readForm = (env: SourceEnv): boolean => {
   const raw = (env.LAL_FORM ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readForm);
 
 /**
  * FAE_CWD as an absolute path (relative to the directory the script runs
@@ -81,6 +86,7 @@ export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
   isDirectory || Fail`FAE_CWD is not a directory: ${q(absolute)}`;
   return absolute;
 };
+harden(readFaeCwd);
 
 const readableFile = (absolute: string): boolean => {
   try {
@@ -107,7 +113,9 @@ export const readTokenFile = (env: SourceEnv, cwd: string): string | undefined =
   readableFile(absolute) || Fail`LAL_AUTH_TOKEN_FILE must name a readable file: ${q(absolute)}`;
   return absolute;
 };
+harden(readTokenFile);
 
 /** Said when the token itself is handed over: the daemon keeps it in clear text. */
 export const TOKEN_AT_REST_ADVICE =
   'note: the daemon keeps LAL_AUTH_TOKEN in clear text in its state; put the token in a file only you can read and set LAL_AUTH_TOKEN_FILE=<path> instead';
+harden(TOKEN_AT_REST_ADVICE);

@@ -175,3 +175,4 @@ export const runCommand = async (command: Parsed, context: CommandContext): Prom
     context.screen.print('error', describeError(error));
   }
 };
+harden(runCommand);

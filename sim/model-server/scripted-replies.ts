@@ -25,6 +25,7 @@ export const scriptedReplies = (
     );
   };
 };
+harden(scriptedReplies);
 
 /** The first `count` chat requests get `failure`; the rest go to `then`. */
 export const failFirst = (
@@ -41,8 +42,10 @@ export const failFirst = (
     return then(request);
   };
 };
+harden(failFirst);
 
 /** Every request fails the same way (a service that stays down). */
 export const alwaysFail =
   (failure: ScriptedFailure['failure']): ReplyScript =>
   () => ({ failure });
+harden(alwaysFail);

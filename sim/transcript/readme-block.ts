@@ -11,6 +11,7 @@ const END = '<!-- transcript:end -->';
 /** The README's block for a recorded session. */
 export const transcriptBlock = (recorded: string): string =>
   [START, '```', `$ ${SESSION_COMMAND}`, recorded, '```', END].join('\n');
+harden(transcriptBlock);
 
 /** The block the README holds now, or undefined when it has none. */
 export const readmeBlock = (readme: string): string | undefined => {
@@ -18,6 +19,7 @@ export const readmeBlock = (readme: string): string | undefined => {
   const end = readme.indexOf(END);
   return start < 0 || end < start ? undefined : readme.slice(start, end + END.length);
 };
+harden(readmeBlock);
 
 /** The README with its block replaced by `block`. */
 export const withBlock = (readme: string, block: string): string => {
@@ -25,3 +27,4 @@ export const withBlock = (readme: string, block: string): string => {
   if (current === undefined) throw makeError(X`README.md has no ${q(START)} … ${q(END)} block`);
   return readme.replace(current, () => block);
 };
+harden(withBlock);

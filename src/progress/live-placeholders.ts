@@ -56,6 +56,7 @@ export interface LivePlaceholders {
 /** LAL_PROGRESS: on unless 0/false/no/off. */
 export const readLiveProgress = (env: Readonly<Record<string, string | undefined>>): boolean =>
   !['0', 'false', 'no', 'off'].includes((env.LAL_PROGRESS ?? '').trim().toLowerCase());
+harden(readLiveProgress);
 
 const textOf = (message: { strings?: unknown }): string =>
   Array.isArray(message.strings)
@@ -180,6 +181,7 @@ export const makeLivePlaceholders = (options: {
     },
   };
 };
+harden(makeLivePlaceholders);
 
 /**
  * The model's reply to the message (or send to its sender) while the
@@ -210,6 +212,7 @@ export const speakThrough = (
     await E(powers).send(recipient, strings, edgeNames, petNames);
   },
 });
+harden(speakThrough);
 
 /** The placeholder's last line when the turn's end said nothing to the sender itself. */
 export const closingLine = (
@@ -223,3 +226,4 @@ export const closingLine = (
     return `Waiting for ${end.hostName} to approve what I asked; I will go on once it is decided.`;
   return 'Done (my answer is in my other messages).';
 };
+harden(closingLine);

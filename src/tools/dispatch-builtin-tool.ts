@@ -20,6 +20,7 @@ import type { GroupedCall } from './tool-groups.js';
 import type { ToolValues } from './validate-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
 const runGroupOp = async (
@@ -78,3 +79,4 @@ export const dispatchBuiltinTool = async (
     throw await explainFailure(error, name, values, grouped, context);
   }
 };
+harden(dispatchBuiltinTool);
