@@ -18,6 +18,7 @@
  * the MCP bridge `mcp-<name>` and gives it to the guest under tools/: Fae
  * offers every tool of that server, following its list as it changes.
  */
+import { Fail, q } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
 import { planMcpBridge } from './setup/mcp-bridge-plan.js';
@@ -45,11 +46,13 @@ import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
 import { describeError } from './providers/describe-error.js';
 
+// eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/tool-plans.ts)
 export { toolPetName } from './setup/tool-plans.js';
 
 /** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
 export const setupToolsCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
   `endo run --UNCONFINED dist/setup-tools.js --powers ${daemon.agent}`;
+harden(setupToolsCommand);
 
 export interface ToolSetupOptions extends SetupOptions {
   /** Where each tool's module is; the built dist/tools/<file>.js by default. */
@@ -91,11 +94,8 @@ export const makeToolSetup =
     const say = options.say ?? sayToConsole;
     const daemon = await readSetupDaemon(hostPowers);
     const command = setupToolsCommand(daemon);
-    if (args.length > 0) {
-      throw Error(
-        `Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${command} (no arguments); got ${args.length}`,
-      );
-    }
+    args.length === 0 ||
+      Fail`Usage: [FAE_CWD=<dir>] [FAE_GUEST=<guest-name>] ${q(command)} (no arguments); got ${q(args.length)}`;
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     // Everything is checked before anything is created.
     const faeCwd = readFaeCwd(env, options.cwd ?? process.cwd());
@@ -147,6 +147,8 @@ export const makeToolSetup =
       say,
     });
   };
+harden(makeToolSetup);
 
 /** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
 export const main = scriptMain(makeToolSetup());
+harden(main);

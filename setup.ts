@@ -16,6 +16,7 @@
  * `@pins`…, and the agent manager that answers the chat UI's "Add an agent"
  * form is provisioned too, unless LAL_FORM=0 (provision-manager.ts).
  */
+import { Fail, q } from '@endo/errors';
 import { scriptMain } from './setup/script-main.js';
 import { pickEnv, type SourceEnv } from './setup/passed-env.js';
 import { provisionAgent } from './setup/provision-agent.js';
@@ -36,11 +37,13 @@ import { sayToConsole, type Say } from './setup/say.js';
 import type { SetupHostRef } from './setup/setup-host.js';
 import { unknownSettings } from './setup/known-settings.js';
 
+// eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/passed-env.ts)
 export { PASSED_ENV_NAMES } from './setup/passed-env.js';
 
 /** The command as the daemon's CLI takes it: `--powers AGENT` at f0a46042a, `--powers @agent` in the newest. */
 export const setupCommand = (daemon: Pick<SetupDaemon, 'agent'>): string =>
   `endo run --UNCONFINED dist/setup.js --powers ${daemon.agent}`;
+harden(setupCommand);
 const DEFAULT_GUEST = 'lal';
 
 export interface SetupOptions {
@@ -58,6 +61,7 @@ export interface SetupOptions {
 
 /** `dist/agent.js` once built: this script's own directory. */
 export const defaultAgentSpecifier = (): string => new URL('./agent.js', import.meta.url).href;
+harden(defaultAgentSpecifier);
 const defaultManagerSpecifier = (): string => new URL('./agent-manager.js', import.meta.url).href;
 
 export const makeSetup =
@@ -65,11 +69,8 @@ export const makeSetup =
   async (hostPowers: SetupHostRef, ...args: string[]): Promise<void> => {
     const say = options.say ?? sayToConsole;
     const daemon = await readSetupDaemon(hostPowers);
-    if (args.length > 1) {
-      throw Error(
-        `Usage: ${setupCommand(daemon)} [guest-name] (or set LAL_NAME); got ${args.length} arguments`,
-      );
-    }
+    args.length <= 1 ||
+      Fail`Usage: ${q(setupCommand(daemon))} [guest-name] (or set LAL_NAME); got ${q(args.length)} arguments`;
     const env = readEndoLlmEnv(options.env ?? process.env, say);
     for (const warning of unknownSettings(env)) say(`warning: ${warning}`);
     const [nameArgument] = args;
@@ -109,6 +110,8 @@ export const makeSetup =
       });
     }
   };
+harden(makeSetup);
 
 /** The entry `endo run --UNCONFINED` calls: a failure is one line and exit code 1, not a stack. */
 export const main = scriptMain(makeSetup());
+harden(main);

@@ -18,6 +18,7 @@ import type { Env } from '../providers/types.js';
 import { finishExchange, type Exchange, type ExchangeStart, type TimedEvent } from './exchange.js';
 import { makeScriptedModel, type ScriptedModel } from './scripted-model.js';
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { Exchange } from './exchange.js';
 
 export interface BenchAgentOptions {
@@ -144,3 +145,4 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
     },
   };
 };
+harden(startBenchAgent);

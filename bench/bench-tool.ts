@@ -19,3 +19,4 @@ export const make = (
     run: args => ({ tool: name, echoed: args }),
   });
 };
+harden(make);

@@ -110,3 +110,4 @@ export const finishExchange = async (
     events: mine,
   };
 };
+harden(finishExchange);

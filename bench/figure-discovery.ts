@@ -113,3 +113,4 @@ export const discoveryFigure = async (protocol: ModelProtocol): Promise<FigureRe
     ],
   };
 };
+harden(discoveryFigure);

@@ -92,3 +92,4 @@ export const mcpFigure = async (): Promise<FigureResult> => {
     rmSync(cwd, { recursive: true, force: true });
   }
 };
+harden(mcpFigure);

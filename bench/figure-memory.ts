@@ -131,3 +131,4 @@ export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): Fi
     ],
   };
 };
+harden(memoryFigure);

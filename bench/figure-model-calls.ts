@@ -165,3 +165,4 @@ export const modelCallsFigure = async (protocol: ModelProtocol): Promise<FigureR
     ],
   };
 };
+harden(modelCallsFigure);

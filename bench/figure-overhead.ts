@@ -138,3 +138,4 @@ export const overheadFigure = async (
     ],
   };
 };
+harden(overheadFigure);

@@ -205,6 +205,7 @@ export const runEconomy = async (
     criticalCalls: criticalCalls.slice(1),
   };
 };
+harden(runEconomy);
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
@@ -290,3 +291,4 @@ export const promptEconomyFigure = (runs: readonly EconomyRun[]): FigureResult =
     ],
   };
 };
+harden(promptEconomyFigure);

@@ -13,12 +13,14 @@ import { chatTemplatePieces } from './prompt-layouts.js';
 import type { QwenTokenizer } from './qwen-tokenizer.js';
 
 export const FIRST_REQUEST_TARGET = 1_500;
+harden(FIRST_REQUEST_TARGET);
 
 /** The newest daemon's wording, as its adapter names things. */
 export const NEWEST_WORDS: DaemonWords = harden({
   generation: 'newest',
   names: { host: '@host', self: '@self', agent: '@agent', mail: '@mail' },
 });
+harden(NEWEST_WORDS);
 
 export interface PromptSize {
   persona: Persona;
@@ -53,3 +55,4 @@ export const measurePromptSize = async (
     toolChars: tools.reduce((sum, tool) => sum + JSON.stringify(tool).length, 0),
   };
 };
+harden(measurePromptSize);

@@ -170,6 +170,7 @@ export const runRecallFigure = async (): Promise<RecallRun[]> => {
   }
   return runs;
 };
+harden(runRecallFigure);
 
 export const recallFigure = (runs: readonly RecallRun[]): FigureResult => {
   const rows: FigureRow[] = runs.flatMap(run => [
@@ -234,3 +235,4 @@ export const recallFigure = (runs: readonly RecallRun[]): FigureResult => {
     ],
   };
 };
+harden(recallFigure);

@@ -110,3 +110,4 @@ export const requestSizeFigure = (run: ConversationRun): FigureResult => {
     ],
   };
 };
+harden(requestSizeFigure);

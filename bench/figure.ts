@@ -22,3 +22,4 @@ export interface FigureResult {
 }
 
 export const judged = (ok: boolean): Verdict => (ok ? 'pass' : 'MISSED');
+harden(judged);

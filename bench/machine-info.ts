@@ -23,3 +23,4 @@ export const machineInfo = (): MachineInfo => {
     gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
   };
 };
+harden(machineInfo);

@@ -77,6 +77,7 @@ export const chatTemplatePieces = (
         ];
   return [...head, ...(head.length > 0 ? ['<|im_end|>\n'] : []), ...messagePieces(rest)];
 };
+harden(chatTemplatePieces);
 
 /** Anthropic's order: the tools, then the system prompt, then the messages. */
 export const anthropicOrderPieces = (
@@ -93,3 +94,4 @@ export const anthropicOrderPieces = (
     ...messagePieces(rest),
   ];
 };
+harden(anthropicOrderPieces);

@@ -40,3 +40,4 @@ export const providerCallSamples = async (
     await server.close();
   }
 };
+harden(providerCallSamples);

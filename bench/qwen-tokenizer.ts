@@ -49,3 +49,4 @@ export const startQwenTokenizer = async (): Promise<QwenTokenizer> => {
     },
   };
 };
+harden(startQwenTokenizer);

@@ -5,6 +5,7 @@ import type { MachineInfo } from './machine-info.js';
 
 /** The widest the printed bench may be, so a terminal or a CI log shows it without wrapping. */
 export const MAX_COLUMNS = 120;
+harden(MAX_COLUMNS);
 /** Each column's share: the label, what was measured, the target, the verdict. */
 const COLUMN_WIDTHS = [40, 33, 32, 6] as const;
 const SEPARATOR = ' | ';
@@ -30,6 +31,7 @@ export const wrapText = (text: string, width: number): string[] => {
   if (rest.length > 0 || lines.length === 0) lines.push(rest.join(''));
   return lines;
 };
+harden(wrapText);
 
 /** One table row as printed lines: each cell wrapped in its column. */
 const renderRow = (cells: readonly string[], widths: readonly number[]): string[] => {
@@ -78,6 +80,7 @@ export const formatTable = (
     `Total bench wall time: ${(wallMs / 1000).toFixed(1)} s. The bench reports; it never fails on a missed target.`,
   ].join('\n');
 };
+harden(formatTable);
 
 export const writeResults = async (
   file: URL,
@@ -98,3 +101,4 @@ export const writeResults = async (
   };
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 };
+harden(writeResults);

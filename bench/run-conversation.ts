@@ -110,3 +110,4 @@ export const runConversation = async (options: {
     exchangesPerSecond: options.exchanges / (wallMs / 1000),
   };
 };
+harden(runConversation);

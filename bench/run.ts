@@ -51,6 +51,7 @@
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
+import { Fail, q } from '@endo/errors';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -86,8 +87,8 @@ const respawnWithGc = (): number => {
 const exchangesWanted = (): number => {
   const raw = process.env.BENCH_EXCHANGES;
   const value = raw === undefined ? 1000 : Number(raw);
-  if (!Number.isInteger(value) || value < 200)
-    throw new Error(`BENCH_EXCHANGES must be a whole number ≥ 200, got ${JSON.stringify(raw)}`);
+  (Number.isInteger(value) && value >= 200) ||
+    Fail`BENCH_EXCHANGES must be a whole number ≥ 200, got ${q(raw)}`;
   return value;
 };
 

@@ -4,6 +4,7 @@
  * queued it plays the realistic ping/pong of a well-behaved model — answer
  * the newest message with `reply`, then end the turn with no tool calls.
  */
+import { makeError, X } from '@endo/errors';
 import type { NormalizedRequest, ReplyScript, ScriptedReply } from '../sim/model-server/index.js';
 
 export type ModelStep = (request: NormalizedRequest) => ScriptedReply;
@@ -21,14 +22,17 @@ export const latestNoticeNumber = (request: NormalizedRequest): number => {
     const found = [...message.text.matchAll(/#(\d+)/g)].pop();
     if (found !== undefined) return Number(found[1]);
   }
-  throw new Error('bench model: no message notice in the request');
+  throw makeError(X`bench model: no message notice in the request`);
 };
+harden(latestNoticeNumber);
 
 export const callTool = (name: string, args: Record<string, unknown>): ScriptedReply => ({
   toolCalls: [{ name, arguments: args }],
 });
+harden(callTool);
 
 export const done: ModelStep = () => ({ text: '' });
+harden(done);
 
 /** Replies "pong" to a fresh notice; once the tool result is back, ends the turn. */
 const pingPong: ModelStep = request =>
@@ -45,3 +49,4 @@ export const makeScriptedModel = (): ScriptedModel => {
     },
   };
 };
+harden(makeScriptedModel);

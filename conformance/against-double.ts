@@ -11,3 +11,4 @@ export const runAgainstDouble = async (profile: DaemonProfile): Promise<Outcome[
   const after = await runPhase('after-restart', daemon.host);
   return [...before.outcomes, ...after.outcomes];
 };
+harden(runAgainstDouble);

@@ -26,3 +26,4 @@ export const runAgainstEndo = async (checkout: string): Promise<PhaseRun> => {
     await daemon.stop();
   }
 };
+harden(runAgainstEndo);

@@ -29,6 +29,7 @@ export const splitKnown = (generation: Generation, differences: readonly Differe
     gone: known.filter(step => !differences.some(d => d.step === step)),
   };
 };
+harden(splitKnown);
 
 export const checkDouble = async (generation: Generation): Promise<DoubleCheck> => {
   const recording = readRecording(generation);
@@ -42,3 +43,4 @@ export const checkDouble = async (generation: Generation): Promise<DoubleCheck> 
     ...splitKnown(generation, differences),
   };
 };
+harden(checkDouble);

@@ -59,3 +59,4 @@ export const compareOutcomes = (
   }
   return { steps: steps.length, differences };
 };
+harden(compareOutcomes);

@@ -2,6 +2,7 @@
  * A real Endo daemon from a built endo checkout, with its state (XDG folders)
  * in a temporary folder that `stop` removes: nothing touches the user's daemon.
  */
+import { Fail, q } from '@endo/errors';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -17,8 +18,7 @@ export interface EndoDaemon {
 
 const endoCliOf = (checkout: string): string => {
   const cli = join(checkout, 'packages', 'cli', 'bin', 'endo.cjs');
-  if (!existsSync(cli))
-    throw Error(`No endo CLI at ${cli}: give the path of a built endo checkout`);
+  existsSync(cli) || Fail`No endo CLI at ${q(cli)}: give the path of a built endo checkout`;
   return cli;
 };
 
@@ -75,3 +75,4 @@ export const startEndoDaemon = async (checkout: string): Promise<EndoDaemon> => 
   }
   return { endo, stop };
 };
+harden(startEndoDaemon);

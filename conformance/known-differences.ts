@@ -11,3 +11,4 @@ export const KNOWN_DIFFERENCES: Readonly<Record<Generation, readonly string[]>> 
     'before-restart: guest stores a bad pet name',
   ],
 });
+harden(KNOWN_DIFFERENCES);

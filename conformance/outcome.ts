@@ -55,9 +55,11 @@ export const plain = (value: unknown): Plain => {
   }
   return `<${typeof value}>`;
 };
+harden(plain);
 
 // A guard's message shows the value only under a debugging lockdown ("number 1" or "number (a number)").
 const GUARD_VALUE = /(arg \d+: )\S+ .*? (- Must be)/g;
 
 export const errorText = (error: unknown): string =>
   maskText(describeError(error)).replace(GUARD_VALUE, '$1<value> $2');
+harden(errorText);

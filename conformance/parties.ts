@@ -10,8 +10,10 @@ import { plain, type Plain } from './outcome.js';
 
 export type Far = Record<string, (...args: unknown[]) => Promise<unknown>>;
 export const far = (target: unknown): Far => E(target as Far);
+harden(far);
 
 export const GUEST_NAME = 'conf-guest';
+harden(GUEST_NAME);
 /** The guest's powers, named by the host (provideGuest on a used name gives the handle). */
 const GUEST_POWERS_NAME = 'conf-guest-powers';
 
@@ -53,6 +55,7 @@ export const meet = async (host: unknown): Promise<Parties> => {
     roles.set(guestHandleOnHost, 'guest');
   return { generation, names, host, guest, roles };
 };
+harden(meet);
 
 const role = (parties: Parties, value: unknown): Plain => {
   const id = idOf(value);
@@ -77,11 +80,13 @@ export const reduceMessage = (parties: Parties, record: unknown): Plain => {
   }
   return reduced;
 };
+harden(reduceMessage);
 
 export const listMessages = async (parties: Parties, who: unknown): Promise<Plain[]> => {
   const messages = (await far(who).listMessages!()) as unknown[];
   return messages.map(message => reduceMessage(parties, message));
 };
+harden(listMessages);
 
 /** Waits until `who` has a message matching `pred` (bounded), and returns it. */
 export const messageWhere = async (
@@ -97,6 +102,7 @@ export const messageWhere = async (
   }
   throw Error('no such message arrived');
 };
+harden(messageWhere);
 
 export const lastNumber = async (who: unknown): Promise<bigint> => {
   const messages = (await far(who).listMessages!()) as { number: bigint }[];
@@ -104,3 +110,4 @@ export const lastNumber = async (who: unknown): Promise<bigint> => {
   if (last === undefined) throw Error('no messages');
   return last.number;
 };
+harden(lastNumber);

@@ -3,6 +3,7 @@
  * --endo <checkout> --record`), kept in conformance/recorded/<generation>.json
  * so that CI checks the double against them without a daemon.
  */
+import { makeError, q, X } from '@endo/errors';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Generation } from '../src/daemon/generation.js';
@@ -22,15 +23,17 @@ const FOLDERS = ['./recorded/', '../../conformance/recorded/'].map(relative =>
 
 const folder = (): string => {
   const found = FOLDERS.find(candidate => existsSync(candidate));
-  if (found === undefined) throw Error(`No recorded outcomes in ${FOLDERS.join(' or ')}`);
+  if (found === undefined) throw makeError(X`No recorded outcomes in ${q(FOLDERS)}`);
   return found;
 };
 
 export const readRecording = (generation: Generation): Recording =>
   JSON.parse(readFileSync(`${folder()}${generation}.json`, 'utf8')) as Recording;
+harden(readRecording);
 
 export const writeRecording = (recording: Recording): string => {
   const path = `${folder()}${recording.generation}.json`;
   writeFileSync(path, `${JSON.stringify(recording, null, 2)}\n`);
   return path;
 };
+harden(writeRecording);

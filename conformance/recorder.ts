@@ -41,3 +41,4 @@ export const makeRecorder = (stepTimeoutMs = 10_000): Recorder => {
     },
   };
 };
+harden(makeRecorder);

@@ -20,3 +20,4 @@ export const printComparison = (
   }
   for (const step of gone) print(`known difference no longer seen: ${step}`);
 };
+harden(printComparison);

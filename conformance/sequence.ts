@@ -14,6 +14,7 @@ import { afterRestartSteps } from './steps-restart.js';
 
 export type PhaseName = 'before-restart' | 'after-restart';
 export const PHASES: readonly PhaseName[] = ['before-restart', 'after-restart'];
+harden(PHASES);
 
 export interface PhaseRun {
   generation: Generation;
@@ -39,3 +40,4 @@ export const runPhase = async (phase: PhaseName, host: unknown): Promise<PhaseRu
   const outcomes = rec.outcomes.map(outcome => ({ ...outcome, step: `${phase}: ${outcome.step}` }));
   return { generation: parties.generation, outcomes };
 };
+harden(runPhase);

@@ -41,6 +41,7 @@ export const requestSteps = async (rec: Recorder, parties: Parties) => {
     await rec.step("guest's second request settles", () => refused);
   }
 };
+harden(requestSteps);
 
 export const proposalSteps = async (rec: Recorder, parties: Parties) => {
   const { host, guest, names } = parties;
@@ -61,6 +62,7 @@ export const proposalSteps = async (rec: Recorder, parties: Parties) => {
   const own = await messageWhere(guest, m => m.type === 'eval-proposal-proposer');
   await rec.step('guest dismisses its copy', () => far(guest).dismiss!(own.number));
 };
+harden(proposalSteps);
 
 export const evaluateSteps = async (rec: Recorder, parties: Parties) => {
   const { guest, names } = parties;
@@ -75,6 +77,7 @@ export const evaluateSteps = async (rec: Recorder, parties: Parties) => {
     (await listMessages(parties, guest)).slice(-1),
   );
 };
+harden(evaluateSteps);
 
 export const editSteps = async (rec: Recorder, parties: Parties) => {
   const { host, guest, names } = parties;
@@ -118,3 +121,4 @@ export const editSteps = async (rec: Recorder, parties: Parties) => {
     far(guest).editMessage!(own.number, ['too late'], [], []),
   );
 };
+harden(editSteps);

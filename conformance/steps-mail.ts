@@ -26,6 +26,7 @@ export const followFirst = async (parties: Parties, count: number) => {
   await stream.return(undefined).catch(() => {});
   return seen;
 };
+harden(followFirst);
 
 /** Follows `who`'s mail from now on: what it replays at first is skipped. */
 export const followFromNow = async (who: unknown) => {
@@ -42,6 +43,7 @@ export const followFromNow = async (who: unknown) => {
     stop: () => stream.return(undefined).catch(() => {}),
   };
 };
+harden(followFromNow);
 
 export const mailSteps = async (rec: Recorder, parties: Parties) => {
   const { host, guest } = parties;
@@ -80,3 +82,4 @@ export const mailSteps = async (rec: Recorder, parties: Parties) => {
     far(guest).send!(parties.names.host, ['a'], ['b'], ['adopted-gift']),
   );
 };
+harden(mailSteps);

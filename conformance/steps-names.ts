@@ -36,3 +36,4 @@ export const nameSteps = async (rec: Recorder, parties: Parties) => {
   await rec.step('guest lists its names after the edits', () => sorted(far(guest).list!()));
   await rec.step('guest stores a bad pet name', () => far(guest).storeValue!(1n, 'Bad Name!'));
 };
+harden(nameSteps);

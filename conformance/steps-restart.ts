@@ -29,3 +29,4 @@ export const afterRestartSteps = async (rec: Recorder, parties: Parties) => {
     (await listMessages(parties, guest)).at(-1),
   );
 };
+harden(afterRestartSteps);

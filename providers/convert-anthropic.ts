@@ -5,6 +5,7 @@
  * merged so roles alternate; arguments go over as the `input` object.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { makeError, q, X } from '@endo/errors';
 import { argumentsAsObject } from './arguments-object.js';
 import type { AssistantMessage, ChatMessage, ToolCall, ToolSchema } from './types.js';
 
@@ -52,8 +53,9 @@ const blocksOf = (message: Exclude<ChatMessage, { role: 'system' }>): WireBlock[
       return [...text, ...calls];
     }
     default: {
-      const unknownRole: never = message;
-      throw new Error(`Unknown message role in ${JSON.stringify(unknownRole)}`);
+      const unknown: never = message;
+      // The role alone: the message's text is the conversation's, not the error's.
+      throw makeError(X`Unknown message role ${q((unknown as { role: unknown }).role)}`);
     }
   }
 };

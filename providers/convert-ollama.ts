@@ -6,6 +6,7 @@
  * them, older ones ignore them) beside `tool_name`, which every version reads.
  */
 import type { ChatResponse, Message, Tool } from 'ollama';
+import { makeError, q, X } from '@endo/errors';
 import { argumentsAsObject } from './arguments-object.js';
 import type { AssistantMessage, ChatMessage, ToolCall, ToolSchema } from './types.js';
 
@@ -45,8 +46,9 @@ const toWireMessage = (message: ChatMessage): OllamaWireMessage => {
       };
     }
     default: {
-      const unknownRole: never = message;
-      throw new Error(`Unknown message role in ${JSON.stringify(unknownRole)}`);
+      const unknown: never = message;
+      // The role alone: the message's text is the conversation's, not the error's.
+      throw makeError(X`Unknown message role ${q((unknown as { role: unknown }).role)}`);
     }
   }
 };

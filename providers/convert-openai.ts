@@ -5,6 +5,7 @@
  * `content` is null beside tool calls when there is no text.
  */
 import type OpenAI from 'openai';
+import { makeError, q, X } from '@endo/errors';
 import type { AssistantMessage, ChatMessage, ToolCall, ToolSchema } from './types.js';
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -33,8 +34,9 @@ const toWireMessage = (message: ChatMessage): WireMessage => {
       };
     }
     default: {
-      const unknownRole: never = message;
-      throw new Error(`Unknown message role in ${JSON.stringify(unknownRole)}`);
+      const unknown: never = message;
+      // The role alone: the message's text is the conversation's, not the error's.
+      throw makeError(X`Unknown message role ${q((unknown as { role: unknown }).role)}`);
     }
   }
 };

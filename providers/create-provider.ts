@@ -5,6 +5,7 @@
  * Ollama (default http://localhost:11434). Throws ProviderError('config') for
  * bad settings, with a message that names the variable and never its secret.
  */
+import { makeError, q, X } from '@endo/errors';
 import { makeAnthropicProvider } from './anthropic.js';
 import { readProviderConfig, type ProviderConfig } from './config.js';
 import { makeOllamaProvider } from './ollama.js';
@@ -30,7 +31,7 @@ export const buildProvider = (config: ProviderConfig, options: ProviderOptions =
       return makeOllamaProvider(config, options);
     default: {
       const unknownKind: never = config.kind;
-      throw new Error(`Unknown provider kind ${String(unknownKind)}`);
+      throw makeError(X`Unknown provider kind ${q(unknownKind)}`);
     }
   }
 };

@@ -6,6 +6,7 @@
  * daemon fills in the defaults of fields left empty when the form is
  * submitted, and hands the values to the manager as a `value` message.
  */
+import { Fail, makeError, q, X } from '@endo/errors';
 
 export interface FormField {
   readonly name: string;
@@ -16,6 +17,7 @@ export interface FormField {
 }
 
 export const ADD_AGENT_DESCRIPTION = 'Add an agent';
+harden(ADD_AGENT_DESCRIPTION);
 
 export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
   {
@@ -43,6 +45,7 @@ export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
     secret: true,
   },
 ]);
+harden(ADD_AGENT_FIELDS);
 
 /** What a submission holds: every field as a string. */
 export interface AgentSubmission {
@@ -54,12 +57,11 @@ export interface AgentSubmission {
 
 /** Reads the submitted record; a missing or non-string field is refused (naming the field, never a value). */
 export const readSubmission = (values: unknown): AgentSubmission => {
-  if (typeof values !== 'object' || values === null)
-    throw Error('the submission is not a record of values');
+  (typeof values === 'object' && values !== null) || Fail`the submission is not a record of values`;
   const record = values as Record<string, unknown>;
   const field = (name: keyof AgentSubmission): string => {
     const value = record[name];
-    if (typeof value !== 'string') throw Error(`the field "${name}" is missing or not text`);
+    if (typeof value !== 'string') throw makeError(X`the field ${q(name)} is missing or not text`);
     return value.trim();
   };
   return harden({
@@ -69,3 +71,4 @@ export const readSubmission = (values: unknown): AgentSubmission => {
     authToken: field('authToken'),
   });
 };
+harden(readSubmission);

@@ -7,6 +7,7 @@
  * LAL_* as the alias). Only the LAL_* names reach a caplet; values are never
  * printed, only names.
  */
+import { Fail } from '@endo/errors';
 import type { SourceEnv } from './passed-env.js';
 import type { Say } from './say.js';
 
@@ -38,11 +39,9 @@ export const readEndoLlmEnv = (env: SourceEnv, say?: Say): SourceEnv => {
     if (isSet(env[ours]) && env[ours] !== value) overridden.push(`${upstream} over ${ours}`);
     merged[ours] = value;
   }
-  if (isSet(env.ENDO_LLM_AUTH_TOKEN) && isSet(env.LAL_AUTH_TOKEN_FILE)) {
-    throw Error(
-      "set ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)",
-    );
-  }
+  // Named, never shown: the token is no part of the message.
+  !(isSet(env.ENDO_LLM_AUTH_TOKEN) && isSet(env.LAL_AUTH_TOKEN_FILE)) ||
+    Fail`set ENDO_LLM_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)`;
   if (say !== undefined && read.length > 0) {
     say(
       `read ${read.join(', ')} as ${read.map(name => ENDO_LLM_ENV[name]).join(', ')}${overridden.length === 0 ? '' : ` (${overridden.join(', ')})`}`,
@@ -50,3 +49,4 @@ export const readEndoLlmEnv = (env: SourceEnv, say?: Say): SourceEnv => {
   }
   return merged;
 };
+harden(readEndoLlmEnv);

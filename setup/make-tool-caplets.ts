@@ -49,3 +49,4 @@ export const makeToolCaplets = async (
   }
   return { created, kept };
 };
+harden(makeToolCaplets);

@@ -5,6 +5,7 @@
  * the script runs) and the variables MCP_ENV names. The settings are checked
  * here, as the caplet will read them, before anything is made.
  */
+import { Fail, q } from '@endo/errors';
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { readMcpSettings, MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
@@ -39,7 +40,8 @@ export const planMcpBridge = (
     } catch {
       // Said below.
     }
-    if (!isDirectory) throw Error(`MCP_CWD is not a directory: ${JSON.stringify(mcpCwd)}`);
+    isDirectory || Fail`MCP_CWD is not a directory: ${q(mcpCwd)}`;
   }
   return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: picked });
 };
+harden(planMcpBridge);

@@ -15,6 +15,7 @@
  * none), our agent manager by the `host-agent` it was given; either is marked
  * when setup next meets it.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import { guestNamesFor, type GuestNames } from './read-setup-env.js';
@@ -74,10 +75,11 @@ export const chooseNames = async (
         moved: `"${asked.guestName}" (or "${asked.agentName}", "${asked.controllerName}") was made by someone else (another setup, such as upstream Lal's), so it is left alone; this agent is "${names.guestName}"`,
       };
   }
-  throw Error(
-    `"${asked.guestName}" and "${asked.guestName}-2" … "${asked.guestName}-${MOST_TRIED}" are all taken by others: choose another name`,
+  throw makeError(
+    X`${q(asked.guestName)} and ${q(`${asked.guestName}-2`)} … ${q(`${asked.guestName}-${MOST_TRIED}`)} are all taken by others: choose another name`,
   );
 };
+harden(chooseNames);
 
 /** Controller name → formula id, for every controller this setup started; empty when unreadable. */
 const readMarker = async (host: SetupHostRef): Promise<Record<string, string>> => {
@@ -104,3 +106,4 @@ export const markOurs = async (host: SetupHostRef, controllerName: string): Prom
   if (marker[controllerName] === id) return;
   await E(host).storeValue(JSON.stringify({ ...marker, [controllerName]: id }), MARKER_NAME);
 };
+harden(markOurs);

@@ -15,6 +15,7 @@ export const PASSED_ENV_NAMES: readonly string[] = Object.freeze([
   ...AGENT_ENV_NAMES,
   'FAE_CWD',
 ]);
+harden(PASSED_ENV_NAMES);
 
 /** The environment a setup script reads (`process.env` in the CLI). */
 export type SourceEnv = Readonly<Record<string, string | undefined>>;
@@ -33,3 +34,4 @@ export const pickEnv = (
   }
   return harden(picked);
 };
+harden(pickEnv);

@@ -7,6 +7,7 @@
  * makes them again. Re-runnable: the pin is rewritten only when it names
  * another caplet (e.g. after LAL_RESTART=1), which lets the old one be collected.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
@@ -27,6 +28,7 @@ export const unpinAgent = async (
   if ((await E(host).identify(pins, controllerName)) !== undefined)
     await E(host).remove(pins, controllerName);
 };
+harden(unpinAgent);
 
 export const pinAgent = async (
   host: SetupHostRef,
@@ -46,7 +48,8 @@ export const pinAgent = async (
     return 'unpinned';
   }
   const id = await E(host).identify(controllerName);
-  if (id === undefined) throw Error(`Cannot pin "${controllerName}": the host has no such name`);
+  if (id === undefined)
+    throw makeError(X`Cannot pin ${q(controllerName)}: the host has no such name`);
   if (pinnedId === id) return 'kept';
   await daemon.storeIdentifier(host, [pins, controllerName], id);
   say(
@@ -54,3 +57,4 @@ export const pinAgent = async (
   );
   return 'pinned';
 };
+harden(pinAgent);

@@ -5,6 +5,7 @@
  * restart is asked for — makeUnconfined always makes a new caplet, so
  * calling it again would replace the running agent.
  */
+import { b, makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
@@ -106,8 +107,8 @@ export const provisionAgent = async (
   let handed: string[];
   if (guestExisted) {
     if (!(await E(host).has(agentName))) {
-      throw Error(
-        `"${guestName}" already exists but "${agentName}" does not, so there are no powers to start its agent with (it was not made by this script). Remove it (endo remove ${guestName}) or choose another name.`,
+      throw makeError(
+        X`${q(guestName)} already exists but ${q(agentName)} does not, so there are no powers to start its agent with (it was not made by this script). Remove it (endo remove ${b(guestName)}) or choose another name.`,
       );
     }
     handed = await handToExistingGuest(host, daemon, agentName, introducedNames);
@@ -174,3 +175,4 @@ export const provisionAgent = async (
     handed,
   });
 };
+harden(provisionAgent);

@@ -6,6 +6,7 @@
  * manager sends `@host` the "Add an agent" form the chat UI shows. Kept when
  * it runs already; LAL_FORM=0 leaves it out.
  */
+import { b, makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
@@ -57,8 +58,8 @@ export const provisionManager = async (
       harden({ introducedNames: { [daemon.agent]: HOST_AGENT }, agentName }),
     );
   } else if (!(await E(host).has(agentName))) {
-    throw Error(
-      `"${guestName}" already exists but "${agentName}" does not: remove it (endo remove ${guestName}) or set LAL_FORM=0`,
+    throw makeError(
+      X`${q(guestName)} already exists but ${q(agentName)} does not: remove it (endo remove ${b(guestName)}) or set LAL_FORM=0`,
     );
   }
   await E(host).makeUnconfined(
@@ -79,3 +80,4 @@ export const provisionManager = async (
     pin: await pinAgent(host, daemon, controllerName, options.pin, say),
   });
 };
+harden(provisionManager);

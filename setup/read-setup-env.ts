@@ -3,6 +3,7 @@
  * persona, whether to restart a running agent, and FAE_CWD made absolute.
  * Every value is checked here, before anything is created in the daemon.
  */
+import { b, Fail, makeError, q, X } from '@endo/errors';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceEnv } from './passed-env.js';
@@ -31,39 +32,40 @@ export const guestNamesFor = (rawName: string, variable: string): GuestNames => 
     agentName: `profile-for-${guestName}`,
     controllerName: `controller-for-${guestName}`,
   };
-  if (!PET_NAME.test(guestName) || !PET_NAME.test(names.controllerName)) {
-    throw Error(
-      `${variable} must be a pet name: lower case letters, digits and "-", starting with a letter or digit, at most 113 characters; got ${JSON.stringify(rawName)}`,
-    );
-  }
+  (PET_NAME.test(guestName) && PET_NAME.test(names.controllerName)) ||
+    Fail`${b(variable)} must be a pet name: lower case letters, digits and "-", starting with a letter or digit, at most 113 characters; got ${q(rawName)}`;
   return harden(names);
 };
+harden(guestNamesFor);
 
 /** LAL_PERSONA when it is set, else the fallback; anything but lal or fae is refused. */
 export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
   const raw = (env.LAL_PERSONA ?? '').trim().toLowerCase();
   if (raw === '') return fallback;
-  if (!(PERSONAS as readonly string[]).includes(raw)) {
-    throw Error(`LAL_PERSONA must be "lal" or "fae", got ${JSON.stringify(env.LAL_PERSONA)}`);
-  }
+  (PERSONAS as readonly string[]).includes(raw) ||
+    Fail`LAL_PERSONA must be "lal" or "fae", got ${q(env.LAL_PERSONA)}`;
   return raw as Persona;
 };
+harden(readPersona);
 
 /** LAL_RESTART=1 (or any value but 0/false/no/off) asks to replace a running agent. */
 export const readRestart = (env: SourceEnv): boolean =>
   !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
+harden(readRestart);
 
 /** LAL_PIN=0 (or false/no/off) opts out of pinning the agent; pinned by default. */
 export const readPin = (env: SourceEnv): boolean => {
   const raw = (env.LAL_PIN ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readPin);
 
 /** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
 export const readForm = (env: SourceEnv): boolean => {
   const raw = (env.LAL_FORM ?? '').trim().toLowerCase();
   return raw === '' || !FALSE_FLAGS.includes(raw);
 };
+harden(readForm);
 
 /**
  * FAE_CWD as an absolute path (relative to the directory the script runs
@@ -79,10 +81,20 @@ export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
   try {
     isDirectory = statSync(absolute).isDirectory();
   } catch {
-    throw Error(`FAE_CWD does not exist: ${JSON.stringify(absolute)}`);
+    throw makeError(X`FAE_CWD does not exist: ${q(absolute)}`);
   }
-  if (!isDirectory) throw Error(`FAE_CWD is not a directory: ${JSON.stringify(absolute)}`);
+  isDirectory || Fail`FAE_CWD is not a directory: ${q(absolute)}`;
   return absolute;
+};
+harden(readFaeCwd);
+
+const readableFile = (absolute: string): boolean => {
+  try {
+    accessSync(absolute, constants.R_OK);
+    return statSync(absolute).isFile();
+  } catch {
+    return false;
+  }
 };
 
 /**
@@ -94,21 +106,16 @@ export const readFaeCwd = (env: SourceEnv, cwd: string): string | undefined => {
 export const readTokenFile = (env: SourceEnv, cwd: string): string | undefined => {
   const raw = env.LAL_AUTH_TOKEN_FILE;
   if (raw === undefined || raw === '') return undefined;
-  if (env.LAL_AUTH_TOKEN !== undefined && env.LAL_AUTH_TOKEN !== '') {
-    throw Error(
-      "set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)",
-    );
-  }
+  // Named, never shown: the token is no part of the message.
+  (env.LAL_AUTH_TOKEN ?? '') === '' ||
+    Fail`set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both (LAL_AUTH_TOKEN_FILE keeps the token out of the daemon's files)`;
   const absolute = path.resolve(cwd, raw);
-  try {
-    if (!statSync(absolute).isFile()) throw Error('not a file');
-    accessSync(absolute, constants.R_OK);
-  } catch {
-    throw Error(`LAL_AUTH_TOKEN_FILE must name a readable file: ${JSON.stringify(absolute)}`);
-  }
+  readableFile(absolute) || Fail`LAL_AUTH_TOKEN_FILE must name a readable file: ${q(absolute)}`;
   return absolute;
 };
+harden(readTokenFile);
 
 /** Said when the token itself is handed over: the daemon keeps it in clear text. */
 export const TOKEN_AT_REST_ADVICE =
   'note: the daemon keeps LAL_AUTH_TOKEN in clear text in its state; put the token in a file only you can read and set LAL_AUTH_TOKEN_FILE=<path> instead';
+harden(TOKEN_AT_REST_ADVICE);

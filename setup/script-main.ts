@@ -16,3 +16,4 @@ export const scriptMain =
       process.exitCode = 1;
     }
   };
+harden(scriptMain);

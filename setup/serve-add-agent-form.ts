@@ -31,6 +31,7 @@ import { describeError } from '../providers/describe-error.js';
 
 /** The manager guest's name for the host's powers (upstream's too). */
 export const HOST_AGENT = 'host-agent';
+harden(HOST_AGENT);
 
 export interface AddedAgent {
   name: string;
@@ -156,3 +157,4 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
     await dismiss();
   }
 };
+harden(serveAddAgentForm);

@@ -55,3 +55,4 @@ const setupDaemonFor = (generation: Generation): SetupDaemon =>
 /** Tells the generation from the host powers' method names (`storeIdentifier`, `editMessage` ⇒ newest). */
 export const readSetupDaemon = async (host: unknown): Promise<SetupDaemon> =>
   setupDaemonFor((await detectGeneration(host)).generation);
+harden(readSetupDaemon);

@@ -19,6 +19,7 @@ export type ToolSpecifier = (name: ToolName) => string;
 /** The host's pet name for a tool: its module's kebab-case name plus `-tool` (`readFile` → `read-file-tool`). */
 export const toolPetName = (name: ToolName): string =>
   `${toolModuleFiles[name].replace(/\.js$/, '')}-tool`;
+harden(toolPetName);
 
 export const planToolCaplets = (options: {
   /** Absolute root for the file tools and runCommand; they are left out without it. */
@@ -43,3 +44,4 @@ export const planToolCaplets = (options: {
         )),
   ];
 };
+harden(planToolCaplets);

@@ -25,3 +25,4 @@ export const warnWithoutSandbox = async (env: SourceEnv, say: Say): Promise<void
     );
   }
 };
+harden(warnWithoutSandbox);

@@ -184,3 +184,4 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
   return { stopped, cancel, forget: forgetMemory, cancelHooks: () => onCancel.size() };
 };
+harden(runAgent);

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { argumentsAsObject } from '../providers/arguments-object.js';
-import { DEFAULT_ANTHROPIC_MODEL, readProviderConfig } from '../providers/config.js';
+import {
+  DEFAULT_ANTHROPIC_MODEL,
+  readProviderConfig,
+  type ProviderConfig,
+} from '../providers/config.js';
 import {
   OMITTED_HISTORY_NOTE,
   fromAnthropicMessage,
@@ -13,7 +17,7 @@ import {
 } from '../providers/convert-anthropic.js';
 import { fromOllamaMessage, toOllamaMessages } from '../providers/convert-ollama.js';
 import { fromOpenAIMessage, toOpenAIMessages } from '../providers/convert-openai.js';
-import { createProvider } from '../providers/create-provider.js';
+import { buildProvider, createProvider } from '../providers/create-provider.js';
 import { httpFailure, redact } from '../providers/provider-errors.js';
 import { parseRetryAfter, withRetries } from '../providers/retry.js';
 import { keepLastMessages } from '../providers/trim-history.js';
@@ -339,6 +343,13 @@ describe('reading the env', () => {
       maxTokens: 512,
       maxMessages: 40,
     });
+  });
+});
+
+describe('a provider kind the settings reader never makes', () => {
+  it('is an invariant error (Fail/q from @endo/errors) naming the kind quoted', () => {
+    const config = { ...readProviderConfig({}), kind: 'gemini' } as unknown as ProviderConfig;
+    expect(() => buildProvider(config)).toThrow(/^Unknown provider kind "gemini"$/);
   });
 });
 

@@ -226,6 +226,10 @@ describe('setup.ts', () => {
     stubEnv({ FAE_CWD: '/nonexistent/lal-fae-root' });
     await expect(setup(mailHost.host)).rejects.toThrow(/FAE_CWD does not exist/);
     stubEnv({});
+    // The command quoted (Fail/q): the daemon's taming would show an unquoted one as "(a string)".
+    await expect(setup(mailHost.host, 'lal', 'fae')).rejects.toThrow(
+      /^Usage: "endo run --UNCONFINED dist\/setup\.js --powers [^"]+" \[guest-name\] \(or set LAL_NAME\); got 2 arguments$/,
+    );
     // Without a build, the default dist/agent.js next to the script is missing.
     await expect(makeSetup({ say: output.say })(mailHost.host)).rejects.toThrow(/npm run build/);
     expect(await E(mailHost.host).list()).not.toContain('lal');

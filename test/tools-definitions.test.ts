@@ -12,7 +12,8 @@ import {
   readsEntry,
   type Reads,
 } from '../src/tools/builtin-schemas.js';
-import { TOOL_GROUPS } from '../src/tools/tool-groups.js';
+import { TOOL_GROUPS, type GroupedCall } from '../src/tools/tool-groups.js';
+import { dispatchBuiltinTool, type BuiltinContext } from '../src/tools/dispatch-builtin-tool.js';
 import { validateArguments } from '../src/tools/validate-arguments.js';
 
 const schemaOf = (name: string) =>
@@ -88,6 +89,17 @@ describe('one definition per built-in tool', () => {
     }
     expect((thrown as Error).message).toBe('move: to is required');
     expect(((thrown as Error).cause as Error).message).toBe('to is required');
+  });
+
+  test("dispatch's defaults are invariants: a built-in or group it has no case for is named, quoted", async () => {
+    const context = {} as BuiltinContext;
+    await expect(dispatchBuiltinTool('frobnicate', {}, undefined, context)).rejects.toThrow(
+      /^Unknown tool "frobnicate"$/,
+    );
+    const grouped: GroupedCall = { group: 'files', op: 'open' };
+    await expect(dispatchBuiltinTool('files', {}, grouped, context)).rejects.toThrow(
+      /^open: Unknown tool group "files"$/,
+    );
   });
 
   test('a tool or op that is not defined is refused by name', () => {

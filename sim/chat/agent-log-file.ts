@@ -44,3 +44,4 @@ export const openAgentLog = (persona: string): AgentLogFile => {
     },
   };
 };
+harden(openAgentLog);

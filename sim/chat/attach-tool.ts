@@ -70,3 +70,4 @@ export const attachTool = async (options: {
   );
   return `mailed @${petName} to ${options.guestName}${rooted ? ` (rooted at ${env.FAE_CWD})` : ''}`;
 };
+harden(attachTool);

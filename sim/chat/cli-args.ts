@@ -26,6 +26,7 @@ export const USAGE = [
   'When stdin is not a terminal, each line is one message or command; the program exits',
   'once the input has ended and the agent is idle.',
 ].join('\n');
+harden(USAGE);
 
 const personas: readonly Persona[] = ['lal', 'fae'];
 
@@ -80,3 +81,4 @@ export const parseCliArgs = (
   }
   return { ok: true, args };
 };
+harden(parseCliArgs);

@@ -31,6 +31,7 @@ export const COMMAND_HELP = [
   '  /quit                      cancel the agent and leave (Ctrl-C does the same)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
+harden(COMMAND_HELP);
 
 const NUMBER = /^\d+$/;
 
@@ -90,3 +91,4 @@ export const parseCommand = (line: string): Parsed => {
       };
   }
 };
+harden(parseCommand);

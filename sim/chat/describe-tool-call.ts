@@ -56,3 +56,4 @@ export const describeToolCall = (name: string, summary: string): string => {
       return Object.keys(args).length === 0 ? name : cut(`${name} ${compactArgs(args)}`);
   }
 };
+harden(describeToolCall);

@@ -37,6 +37,7 @@ export const parseDotEnv = (
   }
   return { values, problems };
 };
+harden(parseDotEnv);
 
 export interface LoadedEnv {
   env: Record<string, string>;
@@ -66,6 +67,7 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
     problems: [...parsed.problems.map(problem => `${file}: ${problem}`), ...unknownSettings(env)],
   };
 };
+harden(loadEnv);
 
 /** The variables a caplet gets, as setup.ts passes them: only the agent's own, only when set. */
 export const capletEnv = (env: Record<string, string>): Record<string, string> => {
@@ -75,3 +77,4 @@ export const capletEnv = (env: Record<string, string>): Record<string, string> =
   }
   return out;
 };
+harden(capletEnv);

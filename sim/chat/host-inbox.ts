@@ -161,3 +161,4 @@ export const followHostInbox = (options: {
     },
   };
 };
+harden(followHostInbox);

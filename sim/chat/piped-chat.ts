@@ -52,3 +52,4 @@ export const runPipedChat = async (
   }
   await idle();
 };
+harden(runPipedChat);

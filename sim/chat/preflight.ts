@@ -38,3 +38,4 @@ export const checkModelServer = async (
     ? { ok: true, config }
     : { ok: true, config, warning: checked.problem };
 };
+harden(checkModelServer);

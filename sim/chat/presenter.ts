@@ -147,3 +147,4 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     touch,
   };
 };
+harden(makePresenter);

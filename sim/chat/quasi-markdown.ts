@@ -21,6 +21,7 @@ const pattern = /(^|[\s([{"'])([*/_~])(?=\S)([^\n]*?\S)\2(?=$|[\s)\]}.,;:!?"'])/
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
 
 export const stripControl = (text: string): string => text.replace(CONTROL, '');
+harden(stripControl);
 
 export const renderQuasiMarkdown = (text: string): string =>
   stripControl(text).replace(pattern, (whole, before: string, marker: string, content: string) => {
@@ -28,3 +29,4 @@ export const renderQuasiMarkdown = (text: string): string =>
     const [on, off] = styles[marker]!;
     return `${before}${on}${content}${off}`;
   });
+harden(renderQuasiMarkdown);

@@ -33,3 +33,4 @@ export const quietConsole = (): (() => void) => {
     globalThis.console = original;
   };
 };
+harden(quietConsole);

@@ -2,6 +2,7 @@
  * Does what a typed line asks: mails a message to the agent, or runs a
  * slash command as the HOST. Failures are shown, never thrown.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
@@ -158,7 +159,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     default: {
       const unknownCommand: never = command;
-      throw Error(`unhandled command ${JSON.stringify(unknownCommand)}`);
+      throw makeError(X`unhandled command ${q(unknownCommand)}`);
     }
   }
 };
@@ -174,3 +175,4 @@ export const runCommand = async (command: Parsed, context: CommandContext): Prom
     context.screen.print('error', describeError(error));
   }
 };
+harden(runCommand);

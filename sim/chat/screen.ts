@@ -25,6 +25,7 @@ export interface Screen {
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPIN_MS = 100;
 export const PROMPT = '› ';
+harden(PROMPT);
 
 const colour: Record<LineKind, [string, string]> = {
   agent: ['\x1b[1;36m', '\x1b[0m'],
@@ -94,6 +95,7 @@ export const makePlainScreen = (
     close: stop,
   };
 };
+harden(makePlainScreen);
 
 export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;
@@ -156,3 +158,4 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     },
   };
 };
+harden(makeTtyScreen);

@@ -41,3 +41,4 @@ export const startSession = async (options: {
   });
   return { mailHost, guestName, caplet };
 };
+harden(startSession);

@@ -22,6 +22,7 @@ export const mailWaitingForAgent = (
     .inbox()
     .some(message => message.from === mailHost.hostId && !started.has(String(message.number)));
 };
+harden(mailWaitingForAgent);
 
 export const waitUntilIdle = (
   isIdle: () => boolean,
@@ -38,3 +39,4 @@ export const waitUntilIdle = (
     };
     check();
   });
+harden(waitUntilIdle);

@@ -57,3 +57,4 @@ export const makeAgentControls = (host: Agent, { agents, special, table }: Daemo
     },
   };
 };
+harden(makeAgentControls);

@@ -101,6 +101,7 @@ export const makeAgentMethods = (agent: Agent, table: FormulaTable, mail: MailOp
     },
   };
 };
+harden(makeAgentMethods);
 
 /** The methods whose guards return a plain value. */
 const syncMethods = new Set(['help', 'reverseIdentify', 'handle', 'deliver']);
@@ -137,3 +138,4 @@ export const gateMethods = <T extends Record<string, (...args: never[]) => unkno
   }
   return gated as T;
 };
+harden(gateMethods);

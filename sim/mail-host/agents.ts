@@ -181,4 +181,5 @@ export const makeAgentRegistry = (
 
   return harden({ formulateAgent, agentFor, recipientFor, assertLoaded, all, profile, special });
 };
+harden(makeAgentRegistry);
 export type AgentRegistry = ReturnType<typeof makeAgentRegistry>;

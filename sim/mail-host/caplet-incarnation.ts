@@ -58,6 +58,7 @@ export const incarnate = (
   );
   return incarnation;
 };
+harden(incarnate);
 
 /** What the tests hold of a running caplet. */
 export const capletHandle = (
@@ -72,3 +73,4 @@ export const capletHandle = (
     cancel,
     cancelled: incarnation.cancelled,
   });
+harden(capletHandle);

@@ -30,6 +30,7 @@ export const moduleLoader = (specifier: string): (() => Promise<MakeFn>) => {
     return namespace.make as MakeFn;
   };
 };
+harden(moduleLoader);
 
 export type LaunchCaplet = (
   load: () => Promise<MakeFn>,
@@ -67,3 +68,4 @@ export const makeCapletLauncher =
       },
     });
   };
+harden(makeCapletLauncher);

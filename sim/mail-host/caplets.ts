@@ -16,6 +16,7 @@ import { makeWorkerConnections, type WorkerConnection } from './worker-connectio
 import type { FormulaTable } from './formula-table.js';
 import type { CapletHandle, FormulaId, MakeFn } from './types.js';
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { WorkerConnection } from './worker-connections.js';
 
 const EnvShape = M.recordOf(M.string(), M.string());
@@ -140,4 +141,5 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
     isCaplet: (id: FormulaId) => records.has(id),
   });
 };
+harden(makeCapletRunner);
 export type CapletRunner = ReturnType<typeof makeCapletRunner>;

@@ -25,3 +25,4 @@ export const chatView = (record: MessageRecord): string => {
       return '';
   }
 };
+harden(chatView);

@@ -55,4 +55,5 @@ export const makeCapletContext = (id: FormulaId) => {
     isCancelled: () => done,
   });
 };
+harden(makeCapletContext);
 export type CapletContextKit = ReturnType<typeof makeCapletContext>;

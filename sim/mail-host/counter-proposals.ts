@@ -78,3 +78,4 @@ export const makeCounterProposals = (
 
   return harden({ counter, counterEvaluate });
 };
+harden(makeCounterProposals);

@@ -107,3 +107,4 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
     formulateGuest,
   };
 };
+harden(makeDaemonParts);

@@ -47,3 +47,4 @@ export const makeRestart = (
   };
   return restart;
 };
+harden(makeRestart);

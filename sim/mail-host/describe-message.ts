@@ -21,3 +21,4 @@ export const describeMessage = (record: MessageRecord): string => {
       return `#${record.number} ${record.type} from ${from}…: ${JSON.stringify(record.source.slice(0, 80))}`;
   }
 };
+harden(describeMessage);

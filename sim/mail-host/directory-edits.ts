@@ -75,3 +75,4 @@ export const makeDirectoryEdits = (
     },
   };
 };
+harden(makeDirectoryEdits);

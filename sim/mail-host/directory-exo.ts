@@ -48,3 +48,4 @@ export const makeDirectoryExo = (node: DirectoryNode, presentChanges: PresentNam
     copy: (fromPath: string[], toPath: string[]) => node.copy(fromPath, toPath),
     makeDirectory: (nameOrPath: NameOrPath) => node.makeDirectory(nameOrPath),
   });
+harden(makeDirectoryExo);

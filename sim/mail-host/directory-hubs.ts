@@ -33,6 +33,7 @@ export const makeHubForId =
     if (node) return { node };
     return { remote: (await table.provide(id)) as RemoteHub };
   };
+harden(makeHubForId);
 
 export type TailHub = (path: readonly string[]) => Promise<{ hub: Hub; name: string }>;
 
@@ -59,3 +60,4 @@ export const makeTailHub =
     }
     return { hub, name };
   };
+harden(makeTailHub);

@@ -83,3 +83,4 @@ export const makeDirectoryReads = (
     followNameChanges: () => store.followNameChanges(),
   };
 };
+harden(makeDirectoryReads);

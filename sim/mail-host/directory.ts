@@ -72,4 +72,5 @@ export const makeDirectoryMaker = (table: FormulaTable, presentChanges: PresentN
 
   return { makeDirectoryNode, formulateDirectory };
 };
+harden(makeDirectoryMaker);
 export type DirectoryMaker = ReturnType<typeof makeDirectoryMaker>;

@@ -58,3 +58,4 @@ export const makeEditMessage = ({ agents, mustGet, identifyAll }: MailBasics) =>
   };
   return editMessage;
 };
+harden(makeEditMessage);

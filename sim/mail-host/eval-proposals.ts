@@ -18,6 +18,7 @@ export const makeProposalKit = (table: FormulaTable) => {
   const result = responseId.then(id => table.provide(id)).catch(() => undefined);
   return { responseId, settled, responder, resultId, result };
 };
+harden(makeProposalKit);
 
 export const makeEvalProposals = ({
   table,
@@ -115,3 +116,4 @@ export const makeEvalProposals = ({
 
   return harden({ propose, mustGetProposal, grant, rejectProposal });
 };
+harden(makeEvalProposals);

@@ -28,3 +28,4 @@ export const makeEvaluateNow = ({ table }: MailBasics) => {
   };
   return evaluateNow;
 };
+harden(makeEvaluateNow);

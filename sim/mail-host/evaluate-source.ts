@@ -28,3 +28,4 @@ export const evaluateSource = async (
   passStyleOf(value);
   return value;
 };
+harden(evaluateSource);

@@ -65,3 +65,4 @@ export const makeFormMail = ({ table, agents, randomHex512, mustGet, post }: Mai
 
   return harden({ form, submit });
 };
+harden(makeFormMail);

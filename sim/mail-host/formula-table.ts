@@ -125,4 +125,5 @@ export const makeFormulaTable = (minter: IdMinter) => {
     nodeOf: (id: FormulaId): DirectoryNode | undefined => entries.get(id)?.node,
   };
 };
+harden(makeFormulaTable);
 export type FormulaTable = ReturnType<typeof makeFormulaTable>;

@@ -64,3 +64,4 @@ export const makeGuardedExo = <T extends object>(
   }
   return make(methods as Implementation) as T;
 };
+harden(makeGuardedExo);

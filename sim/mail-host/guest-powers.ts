@@ -69,3 +69,4 @@ export const makeGuestPowers = (
     gateMethods(agent, agent.incarnation, methods),
   );
 };
+harden(makeGuestPowers);

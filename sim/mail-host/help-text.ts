@@ -49,3 +49,4 @@ export const makeHelp = (extra: Record<string, string> = {}) => {
     return `No documentation available for method "${methodName}".`;
   };
 };
+harden(makeHelp);

@@ -84,3 +84,4 @@ export const formulateHost = (parts: DaemonParts): Agent => {
   pins.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
   return host;
 };
+harden(formulateHost);

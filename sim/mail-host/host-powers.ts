@@ -110,3 +110,4 @@ export const makeHostPowers = (
     gateMethods(agent, agent.incarnation, methods),
   );
 };
+harden(makeHostPowers);

@@ -32,3 +32,4 @@ export const makeHostReview = (host: Agent, mail: MailOps) => ({
     );
   },
 });
+harden(makeHostReview);

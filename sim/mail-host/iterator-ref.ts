@@ -25,3 +25,4 @@ export const makeIteratorRef = <T>(subscription: Subscription<T>) =>
       throw error;
     },
   });
+harden(makeIteratorRef);

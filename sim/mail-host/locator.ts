@@ -10,6 +10,7 @@ export const formatLocator = (id: FormulaId, type: string): string => {
   const { number, node } = parseFormulaId(id);
   return `endo://${node}/${number}?type=${encodeURIComponent(type)}`;
 };
+harden(formatLocator);
 
 /** The formula id a locator names; also reads the older `endo://<node>/?id=<number>` form. */
 export const idFromLocator = (locator: string): FormulaId => {
@@ -25,3 +26,4 @@ export const idFromLocator = (locator: string): FormulaId => {
     throw Error(`Invalid locator ${JSON.stringify(locator)}`);
   return id;
 };
+harden(idFromLocator);

@@ -60,3 +60,4 @@ export const makeMailBasics = (table: FormulaTable, agents: AgentRegistry): Mail
     post,
   });
 };
+harden(makeMailBasics);

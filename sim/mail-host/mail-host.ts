@@ -155,3 +155,4 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
     ...agentControls,
   };
 };
+harden(makeMailHost);

@@ -29,4 +29,5 @@ export const makeMailOps = (table: FormulaTable, agents: AgentRegistry) => {
     evaluateNow: makeEvaluateNow(basics),
   });
 };
+harden(makeMailOps);
 export type MailOps = ReturnType<typeof makeMailOps>;

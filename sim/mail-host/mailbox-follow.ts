@@ -58,3 +58,4 @@ export const makeMailboxFeed = (
     fail: feed.fail,
   });
 };
+harden(makeMailboxFeed);

@@ -8,6 +8,7 @@ import type { MessageRecord, Settlement } from './types.js';
 
 /** The daemon's error (at f0a46042a) for a mailbox it cannot reload: it holds an eval-proposal message. */
 export const MAILBOX_LOAD_ERROR = 'Unknown message formula type';
+harden(MAILBOX_LOAD_ERROR);
 
 const unloadableTypes = new Set(['eval-proposal-reviewer', 'eval-proposal-proposer']);
 
@@ -16,6 +17,7 @@ export const unloadableOf = (messages: ReadonlyMap<bigint, MessageRecord>) =>
   [...messages.values()]
     .filter(record => unloadableTypes.has(record.type))
     .map(record => ({ number: record.number, type: record.type }));
+harden(unloadableOf);
 
 export const reloadMailbox = (
   { messages, stored, revisions }: MailboxContents,
@@ -48,3 +50,4 @@ export const reloadMailbox = (
     messages.set(number, stamp(number, fields, date));
   }
 };
+harden(reloadMailbox);

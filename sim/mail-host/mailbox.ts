@@ -11,6 +11,7 @@ import { makeTopic } from './topic.js';
 import type { Subscription } from './topic.js';
 import type { Envelope, MessageRecord, Settlement } from './types.js';
 
+// eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (mailbox-reload.ts)
 export { MAILBOX_LOAD_ERROR } from './mailbox-reload.js';
 export interface Mailbox {
   deliver(envelope: Envelope): MessageRecord;
@@ -111,3 +112,4 @@ export const makeMailbox = (
     followers: () => feeds.size,
   };
 };
+harden(makeMailbox);

@@ -95,3 +95,4 @@ export const makeMessageStamps = (
 
   return { stamp, restamp };
 };
+harden(makeMessageStamps);

@@ -21,3 +21,4 @@ export const nameChangesPresenter =
       return type === undefined ? change : harden({ ...change, type });
     });
   };
+harden(nameChangesPresenter);

@@ -115,3 +115,4 @@ export const makeNewestAgentSurface = (
     submit: (number: bigint, values: Record<string, unknown>) => mail.submit(agent, number, values),
   };
 };
+harden(makeNewestAgentSurface);

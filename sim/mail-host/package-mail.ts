@@ -101,3 +101,4 @@ export const makePackageMail = ({
 
   return harden({ send, reply, dismiss, dismissAll, adopt });
 };
+harden(makePackageMail);

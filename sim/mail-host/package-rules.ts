@@ -23,6 +23,7 @@ export const assertUniqueEdgeNames = (edgeNames: readonly string[]) => {
     seen.add(edgeName);
   }
 };
+harden(assertUniqueEdgeNames);
 
 export const assertPackageShape = (
   strings: readonly string[],
@@ -38,3 +39,4 @@ export const assertPackageShape = (
     throw Error('Message must have one string before every value delivered');
   }
 };
+harden(assertPackageShape);

@@ -17,35 +17,42 @@ const quote = (value: unknown): string => {
   }
 };
 export { quote };
+harden(quote);
 
 const isPetName = (name: unknown): name is string =>
   typeof name === 'string' && petNamePattern.test(name);
 export const isSpecialName = (name: unknown): name is string =>
   typeof name === 'string' && specialNamePattern.test(name);
+harden(isSpecialName);
 const isMailSlotName = (name: unknown): name is string =>
   typeof name === 'string' && mailSlotPattern.test(name);
 export const isName = (name: unknown): name is string =>
   isPetName(name) || isSpecialName(name) || isMailSlotName(name);
+harden(isName);
 
 export const assertPetName = (name: unknown): string => {
   if (!isPetName(name)) throw Error(`Invalid pet name ${quote(name)}`);
   return name;
 };
+harden(assertPetName);
 
 export const assertName = (name: unknown): string => {
   if (!isName(name)) throw Error(`Invalid name ${quote(name)}`);
   return name;
 };
+harden(assertName);
 
 export const assertNames = (names: readonly unknown[]): readonly string[] => {
   for (const name of names) assertName(name);
   return names as readonly string[];
 };
+harden(assertNames);
 
 export const assertNamePath = (path: unknown): readonly string[] => {
   if (!Array.isArray(path) || path.length < 1) throw Error('Invalid name path');
   return assertNames(path);
 };
+harden(assertNamePath);
 
 /** A path whose last element is a pet name (where something can be written). */
 export const assertPetNamePath = (
@@ -56,6 +63,8 @@ export const assertPetNamePath = (
   const petName = assertPetName(path[path.length - 1]);
   return { prefixPath, petName };
 };
+harden(assertPetNamePath);
 
 export const namePathFrom = (nameOrPath: string | readonly string[]): readonly string[] =>
   assertNamePath(typeof nameOrPath === 'string' ? [nameOrPath] : nameOrPath);
+harden(namePathFrom);

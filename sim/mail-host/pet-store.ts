@@ -103,6 +103,7 @@ export const makePetStore = (
     },
   };
 };
+harden(makePetStore);
 
 /**
  * The agent's view of its store: special names (AGENT, HOST, MAIL, SELF…) come
@@ -169,3 +170,4 @@ export const withSpecialNames = (
     },
   };
 };
+harden(withSpecialNames);

@@ -9,6 +9,7 @@ import { randomHex256, randomHex512 } from './formula-id.js';
 
 export type DaemonProfile = 'f0a46042a' | 'newest';
 export const DAEMON_PROFILES: readonly DaemonProfile[] = harden(['f0a46042a', 'newest']);
+harden(DAEMON_PROFILES);
 
 /** The special names of one generation, by role. */
 export interface SpecialNames {
@@ -48,10 +49,12 @@ const NEWEST_NAMES: SpecialNames = harden({
 
 export const specialNamesOf = (profile: DaemonProfile): SpecialNames =>
   profile === 'newest' ? NEWEST_NAMES : OLD_NAMES;
+harden(specialNamesOf);
 
 /** Random formula numbers and message ids: 512 bits at f0a46042a, 256 in the newest daemon. */
 export const randomNumberOf = (profile: DaemonProfile): (() => string) =>
   profile === 'newest' ? randomHex256 : randomHex512;
+harden(randomNumberOf);
 
 export const assertProfile = (profile: unknown): DaemonProfile => {
   if (!DAEMON_PROFILES.includes(profile as DaemonProfile)) {
@@ -61,3 +64,4 @@ export const assertProfile = (profile: unknown): DaemonProfile => {
   }
   return profile as DaemonProfile;
 };
+harden(assertProfile);

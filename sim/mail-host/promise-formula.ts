@@ -34,6 +34,7 @@ export const makeResponseKit = (exoName = 'EndoResponder') => {
   });
   return harden({ responseId, settled, responder });
 };
+harden(makeResponseKit);
 
 export const formulatePromise = (table: FormulaTable) => {
   const { responseId, settled, responder } = makeResponseKit('EndoResolver');
@@ -42,3 +43,4 @@ export const formulatePromise = (table: FormulaTable) => {
   table.remember(responder, resolverId);
   return harden({ promiseId, resolverId, responseId, settled, resolver: responder });
 };
+harden(formulatePromise);

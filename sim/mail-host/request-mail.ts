@@ -77,3 +77,4 @@ export const makeRequestMail = ({
 
   return harden({ request, resolve, reject });
 };
+harden(makeRequestMail);

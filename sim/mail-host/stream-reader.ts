@@ -75,3 +75,4 @@ export const makeStreamReader = <T>(
     readPattern: () => undefined,
     readReturnPattern: () => undefined,
   });
+harden(makeStreamReader);

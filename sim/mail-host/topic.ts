@@ -114,4 +114,5 @@ export const makeTopic = <T>() => {
 
   return harden({ subscribe, publish, failAll });
 };
+harden(makeTopic);
 export type Topic<T> = ReturnType<typeof makeTopic<T>>;

@@ -50,3 +50,4 @@ export const makeWaitForMessage =
       });
     });
   };
+harden(makeWaitForMessage);

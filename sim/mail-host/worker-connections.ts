@@ -57,3 +57,4 @@ export const makeWorkerConnections = (
 
   return { formulateWorker, connectionFor, dropAll };
 };
+harden(makeWorkerConnections);

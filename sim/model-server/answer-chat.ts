@@ -117,3 +117,4 @@ export const makeChatAnswerer = (
 
   return { answerChat, sendError };
 };
+harden(makeChatAnswerer);

@@ -437,3 +437,4 @@ export const anthropicDialect: WireDialect = {
     };
   },
 };
+harden(anthropicDialect);

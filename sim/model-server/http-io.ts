@@ -10,6 +10,7 @@ export const readBody = (request: IncomingMessage): Promise<Buffer> =>
     request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
+harden(readBody);
 
 /** The parsed body, or undefined when it is empty or not JSON. */
 export const parseJson = (bytes: Buffer): { value: unknown } | undefined => {
@@ -20,6 +21,7 @@ export const parseJson = (bytes: Buffer): { value: unknown } | undefined => {
     return undefined;
   }
 };
+harden(parseJson);
 
 /** The request's headers without credentials or cookies. */
 export const publicHeaders = (request: IncomingMessage): Record<string, string> => {
@@ -30,7 +32,9 @@ export const publicHeaders = (request: IncomingMessage): Record<string, string> 
   }
   return headers;
 };
+harden(publicHeaders);
 
 /** Whether a credential header (authorization or x-api-key) was sent. */
 export const hadAuth = (request: IncomingMessage): boolean =>
   request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+harden(hadAuth);

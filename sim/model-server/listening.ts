@@ -36,3 +36,4 @@ export const startListening = async (server: Server, port: number) => {
     close: refuseConnections,
   };
 };
+harden(startListening);

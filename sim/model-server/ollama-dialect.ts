@@ -218,3 +218,4 @@ export const ollamaDialect: WireDialect = {
     };
   },
 };
+harden(ollamaDialect);

@@ -386,3 +386,4 @@ export const openAIDialect: WireDialect = {
     };
   },
 };
+harden(openAIDialect);

@@ -32,6 +32,7 @@ export interface PromptCache {
 
 /** Prefixes kept: the services evict the least recently used too, and a long bench run must not grow the double. */
 export const PROMPT_CACHE_ENTRIES = 4096;
+harden(PROMPT_CACHE_ENTRIES);
 
 export const makePromptCache = (): PromptCache => {
   // Insertion order is use order: a prefix read or written moves to the end, the first is the oldest.
@@ -83,3 +84,4 @@ export const makePromptCache = (): PromptCache => {
     },
   };
 };
+harden(makePromptCache);

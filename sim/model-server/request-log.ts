@@ -21,3 +21,4 @@ export const makeRequestLog = () => {
 
   return { requests, add, waitForRequests };
 };
+harden(makeRequestLog);

@@ -2,6 +2,7 @@
  * Reply scripts for the model server doubles: a fixed list replayed in order,
  * and failures injected in front of another script.
  */
+import { makeError, q, X } from '@endo/errors';
 import type { NormalizedRequest, ReplyScript, ScriptedFailure, ScriptedReply } from './types.js';
 
 /**
@@ -19,9 +20,12 @@ export const scriptedReplies = (
     next += 1;
     if (reply !== undefined) return reply;
     if (after !== undefined) return typeof after === 'function' ? after(request) : after;
-    throw new Error(`scripted replies exhausted: request ${next} but only ${list.length} scripted`);
+    throw makeError(
+      X`scripted replies exhausted: request ${q(next)} but only ${q(list.length)} scripted`,
+    );
   };
 };
+harden(scriptedReplies);
 
 /** The first `count` chat requests get `failure`; the rest go to `then`. */
 export const failFirst = (
@@ -38,8 +42,10 @@ export const failFirst = (
     return then(request);
   };
 };
+harden(failFirst);
 
 /** Every request fails the same way (a service that stays down). */
 export const alwaysFail =
   (failure: ScriptedFailure['failure']): ReplyScript =>
   () => ({ failure });
+harden(alwaysFail);

@@ -124,3 +124,4 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     close,
   };
 };
+harden(startModelServer);

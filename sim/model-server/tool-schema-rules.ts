@@ -58,6 +58,7 @@ export const metaSchemaProblem = (schema: unknown, path = ''): string | undefine
   }
   return undefined;
 };
+harden(metaSchemaProblem);
 
 /** Ollama's decoding of `function.parameters` (api.ToolFunction.Parameters): the Go error, or undefined. */
 export const ollamaParametersProblem = (parameters: unknown): string | undefined => {
@@ -122,3 +123,4 @@ export const ollamaParametersProblem = (parameters: unknown): string | undefined
   }
   return undefined;
 };
+harden(ollamaParametersProblem);

@@ -46,10 +46,12 @@ export interface WireDialect {
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
+harden(isRecord);
 
 /** A rough token count (4 bytes a token), for usage when a script gives none. */
 export const estimateTokens = (text: string): number =>
   Math.max(1, Math.ceil(Buffer.byteLength(text) / 4));
+harden(estimateTokens);
 
 let idCounter = 0;
 /** Ids that look like the service's own (call_…, toolu_…, msg_…). */
@@ -57,3 +59,4 @@ export const makeWireId = (prefix: string): string => {
   idCounter += 1;
   return `${prefix}${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}`;
 };
+harden(makeWireId);

@@ -27,11 +27,13 @@ const SHOWN_MODEL = 'qwen3';
 
 /** The command a reader types to get the same session from a model of their own. */
 export const SESSION_COMMAND = `printf '${SESSION_INPUT.join('\\n')}\\n' | LAL_HOST=${SHOWN_HOST} LAL_MODEL=${SHOWN_MODEL} npm start --silent -- --persona fae`;
+harden(SESSION_COMMAND);
 
 /** The folder holding package.json, from here or from the built copy in dist/. */
 const findRepoRoot = (from: string): string =>
   existsSync(join(from, 'package.json')) ? from : findRepoRoot(dirname(from));
 export const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+harden(repoRoot);
 
 const lastTold = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
@@ -157,3 +159,4 @@ export const recordReadmeSession = async (): Promise<string> => {
     rmSync(folder, { recursive: true, force: true });
   }
 };
+harden(recordReadmeSession);

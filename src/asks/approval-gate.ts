@@ -209,3 +209,4 @@ export const makeApprovalGate = (options: {
     resume,
   };
 };
+harden(makeApprovalGate);

@@ -68,6 +68,7 @@ export const nextAsk = (state: AskState, event: AskEvent, serving: boolean): Ask
   if (event === 'copy-gone') return { state: 'lost', effect: 'tell-lost' };
   return { state, effect: 'wait' };
 };
+harden(nextAsk);
 
 /**
  * Whether an ask in this state is pending: kept in the agent's store, and
@@ -75,3 +76,4 @@ export const nextAsk = (state: AskState, event: AskEvent, serving: boolean): Ask
  * until its outcome is told: an approved call is still running).
  */
 export const isPending = (state: AskState): boolean => waiting(state) || state === 'settled';
+harden(isPending);

@@ -106,6 +106,7 @@ const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Lo
 
 export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
   ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
+harden(readDirectEvaluation);
 
 export const makeHostApprovedEvaluation = (options: {
   powers: unknown;
@@ -229,3 +230,4 @@ export const makeHostApprovedEvaluation = (options: {
     },
   };
 };
+harden(makeHostApprovedEvaluation);

@@ -52,6 +52,7 @@ export interface AskStore {
 }
 
 export const emptyAskStore = (): AskStore => ({ next: 1, pending: [] });
+harden(emptyAskStore);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -92,14 +93,17 @@ export const readAskStore = (value: unknown): { store: AskStore; lost: number } 
       : pending.length + 1;
   return { store: { next, pending }, lost: value.pending.length - pending.length };
 };
+harden(readAskStore);
 
 export const storedOrigin = (origin: Origin | undefined): StoredAsk['origin'] =>
   origin === undefined ? undefined : { number: String(origin.number), sender: origin.sender };
+harden(storedOrigin);
 
 export const originOfAsk = (ask: StoredAsk): Origin | undefined =>
   ask.origin === undefined
     ? undefined
     : { number: BigInt(ask.origin.number), sender: ask.origin.sender };
+harden(originOfAsk);
 
 /**
  * How an ask from before a restart ended: the other side answered, refused,
@@ -114,6 +118,7 @@ export type Settlement = 'fulfilled' | 'rejected' | 'lost' | 'interrupted';
  */
 export const isDisconnection = (error: unknown): boolean =>
   /\b(disconnected|connection (closed|lost|reset)|captp)\b/i.test(describeError(error));
+harden(isDisconnection);
 
 /** The agent's own copy of something it sent, as the mail gives it. */
 interface OwnCopy {
@@ -393,3 +398,4 @@ export const makePendingAsks = (options: {
     stopped: () => stopped,
   };
 };
+harden(makePendingAsks);

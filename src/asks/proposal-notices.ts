@@ -13,7 +13,9 @@ import { storedProposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export const SOURCE_PREVIEW_CHARS = 100;
+harden(SOURCE_PREVIEW_CHARS);
 export const RESULT_PREVIEW_CHARS = 2_000;
+harden(RESULT_PREVIEW_CHARS);
 
 export const grantedText = (
   proposalId: string,
@@ -23,6 +25,7 @@ export const grantedText = (
   origin: Origin | undefined,
 ): string =>
   `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${resultName}": ${rendered}\nNext: tell ${whomToTell(origin)} what came out.`;
+harden(grantedText);
 
 export const rejectedText = (
   proposalId: string,
@@ -31,6 +34,7 @@ export const rejectedText = (
   origin: Origin | undefined,
 ): string =>
   `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(origin)}; change the code and propose again only if the reason invites it.`;
+harden(rejectedText);
 
 /** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
 export const lostProposalText = (
@@ -39,6 +43,7 @@ export const lostProposalText = (
   origin: Origin | undefined,
 ): string =>
   `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
+harden(lostProposalText);
 
 /** The notice for a proposal made before a restart, once its own copy says how it ended. */
 export const resumedProposalNotice = async (
@@ -68,3 +73,4 @@ export const resumedProposalNotice = async (
     origin,
   };
 };
+harden(resumedProposalNotice);

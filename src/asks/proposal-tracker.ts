@@ -31,9 +31,12 @@ import {
 import { proposalDetail, type Proposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
+// Re-exports: each value is hardened in the module that defines it; types have nothing at run time.
+/* eslint-disable @endo/harden-exports */
 export type { Origin } from '../serving/notices.js';
 export { lostProposalText } from './proposal-notices.js';
 export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
+/* eslint-enable @endo/harden-exports */
 
 export interface ProposalTracker {
   propose(proposal: Proposal): Readonly<Record<string, unknown>>;
@@ -127,3 +130,4 @@ export const makeProposalTracker = (options: {
         .map(ask => ask.description),
   };
 };
+harden(makeProposalTracker);

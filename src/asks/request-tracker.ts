@@ -155,3 +155,4 @@ export const makeRequestTracker = (options: {
 
   return { request, resume };
 };
+harden(makeRequestTracker);

@@ -15,3 +15,4 @@ export const finishEarlierAsk =
     else if (ask.kind === 'approval') await trackers.approvals.resume(ask, settlement);
     else await trackers.proposals.resume(ask, settlement);
   };
+harden(finishEarlierAsk);

@@ -18,6 +18,7 @@ export const proposalDetail = (proposal: Proposal): Record<string, unknown> => (
   petNamePaths: proposal.petNamePaths,
   ...(proposal.workerName === undefined ? {} : { workerName: proposal.workerName }),
 });
+harden(proposalDetail);
 
 /** The proposal a stored ask holds (its description is the source). */
 export const storedProposal = (ask: StoredAsk): Proposal => {
@@ -33,3 +34,4 @@ export const storedProposal = (ask: StoredAsk): Proposal => {
     origin: originOfAsk(ask),
   };
 };
+harden(storedProposal);

@@ -73,6 +73,7 @@ export const DEFAULT_LIMITS: AgentLimits = harden({
   // Some 20,000 ordinary exchanges (8,000 with tool calls), searched in about a second.
   historyMb: 16,
 });
+harden(DEFAULT_LIMITS);
 
 const LIMIT_ENV: Record<keyof AgentLimits, string> = {
   maxModelCalls: 'LAL_MAX_MODEL_CALLS',
@@ -107,6 +108,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,
 ]);
+harden(AGENT_ENV_NAMES);
 
 export interface AgentConfig {
   persona: Persona;
@@ -147,3 +149,4 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   const quota = readHourlyQuota(env, problems);
   return harden({ persona, limits, stopAfterAnswer, quota, problems });
 };
+harden(readAgentConfig);

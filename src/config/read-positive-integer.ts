@@ -22,3 +22,4 @@ export const readPositiveInteger = <Fallback extends number | undefined>(
   }
   return value;
 };
+harden(readPositiveInteger);

@@ -75,6 +75,7 @@ export const idFromLocator = (value: unknown): string | undefined => {
   const id = /[?&]id=([0-9a-f]+)/.exec(value)?.[1];
   return id === undefined ? undefined : `${id}:${node}`;
 };
+harden(idFromLocator);
 
 type Powers = Record<string, (...args: never[]) => unknown>;
 
@@ -125,3 +126,4 @@ export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<Daem
     },
   });
 };
+harden(makeDaemonAdapter);

@@ -17,3 +17,4 @@ export const daemonStatus = (daemon: DaemonAdapter, directEvaluation: boolean): 
   }
   return lines;
 };
+harden(daemonStatus);

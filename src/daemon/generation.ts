@@ -13,6 +13,7 @@ export const GENERATION_LABELS: Readonly<Record<Generation, string>> = harden({
   f0a46042a: 'the Endo daemon of the Lal/Fae design (f0a46042a: HOST, eval-proposals)',
   newest: 'the newest Endo daemon (@host, message edits, evaluate without approval)',
 });
+harden(GENERATION_LABELS);
 
 /** Reads the method names (a far object answers `__getMethodNames__`); an old daemon when they cannot be read. */
 export const detectGeneration = async (
@@ -33,3 +34,4 @@ export const detectGeneration = async (
     has('storeIdentifier') || has('editMessage') ? 'newest' : 'f0a46042a';
   return harden({ generation, methods });
 };
+harden(detectGeneration);

@@ -27,3 +27,4 @@ export const readMessageHistory = async (powers: unknown, number: bigint): Promi
     })),
   );
 };
+harden(readMessageHistory);

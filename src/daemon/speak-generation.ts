@@ -36,6 +36,7 @@ export const promptFor = (prompt: string, daemon: DaemonWords | undefined): stri
   // Respelled, and nothing added: the prompt's special names then start with @, the evaluate
   // description says who approves code, and an amended message's notice says where its revisions are.
   daemon === undefined || daemon.generation !== 'newest' ? prompt : respell(prompt, daemon);
+harden(promptFor);
 
 /** The built-in schemas as this daemon's model should see them. */
 export const schemasFor = (
@@ -63,3 +64,4 @@ export const schemasFor = (
     }),
   );
 };
+harden(schemasFor);

@@ -85,3 +85,4 @@ export const readStream = (reader: unknown): StreamReaderClient => {
     },
   });
 };
+harden(readStream);

@@ -46,3 +46,4 @@ export const decodeArguments = (raw: string): DecodedArguments => {
   }
   return { ok: true, args: parsed as Record<string, unknown> };
 };
+harden(decodeArguments);

@@ -109,3 +109,4 @@ export const decodeCall = (
     key: `${call.name}\u0000${canonical(args)}`,
   };
 };
+harden(decodeCall);

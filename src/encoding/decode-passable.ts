@@ -16,3 +16,4 @@ export const decodePassable = (value: unknown): unknown => {
   }
   return value;
 };
+harden(decodePassable);

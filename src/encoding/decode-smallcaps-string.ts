@@ -37,3 +37,4 @@ export const decodeSmallcapsString = (text: string): unknown => {
       return text;
   }
 };
+harden(decodeSmallcapsString);

@@ -32,6 +32,7 @@ export const describeRemotable: DescribeRemotable = async value => {
     : [];
   return methods.length > 0 ? `$${iface} (methods: ${methods.join(', ')})` : `$${iface}`;
 };
+harden(describeRemotable);
 
 const isRemotable = (value: object): boolean => getInterfaceOf(value) !== undefined;
 
@@ -88,7 +89,9 @@ export const renderForModel = async (
   const modelValue = await toModelValue(value, describe, new Set());
   return JSON.stringify(modelValue);
 };
+harden(renderForModel);
 
 /** The rendering of a failed tool call. */
 export const renderError = (error: unknown): string =>
   JSON.stringify({ error: describeError(error) });
+harden(renderError);

@@ -17,6 +17,7 @@ import { CHARS_PER_TOKEN, measureRequest } from './estimate-tokens.js';
 import { repairHistory } from './repair-history.js';
 
 export const ELIDED_RESULT = '[elided to keep the request within the context budget]';
+harden(ELIDED_RESULT);
 // Share of the budget the digest may take.
 const DIGEST_SHARE = 0.2;
 
@@ -94,3 +95,4 @@ export const buildRequest = (
   }
   return { messages, ...size };
 };
+harden(buildRequest);

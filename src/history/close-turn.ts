@@ -8,3 +8,4 @@ import type { Turn } from './conversation.js';
 export const closeTurn = (turn: Turn, line: string): void => {
   turn.messages.push({ role: 'assistant', content: line });
 };
+harden(closeTurn);

@@ -25,6 +25,7 @@ export interface Conversation {
 }
 
 export const emptyConversation = (): Conversation => ({ digest: [], omitted: 0, turns: [] });
+harden(emptyConversation);
 
 /** Empties a conversation that others hold a reference to (forget()). */
 export const emptyConversationInPlace = (conversation: Conversation): void => {
@@ -32,9 +33,11 @@ export const emptyConversationInPlace = (conversation: Conversation): void => {
   conversation.turns.length = 0;
   conversation.omitted = 0;
 };
+harden(emptyConversationInPlace);
 
 export const startTurn = (conversation: Conversation, title: string, content: string): Turn => {
   const turn: Turn = { title, messages: [{ role: 'user', content }] };
   conversation.turns.push(turn);
   return turn;
 };
+harden(startTurn);

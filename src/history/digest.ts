@@ -57,11 +57,13 @@ export const describeActions = (
   if (used.size > 0) actions.unshift(`used ${[...used].join(', ')}`);
   return actions;
 };
+harden(describeActions);
 
 export const digestTurn = (turn: Turn): string => {
   const actions = describeActions(turn.messages);
   return actions.length > 0 ? `${turn.title} → ${actions.join('; ')}` : turn.title;
 };
+harden(digestTurn);
 
 /** Folds the oldest finished turn into the digest. */
 export const foldOldestTurn = (conversation: Conversation): void => {
@@ -77,6 +79,7 @@ export const foldOldestTurn = (conversation: Conversation): void => {
     conversation.digest.push({ text, count: 1 });
   }
 };
+harden(foldOldestTurn);
 
 /** Drops digest entries from the middle until it fits in `maxChars`. */
 export const trimDigest = (conversation: Conversation, maxChars: number): void => {
@@ -87,6 +90,7 @@ export const trimDigest = (conversation: Conversation, maxChars: number): void =
     conversation.omitted += 1;
   }
 };
+harden(trimDigest);
 
 export const renderDigest = (conversation: Conversation): string => {
   if (conversation.digest.length === 0) return '';
@@ -102,3 +106,4 @@ export const renderDigest = (conversation: Conversation): string => {
   }
   return `[Digest of the earlier conversation, oldest first; not a new message]\n${lines.join('\n')}`;
 };
+harden(renderDigest);

@@ -8,6 +8,7 @@
 import type { ChatMessage, ToolSchema } from '../../providers/types.js';
 
 export const CHARS_PER_TOKEN = 3;
+harden(CHARS_PER_TOKEN);
 // Role markers and separators each message costs in every chat template.
 const PER_MESSAGE_OVERHEAD = 4;
 
@@ -51,8 +52,10 @@ export const measureRequest = (
   }
   return { estimatedTokens: tokens, chars };
 };
+harden(measureRequest);
 
 export const estimateRequestTokens = (
   messages: readonly ChatMessage[],
   tools: readonly ToolSchema[],
 ): number => measureRequest(messages, tools).estimatedTokens;
+harden(estimateRequestTokens);

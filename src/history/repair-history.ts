@@ -10,6 +10,7 @@ import type { AssistantMessage, ChatMessage, ToolResultMessage } from '../../pro
 export const MISSING_RESULT = JSON.stringify({
   error: 'this call got no result (it was interrupted)',
 });
+harden(MISSING_RESULT);
 
 export const repairHistory = (history: readonly ChatMessage[]): ChatMessage[] => {
   const out: ChatMessage[] = [];
@@ -67,3 +68,4 @@ export const repairHistory = (history: readonly ChatMessage[]): ChatMessage[] =>
   }
   return out;
 };
+harden(repairHistory);

@@ -26,6 +26,7 @@ export const makeBoundedSet = <T>(limit: number): BoundedSet<T> => {
     },
   };
 };
+harden(makeBoundedSet);
 
 export interface BoundedMap<K, V> {
   get(key: K): V | undefined;
@@ -56,3 +57,4 @@ export const makeBoundedMap = <K, V>(limit: number): BoundedMap<K, V> => {
     },
   };
 };
+harden(makeBoundedMap);

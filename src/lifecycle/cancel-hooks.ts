@@ -31,3 +31,4 @@ export const makeCancelHooks = (): CancelHooks => {
     size: () => hooks.size,
   };
 };
+harden(makeCancelHooks);

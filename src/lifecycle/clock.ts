@@ -28,3 +28,4 @@ export const systemClock: Clock = harden({
     };
   },
 });
+harden(systemClock);

@@ -23,3 +23,4 @@ export const watchCancellation = (
     (reason: unknown) => onCancel(reason),
   );
 };
+harden(watchCancellation);

@@ -25,6 +25,7 @@ export const redactStrings = <T>(value: T, redact: (text: string) => string): T 
   }
   return value;
 };
+harden(redactStrings);
 
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
   const redact = makeRedactor(env);
@@ -45,3 +46,4 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
   };
   return { log, observe, redact };
 };
+harden(makeAgentOutput);

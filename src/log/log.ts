@@ -33,6 +33,7 @@ export const secretValues = (env: Env): string[] => [
   ),
   ...fallbackTokenValues(env).filter(value => value.length >= MIN_SECRET_LENGTH),
 ];
+harden(secretValues);
 
 export const makeRedactor = (env: Env): ((text: string) => string) => {
   // Longest first, so a secret that contains another is hidden whole.
@@ -44,6 +45,7 @@ export const makeRedactor = (env: Env): ((text: string) => string) => {
       '$1[redacted]',
     );
 };
+harden(makeRedactor);
 
 /** A log that never throws: a failed write is not the agent's failure, and is not retried. */
 export const neverThrows =
@@ -55,6 +57,7 @@ export const neverThrows =
       // Nowhere left to report it.
     }
   };
+harden(neverThrows);
 
 export const makeLog = (
   env: Env,
@@ -69,3 +72,4 @@ export const makeLog = (
   const name = (env.LAL_NAME ?? '').trim() || (env.LAL_PERSONA ?? 'lal').toLowerCase();
   return neverThrows(line => sink(hideSecrets(`[${name}] ${line}`)));
 };
+harden(makeLog);

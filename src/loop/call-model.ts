@@ -49,3 +49,4 @@ export const callModel = async (
     return { ok: false, aborted, error: text };
   }
 };
+harden(callModel);

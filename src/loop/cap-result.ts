@@ -7,3 +7,4 @@ export const capResult = (text: string, maxChars: number): string => {
   const marker = `\n[cut: the result was ${text.length} characters; the first ${maxChars} are shown]`;
   return `${text.slice(0, maxChars)}${marker}`;
 };
+harden(capResult);

@@ -44,6 +44,7 @@ export const callIdsIn = (messages: Iterable<ChatMessage>): Set<string> => {
   }
   return ids;
 };
+harden(callIdsIn);
 
 /** A name every provider accepts, as close to the original as can be. */
 const nameForHistory = (name: string): string => {
@@ -97,3 +98,4 @@ export const checkReplyCalls = (calls: readonly ToolCall[], check: CallCheck): C
     return { call: checked };
   });
 };
+harden(checkReplyCalls);

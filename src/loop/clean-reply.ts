@@ -36,3 +36,4 @@ export const cleanReply = (
     ? { role: 'assistant', content, toolCalls: calls }
     : { role: 'assistant', content };
 };
+harden(cleanReply);

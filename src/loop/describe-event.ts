@@ -21,3 +21,4 @@ export const describeEvent = (event: AgentEvent): string => {
       return 'unknown event';
   }
 };
+harden(describeEvent);

@@ -28,3 +28,4 @@ export const makeRepeatGuard = (
     },
   };
 };
+harden(makeRepeatGuard);

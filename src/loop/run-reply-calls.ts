@@ -22,6 +22,7 @@ const NOT_RUN = JSON.stringify({ error: 'not run: the turn was ended' });
 export const pushMessage = (turn: Turn, message: ChatMessage) => {
   turn.messages.push(message);
 };
+harden(pushMessage);
 
 /** Why the calls stopped before the last one ran, when they did. */
 export type CallsStopped =
@@ -78,3 +79,4 @@ export const runReplyCalls = async (
   }
   return undefined;
 };
+harden(runReplyCalls);

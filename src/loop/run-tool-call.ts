@@ -81,3 +81,4 @@ export const runToolCall = async (
   observe({ kind: 'tool-result', name: call.name, ok, preview: capped.slice(0, PREVIEW_CHARS) });
   return capped;
 };
+harden(runToolCall);

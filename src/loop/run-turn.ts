@@ -125,6 +125,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     return end('error', '', `the agent failed: ${thrown}`, thrown);
   }
 };
+harden(runTurn);
 
 /** The model calls and tool calls of a turn, until something ends it (`end`). */
 const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnOutcome> => {

@@ -43,3 +43,4 @@ export const runWithTimeout = <T>(
       (error: unknown) => finish(() => reject(error)),
     );
   });
+harden(runWithTimeout);

@@ -16,3 +16,4 @@ export const whenSenderAnswered =
   (isAnswered: () => boolean): StopCondition =>
   () =>
     isAnswered() ? 'answered' : undefined;
+harden(whenSenderAnswered);

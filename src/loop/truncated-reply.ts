@@ -19,11 +19,14 @@ const truncatedCallRefusal = (total: number): string =>
 
 /** What the model is shown after a cut reply that made no call. */
 export const TRUNCATED_TEXT_NOTICE = `[Your last reply was cut off at the output token limit before it was complete. ${RETRY_SHORTER}]`;
+harden(TRUNCATED_TEXT_NOTICE);
 
 /** Every call of a cut reply, answered with the refusal instead of being run. */
 export const refuseTruncatedCalls = (checked: readonly CheckedCall[]): CheckedCall[] =>
   checked.map(({ call }) => ({ call, refusal: truncatedCallRefusal(checked.length) }));
+harden(refuseTruncatedCalls);
 
 /** Why the turn ends when the model's replies keep being cut. */
 export const truncatedRepliesError = (count: number): string =>
   `the model's replies were cut off at the output token limit ${count} times in a row (raise LAL_MAX_TOKENS, or ask for less at a time)`;
+harden(truncatedRepliesError);

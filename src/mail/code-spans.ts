@@ -8,3 +8,4 @@ const IDENTIFIER = /`[^`]*`|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g;
 
 export const codeSpans = (text: string): string =>
   text.replace(IDENTIFIER, found => (found.startsWith('`') ? found : `\`${found}\``));
+harden(codeSpans);

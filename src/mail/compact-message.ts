@@ -45,6 +45,7 @@ export const compactMessage = async (
   }
   return view;
 };
+harden(compactMessage);
 
 /** `codeName <- edgeName` for each value a proposal's code is given. */
 export const endowments = (message: MessageRecord): string[] => {
@@ -53,3 +54,4 @@ export const endowments = (message: MessageRecord): string[] => {
   const paths = edges.length > 0 ? edges : pathList(message.petNamePaths);
   return codeNames.map((codeName, index) => `${codeName} <- ${paths[index] ?? '?'}`);
 };
+harden(endowments);

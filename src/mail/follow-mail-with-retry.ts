@@ -88,3 +88,4 @@ export const followMailWithRetry = (
     },
   };
 };
+harden(followMailWithRetry);

@@ -72,3 +72,4 @@ export const followMail = (options: {
     },
   };
 };
+harden(followMail);

@@ -17,6 +17,7 @@ const SOURCE_PREVIEW_CHARS = 80;
 
 export const isMailboxLoadFailure = (error: unknown): boolean =>
   describeError(error).includes(DAEMON_ERROR);
+harden(isMailboxLoadFailure);
 
 /**
  * One paragraph: what happened, which proposals are pending, how to settle
@@ -62,3 +63,4 @@ export const reportMailboxLoadFailure = async (options: {
     return 'logged';
   }
 };
+harden(reportMailboxLoadFailure);

@@ -56,6 +56,7 @@ export const counterProposalNotice = (message: MessageRecord, sender: string): s
   ];
   return lines.join('\n');
 };
+harden(counterProposalNotice);
 
 /** Both personas read the same notice now; the persona stays a parameter for a voice of its own. */
 export const messageNotice = (
@@ -70,3 +71,4 @@ export const messageNotice = (
   const body = describeBody(message);
   return `Message #${number} from ${sender}: ${body}`;
 };
+harden(messageNotice);

@@ -30,6 +30,7 @@ export interface MessageRecord {
 
 export const isProposalType = (type: unknown): boolean =>
   type === 'eval-proposal-reviewer' || type === 'eval-proposal-proposer';
+harden(isProposalType);
 
 /** A key that stays the same when the daemon replays the message after a restart. */
 export const messageKey = (message: MessageRecord): string | undefined => {
@@ -39,9 +40,11 @@ export const messageKey = (message: MessageRecord): string | undefined => {
   if (typeof message.number === 'bigint') return `n:${message.number}`;
   return undefined;
 };
+harden(messageKey);
 
 export const stringList = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+harden(stringList);
 
 /** What a person wrote: the text parts interleaved with @edgeName for each attached value. */
 export const packageText = (message: MessageRecord): string => {
@@ -56,12 +59,15 @@ export const packageText = (message: MessageRecord): string => {
   }
   return parts.join('');
 };
+harden(packageText);
 
 export const cut = (text: string, max: number): string =>
   text.length > max ? `${text.slice(0, max)}… (${text.length} characters in all)` : text;
+harden(cut);
 
 /** The pet-name paths of a proposal rendered as strings ("dir/name"). */
 export const pathList = (value: unknown): string[] =>
   Array.isArray(value)
     ? value.map(item => (Array.isArray(item) ? item.map(String).join('/') : String(item)))
     : [];
+harden(pathList);

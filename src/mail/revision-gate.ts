@@ -102,3 +102,4 @@ export const makeRevisionGate = () => {
     },
   };
 };
+harden(makeRevisionGate);

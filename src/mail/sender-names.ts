@@ -28,6 +28,7 @@ export const unnamedSender = (id: string, selfNode: string | undefined): string 
   if (node === undefined || selfNode === undefined || node === selfNode) return short;
   return `${short} on another daemon (node ${node.slice(0, 8)})`;
 };
+harden(unnamedSender);
 
 const SENDERS_REMEMBERED = 512;
 
@@ -196,3 +197,4 @@ export const makeSenderNames = (
     return kept.named;
   };
 };
+harden(makeSenderNames);

@@ -29,3 +29,4 @@ export const makeTellSender =
       );
     }
   };
+harden(makeTellSender);

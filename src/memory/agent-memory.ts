@@ -31,6 +31,7 @@ import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js'
 import { describeError } from '../../providers/describe-error.js';
 
 export const MEMORY_NAME = 'agent-memory';
+harden(MEMORY_NAME);
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
  * memory loads with none). 3: the usage's last-hour calls by the minute,
@@ -46,6 +47,7 @@ export const MEMORY_NAME = 'agent-memory';
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
 export const VERSION = 6;
+harden(VERSION);
 
 export interface Memory {
   conversation: Conversation;
@@ -86,6 +88,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   notices: [],
   senders: [],
 });
+harden(freshMemory);
 
 type StoredMemory = {
   version: number;
@@ -215,6 +218,7 @@ export const loadMemory = async (
     return { ...freshNow(), unsaved: `${MEMORY_NAME} ${found} (${why})` };
   }
 };
+harden(loadMemory);
 
 /** What help() says about a memory this run could not use (nothing when all is well). */
 export const describeMemoryTrouble = (memory: Memory): string[] => [
@@ -229,6 +233,7 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
         `${memory.unsaved}: I started afresh and save nothing this run, so that it is not overwritten.`,
       ]),
 ];
+harden(describeMemoryTrouble);
 
 /**
  * `redact` hides secret values (the auth token) that the conversation may
@@ -278,6 +283,7 @@ export const saveMemory = async (
     log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
   }
 };
+harden(saveMemory);
 
 /**
  * The handled keys as a set for look-ups, kept in step with `memory.handled`
@@ -301,3 +307,4 @@ export const trackHandled = (
     },
   };
 };
+harden(trackHandled);

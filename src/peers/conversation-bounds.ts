@@ -150,3 +150,4 @@ export const makeConversationBounds = <W>(options: {
     },
   };
 };
+harden(makeConversationBounds);

@@ -10,6 +10,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 /** Senders remembered; the store stays small however many come and go. */
 export const SENDERS_KEPT = 64;
+harden(SENDERS_KEPT);
 
 export interface SenderRecord {
   /** The sender's short key (senderKey of its id). */
@@ -54,6 +55,7 @@ const isSenderRecord = (value: unknown): value is SenderRecord => {
 /** The records of a stored memory that read; none when absent (a memory before version 5). */
 export const readSenderRecords = (value: unknown): SenderRecord[] =>
   Array.isArray(value) ? value.filter(isSenderRecord) : [];
+harden(readSenderRecords);
 
 /**
  * A formula id (`<number>:<node>`) shortened to a key that tells senders
@@ -63,10 +65,12 @@ export const senderKey = (id: string): string => {
   const [number = '', node = ''] = id.split(':');
   return `${number.slice(0, 16)}:${node.slice(0, 16)}`;
 };
+harden(senderKey);
 
 /** Turns in the last hour. */
 export const turnsInHour = (record: SenderRecord, now: number): number =>
   record.minutes.reduce((sum, [minute, turns]) => (minute > now - HOUR_MS ? sum + turns : sum), 0);
+harden(turnsInHour);
 
 /** When the sender has room for one more turn under `max` an hour. */
 export const hourFreesAt = (record: SenderRecord, max: number, now: number): number => {
@@ -79,6 +83,7 @@ export const hourFreesAt = (record: SenderRecord, max: number, now: number): num
   }
   return (window[Math.max(0, index - 1)]?.[0] ?? now) + HOUR_MS;
 };
+harden(hourFreesAt);
 
 /** Counts one turn at `now`, keeping only the last hour's minutes (at most 61 entries). */
 export const countTurn = (record: SenderRecord, now: number): void => {
@@ -91,6 +96,7 @@ export const countTurn = (record: SenderRecord, now: number): void => {
   record.served += 1;
   record.last = now;
 };
+harden(countTurn);
 
 /** The record for `key`, made when new; the least recently served unheld ones go beyond the bound. */
 export const recordFor = (records: SenderRecord[], key: string, name: string): SenderRecord => {
@@ -112,3 +118,4 @@ export const recordFor = (records: SenderRecord[], key: string, name: string): S
   record.name = name;
   return record;
 };
+harden(recordFor);

@@ -15,10 +15,12 @@ export const describeCall = ({ call, args, grouped }: DecodedCall): string => {
   const { op: _op, ...rest } = args;
   return `${grouped.op} ${JSON.stringify(rest)}`;
 };
+harden(describeCall);
 
 /** The allowance key of a described call. */
 export const digestOfCall = (described: string): string =>
   createHash('sha256').update(described, 'utf8').digest('hex');
+harden(digestOfCall);
 
 /**
  * The key of an approval stored by an earlier release, which kept only the
@@ -41,3 +43,4 @@ export const digestOfStored = (
   action: string,
 ): string | undefined =>
   typeof detail.digest === 'string' ? detail.digest : digestOfStoredAction(action);
+harden(digestOfStored);

@@ -35,3 +35,4 @@ export const guardToolCall =
     if (gate.takeAllowance(digest)) return runIt(call);
     return JSON.stringify(gate.ask({ action, digest, origin, run: () => runIt(call) }));
   };
+harden(guardToolCall);

@@ -21,6 +21,7 @@ export const POLICY_ENV_NAMES: readonly string[] = harden([
   'LAL_TOOLS_APPROVE',
   'LAL_TRUSTED_SENDERS',
 ]);
+harden(POLICY_ENV_NAMES);
 
 export interface ToolPolicy {
   /** Whether the model may be offered (and call) this tool, or this op of a grouped tool. */
@@ -85,3 +86,4 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
     ],
   };
 };
+harden(readToolPolicy);

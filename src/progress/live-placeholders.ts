@@ -18,6 +18,7 @@
  * Only for the host's messages: another agent would read the placeholder,
  * which arrives finished before the first edit, as the answer.
  */
+import { makeError, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { Clock } from '../lifecycle/clock.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -55,6 +56,7 @@ export interface LivePlaceholders {
 /** LAL_PROGRESS: on unless 0/false/no/off. */
 export const readLiveProgress = (env: Readonly<Record<string, string | undefined>>): boolean =>
   !['0', 'false', 'no', 'off'].includes((env.LAL_PROGRESS ?? '').trim().toLowerCase());
+harden(readLiveProgress);
 
 const textOf = (message: { strings?: unknown }): string =>
   Array.isArray(message.strings)
@@ -99,7 +101,7 @@ export const makeLivePlaceholders = (options: {
           textOf(message) === FIRST_STATUS,
       );
       const copy = copies.at(-1);
-      if (copy === undefined) throw new Error('its own copy was not found');
+      if (copy === undefined) throw makeError(X`its own copy was not found`);
       active.add(copy.number as bigint);
       return copy.number as bigint;
     } finally {
@@ -179,6 +181,7 @@ export const makeLivePlaceholders = (options: {
     },
   };
 };
+harden(makeLivePlaceholders);
 
 /**
  * The model's reply to the message (or send to its sender) while the
@@ -209,6 +212,7 @@ export const speakThrough = (
     await E(powers).send(recipient, strings, edgeNames, petNames);
   },
 });
+harden(speakThrough);
 
 /** The placeholder's last line when the turn's end said nothing to the sender itself. */
 export const closingLine = (
@@ -222,3 +226,4 @@ export const closingLine = (
     return `Waiting for ${end.hostName} to approve what I asked; I will go on once it is decided.`;
   return 'Done (my answer is in my other messages).';
 };
+harden(closingLine);

@@ -6,6 +6,7 @@
 import type { AgentEvent } from '../loop/agent-events.js';
 
 export const FIRST_STATUS = 'thinking…';
+harden(FIRST_STATUS);
 
 /** Statuses from a turn's events (one reader per turn: it remembers the last tool). */
 export const makeStatusReader = (options: { hostName: string; directEvaluation: boolean }) => {
@@ -27,3 +28,4 @@ export const makeStatusReader = (options: { hostName: string; directEvaluation: 
     }
   };
 };
+harden(makeStatusReader);

@@ -29,6 +29,7 @@ export const textContent = (text: string): MessageContent => ({
   edgeNames: [],
   petNames: [],
 });
+harden(textContent);
 
 export const makeThrottledEdits = (options: {
   clock: Clock;
@@ -98,3 +99,4 @@ export const makeThrottledEdits = (options: {
     },
   };
 };
+harden(makeThrottledEdits);

@@ -26,6 +26,8 @@ const LAL = `You are Lal, a careful assistant who lives in an Endo daemon as a g
 const FAE = `You are Fae, a resourceful assistant who lives in an Endo daemon as a guest, answers the mail you receive, and grows new abilities as people send you tools: adopt each (mail adoptTool) and use it.${COMMON}`;
 
 export const systemPrompt = (persona: Persona): string => (persona === 'fae' ? FAE : LAL);
+harden(systemPrompt);
 
 export const greeting = (persona: Persona): string =>
   persona === 'fae' ? 'Fae agent ready.' : 'Lal agent ready.';
+harden(greeting);

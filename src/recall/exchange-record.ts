@@ -57,6 +57,7 @@ export const recordOfTurn = (
     out: redact(cutText(describeActions(turn.messages, QUOTE_CHARS).join('; '))),
   };
 };
+harden(recordOfTurn);
 
 const recordOfDigestEntry = (entry: DigestEntry): ExchangeRecord => {
   // `#3 from HOST: "ping" → replied "pong"`: what came in, then what the agent did.
@@ -82,6 +83,7 @@ export const recordsOfConversation = (
   ...conversation.digest.map(recordOfDigestEntry),
   ...conversation.turns.map(turn => recordOfTurn(turn, undefined, undefined, redact)),
 ];
+harden(recordsOfConversation);
 
 const isOptionalNumber = (value: unknown) => value === undefined || typeof value === 'number';
 
@@ -96,3 +98,4 @@ export const isExchangeRecord = (value: unknown): value is ExchangeRecord => {
     (record.from === undefined || typeof record.from === 'string')
   );
 };
+harden(isExchangeRecord);

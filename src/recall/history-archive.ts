@@ -37,6 +37,7 @@ import { searchHistory, type RecallResult } from './search-history.js';
 
 /** A chunk is closed once it holds this many bytes: what one turn writes at most, with its last record. */
 export const CHUNK_BYTES = 8 * 1024;
+harden(CHUNK_BYTES);
 const MB = 1024 * 1024;
 
 export interface HistoryArchive {
@@ -224,3 +225,4 @@ export const loadHistoryArchive = async (
     ],
   };
 };
+harden(loadHistoryArchive);

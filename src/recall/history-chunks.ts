@@ -13,7 +13,9 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
 
 export const HISTORY_DIRECTORY = 'agent-history';
+harden(HISTORY_DIRECTORY);
 export const OPEN_CHUNK = 'open';
+harden(OPEN_CHUNK);
 /** The chunk format; a chunk of another version is kept and left out of searches. */
 const CHUNK_VERSION = 1;
 
@@ -26,6 +28,7 @@ export interface ClosedChunk {
 const CLOSED = /^c(\d+)-(\d+)$/;
 
 export const closedChunkName = (seq: number, bytes: number): string => `c${seq}-${bytes}`;
+harden(closedChunkName);
 
 const parseClosedChunk = (name: string): ClosedChunk | undefined => {
   const found = CLOSED.exec(name);
@@ -47,9 +50,11 @@ export const utf8Bytes = (text: string): number => {
   }
   return bytes;
 };
+harden(utf8Bytes);
 
 export const serializeChunk = (exchanges: readonly ExchangeRecord[]): string =>
   JSON.stringify({ version: CHUNK_VERSION, exchanges });
+harden(serializeChunk);
 
 export type ReadChunk =
   { kind: 'exchanges'; exchanges: ExchangeRecord[] } | { kind: 'unreadable'; why: string };
@@ -71,6 +76,7 @@ export const parseChunk = (stored: unknown): ReadChunk & { lost?: number } => {
   const exchanges = record.exchanges.filter(isExchangeRecord);
   return { kind: 'exchanges', exchanges, lost: record.exchanges.length - exchanges.length };
 };
+harden(parseChunk);
 
 const inDirectory = (name: string) => [HISTORY_DIRECTORY, name];
 
@@ -88,16 +94,21 @@ export const listChunks = async (
   closed.sort((a, b) => a.seq - b.seq);
   return { closed, open: names.includes(OPEN_CHUNK), others };
 };
+harden(listChunks);
 
 export const readChunk = async (powers: PowersRef, name: string) =>
   parseChunk(await E(powers).lookup(inDirectory(name)));
+harden(readChunk);
 
 export const writeOpenChunk = (powers: PowersRef, text: string): Promise<void> =>
   Promise.resolve(E(powers).storeValue(text, inDirectory(OPEN_CHUNK)));
+harden(writeOpenChunk);
 
 /** The open chunk, once full, takes its closed name: a move, no second write. */
 export const closeOpenChunk = (powers: PowersRef, name: string): Promise<void> =>
   Promise.resolve(E(powers).move(inDirectory(OPEN_CHUNK), inDirectory(name)));
+harden(closeOpenChunk);
 
 export const removeChunk = (powers: PowersRef, name: string): Promise<void> =>
   Promise.resolve(E(powers).remove(HISTORY_DIRECTORY, name));
+harden(removeChunk);

@@ -68,3 +68,4 @@ export const makeBm25 = <Ref>(queryTerms: readonly string[]): Bm25<Ref> => {
     },
   };
 };
+harden(makeBm25);

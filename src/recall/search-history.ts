@@ -96,3 +96,4 @@ export const searchHistory = async (options: {
     ...(unreadable > 0 ? { unreadable } : {}),
   });
 };
+harden(searchHistory);

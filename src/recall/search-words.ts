@@ -25,6 +25,7 @@ export const wordsOf = (text: string): string[] => {
   }
   return words;
 };
+harden(wordsOf);
 
 const COMMON = new Set(
   (
@@ -42,3 +43,4 @@ export const queryWords = (query: string): string[] => {
   const telling = all.filter(word => !COMMON.has(word));
   return telling.length > 0 ? telling : all;
 };
+harden(queryWords);

@@ -28,6 +28,7 @@ export const offeredTools = (tools: readonly ToolSchema[]): OfferedTools =>
       ...(offeredOps(tool) ?? []).map(op => [op, tool] as const),
     ]),
   );
+harden(offeredTools);
 
 export const recoverToolCalls = (text: string, offered: OfferedTools): Recovery => {
   if (offered.size === 0) return { calls: [], text };
@@ -38,3 +39,4 @@ export const recoverToolCalls = (text: string, offered: OfferedTools): Recovery 
   }
   return { calls: [], text };
 };
+harden(recoverToolCalls);

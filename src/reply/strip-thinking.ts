@@ -16,3 +16,4 @@ export const stripThinking = (text: string): string => {
   }
   return out.trim();
 };
+harden(stripThinking);

@@ -38,11 +38,13 @@ export const isWakeUp = (value: unknown): value is WakeUp => {
         typeof origin.sender === 'string'))
   );
 };
+harden(isWakeUp);
 
 export const originOf = (wakeUp: WakeUp): Origin | undefined =>
   wakeUp.origin === undefined
     ? undefined
     : { number: BigInt(wakeUp.origin.number), sender: wakeUp.origin.sender };
+harden(originOf);
 
 export interface ScheduleArgs {
   note: string;
@@ -181,6 +183,7 @@ export const makeWakeUps = (options: {
       ),
   };
 };
+harden(makeWakeUps);
 
 /** The text a due wake-up's turn starts with. */
 export const wakeUpNotice = (entry: WakeUp): string => {
@@ -193,6 +196,7 @@ export const wakeUpNotice = (entry: WakeUp): string => {
     `Next: do what the note says, then tell ${who} with send("${who}", …) (message #${origin?.number ?? '?'} may be gone).`,
   ].join('\n');
 };
+harden(wakeUpNotice);
 
 /** The `schedule` tool's arguments, checked (a number given as text is read as one). */
 export const readScheduleArgs = (args: Readonly<Record<string, unknown>>): ScheduleArgs => {
@@ -219,3 +223,4 @@ export const readScheduleArgs = (args: Readonly<Record<string, unknown>>): Sched
     throw new Error('note is required: what to do when woken');
   return { note: note ?? '', delaySeconds, at: text('at'), cancel };
 };
+harden(readScheduleArgs);

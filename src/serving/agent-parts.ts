@@ -338,3 +338,4 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     },
   };
 };
+harden(assembleAgentParts);

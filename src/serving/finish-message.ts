@@ -14,6 +14,7 @@ export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =
   typeof number === 'bigint'
     ? Promise.resolve(E(powers).dismiss(number)).catch(() => {})
     : Promise.resolve();
+harden(safeDismiss);
 
 export const makeMessageFinisher =
   (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'asks' | 'notices'>) =>
@@ -23,3 +24,4 @@ export const makeMessageFinisher =
     if (notices.waitsFor(number)) return;
     await safeDismiss(powers, number);
   };
+harden(makeMessageFinisher);

@@ -66,3 +66,4 @@ export const followAgentMail = (options: {
     },
   });
 };
+harden(followAgentMail);

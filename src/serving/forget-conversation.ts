@@ -24,3 +24,4 @@ export const forgetConversation = async (
   log('memory cleared by forget()');
   return `Forgot ${turnsForgotten} turn${turnsForgotten === 1 ? '' : 's'} of conversation, the digest, the searchable history, and the usage of ${calls} model call${calls === 1 ? '' : 's'}. The ids of handled messages and the pending wake-ups are kept.`;
 };
+harden(forgetConversation);

@@ -33,3 +33,4 @@ export const loadModel = async (options: {
     return { problem: options.redact(describeError(error)) };
   }
 };
+harden(loadModel);

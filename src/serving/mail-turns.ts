@@ -103,3 +103,4 @@ export const makeMailTurns = (options: {
     }
   };
 };
+harden(makeMailTurns);

@@ -71,3 +71,4 @@ export const makeNoticeTurns = (options: {
 
   return { handleNotices, handleWake };
 };
+harden(makeNoticeTurns);

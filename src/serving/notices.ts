@@ -41,6 +41,7 @@ export const byOrigin = (
   }
   return [...groups.values()];
 };
+harden(byOrigin);
 
 /** A notice as the agent's store keeps it (JSON: the origin's number is a string). */
 export interface StoredNotice {
@@ -62,6 +63,7 @@ export const isStoredNotice = (value: unknown): value is StoredNotice => {
         typeof origin.sender === 'string'))
   );
 };
+harden(isStoredNotice);
 
 /**
  * `stored` (the agent's store) mirrors the queue, so an outcome that arrived
@@ -113,9 +115,11 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
     },
   };
 };
+harden(makeNoticeQueue);
 
 /** How to name whom the model should tell, in a notice. */
 export const whomToTell = (origin: Origin | undefined): string =>
   origin === undefined
     ? 'whoever asked for it'
     : `${origin.sender}, who asked in message #${origin.number} (use reply(${origin.number}, …))`;
+harden(whomToTell);

@@ -221,3 +221,4 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
 
   return { serve, takeDismissedByModel: number => dismissedByModel.delete(number) };
 };
+harden(makeTurnServer);

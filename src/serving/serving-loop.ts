@@ -60,3 +60,4 @@ export const runServingLoop = async (options: {
   }
   /* eslint-enable no-await-in-loop */
 };
+harden(runServingLoop);

@@ -23,6 +23,7 @@ export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<v
     log(`could not prepare tools/: ${describeError(error)}`);
   }
 };
+harden(prepareToolsFolder);
 
 /**
  * Greets the host with what the agent is and which model it thinks with (or
@@ -57,3 +58,4 @@ export const greetHost = async (options: {
   memory.greeting = text;
   await saveMemory(powers, memory, log, redact);
 };
+harden(greetHost);

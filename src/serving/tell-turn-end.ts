@@ -62,3 +62,4 @@ export const tellTurnEnd = async (options: {
   }
   return { stopReason: outcome.stopReason, pending, hostName: options.hostName };
 };
+harden(tellTurnEnd);

@@ -120,3 +120,4 @@ export const makeToolsFreshness = (options: {
     },
   };
 };
+harden(makeToolsFreshness);

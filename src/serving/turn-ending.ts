@@ -33,6 +33,7 @@ const SILENT = 'the model ended its turn without a reply';
 /** The words a sender hears when the agent itself failed at its message, in or before a turn. */
 export const agentFailed = (thrown: string): string =>
   `I could not answer this: the agent failed: ${clause(thrown)}. Send it again if you still need it.`;
+harden(agentFailed);
 
 export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): Ending => {
   const told = sender === undefined ? '' : `; ${sender} was told`;
@@ -75,3 +76,4 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
     }
   }
 };
+harden(endingOf);

@@ -87,3 +87,4 @@ export const makeWorkQueue = <T>(laneOf: (item: T) => Lane = () => ONE_LANE): Wo
     waiting: () => [...first.waiting(), ...rest.waiting()],
   };
 };
+harden(makeWorkQueue);

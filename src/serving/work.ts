@@ -23,3 +23,4 @@ export const laneOfWork = (work: Work): Lane => {
   // A message whose sender could not be read waits with the others, in a lane by what it says.
   return work.lane ?? { key: String(work.message.from), first: false };
 };
+harden(laneOfWork);

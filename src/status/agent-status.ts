@@ -34,3 +34,4 @@ export const makeStatusBoard = (): StatusBoard => {
     },
   };
 };
+harden(makeStatusBoard);

@@ -69,3 +69,4 @@ export const adoptIntroducedTools = async (options: {
   );
   return moved.sort();
 };
+harden(adoptIntroducedTools);

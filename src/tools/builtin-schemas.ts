@@ -71,6 +71,7 @@ export const describeOps = (sections: readonly OpSection[], offered: readonly st
     .join('; ');
   return `${text}.`;
 };
+harden(describeOps);
 
 const kind = (name: KindName, ...aliases: string[]): Parameter =>
   aliases.length === 0 ? { kind: name } : { kind: name, aliases };
@@ -215,12 +216,14 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     reads: ['note?', 'delaySeconds?', 'at?', 'cancel?'],
   },
 ]);
+harden(BUILTIN_DEFINITIONS);
 
 /** A parameter name of `reads` without its `?`, and whether it may be left out. */
 export const readsEntry = (entry: string): { name: string; optional: boolean } =>
   entry.endsWith('?')
     ? { name: entry.slice(0, -1), optional: true }
     : { name: entry, optional: false };
+harden(readsEntry);
 
 const schemaOf = (definition: BuiltinDefinition): ToolSchema => {
   const properties: Record<string, JsonSchema> = {};
@@ -249,10 +252,12 @@ const schemaOf = (definition: BuiltinDefinition): ToolSchema => {
 };
 
 export const BUILTIN_SCHEMAS: readonly ToolSchema[] = harden(BUILTIN_DEFINITIONS.map(schemaOf));
+harden(BUILTIN_SCHEMAS);
 
 /** The definition of a built-in tool by its name (a group's, for a group). */
 export const builtinDefinition = (name: string): BuiltinDefinition | undefined =>
   BUILTIN_DEFINITIONS.find(definition => definition.name === name);
+harden(builtinDefinition);
 
 /** The built-in tools' names, and the former names of grouped ops (still callable). */
 export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
@@ -261,3 +266,4 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
     ...Object.keys(definition.ops ?? {}),
   ]),
 );
+harden(BUILTIN_NAMES);

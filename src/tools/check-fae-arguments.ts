@@ -58,3 +58,4 @@ export const checkFaeArguments = (parameters: JsonSchema, args: Args): string | 
   }
   return undefined;
 };
+harden(checkFaeArguments);

@@ -12,6 +12,7 @@ import { normaliseToolParameters } from './normalise-tool-parameters.js';
 
 // A schema is sent with every request; beyond this it would crowd out the conversation.
 export const MAX_SCHEMA_CHARS = 32_000;
+harden(MAX_SCHEMA_CHARS);
 const MAX_DEPTH = 64;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -74,6 +75,7 @@ export const toPlainJson = (value: unknown, path = '', ancestors: unknown[] = []
   }
   return { ok: true, value: copy };
 };
+harden(toPlainJson);
 
 export const checkToolSchema = (raw: unknown): SchemaCheck => {
   const plain = toPlainJson(raw);
@@ -116,3 +118,4 @@ export const checkToolSchema = (raw: unknown): SchemaCheck => {
     }),
   };
 };
+harden(checkToolSchema);

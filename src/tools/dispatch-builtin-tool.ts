@@ -8,6 +8,7 @@
  * and an error about a name that does not exist says what would have been
  * right (./explain-failure.ts).
  */
+import { makeError, q, X } from '@endo/errors';
 import type { BuiltinContext } from './builtin-context.js';
 import { explainFailure } from './explain-failure.js';
 import { runEvaluate } from './groups/evaluate.js';
@@ -19,6 +20,7 @@ import type { GroupedCall } from './tool-groups.js';
 import type { ToolValues } from './validate-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { BuiltinContext, Speak } from './builtin-context.js';
 
 const runGroupOp = async (
@@ -33,7 +35,7 @@ const runGroupOp = async (
       case 'mail':
         return await runMailOp(op, values, context);
       default:
-        throw new Error(`Unknown tool group "${group}"`);
+        throw makeError(X`Unknown tool group ${q(group)}`);
     }
   } catch (error) {
     throw new Error(`${op}: ${describeError(error)}`, {
@@ -60,7 +62,8 @@ const runBuiltin = async (
       if (context.wakeUps === undefined) throw new Error('Wake-ups are not available here');
       return context.wakeUps.schedule(readScheduleArgs(values), context.origin);
     default:
-      throw new Error(`Unknown tool "${name}"`);
+      // Reached only when a built-in definition (BUILTIN_NAMES) has no case here.
+      throw makeError(X`Unknown tool ${q(name)}`);
   }
 };
 
@@ -76,3 +79,4 @@ export const dispatchBuiltinTool = async (
     throw await explainFailure(error, name, values, grouped, context);
   }
 };
+harden(dispatchBuiltinTool);

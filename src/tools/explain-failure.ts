@@ -22,6 +22,7 @@ const NAMES_SHOWN = 5;
 
 export const quoteList = (names: readonly string[]): string =>
   names.map(name => `"${name}"`).join(', ');
+harden(quoteList);
 
 type Path = string[];
 
@@ -205,3 +206,4 @@ export const explainFailure = async (
   if (hints.length === 0) return base;
   return new Error(`${base.message} (${hints.join('; ')})`, { cause: error });
 };
+harden(explainFailure);

@@ -26,6 +26,7 @@ import {
 import { describeError } from '../../providers/describe-error.js';
 
 export const TOOLS_DIRECTORY = 'tools';
+harden(TOOLS_DIRECTORY);
 
 export interface DynamicTool {
   /** The name the model calls it by (from its schema). */
@@ -209,3 +210,4 @@ export const makeToolRegistry = (options: {
     refused: () => [...notOffered].map(([petName, reason]) => ({ petName, reason })),
   };
 };
+harden(makeToolRegistry);

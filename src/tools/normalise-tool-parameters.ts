@@ -98,3 +98,4 @@ export const normaliseToolParameters = (parameters: unknown): ParametersCheck =>
     parameters: { ...normalised, type: 'object', properties: normalised.properties ?? {} },
   };
 };
+harden(normaliseToolParameters);

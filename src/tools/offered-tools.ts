@@ -55,3 +55,4 @@ export const chooseOffered = (
   }
   return { offered, skipped };
 };
+harden(chooseOffered);

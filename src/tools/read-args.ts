@@ -15,6 +15,7 @@ export const readString = (args: Args, name: string): string => {
   if (typeof value !== 'string') throw new Error(`${name} must be a string`);
   return value;
 };
+harden(readString);
 
 /** A pet-name path: an array of names, or one string ("a" or "a/b"). */
 export const readPath = (args: Args, name: string): string[] => {
@@ -31,6 +32,7 @@ export const readPath = (args: Args, name: string): string[] => {
     return part;
   });
 };
+harden(readPath);
 
 /** A list of strings; a missing list means none. A lone string is a list of one. */
 export const readStringList = (args: Args, name: string): string[] => {
@@ -44,6 +46,7 @@ export const readStringList = (args: Args, name: string): string[] => {
     return item;
   });
 };
+harden(readStringList);
 
 /** Pet names or paths ("dir/name" or ["dir", "name"]) for attached values. */
 export const readPathList = (args: Args, name: string): (string | string[])[] => {
@@ -62,6 +65,7 @@ export const readPathList = (args: Args, name: string): (string | string[])[] =>
     throw new Error(`${name}[${index}] must be a pet name or a path`);
   });
 };
+harden(readPathList);
 
 /** Message numbers are bigints in the daemon; models write 5, "5" or "+5". */
 export const readMessageNumber = (args: Args, name = 'messageNumber'): bigint => {
@@ -79,6 +83,7 @@ export const readMessageNumber = (args: Args, name = 'messageNumber'): bigint =>
     `${name} must be a whole message number such as 5, got ${JSON.stringify(String(value))}`,
   );
 };
+harden(readMessageNumber);
 
 export interface MessageParts {
   strings: string[];
@@ -111,6 +116,7 @@ export const checkMessageParts = (
   while (strings.length < edgeNames.length + 1) strings.push('');
   return { strings, edgeNames, petNames };
 };
+harden(checkMessageParts);
 
 /** A number (seconds and the like): a JSON number or numeric text. */
 export const readNumber = (args: Args, name: string): number => {
@@ -121,9 +127,11 @@ export const readNumber = (args: Args, name: string): number => {
   if (!Number.isFinite(number)) throw new Error(`${name} must be a number`);
   return number;
 };
+harden(readNumber);
 
 /** A parameter that can hold a passable (the value of `store`): its strings are read SmallCaps-first. */
 export const readPassable = (args: Args, name: string): unknown => {
   if (!(name in args)) throw missing(name);
   return decodePassable(args[name]);
 };
+harden(readPassable);

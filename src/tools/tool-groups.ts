@@ -18,6 +18,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = harden(
     ),
   ),
 );
+harden(TOOL_GROUPS);
 
 /** Op (a former tool name) → its group. */
 const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
@@ -25,8 +26,10 @@ const GROUP_OF_OP: ReadonlyMap<string, string> = new Map(
 );
 
 export const isGroup = (name: string): boolean => Object.hasOwn(TOOL_GROUPS, name);
+harden(isGroup);
 
 export const groupOfOp = (op: string): string | undefined => GROUP_OF_OP.get(op);
+harden(groupOfOp);
 
 /** A built-in call as its group and op. */
 export interface GroupedCall {
@@ -58,6 +61,7 @@ export const groupedCall = (name: string, args: Args): GroupedCall | undefined =
   }
   return { group: name, op };
 };
+harden(groupedCall);
 
 /** The ops a grouped tool's schema offers (its `op` enum); undefined for other tools. */
 export const offeredOps = (schema: ToolSchema): readonly string[] | undefined => {
@@ -67,6 +71,7 @@ export const offeredOps = (schema: ToolSchema): readonly string[] | undefined =>
     ? TOOL_GROUPS[schema.function.name]
     : values.filter((value): value is string => typeof value === 'string');
 };
+harden(offeredOps);
 
 /** A grouped tool's schema offering only the ops `keep` lets through; undefined when none is left. Other schemas pass unchanged. */
 export const keepOps = (
@@ -90,7 +95,9 @@ export const keepOps = (
     function: { ...schema.function, description, parameters: { ...parameters, properties } },
   });
 };
+harden(keepOps);
 
 /** A schema without these ops (unchanged if none would be left). */
 export const withoutOps = (schema: ToolSchema, ops: ReadonlySet<string>): ToolSchema =>
   keepOps(schema, op => !ops.has(op)) ?? schema;
+harden(withoutOps);

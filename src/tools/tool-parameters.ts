@@ -30,6 +30,7 @@ export interface ParameterKind {
 
 export const given = (value: unknown): boolean =>
   value !== undefined && value !== null && value !== '';
+harden(given);
 
 const listOfNames: JsonSchema = { type: 'array', items: { type: 'string' } };
 
@@ -60,5 +61,6 @@ export const KINDS = harden({
     present: value => value !== undefined,
   },
 } satisfies Record<string, ParameterKind>);
+harden(KINDS);
 
 export type KindName = keyof typeof KINDS;

@@ -66,6 +66,7 @@ export const listSourceTools = async (
     }),
   );
 };
+harden(listSourceTools);
 
 /** What the registry knows of a tools/ entry that is a source. */
 export interface SourceHolder {
@@ -91,3 +92,4 @@ export const relistSources = async (
     }),
   );
 };
+harden(relistSources);

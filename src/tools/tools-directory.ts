@@ -20,6 +20,7 @@ const ATTEMPTS = 3;
 /** The daemon's words when a name points at a formula that was collected. */
 export const isCollectedFormula = (error: unknown): boolean =>
   /No reference exists at path/.test(describeError(error));
+harden(isCollectedFormula);
 
 /** Whether `directory` can be listed; false when its formula was collected, other failures thrown. */
 export const readable = async (powers: unknown, directory: string): Promise<boolean> => {
@@ -31,6 +32,7 @@ export const readable = async (powers: unknown, directory: string): Promise<bool
     throw error;
   }
 };
+harden(readable);
 
 /** Makes `directory` when it is missing or names a collected formula, and says so in the log when it was collected. */
 export const ensureToolsDirectory = async (
@@ -54,3 +56,4 @@ export const ensureToolsDirectory = async (
   }
   throw Error(`the daemon collected ${directory}/ each of the ${ATTEMPTS} times it was made`);
 };
+harden(ensureToolsDirectory);

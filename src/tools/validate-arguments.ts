@@ -44,3 +44,4 @@ export const validateArguments = (tool: string, op: string | undefined, args: Ar
   }
   return harden(values);
 };
+harden(validateArguments);

@@ -4,3 +4,4 @@
  */
 export const formatCount = (count: number): string =>
   String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+harden(formatCount);

@@ -12,6 +12,7 @@ export const QUOTA_ENV_NAMES: readonly string[] = harden([
   'LAL_MAX_CALLS_PER_HOUR',
   'LAL_MAX_TOKENS_PER_HOUR',
 ]);
+harden(QUOTA_ENV_NAMES);
 
 export interface HourlyQuota {
   maxCalls: number | undefined;
@@ -22,6 +23,7 @@ export const readHourlyQuota = (env: Env, problems: string[]): HourlyQuota => ({
   maxCalls: readPositiveInteger(env, 'LAL_MAX_CALLS_PER_HOUR', undefined, problems),
   maxTokens: readPositiveInteger(env, 'LAL_MAX_TOKENS_PER_HOUR', undefined, problems),
 });
+harden(readHourlyQuota);
 
 export interface QuotaWait {
   /** When the agent can go on (ms since the epoch). */
@@ -72,6 +74,7 @@ export const quotaWait = (
   }
   return wait;
 };
+harden(quotaWait);
 
 /** For help(): how much of each budget the last hour used. */
 export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: number): string[] => {
@@ -92,3 +95,4 @@ export const describeQuota = (ledger: UsageLedger, quota: HourlyQuota, now: numb
     lines.push(`budget spent; new work waits until ${new Date(wait.until).toISOString()}`);
   return lines;
 };
+harden(describeQuota);

@@ -29,3 +29,4 @@ export const meteredProvider = (
       return result;
     },
   });
+harden(meteredProvider);

@@ -24,3 +24,4 @@ export const makeQuotaStop =
     const wait = check();
     return wait === undefined ? undefined : quotaStopNotice(wait, origin, clock.now());
   };
+harden(makeQuotaStop);

@@ -54,9 +54,11 @@ export const makeQuotaWaits = <W>(options: {
     },
   };
 };
+harden(makeQuotaWaits);
 
 /** What the sender of a held message is told. */
 export const quotaNotice = (wait: QuotaWait, number: bigint, now: number): string => {
   const minutes = Math.max(1, Math.ceil((wait.until - now) / 60_000));
   return `I have used this hour's budget (${wait.reason}). Your message #${number} is kept, and I will take it up at ${new Date(wait.until).toISOString()} (in about ${minutes} minute${minutes === 1 ? '' : 's'}).`;
 };
+harden(quotaNotice);

@@ -26,3 +26,4 @@ export const makeToldToWait = (stored: string[]): ToldToWait => ({
     if (index !== -1) stored.splice(index, 1);
   },
 });
+harden(makeToldToWait);

@@ -7,6 +7,7 @@ import type { Usage } from '../../providers/types.js';
 import { formatCount } from './format-count.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
+harden(HOUR_MS);
 
 interface ModelUsage {
   calls: number;
@@ -35,6 +36,7 @@ export type RecentCalls = [number, number, number];
 const MINUTE_MS = 60 * 1000;
 
 export const emptyUsage = (now: number): UsageLedger => ({ since: now, byModel: {}, recent: [] });
+harden(emptyUsage);
 
 const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -66,16 +68,19 @@ export const isUsageLedger = (value: unknown): value is UsageLedger => {
     )
   );
 };
+harden(isUsageLedger);
 
 /** A stored ledger in today's shape: a version 2 store's [when, tokens] pairs count one call each. */
 export const migrateUsage = (ledger: UsageLedger): UsageLedger => ({
   ...ledger,
   recent: (ledger.recent as number[][]).map(([at, tokens, calls]) => [at!, tokens!, calls ?? 1]),
 });
+harden(migrateUsage);
 
 /** Calls in the window. */
 export const callsIn = (entries: readonly RecentCalls[]): number =>
   entries.reduce((sum, [, , calls]) => sum + calls, 0);
+harden(callsIn);
 
 /** Drops what is more than an hour old from the quota's window. */
 export const pruneRecent = (ledger: UsageLedger, now: number): void => {
@@ -83,6 +88,7 @@ export const pruneRecent = (ledger: UsageLedger, now: number): void => {
   if (keepFrom === -1) ledger.recent.length = 0;
   else if (keepFrom > 0) ledger.recent.splice(0, keepFrom);
 };
+harden(pruneRecent);
 
 export const recordUsage = (
   ledger: UsageLedger,
@@ -115,6 +121,7 @@ export const recordUsage = (
     last[2] += 1;
   } else ledger.recent.push([now, tokens, 1]);
 };
+harden(recordUsage);
 
 const count = formatCount;
 
@@ -140,3 +147,4 @@ export const describeUsage = (ledger: UsageLedger): string[] => {
       : []),
   ];
 };
+harden(describeUsage);

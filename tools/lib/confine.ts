@@ -22,6 +22,7 @@
  * file outside the root (its other names cannot be found), so it is neither
  * read nor written.
  */
+import { b, Fail, makeError, q, X } from '@endo/errors';
 import { constants, realpathSync, statSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -33,22 +34,20 @@ import { describeFsError } from './fs-error.js';
 export const toolRootFromEnv = (env: Env | undefined, toolName: string): string => {
   const configured = env?.FAE_CWD;
   if (configured === undefined || configured === '') {
-    throw Error(
-      `${toolName}: FAE_CWD is not set; the file tools need it to name their root directory`,
+    throw makeError(
+      X`${b(toolName)}: FAE_CWD is not set; the file tools need it to name their root directory`,
     );
   }
-  if (!path.isAbsolute(configured)) {
-    throw Error(`${toolName}: FAE_CWD must be an absolute path, got ${JSON.stringify(configured)}`);
-  }
+  path.isAbsolute(configured) ||
+    Fail`${b(toolName)}: FAE_CWD must be an absolute path, got ${q(configured)}`;
   let root: string;
   try {
     root = realpathSync(configured);
   } catch {
-    throw Error(`${toolName}: FAE_CWD does not exist: ${JSON.stringify(configured)}`);
+    throw makeError(X`${b(toolName)}: FAE_CWD does not exist: ${q(configured)}`);
   }
-  if (!statSync(root).isDirectory()) {
-    throw Error(`${toolName}: FAE_CWD is not a directory: ${JSON.stringify(configured)}`);
-  }
+  statSync(root).isDirectory() ||
+    Fail`${b(toolName)}: FAE_CWD is not a directory: ${q(configured)}`;
   return root;
 };
 harden(toolRootFromEnv);

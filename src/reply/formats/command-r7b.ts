@@ -22,3 +22,4 @@ export const commandR7b: CallFormat = {
   detect: action.detect,
   parse: (text, offered) => action.parse(words(text), offered),
 };
+harden(commandR7b);

@@ -56,3 +56,4 @@ export const deepseek: CallFormat = {
     return calls.length === 0 ? undefined : { calls, text: joinWords(before, after) };
   },
 };
+harden(deepseek);

@@ -29,3 +29,4 @@ export const fencedJson: CallFormat = {
       : { calls: [call], text: joinWords(text.slice(0, start)) };
   },
 };
+harden(fencedJson);

@@ -56,9 +56,11 @@ export const parseFunctionTags = (text: string, offered: OfferedTools): FoundCal
   words.push(text.slice(last));
   return calls.length === 0 ? undefined : { calls, text: joinWords(...words) };
 };
+harden(parseFunctionTags);
 
 export const functionTags: CallFormat = {
   family: 'Qwen3-Coder <function=…><parameter=…>, Functionary v3.1',
   detect: text => text.includes('<function='),
   parse: parseFunctionTags,
 };
+harden(functionTags);

@@ -41,3 +41,4 @@ export const functionaryV32: CallFormat = {
     return calls.length === 0 ? undefined : { calls, text: joinWords(...words) };
   },
 };
+harden(functionaryV32);

@@ -48,3 +48,4 @@ export const gemmaToolCode: CallFormat = {
     };
   },
 };
+harden(gemmaToolCode);

@@ -12,3 +12,4 @@ export const granite = jsonListAfterMarker(
   '<|tool_call|>',
   NAME_ARGUMENTS,
 );
+harden(granite);

@@ -47,3 +47,4 @@ export const harmony: CallFormat = {
     return { calls, text: joinWords(...words) };
   },
 };
+harden(harmony);

@@ -70,3 +70,4 @@ export const hermes: CallFormat = {
     return calls.length === 0 ? undefined : { calls, text: joinWords(...words) };
   },
 };
+harden(hermes);

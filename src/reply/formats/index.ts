@@ -34,5 +34,7 @@ export const CALL_FORMATS: readonly CallFormat[] = [
   gemmaToolCode,
   fencedJson,
 ];
+harden(CALL_FORMATS);
 
+// eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { CallFormat, OfferedTools, TextCall } from './call-format.js';

@@ -34,3 +34,4 @@ export const jsonListAfterMarker = (
     return { calls, text: joinWords(text.slice(0, at), after) };
   },
 });
+harden(jsonListAfterMarker);

@@ -12,9 +12,11 @@ export const parseJson = (text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false };
   }
 };
+harden(parseJson);
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
+harden(isRecord);
 
 /**
  * The end (exclusive) of the balanced JSON object or array that starts at
@@ -41,6 +43,7 @@ export const endOfJsonValue = (text: string, start: number): number | undefined 
   }
   return undefined;
 };
+harden(endOfJsonValue);
 
 /** Arguments as JSON text: an object is serialised, a string is taken as the JSON the model wrote. */
 const argumentsText = (value: unknown): string | undefined => {
@@ -76,6 +79,7 @@ export const callFromObject = (
   const args = argumentsText(argumentKey === undefined ? undefined : value[argumentKey]);
   return args === undefined ? undefined : { name, arguments: args };
 };
+harden(callFromObject);
 
 /** Calls from a JSON list of call objects; undefined unless every item is one. */
 export const callsFromList = (
@@ -92,12 +96,14 @@ export const callsFromList = (
   }
   return calls;
 };
+harden(callsFromList);
 
 /** The `{"name": …, "arguments": …}` shape most formats share. */
 export const NAME_ARGUMENTS: CallObjectShape = {
   nameKey: 'name',
   argumentKeys: ['arguments', 'parameters'],
 };
+harden(NAME_ARGUMENTS);
 
 /** Joins the words before and after a call block into the model's text. */
 export const joinWords = (...parts: string[]): string =>
@@ -105,3 +111,4 @@ export const joinWords = (...parts: string[]): string =>
     .map(part => part.trim())
     .filter(part => part !== '')
     .join('\n');
+harden(joinWords);

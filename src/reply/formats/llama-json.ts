@@ -59,3 +59,4 @@ export const llamaJson: CallFormat = {
     return calls === undefined ? undefined : { calls, text: joinWords(before) };
   },
 };
+harden(llamaJson);

@@ -69,3 +69,4 @@ export const mistral: CallFormat = {
     return { calls: found.calls, text: joinWords(clean.slice(0, at), found.after) };
   },
 };
+harden(mistral);

@@ -7,3 +7,4 @@ import { jsonListAfterMarker } from './json-list-after-marker.js';
 import { NAME_ARGUMENTS } from './json-text.js';
 
 export const phi4Mini = jsonListAfterMarker('Phi-4-mini functools[…]', 'functools', NAME_ARGUMENTS);
+harden(phi4Mini);

@@ -135,3 +135,4 @@ export const readPythonCallList = (source: string): PythonCall[] | undefined => 
     throw error;
   }
 };
+harden(readPythonCallList);

@@ -23,3 +23,4 @@ export const pythonic: CallFormat = {
     };
   },
 };
+harden(pythonic);

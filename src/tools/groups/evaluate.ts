@@ -28,3 +28,4 @@ export const runEvaluate = (values: ToolValues, context: BuiltinContext): unknow
     origin: context.origin,
   });
 };
+harden(runEvaluate);

@@ -125,3 +125,4 @@ export const runMailOp = async (
       throw new Error(`mail has no op "${op}"`);
   }
 };
+harden(runMailOp);

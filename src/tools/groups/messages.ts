@@ -30,3 +30,4 @@ export const runMessageTool = async (
     }
   }
 };
+harden(runMessageTool);

@@ -77,3 +77,4 @@ export const runNamesOp = async (
       throw new Error(`names has no op "${op}"`);
   }
 };
+harden(runNamesOp);

@@ -5,6 +5,7 @@
  * refused with an error naming the variable; the bearer token is never read
  * here (only its file's path), so nothing that holds these settings holds it.
  */
+import { b, Fail, makeError, q, X } from '@endo/errors';
 import path from 'node:path';
 import type { Env } from '../../../providers/types.js';
 import { readSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
@@ -66,17 +67,10 @@ export interface McpSettings {
   timeoutMs: number;
 }
 
-const fail = (message: string): never => {
-  throw Error(`mcp: ${message}`);
-};
-
 const readName = (env: Env): string => {
   const name = (env.MCP_NAME ?? 'server').trim();
-  if (!SERVER_NAME.test(name)) {
-    fail(
-      `MCP_NAME must be 1 to 40 lower-case letters, digits or -, starting with a letter or digit, got ${JSON.stringify(env.MCP_NAME)}`,
-    );
-  }
+  SERVER_NAME.test(name) ||
+    Fail`mcp: MCP_NAME must be 1 to 40 lower-case letters, digits or -, starting with a letter or digit, got ${q(env.MCP_NAME)}`;
   return name;
 };
 
@@ -86,10 +80,11 @@ const readArgs = (raw: string | undefined): string[] => {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return fail(`MCP_ARGS must be a JSON array of strings, got ${JSON.stringify(raw)}`);
+    throw makeError(X`mcp: MCP_ARGS must be a JSON array of strings, got ${q(raw)}, not JSON`);
   }
+  // The value as read: q() shows a string that starts with "[" as "[[…]" (its mark for text, not a list).
   if (!Array.isArray(parsed) || !parsed.every(each => typeof each === 'string')) {
-    return fail(`MCP_ARGS must be a JSON array of strings, got ${JSON.stringify(raw)}`);
+    throw makeError(X`mcp: MCP_ARGS must be a JSON array of strings, got ${q(parsed)}`);
   }
   return parsed;
 };
@@ -99,11 +94,8 @@ const readPassEnv = (env: Env): Record<string, string> => {
   if (raw === '') return {};
   const passed: Record<string, string> = {};
   for (const name of raw.split(/[\s,]+/).filter(each => each !== '')) {
-    if (!ENV_NAME.test(name) || RESERVED_ENV.has(name)) {
-      fail(
-        `MCP_ENV names variables to pass to the server, separated by commas; ${JSON.stringify(name)} cannot be one`,
-      );
-    }
+    (ENV_NAME.test(name) && !RESERVED_ENV.has(name)) ||
+      Fail`mcp: MCP_ENV names variables to pass to the server, separated by commas; ${q(name)} cannot be one`;
     const value = env[name];
     if (value !== undefined) passed[name] = value;
   }
@@ -116,10 +108,8 @@ const readReadOnly = (raw: string | undefined): string[] => {
     .map(each => each.trim())
     .filter(each => each !== '');
   for (const place of places) {
-    if (!path.isAbsolute(place))
-      fail(
-        `MCP_READ_ONLY lists absolute folders, separated by commas; got ${JSON.stringify(place)}`,
-      );
+    path.isAbsolute(place) ||
+      Fail`mcp: MCP_READ_ONLY lists absolute folders, separated by commas; got ${q(place)}`;
   }
   return places.map(place => path.resolve(place));
 };
@@ -127,25 +117,20 @@ const readReadOnly = (raw: string | undefined): string[] => {
 const readTimeout = (raw: string | undefined): number => {
   if (raw === undefined || raw.trim() === '') return DEFAULT_MCP_TIMEOUT_MS;
   const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < 1 || value > LARGEST_MCP_TIMEOUT_MS) {
-    fail(
-      `MCP_TIMEOUT_MS must be a whole number of milliseconds from 1 to ${LARGEST_MCP_TIMEOUT_MS}, got ${JSON.stringify(raw)}`,
-    );
-  }
+  (Number.isSafeInteger(value) && value >= 1 && value <= LARGEST_MCP_TIMEOUT_MS) ||
+    Fail`mcp: MCP_TIMEOUT_MS must be a whole number of milliseconds from 1 to ${q(LARGEST_MCP_TIMEOUT_MS)}, got ${q(raw)}`;
   return value;
 };
 
 const readUrl = (raw: string): string => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return fail(`MCP_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    fail(`MCP_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
-  if (url.username !== '' || url.password !== '')
-    fail('MCP_URL must not carry a user or password; put a bearer token in MCP_AUTH_TOKEN_FILE');
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url === undefined) throw makeError(X`mcp: MCP_URL must be an http(s) URL, got ${q(raw)}`);
+  // Checked first and said without the URL, which then carries a secret.
+  (url.username === '' && url.password === '') ||
+    Fail`mcp: MCP_URL must not carry a user or password; put a bearer token in MCP_AUTH_TOKEN_FILE`;
+  url.protocol === 'http:' ||
+    url.protocol === 'https:' ||
+    Fail`mcp: MCP_URL must be an http(s) URL, got ${q(raw)}`;
   return url.href;
 };
 
@@ -155,28 +140,26 @@ export const readMcpSettings = (env: Env | undefined): McpSettings => {
   const timeoutMs = readTimeout(source.MCP_TIMEOUT_MS);
   const command = (source.MCP_COMMAND ?? '').trim();
   const url = (source.MCP_URL ?? '').trim();
-  if (source.MCP_AUTH_TOKEN !== undefined && source.MCP_AUTH_TOKEN !== '')
-    fail(
-      'MCP_AUTH_TOKEN is not read: put the token in a file and name it in MCP_AUTH_TOKEN_FILE, so the daemon stores a path, never the token',
-    );
-  if (command !== '' && url !== '') fail('set MCP_COMMAND (a local server) or MCP_URL, not both');
+  // Named, never shown: the token is no part of the message.
+  (source.MCP_AUTH_TOKEN ?? '') === '' ||
+    Fail`mcp: MCP_AUTH_TOKEN is not read: put the token in a file and name it in MCP_AUTH_TOKEN_FILE, so the daemon stores a path, never the token`;
+  command === '' || url === '' || Fail`mcp: set MCP_COMMAND (a local server) or MCP_URL, not both`;
   if (url !== '') {
     const tokenFile = source.MCP_AUTH_TOKEN_FILE?.trim() || undefined;
-    if (tokenFile !== undefined && !path.isAbsolute(tokenFile))
-      fail(`MCP_AUTH_TOKEN_FILE must be an absolute path, got ${JSON.stringify(tokenFile)}`);
+    tokenFile === undefined ||
+      path.isAbsolute(tokenFile) ||
+      Fail`mcp: MCP_AUTH_TOKEN_FILE must be an absolute path, got ${q(tokenFile)}`;
     return harden({ name, timeoutMs, server: { kind: 'http', url: readUrl(url), tokenFile } });
   }
-  if (command === '')
-    fail('set MCP_COMMAND (and MCP_ARGS, MCP_CWD) to start a local server, or MCP_URL');
+  command !== '' ||
+    Fail`mcp: set MCP_COMMAND (and MCP_ARGS, MCP_CWD) to start a local server, or MCP_URL`;
   const cwd = (source.MCP_CWD ?? '').trim();
-  if (cwd === '' || !path.isAbsolute(cwd))
-    fail(
-      `MCP_CWD must be the absolute path of the folder the server may write in, got ${JSON.stringify(source.MCP_CWD)}`,
-    );
+  (cwd !== '' && path.isAbsolute(cwd)) ||
+    Fail`mcp: MCP_CWD must be the absolute path of the folder the server may write in, got ${q(source.MCP_CWD ?? '')}`;
   for (const flag of ['MCP_UNSANDBOXED', 'MCP_ALLOW_NETWORK']) {
     const value = (source[flag] ?? '').trim().toLowerCase();
-    if (!['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(value))
-      fail(`${flag} must be 1 or 0, got ${JSON.stringify(source[flag])}`);
+    ['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(value) ||
+      Fail`mcp: ${b(flag)} must be 1 or 0, got ${q(source[flag])}`;
   }
   const limits = readSandboxSettings(
     {

@@ -3,6 +3,7 @@
  * when the tool is made. Defaults live here; a bad value is refused with an
  * error naming the variable.
  */
+import { b, Fail, makeError, q, X } from '@endo/errors';
 import type { Env } from '../../../providers/types.js';
 
 /** Every variable the sandbox reads; setup-tools passes these to run-command-tool. */
@@ -47,18 +48,15 @@ const readFlag = (env: Env, name: string, toolName: string): boolean => {
   const raw = (env[name] ?? '').trim().toLowerCase();
   if (TRUE_FLAGS.includes(raw)) return true;
   if (FALSE_FLAGS.includes(raw)) return false;
-  throw Error(`${toolName}: ${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
+  throw makeError(X`${b(toolName)}: ${b(name)} must be 1 or 0, got ${q(env[name])}`);
 };
 
 const readCount = (env: Env, name: string, fallback: number, toolName: string): number => {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw Error(
-      `${toolName}: ${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`,
-    );
-  }
+  (Number.isSafeInteger(value) && value >= 1) ||
+    Fail`${b(toolName)}: ${b(name)} must be a whole number of at least 1, got ${q(raw)}`;
   return value;
 };
 
