@@ -148,7 +148,7 @@ describe('the MCP settings the bridge reads (docs/mcp.md)', () => {
         /MCP_AUTH_TOKEN_FILE must be an absolute path, got "token.txt"$/,
       ],
       [{}, /^mcp: set MCP_COMMAND \(and MCP_ARGS, MCP_CWD\) to start a local server, or MCP_URL$/],
-      [{ MCP_COMMAND: 'node' }, /^mcp: MCP_CWD must be the absolute path .*, got undefined$/],
+      [{ MCP_COMMAND: 'node' }, /^mcp: MCP_CWD must be the absolute path .*, got ""$/],
       [{ MCP_COMMAND: 'node', MCP_CWD: 'srv' }, /MCP_CWD must be the absolute path .*, got "srv"$/],
       [
         { ...local, MCP_UNSANDBOXED: 'maybe' },
@@ -157,7 +157,7 @@ describe('the MCP settings the bridge reads (docs/mcp.md)', () => {
       [{ ...local, MCP_ALLOW_NETWORK: '2' }, /^mcp: MCP_ALLOW_NETWORK must be 1 or 0, got "2"$/],
       [
         { ...local, MCP_ARGS: '--verbose' },
-        /^mcp: MCP_ARGS must be a JSON array of strings, got "--verbose"$/,
+        /^mcp: MCP_ARGS must be a JSON array of strings, got "--verbose", not JSON$/,
       ],
       [
         { ...local, MCP_ENV: 'REGION, PATH' },
