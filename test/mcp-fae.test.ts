@@ -3,6 +3,9 @@
  * daemon double and given to the guest under tools/, its tools offered and
  * called in Fae turns; a remote server (streamable HTTP, a bearer token from
  * MCP_AUTH_TOKEN_FILE) that adds a tool has it offered at the next turn.
+ * The bridge to a remote server that answers media, resources, structured
+ * content and tool errors, names tools with characters no model API allows,
+ * and offers a schema too large: each described, renamed or left out.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -155,5 +158,99 @@ describe('Fae with an MCP bridge in tools/', () => {
       await connection.close();
       await fake.close();
     }
+  });
+});
+
+describe('the bridge to a remote server that offers what real servers may', () => {
+  const withOddServer = async (
+    body: (
+      bridge: { listTools(): unknown[]; tool(name: string): unknown; help(): string },
+      fake: Awaited<ReturnType<typeof startFakeMcpServer>>,
+      logs: string[],
+    ) => Promise<void>,
+  ) => {
+    const token = 'fake-token-3c4d5e6f70';
+    const fake = await startFakeMcpServer(token, { odd: true });
+    const tokenFile = path.join(tempDir('mcp-odd'), 'token');
+    writeFileSync(tokenFile, token);
+    const logs: string[] = [];
+    const { bridge, connection } = startMcpBridge(
+      harden({ MCP_NAME: 'odd', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile }),
+      line => logs.push(line),
+    );
+    try {
+      await body(bridge as never, fake, logs);
+    } finally {
+      await connection.close();
+      await fake.close();
+    }
+  };
+  const execute = (tool: unknown, args: object) =>
+    E(tool as { execute(args: object): Promise<unknown> }).execute(args);
+
+  test('media, links and resources are described; structured content is JSON; a tool error fails the call', async () => {
+    await withOddServer(async bridge => {
+      const kinds = await E(bridge).tool('kinds');
+      expect(((await execute(kinds, { kind: 'media' })) as string).split('\n')).toEqual([
+        '[image (image/png, 8 bytes): not shown]',
+        '[audio (audio/wav, 4 bytes): not shown]',
+        '[resource link: a.md <file:///notes/a.md> the first note]',
+        '[resource <file:///notes/b.md>]',
+        '# B',
+        '[resource <file:///blob.bin> (binary, 6 bytes): not shown]',
+        '[resource <file:///a.zip> (application/zip, 4 bytes): not shown]',
+      ]);
+      expect(await execute(kinds, { kind: 'structured' })).toBe('{"answer":42,"unit":"apples"}');
+      expect(await execute(kinds, { kind: 'nothing' })).toBe('');
+      await expect(execute(kinds, { kind: 'failure' })).rejects.toThrow(
+        /^kinds reported an error: the disk is full$/,
+      );
+    });
+  });
+
+  test('names that are no valid tool name are made valid and kept apart; a schema too large is left out, said once', async () => {
+    await withOddServer(async (bridge, _fake, logs) => {
+      const tools = await E(bridge).listTools();
+      const schemas = (await Promise.all(
+        tools.map(tool => E(tool as { schema(): unknown }).schema()),
+      )) as { function: { name: string; description: string } }[];
+      expect(schemas.map(schema => schema.function.name)).toEqual([
+        'shout',
+        'kinds',
+        'files_read',
+        'files_read_2',
+        'files_read_3',
+      ]);
+      // Without a description the title describes it; without either, nothing does.
+      expect(schemas.slice(2).map(schema => schema.function.description)).toEqual([
+        'Reads a file',
+        '',
+        '',
+      ]);
+      expect(await execute(await E(bridge).tool('files_read_2'), { path: 'x' })).toBe(
+        'files/read: x',
+      );
+      await E(bridge).listTools();
+      const refusals = logs.filter(line => line.includes('"huge" is not offered'));
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toMatch(/its schema is \d+ characters, more than 32000/);
+      const help = await E(bridge).help();
+      expect(help).toContain('Offered: shout, kinds, files_read, files_read_2, files_read_3.');
+      expect(help).toMatch(/Not offered: "huge" \(its schema is \d+ characters/);
+      expect(help).toContain('The server is remote (streamable HTTP).');
+    });
+  });
+
+  test('a tool the server dropped fails when called through a FaeTool taken before', async () => {
+    await withOddServer(async (bridge, fake) => {
+      const shout = await E(bridge).tool('shout');
+      const listed = fake.nextToolsList();
+      fake.removeTool('shout');
+      await listed;
+      await E(bridge).listTools();
+      await expect(execute(shout, { text: 'hi' })).rejects.toThrow(
+        'mcp: shout is no longer offered by the MCP server "odd"',
+      );
+    });
   });
 });

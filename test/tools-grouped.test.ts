@@ -115,6 +115,65 @@ describe('calling an op', () => {
     expect(seen[1]).toMatch(/"dismissed"/);
   });
 
+  test('mail ops on the newest daemon: messageHistory shows each revision of a message the host edited', async () => {
+    const run = await start({
+      profile: 'newest',
+      steps: [
+        async request => {
+          const hostCopy = (
+            (await E(run.host.host).listMessages()) as unknown as {
+              number: bigint;
+              strings: string[];
+            }[]
+          ).find(message => message.strings[0] === 'draft one')!;
+          await E(run.host.host).editMessage(hostCopy.number, ['draft two'], [], [], {
+            done: false,
+          });
+          return callTool('mail', {
+            op: 'messageHistory',
+            messageNumber: latestMessageNumber(request),
+          });
+        },
+        replyDone,
+      ],
+    });
+    await run.send('draft one');
+    await run.reply('done');
+    const [history] = results(run.provider.requests[1]!);
+    const revisions = JSON.parse(history!) as {
+      revision: number;
+      text: string;
+      done: boolean;
+      date: string;
+    }[];
+    expect(revisions.map(({ revision, text, done }) => ({ revision, text, done }))).toEqual([
+      { revision: 1, text: 'draft one', done: true },
+      { revision: 2, text: 'draft two', done: false },
+    ]);
+    for (const { date } of revisions) expect(Number.isNaN(Date.parse(date))).toBe(false);
+  });
+
+  test('adoptTool refuses a tool name that is a path, and nothing is adopted', async () => {
+    const run = await start({
+      steps: [
+        request =>
+          callTool('mail', {
+            op: 'adoptTool',
+            messageNumber: latestMessageNumber(request),
+            edgeName: 'tool',
+            toolName: 'tools/sum',
+          }),
+        replyDone,
+      ],
+    });
+    await run.send('a tool', { edgeNames: ['tool'], petNames: ['AGENT'] });
+    await run.reply('done');
+    expect(JSON.parse(results(run.provider.requests[1]!)[0]!)).toEqual({
+      error: 'adoptTool: toolName must be one pet name, without "/"',
+    });
+    expect(await guestHas(run, 'tools', 'sum')).toBe(false);
+  });
+
   test('a call by a former name written as text is recovered against the grouped tool', () => {
     const offered = offeredTools(schemasFor(BUILTIN_SCHEMAS, undefined));
     const found = recoverToolCalls(

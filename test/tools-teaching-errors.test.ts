@@ -131,3 +131,94 @@ describe('errors that teach', () => {
     );
   });
 });
+
+describe('errors that teach, for every place a name or number is given', () => {
+  test('a value attached by pet name, and the folder a name is moved into, each name the nearest', async () => {
+    const { results } = await runCalls([
+      step('reply', request => ({
+        messageNumber: latestMessageNumber(request),
+        strings: ['here', ''],
+        edgeNames: ['calc'],
+        petNames: ['calculater'],
+      })),
+      step('send', () => ({
+        recipient: 'bob',
+        strings: ['the list', ''],
+        edgeNames: ['list'],
+        petNames: ['things/shoping-list'],
+      })),
+      step('names', () => ({ op: 'move', path: 'calculator', to: 'thingz/calc' })),
+    ]);
+    expect(results[0]).toMatch(
+      /"calculater" \(there is no "calculater" in your directory; the nearest names there: "calculator"\)$/,
+    );
+    expect(results[1]).toMatch(
+      /\(there is no "shoping-list" in "things"; the nearest names there: "shopping-list"\)$/,
+    );
+    expect(results[2]).toMatch(
+      /^move: .*"thingz" \(there is no "thingz" in your directory; the nearest names there: "things"\)$/,
+    );
+  });
+
+  test('an empty folder is said to be empty; with nothing near, five names and how many in all, or all when fewer', async () => {
+    const { results } = await runCalls([
+      step('names', () => ({ op: 'makeDirectory', path: 'empty' })),
+      step('names', () => ({ op: 'lookup', path: 'empty/nothing' })),
+      step('names', () => ({ op: 'lookup', path: 'qqqqqqq' })),
+      step('names', () => ({ op: 'lookup', path: 'things/qqqqqqq' })),
+    ]);
+    expect(results[1]).toMatch(/there is no "nothing" in "empty", which is empty\)$/);
+    const shown = /the names there: (.*) \((\d+) in all\)\)$/.exec(results[2]!);
+    expect(shown?.[1]?.split(', ')).toHaveLength(5);
+    expect(Number(shown?.[2])).toBeGreaterThan(5);
+    expect(results[3]).toMatch(
+      /there is no "qqqqqqq" in "things"; the names there: "shopping-list"\)$/,
+    );
+  });
+
+  test('adopt from a message with no values says so; one with two names both edges', async () => {
+    const bare = await runCalls([
+      step('mail', request => ({
+        op: 'adopt',
+        messageNumber: latestMessageNumber(request),
+        edgeName: 'x',
+        petName: 'y',
+      })),
+    ]);
+    expect(bare.results[0]).toMatch(/\(message #\d+ carries no values\)$/);
+    const two = await runCalls(
+      [
+        step('mail', request => ({
+          op: 'adopt',
+          messageNumber: latestMessageNumber(request),
+          edgeName: 'x',
+          petName: 'y',
+        })),
+      ],
+      { edgeNames: ['first', 'second'], petNames: ['calculator', 'bob'] },
+    );
+    expect(two.results[0]).toMatch(
+      /\(message #\d+ carries 2 values, under the edge names "first", "second"\)$/,
+    );
+  });
+
+  test('a message number when the inbox is empty says the inbox is empty', async () => {
+    let asked = -1;
+    const run = await start({
+      steps: [
+        request => {
+          asked = latestMessageNumber(request);
+          return callTool('mail', { op: 'dismiss', messageNumber: asked });
+        },
+        () => callTool('reply', { messageNumber: 999, strings: ['hello?'] }),
+        () => callTool('send', { recipient: 'HOST', strings: ['done'] }),
+      ],
+    });
+    await run.send('dismiss this, then answer 999');
+    await run.reply('done');
+    expect(asked).toBeGreaterThan(0);
+    expect(lastResult(run.provider.requests[2]!)).toMatch(
+      /\(there is no message #999: your inbox is empty\)$/,
+    );
+  });
+});

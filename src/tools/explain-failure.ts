@@ -128,14 +128,9 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
   return undefined;
 };
 
-const messageNumberOf = (args: Args): bigint | undefined => {
-  const value = args.messageNumber;
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value === 'string' && /^\+?#?\d+$/.test(value.trim()))
-    return BigInt(value.trim().replace(/^[+#]+/, ''));
-  return undefined;
-};
+/** The call's values hold a message number as the bigint ./read-args.ts read from 5, "5" or "+5". */
+const messageNumberOf = (args: Args): bigint | undefined =>
+  typeof args.messageNumber === 'bigint' ? args.messageNumber : undefined;
 
 /** What is wrong with the message number or edge name, when either names nothing. */
 const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | undefined> => {

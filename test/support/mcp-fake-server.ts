@@ -5,6 +5,11 @@
  * can be told to add or remove a tool, which makes it send
  * `notifications/tools/list_changed` to the connected client, or to restart
  * (forgetting its sessions, as a remote server that restarted does).
+ * With `odd`, it also offers what a real server may: `kinds`, whose answers
+ * are media, links, resources, structured content or a tool error; three
+ * tools whose MCP names (`files.read`, `files/read`, `files read`) are no
+ * valid tool name, one with a title and no description, two with neither;
+ * and `huge`, whose schema is too large to offer.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -35,7 +40,60 @@ const readBody = async (request: IncomingMessage): Promise<unknown> => {
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 };
 
-export const startFakeMcpServer = async (token: string): Promise<FakeMcpServer> => {
+/** What `kinds` answers for each kind asked. */
+const KIND_RESULTS = {
+  media: {
+    content: [
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+      {
+        type: 'resource_link',
+        uri: 'file:///notes/a.md',
+        name: 'a.md',
+        description: 'the first note',
+      },
+      { type: 'resource', resource: { uri: 'file:///notes/b.md', text: '# B' } },
+      { type: 'resource', resource: { uri: 'file:///blob.bin', blob: 'AAAAAAAA' } },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///a.zip', blob: 'UEsDBA==', mimeType: 'application/zip' },
+      },
+    ],
+  },
+  structured: { content: [], structuredContent: { answer: 42, unit: 'apples' } },
+  failure: { content: [{ type: 'text', text: 'the disk is full' }], isError: true },
+  nothing: { content: [] },
+} as const;
+
+const addOddTools = (server: McpServer) => {
+  server.registerTool(
+    'kinds',
+    {
+      description: 'Answers content of the kind asked.',
+      inputSchema: { kind: z.enum(['media', 'structured', 'failure', 'nothing']) },
+    },
+    ({ kind }) => KIND_RESULTS[kind] as never,
+  );
+  for (const name of ['files.read', 'files/read', 'files read'])
+    server.registerTool(
+      name,
+      {
+        ...(name === 'files.read' ? { title: 'Reads a file' } : {}),
+        inputSchema: { path: z.string() },
+      },
+      ({ path }) => ({ content: [{ type: 'text', text: `${name}: ${path}` }] }),
+    );
+  server.registerTool(
+    'huge',
+    { description: 'x'.repeat(40_000), inputSchema: { text: z.string() } },
+    () => ({ content: [] }),
+  );
+};
+
+export const startFakeMcpServer = async (
+  token: string,
+  options: { odd?: boolean } = {},
+): Promise<FakeMcpServer> => {
   const added = new Set<string>();
   const removed = new Set<string>();
   let registered = new Map<string, RegisteredTool>();
@@ -54,6 +112,7 @@ export const startFakeMcpServer = async (token: string): Promise<FakeMcpServer> 
           ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
         ),
       );
+    if (options.odd === true) addOddTools(server);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
     await server.connect(transport);
     registered = tools;

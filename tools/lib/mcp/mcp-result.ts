@@ -14,35 +14,36 @@ import { capText } from '../output-cap.js';
 const MAX_RESULT_BYTES = 64 * 1024;
 harden(MAX_RESULT_BYTES);
 
-const base64Bytes = (data: unknown): number =>
-  typeof data === 'string' ? Math.floor((data.replace(/=+$/, '').length * 3) / 4) : 0;
+const base64Bytes = (data: string): number => Math.floor((data.replace(/=+$/, '').length * 3) / 4);
 
-type Part = Record<string, unknown> & { type?: unknown };
-
-const describePart = (part: Part): string => {
+/**
+ * One part of the content, which the SDK's client has already checked
+ * against the protocol's schema (CallToolResultSchema): a part of another
+ * type, or one that lacks a required field, fails the call there.
+ */
+const describePart = (part: CallToolResult['content'][number]): string => {
   switch (part.type) {
     case 'text':
-      return typeof part.text === 'string' ? part.text : '';
+      return part.text;
     case 'image':
     case 'audio':
-      return `[${part.type} (${String(part.mimeType ?? 'unknown type')}, ${base64Bytes(part.data)} bytes): not shown]`;
+      return `[${part.type} (${part.mimeType}, ${base64Bytes(part.data)} bytes): not shown]`;
     case 'resource_link':
-      return `[resource link: ${String(part.name ?? part.uri)} <${String(part.uri)}>${typeof part.description === 'string' ? ` ${part.description}` : ''}]`;
+      return `[resource link: ${part.name} <${part.uri}>${part.description === undefined ? '' : ` ${part.description}`}]`;
     case 'resource': {
-      const resource = (part.resource ?? {}) as Record<string, unknown>;
-      const uri = String(resource.uri ?? '');
-      if (typeof resource.text === 'string') return `[resource <${uri}>]\n${resource.text}`;
-      return `[resource <${uri}> (${String(resource.mimeType ?? 'binary')}, ${base64Bytes(resource.blob)} bytes): not shown]`;
+      const { resource } = part;
+      if ('text' in resource) return `[resource <${resource.uri}>]\n${resource.text}`;
+      return `[resource <${resource.uri}> (${resource.mimeType ?? 'binary'}, ${base64Bytes(resource.blob)} bytes): not shown]`;
     }
     default:
-      return `[${String(part.type)} content: not shown]`;
+      // A type of a newer protocol than the SDK's is named, not shown.
+      return `[${(part as { type: string }).type} content: not shown]`;
   }
 };
 
 /** The result's text, cut to MAX_RESULT_BYTES with a marker. */
 export const describeResult = (result: CallToolResult): { text: string; isError: boolean } => {
-  const parts = Array.isArray(result.content) ? (result.content as Part[]) : [];
-  let text = parts.map(describePart).join('\n');
+  let text = result.content.map(describePart).join('\n');
   if (text === '' && result.structuredContent !== undefined)
     text = JSON.stringify(result.structuredContent);
   return { text: capText(text, MAX_RESULT_BYTES).text, isError: result.isError === true };
