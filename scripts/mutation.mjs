@@ -115,6 +115,7 @@ const modules = [
     mutate: ['src/asks/approval-gate.ts'],
     tests: [
       'test/policy-approval-gate.test.ts',
+      'test/agent-approval-truth.test.ts',
       'test/agent-tool-policy.test.ts',
       'test/agent-pending-restart.test.ts',
       'test/agent-ask-life.test.ts',

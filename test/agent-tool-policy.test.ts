@@ -9,6 +9,7 @@ import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
 import {
   latestMessageNumber,
+  textOf,
   waitForMessage,
   type AgentRun,
   type Message,
@@ -149,5 +150,23 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
     await run.send('make a box');
     await run.reply('made');
     expect(await guestHas(run, 'box')).toBe(true);
+  });
+});
+
+describe('a list that names nothing', () => {
+  test('LAL_TOOLS_ALLOW="," is no list: every tool is offered, and the HOST is told at start', async () => {
+    const plain = await start({ steps: [say('hi')] });
+    await plain.send('hello');
+    await plain.reply('hi');
+    const run = await start({ env: { LAL_TOOLS_ALLOW: ',' }, steps: [say('hi')] });
+    const problem =
+      'LAL_TOOLS_ALLOW names nothing, got ","; it is ignored, as if unset: every tool is offered.';
+    // The greeting marks names as code.
+    expect(textOf(run.greeting!).replaceAll('`', '')).toContain(problem);
+    expect(await run.help()).toContain(`configuration: ${problem}`);
+    await run.send('hello');
+    await run.reply('hi');
+    expect(run.provider.requests[0]!.toolNames).toEqual(plain.provider.requests[0]!.toolNames);
+    expect(run.provider.requests[0]!.toolNames.length).toBeGreaterThan(1);
   });
 });

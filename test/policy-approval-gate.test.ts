@@ -13,7 +13,17 @@ import { makeApprovalGate } from '../src/asks/approval-gate.js';
 import { digestOfCall } from '../src/policy/describe-call.js';
 
 const setUp = (approver?: string) => {
-  const powers = Far('powers', { dismiss: () => {} }) as unknown as PowersRef;
+  // Each request to the HOST, settled by the test (resolve: yes; reject: no).
+  const requests: {
+    description: string;
+    resolve: (value: unknown) => void;
+    reject: (error: Error) => void;
+  }[] = [];
+  const powers = Far('powers', {
+    dismiss: () => {},
+    request: (_to: string, description: string) =>
+      new Promise((resolve, reject) => requests.push({ description, resolve, reject })),
+  }) as unknown as PowersRef;
   const notices: Notice[] = [];
   const queue = makeNoticeQueue(() => notices.push(...queue.take()));
   const asks = makePendingAsks({ store: emptyAskStore(), powers, log: () => {} });
@@ -24,7 +34,7 @@ const setUp = (approver?: string) => {
     agentName: 'Lal',
     ...(approver === undefined ? {} : { approver }),
   });
-  return { gate, notices, asks };
+  return { gate, notices, asks, requests };
 };
 
 const action = 'deploy {"to":"prod"}';
@@ -84,6 +94,55 @@ describe('an approval that ended while the agent restarted', () => {
   });
 });
 
+describe('an approval asked for in this run', () => {
+  const askOnce = (setup: ReturnType<typeof setUp>) => {
+    const ran: string[] = [];
+    const answer = setup.gate.ask({
+      action,
+      digest: digestOfCall(action),
+      origin: { number: 5n, sender: 'carol' },
+      run: async () => {
+        ran.push(action);
+        return 'ran';
+      },
+    });
+    return { ran, approvalId: String(answer.approvalId) };
+  };
+
+  test('a no that comes after the agent stopped is not told (the next run follows it)', async () => {
+    const setup = setUp();
+    // What the ask's owner said to do with each answer.
+    const effects: string[] = [];
+    const { answer } = setup.asks;
+    setup.asks.answer = (id, verdict) => {
+      const effect = answer(id, verdict);
+      effects.push(effect);
+      return effect;
+    };
+    const { ran } = askOnce(setup);
+    await expect.poll(() => setup.requests.length).toBe(1);
+    setup.asks.stop();
+    setup.requests[0]!.reject(Error('not now'));
+    await expect.poll(() => effects).toEqual(['ignore']);
+    expect(setup.notices).toEqual([]);
+    expect(ran).toEqual([]);
+    expect(setup.asks.pending().map(ask => ask.state)).toEqual(['sent']);
+  });
+
+  test('its own copy saying lost or interrupted never runs the call: told UNKNOWN instead', async () => {
+    for (const settlement of ['lost', 'interrupted'] as const) {
+      const setup = setUp();
+      const { ran, approvalId } = askOnce(setup);
+      const [asked] = setup.asks.pending();
+      await setup.gate.resume(asked!, settlement);
+      expect(ran).toEqual([]);
+      expect(setup.notices.map(notice => notice.text)).toEqual([
+        expect.stringMatching(new RegExp(`^UNKNOWN: .*\\(approval ${approvalId}\\)`)),
+      ]);
+    }
+  });
+});
+
 describe('pending approvals', () => {
   test('lists the approvals asked for, with the call and the message they serve, and nothing else', () => {
     const { gate, asks } = setUp();
@@ -104,7 +163,46 @@ describe('pending approvals', () => {
       note: "This tool needs HOST's approval, which has been asked for. You will get an APPROVED notice with its result, or a REFUSED one; do not wait for it, and do not call it again meanwhile.",
     });
     expect(gate.pending()).toEqual([
-      { approvalId: answer.approvalId, action, origin: { number: 5n, sender: 'carol' } },
+      {
+        approvalId: answer.approvalId,
+        action,
+        origin: { number: 5n, sender: 'carol' },
+        approved: false,
+      },
+    ]);
+  });
+
+  test("help() names the approver, and says which approval's call is running", async () => {
+    const setup = setUp('boss');
+    const ran: (() => void)[] = [];
+    setup.gate.ask({
+      action,
+      digest: digestOfCall(action),
+      origin: undefined,
+      run: () => new Promise<string>(resolve => ran.push(() => resolve('done'))),
+    });
+    expect(setup.gate.describe()).toEqual([`waiting for boss's approval a1: ${action}`]);
+    await expect.poll(() => setup.requests.length).toBe(1);
+    setup.requests[0]!.resolve('yes');
+    await expect.poll(() => ran.length).toBe(1);
+    expect(setup.gate.describe()).toEqual([`approved by boss, running: a1: ${action}`]);
+    ran[0]!();
+    await expect.poll(() => setup.gate.describe()).toEqual([]);
+    expect(setup.notices.map(notice => notice.text)).toEqual([
+      expect.stringMatching(/^APPROVED: boss approved the call .*; it ran and returned: done/),
+    ]);
+  });
+
+  test('an approval stored without its action is named by its description', () => {
+    const { gate, asks } = setUp();
+    asks.make('a', () => ({
+      kind: 'approval',
+      recipient: 'HOST',
+      description: 'Lal asks to call deploy',
+      detail: {},
+    }));
+    expect(gate.pending()).toEqual([
+      { approvalId: 'a1', action: 'Lal asks to call deploy', origin: undefined, approved: false },
     ]);
   });
 });

@@ -10,7 +10,7 @@ import { decodeCall, type CallDecoding } from '../src/encoding/decode-call.js';
 import type { ApprovalAsk, ApprovalGate } from '../src/asks/approval-gate.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';
-import { readToolPolicy } from '../src/policy/tool-policy.js';
+import { readToolPolicy, toolPolicyProblems } from '../src/policy/tool-policy.js';
 import { pickEnv } from '../setup/passed-env.js';
 
 const decode = (name: string, args: string) =>
@@ -73,11 +73,53 @@ describe('readToolPolicy', () => {
     expect(named.describe()).toEqual([
       'the HOST approves each call of: send (not asked while serving alice)',
     ]);
-    const noOne = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
-    expect(noOne.needsApproval(['send'], 'HOST')).toBe(true);
-    expect(noOne.describe()).toEqual([
-      'the HOST approves each call of: send (not asked while serving no one)',
+    // Naming nothing is naming no list: HOST is trusted, as unset (and the HOST is told at start).
+    const nothing = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
+    expect(nothing.needsApproval(['send'], 'HOST')).toBe(false);
+    expect(nothing.describe()).toEqual([
+      'the HOST approves each call of: send (not asked while serving HOST, @host)',
     ]);
+  });
+
+  test('a list that names nothing is unset, however it is written (blank, or only commas)', () => {
+    for (const nothing of [',', ' , ,', ' ', '']) {
+      const policy = readToolPolicy({
+        LAL_TOOLS_ALLOW: nothing,
+        LAL_TOOLS_DENY: nothing,
+        LAL_TOOLS_APPROVE: nothing,
+        LAL_TRUSTED_SENDERS: nothing,
+      });
+      expect(policy.allows(['runCommand'])).toBe(true);
+      expect(policy.allows(['remove', 'names'])).toBe(true);
+      expect(policy.needsApproval(['runCommand'], 'alice')).toBe(false);
+      expect(policy.trusts('HOST')).toBe(true);
+      expect(policy.trusts('alice')).toBe(false);
+      expect(policy.describe()).toEqual([]);
+    }
+  });
+
+  test('a list set to only commas is a problem told to the HOST; a blank one or one with names is not', () => {
+    expect(
+      toolPolicyProblems({
+        LAL_TOOLS_ALLOW: ',',
+        LAL_TOOLS_DENY: ' , ',
+        LAL_TOOLS_APPROVE: ',,',
+        LAL_TRUSTED_SENDERS: ',',
+      }),
+    ).toEqual([
+      'LAL_TOOLS_ALLOW names nothing, got ","; it is ignored, as if unset: every tool is offered.',
+      'LAL_TOOLS_DENY names nothing, got " , "; it is ignored, as if unset: no tool is denied.',
+      'LAL_TOOLS_APPROVE names nothing, got ",,"; it is ignored, as if unset: no call asks the HOST first.',
+      'LAL_TRUSTED_SENDERS names nothing, got ","; it is ignored, as if unset: the HOST is trusted.',
+    ]);
+    expect(
+      toolPolicyProblems({
+        LAL_TOOLS_ALLOW: ' ',
+        LAL_TOOLS_DENY: 'remove,',
+        LAL_TOOLS_APPROVE: '',
+      }),
+    ).toEqual([]);
+    expect(toolPolicyProblems({})).toEqual([]);
   });
 
   test('setup passes every policy variable on to the agent', () => {
@@ -100,6 +142,7 @@ describe('guardToolCall', () => {
         return { status: 'pending', approvalId: 'a1' };
       },
       pending: () => [],
+      describe: () => [],
       takeAllowance: digest => {
         const at = allowed.indexOf(digest);
         if (at === -1) return false;

@@ -29,6 +29,8 @@ import {
 import { describeError } from '../../providers/describe-error.js';
 
 const RESULT_PREVIEW_CHARS = 4_000;
+/** How much of a call help() shows (the HOST's request holds it whole). */
+const LISTED_CHARS = 200;
 
 export interface ApprovalAsk {
   /** What is to be done, whole (the HOST approves what it reads): `runCommand {"command":"ls"}`. */
@@ -47,9 +49,16 @@ interface PendingApproval {
   origin: Origin | undefined;
 }
 
+/** An approval not yet told: waiting for the approver's answer, or approved and its call running. */
+interface ListedApproval extends PendingApproval {
+  approved: boolean;
+}
+
 export interface ApprovalGate {
   ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
-  pending(): readonly PendingApproval[];
+  pending(): readonly ListedApproval[];
+  /** For help(): one line per approval not yet told, its call cut to a preview. */
+  describe(): string[];
   /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
   takeAllowance(digest: string): boolean;
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
@@ -75,6 +84,12 @@ const resumedApprovalText = (
 /** How a notice names the call it is about. */
 const told = (action: string, approvalId: string) =>
   `the call ${cut(action, 120)} (approval ${approvalId})`;
+
+/** help()'s line for an approval not yet told: waiting for the approver, or approved and running. */
+const listed = (approver: string, { approvalId, action, approved }: ListedApproval): string =>
+  approved
+    ? `approved by ${approver}, running: ${approvalId}: ${cut(action, LISTED_CHARS)}`
+    : `waiting for ${approver}'s approval ${approvalId}: ${cut(action, LISTED_CHARS)}`;
 
 export const makeApprovalGate = (options: {
   powers: PowersRef;
@@ -187,7 +202,7 @@ export const makeApprovalGate = (options: {
     );
   };
 
-  const approvals = (): PendingApproval[] =>
+  const approvals = (): ListedApproval[] =>
     asks
       .pending()
       .filter(entry => entry.kind === 'approval')
@@ -195,11 +210,14 @@ export const makeApprovalGate = (options: {
         approvalId: entry.id,
         action: typeof entry.detail.action === 'string' ? entry.detail.action : entry.description,
         origin: originOfAsk(entry),
+        // Settled and not yet told: the yes came and the call is running (a no is told at once).
+        approved: entry.state === 'settled',
       }));
 
   return {
     ask,
     pending: approvals,
+    describe: () => approvals().map(entry => listed(approver, entry)),
     takeAllowance(digest) {
       const index = allowances.indexOf(digest);
       if (index === -1) return false;

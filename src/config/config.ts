@@ -3,7 +3,7 @@
  * overrides them. docs/configuration.md mirrors this file.
  */
 import type { Env } from '../../providers/types.js';
-import { POLICY_ENV_NAMES } from '../policy/tool-policy.js';
+import { POLICY_ENV_NAMES, toolPolicyProblems } from '../policy/tool-policy.js';
 import { readPositiveInteger } from './read-positive-integer.js';
 import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
@@ -147,6 +147,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   const rawStop = (env.LAL_STOP_AFTER_ANSWER ?? '').trim().toLowerCase();
   const stopAfterAnswer = !['0', 'false', 'no', 'off'].includes(rawStop);
   const quota = readHourlyQuota(env, problems);
+  problems.push(...toolPolicyProblems(env));
   return harden({ persona, limits, stopAfterAnswer, quota, problems });
 };
 harden(readAgentConfig);

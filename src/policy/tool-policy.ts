@@ -15,12 +15,15 @@ import { isGroup, keepOps } from '../tools/tool-groups.js';
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
 type CallNames = readonly string[];
 
-export const POLICY_ENV_NAMES: readonly string[] = harden([
-  'LAL_TOOLS_ALLOW',
-  'LAL_TOOLS_DENY',
-  'LAL_TOOLS_APPROVE',
-  'LAL_TRUSTED_SENDERS',
-]);
+/** Each list the policy reads, and what it means unset (or naming nothing). */
+const UNSET_MEANS: Readonly<Record<string, string>> = {
+  LAL_TOOLS_ALLOW: 'every tool is offered',
+  LAL_TOOLS_DENY: 'no tool is denied',
+  LAL_TOOLS_APPROVE: 'no call asks the HOST first',
+  LAL_TRUSTED_SENDERS: 'the HOST is trusted',
+};
+
+export const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(UNSET_MEANS));
 harden(POLICY_ENV_NAMES);
 
 export interface ToolPolicy {
@@ -38,16 +41,33 @@ export interface ToolPolicy {
   describe(): string[];
 }
 
+/** The names of a comma-separated list, spaces and empty items left out. */
+const namesIn = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map(part => part.trim())
+    .filter(part => part !== '');
+
+/** A list that names nothing (unset, blank, or only commas) is no list: its unset meaning holds. */
 const readNames = (env: Env, name: string): Set<string> | undefined => {
-  const text = env[name];
-  if (text === undefined || text.trim() === '') return undefined;
-  return new Set(
-    text
-      .split(',')
-      .map(part => part.trim())
-      .filter(part => part !== ''),
-  );
+  const names = namesIn(env[name]);
+  return names.length === 0 ? undefined : new Set(names);
 };
+
+/**
+ * The policy's lists that are set but name nothing (`,`): almost surely a
+ * mistake, so the HOST is told at start (src/config/config.ts) what holds
+ * instead. A blank value is unset, as for every other variable.
+ */
+export const toolPolicyProblems = (env: Env): string[] =>
+  POLICY_ENV_NAMES.flatMap(name => {
+    const text = env[name];
+    if (text === undefined || text.trim() === '' || namesIn(text).length > 0) return [];
+    return [
+      `${name} names nothing, got "${text}"; it is ignored, as if unset: ${UNSET_MEANS[name]}.`,
+    ];
+  });
+harden(toolPolicyProblems);
 
 export const readToolPolicy = (env: Env): ToolPolicy => {
   const allow = readNames(env, 'LAL_TOOLS_ALLOW');
@@ -81,7 +101,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
       ...(approve.size === 0
         ? []
         : [
-            `the HOST approves each call of: ${[...approve].join(', ')} (not asked while serving ${[...trusted].join(', ') || 'no one'})`,
+            `the HOST approves each call of: ${[...approve].join(', ')} (not asked while serving ${[...trusted].join(', ')})`,
           ]),
     ],
   };

@@ -146,12 +146,7 @@ const assembleTrackers = (
     agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
     approver: daemon.names.host,
   });
-  status.section('Tool policy', () => [
-    ...policy.describe(),
-    ...approvals
-      .pending()
-      .map(entry => `waiting for HOST's approval ${entry.approvalId}: ${entry.action}`),
-  ]);
+  status.section('Tool policy', () => [...policy.describe(), ...approvals.describe()]);
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
