@@ -45,13 +45,10 @@
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
  *
- * BENCH_ONLY=economy runs figure 6 alone; BENCH_ONLY=mcp figure 7 alone; BENCH_ONLY=memory figure 5 alone;
- * BENCH_ONLY=recall figure 8 alone.
- * BENCH_EXCHANGES (default 1000) shortens the conversation for a quick run.
+ * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
-import { Fail, q } from '@endo/errors';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +66,7 @@ import { startQwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
+import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
 const RESULTS_FILE = new URL('../../bench-results/latest.json', import.meta.url);
 
@@ -84,14 +82,6 @@ const respawnWithGc = (): number => {
   return child.status ?? 1;
 };
 
-const exchangesWanted = (): number => {
-  const raw = process.env.BENCH_EXCHANGES;
-  const value = raw === undefined ? 1000 : Number(raw);
-  (Number.isInteger(value) && value >= 200) ||
-    Fail`BENCH_EXCHANGES must be a whole number ≥ 200, got ${q(raw)}`;
-  return value;
-};
-
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /** The same conversation with the mail host's objects handed over directly: the agent's own memory, without CapTP. */
@@ -103,46 +93,47 @@ const runDirectConversation = (exchanges: number) =>
     connection: 'direct',
   });
 
-const main = async () => {
+const economy = async () => {
+  const tokenizer = await startQwenTokenizer();
+  try {
+    return promptEconomyFigure([
+      await runEconomy(tokenizer, 'lal'),
+      await runEconomy(tokenizer, 'fae'),
+    ]);
+  } finally {
+    tokenizer.close();
+  }
+};
+
+/** BENCH_ONLY: one figure, alone. */
+const singleFigure = async (only: SingleFigure, exchanges: number): Promise<FigureResult> => {
+  switch (only) {
+    case 'economy':
+      return economy();
+    case 'mcp':
+      return mcpFigure();
+    case 'recall':
+      return recallFigure(await runRecallFigure());
+    case 'memory': {
+      const conversation = await runConversation({
+        protocol: 'openai',
+        exchanges,
+        checkpoints: [100, exchanges],
+      });
+      return memoryFigure(conversation, await runDirectConversation(exchanges));
+    }
+    default:
+      throw Error(`no figure ${String(only satisfies never)}`);
+  }
+};
+
+const main = async ({ exchanges, only }: BenchSettings) => {
   // The agent's remote calls reject on purpose; @endo/marshal's report of each would bury the table.
   quietConsole();
   const started = performance.now();
-  const exchanges = exchangesWanted();
   const figures: FigureResult[] = [];
-  const economy = async () => {
-    const tokenizer = await startQwenTokenizer();
-    try {
-      return promptEconomyFigure([
-        await runEconomy(tokenizer, 'lal'),
-        await runEconomy(tokenizer, 'fae'),
-      ]);
-    } finally {
-      tokenizer.close();
-    }
-  };
-  if (process.env.BENCH_ONLY === 'economy') {
-    figures.push(await economy());
-    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
-    return;
-  }
-  if (process.env.BENCH_ONLY === 'mcp') {
-    figures.push(await mcpFigure());
-    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
-    return;
-  }
-  if (process.env.BENCH_ONLY === 'recall') {
-    figures.push(recallFigure(await runRecallFigure()));
-    process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
-    return;
-  }
-  if (process.env.BENCH_ONLY === 'memory') {
-    const conversation = await runConversation({
-      protocol: 'openai',
-      exchanges,
-      checkpoints: [100, exchanges],
-    });
-    const direct = await runDirectConversation(exchanges);
-    figures.push(memoryFigure(conversation, direct));
+  if (only !== undefined) {
+    figures.push(await singleFigure(only, exchanges));
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
@@ -179,13 +170,23 @@ const main = async () => {
   progress(`figures written to ${fileURLToPath(RESULTS_FILE)}`);
 };
 
-if (
+const settings = (() => {
+  try {
+    return readBenchSettings(process.env);
+  } catch (error) {
+    progress((error as Error).message);
+    return undefined;
+  }
+})();
+if (settings === undefined) {
+  process.exitCode = 2;
+} else if (
   typeof (globalThis as { gc?: unknown }).gc !== 'function' &&
   process.env.LAL_BENCH_CHILD === undefined
 ) {
   process.exitCode = respawnWithGc();
 } else {
-  main().then(
+  main(settings).then(
     () => process.exit(0),
     (error: unknown) => {
       progress(`failed: ${error instanceof Error ? error.stack || error.message : String(error)}`);

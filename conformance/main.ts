@@ -1,5 +1,6 @@
 /**
  * `npm run conformance [-- --endo <built endo checkout> [--record <commit>]] [--show]`
+ * (./cli-args.ts reads the line and holds the usage).
  *
  * Without --endo: the daemon double of both generations against what the real
  * daemons answered (conformance/recorded/). With --endo: a real daemon started
@@ -8,10 +9,10 @@
  * --show prints every step's outcome. Exits 1 on any difference not known.
  */
 import '@endo/init';
-import { parseArgs } from 'node:util';
 import { runAgainstDouble } from './against-double.js';
 import { runAgainstEndo } from './against-endo.js';
 import { checkDouble, splitKnown } from './check-double.js';
+import { CONFORMANCE_USAGE, parseConformanceArgs } from './cli-args.js';
 import { compareOutcomes } from './compare.js';
 import type { Outcome } from './outcome.js';
 import { writeRecording } from './recorded.js';
@@ -50,16 +51,18 @@ const againstEndo = async (checkout: string, record: string | undefined, show: b
 };
 
 const main = async () => {
-  const { values } = parseArgs({
-    options: {
-      endo: { type: 'string' },
-      record: { type: 'string' },
-      show: { type: 'boolean', default: false },
-    },
-  });
-  return values.endo === undefined
-    ? againstRecordings(values.show)
-    : againstEndo(values.endo, values.record, values.show);
+  const args = parseConformanceArgs(process.argv.slice(2));
+  if (args.kind === 'help') {
+    print(CONFORMANCE_USAGE);
+    return 0;
+  }
+  if (args.kind === 'wrong') {
+    process.stderr.write(`conformance: ${args.reason}\n${CONFORMANCE_USAGE}\n`);
+    return 2;
+  }
+  return args.endo === undefined
+    ? againstRecordings(args.show)
+    : againstEndo(args.endo, args.record, args.show);
 };
 
 main().then(

@@ -124,6 +124,20 @@ const modules = [
 ];
 
 const args = process.argv.slice(2);
+const usage = `usage: npm run mutation [-- NAME ...] [--incremental]
+  NAME           only these modules: ${modules.map(m => m.name).join(', ')}
+  --incremental  reuse the previous run's results for mutants whose code and tests did not change
+  (docs/mutation.md: the scores, and why each survivor left standing is equivalent)
+`;
+if (args.includes('--help')) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+const badOptions = args.filter(arg => arg.startsWith('--') && arg !== '--incremental');
+if (badOptions.length > 0) {
+  process.stderr.write(`Unknown option ${badOptions.join(', ')}\n${usage}`);
+  process.exit(2);
+}
 const incremental = args.includes('--incremental');
 const wanted = args.filter(arg => !arg.startsWith('--'));
 const unknown = wanted.filter(name => !modules.some(m => m.name === name));

@@ -100,6 +100,11 @@ describe('one definition per built-in tool', () => {
     await expect(dispatchBuiltinTool('files', {}, grouped, context)).rejects.toThrow(
       /^open: Unknown tool group "files"$/,
     );
+    for (const group of ['names', 'mail']) {
+      await expect(dispatchBuiltinTool(group, {}, { group, op: 'shred' }, context)).rejects.toThrow(
+        new RegExp(`^shred: ${group} has no op "shred"$`),
+      );
+    }
   });
 
   test('a tool or op that is not defined is refused by name', () => {

@@ -5,6 +5,7 @@
  * conversation kept in the store, src/recall/). `reply` and `send` are tools of
  * their own (./messages.ts).
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import { readMessageHistory } from '../../daemon/message-history.js';
 import { compactMessage } from '../../mail/compact-message.js';
@@ -122,7 +123,8 @@ export const runMailOp = async (
       if (context.recall === undefined) throw new Error('no conversation is kept here to search');
       return context.recall(values.query as string);
     default:
-      throw new Error(`mail has no op "${op}"`);
+      // Unreachable: the op was checked against TOOL_GROUPS (../tool-groups.ts) before it got here.
+      throw makeError(X`mail has no op ${q(op)}`);
   }
 };
 harden(runMailOp);

@@ -3,6 +3,7 @@
  * lookup, identify, inspectCapability, remove, move, copy, makeDirectory,
  * store) and the daemon's help on the guest's powers.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { Introspectable } from '../../daemon/remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
@@ -74,7 +75,8 @@ export const runNamesOp = async (
     case 'help':
       return powers.help(values.methodName as string | undefined);
     default:
-      throw new Error(`names has no op "${op}"`);
+      // Unreachable: the op was checked against TOOL_GROUPS (../tool-groups.ts) before it got here.
+      throw makeError(X`names has no op ${q(op)}`);
   }
 };
 harden(runNamesOp);

@@ -1,0 +1,35 @@
+/**
+ * The bench's own settings (docs/configuration.md, "For developers"):
+ * BENCH_EXCHANGES, the length of the long conversation, and BENCH_ONLY, one
+ * figure run alone. Read before anything runs, so a wrong value is said in
+ * one line instead of after (or instead of) a whole run.
+ */
+import { Fail, makeError, q, X } from '@endo/errors';
+
+/** The figures BENCH_ONLY may name, with their numbers in the table. */
+export const SINGLE_FIGURES = { memory: 5, economy: 6, mcp: 7, recall: 8 };
+harden(SINGLE_FIGURES);
+export type SingleFigure = keyof typeof SINGLE_FIGURES;
+
+export interface BenchSettings {
+  exchanges: number;
+  only: SingleFigure | undefined;
+}
+
+const isSingleFigure = (name: string): name is SingleFigure =>
+  Object.prototype.hasOwnProperty.call(SINGLE_FIGURES, name);
+
+export const readBenchSettings = (env: Record<string, string | undefined>): BenchSettings => {
+  const rawExchanges = env.BENCH_EXCHANGES;
+  const exchanges = rawExchanges === undefined ? 1000 : Number(rawExchanges);
+  (Number.isInteger(exchanges) && exchanges >= 200) ||
+    Fail`BENCH_EXCHANGES must be a whole number ≥ 200, got ${q(rawExchanges)}`;
+  const rawOnly = env.BENCH_ONLY;
+  if (rawOnly === undefined || rawOnly === '') return harden({ exchanges, only: undefined });
+  if (!isSingleFigure(rawOnly))
+    throw makeError(
+      X`BENCH_ONLY must be one of ${q(Object.keys(SINGLE_FIGURES))}, got ${q(rawOnly)}`,
+    );
+  return harden({ exchanges, only: rawOnly });
+};
+harden(readBenchSettings);
