@@ -24,6 +24,7 @@ import {
   type Message,
 } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { idFromLocator } from '../src/daemon/daemon-adapter.js';
 
 const { start } = useAgents();
 
@@ -276,6 +277,29 @@ describe('the newest daemon only', () => {
     await run.send('write to HOST');
     const told = await run.reply(/Unknown recipient/);
     expect(textOf(told)).toContain('HOST');
+  });
+});
+
+describe("the newest daemon's locators, read as the formula ids they name", () => {
+  test('each spelling of a locator gives `<number>:<node>`; an id passes; anything else is no id', () => {
+    const node = 'a1'.repeat(32);
+    const number = 'b2'.repeat(32);
+    const id = `${number}:${node}`;
+    const read: [unknown, string | undefined][] = [
+      [`endo://${node}/${number}?type=handle`, id],
+      [`endo://${node}/${number}@127.0.0.1:8920?type=guest`, id],
+      [`endo://${node}/${number}/`, id],
+      // The older spelling, with the number as a parameter.
+      [`endo://${node}/?type=handle&id=${number}`, id],
+      [`endo://${node}/?type=handle`, undefined],
+      ['endo://not-hex/0?type=handle', undefined],
+      [id, id],
+      ['HOST', undefined],
+      ['', undefined],
+      [42, undefined],
+      [undefined, undefined],
+    ];
+    expect(read.map(([value]) => idFromLocator(value))).toEqual(read.map(([, want]) => want));
   });
 });
 

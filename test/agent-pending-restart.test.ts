@@ -182,6 +182,76 @@ describe('pending asks survive a restart', () => {
     expect(await guest(run).lookup('answer')).toBe(42);
   });
 
+  const evaluateSixTimesSeven = () =>
+    callTool('evaluate', {
+      source: '6 * 7',
+      codeNames: [],
+      petNamePaths: [],
+      resultName: 'answer',
+    });
+
+  test('newest daemon: an evaluation the host refuses after a restart is told REJECTED, and nothing runs', async () => {
+    const { run, origin } = await startAsking(evaluateSixTimesSeven, { profile: 'newest' });
+    const [asked] = await hostRequests(run);
+    let notice = '';
+    await run.restart([
+      request => {
+        notice = request.messages.at(-1)!.content;
+        return callTool('reply', { messageNumber: origin(), strings: ['The host said no'] });
+      },
+    ]);
+    await E(run.host.host).reject(asked!.number, 'not today');
+    await run.reply('The host said no');
+    expect(notice).toMatch(
+      /^REJECTED: @host did not run your proposal p1 \(6 \* 7\)\. Reason: refused \(the reason did not reach me across my restart\)\nNext: tell @host, who asked in message #\d+/,
+    );
+    expect(await guest(run).has('answer')).toBe(false);
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+
+  test('newest daemon: an evaluation whose request is gone after a restart is told UNKNOWN', async () => {
+    const { run, origin } = await startAsking(evaluateSixTimesSeven, { profile: 'newest' });
+    let notice = '';
+    await run.restart([
+      request => {
+        notice = request.messages.at(-1)!.content;
+        return callTool('reply', { messageNumber: origin(), strings: ['I cannot tell'] });
+      },
+    ]);
+    // Before the agent follows it again, its own copy of the request is gone.
+    const [copy] = await ownRequestCopies(run);
+    await guest(run).dismiss(copy!.number);
+    await run.reply('I cannot tell');
+    expect(notice).toMatch(
+      /^UNKNOWN: I restarted while your proposal p1 \(6 \* 7\) waited for the host, and I can no longer tell whether it ran\./,
+    );
+  });
+
+  test('newest daemon, LAL_DIRECT_EVAL: code still running at a restart is told UNKNOWN, not run again', async () => {
+    const { run, origin } = await startAsking(
+      () =>
+        callTool('evaluate', {
+          source: 'new Promise(() => {})',
+          codeNames: [],
+          petNamePaths: [],
+          resultName: 'never',
+        }),
+      { profile: 'newest', env: { LAL_DIRECT_EVAL: '1' } },
+    );
+    let notice = '';
+    await run.restart([
+      request => {
+        notice = request.messages.at(-1)!.content;
+        return callTool('reply', { messageNumber: origin(), strings: ['It may have run'] });
+      },
+    ]);
+    await run.reply('It may have run');
+    expect(notice).toMatch(
+      /^UNKNOWN: your proposal p1 \(new Promise\(\(\) => \{\}\)\) was running when I restarted, and I cannot tell whether it finished\.\nNext: look for its result name "never"/,
+    );
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+
   test('f0a46042a: an eval-proposal granted while the agent restarts (worker died) is told with its result', async () => {
     const { run, origin } = await startAsking(() =>
       callTool('evaluate', {

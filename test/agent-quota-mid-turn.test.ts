@@ -4,11 +4,13 @@
  * would go past one stops there. It ends cleanly: the sender hears why and
  * when the message is taken up again, the turn is closed in the history,
  * and the message stays in the inbox and is served again once the budget
- * frees up (behaviour 7.6). Under lockdown, through make() and E(), with a manual clock.
+ * frees up (behaviour 7.6). A wake-up or an outcome that comes due while
+ * the budget is spent waits for it too, and is served then. Under lockdown,
+ * through make() and E(), with a manual clock.
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { callTool, say } from './support/scripted-provider.js';
+import { callTool, say, type Step } from './support/scripted-provider.js';
 import {
   asMessages,
   latestMessageNumber,
@@ -131,5 +133,77 @@ describe('outcome and wake-up turns stopped by the quota', () => {
     });
     clock.advance(HOUR);
     await run.reply('hello');
+  });
+});
+
+describe('outcome and wake-up turns due while the budget is spent', () => {
+  test('a wake-up due while the budget is spent waits for it, then fires once', async () => {
+    const clock = makeManualClock();
+    const run = await start({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '2' },
+      steps: [callTool('schedule', { note: 'say hello', delaySeconds: 60 }), say('')],
+    });
+    await run.send('remind me');
+    await expect.poll(async () => run.help()).toMatch(/w1 at/);
+    // Due now, with the budget spent by the two calls of the turn that set it.
+    clock.advance(60_000);
+    // A message after it waits too, and its sender is told: the wake-up, queued first, was held first.
+    await run.send('anyone there?');
+    expect(textOf(await run.reply(/hour's budget/))).toMatch(
+      /^I have used this hour's budget \(2 of 2 model calls this hour .*\)\. Your message #\d+ is kept/,
+    );
+    expect(run.provider.requests).toHaveLength(2);
+    run.provider.push(
+      request => {
+        expect(JSON.stringify(request.messages)).toMatch(/WAKE-UP w1/);
+        return callTool('send', { recipient: 'HOST', strings: ['hello'] });
+      },
+      say(''),
+      replyStep('still here'),
+    );
+    clock.advance(HOUR);
+    await run.reply('hello');
+    // The wake-up's turn spends the new hour's two calls: the message waits for the next.
+    await expect.poll(() => run.provider.requests.length).toBe(4);
+    clock.advance(HOUR);
+    await run.reply('still here');
+    expect(run.provider.requests).toHaveLength(5);
+  });
+
+  test('an outcome that arrives while the budget is spent is not lost: its turn runs when the budget frees up', async () => {
+    const clock = makeManualClock();
+    let origin = -1;
+    const run = await start({
+      clock,
+      env: { LAL_MAX_CALLS_PER_HOUR: '2' },
+      steps: [
+        request => {
+          origin = latestMessageNumber(request);
+          return callTool('request', { recipient: 'HOST', description: 'the door code' });
+        },
+        say(''),
+      ],
+    });
+    await run.send('open the door');
+    const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
+    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    await E(run.host.host).reject(asked.number, 'not telling');
+    await run.send('anyone there?');
+    await run.reply(/hour's budget/);
+    expect(run.provider.requests).toHaveLength(2);
+    // The outcome and the message each get a turn of one call, in whichever order they waited.
+    const answer: Step = request =>
+      /DECLINED: HOST did not grant your request r1/.test(JSON.stringify(request.messages.at(-1)))
+        ? callTool('reply', { messageNumber: origin, strings: ['No code, sorry'] })
+        : callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['still here'],
+          });
+    run.provider.push(answer, answer);
+    clock.advance(HOUR);
+    await run.reply('No code, sorry');
+    await run.reply('still here');
+    expect(run.provider.requests).toHaveLength(4);
   });
 });

@@ -142,3 +142,66 @@ describe("the agent's greeting after the check", () => {
     expect(words).not.toContain('also offers');
   });
 });
+
+describe('the start-up check, for each kind of server and list', () => {
+  /** An OpenAI-compatible server at its root (its list at /models), as some proxies are. */
+  const openAiAtRoot: RawHandler = (request, response) => {
+    if (request.url === '/models') json({ data: [{ id: 'qwen3' }] })(request, response);
+    else {
+      response.writeHead(404);
+      response.end();
+    }
+  };
+  /** Ollama's native API only. */
+  const ollamaNative: RawHandler = (request, response) => {
+    if (request.url === '/api/tags')
+      json({ models: [{ name: 'qwen3:latest' }] })(request, response);
+    else {
+      response.writeHead(404);
+      response.end();
+    }
+  };
+
+  it('LAL_PROVIDER=ollama at an OpenAI-compatible server: set LAL_PROVIDER=openai', async () => {
+    const host = await raw.serve(openAiAtRoot);
+    const result = await check({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
+    expect(result).toEqual({
+      models: [],
+      usable: false,
+      problem: `${host} does not answer as Ollama's API: it is an OpenAI-compatible server: set LAL_PROVIDER=openai.`,
+    });
+  });
+
+  it('LAL_PROVIDER=anthropic at Ollama or at an OpenAI-compatible server: the LAL_PROVIDER that speaks to it', async () => {
+    const anthropic = { LAL_PROVIDER: 'anthropic', LAL_AUTH_TOKEN: 'test-key-not-real' };
+    const ollamaHost = await raw.serve(ollamaNative);
+    expect((await check({ ...anthropic, LAL_HOST: ollamaHost })).problem).toBe(
+      `${ollamaHost} does not answer as Anthropic's API: it is Ollama's native API: set LAL_PROVIDER=ollama.`,
+    );
+    const openAiHost = await raw.serve(openAiAtRoot);
+    expect((await check({ ...anthropic, LAL_HOST: openAiHost })).problem).toBe(
+      `${openAiHost} does not answer as Anthropic's API: it is an OpenAI-compatible server: set LAL_PROVIDER=openai.`,
+    );
+  });
+
+  it('a server that lists many models names twelve and how many more', async () => {
+    const ids = Array.from({ length: 15 }, (_, index) => `model-${index + 1}`);
+    const host = await raw.serve((request, response) =>
+      json({ data: ids.map(id => ({ id })) })(request, response),
+    );
+    const result = await check({ LAL_HOST: `${host}/v1`, LAL_MODEL: 'model-77' });
+    expect(result.usable).toBe(false);
+    const named = /it has (.*) and (\d+) more — set LAL_MODEL/.exec(result.problem ?? '');
+    expect(named?.[1]?.split(', ')).toHaveLength(12);
+    expect(named?.[2]).toBe('3');
+  });
+
+  it('an OpenAI-compatible server that lists no models is not usable; only Ollama is told to pull', async () => {
+    const host = await raw.serve((request, response) => json({ data: [] })(request, response));
+    expect(await check({ LAL_HOST: `${host}/v1`, LAL_PROVIDER: 'openai' })).toEqual({
+      models: [],
+      usable: false,
+      problem: `${host}/v1 lists no models.`,
+    });
+  });
+});

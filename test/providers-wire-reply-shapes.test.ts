@@ -90,6 +90,50 @@ describe('Ollama replies', () => {
   });
 });
 
+describe('Ollama replies, continued', () => {
+  test('a reply cut by num_predict is marked truncated; a count left out is counted as none', async () => {
+    const host = await serve(
+      answer(200, {
+        model: 'm',
+        message: { role: 'assistant', content: 'The answer is' },
+        done: true,
+        done_reason: 'length',
+        eval_count: 7,
+      }),
+    );
+    const result = await chat({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
+    expect(result).toMatchObject({
+      truncated: true,
+      usage: { inputTokens: 0, outputTokens: 7 },
+    });
+    expect(result.message.content).toBe('The answer is');
+    await close();
+    const promptOnly = await serve(
+      answer(200, {
+        model: 'm',
+        message: { role: 'assistant', content: '' },
+        done: true,
+        prompt_eval_count: 12,
+      }),
+    );
+    const counted = await chat({ LAL_HOST: promptOnly, LAL_PROVIDER: 'ollama' });
+    expect(counted.usage).toEqual({ inputTokens: 12, outputTokens: 0 });
+    expect(counted.truncated).toBeUndefined();
+  });
+
+  test('an error with an empty body is named by its status; a message that is text is no chat reply', async () => {
+    const empty = await serve(answer(503, '', 'text/plain'));
+    expect((await failureOf({ LAL_HOST: empty, LAL_PROVIDER: 'ollama' })).message).toMatch(
+      /^Ollama at .* failed \(HTTP 503\): Service Unavailable\.?/,
+    );
+    await close();
+    const text = await serve(answer(200, { model: 'm', message: 'hello', done: true }));
+    expect((await failureOf({ LAL_HOST: text, LAL_PROVIDER: 'ollama' })).message).toMatch(
+      /not an Ollama chat reply/,
+    );
+  });
+});
+
 describe('OpenAI-compatible replies', () => {
   test('a custom tool call keeps its raw input; a function call without arguments gets empty text; no usage', async () => {
     const host = await serve(

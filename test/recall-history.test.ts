@@ -2,8 +2,9 @@
  * The searchable history as modules (issue 24, behaviour 3.11), on the
  * daemon double's guest powers: LAL_HISTORY_MB bounds it (the oldest
  * chunks go, each drop logged with what it held), a chunk of a format this
- * release cannot read is kept aside and counted, secrets never reach a
- * chunk, and the ranking prefers the exchange that holds the rarer words.
+ * release cannot read (or torn, or not text) is kept aside and counted,
+ * secrets never reach a chunk, a long exchange is shown cut around the word
+ * found, and the ranking prefers the exchange that holds the rarer words.
  * The agent-level tests are in agent-recall.test.ts.
  */
 import { describe, expect, test } from 'vitest';
@@ -144,6 +145,117 @@ describe('the history in the store', () => {
     const result = await archive.search('meeting');
     expect(result).toMatchObject({ searched: 1, unreadable: 1 });
     expect(result.found[0]?.message).toBe('the meeting is at 14:30');
+  });
+
+  test('what does not read in the store is left out of searches and counted; dropped, it is named', async () => {
+    const powers = await guestPowers();
+    await E(powers).makeDirectory('agent-history');
+    const chunks: [string, string][] = [
+      [
+        'c1',
+        JSON.stringify({
+          version: 1,
+          exchanges: [
+            {
+              n: 7,
+              from: 'HOST',
+              at: Date.UTC(2026, 10, 20, 9, 30),
+              in: 'Message #7 from HOST: the lighthouse key is under the mat',
+              out: 'replied "noted"',
+            },
+            // Records that do not read are left out; the chunk's others are kept.
+            { in: 5, out: 'not a record' },
+            null,
+          ],
+        }),
+      ],
+      ['c2', 'not a string'],
+      ['c3', JSON.stringify({ version: 1 })],
+      [
+        'c4',
+        JSON.stringify({ version: 1, exchanges: [{ in: 'plain words', out: 'did nothing' }] }),
+      ],
+    ];
+    for (const [seq, text] of chunks)
+      await E(powers).storeValue(seq === 'c2' ? harden({ text }) : text, [
+        'agent-history',
+        `${seq}-${text.length}`,
+      ]);
+    // A name that is no chunk's is no part of the history, and is left alone.
+    await E(powers).storeValue('a note left here', ['agent-history', 'notes']);
+    // Cut off mid-write; its size in the name it is kept under is its UTF-8 size.
+    const torn = '{"version":1,"exchanges":[{"in":"café — 🙂';
+    await E(powers).storeValue(torn, ['agent-history', 'open']);
+    const logs: string[] = [];
+    const setup = {
+      powers,
+      log: (line: string) => logs.push(line),
+      redact: noSecrets,
+      clock: makeManualClock(),
+    };
+    const archive = await loadHistoryArchive({ ...setup, maxMb: 16 }, emptyConversation());
+    expect(logs).toEqual([
+      `agent-history/open did not read (not a JSON chunk); kept as c5-${Buffer.byteLength(torn)}`,
+    ]);
+    expect(await archive.search('lighthouse key')).toEqual({
+      searched: 2,
+      unreadable: 3,
+      found: [
+        {
+          messageNumber: 7,
+          from: 'HOST',
+          date: '2026-11-20T09:30Z',
+          message: 'the lighthouse key is under the mat',
+          did: 'replied "noted"',
+        },
+      ],
+    });
+    // An exchange kept without its number, sender or time is shown without them.
+    expect((await archive.search('plain words')).found).toEqual([
+      { message: 'plain words', did: 'did nothing' },
+    ]);
+
+    // Loaded again with a bound too small for any chunk: each goes, said by what it held.
+    logs.length = 0;
+    const small = await loadHistoryArchive({ ...setup, maxMb: 0.0001 }, emptyConversation());
+    small.add(turnOf(8, 'a new message'), undefined);
+    await small.save();
+    const held = logs.map(
+      line => /^history: dropped its oldest chunk \((.*); \d+ bytes\)/.exec(line)?.[1],
+    );
+    expect(held).toEqual([
+      '1 exchange, messages #7–#7, 2026-11-20 to 2026-11-20',
+      `chunk c2-${chunks[1]![1].length}`,
+      `chunk c3-${chunks[2]![1].length}`,
+      '1 exchange',
+      `chunk c5-${Buffer.byteLength(torn)}`,
+    ]);
+    expect(small.describe()).toEqual([
+      expect.stringMatching(/^1 chunk \(the open one holds 1 exchange\), /),
+      '5 oldest chunks dropped since start',
+    ]);
+    expect([...(await E(powers).list('agent-history'))].sort()).toEqual(['notes', 'open']);
+  });
+
+  test('a long exchange is shown cut around the first word found, or from its start when only the rest matched', async () => {
+    const powers = await guestPowers();
+    const archive = await loadHistoryArchive(
+      { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      emptyConversation(),
+    );
+    const before = 'the weather was grey that morning. '.repeat(40);
+    const after = 'and then we talked about the garden. '.repeat(40);
+    archive.add(turnOf(9, `${before}The harbour code is 4417. ${after}`), undefined);
+    archive.add(turnOf(10, before, 'the harbour closes at six'), undefined);
+    await archive.save();
+    const { found } = await archive.search('harbour');
+    const around = found.find(exchange => exchange.messageNumber === 9)!;
+    expect(around.message).toMatch(/^….*The harbour code is 4417\. .*…$/);
+    expect(around.message.length).toBeLessThanOrEqual(602);
+    const fromStart = found.find(exchange => exchange.messageNumber === 10)!;
+    expect(fromStart.message).toMatch(/^the weather was grey that morning\. .*…$/);
+    expect(fromStart.message.length).toBe(601);
+    expect(fromStart.did).toBe('replied "the harbour closes at six"');
   });
 
   test('secret values never reach a chunk', async () => {
