@@ -27,6 +27,12 @@ interface HeapCheckpoint {
   afterGc: boolean;
   /** JSON size of the memory the agent stores (storeValue) after every message. */
   storedMemoryChars?: number;
+  /**
+   * Characters of every value the guest's store holds (its memory and the
+   * searchable history's chunks): the mail host keeps them in this heap,
+   * where the daemon keeps them on disk.
+   */
+  storeHeldChars?: number;
 }
 
 export interface ConversationRun {
@@ -52,6 +58,21 @@ const readHeap = async (exchanges: number): Promise<HeapCheckpoint> => {
     gc();
   }
   return { exchanges, heapUsedBytes: process.memoryUsage().heapUsed, afterGc: gc !== undefined };
+};
+
+/** Characters of the searchable history's chunks in the guest's store (src/recall/history-chunks.ts). */
+const historyChars = async (powers: object): Promise<number> => {
+  const store = powers as {
+    list(path: string): Promise<string[]>;
+    lookup(path: string[]): Promise<unknown>;
+  };
+  const names = await E(store).list('agent-history');
+  let chars = 0;
+  for (const name of names) {
+    const chunk = await E(store).lookup(['agent-history', name]);
+    chars += typeof chunk === 'string' ? chunk.length : 0;
+  }
+  return chars;
 };
 
 const DEFAULT_CONTEXT_TOKENS = 24_000;
@@ -88,11 +109,14 @@ export const runConversation = async (options: {
       });
       await agent.forget();
       if (options.checkpoints.includes(index)) {
-        const stored: unknown = await E(agent.host.guest(agent.name).powers).lookup('agent-memory');
+        const powers = agent.host.guest(agent.name).powers;
+        const stored: unknown = await E(powers).lookup('agent-memory');
+        const storedMemoryChars =
+          typeof stored === 'string' ? stored.length : JSON.stringify(stored).length;
         heap.push({
           ...(await readHeap(index)),
-          storedMemoryChars:
-            typeof stored === 'string' ? stored.length : JSON.stringify(stored).length,
+          storedMemoryChars,
+          storeHeldChars: storedMemoryChars + (await historyChars(powers)),
         });
       }
     }
