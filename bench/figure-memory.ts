@@ -3,11 +3,13 @@
  * when node runs with --expose-gc, which bench/run.ts arranges) after 100
  * and 1,000 exchanges, and the growth between them. The heap holds the
  * whole process: agent, mail host and model server double; the bench drops
- * its own records and the server's request log between exchanges.
+ * its own records and the server's request log between exchanges, and the
+ * server's prompt cache before each reading (its size is shown apart).
  */
 import type { ConversationRun } from './run-conversation.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
 import { mb } from './stats.js';
+import { PROMPT_CACHE_ENTRIES } from '../sim/model-server/prompt-cache.js';
 
 // "Flat": what 900 more exchanges may add. A conversation bounded by the
 // context budget holds at most a few hundred KB of text; 2 MB leaves room
@@ -33,6 +35,39 @@ const growthOf = (run: ConversationRun) => {
 
 const describeGrowth = (growth: number, perExchange: number) =>
   `${growth >= 0 ? '+' : ''}${mb(growth)} (${(perExchange / 1024).toFixed(2)} KB per exchange)`;
+
+const signedMb = (bytes: number) =>
+  `${bytes >= 0 ? '+' : '−'}${(Math.abs(bytes) / (1024 * 1024)).toFixed(2)} MB`;
+
+/**
+ * V8's compiled code over the same span (v8.getHeapCodeStatistics): machine
+ * code with its relocation and deoptimization data grows as functions turn
+ * hot and are optimized; bytecode of functions not run for a while is
+ * flushed. Part of "the rest", shown so that a reader sees the engine's share.
+ */
+const codeRow = (own: ReturnType<typeof growthOf>, exchanges: number): FigureRow => {
+  const machine = (own.late?.codeBytes ?? Number.NaN) - (own.early?.codeBytes ?? Number.NaN);
+  const bytecode =
+    (own.late?.bytecodeBytes ?? Number.NaN) - (own.early?.bytecodeBytes ?? Number.NaN);
+  const both = machine + bytecode;
+  return {
+    label: "    of which V8's compiled code (getHeapCodeStatistics)",
+    measured: `${describeGrowth(both, both / Math.max(1, exchanges - 100))}: machine code ${signedMb(machine)}, bytecode ${signedMb(bytecode)}`,
+    target: '',
+    verdict: 'info',
+  };
+};
+
+/** What the model server double's prompt cache held when emptied before the readings at 100 and at the end. */
+const promptCacheRow = (run: ConversationRun): FigureRow => {
+  const { early, late } = growthOf(run);
+  return {
+    label: `model server double's prompt cache, emptied before each reading (at 100 / ${run.exchanges})`,
+    measured: `${early?.promptCachePrefixes ?? 'n/a'} / ${late?.promptCachePrefixes ?? 'n/a'} prefixes (at most ${PROMPT_CACHE_ENTRIES})`,
+    target: '',
+    verdict: 'info',
+  };
+};
 
 /**
  * What the guest's store holds grows with the conversation by design (the
@@ -72,6 +107,7 @@ const ownRows = (
       verdict:
         afterGc && Number.isFinite(agentGrowth) ? judged(agentGrowth < FLAT_GROWTH_BYTES) : 'info',
     },
+    codeRow(own, exchanges),
   ];
 };
 
@@ -120,6 +156,7 @@ export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): Fi
           verdict: 'info',
         },
     ...(own === undefined ? [] : ownRows(own, direct!.exchanges, afterGc)),
+    promptCacheRow(direct ?? run),
     {
       label: `memory the agent stores per message (at 100 / ${run.exchanges})`,
       measured: `${early?.storedMemoryChars ?? 'n/a'} / ${late?.storedMemoryChars ?? 'n/a'} chars of JSON`,
@@ -157,10 +194,11 @@ export const memoryFigure = (run: ConversationRun, direct?: ConversationRun): Fi
       ...(afterGc
         ? []
         : ['global.gc was not available, so the heap figures include garbage and are not judged.']),
-      'The heap is the whole process (agent, mail host, model server double). A memory snapshot the agent replaces with storeValue is collected, as the daemon collects an unnamed formula.',
+      `The heap is the whole process (agent, mail host, model server double). A memory snapshot the agent replaces with storeValue is collected, as the daemon collects an unnamed formula. The double's prompt cache (at most ${PROMPT_CACHE_ENTRIES} prefixes) is emptied before each reading: it fills over the first ~1,000 exchanges, and its SHA-256 hex strings and their Set (0.42 MB when full, in a heap snapshot) were counted as the agent's until 2026-11-25.`,
       // Measured with heap snapshots (200 vs 600 exchanges): nearly all of the growth is these tables.
       "What grows per exchange over CapTP is the worker's connection (heap-snapshot retainer paths): without gcImports, as the daemon keeps it, every question's settled promise stays in the agent's import table, holding its answer (each iterator next() holds a whole message record with its Dismisser); and @endo/captp 4.5.1 never deletes the answering side's entries (CTP_DROP for q-N deletes key q+N), so the mail host keeps every answer too. Measured on 400 exchanges: ~21 KB per exchange as the daemon runs it, ~9 KB with gcImports on both sides, ~4 KB with no CapTP at all. The last row measures the agent without the connection.",
-      "Without CapTP (heap snapshots at 100 and 1,000 exchanges, compared by constructor and retainer path): what still grows is the engine's optimized code and its deoptimization data for functions that turn hot late; the agent's memory is bounded (the usage ledger keeps the last hour by the minute, handled ids are capped), the searchable history is in the guest's store (counted apart: the daemon keeps it on disk), and abort signals held by undici's request finalizer go once its callbacks run (each reading lets them run).",
+      // Heap snapshots (node:v8 writeHeapSnapshot after the same GCs), self sizes summed by node type and name, 2026-11-25.
+      "Without CapTP, heap snapshots of this direct conversation (after the CapTP one in the same process, prompt cache emptied), self sizes at 100 / 1,000 / 3,000 exchanges: V8's machine code with relocation info 3.10 / 4.03 / 4.47 MB and its deoptimization data 0.41 / 0.92 / 1.17 MB; bytecode 1.47 / 1.41 / 1.11 MB (a function's, unused for a while, is flushed); function infos, type feedback and dependent-code lists 2.89 / 2.98 / 3.01 MB; the guest's store 0.03 / 0.13 / 0.34 MB; weak collections' hash tables (their capacity) 5.51 / 5.62 / 5.62 MB; all else, the objects, closures, strings and arrays of the agent, mail host, double and SDK, 10.39 / 10.46 / 10.36 MB. Of the growth (+1.76 MB to 1,000, +2.29 MB to 3,000) the engine's code is +1.48 / +1.90 MB (functions turning hot and optimized), the store +0.10 / +0.32, the tables' capacity +0.11 / +0.11, all else +0.07 / −0.03. The code levels off: heap used 23.5 / 25.3 / 26.1 / 25.8 MB at 100 / 1,000 / 3,000 / 5,000 exchanges (machine code by getHeapCodeStatistics 4.58 / 5.76 / 6.17 / 6.22 MB), which counts less than the snapshot's categories (no function infos, feedback or dependent-code lists). The agent's memory is bounded (the usage ledger keeps the last hour by the minute, handled ids are capped), and abort signals held by undici's request finalizer go once its callbacks run (each reading lets them run).",
     ],
   };
 };

@@ -2,12 +2,14 @@
  * One long ping/pong conversation with one agent, the raw material of the
  * request-size figure (its first exchanges) and the memory figure (heap at
  * checkpoints). Between exchanges the bench drops what it and the doubles
- * keep per message (HOST's inbox, the server's request log), so the heap
- * measures the agent and the guest's side of the mail host.
+ * keep per message (HOST's inbox, the server's request log), and before each
+ * heap reading the model server double's prompt cache, so the heap measures
+ * the agent and the guest's side of the mail host.
  */
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
-import type { ModelProtocol } from '../sim/model-server/index.js';
+import { getHeapCodeStatistics } from 'node:v8';
+import type { ModelProtocol, ModelServer } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
 import { makeMailHost, type WorkerConnection } from '../sim/mail-host/index.js';
 
@@ -22,9 +24,21 @@ interface ExchangeSize {
 
 interface HeapCheckpoint {
   exchanges: number;
+  /** Heap used, without the model server double's prompt cache (emptied first). */
   heapUsedBytes: number;
+  /**
+   * Prefixes the model server double's prompt cache held, emptied before the
+   * reading: the double's bookkeeping, bounded (PROMPT_CACHE_ENTRIES) but
+   * filling up over the first ~1,000 exchanges, is neither the agent's nor
+   * the mail host's.
+   */
+  promptCachePrefixes: number;
   /** Whether a full GC ran right before reading (node --expose-gc). */
   afterGc: boolean;
+  /** V8's machine code and its metadata (relocation, deoptimization data): v8.getHeapCodeStatistics(). */
+  codeBytes: number;
+  /** V8's bytecode and its metadata (constant pools, source positions, handler tables). */
+  bytecodeBytes: number;
   /** JSON size of the memory the agent stores (storeValue) after every message. */
   storedMemoryChars?: number;
   /**
@@ -46,7 +60,8 @@ export interface ConversationRun {
   exchangesPerSecond: number;
 }
 
-const readHeap = async (exchanges: number): Promise<HeapCheckpoint> => {
+const readHeap = async (exchanges: number, server: ModelServer): Promise<HeapCheckpoint> => {
+  const promptCachePrefixes = server.forgetPromptCache();
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc !== undefined) {
     // Twice: the first pass can leave garbage that only a second finds (weak refs, finalizers).
@@ -57,7 +72,15 @@ const readHeap = async (exchanges: number): Promise<HeapCheckpoint> => {
     await new Promise(resolve => setTimeout(resolve, 0));
     gc();
   }
-  return { exchanges, heapUsedBytes: process.memoryUsage().heapUsed, afterGc: gc !== undefined };
+  const code = getHeapCodeStatistics();
+  return {
+    exchanges,
+    heapUsedBytes: process.memoryUsage().heapUsed,
+    promptCachePrefixes,
+    afterGc: gc !== undefined,
+    codeBytes: code.code_and_metadata_size,
+    bytecodeBytes: code.bytecode_and_metadata_size,
+  };
 };
 
 /** Characters of the searchable history's chunks in the guest's store (src/recall/history-chunks.ts). */
@@ -97,7 +120,7 @@ export const runConversation = async (options: {
       : { env: { LAL_CONTEXT_TOKENS: String(contextTokens) } }),
   });
   const sizes: ExchangeSize[] = [];
-  const heap: HeapCheckpoint[] = [await readHeap(0)];
+  const heap: HeapCheckpoint[] = [await readHeap(0, agent.server)];
   const started = performance.now();
   try {
     for (let index = 1; index <= options.exchanges; index += 1) {
@@ -114,7 +137,7 @@ export const runConversation = async (options: {
         const storedMemoryChars =
           typeof stored === 'string' ? stored.length : JSON.stringify(stored).length;
         heap.push({
-          ...(await readHeap(index)),
+          ...(await readHeap(index, agent.server)),
           storedMemoryChars,
           storeHeldChars: storedMemoryChars + (await historyChars(powers)),
         });

@@ -28,6 +28,8 @@ export interface PromptCache {
    * prefix is cached ('every' for automatic caching).
    */
   read(segments: readonly string[], breakpoints: readonly number[] | 'every'): PromptCacheReading;
+  /** Forgets every prefix, as a service's eviction would; returns how many it held. */
+  clear(): number;
 }
 
 /** Prefixes kept: the services evict the least recently used too, and a long bench run must not grow the double. */
@@ -81,6 +83,11 @@ export const makePromptCache = (): PromptCache => {
         cachedTokens,
         writtenTokens: Math.max(0, (tokens[lastEnd] ?? 0) - cachedTokens),
       };
+    },
+    clear() {
+      const held = stored.size;
+      stored.clear();
+      return held;
     },
   };
 };

@@ -43,13 +43,8 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     });
     response.end(JSON.stringify(body));
   };
-  const { answerChat, sendError } = makeChatAnswerer(
-    dialect,
-    options,
-    models,
-    makePromptCache(),
-    send,
-  );
+  const promptCache = makePromptCache();
+  const { answerChat, sendError } = makeChatAnswerer(dialect, options, models, promptCache, send);
 
   /** The model list (GET), a chat (POST), or 404; a credential checked first. */
   const route = async (
@@ -119,6 +114,7 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
     requests: log.requests,
     waitForRequests: log.waitForRequests,
     timeInsideServerMs: () => insideMs,
+    forgetPromptCache: () => promptCache.clear(),
     refuseConnections,
     acceptConnections,
     close,

@@ -129,5 +129,11 @@ export interface ModelServer {
   acceptConnections(): Promise<void>;
   /** Total time spent between receiving requests and finishing their answers. */
   timeInsideServerMs(): number;
+  /**
+   * Empties the prompt cache (the next request reads nothing cached) and
+   * returns how many prefixes it held: the memory bench reads the heap
+   * without the double's bookkeeping.
+   */
+  forgetPromptCache(): number;
   close(): Promise<void>;
 }
