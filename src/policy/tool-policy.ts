@@ -47,15 +47,17 @@ export interface ToolPolicy {
 }
 
 /** The names of a comma-separated list, spaces and empty items left out. */
-const namesIn = (text: string | undefined): string[] =>
-  (text ?? '')
+const namesIn = (text: string): string[] =>
+  text
     .split(',')
     .map(part => part.trim())
     .filter(part => part !== '');
 
 /** A blank value is unset, as for every other variable; any other is a list, even one naming nothing. */
-const readNames = (env: Env, name: string): Set<string> | undefined =>
-  (env[name] ?? '').trim() === '' ? undefined : new Set(namesIn(env[name]));
+const readNames = (env: Env, name: string): Set<string> | undefined => {
+  const text = env[name];
+  return text === undefined || text.trim() === '' ? undefined : new Set(namesIn(text));
+};
 
 /**
  * The policy's lists that are set but name nothing (`,`): almost surely a
