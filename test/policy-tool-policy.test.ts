@@ -73,21 +73,23 @@ describe('readToolPolicy', () => {
     expect(named.describe()).toEqual([
       'the HOST approves each call of: send (not asked while serving alice)',
     ]);
-    // Naming nothing is naming no list: HOST is trusted, as unset (and the HOST is told at start).
-    const nothing = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
-    expect(nothing.needsApproval(['send'], 'HOST')).toBe(false);
-    expect(nothing.describe()).toEqual([
-      'the HOST approves each call of: send (not asked while serving HOST, @host)',
+    // A list of no sender trusts no one: even the HOST's own calls ask (and the HOST is told at start).
+    const nobody = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
+    expect(nobody.needsApproval(['send'], 'HOST')).toBe(true);
+    expect(nobody.needsApproval(['send'], '@host')).toBe(true);
+    expect(nobody.trusts('HOST')).toBe(false);
+    expect(nobody.describe()).toEqual([
+      'the HOST approves each call of: send (asked whoever is served)',
     ]);
   });
 
-  test('a list that names nothing is unset, however it is written (blank, or only commas)', () => {
-    for (const nothing of [',', ' , ,', ' ', '']) {
+  test('a blank list is unset, as every other blank variable', () => {
+    for (const blank of [' ', '']) {
       const policy = readToolPolicy({
-        LAL_TOOLS_ALLOW: nothing,
-        LAL_TOOLS_DENY: nothing,
-        LAL_TOOLS_APPROVE: nothing,
-        LAL_TRUSTED_SENDERS: nothing,
+        LAL_TOOLS_ALLOW: blank,
+        LAL_TOOLS_DENY: blank,
+        LAL_TOOLS_APPROVE: blank,
+        LAL_TRUSTED_SENDERS: blank,
       });
       expect(policy.allows(['runCommand'])).toBe(true);
       expect(policy.allows(['remove', 'names'])).toBe(true);
@@ -98,7 +100,27 @@ describe('readToolPolicy', () => {
     }
   });
 
-  test('a list set to only commas is a problem told to the HOST; a blank one or one with names is not', () => {
+  test('a list of only commas is an empty list: the lists that grant grant nothing', () => {
+    for (const nothing of [',', ' , ,']) {
+      const policy = readToolPolicy({
+        LAL_TOOLS_ALLOW: nothing,
+        LAL_TOOLS_DENY: nothing,
+        LAL_TOOLS_APPROVE: nothing,
+        LAL_TRUSTED_SENDERS: nothing,
+      });
+      expect(policy.allows(['runCommand'])).toBe(false);
+      expect(policy.allows(['remove', 'names'])).toBe(false);
+      expect(policy.offered([])).toEqual([]);
+      expect(policy.needsApproval(['runCommand'], 'alice')).toBe(false);
+      expect(policy.trusts('HOST')).toBe(false);
+      expect(policy.describe()).toEqual(['only these tools: none']);
+    }
+    const denyNothing = readToolPolicy({ LAL_TOOLS_DENY: ',', LAL_TOOLS_APPROVE: ',' });
+    expect(denyNothing.allows(['runCommand'])).toBe(true);
+    expect(denyNothing.needsApproval(['runCommand'], 'alice')).toBe(false);
+  });
+
+  test('a list set to only commas is told to the HOST with what it means; a blank one or one with names is not', () => {
     expect(
       toolPolicyProblems({
         LAL_TOOLS_ALLOW: ',',
@@ -107,10 +129,10 @@ describe('readToolPolicy', () => {
         LAL_TRUSTED_SENDERS: ',',
       }),
     ).toEqual([
-      'LAL_TOOLS_ALLOW names nothing, got ","; it is ignored, as if unset: every tool is offered.',
-      'LAL_TOOLS_DENY names nothing, got " , "; it is ignored, as if unset: no tool is denied.',
-      'LAL_TOOLS_APPROVE names nothing, got ",,"; it is ignored, as if unset: no call asks the HOST first.',
-      'LAL_TRUSTED_SENDERS names nothing, got ","; it is ignored, as if unset: the HOST is trusted.',
+      'LAL_TOOLS_ALLOW is ",": it names no tool, so no tool is offered (unset, every tool is).',
+      'LAL_TOOLS_DENY is " , ": it names no tool, so no tool is denied.',
+      'LAL_TOOLS_APPROVE is ",,": it names no tool, so no call asks the HOST first.',
+      'LAL_TRUSTED_SENDERS is ",": it names no sender, so no sender is trusted: every gated call asks the HOST, even the HOST\'s own.',
     ]);
     expect(
       toolPolicyProblems({

@@ -15,15 +15,20 @@ import { isGroup, keepOps } from '../tools/tool-groups.js';
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
 type CallNames = readonly string[];
 
-/** Each list the policy reads, and what it means unset (or naming nothing). */
-const UNSET_MEANS: Readonly<Record<string, string>> = {
-  LAL_TOOLS_ALLOW: 'every tool is offered',
-  LAL_TOOLS_DENY: 'no tool is denied',
-  LAL_TOOLS_APPROVE: 'no call asks the HOST first',
-  LAL_TRUSTED_SENDERS: 'the HOST is trusted',
+/**
+ * Each list the policy reads, and what it means when it is set but names
+ * nothing (`,`): an empty list, read as written, so the two that grant
+ * (LAL_TOOLS_ALLOW, LAL_TRUSTED_SENDERS) grant nothing rather than everything.
+ */
+const EMPTY_MEANS: Readonly<Record<string, string>> = {
+  LAL_TOOLS_ALLOW: 'names no tool, so no tool is offered (unset, every tool is)',
+  LAL_TOOLS_DENY: 'names no tool, so no tool is denied',
+  LAL_TOOLS_APPROVE: 'names no tool, so no call asks the HOST first',
+  LAL_TRUSTED_SENDERS:
+    "names no sender, so no sender is trusted: every gated call asks the HOST, even the HOST's own",
 };
 
-export const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(UNSET_MEANS));
+export const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(EMPTY_MEANS));
 harden(POLICY_ENV_NAMES);
 
 export interface ToolPolicy {
@@ -42,30 +47,28 @@ export interface ToolPolicy {
 }
 
 /** The names of a comma-separated list, spaces and empty items left out. */
-const namesIn = (text: string | undefined): string[] =>
-  (text ?? '')
+const namesIn = (text: string): string[] =>
+  text
     .split(',')
     .map(part => part.trim())
     .filter(part => part !== '');
 
-/** A list that names nothing (unset, blank, or only commas) is no list: its unset meaning holds. */
+/** A blank value is unset, as for every other variable; any other is a list, even one naming nothing. */
 const readNames = (env: Env, name: string): Set<string> | undefined => {
-  const names = namesIn(env[name]);
-  return names.length === 0 ? undefined : new Set(names);
+  const text = env[name];
+  return text === undefined || text.trim() === '' ? undefined : new Set(namesIn(text));
 };
 
 /**
  * The policy's lists that are set but name nothing (`,`): almost surely a
- * mistake, so the HOST is told at start (src/config/config.ts) what holds
- * instead. A blank value is unset, as for every other variable.
+ * mistake, so the HOST is told at start (src/config/config.ts) what that
+ * means; the list is read as written, an empty list.
  */
 export const toolPolicyProblems = (env: Env): string[] =>
   POLICY_ENV_NAMES.flatMap(name => {
     const text = env[name];
     if (text === undefined || text.trim() === '' || namesIn(text).length > 0) return [];
-    return [
-      `${name} names nothing, got "${text}"; it is ignored, as if unset: ${UNSET_MEANS[name]}.`,
-    ];
+    return [`${name} is ${JSON.stringify(text)}: it ${EMPTY_MEANS[name]}.`];
   });
 harden(toolPolicyProblems);
 
@@ -96,12 +99,14 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
         : `The tool "${name}" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.`;
     },
     describe: () => [
-      ...(allow === undefined ? [] : [`only these tools: ${[...allow].join(', ')}`]),
+      ...(allow === undefined
+        ? []
+        : [`only these tools: ${allow.size === 0 ? 'none' : [...allow].join(', ')}`]),
       ...(deny.size === 0 ? [] : [`never these tools: ${[...deny].join(', ')}`]),
       ...(approve.size === 0
         ? []
         : [
-            `the HOST approves each call of: ${[...approve].join(', ')} (not asked while serving ${[...trusted].join(', ')})`,
+            `the HOST approves each call of: ${[...approve].join(', ')} (${trusted.size === 0 ? 'asked whoever is served' : `not asked while serving ${[...trusted].join(', ')}`})`,
           ]),
     ],
   };
