@@ -4,7 +4,8 @@
  * checkpoints). Between exchanges the bench drops what it and the doubles
  * keep per message (HOST's inbox, the server's request log), and before each
  * heap reading the model server double's prompt cache, so the heap measures
- * the agent and the guest's side of the mail host.
+ * the agent and the guest's side of the mail host (a run for memory alone
+ * keeps no request sizes either).
  */
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
@@ -53,12 +54,15 @@ export interface ConversationRun {
   protocol: ModelProtocol;
   exchanges: number;
   contextTokens: number;
-  /** Sizes of every exchange (kept: two numbers per request). */
+  /** Sizes of every exchange (kept: two numbers per request), unless keepSizes was false. */
   sizes: ExchangeSize[];
   heap: HeapCheckpoint[];
   wallMs: number;
   exchangesPerSecond: number;
 }
+
+/** Wall time given to FinalizationRegistry callbacks before the last GC of a reading. */
+const FINALIZERS_MS = 50;
 
 const readHeap = async (exchanges: number, server: ModelServer): Promise<HeapCheckpoint> => {
   const promptCachePrefixes = server.forgetPromptCache();
@@ -67,9 +71,10 @@ const readHeap = async (exchanges: number, server: ModelServer): Promise<HeapChe
     // Twice: the first pass can leave garbage that only a second finds (weak refs, finalizers).
     gc();
     gc();
-    // Then a turn of the event loop, so FinalizationRegistry callbacks run (undici's
-    // requestFinalizer holds each fetch's abort signal until its callback has), and again.
-    await new Promise(resolve => setTimeout(resolve, 0));
+    // Then time for V8's FinalizationRegistry cleanup task, and again: undici's
+    // requestFinalizer holds each fetch's abort signal, with its listeners, until its
+    // callback has run, and a zero-delay turn often came too early (up to 0.5 MB kept).
+    await new Promise(resolve => setTimeout(resolve, FINALIZERS_MS));
     gc();
   }
   const code = getHeapCodeStatistics();
@@ -107,6 +112,12 @@ export const runConversation = async (options: {
   contextTokens?: number;
   /** How the agent reaches the mail host: CapTP as in the daemon (default), or directly, to leave out what CapTP keeps. */
   connection?: WorkerConnection;
+  /**
+   * Whether to keep each exchange's request sizes (figure 2's material;
+   * default true). A run that only measures memory keeps none: ~170 bytes an
+   * exchange of the bench's own would count as the agent's.
+   */
+  keepSizes?: boolean;
 }): Promise<ConversationRun> => {
   const contextTokens = options.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   const agent = await startBenchAgent({
@@ -125,11 +136,13 @@ export const runConversation = async (options: {
   try {
     for (let index = 1; index <= options.exchanges; index += 1) {
       const exchange = await agent.exchange(`ping ${index}`);
-      sizes.push({
-        exchange: index,
-        requestBytes: exchange.requestBytes,
-        estimatedTokens: exchange.estimatedTokens,
-      });
+      if (options.keepSizes ?? true) {
+        sizes.push({
+          exchange: index,
+          requestBytes: exchange.requestBytes,
+          estimatedTokens: exchange.estimatedTokens,
+        });
+      }
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const powers = agent.host.guest(agent.name).powers;

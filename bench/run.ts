@@ -91,6 +91,7 @@ const runDirectConversation = (exchanges: number) =>
     exchanges,
     checkpoints: [100, exchanges],
     connection: 'direct',
+    keepSizes: false,
   });
 
 const economy = async () => {
