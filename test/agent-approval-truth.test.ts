@@ -97,7 +97,7 @@ describe('a no after the agent stopped', () => {
     const refused = noticesOf(run, 'REFUSED');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(
-      /^REFUSED: HOST refused the call makeDirectory .*\(approval a1\): refused \(the reason did not reach me across my restart\)/,
+      /^REFUSED: HOST refused the call makeDirectory .*\(approval a1\): refused \(the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused\)/,
     );
     expect(await guest(run).has('box')).toBe(false);
   });

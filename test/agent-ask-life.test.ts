@@ -171,6 +171,27 @@ describe('a disconnection is not a refusal', () => {
     expect(notices[0]).toMatch(/^APPROVED: HOST approved the call makeDirectory .*; it ran/);
     await expect.poll(() => pendingIds(run)).toEqual([]);
   });
+
+  test('a no after the connection broke is told REFUSED without blaming a restart that never happened', async () => {
+    const breakable = makeBreakableRequests();
+    breakable.breakRequests(1);
+    const { run, origin } = await startWith(callTool('makeDirectory', { petNamePath: ['box'] }), {
+      env: APPROVE,
+      wrapPowers: breakable.wrap,
+    });
+    await expect.poll(() => hostRequests(run)).toHaveLength(1);
+    run.provider.push(replyTo(origin, 'not made'));
+    await E(run.host.host).reject((await hostRequests(run))[0]!.number, 'not now');
+    await run.reply('not made');
+    expect(await guest(run).has('box')).toBe(false);
+    const notices = noticesSeen(run);
+    expect(notices).toHaveLength(1);
+    // The copy in the inbox says only that the HOST refused, not why: said so, and nothing of a restart.
+    expect(notices[0]).toMatch(
+      /^REFUSED: HOST refused the call makeDirectory .*: refused \(the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused\)/,
+    );
+    expect(notices[0]).not.toMatch(/restart/);
+  });
 });
 
 describe('a yes after the agent stopped', () => {

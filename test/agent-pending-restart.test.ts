@@ -94,14 +94,38 @@ describe('pending asks survive a restart', () => {
     const [asked] = await hostRequests(run);
     await run.restart([
       request => {
-        expect(request.messages.at(-1)!.content).toMatch(
-          /^DECLINED: HOST did not grant your request r1/,
+        const notice = request.messages.at(-1)!.content;
+        expect(notice).toMatch(/^DECLINED: HOST did not grant your request r1/);
+        // The copy in the inbox keeps only that it was declined: the notice says so, not the reason.
+        expect(notice).toContain(
+          'their reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was declined',
         );
+        expect(notice).not.toContain('not telling');
         return callTool('reply', { messageNumber: origin(), strings: ['HOST said no'] });
       },
     ]);
     await E(run.host.host).reject(asked!.number, 'not telling');
     await run.reply('HOST said no');
+  });
+
+  test('a request answered while the agent was down, with no responseName, says the value did not reach it', async () => {
+    const { run, origin } = await startAsking(() =>
+      callTool('request', { recipient: 'HOST', description: 'the door code' }),
+    );
+    const [asked] = await hostRequests(run);
+    await run.restart([
+      request => {
+        const notice = request.messages.at(-1)!.content;
+        expect(notice).toMatch(/^ANSWERED: HOST answered your request r1/);
+        expect(notice).toContain(
+          'the value itself did not reach me: I learnt the answer from my copy of the request, which keeps only that it was answered; give a responseName to keep answers',
+        );
+        return callTool('reply', { messageNumber: origin(), strings: ['answered'] });
+      },
+    ]);
+    await E(run.host.host).storeValue(harden('1234'), 'code');
+    await E(run.host.host).resolve(asked!.number, 'code');
+    await run.reply('answered');
   });
 
   test('an approval given after a restart lets the model make that call once without asking again', async () => {
@@ -203,7 +227,7 @@ describe('pending asks survive a restart', () => {
     await E(run.host.host).reject(asked!.number, 'not today');
     await run.reply('The host said no');
     expect(notice).toMatch(
-      /^REJECTED: @host did not run your proposal p1 \(6 \* 7\)\. Reason: refused \(the reason did not reach me across my restart\)\nNext: tell @host, who asked in message #\d+/,
+      /^REJECTED: @host did not run your proposal p1 \(6 \* 7\)\. Reason: refused \(the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused\)\nNext: tell @host, who asked in message #\d+/,
     );
     expect(await guest(run).has('answer')).toBe(false);
     await expect.poll(() => pendingIds(run)).toEqual([]);

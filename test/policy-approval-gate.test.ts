@@ -84,7 +84,9 @@ describe('an approval that ended while the agent restarted', () => {
     expect(texts[1]).toBe(
       `UNKNOWN: boss approved the call ${action} (approval a7) and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (boss is asked again), and tell whoever asked for it.`,
     );
-    expect(texts[2]).toMatch(/refused \(the reason did not reach me across my restart\)/);
+    expect(texts[2]).toMatch(
+      /refused \(the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused\)/,
+    );
   });
 
   test('a stored approval without its action is named by its description', async () => {

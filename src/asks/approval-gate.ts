@@ -179,7 +179,7 @@ export const makeApprovalGate = (options: {
     if (settlement === 'rejected') {
       refused(
         { approvalId: stored.id, action, origin },
-        'refused (the reason did not reach me across my restart)',
+        'refused (the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused)',
       );
       return;
     }

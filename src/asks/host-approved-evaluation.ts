@@ -219,7 +219,11 @@ export const makeHostApprovedEvaluation = (options: {
       const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
       if (settlement === 'fulfilled') await runApproved(ask.id, proposal);
       else if (settlement === 'rejected')
-        rejected(ask.id, proposal, 'refused (the reason did not reach me across my restart)');
+        rejected(
+          ask.id,
+          proposal,
+          'refused (the reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was refused)',
+        );
       else if (settlement === 'interrupted')
         settle(
           ask.id,

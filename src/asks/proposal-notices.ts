@@ -59,7 +59,7 @@ export const resumedProposalNotice = async (
     return { text: lostProposalText(ask.id, preview, origin), origin };
   if (settlement === 'rejected') {
     return {
-      text: `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me across my restart.\nNext: tell ${whomToTell(origin)}.`,
+      text: `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me: I learnt the answer from my copy of the proposal, which keeps only that it was rejected.\nNext: tell ${whomToTell(origin)}.`,
       origin,
     };
   }

@@ -129,7 +129,7 @@ export const makeRequestTracker = (options: {
         ask.recipient,
         ask.description,
         origin,
-        'they declined it (their reason did not reach me across my restart)',
+        'they declined it (their reason did not reach me: I learnt the answer from my copy of the request, which keeps only that it was declined)',
       );
       return;
     }
@@ -143,7 +143,7 @@ export const makeRequestTracker = (options: {
       return;
     }
     let value: unknown =
-      '(answered; the value itself did not survive my restart: give a responseName to keep answers)';
+      '(answered; the value itself did not reach me: I learnt the answer from my copy of the request, which keeps only that it was answered; give a responseName to keep answers)';
     if (responseName !== undefined) {
       value = await Promise.resolve(E(powers).lookup(responseName)).catch(
         (error: unknown) =>
