@@ -166,3 +166,19 @@ describe('a list that names nothing', () => {
     expect(run.provider.requests[0]!.toolNames).toEqual([]);
   });
 });
+
+describe("help()'s policy lines", () => {
+  test.each([
+    ['f0a46042a', 'HOST'],
+    ['newest', '@host'],
+  ] as const)('name the approver as the %s daemon names the HOST', async (profile, host) => {
+    const run = await start({
+      profile,
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory' },
+      steps: [say('hi')],
+    });
+    expect(await run.help()).toContain(
+      `${host} approves each call of: makeDirectory (not asked while serving HOST, @host)`,
+    );
+  });
+});

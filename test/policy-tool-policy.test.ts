@@ -30,7 +30,7 @@ describe('readToolPolicy', () => {
     expect(policy.needsApproval(['send'], 'alice')).toBe(true);
     expect(policy.describe()).toEqual([
       'never these tools: remove, makeDirectory',
-      'the HOST approves each call of: send, runCommand (not asked while serving HOST, @host)',
+      'HOST approves each call of: send, runCommand (not asked while serving HOST, @host)',
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('readToolPolicy', () => {
     expect(named.needsApproval(['send'], 'alice')).toBe(false);
     expect(named.needsApproval(['send'], 'HOST')).toBe(true);
     expect(named.describe()).toEqual([
-      'the HOST approves each call of: send (not asked while serving alice)',
+      'HOST approves each call of: send (not asked while serving alice)',
     ]);
     // A list of no sender trusts no one: even the HOST's own calls ask (and the HOST is told at start).
     const nobody = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
@@ -79,7 +79,7 @@ describe('readToolPolicy', () => {
     expect(nobody.needsApproval(['send'], '@host')).toBe(true);
     expect(nobody.trusts('HOST')).toBe(false);
     expect(nobody.describe()).toEqual([
-      'the HOST approves each call of: send (asked whoever is served)',
+      'HOST approves each call of: send (asked whoever is served)',
     ]);
   });
 

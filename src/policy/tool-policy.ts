@@ -42,8 +42,8 @@ export interface ToolPolicy {
   trusts(sender: string): boolean;
   /** Why a call was refused, for the model. */
   refusal(names: CallNames): string;
-  /** For help(): the policy in force, one line per rule. */
-  describe(): string[];
+  /** For help(): the policy in force, one line per rule, the HOST named as the daemon names it. */
+  describe(host?: string): string[];
 }
 
 /** The names of a comma-separated list, spaces and empty items left out. */
@@ -98,7 +98,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
         ? `The tool "${name}" is not allowed here (LAL_TOOLS_DENY). Do without it, or tell the sender you cannot.`
         : `The tool "${name}" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.`;
     },
-    describe: () => [
+    describe: (host = 'HOST') => [
       ...(allow === undefined
         ? []
         : [`only these tools: ${allow.size === 0 ? 'none' : [...allow].join(', ')}`]),
@@ -106,7 +106,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
       ...(approve.size === 0
         ? []
         : [
-            `the HOST approves each call of: ${[...approve].join(', ')} (${trusted.size === 0 ? 'asked whoever is served' : `not asked while serving ${[...trusted].join(', ')}`})`,
+            `${host} approves each call of: ${[...approve].join(', ')} (${trusted.size === 0 ? 'asked whoever is served' : `not asked while serving ${[...trusted].join(', ')}`})`,
           ]),
     ],
   };

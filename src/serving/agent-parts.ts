@@ -146,7 +146,10 @@ const assembleTrackers = (
     agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
     approver: daemon.names.host,
   });
-  status.section('Tool policy', () => [...policy.describe(), ...approvals.describe()]);
+  status.section('Tool policy', () => [
+    ...policy.describe(daemon.names.host),
+    ...approvals.describe(),
+  ]);
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
