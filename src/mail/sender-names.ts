@@ -17,6 +17,7 @@ import { E } from '@endo/far';
 import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 
+/** Never rejects: a sender whose name cannot be had is shown by a short form of its id. */
 export type NameOf = (id: unknown) => Promise<string>;
 
 /** How an id without a pet name is shown: `unnamed 9a7fd267`, with `on another daemon (node 3c1d2e4f)` when it is. */

@@ -47,7 +47,8 @@ export const runServingLoop = async (options: {
       const why = redact(describeError(error));
       log(`could not serve ${work.kind}: ${why}`);
       if (work.kind === 'mail' && typeof work.message.number === 'bigint') {
-        const sender = await Promise.resolve(parts.nameOf(work.message.from)).catch(() => 'HOST');
+        // Never rejects (a name that cannot be had is the sender's short id): a stranger's failure is never sent to the HOST.
+        const sender = await parts.nameOf(work.message.from);
         await parts.tell({ number: work.message.number, sender }, codeSpans(agentFailed(why)));
         await safeDismiss(powers, work.message.number);
       }

@@ -8,7 +8,8 @@
  * (tools-directory.ts) is found, made again, and the tools left at the top
  * level moved in. While tools/ holds a tool source (an MCP bridge,
  * tool-sources.ts), whose tools change without tools/ changing, it is read
- * before each turn too. adoptTool brings in a tool at once itself.
+ * before each turn too, and so it is while tools/ cannot be followed (its
+ * stream broke or never opened). adoptTool brings in a tool at once itself.
  */
 import { E } from '@endo/far';
 import type { MailStream } from '../daemon/daemon-adapter.js';
@@ -61,7 +62,7 @@ export const makeToolsFreshness = (options: {
     try {
       stream = await followNameChanges(await E(powers).lookup(TOOLS_DIRECTORY));
     } catch (error) {
-      log(`cannot follow tools/ (${describeError(error)}); it is read after each turn`);
+      log(`cannot follow tools/ (${describeError(error)}); it is read before each turn`);
       return;
     }
     if (stopped) {
@@ -74,15 +75,18 @@ export const makeToolsFreshness = (options: {
       for (;;) {
         // eslint-disable-next-line no-await-in-loop -- one change at a time, as the daemon gives them
         const step = await stream.next();
-        if (step.done || following !== stream) return;
+        if (following !== stream) return;
+        if (step.done) throw Error('the daemon ended it');
         const change = step.value as { add?: unknown; remove?: unknown; value?: unknown };
         if (typeof change.add === 'string') changes.set(change.add, idOf(change.value));
         else if (typeof change.remove === 'string') changes.set(change.remove, undefined);
       }
     };
     watch().catch((error: unknown) => {
-      if (following === stream && !stopped)
-        log(`stopped following tools/ (${describeError(error)}); it is read after each turn`);
+      if (following !== stream || stopped) return;
+      // Changes no longer reach us: tools/ is read before each turn instead (beforeTurn).
+      following = undefined;
+      log(`stopped following tools/ (${describeError(error)}); it is read before each turn`);
     });
   };
 
@@ -111,8 +115,11 @@ export const makeToolsFreshness = (options: {
   return {
     follow,
     // A tool source (an MCP bridge) may have changed its tools since: asked before every turn.
+    // Unfollowed (it could not be followed, or its stream broke), tools/ is read before every turn.
     beforeTurn: () =>
-      known && !changedSinceRead() && !tools.hasSources() ? Promise.resolve() : check(),
+      known && following !== undefined && !changedSinceRead() && !tools.hasSources()
+        ? Promise.resolve()
+        : check(),
     afterTurn: check,
     stop: () => {
       stopped = true;

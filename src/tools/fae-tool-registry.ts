@@ -167,7 +167,8 @@ export const makeToolRegistry = (options: {
       log(`could not read tools/ (${describeError(error)}); the tools known before stay offered`);
       return 'read';
     }
-    knownIds = ids;
+    // The ids are known only once tools/ was read whole: a read that fails part-way is done again.
+    let whole = true;
     const next = new Map<string, Known>();
     const loaded = new Set<Known>();
     await Promise.all(
@@ -180,7 +181,7 @@ export const makeToolRegistry = (options: {
           log(`tools/${petName}: ${describeError(error)}`);
           if (before !== undefined) next.set(petName, before);
           // Read again next time: what we keep may be stale.
-          knownIds = undefined;
+          whole = false;
           return;
         }
         if (typeof id !== 'string') return;
@@ -194,6 +195,7 @@ export const makeToolRegistry = (options: {
       }),
     );
     known = next;
+    knownIds = whole ? ids : undefined;
     // A source just loaded was listed in load(); the others are asked again.
     await relistSources(next, loaded, bounded, log);
     offer(next);
