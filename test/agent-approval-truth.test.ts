@@ -11,12 +11,8 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import {
-  asMessages,
-  latestMessageNumber,
-  type AgentRun,
-  type StartOptions,
-} from './support/agent-harness.js';
+import { latestMessageNumber, type AgentRun, type StartOptions } from './support/agent-harness.js';
+import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -24,10 +20,6 @@ const { start } = useAgents();
 
 const APPROVE = { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' };
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 /** The "Tool policy" section's lines of help(). */
 const policyLines = async (run: AgentRun): Promise<string[]> => {
   const section = /Tool policy:\n((?:- .*\n?)*)/.exec(await run.help());

@@ -11,13 +11,13 @@ import type { AssistantMessage } from '../providers/types.js';
 import { E } from '@endo/far';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import {
-  asMessages,
   latestMessageNumber,
   waitForMessage,
   type AgentRun,
   type Message,
   type StartOptions,
 } from './support/agent-harness.js';
+import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeBreakableRequests } from './support/breakable-requests.js';
 
@@ -25,8 +25,6 @@ const { start } = useAgents();
 
 const APPROVE = { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' };
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
 const pendingIds = async (run: AgentRun): Promise<string[]> =>
   (
     (
@@ -35,8 +33,6 @@ const pendingIds = async (run: AgentRun): Promise<string[]> =>
       }
     ).asks?.pending ?? []
   ).map(ask => ask.id);
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 /** Every notice the model was shown (each starts with a capital word and a colon). */
 const noticesSeen = (run: AgentRun): string[] => [
   ...new Set(
