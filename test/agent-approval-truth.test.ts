@@ -9,10 +9,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
+import type { AssistantMessage } from '../providers/types.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import { latestMessageNumber, type AgentRun, type StartOptions } from './support/agent-harness.js';
-import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
+import type { AgentRun, StartOptions } from './support/agent-harness.js';
+import { guest, hostRequests, startWith as startWithShared } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -33,26 +34,8 @@ const noticesOf = (run: AgentRun, word: string): string[] =>
       .map(message => message.content),
   );
 
-/** Starts an agent whose first turn makes `first` for the message "go", then ends its turn. */
-const startWith = async (
-  first: ReturnType<typeof callTool>,
-  options: StartOptions = {},
-): Promise<{ run: AgentRun; origin: () => number }> => {
-  let origin = -1;
-  const run = await start({
-    ...options,
-    steps: [
-      request => {
-        origin = latestMessageNumber(request);
-        return first;
-      },
-      say(''),
-    ],
-  });
-  await run.send('go');
-  await expect.poll(() => turnEnds(run)).toBe(1);
-  return { run, origin: () => origin };
-};
+const startWith = (first: AssistantMessage, options: StartOptions = {}) =>
+  startWithShared(start, first, options);
 
 describe('the request to the HOST', () => {
   test('a gated call in a turn that serves no message (a wake-up of its own) names no message', async () => {
