@@ -9,14 +9,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
+import type { AssistantMessage } from '../providers/types.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
-import {
-  asMessages,
-  latestMessageNumber,
-  type AgentRun,
-  type StartOptions,
-} from './support/agent-harness.js';
+import type { AgentRun, StartOptions } from './support/agent-harness.js';
+import { guest, hostRequests, startWith as startWithShared } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
@@ -24,10 +21,6 @@ const { start } = useAgents();
 
 const APPROVE = { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' };
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 /** The "Tool policy" section's lines of help(). */
 const policyLines = async (run: AgentRun): Promise<string[]> => {
   const section = /Tool policy:\n((?:- .*\n?)*)/.exec(await run.help());
@@ -41,26 +34,8 @@ const noticesOf = (run: AgentRun, word: string): string[] =>
       .map(message => message.content),
   );
 
-/** Starts an agent whose first turn makes `first` for the message "go", then ends its turn. */
-const startWith = async (
-  first: ReturnType<typeof callTool>,
-  options: StartOptions = {},
-): Promise<{ run: AgentRun; origin: () => number }> => {
-  let origin = -1;
-  const run = await start({
-    ...options,
-    steps: [
-      request => {
-        origin = latestMessageNumber(request);
-        return first;
-      },
-      say(''),
-    ],
-  });
-  await run.send('go');
-  await expect.poll(() => turnEnds(run)).toBe(1);
-  return { run, origin: () => origin };
-};
+const startWith = (first: AssistantMessage, options: StartOptions = {}) =>
+  startWithShared(start, first, options);
 
 describe('the request to the HOST', () => {
   test('a gated call in a turn that serves no message (a wake-up of its own) names no message', async () => {

@@ -11,13 +11,13 @@ import type { AssistantMessage } from '../providers/types.js';
 import { E } from '@endo/far';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import {
-  asMessages,
   latestMessageNumber,
   waitForMessage,
   type AgentRun,
   type Message,
   type StartOptions,
 } from './support/agent-harness.js';
+import { guest, hostRequests, startWith as startWithShared } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeBreakableRequests } from './support/breakable-requests.js';
 
@@ -25,8 +25,6 @@ const { start } = useAgents();
 
 const APPROVE = { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' };
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
 const pendingIds = async (run: AgentRun): Promise<string[]> =>
   (
     (
@@ -35,8 +33,6 @@ const pendingIds = async (run: AgentRun): Promise<string[]> =>
       }
     ).asks?.pending ?? []
   ).map(ask => ask.id);
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 /** Every notice the model was shown (each starts with a capital word and a colon). */
 const noticesSeen = (run: AgentRun): string[] => [
   ...new Set(
@@ -54,23 +50,8 @@ const yes = async (run: AgentRun, number: bigint | number) => {
   await E(run.host.host).resolve(BigInt(number), 'yes');
 };
 
-/** Starts an agent whose first turn calls `first` for the message "go", then ends its turn. */
-const startWith = async (first: AssistantMessage, options: StartOptions = {}) => {
-  let origin = -1;
-  const run = await start({
-    ...options,
-    steps: [
-      request => {
-        origin = latestMessageNumber(request);
-        return first;
-      },
-      say(''),
-    ],
-  });
-  await run.send('go');
-  await expect.poll(() => turnEnds(run)).toBe(1);
-  return { run, origin: () => origin };
-};
+const startWith = (first: AssistantMessage, options: StartOptions = {}) =>
+  startWithShared(start, first, options);
 
 const replyTo =
   (origin: () => number, text: string): Step =>
@@ -153,14 +134,20 @@ describe('a settled ask leaves the store', () => {
 });
 
 describe('a disconnection is not a refusal', () => {
-  test("a request whose connection broke is not told REFUSED: the HOST's later yes still runs the call", async () => {
+  /** A gated call whose request to the HOST loses its connection; the HOST still has the request. */
+  const askThroughBrokenConnection = async () => {
     const breakable = makeBreakableRequests();
     breakable.breakRequests(1);
-    const { run, origin } = await startWith(callTool('makeDirectory', { petNamePath: ['box'] }), {
+    const started = await startWith(callTool('makeDirectory', { petNamePath: ['box'] }), {
       env: APPROVE,
       wrapPowers: breakable.wrap,
     });
-    await expect.poll(() => hostRequests(run)).toHaveLength(1);
+    await expect.poll(() => hostRequests(started.run)).toHaveLength(1);
+    return started;
+  };
+
+  test("a request whose connection broke is not told REFUSED: the HOST's later yes still runs the call", async () => {
+    const { run, origin } = await askThroughBrokenConnection();
     expect(await pendingIds(run)).toEqual(['a1']);
     run.provider.push(replyTo(origin, 'made'));
     await yes(run, (await hostRequests(run))[0]!.number);
@@ -173,13 +160,7 @@ describe('a disconnection is not a refusal', () => {
   });
 
   test('a no after the connection broke is told REFUSED without blaming a restart that never happened', async () => {
-    const breakable = makeBreakableRequests();
-    breakable.breakRequests(1);
-    const { run, origin } = await startWith(callTool('makeDirectory', { petNamePath: ['box'] }), {
-      env: APPROVE,
-      wrapPowers: breakable.wrap,
-    });
-    await expect.poll(() => hostRequests(run)).toHaveLength(1);
+    const { run, origin } = await askThroughBrokenConnection();
     run.provider.push(replyTo(origin, 'not made'));
     await E(run.host.host).reject((await hostRequests(run))[0]!.number, 'not now');
     await run.reply('not made');

@@ -19,15 +19,12 @@ import {
   type AgentRun,
   type Message,
 } from './support/agent-harness.js';
+import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
 
 const { start } = useAgents();
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 const lastResult = (run: AgentRun, request: number) =>
   run.provider.requests[request]!.messages.at(-1)!.content;
 const lastError = (run: AgentRun, request: number) =>

@@ -16,6 +16,7 @@ import {
   type AgentRun,
   type Message,
 } from './support/agent-harness.js';
+import { turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
@@ -31,7 +32,6 @@ const propose = (source: string) =>
 
 const inbox = async (run: AgentRun) =>
   asMessages(await E(run.host.guest(run.name).powers).listMessages());
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const transcript = (request: RecordedRequest) => JSON.stringify(request.messages);
 const deferred = <T>() => {
   let resolve!: (value: T) => void;

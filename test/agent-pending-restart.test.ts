@@ -19,13 +19,12 @@ import {
   type Message,
   type StartOptions,
 } from './support/agent-harness.js';
+import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const { start } = useAgents();
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
-const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
 const stored = async (
   run: AgentRun,
 ): Promise<{ version: number; asks?: { pending: { id: string }[] }; toldToWait?: string[] }> =>
@@ -36,8 +35,6 @@ const ownRequestCopies = async (run: AgentRun) =>
   asMessages(await guest(run).listMessages()).filter(
     message => message.type === 'request' && message.from !== run.host.hostId,
   );
-const hostRequests = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 
 /** Starts an agent whose first turn makes one ask (the step given) for the message "go". */
 const startAsking = async (ask: () => ReturnType<typeof callTool>, options: StartOptions = {}) => {

@@ -15,11 +15,11 @@ import {
   type AgentRun,
   type Message,
 } from './support/agent-harness.js';
+import { turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 const guestInbox = async (run: AgentRun) =>
   asMessages(await E(run.host.guest(run.name).powers).listMessages());
 

@@ -14,12 +14,12 @@ import {
   type AgentRun,
   type Message,
 } from './support/agent-harness.js';
+import { turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
 
 const guestHas = (run: AgentRun, name: string) => E(run.host.guest(run.name).powers).has(name);
-const turnEnds = (run: AgentRun) => run.events.filter(event => event.kind === 'turn-end').length;
 
 describe('allow and deny lists', () => {
   test('a denied tool is not in the request, and a call to it anyway is refused without running', async () => {

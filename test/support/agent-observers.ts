@@ -1,0 +1,52 @@
+/**
+ * What the agent tests read of a run, written once: how many turns ended,
+ * the guest's own powers, the requests waiting in the HOST's inbox; and the
+ * start most of them share, a first turn that makes one call.
+ */
+import { E } from '@endo/far';
+import { expect } from 'vitest';
+import type { AssistantMessage } from '../../providers/types.js';
+import {
+  asMessages,
+  latestMessageNumber,
+  type AgentRun,
+  type StartOptions,
+} from './agent-harness.js';
+import { say } from './scripted-provider.js';
+
+/** Turns finished so far (each ends with one `turn-end` event). */
+export const turnEnds = (run: AgentRun) =>
+  run.events.filter(event => event.kind === 'turn-end').length;
+
+/** The guest's own powers, as its store and inbox are read. */
+export const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
+
+/** The requests in the HOST's inbox (approvals, host-approved code, the agent's requests). */
+export const hostRequests = async (run: AgentRun) =>
+  asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
+
+/**
+ * Starts an agent (with `start`, which keeps it for clean-up) whose first
+ * turn answers the message "go" with `first`, then ends its turn; waits for
+ * that turn to end. `origin()` is the number of the message "go".
+ */
+export const startWith = async (
+  start: (options: StartOptions) => Promise<AgentRun>,
+  first: AssistantMessage,
+  options: StartOptions = {},
+): Promise<{ run: AgentRun; origin: () => number }> => {
+  let origin = -1;
+  const run = await start({
+    ...options,
+    steps: [
+      request => {
+        origin = latestMessageNumber(request);
+        return first;
+      },
+      say(''),
+    ],
+  });
+  await run.send('go');
+  await expect.poll(() => turnEnds(run)).toBe(1);
+  return { run, origin: () => origin };
+};
