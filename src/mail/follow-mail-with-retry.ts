@@ -59,9 +59,8 @@ export const followMailWithRetry = (
           options.onOwn(message);
         },
       });
-      if (stopped) current.stop();
       try {
-        // Settles normally when stopped or when the daemon ends the iterator.
+        // Settles normally only when stopped (checked before each follower is made).
         // eslint-disable-next-line no-await-in-loop -- one mail follower at a time: the next starts after the previous ended
         await current.done;
         return;

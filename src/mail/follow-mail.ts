@@ -1,44 +1,31 @@
 /**
- * Follows the guest's mail through the daemon's remote iterator: the
- * agent's own messages (the copies of what it sent) go one way, everyone
- * else's the other, anything that is not a message record is logged and
- * skipped. `stop()` calls the iterator's `return()`.
+ * Follows the guest's mail through the daemon's stream (the generation's
+ * adapter opens it): the agent's own messages (the copies of what it sent)
+ * go one way, everyone else's the other, anything that is not a message
+ * record is logged and skipped. A stream the daemon ends is a failure (the
+ * agent would hear no more mail): the caller follows again.
+ * `stop()` calls the stream's `return()`.
  */
-import { E } from '@endo/far';
-import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { MessageRecord } from './message-record.js';
 import type { MailStream } from '../daemon/daemon-adapter.js';
 
 export interface MailFollower {
-  /** Settles when following ends: stopped, the iterator finished, or failed (rejects). */
+  /** Settles when stopped; rejects when following failed or the daemon ended the stream. */
   done: Promise<void>;
   stop(): void;
 }
 
 export const followMail = (options: {
-  powers: PowersRef;
-  selfId: string | undefined;
   onOwn: (message: MessageRecord) => void;
   onMail: (message: MessageRecord) => void;
   log: Log;
-  /** Opens the daemon's mail stream (the generation's adapter); the f0a46042a remote iterator by default. */
-  open?: () => Promise<MailStream>;
-  /** Whether a message is the agent's own; `from === selfId` by default. */
-  isOwn?: (message: MessageRecord) => boolean;
+  /** Opens the daemon's mail stream (the generation's adapter: daemon/daemon-adapter.ts). */
+  open: () => Promise<MailStream>;
+  /** Whether a message is the agent's own. */
+  isOwn: (message: MessageRecord) => boolean;
 }): MailFollower => {
-  const { powers, selfId, onOwn, onMail, log } = options;
-  const isOwn =
-    options.isOwn ?? ((message: MessageRecord) => selfId !== undefined && message.from === selfId);
-  const open =
-    options.open ??
-    (async (): Promise<MailStream> => {
-      const remote = await E(powers).followMessages();
-      return {
-        next: () => E(remote).next(),
-        return: (value?: unknown) => E(remote).return(value) as Promise<unknown>,
-      };
-    });
+  const { onOwn, onMail, log, open, isOwn } = options;
   let iterator: MailStream | undefined;
   let stopped = false;
   const close = () => {
@@ -53,7 +40,8 @@ export const followMail = (options: {
     for (;;) {
       // eslint-disable-next-line no-await-in-loop -- the daemon's iterator gives one message per step, in order
       const step = await iterator.next();
-      if (step.done || stopped) return;
+      if (stopped) return;
+      if (step.done) throw Error('the daemon ended the mail stream');
       const message = step.value as MessageRecord;
       if (message === null || typeof message !== 'object') {
         log('skipped a malformed message');

@@ -38,8 +38,6 @@ export const followAgentMail = (options: {
     );
   };
   return followMailWithRetry({
-    powers,
-    selfId: undefined,
     open: daemon.follow,
     isOwn: daemon.isOwn,
     log,
