@@ -1,11 +1,11 @@
 /**
  * tools/ is followed for its name changes (serving/tools-freshness.ts); when
- * that stream breaks (the connection to the directory's follower is lost),
+ * that stream breaks (the connection to the directory's follower is lost) or ends,
  * the agent says so in the log and reads tools/ before each turn instead: a
  * tool stored into tools/ after the break is offered on the very next turn
  * (docs/behaviour.md, behaviour 6), as it was while the stream stood.
  */
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import { makeBreakableToolsFollower } from './support/breakable-tools-follower.js';
@@ -30,37 +30,42 @@ const nextCall = (host: MailHost, guest: string, method: string, after: string):
     });
   });
 
-test('a tool stored into tools/ after its name-change stream broke is offered on the next turn', async () => {
-  const host = makeMailHost();
-  await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
-  const follower = makeBreakableToolsFollower();
-  const run = await start({
-    host,
-    persona: 'fae',
-    wrapPowers: follower.wrap,
-    steps: [
-      request => say(offersMath(request.toolNames)),
-      request => say(offersMath(request.toolNames)),
-      request => say(offersMath(request.toolNames)),
-    ],
+describe.each([
+  ['broke', 'breakFollowing', 'Disconnected: the connection closed'],
+  ['ended', 'endFollowing', 'the daemon ended it'],
+] as const)('tools/ whose name-change stream %s', (_what, how, said) => {
+  test('a tool stored into tools/ after that is offered on the next turn', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    const follower = makeBreakableToolsFollower();
+    const run = await start({
+      host,
+      persona: 'fae',
+      wrapPowers: follower.wrap,
+      steps: [
+        request => say(offersMath(request.toolNames)),
+        request => say(offersMath(request.toolNames)),
+        request => say(offersMath(request.toolNames)),
+      ],
+    });
+    await expect.poll(() => follower.opened()).toBe(1);
+    const saved = nextCall(host, 'fae', 'storeValue', 'reply');
+    await run.send('one');
+    await run.reply('math offered: false');
+    await saved;
+    follower[how]();
+    await expect
+      .poll(() => run.logs.join('\n'))
+      .toContain(`stopped following tools/ (${said}); it is read before each turn`);
+    const id = await E(host.host).identify('math-tool');
+    await E(host.guest('fae').powers).write(['tools', 'calculator'], id as string);
+    await run.send('two');
+    await run.reply('math offered: true');
+    // And a tool removed is no longer offered at the turn after.
+    await E(host.guest('fae').powers).remove('tools', 'calculator');
+    await run.send('three');
+    await run.reply('math offered: false');
   });
-  await expect.poll(() => follower.opened()).toBe(1);
-  const saved = nextCall(host, 'fae', 'storeValue', 'reply');
-  await run.send('one');
-  await run.reply('math offered: false');
-  await saved;
-  follower.breakFollowing();
-  await expect
-    .poll(() => run.logs.join('\n'))
-    .toMatch(/stopped following tools\/ \(Disconnected: the connection closed\)/);
-  const id = await E(host.host).identify('math-tool');
-  await E(host.guest('fae').powers).write(['tools', 'calculator'], id as string);
-  await run.send('two');
-  await run.reply('math offered: true');
-  // And a tool removed is no longer offered at the turn after.
-  await E(host.guest('fae').powers).remove('tools', 'calculator');
-  await run.send('three');
-  await run.reply('math offered: false');
 });
 
 test('a check of tools/ that throws is logged, and the turn still runs', async () => {

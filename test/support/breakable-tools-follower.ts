@@ -1,14 +1,14 @@
 /**
  * Guest powers whose tools/ name-change stream can break on cue: the
  * iterator the agent follows tools/ with (f0a46042a's `followNameChanges`)
- * rejects its pending `next()` as a lost connection does; and whose next
+ * rejects its pending `next()` as a lost connection does, or ends; and whose next
  * listing of tools/ can answer something that is not a list (a daemon that
  * lies). Every other method is the guest's own, through E().
  */
 import { E, Far } from '@endo/far';
 
 export const makeBreakableToolsFollower = () => {
-  const pending = new Set<(error: Error) => void>();
+  const pending = new Map<(error: Error) => void, (step: unknown) => void>();
   let opened = 0;
   let oddList = false;
   const followerOf = (directory: unknown) =>
@@ -25,7 +25,7 @@ export const makeBreakableToolsFollower = () => {
         return Far('name changes', {
           next: () =>
             new Promise((resolve, reject) => {
-              pending.add(reject);
+              pending.set(reject, resolve);
               far.next().then(step => {
                 pending.delete(reject);
                 resolve(step);
@@ -62,7 +62,12 @@ export const makeBreakableToolsFollower = () => {
     },
     /** Every `next()` waiting now rejects as a broken connection. */
     breakFollowing() {
-      for (const reject of pending) reject(Error('Disconnected: the connection closed'));
+      for (const reject of pending.keys()) reject(Error('Disconnected: the connection closed'));
+      pending.clear();
+    },
+    /** Every `next()` waiting now answers that the stream is done. */
+    endFollowing() {
+      for (const resolve of pending.values()) resolve(harden({ done: true, value: undefined }));
       pending.clear();
     },
   };
