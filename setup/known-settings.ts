@@ -22,7 +22,12 @@ const SETUP_ENV_NAMES: readonly string[] = harden([
   'FAE_GUEST',
 ]);
 
-const KNOWN = new Set([...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_ENV_NAMES]);
+/** Every LAL_/FAE_ variable read anywhere; docs/configuration.md has each (test/docs-configuration.test.ts). */
+export const KNOWN_SETTINGS: readonly string[] = [
+  ...new Set([...PASSED_ENV_NAMES, ...SANDBOX_ENV_NAMES, ...SETUP_ENV_NAMES]),
+];
+harden(KNOWN_SETTINGS);
+const KNOWN = new Set(KNOWN_SETTINGS);
 const OURS = /^(LAL|FAE)_/;
 
 /**

@@ -6,6 +6,9 @@
  * log and in help(), and never overwritten; a secret holding `"` and `\`
  * never reaches the store (docs/architecture.md, "The agent's store").
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VERSION } from '../src/memory/agent-memory.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
@@ -146,5 +149,21 @@ describe('a secret that holds quotes and backslashes', () => {
     const strings = stringsIn(JSON.parse(await storedText(run)));
     expect(strings.filter(text => text.includes('k\\en'))).toEqual([]);
     expect(await storedText(run)).not.toContain('9876');
+  });
+});
+
+describe("the store's versions as docs/architecture.md lists them", () => {
+  test('end with the version this release writes, marked current, each version once', () => {
+    const page = readFileSync(
+      join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'architecture.md'),
+      'utf8',
+    );
+    const listed = [...page.matchAll(/^- \*\*(\d+)\*\*( \(current\))?:/gm)];
+    expect(listed.map(match => Number(match[1]))).toEqual(
+      Array.from({ length: VERSION }, (_, index) => index + 1),
+    );
+    expect(listed.filter(match => match[2] !== undefined).map(match => Number(match[1]))).toEqual([
+      VERSION,
+    ]);
   });
 });
