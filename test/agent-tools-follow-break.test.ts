@@ -7,10 +7,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
+import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeBreakableToolsFollower } from './support/breakable-tools-follower.js';
 import { say } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
+import { nextCall } from './support/agent-observers.js';
 
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
@@ -18,57 +19,11 @@ const { start } = useAgents();
 
 const offersMath = (toolNames: string[]) => `math offered: ${toolNames.includes('math')}`;
 
-/** Settles at the first call of `method` on the guest's powers after a call of `after`. */
-const nextCall = (host: MailHost, guest: string, method: string, after: string): Promise<void> =>
-  new Promise(resolve => {
-    let seen = false;
-    const stop = host.traceCalls(guest, called => {
-      if (called === after) seen = true;
-      if (!seen || called !== method) return;
-      stop();
-      resolve();
-    });
-  });
-
-describe.each([
-  ['broke', 'breakFollowing', 'Disconnected: the connection closed'],
-  ['ended', 'endFollowing', 'the daemon ended it'],
-] as const)('tools/ whose name-change stream %s', (_what, how, said) => {
-  test('a tool stored into tools/ after that is offered on the next turn', async () => {
-    const host = makeMailHost();
-    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
-    const follower = makeBreakableToolsFollower();
-    const run = await start({
-      host,
-      persona: 'fae',
-      wrapPowers: follower.wrap,
-      steps: [
-        request => say(offersMath(request.toolNames)),
-        request => say(offersMath(request.toolNames)),
-        request => say(offersMath(request.toolNames)),
-      ],
-    });
-    await expect.poll(() => follower.opened()).toBe(1);
-    const saved = nextCall(host, 'fae', 'storeValue', 'reply');
-    await run.send('one');
-    await run.reply('math offered: false');
-    await saved;
-    follower[how]();
-    await expect
-      .poll(() => run.logs.join('\n'))
-      .toContain(`stopped following tools/ (${said}); it is read before each turn`);
-    const id = await E(host.host).identify('math-tool');
-    await E(host.guest('fae').powers).write(['tools', 'calculator'], id as string);
-    await run.send('two');
-    await run.reply('math offered: true');
-    // And a tool removed is no longer offered at the turn after.
-    await E(host.guest('fae').powers).remove('tools', 'calculator');
-    await run.send('three');
-    await run.reply('math offered: false');
-  });
-});
-
-test('a check of tools/ that throws is logged, and the turn still runs', async () => {
+/**
+ * Fae with its tools/ followed through a follower the test can break, a math
+ * tool made but not in tools/, and one turn served (its memory saved).
+ */
+const startFaeAfterOneTurn = async () => {
   const host = makeMailHost();
   await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
   const follower = makeBreakableToolsFollower();
@@ -87,6 +42,32 @@ test('a check of tools/ that throws is logged, and the turn still runs', async (
   await run.send('one');
   await run.reply('math offered: false');
   await saved;
+  return { host, follower, run };
+};
+
+describe.each([
+  ['broke', 'breakFollowing', 'Disconnected: the connection closed'],
+  ['ended', 'endFollowing', 'the daemon ended it'],
+] as const)('tools/ whose name-change stream %s', (_what, how, said) => {
+  test('a tool stored into tools/ after that is offered on the next turn', async () => {
+    const { host, follower, run } = await startFaeAfterOneTurn();
+    follower[how]();
+    await expect
+      .poll(() => run.logs.join('\n'))
+      .toContain(`stopped following tools/ (${said}); it is read before each turn`);
+    const id = await E(host.host).identify('math-tool');
+    await E(host.guest('fae').powers).write(['tools', 'calculator'], id as string);
+    await run.send('two');
+    await run.reply('math offered: true');
+    // And a tool removed is no longer offered at the turn after.
+    await E(host.guest('fae').powers).remove('tools', 'calculator');
+    await run.send('three');
+    await run.reply('math offered: false');
+  });
+});
+
+test('a check of tools/ that throws is logged, and the turn still runs', async () => {
+  const { host, follower, run } = await startFaeAfterOneTurn();
   // tools/ changes, and the daemon's next listing of it is not a list.
   follower.answerOddListOnce();
   const id = await E(host.host).identify('math-tool');

@@ -10,9 +10,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
+import { makeMailHost, type DaemonProfile } from '../sim/mail-host/index.js';
 import { say } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
+import { nextCall } from './support/agent-observers.js';
 
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
@@ -103,15 +104,3 @@ describe('tools/ collected while the agent runs (f0a46042a)', () => {
     expect(run.logs.join('\n')).not.toMatch(/the tools known before stay offered/);
   });
 });
-
-/** Settles at the first call of `method` on the guest's powers after a call of `after`. */
-const nextCall = (host: MailHost, guest: string, method: string, after: string): Promise<void> =>
-  new Promise(resolve => {
-    let seen = false;
-    const stop = host.traceCalls(guest, called => {
-      if (called === after) seen = true;
-      if (!seen || called !== method) return;
-      stop();
-      resolve();
-    });
-  });

@@ -13,6 +13,7 @@ import {
   type StartOptions,
 } from './agent-harness.js';
 import { say } from './scripted-provider.js';
+import type { MailHost } from '../../sim/mail-host/index.js';
 
 /** Turns finished so far (each ends with one `turn-end` event). */
 export const turnEnds = (run: AgentRun) =>
@@ -50,3 +51,20 @@ export const startWith = async (
   await expect.poll(() => turnEnds(run)).toBe(1);
   return { run, origin: () => origin };
 };
+
+/** Settles at the first call of `method` on the guest's powers after a call of `after`. */
+export const nextCall = (
+  host: MailHost,
+  guestName: string,
+  method: string,
+  after: string,
+): Promise<void> =>
+  new Promise(resolve => {
+    let seen = false;
+    const stop = host.traceCalls(guestName, called => {
+      if (called === after) seen = true;
+      if (!seen || called !== method) return;
+      stop();
+      resolve();
+    });
+  });
