@@ -13,6 +13,9 @@ import { getHeapCodeStatistics } from 'node:v8';
 import type { ModelProtocol, ModelServer } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
 import { makeMailHost, type WorkerConnection } from '../sim/mail-host/index.js';
+import type { GuestView } from '../sim/mail-host/types.js';
+import { MEMORY_NAME } from '../src/memory/agent-memory.js';
+import { HISTORY_DIRECTORY } from '../src/recall/history-chunks.js';
 
 interface ExchangeSize {
   /** 1-based number of the exchange. */
@@ -89,15 +92,11 @@ const readHeap = async (exchanges: number, server: ModelServer): Promise<HeapChe
 };
 
 /** Characters of the searchable history's chunks in the guest's store (src/recall/history-chunks.ts). */
-const historyChars = async (powers: object): Promise<number> => {
-  const store = powers as {
-    list(path: string): Promise<string[]>;
-    lookup(path: string[]): Promise<unknown>;
-  };
-  const names = await E(store).list('agent-history');
+const historyChars = async (powers: GuestView['powers']): Promise<number> => {
+  const names = await E(powers).list(HISTORY_DIRECTORY);
   let chars = 0;
   for (const name of names) {
-    const chunk = await E(store).lookup(['agent-history', name]);
+    const chunk = await E(powers).lookup([HISTORY_DIRECTORY, name]);
     chars += typeof chunk === 'string' ? chunk.length : 0;
   }
   return chars;
@@ -146,7 +145,7 @@ export const runConversation = async (options: {
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const powers = agent.host.guest(agent.name).powers;
-        const stored: unknown = await E(powers).lookup('agent-memory');
+        const stored: unknown = await E(powers).lookup(MEMORY_NAME);
         const storedMemoryChars =
           typeof stored === 'string' ? stored.length : JSON.stringify(stored).length;
         heap.push({

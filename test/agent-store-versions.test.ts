@@ -6,10 +6,8 @@
  * log and in help(), and never overwritten; a secret holding `"` and `\`
  * never reaches the store (docs/architecture.md, "The agent's store").
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { VERSION } from '../src/memory/agent-memory.js';
+import { readRepoFile } from './support/repo-files.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { callTool, say } from './support/scripted-provider.js';
@@ -154,10 +152,7 @@ describe('a secret that holds quotes and backslashes', () => {
 
 describe("the store's versions as docs/architecture.md lists them", () => {
   test('end with the version this release writes, marked current, each version once', () => {
-    const page = readFileSync(
-      join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'architecture.md'),
-      'utf8',
-    );
+    const page = readRepoFile('docs/architecture.md');
     const listed = [...page.matchAll(/^- \*\*(\d+)\*\*( \(current\))?:/gm)];
     expect(listed.map(match => Number(match[1]))).toEqual(
       Array.from({ length: VERSION }, (_, index) => index + 1),

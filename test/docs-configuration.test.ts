@@ -1,16 +1,11 @@
 // docs/configuration.md names every setting some part of lal-fae reads, and names no setting
 // nothing reads (setup/known-settings.ts is the list the misspelt-setting check uses): LAL_RESTART
 // and FAE_GUEST were read but had no row, and the table once said nothing of @host's trust.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SETTINGS } from '../setup/known-settings.js';
+import { readRepoFile } from './support/repo-files.js';
 
-const page = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'configuration.md'),
-  'utf8',
-);
+const page = readRepoFile('docs/configuration.md');
 /** The variables a row of a table names in its first cell (`A` / `B` rows name several). */
 const rowNames = [...page.matchAll(/^\| ([^|]+) \|/gm)].flatMap(match =>
   [...match[1]!.matchAll(/`((?:LAL|FAE)_[A-Z0-9_]+)`/g)].map(name => name[1]!),

@@ -3,14 +3,13 @@
 // written from inside docs/ did.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readRepoFile, repoRoot } from './support/repo-files.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pages = [
   'README.md',
   'CONTRIBUTING.md',
-  ...readdirSync(join(root, 'docs'))
+  ...readdirSync(join(repoRoot, 'docs'))
     .filter(name => name.endsWith('.md'))
     .map(name => `docs/${name}`),
 ];
@@ -38,25 +37,23 @@ const headingAnchors = (text: string): string[] =>
 describe('links between the documentation pages', () => {
   it('finds the pages and their links', () => {
     expect(pages).toContain('docs/configuration.md');
-    expect(localTargets(readFileSync(join(root, 'README.md'), 'utf8'))).toContain(
-      'docs/configuration.md',
-    );
+    expect(localTargets(readRepoFile('README.md'))).toContain('docs/configuration.md');
   });
 
   for (const page of pages)
     it(`${page} links only to files that exist`, () => {
-      const text = readFileSync(join(root, page), 'utf8');
+      const text = readRepoFile(page);
       const broken = localTargets(text).filter(
-        target => !existsSync(join(root, dirname(page), target)),
+        target => !existsSync(join(repoRoot, dirname(page), target)),
       );
       expect(broken).toEqual([]);
     });
 
   it('links to a heading only where the page has it', () => {
     const anchored = pages.flatMap(page =>
-      localLinks(readFileSync(join(root, page), 'utf8'))
+      localLinks(readRepoFile(page))
         .filter(link => link.anchor !== undefined)
-        .map(link => ({ ...link, path: join(root, dirname(page), link.target) })),
+        .map(link => ({ ...link, path: join(repoRoot, dirname(page), link.target) })),
     );
     expect(anchored.length).toBeGreaterThan(0);
     const missing = anchored.filter(

@@ -1,16 +1,11 @@
 // The README's example session is what the current code prints (sim/transcript/):
 // regenerate it with `npm run transcript -- --write` when the simulator or the agent changes.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordReadmeSession } from '../sim/transcript/readme-session.js';
 import { readmeBlock, transcriptBlock } from '../sim/transcript/readme-block.js';
+import { readRepoFile } from './support/repo-files.js';
 
-const readme = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md'),
-  'utf8',
-);
+const readme = readRepoFile('README.md');
 
 describe("the README's session", () => {
   it('is what the simulator prints today, word for word', async () => {

@@ -50,10 +50,15 @@ export const makeToolsFreshness = (options: {
   let stopped = false;
   let following: MailStream | undefined;
 
+  /** Ends a stream of name changes; its end needs no answer. */
+  const close = (stream: MailStream) => {
+    Promise.resolve(stream.return(undefined)).catch(() => {});
+  };
+
   const stopFollowing = () => {
     const stream = following;
     following = undefined;
-    if (stream !== undefined) Promise.resolve(stream.return(undefined)).catch(() => {});
+    if (stream !== undefined) close(stream);
   };
 
   const follow = async (): Promise<void> => {
@@ -66,7 +71,7 @@ export const makeToolsFreshness = (options: {
       return;
     }
     if (stopped) {
-      Promise.resolve(stream.return(undefined)).catch(() => {});
+      close(stream);
       return;
     }
     following = stream;
