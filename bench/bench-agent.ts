@@ -15,6 +15,7 @@ import {
   type ModelServer,
 } from '../sim/model-server/index.js';
 import type { Env } from '../providers/types.js';
+import type { Clock } from '../src/lifecycle/clock.js';
 import { finishExchange, type Exchange, type ExchangeStart, type TimedEvent } from './exchange.js';
 import { makeScriptedModel, type ScriptedModel } from './scripted-model.js';
 
@@ -28,6 +29,8 @@ export interface BenchAgentOptions {
   /** Host pet name → guest pet name, introduced when the guest is made. */
   introducedNames?: Record<string, string>;
   env?: Record<string, string>;
+  /** The agent's time (a manual clock for a simulated day); the system's by default. */
+  clock?: Clock;
 }
 
 export interface BenchAgent {
@@ -71,6 +74,7 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
     make(powers as never, context, {
       ...extra,
       log: () => {},
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       observe: event => {
         events.push({ at: performance.now(), event });
       },

@@ -45,6 +45,10 @@
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
  *
+ * 9. Schedules (bench/figure-schedules.ts): model calls over a simulated
+ *    day under a manual clock: idle with a 30-minute heartbeat (target 0),
+ *    and a day of hourly reminders (target 24 turns).
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -65,6 +69,7 @@ import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
+import { schedulesFigure } from './figure-schedules.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -115,6 +120,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return mcpFigure();
     case 'recall':
       return recallFigure(await runRecallFigure());
+    case 'schedules':
+      return schedulesFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -164,6 +171,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
   );
   figures.push(recallFigure(await runRecallFigure()));
+  progress('and model calls over a simulated day of schedules (heartbeat, hourly reminders)');
+  figures.push(await schedulesFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -11,10 +11,10 @@ import type { Log } from './log/log.js';
 import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
 import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
-import { makeCancelHooks } from './lifecycle/cancel-hooks.js';
+import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './loop/agent-events.js';
-import { makeWorkQueue } from './serving/work-queue.js';
+import { makeWorkQueue, type WorkQueue } from './serving/work-queue.js';
 import { systemClock, type Clock } from './lifecycle/clock.js';
 import { assembleAgentParts } from './serving/agent-parts.js';
 import { makeMessageFinisher, safeDismiss } from './serving/finish-message.js';
@@ -22,12 +22,15 @@ import { followAgentMail } from './serving/follow-agent-mail.js';
 import { forgetConversation } from './serving/forget-conversation.js';
 import { makeMailTurns } from './serving/mail-turns.js';
 import { makeNoticeTurns } from './serving/notice-turns.js';
+import { makeWakeTurns } from './serving/wake-turns.js';
+import { controlSchedules } from './schedule/control-schedules.js';
 import { runServingLoop } from './serving/serving-loop.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
+import { saveMemory } from './memory/agent-memory.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -54,9 +57,35 @@ export interface RunningAgent {
   cancel(reason?: unknown): void;
   /** Clears the conversation, its digest and the usage (not the handled message ids), between turns. */
   forget(): Promise<string>;
+  /** The HOST's hand on the schedules: "list" (the default), or "pause", "resume", "revoke" and an id. */
+  schedules(action?: string, id?: string): Promise<string>;
   /** How many hooks wait for cancellation (a leak check for tests). */
   cancelHooks(): number;
 }
+
+/** The controller's methods wait for the turn in progress: their work runs between turns, and is stored. */
+const makeBetweenTurns =
+  (queue: WorkQueue<Work>, onCancel: CancelHooks, signal: AbortSignal) =>
+  (work: (resolve: (said: string) => void, fail: (error: unknown) => void) => Work) =>
+    new Promise<string>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(new Error('the agent has stopped'));
+        return;
+      }
+      const unhook = onCancel.add(() => reject(new Error('the agent stopped before it could')));
+      queue.push(
+        work(
+          said => {
+            unhook();
+            resolve(said);
+          },
+          error => {
+            unhook();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        ),
+      );
+    });
 
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
@@ -120,10 +149,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       finishWith,
       dismiss,
     });
-    const { handleNotices, handleWake } = makeNoticeTurns({ parts, toolsFresh, finishWith });
+    const { handleNotices } = makeNoticeTurns({ parts, toolsFresh, finishWith });
+    const handleWake = makeWakeTurns({
+      parts,
+      toolsFresh,
+      save: () => saveMemory(powers, parts.memory, log, redact),
+    });
 
-    // Wake-ups stored before a restart are armed again (those due meanwhile fire at once).
+    // Wake-ups stored before a restart are armed again (runs missed meanwhile: one turn at once, or skipped).
     parts.wakeUps.armAll();
+    parts.watchDirectories();
     // Asks stored before a restart are followed again through their copies in the inbox.
     await parts.asks.resume(finishEarlierAsk(parts));
 
@@ -153,6 +188,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         notices: handleNotices,
         wake: handleWake,
         forget: () => forgetConversation(parts.memory, parts.history, clock, log),
+        schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
     });
     await following;
@@ -164,24 +200,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     if (isMailboxLoadFailure(error))
       await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   });
-  const forgetMemory = () =>
-    new Promise<string>((resolve, reject) => {
-      if (controller.signal.aborted) {
-        reject(new Error('the agent has stopped'));
-        return;
-      }
-      // Between turns, on the serving loop: never under a turn in progress.
-      const unhook = onCancel.add(() =>
-        reject(new Error('the agent stopped before it could forget')),
-      );
-      queue.push({
-        kind: 'forget',
-        done: said => {
-          unhook();
-          resolve(said);
-        },
-      });
-    });
-  return { stopped, cancel, forget: forgetMemory, cancelHooks: () => onCancel.size() };
+  const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
+  const forgetMemory = () => betweenTurns(done => ({ kind: 'forget', done }));
+  const schedules = (action = 'list', id?: string) =>
+    betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail }));
+  return {
+    stopped,
+    cancel,
+    forget: forgetMemory,
+    schedules,
+    cancelHooks: () => onCancel.size(),
+  };
 };
 harden(runAgent);

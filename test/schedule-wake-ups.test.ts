@@ -6,14 +6,8 @@
  * starts a turn) is in agent-operator-controls.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  isWakeUp,
-  makeWakeUps,
-  originOf,
-  readScheduleArgs,
-  wakeUpNotice,
-  type WakeUp,
-} from '../src/schedule/wake-ups.js';
+import { makeWakeUps, readScheduleArgs, wakeUpNotice } from '../src/schedule/wake-ups.js';
+import { isWakeUp, originOf, type WakeUp } from '../src/schedule/wake-up-record.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const start = Date.UTC(2026, 10, 23, 9, 0, 0);

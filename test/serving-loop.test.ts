@@ -84,6 +84,7 @@ const serve = (
       notices: async () => {},
       wake: async () => {},
       forget: async () => 'forgot',
+      schedules: () => 'No schedules.',
       ...handle,
     },
   });

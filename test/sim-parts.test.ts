@@ -149,6 +149,20 @@ describe('typed lines', () => {
       folder: './docs',
     });
     expect(parseCommand('/dismiss all')).toEqual({ kind: 'dismiss', number: 'all' });
+    expect(parseCommand('/schedules')).toEqual({
+      kind: 'schedules',
+      action: 'list',
+      id: undefined,
+    });
+    expect(parseCommand('/schedules pause w2')).toEqual({
+      kind: 'schedules',
+      action: 'pause',
+      id: 'w2',
+    });
+    expect(parseCommand('/schedules snooze w2')).toEqual({
+      kind: 'error',
+      error: 'Usage: /schedules [pause|resume|revoke <id>]',
+    });
     expect(parseCommand('/QUIT')).toEqual({ kind: 'quit' });
   });
   it('says how to use a command given wrongly', () => {

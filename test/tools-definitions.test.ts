@@ -145,6 +145,8 @@ describe('one definition per built-in tool', () => {
       note: text,
       delaySeconds: { type: 'number' },
       at: text,
+      every: text,
+      until: text,
       cancel: text,
     });
     expect(Object.keys(properties('mail') ?? {})).toEqual(['op', ...Object.keys(mailKinds)]);

@@ -12,6 +12,7 @@ export type Command =
   | { kind: 'reject'; number: bigint | undefined; reason: string | undefined }
   | { kind: 'counter'; number: bigint; source: string }
   | { kind: 'dismiss'; number: bigint | 'all' }
+  | { kind: 'schedules'; action: string; id: string | undefined }
   | { kind: 'quit' }
   | { kind: 'empty' };
 
@@ -28,6 +29,7 @@ export const COMMAND_HELP = [
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
+  "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
   '  /quit                      cancel the agent and leave (Ctrl-C does the same)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
@@ -83,6 +85,12 @@ export const parseCommand = (line: string): Parsed => {
       if (rest === 'all') return { kind: 'dismiss', number: 'all' };
       if (!NUMBER.test(rest)) return { kind: 'error', error: 'Usage: /dismiss <n>|all' };
       return { kind: 'dismiss', number: BigInt(rest) };
+    }
+    case 'schedules': {
+      const [action, id] = firstWord(rest);
+      if (action !== '' && !['list', 'pause', 'resume', 'revoke'].includes(action.toLowerCase()))
+        return { kind: 'error', error: 'Usage: /schedules [pause|resume|revoke <id>]' };
+      return { kind: 'schedules', action: action || 'list', id: id === '' ? undefined : id };
     }
     default:
       return {

@@ -154,6 +154,13 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
       );
       return;
+    case 'schedules': {
+      const agent = session.caplet.value as {
+        schedules(action?: string, id?: string): Promise<string>;
+      };
+      screen.print('note', await E(agent).schedules(command.action, command.id));
+      return;
+    }
     case 'quit':
       context.quit();
       return;

@@ -7,6 +7,8 @@ import { POLICY_ENV_NAMES, toolPolicyProblems } from '../policy/tool-policy.js';
 import { readPositiveInteger } from './read-positive-integer.js';
 import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
+import { SCHEDULE_ENV_NAMES, readScheduleSettings } from '../schedule/schedule-settings.js';
+import type { ScheduleSettings } from '../schedule/wake-ups.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -107,6 +109,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,
+  ...SCHEDULE_ENV_NAMES,
 ]);
 harden(AGENT_ENV_NAMES);
 
@@ -117,6 +120,8 @@ export interface AgentConfig {
   stopAfterAnswer: boolean;
   /** Hourly budgets of model calls and tokens (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR). */
   quota: HourlyQuota;
+  /** Recurring wake-ups, triggers and the heartbeat (LAL_TIME_ZONE, LAL_MIN_SCHEDULE_SECONDS, LAL_HEARTBEAT). */
+  schedule: ScheduleSettings;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -148,6 +153,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   const stopAfterAnswer = !['0', 'false', 'no', 'off'].includes(rawStop);
   const quota = readHourlyQuota(env, problems);
   problems.push(...toolPolicyProblems(env));
-  return harden({ persona, limits, stopAfterAnswer, quota, problems });
+  const schedule = readScheduleSettings(env, problems);
+  return harden({ persona, limits, stopAfterAnswer, quota, schedule, problems });
 };
 harden(readAgentConfig);

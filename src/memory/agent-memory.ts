@@ -18,7 +18,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
 import type { Log } from '../log/log.js';
-import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
+import { isWakeUp, type WakeUp } from '../schedule/wake-up-record.js';
 import {
   emptyUsage,
   isUsageLedger,

@@ -41,6 +41,7 @@ import {
 import { makeProposalTracker, type ProposalTracker } from '../asks/proposal-tracker.js';
 import { makeRequestTracker, type RequestTracker } from '../asks/request-tracker.js';
 import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
+import { makeDirectoryWatch, type DirectoryWatch } from '../schedule/watch-directories.js';
 import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
@@ -75,6 +76,8 @@ export interface AgentParts {
   /** Requests, approvals and proposals still waiting for an answer, kept in the store over restarts. */
   asks: PendingAsks;
   wakeUps: WakeUps;
+  /** Follows the directories that "change in" wake-ups watch (after they are armed at start). */
+  watchDirectories(): void;
   /** Keys of the messages answered (kept in memory across restarts). */
   handled: { has(key: string): boolean; add(key: string): void };
   revisions: ReturnType<typeof makeRevisionGate>;
@@ -255,11 +258,23 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     ledger: () => memory.usage,
     requeue: work => queue.push(work),
   });
+  // "change in <dir>" wake-ups fire on the directory's name changes (schedule/watch-directories.ts).
+  let watch: DirectoryWatch | undefined;
   const wakeUps = makeWakeUps({
     stored: memory.wakeUps,
     clock,
     max: config.limits.maxWakeUps,
     onDue: id => queue.push({ kind: 'wake', id }),
+    settings: config.schedule,
+    hostName: daemon.names.host,
+    onWatchedChange: () => watch?.follow(wakeUps.watched()),
+  });
+  watch = makeDirectoryWatch({
+    powers,
+    followNameChanges: daemon.followNameChanges,
+    idOf: value => daemon.idOf(value),
+    log,
+    changed: path => wakeUps.changed(path),
   });
   status.section('Wake-ups', () => wakeUps.describe());
   const tools = makeToolRegistry({
@@ -327,9 +342,11 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     turns,
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
+    watchDirectories: () => watch?.follow(wakeUps.watched()),
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
+      watch?.stop();
       senders.senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();

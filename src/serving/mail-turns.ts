@@ -70,6 +70,8 @@ export const makeMailTurns = (options: {
     }
     toldToWait.served(key ?? String(message.number));
     senders.served(senderKey, sender, isHost);
+    // "mail from <sender>" wake-ups fire (once per minimum period, in the setter's thread).
+    parts.wakeUps.mailFrom(sender);
     const preview = message.type === 'package' ? packageText(message) : String(message.type);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
     const outcome = await turns.serve(

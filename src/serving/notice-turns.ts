@@ -1,12 +1,10 @@
 /**
- * Turns the agent starts itself: one per message whose outcomes arrived
- * (proposals, requests, approvals settled while it was idle), so each
- * sender hears about its own; and one per wake-up that fell due. Both wait
- * while the hourly quota is spent.
+ * Turns the agent starts itself for outcomes: one per message whose
+ * outcomes arrived (proposals, requests, approvals settled while it was
+ * idle), so each sender hears about its own; they wait while the hourly
+ * quota is spent. Wake-ups are ./wake-turns.ts's.
  */
-import { cut } from '../mail/message-record.js';
 import { byOrigin } from './notices.js';
-import { originOf, wakeUpNotice } from '../schedule/wake-ups.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 
@@ -16,7 +14,7 @@ export const makeNoticeTurns = (options: {
   finishWith: (number: bigint) => Promise<void>;
 }) => {
   const { parts, toolsFresh, finishWith } = options;
-  const { quotaWaits, notices, turns, wakeUps } = parts;
+  const { quotaWaits, notices, turns } = parts;
 
   const handleNotices = async (): Promise<void> => {
     const wait = quotaWaits.check();
@@ -49,26 +47,6 @@ export const makeNoticeTurns = (options: {
     /* eslint-enable no-await-in-loop */
   };
 
-  const handleWake = async (id: string): Promise<void> => {
-    const wait = quotaWaits.check();
-    if (wait !== undefined) {
-      quotaWaits.hold({ kind: 'wake', id }, wait);
-      return;
-    }
-    // Taken out of the store first: a wake-up that fails is not repeated forever.
-    const entry = wakeUps.take(id);
-    if (entry === undefined) return;
-    await toolsFresh.beforeTurn();
-    const outcome = await turns.serve(
-      `wake-up ${entry.id}: ${JSON.stringify(cut(entry.note, 160))}`,
-      wakeUpNotice(entry),
-      originOf(entry),
-    );
-    // Stopped part-way by a spent budget: due again, and held until the budget frees up.
-    if (outcome?.stopReason === 'quota') wakeUps.putBack(entry);
-    await toolsFresh.afterTurn();
-  };
-
-  return { handleNotices, handleWake };
+  return { handleNotices };
 };
 harden(makeNoticeTurns);

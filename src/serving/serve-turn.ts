@@ -87,9 +87,15 @@ export interface TurnServer {
     title: string,
     content: string,
     origin: Origin | undefined,
+    options?: TurnOptions,
   ): Promise<TurnOutcome | undefined>;
   /** Whether the model dismissed this message itself (and forgets it). */
   takeDismissedByModel(number: bigint): boolean;
+}
+
+interface TurnOptions {
+  /** A heartbeat's turn: silence is its answer, and its plain text is told to no one. */
+  quiet?: boolean;
 }
 
 /** The nudge for a turn that ended with no tool call and no word while its sender waits. */
@@ -126,7 +132,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const prompt = promptFor(systemPrompt(config.persona), setup.daemon);
   const builtinSchemas = schemasFor(BUILTIN_SCHEMAS, setup.daemon, setup.directEvaluation);
 
-  const serve = async (title: string, content: string, origin: Origin | undefined) => {
+  const serve = async (
+    title: string,
+    content: string,
+    origin: Origin | undefined,
+    options: TurnOptions = {},
+  ) => {
     if (!('provider' in model)) {
       await tell(origin, codeSpans(`I cannot think: ${model.problem}`));
       return undefined;
@@ -134,9 +145,17 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const placeholder = setup.progress?.open(origin);
     let end: TurnEnded | undefined;
     try {
-      return await runAndAnswer(title, content, origin, model.provider, placeholder, reached => {
-        end = reached;
-      });
+      return await runAndAnswer(
+        title,
+        content,
+        origin,
+        model.provider,
+        placeholder,
+        options,
+        reached => {
+          end = reached;
+        },
+      );
     } finally {
       // Never an unfinished placeholder left behind, whatever ended the turn.
       if (placeholder !== undefined && !placeholder.finished)
@@ -150,6 +169,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     origin: Origin | undefined,
     provider: Provider,
     placeholder: Placeholder | undefined,
+    { quiet = false }: TurnOptions,
     ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
     const turnObserve: Observe =
@@ -191,7 +211,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           : [],
       // A turn with no tool call and no word leaves the sender waiting with nothing.
       whenSilent: ({ toolCalls }) =>
-        origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
+        quiet || origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
       ...(setup.quotaStop === undefined
         ? {}
         : { beforeModelCall: () => setup.quotaStop?.(origin) }),
@@ -212,6 +232,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         tell,
         redact: setup.redact,
         hostName: setup.daemon?.names.host ?? 'HOST',
+        quiet,
       }),
     );
     // Closed in the history by now, whatever ended it: kept whole, to be searched later.

@@ -20,6 +20,8 @@ export interface WorkHandlers {
   notices(): Promise<void>;
   wake(id: string): Promise<void>;
   forget(): Promise<string>;
+  /** The HOST's hand on the schedules: what was done, or an error for the HOST. */
+  schedules(action: string, id: string | undefined): string;
 }
 
 export const runServingLoop = async (options: {
@@ -40,7 +42,13 @@ export const runServingLoop = async (options: {
       if (work.kind === 'mail') await handle.mail(work);
       else if (work.kind === 'wake') await handle.wake(work.id);
       else if (work.kind === 'forget') work.done(await handle.forget());
-      else await handle.notices();
+      else if (work.kind === 'schedules') {
+        try {
+          work.done(handle.schedules(work.action, work.id));
+        } catch (error) {
+          work.fail(error);
+        }
+      } else await handle.notices();
     } catch (error) {
       // One bad message never stops the loop, and its sender still hears back. A turn's own
       // failure is an outcome its turn told (serve-turn.ts): what lands here failed outside one.

@@ -13,7 +13,7 @@ import type { TellSender } from '../mail/tell-sender.js';
 import type { Origin } from './notices.js';
 import type { Placeholder } from '../progress/live-placeholders.js';
 import { textContent } from '../progress/throttled-edits.js';
-import { endingOf } from './turn-ending.js';
+import { endingOf, type Ending } from './turn-ending.js';
 
 interface HasPending {
   hasPendingFor(number: bigint): boolean;
@@ -40,18 +40,23 @@ export const tellTurnEnd = async (options: {
   tell: TellSender;
   redact: (text: string) => string;
   hostName: string;
+  /** A heartbeat's turn: an ordinary end tells no one (its model sends what needs telling). */
+  quiet?: boolean;
 }): Promise<TurnEnded> => {
   const { outcome, thrown, answered, origin, placeholder } = options;
   const spoke =
     answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
   const pending = origin !== undefined && options.asks.hasPendingFor(origin.number);
-  const ending = endingOf({
-    outcome,
-    ...(thrown === undefined ? {} : { thrown }),
-    spoke,
-    pending,
-    sender: origin?.sender,
-  });
+  const ending: Ending =
+    options.quiet === true && outcome.stopReason === 'done'
+      ? {}
+      : endingOf({
+          outcome,
+          ...(thrown === undefined ? {} : { thrown }),
+          spoke,
+          pending,
+          sender: origin?.sender,
+        });
   if (ending.closing !== undefined) closeTurn(options.turn, ending.closing);
   if (ending.tell !== undefined) {
     // The agent's own words get code spans; the model's words are its own.

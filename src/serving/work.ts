@@ -1,7 +1,7 @@
 /**
  * What the agent's single serving loop does next: a message, the outcomes
- * that arrived (notices), a wake-up that fell due, or a forget() between
- * turns; and the lane each waits in (../work-queue.ts): a message in its
+ * that arrived (notices), a wake-up that fell due, or a forget() or the
+ * HOST's hand on the schedules between turns; and the lane each waits in (../work-queue.ts): a message in its
  * sender's, first when it is from the HOST or a trusted sender, the
  * agent's own work in a first lane of its own.
  */
@@ -14,7 +14,17 @@ export type Work =
   | MailWork
   | { kind: 'notices' }
   | { kind: 'wake'; id: string }
-  | { kind: 'forget'; done: (said: string) => void };
+  | { kind: 'forget'; done: (said: string) => void }
+  | ScheduleControl;
+
+/** The HOST's hand on the schedules (list, pause, resume, revoke), between turns. */
+type ScheduleControl = {
+  kind: 'schedules';
+  action: string;
+  id: string | undefined;
+  done: (said: string) => void;
+  fail: (error: unknown) => void;
+};
 
 const OWN_LANE: Lane = harden({ key: 'the agent itself', first: true });
 

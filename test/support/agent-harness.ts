@@ -61,6 +61,8 @@ export interface AgentRun {
   help(methodName?: string): Promise<string>;
   /** The agent exo's forget(), through E(). */
   forget(): Promise<string>;
+  /** The agent exo's schedules(action?, id?), through E(). */
+  schedules(action?: string, id?: string): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
   /** Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1), with a fresh model script. */
@@ -170,6 +172,10 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     help: methodName => E(caplet.value as { help(name?: string): string }).help(methodName),
     forget: () => E(caplet.value as { forget(): Promise<string> }).forget(),
+    schedules: (...args) =>
+      E(caplet.value as { schedules(action?: string, id?: string): Promise<string> }).schedules(
+        ...args,
+      ),
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');

@@ -1,0 +1,196 @@
+/**
+ * What `schedule`'s `every` and `until` mean (docs/how-it-works.md, "A time
+ * of its own"): durations as people write them, five-field cron in the
+ * agent's time zone (across a daylight-saving change), triggers and the
+ * heartbeat, a minimum period, and one-line errors with an example.
+ */
+import { describe, expect, test } from 'vitest';
+import { formatDuration, parseDuration, readDuration } from '../src/schedule/durations.js';
+import { nextCronTime, parseCron } from '../src/schedule/cron.js';
+import { readEvery, readUntil, runsUntil } from '../src/schedule/recurrence.js';
+import { readScheduleSettings } from '../src/schedule/schedule-settings.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const iso = (time: number | undefined) =>
+  time === undefined ? undefined : new Date(time).toISOString();
+
+describe('durations', () => {
+  test('are read as people write them, and written back short', () => {
+    expect(readDuration('90s')).toBe(90_000);
+    expect(readDuration('30m')).toBe(30 * MIN);
+    expect(readDuration('2h')).toBe(2 * HOUR);
+    expect(readDuration('1d')).toBe(DAY);
+    expect(readDuration('1h30m')).toBe(90 * MIN);
+    expect(readDuration('2 hours')).toBe(2 * HOUR);
+    expect(readDuration(' 1.5h ')).toBe(90 * MIN);
+    expect(formatDuration(90 * MIN)).toBe('1h30m');
+    expect(formatDuration(DAY + 90_000)).toBe('1d1m30s');
+  });
+
+  test('anything else is refused with an example', () => {
+    for (const bad of ['', 'soon', '30', 'h', '-5m', '5 fortnights', '0m'])
+      expect(readDuration(bad), bad).toBeUndefined();
+    expect(() => parseDuration('soon')).toThrow(
+      'every: "soon" is not a duration; write it as people do, e.g. "90s", "30m", "2h" or "1d"',
+    );
+  });
+});
+
+describe('cron', () => {
+  test('fields: lists, ranges, steps, names, Sunday as 7', () => {
+    const cron = parseCron('*/15 9-17 * jan,JUL mon-fri');
+    expect([...cron.minutes]).toEqual([0, 15, 30, 45]);
+    expect([...cron.hours]).toEqual([9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    expect([...cron.months]).toEqual([1, 7]);
+    expect([...cron.weekdays]).toEqual([1, 2, 3, 4, 5]);
+    expect([...parseCron('0 0 * * 7').weekdays]).toEqual([0]);
+    expect([...parseCron('0 0 * * 5/1').weekdays]).toEqual([5, 6, 0]);
+  });
+
+  test('the next run, in UTC and in a zone across a daylight-saving change', () => {
+    const weekdays9 = parseCron('0 9 * * 1-5');
+    // Friday 2026-11-27 10:00 UTC: the next is Monday 09:00.
+    expect(iso(nextCronTime(weekdays9, Date.UTC(2026, 10, 27, 10, 0), 'UTC'))).toBe(
+      '2026-11-30T09:00:00.000Z',
+    );
+    // 09:00 in Paris is 07:00 UTC in summer and 08:00 UTC in winter (the change: 2026-10-25).
+    const daily9 = parseCron('0 9 * * *');
+    expect(iso(nextCronTime(daily9, Date.UTC(2026, 9, 24, 12), 'Europe/Paris'))).toBe(
+      '2026-10-25T08:00:00.000Z',
+    );
+    expect(iso(nextCronTime(daily9, Date.UTC(2026, 9, 23, 12), 'Europe/Paris'))).toBe(
+      '2026-10-24T07:00:00.000Z',
+    );
+    // Strictly after: at 09:00 itself the next is tomorrow's.
+    expect(iso(nextCronTime(daily9, Date.UTC(2026, 10, 27, 9, 0), 'UTC'))).toBe(
+      '2026-11-28T09:00:00.000Z',
+    );
+  });
+
+  test('both day fields restricted: either may match', () => {
+    // The 1st of the month or a Friday.
+    const cron = parseCron('0 12 1 * 5');
+    expect(iso(nextCronTime(cron, Date.UTC(2026, 10, 27, 13), 'UTC'))).toBe(
+      '2026-12-01T12:00:00.000Z',
+    );
+    expect(iso(nextCronTime(cron, Date.UTC(2026, 10, 25, 13), 'UTC'))).toBe(
+      '2026-11-27T12:00:00.000Z',
+    );
+  });
+
+  test('a date that never comes has no next run', () => {
+    expect(nextCronTime(parseCron('0 0 30 2 *'), Date.UTC(2026, 0, 1), 'UTC')).toBeUndefined();
+  });
+
+  test('a wrong expression says what is wrong, with an example', () => {
+    expect(() => parseCron('0 9 * *')).toThrow(
+      'cron "0 9 * *": a cron expression has 5 fields (minute hour day month weekday), not 4; e.g. "0 9 * * 1-5" (09:00 on weekdays) or "*/30 * * * *" (every half hour)',
+    );
+    expect(() => parseCron('61 * * * *')).toThrow(/"61" is not a minute \(0-59\)/);
+    expect(() => parseCron('0 9 * * funday')).toThrow(/"funday" is not a day of week/);
+    expect(() => parseCron('0 17-9 * * *')).toThrow(/runs backwards/);
+    expect(() => parseCron('*/0 * * * *')).toThrow(/step .* above 0/);
+  });
+});
+
+describe('every', () => {
+  test('periods, cron, the heartbeat and triggers, normalised for the store', () => {
+    expect(readEvery('every 90 minutes', MIN)).toMatchObject({
+      text: '1h30m',
+      every: { kind: 'period', ms: 90 * MIN },
+    });
+    expect(readEvery('cron 0 9 * * 1-5', MIN)).toMatchObject({
+      text: 'cron 0 9 * * 1-5',
+      every: { kind: 'cron' },
+    });
+    expect(readEvery('0  9 * * 1-5', MIN).text).toBe('cron 0 9 * * 1-5');
+    expect(readEvery('heartbeat', MIN)).toMatchObject({
+      text: 'heartbeat',
+      every: { kind: 'heartbeat', ms: undefined },
+    });
+    expect(readEvery('heartbeat 2h', MIN).text).toBe('heartbeat 2h');
+    expect(readEvery('mail from bob', MIN)).toMatchObject({
+      every: { kind: 'mail', sender: 'bob' },
+    });
+    expect(readEvery('change in inbox/', MIN)).toMatchObject({
+      text: 'change in inbox',
+      every: { kind: 'change', path: 'inbox' },
+    });
+    expect(readEvery('1h, skip missed', MIN)).toMatchObject({ text: '1h', skipMissed: true });
+    expect(readEvery('1h', MIN).skipMissed).toBe(false);
+  });
+
+  test('more often than the minimum period is refused, naming the setting', () => {
+    expect(() => readEvery('30s', MIN)).toThrow(
+      'every: "30s" is more often than the 1m allowed (LAL_MIN_SCHEDULE_SECONDS); e.g. "30m"',
+    );
+    expect(() => readEvery('heartbeat 10s', MIN)).toThrow(/LAL_MIN_SCHEDULE_SECONDS/);
+    expect(readEvery('30s', 1_000).text).toBe('30s');
+  });
+
+  test('what is neither gets the examples', () => {
+    expect(() => readEvery('whenever', MIN)).toThrow(
+      'every: "whenever" is not a period or trigger; e.g. "30m", "2h", "1d", "cron 0 9 * * 1-5", "heartbeat", "mail from bob" or "change in inbox"',
+    );
+    expect(() => readEvery('mail from bob and alice', MIN)).toThrow(/wants one pet name/);
+  });
+
+  test('runs missed are counted, and the next keeps its rhythm', () => {
+    const hourly = readEvery('1h', MIN).every as { kind: 'period'; ms: number };
+    const due = Date.UTC(2026, 10, 23, 10);
+    expect(runsUntil(hourly, due, due - 1, 'UTC')).toEqual({ count: 0, next: due });
+    expect(runsUntil(hourly, due, due, 'UTC')).toEqual({ count: 1, next: due + HOUR });
+    // A day down: 24 runs since 10:00, the next at 10:00 the day after.
+    expect(runsUntil(hourly, due, due + DAY - 1, 'UTC')).toEqual({ count: 24, next: due + DAY });
+    const cron = readEvery('cron 0 9 * * *', MIN).every as {
+      kind: 'cron';
+      cron: ReturnType<typeof parseCron>;
+    };
+    const nine = Date.UTC(2026, 10, 23, 9);
+    expect(runsUntil(cron, nine, nine + 3 * DAY + HOUR, 'UTC')).toEqual({
+      count: 4,
+      next: nine + 4 * DAY,
+    });
+  });
+});
+
+describe('until', () => {
+  test('a count or a time to come', () => {
+    const now = Date.UTC(2026, 10, 23, 9);
+    expect(readUntil('5 times', now)).toEqual({ runsLeft: 5 });
+    expect(readUntil('3', now)).toEqual({ runsLeft: 3 });
+    expect(readUntil('2026-12-01T00:00:00Z', now)).toEqual({ endsAt: Date.UTC(2026, 11, 1) });
+    expect(() => readUntil('0 times', now)).toThrow(/at least 1/);
+    expect(() => readUntil('2020-01-01T00:00:00Z', now)).toThrow(/has passed already/);
+    expect(() => readUntil('christmas', now)).toThrow(
+      'until: "christmas" is neither a time nor a count; e.g. "2026-12-31T18:00:00Z" or "5 times"',
+    );
+  });
+});
+
+describe('settings', () => {
+  test('defaults, and bad values told as problems with the default kept', () => {
+    const problems: string[] = [];
+    expect(readScheduleSettings({}, problems)).toEqual({
+      timeZone: 'UTC',
+      minPeriodMs: MIN,
+      heartbeatMs: 30 * MIN,
+    });
+    expect(
+      readScheduleSettings(
+        { LAL_TIME_ZONE: 'Europe/Paris', LAL_MIN_SCHEDULE_SECONDS: '5', LAL_HEARTBEAT: '2h' },
+        problems,
+      ),
+    ).toEqual({ timeZone: 'Europe/Paris', minPeriodMs: 5_000, heartbeatMs: 2 * HOUR });
+    expect(problems).toEqual([]);
+    expect(
+      readScheduleSettings({ LAL_TIME_ZONE: 'Mars/Olympus', LAL_HEARTBEAT: '10s' }, problems),
+    ).toEqual({ timeZone: 'UTC', minPeriodMs: MIN, heartbeatMs: 30 * MIN });
+    expect(problems).toEqual([
+      'LAL_TIME_ZONE must be a time zone such as "Europe/Paris" or "UTC", got "Mars/Olympus"; using UTC.',
+      'LAL_HEARTBEAT must be a period such as "30m" or "2h", at least LAL_MIN_SCHEDULE_SECONDS, got "10s"; using 30m.',
+    ]);
+  });
+});
