@@ -49,6 +49,11 @@
  *    day under a manual clock: idle with a 30-minute heartbeat (target 0),
  *    and a day of hourly reminders (target 24 turns).
  *
+ * 10. The toolbox (bench/figure-toolbox.ts): the first request's system
+ *    prompt and tools with 0, 25, 121 and 500 tools in tools/, in real
+ *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
+ *    (target ≤ 50 ms).
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -66,10 +71,11 @@ import { memoryFigure } from './figure-memory.js';
 import { overheadFigure } from './figure-overhead.js';
 import { discoveryFigure } from './figure-discovery.js';
 import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
-import { startQwenTokenizer } from './qwen-tokenizer.js';
+import { startQwenTokenizer, type QwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
 import { schedulesFigure } from './figure-schedules.js';
+import { toolboxFigure } from './figure-toolbox.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -99,6 +105,15 @@ const runDirectConversation = (exchanges: number) =>
     keepSizes: false,
   });
 
+const withTokenizer = async (figure: (tokenizer: QwenTokenizer) => Promise<FigureResult>) => {
+  const tokenizer = await startQwenTokenizer();
+  try {
+    return await figure(tokenizer);
+  } finally {
+    tokenizer.close();
+  }
+};
+
 const economy = async () => {
   const tokenizer = await startQwenTokenizer();
   try {
@@ -122,6 +137,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return recallFigure(await runRecallFigure());
     case 'schedules':
       return schedulesFigure();
+    case 'toolbox':
+      return withTokenizer(toolboxFigure);
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -173,6 +190,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(recallFigure(await runRecallFigure()));
   progress('and model calls over a simulated day of schedules (heartbeat, hourly reminders)');
   figures.push(await schedulesFigure());
+  progress('and the first request with 0 to 500 tools in tools/, and the toolbox search');
+  figures.push(await withTokenizer(toolboxFigure));
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

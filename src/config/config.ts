@@ -9,6 +9,11 @@ import { QUOTA_ENV_NAMES, readHourlyQuota, type HourlyQuota } from '../usage/hou
 import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
 import { SCHEDULE_ENV_NAMES, readScheduleSettings } from '../schedule/schedule-settings.js';
 import type { ScheduleSettings } from '../schedule/wake-ups.js';
+import {
+  TOOLBOX_ENV_NAMES,
+  readToolboxSettings,
+  type ToolboxSettings,
+} from '../toolbox/toolbox-settings.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -110,6 +115,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,
   ...SCHEDULE_ENV_NAMES,
+  ...TOOLBOX_ENV_NAMES,
 ]);
 harden(AGENT_ENV_NAMES);
 
@@ -122,6 +128,8 @@ export interface AgentConfig {
   quota: HourlyQuota;
   /** Recurring wake-ups, triggers and the heartbeat (LAL_TIME_ZONE, LAL_MIN_SCHEDULE_SECONDS, LAL_HEARTBEAT). */
   schedule: ScheduleSettings;
+  /** Tools deferred behind the `toolbox` search past a budget (LAL_TOOL_BUDGET_TOKENS, LAL_TOOLS_ALWAYS). */
+  toolbox: ToolboxSettings;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -154,6 +162,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   const quota = readHourlyQuota(env, problems);
   problems.push(...toolPolicyProblems(env));
   const schedule = readScheduleSettings(env, problems);
-  return harden({ persona, limits, stopAfterAnswer, quota, schedule, problems });
+  const toolbox = readToolboxSettings(env, problems);
+  return harden({ persona, limits, stopAfterAnswer, quota, schedule, toolbox, problems });
 };
 harden(readAgentConfig);

@@ -47,6 +47,7 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { makeToolbox, TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import {
   makeToolRegistry,
   TOOLS_DIRECTORY,
@@ -171,6 +172,21 @@ const loadStore = async (
   return { memory, history };
 };
 
+/** The FaeTools of tools/, and the toolbox past the tool budget (src/toolbox/), with their help() sections. */
+const assembleTools = (setup: PartsSetup) => {
+  const { powers, log, config, status } = setup;
+  const tools = makeToolRegistry({
+    powers,
+    log,
+    // `toolbox` is the agent's own while tools are deferred: no FaeTool may take its name.
+    builtinNames: new Set([...BUILTIN_NAMES, TOOLBOX_NAME]),
+    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
+  });
+  const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
+  status.section('Tools', () => toolbox.describe());
+  return { tools, toolbox };
+};
+
 /** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
 const assembleSenders = (
   setup: PartsSetup,
@@ -277,12 +293,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     changed: path => wakeUps.changed(path),
   });
   status.section('Wake-ups', () => wakeUps.describe());
-  const tools = makeToolRegistry({
-    powers,
-    log,
-    builtinNames: BUILTIN_NAMES,
-    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
-  });
+  const { tools, toolbox } = assembleTools(setup);
   status.section('Tools refused', () =>
     tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
   );
@@ -302,7 +313,8 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     conversation: memory.conversation,
     powers,
     nameOf,
-    tools,
+    tools: toolbox.registry,
+    toolbox,
     proposals,
     requests,
     policy,

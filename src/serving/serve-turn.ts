@@ -28,6 +28,7 @@ import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { promptFor, schemasFor } from '../daemon/speak-generation.js';
 import type { BuiltinContext } from '../tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from '../tools/fae-tool-registry.js';
+import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
 import { decodeCall, type CallDecoding } from '../encoding/decode-call.js';
@@ -55,6 +56,8 @@ export interface TurnServerSetup {
   powers: PowersRef;
   nameOf: NameOf;
   tools: ToolRegistry;
+  /** Past a budget, the dynamic tools deferred behind the `toolbox` search (src/toolbox/). */
+  toolbox?: Toolbox;
   proposals: ProposalTracker;
   requests: RequestTracker;
   /** Which tools are offered, and which calls the HOST approves first. */
@@ -186,6 +189,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       noteDismissed: number => dismissedByModel.add(number),
     });
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
+    setup.toolbox?.beginTurn();
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,
@@ -193,9 +197,19 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
+      tools: () => [
+        ...setup.policy.offered(builtinSchemas),
+        ...(setup.toolbox === undefined
+          ? setup.policy.offered(setup.tools.schemas())
+          : setup.toolbox.offer(schemas => setup.policy.offered(schemas))),
+      ],
+      // A call through `toolbox` is judged and run as the tool it names (src/toolbox/toolbox.ts).
       decodeCall: call =>
-        decodeCall(call, setup.redact, name => setup.tools.find(name)?.schema.function.parameters),
+        decodeCall(
+          setup.toolbox?.unwrap(call) ?? call,
+          setup.redact,
+          name => setup.tools.find(name)?.schema.function.parameters,
+        ),
       runTool: guardToolCall({
         policy: setup.policy,
         gate: setup.approvals,

@@ -1,0 +1,176 @@
+/**
+ * A toolbox of hundreds at the cost of a few (docs/how-it-works.md, "The
+ * toolbox"): past LAL_TOOL_BUDGET_TOKENS of schemas the dynamic tools are
+ * deferred (./plan-offer.ts) and the model is offered one more tool,
+ * `toolbox`, which finds them by what they do (./search-tools.ts) and calls
+ * one found. A call through it is unwrapped before anything judges it, so
+ * the tool's own schema validates its arguments and the policy judges it by
+ * its own name, exactly as when it is offered; a deferred tool called by its
+ * own name runs too. The offered set changes only between turns.
+ */
+import type { ToolCall, ToolSchema } from '../../providers/types.js';
+import { closestNames } from '../../providers/closest-names.js';
+import type { DynamicTool, ToolRegistry } from '../tools/fae-tool-registry.js';
+import { planOffer } from './plan-offer.js';
+import { searchTools } from './search-tools.js';
+import type { ToolboxSettings } from './toolbox-settings.js';
+
+export const TOOLBOX_NAME = 'toolbox';
+harden(TOOLBOX_NAME);
+
+/** Tools remembered as used lately (offered directly while they fit the budget). */
+const RECENT_KEPT = 16;
+/** Sources named in the toolbox's description, and tools named per source. */
+const SOURCES_NAMED = 6;
+const TOOLS_NAMED = 3;
+
+export interface Toolbox {
+  /** The registry the turn's tools run through: it also knows `toolbox` while tools are deferred. */
+  registry: ToolRegistry;
+  /** The dynamic tools to offer with this request (policy-filtered by `allowed`), `toolbox` last when some are deferred. */
+  offer(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): ToolSchema[];
+  /** A call through `toolbox` ({use, arguments}) as a call of the tool it names; any other call as it is. */
+  unwrap(call: ToolCall): ToolCall;
+  /** A turn starts: the tools used lately are offered directly from now (not mid-turn, for the prompt cache). */
+  beginTurn(): void;
+  describe(): string[];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** What the model is told is in the toolbox: the sources and some of their tools' names. */
+const describeToolbox = (deferred: readonly ToolSchema[], petNameOf: (name: string) => string) => {
+  const bySource = new Map<string, string[]>();
+  for (const schema of deferred) {
+    const source = petNameOf(schema.function.name);
+    bySource.set(source, [...(bySource.get(source) ?? []), schema.function.name]);
+  }
+  const sources = [...bySource]
+    .sort((a, b) => b[1].length - a[1].length)
+    .slice(0, SOURCES_NAMED)
+    .map(
+      ([source, names]) =>
+        `${source} (${names.length}: ${names.slice(0, TOOLS_NAMED).join(', ')}${names.length > TOOLS_NAMED ? ', …' : ''})`,
+    );
+  const more = bySource.size > SOURCES_NAMED ? `, and ${bySource.size - SOURCES_NAMED} more` : '';
+  return `Finds and calls the ${deferred.length} tools not offered here: find (words for what it does) returns the best with their parameters; use (its name) with arguments calls one. Sources: ${sources.join('; ')}${more}.`;
+};
+
+const toolboxSchema = (description: string): ToolSchema =>
+  harden({
+    type: 'function',
+    function: {
+      name: TOOLBOX_NAME,
+      description,
+      parameters: {
+        type: 'object',
+        properties: {
+          find: { type: 'string' },
+          use: { type: 'string' },
+          arguments: { type: 'object' },
+        },
+      },
+    },
+  });
+
+export const makeToolbox = (options: {
+  registry: ToolRegistry;
+  settings: ToolboxSettings;
+}): Toolbox => {
+  const { registry, settings } = options;
+  let recent: string[] = [];
+  let offeredRecent: string[] = [];
+  let deferred: ToolSchema[] = [];
+  let allowedNames: ReadonlySet<string> = new Set();
+  let entry: DynamicTool | undefined;
+  const deferredNames = () => deferred.map(schema => schema.function.name);
+
+  const find = (args: Record<string, unknown>): unknown => {
+    if (typeof args.use === 'string' && args.use.trim() !== '') {
+      // Reached only when `use` names no tool that may run (a known one is unwrapped first).
+      const near = closestNames(args.use, deferredNames());
+      throw new Error(
+        `No tool "${args.use}" in the toolbox${near.length === 0 ? '' : `; the nearest: ${near.join(', ')}`}. Find one first: toolbox {find: "what it should do"}`,
+      );
+    }
+    if (typeof args.find !== 'string')
+      throw new Error('Give find (words for what the tool should do) or use (a tool found)');
+    return searchTools(deferred, args.find);
+  };
+  const execute = (args: Record<string, unknown>): Promise<unknown> =>
+    Promise.resolve(args).then(find);
+  const toolboxEntry = (schema: ToolSchema): DynamicTool =>
+    harden({
+      name: TOOLBOX_NAME,
+      petName: '(the agent)',
+      schema,
+      // Local: E() on it runs at once, as a FaeTool's would through its vat.
+      tool: harden({ schema: () => schema, execute, help: () => schema.function.description }),
+    });
+
+  const used = (name: string) => {
+    recent = [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT);
+  };
+
+  const wrapped: ToolRegistry = harden({
+    ...registry,
+    find: (name: string) =>
+      name === TOOLBOX_NAME && entry !== undefined ? entry : registry.find(name),
+  });
+
+  return {
+    registry: wrapped,
+    offer(allowed) {
+      const schemas = allowed(registry.schemas());
+      allowedNames = new Set(schemas.map(schema => schema.function.name));
+      const plan = planOffer(schemas, { ...settings, recent: offeredRecent });
+      deferred = plan.deferred;
+      if (deferred.length === 0) {
+        entry = undefined;
+        return plan.direct;
+      }
+      const description = describeToolbox(
+        deferred,
+        name => registry.find(name)?.petName ?? 'tools/',
+      );
+      if (entry?.schema.function.description !== description)
+        entry = toolboxEntry(toolboxSchema(description));
+      return [...plan.direct, entry.schema];
+    },
+    unwrap(call) {
+      if (call.name !== TOOLBOX_NAME) {
+        if (registry.find(call.name) !== undefined) used(call.name);
+        return call;
+      }
+      let args: unknown;
+      try {
+        args = JSON.parse(call.arguments);
+      } catch {
+        return call;
+      }
+      if (!isRecord(args) || typeof args.use !== 'string') return call;
+      const name = args.use.trim();
+      // Only a tool the policy allows (offered or deferred): else the toolbox says there is none.
+      if (!allowedNames.has(name)) return call;
+      used(name);
+      const inner = args.arguments;
+      return harden({
+        ...call,
+        name,
+        arguments: typeof inner === 'string' ? inner : JSON.stringify(inner ?? {}),
+      });
+    },
+    beginTurn() {
+      offeredRecent = [...recent];
+    },
+    describe: () => {
+      const all = registry.schemas().length;
+      if (deferred.length === 0) return all === 0 ? [] : [`${all} offered directly`];
+      return [
+        `${all - deferred.length} offered directly, ${deferred.length} deferred behind ${TOOLBOX_NAME} (LAL_TOOL_BUDGET_TOKENS ${settings.budgetTokens})`,
+      ];
+    },
+  };
+};
+harden(makeToolbox);

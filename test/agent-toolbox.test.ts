@@ -1,0 +1,169 @@
+/**
+ * A toolbox of hundreds through make() (docs/how-it-works.md, "The
+ * toolbox"): with 121 tools from two sources in Fae's tools/, requests offer
+ * the built-ins and `toolbox` instead of 121 schemas; the model finds a tool
+ * by what it does and calls it in the same turn, validated against its own
+ * schema and judged by the policy under its own name; a tool the policy
+ * denies is never found; a deferred tool called by its name runs; one used
+ * is offered directly from the next turn; the HOST's always-offered tools
+ * are offered; and a small toolbox is offered whole, as before.
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
+import { useAgents } from './support/use-agents.js';
+
+const sourceUrl = new URL('./support/toolbox-source-caplet.ts', import.meta.url).href;
+const { start } = useAgents();
+
+/** A Fae whose tools/ holds 121 tools: two sources (work: 0–60, more: 61–120). */
+const startWithToolbox = async (env: Record<string, string> = {}) => {
+  const host = makeMailHost();
+  await E(host.host).makeUnconfined('worker-work', sourceUrl, {
+    resultName: 'work',
+    env: { TOOLBOX_FROM: '0', TOOLBOX_TO: '61' },
+  });
+  await E(host.host).makeUnconfined('worker-more', sourceUrl, {
+    resultName: 'more',
+    env: { TOOLBOX_FROM: '61', TOOLBOX_TO: '121' },
+  });
+  return start({ host, persona: 'fae', env, introducedNames: { work: 'work', more: 'more' } });
+};
+
+const lastResult = (request: RecordedRequest) => request.messages.at(-1)!.content;
+const errorOf = (request: RecordedRequest) =>
+  (JSON.parse(lastResult(request)) as { error: string }).error;
+const toolsBytes = (request: RecordedRequest) => JSON.stringify(request.tools).length;
+
+describe('the toolbox', () => {
+  test('121 tools: found by what they do and called in the same turn; requests stay small', async () => {
+    const run = await startWithToolbox();
+    run.provider.push(
+      () => callTool('toolbox', { find: 'create a meeting in the calendar' }),
+      request => {
+        const found = JSON.parse(lastResult(request)) as { found: { name: string }[]; of: number };
+        expect(found.of).toBe(121);
+        expect(found.found[0]!.name).toBe('calendar_create_item');
+        return callTool('toolbox', {
+          use: 'calendar_create_item',
+          arguments: { title: 'standup' },
+        });
+      },
+      request => say(`done: ${lastResult(request)}`),
+    );
+    await run.send('put a standup meeting in my calendar');
+    await run.reply(/^done: .*calendar_create_item ran with \{\\?"title\\?":\\?"standup\\?"\}/);
+    const [first, second, third] = run.provider.requests;
+    // The built-ins and one more tool, not 121.
+    expect(first!.toolNames).toContain('toolbox');
+    expect(first!.toolNames.filter(name => name.includes('_item'))).toEqual([]);
+    const toolbox = first!.tools.find(tool => tool.function.name === 'toolbox')!;
+    expect(toolbox.function.description).toMatch(/the 121 tools not offered here/);
+    expect(toolbox.function.description).toMatch(
+      /Sources: work \(61: repo_create_item, .*\); more \(60: /,
+    );
+    // The request's beginning (its tools) does not change while the tool is found and used.
+    expect(second!.tools).toEqual(first!.tools);
+    expect(third!.tools).toEqual(first!.tools);
+    expect(toolsBytes(first!)).toBeLessThan(9_000);
+  });
+
+  test('a found tool is validated against its own schema; a deferred tool called by name runs; one used is offered from the next turn', async () => {
+    const run = await startWithToolbox();
+    run.provider.push(
+      () => callTool('toolbox', { use: 'tickets_create_item', arguments: {} }),
+      request => {
+        expect(lastResult(request)).toMatch(/tickets_create_item: title is required/);
+        return callTool('mail_list_item', { title: 'inbox' });
+      },
+      request => say(`listed: ${lastResult(request)}`),
+    );
+    await run.send('file a ticket, then list my mail');
+    await run.reply(/^listed: .*mail_list_item ran/);
+    run.provider.push(request => {
+      // Both tools it reached for, in the toolbox's order; the rest stay in the toolbox.
+      expect(request.toolNames.filter(name => name.includes('_item'))).toEqual([
+        'tickets_create_item',
+        'mail_list_item',
+      ]);
+      const toolbox = request.tools.find(tool => tool.function.name === 'toolbox')!;
+      expect(toolbox.function.description).toMatch(/the 119 tools not offered here/);
+      return say('ok');
+    });
+    await run.send('again');
+    await run.reply('ok');
+    expect(await run.help()).toMatch(
+      /Tools:\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
+    );
+  });
+
+  test('a denied tool is never found and cannot be used; an unknown one is named as such', async () => {
+    const run = await startWithToolbox({ LAL_TOOLS_DENY: 'calendar_create_item' });
+    run.provider.push(
+      () => callTool('toolbox', { find: 'create a meeting in the calendar' }),
+      request => {
+        expect(lastResult(request)).toContain('calendar_');
+        // Its namesakes of other rounds (calendar_create_item_1) may be found; never the denied one.
+        expect(lastResult(request)).not.toContain('"calendar_create_item"');
+        return callTool('toolbox', { use: 'calendar_create_item', arguments: { title: 'x' } });
+      },
+      request => {
+        expect(errorOf(request)).toMatch(/^No tool "calendar_create_item" in the toolbox/);
+        return callTool('toolbox', { use: 'calendr_create_item', arguments: { title: 'x' } });
+      },
+      request => say(`said: ${lastResult(request)}`),
+    );
+    await run.send('schedule a meeting');
+    await run.reply(
+      /^said: .*No tool \\"calendr_create_item\\" in the toolbox; the nearest: .*Find one first/,
+    );
+  });
+
+  test('the approval policy judges a found tool by its own name', async () => {
+    const run = await startWithToolbox({
+      LAL_TOOLS_APPROVE: 'files_delete_item',
+      LAL_TRUSTED_SENDERS: ',',
+    });
+    run.provider.push(
+      () => callTool('toolbox', { use: 'files_delete_item', arguments: { title: 'old.txt' } }),
+      request => say(`status: ${lastResult(request)}`),
+    );
+    await run.send('delete old.txt from the drive');
+    await run.reply(/^status: .*pending/);
+    const asked = (await E(run.host.host).listMessages()).filter(
+      message => message.type === 'request',
+    );
+    expect(asked.map(message => (message as { description: string }).description)).toEqual([
+      expect.stringMatching(/asks to call files_delete_item \{"title":"old\.txt"\}/),
+    ]);
+  });
+
+  test('always-offered tools are offered; a small toolbox is offered whole, with no toolbox tool', async () => {
+    const run = await startWithToolbox({ LAL_TOOLS_ALWAYS: 'repo_list_item' });
+    run.provider.push(request => {
+      expect(request.toolNames).toContain('repo_list_item');
+      return say('ok');
+    });
+    await run.send('hi');
+    await run.reply('ok');
+
+    const small = makeMailHost();
+    await E(small.host).makeUnconfined('worker-work', sourceUrl, {
+      resultName: 'work',
+      env: { TOOLBOX_FROM: '0', TOOLBOX_TO: '3' },
+    });
+    const few = await start({ host: small, persona: 'fae', introducedNames: { work: 'work' } });
+    few.provider.push(request => {
+      expect(request.toolNames.filter(name => name.includes('_item'))).toEqual([
+        'repo_create_item',
+        'calendar_create_item',
+        'mail_create_item',
+      ]);
+      expect(request.toolNames).not.toContain('toolbox');
+      return say('ok');
+    });
+    await few.send('hi');
+    await few.reply('ok');
+  });
+});
