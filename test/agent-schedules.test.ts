@@ -218,8 +218,7 @@ describe('under the HOST’s hand and inside the budget', () => {
       steps: [
         callTool('schedule', {
           note: 'water the plants',
-          every: 'cron 0 * * * *',
-          until: '5 times',
+          every: 'cron 0 * * * *, 5 times',
         }),
         replyStep('ok'),
       ],

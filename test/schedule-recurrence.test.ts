@@ -120,6 +120,18 @@ describe('every', () => {
     });
     expect(readEvery('1h, skip missed', MIN)).toMatchObject({ text: '1h', skipMissed: true });
     expect(readEvery('1h', MIN).skipMissed).toBe(false);
+    // An end written after it: a count or a time.
+    expect(readEvery('every 1h, 5 times', MIN)).toMatchObject({ text: '1h', until: '5 times' });
+    expect(readEvery('cron 0 9 * * 1-5 until 2026-12-31T18:00:00Z', MIN)).toMatchObject({
+      text: 'cron 0 9 * * 1-5',
+      until: '2026-12-31T18:00:00Z',
+    });
+    expect(readEvery('2h, 3 times, skip missed', MIN)).toMatchObject({
+      text: '2h',
+      until: '3 times',
+      skipMissed: true,
+    });
+    expect(readEvery('1h', MIN).until).toBeUndefined();
   });
 
   test('more often than the minimum period is refused, naming the setting', () => {

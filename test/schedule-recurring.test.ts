@@ -87,7 +87,7 @@ describe('recurring wake-ups', () => {
 
   test('until a count: the last run says so and it is gone', () => {
     const { clock, wakeUps, args, stored } = setUp();
-    wakeUps.schedule(args({ every: '1h', until: '2 times' }), undefined);
+    wakeUps.schedule(args({ every: '1h, 2 times' }), undefined);
     clock.advance(HOUR);
     expect(wakeUps.takeRun('w1')).toMatchObject({ last: false });
     clock.advance(HOUR);

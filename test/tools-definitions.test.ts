@@ -146,7 +146,6 @@ describe('one definition per built-in tool', () => {
       delaySeconds: { type: 'number' },
       at: text,
       every: text,
-      until: text,
       cancel: text,
     });
     expect(Object.keys(properties('mail') ?? {})).toEqual(['op', ...Object.keys(mailKinds)]);

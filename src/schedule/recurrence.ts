@@ -18,6 +18,8 @@ export type Every =
 
 export interface ReadEvery {
   every: Every;
+  /** The end written after it ("until 2026-12-31", "5 times"), for readUntil. */
+  until: string | undefined;
   /** The normalised text the store keeps. */
   text: string;
   /** Runs missed while the agent was down are skipped instead of coalesced into one. */
@@ -27,14 +29,17 @@ export interface ReadEvery {
 const EXAMPLES =
   'e.g. "30m", "2h", "1d", "cron 0 9 * * 1-5", "heartbeat", "mail from bob" or "change in inbox"';
 const SKIP = /[,;]?\s*\(?skip(?:ping)? missed(?: runs)?\)?$/i;
+/** An end written after the period: "…, until 2026-12-31T18:00Z" or "…, 5 times". */
+const END = /[,;]?\s+(?:until\s+(\S+)|(\d+\s*(?:times?|runs?)))$/i;
 
 export const readEvery = (raw: string, minPeriodMs: number): ReadEvery => {
-  const skipMissed = SKIP.test(raw.trim());
-  const text = raw
-    .trim()
-    .replace(SKIP, '')
-    .trim()
-    .replace(/^every\s+/i, '');
+  let rest = raw.trim();
+  const skipMissed = SKIP.test(rest);
+  rest = rest.replace(SKIP, '').trim();
+  const end = END.exec(rest);
+  if (end !== null) rest = rest.slice(0, end.index).trim();
+  const until = end === null ? undefined : (end[1] ?? end[2]);
+  const text = rest.replace(/^every\s+/i, '');
   const lower = text.toLowerCase();
   const atLeast = (ms: number, what: string) => {
     if (ms < minPeriodMs)
@@ -77,7 +82,7 @@ export const readEvery = (raw: string, minPeriodMs: number): ReadEvery => {
     every = { kind: 'period', ms };
     normal = formatDuration(ms);
   }
-  return harden({ every, text: normal, skipMissed });
+  return harden({ every, text: normal, skipMissed, until });
 };
 harden(readEvery);
 

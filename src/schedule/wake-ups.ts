@@ -25,7 +25,7 @@ export interface ScheduleArgs {
   cancel: string | undefined;
   /** A period, cron expression, "heartbeat" or trigger (./recurrence.ts). */
   every?: string | undefined;
-  /** An end: a time or a count of runs. */
+  /** An end: a time or a count of runs (the model writes it at the end of `every`). */
   until?: string | undefined;
 }
 
@@ -118,13 +118,14 @@ const makeScheduleTool =
     }
     const now = clock.now();
     const read = args.every === undefined ? undefined : readEvery(args.every, settings.minPeriodMs);
-    if (read === undefined && args.until !== undefined)
+    const untilText = args.until ?? read?.until;
+    if (read === undefined && untilText !== undefined)
       throw new Error('until goes with every: it says when a recurring wake-up stops');
     const at = firstRun(args, now, read?.every, settings);
     if (args.note.trim() === '') throw new Error('note must say what to do when woken');
     if (args.note.length > MAX_NOTE_CHARS)
       throw new Error(`note must be at most ${MAX_NOTE_CHARS} characters`);
-    const end = args.until === undefined ? undefined : readUntil(args.until, now);
+    const end = untilText === undefined ? undefined : readUntil(untilText, now);
     if (stored.length >= schedules.max) {
       throw new Error(
         `${stored.length} wake-ups are pending already, the most allowed (LAL_MAX_WAKE_UPS); cancel one first (schedule with cancel: "<id>")`,
@@ -156,7 +157,7 @@ const makeScheduleTool =
     return harden({
       scheduled: entry.id,
       ...when,
-      ...(end === undefined ? {} : { until: args.until }),
+      ...(end === undefined ? {} : { until: untilText }),
       note: entry.note,
       tellsWhenDue: origin?.sender ?? 'HOST',
     });

@@ -15,6 +15,8 @@ import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
+import { makeStoreBoundary } from '../policy/store-boundary.js';
+import { loadToolGivers } from '../tools/tool-givers.js';
 import {
   makeHostApprovedEvaluation,
   readDirectEvaluation,
@@ -172,21 +174,6 @@ const loadStore = async (
   return { memory, history };
 };
 
-/** The FaeTools of tools/, and the toolbox past the tool budget (src/toolbox/), with their help() sections. */
-const assembleTools = (setup: PartsSetup) => {
-  const { powers, log, config, status } = setup;
-  const tools = makeToolRegistry({
-    powers,
-    log,
-    // `toolbox` is the agent's own while tools are deferred: no FaeTool may take its name.
-    builtinNames: new Set([...BUILTIN_NAMES, TOOLBOX_NAME]),
-    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
-  });
-  const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
-  status.section('Tools', () => toolbox.describe());
-  return { tools, toolbox };
-};
-
 /** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
 const assembleSenders = (
   setup: PartsSetup,
@@ -246,6 +233,34 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
   });
 };
 
+/** The FaeTools of tools/, who gave each, and their help() sections. */
+const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
+  const { powers, log, config, status } = setup;
+  const givers = await loadToolGivers(powers, log);
+  const tools = makeToolRegistry({
+    powers,
+    log,
+    // `toolbox` is the agent's own while tools are deferred: no FaeTool may take its name.
+    builtinNames: new Set([...BUILTIN_NAMES, TOOLBOX_NAME]),
+    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
+    givers,
+  });
+  const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
+  status.section('Tools', () => toolbox.describe());
+  status.section('Tools offered', () =>
+    tools
+      .offeredBy()
+      .map(
+        ({ name, petName, givenBy }) =>
+          `${name}: ${TOOLS_DIRECTORY}/${petName}, ${givenBy === undefined ? `the ${daemon.names.host}'s` : `given by ${givenBy}`}`,
+      ),
+  );
+  status.section('Tools refused', () =>
+    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
+  );
+  return { givers, tools, toolbox };
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -293,10 +308,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     changed: path => wakeUps.changed(path),
   });
   status.section('Wake-ups', () => wakeUps.describe());
-  const { tools, toolbox } = assembleTools(setup);
-  status.section('Tools refused', () =>
-    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
-  );
+  const { givers, tools, toolbox } = await assembleTools(setup, daemon);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
     daemon,
@@ -331,6 +343,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
     history,
+    givers,
+    boundary: makeStoreBoundary({
+      powers,
+      selfName: daemon.names.agent,
+      trustedNames: () => policy.trustedNames(),
+    }),
   });
   const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {

@@ -206,16 +206,15 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
     name: 'schedule',
     description:
-      'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time, after delaySeconds, or every "30m", "cron 0 9 * * 1-5", "heartbeat" (a quiet check), "mail from bob" or "change in dir", until a time or "5 times"; or cancel one by id.',
+      'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time, after delaySeconds, or every "2h", "cron 0 9 * * 1-5", "heartbeat", "mail from bob" or "change in dir" (", 5 times"); or cancel one by id.',
     parameters: {
       note: kind('text'),
       delaySeconds: kind('number'),
       at: kind('text'),
       every: kind('text'),
-      until: kind('text'),
       cancel: kind('text'),
     },
-    reads: ['note?', 'delaySeconds?', 'at?', 'every?', 'until?', 'cancel?'],
+    reads: ['note?', 'delaySeconds?', 'at?', 'every?', 'cancel?'],
   },
 ]);
 harden(BUILTIN_DEFINITIONS);
