@@ -11,7 +11,8 @@ import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';
 import { describeToolCall } from '../sim/chat/describe-tool-call.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
-import { makePlainScreen } from '../sim/chat/screen.js';
+import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
+import { makePresenter } from '../sim/chat/presenter.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -86,6 +87,31 @@ describe('piped mode is not silent during a slow call (behaviour 7.3)', () => {
     screen.status('lal is thinking…');
     expect(lines.slice(count)).toEqual(['(lal is thinking…)\n']);
     screen.close();
+  });
+});
+
+describe('a streamed reply in the simulator', () => {
+  it("shows the reply's latest words on the status line as they come", () => {
+    const statuses: (string | undefined)[] = [];
+    const screen: Screen = {
+      tty: true,
+      print: () => {},
+      status: text => statuses.push(text),
+      attachPrompt: () => {},
+      close: () => {},
+    };
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'The answer' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'The answer is\n42' });
+    const long = `${'word '.repeat(40)}end`;
+    presenter.observe({ kind: 'model-text', call: 1, text: long });
+    expect(statuses.slice(1, 3)).toEqual([
+      'lal is writing: The answer',
+      'lal is writing: The answer is 42',
+    ]);
+    expect(statuses[3]).toMatch(/^lal is writing: ….* end$/);
+    expect(statuses[3]!.length).toBeLessThan(80);
   });
 });
 

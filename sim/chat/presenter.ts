@@ -1,6 +1,7 @@
 /**
  * Turns what happens into lines on the screen: the agent's progress events
- * (turns, model calls, tool calls, usage) and the mail HOST receives. A
+ * (turns, model calls, a streamed reply's words as they come, tool calls,
+ * usage) and the mail HOST receives. A
  * message the agent sends with a tool is shown after that tool's line, so
  * the screen reads "what it did", then "what it said".
  */
@@ -11,6 +12,7 @@ import type { Screen } from './screen.js';
 /** How long a message waits for the tool call that sent it to report. */
 const HOLD_MS = 300;
 const PREVIEW_CHARS = 160;
+const TAIL_CHARS = 60;
 
 export interface Presenter {
   observe(event: AgentEvent): void;
@@ -30,6 +32,12 @@ export interface Presenter {
 const oneLine = (text: string): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+};
+
+/** The end of a growing text, on one line: what fits beside the prompt. */
+const tailOf = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > TAIL_CHARS ? `…${flat.slice(-(TAIL_CHARS - 1))}` : flat;
 };
 
 /** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
@@ -83,6 +91,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       }
       case 'model-call':
         thinking(event.call > 1 ? `is thinking (call ${event.call})…` : 'is thinking…');
+        break;
+      case 'model-text':
+        // A streamed reply as it comes: its latest words on the status line.
+        thinking(`is writing: ${tailOf(event.text)}`);
         break;
       case 'model-reply':
         if (event.toolCalls > 0) thinking('is using tools…');
