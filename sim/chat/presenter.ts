@@ -26,6 +26,8 @@ export interface Presenter {
   startedMessages(): ReadonlySet<string>;
   /** How many turns have started so far. */
   turnsStarted(): number;
+  /** The message number (in the agent's inbox) of the turn in progress, if any. */
+  turnInProgress(): bigint | undefined;
   touch(): void;
 }
 
@@ -51,6 +53,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let turns = 0;
   let touched = Date.now();
   const started = new Set<string>();
+  let inProgress: bigint | undefined;
   const calls: string[] = [];
   let held: (() => void)[] = [];
   let holdTimer: NodeJS.Timeout | undefined;
@@ -86,6 +89,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         turns += 1;
         const number = /^#(\d+) /.exec(event.title)?.[1];
         if (number !== undefined) started.add(number);
+        inProgress = number === undefined ? undefined : BigInt(number);
         thinking('is thinking…');
         break;
       }
@@ -113,6 +117,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       }
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
+        inProgress = undefined;
         calls.length = 0;
         flush();
         const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
@@ -127,10 +132,11 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
             ? ''
             : ` (${event.models.join(', ')})`;
         const callCount = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}${served}`;
+        // Why it stopped, in a word: the agent has told HOST in its own message (one place says it).
         const how =
           event.stopReason === 'done' || event.stopReason === 'answered'
             ? ''
-            : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
+            : ` (${event.stopReason})`;
         summaries.push(`  · turn over${how}: ${callCount}${usage}`);
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         if (activeTurns === 0) screen.status(undefined);
@@ -156,6 +162,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     lastActivity: () => touched,
     startedMessages: () => started,
     turnsStarted: () => turns,
+    turnInProgress: () => inProgress,
     touch,
   };
 };
