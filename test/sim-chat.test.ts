@@ -267,7 +267,7 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).not.toMatch(/"package"|No such message/);
   });
 
-  it('keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 9.1)', async () => {
+  it('keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 10.1)', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript });
     const state = makeTempFolder('kept');
     const env = { LAL_HOST: server.url, XDG_STATE_HOME: state };
@@ -301,7 +301,7 @@ describe('npm start, not on a terminal', () => {
     expect(readdirSync(join(folder, 'logs'))).toHaveLength(3);
   });
 
-  it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 9.3)', async () => {
+  it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 10.3)', async () => {
     server = await startModelServer({
       protocol: 'openai',
       reply: () => ({ failure: { status: 500, message: 'the GPU caught fire' } }),

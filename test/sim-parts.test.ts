@@ -116,7 +116,7 @@ describe('a streamed reply in the simulator', () => {
   });
 });
 
-describe("the agent's log in the state folder (behaviour 9.2)", () => {
+describe("the agent's log in the state folder (behaviour 10.2)", () => {
   it('one file a run, the last five kept; LAL_LOG=off writes none', () => {
     const state = makeTempFolder('logs');
     const paths = [1, 2, 3, 4, 5, 6, 7].map(day => {

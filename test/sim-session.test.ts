@@ -2,7 +2,7 @@
  * The simulator's session in-process: Ctrl-C stops the turn in progress
  * (the agent is cancelled and made again; the message it was on is not taken
  * up again) and the next message is answered; /forget and /memory read and
- * clear what the agent keeps (behaviour 9.2).
+ * clear what the agent keeps (behaviour 10.2).
  */
 import { E } from '@endo/far';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C on a terminal (behaviour 9.2): it stops the turn in progress (the
+ * Ctrl-C on a terminal (behaviour 10.2): it stops the turn in progress (the
  * session makes the agent again from its store); a second one while that is
  * under way, or one while the agent is idle, leaves.
  */

@@ -1,5 +1,5 @@
 /**
- * The simulator's own state folder, kept across runs (behaviour 9.1 in
+ * The simulator's own state folder, kept across runs (behaviour 10.1 in
  * docs/behaviour.md: "It remembers" holds in `npm start` too): what the
  * agent stored (./kept-store.ts) and the last runs' logs
  * (./agent-log-file.ts). It is `$XDG_STATE_HOME/lal-fae/<persona>`, else
