@@ -149,7 +149,7 @@ describe('outcome and wake-up turns due while the budget is spent', () => {
     // Due now, with the budget spent by the two calls of the turn that set it.
     clock.advance(60_000);
     // A message after it waits too, and its sender is told: the wake-up, queued first, was held first.
-    // The wake-up's setter is told once that it is postponed (docs/behaviour.md 7.7).
+    // The wake-up's setter is told once that it is postponed (docs/behaviour.md 7.8).
     expect(textOf(await run.reply(/^Wake-up w1 .* is postponed/))).toMatch(/"say hello"/);
     await run.send('anyone there?');
     expect(textOf(await run.reply(/^I have used this hour's budget/))).toMatch(

@@ -13,6 +13,9 @@ export type Command =
   | { kind: 'counter'; number: bigint; source: string }
   | { kind: 'dismiss'; number: bigint | 'all' }
   | { kind: 'schedules'; action: string; id: string | undefined }
+  | { kind: 'status' }
+  | { kind: 'memory' }
+  | { kind: 'forget' }
   | { kind: 'quit' }
   | { kind: 'empty' };
 
@@ -22,6 +25,9 @@ export const COMMAND_HELP = [
   'Type a line to mail it to the agent. Commands:',
   '  /help                      this text',
   "  /inbox                     your (HOST's) undismissed messages",
+  "  /status                    the agent's state: model, tools, usage and budgets, holds, what it waits for",
+  '  /memory                    what the agent keeps (kept across runs in its state folder)',
+  "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
   '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
@@ -30,7 +36,7 @@ export const COMMAND_HELP = [
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
   "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
-  '  /quit                      cancel the agent and leave (Ctrl-C does the same)',
+  '  /quit                      cancel the agent and leave (Ctrl-C stops a turn, a second Ctrl-C leaves)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
 harden(COMMAND_HELP);
@@ -55,6 +61,12 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'help' };
     case 'inbox':
       return { kind: 'inbox' };
+    case 'status':
+      return { kind: 'status' };
+    case 'memory':
+      return { kind: 'memory' };
+    case 'forget':
+      return { kind: 'forget' };
     case 'quit':
     case 'exit':
       return { kind: 'quit' };

@@ -5,7 +5,7 @@
  * from a sender, a change in a directory), with a note. Each is kept in the
  * agent's store (so it survives a restart) with the message that led to it,
  * armed on the clock, and when it is due a turn of its own starts with the
- * note; its answer goes to that message's sender (docs/behaviour.md 7.7).
+ * note; its answer goes to that message's sender (docs/behaviour.md 7.8).
  * Runs missed while the agent was down are told as one turn (or skipped);
  * a bound keeps how many may be active, a minimum period how often.
  */
@@ -108,7 +108,7 @@ const makeScheduleTool =
     const { stored, clock, settings, hostName } = schedules;
     if (args.cancel !== undefined) {
       const setter = schedules.find(args.cancel)?.origin?.sender ?? hostName;
-      // A peer's turn ends only that peer's wake-ups (docs/behaviour.md 7.7).
+      // A peer's turn ends only that peer's wake-ups (docs/behaviour.md 7.8).
       if (origin !== undefined && origin.sender !== hostName && setter !== origin.sender)
         throw new Error(
           `${args.cancel} was set for ${setter}, not for ${origin.sender}: only its setter or the HOST can cancel it`,
