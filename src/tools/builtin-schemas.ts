@@ -156,10 +156,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
         items: [
           [['dismiss']],
           [['adopt'], '(its value edgeName as petName)'],
-          [
-            ['adoptTool'],
-            '(its tool edgeName into tools/ as toolName; callable from your next step)',
-          ],
+          [['adoptTool'], '(its tool edgeName into tools/ as toolName)'],
           [['resolve'], '(its request, with the value at path)'],
           [['reject'], '(with reason)'],
           [['messageHistory']],
@@ -206,7 +203,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
     name: 'schedule',
     description:
-      'Be woken with a note in a turn of its own (then tell whoever asked): at an ISO 8601 time, after delaySeconds, or every "2h", "cron 0 9 * * 1-5", "heartbeat", "mail from bob" or "change in dir" (", 5 times"); or cancel one by id.',
+      'Be woken with a note in its own turn, then tell whoever asked: at an ISO 8601 time, after delaySeconds or every (a period, cron, heartbeat, trigger); cancel: an id.',
     parameters: {
       note: kind('text'),
       delaySeconds: kind('number'),
