@@ -10,6 +10,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation } from '../history/conversation.js';
 import { startTurn } from '../history/conversation.js';
+import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../loop/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
 import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
@@ -51,7 +52,10 @@ export interface TurnServerSetup {
   /** The model, or why there is none. */
   model: { provider: Provider } | { problem: string };
   config: AgentConfig;
+  /** The HOST's thread: every turn (docs/behaviour.md 9.1). */
   conversation: Conversation;
+  /** Every other sender's own thread. */
+  threads: SenderThread[];
   powers: PowersRef;
   nameOf: NameOf;
   tools: ToolRegistry;
@@ -77,7 +81,7 @@ export interface TurnServerSetup {
   quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
   progress?: LivePlaceholders;
-  /** The searchable history: each finished turn is added, and mail's `recall` searches it. */
+  /** The searchable history: each finished turn is added, and mail's `recall` searches it (a sender's turn, its own exchanges). */
   history?: Pick<HistoryArchive, 'add' | 'search'>;
 }
 
@@ -102,6 +106,8 @@ const builtinContextFor = (
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
   notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
+  /** The sender whose thread the turn is in; undefined for the HOST's (which sees all). */
+  thread: string | undefined,
 ): BuiltinContext => ({
   powers: setup.powers,
   nameOf: setup.nameOf,
@@ -111,14 +117,19 @@ const builtinContextFor = (
   origin,
   ...notes,
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
-  ...(setup.history === undefined ? {} : { recall: setup.history.search }),
+  ...(setup.history === undefined
+    ? {}
+    : {
+        recall: (query: string) => setup.history!.search(query, thread),
+      }),
   ...(placeholder === undefined || origin === undefined
     ? {}
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
-  const { model, config, conversation, observe, tell, signal } = setup;
+  const { model, config, observe, tell, signal } = setup;
+  const hostName = setup.daemon?.names.host ?? 'HOST';
   // Messages the model dismissed that are not the one it handled wait here for their own turn; bounded for long runs.
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
@@ -161,10 +172,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
-    const context = builtinContextFor(setup, origin, placeholder, {
-      noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-      noteDismissed: number => dismissedByModel.add(number),
-    });
+    // A sender's turn sees its own thread only; the HOST's sees every turn (behaviour 9.1).
+    const thread = threadSender(origin, hostName);
+    const conversation =
+      thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
+    const context = builtinContextFor(
+      setup,
+      origin,
+      placeholder,
+      {
+        noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+        noteDismissed: number => dismissedByModel.add(number),
+      },
+      thread,
+    );
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
@@ -173,6 +194,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
+      ...(thread === undefined ? {} : { joins: setup.conversation }),
       tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
       decodeCall: call =>
         decodeCall(call, setup.redact, name => setup.tools.find(name)?.schema.function.parameters),
@@ -211,9 +233,10 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         asks: setup.asks,
         tell,
         redact: setup.redact,
-        hostName: setup.daemon?.names.host ?? 'HOST',
+        hostName,
       }),
     );
+    if (thread !== undefined) showToHost(setup.conversation, turn);
     // Closed in the history by now, whatever ended it: kept whole, to be searched later.
     setup.history?.add(turn, origin);
     return outcome;
