@@ -186,7 +186,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       },
       thread,
     );
-    const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
+    // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
+    const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,
