@@ -24,7 +24,7 @@ import {
   textOf,
   waitForMessage,
 } from './support/agent-harness.js';
-import { noticeNumber, useWireAgents, wireEnv } from './support/wire-agents.js';
+import { useWireAgents, wireEnv } from './support/wire-agents.js';
 import { callTool, type RecordedRequest } from './support/scripted-provider.js';
 import { MEMORY_NAME, VERSION } from '../src/memory/agent-memory.js';
 import { unnamedSender } from '../src/mail/sender-names.js';
@@ -33,9 +33,12 @@ const { keepServer, keepAgent } = useWireAgents();
 
 const HOST_WORDS = 'my bank PIN is 4921';
 
-/** The latest user message: the notice of the message being served. */
-const latestNotice = (request: NormalizedRequest): string =>
-  request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
+/** The latest notice (the HOST's may follow lines about other threads): its number and words. */
+const latestNotice = (request: NormalizedRequest): { number: number; words: string } => {
+  const text = request.messages.filter(message => message.role === 'user').at(-1)?.text ?? '';
+  const found = [...text.matchAll(/^Message #(\d+) from [^:\n]+: (.*)$/gm)].pop();
+  return { number: Number(found?.[1]), words: found?.[2] ?? '' };
+};
 
 /**
  * A model that does what the latest message asks: a question is searched
@@ -44,22 +47,15 @@ const latestNotice = (request: NormalizedRequest): string =>
  */
 const obedientModel = (request: NormalizedRequest): ScriptedReply => {
   const last = request.messages.at(-1);
+  const { number, words } = latestNotice(request);
   if (last?.role === 'tool') {
-    const asked = [...request.messages].reverse().find(message => message.role === 'user');
-    const number = /#(\d+)/.exec(asked?.text ?? '')?.[1];
     return {
       toolCalls: [
-        {
-          name: 'reply',
-          arguments: { messageNumber: Number(number), strings: [`Found: ${last.text}`] },
-        },
+        { name: 'reply', arguments: { messageNumber: number, strings: [`Found: ${last.text}`] } },
       ],
     };
   }
-  const notice = latestNotice(request);
-  const number = noticeNumber(request);
-  if (notice.includes('?')) {
-    const words = notice.replace(/^.*?: /s, '');
+  if (words.includes('?')) {
     return {
       toolCalls: [
         { name: 'mail', arguments: { op: 'recall', query: words, messageNumber: number } },

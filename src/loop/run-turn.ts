@@ -33,11 +33,6 @@ export interface TurnSetup {
   systemPrompt: string;
   conversation: Conversation;
   turn: Turn;
-  /**
-   * Turns of another thread this turn will join once finished (a sender's
-   * turn joins the HOST's thread): call ids must be unique there too.
-   */
-  joins?: Conversation;
   /** The tools to offer; asked before every model call (adoptTool can add one). */
   tools: () => readonly ToolSchema[];
   /** Decodes a call once, for the repeat guard and `runTool` alike. */
@@ -167,9 +162,7 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
     const cleaned = cleanReply(outcome.message, tools);
     const toolNames = tools.map(tool => tool.function.name);
     const checkedCalls = checkReplyCalls(cleaned.toolCalls ?? [], {
-      idsInUse: callIdsIn(
-        [...conversation.turns, ...(setup.joins?.turns ?? [])].flatMap(past => past.messages),
-      ),
+      idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
       makeId: setup.makeId,
       maxCalls: limits.maxCallsPerReply,
       toolNames,

@@ -204,7 +204,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      ...(thread === undefined ? {} : { joins: setup.conversation }),
       tools: () => setup.policy.offered([...builtinSchemas, ...setup.tools.schemas()]),
       decodeCall: call =>
         decodeCall(call, setup.redact, name => setup.tools.find(name)?.schema.function.parameters),
@@ -247,7 +246,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         hostName,
       }),
     );
-    if (thread !== undefined) showToHost(setup.conversation, turn);
+    if (thread !== undefined) showToHost(setup.conversation, turn, thread);
     // Closed in the history by now, whatever ended it: kept whole, to be searched later.
     setup.history?.add(turn, origin);
     return outcome;
