@@ -12,8 +12,10 @@ export const SINGLE_FIGURES = {
   economy: 6,
   mcp: 7,
   recall: 8,
-  schedules: 9,
-  toolbox: 10,
+  threads: 9,
+  'host-wait': 10,
+  schedules: 11,
+  toolbox: 12,
 };
 harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;

@@ -44,12 +44,18 @@
  *    middle of 150 and 1,000 exchanges, asked for with mail's recall op
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
+ * 9. Each thread's prefix reuse (bench/figure-among-others.ts): the HOST
+ *    and two peers in turn; the bytes a prefix cache can reuse from the
+ *    thread's previous request (target ≥ 90% in each thread).
+ * 10. The HOST's wait behind a peer's flood of 0, 100 and 1,000 messages
+ *    (bench/figure-among-others.ts): the peer's model requests before the
+ *    HOST's (target ≤ 1) and the model's answer → the reply (≤ 1 s).
  *
- * 9. Schedules (bench/figure-schedules.ts): model calls over a simulated
+ * 11. Schedules (bench/figure-schedules.ts): model calls over a simulated
  *    day under a manual clock: idle with a 30-minute heartbeat (target 0),
  *    and a day of hourly reminders (target 24 turns).
  *
- * 10. The toolbox (bench/figure-toolbox.ts): the first request's system
+ * 12. The toolbox (bench/figure-toolbox.ts): the first request's system
  *    prompt and tools with 0, 25, 121 and 500 tools in tools/, in real
  *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
  *    (target ≤ 50 ms).
@@ -74,6 +80,7 @@ import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer, type QwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
+import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure-among-others.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
@@ -135,6 +142,10 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return mcpFigure();
     case 'recall':
       return recallFigure(await runRecallFigure());
+    case 'threads':
+      return threadsFigure(await runThreads());
+    case 'host-wait':
+      return hostWaitFigure(await runHostWait());
     case 'schedules':
       return schedulesFigure();
     case 'toolbox':
@@ -188,6 +199,10 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
   );
   figures.push(recallFigure(await runRecallFigure()));
+  progress(
+    "and the agent among others: each thread's prefix reuse, the HOST's wait behind a flood",
+  );
+  figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
   progress('and model calls over a simulated day of schedules (heartbeat, hourly reminders)');
   figures.push(await schedulesFigure());
   progress('and the first request with 0 to 500 tools in tools/, and the toolbox search');

@@ -299,7 +299,8 @@ describe('triggers', () => {
     run.provider.push(
       replyStep('hello bob'),
       ...tellHost('bob wrote', notice => {
-        expect(notice).toMatch(/^WAKE-UP w1/);
+        // The HOST's thread shows bob's finished turn in a line of its own before the wake-up.
+        expect(notice).toMatch(/^#\d+ from bob: "hi there" → [\s\S]*\nWAKE-UP w1: /);
         expect(notice).toContain('"tell HOST when bob writes"');
       }),
     );
