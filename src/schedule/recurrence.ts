@@ -55,9 +55,9 @@ export const readEvery = (raw: string, minPeriodMs: number): ReadEvery => {
     every = { kind: 'cron', cron };
     normal = `cron ${cron.text}`;
   } else if (lower === 'heartbeat' || lower.startsWith('heartbeat ')) {
-    const rest = text.slice('heartbeat'.length).trim();
-    const ms = rest === '' ? undefined : parseDuration(rest, 'every');
-    if (ms !== undefined) atLeast(ms, JSON.stringify(rest));
+    const period = text.slice('heartbeat'.length).trim();
+    const ms = period === '' ? undefined : parseDuration(period, 'every');
+    if (ms !== undefined) atLeast(ms, JSON.stringify(period));
     every = { kind: 'heartbeat', ms };
     normal = ms === undefined ? 'heartbeat' : `heartbeat ${formatDuration(ms)}`;
   } else if (lower.startsWith('mail from ')) {

@@ -4,7 +4,7 @@
  * something unsaid — its plain-text answer goes to the sender, and a turn
  * ended by a failure or a bound is explained to the sender.
  */
-import type { Provider } from '../../providers/types.js';
+import type { Provider, ToolCall, ToolSchema } from '../../providers/types.js';
 import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
 import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -145,6 +145,23 @@ const builtinContextFor = (
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
+/** What a request offers (the toolbox past the budget), and each call decoded as the tool it names. */
+const offeredTools = (setup: TurnServerSetup, builtinSchemas: readonly ToolSchema[]) => ({
+  tools: () => [
+    ...setup.policy.offered(builtinSchemas),
+    ...(setup.toolbox === undefined
+      ? setup.policy.offered(setup.tools.schemas())
+      : setup.toolbox.offer(schemas => setup.policy.offered(schemas))),
+  ],
+  // A call through `toolbox` is judged and run as the tool it names (src/toolbox/toolbox.ts).
+  decodeCall: (call: ToolCall) =>
+    decodeCall(
+      setup.toolbox?.unwrap(call) ?? call,
+      setup.redact,
+      name => setup.tools.find(name)?.schema.function.parameters,
+    ),
+});
+
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const { model, config, observe, tell, signal } = setup;
   const hostName = setup.daemon?.names.host ?? 'HOST';
@@ -228,19 +245,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      tools: () => [
-        ...setup.policy.offered(builtinSchemas),
-        ...(setup.toolbox === undefined
-          ? setup.policy.offered(setup.tools.schemas())
-          : setup.toolbox.offer(schemas => setup.policy.offered(schemas))),
-      ],
-      // A call through `toolbox` is judged and run as the tool it names (src/toolbox/toolbox.ts).
-      decodeCall: call =>
-        decodeCall(
-          setup.toolbox?.unwrap(call) ?? call,
-          setup.redact,
-          name => setup.tools.find(name)?.schema.function.parameters,
-        ),
+      ...offeredTools(setup, builtinSchemas),
       runTool: guardToolCall({
         policy: setup.policy,
         gate: setup.approvals,
