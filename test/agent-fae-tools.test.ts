@@ -98,6 +98,9 @@ describe('Fae tools (behaviour 6)', () => {
       host,
       persona: 'fae',
       introducedNames,
+      // A budget they all fit in: past the default one they would wait behind the toolbox
+      // (agent-toolbox.test.ts); here what is measured is their discovery.
+      env: { LAL_TOOL_BUDGET_TOKENS: '100000' },
       steps: [say('first'), say('second')],
     });
     await run.send('one');
