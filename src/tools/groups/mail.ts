@@ -106,12 +106,41 @@ const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<u
   });
 };
 
-const listMessages = async (context: BuiltinContext): Promise<unknown> => {
+/** The peer a turn serves, when it is not the HOST: its inbox is that peer's messages (behaviour 9.1). */
+const servedPeer = (context: BuiltinContext): string | undefined => {
+  const sender = context.origin?.sender;
+  return sender === undefined || sender === (context.hostName ?? 'HOST') ? undefined : sender;
+};
+
+/** In a peer's turn, a message someone else sent is neither read nor acted on. */
+const refuseOthersMessage = async (context: BuiltinContext, number: bigint): Promise<void> => {
+  const peer = servedPeer(context);
+  if (peer === undefined) return;
   const messages = (await E(context.powers).listMessages()) as MessageRecord[];
-  return harden(
-    await Promise.all(messages.map(message => compactMessage(message, context.nameOf))),
+  const found = messages.find(message => message.number === number);
+  // A number no message has is the daemon's to refuse, in its words.
+  if (found === undefined || (await context.nameOf(found.from)) === peer) return;
+  throw new Error(
+    `message #${number} is not from ${peer}: a turn serving ${peer} reads and acts only on ${peer}'s messages`,
   );
 };
+
+const listMessages = async (context: BuiltinContext): Promise<unknown> => {
+  const messages = (await E(context.powers).listMessages()) as MessageRecord[];
+  const shown = await Promise.all(messages.map(message => compactMessage(message, context.nameOf)));
+  const peer = servedPeer(context);
+  return harden(peer === undefined ? shown : shown.filter(view => view.from === peer));
+};
+
+/** The ops that read or act on one message by its number. */
+const ON_A_MESSAGE = new Set([
+  'dismiss',
+  'adopt',
+  'adoptTool',
+  'resolve',
+  'reject',
+  'messageHistory',
+]);
 
 /** Runs an op with the values its definition read (../builtin-schemas.ts, ../validate-arguments.ts). */
 export const runMailOp = async (
@@ -121,6 +150,7 @@ export const runMailOp = async (
 ): Promise<unknown> => {
   const powers = E(context.powers);
   const number = values.messageNumber as bigint;
+  if (ON_A_MESSAGE.has(op)) await refuseOthersMessage(context, number);
   switch (op) {
     case 'listMessages':
       return listMessages(context);
