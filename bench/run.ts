@@ -45,6 +45,11 @@
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
  *
+ * 9. Approvals (bench/figure-approvals.ts): the approvals the taint rule
+ *    (behaviour 9.10) adds over twelve typical messages of the HOST's and a
+ *    peer's. Target: only the four in which untrusted content could choose a
+ *    side effect toward someone else.
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -65,6 +70,7 @@ import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
+import { approvalsFigure } from './figure-approvals.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -115,6 +121,10 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return mcpFigure();
     case 'recall':
       return recallFigure(await runRecallFigure());
+    case 'modelCalls':
+      return modelCallsFigure('openai');
+    case 'approvals':
+      return approvalsFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -164,6 +174,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
   );
   figures.push(recallFigure(await runRecallFigure()));
+  progress('and the approvals the taint rule adds over a typical workload');
+  figures.push(await approvalsFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

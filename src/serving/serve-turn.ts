@@ -45,6 +45,9 @@ import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import type { StoreBoundary } from '../policy/store-boundary.js';
 import type { ToolGivers } from '../tools/tool-givers.js';
+import type { CallParties } from '../policy/call-parties.js';
+import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
+import { makeMarkForHost } from '../policy/model-words.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -85,6 +88,8 @@ export interface TurnServerSetup {
   boundary?: StoreBoundary;
   /** Who gave each tool adopted from others (tools/tool-givers.ts). */
   givers?: ToolGivers;
+  /** Whom a call reaches, by identity: the taint rule and the model's marked words need it (policy/). */
+  parties?: CallParties;
 }
 
 export interface TurnServer {
@@ -102,12 +107,15 @@ export interface TurnServer {
 const silenceNudge = (origin: Origin): string =>
   `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`;
 
+const agentNameOf = (setup: TurnServerSetup) => (setup.config.persona === 'fae' ? 'Fae' : 'Lal');
+
 /** What the built-in tools work with during one turn; `reply` and `send` speak through the placeholder if any. */
 const builtinContextFor = (
   setup: TurnServerSetup,
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
   notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
+  turn: TurnTaint,
 ): BuiltinContext => ({
   powers: setup.powers,
   nameOf: setup.nameOf,
@@ -119,6 +127,16 @@ const builtinContextFor = (
   hostName: setup.daemon?.names.host ?? 'HOST',
   ...(setup.givers === undefined ? {} : { givers: setup.givers }),
   ...(setup.boundary === undefined ? {} : { isOwnDirectory: setup.boundary.isOwnDirectory }),
+  ...(setup.parties === undefined
+    ? {}
+    : {
+        markForHost: makeMarkForHost({
+          agentName: agentNameOf(setup),
+          origin,
+          turn,
+          parties: setup.parties,
+        }),
+      }),
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
   ...(setup.history === undefined ? {} : { recall: setup.history.search }),
   ...(placeholder === undefined || origin === undefined
@@ -170,10 +188,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
-    const context = builtinContextFor(setup, origin, placeholder, {
-      noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-      noteDismissed: number => dismissedByModel.add(number),
-    });
+    // What this turn has read that did not come from the HOST (behaviour 9.10).
+    const taint = makeTurnTaint(origin, setup.daemon?.names.host ?? 'HOST', sender =>
+      setup.policy.trusts(sender),
+    );
+    const context = builtinContextFor(
+      setup,
+      origin,
+      placeholder,
+      {
+        noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+        noteDismissed: number => dismissedByModel.add(number),
+      },
+      taint,
+    );
     const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
@@ -190,11 +218,17 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         gate: setup.approvals,
         origin,
         ...(setup.boundary === undefined ? {} : { boundary: setup.boundary }),
+        ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
         run: (call: CallDecoding, offered: readonly string[]) =>
           runToolCall(call, context, config.limits, signal, turnObserve, offered),
       }),
       // Only this message's outcomes: another message's go to a turn of their own.
-      takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
+      takeNotices: () => {
+        const taken = setup.notices.takeFor(origin);
+        // An outcome carries what someone else answered, or what a call or code returned.
+        for (const notice of taken) taint.note(`the outcome ${notice.id}`);
+        return taken.map(notice => notice.text);
+      },
       stopWhen:
         config.stopAfterAnswer && origin !== undefined
           ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
