@@ -65,9 +65,14 @@ describe('callPaths', () => {
     });
     expect(
       callPaths(
-        decode('mail', { op: 'request', recipient: 'HOST', description: 'd', responseName: 'r' }),
+        decode('mail', {
+          op: 'request',
+          recipient: 'HOST',
+          description: 'd',
+          responseName: 'report',
+        }),
       ),
-    ).toEqual({ reads: [], writes: [['r']] });
+    ).toEqual({ reads: [], writes: [['report']] });
     expect(
       callPaths(decode('mail', { op: 'request', recipient: 'HOST', description: 'd' })),
     ).toEqual({ reads: [], writes: [] });
@@ -84,19 +89,24 @@ describe('callPaths', () => {
     ).toEqual([['a', 'b'], ['c']]);
     expect(
       callPaths(
-        decode('send', { recipient: 'bob', strings: ['a', ''], edgeNames: ['x'], petNames: ['m'] }),
+        decode('send', {
+          recipient: 'bob',
+          strings: ['a', ''],
+          edgeNames: ['x'],
+          petNames: ['memo'],
+        }),
       ).reads,
-    ).toEqual([['m']]);
+    ).toEqual([['memo']]);
     expect(
       callPaths(
         decode('evaluate', {
           source: '1',
           codeNames: ['a'],
           petNamePaths: ['p/q'],
-          resultName: 'r',
+          resultName: 'out/sum',
         }),
       ),
-    ).toEqual({ reads: [['p', 'q']], writes: [['r']] });
+    ).toEqual({ reads: [['p', 'q']], writes: [['out', 'sum']] });
     expect(callPaths(decode('schedule', { note: 'n', delaySeconds: 5 }))).toEqual({
       reads: [],
       writes: [],
