@@ -13,7 +13,7 @@ export const SINGLE_FIGURES = {
   economy: 6,
   mcp: 7,
   recall: 8,
-  approvals: 9,
+  approvals: 11,
 };
 harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;

@@ -1,5 +1,5 @@
 /**
- * Figure 9 — approval fatigue: how many approvals the taint rule
+ * Figure 11 — approval fatigue: how many approvals the taint rule
  * (behaviour 9.10) adds over a typical workload of Fae's: twelve messages,
  * eight from the HOST and four from a peer (mallory), each with the tool
  * calls a well-behaved model makes for it. Only the messages in which
@@ -185,7 +185,7 @@ export const approvalsFigure = async (): Promise<FigureResult> => {
   const wrong = results.filter(each => each.added !== each.expected);
   return {
     id: 'approvals',
-    title: '9. Approvals the taint rule adds (approval fatigue)',
+    title: '11. Approvals the taint rule adds (approval fatigue)',
     rows: [
       {
         label: `approvals over ${FLOWS.length} messages (8 HOST, 4 peer)`,

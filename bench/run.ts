@@ -45,10 +45,10 @@
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
  *
- * 9. Approvals (bench/figure-approvals.ts): the approvals the taint rule
- *    (behaviour 9.10) adds over twelve typical messages of the HOST's and a
- *    peer's. Target: only the four in which untrusted content could choose a
- *    side effect toward someone else.
+ * 11. Approvals (bench/figure-approvals.ts): the approvals the taint rule
+ *     (behaviour 9.10) adds over twelve typical messages of the HOST's and a
+ *     peer's. Target: only the four in which untrusted content could choose a
+ *     side effect toward someone else.
  *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
