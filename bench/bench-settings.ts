@@ -13,6 +13,8 @@ export const SINGLE_FIGURES = {
   economy: 6,
   mcp: 7,
   recall: 8,
+  threads: 9,
+  'host-wait': 10,
   approvals: 11,
 };
 harden(SINGLE_FIGURES);
