@@ -8,14 +8,16 @@ import { Fail, makeError, q, X } from '@endo/errors';
 
 /** The figures BENCH_ONLY may name, with their numbers in the table. */
 export const SINGLE_FIGURES = {
+  modelCalls: 1,
   memory: 5,
   economy: 6,
   mcp: 7,
   recall: 8,
   threads: 9,
   'host-wait': 10,
-  schedules: 11,
-  toolbox: 12,
+  approvals: 11,
+  schedules: 12,
+  toolbox: 13,
 };
 harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;

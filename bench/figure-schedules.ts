@@ -1,5 +1,5 @@
 /**
- * Figure 11 — a time of its own: model calls over a simulated day, under a
+ * Figure 12 — a time of its own: model calls over a simulated day, under a
  * manual clock (no waiting). An idle day with a 30-minute heartbeat and an
  * empty checklist, and with a checklist whose items fall due later, should
  * make no model call at all (heartbeats that burn money while idle are what
@@ -66,7 +66,7 @@ export const schedulesFigure = async (): Promise<FigureResult> => {
   const hourly = await hourlyDay();
   return {
     id: 'schedules',
-    title: '11. A time of its own: model calls over a simulated day (manual clock)',
+    title: '12. A time of its own: model calls over a simulated day (manual clock)',
     rows: [
       {
         label: 'idle day, 30-minute heartbeat, empty checklist',

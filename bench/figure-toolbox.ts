@@ -1,5 +1,5 @@
 /**
- * Figure 12 — the toolbox: what a Fae with many tools sends. For 0, 25, 121
+ * Figure 13 — the toolbox: what a Fae with many tools sends. For 0, 25, 121
  * and 500 tools in tools/ (five servers' worth of the kind MCP servers
  * offer), the tools and system prompt of the first request as the agent
  * composes them (built-ins, the tools offered directly, `toolbox` for the
@@ -100,7 +100,7 @@ export const toolboxFigure = async (tokenizer: QwenTokenizer): Promise<FigureRes
   const at121 = requests.find(request => request.count === 121)!;
   return {
     id: 'toolbox',
-    title: '12. The toolbox: the first request with many tools (system + tools, real Qwen3 tokens)',
+    title: '13. The toolbox: the first request with many tools (system + tools, real Qwen3 tokens)',
     rows: [
       ...requests.map(request => ({
         label: `${request.count} tools in tools/`,

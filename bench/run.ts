@@ -51,11 +51,16 @@
  *    (bench/figure-among-others.ts): the peer's model requests before the
  *    HOST's (target ≤ 1) and the model's answer → the reply (≤ 1 s).
  *
- * 11. Schedules (bench/figure-schedules.ts): model calls over a simulated
+ * 11. Approvals (bench/figure-approvals.ts): the approvals the taint rule
+ *     (behaviour 9.10) adds over twelve typical messages of the HOST's and a
+ *     peer's. Target: only the four in which untrusted content could choose a
+ *     side effect toward someone else.
+ *
+ * 12. Schedules (bench/figure-schedules.ts): model calls over a simulated
  *    day under a manual clock: idle with a 30-minute heartbeat (target 0),
  *    and a day of hourly reminders (target 24 turns).
  *
- * 12. The toolbox (bench/figure-toolbox.ts): the first request's system
+ * 13. The toolbox (bench/figure-toolbox.ts): the first request's system
  *    prompt and tools with 0, 25, 121 and 500 tools in tools/, in real
  *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
  *    (target ≤ 50 ms).
@@ -81,6 +86,7 @@ import { startQwenTokenizer, type QwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
 import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure-among-others.js';
+import { approvalsFigure } from './figure-approvals.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
@@ -146,6 +152,10 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return threadsFigure(await runThreads());
     case 'host-wait':
       return hostWaitFigure(await runHostWait());
+    case 'modelCalls':
+      return modelCallsFigure('openai');
+    case 'approvals':
+      return approvalsFigure();
     case 'schedules':
       return schedulesFigure();
     case 'toolbox':
@@ -203,6 +213,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     "and the agent among others: each thread's prefix reuse, the HOST's wait behind a flood",
   );
   figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
+  progress('and the approvals the taint rule adds over a typical workload');
+  figures.push(await approvalsFigure());
   progress('and model calls over a simulated day of schedules (heartbeat, hourly reminders)');
   figures.push(await schedulesFigure());
   progress('and the first request with 0 to 500 tools in tools/, and the toolbox search');

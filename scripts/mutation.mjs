@@ -122,6 +122,16 @@ const modules = [
       'test/agent-call-decision.test.ts',
     ],
   },
+  {
+    name: 'taint',
+    mutate: [
+      'src/policy/side-effects.ts',
+      'src/policy/turn-taint.ts',
+      'src/policy/call-paths.ts',
+      'src/policy/model-words.ts',
+    ],
+    tests: ['test/policy-taint.test.ts', 'test/agent-untrusted-cannot-steer.test.ts'],
+  },
 ];
 
 const args = process.argv.slice(2);

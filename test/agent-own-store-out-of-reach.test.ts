@@ -24,11 +24,15 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       prepare: withPeers(['mallory'], async host => {
         await E(host.guest('mallory').powers).storeValue('planted', 'gift');
       }),
-      steps: [replyStep('noted')],
+      // The HOST's turn makes a name for the agent itself (any name may reach it).
+      steps: [
+        () => callTool('names', { op: 'copy', path: agentName, to: 'me' }),
+        replyStep('noted'),
+      ],
     });
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
-    await expect.poll(() => guest(run).has('agent-history', 'open')).toBe(true);
+    await expect.poll(() => guest(run).has('agent-history', 'open'), { timeout: 5_000 }).toBe(true);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
@@ -36,8 +40,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       ['names', { op: 'lookup', path: 'agent-history/open' }],
       ['names', { op: 'lookup', path: ['agent-memory'] }],
       ['names', { op: 'lookup', path: `${agentName}/agent-history/open` }],
-      // A name the model makes for the agent itself reaches nothing more.
-      ['names', { op: 'copy', path: agentName, to: 'me' }],
+      // A name made for the agent itself reaches nothing more.
       ['names', { op: 'list', path: 'me' }],
       ['names', { op: 'lookup', path: 'me/agent-memory' }],
       ['names', { op: 'list', path: 'agent-history' }],
@@ -70,13 +73,12 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       edgeNames: ['gift'],
       petNames: ['gift'],
     });
-    await expect.poll(() => turnEnds(run)).toBe(2);
+    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(2);
 
     // The last ones: the HOST's turn may be shown too (threads decide that, behaviour 9.1).
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     const [listed, ...others] = results;
-    const [copied, listedThrough] = others.splice(3, 2);
-    expect(copied).not.toMatch(/"error"/);
+    const [listedThrough] = others.splice(3, 1);
     expect(listedThrough).toMatch(/tools/);
     expect(listedThrough).not.toMatch(/agent-history|agent-memory/);
     expect(listed).not.toMatch(/agent-history|agent-memory/);
@@ -100,7 +102,9 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await run.send('are you there?');
     await run.reply('still here');
     await expect
-      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])))
+      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])), {
+        timeout: 5_000,
+      })
       .toMatch(/are you there/);
   });
 });

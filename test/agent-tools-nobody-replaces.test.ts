@@ -12,7 +12,7 @@ import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import { latestMessageNumber } from './support/agent-harness.js';
-import { guest, turnEnds } from './support/agent-observers.js';
+import { guest, hostRequests, turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { lastResult, mailAs, providePeer, toolResults } from './support/among-others.js';
 import { DAEMON_PROFILES } from '../sim/mail-host/profile.js';
@@ -67,8 +67,28 @@ describe.each(DAEMON_PROFILES)('tools nobody else replaces (%s daemon)', profile
       edgeNames: ['fake', 'calc'],
       petNames: ['evil-math', 'peer-calc'],
     });
-    await expect.poll(() => turnEnds(run)).toBe(1);
-    const [asMath, asAMath, asACalc] = toolResults(run.provider.requests.at(-1)).slice(-3);
+    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+    // Adopting what a peer sent waits for the HOST (behaviour 9.10); the HOST, not seeing the
+    // trap, approves all three, and the tools' own rules still hold.
+    const pending = toolResults(run.provider.requests.at(-1)).slice(-3);
+    for (const result of pending) expect(result).toMatch(/"status":"pending"/);
+    await E(host.host).storeValue(harden('yes'), 'yes');
+    const approvals = await hostRequests(run);
+    expect(approvals).toHaveLength(3);
+    run.provider.push(say(''), say(''), say(''));
+    for (const approval of approvals) await E(host.host).resolve(approval.number, 'yes');
+    // Each approval's outcome line, as the model was shown it (outcomes may share a message).
+    const outcome = (toolName: string) =>
+      run.provider.requests
+        .flatMap(request => request.messages)
+        .flatMap(message => (message.role === 'user' ? message.content.split('\n') : []))
+        .find(line => line.startsWith('APPROVED') && line.includes(`"toolName":"${toolName}"`));
+    await expect
+      .poll(() => ['math', 'a-math', 'a-calc'].every(name => outcome(name) !== undefined), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    const [asMath, asAMath, asACalc] = ['math', 'a-math', 'a-calc'].map(outcome);
     expect(asMath).toMatch(/"error".*tools\/math is taken, and a tool never replaces another/);
     expect(asAMath).toMatch(
       /"error".*not adopted: it declares \\"math\\", already offered by tools\/math/,

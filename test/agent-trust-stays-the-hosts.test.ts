@@ -49,10 +49,11 @@ describe.each(DAEMON_PROFILES)('trust stays with the names the HOST gave (%s dae
       edgeNames: ['me'],
       petNames: [self],
     });
-    await expect.poll(() => turnEnds(run)).toBe(1);
+    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     const refusals = results.filter((_, index) => index !== 3);
-    expect(results[3]).not.toMatch(/"error"/);
+    // Adopting what a peer sent, in the peer's turn, waits for the HOST (behaviour 9.10).
+    expect(results[3]).toMatch(/"status":"pending"/);
     for (const result of refusals) {
       expect(result).toMatch(/"error"/);
       expect(result).toMatch(/names a sender the HOST trusts \(LAL_TRUSTED_SENDERS\)/);
@@ -66,10 +67,14 @@ describe.each(DAEMON_PROFILES)('trust stays with the names the HOST gave (%s dae
       return callTool('makeDirectory', { petNamePath: ['box'] });
     }, say(''));
     await mailAs(run, 'mallory', 'make box');
-    const asked = await waitForMessage(run.host, message => message.type === 'request');
+    const asked = await waitForMessage(
+      run.host,
+      message => message.type === 'request' && /makeDirectory/.test(String(message.description)),
+    );
     expect(asked.description).toMatch(/makeDirectory \{"petNamePath":\["box"\]\}/);
     expect(asked.description).not.toMatch(/from alice/);
     expect(await guest(run).has('box')).toBe(false);
-    expect((await hostRequests(run)).length).toBe(1);
+    // The adoption of mallory's handle and the makeDirectory, each waiting for the HOST.
+    expect((await hostRequests(run)).length).toBe(2);
   });
 });

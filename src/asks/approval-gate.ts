@@ -41,6 +41,8 @@ export interface ApprovalAsk {
   origin: Origin | undefined;
   /** Does it, once approved; returns what the model should see. */
   run: () => Promise<string>;
+  /** Why the HOST is asked, when it is not only LAL_TOOLS_APPROVE (the taint rule, behaviour 9.10). */
+  why?: string;
 }
 
 interface PendingApproval {
@@ -132,11 +134,12 @@ export const makeApprovalGate = (options: {
     );
   };
 
-  const ask = ({ action, digest, origin, run }: ApprovalAsk) => {
+  const ask = ({ action, digest, origin, run, why }: ApprovalAsk) => {
     const forWhom =
       origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
+    const because = why === undefined ? '' : `, asked because ${why}`;
     const describe = (approvalId: string) =>
-      `${agentName} asks to call ${action}${forWhom} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
+      `${agentName} asks to call ${action}${forWhom}${because} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
     const approvalId = asks.make('a', id => ({
       kind: 'approval',
       recipient: approver,

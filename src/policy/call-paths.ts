@@ -24,23 +24,24 @@ const asPath = (value: unknown): string[] => {
   return [];
 };
 
-const pathsOf = (value: unknown): string[][] =>
-  Array.isArray(value) ? value.map(asPath).filter(path => path.length > 0) : [];
+// The readers (src/tools/read-args.ts) give a list (none left out is []) without empty names or paths.
+const pathsOf = (value: unknown): string[][] => (value as readonly unknown[]).map(asPath);
 
+/** The paths among these values: an optional one left out is none. */
 const given = (...paths: unknown[]): string[][] =>
-  paths.map(asPath).filter(path => path.length > 0 && path.every(part => part !== ''));
+  paths.map(asPath).filter(path => path.length > 0);
 
 const namesOp = (op: string, values: Readonly<Record<string, unknown>>): CallPaths => {
   const { path, to } = values;
   switch (op) {
+    case 'copy':
+      return { reads: given(path), writes: given(to) };
     case 'list':
     case 'has':
     case 'lookup':
     case 'identify':
     case 'inspectCapability':
       return { reads: given(path), writes: [] };
-    case 'copy':
-      return { reads: given(path), writes: given(to) };
     case 'move':
       return { reads: [], writes: given(path, to) };
     case 'remove':
@@ -68,11 +69,9 @@ const mailOp = (op: string, values: Readonly<Record<string, unknown>>): CallPath
 };
 
 export const callPaths = ({ call, values, grouped }: DecodedCall): CallPaths => {
-  if (grouped !== undefined) {
-    if (grouped.group === 'names') return namesOp(grouped.op, values);
-    if (grouped.group === 'mail') return mailOp(grouped.op, values);
-    return NONE;
-  }
+  // The two groups: names and mail (src/tools/tool-groups.ts).
+  if (grouped !== undefined)
+    return grouped.group === 'names' ? namesOp(grouped.op, values) : mailOp(grouped.op, values);
   switch (call.name) {
     case 'reply':
     case 'send':

@@ -3,10 +3,13 @@
  * the call as decoded once (src/encoding/decode-call.ts): a call that could
  * not be decoded never runs; a tool or op the policy does not allow is
  * refused (the model may name one it was not offered, or write an op's
- * arguments oddly); a call that needs the HOST's approval is put to the HOST
- * whole (./describe-call.ts) instead of running now, unless the HOST already
- * approved exactly this call across a restart. A call that would touch what
- * the model may not (./store-boundary.ts) is refused before anything else.
+ * arguments oddly); a call that would touch what the model may not
+ * (./store-boundary.ts) is refused; a call that needs the HOST's approval
+ * (LAL_TOOLS_APPROVE, or the taint rule of ./side-effects.ts once the turn
+ * has read untrusted content) is put to the HOST whole (./describe-call.ts)
+ * instead of running now, unless the HOST already approved exactly this
+ * call across a restart. What a call that runs brings into the turn is
+ * noted in the turn's taint (./turn-taint.ts).
  */
 import { renderError } from '../encoding/render-for-model.js';
 import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
@@ -15,6 +18,9 @@ import type { ApprovalGate } from '../asks/approval-gate.js';
 import { describeCall, digestOfCall } from './describe-call.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { StoreBoundary } from './store-boundary.js';
+import type { CallParties } from './call-parties.js';
+import { effectOf, untrustedRead, whyAskHost } from './side-effects.js';
+import type { TurnTaint } from './turn-taint.js';
 
 export const guardToolCall =
   (options: {
@@ -23,22 +29,57 @@ export const guardToolCall =
     origin: Origin | undefined;
     /** What no call may touch: the agent's own store, the names that grant trust, tools/ (behaviour 9.6, 9.7). */
     boundary?: StoreBoundary;
+    /** What this turn has read that did not come from the HOST, and whom a call reaches (behaviour 9.10). */
+    taint?: { turn: TurnTaint; parties: CallParties };
     /** Runs a decoded call, or answers one that could not be decoded with its error. */
     run: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
   }) =>
   async (call: CallDecoding, offered: readonly string[]): Promise<string> => {
-    const { policy, gate, origin, run, boundary } = options;
+    const { policy, gate, origin, run, boundary, taint } = options;
     // Judged by the names it could be read under, so a denied op is told as denied whatever else is wrong with it.
     if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
     if (!call.ok) return run(call, offered);
     const outOfReach = await boundary?.refusal(call);
     if (outOfReach !== undefined) return renderError(new Error(outOfReach));
-    if (!policy.needsApproval(call.names, origin?.sender)) return run(call, offered);
+    const runIt = async (decoded: DecodedCall) => {
+      const result = await run(decoded, offered);
+      const read = untrustedRead(decoded);
+      if (read !== undefined) taint?.turn.note(read);
+      return result;
+    };
+    const why = await taintedWhy(call, policy, origin, taint);
+    if (why === undefined && !policy.needsApproval(call.names, origin?.sender)) return runIt(call);
     const action = describeCall(call);
     const digest = digestOfCall(action);
-    const runIt = (decoded: DecodedCall) => run(decoded, offered);
     // Approved while the agent was restarting: this one call runs without asking again.
     if (gate.takeAllowance(digest)) return runIt(call);
-    return JSON.stringify(gate.ask({ action, digest, origin, run: () => runIt(call) }));
+    return JSON.stringify(
+      gate.ask({
+        action,
+        digest,
+        origin,
+        run: () => runIt(call),
+        ...(why === undefined ? {} : { why }),
+      }),
+    );
   };
 harden(guardToolCall);
+
+/** Why the taint rule asks the HOST about this call, if it does. */
+const taintedWhy = async (
+  call: DecodedCall,
+  policy: ToolPolicy,
+  origin: Origin | undefined,
+  taint: { turn: TurnTaint; parties: CallParties } | undefined,
+): Promise<string | undefined> => {
+  const read = taint?.turn.read();
+  if (taint === undefined || read === undefined) return undefined;
+  const effect = effectOf(call);
+  return whyAskHost({
+    read,
+    peerTurn: taint.turn.peerTurn,
+    gated: policy.needsApproval(call.names, undefined),
+    effect,
+    party: effect === undefined ? undefined : await taint.parties.partyOf(effect, origin),
+  });
+};

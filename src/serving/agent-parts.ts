@@ -16,6 +16,7 @@ import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
+import { makeCallParties } from '../policy/call-parties.js';
 import { loadToolGivers } from '../tools/tool-givers.js';
 import {
   makeHostApprovedEvaluation,
@@ -346,6 +347,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
     history,
     givers,
+    parties: makeCallParties({ powers, idOf: id => daemon.idOf(id), hostName: daemon.names.host }),
     boundary: makeStoreBoundary({
       powers,
       selfName: daemon.names.agent,

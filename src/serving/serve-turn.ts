@@ -47,6 +47,9 @@ import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import type { StoreBoundary } from '../policy/store-boundary.js';
 import type { ToolGivers } from '../tools/tool-givers.js';
+import type { CallParties } from '../policy/call-parties.js';
+import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
+import { makeMarkForHost } from '../policy/model-words.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -92,6 +95,8 @@ export interface TurnServerSetup {
   boundary?: StoreBoundary;
   /** Who gave each tool adopted from others (tools/tool-givers.ts). */
   givers?: ToolGivers;
+  /** Whom a call reaches, by identity: the taint rule and the model's marked words need it (policy/). */
+  parties?: CallParties;
 }
 
 export interface TurnServer {
@@ -115,12 +120,15 @@ interface TurnOptions {
 const silenceNudge = (origin: Origin): string =>
   `You ended without a word, and ${origin.sender} (message #${origin.number}) is still waiting. Reply to them, even if only to say you cannot help.`;
 
+const agentNameOf = (setup: TurnServerSetup) => (setup.config.persona === 'fae' ? 'Fae' : 'Lal');
+
 /** What the built-in tools work with during one turn; `reply` and `send` speak through the placeholder if any. */
 const builtinContextFor = (
   setup: TurnServerSetup,
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
   notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
+  turn: TurnTaint,
   /** The sender whose thread the turn is in; undefined for the HOST's (which sees all). */
   thread: string | undefined,
 ): BuiltinContext => ({
@@ -134,6 +142,16 @@ const builtinContextFor = (
   hostName: setup.daemon?.names.host ?? 'HOST',
   ...(setup.givers === undefined ? {} : { givers: setup.givers }),
   ...(setup.boundary === undefined ? {} : { isOwnDirectory: setup.boundary.isOwnDirectory }),
+  ...(setup.parties === undefined
+    ? {}
+    : {
+        markForHost: makeMarkForHost({
+          agentName: agentNameOf(setup),
+          origin,
+          turn,
+          parties: setup.parties,
+        }),
+      }),
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
   ...(setup.history === undefined
     ? {}
@@ -225,6 +243,10 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const thread = threadSender(origin, hostName);
     const conversation =
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
+    // What this turn has read that did not come from the HOST (behaviour 9.10).
+    const taint = makeTurnTaint(origin, setup.daemon?.names.host ?? 'HOST', sender =>
+      setup.policy.trusts(sender),
+    );
     const context = builtinContextFor(
       setup,
       origin,
@@ -233,6 +255,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
         noteDismissed: number => dismissedByModel.add(number),
       },
+      taint,
       thread,
     );
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
@@ -251,11 +274,17 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         gate: setup.approvals,
         origin,
         ...(setup.boundary === undefined ? {} : { boundary: setup.boundary }),
+        ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
         run: (call: CallDecoding, offered: readonly string[]) =>
           runToolCall(call, context, config.limits, signal, turnObserve, offered),
       }),
       // Only this message's outcomes: another message's go to a turn of their own.
-      takeNotices: () => setup.notices.takeFor(origin).map(notice => notice.text),
+      takeNotices: () => {
+        const taken = setup.notices.takeFor(origin);
+        // An outcome carries what someone else answered, or what a call or code returned.
+        for (const notice of taken) taint.note(`the outcome ${notice.id}`);
+        return taken.map(notice => notice.text);
+      },
       stopWhen:
         config.stopAfterAnswer && origin !== undefined
           ? [whenSenderAnswered(() => answered.has(String(origin.number)))]

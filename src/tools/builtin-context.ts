@@ -11,6 +11,7 @@ import type { RequestTracker } from '../asks/request-tracker.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
 import type { ToolGivers } from './tool-givers.js';
+import type { MarkForHost } from '../policy/model-words.js';
 
 export interface BuiltinContext {
   powers: PowersRef;
@@ -34,6 +35,8 @@ export interface BuiltinContext {
   givers?: ToolGivers;
   /** Whether a listed path is the guest's own directory, whose own names are left out (src/policy/store-boundary.ts). */
   isOwnDirectory?: (path: readonly string[]) => Promise<boolean>;
+  /** The agent's mark before the model's text to the HOST, when this turn needs one (src/policy/model-words.ts). */
+  markForHost?: MarkForHost;
   /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
   speak?: Speak;
 }

@@ -6,7 +6,8 @@
  * tools/ without a record, or whose formula id is no longer the one
  * adopted (the HOST put another there), is the HOST's. The order decides
  * name clashes: the HOST's tools first, then adopted ones, oldest first, so
- * a tool adopted later never takes a name already offered.
+ * a tool adopted later never takes a name already offered. A record that
+ * does not read (damaged, or a newer version's) is left as it is.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -34,9 +35,10 @@ export interface ToolGivers {
 }
 
 const readGiven = (stored: unknown): Given[] => {
-  if (typeof stored !== 'string') return [];
+  if (typeof stored !== 'string') throw Error('it is not a string');
   const parsed = JSON.parse(stored) as { version?: unknown; given?: unknown };
-  if (parsed.version !== VERSION || !Array.isArray(parsed.given)) return [];
+  if (parsed.version !== VERSION || !Array.isArray(parsed.given))
+    throw Error(`it is not version ${VERSION}`);
   return (parsed.given as Partial<Given>[]).filter(
     (each): each is Given =>
       typeof each.petName === 'string' &&
@@ -48,12 +50,15 @@ const readGiven = (stored: unknown): Given[] => {
 
 export const loadToolGivers = async (powers: PowersRef, log: Log): Promise<ToolGivers> => {
   let given: Given[] = [];
+  // A record this version cannot read is never overwritten: this run keeps its adoptions in memory.
+  let unread = false;
   try {
     if (await E(powers).has(TOOL_GIVERS_NAME))
       given = readGiven(await E(powers).lookup(TOOL_GIVERS_NAME));
   } catch (error) {
+    unread = true;
     log(
-      `${TOOL_GIVERS_NAME} did not read (${describeError(error)}): every tool in tools/ counts as the HOST's`,
+      `${TOOL_GIVERS_NAME} did not read (${describeError(error)}): every tool in tools/ counts as the HOST's, and it is left as it is`,
     );
   }
   return {
@@ -64,6 +69,7 @@ export const loadToolGivers = async (powers: PowersRef, log: Log): Promise<ToolG
     async adopted(petName, id, from) {
       const order = given.reduce((most, each) => Math.max(most, each.order), 0) + 1;
       given = [...given.filter(each => each.petName !== petName), { petName, id, from, order }];
+      if (unread) return;
       await E(powers).storeValue(JSON.stringify({ version: VERSION, given }), TOOL_GIVERS_NAME);
     },
   };

@@ -159,9 +159,15 @@ export const runMailOp = async (
       // A request's failure comes back later as a notice: a recipient that is not there is said now.
       if (!(await powers.has(...recipient.split('/'))))
         throw new Error(`No recipient named ${JSON.stringify(recipient)}`);
+      // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
+      const mark = await context.markForHost?.({
+        kind: 'to',
+        name: recipient,
+        what: 'makes a request',
+      });
       return context.requests.request({
         recipient,
-        description: values.description as string,
+        description: `${mark ?? ''}${values.description as string}`,
         responseName: values.responseName as string | undefined,
         origin: context.origin,
       });

@@ -14,16 +14,28 @@ export const runMessageTool = async (
   context: BuiltinContext,
 ): Promise<unknown> => {
   const powers = E(context.powers);
-  const { strings, edgeNames, petNames } = checkMessageParts(values as unknown as MessageParts);
+  const {
+    strings: written,
+    edgeNames,
+    petNames,
+  } = checkMessageParts(values as unknown as MessageParts);
+  const recipient = values.recipient as string;
+  const number = values.messageNumber as bigint;
+  // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
+  const mark = await context.markForHost?.(
+    name === 'send'
+      ? { kind: 'to', name: recipient, what: 'sends a message' }
+      : { kind: 'message', number, what: 'replies' },
+  );
+  const strings =
+    mark === undefined ? written : [`${mark}${written[0] ?? ''}`, ...written.slice(1)];
   switch (name) {
     case 'send': {
-      const recipient = values.recipient as string;
       await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
       context.noteAnswered(undefined);
       return harden({ sent: true, to: recipient });
     }
     default: {
-      const number = values.messageNumber as bigint;
       await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
       context.noteAnswered(number);
       return harden({ replied: true, to: number });

@@ -1,0 +1,56 @@
+/**
+ * Whom a call's effect reaches, by identity, never by how the model spelt
+ * it (behaviour 9.10): the turn's own sender, the HOST, or someone else. A
+ * recipient's pet name is identified; a message's sender is read from the
+ * inbox. Anything that cannot be told counts as someone else, so the HOST is
+ * asked rather than not.
+ */
+import { E } from '@endo/far';
+import type { PowersRef } from '../daemon/guest-powers.js';
+import type { MessageRecord } from '../mail/message-record.js';
+import type { Origin } from '../serving/notices.js';
+import type { Effect, Party } from './side-effects.js';
+
+export interface CallParties {
+  partyOf(effect: Effect, origin: Origin | undefined): Promise<Party | undefined>;
+}
+
+export const makeCallParties = (options: {
+  powers: PowersRef;
+  /** The formula id a message's `from` names (daemon/daemon-adapter.ts). */
+  idOf: (idOrLocator: unknown) => string | undefined;
+  hostName: string;
+}): CallParties => {
+  const { powers, idOf, hostName } = options;
+  const identify = async (path: readonly string[]): Promise<string | undefined> => {
+    try {
+      const id: unknown = await E(powers).identify(...path);
+      return typeof id === 'string' ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const senderOfMessage = async (number: bigint): Promise<string | undefined> => {
+    try {
+      const messages = (await E(powers).listMessages()) as MessageRecord[];
+      const found = messages.find(message => message.number === number);
+      return found === undefined ? undefined : idOf(found.from);
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    async partyOf(effect, origin) {
+      if (effect.kind === 'write') return undefined;
+      const [target, host, sender] = await Promise.all([
+        effect.kind === 'to' ? identify(effect.name.split('/')) : senderOfMessage(effect.number),
+        identify([hostName]),
+        origin === undefined ? undefined : senderOfMessage(origin.number),
+      ]);
+      if (target === undefined) return 'other';
+      if (target === host) return 'host';
+      return target === sender ? 'sender' : 'other';
+    },
+  };
+};
+harden(makeCallParties);
