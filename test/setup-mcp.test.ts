@@ -97,6 +97,18 @@ describe('setup-tools with MCP_NAME', () => {
     await setupTools(output.say)(mailHost.host);
     expect(output.text()).toContain('"mcp-files" already exists; keeping it');
 
+    // docs/mcp.md's remove-and-run-again: the guest's tools/ gets the new bridge in place of the old.
+    const fae = E(mailHost.host).lookup('profile-for-fae') as Promise<{
+      identify(...path: string[]): Promise<string | undefined>;
+    }>;
+    const oldBridge = await E(fae).identify('tools', 'mcp-files');
+    await E(mailHost.host).remove('mcp-files');
+    await setupTools(output.say)(mailHost.host);
+    const newBridge = await E(mailHost.host).identify('mcp-files');
+    expect(newBridge).not.toBe(oldBridge);
+    expect(await E(fae).identify('tools', 'mcp-files')).toBe(newBridge);
+    expect(output.text()).toContain('gave it mcp-files (replacing the one it held)');
+
     // After a daemon restart (which reads MCP_ARGS back as f0a46042a does) the bridge starts again.
     await mailHost.restart();
     const revived = await E(mailHost.host).lookup('mcp-files');
