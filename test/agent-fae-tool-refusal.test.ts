@@ -76,7 +76,8 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
     expect(help).toMatch(/tools\/odd-throws: its schema\(\) failed: schema exploded/);
     expect(help).toMatch(/tools\/odd-hang: its schema\(\) did not answer within 300 ms/);
     expect(help).toMatch(/tools\/odd-huge: its schema is \d+ characters, more than 32000/);
-    expect(help).not.toMatch(/odd-ok/);
+    // Not refused (it is listed among the tools offered, never among those refused).
+    expect(help).not.toMatch(/tools\/odd-ok:/);
   });
 
   test('a refused tool is tried again when its identity changes', async () => {
@@ -107,7 +108,7 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
     await E(powers).adopt(fixMessage.number, 'fix', ['tools', 'odd-bigint']);
     await run.send('and now?');
     await run.reply('then: math,odd_fixed');
-    expect(await run.help()).not.toMatch(/odd-bigint/);
+    expect(await run.help()).not.toMatch(/tools\/odd-bigint:/);
   });
 
   test('a tool mailed with adoptTool and refused is not adopted, and its sender is told why', async () => {

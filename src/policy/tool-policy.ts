@@ -40,6 +40,8 @@ export interface ToolPolicy {
   offered(schemas: readonly ToolSchema[]): ToolSchema[];
   /** Whether this sender is trusted (LAL_TRUSTED_SENDERS): its mail is also served first. */
   trusts(sender: string): boolean;
+  /** The pet names LAL_TRUSTED_SENDERS trusts, which no tool may create, change or remove. */
+  trustedNames(): readonly string[];
   /** Why a call was refused, for the model. */
   refusal(names: CallNames): string;
   /** For help(): the policy in force, one line per rule, the HOST named as the daemon names it. */
@@ -85,6 +87,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
     needsApproval: (names, sender) =>
       any(approve, names) && (sender === undefined || !trusted.has(sender)),
     trusts: sender => trusted.has(sender),
+    trustedNames: () => [...trusted],
     offered: schemas =>
       schemas.flatMap(schema => {
         const name = schema.function.name;

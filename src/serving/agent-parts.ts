@@ -15,6 +15,8 @@ import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
+import { makeStoreBoundary } from '../policy/store-boundary.js';
+import { loadToolGivers } from '../tools/tool-givers.js';
 import {
   makeHostApprovedEvaluation,
   readDirectEvaluation,
@@ -229,6 +231,31 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
   });
 };
 
+/** The FaeTools of tools/, who gave each, and their help() sections. */
+const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
+  const { powers, log, config, status } = setup;
+  const givers = await loadToolGivers(powers, log);
+  const tools = makeToolRegistry({
+    powers,
+    log,
+    builtinNames: BUILTIN_NAMES,
+    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
+    givers,
+  });
+  status.section('Tools offered', () =>
+    tools
+      .offeredBy()
+      .map(
+        ({ name, petName, givenBy }) =>
+          `${name}: ${TOOLS_DIRECTORY}/${petName}, ${givenBy === undefined ? `the ${daemon.names.host}'s` : `given by ${givenBy}`}`,
+      ),
+  );
+  status.section('Tools refused', () =>
+    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
+  );
+  return { givers, tools };
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -264,15 +291,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     onDue: id => queue.push({ kind: 'wake', id }),
   });
   status.section('Wake-ups', () => wakeUps.describe());
-  const tools = makeToolRegistry({
-    powers,
-    log,
-    builtinNames: BUILTIN_NAMES,
-    lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
-  });
-  status.section('Tools refused', () =>
-    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
-  );
+  const { givers, tools } = await assembleTools(setup, daemon);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
     daemon,
@@ -306,6 +325,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
     history,
+    givers,
+    boundary: makeStoreBoundary({
+      powers,
+      selfName: daemon.names.agent,
+      trustedNames: () => policy.trustedNames(),
+    }),
   });
   const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {

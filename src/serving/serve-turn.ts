@@ -43,6 +43,8 @@ import {
 import { textContent } from '../progress/throttled-edits.js';
 import { tellTurnEnd, type TurnEnded } from './tell-turn-end.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
+import type { StoreBoundary } from '../policy/store-boundary.js';
+import type { ToolGivers } from '../tools/tool-givers.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -79,6 +81,10 @@ export interface TurnServerSetup {
   progress?: LivePlaceholders;
   /** The searchable history: each finished turn is added, and mail's `recall` searches it. */
   history?: Pick<HistoryArchive, 'add' | 'search'>;
+  /** What no tool call may touch (policy/store-boundary.ts). */
+  boundary?: StoreBoundary;
+  /** Who gave each tool adopted from others (tools/tool-givers.ts). */
+  givers?: ToolGivers;
 }
 
 export interface TurnServer {
@@ -110,6 +116,9 @@ const builtinContextFor = (
   tools: setup.tools,
   origin,
   ...notes,
+  hostName: setup.daemon?.names.host ?? 'HOST',
+  ...(setup.givers === undefined ? {} : { givers: setup.givers }),
+  ...(setup.boundary === undefined ? {} : { isOwnDirectory: setup.boundary.isOwnDirectory }),
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
   ...(setup.history === undefined ? {} : { recall: setup.history.search }),
   ...(placeholder === undefined || origin === undefined
@@ -180,6 +189,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         policy: setup.policy,
         gate: setup.approvals,
         origin,
+        ...(setup.boundary === undefined ? {} : { boundary: setup.boundary }),
         run: (call: CallDecoding, offered: readonly string[]) =>
           runToolCall(call, context, config.limits, signal, turnObserve, offered),
       }),

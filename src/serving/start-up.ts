@@ -10,14 +10,15 @@ import type { AgentConfig } from '../config/config.js';
 import { greeting } from '../prompt/system-prompt.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
 import { codeSpans } from '../mail/code-spans.js';
-import { MEMORY_NAME, saveMemory } from '../memory/agent-memory.js';
+import { saveMemory } from '../memory/agent-memory.js';
+import { OWN_NAMES } from '../policy/own-names.js';
 import type { AgentParts } from './agent-parts.js';
 import { adoptIntroducedTools } from '../tools/adopt-introduced-tools.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<void> => {
   try {
-    const moved = await adoptIntroducedTools({ powers, log, reserved: new Set([MEMORY_NAME]) });
+    const moved = await adoptIntroducedTools({ powers, log, reserved: new Set(OWN_NAMES) });
     if (moved.length > 0) log(`moved introduced tools into tools/: ${moved.join(', ')}`);
   } catch (error) {
     log(`could not prepare tools/: ${describeError(error)}`);

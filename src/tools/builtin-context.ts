@@ -10,6 +10,7 @@ import type { RecallResult } from '../recall/search-history.js';
 import type { RequestTracker } from '../asks/request-tracker.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
+import type { ToolGivers } from './tool-givers.js';
 
 export interface BuiltinContext {
   powers: PowersRef;
@@ -27,6 +28,12 @@ export interface BuiltinContext {
   wakeUps?: WakeUps;
   /** Searches the whole conversation kept in the store (mail's `recall` op); absent where none is kept. */
   recall?: (query: string) => Promise<RecallResult>;
+  /** The HOST's name in this daemon (HOST, @host). */
+  hostName?: string;
+  /** Who gave each tool adopted from others (./tool-givers.ts). */
+  givers?: ToolGivers;
+  /** Whether a listed path is the guest's own directory, whose own names are left out (src/policy/store-boundary.ts). */
+  isOwnDirectory?: (path: readonly string[]) => Promise<boolean>;
   /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
   speak?: Speak;
 }

@@ -16,7 +16,8 @@ import type { Log } from '../log/log.js';
 import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { isCollectedFormula } from './tools-directory.js';
-import { chooseOffered } from './offered-tools.js';
+import { chooseOffered, whoGave } from './offered-tools.js';
+import type { ToolGivers } from './tool-givers.js';
 import {
   listSourceTools,
   relistSources,
@@ -63,6 +64,8 @@ export interface ToolRegistry {
   refusal(petName: string): string | undefined;
   /** Every entry of tools/ that is not offered, with the reason (for help()). */
   refused(): { petName: string; reason: string }[];
+  /** Every tool offered: its name, its pet name in tools/, and who gave it (undefined: the HOST). */
+  offeredBy(): { name: string; petName: string; givenBy: string | undefined }[];
 }
 
 /** Calls to another vat that must answer in time; what each did, in words, when it does not. */
@@ -86,8 +89,10 @@ export const makeToolRegistry = (options: {
   builtinNames: ReadonlySet<string>;
   /** Each look-up and schema() call must answer within this (LAL_TOOL_LOOKUP_TIMEOUT_MS). */
   lookupTimeoutMs: number;
+  /** Who gave the tools adopted from others (tool-givers.ts); every tool is the HOST's without it. */
+  givers?: ToolGivers;
 }): ToolRegistry => {
-  const { powers, log, builtinNames, lookupTimeoutMs } = options;
+  const { powers, log, builtinNames, lookupTimeoutMs, givers } = options;
   // Pet name → what we know of the entry under it.
   let known = new Map<string, Known>();
   let byName = new Map<string, DynamicTool>();
@@ -139,7 +144,7 @@ export const makeToolRegistry = (options: {
   };
 
   const offer = (entries: ReadonlyMap<string, Known>) => {
-    ({ offered: byName, skipped: notOffered } = chooseOffered(entries, builtinNames, log));
+    ({ offered: byName, skipped: notOffered } = chooseOffered(entries, builtinNames, log, givers));
   };
 
   const refresh = async ({ force = false }: { force?: boolean } = {}): Promise<
@@ -210,6 +215,7 @@ export const makeToolRegistry = (options: {
     find: name => byName.get(name),
     refusal: petName => notOffered.get(petName),
     refused: () => [...notOffered].map(([petName, reason]) => ({ petName, reason })),
+    offeredBy: () => whoGave(byName, known, givers),
   };
 };
 harden(makeToolRegistry);

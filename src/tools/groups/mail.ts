@@ -12,6 +12,7 @@ import { compactMessage } from '../../mail/compact-message.js';
 import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { TOOLS_DIRECTORY } from '../fae-tool-registry.js';
+import { BUILTIN_NAMES } from '../builtin-schemas.js';
 import type { ToolValues } from '../validate-arguments.js';
 
 /**
@@ -41,24 +42,61 @@ const refuseAdoption = async (
   throw new Error(`not adopted: ${reason}${told ? '; the sender was told' : ''}`);
 };
 
+/** Who sent message `number`, by name (the giver of a tool it carries). */
+const senderOf = async (context: BuiltinContext, number: bigint): Promise<string> => {
+  const messages = (await E(context.powers).listMessages()) as MessageRecord[];
+  const found = messages.find(message => message.number === number);
+  return found === undefined ? 'unknown sender' : context.nameOf(found.from);
+};
+
+/**
+ * A tool comes into tools/ only under a name nothing there holds, and it is
+ * refused when the name it calls itself is already offered (a built-in, a
+ * tool of tools/ or of a tool source): a tool someone gives never replaces
+ * or shadows one the model has (behaviour 9.8). Who gave it is recorded
+ * (../tool-givers.ts) before it is first offered.
+ */
 const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<unknown> => {
   const number = values.messageNumber as bigint;
   const toolName = values.toolName as string;
   if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
   const edgeName = values.edgeName as string;
+  if (await E(context.powers).has(TOOLS_DIRECTORY, toolName))
+    throw new Error(
+      `${TOOLS_DIRECTORY}/${toolName} is taken, and a tool never replaces another: choose a new toolName`,
+    );
+  const offeredBefore = new Map<string, string>([
+    ...[...BUILTIN_NAMES].map(name => [name, 'a built-in tool'] as const),
+    ...context.tools
+      .schemas()
+      .map(
+        schema =>
+          [
+            schema.function.name,
+            `${TOOLS_DIRECTORY}/${context.tools.find(schema.function.name)?.petName ?? '?'}`,
+          ] as const,
+      ),
+  ]);
   await E(context.powers).adopt(number, edgeName, [TOOLS_DIRECTORY, toolName]);
+  const id = await E(context.powers).identify(TOOLS_DIRECTORY, toolName);
+  const giver = await senderOf(context, number);
+  if (typeof id === 'string' && giver !== context.hostName)
+    await context.givers?.adopted(toolName, id, giver);
   await context.tools.refresh({ force: true });
   const refusal = context.tools.refusal(toolName);
   const adopted = context.tools
     .schemas()
     .find(schema => context.tools.find(schema.function.name)?.petName === toolName);
-  if (adopted === undefined) {
+  const holder = adopted === undefined ? undefined : offeredBefore.get(adopted.function.name);
+  if (adopted === undefined || holder !== undefined) {
     return refuseAdoption(
       context,
       number,
       edgeName,
       toolName,
-      refusal ?? 'it is not a usable FaeTool',
+      holder === undefined
+        ? (refusal ?? 'it is not a usable FaeTool')
+        : `it calls itself "${adopted?.function.name}", a name ${holder} already answers to`,
     );
   }
   return harden({

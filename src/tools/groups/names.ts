@@ -9,6 +9,7 @@ import type { Introspectable } from '../../daemon/remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import type { ToolValues } from '../validate-arguments.js';
 import { describeError } from '../../../providers/describe-error.js';
+import { isOwnName } from '../../policy/own-names.js';
 
 const inspectCapability = async (context: BuiltinContext, path: string[]): Promise<unknown> => {
   const capability = (await E(context.powers).lookup(path)) as Introspectable;
@@ -48,8 +49,13 @@ export const runNamesOp = async (
   const path = values.path as string[];
   const to = values.to as string[];
   switch (op) {
-    case 'list':
-      return powers.list(...path);
+    case 'list': {
+      const names = await powers.list(...path);
+      // The agent's own names are not the model's to see (behaviour 9.6).
+      if (context.isOwnDirectory === undefined || !(await context.isOwnDirectory(path)))
+        return names;
+      return harden(names.filter(name => !isOwnName(name)));
+    }
     case 'has':
       return powers.has(...path);
     case 'lookup':
