@@ -1,11 +1,13 @@
 /**
  * The Anthropic back end (`@anthropic-ai/sdk`, POST {LAL_HOST}/v1/messages,
- * non-streaming). Retries are the SDK's own (checked in @anthropic-ai/sdk
- * 1.12.0 src/client.ts: 408/409/429/5xx and connection errors and timeouts,
+ * streamed as events and collected by ./anthropic-stream.ts; a server that
+ * answers the whole message as JSON instead is read as before). Retries are
+ * the SDK's own (checked in @anthropic-ai/sdk 1.12.0 src/client.ts: 408/409/429/5xx and connection errors and timeouts,
  * `maxRetries` times, 0.5 s doubling to 8 s with jitter unless the server
  * sends retry-after-ms or Retry-After; its sleep listens to the signal).
- * LAL_AUTH_TOKEN is the SDK's apiKey (1.12.0 sends it as a Bearer token). An explicit timeout is always given,
- * which also lifts the SDK's refusal of large non-streaming max_tokens.
+ * LAL_AUTH_TOKEN is the SDK's apiKey (1.12.0 sends it as a Bearer token). The
+ * SDK's timeout ends when the headers arrive; a stream that stalls after them
+ * is caught by ./stall-watch.ts.
  * The SDK is imported on first use, keeping the caplet's start light.
  */
 import type Anthropic from '@anthropic-ai/sdk';
@@ -13,7 +15,9 @@ import { DEFAULT_ANTHROPIC_MAX_TOKENS } from './config.js';
 import type { ProviderConfig } from './config.js';
 import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
 import { withCacheBreakpoints } from './anthropic-cache.js';
-import { redact } from './provider-errors.js';
+import { redact, timeoutFailure } from './provider-errors.js';
+import { makeAnthropicStreamCollector } from './anthropic-stream.js';
+import { answeredWhole, makeStallWatch, type StallWatch } from './stall-watch.js';
 import { wrongShapeHint } from './actionable-hints.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -65,6 +69,38 @@ export const makeAnthropicProvider = (
       openTelemetry: false,
     }));
 
+  /** The whole message, read from its event stream (or from the JSON a server sent instead). */
+  const streamMessage = async (
+    module: typeof import('@anthropic-ai/sdk'),
+    body: Anthropic.Messages.MessageCreateParamsStreaming,
+    { signal, onText }: ChatOptions,
+  ): Promise<Anthropic.Messages.Message | undefined> => {
+    let watch: StallWatch | undefined;
+    try {
+      return await runAbortable(signal, async callSignal => {
+        const { data: stream, response } = await clientFrom(module.default)
+          .messages.create(body, callSignal ? { signal: callSignal } : {})
+          .withResponse();
+        if (answeredWhole(response)) return (await response.json()) as Anthropic.Messages.Message;
+        const collector = makeAnthropicStreamCollector(onText);
+        watch = makeStallWatch(timeoutMs, () => stream.controller.abort());
+        for await (const event of stream) {
+          watch.touch();
+          collector.add(event);
+        }
+        // The SDK ends a stream it was told to abort as if it were whole.
+        if (watch.stalled) throw timeoutFailure(context, timeoutMs);
+        return collector.whole();
+      });
+    } catch (error) {
+      throw watch?.stalled
+        ? timeoutFailure(context, timeoutMs)
+        : sdkFailure(error, module, context, timeoutMs, signal);
+    } finally {
+      watch?.stop();
+    }
+  };
+
   const chat = async (
     messages: readonly ChatMessage[],
     tools: readonly ToolSchema[],
@@ -75,19 +111,13 @@ export const makeAnthropicProvider = (
     const { system, messages: wireMessages } = toAnthropicRequest(
       keepLastMessages(messages, config.maxMessages),
     );
-    const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+    const body: Anthropic.Messages.MessageCreateParamsStreaming = {
       model: config.model,
       max_tokens: config.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       ...withCacheBreakpoints({ system, messages: wireMessages, tools: toAnthropicTools(tools) }),
+      stream: true,
     };
-    let reply: Anthropic.Messages.Message;
-    try {
-      reply = await runAbortable(signal, callSignal =>
-        clientFrom(module.default).messages.create(body, callSignal ? { signal: callSignal } : {}),
-      );
-    } catch (error) {
-      throw sdkFailure(error, module, context, timeoutMs, signal);
-    }
+    const reply = await streamMessage(module, body, chatOptions);
     // An Anthropic-compatible server may answer in another API's shape, or with nothing at all.
     if (
       reply === null ||

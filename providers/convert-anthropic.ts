@@ -121,7 +121,9 @@ export const fromAnthropicMessage = (reply: WireReply): AssistantMessage => {
       toolCalls.push({
         id: block.id,
         name: block.name,
-        arguments: JSON.stringify(block.input ?? {}),
+        // Text when a streamed input did not parse (cut short): kept as it came, never replaced.
+        arguments:
+          typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}),
       });
     }
   }

@@ -1,10 +1,11 @@
 /**
- * One attempt at Ollama's POST /api/chat: the SDK client on a fetch of ours
- * that adds the call's signal and a per-attempt timeout, reads Retry-After
- * and error bodies; and what an attempt's failure means (a ProviderError,
- * and whether to try again).
+ * One attempt at Ollama's POST /api/chat, streamed: the SDK client on a fetch
+ * of ours that adds the call's signal and a timeout (restarted by each part
+ * of the stream, so a reply that stalls midway times out too), reads
+ * Retry-After and error bodies; and what an attempt's failure means (a
+ * ProviderError, and whether to try again).
  */
-import type { Ollama } from 'ollama';
+import type { ChatResponse, Ollama } from 'ollama';
 import type { ProviderConfig } from './config.js';
 import {
   abortedFailure,
@@ -15,6 +16,8 @@ import {
 } from './provider-errors.js';
 import type { FailureContext } from './provider-errors.js';
 import { parseRetryAfter } from './retry.js';
+import { makeOllamaStreamCollector } from './ollama-stream.js';
+import { answeredWhole, makeStallWatch } from './stall-watch.js';
 
 /** What one attempt's fetch saw, to tell a timeout from a cancel and read Retry-After. */
 export interface AttemptState {
@@ -22,6 +25,8 @@ export interface AttemptState {
   retryAfterMs: number | undefined;
   /** The error body's `error` when it was not plain text (OpenAI-compatible servers send an object). */
   errorDetails?: unknown;
+  /** The reply, when the server answered it whole as JSON rather than streamed. */
+  whole?: { value: unknown };
 }
 
 /** The words of an error body: Ollama's `{ error: text }`, an OpenAI-style `{ error: { message } }`, or the text itself. */
@@ -54,6 +59,14 @@ const makeAttemptFetch =
   async (input, init) => {
     const signals = [timeout, ...(signal ? [signal] : []), ...(init?.signal ? [init.signal] : [])];
     const response = await baseFetch(input, { ...init, signal: AbortSignal.any(signals) });
+    if (response.ok && answeredWhole(response)) {
+      // A whole JSON reply (a server that does not stream): kept here, and the
+      // SDK handed a stream that ends at once, so it never reads it as lines.
+      state.whole = { value: await response.json() };
+      return new Response('{"done":true}\n', {
+        headers: { 'content-type': 'application/x-ndjson' },
+      });
+    }
     if (response.ok) return response;
     state.retryAfterMs = parseRetryAfter(response.headers);
     const text = await response.text();
@@ -71,7 +84,7 @@ const statusOf = (error: unknown): number | undefined => {
 const isRetryableStatus = (status: number) =>
   status === 408 || status === 409 || status === 429 || status >= 500;
 
-export type OllamaChatRequest = Parameters<Ollama['chat']>[0] & { stream: false };
+export type OllamaChatRequest = Omit<Parameters<Ollama['chat']>[0], 'stream'> & { stream: true };
 
 export const makeOllamaAttempt = (
   config: ProviderConfig,
@@ -87,23 +100,29 @@ export const makeOllamaAttempt = (
     request: OllamaChatRequest,
     state: AttemptState,
     signal: AbortSignal | undefined,
+    onText?: (textSoFar: string) => void,
   ) => {
     // Our own timer rather than AbortSignal.timeout, so it is cleared as soon
-    // as the attempt ends (the reply body read included).
+    // as the attempt ends, and restarted by each part that arrives.
     const timeout = new AbortController();
-    const timer = setTimeout(() => {
+    const watch = makeStallWatch(timeoutMs, () => {
       state.timedOut = true;
       timeout.abort();
-    }, timeoutMs);
+    });
     const client = new OllamaClient({
       host: config.host,
       fetch: makeAttemptFetch(baseFetch, state, timeout.signal, signal),
       ...(headers ? { headers } : {}),
     });
     try {
-      return await client.chat(request);
+      const collector = makeOllamaStreamCollector(onText);
+      for await (const part of await client.chat(request)) {
+        watch.touch();
+        collector.add(part);
+      }
+      return state.whole === undefined ? collector.whole() : (state.whole.value as ChatResponse);
     } finally {
-      clearTimeout(timer);
+      watch.stop();
     }
   };
 

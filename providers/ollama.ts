@@ -1,8 +1,8 @@
 /**
- * The native Ollama back end (`ollama` SDK, POST /api/chat, non-streaming).
- * The SDK has no retries, timeout or per-request abort for non-streamed
- * calls, so each call gets a fetch of ours that adds the call's signal and a
- * per-attempt timeout, and remembers Retry-After for `withRetries`.
+ * The native Ollama back end (`ollama` SDK, POST /api/chat, streamed as NDJSON
+ * and collected by ./ollama-stream.ts). The SDK has no retries or timeout, so
+ * each call gets a fetch of ours that adds the call's signal and a timeout,
+ * and remembers Retry-After for `withRetries`.
  * The SDK is imported on first use, keeping the caplet's start light.
  */
 import type { ProviderConfig } from './config.js';
@@ -59,7 +59,7 @@ export const makeOllamaProvider = (
     tools: readonly ToolSchema[],
     chatOptions: ChatOptions = {},
   ): Promise<ChatResult> => {
-    const { signal } = chatOptions;
+    const { signal, onText } = chatOptions;
     const { Ollama: OllamaClient } = await raceAbort(loadSdk(), signal);
     const request = {
       model: config.model,
@@ -69,14 +69,14 @@ export const makeOllamaProvider = (
         num_ctx: config.contextWindow,
         ...(config.maxTokens === undefined ? {} : { num_predict: config.maxTokens }),
       },
-      stream: false as const,
+      stream: true as const,
     };
     const verdicts = new WeakMap<object, RetryVerdict>();
     const run = withRetries(
       async attemptIndex => {
         const state: AttemptState = { timedOut: false, retryAfterMs: undefined };
         try {
-          return await attemptOnce(OllamaClient, request, state, signal);
+          return await attemptOnce(OllamaClient, request, state, signal, onText);
         } catch (error) {
           const { failure, retry } = judge(error, state, signal);
           if (retry && attemptIndex < policy.maxRetries) {

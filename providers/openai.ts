@@ -1,6 +1,8 @@
 /**
  * The OpenAI-compatible back end (`openai` SDK, POST {LAL_HOST}/chat/completions,
- * non-streaming): OpenAI, llama.cpp, vLLM, OpenRouter, Ollama's /v1.
+ * streamed: Server-Sent Events, usage asked for in the last chunk): OpenAI,
+ * llama.cpp, vLLM, OpenRouter, Ollama's /v1. A server that answers the whole
+ * completion as JSON instead is read as before (./openai-stream.ts).
  * Retries are the SDK's own (checked in openai 6.49.0 src/client.ts:
  * 408/409/429/5xx and connection errors and timeouts, `maxRetries` times,
  * waiting 0.5 s doubling to 8 s with jitter unless the server sends
@@ -12,7 +14,9 @@ import type OpenAI from 'openai';
 import type { ProviderConfig } from './config.js';
 import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
 import { cachedInputTokens, promptCacheFields } from './openai-cache.js';
-import { redact } from './provider-errors.js';
+import { redact, timeoutFailure } from './provider-errors.js';
+import { makeOpenAIStreamCollector, type CollectedCompletion } from './openai-stream.js';
+import { answeredWhole, makeStallWatch, type StallWatch } from './stall-watch.js';
 import { wrongShapeHint } from './actionable-hints.js';
 import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -63,6 +67,39 @@ export const makeOpenAIProvider = (
       logger: makeSdkLogger(log, 'OpenAI-compatible server'),
     }));
 
+  /** The whole completion, read from its stream (or from the JSON a server sent instead). */
+  const streamCompletion = async (
+    module: typeof import('openai'),
+    body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming,
+    { signal, onText }: ChatOptions,
+  ): Promise<CollectedCompletion | OpenAI.Chat.Completions.ChatCompletion | undefined> => {
+    let watch: StallWatch | undefined;
+    try {
+      return await runAbortable(signal, async callSignal => {
+        const { data: stream, response } = await clientFrom(module.default)
+          .chat.completions.create(body, callSignal ? { signal: callSignal } : {})
+          .withResponse();
+        if (answeredWhole(response))
+          return (await response.json()) as OpenAI.Chat.Completions.ChatCompletion;
+        const collector = makeOpenAIStreamCollector(onText);
+        watch = makeStallWatch(timeoutMs, () => stream.controller.abort());
+        for await (const chunk of stream) {
+          watch.touch();
+          collector.add(chunk);
+        }
+        // The SDK ends a stream it was told to abort as if it were whole.
+        if (watch.stalled) throw timeoutFailure(context, timeoutMs);
+        return collector.completion();
+      });
+    } catch (error) {
+      throw watch?.stalled
+        ? timeoutFailure(context, timeoutMs)
+        : sdkFailure(error, module, context, timeoutMs, signal);
+    } finally {
+      watch?.stop();
+    }
+  };
+
   const chat = async (
     messages: readonly ChatMessage[],
     tools: readonly ToolSchema[],
@@ -70,24 +107,16 @@ export const makeOpenAIProvider = (
   ): Promise<ChatResult> => {
     const { signal } = chatOptions;
     const module = await raceAbort(loadSdk(), signal);
-    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: config.model,
       messages: toOpenAIMessages(keepLastMessages(messages, config.maxMessages)),
       ...(tools.length > 0 ? { tools: toOpenAITools(tools) } : {}),
       ...(config.maxTokens === undefined ? {} : { max_tokens: config.maxTokens }),
       ...promptCacheFields(config.host, messages),
+      stream: true,
+      stream_options: { include_usage: true },
     };
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
-    try {
-      completion = await runAbortable(signal, callSignal =>
-        clientFrom(module.default).chat.completions.create(
-          body,
-          callSignal ? { signal: callSignal } : {},
-        ),
-      );
-    } catch (error) {
-      throw sdkFailure(error, module, context, timeoutMs, signal);
-    }
+    const completion = await streamCompletion(module, body, chatOptions);
     const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
     if (
       choice === undefined ||
@@ -100,10 +129,10 @@ export const makeOpenAIProvider = (
     const message = fromOpenAIMessage(choice.message);
     // The output limit cut the reply (max_tokens): its calls may be incomplete.
     const cut = choice.finish_reason === 'length' ? ({ truncated: true } as const) : {};
-    const usage = completion.usage;
+    const usage = completion?.usage;
     const cached = cachedInputTokens(
       usage,
-      (completion as { timings?: Record<string, unknown> }).timings,
+      (completion as { timings?: Record<string, unknown> } | undefined)?.timings,
     );
     return usage
       ? {

@@ -86,8 +86,14 @@ export interface ModelChoice {
 }
 
 export interface ChatOptions {
-  /** Aborts the call in flight (cancellation). */
+  /** Aborts the call in flight (cancellation), the stream included. */
   signal?: AbortSignal;
+  /**
+   * Told the reply's text so far each time more of it arrives (a streamed
+   * reply): for a person to watch it grow. The whole reply still comes from
+   * `chat`; a retry or a fallback starts the text again from nothing.
+   */
+  onText?: (textSoFar: string) => void;
 }
 
 export interface ChatResult {

@@ -157,6 +157,41 @@ describe('live progress on the newest daemon', () => {
     ]);
   });
 
+  test("a streamed reply's text shows in the placeholder as it grows, one edit a second, then the whole answer", async () => {
+    const clock = makeManualClock();
+    let number: bigint | undefined;
+    const shown = (text: string) =>
+      waitForMessage(run.host, message => message.number === number && textOf(message) === text);
+    const run: AgentRun = await start({
+      profile: 'newest',
+      clock,
+      steps: [
+        async (_request, _signal, onText) => {
+          number = (await placeholderIn(run)).number;
+          clock.advance(1_000);
+          onText('The answer');
+          await shown('The answer…');
+          // Within the same second: held back, and the latest wins when the second has passed.
+          onText('The answer is');
+          onText('The answer is 42');
+          clock.advance(1_000);
+          await shown('The answer is 42…');
+          return say('The answer is 42.');
+        },
+      ],
+    });
+    await run.send('what is the answer?');
+    const placeholder = await placeholderIn(run);
+    const revisions = await finishedRevisions(run, placeholder.number);
+    expect(revisions).toEqual([
+      { text: 'thinking…', done: true },
+      { text: 'thinking…', done: false },
+      { text: 'The answer…', done: false },
+      { text: 'The answer is 42…', done: false },
+      { text: 'The answer is 42.', done: true },
+    ]);
+  });
+
   test('a turn that fails ends its placeholder done: true with the error', async () => {
     const run = await start({
       profile: 'newest',

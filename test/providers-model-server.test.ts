@@ -217,6 +217,122 @@ describe('Ollama double', () => {
   });
 });
 
+// Behaviour 7.7: the doubles stream as the real services do.
+describe('streaming as each service streams', () => {
+  const streamed = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { type: response.headers.get('content-type'), text: await response.text() };
+  };
+  const many = { text: 'one two three' };
+
+  it('OpenAI: data: lines of chat.completion.chunk, usage last when asked, then data: [DONE]; stream_options alone refused', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: scriptedReplies([], many) });
+    const url = `${server.url}/chat/completions`;
+    const { type, text } = await streamed(url, {
+      model: 'm',
+      messages: [user],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(type).toBe('text/event-stream');
+    const events = text.split('\n\n').filter(event => event !== '');
+    expect(events.every(event => event.startsWith('data: '))).toBe(true);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const chunks = events
+      .slice(0, -1)
+      .map(event => JSON.parse(event.slice('data: '.length)) as Record<string, unknown>);
+    expect(chunks.every(chunk => chunk.object === 'chat.completion.chunk')).toBe(true);
+    const deltas = chunks.map(
+      chunk => (chunk.choices as { delta?: { content?: string } }[])[0]?.delta?.content ?? '',
+    );
+    expect(deltas.join('')).toBe('one two three');
+    expect(deltas.filter(delta => delta !== '').length).toBe(3);
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: expect.any(Number) },
+    });
+    expect(chunks.at(-2)).toMatchObject({ choices: [{ finish_reason: 'stop' }], usage: null });
+
+    const alone = await post(url, {
+      model: 'm',
+      messages: [user],
+      stream_options: { include_usage: true },
+    });
+    expect(alone.status).toBe(400);
+    expect(alone.body).toMatchObject({
+      error: {
+        message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        param: 'stream_options',
+      },
+    });
+  });
+
+  it('Anthropic: named events from message_start to message_stop, text in text_delta', async () => {
+    server = await startModelServer({ protocol: 'anthropic', reply: scriptedReplies([], many) });
+    const { type, text } = await streamed(
+      `${server.url}/v1/messages`,
+      { model: 'm', max_tokens: 10, messages: [user], stream: true },
+      { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+    );
+    expect(type).toBe('text/event-stream');
+    const events = text
+      .split('\n\n')
+      .filter(event => event !== '')
+      .map(event => {
+        const [name, data] = event.split('\n');
+        return {
+          name: name!.replace(/^event: /, ''),
+          data: JSON.parse(data!.replace(/^data: /, '')) as Record<string, unknown>,
+        };
+      });
+    expect(events.every(event => event.data.type === event.name)).toBe(true);
+    expect([...new Set(events.map(event => event.name))]).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    const words = events
+      .filter(event => event.name === 'content_block_delta')
+      .map(event => (event.data.delta as { text: string }).text);
+    expect(words.join('')).toBe('one two three');
+    expect(events.find(event => event.name === 'message_delta')?.data).toMatchObject({
+      delta: { stop_reason: 'end_turn' },
+      usage: { output_tokens: expect.any(Number) },
+    });
+    const bad = await post(
+      `${server.url}/v1/messages`,
+      { model: 'm', max_tokens: 10, messages: [user], stream: 'yes' },
+      { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+    );
+    expect(bad.status).toBe(400);
+  });
+
+  it('Ollama: one JSON object a line, the text piece by piece, the last with done and the counts', async () => {
+    server = await startModelServer({ protocol: 'ollama', reply: scriptedReplies([], many) });
+    const { type, text } = await streamed(`${server.url}/api/chat`, {
+      model: 'm',
+      messages: [user],
+      stream: true,
+    });
+    expect(type).toBe('application/x-ndjson');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map(line => JSON.parse(line) as { done: boolean; message: { content: string } });
+    expect(lines.map(line => line.done)).toEqual([false, false, false, true]);
+    expect(lines.map(line => line.message.content).join('')).toBe('one two three');
+    expect(lines.at(-1)).toMatchObject({ done_reason: 'stop', eval_count: expect.any(Number) });
+  });
+});
+
 describe('recording', () => {
   it('keeps bodies and sizes, leaves credentials out, and says when a script runs out', async () => {
     server = await startModelServer({

@@ -190,6 +190,100 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       expect(seen.slice(3).map(message => message.toolCallId)).toEqual(calls.map(call => call.id));
     });
 
+    // Streaming: behaviour 7.7.
+    it('streams the reply: its text is told as it grows, and the whole reply is the result', async () => {
+      const text = 'pong, and a few more words to stream';
+      const running = await start(
+        scriptedReplies([{ text, usage: { inputTokens: 42, outputTokens: 9 } }]),
+      );
+      const seen: string[] = [];
+      const result = await providerFor(running).chat(ping, tools, {
+        onText: soFar => seen.push(soFar),
+      });
+      expect(result.message).toEqual({ role: 'assistant', content: text });
+      expect(result.usage?.inputTokens).toBe(42);
+      expect(result.usage?.outputTokens).toBe(9);
+      // The text came in pieces, each the text so far, growing to the whole.
+      expect(seen.length).toBeGreaterThan(3);
+      expect(seen.at(-1)).toBe(text);
+      seen.forEach((soFar, index) => {
+        expect(text.startsWith(soFar)).toBe(true);
+        if (index > 0) expect(soFar.length).toBeGreaterThan(seen[index - 1]!.length);
+      });
+      const [request] = running.requests;
+      expect((request?.body as { stream?: unknown }).stream).toBe(true);
+      if (protocol === 'openai') {
+        expect((request?.body as { stream_options?: unknown }).stream_options).toEqual({
+          include_usage: true,
+        });
+      }
+      expect(request?.streamedFrames).toBeGreaterThan(seen.length);
+    });
+
+    it('joins the pieces of streamed tool calls into whole calls, and tells no text for them', async () => {
+      const args = { messageNumber: 3, strings: ['a longer answer, sent in many pieces'] };
+      const running = await start(
+        scriptedReplies([
+          {
+            text: 'Answering.',
+            toolCalls: [
+              { name: 'reply', arguments: args },
+              { name: 'dismiss', arguments: { messageNumber: 3 } },
+            ],
+          },
+        ]),
+      );
+      const seen: string[] = [];
+      const result = await providerFor(running).chat(ping, tools, {
+        onText: soFar => seen.push(soFar),
+      });
+      expect(result.message.content).toBe('Answering.');
+      expect(seen.at(-1)).toBe('Answering.');
+      const calls = result.message.toolCalls ?? [];
+      expect(calls.map(call => [call.name, JSON.parse(call.arguments) as unknown])).toEqual([
+        ['reply', args],
+        ['dismiss', { messageNumber: 3 }],
+      ]);
+      expect(result.truncated).toBeUndefined();
+      // Ollama sends each call whole in one line; the others in pieces.
+      expect(running.requests[0]?.streamedFrames).toBeGreaterThan(protocol === 'ollama' ? 2 : 6);
+    });
+
+    it('stops at once when its signal aborts a stream midway, the text so far told', async () => {
+      const running = await start(
+        scriptedReplies([{ text: 'one two three four five six', stallAfterFrames: 4 }]),
+      );
+      const controller = new AbortController();
+      const seen: string[] = [];
+      let firstText: () => void = () => {};
+      const textArrived = new Promise<void>(resolve => {
+        firstText = resolve;
+      });
+      const call = providerFor(running).chat(ping, tools, {
+        signal: controller.signal,
+        onText: soFar => {
+          seen.push(soFar);
+          firstText();
+        },
+      });
+      await textArrived;
+      controller.abort();
+      const failure = await failureOf(call);
+      expect(failure.kind).toBe('aborted');
+      expect(seen[0]).toMatch(/^one/);
+      expect(running.requests).toHaveLength(1);
+    });
+
+    it('gives up on a stream that stalls midway for longer than the request timeout', async () => {
+      const running = await start(
+        scriptedReplies([{ text: 'one two three', stallAfterFrames: 2 }]),
+      );
+      const provider = providerFor(running, {}, { timeoutMs: 200, maxRetries: 0 });
+      const failure = await failureOf(provider.chat(ping, tools));
+      expect(failure.kind).toBe('timeout');
+      expect(running.requests[0]?.streamedFrames).toBe(2);
+    });
+
     it("reports a reply cut by the output limit as truncated, and a whole one as not (the service's own stop reason)", async () => {
       const running = await start(
         scriptedReplies([

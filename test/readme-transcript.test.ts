@@ -16,4 +16,12 @@ describe("the README's session", () => {
       "README.md's session is stale: run `npm run transcript -- --write` and commit README.md",
     ).toBe(transcriptBlock(recorded));
   });
+
+  it('says, before the session, that a scripted model wrote its answers, and how it is made', () => {
+    const before = readme.slice(0, readme.indexOf('<!-- transcript:start'));
+    const paragraph = before.slice(before.lastIndexOf('## A first session'));
+    expect(paragraph).toMatch(/scripted model/);
+    expect(paragraph).toContain('npm run transcript -- --write');
+    expect(paragraph).toContain('test/readme-transcript.test.ts');
+  });
 });

@@ -2,7 +2,7 @@
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,13 +26,12 @@ interface Run {
   code: number | null;
 }
 
-/** Starts `node scripts/start.mjs`; `feed` writes stdin (and must end it). */
-const runSim = (
-  env: Record<string, string>,
-  feed: (child: { write(text: string): void; end(): void; stdout(): string }) => void,
-): Promise<Run> =>
+type Feed = (child: { write(text: string): void; end(): void; stdout(): string }) => void;
+
+/** Starts `node scripts/start.mjs` with `args`; `feed` writes stdin (and must end it). */
+const runSimWith = (args: string[], env: Record<string, string>, feed: Feed): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs')], {
+    const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], {
       cwd: repoRoot,
       // The test run built dist/ already; a stray .env or shell setting must not steer the model.
       env: {
@@ -41,8 +40,9 @@ const runSim = (
         LAL_PROVIDER: '',
         LAL_MODEL: '',
         LAL_AUTH_TOKEN: '',
-        // Its log folder goes in a folder of this file's, removed after the tests.
+        // Its state folder (and log) and temporary files go in folders of this file's, removed after the tests.
         TMPDIR: makeTempFolder('sim'),
+        XDG_STATE_HOME: makeTempFolder('state'),
         ...env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -63,6 +63,8 @@ const runSim = (
       stdout: () => stdout,
     });
   });
+
+const runSim = (env: Record<string, string>, feed: Feed) => runSimWith([], env, feed);
 
 const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
@@ -94,6 +96,13 @@ const modelScript = (request: NormalizedRequest): ScriptedReply => {
     };
   if (told.includes('look up'))
     return { toolCalls: [{ name: 'lookup', arguments: { petNamePath: 'nothing-here' } }] };
+  if (told.includes('my name is')) return { text: 'Noted.' };
+  if (told.includes('what is my name')) {
+    const earlier = request.messages.find(message => /my name is (\w+)/.test(message.text));
+    return {
+      text: earlier ? `You are ${/my name is (\w+)/.exec(earlier.text)![1]}.` : 'I do not know.',
+    };
+  }
   if (told.includes('ping')) {
     const number = Number([...told.matchAll(/#(\d+)/g)].pop()?.[1]);
     return {
@@ -147,7 +156,7 @@ describe('npm start, not on a terminal', () => {
     // The key reached the server, and nothing a person or a log file sees.
     expect(server.requests.some(request => request.hadAuth)).toBe(true);
     // The log is a private file of its own (behaviour: nothing readable by other users).
-    const logPath = /the agent's log is in (\S+)\.\n/.exec(run.stdout)?.[1] ?? '';
+    const logPath = /its log is (\S+\.log)\./.exec(run.stdout)?.[1] ?? '';
     // Mode bits for group and others (the last two octal digits) are all off.
     expect(statSync(logPath).mode.toString(8).slice(-2)).toBe('00');
     expect(statSync(dirname(logPath)).mode.toString(8).slice(-2)).toBe('00');
@@ -256,6 +265,66 @@ describe('npm start, not on a terminal', () => {
     );
     expect(run.stdout).toContain('#99 is not a message in your inbox; /inbox lists your messages');
     expect(run.stdout).not.toMatch(/"package"|No such message/);
+  });
+
+  it('keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 10.1)', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const state = makeTempFolder('kept');
+    const env = { LAL_HOST: server.url, XDG_STATE_HOME: state };
+    const first = await runSim(env, input => {
+      input.write('my name is Ada\n');
+      input.end();
+    });
+    expect(first.code).toBe(0);
+    const folder = join(state, 'lal-fae', 'lal');
+    expect(first.stdout).toContain(`lal's state is kept in ${folder} (--fresh starts clean)`);
+    const second = await runSim(env, input => {
+      input.write('what is my name?\n/status\n/memory\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toMatch(/^#\d+ lal › Lal agent ready/m);
+    expect(second.stdout).toMatch(/^#\d+ lal › You are Ada\.$/m);
+    // /status: the agent's state as help() says it; /memory: what it keeps, both runs' turns.
+    expect(second.stdout).toMatch(/^Model:\n- I think with double-model/m);
+    expect(second.stdout).toMatch(/^Usage:\n- since /m);
+    expect(second.stdout).toMatch(
+      /^What lal keeps:\n- the conversation: 2 recent turns[^\n]*\n- {3}· #\d+ from HOST: "my name is Ada"\n- {3}· #\d+ from HOST: "what is my name\?"/m,
+    );
+    const fresh = await runSimWith(['--fresh'], env, input => {
+      input.write('what is my name?\n');
+      input.end();
+    });
+    expect(fresh.stdout).toContain('(started clean: --fresh)');
+    expect(fresh.stdout).toMatch(/^#\d+ lal › I do not know\.$/m);
+    // One log a run, in the state folder; nothing left in the temporary folder.
+    expect(readdirSync(join(folder, 'logs'))).toHaveLength(3);
+  });
+
+  it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 10.3)', async () => {
+    server = await startModelServer({
+      protocol: 'openai',
+      reply: () => ({ failure: { status: 500, message: 'the GPU caught fire' } }),
+    });
+    const run = await runSim({ LAL_HOST: server.url, LAL_MAX_RETRIES: '0' }, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout.match(/the GPU caught fire/g)).toHaveLength(1);
+    expect(run.stdout).toMatch(/turn over \(error\): 1 model call/);
+  });
+
+  it('LAL_LOG=off writes no log, and says so', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const state = makeTempFolder('quiet');
+    const run = await runSim(
+      { LAL_HOST: server.url, XDG_STATE_HOME: state, LAL_LOG: 'off' },
+      input => input.end(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('its log is not written (LAL_LOG=off)');
+    expect(existsSync(join(state, 'lal-fae', 'lal', 'logs'))).toBe(false);
   });
 
   it('names a misspelt setting and the one it is close to', async () => {

@@ -1,7 +1,8 @@
 // The terminal simulator's parts that need no process: flags, .env, typed
 // commands, the chat's markup, tool-call lines, the preflight check and the
 // console filter.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../sim/chat/cli-args.js';
@@ -11,7 +12,8 @@ import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';
 import { describeToolCall } from '../sim/chat/describe-tool-call.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
-import { makePlainScreen } from '../sim/chat/screen.js';
+import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
+import { makePresenter } from '../sim/chat/presenter.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -21,11 +23,11 @@ describe('flags', () => {
   it('defaults to lal and reads --persona either way', () => {
     expect(parseCliArgs([])).toEqual({
       ok: true,
-      args: { persona: 'lal', help: false, verbose: false },
+      args: { persona: 'lal', help: false, verbose: false, fresh: false },
     });
-    expect(parseCliArgs(['--persona', 'fae', '--verbose'])).toEqual({
+    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh'])).toEqual({
       ok: true,
-      args: { persona: 'fae', help: false, verbose: true },
+      args: { persona: 'fae', help: false, verbose: true, fresh: true },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });
@@ -86,6 +88,50 @@ describe('piped mode is not silent during a slow call (behaviour 7.3)', () => {
     screen.status('lal is thinking…');
     expect(lines.slice(count)).toEqual(['(lal is thinking…)\n']);
     screen.close();
+  });
+});
+
+describe('a streamed reply in the simulator', () => {
+  it("shows the reply's latest words on the status line as they come", () => {
+    const statuses: (string | undefined)[] = [];
+    const screen: Screen = {
+      tty: true,
+      print: () => {},
+      status: text => statuses.push(text),
+      attachPrompt: () => {},
+      close: () => {},
+    };
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'The answer' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'The answer is\n42' });
+    const long = `${'word '.repeat(40)}end`;
+    presenter.observe({ kind: 'model-text', call: 1, text: long });
+    expect(statuses.slice(1, 3)).toEqual([
+      'lal is writing: The answer',
+      'lal is writing: The answer is 42',
+    ]);
+    expect(statuses[3]).toMatch(/^lal is writing: ….* end$/);
+    expect(statuses[3]!.length).toBeLessThan(80);
+  });
+});
+
+describe("the agent's log in the state folder (behaviour 10.2)", () => {
+  it('one file a run, the last five kept; LAL_LOG=off writes none', () => {
+    const state = makeTempFolder('logs');
+    const paths = [1, 2, 3, 4, 5, 6, 7].map(day => {
+      const log = openAgentLog(state, {}, new Date(Date.UTC(2026, 0, day)));
+      log.write('a line');
+      log.close();
+      return log.path;
+    });
+    expect(readdirSync(join(state, 'logs'))).toEqual(
+      paths.slice(2).map(path => path!.slice(join(state, 'logs').length + 1)),
+    );
+    expect(readFileSync(paths[6]!, 'utf8')).toMatch(/ a line\n$/);
+    const off = openAgentLog(makeTempFolder('off'), { LAL_LOG: 'off' });
+    expect(off.path).toBeUndefined();
+    expect(off.why).toBe('LAL_LOG=off');
   });
 });
 

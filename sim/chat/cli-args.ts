@@ -9,22 +9,27 @@ interface CliArgs {
   help: boolean;
   /** Show the agent's own log lines on screen too. */
   verbose: boolean;
+  /** Start with nothing kept from earlier runs. */
+  fresh: boolean;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--fresh] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
+  '  --fresh            start clean: forget what earlier runs kept in the state folder',
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
   '',
   'The model comes from LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PROVIDER (also read from .env',
   'in the current folder); default a local Ollama at http://localhost:11434.',
-  'When stdin is not a terminal, each line is one message or command; the program exits',
-  'once the input has ended and the agent is idle.',
+  'The conversation is kept across runs in a state folder of its own, named when it starts',
+  '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>), with the last',
+  "runs' logs. When stdin is not a terminal, each line is one message or command; the program",
+  'exits once the input has ended and the agent is idle, with 1 when a turn failed.',
 ].join('\n');
 harden(USAGE);
 
@@ -47,7 +52,7 @@ export const parseCliArgs = (
       ok: false,
       error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}`,
     };
-  const args: CliArgs = { persona: fromEnv, help: false, verbose: false };
+  const args: CliArgs = { persona: fromEnv, help: false, verbose: false, fresh: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [flag, inline] =
@@ -62,6 +67,9 @@ export const parseCliArgs = (
       case '--verbose':
       case '-v':
         args.verbose = true;
+        break;
+      case '--fresh':
+        args.fresh = true;
         break;
       case '--persona': {
         const value = inline ?? argv[(index += 1)];

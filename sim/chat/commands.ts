@@ -12,6 +12,9 @@ export type Command =
   | { kind: 'reject'; number: bigint | undefined; reason: string | undefined }
   | { kind: 'counter'; number: bigint; source: string }
   | { kind: 'dismiss'; number: bigint | 'all' }
+  | { kind: 'status' }
+  | { kind: 'memory' }
+  | { kind: 'forget' }
   | { kind: 'quit' }
   | { kind: 'empty' };
 
@@ -21,6 +24,9 @@ export const COMMAND_HELP = [
   'Type a line to mail it to the agent. Commands:',
   '  /help                      this text',
   "  /inbox                     your (HOST's) undismissed messages",
+  "  /status                    the agent's state: model, tools, usage and budgets, holds, what it waits for",
+  '  /memory                    what the agent keeps (kept across runs in its state folder)',
+  "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
   '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
@@ -28,7 +34,7 @@ export const COMMAND_HELP = [
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
-  '  /quit                      cancel the agent and leave (Ctrl-C does the same)',
+  '  /quit                      cancel the agent and leave (Ctrl-C stops a turn, a second Ctrl-C leaves)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
 harden(COMMAND_HELP);
@@ -53,6 +59,12 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'help' };
     case 'inbox':
       return { kind: 'inbox' };
+    case 'status':
+      return { kind: 'status' };
+    case 'memory':
+      return { kind: 'memory' };
+    case 'forget':
+      return { kind: 'forget' };
     case 'quit':
     case 'exit':
       return { kind: 'quit' };

@@ -12,8 +12,9 @@ import { checkModelServer } from './preflight.js';
 import { makePlainScreen, makeTtyScreen, PROMPT, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
-import { openAgentLog } from './agent-log-file.js';
-import { startSession } from './session.js';
+import { openRunState } from './run-state.js';
+import { makeInterrupt } from './interrupt.js';
+import { startSession, type Session } from './session.js';
 import { followHostInbox } from './host-inbox.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
@@ -34,7 +35,7 @@ const main = async (): Promise<void> => {
     process.stderr.write(`${parsed.error}\n`);
     process.exit(2);
   }
-  const { persona, help, verbose } = parsed.args;
+  const { persona, help, verbose, fresh } = parsed.args;
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -51,25 +52,37 @@ const main = async (): Promise<void> => {
     ? makeTtyScreen(process.stdout)
     : makePlainScreen(text => process.stdout.write(text));
   const restoreConsole = quietConsole();
-  const agentLog = openAgentLog(persona);
   const presenter = makePresenter(screen, persona);
+  let session: Session | undefined;
+  const state = openRunState({
+    processEnv: process.env,
+    settings: loaded.env,
+    persona,
+    fresh,
+    powers: () => session?.mailHost.guest(session.guestName).powers,
+    report: problem => screen.print('error', problem),
+  });
 
   const { config } = preflight;
   screen.print(
     'note',
     `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}).`,
   );
-  screen.print('note', `/help lists the commands; the agent's log is in ${agentLog.path}.`);
+  screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
-  const session = await startSession({
+  session = await startSession({
     persona,
     env: capletEnv(loaded.env),
     log: line => {
-      agentLog.write(line);
+      state.log.write(line);
       if (verbose) screen.print('log', `  ${line}`);
     },
-    observe: event => presenter.observe(event),
+    observe: event => {
+      presenter.observe(event);
+      state.see(event);
+    },
+    restore: state.restore,
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,
@@ -90,16 +103,16 @@ const main = async (): Promise<void> => {
         session.caplet.cancel('the host left').catch(() => {}),
         sleep(CANCEL_WAIT_MS),
       ]);
+      await state.save();
       screen.close();
-      agentLog.close();
+      state.log.close();
       restoreConsole();
       if (tty) process.stdout.write('\n');
     }
     process.exit(code);
   };
-  process.on('SIGINT', () => void leave(0));
-  process.on('SIGTERM', () => void leave(0));
-  process.on('SIGHUP', () => void leave(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => void leave(0));
   // A reader that went away (`npm start | head`) ends the chat quietly.
   process.stdout.on('error', () => void leave(0));
 
@@ -117,13 +130,15 @@ const main = async (): Promise<void> => {
     terminal: tty,
   });
 
+  const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
+
   if (tty) {
     screen.attachPrompt(readline);
     let chain = Promise.resolve();
     readline.on('line', line => {
       chain = chain.then(() => runCommand(parseCommand(line), context));
     });
-    readline.on('SIGINT', () => void leave(0));
+    readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
   }
@@ -141,7 +156,8 @@ const main = async (): Promise<void> => {
       ),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
-  await leave(0);
+  // A script learns from the exit code that a turn failed (its words are on the screen already).
+  await leave(state.turnFailed() ? 1 : 0);
 };
 
 main().catch((error: unknown) => {

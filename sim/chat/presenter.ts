@@ -1,6 +1,7 @@
 /**
  * Turns what happens into lines on the screen: the agent's progress events
- * (turns, model calls, tool calls, usage) and the mail HOST receives. A
+ * (turns, model calls, a streamed reply's words as they come, tool calls,
+ * usage) and the mail HOST receives. A
  * message the agent sends with a tool is shown after that tool's line, so
  * the screen reads "what it did", then "what it said".
  */
@@ -11,6 +12,7 @@ import type { Screen } from './screen.js';
 /** How long a message waits for the tool call that sent it to report. */
 const HOLD_MS = 300;
 const PREVIEW_CHARS = 160;
+const TAIL_CHARS = 60;
 
 export interface Presenter {
   observe(event: AgentEvent): void;
@@ -24,12 +26,20 @@ export interface Presenter {
   startedMessages(): ReadonlySet<string>;
   /** How many turns have started so far. */
   turnsStarted(): number;
+  /** The message number (in the agent's inbox) of the turn in progress, if any. */
+  turnInProgress(): bigint | undefined;
   touch(): void;
 }
 
 const oneLine = (text: string): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+};
+
+/** The end of a growing text, on one line: what fits beside the prompt. */
+const tailOf = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > TAIL_CHARS ? `…${flat.slice(-(TAIL_CHARS - 1))}` : flat;
 };
 
 /** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
@@ -43,6 +53,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let turns = 0;
   let touched = Date.now();
   const started = new Set<string>();
+  let inProgress: bigint | undefined;
   const calls: string[] = [];
   let held: (() => void)[] = [];
   let holdTimer: NodeJS.Timeout | undefined;
@@ -78,11 +89,16 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         turns += 1;
         const number = /^#(\d+) /.exec(event.title)?.[1];
         if (number !== undefined) started.add(number);
+        inProgress = number === undefined ? undefined : BigInt(number);
         thinking('is thinking…');
         break;
       }
       case 'model-call':
         thinking(event.call > 1 ? `is thinking (call ${event.call})…` : 'is thinking…');
+        break;
+      case 'model-text':
+        // A streamed reply as it comes: its latest words on the status line.
+        thinking(`is writing: ${tailOf(event.text)}`);
         break;
       case 'model-reply':
         if (event.toolCalls > 0) thinking('is using tools…');
@@ -101,6 +117,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       }
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
+        inProgress = undefined;
         calls.length = 0;
         flush();
         const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
@@ -115,10 +132,11 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
             ? ''
             : ` (${event.models.join(', ')})`;
         const callCount = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}${served}`;
+        // Why it stopped, in a word: the agent has told HOST in its own message (one place says it).
         const how =
           event.stopReason === 'done' || event.stopReason === 'answered'
             ? ''
-            : ` (${event.stopReason}${event.error === undefined ? '' : `: ${oneLine(event.error)}`})`;
+            : ` (${event.stopReason})`;
         summaries.push(`  · turn over${how}: ${callCount}${usage}`);
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         if (activeTurns === 0) screen.status(undefined);
@@ -144,6 +162,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     lastActivity: () => touched,
     startedMessages: () => started,
     turnsStarted: () => turns,
+    turnInProgress: () => inProgress,
     touch,
   };
 };

@@ -12,6 +12,13 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
+import { describeKept } from './describe-kept.js';
+
+/** The agent's controls, as the host holds them (agent.ts). */
+interface AgentControls {
+  help(methodName?: string): string;
+  forget(): void;
+}
 
 export interface CommandContext {
   session: Session;
@@ -88,6 +95,25 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'inbox':
       await showInbox(context);
+      return;
+    case 'status': {
+      // help() without its first paragraph (the methods): the sections of the agent's state.
+      const help = (await E(session.caplet.value as AgentControls).help()).split('\n\n');
+      const said = help.slice(1).join('\n\n');
+      screen.print('note', said === '' ? 'Nothing to report yet.' : said);
+      return;
+    }
+    case 'memory': {
+      const lines = await describeKept(session.mailHost.guest(session.guestName).powers);
+      screen.print(
+        'note',
+        [`What ${session.guestName} keeps:`, ...lines.map(line => `- ${line}`)].join('\n'),
+      );
+      return;
+    }
+    case 'forget':
+      await E(session.caplet.value as AgentControls).forget();
+      screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach':
       screen.print(

@@ -12,11 +12,20 @@ import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Persona } from '../../src/config/config.js';
 import { makeMailHost, type CapletHandle, type MailHost } from '../mail-host/index.js';
 
+type GuestPowersOf = ReturnType<MailHost['guest']>['powers'];
+
 export interface Session {
   mailHost: MailHost;
   /** The guest's pet name in HOST's directory (and the name to mail it by). */
   guestName: string;
+  /** The agent's current incarnation (a new one after stopTurn). */
   caplet: CapletHandle;
+  /**
+   * Stops the turn in progress: the agent is cancelled, the message the turn
+   * was about leaves its inbox (so it is not taken up again), and the agent
+   * is made again from its store, as the daemon does after a restart.
+   */
+  stopTurn(messageNumber: bigint | undefined): Promise<void>;
 }
 
 export const startSession = async (options: {
@@ -25,20 +34,36 @@ export const startSession = async (options: {
   env: Record<string, string>;
   log: (line: string) => void;
   observe: (event: AgentEvent) => void;
+  /** Fills the guest's store before the agent starts (what an earlier run kept). */
+  restore?: (guestPowers: GuestPowersOf) => Promise<void>;
 }): Promise<Session> => {
   const { persona } = options;
   const mailHost = makeMailHost();
   const guestName = persona;
   const powersName = `profile-for-${persona}`;
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });
+  await options.restore?.(mailHost.guest(guestName).powers);
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, { ...extra, log: options.log, observe: options.observe });
-  const caplet = await mailHost.startCaplet(makeWithHostHooks, {
-    powersName,
-    resultName: `controller-for-${persona}`,
-    workerName: `worker-${persona}`,
-    env: { ...options.env, LAL_PERSONA: persona },
-  });
-  return { mailHost, guestName, caplet };
+  const resultName = `controller-for-${persona}`;
+  const session: Session = {
+    mailHost,
+    guestName,
+    caplet: await mailHost.startCaplet(makeWithHostHooks, {
+      powersName,
+      resultName,
+      workerName: `worker-${persona}`,
+      env: { ...options.env, LAL_PERSONA: persona },
+    }),
+    async stopTurn(messageNumber) {
+      await session.caplet.cancel(Error('the host stopped the turn (Ctrl-C)'));
+      if (messageNumber !== undefined)
+        await Promise.resolve(E(mailHost.guest(guestName).powers).dismiss(messageNumber)).catch(
+          () => {},
+        );
+      session.caplet = await mailHost.revive(resultName);
+    },
+  };
+  return session;
 };
 harden(startSession);

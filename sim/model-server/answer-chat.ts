@@ -6,10 +6,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJson } from './http-io.js';
 import type { PromptCache } from './prompt-cache.js';
+import { frameText, type StreamedAnswer } from './stream-frames.js';
 import type {
   ModelServerOptions,
   NormalizedRequest,
   RecordedRequest,
+  ScriptedAnswer,
   ScriptedReply,
 } from './types.js';
 import type { WireDialect, WireError } from './wire-dialect.js';
@@ -25,6 +27,32 @@ export type SendJson = (
 ) => void;
 
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms));
+
+const CONTENT_TYPES = { sse: 'text/event-stream', ndjson: 'application/x-ndjson' };
+
+/**
+ * Writes a streamed answer frame by frame, `frameGapMs` apart; with
+ * `stallAfterFrames` it stops there and leaves the response open (a model
+ * that stalls mid-reply), until the client or close() ends it.
+ */
+const writeStream = async (
+  stream: StreamedAnswer,
+  reply: ScriptedAnswer,
+  response: ServerResponse,
+  record: RecordedRequest,
+): Promise<void> => {
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[stream.framing],
+    'cache-control': 'no-cache',
+  });
+  for (const [index, frame] of stream.frames.entries()) {
+    if (index === reply.stallAfterFrames || response.destroyed) return;
+    if (index > 0 && reply.frameGapMs !== undefined) await sleep(reply.frameGapMs);
+    response.write(frameText(stream.framing, frame));
+    record.streamedFrames = index + 1;
+  }
+  response.end();
+};
 
 export const makeChatAnswerer = (
   dialect: WireDialect,
@@ -67,10 +95,10 @@ export const makeChatAnswerer = (
       sendError(response, record, answer as WireError);
       return;
     }
-    if ('ndjson' in answer && answer.ndjson !== undefined) {
+    if ('stream' in answer && answer.stream !== undefined) {
       record.status = 200;
-      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      response.end(answer.ndjson.map(line => `${JSON.stringify(line)}\n`).join(''));
+      record.streamedFrames = 0;
+      await writeStream(answer.stream, reply, response, record);
       return;
     }
     send(response, record, 200, answer.body);

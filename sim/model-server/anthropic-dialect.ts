@@ -9,6 +9,7 @@ import { estimateTokens, isRecord, makeWireId } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
 import { metaSchemaProblem } from './tool-schema-rules.js';
+import { anthropicStream } from './stream-frames.js';
 import type { PromptCache } from './prompt-cache.js';
 
 const errorTypes: Record<number, string> = {
@@ -309,8 +310,8 @@ const parseChat = (
   ) {
     return { error: invalid('max_tokens: Field required') };
   }
-  if (body.stream === true)
-    return { error: invalid('This test double does not stream; send stream: false.') };
+  if (body.stream !== undefined && typeof body.stream !== 'boolean')
+    return { error: invalid('stream: Input should be a valid boolean') };
   const system = readSystem(body.system);
   if (typeof system === 'object') return { error: system };
   const cacheError = checkCacheControl(body);
@@ -412,29 +413,29 @@ export const anthropicDialect: WireDialect = {
       answer.usage === undefined
         ? Math.min(reading.writtenTokens, usage.inputTokens - cachedTokens)
         : 0;
-    return {
-      status: 200,
-      body: {
-        id: makeWireId('msg_'),
-        type: 'message',
-        role: 'assistant',
-        model: request.model,
-        content,
-        stop_reason: answer.truncated
-          ? 'max_tokens'
-          : (answer.toolCalls ?? []).length > 0
-            ? 'tool_use'
-            : 'end_turn',
-        stop_sequence: null,
-        usage: {
-          input_tokens: usage.inputTokens - cachedTokens - writtenTokens,
-          output_tokens: usage.outputTokens,
-          cache_creation_input_tokens: writtenTokens,
-          cache_read_input_tokens: cachedTokens,
-          service_tier: 'standard',
-        },
+    const body = {
+      id: makeWireId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content,
+      stop_reason: answer.truncated
+        ? 'max_tokens'
+        : (answer.toolCalls ?? []).length > 0
+          ? 'tool_use'
+          : 'end_turn',
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage.inputTokens - cachedTokens - writtenTokens,
+        output_tokens: usage.outputTokens,
+        cache_creation_input_tokens: writtenTokens,
+        cache_read_input_tokens: cachedTokens,
+        service_tier: 'standard',
       },
     };
+    return isRecord(rawBody) && rawBody.stream === true
+      ? { status: 200, stream: anthropicStream(body) }
+      : { status: 200, body };
   },
 };
 harden(anthropicDialect);

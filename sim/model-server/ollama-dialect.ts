@@ -9,6 +9,7 @@ import { estimateTokens, isRecord } from './wire-dialect.js';
 import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
 import { ollamaParametersProblem } from './tool-schema-rules.js';
+import { ollamaStream } from './stream-frames.js';
 
 const ollamaError = (status: number, message: string): WireError => ({
   status,
@@ -208,14 +209,7 @@ export const ollamaDialect: WireDialect = {
       eval_duration: 400,
     };
     const streaming = !isRecord(rawBody) || rawBody.stream !== false;
-    if (!streaming) return { status: 200, body: final };
-    return {
-      status: 200,
-      ndjson: [
-        { model: request.model, created_at: createdAt, message, done: false },
-        { ...final, message: { role: 'assistant', content: '' } },
-      ],
-    };
+    return streaming ? { status: 200, stream: ollamaStream(final) } : { status: 200, body: final };
   },
 };
 harden(ollamaDialect);

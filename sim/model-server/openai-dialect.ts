@@ -8,6 +8,7 @@ import type { ParsedChat, WireDialect, WireError } from './wire-dialect.js';
 import type { NormalizedMessage, NormalizedToolCall } from './types.js';
 import { metaSchemaProblem } from './tool-schema-rules.js';
 import type { PromptCache } from './prompt-cache.js';
+import { openAIStream } from './stream-frames.js';
 
 const errorTypeFor = (status: number): string =>
   status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
@@ -39,6 +40,8 @@ const contentText = (content: unknown): string | undefined => {
   }
   return undefined;
 };
+
+const recordOf = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 
 const typeName = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
@@ -241,8 +244,21 @@ const parseChat = (body: unknown): { chat: ParsedChat } | { error: WireError } =
     return { error: invalid('We could not parse the JSON body of your request.') };
   if (typeof body.model !== 'string' || body.model === '')
     return { error: invalid('you must provide a model parameter') };
-  if (body.stream === true)
-    return { error: invalid('This test double does not stream; send stream: false.', 'stream') };
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
+    return {
+      error: invalid(
+        `Invalid type for 'stream': expected a boolean, but got ${typeName(body.stream)} instead.`,
+        'stream',
+        'invalid_type',
+      ),
+    };
+  if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true)
+    return {
+      error: invalid(
+        "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        'stream_options',
+      ),
+    };
   const messages = readMessages(body.messages);
   if (!Array.isArray(messages)) return { error: messages };
   const toolNames = readToolNames(body.tools);
@@ -345,45 +361,45 @@ export const openAIDialect: WireDialect = {
     );
     // llama.cpp reports its slot cache in `timings` (cache_n read, prompt_n evaluated) when asked to cache_prompt.
     const llamaCpp = isRecord(rawBody) && rawBody.cache_prompt === true;
-    return {
-      status: 200,
-      body: {
-        id: makeWireId('chatcmpl-'),
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: request.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: text === '' && calls.length > 0 ? null : text,
-              refusal: null,
-              ...(calls.length > 0 ? { tool_calls: calls } : {}),
-              annotations: [],
-            },
-            logprobs: null,
-            finish_reason: answer.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
+    const body = {
+      id: makeWireId('chatcmpl-'),
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: text === '' && calls.length > 0 ? null : text,
+            refusal: null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+            annotations: [],
           },
-        ],
-        usage: {
-          prompt_tokens: usage.inputTokens,
-          completion_tokens: usage.outputTokens,
-          total_tokens: usage.inputTokens + usage.outputTokens,
-          ...(llamaCpp ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
+          logprobs: null,
+          finish_reason: answer.truncated ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop',
         },
-        ...(llamaCpp
-          ? {
-              timings: {
-                cache_n: cachedTokens,
-                prompt_n: usage.inputTokens - cachedTokens,
-                predicted_n: usage.outputTokens,
-              },
-            }
-          : {}),
-        system_fingerprint: null,
+      ],
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+        ...(llamaCpp ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
       },
+      ...(llamaCpp
+        ? {
+            timings: {
+              cache_n: cachedTokens,
+              prompt_n: usage.inputTokens - cachedTokens,
+              predicted_n: usage.outputTokens,
+            },
+          }
+        : {}),
+      system_fingerprint: null,
     };
+    if (!isRecord(rawBody) || rawBody.stream !== true) return { status: 200, body };
+    const includeUsage = recordOf(rawBody.stream_options).include_usage === true;
+    return { status: 200, stream: openAIStream(body, includeUsage) };
   },
 };
 harden(openAIDialect);

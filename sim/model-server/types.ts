@@ -57,6 +57,10 @@ export interface ScriptedAnswer {
    * `stop_reason: "max_tokens"` or Ollama's `done_reason: "length"`.
    */
   truncated?: boolean;
+  /** Streamed answers only: the frames stop after this many and the response stays open (a stall mid-reply). */
+  stallAfterFrames?: number;
+  /** Streamed answers only: the pause between two frames (a model writing as it thinks). */
+  frameGapMs?: number;
 }
 
 /** An HTTP failure in the service's own error shape. */
@@ -102,6 +106,8 @@ export interface RecordedRequest {
   status?: number;
   /** The error body answered, when the status was not 200. */
   errorBody?: unknown;
+  /** For an answer streamed: how many frames (events, lines) were written. */
+  streamedFrames?: number;
 }
 
 export interface ModelServerOptions {

@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PromptCache } from './prompt-cache.js';
+import type { StreamedAnswer } from './stream-frames.js';
 import type { ModelProtocol, NormalizedRequest, ScriptedAnswer } from './types.js';
 
 export interface WireError {
@@ -16,9 +17,9 @@ export type ParsedChat = Omit<NormalizedRequest, 'index' | 'bytes' | 'protocol'>
 
 interface WireAnswer {
   status: 200;
-  /** A JSON body, or a list of NDJSON lines (Ollama streaming). */
+  /** A JSON body, or the same answer streamed (when the request asked for a stream). */
   body?: unknown;
-  ndjson?: unknown[];
+  stream?: StreamedAnswer;
 }
 
 export interface WireDialect {

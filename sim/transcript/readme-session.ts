@@ -132,6 +132,8 @@ export const recordReadmeSession = async (): Promise<string> => {
           env: {
             PATH: process.env.PATH ?? '',
             TMPDIR: folder,
+            // The state folder (kept conversation, logs) a new user starts with: none yet.
+            XDG_STATE_HOME: join(folder, 'state'),
             LAL_SIM_NO_BUILD: '1',
             LAL_HOST: server.url,
             LAL_MODEL: SHOWN_MODEL,
@@ -151,8 +153,8 @@ export const recordReadmeSession = async (): Promise<string> => {
     });
     return stdout
       .replaceAll(server.url, SHOWN_HOST)
-      .replaceAll(folder, '/tmp')
-      .replace(/lal-sim-fae-\w+/g, 'lal-sim-fae-XXXXXX')
+      .replaceAll(join(folder, 'state'), '~/.local/state')
+      .replace(/agent-[\dT-]+Z\.log/g, 'agent-<date>.log')
       .trimEnd();
   } finally {
     await server.close();

@@ -32,7 +32,12 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
   const givenLog = given.log;
   const log: Log =
     givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
-  const observers: Observe[] = [(event: AgentEvent) => log(describeEvent(event))];
+  const observers: Observe[] = [
+    (event: AgentEvent) => {
+      const line = describeEvent(event);
+      if (line !== undefined) log(line);
+    },
+  ];
   if (given.observe !== undefined) observers.push(given.observe);
   const observe: Observe = event => {
     const clean = redactStrings(event, redact);

@@ -17,6 +17,8 @@ export type StopReason =
 export type AgentEvent =
   | { kind: 'turn-start'; title: string }
   | { kind: 'model-call'; call: number; estimatedTokens: number; chars: number }
+  /** The text of a streamed reply so far (all of it, each time more arrives); not logged. */
+  | { kind: 'model-text'; call: number; text: string }
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }

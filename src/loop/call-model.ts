@@ -28,10 +28,14 @@ export const callModel = async (
   messages: readonly ChatMessage[],
   tools: readonly ToolSchema[],
   signal: AbortSignal,
+  onText?: (textSoFar: string) => void,
 ): Promise<ModelOutcome> => {
   if (signal.aborted) return { ok: false, aborted: true, error: 'cancelled' };
   try {
-    const { message, usage, model, truncated } = await provider.chat(messages, tools, { signal });
+    const { message, usage, model, truncated } = await provider.chat(messages, tools, {
+      signal,
+      ...(onText === undefined ? {} : { onText }),
+    });
     if (message === undefined || message === null || typeof message !== 'object') {
       return { ok: false, aborted: false, error: 'the model returned no message' };
     }

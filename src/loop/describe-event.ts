@@ -3,8 +3,11 @@
  */
 import type { AgentEvent } from './agent-events.js';
 
-export const describeEvent = (event: AgentEvent): string => {
+export const describeEvent = (event: AgentEvent): string | undefined => {
   switch (event.kind) {
+    case 'model-text':
+      // A streamed reply's text so far: shown live, logged once whole (the reply and its tool calls).
+      return undefined;
     case 'turn-start':
       return `turn: ${event.title}`;
     case 'model-call':

@@ -152,8 +152,11 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
       estimatedTokens: request.estimatedTokens,
       chars: request.chars,
     });
+    const callNumber = tally.modelCalls;
     // eslint-disable-next-line no-await-in-loop -- each model call needs the results of the tool calls before it
-    const outcome = await callModel(provider, request.messages, tools, signal);
+    const outcome = await callModel(provider, request.messages, tools, signal, text =>
+      observe({ kind: 'model-text', call: callNumber, text }),
+    );
     if (!outcome.ok) {
       return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
     }

@@ -1,7 +1,8 @@
 /**
  * The status line a placeholder shows for what the turn is doing, read from
  * the agent's events: thinking, calling a tool, asking the host to approve
- * code. The model's own reply or send is not a status: it is the answer.
+ * code; the text of a streamed reply as it grows. The model's own reply or
+ * send is not a status: it is the answer.
  */
 import type { AgentEvent } from '../loop/agent-events.js';
 
@@ -15,6 +16,9 @@ export const makeStatusReader = (options: { hostName: string; directEvaluation: 
     switch (event.kind) {
       case 'model-call':
         return lastTool === undefined ? FIRST_STATUS : `thinking (after ${lastTool})…`;
+      case 'model-text':
+        // The reply as it grows (the edits' throttle keeps it to one a second).
+        return `${event.text}…`;
       case 'tool-call':
         if (event.name === 'reply' || event.name === 'send') return undefined;
         lastTool = event.name;

@@ -27,6 +27,8 @@ export type Step =
   | ((
       request: RecordedRequest,
       signal: AbortSignal | undefined,
+      /** The streamed text so far, as a provider tells it (a no-op when the caller gave none). */
+      onText: (textSoFar: string) => void,
     ) => AssistantMessage | Promise<AssistantMessage>);
 
 export interface ScriptedProvider extends Provider {
@@ -85,7 +87,10 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
       if (step === undefined)
         throw new ProviderError('unknown', 'the scripted model has no more replies');
       if (step instanceof Error) throw step;
-      const message = typeof step === 'function' ? await step(request, options?.signal) : step;
+      const message =
+        typeof step === 'function'
+          ? await step(request, options?.signal, options?.onText ?? (() => {}))
+          : step;
       return {
         message,
         usage: provider.usage ?? { inputTokens: JSON.stringify(messages).length, outputTokens: 1 },

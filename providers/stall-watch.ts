@@ -1,0 +1,40 @@
+/**
+ * A streamed reply that stops arriving: the SDKs' timeouts end when the
+ * response's headers arrive, so a server that stalls mid-reply would hold the
+ * turn forever. The watch is reset by each piece of the stream and calls
+ * `onStall` when none came for `timeoutMs` (LAL_TIMEOUT_MS, the same limit as
+ * for a whole unstreamed reply).
+ */
+export interface StallWatch {
+  /** A piece arrived: the wait starts again. */
+  touch(): void;
+  stop(): void;
+  readonly stalled: boolean;
+}
+
+export const makeStallWatch = (timeoutMs: number, onStall: () => void): StallWatch => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stalled = false;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      onStall();
+    }, timeoutMs);
+  };
+  touch();
+  return {
+    touch,
+    stop: () => clearTimeout(timer),
+    get stalled() {
+      return stalled;
+    },
+  };
+};
+harden(makeStallWatch);
+
+/** Whether a response carries a whole JSON reply rather than the stream that was asked for. */
+export const answeredWhole = (response: Response): boolean =>
+  /json/i.test(response.headers.get('content-type') ?? '') &&
+  !/ndjson/i.test(response.headers.get('content-type') ?? '');
+harden(answeredWhole);

@@ -1,0 +1,55 @@
+/**
+ * `/memory`: what the agent keeps in its guest's store, in words — its
+ * conversation (turns and digest), the messages it handled, what it waits
+ * for, its wake-ups, and its searchable history — read from the stored
+ * memory (src/memory/agent-memory.ts) without changing it.
+ */
+import { E } from '@endo/far';
+import { MEMORY_NAME } from '../../src/memory/agent-memory.js';
+import { HISTORY_DIRECTORY } from '../../src/recall/history-chunks.js';
+
+interface KeptPowers {
+  has(...path: string[]): unknown;
+  lookup(path: string | string[]): unknown;
+  list(...path: string[]): unknown;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+
+/** The stored memory's parts, in lines; what does not read is said so. */
+const describeMemory = (stored: unknown): string[] => {
+  let memory: Record<string, unknown>;
+  try {
+    memory = JSON.parse(String(stored)) as Record<string, unknown>;
+  } catch {
+    return [`${MEMORY_NAME}: stored, but not as JSON this simulator can read`];
+  }
+  const conversation = (memory.conversation ?? {}) as { turns?: unknown; digest?: unknown };
+  const turns = Array.isArray(conversation.turns)
+    ? (conversation.turns as { title?: unknown }[])
+    : [];
+  const asks = (memory.asks ?? {}) as Record<string, unknown>;
+  const waiting = Object.values(asks).reduce<number>((sum, list) => sum + lengthOf(list), 0);
+  const lines = [
+    `the conversation: ${plural(turns.length, 'recent turn')} and ${plural(lengthOf(conversation.digest), 'digest line')} of older ones`,
+    ...turns.slice(-5).map(turn => `  · ${String(turn.title ?? '(untitled)')}`),
+    `${plural(lengthOf(memory.handled), 'message')} handled (never answered twice)`,
+    `${plural(waiting, 'ask')} waiting for an answer, ${plural(lengthOf(memory.wakeUps), 'wake-up')} scheduled`,
+  ];
+  return lines;
+};
+
+export const describeKept = async (powers: KeptPowers): Promise<string[]> => {
+  const lines: string[] = [];
+  if (await E(powers).has(MEMORY_NAME))
+    lines.push(...describeMemory(await E(powers).lookup(MEMORY_NAME)));
+  else lines.push('no conversation yet');
+  if (await E(powers).has(HISTORY_DIRECTORY)) {
+    const chunks = (await E(powers).list(HISTORY_DIRECTORY)) as string[];
+    lines.push(`the searchable history: ${plural(chunks.length, 'chunk')} (${HISTORY_DIRECTORY}/)`);
+  }
+  return lines;
+};
+harden(describeKept);

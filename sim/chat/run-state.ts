@@ -1,0 +1,61 @@
+/**
+ * One run's share of the state folder (./state-folder.ts): the log of this
+ * run, what earlier runs kept (restored unless `--fresh`), saved again a
+ * moment after each turn and on leaving; and whether a turn failed, for the
+ * piped exit code.
+ */
+import type { AgentEvent } from '../../src/loop/agent-events.js';
+import { describeError } from '../../providers/describe-error.js';
+import { openAgentLog } from './agent-log-file.js';
+import { makeKeptStore } from './kept-store.js';
+import { makeStateFolder, stateFolderFor } from './state-folder.js';
+
+/** The agent writes its memory just after a turn: it is kept a moment later. */
+const SAVE_DELAY_MS = 300;
+
+type StorePowers = Parameters<ReturnType<typeof makeKeptStore>['save']>[0];
+
+export const openRunState = (options: {
+  /** The process's environment (where the state folder is). */
+  processEnv: Readonly<Record<string, string | undefined>>;
+  /** The settings, .env included (LAL_LOG). */
+  settings: Readonly<Record<string, string | undefined>>;
+  persona: string;
+  fresh: boolean;
+  /** The guest's powers, once the session is there. */
+  powers: () => StorePowers | undefined;
+  report: (problem: string) => void;
+}) => {
+  const folder = makeStateFolder(stateFolderFor(options.processEnv, options.persona));
+  const kept = makeKeptStore(folder);
+  const log = openAgentLog(folder, options.settings);
+  let turnFailed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const save = async (): Promise<void> => {
+    clearTimeout(timer);
+    const powers = options.powers();
+    if (powers === undefined) return;
+    await kept.save(powers).catch((error: unknown) => {
+      options.report(`could not keep the conversation in ${kept.path}: ${describeError(error)}`);
+    });
+  };
+
+  return {
+    log,
+    /** The line that names the folder and the log. */
+    intro: `${options.persona}'s state is kept in ${folder} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path ?? `not written (${log.why})`}. /help lists the commands.`,
+    restore: async (powers: StorePowers): Promise<void> => {
+      if (!options.fresh) await kept.restore(powers);
+    },
+    see(event: AgentEvent) {
+      if (event.kind !== 'turn-end') return;
+      if (event.stopReason === 'error') turnFailed = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => void save(), SAVE_DELAY_MS);
+    },
+    save,
+    turnFailed: () => turnFailed,
+  };
+};
+harden(openRunState);

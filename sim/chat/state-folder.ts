@@ -1,0 +1,30 @@
+/**
+ * The simulator's own state folder, kept across runs (behaviour 10.1 in
+ * docs/behaviour.md: "It remembers" holds in `npm start` too): what the
+ * agent stored (./kept-store.ts) and the last runs' logs
+ * (./agent-log-file.ts). It is `$XDG_STATE_HOME/lal-fae/<persona>`, else
+ * `~/.local/state/lal-fae/<persona>`, made readable by its user only: it
+ * holds the conversation.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const stateFolderFor = (
+  env: Readonly<Record<string, string | undefined>>,
+  persona: string,
+): string => {
+  const base =
+    env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME.trim() !== ''
+      ? env.XDG_STATE_HOME
+      : join(env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir(), '.local', 'state');
+  return join(base, 'lal-fae', persona);
+};
+harden(stateFolderFor);
+
+/** Makes the folder (and its parents) when missing; its own mode is 0700. */
+export const makeStateFolder = (folder: string): string => {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return folder;
+};
+harden(makeStateFolder);

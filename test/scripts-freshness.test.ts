@@ -1,0 +1,105 @@
+/**
+ * The command-line helpers (`npm start`, `npm run transcript`, `bench`,
+ * `conformance`, all through scripts/start.mjs) build only when dist/ is
+ * older than a source, never for `--help`, and look at every folder
+ * tsconfig.json compiles, so no folder the simulator imports is missed.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+// The script is plain JavaScript (it runs before anything is built): imported by its address.
+const builtScript = new URL('../scripts/built.mjs', import.meta.url).href;
+const { sourceRoots } = (await import(builtScript)) as { sourceRoots: () => string[] };
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The top folders (or files) of the repository that a folder's modules import. */
+const importedTops = (folder: string): Set<string> => {
+  const tops = new Set<string>();
+  const walk = (path: string) => {
+    for (const item of readdirSync(path, { withFileTypes: true })) {
+      const inner = join(path, item.name);
+      if (item.isDirectory()) walk(inner);
+      else if (item.name.endsWith('.ts')) {
+        const text = readFileSync(inner, 'utf8');
+        for (const [, target] of text.matchAll(/from '((?:\.\.\/)+[^']+)'/g)) {
+          const resolved = join(path, target!).slice(repoRoot.length);
+          tops.add(resolved.split('/')[0]!.replace(/\.js$/, '.ts'));
+        }
+      }
+    }
+  };
+  walk(join(repoRoot, folder));
+  return tops;
+};
+
+describe('the helper commands build only when they must', () => {
+  it('the freshness check covers every folder the simulator and the transcript import', () => {
+    const roots = new Set(sourceRoots());
+    for (const top of [...importedTops('sim'), 'sim', 'bench', 'conformance'])
+      expect(roots, `${top} is imported but not checked`).toContain(top);
+    expect(roots).toContain('setup');
+  });
+
+  it('builds when a source is newer than dist/, not when dist/ is fresh, and never for --help', () => {
+    const repo = makeTempFolder('fresh');
+    mkdirSync(join(repo, 'scripts'));
+    for (const name of ['start.mjs', 'built.mjs'])
+      cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+    symlinkSync(join(repoRoot, 'node_modules'), join(repo, 'node_modules'));
+    writeFileSync(
+      join(repo, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          outDir: 'dist',
+          rootDir: '.',
+          types: [],
+          skipLibCheck: true,
+        },
+        include: ['sim/**/*.ts'],
+      }),
+    );
+    mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
+    const source = join(repo, 'sim', 'chat', 'main.ts');
+    writeFileSync(
+      source,
+      [
+        'declare const process: { argv: string[]; stdout: { write(text: string): void } };',
+        "process.stdout.write('ran ' + process.argv.slice(2).join(' '));",
+      ].join('\n'),
+    );
+    const run = (...args: string[]) => {
+      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
+      return spawnSync(process.execPath, [join(repo, 'scripts', 'start.mjs'), ...args], {
+        encoding: 'utf8',
+        env,
+      });
+    };
+    const first = run();
+    expect(first.stderr).toMatch(/^Building \(tsc\): sim\/chat\/main\.ts is newer than dist/);
+    expect(first.stdout).toBe('ran ');
+    const again = run('--', 'hello');
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe('ran hello');
+    // A source newer than what was built: --help runs what is there, the next start builds.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(source, later, later);
+    const help = run('--help');
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toBe('ran --help');
+    expect(run().stderr).toMatch(/^Building/);
+  }, 120_000);
+});
