@@ -104,7 +104,7 @@ const servingWhom = ({ origin }: Proposal): string =>
 /** The request itself: one short line, with nothing the chat would show escaped. */
 const describeCodeRequest = (who: string, proposal: Proposal): string =>
   showHidden(
-    `${servingWhom(proposal)}${who} asks to run the code in its message just before this one (endowments: ${endowmentsOf(proposal)}; result kept as ${proposal.resultName}). Resolve to run the code (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject, with a reason, to refuse.`.replace(
+    `${servingWhom(proposal)}${who} asks to run the code it just sent (endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
       /["\\\n\t]/g,
       ' ',
     ),
