@@ -34,7 +34,7 @@ const HELP: Record<string, string> = {
   schedules:
     "schedules(action?, id?) → the agent's schedules (wake-ups, recurring ones, triggers, heartbeat checks), one a line; schedules('pause', 'w2'), schedules('resume', 'w2') or schedules('revoke', 'w2') changes one, between turns, and stores it. From the Endo CLI: endo eval 'E(agent).schedules(\"pause\", \"w2\")' agent:controller-for-lal",
   forget:
-    "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:lal",
+    "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:controller-for-lal (the agent caplet, controller-for-<guest>)",
 };
 
 /** Options a daemon passes (`env`) and an in-process host may add. */

@@ -145,10 +145,11 @@ describe.each(DAEMON_PROFILES)(
         String(message.description).includes('hello from mallory'),
       );
       expect(approval?.description).toMatch(
-        new RegExp(`^Fae asks to call send .*message #${mallorys} from mallory`),
+        // The agent's own approval: whom it serves first (daemon's escaping change), then the call.
+        new RegExp(`^While serving message #${mallorys} from mallory, Fae asks to call send `),
       );
       const marked = requests.find(message => String(message.description).includes('approval a2'));
-      expect(marked?.description).not.toMatch(/^Fae asks/);
+      expect(marked?.description).not.toMatch(/^(While serving message #\d+ from \S+, )?Fae asks/);
       expect(marked?.description).toMatch(
         new RegExp(
           `^\\[Fae: the model's words, written while serving message #${mallorys} from mallory`,
