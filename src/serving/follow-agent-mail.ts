@@ -20,9 +20,10 @@ import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';
 import { type Work } from './work.js';
 
-// The stream is taken to have caught up once no message came for this long (messages in a
-// backlog follow one another within a millisecond or two).
-const QUIET_MS = 25;
+// The stream is taken to have caught up once no message came for this long: messages in a
+// backlog follow one another within a millisecond or two, and a busy process (a garbage
+// collection) can pause that for tens of milliseconds.
+const QUIET_MS = 100;
 // A stream that never goes quiet holds others' turns back at most this long each.
 const MOST_MS = 5_000;
 
