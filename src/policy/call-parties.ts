@@ -45,7 +45,10 @@ export const makeCallParties = (options: {
       const [target, host, sender] = await Promise.all([
         effect.kind === 'to' ? identify(effect.name.split('/')) : senderOfMessage(effect.number),
         identify([hostName]),
-        origin === undefined ? undefined : senderOfMessage(origin.number),
+        // A wake-up's message may be gone: then its sender by the name it was served under.
+        origin === undefined
+          ? undefined
+          : senderOfMessage(origin.number).then(id => id ?? identify([origin.sender])),
       ]);
       if (target === undefined) return 'other';
       if (target === host) return 'host';

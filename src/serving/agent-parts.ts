@@ -265,6 +265,32 @@ const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
   return { givers, tools, toolbox };
 };
 
+/** The schedules (src/schedule/), and the directories their "change in" triggers watch. */
+const assembleWakeUps = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memory) => {
+  const { powers, config, status, log, clock, queue } = setup;
+  // "change in <dir>" wake-ups fire on the directory's name changes (schedule/watch-directories.ts).
+  let watch: DirectoryWatch | undefined;
+  const wakeUps = makeWakeUps({
+    stored: memory.wakeUps,
+    clock,
+    max: config.limits.maxWakeUps,
+    onDue: id => queue.push({ kind: 'wake', id }),
+    settings: config.schedule,
+    hostName: daemon.names.host,
+    onWatchedChange: () => watch?.follow(wakeUps.watched()),
+  });
+  const following = makeDirectoryWatch({
+    powers,
+    followNameChanges: daemon.followNameChanges,
+    idOf: value => daemon.idOf(value),
+    log,
+    changed: path => wakeUps.changed(path),
+  });
+  watch = following;
+  status.section('Wake-ups', () => wakeUps.describe());
+  return { wakeUps, watch: following };
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -293,25 +319,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     ledger: () => memory.usage,
     requeue: work => queue.push(work),
   });
-  // "change in <dir>" wake-ups fire on the directory's name changes (schedule/watch-directories.ts).
-  let watch: DirectoryWatch | undefined;
-  const wakeUps = makeWakeUps({
-    stored: memory.wakeUps,
-    clock,
-    max: config.limits.maxWakeUps,
-    onDue: id => queue.push({ kind: 'wake', id }),
-    settings: config.schedule,
-    hostName: daemon.names.host,
-    onWatchedChange: () => watch?.follow(wakeUps.watched()),
-  });
-  watch = makeDirectoryWatch({
-    powers,
-    followNameChanges: daemon.followNameChanges,
-    idOf: value => daemon.idOf(value),
-    log,
-    changed: path => wakeUps.changed(path),
-  });
-  status.section('Wake-ups', () => wakeUps.describe());
+  const { wakeUps, watch } = assembleWakeUps(setup, daemon, memory);
   const { givers, tools, toolbox } = await assembleTools(setup, daemon);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
@@ -378,11 +386,11 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     turns,
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
-    watchDirectories: () => watch?.follow(wakeUps.watched()),
+    watchDirectories: () => watch.follow(wakeUps.watched()),
     stop() {
       quotaWaits.stop();
       wakeUps.stop();
-      watch?.stop();
+      watch.stop();
       senders.senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();

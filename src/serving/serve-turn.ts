@@ -180,6 +180,26 @@ const offeredTools = (setup: TurnServerSetup, builtinSchemas: readonly ToolSchem
     ),
 });
 
+/** The turn's events go to the placeholder too, when there is one. */
+const observeThrough =
+  (observe: Observe, placeholder: Placeholder | undefined): Observe =>
+  event => {
+    observe(event);
+    placeholder?.see(event);
+  };
+
+/** This message's outcomes (another message's go to a turn of their own), each tainting the turn. */
+const takeNoticesOf = (
+  setup: TurnServerSetup,
+  origin: Origin | undefined,
+  taint: { note(what: string): void },
+): string[] => {
+  const taken = setup.notices.takeFor(origin);
+  // An outcome carries what someone else answered, or what a call or code returned.
+  for (const notice of taken) taint.note(`the outcome ${notice.id}`);
+  return taken.map(notice => notice.text);
+};
+
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const { model, config, observe, tell, signal } = setup;
   const hostName = setup.daemon?.names.host ?? 'HOST';
@@ -230,13 +250,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     { quiet = false }: TurnOptions,
     ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
-    const turnObserve: Observe =
-      placeholder === undefined
-        ? observe
-        : event => {
-            observe(event);
-            placeholder.see(event);
-          };
+    const turnObserve = observeThrough(observe, placeholder);
     // What the model said to whom during this turn.
     const answered = new Set<string>();
     // A sender's turn sees its own thread only; the HOST's sees every turn (behaviour 9.1).
@@ -244,9 +258,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const conversation =
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
     // What this turn has read that did not come from the HOST (behaviour 9.10).
-    const taint = makeTurnTaint(origin, setup.daemon?.names.host ?? 'HOST', sender =>
-      setup.policy.trusts(sender),
-    );
+    const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
     const context = builtinContextFor(
       setup,
       origin,
@@ -279,12 +291,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           runToolCall(call, context, config.limits, signal, turnObserve, offered),
       }),
       // Only this message's outcomes: another message's go to a turn of their own.
-      takeNotices: () => {
-        const taken = setup.notices.takeFor(origin);
-        // An outcome carries what someone else answered, or what a call or code returned.
-        for (const notice of taken) taint.note(`the outcome ${notice.id}`);
-        return taken.map(notice => notice.text);
-      },
+      takeNotices: () => takeNoticesOf(setup, origin, taint),
       stopWhen:
         config.stopAfterAnswer && origin !== undefined
           ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
