@@ -232,6 +232,8 @@ describe('whyAskHost', () => {
     expect(ask({ effect: send, party: 'host' })).toBeUndefined();
     expect(ask({ effect: send, party: 'sender', peerTurn: true })).toBeUndefined();
     expect(ask({ effect: undefined, party: 'other' })).toBeUndefined();
+    // No such recipient: the call can only fail, with its own teaching error.
+    expect(ask({ effect: send, party: 'nobody', gated: true, peerTurn: true })).toBeUndefined();
   });
 
   test('a gated call asks once tainted, whoever it reaches', () => {

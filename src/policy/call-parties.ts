@@ -2,8 +2,9 @@
  * Whom a call's effect reaches, by identity, never by how the model spelt
  * it (behaviour 9.10): the turn's own sender, the HOST, or someone else. A
  * recipient's pet name is identified; a message's sender is read from the
- * inbox. Anything that cannot be told counts as someone else, so the HOST is
- * asked rather than not.
+ * inbox. A recipient or message that does not exist reaches nobody (the call
+ * can only fail, and says why); any other that cannot be told apart counts
+ * as someone else, so the HOST is asked rather than not.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -50,7 +51,8 @@ export const makeCallParties = (options: {
           ? undefined
           : senderOfMessage(origin.number).then(id => id ?? identify([origin.sender])),
       ]);
-      if (target === undefined) return 'other';
+      // No such recipient or message: the call fails as it would anyway, with its own words.
+      if (target === undefined) return 'nobody';
       if (target === host) return 'host';
       return target === sender ? 'sender' : 'other';
     },

@@ -68,7 +68,8 @@ export const effectOf = ({ call, values, grouped }: DecodedCall): Effect | undef
 harden(effectOf);
 
 /** Who a call's effect reaches, as the boundary resolved it by identity. */
-export type Party = 'sender' | 'host' | 'other';
+/** `nobody`: the recipient or message does not exist, so the call can only fail. */
+export type Party = 'sender' | 'host' | 'other' | 'nobody';
 
 /**
  * Why the HOST must approve this call first, or undefined when it may run.
@@ -84,7 +85,7 @@ export const whyAskHost = (options: {
   party: Party | undefined;
 }): string | undefined => {
   const { read, peerTurn, gated, effect, party } = options;
-  if (read === undefined) return undefined;
+  if (read === undefined || party === 'nobody') return undefined;
   const because = `this turn has read ${read}, which did not come from the HOST`;
   if (gated) return `${because}, and LAL_TOOLS_APPROVE gates this tool`;
   if (effect === undefined) return undefined;
