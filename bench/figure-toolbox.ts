@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ToolSchema } from '../providers/types.js';
-import { toolboxTools } from '../sim/toolbox-tools.js';
+import { TOOLBOX_TOOL_PARAMETERS, toolboxTools } from '../sim/toolbox-tools.js';
 import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
 import { schemasFor } from '../src/daemon/speak-generation.js';
@@ -29,11 +29,7 @@ const schemasOf = (count: number): ToolSchema[] =>
     function: {
       name,
       description,
-      parameters: {
-        type: 'object',
-        properties: { title: { type: 'string', description: 'what it is called' } },
-        required: ['title'],
-      },
+      parameters: TOOLBOX_TOOL_PARAMETERS,
     },
   }));
 

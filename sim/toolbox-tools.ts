@@ -13,6 +13,14 @@ const KINDS: readonly [string, string, string][] = [
 ];
 const VERBS = ['create', 'list', 'update', 'delete', 'search', 'archive', 'share', 'export'];
 
+/** Every tool's parameters: one required title, as many MCP tools take. */
+export const TOOLBOX_TOOL_PARAMETERS = harden({
+  type: 'object' as const,
+  properties: { title: { type: 'string' as const, description: 'what it is called' } },
+  required: ['title'],
+});
+harden(TOOLBOX_TOOL_PARAMETERS);
+
 /** The tools' names and descriptions, in order: `count` of them. */
 export const toolboxTools = (count: number): { name: string; description: string }[] =>
   Array.from({ length: count }, (_, index) => {

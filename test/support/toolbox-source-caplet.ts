@@ -7,7 +7,7 @@
  */
 import { Far } from '@endo/far';
 import { makeFaeTool } from '../../tools/lib/make-fae-tool.js';
-import { toolboxTools } from '../../sim/toolbox-tools.js';
+import { TOOLBOX_TOOL_PARAMETERS, toolboxTools } from '../../sim/toolbox-tools.js';
 
 export const make = (
   _powers: unknown,
@@ -22,11 +22,7 @@ export const make = (
       makeFaeTool({
         name,
         description,
-        parameters: {
-          type: 'object',
-          properties: { title: { type: 'string', description: 'what it is called' } },
-          required: ['title'],
-        },
+        parameters: TOOLBOX_TOOL_PARAMETERS,
         help: `${name}(title)`,
         run: args => `${name} ran with ${JSON.stringify(args)}`,
       }),
