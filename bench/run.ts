@@ -44,6 +44,12 @@
  *    middle of 150 and 1,000 exchanges, asked for with mail's recall op
  *    (target: all five); the largest request of those turns; the bytes the
  *    store writes per exchange, early and late (targets: one chunk; flat).
+ * 9. Each thread's prefix reuse (bench/figure-among-others.ts): the HOST
+ *    and two peers in turn; the bytes a prefix cache can reuse from the
+ *    thread's previous request (target ≥ 90% in each thread).
+ * 10. The HOST's wait behind a peer's flood of 0, 100 and 1,000 messages
+ *    (bench/figure-among-others.ts): the peer's model requests before the
+ *    HOST's (target ≤ 1) and the model's answer → the reply (≤ 1 s).
  *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
@@ -65,6 +71,7 @@ import { promptEconomyFigure, runEconomy } from './figure-prompt-economy.js';
 import { startQwenTokenizer } from './qwen-tokenizer.js';
 import { mcpFigure } from './figure-mcp.js';
 import { recallFigure, runRecallFigure } from './figure-recall.js';
+import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure-among-others.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -115,6 +122,10 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return mcpFigure();
     case 'recall':
       return recallFigure(await runRecallFigure());
+    case 'threads':
+      return threadsFigure(await runThreads());
+    case 'host-wait':
+      return hostWaitFigure(await runHostWait());
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -160,6 +171,10 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await mcpFigure());
   progress(stepLine([8], 'recall of five facts after 150 and 1,000 exchanges, store writes'));
   figures.push(recallFigure(await runRecallFigure()));
+  progress(
+    stepLine([9, 10], 'among others: prefix reuse per thread, the HOST waiting behind a flood'),
+  );
+  figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -69,7 +69,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
-  const queue = makeWorkQueue<Work>(laneOfWork);
+  // Others' turns wait for the mail stream to catch up, so a HOST's message behind a flood goes first.
+  let caughtUp: () => Promise<void> = () => Promise.resolve();
+  const queue = makeWorkQueue<Work>(laneOfWork, { beforeRest: () => caughtUp() });
   const onCancel = makeCancelHooks();
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;
@@ -135,6 +137,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       push: work => queue.push(work),
     });
     onCancel.add(() => follower.stop());
+    caughtUp = follower.caughtUp;
     if (signal.aborted) follower.stop();
     const following = follower.done.catch((error: unknown) => {
       if (!signal.aborted) log(`stopped following mail: ${describeError(error)}`);

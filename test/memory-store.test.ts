@@ -79,6 +79,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      threads: [],
     });
     expect(logs).toEqual([]);
   });
@@ -114,6 +115,7 @@ describe('loadMemory', () => {
       toldToWait: ['id:x'],
       notices: [],
       senders: [],
+      threads: [],
     });
     expect(whole.logs).toEqual([]);
     const damaged = await load(
@@ -171,6 +173,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      threads: [],
     });
     const v2 = await load(
       JSON.stringify({ version: 2, conversation, handled: [], usage: usageV2, wakeUps: [wakeUp] }),
@@ -208,9 +211,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 7, conversation, handled: [] }),
-      'agent-memory-v7',
-      ' (version 7, newer than 6)',
+      JSON.stringify({ version: 8, conversation, handled: [] }),
+      'agent-memory-v8',
+      ' (version 8, newer than 7)',
     ],
     [
       'a memory without its conversation',
@@ -244,18 +247,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 7, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 7, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 8, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 8, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v7': older,
-      'agent-memory-v7-2': 'taken too',
+      'agent-memory-v8': older,
+      'agent-memory-v8-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v7-3');
-    expect(values.get('agent-memory-v7')).toBe(older);
-    expect(values.get('agent-memory-v7-2')).toBe('taken too');
-    expect(values.get('agent-memory-v7-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v8-3');
+    expect(values.get('agent-memory-v8')).toBe(older);
+    expect(values.get('agent-memory-v8-2')).toBe('taken too');
+    expect(values.get('agent-memory-v8-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

@@ -51,4 +51,30 @@ describe('the work queue', () => {
     expect(await drain(queue)).toEqual(['bob2', 'HOST1', 'bob3']);
     expect(await queue.take()).toBeUndefined();
   });
+
+  test('from a backlog, an item of a lane not first waits for what is on its way, and a HOST item that comes meanwhile goes first; an idle taker does not wait (behaviour 9.3)', async () => {
+    let arrive: () => void = () => {};
+    let asked = 0;
+    const queue = makeWorkQueue<Item>(laneOf, {
+      beforeRest: () => {
+        asked += 1;
+        return new Promise<void>(resolve => {
+          arrive = resolve;
+        });
+      },
+    });
+    // Idle: bob's first is taken as it comes.
+    const first = queue.take();
+    queue.push({ from: 'bob', n: 1 });
+    expect(await first).toEqual({ from: 'bob', n: 1 });
+    expect(asked).toBe(0);
+    // A backlog: bob's next waits for the stream to catch up, which brings the HOST's.
+    queue.push({ from: 'bob', n: 2 });
+    const next = queue.take();
+    await Promise.resolve();
+    expect(asked).toBe(1);
+    queue.push({ from: 'HOST', n: 1 });
+    arrive();
+    expect(await next).toEqual({ from: 'HOST', n: 1 });
+  });
 });

@@ -46,12 +46,36 @@ const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage
   ];
 };
 
-/** Folds finished turns in a block once more than twice `keepTurns` of them are kept. */
+/**
+ * Folds finished turns in a block once more than twice `keepTurns` of them
+ * are kept. Only the thread's own turns count: other senders' turns shown
+ * in the HOST's thread (./threads.ts) stay between them until they fold with
+ * the HOST's, so a conversation going back and forth between the HOST and
+ * others rewrites the HOST's beginning no more often than the HOST's alone.
+ */
 const foldInBlocks = (conversation: Conversation, keepTurns: number): void => {
   // The last turn is the one in progress; only finished turns fold.
-  const finished = () => conversation.turns.length - 1;
+  const finished = () =>
+    conversation.turns.slice(0, -1).filter(turn => turn.thread === undefined).length;
   if (finished() <= 2 * keepTurns) return;
-  while (finished() > keepTurns) foldOldestTurn(conversation);
+  // Others' lines fold into one digest line per block: the digest grows as the HOST's alone would.
+  const others = new Map<string, number>();
+  while (finished() > keepTurns) {
+    const oldest = conversation.turns[0]!;
+    if (oldest.thread === undefined) foldOldestTurn(conversation);
+    else {
+      conversation.turns.shift();
+      others.set(oldest.thread, (others.get(oldest.thread) ?? 0) + 1);
+    }
+  }
+  if (others.size > 0) conversation.digest.push({ text: othersLine(others), count: 1 });
+};
+
+/** The digest's line for the turns of other threads folded in one block. */
+const othersLine = (others: ReadonlyMap<string, number>): string => {
+  const turns = [...others.values()].reduce((sum, count) => sum + count, 0);
+  const who = [...others].map(([sender, count]) => `${sender} (${count})`).join(', ');
+  return `meanwhile ${turns} exchange${turns === 1 ? '' : 's'} with others in their own threads: ${who}; mail recall finds them`;
 };
 
 /** Elides the oldest not-yet-elided tool result of the turn in progress; false when none is left. */

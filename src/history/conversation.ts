@@ -9,6 +9,8 @@ export interface Turn {
   /** One line saying what started the turn, e.g. `#3 from HOST: "ping"`. */
   title: string;
   messages: ChatMessage[];
+  /** Set on another sender's turn shown in the HOST's thread (./threads.ts): whose thread it is. */
+  thread?: string;
 }
 
 /** A folded turn, or a run of folded turns that read the same. */

@@ -11,12 +11,13 @@ import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, DigestEntry, Turn } from './conversation.js';
 import { decodeCall } from '../encoding/decode-call.js';
 import type { Args } from '../tools/read-args.js';
+import { cutWhole } from '../log/cut-text.js';
 
 const QUOTE_CHARS = 160;
 
 const quote = (text: string, maxChars: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat);
+  return JSON.stringify(cutWhole(flat, maxChars));
 };
 
 const messageText = (args: Args | undefined): string =>

@@ -15,6 +15,7 @@ import { quoteList } from '../tools/explain-failure.js';
 import { dispatchBuiltinTool, type BuiltinContext } from '../tools/dispatch-builtin-tool.js';
 import type { Observe } from './agent-events.js';
 import { capResult } from './cap-result.js';
+import { cutWhole } from '../log/cut-text.js';
 import { runWithTimeout } from './run-with-timeout.js';
 
 const PREVIEW_CHARS = 120;
@@ -23,7 +24,7 @@ const summarise = (args: Record<string, unknown>): string => {
   const text = JSON.stringify(args, (_key, value: unknown) =>
     typeof value === 'bigint' ? `+${value}` : value,
   );
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+  return cutWhole(text, PREVIEW_CHARS);
 };
 
 const execute = async (
@@ -57,7 +58,7 @@ export const runToolCall = async (
     observe({
       kind: 'tool-call',
       name: call.name,
-      summary: call.arguments.slice(0, PREVIEW_CHARS),
+      summary: cutWhole(call.arguments, PREVIEW_CHARS, ''),
     });
     observe({ kind: 'tool-result', name: call.name, ok: false, preview: decoded.error });
     return renderError(new Error(decoded.error));
@@ -78,7 +79,12 @@ export const runToolCall = async (
     text = renderError(error);
   }
   const capped = capResult(text, limits.maxResultChars);
-  observe({ kind: 'tool-result', name: call.name, ok, preview: capped.slice(0, PREVIEW_CHARS) });
+  observe({
+    kind: 'tool-result',
+    name: call.name,
+    ok,
+    preview: cutWhole(capped, PREVIEW_CHARS, ''),
+  });
   return capped;
 };
 harden(runToolCall);

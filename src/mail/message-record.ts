@@ -3,6 +3,8 @@
  * beyond the common ones depend on `type`; everything is optional here
  * because a malformed message must be handled, not crash the loop.
  */
+import { cutWhole } from '../log/cut-text.js';
+
 export interface MessageRecord {
   type?: unknown;
   number?: unknown;
@@ -61,8 +63,9 @@ export const packageText = (message: MessageRecord): string => {
 };
 harden(packageText);
 
+/** At most `max` characters of a text, never ending inside a token (../log/cut-text.ts), saying how long it was. */
 export const cut = (text: string, max: number): string =>
-  text.length > max ? `${text.slice(0, max)}… (${text.length} characters in all)` : text;
+  cutWhole(text, max, `… (${text.length} characters in all)`);
 harden(cut);
 
 /** The pet-name paths of a proposal rendered as strings ("dir/name"). */

@@ -9,7 +9,8 @@
  * others and still waits for (requests, approvals, proposals), and whom the
  * quota has told to wait; since version 5 where each ask's life stood
  * (asks/ask-life.ts); since version 6 the senders it served (turns in a
- * row, turns this hour, who is held). It is stored as one
+ * row, turns this hour, who is held); since version 7 each correspondent's
+ * thread (../history/threads.ts). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -17,6 +18,7 @@
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
+import { readThreads, splitBySender, type SenderThread } from '../history/threads.js';
 import type { Log } from '../log/log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-ups.js';
 import {
@@ -43,14 +45,21 @@ harden(MEMORY_NAME);
  * 5: each pending ask keeps its `state` (made, sent, or settled while its
  * approved call runs); a version 4 ask was sent.
  * 6: and `senders` (../peers/sender-ledger.ts); a version 1–5 memory loads with none.
+ * 7: and `threads`, each sender's own thread besides the HOST's (`conversation`,
+ * which holds every turn); a version 1–6 memory, whose conversation all
+ * senders shared, loads with its turns and digest lines copied into the
+ * thread of the sender each names (../history/threads.ts): nothing is lost.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 6;
+export const VERSION = 7;
 harden(VERSION);
 
 export interface Memory {
+  /** The HOST's thread: every turn (docs/behaviour.md 9.1). */
   conversation: Conversation;
+  /** Each other sender's own thread, the least recently served first (version 7). */
+  threads: SenderThread[];
   /** Keys of handled messages, oldest first. */
   handled: string[];
   usage: UsageLedger;
@@ -80,6 +89,7 @@ export interface Memory {
 
 export const freshMemory = (now: number = Date.now()): Memory => ({
   conversation: emptyConversation(),
+  threads: [],
   handled: [],
   usage: emptyUsage(now),
   wakeUps: [],
@@ -93,6 +103,7 @@ harden(freshMemory);
 type StoredMemory = {
   version: number;
   conversation: Conversation;
+  threads?: unknown;
   handled: string[];
   usage?: unknown;
   wakeUps?: unknown;
@@ -157,6 +168,8 @@ export const loadMemory = async (
   powers: PowersRef,
   log: Log,
   now: number = Date.now(),
+  /** How the daemon names the HOST: its turns are in no other sender's thread. */
+  hostName = 'HOST',
 ): Promise<Memory> => {
   const freshNow = () => freshMemory(now);
   // Once a memory is known to exist, a failure must not let this run overwrite it.
@@ -199,6 +212,7 @@ export const loadMemory = async (
     const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
     return {
       conversation: parsed.conversation,
+      threads: readStoredThreads(parsed, hostName, log),
       handled: parsed.handled,
       usage,
       wakeUps,
@@ -219,6 +233,21 @@ export const loadMemory = async (
   }
 };
 harden(loadMemory);
+
+/** Version 7's threads; an older memory's shared conversation split by sender (nothing lost). */
+const readStoredThreads = (parsed: StoredMemory, hostName: string, log: Log): SenderThread[] => {
+  if (parsed.version < 7) {
+    const threads = splitBySender(parsed.conversation, hostName);
+    if (threads.length > 0)
+      log(
+        `${MEMORY_NAME}: the conversation of version ${parsed.version} split into ${threads.length} sender thread(s) besides ${hostName}'s`,
+      );
+    return threads;
+  }
+  const { threads, lost } = readThreads(parsed.threads);
+  if (lost > 0) log(`${MEMORY_NAME}: ${lost} thread(s) did not read and were left out`);
+  return threads;
+};
 
 /** What help() says about a memory this run could not use (nothing when all is well). */
 export const describeMemoryTrouble = (memory: Memory): string[] => [
@@ -266,6 +295,7 @@ export const saveMemory = async (
         {
           version: VERSION,
           conversation: memory.conversation,
+          threads: memory.threads,
           handled: memory.handled,
           usage: memory.usage,
           wakeUps: memory.wakeUps,

@@ -8,6 +8,8 @@
 import type { Conversation, DigestEntry, Turn } from '../history/conversation.js';
 import { describeActions } from '../history/digest.js';
 import type { Origin } from '../serving/notices.js';
+import { cutWhole } from '../log/cut-text.js';
+import { redactStrings } from '../log/agent-output.js';
 
 /** Short keys: a chunk holds many records, and every key is repeated in each. */
 export interface ExchangeRecord {
@@ -28,8 +30,9 @@ const RECORD_TEXT_CHARS = 3_000;
 // Replies and messages quoted in full up to this (the digest quotes 160 characters).
 const QUOTE_CHARS = 2_000;
 
-const cutText = (text: string): string =>
-  text.length > RECORD_TEXT_CHARS ? `${text.slice(0, RECORD_TEXT_CHARS)}…` : text;
+// Redacted first, then cut never through a token (docs/behaviour.md 9.5).
+const redactThenCut = (text: string, redact: (text: string) => string): string =>
+  cutWhole(redact(text), RECORD_TEXT_CHARS);
 
 // A title or digest line starts `#12 from HOST: "…"` for a message's turn.
 const TITLE = /^#(\d+) from ([^:]+): /;
@@ -53,8 +56,14 @@ export const recordOfTurn = (
       ? fromTitle(turn.title)
       : { n: Number(origin.number), from: origin.sender }),
     ...(at === undefined ? {} : { at }),
-    in: redact(cutText(notice)),
-    out: redact(cutText(describeActions(turn.messages, QUOTE_CHARS).join('; '))),
+    in: redactThenCut(notice, redact),
+    out: redactThenCut(
+      describeActions(
+        turn.messages.map(message => redactStrings(message, redact)),
+        QUOTE_CHARS,
+      ).join('; '),
+      redact,
+    ),
   };
 };
 harden(recordOfTurn);

@@ -47,8 +47,8 @@ export interface HistoryArchive {
   save(): Promise<void>;
   /** Forgets the whole history (forget()); says how many chunks went. */
   forget(): Promise<number>;
-  /** The exchanges that best match the query's words. */
-  search(query: string): Promise<RecallResult>;
+  /** The exchanges that best match the query's words: only `from`'s when given (a sender's thread), else all. */
+  search(query: string, from?: string): Promise<RecallResult>;
   /** For help(). */
   describe(): string[];
 }
@@ -216,7 +216,8 @@ export const loadHistoryArchive = async (
       }
       return chunks;
     },
-    search: query => searchHistory({ powers, closed, open, query }),
+    search: (query, from) =>
+      searchHistory({ powers, closed, open, query, from, now: () => clock.now() }),
     describe: () => [
       `${closed.length + 1} chunk${closed.length === 0 ? '' : 's'} (the open one holds ${open.length} exchange${open.length === 1 ? '' : 's'}), ${(totalBytes() / MB).toFixed(2)} of ${setup.maxMb} MB (LAL_HISTORY_MB); searchable with mail recall`,
       ...(dropped > 0

@@ -19,31 +19,35 @@ export interface Bm25<Ref> {
   see(words: readonly string[], ref: Ref): void;
   /** Documents seen so far. */
   documents(): number;
-  /** The `limit` best matches, best first (ties: the one seen later first). */
+  /** The `limit` best matches, best first (ties: the newer first). */
   top(limit: number): Ranked<Ref>[];
 }
 
-export const makeBm25 = <Ref>(queryTerms: readonly string[]): Bm25<Ref> => {
+export const makeBm25 = <Ref>(
+  queryTerms: readonly string[],
+  /** Documents come newest first (a search that may stop early reads the newest first); else oldest first. */
+  seenNewestFirst = false,
+): Bm25<Ref> => {
+  const newerFirst = seenNewestFirst ? 1 : -1;
   const termIndex = new Map(queryTerms.map((term, index) => [term, index]));
   const documentFrequency = queryTerms.map(() => 0);
-  const matches: { ref: Ref; counts: number[]; length: number; order: number }[] = [];
+  // Counts kept by term only where found: a long query must not cost a slot per term per match.
+  const matches: { ref: Ref; counts: Map<number, number>; length: number; order: number }[] = [];
   let documents = 0;
   let totalLength = 0;
   return {
     see(words, ref) {
       documents += 1;
       totalLength += words.length;
-      let counts: number[] | undefined;
+      let counts: Map<number, number> | undefined;
       for (const word of words) {
         const index = termIndex.get(word);
         if (index === undefined) continue;
-        counts ??= queryTerms.map(() => 0);
-        counts[index]! += 1;
+        counts ??= new Map();
+        counts.set(index, (counts.get(index) ?? 0) + 1);
       }
       if (counts === undefined) return;
-      counts.forEach((count, index) => {
-        if (count > 0) documentFrequency[index]! += 1;
-      });
+      for (const index of counts.keys()) documentFrequency[index]! += 1;
       matches.push({ ref, counts, length: words.length, order: documents });
     },
     documents: () => documents,
@@ -56,13 +60,12 @@ export const makeBm25 = <Ref>(queryTerms: readonly string[]): Bm25<Ref> => {
         .map(match => ({
           ref: match.ref,
           order: match.order,
-          score: match.counts.reduce((sum, count, index) => {
-            if (count === 0) return sum;
+          score: [...match.counts].reduce((sum, [index, count]) => {
             const norm = K1 * (1 - B + (B * match.length) / Math.max(1, averageLength));
             return sum + (idf[index]! * count * (K1 + 1)) / (count + norm);
           }, 0),
         }))
-        .sort((a, b) => b.score - a.score || b.order - a.order)
+        .sort((a, b) => b.score - a.score || newerFirst * (a.order - b.order))
         .slice(0, limit)
         .map(({ ref, score }) => ({ ref, score }));
     },

@@ -1,8 +1,12 @@
 /**
- * The `recall` op's search: every exchange of the history, closed chunks
- * read from the store a few at a time and the open one from memory, ranked
- * by BM25 on the query's words; the best few come back with their message
- * number, sender and date, the text cut around the first word found.
+ * The `recall` op's search: the exchanges of the history the turn may see
+ * (a sender's turn its own, the HOST's all: docs/behaviour.md 9.1), newest
+ * first, the open chunk from memory and closed chunks read from the store a
+ * few at a time, ranked by BM25 on the query's words; the best few come
+ * back with their message number, sender and date, the text cut around the
+ * first word found. Bounded (behaviour 9.4): at most QUERY_WORDS_MAX of the
+ * query's words are looked for, and reading stops after SEARCH_MS; the
+ * result says when either cut it short.
  */
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { ExchangeRecord } from './exchange-record.js';
@@ -16,6 +20,12 @@ const RECALL_LIMIT = 5;
 const READ_AT_ONCE = 16;
 // Characters of each side of an exchange shown; a longer one is cut around the first match.
 const EXCERPT_CHARS = 600;
+/** Distinct words of a query looked for: more than any question needs. */
+export const QUERY_WORDS_MAX = 32;
+harden(QUERY_WORDS_MAX);
+/** Reading older chunks stops after this long (ms); what was read is ranked. */
+export const SEARCH_MS = 2_000;
+harden(SEARCH_MS);
 
 interface RecalledExchange {
   messageNumber?: number;
@@ -33,6 +43,8 @@ export interface RecallResult {
   found: RecalledExchange[];
   /** Chunks that could not be read (left out). */
   unreadable?: number;
+  /** What bounded the search, when something did: the query's words, the time. */
+  cut?: string;
 }
 
 const NOTICE_HEAD = /^Message #\d+ from [^:]*: /;
@@ -66,20 +78,46 @@ export const searchHistory = async (options: {
   closed: readonly ClosedChunk[];
   open: readonly ExchangeRecord[];
   query: string;
+  /** The sender whose exchanges alone are searched; every exchange when undefined (the HOST's turn). */
+  from?: string | undefined;
+  /** The time, for the search's bound. */
+  now: () => number;
 }): Promise<RecallResult> => {
-  const { powers, closed, open, query } = options;
-  const terms = queryWords(query);
-  if (terms.length === 0)
+  const { powers, closed, open, query, from, now } = options;
+  const allTerms = queryWords(query);
+  if (allTerms.length === 0)
     throw new Error('query has no words to look for: give a few, e.g. "vault code"');
-  const ranking = makeBm25<ExchangeRecord>(terms);
+  const terms = allTerms.slice(0, QUERY_WORDS_MAX);
+  const cuts =
+    allTerms.length > terms.length
+      ? [
+          `only the first ${QUERY_WORDS_MAX} of the query's ${allTerms.length} distinct words were looked for`,
+        ]
+      : [];
+  const deadline = now() + SEARCH_MS;
+  const ranking = makeBm25<ExchangeRecord>(terms, true);
   const see = (records: readonly ExchangeRecord[]) => {
-    for (const record of records) ranking.see(wordsOf(`${record.in}\n${record.out}`), record);
+    for (let index = records.length - 1; index >= 0; index -= 1) {
+      const record = records[index]!;
+      // Another sender's exchange is not this thread's: never read, never counted.
+      if (from !== undefined && record.from !== from) continue;
+      ranking.see(wordsOf(`${record.in}\n${record.out}`), record);
+    }
   };
+  see(open);
   let unreadable = 0;
-  for (let start = 0; start < closed.length; start += READ_AT_ONCE) {
-    // eslint-disable-next-line no-await-in-loop -- a few chunks at a time, oldest first
+  const newestFirst = [...closed].reverse();
+  for (let start = 0; start < newestFirst.length; start += READ_AT_ONCE) {
+    if (now() > deadline) {
+      const left = newestFirst.length - start;
+      cuts.push(
+        `the search stopped after ${SEARCH_MS / 1000} s: the ${left} oldest chunk${left === 1 ? '' : 's'} of the history were not searched`,
+      );
+      break;
+    }
+    // eslint-disable-next-line no-await-in-loop -- a few chunks at a time, newest first
     const chunks = await Promise.all(
-      closed
+      newestFirst
         .slice(start, start + READ_AT_ONCE)
         .map(chunk => readChunk(powers, chunk.name).catch(() => undefined)),
     );
@@ -88,12 +126,12 @@ export const searchHistory = async (options: {
       else unreadable += 1;
     }
   }
-  see(open);
   const found = ranking.top(RECALL_LIMIT).map(({ ref }) => shown(ref, terms));
   return harden({
     searched: ranking.documents(),
     found,
     ...(unreadable > 0 ? { unreadable } : {}),
+    ...(cuts.length > 0 ? { cut: cuts.join('; ') } : {}),
   });
 };
 harden(searchHistory);

@@ -158,9 +158,10 @@ const assembleTrackers = (
 /** The memory and the searchable history of every turn (src/recall/), with their sections in help(). */
 const loadStore = async (
   setup: PartsSetup,
+  hostName: string,
 ): Promise<{ memory: Memory; history: HistoryArchive }> => {
   const { powers, log, redact, clock, config, status } = setup;
-  const memory = await loadMemory(powers, log, clock.now());
+  const memory = await loadMemory(powers, log, clock.now(), hostName);
   status.section('Memory', () => describeMemoryTrouble(memory));
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
@@ -259,7 +260,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = readDirectEvaluation(env);
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
-  const { memory, history } = await loadStore(setup);
+  const { memory, history } = await loadStore(setup, daemon.names.host);
   const model = await loadModel({
     createProvider: setup.createProvider,
     env,
@@ -304,6 +305,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     model,
     config,
     conversation: memory.conversation,
+    threads: memory.threads,
     powers,
     nameOf,
     tools,

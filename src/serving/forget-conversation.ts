@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../lifecycle/clock.js';
 import { emptyConversationInPlace } from '../history/conversation.js';
+import { emptyThreadsInPlace } from '../history/threads.js';
 import type { Log } from '../log/log.js';
 import type { Memory } from '../memory/agent-memory.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
@@ -20,6 +21,8 @@ export const forgetConversation = async (
   await history.forget();
   const calls = Object.values(memory.usage.byModel).reduce((sum, usage) => sum + usage.calls, 0);
   emptyConversationInPlace(memory.conversation);
+  // Every sender's thread too: the HOST's held all their turns.
+  emptyThreadsInPlace(memory.threads);
   memory.usage = emptyUsage(clock.now());
   log('memory cleared by forget()');
   return `Forgot ${turnsForgotten} turn${turnsForgotten === 1 ? '' : 's'} of conversation, the digest, the searchable history, and the usage of ${calls} model call${calls === 1 ? '' : 's'}. The ids of handled messages and the pending wake-ups are kept.`;

@@ -10,6 +10,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation } from '../history/conversation.js';
 import { startTurn } from '../history/conversation.js';
+import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../loop/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
 import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
@@ -53,7 +54,10 @@ export interface TurnServerSetup {
   /** The model, or why there is none. */
   model: { provider: Provider } | { problem: string };
   config: AgentConfig;
+  /** The HOST's thread: every turn (docs/behaviour.md 9.1). */
   conversation: Conversation;
+  /** Every other sender's own thread. */
+  threads: SenderThread[];
   powers: PowersRef;
   nameOf: NameOf;
   tools: ToolRegistry;
@@ -79,7 +83,7 @@ export interface TurnServerSetup {
   quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
   progress?: LivePlaceholders;
-  /** The searchable history: each finished turn is added, and mail's `recall` searches it. */
+  /** The searchable history: each finished turn is added, and mail's `recall` searches it (a sender's turn, its own exchanges). */
   history?: Pick<HistoryArchive, 'add' | 'search'>;
   /** What no tool call may touch (policy/store-boundary.ts). */
   boundary?: StoreBoundary;
@@ -108,6 +112,8 @@ const builtinContextFor = (
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
   notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
+  /** The sender whose thread the turn is in; undefined for the HOST's (which sees all). */
+  thread: string | undefined,
 ): BuiltinContext => ({
   powers: setup.powers,
   nameOf: setup.nameOf,
@@ -120,14 +126,19 @@ const builtinContextFor = (
   ...(setup.givers === undefined ? {} : { givers: setup.givers }),
   ...(setup.boundary === undefined ? {} : { isOwnDirectory: setup.boundary.isOwnDirectory }),
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
-  ...(setup.history === undefined ? {} : { recall: setup.history.search }),
+  ...(setup.history === undefined
+    ? {}
+    : {
+        recall: (query: string) => setup.history!.search(query, thread),
+      }),
   ...(placeholder === undefined || origin === undefined
     ? {}
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
-  const { model, config, conversation, observe, tell, signal } = setup;
+  const { model, config, observe, tell, signal } = setup;
+  const hostName = setup.daemon?.names.host ?? 'HOST';
   // Messages the model dismissed that are not the one it handled wait here for their own turn; bounded for long runs.
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
@@ -170,11 +181,22 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
           };
     // What the model said to whom during this turn.
     const answered = new Set<string>();
-    const context = builtinContextFor(setup, origin, placeholder, {
-      noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-      noteDismissed: number => dismissedByModel.add(number),
-    });
-    const turn = startTurn(conversation, title, cut(content, NOTICE_MAX_CHARS));
+    // A sender's turn sees its own thread only; the HOST's sees every turn (behaviour 9.1).
+    const thread = threadSender(origin, hostName);
+    const conversation =
+      thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
+    const context = builtinContextFor(
+      setup,
+      origin,
+      placeholder,
+      {
+        noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+        noteDismissed: number => dismissedByModel.add(number),
+      },
+      thread,
+    );
+    // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
+    const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,
@@ -221,9 +243,10 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         asks: setup.asks,
         tell,
         redact: setup.redact,
-        hostName: setup.daemon?.names.host ?? 'HOST',
+        hostName,
       }),
     );
+    if (thread !== undefined) showToHost(setup.conversation, turn, thread);
     // Closed in the history by now, whatever ended it: kept whole, to be searched later.
     setup.history?.add(turn, origin);
     return outcome;

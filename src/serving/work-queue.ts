@@ -5,7 +5,11 @@
  * the agent's own outcomes and wake-ups) are served before the others, and
  * within each tier lanes take turns (round robin), so one sender's flood
  * never starves another. Each lane keeps its own order. Without a lane
- * function it is one first-in first-out queue.
+ * function it is one first-in first-out queue. Before an item of a lane
+ * that is not first is taken from a backlog, `beforeRest` lets what is
+ * still on its way arrive (the mail stream catching up): a HOST's message
+ * behind a flood of others' is then taken next (docs/behaviour.md 9.3). A
+ * taker that found the queue empty serves what comes at once.
  */
 export interface WorkQueue<T> {
   push(item: T): void;
@@ -50,38 +54,51 @@ const makeTier = <T>() => {
 
 const ONE_LANE: Lane = harden({ key: '', first: true });
 
-export const makeWorkQueue = <T>(laneOf: (item: T) => Lane = () => ONE_LANE): WorkQueue<T> => {
+export const makeWorkQueue = <T>(
+  laneOf: (item: T) => Lane = () => ONE_LANE,
+  options: {
+    /** Awaited before an item of a lane that is not first is taken (one taker at a time). */
+    beforeRest?: () => Promise<void>;
+  } = {},
+): WorkQueue<T> => {
   const first = makeTier<T>();
   const rest = makeTier<T>();
-  let waiting: ((item: T | undefined) => void) | undefined;
+  let waiting: (() => void) | undefined;
   let closed = false;
-  const next = () => first.take() ?? rest.take();
+  const wake = () => {
+    const waker = waiting;
+    waiting = undefined;
+    waker?.();
+  };
+  const take = async (): Promise<T | undefined> => {
+    // An idle taker serves what comes at once; one with a backlog lets the rest arrive first.
+    let idle = false;
+    for (;;) {
+      if (first.size() > 0) return first.take();
+      if (rest.size() > 0) {
+        // eslint-disable-next-line no-await-in-loop -- what is on its way may be a first lane's
+        if (!idle && options.beforeRest !== undefined) await options.beforeRest();
+        return first.take() ?? rest.take();
+      }
+      if (closed) return undefined;
+      idle = true;
+      // eslint-disable-next-line no-await-in-loop -- until something is pushed, or the queue closes
+      await new Promise<void>(resolve => {
+        waiting = resolve;
+      });
+    }
+  };
   return {
     push(item) {
       if (closed) return;
-      if (waiting !== undefined) {
-        const wake = waiting;
-        waiting = undefined;
-        wake(item);
-        return;
-      }
       const lane = laneOf(item);
       (lane.first ? first : rest).push(lane.key, item);
+      wake();
     },
-    take() {
-      if (first.size() + rest.size() > 0) return Promise.resolve(next());
-      if (closed) return Promise.resolve(undefined);
-      return new Promise(resolve => {
-        waiting = resolve;
-      });
-    },
+    take,
     close() {
       closed = true;
-      if (waiting !== undefined) {
-        const wake = waiting;
-        waiting = undefined;
-        wake(undefined);
-      }
+      wake();
     },
     size: () => first.size() + rest.size(),
     waiting: () => [...first.waiting(), ...rest.waiting()],

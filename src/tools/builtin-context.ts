@@ -26,7 +26,7 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
-  /** Searches the whole conversation kept in the store (mail's `recall` op); absent where none is kept. */
+  /** Searches the conversation kept in the store (mail's `recall` op): a sender's turn its own exchanges, the HOST's all (behaviour 9.1); absent where none is kept. */
   recall?: (query: string) => Promise<RecallResult>;
   /** The HOST's name in this daemon (HOST, @host). */
   hostName?: string;

@@ -1,0 +1,89 @@
+/**
+ * Each correspondent's thread as a module (docs/behaviour.md 9.1): a
+ * sender's thread is found or made and kept most recently used last, at
+ * most THREADS_KEPT of them; a conversation of the previous release splits
+ * by the sender each title names, the HOST's left in the HOST's thread; the
+ * HOST's thread shows another sender's turn as one line, and folds as often
+ * as the HOST's own turns alone would, others' lines into one digest line.
+ */
+import { describe, expect, test } from 'vitest';
+import { emptyConversation, startTurn } from '../src/history/conversation.js';
+import { buildRequest } from '../src/history/build-request.js';
+import {
+  showToHost,
+  splitBySender,
+  threadOf,
+  threadSender,
+  THREADS_KEPT,
+  type SenderThread,
+} from '../src/history/threads.js';
+
+describe('threads', () => {
+  test('the HOST and the agent itself have no sender thread; others do', () => {
+    expect(threadSender(undefined, 'HOST')).toBeUndefined();
+    expect(threadSender({ sender: 'HOST' }, 'HOST')).toBeUndefined();
+    expect(threadSender({ sender: 'bob' }, 'HOST')).toBe('bob');
+    expect(threadSender({ sender: 'HOST' }, '@host')).toBe('HOST');
+  });
+
+  test(`a thread is found again, the most recently used kept last, at most ${THREADS_KEPT}`, () => {
+    const threads: SenderThread[] = [];
+    const bobs = threadOf(threads, 'bob');
+    startTurn(bobs, '#1 from bob: "hi"', 'hi');
+    threadOf(threads, 'carol');
+    expect(threadOf(threads, 'bob')).toBe(bobs);
+    expect(threads.map(thread => thread.sender)).toEqual(['carol', 'bob']);
+    for (let index = 0; index < THREADS_KEPT; index += 1) threadOf(threads, `peer-${index}`);
+    expect(threads).toHaveLength(THREADS_KEPT);
+    expect(threads.map(thread => thread.sender)).not.toContain('bob');
+  });
+
+  test('a shared conversation splits by the sender each digest line and turn names', () => {
+    const shared = emptyConversation();
+    shared.digest.push(
+      { text: '#1 from HOST: "my PIN is 4921" → replied "ok"', count: 1 },
+      { text: '#2 from bob: "teal" → replied "ok"', count: 2 },
+      { text: 'outcome: r1 ANSWERED → replied "ok"', count: 1 },
+    );
+    startTurn(shared, '#3 from carol: "hello"', 'Message #3 from carol: hello');
+    startTurn(shared, '#4 from HOST: "vault 7788"', 'Message #4 from HOST: vault 7788');
+    startTurn(shared, '#5 from bob: "Oslo"', 'Message #5 from bob: Oslo');
+    const threads = splitBySender(shared, 'HOST');
+    expect(threads.map(thread => thread.sender)).toEqual(['carol', 'bob']);
+    const [carol, bob] = threads.map(thread => thread.conversation);
+    expect(bob!.digest).toEqual([{ text: '#2 from bob: "teal" → replied "ok"', count: 2 }]);
+    expect(bob!.turns.map(turn => turn.title)).toEqual(['#5 from bob: "Oslo"']);
+    expect(carol!.turns.map(turn => turn.title)).toEqual(['#3 from carol: "hello"']);
+    // The HOST's thread keeps everything.
+    expect(shared.turns).toHaveLength(3);
+    expect(shared.digest).toHaveLength(3);
+  });
+
+  test("another sender's turn is one line in the HOST's thread; the HOST's turns alone decide when it folds", () => {
+    const host = emptyConversation();
+    const budget = { contextTokens: 100_000, keepTurns: 2, digestChars: 10_000 };
+    for (let round = 1; round <= 5; round += 1) {
+      const own = startTurn(host, `#${round}0 from HOST: "ping ${round}"`, `ping ${round}`);
+      own.messages.push({ role: 'assistant', content: `pong ${round}` });
+      const bobs = startTurn(emptyConversation(), `#${round}1 from bob: "hi ${round}"`, 'hi');
+      bobs.messages.push({ role: 'assistant', content: `hello bob ${round}` });
+      showToHost(host, bobs, 'bob');
+    }
+    const shown = host.turns[1]!;
+    expect(shown.thread).toBe('bob');
+    expect(shown.messages).toEqual([
+      { role: 'user', content: '#11 from bob: "hi 1" → said "hello bob 1"' },
+    ]);
+    // Five own turns and five lines: more than twice keepTurns of its own, so a block folds.
+    startTurn(host, '#60 from HOST: "ping 6"', 'ping 6');
+    const request = buildRequest('system', host, [], budget);
+    expect(host.turns.filter(turn => turn.thread === undefined)).toHaveLength(3);
+    expect(host.digest.map(entry => entry.text)).toEqual([
+      '#10 from HOST: "ping 1" → said "pong 1"',
+      '#20 from HOST: "ping 2" → said "pong 2"',
+      '#30 from HOST: "ping 3" → said "pong 3"',
+      'meanwhile 2 exchanges with others in their own threads: bob (2); mail recall finds them',
+    ]);
+    expect(JSON.stringify(request.messages)).toContain('#31 from bob');
+  });
+});
