@@ -37,6 +37,7 @@ import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archi
 import { makeNoticeQueue, type NoticeQueue } from './notices.js';
 import {
   makeLivePlaceholders,
+  readProgressDelay,
   readLiveProgress,
   type LivePlaceholders,
 } from '../progress/live-placeholders.js';
@@ -227,6 +228,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
     log,
     enabled: liveProgress,
     directEvaluation,
+    postAfterMs: readProgressDelay(env),
   });
 };
 
