@@ -206,7 +206,7 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   progress(stepLine([8], 'recall of five facts after 150 and 1,000 exchanges, store writes'));
   figures.push(recallFigure(await runRecallFigure()));
   progress(
-    "and the agent among others: each thread's prefix reuse, the HOST's wait behind a flood",
+    stepLine([9, 10], 'among others: prefix reuse per thread, the HOST waiting behind a flood'),
   );
   figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
   progress('and the approvals the taint rule adds over a typical workload');
