@@ -209,11 +209,11 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     stepLine([9, 10], 'among others: prefix reuse per thread, the HOST waiting behind a flood'),
   );
   figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
-  progress('and the approvals the taint rule adds over a typical workload');
+  progress(stepLine([11], 'the approvals the taint rule adds over a typical workload'));
   figures.push(await approvalsFigure());
-  progress('and model calls over a simulated day of schedules (heartbeat, hourly reminders)');
+  progress(stepLine([12], 'model calls over a simulated day of schedules'));
   figures.push(await schedulesFigure());
-  progress('and the first request with 0 to 500 tools in tools/, and the toolbox search');
+  progress(stepLine([13], 'the first request with 0 to 500 tools, and the toolbox search'));
   figures.push(await withTokenizer(toolboxFigure));
   const wallMs = performance.now() - started;
   const machine = machineInfo();
