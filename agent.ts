@@ -31,7 +31,7 @@ const HELP: Record<string, string> = {
   startedAt:
     'startedAt() → when this agent started (milliseconds since 1970): setup tells a running agent from one it had to start again.',
   forget:
-    "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:lal",
+    "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:controller-for-lal (the agent caplet, controller-for-<guest>)",
 };
 
 /** Options a daemon passes (`env`) and an in-process host may add. */

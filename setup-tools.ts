@@ -35,6 +35,7 @@ import {
   readPin,
   readRestart,
   readTokenFile,
+  readWorker,
   type GuestNames,
 } from './setup/read-setup-env.js';
 import { sayToConsole } from './setup/say.js';
@@ -120,7 +121,9 @@ export const makeToolSetup =
         ? undefined
         : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
 
-    await makeToolCaplets(hostPowers, daemon, plans, say);
+    // The tools run beside the agent they are for, in its worker (or one of their own).
+    const worker = readWorker(env, names?.guestName ?? 'tools', daemon.worker);
+    const { created } = await makeToolCaplets(hostPowers, { ...daemon, worker }, plans, say);
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
     if (mcpPlan !== undefined) await sayMcpTools(hostPowers, mcpPlan.petName, say);
     if (faeCwd === undefined) {
@@ -141,6 +144,8 @@ export const makeToolSetup =
       env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
       agentSpecifier,
       introducedNames: Object.fromEntries(toolNames.map(name => [name, name])),
+      madeAnew: created,
+      worker,
       restart: readRestart(env),
       pin: readPin(env),
       command: `FAE_GUEST=${names.guestName} ${command}`,

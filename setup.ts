@@ -28,6 +28,7 @@ import {
   readPin,
   readRestart,
   readTokenFile,
+  readWorker,
 } from './setup/read-setup-env.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
@@ -94,6 +95,7 @@ export const makeSetup =
       persona,
       env: pickEnv({ ...env, FAE_CWD: faeCwd, LAL_AUTH_TOKEN_FILE: tokenFile }),
       agentSpecifier,
+      worker: readWorker(env, names.guestName, daemon.worker),
       restart: readRestart(env),
       pin: readPin(env),
       command: `${prefix}${setupCommand(daemon)}`,

@@ -16,7 +16,8 @@ export interface FormField {
   readonly secret?: boolean;
 }
 
-export const ADD_AGENT_DESCRIPTION = 'Add an agent';
+// Upstream Lal's manager sends "Add an agent" too: ours says it makes a lal-fae agent (issue 35).
+export const ADD_AGENT_DESCRIPTION = 'Add an agent (lal-fae: Lal or Fae)';
 harden(ADD_AGENT_DESCRIPTION);
 
 export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
@@ -39,7 +40,7 @@ export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
   },
   {
     name: 'authToken',
-    label: 'API auth token',
+    label: 'API auth token (your chat shows it once submitted)',
     default: 'ollama',
     example: 'sk-ant-... for Anthropic',
     secret: true,

@@ -12,6 +12,7 @@ const SETUP_ENV_NAMES: readonly string[] = harden([
   'LAL_PIN',
   'LAL_RESTART',
   'LAL_FORM',
+  'LAL_WORKER',
   'LAL_AGENT_MODULE',
   'LAL_SIM_NO_BUILD',
   // npm run mutation's concurrency and the test files it hands vitest; the bench's mark on the

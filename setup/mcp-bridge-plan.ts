@@ -8,7 +8,7 @@
 import { Fail, q } from '@endo/errors';
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import { readMcpSettings, MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
+import { readMcpSettings, storableMcpArgs, MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 
@@ -42,6 +42,9 @@ export const planMcpBridge = (
     }
     isDirectory || Fail`MCP_CWD is not a directory: ${q(mcpCwd)}`;
   }
-  return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: picked });
+  // Stored so that a daemon restart gives it back unchanged (storableMcpArgs).
+  const args = storableMcpArgs(picked.MCP_ARGS);
+  const stored = args === undefined ? picked : { ...picked, MCP_ARGS: args };
+  return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: stored });
 };
 harden(planMcpBridge);

@@ -27,6 +27,14 @@ export interface ProvisionAgentOptions {
   agentSpecifier: string;
   /** Host pet name → the guest's name for it: values the guest starts with. */
   introducedNames?: Readonly<Record<string, string>>;
+  /**
+   * Host pet names made anew by this run (setup-tools after `endo remove`):
+   * an existing guest that holds an older value under the name is given the
+   * new one in its place (docs/mcp.md's remove-and-run-again).
+   */
+  madeAnew?: readonly string[];
+  /** The worker the agent runs in (readWorker: its own by default). */
+  worker: string;
   /** Replace an agent that is already running. */
   restart: boolean;
   /** Pin the agent in the host's PINS so that it starts again after a daemon restart (LAL_PIN). */
@@ -40,7 +48,8 @@ export interface AgentProvisioned {
   /** The names it was provisioned under: those asked for, unless another's (our-agents.ts). */
   names: GuestNames;
   guest: 'created' | 'reused';
-  agent: 'started' | 'restarted' | 'kept';
+  /** kept: it was running; revived: it was down and was started again by being looked up. */
+  agent: 'started' | 'restarted' | 'kept' | 'revived';
   /** The guest's names for the values it was given by this run. */
   handed: string[];
   pin: PinOutcome;
@@ -56,6 +65,7 @@ const handToExistingGuest = async (
   daemon: SetupDaemon,
   agentName: string,
   introducedNames: Readonly<Record<string, string>>,
+  madeAnew: ReadonlySet<string>,
 ): Promise<string[]> => {
   const entries = Object.entries(introducedNames);
   if (entries.length === 0) return [];
@@ -64,11 +74,19 @@ const handToExistingGuest = async (
   const hasTools = (await E(guest).has('tools')) && (await readable(guest, 'tools'));
   const handed: string[] = [];
   for (const [hostName, guestName] of entries) {
-    const held =
-      (await E(guest).has(guestName)) || (hasTools && (await E(guest).has('tools', guestName)));
-    if (held) continue;
+    const atTop = await E(guest).has(guestName);
+    const inTools = !atTop && hasTools && (await E(guest).has('tools', guestName));
     const id = await E(host).identify(hostName);
     if (id === undefined) continue;
+    if (atTop || inTools) {
+      // Kept, unless this run made the value anew: then the guest's older one is replaced.
+      if (!madeAnew.has(hostName)) continue;
+      const path = inTools ? ['tools', guestName] : [guestName];
+      if ((await E(guest).identify(...path)) === id) continue;
+      await daemon.storeIdentifier(guest, path, id);
+      handed.push(`${guestName} (replacing the one it held)`);
+      continue;
+    }
     await daemon.storeIdentifier(guest, hasTools ? ['tools', guestName] : [guestName], id);
     handed.push(guestName);
   }
@@ -111,7 +129,13 @@ export const provisionAgent = async (
         X`${q(guestName)} already exists but ${q(agentName)} does not, so there are no powers to start its agent with (it was not made by this script). Remove it (endo remove ${b(guestName)}) or choose another name.`,
       );
     }
-    handed = await handToExistingGuest(host, daemon, agentName, introducedNames);
+    handed = await handToExistingGuest(
+      host,
+      daemon,
+      agentName,
+      introducedNames,
+      new Set(options.madeAnew ?? []),
+    );
     say(
       `guest "${guestName}" already exists; reusing it${handed.length === 0 ? '' : `, gave it ${handed.join(', ')}`}`,
     );
@@ -127,8 +151,9 @@ export const provisionAgent = async (
   const controllerExists = await E(host).has(controllerName);
   // A controller left from an earlier guest of this name serves that old guest: replace it.
   if (controllerExists && guestExisted && !options.restart) {
+    const revived = await startIfDown(host, controllerName);
     say(
-      (await startIfDown(host, controllerName))
+      revived
         ? `"${controllerName}" already exists, but the ${guestName} agent was not running; it is started again (looked up), and answers the mail that waited.`
         : `"${controllerName}" already exists: the ${guestName} agent is running, so no second one was started.`,
     );
@@ -140,7 +165,7 @@ export const provisionAgent = async (
     say(`To restart it with the current settings: LAL_RESTART=1 ${options.command}`);
     await markOurs(host, controllerName);
     const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
-    return harden({ names, guest: 'reused', agent: 'kept', handed, pin });
+    return harden({ names, guest: 'reused', agent: revived ? 'revived' : 'kept', handed, pin });
   }
   if (controllerExists) {
     await unpinAgent(host, daemon, controllerName);
@@ -155,13 +180,18 @@ export const provisionAgent = async (
   // LAL_NAME: the guest's name, which the agent's log lines carry.
   const env = harden({ ...options.env, LAL_PERSONA: persona, LAL_NAME: guestName });
   await E(host).makeUnconfined(
-    daemon.worker,
+    options.worker,
     options.agentSpecifier,
     harden({ powersName: agentName, resultName: controllerName, env }),
   );
   // Names only: values such as LAL_AUTH_TOKEN are secrets.
   say(
     `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
+  );
+  say(
+    options.worker === daemon.worker
+      ? `it runs in the daemon's main worker "${daemon.worker}", shared with every caplet there (LAL_WORKER)`
+      : `it runs in a worker of its own, "${options.worker}" (LAL_WORKER=${daemon.worker} shares the daemon's main one)`,
   );
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
   await markOurs(host, controllerName);

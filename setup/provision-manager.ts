@@ -68,7 +68,12 @@ export const provisionManager = async (
     harden({
       powersName: agentName,
       resultName: controllerName,
-      env: harden({ ...options.env, LAL_AGENT_MODULE: options.agentSpecifier }),
+      // LAL_NAME: its log lines carry the guest's name, as the agents' do.
+      env: harden({
+        ...options.env,
+        LAL_NAME: guestName,
+        LAL_AGENT_MODULE: options.agentSpecifier,
+      }),
     }),
   );
   await markOurs(host, controllerName);

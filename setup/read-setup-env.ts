@@ -60,6 +60,22 @@ export const readPin = (env: SourceEnv): boolean => {
 };
 harden(readPin);
 
+/**
+ * The worker an agent and its tool caplets run in (LAL_WORKER): by default one
+ * of their own, `worker-for-<guest>`, so a fault in one agent or its tools
+ * (a worker the daemon ends) takes no other agent down (issue 35); the
+ * daemon's main worker's name (MAIN, @main) or any other shares one.
+ */
+export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
+  const raw = (env.LAL_WORKER ?? '').trim();
+  if (raw === '') return `worker-for-${guestName}`;
+  raw === mainWorker ||
+    /^[a-z0-9][a-z0-9-]{0,127}$/.test(raw) ||
+    Fail`LAL_WORKER must be ${q(mainWorker)} (the daemon's main worker, shared) or a worker's pet name (lower case, digits, -), got ${q(raw)}`;
+  return raw;
+};
+harden(readWorker);
+
 /** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
 export const readForm = (env: SourceEnv): boolean => {
   const raw = (env.LAL_FORM ?? '').trim().toLowerCase();

@@ -24,7 +24,7 @@ import { readStream } from '../src/daemon/stream-reader-client.js';
 import { ADD_AGENT_DESCRIPTION, ADD_AGENT_FIELDS, readSubmission } from './add-agent-form.js';
 import { pickEnv } from './passed-env.js';
 import { provisionAgent } from './provision-agent.js';
-import { guestNamesFor } from './read-setup-env.js';
+import { guestNamesFor, readWorker } from './read-setup-env.js';
 import { readSetupDaemon } from './setup-daemon.js';
 import type { SetupHostRef } from './setup-host.js';
 import { describeError } from '../providers/describe-error.js';
@@ -102,15 +102,21 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
           LAL_AUTH_TOKEN: submission.authToken,
         }),
         agentSpecifier,
+        worker: readWorker({}, names.guestName, daemon.worker),
         restart: false,
         pin: true,
         command: `LAL_NAME=${names.guestName} endo run --UNCONFINED dist/setup.js --powers ${daemon.agent}`,
         say: line => log(redact(line, secrets)),
       });
-      const exists = outcome.agent === 'kept';
+      const exists = outcome.agent === 'kept' || outcome.agent === 'revived';
       // Named otherwise when the name was another's (our-agents.ts).
       const made = outcome.names.guestName;
-      text = exists ? `Agent "${made}" already exists.` : `Agent "${made}" is now running.`;
+      text =
+        outcome.agent === 'kept'
+          ? `Agent "${made}" already exists.`
+          : outcome.agent === 'revived'
+            ? `Agent "${made}" already existed but was not running; it is running again.`
+            : `Agent "${made}" is now running.`;
       added = {
         name: made,
         host: submission.host,

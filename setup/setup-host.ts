@@ -35,6 +35,7 @@ interface SetupHost {
 
 export interface SetupGuest {
   has(...path: string[]): Awaitable<boolean>;
+  identify(...path: string[]): Awaitable<string | undefined>;
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;
   storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;
 }

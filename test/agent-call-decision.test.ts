@@ -90,7 +90,9 @@ describe('a gated op is put to the HOST however its arguments are written', () =
     });
     await run.send('make a box');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
-    expect(asked.description).toMatch(/^Lal asks to call makeDirectory /);
+    expect(asked.description).toMatch(
+      /^While serving message #\d+ from HOST, Lal asks to call makeDirectory /,
+    );
     await expect.poll(() => turnEnds(run)).toBe(1);
     expect(JSON.parse(lastResult(run, 1))).toMatchObject({ status: 'pending' });
     expect(await guest(run).has('box')).toBe(false);
@@ -198,9 +200,10 @@ describe('an approval stored by the previous release (its text only, cut at 400 
     await run.send('send it');
     await expect.poll(() => turnEnds(run)).toBe(1);
     const [asked] = await hostRequests(run);
-    const shown = /^Lal asks to call (send \{.*\}) while serving/s.exec(
-      String(asked!.description),
-    )![1]!;
+    const shown =
+      /^While serving message #\d+ from HOST, Lal asks to call (send \{.*\}) \(approval/s.exec(
+        String(asked!.description),
+      )![1]!;
     await storeAsBefore(run, action(shown));
     const seen: string[] = [];
     await run.restart([

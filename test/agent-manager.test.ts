@@ -75,7 +75,7 @@ const submit = (mailHost: MailHost, form: FormRecord, values: Record<string, str
 describe('the "Add an agent" form (newest daemon)', () => {
   it("setup.js starts the manager, which sends @host the form with upstream Lal's four fields, the token secret", async () => {
     const { mailHost, form, output } = await provisioned();
-    expect(form.description).toBe('Add an agent');
+    expect(form.description).toBe('Add an agent (lal-fae: Lal or Fae)');
     expect(await E(mailHost.host).reverseLocate(form.from)).toEqual(['setup-lal']);
     expect(form.fields!.map(field => [field.name, field.default, field.secret ?? false])).toEqual([
       ['name', undefined, false],

@@ -170,7 +170,9 @@ describe('forget()', () => {
     const run = await start({ clock, steps: [replyStep('one')] });
     await run.send('the secret word is marmalade');
     await run.reply('one');
-    expect(await run.help('forget')).toMatch(/endo eval 'E\(agent\)\.forget\(\)' agent:lal/);
+    expect(await run.help('forget')).toMatch(
+      /endo eval 'E\(agent\)\.forget\(\)' agent:controller-for-lal/,
+    );
     expect(await run.forget()).toMatch(
       /^Forgot 1 turn of conversation, the digest, the searchable history, and the usage of 1 model call\./,
     );

@@ -17,10 +17,14 @@ import {
   waitForMessage,
   type AgentRun,
   type Message,
+  type StartOptions,
 } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
-const { start } = useAgents();
+const agents = useAgents();
+// Posted at once, as the tests below look for it while the model thinks (the delay: its own tests).
+const start = (options: StartOptions) =>
+  agents.start({ ...options, env: { LAL_PROGRESS_AFTER_MS: '0', ...options.env } });
 
 interface Revision {
   envelope: { strings: string[] };
@@ -268,6 +272,53 @@ describe('live progress on the newest daemon', () => {
     await run.send('ping');
     const pong = await run.reply('pong');
     expect(await revisionsOf(run, pong.number)).toEqual([{ text: 'pong', done: true }]);
+    expect((await agentPackages(run)).length).toBe(1);
+  });
+});
+
+describe('the placeholder waits for LAL_PROGRESS_AFTER_MS (a second by default; issue 35)', () => {
+  test('a turn answered within the second is one plain reply: no placeholder, no edit, no daemon call more than with LAL_PROGRESS=0', async () => {
+    const callsOf = async (env: Record<string, string>) => {
+      const run = await agents.start({ profile: 'newest', env, steps: [replyStep('pong')] });
+      run.host.resetCallCounts(run.name);
+      await run.send('ping');
+      const pong = await run.reply('pong');
+      expect(await revisionsOf(run, pong.number)).toEqual([{ text: 'pong', done: true }]);
+      expect((await agentPackages(run)).length).toBe(1);
+      // Counted once the message is finished with (its dismissal is the last call).
+      await expect.poll(() => run.host.callCounts(run.name).dismiss ?? 0).toBeGreaterThan(0);
+      const { reply = 0, listMessages = 0, editMessage = 0 } = run.host.callCounts(run.name);
+      return { reply, listMessages, editMessage };
+    };
+    const withProgress = await callsOf({});
+    expect(withProgress).toEqual(await callsOf({ LAL_PROGRESS: '0' }));
+    expect(withProgress.editMessage).toBe(0);
+  });
+
+  test('a turn still running after the second gets its placeholder then, and ends it with the answer', async () => {
+    const clock = makeManualClock();
+    let postedWhileThinking: Message | undefined;
+    const run: AgentRun = await agents.start({
+      profile: 'newest',
+      clock,
+      env: { LAL_PROGRESS_AFTER_MS: '1000' },
+      steps: [
+        async request => {
+          expect((await agentPackages(run)).length).toBe(0);
+          clock.advance(1_000);
+          postedWhileThinking = await placeholderIn(run);
+          return callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['done thinking'],
+          });
+        },
+      ],
+    });
+    await run.send('think hard');
+    const revisions = await finishedRevisions(run, (await placeholderIn(run)).number);
+    expect(postedWhileThinking).toBeDefined();
+    expect(revisions.at(0)).toEqual({ text: 'thinking…', done: true });
+    expect(revisions.at(-1)).toEqual({ text: 'done thinking', done: true });
     expect((await agentPackages(run)).length).toBe(1);
   });
 });

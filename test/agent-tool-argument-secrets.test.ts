@@ -37,7 +37,7 @@ describe('secrets in tool arguments', () => {
     await run.send('keep the key');
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     const description = String(asked.description);
-    expect(description).toMatch(/^Lal asks to call store /);
+    expect(description).toMatch(/^While serving message #\d+ from HOST, Lal asks to call store /);
     expect(description).toContain('[redacted]');
     expect(description).not.toContain('quoted');
     await E(run.host.host).storeValue(harden('yes'), 'yes');

@@ -95,6 +95,12 @@ describe('tools/ collected while the agent runs (f0a46042a)', () => {
     await expect(E(fae).list('tools')).rejects.toThrow(/No reference exists/);
     // setup-tools hands the tool to the top level then (its tools/ cannot take it).
     await E(fae).write('calculator', (await E(host.host).identify('math-tool')) as string);
+    // The old tools/, which the agent's worker was handed, went unnamed: the daemon collected it
+    // and ended that worker (docs/daemon-api.md); the agent is made again when next provided.
+    await run.restartAgent([
+      request => say(offersMath(request.toolNames)),
+      request => say(offersMath(request.toolNames)),
+    ]);
     await run.send('two');
     await run.reply(/^math offered: /);
     await run.send('three');

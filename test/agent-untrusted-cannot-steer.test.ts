@@ -145,7 +145,7 @@ describe.each(DAEMON_PROFILES)(
         String(message.description).includes('hello from mallory'),
       );
       expect(approval?.description).toMatch(
-        new RegExp(`^Fae asks to call send .*message #${mallorys} from mallory`),
+        new RegExp(`^While serving message #${mallorys} from mallory, Fae asks to call send `),
       );
       const marked = requests.find(message => String(message.description).includes('approval a2'));
       expect(marked?.description).not.toMatch(/^Fae asks/);

@@ -195,6 +195,34 @@ describe('makeSenderNames following the directory', () => {
     expect(daemon.asked).toHaveLength(6);
   });
 
+  test("the newest daemon's listing race (a name removed while it lists its names) is followed again, not given up (issue 35)", async () => {
+    const daemon = makeFollowedPowers({ a: ['alice'] });
+    const { options, logs } = follow();
+    let calls = 0;
+    const naming = {
+      names: { host: '@host', self: '@self' },
+      idOf: (id: unknown) => String(id),
+      followNameChanges: async () => {
+        calls += 1;
+        if (calls === 1)
+          return {
+            next: () => Promise.reject(Error('Invalid formula identifier "[undefined]"')),
+            return: async () => ({ done: true, value: undefined }),
+          };
+        const changes = daemon.powers.followNameChanges();
+        return { next: () => changes.next(), return: async () => changes.return() };
+      },
+    };
+    const nameOf = makeSenderNames(daemon.powers, naming, options);
+    await daemon.following();
+    expect(calls).toBe(2);
+    expect(await nameOf('a')).toBe('alice');
+    expect(await nameOf('a')).toBe('alice');
+    // Kept while following: asked once.
+    expect(daemon.asked).toEqual(['a']);
+    expect(logs).toEqual([]);
+  });
+
   test('once following ends, every look-up asks again, and the log says so', async () => {
     const daemon = makeFollowedPowers({ a: ['alice'] });
     const { options, logs } = follow();

@@ -96,6 +96,43 @@ describe('setup-tools with MCP_NAME', () => {
     // Run again: nothing is made twice, and the guest keeps its one bridge.
     await setupTools(output.say)(mailHost.host);
     expect(output.text()).toContain('"mcp-files" already exists; keeping it');
+
+    // docs/mcp.md's remove-and-run-again: the guest's tools/ gets the new bridge in place of the old.
+    const fae = E(mailHost.host).lookup('profile-for-fae') as Promise<{
+      identify(...path: string[]): Promise<string | undefined>;
+    }>;
+    const oldBridge = await E(fae).identify('tools', 'mcp-files');
+    await E(mailHost.host).remove('mcp-files');
+    await setupTools(output.say)(mailHost.host);
+    const newBridge = await E(mailHost.host).identify('mcp-files');
+    expect(newBridge).not.toBe(oldBridge);
+    expect(await E(fae).identify('tools', 'mcp-files')).toBe(newBridge);
+    expect(output.text()).toContain('gave it mcp-files (replacing the one it held)');
+
+    // After a daemon restart (which reads MCP_ARGS back as f0a46042a does) the bridge starts again.
+    await mailHost.restart();
+    const revived = await E(mailHost.host).lookup('mcp-files');
+    const listed = await E(revived as { listTools(): Promise<unknown[]> }).listTools();
+    expect(listed).toHaveLength(14);
+  });
+
+  it('a bridge whose MCP_ARGS an earlier setup stored as is starts after a restart (issue 35)', async () => {
+    const mailHost = makeMailHost();
+    const folder = makeTempDir('setup-mcp-restart');
+    folders.push(folder);
+    await E(mailHost.host).makeUnconfined('worker-mcp', mcpSource, {
+      resultName: 'mcp-files',
+      env: {
+        MCP_NAME: 'files',
+        MCP_COMMAND: process.execPath,
+        MCP_ARGS: JSON.stringify([filesystemServer, folder]),
+        MCP_CWD: folder,
+      },
+    });
+    await mailHost.restart();
+    const revived = await E(mailHost.host).lookup('mcp-files');
+    const listed = await E(revived as { listTools(): Promise<unknown[]> }).listTools();
+    expect(listed).toHaveLength(14);
   });
 
   it('refuses bad MCP settings before making anything, naming the variable', async () => {
@@ -120,6 +157,18 @@ describe('setup-tools with MCP_NAME', () => {
 
 describe('the MCP settings the bridge reads (docs/mcp.md)', () => {
   const local = { MCP_COMMAND: 'node', MCP_CWD: '/srv/mcp' };
+
+  it("reads MCP_ARGS stored after a space, and as the daemon's q() marks it after a restart", () => {
+    const argsOf = (raw: string) => {
+      const { server } = readMcpSettings({ ...local, MCP_ARGS: raw });
+      return server.kind === 'stdio' ? server.args : undefined;
+    };
+    expect(argsOf(' ["-y", "x"]')).toEqual(['-y', 'x']);
+    expect(argsOf('[["-y", "x"]]')).toEqual(['-y', 'x']);
+    expect(argsOf('[[]]')).toEqual([]);
+    expect(() => argsOf('[["-y", 2]]')).toThrow(/MCP_ARGS must be a JSON array of strings/);
+    expect(() => argsOf('[[1], [2]]')).toThrow(/MCP_ARGS must be a JSON array of strings/);
+  });
 
   it('refuses each bad value with an error naming the variable and what it got', () => {
     const refusals: [Record<string, string>, RegExp][] = [

@@ -27,7 +27,8 @@ const packageText = (strings: readonly string[], names: readonly string[]): stri
   strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
 
 /** An agent's request for the HOST's approval of a tool call (src/asks/approval-gate.ts). */
-const APPROVAL = /^(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
+const APPROVAL =
+  /^(?:While serving message #\d+ from .+?, )?(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
 
 /** Shows a request for approval with what to type to answer it. */
 const showApproval = (screen: Screen, number: bigint, sender: string, description: string) => {

@@ -20,7 +20,10 @@ export interface CapletRecord {
   readonly id: FormulaId;
   readonly load: () => Promise<MakeFn>;
   readonly powersId: FormulaId;
-  readonly env: Record<string, string>;
+  /** The env `make` is given: as passed, then as the formula reads back after a restart. */
+  env: Record<string, string>;
+  /** The env as the daemon stored it (envAsStored). */
+  readonly storedEnv: Record<string, string>;
   readonly workerId: FormulaId;
   /** running: has a live incarnation; dormant: revived when provided; collected: gone. */
   state: 'running' | 'cancelled' | 'dormant' | 'collected';

@@ -14,6 +14,8 @@ import {
 } from './caplet-incarnation.js';
 import { makeWorkerConnections, type WorkerConnection } from './worker-connections.js';
 import type { FormulaTable } from './formula-table.js';
+import { envAsStored } from './formula-strings.js';
+import type { DaemonProfile } from './profile.js';
 import type { CapletHandle, FormulaId, MakeFn } from './types.js';
 
 // eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
@@ -21,9 +23,27 @@ export type { WorkerConnection } from './worker-connections.js';
 
 const EnvShape = M.recordOf(M.string(), M.string());
 
-export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnection = 'captp') => {
+/**
+ * Why a worker ends when a formula it was handed is collected, as the daemon
+ * says it (residence.js, disconnectRetainersHolding, at f0a46042a and newest).
+ */
+const unreachable = (type: string) =>
+  harden(
+    Error(
+      `Formula ${JSON.stringify(type)} became unreachable by any pet name path and was collected`,
+    ),
+  );
+
+export const makeCapletRunner = (
+  table: FormulaTable,
+  profile: DaemonProfile,
+  connection: WorkerConnection = 'captp',
+) => {
   const records = new Map<FormulaId, CapletRecord>();
-  const { formulateWorker, connectionFor, dropAll } = makeWorkerConnections(table, connection);
+  const { formulateWorker, connectionFor, workersHolding, drop, dropAll } = makeWorkerConnections(
+    table,
+    connection,
+  );
 
   const handleFor = (
     record: CapletRecord,
@@ -68,6 +88,7 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
       load: options.load,
       powersId: options.powersId,
       env,
+      storedEnv: envAsStored(profile, env),
       workerId: options.workerId ?? formulateWorker(),
       state: 'dormant',
       current: undefined,
@@ -105,6 +126,16 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
     );
   };
 
+  // A formula a worker holds was collected: the worker ends with every caplet on it (unreachable()).
+  table.onCollected((id, type) => {
+    for (const workerId of workersHolding(id)) {
+      drop(workerId);
+      for (const record of records.values())
+        if (record.workerId === workerId && record.state === 'running')
+          void cancelRecord(record, unreachable(type));
+    }
+  });
+
   /**
    * Daemon going down: every running caplet is cancelled, and every caplet
    * still formulated (including ones cancelled before) is left dormant, to be
@@ -113,8 +144,11 @@ export const makeCapletRunner = (table: FormulaTable, connection: WorkerConnecti
   const stopAll = async (reason: Error): Promise<void> => {
     const running = [...records.values()].filter(record => record.state === 'running');
     await Promise.all(running.map(record => cancelRecord(record, reason, 'dormant')));
-    for (const record of records.values())
+    for (const record of records.values()) {
       if (record.state !== 'collected') record.state = 'dormant';
+      // Made again from the formula as stored (formula-strings.ts).
+      record.env = record.storedEnv;
+    }
     dropAll();
   };
 

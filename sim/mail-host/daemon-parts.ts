@@ -55,7 +55,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const directories = makeDirectoryMaker(table, nameChangesPresenter(profile, table));
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, options.connection);
+  const caplets = makeCapletRunner(table, profile, options.connection);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});

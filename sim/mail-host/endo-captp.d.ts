@@ -10,6 +10,8 @@ declare module '@endo/captp' {
   }
   export interface CapTPOptions {
     onReject?: (reason: unknown) => void;
+    /** Called with each value this side exports, as it is first sent. */
+    exportHook?: (value: unknown, slot: string) => void;
   }
   export function makeLoopback(
     ourId: string,

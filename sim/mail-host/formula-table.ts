@@ -30,9 +30,14 @@ export interface FormulaEntry {
 
 /** What collection needs of a pet store. */
 interface NameIndex {
+  list(): readonly string[];
+  identifyLocal(name: string): FormulaId | undefined;
   reverseIdentify(id: FormulaId): readonly string[];
   onUnbind(listener: (id: FormulaId) => void): void;
 }
+
+/** Told of each formula the table collects (not values: nothing holds on to those). */
+export type CollectionListener = (id: FormulaId, type: FormulaType) => void;
 
 /** The daemon's error for a formula whose file is gone (daemon-node-powers.js at f0a46042a). */
 const noReference = (id: FormulaId): Error => {
@@ -46,6 +51,9 @@ export const makeFormulaTable = (minter: IdMinter) => {
   const entries = new Map<FormulaId, FormulaEntry>();
   const idForRef = new WeakMap<object, FormulaId>();
   const collected = new Set<FormulaId>();
+  // Directories made by makeDirectory: collected, as the daemon does, once no pet name path reaches them.
+  const madeDirectories = new Set<FormulaId>();
+  const collectionListeners: CollectionListener[] = [];
   let collectNextDirectory = false;
 
   const register = (id: FormulaId, entry: FormulaEntry): FormulaId => {
@@ -72,6 +80,7 @@ export const makeFormulaTable = (minter: IdMinter) => {
    * gone. Armed by the mail host's collectDuringNextMakeDirectory.
    */
   const afterDirectoryMade = (id: FormulaId): void => {
+    madeDirectories.add(id);
     if (!collectNextDirectory) return;
     collectNextDirectory = false;
     entries.delete(id);
@@ -85,20 +94,44 @@ export const makeFormulaTable = (minter: IdMinter) => {
     }
   };
 
-  // Every pet store, so a stored value no name refers to any more can be collected
-  // (the daemon collects unreferenced formulas; without this a caplet that
-  // re-stores its state after every message would grow the table forever).
+  // Every pet store, so a stored value or a made directory no name refers to
+  // any more can be collected (the daemon collects unreferenced formulas;
+  // without this a caplet that re-stores its state after every message would
+  // grow the table forever).
   const stores = new Set<NameIndex>();
+  const isNamed = (id: FormulaId) =>
+    [...stores].some(store => store.reverseIdentify(id).length > 0);
+
+  /**
+   * Collects what no name reaches any more, as the daemon at f0a46042a does
+   * (residence.js): a value simply goes; a made directory goes with every
+   * value and directory only it named, and its collection is told to the
+   * listeners (the caplet runner ends the workers that hold it).
+   */
+  const collectIfUnnamed = (id: FormulaId): void => {
+    const entry = entries.get(id);
+    const collectable =
+      entry?.type === 'marshal' || (entry?.type === 'directory' && madeDirectories.has(id));
+    if (!entry || !collectable || isNamed(id)) return;
+    entries.delete(id);
+    if (entry.type === 'marshal') return;
+    collected.add(id);
+    madeDirectories.delete(id);
+    const store = entry.node?.store;
+    if (store) {
+      stores.delete(store);
+      for (const name of store.list()) {
+        const child = store.identifyLocal(name);
+        if (child !== undefined) collectIfUnnamed(child);
+      }
+    }
+    for (const listener of collectionListeners) listener(id, entry.type);
+  };
+
   const watchStore = <S extends NameIndex>(store: S): S => {
     stores.add(store);
-    store.onUnbind(id => {
-      if (entries.get(id)?.type !== 'marshal') return;
-      // Checked after the current operation: a rename or move unbinds before it rebinds.
-      queueMicrotask(() => {
-        for (const each of stores) if (each.reverseIdentify(id).length > 0) return;
-        entries.delete(id);
-      });
-    });
+    // Checked after the current operation: a rename or move unbinds before it rebinds.
+    store.onUnbind(id => queueMicrotask(() => collectIfUnnamed(id)));
     return store;
   };
 
@@ -117,6 +150,9 @@ export const makeFormulaTable = (minter: IdMinter) => {
     idOf,
     watchStore,
     afterDirectoryMade,
+    onCollected: (listener: CollectionListener) => {
+      collectionListeners.push(listener);
+    },
     armDirectoryCollection: () => {
       collectNextDirectory = true;
     },

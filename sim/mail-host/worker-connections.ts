@@ -28,6 +28,8 @@ export const makeWorkerConnections = (
   connection: WorkerConnection = 'captp',
 ) => {
   let connections = new Map<FormulaId, Loopback>();
+  // The formulas each worker was handed over its connection (the daemon's retainers, residence.js).
+  let retained = new Map<FormulaId, Set<FormulaId>>();
   let loopbackCount = 0;
 
   const formulateWorker = (): FormulaId => {
@@ -44,17 +46,39 @@ export const makeWorkerConnections = (
     if (!loop) {
       loopbackCount += 1;
       // Rejected calls are the caller's to handle; CapTP's own console report of each is noise here.
-      loop = makeLoopback(`worker-${loopbackCount}`, { onReject: ignore }, { onReject: ignore });
+      const held = new Set<FormulaId>();
+      const exportHook = (value: unknown) => {
+        const id = table.idOf(value);
+        if (id !== undefined) held.add(id);
+      };
+      loop = makeLoopback(
+        `worker-${loopbackCount}`,
+        { onReject: ignore },
+        // The daemon's objects are the far side's (makeFar): what it exports, the worker holds.
+        { onReject: ignore, exportHook },
+      );
       connections.set(workerId, loop);
+      retained.set(workerId, held);
     }
     return loop;
+  };
+
+  /** The workers that were handed the formula `id`. */
+  const workersHolding = (id: FormulaId): FormulaId[] =>
+    [...retained].flatMap(([workerId, held]) => (held.has(id) ? [workerId] : []));
+
+  /** A worker ended: its caplets start on a new connection when next provided. */
+  const drop = (workerId: FormulaId) => {
+    connections.delete(workerId);
+    retained.delete(workerId);
   };
 
   /** The daemon went down: every worker starts on a new connection. */
   const dropAll = () => {
     connections = new Map();
+    retained = new Map();
   };
 
-  return { formulateWorker, connectionFor, dropAll };
+  return { formulateWorker, connectionFor, workersHolding, drop, dropAll };
 };
 harden(makeWorkerConnections);

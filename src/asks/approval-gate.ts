@@ -13,6 +13,7 @@
  * Kept free of tool specifics so any step that needs the HOST's yes can use it.
  */
 import { E } from '@endo/far';
+import { showHidden } from '../encoding/show-hidden.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
@@ -135,11 +136,12 @@ export const makeApprovalGate = (options: {
   };
 
   const ask = ({ action, digest, origin, run, why }: ApprovalAsk) => {
+    // Whom it serves first, before a long argument can push it out of view; the call as shown escaped (issue 30).
     const forWhom =
-      origin === undefined ? '' : ` while serving message #${origin.number} from ${origin.sender}`;
+      origin === undefined ? '' : `While serving message #${origin.number} from ${origin.sender}, `;
     const because = why === undefined ? '' : `, asked because ${why}`;
     const describe = (approvalId: string) =>
-      `${agentName} asks to call ${action}${forWhom}${because} (approval ${approvalId}). Resolve this request with any value to allow it; reject it, with a reason, to refuse.`;
+      `${forWhom}${agentName} asks to call ${showHidden(action)}${because} (approval ${approvalId}). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.`;
     const approvalId = asks.make('a', id => ({
       kind: 'approval',
       recipient: approver,

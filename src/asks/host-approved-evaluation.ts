@@ -12,6 +12,7 @@
  * share: put a description to the host, learn yes or no with the reason.
  */
 import { E } from '@endo/far';
+import { showHidden } from '../encoding/show-hidden.js';
 import type { Log } from '../log/log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
@@ -73,14 +74,22 @@ const fenceFor = (source: string): string =>
  * JSON.stringify, where code would show as one line of `\n` and `\"`).
  */
 const describeCodeForHost = (who: string, proposal: Proposal): string => {
-  const fence = fenceFor(proposal.source);
+  // Hidden characters shown escaped, so the code read is the code that runs (issue 30).
+  const shown = showHidden(proposal.source);
+  const fence = fenceFor(shown);
   return [
-    `${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
+    `${servingWhom(proposal)}${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
     '',
     `${fence}js`,
     // Whole: the host approves the code it reads, and that code is what runs.
-    proposal.source,
+    shown,
     fence,
+    ...(shown === proposal.source
+      ? []
+      : [
+          '',
+          'Characters that would hide or reorder text are shown as \\u{…}: the code holds them.',
+        ]),
     '',
     `Endowments: ${endowmentsOf(proposal)}`,
     '',
@@ -88,11 +97,17 @@ const describeCodeForHost = (who: string, proposal: Proposal): string => {
   ].join('\n');
 };
 
+/** Whom the code is run for, first in what the host reads. */
+const servingWhom = ({ origin }: Proposal): string =>
+  origin === undefined ? '' : `While serving message #${origin.number} from ${origin.sender}, `;
+
 /** The request itself: one short line, with nothing the chat would show escaped. */
 const describeCodeRequest = (who: string, proposal: Proposal): string =>
-  `${who} asks to run the code in its message just before this one (endowments: ${endowmentsOf(proposal)}; result kept as ${proposal.resultName}). Resolve to run the code; reject, with a reason, to refuse.`.replace(
-    /["\\\n\t]/g,
-    ' ',
+  showHidden(
+    `${servingWhom(proposal)}${who} asks to run the code it just sent (endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
+      /["\\\n\t]/g,
+      ' ',
+    ),
   );
 
 /** Sends the host the code to read; a failure is logged, and the request still goes. */

@@ -7,6 +7,7 @@
  * it still reaches the message it was made for.
  */
 import { E } from '@endo/far';
+import { showHidden } from '../encoding/show-hidden.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
@@ -96,7 +97,8 @@ export const makeRequestTracker = (options: {
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
       detail: responseName === undefined ? {} : { responseName },
     }));
-    Promise.resolve(E(powers).request(recipient, description, responseName)).then(
+    // Shown escaped to whoever answers it (issue 30); the model's own text is kept as it wrote it.
+    Promise.resolve(E(powers).request(recipient, showHidden(description), responseName)).then(
       async (value: unknown) => {
         if (asks.answer(requestId, 'yes') !== 'act') return;
         await answered(requestId, recipient, description, responseName, origin, value);

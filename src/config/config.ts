@@ -104,6 +104,8 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   'LAL_DIRECT_EVAL',
   // Read by progress/live-placeholders.ts: on the newest daemon, answers fill in one message (0 turns it off).
   'LAL_PROGRESS',
+  // Read by progress/live-placeholders.ts: how long a turn runs before its placeholder is posted.
+  'LAL_PROGRESS_AFTER_MS',
   ...Object.values(LIMIT_ENV),
   ...POLICY_ENV_NAMES,
   ...QUOTA_ENV_NAMES,

@@ -32,6 +32,15 @@ export const unnamedSender = (id: string, selfNode: string | undefined): string 
 harden(unnamedSender);
 
 const SENDERS_REMEMBERED = 512;
+/**
+ * The newest daemon lists a directory's names lazily (its pet-store.js reads
+ * each name's id as it yields it): a name removed while the first listing is
+ * read — Fae moving introduced tools into tools/ at start — fails the listing
+ * with `Invalid formula identifier "[undefined]"`. Following again lists what
+ * is there then; a few times, then it is given up as any other failure.
+ */
+const LISTING_RACE = /Invalid formula identifier/;
+const LISTING_ATTEMPTS = 3;
 
 /** How this daemon spells its special names and its message ids (daemon/daemon-adapter.ts); f0a46042a's by default. */
 export interface SenderNaming {
@@ -144,12 +153,23 @@ export const makeSenderNames = (
       following = false;
       cache.clear();
       signal.removeEventListener('abort', stop);
-      if (!signal.aborted)
-        log('stopped following name changes: senders are named afresh each time');
+    }
+    if (!signal.aborted) log('stopped following name changes: senders are named afresh each time');
+  };
+  const followThroughRaces = async (options: FollowNames, attempt = 1): Promise<void> => {
+    try {
+      await followChanges(options);
+    } catch (error) {
+      const again =
+        attempt < LISTING_ATTEMPTS &&
+        !options.signal.aborted &&
+        LISTING_RACE.test(describeError(error));
+      if (!again) throw error;
+      await followThroughRaces(options, attempt + 1);
     }
   };
   if (follow !== undefined) {
-    followChanges(follow).catch(error => {
+    followThroughRaces(follow).catch(error => {
       following = false;
       cache.clear();
       if (!follow.signal.aborted) {

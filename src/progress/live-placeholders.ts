@@ -17,6 +17,13 @@
  *
  * Only for the host's messages: another agent would read the placeholder,
  * which arrives finished before the first edit, as the answer.
+ *
+ * Posted only once the turn has taken LAL_PROGRESS_AFTER_MS (a second by
+ * default): a turn answered sooner is answered with one plain reply, so live
+ * progress puts no daemon round trip between the message and its answer
+ * (the placeholder, its look-up and first edit cost a fast turn 1.3–1.7×
+ * its time in a real daemon: issue 35); a slower turn shows it while the
+ * model thinks, beside the model call, never before it.
  */
 import { makeError, X } from '@endo/errors';
 import { E } from '@endo/far';
@@ -34,6 +41,8 @@ import { makeThrottledEdits, textContent, type MessageContent } from './throttle
 import { describeError } from '../../providers/describe-error.js';
 
 const EDIT_GAP_MS = 1_000;
+/** How long a turn runs before its placeholder is posted (LAL_PROGRESS_AFTER_MS). */
+const DEFAULT_POST_AFTER_MS = 1_000;
 const CLOSED_REMEMBERED = 256;
 const LEFT_BEHIND =
   'I stopped before I finished this (the agent was restarted). Send it again if you still need it.';
@@ -53,6 +62,14 @@ export interface LivePlaceholders {
   handlesOwnCopy(message: MessageRecord): boolean;
 }
 
+/** LAL_PROGRESS_AFTER_MS: a whole number of milliseconds, 0 for at once; the default otherwise. */
+export const readProgressDelay = (env: Readonly<Record<string, string | undefined>>): number => {
+  const raw = (env.LAL_PROGRESS_AFTER_MS ?? '').trim();
+  const value = Number(raw);
+  return raw !== '' && Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_POST_AFTER_MS;
+};
+harden(readProgressDelay);
+
 /** LAL_PROGRESS: on unless 0/false/no/off. */
 export const readLiveProgress = (env: Readonly<Record<string, string | undefined>>): boolean =>
   !['0', 'false', 'no', 'off'].includes((env.LAL_PROGRESS ?? '').trim().toLowerCase());
@@ -63,6 +80,23 @@ const textOf = (message: { strings?: unknown }): string =>
     ? message.strings.filter(part => typeof part === 'string').join('')
     : '';
 
+/** Finishes an own copy a stopped run left unfinished (then it is dismissed). */
+const finishLeftBehind = async (powers: PowersRef, number: bigint, log: Log) => {
+  try {
+    const { strings, edgeNames, petNames } = textContent(LEFT_BEHIND);
+    await E(powers).editMessage(number, strings, edgeNames, petNames, { done: true });
+  } catch (error) {
+    log(`could not finish the unfinished message #${number}: ${describeError(error)}`);
+  }
+};
+
+/** Runs `fire` after `ms` (at once for 0); returns what cancels it. */
+const whenDue = (clock: Clock, ms: number, fire: () => void): (() => void) => {
+  if (ms > 0) return clock.at(clock.now() + ms, fire);
+  fire();
+  return () => {};
+};
+
 export const makeLivePlaceholders = (options: {
   powers: PowersRef;
   daemon: DaemonAdapter;
@@ -70,6 +104,8 @@ export const makeLivePlaceholders = (options: {
   log: Log;
   enabled: boolean;
   directEvaluation: boolean;
+  /** How long a turn runs before its placeholder is posted (readProgressDelay). */
+  postAfterMs: number;
 }): LivePlaceholders => {
   const { powers, daemon, clock, log } = options;
   // Own copies of placeholders being written, and those finished in this run (never taken for left behind).
@@ -117,9 +153,10 @@ export const makeLivePlaceholders = (options: {
       origin.sender !== daemon.names.host
     )
       return undefined;
-    const posted = post(origin);
-    // A failure is told by the first edit (then the turn answers the usual way).
-    posted.catch(() => {});
+    // Posted once the turn has run postAfterMs; a turn that finishes sooner never posts one.
+    let posted: Promise<bigint> | undefined;
+    let latest: string | undefined;
+    let dropped = false;
     const statusOf = makeStatusReader({
       hostName: daemon.names.host,
       directEvaluation: options.directEvaluation,
@@ -128,40 +165,50 @@ export const makeLivePlaceholders = (options: {
       clock,
       gapMs: EDIT_GAP_MS,
       write: async (content, done) => {
-        const number = await posted;
+        const number = await posted!;
         await E(powers).editMessage(number, content.strings, content.edgeNames, content.petNames, {
           done,
         });
       },
       onError: error => log(`live progress for #${origin.number} stopped: ${describeError(error)}`),
     });
-    edits.show(FIRST_STATUS);
+    const startPosting = () => {
+      if (dropped || posted !== undefined) return;
+      posted = post(origin);
+      // A failure is told by the first edit (then the turn answers the usual way).
+      posted.catch(() => {});
+      edits.show(FIRST_STATUS);
+      if (latest !== undefined) edits.show(latest);
+    };
+    const cancelPost = whenDue(clock, options.postAfterMs, startPosting);
     return {
       see(event) {
         const status = statusOf(event);
-        if (status !== undefined) edits.show(status);
+        if (status === undefined) return;
+        if (posted === undefined) latest = status;
+        else edits.show(status);
       },
       async finish(content) {
+        if (posted === undefined) {
+          // Never posted: the answer goes as a plain reply (false: say it another way).
+          dropped = true;
+          cancelPost();
+          return false;
+        }
         const written = await edits.finish(content);
         // The own copy goes once nothing more will be written to it.
         await posted.then(dismissCopy, () => {});
         return written;
       },
       get finished() {
-        return edits.finished;
+        return dropped || edits.finished;
       },
     };
   };
 
-  /** Finishes an own copy a stopped run left unfinished, then dismisses it. */
   const closeLeftBehind = async (number: bigint) => {
     closed.add(number);
-    try {
-      const { strings, edgeNames, petNames } = textContent(LEFT_BEHIND);
-      await E(powers).editMessage(number, strings, edgeNames, petNames, { done: true });
-    } catch (error) {
-      log(`could not finish the unfinished message #${number}: ${describeError(error)}`);
-    }
+    await finishLeftBehind(powers, number, log);
     await dismissCopy(number);
   };
 

@@ -12,6 +12,7 @@
  * a turn, forget as a piece of work), one thing at a time.
  */
 import { E } from '@endo/far';
+import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation, Turn } from '../history/conversation.js';
@@ -26,6 +27,7 @@ import {
   listChunks,
   OPEN_CHUNK,
   parseChunk,
+  clearChunks,
   readChunk,
   removeChunk,
   serializeChunk,
@@ -52,9 +54,6 @@ export interface HistoryArchive {
   /** For help(). */
   describe(): string[];
 }
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
 
@@ -119,7 +118,7 @@ export const loadHistoryArchive = async (
   try {
     loaded = await readStored(setup);
   } catch (error) {
-    log(`could not read ${HISTORY_DIRECTORY}/ (${messageOf(error)}); the history starts again`);
+    log(`could not read ${HISTORY_DIRECTORY}/ (${describeError(error)}); the history starts again`);
     loaded = { present: false, closed: [], open: [] };
   }
   let { present, closed, open } = loaded;
@@ -180,7 +179,7 @@ export const loadHistoryArchive = async (
     } catch (error) {
       // Kept in memory and written at the next save; a directory the daemon collected is made again then.
       if (isCollectedFormula(error)) present = false;
-      log(`could not save the history: ${redact(messageOf(error))}`);
+      log(`could not save the history: ${redact(describeError(error))}`);
     }
   };
 
@@ -208,10 +207,11 @@ export const loadHistoryArchive = async (
       openChanged = false;
       if (present) {
         try {
-          // A new, empty directory in its place: the chunks go with the old one.
-          await E(powers).makeDirectory(HISTORY_DIRECTORY);
+          // Emptied in place: a new directory over the name would have the daemon collect the
+          // old one and end the worker that holds it, this agent's (issue 35).
+          await clearChunks(powers);
         } catch (error) {
-          log(`could not clear ${HISTORY_DIRECTORY}/: ${redact(messageOf(error))}`);
+          log(`could not clear ${HISTORY_DIRECTORY}/: ${redact(describeError(error))}`);
         }
       }
       return chunks;

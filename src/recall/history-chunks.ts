@@ -109,6 +109,13 @@ export const closeOpenChunk = (powers: PowersRef, name: string): Promise<void> =
   Promise.resolve(E(powers).move(inDirectory(OPEN_CHUNK), inDirectory(name)));
 harden(closeOpenChunk);
 
+/** Removes every name in the history directory, keeping the directory itself. */
+export const clearChunks = async (powers: PowersRef): Promise<void> => {
+  const names = await E(powers).list(HISTORY_DIRECTORY);
+  await Promise.all(names.map(name => E(powers).remove(HISTORY_DIRECTORY, name)));
+};
+harden(clearChunks);
+
 export const removeChunk = (powers: PowersRef, name: string): Promise<void> =>
   Promise.resolve(E(powers).remove(HISTORY_DIRECTORY, name));
 harden(removeChunk);

@@ -38,6 +38,7 @@ import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archi
 import { makeNoticeQueue, type NoticeQueue } from './notices.js';
 import {
   makeLivePlaceholders,
+  readProgressDelay,
   readLiveProgress,
   type LivePlaceholders,
 } from '../progress/live-placeholders.js';
@@ -228,6 +229,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
     log,
     enabled: liveProgress,
     directEvaluation,
+    postAfterMs: readProgressDelay(env),
   });
 };
 

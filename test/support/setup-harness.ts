@@ -17,7 +17,7 @@ export const agentSource = new URL('../../agent.ts', import.meta.url).href;
 export const managerSource = new URL('../../agent-manager.ts', import.meta.url).href;
 export const echoSource = new URL('./env-echo-caplet.ts', import.meta.url).href;
 
-const SETUP_NAMES = ['LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'LAL_FORM', 'FAE_GUEST'];
+const SETUP_NAMES = ['LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'LAL_FORM', 'LAL_WORKER', 'FAE_GUEST'];
 const ENDO_LLM_NAMES = ['ENDO_LLM_HOST', 'ENDO_LLM_MODEL', 'ENDO_LLM_AUTH_TOKEN', 'ENDO_LLM_NAME'];
 
 /** Replaces the whole environment the scripts read: every variable they look at is unset first. */

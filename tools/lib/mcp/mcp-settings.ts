@@ -74,6 +74,27 @@ const readName = (env: Env): string => {
   return name;
 };
 
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(each => typeof each === 'string');
+
+/**
+ * The daemon at f0a46042a writes a caplet's env with q(), which wraps a
+ * string that starts with "[" in "[…]" (read back as is after a restart):
+ * MCP_ARGS stored as `["a"]` by an earlier setup comes back `[["a"]]`, a
+ * list of a list. The inner list is what was stored. setup-tools now stores
+ * it after a space (storableMcpArgs), which the daemon keeps as written.
+ */
+const unwrapDaemonMark = (raw: string): string[] | undefined => {
+  const found = /^\s*\[(\[[\s\S]*\])\]\s*$/.exec(raw);
+  if (found === null) return undefined;
+  try {
+    const inner: unknown = JSON.parse(found[1]!);
+    return isStringList(inner) ? inner : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const readArgs = (raw: string | undefined): string[] => {
   if (raw === undefined || raw.trim() === '') return [];
   let parsed: unknown;
@@ -82,12 +103,21 @@ const readArgs = (raw: string | undefined): string[] => {
   } catch {
     throw makeError(X`mcp: MCP_ARGS must be a JSON array of strings, got ${q(raw)}, not JSON`);
   }
+  if (isStringList(parsed)) return parsed;
+  const unwrapped = unwrapDaemonMark(raw);
+  if (unwrapped !== undefined) return unwrapped;
   // The value as read: q() shows a string that starts with "[" as "[[…]" (its mark for text, not a list).
-  if (!Array.isArray(parsed) || !parsed.every(each => typeof each === 'string')) {
-    throw makeError(X`mcp: MCP_ARGS must be a JSON array of strings, got ${q(parsed)}`);
-  }
-  return parsed;
+  throw makeError(X`mcp: MCP_ARGS must be a JSON array of strings, got ${q(parsed)}`);
 };
+
+/**
+ * MCP_ARGS as setup-tools stores it in the bridge's formula: after a space,
+ * so it does not start with "[" and the daemon at f0a46042a keeps it as
+ * written (JSON allows the space; readArgs reads both).
+ */
+export const storableMcpArgs = (raw: string | undefined): string | undefined =>
+  raw === undefined || !raw.trimStart().startsWith('[') ? raw : ` ${raw.trim()}`;
+harden(storableMcpArgs);
 
 const readPassEnv = (env: Env): Record<string, string> => {
   const raw = (env.MCP_ENV ?? '').trim();
