@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { isConsoleNoise } from './test/support/console-noise.js';
 
 export default defineConfig({
   test: {
@@ -12,9 +13,8 @@ export default defineConfig({
     // on child processes and loopback servers, so two forks finish the run far sooner.
     maxWorkers: 2,
     reporters: ['default', './test/plain-summary-reporter.ts'],
-    // @endo/marshal reports each error a remote call rejects with; the tests expect those rejections.
-    onConsoleLog: log =>
-      !/Temporary logging of sent error|ERROR_NOTE: Sent as error|^\s*at /.test(log),
+    // What is known noise (test/support/console-noise.ts) is not printed.
+    onConsoleLog: log => !isConsoleNoise(log),
     // `npm run coverage`: branch coverage of the agent, its providers and its tools.
     coverage: {
       provider: 'v8',

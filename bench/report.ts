@@ -82,6 +82,14 @@ export const formatTable = (
 };
 harden(formatTable);
 
+/** How many figures the table has (bench/run.ts, 1 to 10). */
+const FIGURE_COUNT = 10;
+
+/** A progress line naming the figures it measures by the table's numbers: `figures 2, 5 of 8: …`. */
+export const stepLine = (figures: readonly number[], what: string): string =>
+  `figure${figures.length > 1 ? 's' : ''} ${figures.join(', ')} of ${FIGURE_COUNT}: ${what}`;
+harden(stepLine);
+
 export const writeResults = async (
   file: URL,
   figures: readonly FigureResult[],

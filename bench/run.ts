@@ -65,7 +65,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { FigureResult } from './figure.js';
 import { machineInfo } from './machine-info.js';
-import { formatTable, writeResults } from './report.js';
+import { formatTable, stepLine, writeResults } from './report.js';
 import { modelCallsFigure } from './figure-model-calls.js';
 import { runConversation } from './run-conversation.js';
 import { requestSizeFigure } from './figure-request-size.js';
@@ -159,34 +159,30 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     process.stdout.write(`${formatTable(figures, machineInfo(), performance.now() - started)}\n`);
     return;
   }
-  progress('1/6 model calls per message');
+  progress(stepLine([1], 'model calls per message'));
   figures.push(await modelCallsFigure('openai'));
-  progress('2/6 overhead per turn (openai, ollama)');
+  progress(stepLine([3], 'overhead per turn (openai, ollama)'));
   const overhead = await overheadFigure(['openai', 'ollama']);
-  progress('3/6 tool discovery');
+  progress(stepLine([4], 'tool discovery'));
   const discovery = await discoveryFigure('openai');
-  progress(`4/6 a conversation of ${exchanges} exchanges (request size, memory)`);
+  progress(stepLine([2, 5], `a conversation of ${exchanges} exchanges (request size, memory)`));
   const conversation = await runConversation({
     protocol: 'openai',
     exchanges,
     checkpoints: [100, 200, 500, exchanges],
   });
   figures.push(requestSizeFigure(conversation), overhead, discovery);
-  progress(
-    `   and again with the agent given the mail host's objects directly (its own share of memory, without CapTP)`,
-  );
+  progress(stepLine([5], "again, the agent given the mail host's objects directly (no CapTP)"));
   const direct = await runDirectConversation(exchanges);
   figures.push(memoryFigure(conversation, direct));
-  progress('5/6 prompt size and prefix reuse (real tokenizer), lal and fae');
+  progress(stepLine([6], 'prompt size and prefix reuse (real tokenizer), lal and fae'));
   figures.push(await economy());
-  progress('and a warm MCP tool call beside a built-in one');
+  progress(stepLine([7], 'a warm MCP tool call beside a built-in one'));
   figures.push(await mcpFigure());
-  progress(
-    '6/6 recall of five facts after 150 and 1,000 exchanges, and the store writes per exchange',
-  );
+  progress(stepLine([8], 'recall of five facts after 150 and 1,000 exchanges, store writes'));
   figures.push(recallFigure(await runRecallFigure()));
   progress(
-    "and the agent among others: each thread's prefix reuse, the HOST's wait behind a flood",
+    stepLine([9, 10], 'among others: prefix reuse per thread, the HOST waiting behind a flood'),
   );
   figures.push(threadsFigure(await runThreads()), hostWaitFigure(await runHostWait()));
   progress('and the approvals the taint rule adds over a typical workload');

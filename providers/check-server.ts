@@ -8,6 +8,7 @@
  */
 import type { ProviderConfig } from './config.js';
 import { closestNames } from './closest-names.js';
+import { firstChatModel, sameModel } from './model-names.js';
 import { displayHost } from './provider-errors.js';
 import {
   fetchModelList,
@@ -77,10 +78,35 @@ const findOtherApi = async (
 const listsModel = (models: readonly string[], config: ProviderConfig): boolean =>
   models.some(
     name =>
-      name === config.model ||
-      name === `${config.model}:latest` ||
+      sameModel(name, config.model) ||
       (config.kind === 'anthropic' && name.startsWith(`${config.model}-`)),
   );
+
+/** Paths of a chat endpoint that a LAL_HOST may end with by mistake, and what to cut. */
+const ENDPOINTS =
+  /\/(?:v1\/)?(?:chat\/completions|completions|messages)\/?$|\/api\/(?:chat|generate)\/?$/;
+
+/** A LAL_HOST that names the chat endpoint itself (…/v1/chat/completions): the address to use instead. */
+const endpointProblem = (config: ProviderConfig): string | undefined => {
+  const match = ENDPOINTS.exec(config.host);
+  if (match === null) return undefined;
+  const base = config.host.slice(0, match.index);
+  const address = config.kind === 'openai' && match[0].startsWith('/v1/') ? `${base}/v1` : base;
+  return `LAL_HOST names the chat endpoint ${displayHost(config.host)}, not the server's address — set LAL_HOST to ${displayHost(address)} (the agent adds the endpoint's path itself).`;
+};
+
+/** The list came from another API than the one configured (an OpenAI-compatible server asked as Anthropic). */
+const shapeProblem = (shape: string, config: ProviderConfig, where: string): string | undefined => {
+  if (config.kind !== 'anthropic' || (shape !== 'openai' && shape !== 'ollama')) return undefined;
+  const advice =
+    shape === 'openai'
+      ? `set LAL_PROVIDER=openai and LAL_HOST to ${where}/v1`
+      : `set LAL_PROVIDER=ollama`;
+  return `${where} is not Anthropic's API (its model list is ${shape === 'openai' ? 'an OpenAI-compatible' : "Ollama's"} one) — ${advice}.`;
+};
+
+/** A host name that no name server knows (a typo, or a machine not on this network). */
+const unresolved = (reason: string) => /ENOTFOUND|EAI_AGAIN/.test(reason);
 
 /** The models to name: the closest to the one wanted first, at most twelve. */
 const nameModels = (models: readonly string[], wanted: string): string => {
@@ -91,6 +117,12 @@ const nameModels = (models: readonly string[], wanted: string): string => {
 };
 
 const checkList = (models: string[], config: ProviderConfig, where: string): ServerCheck => {
+  if (!config.modelFromEnv && models.length > 0 && firstChatModel(models) === undefined)
+    return {
+      models,
+      usable: false,
+      problem: `${where} lists only embedding models (${nameModels(models, config.model)}), none to chat with — ${config.kind === 'ollama' ? `run \`ollama pull ${config.model}\` or ` : ''}set LAL_MODEL to a chat model the server has.`,
+    };
   if (config.modelFromEnv && models.length > 0 && !listsModel(models, config)) {
     const pull = config.kind === 'ollama' ? `run \`ollama pull ${config.model}\` or ` : '';
     return {
@@ -113,8 +145,22 @@ export const checkServer = async (
   options: CheckOptions = {},
 ): Promise<ServerCheck> => {
   const where = displayHost(config.host);
+  const endpoint = endpointProblem(config);
+  if (endpoint !== undefined) return { models: [], usable: false, problem: endpoint };
   const answer: ListAnswer = await fetchModelList(listUrl(config), config, options);
-  if (answer.kind === 'list') return checkList(answer.models, config, where);
+  if (answer.kind === 'list') {
+    const otherApi = shapeProblem(answer.shape, config, where);
+    if (otherApi !== undefined) return { models: [], usable: false, problem: otherApi };
+    return checkList(answer.models, config, where);
+  }
+  if (answer.kind === 'unreachable' && unresolved(answer.reason)) {
+    const name = new URL(config.host).hostname;
+    return {
+      models: [],
+      usable: false,
+      problem: `The host name "${name}" in LAL_HOST does not resolve (${answer.reason}): no name server knows it — check LAL_HOST for a typo, or use the machine's IP address.`,
+    };
+  }
   if (answer.kind === 'unreachable') {
     const next =
       options.hostFromEnv === false

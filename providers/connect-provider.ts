@@ -8,6 +8,7 @@ import { buildProvider } from './create-provider.js';
 import { makeFallbackChain } from './fallback-chain.js';
 import { readFallbackConfigs, readFallbackCoolDownMs } from './fallback-config.js';
 import { checkServer } from './check-server.js';
+import { firstChatModel } from './model-names.js';
 import { displayHost } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
 import type { Env, ModelChoice, Provider } from './types.js';
@@ -35,9 +36,11 @@ const connectOne = async (
   let model = config.model;
   if (config.modelFromEnv) {
     choice = { source: 'LAL_MODEL', offered };
-  } else if (offered[0] !== undefined) {
-    model = offered[0];
-    choice = { source: 'detected', offered };
+  } else if (firstChatModel(offered) !== undefined) {
+    const chosen = firstChatModel(offered)!;
+    model = chosen;
+    const passedOver = offered.slice(0, offered.indexOf(chosen));
+    choice = { source: 'detected', offered, ...(passedOver.length > 0 ? { passedOver } : {}) };
   } else {
     choice = { source: 'default', offered };
   }

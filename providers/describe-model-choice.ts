@@ -4,16 +4,23 @@
  * the fallback servers.
  */
 import type { Provider } from './types.js';
+import { isEmbeddingModel, sameModel } from './model-names.js';
 
 /** The greeting's words on the model: which one, how chosen, what else there is, how to choose. */
 export const describeModelChoice = (provider: Provider): string => {
   const choice = provider.choice;
   const parts = [`I think with ${provider.model} (${provider.kind})`];
   if (choice?.source === 'LAL_MODEL') parts[0] += ', as LAL_MODEL says';
-  else if (choice?.source === 'detected') parts[0] += ', the first model the server lists';
+  else if (choice?.source === 'detected')
+    parts[0] +=
+      choice.passedOver === undefined || choice.passedOver.length === 0
+        ? ', the first model the server lists'
+        : `, the first chat model the server lists (${choice.passedOver.join(', ')} ${choice.passedOver.length === 1 ? 'is an embedding model' : 'are embedding models'})`;
   else if (choice?.source === 'default')
     parts[0] += `, the default${choice.problem === undefined ? '' : ` (${choice.problem})`}`;
-  const others = (choice?.offered ?? []).filter(name => name !== provider.model);
+  const others = (choice?.offered ?? []).filter(
+    name => !sameModel(name, provider.model) && !isEmbeddingModel(name),
+  );
   if (choice?.problem !== undefined && choice.source !== 'default') {
     // The check found something wrong with the model named or the server: that, not a menu.
     parts.push(choice.problem);

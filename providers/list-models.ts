@@ -12,11 +12,22 @@ export type ModelList = { ok: true; models: string[] } | { ok: false; reason: st
 
 /** What one `GET` of a model list gave, in the terms a person acts on. */
 export type ListAnswer =
-  | { kind: 'list'; models: string[] }
+  | { kind: 'list'; models: string[]; shape: ListShape }
   | { kind: 'unreachable'; reason: string }
   | { kind: 'http'; status: number }
   | { kind: 'web-page' }
   | { kind: 'not-a-list' };
+
+/** Which API's list it looked like (OpenAI says `object: "list"`, Anthropic `has_more`, Ollama `models`). */
+type ListShape = 'openai' | 'anthropic' | 'ollama' | 'unknown';
+
+const shapeOf = (body: unknown): ListShape => {
+  const record = (body ?? {}) as { object?: unknown; has_more?: unknown; models?: unknown };
+  if (record.object === 'list') return 'openai';
+  if (typeof record.has_more === 'boolean') return 'anthropic';
+  if (Array.isArray(record.models)) return 'ollama';
+  return 'unknown';
+};
 
 const LIST_TIMEOUT_MS = 10_000;
 
@@ -92,7 +103,9 @@ export const fetchModelList = async (
       return { kind: 'not-a-list' };
     }
     const models = modelNamesOf(body);
-    return models === undefined ? { kind: 'not-a-list' } : { kind: 'list', models };
+    return models === undefined
+      ? { kind: 'not-a-list' }
+      : { kind: 'list', models, shape: shapeOf(body) };
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
     const text =

@@ -2,7 +2,7 @@
  * A streamed reply that stops arriving: the SDKs' timeouts end when the
  * response's headers arrive, so a server that stalls mid-reply would hold the
  * turn forever. The watch is reset by each piece of the stream and calls
- * `onStall` when none came for `timeoutMs` (LAL_TIMEOUT_MS, the same limit as
+ * `onStall` when none came for `timeoutMs` (LAL_REQUEST_TIMEOUT_MS, the same limit as
  * for a whole unstreamed reply).
  */
 export interface StallWatch {

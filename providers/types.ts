@@ -83,6 +83,8 @@ export interface ModelChoice {
   offered: readonly string[];
   /** Why the list is missing, when it is. */
   problem?: string;
+  /** Embedding models listed before the chat model chosen, passed over (detected only). */
+  passedOver?: readonly string[];
 }
 
 export interface ChatOptions {

@@ -19,6 +19,8 @@ const SETUP_ENV_NAMES: readonly string[] = harden([
   // child it runs itself again as (docs/configuration.md, "For developers").
   'LAL_MUTATION_CONCURRENCY',
   'LAL_MUTATION_TESTS',
+  'LAL_MUTATION_REPORT',
+  'LAL_MUTATION_INCREMENTAL',
   'LAL_BENCH_CHILD',
   'FAE_GUEST',
 ]);

@@ -1,6 +1,9 @@
 // The bench's printed table fits a terminal and a CI log: at most 120 columns, nothing cut.
 import { describe, expect, it } from 'vitest';
-import { formatTable, MAX_COLUMNS, wrapText } from '../bench/report.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatTable, MAX_COLUMNS, stepLine, wrapText } from '../bench/report.js';
+import { readRepoFile, repoRoot } from './support/repo-files.js';
 import type { FigureResult } from '../bench/figure.js';
 
 const machine = {
@@ -54,5 +57,31 @@ describe('bench table', () => {
       '    words',
       '    here',
     ]);
+  });
+});
+
+describe("the bench's progress lines", () => {
+  it("name the figures they measure by the table's numbers, and fit 120 columns", () => {
+    expect(stepLine([2, 5], 'a conversation')).toBe('figures 2, 5 of 10: a conversation');
+    expect(stepLine([7], 'MCP')).toBe('figure 7 of 10: MCP');
+    const run = readRepoFile('bench/run.ts');
+    // No count of its own ("2/6") that the table does not use.
+    expect(run).not.toMatch(/progress\(\s*['`]\d\/\d/);
+    const steps = [...run.matchAll(/stepLine\(\[([\d, ]+)\], ['"`]([^'"`]+)['"`]\)/g)];
+    const measured = steps.flatMap(([, numbers]) => numbers!.split(', ').map(Number));
+    expect([...new Set(measured)].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const [, numbers, what] of steps) {
+      const line = `bench: ${stepLine(numbers!.split(', ').map(Number), what!.replace(/\$\{\w+\}/, '1000'))}`;
+      expect([...line].length, line).toBeLessThanOrEqual(MAX_COLUMNS);
+    }
+    // Each number is the one its figure's title starts with.
+    const figureSources = readdirSync(join(repoRoot, 'bench'))
+      .filter(name => /^figure-.*\.ts$/.test(name))
+      .map(name => readRepoFile(join('bench', name)));
+    for (const number of measured)
+      expect(
+        figureSources.some(text => new RegExp(`title:\\s*['"\`]${number}\\. `).test(text)),
+        `figure ${number}`,
+      ).toBe(true);
   });
 });

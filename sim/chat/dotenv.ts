@@ -3,14 +3,27 @@
  * process win over the file, so a one-off `LAL_HOST=… npm start` still works.
  */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { unknownSettings } from '../../setup/known-settings.js';
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Blank lines and `#` comments are skipped; `export ` is allowed; matching quotes are removed. */
+/**
+ * `~` at the start of a value (alone or before `/`) and `$HOME` or `${HOME}`
+ * anywhere become the home folder, as a shell expands them (inside single
+ * quotes a shell leaves them, and so does this).
+ */
+const expandHome = (value: string, home: string): string =>
+  value.replace(/^~(?=\/|$)/, home).replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home);
+
+/**
+ * Blank lines and `#` comments are skipped; `export ` is allowed; matching
+ * quotes are removed; `~` and `$HOME` expand as in a shell (not in single quotes).
+ */
 export const parseDotEnv = (
   text: string,
+  home: string = homedir(),
 ): { values: Record<string, string>; problems: string[] } => {
   const values: Record<string, string> = {};
   const problems: string[] = [];
@@ -29,9 +42,11 @@ export const parseDotEnv = (
     const quote = value[0];
     if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
       value = value.slice(1, -1);
+      // A shell expands $HOME inside double quotes, but not ~.
+      if (quote === '"') value = value.replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home);
     } else {
       // An unquoted value may end with a comment.
-      value = value.replace(/\s+#.*$/, '');
+      value = expandHome(value.replace(/\s+#.*$/, ''), home);
     }
     values[key] = value;
   }

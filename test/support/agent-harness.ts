@@ -53,6 +53,8 @@ export interface AgentRun {
   provider: ScriptedProvider;
   logs: string[];
   events: AgentEvent[];
+  /** The first event (already seen or still to come) that matches: a wait for what happens, not for a time. */
+  untilEvent(match: (event: AgentEvent) => boolean): Promise<AgentEvent>;
   /** Mails the agent as HOST. */
   send(text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<void>;
   /** The next package from the agent to HOST whose text matches. */
@@ -115,6 +117,11 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
   if (options.prepare !== undefined) await options.prepare(host, name);
   const logs: string[] = [];
   const events: AgentEvent[] = [];
+  const eventWaiters = new Set<(event: AgentEvent) => void>();
+  const see = (event: AgentEvent) => {
+    events.push(event);
+    for (const waiter of [...eventWaiters]) waiter(event);
+  };
   let provider = makeScriptedProvider(options.steps ?? []);
   const env: Record<string, string> = {
     LAL_PERSONA: persona,
@@ -127,7 +134,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
         ...extra,
         ...(options.realProvider === true ? {} : { createProvider: () => provider }),
         log: line => logs.push(line),
-        observe: event => events.push(event),
+        observe: see,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
     // Unwrapped, the powers stay the promise the daemon gives (a guest that fails to load rejects it).
@@ -147,6 +154,20 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     logs,
     events,
+    untilEvent: match =>
+      new Promise(resolve => {
+        const already = events.find(match);
+        if (already !== undefined) {
+          resolve(already);
+          return;
+        }
+        const waiter = (event: AgentEvent) => {
+          if (!match(event)) return;
+          eventWaiters.delete(waiter);
+          resolve(event);
+        };
+        eventWaiters.add(waiter);
+      }),
     async send(text, attach) {
       await E(host.host).send(
         name,
