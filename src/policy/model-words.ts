@@ -4,7 +4,7 @@
  * of the HOST once its turn has read untrusted content, starts with the
  * agent's own words, outside the model's text: whom it is serving, and that
  * what follows is the model's. The agent's approval requests start with
- * "<agent> asks to call", so no text of the model can take their form: the
+ * "While serving …, <agent> asks to call" (or "<agent> asks to call"), so no text of the model can take their form: the
  * model's always starts with this mark.
  */
 import type { Origin } from '../serving/notices.js';
