@@ -7,6 +7,7 @@
  * as someone else, so the HOST is asked rather than not.
  */
 import { E } from '@endo/far';
+import { identifyPath } from './identify-path.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import type { Origin } from '../serving/notices.js';
@@ -23,14 +24,7 @@ export const makeCallParties = (options: {
   hostName: string;
 }): CallParties => {
   const { powers, idOf, hostName } = options;
-  const identify = async (path: readonly string[]): Promise<string | undefined> => {
-    try {
-      const id: unknown = await E(powers).identify(...path);
-      return typeof id === 'string' ? id : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const identify = (path: readonly string[]) => identifyPath(powers, path);
   const senderOfMessage = async (number: bigint): Promise<string | undefined> => {
     try {
       const messages = (await E(powers).listMessages()) as MessageRecord[];

@@ -10,7 +10,7 @@
  * the model made for the agent itself or for tools/, reaches the same
  * refusal. Each refusal is one line that says why.
  */
-import { E } from '@endo/far';
+import { identifyPath } from './identify-path.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { DecodedCall } from '../encoding/decode-call.js';
 import { TOOLS_DIRECTORY } from '../tools/fae-tool-registry.js';
@@ -39,14 +39,7 @@ export const makeStoreBoundary = (options: {
   trustedNames: () => readonly string[];
 }): StoreBoundary => {
   const { powers, selfName, trustedNames } = options;
-  const identify = async (path: readonly string[]): Promise<string | undefined> => {
-    try {
-      const id: unknown = await E(powers).identify(...path);
-      return typeof id === 'string' ? id : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const identify = (path: readonly string[]) => identifyPath(powers, path);
   let selfId: Promise<string | undefined> | undefined;
 
   const reach = async (path: readonly string[]): Promise<Reach> => {
