@@ -121,10 +121,6 @@ const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Lo
     (error: unknown) => log(`could not show ${hostName} the code: ${describeError(error)}`),
   );
 
-export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
-  ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
-harden(readDirectEvaluation);
-
 export const makeHostApprovedEvaluation = (options: {
   powers: unknown;
   log: Log;
