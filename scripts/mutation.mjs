@@ -161,6 +161,15 @@ const modules = [
     ],
   },
   {
+    name: 'peers',
+    mutate: ['src/peers/conversation-bounds.ts', 'src/peers/sender-ledger.ts'],
+    tests: [
+      'test/peers-conversation-bounds.test.ts',
+      'test/peers-ledger-and-bounds.test.ts',
+      'test/agent-peers-host-unbounded.test.ts',
+    ],
+  },
+  {
     name: 'check-server',
     mutate: ['providers/check-server.ts', 'providers/model-names.ts'],
     tests: [
@@ -176,11 +185,7 @@ const modules = [
       'src/recall/rank-bm25.ts',
       'src/recall/search-words.ts',
     ],
-    tests: [
-      'test/recall-history.test.ts',
-      'test/recall-bounds.test.ts',
-      'test/agent-recall.test.ts',
-    ],
+    tests: ['test/recall-history.test.ts', 'test/recall-ranking.test.ts'],
   },
   {
     name: 'mcp-settings',
