@@ -170,6 +170,11 @@ const modules = [
     ],
   },
   {
+    name: 'explain-failure',
+    mutate: ['src/tools/explain-failure.ts'],
+    tests: ['test/tools-teaching-errors.test.ts', 'test/tools-teaching-errors-ops.test.ts'],
+  },
+  {
     name: 'check-server',
     mutate: ['providers/check-server.ts', 'providers/model-names.ts'],
     tests: [
