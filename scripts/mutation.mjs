@@ -199,7 +199,11 @@ const modules = [
       'tools/lib/mcp/server-launch.ts',
       'setup/mcp-bridge-plan.ts',
     ],
-    tests: ['test/mcp-server-launch.test.ts', 'test/setup-mcp.test.ts'],
+    tests: [
+      'test/mcp-settings-cases.test.ts',
+      'test/mcp-server-launch.test.ts',
+      'test/setup-mcp.test.ts',
+    ],
   },
 ];
 
