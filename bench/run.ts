@@ -65,6 +65,11 @@
  *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
  *    (target ≤ 50 ms).
  *
+ * 15. A ping in a real daemon, measured in-process (bench/figure-real-daemon.ts):
+ *    the daemon calls a ping makes before its model call, on both profiles
+ *    (target 0, as with LAL_PROGRESS=0), and a ping's time to its answer with
+ *    live progress on over LAL_PROGRESS=0 (target ≤ 1.05×).
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -89,6 +94,7 @@ import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure
 import { approvalsFigure } from './figure-approvals.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
+import { realDaemonFigure } from './figure-real-daemon.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -160,6 +166,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return schedulesFigure();
     case 'toolbox':
       return withTokenizer(toolboxFigure);
+    case 'realDaemon':
+      return realDaemonFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -215,6 +223,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await schedulesFigure());
   progress(stepLine([13], 'the first request with 0 to 500 tools, and the toolbox search'));
   figures.push(await withTokenizer(toolboxFigure));
+  progress(stepLine([15], 'daemon calls before the model call of a ping; progress on, off'));
+  figures.push(await realDaemonFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);
