@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
+import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const sourceUrl = new URL('./support/toolbox-source-caplet.ts', import.meta.url).href;
@@ -96,6 +97,52 @@ describe('the toolbox', () => {
     expect(await run.help()).toMatch(
       /Tools:\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
     );
+  });
+
+  test("tools used lately are offered again in the same thread only: a peer's turn is not offered the HOST's, nor the HOST's a peer's", async () => {
+    const run = await startWithToolbox();
+    await E(run.host.host).provideGuest('bob', { introducedNames: { fae: 'fae' } });
+    const bob = run.host.guest('bob').powers;
+    const used = (request: RecordedRequest) =>
+      request.toolNames.filter(name => name.includes('_item'));
+    run.provider.push(
+      () => callTool('mail_list_item', { title: 'inbox' }),
+      () => say('listed'),
+    );
+    await run.send('list my mail');
+    await run.reply('listed');
+    const seenByBob: string[][] = [];
+    run.provider.push(
+      request => {
+        seenByBob.push(used(request));
+        return callTool('toolbox', { use: 'tickets_create_item', arguments: { title: 'bug' } });
+      },
+      request =>
+        callTool('reply', {
+          messageNumber: latestMessageNumber(request),
+          strings: ['filed'],
+        }),
+      () => say(''),
+    );
+    await E(bob).send('fae', ['file a ticket'], [], []);
+    await waitForMessage(run.host, message => textOf(message) === 'filed', { who: 'bob' });
+    run.provider.push(
+      request => {
+        seenByBob.push(used(request));
+        return callTool('reply', {
+          messageNumber: latestMessageNumber(request),
+          strings: ['again'],
+        });
+      },
+      () => say(''),
+    );
+    await E(bob).send('fae', ['once more'], [], []);
+    await waitForMessage(run.host, message => textOf(message) === 'again', { who: 'bob' });
+    // bob's first turn: nothing of the HOST's; his next: what he used himself.
+    expect(seenByBob).toEqual([[], ['tickets_create_item']]);
+    run.provider.push(request => say(used(request).join(',')));
+    await run.send('and now?');
+    await run.reply('mail_list_item');
   });
 
   test('a denied tool is never found and cannot be used; an unknown one is named as such', async () => {

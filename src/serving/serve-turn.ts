@@ -272,7 +272,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     );
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
-    setup.toolbox?.beginTurn();
+    setup.toolbox?.beginTurn(thread);
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,

@@ -6,7 +6,10 @@
  * one found. A call through it is unwrapped before anything judges it, so
  * the tool's own schema validates its arguments and the policy judges it by
  * its own name, exactly as when it is offered; a deferred tool called by its
- * own name runs too. The offered set changes only between turns.
+ * own name runs too. The offered set changes only between turns, and the
+ * tools used lately are each thread's own: a peer's turn is not offered
+ * what the HOST used, which would tell the peer what the HOST does
+ * (docs/behaviour.md 9.1), nor the HOST's what a peer used.
  */
 import type { ToolCall, ToolSchema } from '../../providers/types.js';
 import { closestNames } from '../../providers/closest-names.js';
@@ -18,8 +21,12 @@ import type { ToolboxSettings } from './toolbox-settings.js';
 export const TOOLBOX_NAME = 'toolbox';
 harden(TOOLBOX_NAME);
 
-/** Tools remembered as used lately (offered directly while they fit the budget). */
+/** Tools remembered as used lately per thread (offered directly while they fit the budget). */
 const RECENT_KEPT = 16;
+/** Threads whose recent tools are remembered, the least lately served forgotten first. */
+const THREADS_REMEMBERED = 64;
+/** The key of the HOST's thread (and of turns for no sender, e.g. a wake-up). */
+const HOST_THREAD = '';
 /** Sources named in the toolbox's description, and tools named per source. */
 const SOURCES_NAMED = 6;
 const TOOLS_NAMED = 3;
@@ -31,8 +38,11 @@ export interface Toolbox {
   offer(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): ToolSchema[];
   /** A call through `toolbox` ({use, arguments}) as a call of the tool it names; any other call as it is. */
   unwrap(call: ToolCall): ToolCall;
-  /** A turn starts: the tools used lately are offered directly from now (not mid-turn, for the prompt cache). */
-  beginTurn(): void;
+  /**
+   * A turn starts for `thread` (a sender; undefined for the HOST's): the tools used lately in
+   * that thread are offered directly from now (not mid-turn, for the prompt cache).
+   */
+  beginTurn(thread?: string): void;
   describe(): string[];
 }
 
@@ -79,8 +89,10 @@ export const makeToolbox = (options: {
   settings: ToolboxSettings;
 }): Toolbox => {
   const { registry, settings } = options;
-  let recent: string[] = [];
-  let offeredRecent: string[] = [];
+  // Each thread's tools used lately, the latest first; a Map keeps the least lately served first.
+  const recentByThread = new Map<string, string[]>();
+  let thread = HOST_THREAD;
+  let offeredRecent: readonly string[] = [];
   let deferred: ToolSchema[] = [];
   let allowedNames: ReadonlySet<string> = new Set();
   let entry: DynamicTool | undefined;
@@ -110,7 +122,14 @@ export const makeToolbox = (options: {
     });
 
   const used = (name: string) => {
-    recent = [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT);
+    const recent = recentByThread.get(thread) ?? [];
+    recentByThread.delete(thread);
+    recentByThread.set(
+      thread,
+      [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT),
+    );
+    if (recentByThread.size > THREADS_REMEMBERED)
+      recentByThread.delete(recentByThread.keys().next().value!);
   };
 
   const wrapped: ToolRegistry = harden({
@@ -161,8 +180,9 @@ export const makeToolbox = (options: {
         arguments: typeof inner === 'string' ? inner : JSON.stringify(inner ?? {}),
       });
     },
-    beginTurn() {
-      offeredRecent = [...recent];
+    beginTurn(sender) {
+      thread = sender ?? HOST_THREAD;
+      offeredRecent = [...(recentByThread.get(thread) ?? [])];
     },
     describe: () => {
       const all = registry.schemas().length;
