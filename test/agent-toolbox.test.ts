@@ -15,7 +15,7 @@ import { callTool, say, type RecordedRequest } from './support/scripted-provider
 import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
-const sourceUrl = new URL('./support/toolbox-source-caplet.ts', import.meta.url).href;
+const sourceUrl = new URL('../sim/toolbox-source-caplet.ts', import.meta.url).href;
 const { start } = useAgents();
 
 /** A Fae whose tools/ holds 121 tools: two sources (work: 0–60, more: 61–120). */
@@ -70,8 +70,9 @@ describe('the toolbox', () => {
     expect(toolsBytes(first!)).toBeLessThan(9_000);
   });
 
-  test('a found tool is validated against its own schema; a deferred tool called by name runs; one used is offered from the next turn', async () => {
-    const run = await startWithToolbox();
+  test('a found tool is validated against its own schema; a deferred tool called by name runs; one used is offered directly once the beginning is rewritten anyway', async () => {
+    // One finished turn kept: the HOST's fourth turn folds the first three (behaviour 3.7).
+    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });
     run.provider.push(
       () => callTool('toolbox', { use: 'tickets_create_item', arguments: {} }),
       request => {
@@ -82,25 +83,32 @@ describe('the toolbox', () => {
     );
     await run.send('file a ticket, then list my mail');
     await run.reply(/^listed: .*mail_list_item ran/);
-    run.provider.push(request => {
-      // Both tools it reached for, in the toolbox's order; the rest stay in the toolbox.
-      expect(request.toolNames.filter(name => name.includes('_item'))).toEqual([
-        'tickets_create_item',
-        'mail_list_item',
-      ]);
-      const toolbox = request.tools.find(tool => tool.function.name === 'toolbox')!;
-      expect(toolbox.function.description).toMatch(/the 119 tools not offered here/);
-      return say('ok');
-    });
-    await run.send('again');
-    await run.reply('ok');
+    const offered: string[][] = [];
+    const toolboxSays: string[] = [];
+    for (let turn = 2; turn <= 4; turn += 1) {
+      run.provider.push(request => {
+        offered.push(request.toolNames.filter(name => name.includes('_item')));
+        toolboxSays.push(
+          request.tools.find(tool => tool.function.name === 'toolbox')!.function.description,
+        );
+        return say(`ok ${turn}`);
+      });
+      await run.send(`again ${turn}`);
+      await run.reply(`ok ${turn}`);
+    }
+    // Turns 2 and 3 extend the first's requests: the same tools, so a prompt cache keeps them.
+    // The fourth folds anyway: both tools it reached for, in the toolbox's order, the rest behind it.
+    expect(offered).toEqual([[], [], ['tickets_create_item', 'mail_list_item']]);
+    expect(toolboxSays[1]).toMatch(/the 121 tools not offered here/);
+    expect(toolboxSays[2]).toMatch(/the 119 tools not offered here/);
     expect(await run.help()).toMatch(
       /Tools:\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
     );
   });
 
   test("tools used lately are offered again in the same thread only: a peer's turn is not offered the HOST's, nor the HOST's a peer's", async () => {
-    const run = await startWithToolbox();
+    // One finished turn kept: each thread's fourth turn folds, and offers what that thread used.
+    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });
     await E(run.host.host).provideGuest('bob', { introducedNames: { fae: 'fae' } });
     const bob = run.host.guest('bob').powers;
     const used = (request: RecordedRequest) =>
@@ -112,37 +120,43 @@ describe('the toolbox', () => {
     await run.send('list my mail');
     await run.reply('listed');
     const seenByBob: string[][] = [];
-    run.provider.push(
-      request => {
-        seenByBob.push(used(request));
-        return callTool('toolbox', { use: 'tickets_create_item', arguments: { title: 'bug' } });
-      },
-      request =>
-        callTool('reply', {
-          messageNumber: latestMessageNumber(request),
-          strings: ['filed'],
-        }),
-      () => say(''),
-    );
-    await E(bob).send('fae', ['file a ticket'], [], []);
-    await waitForMessage(run.host, message => textOf(message) === 'filed', { who: 'bob' });
-    run.provider.push(
-      request => {
-        seenByBob.push(used(request));
-        return callTool('reply', {
-          messageNumber: latestMessageNumber(request),
-          strings: ['again'],
-        });
-      },
-      () => say(''),
-    );
-    await E(bob).send('fae', ['once more'], [], []);
-    await waitForMessage(run.host, message => textOf(message) === 'again', { who: 'bob' });
-    // bob's first turn: nothing of the HOST's; his next: what he used himself.
-    expect(seenByBob).toEqual([[], ['tickets_create_item']]);
-    run.provider.push(request => say(used(request).join(',')));
-    await run.send('and now?');
-    await run.reply('mail_list_item');
+    for (let turn = 1; turn <= 4; turn += 1) {
+      run.provider.push(
+        request => {
+          seenByBob.push(used(request));
+          return turn === 1
+            ? callTool('toolbox', { use: 'tickets_create_item', arguments: { title: 'bug' } })
+            : callTool('reply', {
+                messageNumber: latestMessageNumber(request),
+                strings: [`bob ${turn}`],
+              });
+        },
+        ...(turn === 1
+          ? [
+              (request: RecordedRequest) =>
+                callTool('reply', {
+                  messageNumber: latestMessageNumber(request),
+                  strings: ['bob 1'],
+                }),
+            ]
+          : []),
+        () => say(''),
+      );
+      await E(bob).send('fae', [`ticket ${turn}`], [], []);
+      await waitForMessage(run.host, message => textOf(message) === `bob ${turn}`, { who: 'bob' });
+    }
+    // bob's turns: nothing of the HOST's; from his fourth (a fold), what he used himself.
+    expect(seenByBob).toEqual([[], [], [], ['tickets_create_item']]);
+    const seenByHost: string[][] = [];
+    for (let turn = 2; turn <= 4; turn += 1) {
+      run.provider.push(request => {
+        seenByHost.push(used(request));
+        return say(`host ${turn}`);
+      });
+      await run.send(`and now ${turn}?`);
+      await run.reply(`host ${turn}`);
+    }
+    expect(seenByHost).toEqual([[], [], ['mail_list_item']]);
   });
 
   test('a denied tool is never found and cannot be used; an unknown one is named as such', async () => {

@@ -6,7 +6,10 @@
  * one found. A call through it is unwrapped before anything judges it, so
  * the tool's own schema validates its arguments and the policy judges it by
  * its own name, exactly as when it is offered; a deferred tool called by its
- * own name runs too. The offered set changes only between turns, and the
+ * own name runs too. The offered set changes only at a turn whose first
+ * request rewrites the conversation's beginning anyway (a fold, or a thread
+ * new to the model), so a prompt cache loses nothing to it; until then a
+ * tool found is called by its name, as the conversation shows it. The
  * tools used lately are each thread's own: a peer's turn is not offered
  * what the HOST used, which would tell the peer what the HOST does
  * (docs/behaviour.md 9.1), nor the HOST's what a peer used.
@@ -39,10 +42,11 @@ export interface Toolbox {
   /** A call through `toolbox` ({use, arguments}) as a call of the tool it names; any other call as it is. */
   unwrap(call: ToolCall): ToolCall;
   /**
-   * A turn starts for `thread` (a sender; undefined for the HOST's): the tools used lately in
-   * that thread are offered directly from now (not mid-turn, for the prompt cache).
+   * A turn starts for `thread` (a sender; undefined for the HOST's). When its first request
+   * rewrites the beginning anyway (`rewrites`), the tools used lately in that thread are offered
+   * directly from now; else the thread keeps the set its previous requests offered.
    */
-  beginTurn(thread?: string): void;
+  beginTurn(thread: string | undefined, rewrites: boolean): void;
   describe(): string[];
 }
 
@@ -91,6 +95,8 @@ export const makeToolbox = (options: {
   const { registry, settings } = options;
   // Each thread's tools used lately, the latest first; a Map keeps the least lately served first.
   const recentByThread = new Map<string, string[]>();
+  // What each thread's requests offer directly since its beginning was last rewritten.
+  const offeredByThread = new Map<string, readonly string[]>();
   let thread = HOST_THREAD;
   let offeredRecent: readonly string[] = [];
   let deferred: ToolSchema[] = [];
@@ -121,15 +127,18 @@ export const makeToolbox = (options: {
       tool: harden({ schema: () => schema, execute, help: () => schema.function.description }),
     });
 
+  /** Sets a thread's entry as the latest served, forgetting the least lately served past the bound. */
+  const remember = <T>(byThread: Map<string, T>, value: T) => {
+    byThread.delete(thread);
+    byThread.set(thread, value);
+    if (byThread.size > THREADS_REMEMBERED) byThread.delete(byThread.keys().next().value!);
+  };
   const used = (name: string) => {
     const recent = recentByThread.get(thread) ?? [];
-    recentByThread.delete(thread);
-    recentByThread.set(
-      thread,
+    remember(
+      recentByThread,
       [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT),
     );
-    if (recentByThread.size > THREADS_REMEMBERED)
-      recentByThread.delete(recentByThread.keys().next().value!);
   };
 
   const wrapped: ToolRegistry = harden({
@@ -180,9 +189,12 @@ export const makeToolbox = (options: {
         arguments: typeof inner === 'string' ? inner : JSON.stringify(inner ?? {}),
       });
     },
-    beginTurn(sender) {
+    beginTurn(sender, rewrites) {
       thread = sender ?? HOST_THREAD;
-      offeredRecent = [...(recentByThread.get(thread) ?? [])];
+      offeredRecent = rewrites
+        ? [...(recentByThread.get(thread) ?? [])]
+        : (offeredByThread.get(thread) ?? []);
+      remember(offeredByThread, offeredRecent);
     },
     describe: () => {
       const all = registry.schemas().length;
