@@ -14,6 +14,7 @@ import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
 import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { nextCall } from './support/agent-observers.js';
 
 const sourceUrl = new URL('../sim/toolbox-source-caplet.ts', import.meta.url).href;
 const { start } = useAgents();
@@ -157,6 +158,38 @@ describe('the toolbox', () => {
       await run.reply(`host ${turn}`);
     }
     expect(seenByHost).toEqual([[], [], ['mail_list_item']]);
+  });
+
+  test('a source stored into tools/ mid-life is searched from the next turn', async () => {
+    const run = await startWithToolbox();
+    // The 122nd tool of the set: calendar_create_item_3, "Create a invitation in the calendar."
+    await E(run.host.host).makeUnconfined('worker-extra', sourceUrl, {
+      resultName: 'extra',
+      env: { TOOLBOX_FROM: '121', TOOLBOX_TO: '122' },
+    });
+    const foundFirst: string[] = [];
+    const ask = (then: string) =>
+      run.provider.push(
+        () => callTool('toolbox', { find: 'an invitation in the calendar' }),
+        request => {
+          const found = JSON.parse(lastResult(request)) as { found: { name: string }[] };
+          foundFirst.push(found.found[0]!.name);
+          return say(then);
+        },
+      );
+    ask('before');
+    const saved = nextCall(run.host, 'fae', 'storeValue', 'reply');
+    await run.send('invite them');
+    await run.reply('before');
+    await saved;
+    // What setup-tools does for a running agent: the source goes into its tools/.
+    const id = (await E(run.host.host).identify('extra'))!;
+    await E(run.host.guest('fae').powers).write(['tools', 'extra'], id);
+    ask('after');
+    await run.send('again');
+    await run.reply('after');
+    expect(foundFirst[0]).not.toBe('calendar_create_item_3');
+    expect(foundFirst[1]).toBe('calendar_create_item_3');
   });
 
   test('a denied tool is never found and cannot be used; an unknown one is named as such', async () => {
