@@ -62,8 +62,11 @@
  *
  * 13. The toolbox (bench/figure-toolbox.ts): the first request's system
  *    prompt and tools with 0, 25, 121 and 500 tools in tools/, in real
- *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
- *    (target ≤ 50 ms).
+ *    Qwen3 tokens (121: within 3 KB of none), a search of 5,000 tools
+ *    (target ≤ 50 ms), and through make() (bench/figure-toolbox-run.ts) the
+ *    prefix reuse of 200 exchanges that find and use 10 tools (≥ 90%), the
+ *    model calls a find costs (≤ 1 extra) and the first request with two
+ *    MCP servers attached (≤ 7 KB).
  *
  * 15. A ping in a real daemon, measured in-process (bench/figure-real-daemon.ts):
  *    the daemon calls a ping makes before its model call, on both profiles
@@ -221,7 +224,7 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await approvalsFigure());
   progress(stepLine([12], 'model calls over a simulated day of schedules'));
   figures.push(await schedulesFigure());
-  progress(stepLine([13], 'the first request with 0 to 500 tools, and the toolbox search'));
+  progress(stepLine([13], 'the toolbox: first requests, search, prefix reuse, MCP servers'));
   figures.push(await withTokenizer(toolboxFigure));
   progress(stepLine([15], 'daemon calls before the model call of a ping; progress on, off'));
   figures.push(await realDaemonFigure());
