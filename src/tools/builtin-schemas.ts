@@ -147,10 +147,10 @@ export const MAIL_OPS = {
 } as const satisfies Record<string, OpRecord>;
 harden(MAIL_OPS);
 
-export type NamesOp = keyof typeof NAMES_OPS;
+type NamesOp = keyof typeof NAMES_OPS;
 export type MailOp = keyof typeof MAIL_OPS;
 /** The built-in tools of their own. */
-export type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
+type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
 /** Every name a built-in call runs by: a tool of its own, or an op of a group. */
 export type BuiltinOp = SoleTool | NamesOp | MailOp;
 
