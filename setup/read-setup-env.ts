@@ -70,9 +70,12 @@ harden(readPin);
  * (a worker the daemon ends) takes no other agent down (issue 35); the
  * daemon's main worker's name (MAIN, @main) or any other shares one.
  */
+export const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
+harden(ownWorker);
+
 export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
   const raw = (env.LAL_WORKER ?? '').trim();
-  if (raw === '') return `worker-for-${guestName}`;
+  if (raw === '') return ownWorker(guestName);
   raw === mainWorker ||
     /^[a-z0-9][a-z0-9-]{0,127}$/.test(raw) ||
     Fail`LAL_WORKER must be ${q(mainWorker)} (the daemon's main worker, shared) or a worker's pet name (lower case, digits, -), got ${q(raw)}`;
