@@ -79,6 +79,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     expect(logs).toEqual([]);
@@ -115,6 +116,7 @@ describe('loadMemory', () => {
       toldToWait: ['id:x'],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     expect(whole.logs).toEqual([]);
@@ -173,6 +175,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     const v2 = await load(
@@ -211,9 +214,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 8, conversation, handled: [] }),
-      'agent-memory-v8',
-      ' (version 8, newer than 7)',
+      JSON.stringify({ version: 9, conversation, handled: [] }),
+      'agent-memory-v9',
+      ' (version 9, newer than 8)',
     ],
     [
       'a memory without its conversation',
@@ -247,18 +250,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 8, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 8, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 9, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 9, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v8': older,
-      'agent-memory-v8-2': 'taken too',
+      'agent-memory-v9': older,
+      'agent-memory-v9-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v8-3');
-    expect(values.get('agent-memory-v8')).toBe(older);
-    expect(values.get('agent-memory-v8-2')).toBe('taken too');
-    expect(values.get('agent-memory-v8-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v9-3');
+    expect(values.get('agent-memory-v9')).toBe(older);
+    expect(values.get('agent-memory-v9-2')).toBe('taken too');
+    expect(values.get('agent-memory-v9-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

@@ -14,6 +14,11 @@ import {
   readToolboxSettings,
   type ToolboxSettings,
 } from '../toolbox/toolbox-settings.js';
+import {
+  HELPER_ENV_NAMES,
+  readHelperSettings,
+  type HelperSettings,
+} from '../helpers/helper-settings.js';
 
 export type Persona = 'lal' | 'fae';
 
@@ -118,6 +123,7 @@ export const AGENT_ENV_NAMES: readonly string[] = harden([
   ...QUOTA_ENV_NAMES,
   ...SCHEDULE_ENV_NAMES,
   ...TOOLBOX_ENV_NAMES,
+  ...HELPER_ENV_NAMES,
 ]);
 harden(AGENT_ENV_NAMES);
 
@@ -132,6 +138,8 @@ export interface AgentConfig {
   schedule: ScheduleSettings;
   /** Tools deferred behind the `toolbox` search past a budget (LAL_TOOL_BUDGET_TOKENS, LAL_TOOLS_ALWAYS). */
   toolbox: ToolboxSettings;
+  /** Helper agents (LAL_MAX_HELPERS, LAL_HELPER_DEPTH, LAL_HELPER_SECONDS). */
+  helpers: HelperSettings;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -165,6 +173,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   problems.push(...toolPolicyProblems(env));
   const schedule = readScheduleSettings(env, problems);
   const toolbox = readToolboxSettings(env, problems);
-  return harden({ persona, limits, stopAfterAnswer, quota, schedule, toolbox, problems });
+  const helpers = readHelperSettings(env, problems);
+  return harden({ persona, limits, stopAfterAnswer, quota, schedule, toolbox, helpers, problems });
 };
 harden(readAgentConfig);

@@ -50,6 +50,7 @@ import type { ToolGivers } from '../tools/tool-givers.js';
 import type { CallParties } from '../policy/call-parties.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
 import { makeMarkForHost } from '../policy/model-words.js';
+import type { Helpers } from '../helpers/helpers.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -97,6 +98,8 @@ export interface TurnServerSetup {
   givers?: ToolGivers;
   /** Whom a call reaches, by identity: the taint rule and the model's marked words need it (policy/). */
   parties?: CallParties;
+  /** Helper agents (src/helpers/): mail's helper op makes one from what the turn holds. */
+  helpers?: Helpers;
 }
 
 export interface TurnServer {
@@ -180,6 +183,27 @@ const offeredTools = (setup: TurnServerSetup, builtinSchemas: readonly ToolSchem
     ),
 });
 
+/** A helper is made from what this turn holds: the tools its policy lets through (behaviour 7.9). */
+const helpersOf = (
+  setup: TurnServerSetup,
+  builtinSchemas: readonly ToolSchema[],
+  origin: Origin | undefined,
+  taint: TurnTaint,
+): Pick<BuiltinContext, 'helpers'> =>
+  setup.helpers === undefined
+    ? {}
+    : {
+        helpers: setup.helpers.makerFor({
+          origin,
+          held: () => [
+            ...setup.policy.offered(builtinSchemas),
+            ...setup.policy.offered(setup.tools.schemas()),
+          ],
+          depth: 0,
+          taint,
+        }),
+      };
+
 /** The turn's events go to the placeholder too, when there is one. */
 const observeThrough =
   (observe: Observe, placeholder: Placeholder | undefined): Observe =>
@@ -259,17 +283,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
     // What this turn has read that did not come from the HOST (behaviour 9.10).
     const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
-    const context = builtinContextFor(
-      setup,
-      origin,
-      placeholder,
-      {
-        noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-        noteDismissed: number => dismissedByModel.add(number),
-      },
-      taint,
-      thread,
-    );
+    const context: BuiltinContext = {
+      ...builtinContextFor(
+        setup,
+        origin,
+        placeholder,
+        {
+          noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+          noteDismissed: number => dismissedByModel.add(number),
+        },
+        taint,
+        thread,
+      ),
+      ...helpersOf(setup, builtinSchemas, origin, taint),
+    };
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     setup.toolbox?.beginTurn();

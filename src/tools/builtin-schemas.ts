@@ -82,7 +82,7 @@ const pathOps = (...ops: string[]) => Object.fromEntries(ops.map(op => [op, [PAT
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
     name: 'reply',
-    description: 'Answer a message (its other party gets it).',
+    description: 'Answer a message.',
     parameters: {
       messageNumber: kind('messageNumber'),
       strings: kind('names'),
@@ -110,7 +110,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
         lead: 'Your pet names: ',
         join: ', ',
         items: [
-          [['list'], '(path optional)'],
+          [['list']],
           [['has']],
           [['lookup']],
           [['identify'], '(formula id)'],
@@ -146,8 +146,9 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
         join: '; ',
         items: [
           [['listMessages']],
-          [['recall'], '(query words)'],
+          [['recall']],
           [['request'], '(ask recipient for a value: description, kept as responseName)'],
+          [['helper'], '(a helper does description with grant)'],
         ],
       },
       {
@@ -174,6 +175,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       path: kind('path', 'petNamePath'),
       reason: kind('text'),
       query: kind('text'),
+      grant: kind('names'),
     },
     ops: {
       listMessages: [],
@@ -185,12 +187,13 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       reject: ['messageNumber', 'reason?'],
       messageHistory: ['messageNumber'],
       recall: ['query'],
+      helper: ['description', 'grant?'],
     },
   },
   {
     name: 'evaluate',
     description:
-      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName. workerName: an existing worker.',
+      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName.',
     parameters: {
       source: kind('text'),
       codeNames: kind('names'),

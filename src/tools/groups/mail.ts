@@ -193,6 +193,12 @@ export const runMailOp = async (
       return harden({ rejected: number });
     case 'messageHistory':
       return readMessageHistory(context.powers, number);
+    case 'helper':
+      if (context.helpers === undefined) throw new Error('no helper can be made here');
+      return context.helpers({
+        task: values.description as string,
+        grant: values.grant as string[],
+      });
     case 'recall':
       if (context.recall === undefined) throw new Error('no conversation is kept here to search');
       return context.recall(values.query as string);
