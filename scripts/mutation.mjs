@@ -132,6 +132,65 @@ const modules = [
     ],
     tests: ['test/policy-taint.test.ts', 'test/agent-untrusted-cannot-steer.test.ts'],
   },
+  {
+    name: 'work-queue',
+    mutate: ['src/serving/work-queue.ts'],
+    tests: ['test/work-queue.test.ts', 'test/serving-loop.test.ts'],
+  },
+  {
+    name: 'sender-names',
+    mutate: ['src/mail/sender-names.ts'],
+    tests: ['test/mail-sender-names.test.ts'],
+  },
+  {
+    name: 'tools-freshness',
+    mutate: ['src/serving/tools-freshness.ts'],
+    tests: [
+      'test/serving-tools-freshness.test.ts',
+      'test/agent-tools-freshness.test.ts',
+      'test/agent-tools-follow-break.test.ts',
+    ],
+  },
+  {
+    name: 'revision-gate',
+    mutate: ['src/mail/revision-gate.ts'],
+    tests: [
+      'test/mail-revision-gate.test.ts',
+      'test/agent-revisions-queued.test.ts',
+      'test/mail-host-newest.test.ts',
+    ],
+  },
+  {
+    name: 'check-server',
+    mutate: ['providers/check-server.ts', 'providers/model-names.ts'],
+    tests: [
+      'test/providers-check-server-cases.test.ts',
+      'test/providers-check-server.test.ts',
+      'test/preflight-first-hour.test.ts',
+    ],
+  },
+  {
+    name: 'recall',
+    mutate: [
+      'src/recall/history-archive.ts',
+      'src/recall/rank-bm25.ts',
+      'src/recall/search-words.ts',
+    ],
+    tests: [
+      'test/recall-history.test.ts',
+      'test/recall-bounds.test.ts',
+      'test/agent-recall.test.ts',
+    ],
+  },
+  {
+    name: 'mcp-settings',
+    mutate: [
+      'tools/lib/mcp/mcp-settings.ts',
+      'tools/lib/mcp/server-launch.ts',
+      'setup/mcp-bridge-plan.ts',
+    ],
+    tests: ['test/mcp-server-launch.test.ts', 'test/setup-mcp.test.ts'],
+  },
 ];
 
 const args = process.argv.slice(2);

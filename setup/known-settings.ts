@@ -8,7 +8,6 @@ import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 
 /** Read by the setup scripts, the simulator and the developers' commands only; never passed to a caplet. */
 const SETUP_ENV_NAMES: readonly string[] = harden([
-  'LAL_NAME',
   'LAL_PIN',
   'LAL_RESTART',
   'LAL_FORM',

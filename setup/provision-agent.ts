@@ -9,7 +9,12 @@ import { b, makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
-import { TOKEN_AT_REST_ADVICE, type GuestNames, type Persona } from './read-setup-env.js';
+import {
+  ownWorker,
+  TOKEN_AT_REST_ADVICE,
+  type GuestNames,
+  type Persona,
+} from './read-setup-env.js';
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/tools/tools-directory.js';
@@ -119,6 +124,9 @@ export const provisionAgent = async (
   const { names, moved } = await chooseNames(host, options.names, 'LAL_NAME');
   if (moved !== undefined) say(moved);
   const { guestName, agentName, controllerName } = names;
+  // A worker of its own is named after the guest it became (lal-2 beside upstream's lal).
+  const worker =
+    options.worker === ownWorker(options.names.guestName) ? ownWorker(guestName) : options.worker;
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
 
   const guestExisted = await E(host).has(guestName);
@@ -180,7 +188,7 @@ export const provisionAgent = async (
   // LAL_NAME: the guest's name, which the agent's log lines carry.
   const env = harden({ ...options.env, LAL_PERSONA: persona, LAL_NAME: guestName });
   await E(host).makeUnconfined(
-    options.worker,
+    worker,
     options.agentSpecifier,
     harden({ powersName: agentName, resultName: controllerName, env }),
   );
@@ -189,9 +197,9 @@ export const provisionAgent = async (
     `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
   );
   say(
-    options.worker === daemon.worker
+    worker === daemon.worker
       ? `it runs in the daemon's main worker "${daemon.worker}", shared with every caplet there (LAL_WORKER)`
-      : `it runs in a worker of its own, "${options.worker}" (LAL_WORKER=${daemon.worker} shares the daemon's main one)`,
+      : `it runs in a worker of its own, "${worker}" (LAL_WORKER=${daemon.worker} shares the daemon's main one)`,
   );
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
   await markOurs(host, controllerName);

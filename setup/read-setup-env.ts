@@ -7,13 +7,21 @@ import { b, Fail, makeError, q, X } from '@endo/errors';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceEnv } from './passed-env.js';
+import { FLAG_EXPECTED, readFlag } from '../providers/read-flag.js';
+
+/** An on/off setting of the setup scripts; another word is refused, naming the setting. */
+const readSetupFlag = (env: SourceEnv, name: string, fallback: boolean): boolean =>
+  readFlag(
+    env[name],
+    fallback,
+    () => Fail`${b(name)} must be ${b(FLAG_EXPECTED)}, got ${q(env[name])}`,
+  );
 
 export type Persona = 'lal' | 'fae';
 
 /** The daemon's pet names: lower case letters, digits and `-`, at most 128 characters. */
 const PET_NAME = /^[a-z0-9][a-z0-9-]{0,127}$/;
 const PERSONAS: readonly Persona[] = ['lal', 'fae'];
-const FALSE_FLAGS = ['', '0', 'false', 'no', 'off'];
 
 /** The host's names for one guest and its agent caplet. */
 export interface GuestNames {
@@ -48,16 +56,12 @@ export const readPersona = (env: SourceEnv, fallback: Persona): Persona => {
 };
 harden(readPersona);
 
-/** LAL_RESTART=1 (or any value but 0/false/no/off) asks to replace a running agent. */
-export const readRestart = (env: SourceEnv): boolean =>
-  !FALSE_FLAGS.includes((env.LAL_RESTART ?? '').trim().toLowerCase());
+/** LAL_RESTART=1 asks to replace a running agent; off by default. */
+export const readRestart = (env: SourceEnv): boolean => readSetupFlag(env, 'LAL_RESTART', false);
 harden(readRestart);
 
-/** LAL_PIN=0 (or false/no/off) opts out of pinning the agent; pinned by default. */
-export const readPin = (env: SourceEnv): boolean => {
-  const raw = (env.LAL_PIN ?? '').trim().toLowerCase();
-  return raw === '' || !FALSE_FLAGS.includes(raw);
-};
+/** LAL_PIN=0 opts out of pinning the agent; pinned by default. */
+export const readPin = (env: SourceEnv): boolean => readSetupFlag(env, 'LAL_PIN', true);
 harden(readPin);
 
 /**
@@ -66,9 +70,12 @@ harden(readPin);
  * (a worker the daemon ends) takes no other agent down (issue 35); the
  * daemon's main worker's name (MAIN, @main) or any other shares one.
  */
+export const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
+harden(ownWorker);
+
 export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
   const raw = (env.LAL_WORKER ?? '').trim();
-  if (raw === '') return `worker-for-${guestName}`;
+  if (raw === '') return ownWorker(guestName);
   raw === mainWorker ||
     /^[a-z0-9][a-z0-9-]{0,127}$/.test(raw) ||
     Fail`LAL_WORKER must be ${q(mainWorker)} (the daemon's main worker, shared) or a worker's pet name (lower case, digits, -), got ${q(raw)}`;
@@ -76,11 +83,8 @@ export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string
 };
 harden(readWorker);
 
-/** LAL_FORM=0 (or false/no/off) leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
-export const readForm = (env: SourceEnv): boolean => {
-  const raw = (env.LAL_FORM ?? '').trim().toLowerCase();
-  return raw === '' || !FALSE_FLAGS.includes(raw);
-};
+/** LAL_FORM=0 leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
+export const readForm = (env: SourceEnv): boolean => readSetupFlag(env, 'LAL_FORM', true);
 harden(readForm);
 
 /**

@@ -137,6 +137,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const helpersHand = makeHelpersHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
+    // Before the parts start following the guest's names: a name moved while the daemon lists
+    // them fails the listing (issue 35: "Invalid formula identifier" in the worker's log).
+    await prepareToolsFolder(powers, log);
     const parts = await assembleAgentParts({
       powers,
       env,
@@ -151,7 +154,6 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       createProvider: options.createProvider,
     });
     onCancel.add(() => parts.stop());
-    await prepareToolsFolder(powers, log);
     await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);

@@ -100,12 +100,13 @@ describe('code put to the HOST (newest daemon)', () => {
     const code = textOf(
       inbox.filter(message => message.type === 'package' && message.number < asked.number).at(-1)!,
     );
-    expect(code).toMatch(/^While serving message #\d+ from @host, /);
+    // One sentence: the agent's name goes on in lower case after the comma (issue 35, seen in a real daemon).
+    expect(code).toMatch(/^While serving message #\d+ from @host, the lal agent asks to run /);
     expect(holdsHidden(code)).toBe(false);
     expect(code).toContain(`const note = "${showHidden(HOSTILE)}";\nnote.length`);
     expect(code).toMatch(/shown as \\u\{…\}/);
     const request = (asked as unknown as { description: string }).description;
-    expect(request).toMatch(/^While serving message #\d+ from @host, /);
+    expect(request).toMatch(/^While serving message #\d+ from @host, the lal agent asks to run /);
     expect(request).toContain('endo store --text yes --name yes');
   });
 });

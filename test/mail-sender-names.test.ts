@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import type { FollowNames } from '../src/mail/sender-names.js';
+import type { FollowNames, SenderNaming } from '../src/mail/sender-names.js';
 import { makeSenderNames, unnamedSender } from '../src/mail/sender-names.js';
 
 const makePowers = (names: Record<string, unknown>, failing = new Set<string>()) => {
@@ -263,5 +263,381 @@ describe('makeSenderNames following the directory', () => {
     await nameOf('a');
     expect(daemon.asked).toEqual(['a', 'a']);
     expect(logs).toEqual([]);
+  });
+});
+
+/** A signal the test aborts, which says when the follower stops listening to it (its follow ended). */
+const makeSignal = () => {
+  const listeners = new Set<() => void>();
+  const removed: string[] = [];
+  let aborted = false;
+  const signal = {
+    get aborted() {
+      return aborted;
+    },
+    addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+    removeEventListener: (type: string, listener: () => void) => {
+      removed.push(type);
+      listeners.delete(listener);
+    },
+  } as unknown as AbortSignal;
+  return {
+    signal,
+    abort: () => {
+      aborted = true;
+      for (const listener of [...listeners]) listener();
+      listeners.clear();
+    },
+    /** The event names the follower stopped listening to. */
+    removed,
+  };
+};
+
+/** Powers whose look-ups the test answers one by one, per id. */
+const makeSlowPowers = () => {
+  const asked: string[] = [];
+  const pending: { id: string; answer: (names: unknown) => void; fail: (e: Error) => void }[] = [];
+  const powers = Far('powers', {
+    reverseIdentify: (id: string) => {
+      asked.push(id);
+      return new Promise((resolve, reject) => {
+        pending.push({ id, answer: resolve, fail: reject });
+      });
+    },
+  });
+  /** Resolves once a look-up of `id` is under way; gives its answerers. */
+  const lookUp = async (id: string) => {
+    await expect.poll(() => pending.some(each => each.id === id)).toBe(true);
+    const index = pending.findIndex(each => each.id === id);
+    return pending.splice(index, 1)[0]!;
+  };
+  return { powers, asked, lookUp };
+};
+
+/** A naming whose name-change stream the test opens, steps and ends. */
+const makeNaming = (overrides: Partial<SenderNaming> = {}) => {
+  let opened = 0;
+  let returned = 0;
+  let open: (
+    changes: Awaited<ReturnType<NonNullable<SenderNaming['followNameChanges']>>>,
+  ) => void = () => {};
+  let answer: (step: IteratorResult<unknown>) => void = () => {};
+  let nextCalled: () => void = () => {};
+  let waiting = new Promise<void>(resolve => (nextCalled = resolve));
+  const changes = {
+    next: () =>
+      new Promise<IteratorResult<unknown>>(resolve => {
+        answer = resolve;
+        nextCalled();
+      }),
+    return: async () => {
+      returned += 1;
+      answer({ done: true, value: undefined });
+      return { done: true, value: undefined };
+    },
+  };
+  const naming: SenderNaming = {
+    names: { host: '@host', self: '@self' },
+    idOf: (id: unknown) => (typeof id === 'string' ? id.replace(/^endo:\/\//, '') : undefined),
+    followNameChanges: () => {
+      opened += 1;
+      return new Promise(resolve => {
+        open = resolve;
+      });
+    },
+    ...overrides,
+  };
+  return {
+    naming,
+    opened: () => opened,
+    returned: () => returned,
+    /** The stream comes (the follower may not take it). */
+    deliver: () => open(changes),
+    /** The stream comes; resolves once the follower waits for its first change. */
+    open: async () => {
+      open(changes);
+      await waiting;
+    },
+    step: async (value: unknown) => {
+      waiting = new Promise<void>(resolve => (nextCalled = resolve));
+      answer({ done: false, value });
+      await waiting;
+    },
+    end: () => answer({ done: true, value: undefined }),
+  };
+};
+
+describe('unnamed senders, at the edges', () => {
+  const node = 'a'.repeat(64);
+  test('a number of sixteen digits or fewer is no formula number: shown whole', () => {
+    expect(unnamedSender('1'.repeat(16), node)).toBe('1'.repeat(16));
+    expect(unnamedSender('1'.repeat(17), node)).toBe('unnamed 11111111');
+  });
+
+  test('a formula number without a node is shown short, never as another daemon', () => {
+    expect(unnamedSender('9'.repeat(64), node)).toBe('unnamed 99999999');
+  });
+
+  test("the agent's own id tells which senders are on another daemon", async () => {
+    const local = `${'1'.repeat(64)}:${node}`;
+    const remote = `${'2'.repeat(64)}:${'b'.repeat(64)}`;
+    const { powers } = makePowers({});
+    const nameOf = makeSenderNames(powers, {
+      names: { host: '@host', self: '@self' },
+      idOf: id => String(id),
+      selfId: `${'0'.repeat(64)}:${node}`,
+    });
+    expect(await nameOf(local)).toBe('unnamed 11111111');
+    expect(await nameOf(remote)).toBe('unnamed 22222222 on another daemon (node bbbbbbbb)');
+  });
+});
+
+describe("the daemon's special names", () => {
+  test('HOST is preferred wherever it is listed; with a naming, its own host name is', async () => {
+    const { powers } = makePowers({ a: ['boss', 'HOST'], b: ['boss', '@host'], c: ['HOST'] });
+    expect(await makeSenderNames(powers)('a')).toBe('HOST');
+    const named = makeSenderNames(powers, {
+      names: { host: '@host', self: '@self' },
+      idOf: id => String(id),
+    });
+    expect(await named('b')).toBe('@host');
+    expect(await named('a')).toBe('boss');
+  });
+
+  test('a sender written as a locator is looked up by the formula id the naming reads in it, or as given', async () => {
+    const { powers, asked } = makePowers({ x1: ['alice'], 'not-a-locator': ['bob'] });
+    const nameOf = makeSenderNames(powers, {
+      names: { host: '@host', self: '@self' },
+      idOf: id => (typeof id === 'string' && id.startsWith('endo://') ? id.slice(7) : undefined),
+    });
+    expect(await nameOf('endo://x1')).toBe('alice');
+    expect(await nameOf('not-a-locator')).toBe('bob');
+    expect(asked).toEqual(['x1', 'not-a-locator']);
+  });
+});
+
+describe('names kept while following, at the edges', () => {
+  const follow = () => {
+    const control = makeSignal();
+    const logs: string[] = [];
+    return {
+      ...control,
+      logs,
+      options: { signal: control.signal, log: (line: string) => logs.push(line) },
+    };
+  };
+
+  test('512 senders are kept; the least recently named is asked again', async () => {
+    const names: Record<string, string[]> = {};
+    for (let n = 0; n <= 512; n += 1) names[`s${n}`] = [`name${n}`];
+    const daemon = makeFollowedPowers(names);
+    const nameOf = makeSenderNames(daemon.powers, undefined, follow().options);
+    await daemon.following();
+    for (let n = 0; n <= 512; n += 1) await nameOf(`s${n}`);
+    expect(daemon.asked).toHaveLength(513);
+    expect(await nameOf('s1')).toBe('name1');
+    expect(daemon.asked).toHaveLength(513);
+    expect(await nameOf('s0')).toBe('name0');
+    expect(daemon.asked).toHaveLength(514);
+  });
+
+  test('a sender with no name yet, or whose look-up failed, is asked again next time', async () => {
+    const names: Record<string, string[]> = { a: [] };
+    const daemon = makeFollowedPowers(names);
+    const nameOf = makeSenderNames(daemon.powers, undefined, follow().options);
+    await daemon.following();
+    expect(await nameOf('a')).toBe('a');
+    names.a = ['alice'];
+    expect(await nameOf('a')).toBe('alice');
+    expect(await nameOf('a')).toBe('alice');
+    expect(daemon.asked).toEqual(['a', 'a']);
+  });
+
+  test('a failed look-up while following is asked again', async () => {
+    const slow = makeSlowPowers();
+    const naming = makeNaming();
+    const nameOf = makeSenderNames(slow.powers, naming.naming, follow().options);
+    await naming.open();
+    const first = nameOf('abc');
+    (await slow.lookUp('abc')).fail(Error('daemon busy'));
+    expect(await first).toBe('abc');
+    const second = nameOf('abc');
+    (await slow.lookUp('abc')).answer(['carol']);
+    expect(await second).toBe('carol');
+    expect(await nameOf('abc')).toBe('carol');
+    expect(slow.asked).toEqual(['abc', 'abc']);
+  });
+
+  test('a look-up under way when a name changes is not kept: its answer may be from before the change', async () => {
+    const slow = makeSlowPowers();
+    const naming = makeNaming();
+    const nameOf = makeSenderNames(slow.powers, naming.naming, follow().options);
+    await naming.open();
+    const first = nameOf('a');
+    const lookUp = await slow.lookUp('a');
+    await naming.step({ remove: 'alice' });
+    lookUp.answer(['alice']);
+    expect(await first).toBe('alice');
+    const second = nameOf('a');
+    (await slow.lookUp('a')).answer([]);
+    expect(await second).toBe('a');
+  });
+
+  test("a look-up that fails after a newer one took its place leaves the newer one's name kept", async () => {
+    const slow = makeSlowPowers();
+    const naming = makeNaming();
+    const nameOf = makeSenderNames(slow.powers, naming.naming, follow().options);
+    await naming.open();
+    const old = nameOf('a');
+    const oldLookUp = await slow.lookUp('a');
+    await naming.step({ remove: 'someone' });
+    const newer = nameOf('a');
+    (await slow.lookUp('a')).answer(['alice']);
+    expect(await newer).toBe('alice');
+    oldLookUp.fail(Error('daemon busy'));
+    expect(await old).toBe('a');
+    expect(await nameOf('a')).toBe('alice');
+    expect(slow.asked).toEqual(['a', 'a']);
+  });
+
+  test.each([
+    ['a name added without an id', { add: 'carol' }],
+    ['an id without its node', { add: 'carol', value: { number: 'n3' } }],
+    ['an id without its number', { add: 'carol', value: { node: 'd3' } }],
+  ])('%s forgets every kept name, and following goes on', async (_what, change) => {
+    const names: Record<string, string[]> = { b: ['bob'] };
+    const daemon = makeFollowedPowers(names);
+    const { options, logs } = follow();
+    const nameOf = makeSenderNames(daemon.powers, undefined, options);
+    await daemon.following();
+    await nameOf('b');
+    await daemon.step({ done: false, value: change });
+    await nameOf('b');
+    await nameOf('b');
+    expect(daemon.asked).toEqual(['b', 'b']);
+    expect(logs).toEqual([]);
+  });
+
+  test("a naming without its own follower follows the powers' name changes", async () => {
+    const daemon = makeFollowedPowers({ a: ['alice'] });
+    const nameOf = makeSenderNames(
+      daemon.powers,
+      { names: { host: '@host', self: '@self' }, idOf: id => String(id) },
+      follow().options,
+    );
+    await daemon.following();
+    await nameOf('a');
+    await nameOf('a');
+    expect(daemon.asked).toEqual(['a']);
+  });
+});
+
+describe('following ends', () => {
+  const follow = () => {
+    const control = makeSignal();
+    const logs: string[] = [];
+    return {
+      ...control,
+      logs,
+      options: { signal: control.signal, log: (line: string) => logs.push(line) },
+    };
+  };
+
+  test('cancelled before it began: the directory is never asked to follow', async () => {
+    const naming = makeNaming();
+    const { powers } = makePowers({});
+    const { options, abort } = follow();
+    abort();
+    makeSenderNames(powers, naming.naming, options);
+    expect(naming.opened()).toBe(0);
+  });
+
+  test('cancelled while the stream was being opened: it is closed once it comes, and no name is kept', async () => {
+    const naming = makeNaming();
+    const { powers, asked } = makePowers({ a: ['alice'] });
+    const control = follow();
+    const nameOf = makeSenderNames(powers, naming.naming, control.options);
+    expect(naming.opened()).toBe(1);
+    control.abort();
+    naming.deliver();
+    await expect.poll(() => naming.returned()).toBe(1);
+    await nameOf('a');
+    await nameOf('a');
+    expect(asked).toEqual(['a', 'a']);
+    expect(control.logs).toEqual([]);
+  });
+
+  test('cancelled while following: the stream is closed, names are asked each time, nothing is logged', async () => {
+    const naming = makeNaming();
+    const { powers, asked } = makePowers({ a: ['alice'] });
+    const control = follow();
+    const nameOf = makeSenderNames(powers, naming.naming, control.options);
+    await naming.open();
+    await nameOf('a');
+    await nameOf('a');
+    expect(asked).toEqual(['a']);
+    control.abort();
+    expect(naming.returned()).toBe(1);
+    await nameOf('a');
+    await nameOf('a');
+    expect(asked).toEqual(['a', 'a', 'a']);
+    // The stream, closed, ends: the follower stops listening, and says nothing.
+    await expect.poll(() => control.removed).toEqual(['abort']);
+    expect(control.logs).toEqual([]);
+  });
+
+  test('a stream the daemon ended is not closed again when the agent is later cancelled', async () => {
+    const naming = makeNaming();
+    const { powers } = makePowers({});
+    const control = follow();
+    makeSenderNames(powers, naming.naming, control.options);
+    await naming.open();
+    naming.end();
+    await expect.poll(() => control.removed).toEqual(['abort']);
+    control.abort();
+    expect(naming.returned()).toBe(0);
+  });
+
+  test('the listing race is followed again at most three times in all, then given up and logged', async () => {
+    const naming = makeNaming();
+    const { powers } = makePowers({});
+    const control = follow();
+    makeSenderNames(
+      powers,
+      {
+        ...naming.naming,
+        followNameChanges: async () => {
+          naming.naming.followNameChanges!(undefined).catch(() => {});
+          throw Error('Invalid formula identifier "[undefined]"');
+        },
+      },
+      control.options,
+    );
+    await expect
+      .poll(() => control.logs)
+      .toEqual([
+        'could not follow name changes (Invalid formula identifier "[undefined]"): senders are named afresh each time',
+      ]);
+    expect(naming.opened()).toBe(3);
+  });
+
+  test('another failure is not tried again', async () => {
+    let opened = 0;
+    const { powers } = makePowers({});
+    const control = follow();
+    makeSenderNames(
+      powers,
+      {
+        names: { host: '@host', self: '@self' },
+        idOf: id => String(id),
+        followNameChanges: async () => {
+          opened += 1;
+          throw Error('no such method');
+        },
+      },
+      control.options,
+    );
+    await expect.poll(() => control.logs).toHaveLength(1);
+    expect(opened).toBe(1);
   });
 });

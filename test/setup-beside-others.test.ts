@@ -154,6 +154,10 @@ describe("beside upstream Lal's setup (defect 4, newest daemon)", () => {
     const printed = output.text();
     expect(printed).not.toContain('the lal agent is running');
     expect(printed).toContain('this agent is "lal-2"');
+    // Its worker is named after the guest it became (seen in a real newest daemon: "worker-for-lal").
+    expect(printed).toContain('it runs in a worker of its own, "worker-for-lal-2"');
+    expect(await E(mailHost.host).has('worker-for-lal-2')).toBe(true);
+    expect(await E(mailHost.host).has('worker-for-lal')).toBe(false);
     // Ours answers as lal-2, and a second run finds it again (no lal-3).
     await E(mailHost.host).send('lal-2', ['hello'], [], []);
     await waitForText(mailHost, 'I stopped working on this');

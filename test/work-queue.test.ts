@@ -78,3 +78,40 @@ describe('the work queue', () => {
     expect(await next).toEqual({ from: 'HOST', n: 1 });
   });
 });
+
+describe('closing the work queue', () => {
+  test('a taker waiting on an empty queue gets undefined when it closes (the loop stops)', async () => {
+    const queue = makeWorkQueue<Item>(laneOf);
+    const taken = queue.take();
+    queue.close();
+    expect(await taken).toBeUndefined();
+  });
+
+  test('what is pushed after closing is dropped; what was queued before is still served', async () => {
+    const queue = makeWorkQueue<Item>(laneOf);
+    queue.push({ from: 'bob', n: 1 });
+    queue.close();
+    queue.push({ from: 'HOST', n: 1 });
+    expect(queue.size()).toBe(1);
+    expect(await queue.take()).toEqual({ from: 'bob', n: 1 });
+    expect(await queue.take()).toBeUndefined();
+  });
+});
+
+describe('the work queue without lanes', () => {
+  test('one first lane: a backlog is served at once, never waiting for what is on its way', async () => {
+    let asked = 0;
+    const queue = makeWorkQueue<Item>(undefined, {
+      beforeRest: () => {
+        asked += 1;
+        return new Promise<void>(() => {});
+      },
+    });
+    queue.push({ from: 'bob', n: 1 });
+    queue.push({ from: 'carol', n: 1 });
+    expect(queue.waiting()).toEqual([{ lane: '', size: 2 }]);
+    expect(await queue.take()).toEqual({ from: 'bob', n: 1 });
+    expect(await queue.take()).toEqual({ from: 'carol', n: 1 });
+    expect(asked).toBe(0);
+  });
+});

@@ -84,6 +84,11 @@ export interface MailHost {
   ): Promise<MessageRecord>;
   callCounts(guestName: string): Record<string, number>;
   resetCallCounts(guestName: string): void;
+  /**
+   * How many of the guest's followNameChanges listings failed on a name removed while they
+   * were read; each is a rejection the real daemon's CapTP writes into the worker's log.
+   */
+  nameListingFailures(guestName: string): number;
   /** Bytes the guest has written with storeValue so far, by the first name of each path. */
   storedBytes(guestName: string): Record<string, number>;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */

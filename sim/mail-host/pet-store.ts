@@ -17,6 +17,8 @@ export interface PetStore {
   remove(name: string): void;
   rename(fromName: string, toName: string): void;
   followNameChanges(): Subscription<NameChange>;
+  /** How many listings of followNameChanges failed on a name removed while they were read. */
+  listingFailures(): number;
   /** Called with the id a name stopped pointing at (for collection). */
   onUnbind(listener: (id: FormulaId) => void): void;
 }
@@ -28,6 +30,7 @@ export const makePetStore = (
   const namesForId = new Map<FormulaId, Set<string>>();
   const changes = makeTopic<NameChange>();
   const unbindListeners: ((id: FormulaId) => void)[] = [];
+  let failedListings = 0;
   let sortedNames: readonly string[] | undefined;
 
   const link = (name: string, id: FormulaId) => {
@@ -92,12 +95,37 @@ export const makePetStore = (
       link(toName, id);
       unlink(fromName, id);
     },
-    followNameChanges: () =>
-      changes.subscribe(
-        list().map(name =>
-          harden({ add: name, value: parseFormulaId(idForName.get(name) as FormulaId) }),
-        ),
-      ),
+    // As both daemons' pet-store.js: the names are listed at once, but each one's id is read as
+    // it is yielded, so a name removed meanwhile fails the listing (parseId(undefined)).
+    followNameChanges: () => {
+      const subscription = changes.subscribe();
+      let listing = [...list()];
+      return harden({
+        next: () => {
+          const name = listing.shift();
+          if (name === undefined) return subscription.next();
+          const id = idForName.get(name);
+          if (id === undefined) {
+            listing = [];
+            failedListings += 1;
+            subscription.end();
+            return Promise.reject(Error('Invalid formula identifier "[undefined]"'));
+          }
+          return Promise.resolve(
+            harden({ done: false, value: harden({ add: name, value: parseFormulaId(id) }) }),
+          );
+        },
+        end: () => {
+          listing = [];
+          subscription.end();
+        },
+        fail: (error: Error) => {
+          listing = [];
+          subscription.fail(error);
+        },
+      });
+    },
+    listingFailures: () => failedListings,
     onUnbind: listener => {
       unbindListeners.push(listener);
     },

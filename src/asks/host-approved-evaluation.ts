@@ -78,7 +78,7 @@ const describeCodeForHost = (who: string, proposal: Proposal): string => {
   const shown = showHidden(proposal.source);
   const fence = fenceFor(shown);
   return [
-    `${servingWhom(proposal)}${who} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
+    `${servingWhom(proposal, who)} asks to run this code; its result is kept as \`${proposal.resultName}\`:`,
     '',
     `${fence}js`,
     // Whole: the host approves the code it reads, and that code is what runs.
@@ -97,14 +97,16 @@ const describeCodeForHost = (who: string, proposal: Proposal): string => {
   ].join('\n');
 };
 
-/** Whom the code is run for, first in what the host reads. */
-const servingWhom = ({ origin }: Proposal): string =>
-  origin === undefined ? '' : `While serving message #${origin.number} from ${origin.sender}, `;
+/** Whom the code is run for, first in what the host reads, then who asks: one sentence. */
+const servingWhom = ({ origin }: Proposal, who: string): string =>
+  origin === undefined
+    ? who
+    : `While serving message #${origin.number} from ${origin.sender}, ${who.charAt(0).toLowerCase()}${who.slice(1)}`;
 
 /** The request itself: one short line, with nothing the chat would show escaped. */
 const describeCodeRequest = (who: string, proposal: Proposal): string =>
   showHidden(
-    `${servingWhom(proposal)}${who} asks to run the code it just sent (endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
+    `${servingWhom(proposal, who)} asks to run the code it just sent (endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
       /["\\\n\t]/g,
       ' ',
     ),
@@ -118,10 +120,6 @@ const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Lo
     () => undefined,
     (error: unknown) => log(`could not show ${hostName} the code: ${describeError(error)}`),
   );
-
-export const readDirectEvaluation = (env: Readonly<Record<string, string | undefined>>): boolean =>
-  ['1', 'true', 'yes', 'on'].includes((env.LAL_DIRECT_EVAL ?? '').trim().toLowerCase());
-harden(readDirectEvaluation);
 
 export const makeHostApprovedEvaluation = (options: {
   powers: unknown;

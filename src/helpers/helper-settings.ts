@@ -16,12 +16,6 @@ export interface HelperSettings {
   seconds: number;
 }
 
-export const HELPER_ENV_NAMES: readonly string[] = harden([
-  'LAL_MAX_HELPERS',
-  'LAL_HELPER_DEPTH',
-  'LAL_HELPER_SECONDS',
-]);
-harden(HELPER_ENV_NAMES);
 
 // A few at once: each makes model calls against the same hourly budget as its parent.
 const DEFAULT_MAX_HELPERS = 4;

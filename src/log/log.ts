@@ -8,6 +8,7 @@ import { redact } from '../../providers/provider-errors.js';
 import { fallbackTokenValues } from '../../providers/fallback-config.js';
 import { secretsFromFiles } from '../../providers/read-secret.js';
 import type { Env } from '../../providers/types.js';
+import { readAgentName } from '../config/settings.js';
 
 export type Log = (line: string) => void;
 
@@ -69,7 +70,7 @@ export const makeLog = (
   }
   const hideSecrets = makeRedactor(env);
   // The guest's name (setup passes LAL_NAME), so agents sharing a worker can be told apart; else the persona.
-  const name = (env.LAL_NAME ?? '').trim() || (env.LAL_PERSONA ?? 'lal').toLowerCase();
+  const name = readAgentName(env);
   return neverThrows(line => sink(hideSecrets(`[${name}] ${line}`)));
 };
 harden(makeLog);

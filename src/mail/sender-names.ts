@@ -8,7 +8,8 @@
  * re-pointed, a name added for that sender) forgets it, so the sender's next
  * message is named afresh. Changes that touch no kept name (the agent's own
  * writes) forget nothing. Until following has begun, or once it has ended,
- * every name is looked up again. A sender without a pet name is shown by
+ * every name is looked up again (a stream that comes once the agent is
+ * cancelled is closed, never followed). A sender without a pet name is shown by
  * the same eight digits of its formula number every time, and, when the
  * node part of its id is not this daemon's, as writing from another daemon
  * (connected over Endo's network), and which.
@@ -81,6 +82,25 @@ interface Kept {
   name?: string;
 }
 
+/** Forgets what a change to the directory may have made wrong; anything unreadable forgets all. */
+const forget = (cache: Map<string, Kept>, change: unknown) => {
+  const { add, remove, value } = (change ?? {}) as NameChange;
+  const name = typeof add === 'string' ? add : remove;
+  if (typeof name !== 'string') {
+    cache.clear();
+    return;
+  }
+  // A look-up still under way may have been answered before this change: it goes too.
+  for (const [id, kept] of [...cache]) {
+    if (kept.name === undefined || kept.name === name) cache.delete(id);
+  }
+  if (typeof add === 'string') {
+    // The sender this name now stands for may prefer it (the special host name, say).
+    if (typeof value?.number !== 'string' || typeof value.node !== 'string') cache.clear();
+    else cache.delete(`${value.number}:${value.node}`);
+  }
+};
+
 interface NamePowers {
   reverseIdentify(id: string): string[];
   followNameChanges(): NameChanges;
@@ -103,24 +123,6 @@ export const makeSenderNames = (
     cache.set(id, kept);
     while (cache.size > SENDERS_REMEMBERED) cache.delete(cache.keys().next().value as string);
   };
-  /** Forgets what a change to the directory may have made wrong; anything unreadable forgets all. */
-  const forget = (change: unknown) => {
-    const { add, remove, value } = (change ?? {}) as NameChange;
-    const name = typeof add === 'string' ? add : remove;
-    if (typeof name !== 'string') {
-      cache.clear();
-      return;
-    }
-    // A look-up still under way may have been answered before this change: it goes too.
-    for (const [id, kept] of [...cache]) {
-      if (kept.name === undefined || kept.name === name) cache.delete(id);
-    }
-    if (typeof add === 'string') {
-      // The sender this name now stands for may prefer it (the special host name, say).
-      if (typeof value?.number !== 'string' || typeof value.node !== 'string') cache.clear();
-      else cache.delete(`${value.number}:${value.node}`);
-    }
-  };
   // Names are kept only while every change to the directory reaches us.
   let following = false;
 
@@ -139,7 +141,8 @@ export const makeSenderNames = (
       cache.clear();
       Promise.resolve(changes.return(undefined)).catch(() => {});
     };
-    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     if (signal.aborted) return;
     following = true;
     try {
@@ -147,7 +150,7 @@ export const makeSenderNames = (
         // eslint-disable-next-line no-await-in-loop -- one change at a time, in the daemon's order
         const step = await changes.next();
         if (step.done || signal.aborted) break;
-        forget(step.value);
+        forget(cache, step.value);
       }
     } finally {
       following = false;

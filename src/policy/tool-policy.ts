@@ -28,8 +28,7 @@ const EMPTY_MEANS: Readonly<Record<string, string>> = {
     "names no sender, so no sender is trusted: every gated call asks the HOST, even the HOST's own",
 };
 
-export const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(EMPTY_MEANS));
-harden(POLICY_ENV_NAMES);
+const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(EMPTY_MEANS));
 
 export interface ToolPolicy {
   /** Whether the model may be offered (and call) this tool, or this op of a grouped tool. */

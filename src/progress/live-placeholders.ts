@@ -41,8 +41,6 @@ import { makeThrottledEdits, textContent, type MessageContent } from './throttle
 import { describeError } from '../../providers/describe-error.js';
 
 const EDIT_GAP_MS = 1_000;
-/** How long a turn runs before its placeholder is posted (LAL_PROGRESS_AFTER_MS). */
-const DEFAULT_POST_AFTER_MS = 1_000;
 const CLOSED_REMEMBERED = 256;
 const LEFT_BEHIND =
   'I stopped before I finished this (the agent was restarted). Send it again if you still need it.';
@@ -61,19 +59,6 @@ export interface LivePlaceholders {
   /** Whether an own copy is a placeholder's (kept, or finished if left behind): not to be dismissed by the caller. */
   handlesOwnCopy(message: MessageRecord): boolean;
 }
-
-/** LAL_PROGRESS_AFTER_MS: a whole number of milliseconds, 0 for at once; the default otherwise. */
-export const readProgressDelay = (env: Readonly<Record<string, string | undefined>>): number => {
-  const raw = (env.LAL_PROGRESS_AFTER_MS ?? '').trim();
-  const value = Number(raw);
-  return raw !== '' && Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_POST_AFTER_MS;
-};
-harden(readProgressDelay);
-
-/** LAL_PROGRESS: on unless 0/false/no/off. */
-export const readLiveProgress = (env: Readonly<Record<string, string | undefined>>): boolean =>
-  !['0', 'false', 'no', 'off'].includes((env.LAL_PROGRESS ?? '').trim().toLowerCase());
-harden(readLiveProgress);
 
 const textOf = (message: { strings?: unknown }): string =>
   Array.isArray(message.strings)
@@ -104,7 +89,7 @@ export const makeLivePlaceholders = (options: {
   log: Log;
   enabled: boolean;
   directEvaluation: boolean;
-  /** How long a turn runs before its placeholder is posted (readProgressDelay). */
+  /** How long a turn runs before its placeholder is posted (LAL_PROGRESS_AFTER_MS). */
   postAfterMs: number;
 }): LivePlaceholders => {
   const { powers, daemon, clock, log } = options;

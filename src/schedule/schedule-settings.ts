@@ -10,13 +10,6 @@ import { readDuration } from './durations.js';
 import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from './wake-ups.js';
 import { isTimeZone } from './zoned-time.js';
 
-export const SCHEDULE_ENV_NAMES: readonly string[] = harden([
-  'LAL_TIME_ZONE',
-  'LAL_MIN_SCHEDULE_SECONDS',
-  'LAL_HEARTBEAT',
-]);
-harden(SCHEDULE_ENV_NAMES);
-
 export const readScheduleSettings = (env: Env, problems: string[]): ScheduleSettings => {
   const defaults = DEFAULT_SCHEDULE_SETTINGS;
   const zone = (env.LAL_TIME_ZONE ?? '').trim();

@@ -18,10 +18,7 @@ import { readToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
 import { loadToolGivers } from '../tools/tool-givers.js';
-import {
-  makeHostApprovedEvaluation,
-  readDirectEvaluation,
-} from '../asks/host-approved-evaluation.js';
+import { makeHostApprovedEvaluation } from '../asks/host-approved-evaluation.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { daemonStatus } from '../daemon/daemon-status.js';
 import { makeRevisionGate } from '../mail/revision-gate.js';
@@ -36,12 +33,7 @@ import {
 } from '../memory/agent-memory.js';
 import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archive.js';
 import { makeNoticeQueue, type NoticeQueue } from './notices.js';
-import {
-  makeLivePlaceholders,
-  readProgressDelay,
-  readLiveProgress,
-  type LivePlaceholders,
-} from '../progress/live-placeholders.js';
+import { makeLivePlaceholders, type LivePlaceholders } from '../progress/live-placeholders.js';
 import { makeProposalTracker, type ProposalTracker } from '../asks/proposal-tracker.js';
 import { makeRequestTracker, type RequestTracker } from '../asks/request-tracker.js';
 import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
@@ -222,8 +214,8 @@ const assembleSenders = (
 
 /** Live progress in the chat (newest daemon), and its help() section. */
 const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvaluation: boolean) => {
-  const { powers, env, status, clock, log } = setup;
-  const liveProgress = readLiveProgress(env) && daemon.canEdit;
+  const { powers, config, status, clock, log } = setup;
+  const liveProgress = config.liveProgress && daemon.canEdit;
   status.section('Live progress', () => [
     liveProgress
       ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
@@ -236,7 +228,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
     log,
     enabled: liveProgress,
     directEvaluation,
-    postAfterMs: readProgressDelay(env),
+    postAfterMs: config.progressAfterMs,
   });
 };
 
@@ -339,7 +331,7 @@ const assembleHelpers = (
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
-  const directEvaluation = readDirectEvaluation(env);
+  const directEvaluation = config.directEvaluation;
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
   const { memory, history } = await loadStore(setup, daemon.names.host);
   const model = await loadModel({

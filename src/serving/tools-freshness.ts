@@ -18,11 +18,14 @@ import type { Log } from '../log/log.js';
 import { TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 
-/** A change's formula id, `{ number, node }` in both daemons (a string if ever given whole). */
-const idOf = (value: unknown): string | undefined => {
+/**
+ * A change's formula id, `{ number, node }` in both daemons (a string if ever given whole); one
+ * that does not read is `''`, which no name read in tools/ has, so the change is news.
+ */
+const idOf = (value: unknown): string => {
   if (typeof value === 'string') return value;
   const { number, node } = (value ?? {}) as { number?: unknown; node?: unknown };
-  return typeof number === 'string' && typeof node === 'string' ? `${number}:${node}` : undefined;
+  return typeof number === 'string' && typeof node === 'string' ? `${number}:${node}` : '';
 };
 
 export interface ToolsFreshness {

@@ -14,12 +14,6 @@ export interface ToolboxSettings {
   always: ReadonlySet<string>;
 }
 
-export const TOOLBOX_ENV_NAMES: readonly string[] = harden([
-  'LAL_TOOL_BUDGET_TOKENS',
-  'LAL_TOOLS_ALWAYS',
-]);
-harden(TOOLBOX_ENV_NAMES);
-
 /** About ten ordinary tools: a Fae with a handful is offered them as before. */
 const DEFAULT_TOOL_BUDGET_TOKENS = 1_500;
 

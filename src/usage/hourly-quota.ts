@@ -8,12 +8,6 @@ import { readPositiveInteger } from '../config/read-positive-integer.js';
 import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
-export const QUOTA_ENV_NAMES: readonly string[] = harden([
-  'LAL_MAX_CALLS_PER_HOUR',
-  'LAL_MAX_TOKENS_PER_HOUR',
-]);
-harden(QUOTA_ENV_NAMES);
-
 export interface HourlyQuota {
   maxCalls: number | undefined;
   maxTokens: number | undefined;

@@ -8,6 +8,7 @@
 import { b, Fail, makeError, q, X } from '@endo/errors';
 import path from 'node:path';
 import type { Env } from '../../../providers/types.js';
+import { FLAG_EXPECTED, readFlag } from '../../../providers/read-flag.js';
 import { readSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
 
 /** Every variable the bridge reads; setup-tools passes exactly these to `mcp-<name>`. */
@@ -187,9 +188,11 @@ export const readMcpSettings = (env: Env | undefined): McpSettings => {
   (cwd !== '' && path.isAbsolute(cwd)) ||
     Fail`mcp: MCP_CWD must be the absolute path of the folder the server may write in, got ${q(source.MCP_CWD ?? '')}`;
   for (const flag of ['MCP_UNSANDBOXED', 'MCP_ALLOW_NETWORK']) {
-    const value = (source[flag] ?? '').trim().toLowerCase();
-    ['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(value) ||
-      Fail`mcp: ${b(flag)} must be 1 or 0, got ${q(source[flag])}`;
+    readFlag(
+      source[flag],
+      false,
+      () => Fail`mcp: ${b(flag)} must be ${b(FLAG_EXPECTED)}, got ${q(source[flag])}`,
+    );
   }
   const limits = readSandboxSettings(
     {

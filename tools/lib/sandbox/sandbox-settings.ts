@@ -5,6 +5,7 @@
  */
 import { b, Fail, makeError, q, X } from '@endo/errors';
 import type { Env } from '../../../providers/types.js';
+import { FLAG_EXPECTED, readFlag } from '../../../providers/read-flag.js';
 
 /** Every variable the sandbox reads; setup-tools passes these to run-command-tool. */
 export const SANDBOX_ENV_NAMES: readonly string[] = Object.freeze([
@@ -41,15 +42,10 @@ const DEFAULT_SANDBOX_LIMITS = Object.freeze({
 harden(DEFAULT_SANDBOX_LIMITS);
 
 const MB = 1024 * 1024;
-const TRUE_FLAGS = ['1', 'true', 'yes', 'on'];
-const FALSE_FLAGS = ['', '0', 'false', 'no', 'off'];
-
-const readFlag = (env: Env, name: string, toolName: string): boolean => {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (TRUE_FLAGS.includes(raw)) return true;
-  if (FALSE_FLAGS.includes(raw)) return false;
-  throw makeError(X`${b(toolName)}: ${b(name)} must be 1 or 0, got ${q(env[name])}`);
-};
+const readOnOff = (env: Env, name: string, toolName: string): boolean =>
+  readFlag(env[name], false, () => {
+    throw makeError(X`${b(toolName)}: ${b(name)} must be ${b(FLAG_EXPECTED)}, got ${q(env[name])}`);
+  });
 
 const readCount = (env: Env, name: string, fallback: number, toolName: string): number => {
   const raw = env[name];
@@ -63,8 +59,8 @@ const readCount = (env: Env, name: string, fallback: number, toolName: string): 
 export const readSandboxSettings = (env: Env | undefined, toolName: string): SandboxSettings => {
   const source = env ?? {};
   return Object.freeze({
-    unsandboxed: readFlag(source, 'FAE_RUN_COMMAND_UNSANDBOXED', toolName),
-    allowNetwork: readFlag(source, 'FAE_SANDBOX_ALLOW_NETWORK', toolName),
+    unsandboxed: readOnOff(source, 'FAE_RUN_COMMAND_UNSANDBOXED', toolName),
+    allowNetwork: readOnOff(source, 'FAE_SANDBOX_ALLOW_NETWORK', toolName),
     maxProcesses: readCount(
       source,
       'FAE_SANDBOX_MAX_PROCESSES',
