@@ -65,6 +65,10 @@
  *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
  *    (target ≤ 50 ms).
  *
+ * 14. Delegation (bench/figure-delegation.ts): model calls and wall time of
+ *    "6 × 7" done directly and through a helper agent given only math
+ *    (behaviour 7.9). Target: at most 3 calls more than directly.
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -89,6 +93,7 @@ import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure
 import { approvalsFigure } from './figure-approvals.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
+import { delegationFigure } from './figure-delegation.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -160,6 +165,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return schedulesFigure();
     case 'toolbox':
       return withTokenizer(toolboxFigure);
+    case 'delegation':
+      return delegationFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -215,6 +222,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await schedulesFigure());
   progress(stepLine([13], 'the first request with 0 to 500 tools, and the toolbox search'));
   figures.push(await withTokenizer(toolboxFigure));
+  progress(stepLine([14], 'delegation: 6 × 7 done directly and through a helper'));
+  figures.push(await delegationFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

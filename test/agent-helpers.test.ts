@@ -12,7 +12,13 @@ import { E } from '@endo/far';
 import { DAEMON_PROFILES, makeMailHost } from '../sim/mail-host/index.js';
 import type { DaemonProfile } from '../sim/mail-host/index.js';
 import type { ChatMessage } from '../providers/types.js';
-import { callTool, type RecordedRequest, type Step } from './support/scripted-provider.js';
+import {
+  callTool,
+  makeScriptedProvider,
+  type RecordedRequest,
+  type ScriptedProvider,
+  type Step,
+} from './support/scripted-provider.js';
 import {
   asMessages,
   latestMessageNumber,
@@ -66,6 +72,7 @@ const startFae = async (
   profile: DaemonProfile,
   steps: Step[],
   env: Record<string, string> = {},
+  provider?: ScriptedProvider,
 ): Promise<AgentRun> => {
   const host = makeMailHost({ profile });
   await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
@@ -75,6 +82,7 @@ const startFae = async (
     introducedNames: { 'math-tool': 'calculator' },
     env,
     steps,
+    ...(provider === undefined ? {} : { provider }),
   });
 };
 
@@ -219,5 +227,59 @@ describe.each(DAEMON_PROFILES)('helper agents on the %s daemon (behaviour 7.9)',
     // Nothing reached the HOST from the helper.
     const inbox = asMessages(await E(run.host.host).listMessages());
     expect(inbox.some(message => textOf(message).includes('hello from the helper'))).toBe(false);
+  });
+
+  test("a helper may think with a cheaper model of the agent's chain; one it may not use is refused, named", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    let notice = '';
+    let refused = '';
+    const small = makeScriptedProvider([
+      async () => {
+        await released;
+        return callTool('handBack', { result: 'the small model did it' });
+      },
+    ]);
+    const agent = makeScriptedProvider([
+      () =>
+        callTool('mail', { op: 'helper', description: 'Say hello', grant: ['model small-model'] }),
+      request => replyTo(request, 'A small helper is on it.'),
+      request => {
+        notice = lastText(request);
+        return replyTo(request, 'small done');
+      },
+      () =>
+        callTool('mail', { op: 'helper', description: 'Say hello', grant: ['model huge-model'] }),
+      request => {
+        refused = errorOf(toolResultsOf(request).at(-1));
+        return replyTo(request, 'no huge model');
+      },
+    ]);
+    // The agent's model is the first server of a chain whose second serves small-model.
+    Object.assign(agent, {
+      chain: [
+        { kind: 'scripted', model: 'scripted-model', host: 'first' },
+        { kind: 'scripted', model: 'small-model', host: 'second' },
+      ],
+      only: (model: string) => (model === 'small-model' ? small : undefined),
+    });
+    const run = await startFae(profile, [], {}, agent);
+    await run.send('Say hello with a small helper.');
+    await run.reply('A small helper is on it.');
+    release();
+    await run.reply('small done');
+    expect(notice).toMatch(
+      /^DONE: helper h1 \(task "Say hello", 1 model call\) handed back: the small model did it/,
+    );
+    // The helper's request went to the small model; none of the agent's did.
+    expect(small.requests).toHaveLength(1);
+    expect(agent.requests.some(isHelpers)).toBe(false);
+    await run.send('Say hello with a huge helper.');
+    await run.reply('no huge model');
+    expect(refused).toBe(
+      'helper: model "huge-model" is not one this agent may use (scripted-model, small-model)',
+    );
   });
 });

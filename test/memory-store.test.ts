@@ -162,6 +162,51 @@ describe('loadMemory', () => {
     expect(logs).toEqual([]);
   });
 
+  test('a version 7 memory (the release before helpers) loads whole, with no helpers running', async () => {
+    const threads = [{ sender: 'bob', conversation }];
+    const { memory, logs } = await load(
+      JSON.stringify({ version: 7, conversation, threads, handled: ['k1'], usage, wakeUps: [] }),
+    );
+    expect(memory.conversation).toEqual(conversation);
+    expect(memory.threads).toEqual(threads);
+    expect(memory.handled).toEqual(['k1']);
+    expect(memory.helpers).toEqual({ seq: 0, running: [] });
+    expect(logs).toEqual([]);
+  });
+
+  test('a version 8 memory keeps the helpers running and their count; a damaged one is left out and logged', async () => {
+    const helper = {
+      id: 'h3',
+      task: 'count the stars',
+      granted: ['math'],
+      origin: { number: '4', sender: 'HOST' },
+      startedAt: NOW - 1_000,
+      depth: 1,
+    };
+    const { memory, logs } = await load(
+      JSON.stringify({
+        version: 8,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        helpers: { seq: 3, running: [helper, { ...helper, id: 'h2', granted: 'math' }] },
+      }),
+    );
+    expect(memory.helpers).toEqual({ seq: 3, running: [helper] });
+    expect(logs).toEqual([`${MEMORY_NAME}: 1 running helper(s) did not read and were left out`]);
+    // Saved and loaded again as it was.
+    const { powers, values } = makeStore();
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text,
+    );
+    const again = await load(values.get(MEMORY_NAME));
+    expect(again.memory.helpers).toEqual({ seq: 3, running: [helper] });
+  });
+
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(
       JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),

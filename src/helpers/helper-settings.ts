@@ -16,7 +16,6 @@ export interface HelperSettings {
   seconds: number;
 }
 
-
 // A few at once: each makes model calls against the same hourly budget as its parent.
 const DEFAULT_MAX_HELPERS = 4;
 // A helper may hand part of its task on once; deeper chains cost calls and explain nothing more.

@@ -16,6 +16,7 @@
  * of whoever asked. The running set is in the store: after a restart each
  * is told as UNKNOWN, and none runs again.
  */
+import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { Provider, ToolSchema } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
@@ -130,7 +131,12 @@ const originOf = (stored: StoredHelper): Origin | undefined =>
 const quoted = (task: string) => JSON.stringify(cut(task, TASK_SHOWN));
 
 /** The notice a helper's end is told in: its first word says how it ended. */
-const endNotice = (stored: StoredHelper, end: HelperEnd, calls: number, toMaker: boolean) => {
+const endNotice = (
+  stored: StoredHelper,
+  end: Exclude<HelperEnd, { status: 'stopped' }>,
+  calls: number,
+  toMaker: boolean,
+) => {
   const about = `helper ${stored.id} (task ${quoted(stored.task)}, ${calls} model call${calls === 1 ? '' : 's'})`;
   const next = toMaker
     ? 'Next: use it for your task.'
@@ -148,11 +154,20 @@ const endNotice = (stored: StoredHelper, end: HelperEnd, calls: number, toMaker:
       return `STOPPED: ${about} stopped: this hour's budget is spent. ${end.why}\n${next}`;
     case 'budget':
       return `STOPPED: ${about} stopped: ${end.why}, its budget.\n${next}`;
-    case 'stopped':
-      return `STOPPED: ${about} stopped with the agent.\n${next}`;
     default:
-      throw new Error('unknown end');
+      throw makeError(X`unknown end of a helper ${q(end satisfies never)}`);
   }
+};
+
+/** The agent's model, or another of its chain by name (a cheaper one); any other is refused, naming those it may use. */
+const providerFor = (provider: Provider, model: string | undefined): Provider => {
+  if (model === undefined || model === provider.model) return provider;
+  const one = provider.only?.(model);
+  if (one !== undefined) return one;
+  const models = [...new Set([provider.model, ...(provider.chain ?? []).map(link => link.model)])];
+  throw new Error(
+    `model ${JSON.stringify(model)} is not one this agent may use (${models.join(', ')})`,
+  );
 };
 
 const ageOf = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
@@ -260,7 +275,12 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
     if (at >= 0) store.running.splice(at, 1);
   };
 
-  const tellEnd = (stored: StoredHelper, end: HelperEnd, calls: number, maker?: string) => {
+  const tellEnd = (
+    stored: StoredHelper,
+    end: Exclude<HelperEnd, { status: 'stopped' }>,
+    calls: number,
+    maker?: string,
+  ) => {
     const makerRun = maker === undefined ? undefined : running.get(maker);
     const text = setup.redact(endNotice(stored, end, calls, makerRun !== undefined));
     if (makerRun !== undefined) makerRun.inbox.push(text);
@@ -280,10 +300,7 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
         modelCalls: setup.limits.maxModelCalls,
         ms: settings.seconds * 1000,
       });
-      if (budget.model !== undefined && budget.model !== model.provider.model)
-        throw new Error(
-          `budget: model ${JSON.stringify(budget.model)} is not one this agent may use (${model.provider.model})`,
-        );
+      const provider = providerFor(model.provider, budget.model);
       const grant = await decideGrant(
         ask.grant.filter(item => !isBudgetItem(item)),
         heldPowers(setup, binding),
@@ -309,13 +326,18 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
         binding,
         grant,
         budget,
-        model.provider,
+        provider,
       ).then(
-        ({ end, turn, modelCalls }) => {
+        ({ end, turn }) => {
+          // Stopped with the agent: left in the store, for the next run to tell as lost.
+          if (end.status === 'stopped') {
+            running.delete(stored.id);
+            return;
+          }
           forget(stored.id);
           // Its exchanges are kept in the thread of whoever asked (recall finds them there and in the HOST's).
           setup.history?.add(turn, originOf(stored));
-          tellEnd(stored, end, modelCalls, binding.maker);
+          tellEnd(stored, end, run.calls, binding.maker);
         },
         (error: unknown) => {
           forget(stored.id);
