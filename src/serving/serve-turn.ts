@@ -117,6 +117,8 @@ export interface TurnServer {
 interface TurnOptions {
   /** A heartbeat's turn: silence is its answer, and its plain text is told to no one. */
   quiet?: boolean;
+  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes): it taints the turn. */
+  untrusted?: string;
 }
 
 /** The nudge for a turn that ended with no tool call and no word while its sender waits. */
@@ -271,7 +273,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     origin: Origin | undefined,
     provider: Provider,
     placeholder: Placeholder | undefined,
-    { quiet = false }: TurnOptions,
+    { quiet = false, untrusted }: TurnOptions,
     ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
     const turnObserve = observeThrough(observe, placeholder);
@@ -283,6 +285,8 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
     // What this turn has read that did not come from the HOST (behaviour 9.10).
     const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
+    // An outcome told as a turn of its own is read as much as one shown mid-turn (behaviour 9.10).
+    if (untrusted !== undefined) taint.note(untrusted);
     const context: BuiltinContext = {
       ...builtinContextFor(
         setup,
