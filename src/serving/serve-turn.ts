@@ -117,7 +117,7 @@ export interface TurnServer {
 interface TurnOptions {
   /** A heartbeat's turn: silence is its answer, and its plain text is told to no one. */
   quiet?: boolean;
-  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes): it taints the turn. */
+  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes): it taints the turn as an outcome shown mid-turn does (behaviour 9.10). */
   untrusted?: string;
 }
 
@@ -285,7 +285,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
     // What this turn has read that did not come from the HOST (behaviour 9.10).
     const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
-    // An outcome told as a turn of its own is read as much as one shown mid-turn (behaviour 9.10).
     if (untrusted !== undefined) taint.note(untrusted);
     const context: BuiltinContext = {
       ...builtinContextFor(
