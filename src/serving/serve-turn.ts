@@ -206,6 +206,18 @@ const helpersOf = (
         }),
       };
 
+/** What this turn has read that did not come from the HOST (behaviour 9.10), from the start. */
+const taintOf = (
+  setup: TurnServerSetup,
+  origin: Origin | undefined,
+  hostName: string,
+  untrusted: string | undefined,
+): TurnTaint => {
+  const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
+  if (untrusted !== undefined) taint.note(untrusted);
+  return taint;
+};
+
 /** The turn's events go to the placeholder too, when there is one. */
 const observeThrough =
   (observe: Observe, placeholder: Placeholder | undefined): Observe =>
@@ -283,9 +295,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const thread = threadSender(origin, hostName);
     const conversation =
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
-    // What this turn has read that did not come from the HOST (behaviour 9.10).
-    const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
-    if (untrusted !== undefined) taint.note(untrusted);
+    const taint = taintOf(setup, origin, hostName, untrusted);
     const context: BuiltinContext = {
       ...builtinContextFor(
         setup,
