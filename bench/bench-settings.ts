@@ -19,6 +19,7 @@ export const SINGLE_FIGURES = {
   schedules: 12,
   toolbox: 13,
   delegation: 14,
+  realDaemon: 15,
 };
 harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;

@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import type { ModelServer } from '../sim/model-server/index.js';
 import { startBenchAgent, type BenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
+import { prefixTextOf, reuseOf, type Reuse } from './prefix-reuse.js';
 
 type RecordedRequest = ModelServer['requests'][number];
 
@@ -37,16 +38,7 @@ const UNBOUNDED_PEERS = {
 
 interface WireBody {
   messages?: unknown[];
-  tools?: unknown[];
 }
-
-/** A request as a prefix cache reads it: the tools, then each message. */
-const textOf = (request: RecordedRequest): string => {
-  const body = request.body as WireBody;
-  return [JSON.stringify(body.tools ?? []), ...(body.messages ?? []).map(m => JSON.stringify(m))]
-    .map(piece => `${piece}\n`)
-    .join('');
-};
 
 /** The sender of the message a request serves: the latest notice's. */
 const senderOf = (request: RecordedRequest): string => {
@@ -59,35 +51,6 @@ const senderOf = (request: RecordedRequest): string => {
     if (found !== undefined) return found[1]!;
   }
   return '?';
-};
-
-const commonPrefix = (a: string, b: string): number => {
-  let index = 0;
-  while (index < a.length && index < b.length && a[index] === b[index]) index += 1;
-  return index;
-};
-
-interface Reuse {
-  requests: number;
-  /** Bytes a prefix cache could reuse, over all bytes sent. */
-  reusable: number;
-  /** Requests that do not start with the whole previous one (a fold rewrote the beginning). */
-  rewrites: number;
-}
-
-/** Reuse of each request from the one before it. */
-const reuseOf = (texts: readonly string[]): Reuse => {
-  let reused = 0;
-  let total = 0;
-  let rewrites = 0;
-  texts.forEach((text, index) => {
-    total += Buffer.byteLength(text);
-    if (index === 0) return;
-    const common = commonPrefix(text, texts[index - 1]!);
-    reused += Buffer.byteLength(text.slice(0, common));
-    if (common < texts[index - 1]!.length) rewrites += 1;
-  });
-  return { requests: texts.length, reusable: reused / Math.max(1, total), rewrites };
 };
 
 const makePeer = async (agent: BenchAgent, name: string) => {
@@ -119,11 +82,11 @@ export const runThreads = async (): Promise<ThreadsRun> => {
     const bySender = new Map<string, string[]>();
     for (const request of chats) {
       const sender = senderOf(request);
-      bySender.set(sender, [...(bySender.get(sender) ?? []), textOf(request)]);
+      bySender.set(sender, [...(bySender.get(sender) ?? []), prefixTextOf(request)]);
     }
     return {
       threads: [...bySender].map(([sender, texts]) => ({ sender, reuse: reuseOf(texts) })),
-      anyThread: reuseOf(chats.map(textOf)),
+      anyThread: reuseOf(chats.map(prefixTextOf)),
     };
   } finally {
     await agent.stop();

@@ -83,7 +83,7 @@ export const formatTable = (
 harden(formatTable);
 
 /** How many figures the table has (bench/run.ts, 1 to 10). */
-const FIGURE_COUNT = 14;
+const FIGURE_COUNT = 15;
 
 /** A progress line naming the figures it measures by the table's numbers: `figures 2, 5 of 8: …`. */
 export const stepLine = (figures: readonly number[], what: string): string =>

@@ -62,12 +62,20 @@
  *
  * 13. The toolbox (bench/figure-toolbox.ts): the first request's system
  *    prompt and tools with 0, 25, 121 and 500 tools in tools/, in real
- *    Qwen3 tokens (121: within 3 KB of none), and a search of 5,000 tools
- *    (target ≤ 50 ms).
+ *    Qwen3 tokens (121: within 3 KB of none), a search of 5,000 tools
+ *    (target ≤ 50 ms), and through make() (bench/figure-toolbox-run.ts) the
+ *    prefix reuse of 200 exchanges that find and use 10 tools (≥ 90%), the
+ *    model calls a find costs (≤ 1 extra) and the first request with two
+ *    MCP servers attached (≤ 7 KB).
  *
  * 14. Delegation (bench/figure-delegation.ts): model calls and wall time of
  *    "6 × 7" done directly and through a helper agent given only math
  *    (behaviour 7.9). Target: at most 3 calls more than directly.
+ *
+ * 15. A ping in a real daemon, measured in-process (bench/figure-real-daemon.ts):
+ *    the daemon calls a ping makes before its model call, on both profiles
+ *    (target 0, as with LAL_PROGRESS=0), and a ping's time to its answer with
+ *    live progress on over LAL_PROGRESS=0 (target ≤ 1.05×).
  *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
@@ -94,6 +102,7 @@ import { approvalsFigure } from './figure-approvals.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
 import { delegationFigure } from './figure-delegation.js';
+import { realDaemonFigure } from './figure-real-daemon.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -167,6 +176,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return withTokenizer(toolboxFigure);
     case 'delegation':
       return delegationFigure();
+    case 'realDaemon':
+      return realDaemonFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -220,10 +231,12 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await approvalsFigure());
   progress(stepLine([12], 'model calls over a simulated day of schedules'));
   figures.push(await schedulesFigure());
-  progress(stepLine([13], 'the first request with 0 to 500 tools, and the toolbox search'));
+  progress(stepLine([13], 'the toolbox: first requests, search, prefix reuse, MCP servers'));
   figures.push(await withTokenizer(toolboxFigure));
   progress(stepLine([14], 'delegation: 6 × 7 done directly and through a helper'));
   figures.push(await delegationFigure());
+  progress(stepLine([15], 'daemon calls before the model call of a ping; progress on, off'));
+  figures.push(await realDaemonFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

@@ -161,6 +161,20 @@ const modules = [
     ],
   },
   {
+    name: 'peers',
+    mutate: ['src/peers/conversation-bounds.ts', 'src/peers/sender-ledger.ts'],
+    tests: [
+      'test/peers-conversation-bounds.test.ts',
+      'test/peers-ledger-and-bounds.test.ts',
+      'test/agent-peers-host-unbounded.test.ts',
+    ],
+  },
+  {
+    name: 'explain-failure',
+    mutate: ['src/tools/explain-failure.ts'],
+    tests: ['test/tools-teaching-errors.test.ts', 'test/tools-teaching-errors-ops.test.ts'],
+  },
+  {
     name: 'check-server',
     mutate: ['providers/check-server.ts', 'providers/model-names.ts'],
     tests: [
@@ -176,11 +190,7 @@ const modules = [
       'src/recall/rank-bm25.ts',
       'src/recall/search-words.ts',
     ],
-    tests: [
-      'test/recall-history.test.ts',
-      'test/recall-bounds.test.ts',
-      'test/agent-recall.test.ts',
-    ],
+    tests: ['test/recall-history.test.ts', 'test/recall-ranking.test.ts'],
   },
   {
     name: 'mcp-settings',
@@ -189,7 +199,11 @@ const modules = [
       'tools/lib/mcp/server-launch.ts',
       'setup/mcp-bridge-plan.ts',
     ],
-    tests: ['test/mcp-server-launch.test.ts', 'test/setup-mcp.test.ts'],
+    tests: [
+      'test/mcp-settings-cases.test.ts',
+      'test/mcp-server-launch.test.ts',
+      'test/setup-mcp.test.ts',
+    ],
   },
 ];
 

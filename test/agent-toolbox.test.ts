@@ -12,9 +12,11 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
+import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { nextCall } from './support/agent-observers.js';
 
-const sourceUrl = new URL('./support/toolbox-source-caplet.ts', import.meta.url).href;
+const sourceUrl = new URL('../sim/toolbox-source-caplet.ts', import.meta.url).href;
 const { start } = useAgents();
 
 /** A Fae whose tools/ holds 121 tools: two sources (work: 0–60, more: 61–120). */
@@ -69,8 +71,9 @@ describe('the toolbox', () => {
     expect(toolsBytes(first!)).toBeLessThan(9_000);
   });
 
-  test('a found tool is validated against its own schema; a deferred tool called by name runs; one used is offered from the next turn', async () => {
-    const run = await startWithToolbox();
+  test('a found tool is validated against its own schema; a deferred tool called by name runs; one used is offered directly once the beginning is rewritten anyway', async () => {
+    // One finished turn kept: the HOST's fourth turn folds the first three (behaviour 3.7).
+    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });
     run.provider.push(
       () => callTool('toolbox', { use: 'tickets_create_item', arguments: {} }),
       request => {
@@ -81,21 +84,112 @@ describe('the toolbox', () => {
     );
     await run.send('file a ticket, then list my mail');
     await run.reply(/^listed: .*mail_list_item ran/);
-    run.provider.push(request => {
-      // Both tools it reached for, in the toolbox's order; the rest stay in the toolbox.
-      expect(request.toolNames.filter(name => name.includes('_item'))).toEqual([
-        'tickets_create_item',
-        'mail_list_item',
-      ]);
-      const toolbox = request.tools.find(tool => tool.function.name === 'toolbox')!;
-      expect(toolbox.function.description).toMatch(/the 119 tools not offered here/);
-      return say('ok');
-    });
-    await run.send('again');
-    await run.reply('ok');
+    const offered: string[][] = [];
+    const toolboxSays: string[] = [];
+    for (let turn = 2; turn <= 4; turn += 1) {
+      run.provider.push(request => {
+        offered.push(request.toolNames.filter(name => name.includes('_item')));
+        toolboxSays.push(
+          request.tools.find(tool => tool.function.name === 'toolbox')!.function.description,
+        );
+        return say(`ok ${turn}`);
+      });
+      await run.send(`again ${turn}`);
+      await run.reply(`ok ${turn}`);
+    }
+    // Turns 2 and 3 extend the first's requests: the same tools, so a prompt cache keeps them.
+    // The fourth folds anyway: both tools it reached for, in the toolbox's order, the rest behind it.
+    expect(offered).toEqual([[], [], ['tickets_create_item', 'mail_list_item']]);
+    expect(toolboxSays[1]).toMatch(/the 121 tools not offered here/);
+    expect(toolboxSays[2]).toMatch(/the 119 tools not offered here/);
     expect(await run.help()).toMatch(
       /Tools:\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
     );
+  });
+
+  test("tools used lately are offered again in the same thread only: a peer's turn is not offered the HOST's, nor the HOST's a peer's", async () => {
+    // One finished turn kept: each thread's fourth turn folds, and offers what that thread used.
+    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });
+    await E(run.host.host).provideGuest('bob', { introducedNames: { fae: 'fae' } });
+    const bob = run.host.guest('bob').powers;
+    const used = (request: RecordedRequest) =>
+      request.toolNames.filter(name => name.includes('_item'));
+    run.provider.push(
+      () => callTool('mail_list_item', { title: 'inbox' }),
+      () => say('listed'),
+    );
+    await run.send('list my mail');
+    await run.reply('listed');
+    const seenByBob: string[][] = [];
+    for (let turn = 1; turn <= 4; turn += 1) {
+      run.provider.push(
+        request => {
+          seenByBob.push(used(request));
+          return turn === 1
+            ? callTool('toolbox', { use: 'tickets_create_item', arguments: { title: 'bug' } })
+            : callTool('reply', {
+                messageNumber: latestMessageNumber(request),
+                strings: [`bob ${turn}`],
+              });
+        },
+        ...(turn === 1
+          ? [
+              (request: RecordedRequest) =>
+                callTool('reply', {
+                  messageNumber: latestMessageNumber(request),
+                  strings: ['bob 1'],
+                }),
+            ]
+          : []),
+        () => say(''),
+      );
+      await E(bob).send('fae', [`ticket ${turn}`], [], []);
+      await waitForMessage(run.host, message => textOf(message) === `bob ${turn}`, { who: 'bob' });
+    }
+    // bob's turns: nothing of the HOST's; from his fourth (a fold), what he used himself.
+    expect(seenByBob).toEqual([[], [], [], ['tickets_create_item']]);
+    const seenByHost: string[][] = [];
+    for (let turn = 2; turn <= 4; turn += 1) {
+      run.provider.push(request => {
+        seenByHost.push(used(request));
+        return say(`host ${turn}`);
+      });
+      await run.send(`and now ${turn}?`);
+      await run.reply(`host ${turn}`);
+    }
+    expect(seenByHost).toEqual([[], [], ['mail_list_item']]);
+  });
+
+  test('a source stored into tools/ mid-life is searched from the next turn', async () => {
+    const run = await startWithToolbox();
+    // The 122nd tool of the set: calendar_create_item_3, "Create a invitation in the calendar."
+    await E(run.host.host).makeUnconfined('worker-extra', sourceUrl, {
+      resultName: 'extra',
+      env: { TOOLBOX_FROM: '121', TOOLBOX_TO: '122' },
+    });
+    const foundFirst: string[] = [];
+    const ask = (then: string) =>
+      run.provider.push(
+        () => callTool('toolbox', { find: 'an invitation in the calendar' }),
+        request => {
+          const found = JSON.parse(lastResult(request)) as { found: { name: string }[] };
+          foundFirst.push(found.found[0]!.name);
+          return say(then);
+        },
+      );
+    ask('before');
+    const saved = nextCall(run.host, 'fae', 'storeValue', 'reply');
+    await run.send('invite them');
+    await run.reply('before');
+    await saved;
+    // What setup-tools does for a running agent: the source goes into its tools/.
+    const id = (await E(run.host.host).identify('extra'))!;
+    await E(run.host.guest('fae').powers).write(['tools', 'extra'], id);
+    ask('after');
+    await run.send('again');
+    await run.reply('after');
+    expect(foundFirst[0]).not.toBe('calendar_create_item_3');
+    expect(foundFirst[1]).toBe('calendar_create_item_3');
   });
 
   test('a denied tool is never found and cannot be used; an unknown one is named as such', async () => {

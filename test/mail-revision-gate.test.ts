@@ -174,3 +174,50 @@ describe('what the gate remembers is bounded', () => {
     expect(gate.classify('again', showing('b!'), true)).toBe('amended');
   });
 });
+
+describe('what the gate remembers, at the bound', () => {
+  test(`exactly ${REMEMBERED} messages shown are all remembered`, () => {
+    const gate = makeRevisionGate();
+    const early = showing('hel', { done: false });
+    gate.saw('first', early);
+    gate.saw('first', showing('hello'));
+    for (let n = 1; n < REMEMBERED; n += 1) gate.saw(`m${n}`, showing('m'));
+    expect(gate.classify('first', early, false)).toBe('superseded');
+  });
+
+  test(`exactly ${REMEMBERED} messages answered are all remembered`, () => {
+    const gate = makeRevisionGate();
+    gate.answered('first', showing('a'));
+    for (let n = 1; n < REMEMBERED; n += 1) gate.answered(`m${n}`, showing('m'));
+    expect(gate.classify('first', showing('a!'), true)).toBe('amended');
+  });
+
+  test('a showing without a key takes no place among those remembered', () => {
+    const gate = makeRevisionGate();
+    const early = showing('hel', { done: false });
+    gate.saw('first', early);
+    gate.saw('first', showing('hello'));
+    gate.answered('answered', showing('a'));
+    for (let n = 1; n < REMEMBERED; n += 1) {
+      gate.saw(`m${n}`, showing('m', { done: false }));
+      gate.answered(`m${n}`, showing('m'));
+    }
+    gate.saw(undefined, showing('no key', { done: false }));
+    gate.answered(undefined, showing('no key'));
+    expect(gate.classify('first', early, false)).toBe('superseded');
+    expect(gate.takenBack('first')).toBe(true);
+    expect(gate.classify('answered', showing('a!'), true)).toBe('amended');
+  });
+});
+
+describe('answering a showing', () => {
+  test('keeps a later showing that came meanwhile as the current form: the one answered is superseded', () => {
+    const gate = makeRevisionGate();
+    const first = showing('hello');
+    gate.saw('k', first);
+    expect(gate.classify('k', first, false)).toBe('serve');
+    gate.saw('k', showing('hello, edited'));
+    gate.answered('k', first);
+    expect(gate.classify('k', first, true)).toBe('superseded');
+  });
+});

@@ -137,6 +137,71 @@ describe('Fae with an MCP bridge in tools/', () => {
     }
   });
 
+  test('behind the toolbox, a server’s new tool (tools/list_changed) is found at the next turn, a dropped one no longer', async () => {
+    const token = 'fake-token-0c3e7a91d4';
+    const fake = await startFakeMcpServer(token);
+    const folder = tempDir('mcp-toolbox');
+    const tokenFile = path.join(folder, 'token');
+    writeFileSync(tokenFile, `${token}\n`);
+    try {
+      const host = makeMailHost();
+      await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
+        resultName: 'mcp-fake',
+        env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
+      });
+      const names = (request: { messages: { content: string }[] }) =>
+        (JSON.parse(lastContent(request)) as { found: { name: string }[] }).found.map(
+          tool => tool.name,
+        );
+      const found: string[][] = [];
+      const run = await start({
+        host,
+        persona: 'fae',
+        // A budget nothing fits in: every tool of the server waits behind the toolbox.
+        env: { LAL_TOOL_BUDGET_TOKENS: '1' },
+        introducedNames: { 'mcp-fake': 'mcp-fake' },
+      });
+      const search = (query: string, then: string) =>
+        run.provider.push(
+          request => {
+            expect(request.toolNames).toContain('toolbox');
+            return callTool('toolbox', { find: query });
+          },
+          request => {
+            found.push(names(request));
+            return say(then);
+          },
+        );
+      search('text reversed', 'first');
+      await run.send('reverse something');
+      await run.reply('first');
+      const added = fake.nextToolsList();
+      fake.addTool('reverse');
+      await added;
+      search('text reversed', 'second');
+      run.provider.push(
+        () => callTool('toolbox', { use: 'reverse', arguments: { text: 'stressed' } }),
+        request => say(`reversed: ${lastContent(request)}`),
+      );
+      await run.send('now reverse');
+      await run.reply('second');
+      await run.send('use it');
+      await run.reply(/^reversed: .*desserts/);
+      const dropped = fake.nextToolsList();
+      fake.removeTool('shout');
+      await dropped;
+      search('shout', 'third');
+      await run.send('and now?');
+      await run.reply('third');
+      expect(found[0]).not.toContain('reverse');
+      expect(found[1]![0]).toBe('reverse');
+      expect(found[0]).toContain('shout');
+      expect(found[2]).not.toContain('shout');
+    } finally {
+      await fake.close();
+    }
+  });
+
   test('a remote server that restarted and forgot the session: the call fails saying so, the next connects again', async () => {
     const token = 'fake-token-0a9b8c7d6e';
     const fake = await startFakeMcpServer(token);

@@ -278,7 +278,9 @@ export const describeWireSuite = (protocol: ModelProtocol) => {
       const running = await start(
         scriptedReplies([{ text: 'one two three', stallAfterFrames: 2 }]),
       );
-      const provider = providerFor(running, {}, { timeoutMs: 200, maxRetries: 0 });
+      // Long enough for the server to write its two frames on a loaded machine (at 200 ms the
+      // client gave up first under a load of 13): the stall, not the start, is what times out.
+      const provider = providerFor(running, {}, { timeoutMs: 2_000, maxRetries: 0 });
       const failure = await failureOf(provider.chat(ping, tools));
       expect(failure.kind).toBe('timeout');
       expect(running.requests[0]?.streamedFrames).toBe(2);

@@ -299,7 +299,8 @@ describe('npm start, not on a terminal', () => {
     expect(fresh.stdout).toMatch(/^#\d+ lal › I do not know\.$/m);
     // One log a run, in the state folder; nothing left in the temporary folder.
     expect(readdirSync(join(folder, 'logs'))).toHaveLength(3);
-  });
+    // Three runs of the simulator, each a process of its own: 7–16 s on a loaded machine.
+  }, 60_000);
 
   it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 10.3)', async () => {
     server = await startModelServer({

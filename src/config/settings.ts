@@ -191,7 +191,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_TOOL_BUDGET_TOKENS',
     default: '1500',
     read: 'readToolboxSettings (src/toolbox/toolbox-settings.ts)',
-    doc: 'tokens (three characters a token) of the dynamic tools\' schemas offered with every request; past it the tools wait behind the `toolbox` search, except those used lately (as many as fit) and `LAL_TOOLS_ALWAYS` ([mcp.md](mcp.md), "Many servers: the toolbox")',
+    doc: 'tokens (three characters a token) of the dynamic tools\' schemas offered with every request; past it the tools wait behind the `toolbox` search, except those used lately in the turn\'s thread (as many as fit) and `LAL_TOOLS_ALWAYS` ([mcp.md](mcp.md), "Many servers: the toolbox")',
   },
   {
     env: 'LAL_TOOLS_ALWAYS',

@@ -46,6 +46,21 @@ const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage
   ];
 };
 
+/** The thread's own finished turns (the last turn is the one in progress; only finished turns fold). */
+const finishedTurns = (conversation: Conversation): number =>
+  conversation.turns.slice(0, -1).filter(turn => turn.thread === undefined).length;
+
+/**
+ * Whether the next request rewrites the conversation's beginning anyway: a
+ * block of turns folds, or nothing of it was sent before. What may change
+ * the request's first bytes (the tools offered) changes then, when a prompt
+ * cache has nothing to lose (src/toolbox/).
+ */
+export const rewritesBeginning = (conversation: Conversation, keepTurns: number): boolean =>
+  finishedTurns(conversation) > 2 * keepTurns ||
+  (finishedTurns(conversation) === 0 && conversation.digest.length === 0);
+harden(rewritesBeginning);
+
 /**
  * Folds finished turns in a block once more than twice `keepTurns` of them
  * are kept. Only the thread's own turns count: other senders' turns shown
@@ -54,9 +69,7 @@ const assemble = (systemPrompt: string, conversation: Conversation): ChatMessage
  * others rewrites the HOST's beginning no more often than the HOST's alone.
  */
 const foldInBlocks = (conversation: Conversation, keepTurns: number): void => {
-  // The last turn is the one in progress; only finished turns fold.
-  const finished = () =>
-    conversation.turns.slice(0, -1).filter(turn => turn.thread === undefined).length;
+  const finished = () => finishedTurns(conversation);
   if (finished() <= 2 * keepTurns) return;
   // Others' lines fold into one digest line per block: the digest grows as the HOST's alone would.
   const others = new Map<string, number>();

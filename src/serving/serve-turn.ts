@@ -10,6 +10,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation } from '../history/conversation.js';
 import { startTurn } from '../history/conversation.js';
+import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../loop/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
@@ -312,7 +313,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     };
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
-    setup.toolbox?.beginTurn();
+    setup.toolbox?.beginTurn(thread, rewritesBeginning(conversation, config.limits.keepTurns));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,

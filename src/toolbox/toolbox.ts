@@ -6,7 +6,13 @@
  * one found. A call through it is unwrapped before anything judges it, so
  * the tool's own schema validates its arguments and the policy judges it by
  * its own name, exactly as when it is offered; a deferred tool called by its
- * own name runs too. The offered set changes only between turns.
+ * own name runs too. The offered set changes only at a turn whose first
+ * request rewrites the conversation's beginning anyway (a fold, or a thread
+ * new to the model), so a prompt cache loses nothing to it; until then a
+ * tool found is called by its name, as the conversation shows it. The
+ * tools used lately are each thread's own: a peer's turn is not offered
+ * what the HOST used, which would tell the peer what the HOST does
+ * (docs/behaviour.md 9.1), nor the HOST's what a peer used.
  */
 import type { ToolCall, ToolSchema } from '../../providers/types.js';
 import { closestNames } from '../../providers/closest-names.js';
@@ -18,8 +24,12 @@ import type { ToolboxSettings } from './toolbox-settings.js';
 export const TOOLBOX_NAME = 'toolbox';
 harden(TOOLBOX_NAME);
 
-/** Tools remembered as used lately (offered directly while they fit the budget). */
+/** Tools remembered as used lately per thread (offered directly while they fit the budget). */
 const RECENT_KEPT = 16;
+/** Threads whose recent tools are remembered, the least lately served forgotten first. */
+const THREADS_REMEMBERED = 64;
+/** The key of the HOST's thread (and of turns for no sender, e.g. a wake-up). */
+const HOST_THREAD = '';
 /** Sources named in the toolbox's description, and tools named per source. */
 const SOURCES_NAMED = 6;
 const TOOLS_NAMED = 3;
@@ -31,8 +41,12 @@ export interface Toolbox {
   offer(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): ToolSchema[];
   /** A call through `toolbox` ({use, arguments}) as a call of the tool it names; any other call as it is. */
   unwrap(call: ToolCall): ToolCall;
-  /** A turn starts: the tools used lately are offered directly from now (not mid-turn, for the prompt cache). */
-  beginTurn(): void;
+  /**
+   * A turn starts for `thread` (a sender; undefined for the HOST's). When its first request
+   * rewrites the beginning anyway (`rewrites`), the tools used lately in that thread are offered
+   * directly from now; else the thread keeps the set its previous requests offered.
+   */
+  beginTurn(thread: string | undefined, rewrites: boolean): void;
   describe(): string[];
 }
 
@@ -79,8 +93,12 @@ export const makeToolbox = (options: {
   settings: ToolboxSettings;
 }): Toolbox => {
   const { registry, settings } = options;
-  let recent: string[] = [];
-  let offeredRecent: string[] = [];
+  // Each thread's tools used lately, the latest first; a Map keeps the least lately served first.
+  const recentByThread = new Map<string, string[]>();
+  // What each thread's requests offer directly since its beginning was last rewritten.
+  const offeredByThread = new Map<string, readonly string[]>();
+  let thread = HOST_THREAD;
+  let offeredRecent: readonly string[] = [];
   let deferred: ToolSchema[] = [];
   let allowedNames: ReadonlySet<string> = new Set();
   let entry: DynamicTool | undefined;
@@ -109,8 +127,18 @@ export const makeToolbox = (options: {
       tool: harden({ schema: () => schema, execute, help: () => schema.function.description }),
     });
 
+  /** Sets a thread's entry as the latest served, forgetting the least lately served past the bound. */
+  const remember = <T>(byThread: Map<string, T>, value: T) => {
+    byThread.delete(thread);
+    byThread.set(thread, value);
+    if (byThread.size > THREADS_REMEMBERED) byThread.delete(byThread.keys().next().value!);
+  };
   const used = (name: string) => {
-    recent = [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT);
+    const recent = recentByThread.get(thread) ?? [];
+    remember(
+      recentByThread,
+      [name, ...recent.filter(other => other !== name)].slice(0, RECENT_KEPT),
+    );
   };
 
   const wrapped: ToolRegistry = harden({
@@ -161,8 +189,12 @@ export const makeToolbox = (options: {
         arguments: typeof inner === 'string' ? inner : JSON.stringify(inner ?? {}),
       });
     },
-    beginTurn() {
-      offeredRecent = [...recent];
+    beginTurn(sender, rewrites) {
+      thread = sender ?? HOST_THREAD;
+      offeredRecent = rewrites
+        ? [...(recentByThread.get(thread) ?? [])]
+        : (offeredByThread.get(thread) ?? []);
+      remember(offeredByThread, offeredRecent);
     },
     describe: () => {
       const all = registry.schemas().length;

@@ -1,13 +1,13 @@
 /**
- * A tool source caplet for the toolbox tests (src/toolbox/): five servers'
+ * A tool source caplet for the toolbox tests and bench (src/toolbox/): five servers'
  * worth of tools (repository, calendar, mail, files, tickets), each with a
  * description that says more than its name, a required parameter, and an
  * answer that repeats what it was given. `TOOLBOX_FROM` and `TOOLBOX_TO` in
  * its env say which of them it offers (a source offers at most 64).
  */
 import { Far } from '@endo/far';
-import { makeFaeTool } from '../../tools/lib/make-fae-tool.js';
-import { TOOLBOX_TOOL_PARAMETERS, toolboxTools } from '../../sim/toolbox-tools.js';
+import { makeFaeTool } from '../tools/lib/make-fae-tool.js';
+import { TOOLBOX_TOOL_PARAMETERS, toolboxTools } from './toolbox-tools.js';
 
 export const make = (
   _powers: unknown,
@@ -32,3 +32,4 @@ export const make = (
     help: () => `a source of ${tools.length} tools`,
   });
 };
+harden(make);

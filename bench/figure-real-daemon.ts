@@ -1,0 +1,152 @@
+/**
+ * Figure 15 — what a ping costs in a real daemon, as far as it can be read
+ * in-process (issue 35). In a real daemon each call on the guest's powers is
+ * a round trip to the daemon (CapTP over a socket, a database write on the
+ * newest), so what decides a ping's time there beside a model-free echo
+ * caplet's is how many such calls stand between the message and the model
+ * call: counted here for a ping on both daemon profiles, with live progress
+ * on (the default) and with LAL_PROGRESS=0, against the double's own clock
+ * (calls seen before the model server received the request). On the newest
+ * daemon, a ping's time to its answer with live progress on over
+ * LAL_PROGRESS=0, pings to the two agents interleaved. The real-daemon
+ * ratios themselves (a ping over an echo caplet, progress over none) are
+ * read in a real daemon: docs/benchmark.md says how.
+ */
+import { performance } from 'node:perf_hooks';
+import { makeMailHost, type DaemonProfile } from '../sim/mail-host/index.js';
+import { startBenchAgent, type BenchAgent } from './bench-agent.js';
+import { judged, type FigureResult, type FigureRow } from './figure.js';
+import { median, ms } from './stats.js';
+
+const WARMUP = 5;
+const PINGS = 40;
+const PROGRESS_TARGET = 1.05;
+
+interface Setting {
+  profile: DaemonProfile;
+  persona: 'lal' | 'fae';
+  env: Record<string, string>;
+}
+
+const startOn = ({ profile, persona, env }: Setting) =>
+  startBenchAgent({ persona, host: makeMailHost({ profile }), env });
+
+/** A ping: its time to the answer (turn-end), and the daemon calls made before its first model request. */
+const ping = async (agent: BenchAgent, text: string) => {
+  const stamps: number[] = [];
+  const stop = agent.host.traceCalls(agent.name, () => stamps.push(performance.now()));
+  const before = agent.server.requests.length;
+  try {
+    const exchange = await agent.exchange(text);
+    const first = agent.server.requests[before]?.receivedAt ?? Number.POSITIVE_INFINITY;
+    return {
+      answerMs: exchange.turnEndAt - exchange.sentAt,
+      callsBefore: stamps.filter(at => at < first).length,
+    };
+  } finally {
+    stop();
+    await agent.forget();
+  }
+};
+
+/** The most daemon calls any of the pings made before its model call. */
+const callsBeforeModel = async (setting: Setting): Promise<number> => {
+  const agent = await startOn(setting);
+  try {
+    let most = 0;
+    for (let index = 0; index < WARMUP + PINGS; index += 1) {
+      const { callsBefore } = await ping(agent, `ping ${index}`);
+      if (index >= WARMUP) most = Math.max(most, callsBefore);
+    }
+    return most;
+  } finally {
+    await agent.stop();
+  }
+};
+
+/** Median time to the answer with live progress on and with LAL_PROGRESS=0 (newest), interleaved. */
+const progressTimes = async () => {
+  const on = await startOn({ profile: 'newest', persona: 'lal', env: {} });
+  const off = await startOn({ profile: 'newest', persona: 'lal', env: { LAL_PROGRESS: '0' } });
+  try {
+    const times = { on: [] as number[], off: [] as number[] };
+    for (let index = 0; index < WARMUP + PINGS; index += 1) {
+      // Alternating which goes first, so neither always follows the other's leftover work.
+      const order = index % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+      for (const which of order) {
+        const { answerMs } = await ping(which === 'on' ? on : off, `ping ${index}`);
+        if (index >= WARMUP) times[which].push(answerMs);
+      }
+    }
+    return { on: median(times.on), off: median(times.off) };
+  } finally {
+    await on.stop();
+    await off.stop();
+  }
+};
+
+export const realDaemonFigure = async (): Promise<FigureResult> => {
+  const rows: FigureRow[] = [];
+  const counts: Record<string, number> = {};
+  for (const profile of ['f0a46042a', 'newest'] as const) {
+    for (const persona of ['lal', 'fae'] as const) {
+      const withProgress = await callsBeforeModel({ profile, persona, env: {} });
+      counts[`${profile}/${persona}`] = withProgress;
+      rows.push({
+        label: `daemon calls before the model call, ping (${persona}, ${profile})`,
+        measured: `${withProgress}`,
+        target: profile === 'newest' ? '0 (live progress on, the default)' : '0',
+        verdict: judged(withProgress === 0),
+      });
+    }
+  }
+  const quiet = await callsBeforeModel({
+    profile: 'newest',
+    persona: 'lal',
+    env: { LAL_PROGRESS: '0' },
+  });
+  counts['newest/lal/LAL_PROGRESS=0'] = quiet;
+  rows.push({
+    label: '  the same with LAL_PROGRESS=0 (lal, newest)',
+    measured: `${quiet}`,
+    target: '0',
+    verdict: judged(quiet === 0),
+  });
+  const atOnce = await callsBeforeModel({
+    profile: 'newest',
+    persona: 'lal',
+    env: { LAL_PROGRESS_AFTER_MS: '0' },
+  });
+  counts['newest/lal/LAL_PROGRESS_AFTER_MS=0'] = atOnce;
+  rows.push({
+    label: '  with LAL_PROGRESS_AFTER_MS=0 (placeholder at once)',
+    measured: `${atOnce} (sent beside the model call, not awaited)`,
+    target: 'reference',
+    verdict: 'info',
+  });
+  const progress = await progressTimes();
+  const ratio = progress.on / progress.off;
+  rows.push({
+    label: 'ping to answer, live progress on / LAL_PROGRESS=0 (lal, newest)',
+    measured: `${ms(progress.on)} / ${ms(progress.off)} = ${ratio.toFixed(2)}×`,
+    target: `≤ ${PROGRESS_TARGET}×`,
+    verdict: judged(ratio <= PROGRESS_TARGET),
+  });
+  return {
+    id: 'realDaemon',
+    title: '15. A ping in a real daemon, measured in-process',
+    rows,
+    data: {
+      warmup: WARMUP,
+      pings: PINGS,
+      callsBeforeModel: counts,
+      progressOnMs: progress.on,
+      progressOffMs: progress.off,
+      progressRatio: ratio,
+    },
+    notes: [
+      `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
+    ],
+  };
+};
+harden(realDaemonFigure);

@@ -1,0 +1,259 @@
+/**
+ * Recall's ranking and archive at their edges (src/recall/, behaviour 3.11):
+ * BM25's scores as Okapi's formula gives them, how ties and limits fall,
+ * which words count; the archive's counts in help(), a chunk of the
+ * previous format, a store that fails or a history directory the daemon
+ * collected, forget() on each. The main paths are in recall-history.test.ts
+ * and agent-recall.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { E, Far } from '@endo/far';
+import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
+import { loadHistoryArchive } from '../src/recall/history-archive.js';
+import { makeBm25 } from '../src/recall/rank-bm25.js';
+import { queryWords, wordsOf } from '../src/recall/search-words.js';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { makeManualClock } from './support/manual-clock.js';
+
+/** Okapi BM25 of one document, written out: k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5)). */
+const okapi = (
+  counts: number[],
+  frequencies: number[],
+  documents: number,
+  length: number,
+  averageLength: number,
+) =>
+  counts.reduce((sum, count, term) => {
+    const n = frequencies[term]!;
+    const idf = Math.log(1 + (documents - n + 0.5) / (n + 0.5));
+    return sum + (idf * count * 2.2) / (count + 1.2 * (0.25 + (0.75 * length) / averageLength));
+  }, 0);
+
+describe('BM25', () => {
+  test("scores are Okapi BM25's, with the collection counted as it was seen", () => {
+    const ranking = makeBm25<string>(['vault', 'code']);
+    ranking.see(['vault', 'code', 'code', 'is', 'here'], 'a');
+    ranking.see(['the', 'code'], 'b');
+    ranking.see(['nothing', 'here', 'at', 'all', 'today', 'now'], 'c');
+    expect(ranking.documents()).toBe(3);
+    const top = ranking.top(5);
+    expect(top.map(({ ref }) => ref)).toEqual(['a', 'b']);
+    expect(top[0]!.score).toBeCloseTo(okapi([1, 2], [1, 2], 3, 5, 13 / 3), 10);
+    expect(top[1]!.score).toBeCloseTo(okapi([0, 1], [1, 2], 3, 2, 13 / 3), 10);
+  });
+
+  test('a collection of short or empty documents is measured against a length of at least one', () => {
+    const ranking = makeBm25<string>(['x']);
+    ranking.see(['x'], 'a');
+    ranking.see([], 'b');
+    ranking.see([], 'c');
+    ranking.see([], 'd');
+    const [best] = ranking.top(1);
+    expect(best!.score).toBeCloseTo(okapi([1], [1], 4, 1, 1), 10);
+  });
+
+  test('the best `limit`, ties the newer first, whichever order the documents came in', () => {
+    const oldestFirst = makeBm25<number>(['x']);
+    for (let n = 1; n <= 4; n += 1) oldestFirst.see(['x', 'y'], n);
+    expect(oldestFirst.top(2).map(({ ref }) => ref)).toEqual([4, 3]);
+    const newestFirst = makeBm25<number>(['x'], true);
+    for (let n = 4; n >= 1; n -= 1) newestFirst.see(['x', 'y'], n);
+    expect(newestFirst.top(2).map(({ ref }) => ref)).toEqual([4, 3]);
+    expect(makeBm25<number>(['x']).top(3)).toEqual([]);
+  });
+});
+
+describe('the words compared', () => {
+  test('a plural "s" goes from words of four letters or more, never "ss"; single letters go, single digits stay', () => {
+    expect(wordsOf('bus codes class kiss it’s a 7 B')).toEqual([
+      'bus',
+      'code',
+      'class',
+      'kiss',
+      'it',
+      '7',
+    ]);
+    expect(wordsOf('ﬁle Ångström')).toEqual(['file', 'angstrom']);
+  });
+
+  test('a query keeps each telling word once', () => {
+    expect(queryWords('Where is the vault? The VAULT codes!')).toEqual(['vault', 'code']);
+  });
+});
+
+const turnOf = (number: number, text: string): Turn => {
+  const turn = startTurn(
+    emptyConversation(),
+    `#${number} from HOST`,
+    `Message #${number}: ${text}`,
+  );
+  turn.messages.push({ role: 'assistant', content: 'noted' });
+  return turn;
+};
+
+/** The guest's powers, with methods the test can make fail (`collected`: as a directory the daemon collected). */
+const guest = async () => {
+  const host = makeMailHost();
+  await E(host.host).provideGuest('lal', { agentName: 'profile-for-lal' });
+  const real = host.guest('lal').powers as unknown as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  const failing = new Map<string, string>();
+  const methods: Record<string, (...args: unknown[]) => unknown> = {};
+  for (const name of [
+    'has',
+    'list',
+    'lookup',
+    'storeValue',
+    'makeDirectory',
+    'remove',
+    'move',
+    'write',
+  ]) {
+    methods[name] = (...args: unknown[]) => {
+      const why = failing.get(name);
+      if (why !== undefined) throw Error(why);
+      return E(real)[name]!(...args);
+    };
+  }
+  return {
+    powers: Far('powers', methods) as unknown as PowersRef,
+    real: real as unknown as PowersRef,
+    fail: (method: string, why = 'daemon busy') => failing.set(method, why),
+    heal: () => failing.clear(),
+  };
+};
+
+const load = async (powers: PowersRef, maxMb = 16, conversation = emptyConversation()) => {
+  const logs: string[] = [];
+  const archive = await loadHistoryArchive(
+    { powers, log: line => logs.push(line), redact: text => text, clock: makeManualClock(), maxMb },
+    conversation,
+  );
+  return { archive, logs };
+};
+
+/** Adds turns of 400 characters, saving after each, until the open chunk closes; the numbers used. */
+const fillAChunk = async (
+  archive: Awaited<ReturnType<typeof load>>['archive'],
+  first: number,
+): Promise<number> => {
+  const chunks = () => Number(/^(\d+) chunk/.exec(archive.describe()[0]!)?.[1]);
+  const before = chunks();
+  let number = first;
+  while (chunks() === before && number < first + 100) {
+    archive.add(turnOf(number, `${'filler '.repeat(57)}${number}`), undefined);
+    number += 1;
+    await archive.save();
+  }
+  return number;
+};
+
+describe('the archive', () => {
+  test('help() counts chunks and exchanges in the singular and the plural', async () => {
+    const { powers } = await guest();
+    const { archive } = await load(powers);
+    expect(archive.describe()).toEqual([
+      '1 chunk (the open one holds 0 exchanges), 0.00 of 16 MB (LAL_HISTORY_MB); searchable with mail recall',
+    ]);
+    archive.add(turnOf(1, 'one'), undefined);
+    expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 1 exchange\), /);
+    archive.add(turnOf(2, 'two'), undefined);
+    expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 2 exchanges\), /);
+  });
+
+  test('a chunk dropped alone is said in the singular', async () => {
+    const { powers } = await guest();
+    const { archive, logs } = await load(powers, 0.001);
+    for (let number = 1; logs.length === 0 && number < 100; number += 1) {
+      archive.add(turnOf(number, `${'filler '.repeat(57)}${number}`), {
+        number: BigInt(number),
+        sender: 'HOST',
+      });
+      await archive.save();
+    }
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^history: dropped its oldest chunk \(\d+ exchanges, messages #1–#\d+, 2026-11-23 to 2026-11-23; \d+ bytes\) to stay within LAL_HISTORY_MB=0\.001$/,
+      ),
+    ]);
+    expect(archive.describe()[1]).toBe('1 oldest chunk dropped since start');
+  });
+
+  test('a store of the previous format: its conversation becomes the first chunk, searchable, and said', async () => {
+    const { powers } = await guest();
+    const conversation = emptyConversation();
+    conversation.turns.push(turnOf(3, 'the boat is blue'));
+    const { archive, logs } = await load(powers, 16, conversation);
+    expect(logs).toEqual(['history: 1 exchanges of the stored conversation can now be searched']);
+    expect((await archive.search('boat')).found).toHaveLength(1);
+  });
+
+  test('a history directory that cannot be read starts again, said in the log', async () => {
+    const { powers, fail } = await guest();
+    fail('has');
+    const { archive, logs } = await load(powers);
+    expect(logs).toEqual(['could not read agent-history/ (daemon busy); the history starts again']);
+    expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 0 exchanges\)/);
+  });
+
+  test('a history directory the daemon collected starts again, and is made anew at the next save', async () => {
+    const { powers, real, fail, heal } = await guest();
+    await E(real).makeDirectory('agent-history');
+    fail('list', 'No reference exists at path agent-history');
+    const { archive, logs } = await load(powers);
+    expect(logs).toEqual([
+      'agent-history/ names a directory the daemon collected; the history starts again',
+    ]);
+    heal();
+    await E(real).remove('agent-history');
+    archive.add(turnOf(1, 'the lamp is green'), undefined);
+    await archive.save();
+    expect(await E(real).list('agent-history')).toEqual(['open']);
+  });
+
+  test('a save that fails keeps the exchanges and writes them at the next; one that meets a collected directory makes it again', async () => {
+    const { powers, real, fail, heal } = await guest();
+    const { archive, logs } = await load(powers);
+    archive.add(turnOf(1, 'the lamp is green'), undefined);
+    fail('makeDirectory');
+    await archive.save();
+    expect(logs).toEqual(['could not save the history: daemon busy']);
+    heal();
+    await archive.save();
+    expect(await E(real).list('agent-history')).toEqual(['open']);
+    // Collected: the next save makes the directory again.
+    await E(real).remove('agent-history');
+    archive.add(turnOf(2, 'the door is red'), undefined);
+    fail('storeValue', 'No reference exists at path agent-history');
+    await archive.save();
+    heal();
+    await archive.save();
+    expect((await archive.search('door')).found).toHaveLength(1);
+    expect(await E(real).list('agent-history')).toEqual(['open']);
+  });
+
+  test('forget() says how many chunks went (none when empty), and a store that fails is logged', async () => {
+    const { powers, fail } = await guest();
+    const { archive, logs } = await load(powers);
+    expect(await archive.forget()).toBe(0);
+    const next = await fillAChunk(archive, 1);
+    archive.add(turnOf(next, 'the kite is yellow'), undefined);
+    await archive.save();
+    fail('list');
+    expect(await archive.forget()).toBe(2);
+    expect(logs).toEqual(['could not clear agent-history/: daemon busy']);
+    expect((await archive.search('kite')).found).toEqual([]);
+  });
+
+  test("a sender's search finds that sender's exchanges only", async () => {
+    const { powers } = await guest();
+    const { archive } = await load(powers);
+    archive.add(turnOf(1, 'the kite is yellow'), { number: 1n, sender: 'alice' });
+    archive.add(turnOf(2, 'the kite is red'), { number: 2n, sender: 'bob' });
+    const found = (await archive.search('kite', 'bob')).found;
+    expect(found.map(exchange => exchange.from)).toEqual(['bob']);
+  });
+});
