@@ -15,19 +15,11 @@ import { DEFAULT_ANTHROPIC_MAX_TOKENS } from './config.js';
 import type { ProviderConfig } from './config.js';
 import { fromAnthropicMessage, toAnthropicRequest, toAnthropicTools } from './convert-anthropic.js';
 import { withCacheBreakpoints } from './anthropic-cache.js';
-import { redact, timeoutFailure } from './provider-errors.js';
 import { makeAnthropicStreamCollector } from './anthropic-stream.js';
-import { answeredWhole, makeStallWatch, type StallWatch } from './stall-watch.js';
-import { wrongShapeHint } from './actionable-hints.js';
-import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
-import { raceAbort, runAbortable } from './race-abort.js';
-import { refuseLongWaits } from './refuse-long-waits.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
-import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
+import { collectStream, lazySdk, makeProviderShell, sdkClientOptions } from './provider-shell.js';
 import { keepLastMessages } from './trim-history.js';
 import {
-  ProviderError,
   type ChatMessage,
   type ChatOptions,
   type ChatResult,
@@ -35,70 +27,43 @@ import {
   type ToolSchema,
 } from './types.js';
 
-let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
-const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
+const loadSdk = lazySdk(() => import('@anthropic-ai/sdk'));
 
 export const makeAnthropicProvider = (
   config: ProviderConfig,
   options: ProviderOptions = {},
 ): Provider => {
-  const secrets = [config.authToken];
-  const log = (line: string) => options.log?.(redact(line, secrets));
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-  const context: FailureContext = {
-    service: 'Anthropic',
-    host: config.host,
-    model: config.model,
-    secrets,
-  };
+  const shell = makeProviderShell('Anthropic', config, options);
   let client: Anthropic | undefined;
 
   const clientFrom = (AnthropicClient: typeof Anthropic): Anthropic =>
     (client ??= new AnthropicClient({
-      baseURL: config.host,
+      ...sdkClientOptions(shell, config, options),
       // Given explicitly, so the SDK reads no ANTHROPIC_* credential of the process.
       apiKey: config.authToken ?? null,
-      maxRetries: options.maxRetries ?? config.maxRetries,
-      timeout: timeoutMs,
-      fetch: refuseLongWaits(
-        options.fetch ?? globalThis.fetch,
-        options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
-      ),
-      logLevel: options.log ? 'info' : 'off',
-      logger: makeSdkLogger(log, 'Anthropic'),
       openTelemetry: false,
     }));
 
   /** The whole message, read from its event stream (or from the JSON a server sent instead). */
-  const streamMessage = async (
+  const streamMessage = (
     module: typeof import('@anthropic-ai/sdk'),
     body: Anthropic.Messages.MessageCreateParamsStreaming,
     { signal, onText }: ChatOptions,
   ): Promise<Anthropic.Messages.Message | undefined> => {
-    let watch: StallWatch | undefined;
-    try {
-      return await runAbortable(signal, async callSignal => {
-        const { data: stream, response } = await clientFrom(module.default)
+    const collector = makeAnthropicStreamCollector(onText);
+    return collectStream<
+      Anthropic.Messages.RawMessageStreamEvent,
+      Anthropic.Messages.Message | undefined
+    >(
+      shell,
+      module,
+      signal,
+      callSignal =>
+        clientFrom(module.default)
           .messages.create(body, callSignal ? { signal: callSignal } : {})
-          .withResponse();
-        if (answeredWhole(response)) return (await response.json()) as Anthropic.Messages.Message;
-        const collector = makeAnthropicStreamCollector(onText);
-        watch = makeStallWatch(timeoutMs, () => stream.controller.abort());
-        for await (const event of stream) {
-          watch.touch();
-          collector.add(event);
-        }
-        // The SDK ends a stream it was told to abort as if it were whole.
-        if (watch.stalled) throw timeoutFailure(context, timeoutMs);
-        return collector.whole();
-      });
-    } catch (error) {
-      throw watch?.stalled
-        ? timeoutFailure(context, timeoutMs)
-        : sdkFailure(error, module, context, timeoutMs, signal);
-    } finally {
-      watch?.stop();
-    }
+          .withResponse(),
+      collector,
+    );
   };
 
   const chat = async (
@@ -107,7 +72,7 @@ export const makeAnthropicProvider = (
     chatOptions: ChatOptions = {},
   ): Promise<ChatResult> => {
     const { signal } = chatOptions;
-    const module = await raceAbort(loadSdk(), signal);
+    const module = await loadSdk(signal);
     const { system, messages: wireMessages } = toAnthropicRequest(
       keepLastMessages(messages, config.maxMessages),
     );
@@ -124,7 +89,7 @@ export const makeAnthropicProvider = (
       typeof reply !== 'object' ||
       !Array.isArray((reply as { content?: unknown }).content)
     ) {
-      throw new ProviderError('unknown', redact(wrongShapeHint(context, reply), secrets));
+      throw shell.wrongShape(reply);
     }
     const message = fromAnthropicMessage(reply);
     // Cut by max_tokens, or by the end of the context window: the last tool_use may be incomplete.

@@ -8,10 +8,9 @@
 import type { ProviderConfig } from './config.js';
 import { fromOllamaMessage, toOllamaMessages, toOllamaTools } from './convert-ollama.js';
 import { makeOllamaAttempt, type AttemptState } from './ollama-attempt.js';
-import { abortedFailure, redact, unexpectedFailure } from './provider-errors.js';
-import type { FailureContext } from './provider-errors.js';
-import { wrongShapeHint } from './actionable-hints.js';
+import { abortedFailure, unexpectedFailure } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
+import { lazySdk, makeProviderShell } from './provider-shell.js';
 import { raceAbort } from './race-abort.js';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
 import type { RetryPolicy, RetryVerdict } from './retry.js';
@@ -19,8 +18,7 @@ import { keepLastMessages } from './trim-history.js';
 import { ProviderError } from './types.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
 
-let sdk: Promise<typeof import('ollama')> | undefined;
-const loadSdk = () => (sdk ??= import('ollama'));
+const loadSdk = lazySdk(() => import('ollama'));
 
 /** Ids for tool calls that arrive without one: unique per provider and across restarts. */
 const makeCallIdSource = (): (() => string) => {
@@ -36,19 +34,13 @@ export const makeOllamaProvider = (
   config: ProviderConfig,
   options: ProviderOptions = {},
 ): Provider => {
-  const log = options.log ?? (() => {});
+  const shell = makeProviderShell('Ollama', config, options);
+  const { log, timeoutMs, context } = shell;
   const baseFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     ...options.retryDelays,
     maxRetries: options.maxRetries ?? config.maxRetries,
-  };
-  const context: FailureContext = {
-    service: 'Ollama',
-    host: config.host,
-    model: config.model,
-    secrets: [config.authToken],
   };
   const newId = makeCallIdSource();
 
@@ -60,7 +52,7 @@ export const makeOllamaProvider = (
     chatOptions: ChatOptions = {},
   ): Promise<ChatResult> => {
     const { signal, onText } = chatOptions;
-    const { Ollama: OllamaClient } = await raceAbort(loadSdk(), signal);
+    const { Ollama: OllamaClient } = await loadSdk(signal);
     const request = {
       model: config.model,
       messages: toOllamaMessages(keepLastMessages(messages, config.maxMessages)),
@@ -106,10 +98,7 @@ export const makeOllamaProvider = (
       response.message === null ||
       typeof response.message !== 'object'
     ) {
-      throw new ProviderError(
-        'unknown',
-        redact(wrongShapeHint(context, response), context.secrets),
-      );
+      throw shell.wrongShape(response);
     }
     const message = fromOllamaMessage(response.message, newId);
     // num_predict cut the reply: its calls may be incomplete.

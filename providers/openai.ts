@@ -14,41 +14,26 @@ import type OpenAI from 'openai';
 import type { ProviderConfig } from './config.js';
 import { fromOpenAIMessage, toOpenAIMessages, toOpenAITools } from './convert-openai.js';
 import { cachedInputTokens, promptCacheFields } from './openai-cache.js';
-import { redact, timeoutFailure } from './provider-errors.js';
 import { makeOpenAIStreamCollector, type CollectedCompletion } from './openai-stream.js';
-import { answeredWhole, makeStallWatch, type StallWatch } from './stall-watch.js';
-import { wrongShapeHint } from './actionable-hints.js';
-import type { FailureContext } from './provider-errors.js';
 import type { ProviderOptions } from './provider-options.js';
-import { raceAbort, runAbortable } from './race-abort.js';
-import { refuseLongWaits } from './refuse-long-waits.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
-import { makeSdkLogger, sdkFailure } from './sdk-failure.js';
+import { collectStream, lazySdk, makeProviderShell, sdkClientOptions } from './provider-shell.js';
 import { keepLastMessages } from './trim-history.js';
-import { ProviderError } from './types.js';
 import type { ChatMessage, ChatOptions, ChatResult, Provider, ToolSchema } from './types.js';
 
-let sdk: Promise<typeof import('openai')> | undefined;
-const loadSdk = () => (sdk ??= import('openai'));
+const loadSdk = lazySdk(() => import('openai'));
+
+type Completion = CollectedCompletion | OpenAI.Chat.Completions.ChatCompletion | undefined;
 
 export const makeOpenAIProvider = (
   config: ProviderConfig,
   options: ProviderOptions = {},
 ): Provider => {
-  const secrets = [config.authToken];
-  const log = (line: string) => options.log?.(redact(line, secrets));
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-  const context: FailureContext = {
-    service: 'OpenAI-compatible server',
-    host: config.host,
-    model: config.model,
-    secrets,
-  };
+  const shell = makeProviderShell('OpenAI-compatible server', config, options);
   let client: OpenAI | undefined;
 
   const clientFrom = (OpenAIClient: typeof OpenAI): OpenAI =>
     (client ??= new OpenAIClient({
-      baseURL: config.host,
+      ...sdkClientOptions(shell, config, options),
       // Local servers need no key; the SDK insists on one, so a placeholder is
       // given and its Authorization header removed (a null default header).
       apiKey: config.authToken ?? 'no-key',
@@ -57,47 +42,25 @@ export const makeOpenAIProvider = (
       organization: null,
       project: null,
       webhookSecret: null,
-      maxRetries: options.maxRetries ?? config.maxRetries,
-      timeout: timeoutMs,
-      fetch: refuseLongWaits(
-        options.fetch ?? globalThis.fetch,
-        options.retryDelays?.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
-      ),
-      logLevel: options.log ? 'info' : 'off',
-      logger: makeSdkLogger(log, 'OpenAI-compatible server'),
     }));
 
   /** The whole completion, read from its stream (or from the JSON a server sent instead). */
-  const streamCompletion = async (
+  const streamCompletion = (
     module: typeof import('openai'),
     body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming,
     { signal, onText }: ChatOptions,
-  ): Promise<CollectedCompletion | OpenAI.Chat.Completions.ChatCompletion | undefined> => {
-    let watch: StallWatch | undefined;
-    try {
-      return await runAbortable(signal, async callSignal => {
-        const { data: stream, response } = await clientFrom(module.default)
+  ): Promise<Completion> => {
+    const collector = makeOpenAIStreamCollector(onText);
+    return collectStream<OpenAI.Chat.Completions.ChatCompletionChunk, Completion>(
+      shell,
+      module,
+      signal,
+      callSignal =>
+        clientFrom(module.default)
           .chat.completions.create(body, callSignal ? { signal: callSignal } : {})
-          .withResponse();
-        if (answeredWhole(response))
-          return (await response.json()) as OpenAI.Chat.Completions.ChatCompletion;
-        const collector = makeOpenAIStreamCollector(onText);
-        watch = makeStallWatch(timeoutMs, () => stream.controller.abort());
-        for await (const chunk of stream) {
-          watch.touch();
-          collector.add(chunk);
-        }
-        // The SDK ends a stream it was told to abort as if it were whole.
-        if (watch.stalled) throw timeoutFailure(context, timeoutMs);
-        return collector.completion();
-      });
-    } catch (error) {
-      throw watch?.stalled
-        ? timeoutFailure(context, timeoutMs)
-        : sdkFailure(error, module, context, timeoutMs, signal);
-    } finally {
-      watch?.stop();
-    }
+          .withResponse(),
+      { add: chunk => collector.add(chunk), whole: () => collector.completion() },
+    );
   };
 
   const chat = async (
@@ -106,7 +69,7 @@ export const makeOpenAIProvider = (
     chatOptions: ChatOptions = {},
   ): Promise<ChatResult> => {
     const { signal } = chatOptions;
-    const module = await raceAbort(loadSdk(), signal);
+    const module = await loadSdk(signal);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: config.model,
       messages: toOpenAIMessages(keepLastMessages(messages, config.maxMessages)),
@@ -124,7 +87,7 @@ export const makeOpenAIProvider = (
       typeof choice.message !== 'object' ||
       choice.message === null
     ) {
-      throw new ProviderError('unknown', redact(wrongShapeHint(context, completion), secrets));
+      throw shell.wrongShape(completion);
     }
     const message = fromOpenAIMessage(choice.message);
     // The output limit cut the reply (max_tokens): its calls may be incomplete.

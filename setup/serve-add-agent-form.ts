@@ -28,6 +28,7 @@ import { guestNamesFor, readWorker } from './read-setup-env.js';
 import { readSetupDaemon } from './setup-daemon.js';
 import type { SetupHostRef } from './setup-host.js';
 import { describeError } from '../providers/describe-error.js';
+import { SPECIAL_NAMES } from '../src/daemon/special-names.js';
 
 /** The manager guest's name for the host's powers (upstream's too). */
 export const HOST_AGENT = 'host-agent';
@@ -80,7 +81,7 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
   if (sentBefore) {
     log(`revived; the "${ADD_AGENT_DESCRIPTION}" form sent before still stands`);
   } else {
-    await powers().form!('@host', ADD_AGENT_DESCRIPTION, ADD_AGENT_FIELDS);
+    await powers().form!(SPECIAL_NAMES.newest.host, ADD_AGENT_DESCRIPTION, ADD_AGENT_FIELDS);
     log(`sent @host the "${ADD_AGENT_DESCRIPTION}" form`);
   }
 

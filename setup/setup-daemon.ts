@@ -9,6 +9,7 @@
  */
 import { E } from '@endo/far';
 import { detectGeneration, type Generation } from '../src/daemon/generation.js';
+import { SPECIAL_NAMES } from '../src/daemon/special-names.js';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -32,16 +33,13 @@ export interface SetupDaemon {
   storeIdentifier(directory: unknown, path: string[], id: string): Promise<void>;
 }
 
-const NAMES: Readonly<Record<Generation, Pick<SetupDaemon, 'agent' | 'worker' | 'none' | 'pins'>>> =
-  harden({
-    f0a46042a: { agent: 'AGENT', worker: 'MAIN', none: 'NONE', pins: 'PINS' },
-    newest: { agent: '@agent', worker: '@main', none: '@none', pins: '@pins' },
-  });
-
 const setupDaemonFor = (generation: Generation): SetupDaemon =>
   harden({
     generation,
-    ...NAMES[generation],
+    agent: SPECIAL_NAMES[generation].agent,
+    worker: SPECIAL_NAMES[generation].worker,
+    none: SPECIAL_NAMES[generation].none,
+    pins: SPECIAL_NAMES[generation].pins,
     storeIdentifier: async (directory: unknown, path: string[], id: string) => {
       const store = E(directory as IdentifierStore) as unknown as Required<{
         [K in keyof IdentifierStore]: (nameOrPath: string[], id: string) => Promise<void>;

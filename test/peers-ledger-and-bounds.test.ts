@@ -39,6 +39,7 @@ describe('the records read back from the store', () => {
   test('only whole records are read; anything else is left out, and no list is none', () => {
     const good = record({ minutes: [[T0, 2]], held: 'hourly', told: true });
     const alsoGood = record({ key: 'k2', held: 'exchanges', told: false });
+    const plain = record({ key: 'k3' });
     const bad: unknown[] = [
       null,
       'a record',
@@ -56,7 +57,7 @@ describe('the records read back from the store', () => {
       { ...good, held: 'forever' },
       { ...good, told: 'yes' },
     ];
-    expect(readSenderRecords([good, ...bad, alsoGood])).toEqual([good, alsoGood]);
+    expect(readSenderRecords([good, ...bad, alsoGood, plain])).toEqual([good, alsoGood, plain]);
     expect(readSenderRecords({ 0: good })).toEqual([]);
     expect(readSenderRecords(undefined)).toEqual([]);
   });
@@ -114,13 +115,14 @@ describe("the hour's count", () => {
       [T0, 2],
       [T0 + MINUTE, 1],
     ]);
-    countTurn(counted, T0 + HOUR + 1);
+    // An hour after the first minute began, that minute is out.
+    countTurn(counted, T0 + HOUR);
     expect(counted.minutes).toEqual([
       [T0 + MINUTE, 1],
       [T0 + HOUR, 1],
     ]);
     expect(counted.served).toBe(4);
-    expect(counted.last).toBe(T0 + HOUR + 1);
+    expect(counted.last).toBe(T0 + HOUR);
   });
 });
 
@@ -137,13 +139,14 @@ describe('the ledger', () => {
   test(`at ${SENDERS_KEPT} senders nothing goes; past them, the first of those served longest ago goes`, () => {
     const records: SenderRecord[] = [];
     for (let index = 0; index < SENDERS_KEPT; index += 1)
-      recordFor(records, `k${index}`, 'peer').last = index < 2 ? 5 : 10 + index;
+      recordFor(records, `k${index}`, 'peer').last = index === 1 || index === 2 ? 5 : 10 + index;
     expect(records).toHaveLength(SENDERS_KEPT);
     recordFor(records, 'new', 'newcomer');
     expect(records).toHaveLength(SENDERS_KEPT);
     const keys = records.map(each => each.key);
-    expect(keys).not.toContain('k0');
-    expect(keys).toContain('k1');
+    expect(keys).not.toContain('k1');
+    expect(keys).toContain('k0');
+    expect(keys).toContain('k2');
     expect(keys).toContain('new');
   });
 });
@@ -165,6 +168,32 @@ const boundsFor = (
   });
   return { records, clock, requeued, bounds };
 };
+
+describe('holds kept in the store', () => {
+  test('a hold read back without its told mark is told; released with no message waiting, nothing is requeued', () => {
+    const records = [record({ exchanges: 3, held: 'exchanges' })];
+    const requeued: string[] = [];
+    const bounds = makeConversationBounds<string>({
+      records,
+      limits: { maxPeerExchanges: 3, maxTurnsPerSenderPerHour: 100 },
+      clock: makeManualClock(),
+      hostName: 'HOST',
+      requeue: work => requeued.push(work),
+    });
+    const restored = makeConversationBounds<string>({
+      records: [record({ key: 'r', exchanges: 3, held: 'exchanges', told: true })],
+      limits: { maxPeerExchanges: 3, maxTurnsPerSenderPerHour: 100 },
+      clock: makeManualClock(),
+      hostName: 'HOST',
+      requeue: work => requeued.push(work),
+    });
+    restored.served('host', 'HOST', true);
+    expect(requeued).toEqual([]);
+    expect(bounds.hold('k', 'peer', { reason: 'exchanges' }, 'w')).toMatch(
+      /^I stopped answering peer/,
+    );
+  });
+});
 
 describe('the bounds at their edges', () => {
   test('the HOST is never held, past the hourly bound too; a sender never served is not held', () => {

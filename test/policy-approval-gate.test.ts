@@ -7,7 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
-import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
+import { makeNoticeQueue } from '../src/serving/notices.js';
+import type { Notice } from '../src/mail/origin.js';
 import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/asks/pending-asks.js';
 import { makeApprovalGate } from '../src/asks/approval-gate.js';
 import { digestOfCall } from '../src/policy/describe-call.js';

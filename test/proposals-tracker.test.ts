@@ -9,7 +9,8 @@
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { makeProposalTracker, type Proposal } from '../src/asks/proposal-tracker.js';
-import { makeNoticeQueue, type Notice } from '../src/serving/notices.js';
+import { makeNoticeQueue } from '../src/serving/notices.js';
+import type { Notice } from '../src/mail/origin.js';
 import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 

@@ -251,3 +251,69 @@ describe('the API that answers nearby, asked only where it could be', () => {
     expect(asked).toEqual(['/v1/models', '/api/tags', '/models']);
   });
 });
+
+describe('what is near a setting, but is not it', () => {
+  it('an address ending in /v1beta is not one ending in /v1: /v1 is added after it', async () => {
+    const { host } = await serve({ '/v1beta/v1/models': openAiList('qwen3') });
+    expect((await check({ LAL_HOST: `${host}/v1beta`, LAL_PROVIDER: 'openai' })).problem).toBe(
+      `${host}/v1beta does not answer as an OpenAI-compatible API: OpenAI-compatible servers answer under /v1: set LAL_HOST to ${host}/v1beta/v1.`,
+    );
+  });
+
+  it('a path that begins like an endpoint is no endpoint', async () => {
+    const { host } = await serve({ '/api/chatbot/api/tags': ollamaList('qwen3:latest') });
+    expect(
+      await check({ LAL_HOST: `${host}/api/chatbot`, LAL_PROVIDER: 'ollama', LAL_MODEL: 'qwen3' }),
+    ).toMatchObject({ usable: true });
+  });
+
+  it('only a final ":latest" is the default tag', async () => {
+    const { host } = await serve({ '/api/tags': ollamaList('qwen3:latest-q4') });
+    expect(await check({ LAL_HOST: host, LAL_MODEL: 'qwen3-q4' })).toMatchObject({
+      usable: false,
+    });
+  });
+
+  it("an embedding model under its organisation's name is one; a name that merely contains such a word is not", async () => {
+    const { host } = await serve({
+      '/v1/models': openAiList('BAAI/bge-m3', 'sentence-transformers/all-minilm-l6'),
+    });
+    expect((await check({ LAL_HOST: `${host}/v1` })).problem).toMatch(
+      /lists only embedding models/,
+    );
+    const chat = await serve({ '/v1/models': openAiList('assistante5-chat') });
+    expect(await check({ LAL_HOST: `${chat.host}/v1` })).toMatchObject({ usable: true });
+  });
+});
+
+describe('nothing that answers: no models, not usable', () => {
+  it('nothing listening', async () => {
+    const { host } = await serve({});
+    await raw.close();
+    expect(await check({ LAL_HOST: `${host}/v1` })).toEqual({
+      models: [],
+      usable: false,
+      problem: expect.stringMatching(/^Nothing answers at /),
+    });
+  });
+
+  it('a host name that does not resolve', async () => {
+    const unresolvable: typeof fetch = () =>
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('getaddrinfo EAI_AGAIN olama'), { code: 'EAI_AGAIN' }),
+        }),
+      );
+    expect(
+      await checkServer(readProviderConfig({ LAL_HOST: 'http://olama:11434' }), {
+        fetch: unresolvable,
+      }),
+    ).toEqual({
+      models: [],
+      usable: false,
+      problem: expect.stringMatching(
+        /^The host name "olama" in LAL_HOST does not resolve \(EAI_AGAIN\)/,
+      ),
+    });
+  });
+});

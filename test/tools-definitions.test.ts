@@ -23,7 +23,11 @@ type Case = [tool: string, op: string | undefined, reads: Reads];
 const cases: Case[] = BUILTIN_DEFINITIONS.flatMap((definition): Case[] =>
   definition.ops === undefined
     ? [[definition.name, undefined, definition.reads ?? []]]
-    : Object.entries(definition.ops).map(([op, reads]): Case => [definition.name, op, reads]),
+    : Object.entries(definition.ops).map(([op, record]): Case => [
+        definition.name,
+        op,
+        record.reads,
+      ]),
 );
 
 describe('one definition per built-in tool', () => {

@@ -38,4 +38,42 @@ describe('makeFaeTool', () => {
       /FaeTool "echo": parameters must be a JSON schema object, got "object"/,
     );
   });
+
+  it('checks the arguments from `parameters` before run sees them, and writes the help from them', async () => {
+    const seen: unknown[] = [];
+    const tool = makeFaeTool({
+      name: 'greet',
+      description: 'Greets.',
+      parameters: {
+        type: 'object',
+        properties: { name: { type: 'string' }, language: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      returns: '{ greeting }',
+      help: 'language: a code.',
+      run: args => {
+        seen.push(args);
+        return 'hi';
+      },
+    });
+    await expect(E(tool).execute(harden({ name: 'Ada', tone: 'warm' }))).rejects.toThrow(
+      /^greet: unknown argument\(s\) tone; expected name, language$/,
+    );
+    await expect(E(tool).execute(harden({ language: 'fr' }))).rejects.toThrow(
+      /^greet: name is required$/,
+    );
+    await expect(E(tool).execute(harden({ name: null }))).rejects.toThrow(
+      /^greet: name is required$/,
+    );
+    expect(seen).toEqual([]);
+    await expect(E(tool).execute(harden({ name: 'Ada' }))).resolves.toBe('hi');
+    expect(await E(tool).help()).toBe(
+      'greet({ name, language? }) -> { greeting }\nlanguage: a code.',
+    );
+  });
+
+  it('refuses `returns` that is not a string', () => {
+    expect(made({ returns: 3 })).toThrow(/FaeTool "echo": returns must be a string, got 3/);
+  });
 });

@@ -7,7 +7,7 @@ import type { Env } from '../providers/types.js';
 import { openInside, toolRootFromEnv } from './lib/confine.js';
 import { readTextFile, writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, requireString } from './lib/tool-args.js';
+import { requireString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'editFile';
@@ -30,7 +30,6 @@ function lineOf(text: string, index: number): number {
 }
 
 async function editConfined(root: string, args: ToolArgs) {
-  checkArgNames(toolName, args, ['path', 'oldString', 'newString']);
   const userPath = requireString(toolName, args, 'path');
   const oldString = requireString(toolName, args, 'oldString');
   const newString = requireString(toolName, args, 'newString', { allowEmpty: true });
@@ -80,8 +79,8 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       required: ['path', 'oldString', 'newString'],
       additionalProperties: false,
     },
+    returns: '{ path, line, bytesWritten }',
     help: [
-      'editFile({ path, oldString, newString }) -> { path, line, bytesWritten }',
       'oldString must match exactly once: zero or several matches are refused with the count.',
       'newString is written literally ($&, $1 and $$ are not patterns).',
     ].join('\n'),

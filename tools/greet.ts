@@ -1,7 +1,7 @@
 /** `greet`: says hello to someone in one of a handful of languages. */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, optionalString, requireString } from './lib/tool-args.js';
+import { optionalString, requireString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'greet';
@@ -28,7 +28,6 @@ function findLanguage(requested: string): string | undefined {
 }
 
 function run(args: ToolArgs) {
-  checkArgNames(toolName, args, ['name', 'language']);
   const name = requireString(toolName, args, 'name').trim();
   if (name === '') throw Error(`${toolName}: name must not be blank`);
   const requested = optionalString(toolName, args, 'language') ?? 'en';
@@ -64,8 +63,8 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
       required: ['name'],
       additionalProperties: false,
     },
+    returns: '{ greeting, language }',
     help: [
-      'greet({ name, language? }) -> { greeting, language }',
       `language is one of ${languageCodes.join(', ')} (or its English name); default en.`,
       'Any other language is an error that lists the supported ones.',
     ].join('\n'),

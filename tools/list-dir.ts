@@ -8,7 +8,7 @@ import type { Env } from '../providers/types.js';
 import { openInside, resolveInside, toolRootFromEnv } from './lib/confine.js';
 import { describeFsError } from './lib/fs-error.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, optionalString } from './lib/tool-args.js';
+import { optionalString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'listDir';
@@ -40,7 +40,6 @@ async function describeEntry(directory: string, name: string): Promise<DirEntry>
 }
 
 async function listConfined(root: string, args: ToolArgs) {
-  checkArgNames(toolName, args, ['path']);
   const requested = optionalString(toolName, args, 'path');
   const userPath = requested === undefined || requested === '' ? '.' : requested;
 
@@ -98,8 +97,8 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       required: [],
       additionalProperties: false,
     },
+    returns: '{ path, entries: [{ name, type, size }], total, truncated }',
     help: [
-      'listDir({ path? }) -> { path, entries: [{ name, type, size }], total, truncated }',
       `type is file, dir, symlink or other; entries are sorted by name, at most ${maxEntries}.`,
       'path is relative to the tool root (default "."); paths outside it are refused.',
     ].join('\n'),

@@ -1,7 +1,7 @@
 /** `math`: one arithmetic operation on two finite numbers. */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, describeType, requireString, toNumber } from './lib/tool-args.js';
+import { describeType, requireString, toNumber } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'math';
@@ -40,7 +40,6 @@ function requireFinite(args: ToolArgs, key: string): number {
 }
 
 function run(args: ToolArgs) {
-  checkArgNames(toolName, args, ['operation', 'a', 'b']);
   const operation = requireString(toolName, args, 'operation').trim().toLowerCase();
   if (!isOperation(operation)) {
     throw Error(
@@ -75,8 +74,8 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
       required: ['operation', 'a', 'b'],
       additionalProperties: false,
     },
+    returns: '{ operation, a, b, result }',
     help: [
-      'math({ operation, a, b }) -> { operation, a, b, result }',
       `operation: ${operationNames.join(', ')}. a and b are finite numbers.`,
       'Division or modulo by zero, and results that are not finite, are errors.',
       'modulo is the remainder with the sign of a (-7 modulo 3 is -1).',

@@ -14,12 +14,8 @@ import { M } from '@endo/patterns';
 import type { Env } from '../providers/types.js';
 import { readSecret } from '../providers/read-secret.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import {
-  bridgeSecrets,
-  makeBridgeLog,
-  makeRedactText,
-  type BridgeLog,
-} from './lib/mcp/bridge-log.js';
+import { bridgeSecrets, makeBridgeLog, type BridgeLog } from './lib/mcp/bridge-log.js';
+import { makeRedactText } from '../providers/redact-secrets.js';
 import { makeMcpConnection, type McpConnection } from './lib/mcp/mcp-connection.js';
 import { describeResult } from './lib/mcp/mcp-result.js';
 import { readMcpSettings, type McpSettings } from './lib/mcp/mcp-settings.js';

@@ -7,7 +7,7 @@ import { openInside, toolRootFromEnv } from './lib/confine.js';
 import { readTextFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
 import { capText } from './lib/output-cap.js';
-import { checkArgNames, optionalInteger, requireString } from './lib/tool-args.js';
+import { optionalInteger, requireString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'readFile';
@@ -23,7 +23,6 @@ function splitLines(text: string): string[] {
 }
 
 async function readConfined(root: string, args: ToolArgs) {
-  checkArgNames(toolName, args, ['path', 'offset', 'limit', 'maxBytes']);
   const userPath = requireString(toolName, args, 'path');
   const offset = optionalInteger(toolName, args, 'offset', {
     min: 1,
@@ -88,9 +87,8 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       required: ['path'],
       additionalProperties: false,
     },
+    returns: '{ path, content, truncated, totalBytes, totalLines, startLine, endLine }',
     help: [
-      'readFile({ path, offset?, limit?, maxBytes? })',
-      '  -> { path, content, truncated, totalBytes, totalLines, startLine, endLine }',
       'path is relative to the tool root; paths that lead outside it are refused.',
       `content is capped at maxBytes (default ${defaultMaxBytes}) with a marker giving the size.`,
     ].join('\n'),

@@ -26,7 +26,7 @@ import { readSandboxSettings, type SandboxSettings } from './lib/sandbox/sandbox
 import { toolRootFromEnv } from './lib/confine.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
 import { makeOutputCollector } from './lib/output-collector.js';
-import { checkArgNames, describeType, optionalInteger } from './lib/tool-args.js';
+import { describeType, optionalInteger } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 import { describeError } from '../providers/describe-error.js';
 
@@ -279,9 +279,9 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       required: ['command'],
       additionalProperties: false,
     },
+    returns:
+      '{ command, sandbox, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
     help: [
-      'runCommand({ command, timeoutMs? })',
-      '  -> { command, sandbox, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
       'command: a string (run by /bin/sh -c) or an array [program, ...args] (no shell).',
       `Runs in a bubblewrap sandbox: the tool root is ${SANDBOX_ROOT} and the only writable folder besides a private /tmp (HOME),`,
       'the system is read-only, there is no network, and processes, memory, CPU time and file size are limited.',
@@ -292,7 +292,6 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       'Without a working sandbox the tool refuses, unless its host set FAE_RUN_COMMAND_UNSANDBOXED=1.',
     ].join('\n'),
     run: args => {
-      checkArgNames(toolName, args, ['command', 'timeoutMs']);
       const spec = readCommand(args);
       const timeoutMs =
         optionalInteger(toolName, args, 'timeoutMs', { min: 1, max: largestTimeoutMs }) ??

@@ -4,7 +4,7 @@
  */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, optionalString } from './lib/tool-args.js';
+import { optionalString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'timestamp';
@@ -39,7 +39,6 @@ function renderInZone(now: Date, format: Intl.DateTimeFormat) {
 }
 
 function run(args: ToolArgs) {
-  checkArgNames(toolName, args, ['timeZone']);
   const requested = optionalString(toolName, args, 'timeZone');
   const timeZone =
     requested === undefined || requested === ''
@@ -74,8 +73,8 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
       required: [],
       additionalProperties: false,
     },
+    returns: '{ iso, epochMs, timeZone, local, utcOffset }',
     help: [
-      'timestamp({ timeZone? }) -> { iso, epochMs, timeZone, local, utcOffset }',
       'iso is the current instant in UTC; local is "YYYY-MM-DD HH:mm:ss" in timeZone',
       "(an IANA name; the daemon's zone when left out). An unknown zone is an error.",
     ].join('\n'),

@@ -13,7 +13,7 @@ import {
 } from './lib/confine.js';
 import { writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { checkArgNames, requireString } from './lib/tool-args.js';
+import { requireString } from './lib/tool-args.js';
 import type { ToolArgs } from './lib/tool-args.js';
 
 const toolName = 'writeFile';
@@ -28,7 +28,6 @@ async function exists(target: string): Promise<boolean> {
 }
 
 async function writeConfined(root: string, args: ToolArgs) {
-  checkArgNames(toolName, args, ['path', 'content']);
   const userPath = requireString(toolName, args, 'path');
   const content = requireString(toolName, args, 'content', { allowEmpty: true });
 
@@ -62,8 +61,8 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       required: ['path', 'content'],
       additionalProperties: false,
     },
+    returns: '{ path, bytesWritten, created }',
     help: [
-      'writeFile({ path, content }) -> { path, bytesWritten, created }',
       'Replaces the whole file. path is relative to the tool root; paths that lead',
       'outside it (.., absolute, symlinks out) are refused.',
     ].join('\n'),

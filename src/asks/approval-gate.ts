@@ -18,7 +18,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { digestOfStored } from '../policy/describe-call.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import {
   isDisconnection,
   originOfAsk,

@@ -16,7 +16,7 @@ import { showHidden } from '../encoding/show-hidden.js';
 import type { Log } from '../log/log.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { whomToTell, type NoticeQueue } from '../serving/notices.js';
+import { whomToTell, type NoticeQueue } from '../mail/origin.js';
 import {
   lostProposalText,
   proposalDetail,

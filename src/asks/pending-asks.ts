@@ -17,7 +17,7 @@
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { isPending, nextAsk, type AskEffect, type AskEvent, type AskState } from './ask-life.js';
 import { describeError } from '../../providers/describe-error.js';
 

@@ -7,7 +7,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
-import { whomToTell, type Origin } from '../serving/notices.js';
+import { whomToTell, type Origin } from '../mail/origin.js';
 import type { Settlement, StoredAsk } from './pending-asks.js';
 import { storedProposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';

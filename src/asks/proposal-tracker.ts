@@ -11,7 +11,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import type { Log } from '../log/log.js';
-import type { NoticeQueue, Origin } from '../serving/notices.js';
+import type { NoticeQueue, Origin } from '../mail/origin.js';
 import {
   emptyAskStore,
   isDisconnection,
@@ -33,7 +33,7 @@ import { describeError } from '../../providers/describe-error.js';
 
 // Re-exports: each value is hardened in the module that defines it; types have nothing at run time.
 /* eslint-disable @endo/harden-exports */
-export type { Origin } from '../serving/notices.js';
+export type { Origin } from '../mail/origin.js';
 export { lostProposalText } from './proposal-notices.js';
 export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
 /* eslint-enable @endo/harden-exports */

@@ -11,7 +11,7 @@ import { showHidden } from '../encoding/show-hidden.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import {
   isDisconnection,
   originOfAsk,

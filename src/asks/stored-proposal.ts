@@ -1,5 +1,5 @@
 /** A proposal as the tracker keeps it, and as it is stored to be finished after a restart. */
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { originOfAsk, type StoredAsk } from './pending-asks.js';
 
 export interface Proposal {

@@ -9,13 +9,7 @@ import { E } from '@endo/far';
 import type { Log } from '../log/log.js';
 import { detectGeneration, GENERATION_LABELS, type Generation } from './generation.js';
 import { readStream } from './stream-reader-client.js';
-
-interface SpecialNames {
-  host: string;
-  self: string;
-  agent: string;
-  mail: string;
-}
+import { SPECIAL_NAMES, type GuestSpecialNames } from './special-names.js';
 
 /** What following the mail yields: `next()` until done, `return()` to stop. */
 export interface MailStream {
@@ -27,7 +21,7 @@ export interface DaemonAdapter {
   readonly generation: Generation;
   /** One line for help(). */
   readonly label: string;
-  readonly names: Readonly<SpecialNames>;
+  readonly names: Readonly<GuestSpecialNames>;
   /** Messages can be revised by their sender (`editMessage`, `done`, `messageHistory`). */
   readonly canEdit: boolean;
   /** The guest's own (SELF) id: its node part is this daemon's. */
@@ -46,19 +40,6 @@ export interface DaemonAdapter {
    */
   followNameChanges(directory: unknown): Promise<MailStream>;
 }
-
-const OLD_NAMES: SpecialNames = harden({
-  host: 'HOST',
-  self: 'SELF',
-  agent: 'AGENT',
-  mail: 'MAIL',
-});
-const NEWEST_NAMES: SpecialNames = harden({
-  host: '@host',
-  self: '@self',
-  agent: '@agent',
-  mail: '@mail',
-});
 
 /**
  * `endo://<node>/<number>[@hints…]?type=…` → `<number>:<node>`. Ids pass
@@ -82,7 +63,8 @@ type Powers = Record<string, (...args: never[]) => unknown>;
 export const makeDaemonAdapter = async (powers: unknown, log: Log): Promise<DaemonAdapter> => {
   const { generation } = await detectGeneration(powers);
   const newest = generation === 'newest';
-  const names = newest ? NEWEST_NAMES : OLD_NAMES;
+  const { host, self, agent, mail } = SPECIAL_NAMES[generation];
+  const names: GuestSpecialNames = harden({ host, self, agent, mail });
   const far = () =>
     E(powers as Powers) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // A guest whose powers fail here (its mailbox did not load) cannot work at all: let that be thrown.

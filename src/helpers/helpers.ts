@@ -36,7 +36,7 @@ import type { StoreBoundary } from '../policy/store-boundary.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
-import { whomToTell, type NoticeQueue, type Origin } from '../serving/notices.js';
+import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import type { BuiltinContext } from '../tools/builtin-context.js';
 import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
 import type { ToolRegistry } from '../tools/fae-tool-registry.js';

@@ -8,8 +8,8 @@
  *   own, the next turn's notice says so (see `takeAmendedNote`);
  * - `replayed`: the same showing again (a restart or a reconnect): as before,
  *   a message already answered is only dismissed.
- * The handled keys (memory) mean "answered"; "seen unfinished" is kept apart
- * here, so an unfinished message is never marked handled.
+ * The handled keys (memory) mean "answered": an unfinished message is only
+ * waited for, never marked handled.
  *
  * Showings wait in the work queue behind other turns, so the gate also keeps
  * the latest showing of each message as the mail arrives (`saw`): a showing
@@ -37,8 +37,6 @@ const fingerprint = (message: MessageRecord): string =>
 export const makeRevisionGate = () => {
   /** Fingerprint of each message answered in this run, by key. */
   const answered = new Map<string, string>();
-  /** Keys of messages seen unfinished. */
-  const unfinished = new Set<string>();
   const amended = new Set<bigint>();
   /** The latest showing of each message the follower gave, by key (bounded: the oldest go first). */
   const latest = new Map<string, MessageRecord>();
@@ -76,11 +74,7 @@ export const makeRevisionGate = () => {
         if (typeof message.number === 'bigint') amended.add(message.number);
         return 'amended';
       }
-      if (message.done === false) {
-        unfinished.add(key);
-        return 'wait';
-      }
-      unfinished.delete(key);
+      if (message.done === false) return 'wait';
       retracted.delete(key);
       return 'serve';
     },

@@ -28,7 +28,7 @@ import {
   type UsageLedger,
 } from '../usage/usage-ledger.js';
 import { emptyAskStore, readAskStore, type AskStore } from '../asks/pending-asks.js';
-import { isStoredNotice, type StoredNotice } from '../serving/notices.js';
+import { isStoredNotice, type StoredNotice } from '../mail/origin.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';

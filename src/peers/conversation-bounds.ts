@@ -10,6 +10,7 @@
  * hold nor tells the HOST again.
  */
 import type { Clock } from '../lifecycle/clock.js';
+import { makeParkedWork } from '../lifecycle/parked-work.js';
 import {
   countTurn,
   hourFreesAt,
@@ -26,6 +27,24 @@ export interface ConversationLimits {
 }
 
 type Hold = { reason: 'exchanges' } | { reason: 'hourly'; until: number };
+
+/**
+ * The bounds as a judge of one sender's record at `now`: held for its turns
+ * in a row, held by the hourly bound until the hour frees up, or not held
+ * (undefined; also for no record: a sender never served, or the HOST).
+ */
+export const peerHold = (
+  record: SenderRecord | undefined,
+  limits: ConversationLimits,
+  now: number,
+): Hold | undefined => {
+  if (record === undefined) return undefined;
+  if (record.exchanges >= limits.maxPeerExchanges) return { reason: 'exchanges' };
+  if (turnsInHour(record, now) >= limits.maxTurnsPerSenderPerHour)
+    return { reason: 'hourly', until: hourFreesAt(record, limits.maxTurnsPerSenderPerHour, now) };
+  return undefined;
+};
+harden(peerHold);
 
 export interface ConversationBounds<W> {
   /** Undefined when this sender may be served now; else why and until when it waits. */
@@ -57,30 +76,19 @@ export const makeConversationBounds = <W>(options: {
     options.elsewhere?.(record.key) === true && !record.name.includes('another daemon')
       ? `${record.name} (on another daemon)`
       : record.name;
-  const waiting = new Map<string, W[]>();
-  const timers = new Map<string, () => void>();
   const find = (key: string) => records.find(record => record.key === key);
-
-  const release = (record: SenderRecord) => {
-    delete record.held;
-    delete record.told;
-    timers.get(record.key)?.();
-    timers.delete(record.key);
-    const works = waiting.get(record.key) ?? [];
-    waiting.delete(record.key);
-    for (const work of works) requeue(work);
-  };
-
-  const check = (key: string, isHost: boolean): Hold | undefined => {
-    if (isHost) return undefined;
-    const record = find(key);
-    if (record === undefined) return undefined;
-    const now = clock.now();
-    if (record.exchanges >= limits.maxPeerExchanges) return { reason: 'exchanges' };
-    if (turnsInHour(record, now) >= limits.maxTurnsPerSenderPerHour)
-      return { reason: 'hourly', until: hourFreesAt(record, limits.maxTurnsPerSenderPerHour, now) };
-    return undefined;
-  };
+  const parked = makeParkedWork<W>({
+    clock,
+    requeue,
+    onRelease: key => {
+      const record = find(key);
+      if (record === undefined) return;
+      delete record.held;
+      delete record.told;
+    },
+  });
+  const check = (key: string, isHost: boolean): Hold | undefined =>
+    peerHold(isHost ? undefined : find(key), limits, clock.now());
 
   const tellLine = (name: string, hold: Hold): string =>
     hold.reason === 'exchanges'
@@ -91,18 +99,7 @@ export const makeConversationBounds = <W>(options: {
     check,
     hold(key, name, hold, work) {
       const record = recordFor(records, key, name);
-      const list = waiting.get(key) ?? [];
-      list.push(work);
-      waiting.set(key, list);
-      if (hold.reason === 'hourly' && !timers.has(key)) {
-        timers.set(
-          key,
-          clock.at(hold.until, () => {
-            timers.delete(key);
-            release(record);
-          }),
-        );
-      }
+      parked.park(key, work, hold.reason === 'hourly' ? hold.until : undefined);
       if (record.told === true && record.held === hold.reason) return undefined;
       record.held = hold.reason;
       record.told = true;
@@ -117,7 +114,7 @@ export const makeConversationBounds = <W>(options: {
       }
       for (const each of records) {
         each.exchanges = 0;
-        if (each.held === 'exchanges') release(each);
+        if (each.held === 'exchanges') parked.release(each.key);
       }
     },
     describe() {
@@ -132,7 +129,7 @@ export const makeConversationBounds = <W>(options: {
             parts.push(
               `${record.exchanges} in a row since ${hostName} spoke, ${turnsInHour(record, now)} in the last hour`,
             );
-          const waits = waiting.get(record.key)?.length ?? 0;
+          const waits = parked.count(record.key);
           if (record.held === 'exchanges')
             parts.push(
               `HELD after ${limits.maxPeerExchanges} turns in a row (${waits} message${waits === 1 ? '' : 's'} wait; a message from ${hostName} lets it go on)`,
@@ -144,10 +141,7 @@ export const makeConversationBounds = <W>(options: {
           return parts.join('; ');
         });
     },
-    stop() {
-      for (const disarm of timers.values()) disarm();
-      timers.clear();
-    },
+    stop: () => parked.stop(),
   };
 };
 harden(makeConversationBounds);

@@ -10,7 +10,7 @@ import { E } from '@endo/far';
 import { identifyPath } from './identify-path.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { MessageRecord } from '../mail/message-record.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import type { Effect, Party } from './side-effects.js';
 
 export interface CallParties {

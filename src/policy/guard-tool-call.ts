@@ -13,7 +13,7 @@
  */
 import { renderError } from '../encoding/render-for-model.js';
 import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { describeCall, digestOfCall } from './describe-call.js';
 import type { ToolPolicy } from './tool-policy.js';

@@ -7,7 +7,7 @@
  * "While serving …, <agent> asks to call" (or "<agent> asks to call"), so no text of the model can take their form: the
  * model's always starts with this mark.
  */
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import type { CallParties } from './call-parties.js';
 import type { Effect } from './side-effects.js';
 import type { TurnTaint } from './turn-taint.js';

@@ -11,6 +11,7 @@
  */
 import type { Env, ToolSchema } from '../../providers/types.js';
 import { isGroup, keepOps } from '../tools/tool-groups.js';
+import { HOST_NAMES, SPECIAL_NAMES } from '../daemon/special-names.js';
 
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
 type CallNames = readonly string[];
@@ -77,7 +78,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
   const allow = readNames(env, 'LAL_TOOLS_ALLOW');
   const deny = readNames(env, 'LAL_TOOLS_DENY') ?? new Set<string>();
   const approve = readNames(env, 'LAL_TOOLS_APPROVE') ?? new Set<string>();
-  const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(['HOST', '@host']);
+  const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(HOST_NAMES);
   const any = (set: ReadonlySet<string>, names: CallNames) => names.some(name => set.has(name));
   const allows = (names: CallNames) =>
     !any(deny, names) && (allow === undefined || any(allow, names));
@@ -100,7 +101,7 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
         ? `The tool "${name}" is not allowed here (LAL_TOOLS_DENY). Do without it, or tell the sender you cannot.`
         : `The tool "${name}" is not allowed here (it is not in LAL_TOOLS_ALLOW). Do without it, or tell the sender you cannot.`;
     },
-    describe: (host = 'HOST') => [
+    describe: (host = SPECIAL_NAMES.f0a46042a.host) => [
       ...(allow === undefined
         ? []
         : [`only these tools: ${allow.size === 0 ? 'none' : [...allow].join(', ')}`]),

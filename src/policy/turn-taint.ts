@@ -7,7 +7,7 @@
  * `untrustedRead`) and each outcome that arrives. Only the first is kept:
  * it is what the HOST's approval request names.
  */
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 
 export interface TurnTaint {
   /** Whether the turn serves someone other than the HOST and those it trusts (its message is untrusted content). */

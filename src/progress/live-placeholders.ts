@@ -33,7 +33,7 @@ import type { Log } from '../log/log.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import type { MessageRecord } from '../mail/message-record.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
 import type { Speak } from '../tools/dispatch-builtin-tool.js';
 import { FIRST_STATUS, makeStatusReader } from './progress-status.js';

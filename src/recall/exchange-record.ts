@@ -7,7 +7,7 @@
  */
 import type { Conversation, DigestEntry, Turn } from '../history/conversation.js';
 import { describeActions } from '../history/digest.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { cutWhole } from '../log/cut-text.js';
 import { redactStrings } from '../log/agent-output.js';
 

@@ -17,7 +17,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import type { Log } from '../log/log.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { isCollectedFormula, readable } from '../tools/tools-directory.js';
 import { recordOfTurn, recordsOfConversation, type ExchangeRecord } from './exchange-record.js';
 import {

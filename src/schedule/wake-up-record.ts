@@ -3,7 +3,7 @@
  * alone: whether a stored record is one, the message it answers, what its
  * `every` says, and its line in help().
  */
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { readEvery, type Every } from './recurrence.js';
 
 /** As stored: the origin's number is a string (JSON has no bigint). */

@@ -10,7 +10,7 @@
  * a bound keeps how many may be active, a minimum period how often.
  */
 import type { Clock } from '../lifecycle/clock.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import { onTheClock, readEvery, readUntil, runsUntil, type Every } from './recurrence.js';
 import { advanceRun, firstRun, resumedAt } from './run-times.js';
 import { describeWakeUp, everyOf, isCheck, isTrigger, type WakeUp } from './wake-up-record.js';

@@ -32,7 +32,8 @@ import {
   type Memory,
 } from '../memory/agent-memory.js';
 import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archive.js';
-import { makeNoticeQueue, type NoticeQueue } from './notices.js';
+import { makeNoticeQueue } from './notices.js';
+import { type NoticeQueue } from '../mail/origin.js';
 import { makeLivePlaceholders, type LivePlaceholders } from '../progress/live-placeholders.js';
 import { makeProposalTracker, type ProposalTracker } from '../asks/proposal-tracker.js';
 import { makeRequestTracker, type RequestTracker } from '../asks/request-tracker.js';

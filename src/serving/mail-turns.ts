@@ -11,7 +11,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import { messageNotice } from '../mail/message-notice.js';
 import { cut, messageKey, packageText } from '../mail/message-record.js';
-import type { Origin } from './notices.js';
+import type { Origin } from '../mail/origin.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';

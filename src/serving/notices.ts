@@ -2,31 +2,9 @@
  * Outcomes that arrive while the agent does other things (a proposal
  * granted or rejected, a request answered): queued as notices, shown to the
  * model before its next call, or starting a turn of their own when the
- * agent is idle.
+ * agent is idle. What a notice is (and its stored form) is ../mail/origin.ts.
  */
-
-/** The message an outcome belongs to: whom to tell about it. */
-export interface Origin {
-  number: bigint;
-  sender: string;
-}
-
-export interface Notice {
-  /** e.g. "p1" for a proposal, "r1" for a request. */
-  id: string;
-  /** The first word says what happened (GRANTED, REJECTED, ANSWERED, …). */
-  text: string;
-  origin: Origin | undefined;
-}
-
-export interface NoticeQueue {
-  push(notice: Notice): void;
-  take(): Notice[];
-  /** Whether a notice about this message waits to be shown (its message must stay answerable). */
-  waitsFor(number: bigint): boolean;
-  /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
-  takeFor(origin: Origin | undefined): Notice[];
-}
+import type { Notice, NoticeQueue, Origin, StoredNotice } from '../mail/origin.js';
 
 /** Notices grouped by the message they belong to, in arrival order. */
 export const byOrigin = (
@@ -42,28 +20,6 @@ export const byOrigin = (
   return [...groups.values()];
 };
 harden(byOrigin);
-
-/** A notice as the agent's store keeps it (JSON: the origin's number is a string). */
-export interface StoredNotice {
-  id: string;
-  text: string;
-  origin?: { number: string; sender: string };
-}
-
-export const isStoredNotice = (value: unknown): value is StoredNotice => {
-  if (value === null || typeof value !== 'object') return false;
-  const record = value as Record<string, unknown>;
-  const origin = record.origin as Record<string, unknown> | undefined;
-  return (
-    typeof record.id === 'string' &&
-    typeof record.text === 'string' &&
-    (origin === undefined ||
-      (typeof origin.number === 'string' &&
-        /^\d+$/.test(origin.number) &&
-        typeof origin.sender === 'string'))
-  );
-};
-harden(isStoredNotice);
 
 /**
  * `stored` (the agent's store) mirrors the queue, so an outcome that arrived
@@ -116,10 +72,3 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
   };
 };
 harden(makeNoticeQueue);
-
-/** How to name whom the model should tell, in a notice. */
-export const whomToTell = (origin: Origin | undefined): string =>
-  origin === undefined
-    ? 'whoever asked for it'
-    : `${origin.sender}, who asked in message #${origin.number} (use reply(${origin.number}, …))`;
-harden(whomToTell);

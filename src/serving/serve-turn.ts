@@ -19,7 +19,7 @@ import { whenSenderAnswered } from '../loop/stop-conditions.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { TellSender } from '../mail/tell-sender.js';
-import type { NoticeQueue, Origin } from './notices.js';
+import type { NoticeQueue, Origin } from '../mail/origin.js';
 import type { ProposalTracker } from '../asks/proposal-tracker.js';
 import type { RequestTracker } from '../asks/request-tracker.js';
 import type { PendingAsks } from '../asks/pending-asks.js';

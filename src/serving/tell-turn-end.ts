@@ -10,7 +10,7 @@ import { closeTurn } from '../history/close-turn.js';
 import type { TurnOutcome } from '../loop/run-turn.js';
 import { codeSpans } from '../mail/code-spans.js';
 import type { TellSender } from '../mail/tell-sender.js';
-import type { Origin } from './notices.js';
+import type { Origin } from '../mail/origin.js';
 import type { Placeholder } from '../progress/live-placeholders.js';
 import { textContent } from '../progress/throttled-edits.js';
 import { endingOf, type Ending } from './turn-ending.js';

@@ -14,14 +14,12 @@ import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
 import { ensureToolsDirectory } from './tools-directory.js';
 import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
+import { isSpecialName } from '../daemon/special-names.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
 /** A tool source (tool-sources.ts, e.g. an MCP bridge) offers FaeTools instead of being one. */
 const TOOL_SOURCE_METHODS = ['listTools'];
-
-// HOST at f0a46042a, @host in the newest daemon.
-const isSpecialName = (name: string): boolean => /^(?:[A-Z][A-Z0-9-]*|@.*)$/.test(name);
 
 const isFaeTool = async (value: unknown): Promise<boolean> => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;

@@ -27,27 +27,43 @@ interface Parameter {
  */
 export type Reads = readonly string[];
 
-/** Ops described together: their names joined by "or", then the words they share. */
-type OpItem = readonly [ops: readonly string[], words?: string];
+/**
+ * One op of a group, or one tool of its own: what it reads, how the group's
+ * description names it, and which of its parameters name something that
+ * must exist, so that a failed call's error can say what would have been
+ * right (./explain-failure.ts).
+ */
+export interface OpRecord {
+  reads: Reads;
+  /** The words after its name in the group's description (ops next to each other with the same words are named together). */
+  words?: string;
+  /** Parameters naming something that must already exist (a `paths` one: each of its paths). */
+  existing?: readonly string[];
+  /** Parameters whose last name is made: only the folder it goes in must exist. */
+  made?: readonly string[];
+}
 
-/** A part of a group's description: its items, each shown only while one of its ops is offered. */
+/** A part of a group's description: its ops in the order it names them, each only while offered. */
 interface OpSection {
   /** Words before the items (after "or " when a section is shown before it). */
   lead?: string;
-  items: readonly OpItem[];
+  ops: readonly string[];
   join: string;
 }
 
 export interface BuiltinDefinition {
   name: string;
-  /** A tool's own words; a group's are made from `sections` for the ops offered (describeOps). */
+  /** A tool's own words; a group's are made from its ops' words for the ops offered (describeOps). */
   description?: string;
   parameters: Readonly<Record<string, Parameter>>;
   /** A tool of its own: what it reads (the advertised `required` are those without `?`). */
   reads?: Reads;
-  /** A group: its ops (the `op` enum, in order) and what each reads. */
-  ops?: Readonly<Record<string, Reads>>;
-  /** A group: how its description names each op, so that it names only the ops offered. */
+  /** A tool of its own: the parameters naming something that must exist, and those it makes (as OpRecord's). */
+  existing?: readonly string[];
+  made?: readonly string[];
+  /** A group: its ops (the `op` enum, in order), one record each. */
+  ops?: Readonly<Record<string, OpRecord>>;
+  /** A group: how its description lays out its ops, so that it names only the ops offered. */
   sections?: readonly OpSection[];
 }
 
@@ -55,14 +71,23 @@ export interface BuiltinDefinition {
  * A group's description naming only `offered` of its ops: the older daemon
  * has no messageHistory, and LAL_TOOLS_DENY takes ops away.
  */
-export const describeOps = (sections: readonly OpSection[], offered: readonly string[]): string => {
+export const describeOps = (
+  ops: Readonly<Record<string, OpRecord>>,
+  sections: readonly OpSection[],
+  offered: readonly string[],
+): string => {
   const shown = sections.flatMap(section => {
-    const items = section.items.flatMap(([ops, words]) => {
-      const names = ops.filter(op => offered.includes(op));
-      if (names.length === 0) return [];
-      return [words === undefined ? names.join(' or ') : `${names.join(' or ')} ${words}`];
-    });
-    return items.length === 0 ? [] : [{ lead: section.lead, text: items.join(section.join) }];
+    const items: { names: string[]; words: string | undefined }[] = [];
+    for (const op of section.ops.filter(name => offered.includes(name))) {
+      const words = ops[op]?.words;
+      const last = items.at(-1);
+      if (last !== undefined && words !== undefined && last.words === words) last.names.push(op);
+      else items.push({ names: [op], words });
+    }
+    const texts = items.map(({ names, words }) =>
+      words === undefined ? names.join(' or ') : `${names.join(' or ')} ${words}`,
+    );
+    return texts.length === 0 ? [] : [{ lead: section.lead, text: texts.join(section.join) }];
   });
   const text = shown
     .map(({ lead, text: items }, index) =>
@@ -77,7 +102,61 @@ const kind = (name: KindName, ...aliases: string[]): Parameter =>
   aliases.length === 0 ? { kind: name } : { kind: name, aliases };
 
 const PATH = 'path';
-const pathOps = (...ops: string[]) => Object.fromEntries(ops.map(op => [op, [PATH]]));
+
+/** The `names` group's ops, in the order of its `op` enum. */
+const NAMES_OPS = {
+  list: { reads: ['path?'], existing: [PATH] },
+  has: { reads: [PATH] },
+  lookup: { reads: [PATH], existing: [PATH] },
+  identify: { reads: [PATH], words: '(formula id)' },
+  inspectCapability: { reads: [PATH], words: '(help, methods)', existing: [PATH] },
+  remove: { reads: [PATH], existing: [PATH] },
+  move: { reads: [PATH, 'to'], words: '(path to `to`)', existing: [PATH], made: ['to'] },
+  copy: { reads: [PATH, 'to'], words: '(path to `to`)', existing: [PATH], made: ['to'] },
+  makeDirectory: { reads: [PATH], made: [PATH] },
+  store: { reads: ['value', PATH], words: '(value as path)', made: [PATH] },
+  help: { reads: ['methodName?'], words: '(on your powers, or methodName)' },
+} as const satisfies Record<string, OpRecord>;
+
+/** The `mail` group's ops, in the order of its `op` enum. */
+export const MAIL_OPS = {
+  listMessages: { reads: [] },
+  request: {
+    reads: ['recipient', 'description', 'responseName?'],
+    words: '(ask recipient for a value: description, kept as responseName)',
+    existing: ['recipient'],
+  },
+  dismiss: { reads: ['messageNumber'] },
+  adopt: {
+    reads: ['messageNumber', 'petName', 'edgeName'],
+    words: '(its value edgeName as petName)',
+    made: ['petName'],
+  },
+  adoptTool: {
+    reads: ['messageNumber', 'toolName', 'edgeName'],
+    words: '(its tool edgeName into tools/ as toolName)',
+  },
+  resolve: {
+    reads: ['messageNumber', PATH],
+    words: '(its request, with the value at path)',
+    existing: [PATH],
+  },
+  reject: { reads: ['messageNumber', 'reason?'], words: '(with reason)' },
+  messageHistory: { reads: ['messageNumber'] },
+  recall: { reads: ['query'] },
+  helper: { reads: ['description', 'grant?'], words: '(a helper does description with grant)' },
+} as const satisfies Record<string, OpRecord>;
+harden(MAIL_OPS);
+
+type NamesOp = keyof typeof NAMES_OPS;
+export type MailOp = keyof typeof MAIL_OPS;
+/** The built-in tools of their own. */
+type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
+/** Every name a built-in call runs by: a tool of its own, or an op of a group. */
+export type BuiltinOp = SoleTool | NamesOp | MailOp;
+
+export const isMailOp = (name: string): name is MailOp => Object.hasOwn(MAIL_OPS, name);
+harden(isMailOp);
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
@@ -90,6 +169,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       petNames: kind('paths'),
     },
     reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
+    existing: ['petNames'],
   },
   {
     name: 'send',
@@ -102,6 +182,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       petNames: kind('paths'),
     },
     reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
+    existing: ['recipient', 'petNames'],
   },
   {
     name: 'names',
@@ -109,19 +190,20 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       {
         lead: 'Your pet names: ',
         join: ', ',
-        items: [
-          [['list']],
-          [['has']],
-          [['lookup']],
-          [['identify'], '(formula id)'],
-          [['inspectCapability'], '(help, methods)'],
-          [['remove']],
-          [['move', 'copy'], '(path to `to`)'],
-          [['makeDirectory']],
-          [['store'], '(value as path)'],
-        ],
+        ops: [
+          'list',
+          'has',
+          'lookup',
+          'identify',
+          'inspectCapability',
+          'remove',
+          'move',
+          'copy',
+          'makeDirectory',
+          'store',
+        ] satisfies NamesOp[],
       },
-      { join: ', ', items: [[['help'], '(on your powers, or methodName)']] },
+      { join: ', ', ops: ['help'] satisfies NamesOp[] },
     ],
     parameters: {
       path: kind('path', 'petNamePath', 'fromPath', 'petName'),
@@ -129,39 +211,23 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       value: kind('value'),
       methodName: kind('text'),
     },
-    ops: {
-      list: ['path?'],
-      ...pathOps('has', 'lookup', 'identify', 'inspectCapability', 'remove'),
-      move: [PATH, 'to'],
-      copy: [PATH, 'to'],
-      makeDirectory: [PATH],
-      store: ['value', PATH],
-      help: ['methodName?'],
-    },
+    ops: NAMES_OPS,
   },
   {
     name: 'mail',
     sections: [
-      {
-        join: '; ',
-        items: [
-          [['listMessages']],
-          [['recall']],
-          [['request'], '(ask recipient for a value: description, kept as responseName)'],
-          [['helper'], '(a helper does description with grant)'],
-        ],
-      },
+      { join: '; ', ops: ['listMessages', 'recall', 'request', 'helper'] satisfies MailOp[] },
       {
         lead: 'on message messageNumber: ',
         join: ', ',
-        items: [
-          [['dismiss']],
-          [['adopt'], '(its value edgeName as petName)'],
-          [['adoptTool'], '(its tool edgeName into tools/ as toolName)'],
-          [['resolve'], '(its request, with the value at path)'],
-          [['reject'], '(with reason)'],
-          [['messageHistory']],
-        ],
+        ops: [
+          'dismiss',
+          'adopt',
+          'adoptTool',
+          'resolve',
+          'reject',
+          'messageHistory',
+        ] satisfies MailOp[],
       },
     ],
     parameters: {
@@ -177,18 +243,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       query: kind('text'),
       grant: kind('names'),
     },
-    ops: {
-      listMessages: [],
-      request: ['recipient', 'description', 'responseName?'],
-      dismiss: ['messageNumber'],
-      adopt: ['messageNumber', 'petName', 'edgeName'],
-      adoptTool: ['messageNumber', 'toolName', 'edgeName'],
-      resolve: ['messageNumber', PATH],
-      reject: ['messageNumber', 'reason?'],
-      messageHistory: ['messageNumber'],
-      recall: ['query'],
-      helper: ['description', 'grant?'],
-    },
+    ops: MAIL_OPS,
   },
   {
     name: 'evaluate',
@@ -202,6 +257,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       workerName: kind('text'),
     },
     reads: ['source', 'codeNames?', 'petNamePaths?', 'resultName', 'workerName?'],
+    existing: ['petNamePaths'],
   },
   {
     name: 'schedule',
@@ -246,7 +302,11 @@ const schemaOf = (definition: BuiltinDefinition): ToolSchema => {
       name: definition.name,
       description:
         definition.description ??
-        describeOps(definition.sections ?? [], Object.keys(definition.ops ?? {})),
+        describeOps(
+          definition.ops ?? {},
+          definition.sections ?? [],
+          Object.keys(definition.ops ?? {}),
+        ),
       parameters: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
     },
   };

@@ -14,6 +14,7 @@ import type { BuiltinContext } from './builtin-context.js';
 import { closestNames } from '../../providers/closest-names.js';
 import type { Args } from './read-args.js';
 import type { GroupedCall } from './tool-groups.js';
+import { builtinDefinition } from './builtin-schemas.js';
 
 /** Inbox numbers named at most, the most recent. */
 const NUMBERS_SHOWN = 10;
@@ -37,48 +38,32 @@ const asPath = (value: unknown): Path | undefined => {
   return undefined;
 };
 
-/** The arguments that name something that must already exist, for each tool or op. */
-const EXISTING: Readonly<Record<string, readonly string[]>> = harden({
-  list: ['path', 'petNamePath'],
-  lookup: ['path', 'petNamePath', 'fromPath', 'petName'],
-  inspectCapability: ['path', 'petNamePath', 'fromPath', 'petName'],
-  remove: ['path', 'petNamePath', 'fromPath', 'petName'],
-  move: ['path', 'petNamePath', 'fromPath', 'petName'],
-  copy: ['path', 'petNamePath', 'fromPath', 'petName'],
-  resolve: ['path', 'petNamePath'],
-  send: ['recipient'],
-  request: ['recipient'],
-});
-/** Arguments that hold a list of names that must exist. */
-const EXISTING_LISTS: Readonly<Record<string, readonly string[]>> = harden({
-  reply: ['petNames'],
-  send: ['petNames'],
-  evaluate: ['petNamePaths'],
-});
-/** Arguments whose last name is made, so only the folder it goes in must exist. */
-const FOLDERS: Readonly<Record<string, readonly string[]>> = harden({
-  move: ['to', 'toPath'],
-  copy: ['to', 'toPath'],
-  makeDirectory: ['path', 'petNamePath', 'petName'],
-  store: ['path', 'petNamePath', 'petName'],
-  adopt: ['petName', 'path'],
-});
+/** What a tool or op reads that must exist, and what it makes, from its record (./builtin-schemas.ts). */
+const namedBy = (
+  name: string,
+  op: string,
+): { existing: readonly string[]; made: readonly string[]; kinds: Record<string, string> } => {
+  const definition = builtinDefinition(name);
+  const record = definition?.ops?.[op] ?? definition;
+  const kinds = Object.fromEntries(
+    Object.entries(definition?.parameters ?? {}).map(([key, parameter]) => [key, parameter.kind]),
+  );
+  return { existing: record?.existing ?? [], made: record?.made ?? [], kinds };
+};
 
-const pathsNamed = (op: string, args: Args): { path: Path; whole: boolean }[] => {
+const pathsNamed = (name: string, op: string, args: Args): { path: Path; whole: boolean }[] => {
+  const { existing, made, kinds } = namedBy(name, op);
   const found: { path: Path; whole: boolean }[] = [];
-  for (const key of EXISTING[op] ?? []) {
-    const path = asPath(args[key]);
-    if (path !== undefined) found.push({ path, whole: true });
-  }
-  for (const key of EXISTING_LISTS[op] ?? []) {
-    const list = args[key];
-    if (Array.isArray(list))
-      for (const item of list) {
+  for (const key of existing) {
+    // A `paths` parameter names several, each of which must exist.
+    const items = kinds[key] === 'paths' ? args[key] : [args[key]];
+    if (Array.isArray(items))
+      for (const item of items) {
         const path = asPath(item);
         if (path !== undefined) found.push({ path, whole: true });
       }
   }
-  for (const key of FOLDERS[op] ?? []) {
+  for (const key of made) {
     const path = asPath(args[key]);
     if (path !== undefined && path.length > 1) found.push({ path: path.slice(0, -1), whole: true });
   }
@@ -185,7 +170,9 @@ const hintsFor = async (
   const quietly = (lookUp: Promise<Hint | undefined>) => lookUp.catch(() => undefined);
   const found = await Promise.all([
     quietly(messageHint(powers, op, args)),
-    ...pathsNamed(op, args).map(({ path }) => quietly(missingName(powers, path))),
+    ...pathsNamed(grouped?.group ?? name, op, args).map(({ path }) =>
+      quietly(missingName(powers, path)),
+    ),
   ]);
   for (const hint of found)
     if (hint !== undefined && hint.about.test(message) && !hints.includes(hint.text))

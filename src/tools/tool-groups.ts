@@ -87,9 +87,11 @@ export const keepOps = (
   const properties = { ...parameters.properties, op: { ...parameters.properties?.op, enum: kept } };
   // The description names only the ops kept (a group's words contain no daemon's special names,
   // so none is lost to the newest daemon's respelling, speak-generation.ts).
-  const sections = builtinDefinition(schema.function.name)?.sections;
+  const definition = builtinDefinition(schema.function.name);
   const description =
-    sections === undefined ? schema.function.description : describeOps(sections, kept);
+    definition?.sections === undefined
+      ? schema.function.description
+      : describeOps(definition.ops ?? {}, definition.sections, kept);
   return harden({
     ...schema,
     function: { ...schema.function, description, parameters: { ...parameters, properties } },

@@ -18,7 +18,7 @@ export type ToolValues = Readonly<Record<string, unknown>>;
 export const validateArguments = (tool: string, op: string | undefined, args: Args): ToolValues => {
   const definition = builtinDefinition(tool);
   if (definition === undefined) throw new Error(`Unknown tool "${tool}"`);
-  const reads = op === undefined ? definition.reads : definition.ops?.[op];
+  const reads = op === undefined ? definition.reads : definition.ops?.[op]?.reads;
   if (reads === undefined) throw new Error(`${tool} has no op ${JSON.stringify(op)}`);
   const values: Record<string, unknown> = {};
   try {

@@ -5,7 +5,7 @@
  * serving loop holds the message until that time (usage/quota-waits.ts).
  */
 import type { Clock } from '../lifecycle/clock.js';
-import type { Origin } from '../serving/notices.js';
+import type { Origin } from '../mail/origin.js';
 import type { QuotaWait } from './hourly-quota.js';
 
 /** Why the turn stops now, for the sender (undefined: the budgets have room). */

@@ -1,12 +1,17 @@
 /**
- * Work that arrives while an hourly budget is spent waits here, in order,
- * and goes back on the agent's queue when the budget frees up; nothing is
- * dropped. The sender of a waiting message is told once when the agent
+ * Work that arrives while an hourly budget is spent is parked
+ * (../lifecycle/parked-work.ts), in order, and goes back on the agent's
+ * queue when the budget frees up; nothing is dropped. Whether and until
+ * when is the pure judge `quotaWait` (./hourly-quota.ts). The sender of a waiting message is told once when the agent
  * can go on.
  */
 import type { Clock } from '../lifecycle/clock.js';
 import { quotaWait, type HourlyQuota, type QuotaWait } from './hourly-quota.js';
 import type { UsageLedger } from './usage-ledger.js';
+import { makeParkedWork } from '../lifecycle/parked-work.js';
+
+/** The one key the quotas park under: a spent budget holds everyone's work. */
+const QUOTA = 'quota';
 
 export interface QuotaWaits<W> {
   /** Undefined when the budgets have room; else when they free up. */
@@ -25,21 +30,9 @@ export const makeQuotaWaits = <W>(options: {
   requeue: (work: W) => void;
 }): QuotaWaits<W> => {
   const { clock, quota, ledger, requeue } = options;
-  const held: W[] = [];
-  let disarm: (() => void) | undefined;
-  let armedFor = 0;
-  const release = () => {
-    disarm = undefined;
-    for (const work of held.splice(0, held.length)) requeue(work);
-  };
+  const parked = makeParkedWork<W>({ clock, requeue });
   const check = () => quotaWait(ledger(), quota, clock.now());
-  const hold = (work: W, wait: QuotaWait) => {
-    held.push(work);
-    if (disarm !== undefined && armedFor >= wait.until) return;
-    disarm?.();
-    armedFor = wait.until;
-    disarm = clock.at(wait.until, release);
-  };
+  const hold = (work: W, wait: QuotaWait) => parked.park(QUOTA, work, wait.until);
   return {
     check,
     hold,
@@ -48,10 +41,7 @@ export const makeQuotaWaits = <W>(options: {
       if (wait === undefined) requeue(work);
       else hold(work, wait);
     },
-    stop() {
-      disarm?.();
-      disarm = undefined;
-    },
+    stop: () => parked.stop(),
   };
 };
 harden(makeQuotaWaits);

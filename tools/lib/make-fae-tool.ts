@@ -1,7 +1,12 @@
 /**
- * Builds a FaeTool exo from a schema, an implementation and help text. The
- * schema and every result are hardened (they cross `E()`), and a failure
- * reaches the caller as a hardened Error carrying only its message.
+ * Builds a FaeTool exo from one record: its name, description and
+ * `parameters` (the JSON schema the model is offered), what a call returns,
+ * help notes and `run`. The arguments' names (no undeclared one where
+ * `additionalProperties` is false) and the required ones are checked from
+ * `parameters` before `run` sees them, and the help's first line is written
+ * from them, so each parameter is stated once. The schema and every result
+ * are hardened (they cross `E()`), and a failure reaches the caller as a
+ * hardened Error carrying only its message.
  */
 import { makeExo } from '@endo/exo';
 import { Fail, q } from '@endo/errors';
@@ -15,9 +20,42 @@ export interface FaeToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** What a call answers (`{ greeting, language }`); with it the help starts with a line written from `parameters`. */
+  returns?: string;
+  /** The help: what the first line does not say (all of it without `returns`). */
   help: string;
+  /** Runs a call whose argument names and required arguments were checked against `parameters`. */
   run: (args: ToolArgs) => unknown;
 }
+
+/** The help's first line longer than this puts its `->` on a line of its own. */
+const SIGNATURE_WIDTH = 100;
+
+/** `greet({ name, language? }) -> { greeting, language }`, from the parameters: the optional ones marked `?`. */
+const signatureOf = (spec: FaeToolSpec, returns: string): string => {
+  const required = spec.parameters.required ?? [];
+  const names = Object.keys(spec.parameters.properties ?? {}).map(name =>
+    required.includes(name) ? name : `${name}?`,
+  );
+  const call = `${spec.name}({ ${names.join(', ')} })`;
+  const line = `${call} -> ${returns}`;
+  return line.length <= SIGNATURE_WIDTH ? line : `${call}\n  -> ${returns}`;
+};
+
+/** Refuses undeclared argument names (where the schema closes them) and missing required ones, by name. */
+const checkArguments = (spec: FaeToolSpec, args: ToolArgs): void => {
+  const declared = Object.keys(spec.parameters.properties ?? {});
+  if (spec.parameters.additionalProperties === false) {
+    const unknown = Object.keys(args).filter(key => !declared.includes(key));
+    if (unknown.length > 0)
+      throw Error(
+        `${spec.name}: unknown argument(s) ${unknown.join(', ')}; expected ${declared.join(', ')}`,
+      );
+  }
+  for (const key of spec.parameters.required ?? [])
+    if (args[key] === undefined || args[key] === null)
+      throw Error(`${spec.name}: ${key} is required`);
+};
 
 /** What the model APIs accept as a function name (OpenAI's rule, the strictest of them). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -35,6 +73,9 @@ const assertSpec = (spec: FaeToolSpec): void => {
     Fail`FaeTool ${q(spec.name)}: description must be a string, got ${q(spec.description)}`;
   typeof spec.help === 'string' ||
     Fail`FaeTool ${q(spec.name)}: help must be a string, got ${q(spec.help)}`;
+  spec.returns === undefined ||
+    typeof spec.returns === 'string' ||
+    Fail`FaeTool ${q(spec.name)}: returns must be a string, got ${q(spec.returns)}`;
   (typeof spec.parameters === 'object' &&
     spec.parameters !== null &&
     !Array.isArray(spec.parameters)) ||
@@ -51,8 +92,12 @@ export const makeFaeTool = (spec: FaeToolSpec) => {
       parameters: spec.parameters,
     },
   });
-  const helpText = spec.help;
-  const run = spec.run;
+  const helpText =
+    spec.returns === undefined ? spec.help : `${signatureOf(spec, spec.returns)}\n${spec.help}`;
+  const run = (args: ToolArgs) => {
+    checkArguments(spec, args);
+    return spec.run(args);
+  };
   return makeExo(spec.name, FaeToolInterface, {
     schema() {
       return toolSchema;

@@ -1,27 +1,11 @@
 /**
- * Argument checks shared by the tool caplets. Every failure is an Error whose
- * message names the tool and the argument, so the model can correct itself.
+ * Argument readers shared by the tool caplets (their types and bounds; the
+ * names and required ones are checked from the tool's `parameters` by
+ * ./make-fae-tool.ts). Every failure is an Error whose message names the
+ * tool and the argument, so the model can correct itself.
  */
 
 export type ToolArgs = Readonly<Record<string, unknown>>;
-
-/**
- * Refuses arguments the tool does not declare (a typo should not pass unseen).
- * That `args` is a record is the FaeTool guard's check (M.record()), made before any tool runs.
- */
-export const checkArgNames = (
-  toolName: string,
-  args: ToolArgs,
-  allowed: readonly string[],
-): void => {
-  const unknown = Object.keys(args).filter(key => !allowed.includes(key));
-  if (unknown.length > 0) {
-    throw Error(
-      `${toolName}: unknown argument(s) ${unknown.join(', ')}; expected ${allowed.join(', ')}`,
-    );
-  }
-};
-harden(checkArgNames);
 
 /** A required string argument. `allowEmpty` lets '' through (file content). */
 export const requireString = (

@@ -1,13 +1,10 @@
 /**
- * The `mail` tool's ops: the inbox (listMessages, dismiss, adopt,
- * adoptTool, messageHistory), requests (request a value of someone;
- * resolve or reject a request message), and recall (search the whole
- * conversation kept in the store, src/recall/). `reply` and `send` are tools of
- * their own (./messages.ts).
+ * The `mail` tool's ops that are more than one daemon call: the inbox a
+ * turn may see (a peer's turn only its peer's messages), `request`, and
+ * `adoptTool`. The switch over every op is ../dispatch-builtin-tool.ts;
+ * `reply` and `send` are tools of their own (./messages.ts).
  */
-import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
-import { readMessageHistory } from '../../daemon/message-history.js';
 import { compactMessage } from '../../mail/compact-message.js';
 import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
@@ -56,7 +53,7 @@ const senderOf = async (context: BuiltinContext, number: bigint): Promise<string
  * or shadows one the model has (behaviour 9.8). Who gave it is recorded
  * (../tool-givers.ts) before it is first offered.
  */
-const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<unknown> => {
+export const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<unknown> => {
   const number = values.messageNumber as bigint;
   const toolName = values.toolName as string;
   if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
@@ -105,6 +102,7 @@ const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<u
     description: adopted.function.description,
   });
 };
+harden(adoptTool);
 
 /** The peer a turn serves, when it is not the HOST: its inbox is that peer's messages (behaviour 9.1). */
 const servedPeer = (context: BuiltinContext): string | undefined => {
@@ -113,7 +111,10 @@ const servedPeer = (context: BuiltinContext): string | undefined => {
 };
 
 /** In a peer's turn, a message someone else sent is neither read nor acted on. */
-const refuseOthersMessage = async (context: BuiltinContext, number: bigint): Promise<void> => {
+export const refuseOthersMessage = async (
+  context: BuiltinContext,
+  number: bigint,
+): Promise<void> => {
   const peer = servedPeer(context);
   if (peer === undefined) return;
   const messages = (await E(context.powers).listMessages()) as MessageRecord[];
@@ -124,87 +125,36 @@ const refuseOthersMessage = async (context: BuiltinContext, number: bigint): Pro
     `message #${number} is not from ${peer}: a turn serving ${peer} reads and acts only on ${peer}'s messages`,
   );
 };
+harden(refuseOthersMessage);
 
-const listMessages = async (context: BuiltinContext): Promise<unknown> => {
+export const listMessages = async (context: BuiltinContext): Promise<unknown> => {
   const messages = (await E(context.powers).listMessages()) as MessageRecord[];
   const shown = await Promise.all(messages.map(message => compactMessage(message, context.nameOf)));
   const peer = servedPeer(context);
   return harden(peer === undefined ? shown : shown.filter(view => view.from === peer));
 };
+harden(listMessages);
 
-/** The ops that read or act on one message by its number. */
-const ON_A_MESSAGE = new Set([
-  'dismiss',
-  'adopt',
-  'adoptTool',
-  'resolve',
-  'reject',
-  'messageHistory',
-]);
-
-/** Runs an op with the values its definition read (../builtin-schemas.ts, ../validate-arguments.ts). */
-export const runMailOp = async (
-  op: string,
-  values: ToolValues,
+/** `request`: a value asked of a recipient, whose answer comes later as a notice. */
+export const requestValue = async (
   context: BuiltinContext,
+  values: ToolValues,
 ): Promise<unknown> => {
-  const powers = E(context.powers);
-  const number = values.messageNumber as bigint;
-  if (ON_A_MESSAGE.has(op)) await refuseOthersMessage(context, number);
-  switch (op) {
-    case 'listMessages':
-      return listMessages(context);
-    case 'request': {
-      const recipient = values.recipient as string;
-      // A request's failure comes back later as a notice: a recipient that is not there is said now.
-      if (!(await powers.has(...recipient.split('/'))))
-        throw new Error(`No recipient named ${JSON.stringify(recipient)}`);
-      // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
-      const mark = await context.markForHost?.({
-        kind: 'to',
-        name: recipient,
-        what: 'makes a request',
-      });
-      return context.requests.request({
-        recipient,
-        description: `${mark ?? ''}${values.description as string}`,
-        responseName: values.responseName as string | undefined,
-        origin: context.origin,
-      });
-    }
-    case 'dismiss':
-      await powers.dismiss(number);
-      context.noteDismissed(number);
-      return harden({ dismissed: number });
-    case 'adopt': {
-      const petName = values.petName as string[];
-      await powers.adopt(number, values.edgeName as string, petName);
-      return harden({ adopted: petName });
-    }
-    case 'adoptTool':
-      return adoptTool(context, values);
-    case 'resolve':
-      await powers.resolve(number, values.path as string[]);
-      context.noteAnswered(number);
-      return harden({ resolved: number });
-    case 'reject':
-      await powers.reject(number, values.reason as string | undefined);
-      context.noteAnswered(number);
-      return harden({ rejected: number });
-    case 'messageHistory':
-      return readMessageHistory(context.powers, number);
-    case 'helper':
-      if (context.helpers === undefined) throw new Error('no helper can be made here');
-      return context.helpers({
-        task: values.description as string,
-        grant: values.grant as string[],
-      });
-    case 'recall':
-      if (context.recall === undefined) throw new Error('no conversation is kept here to search');
-      return context.recall(values.query as string);
-    default:
-      // Unreachable: the op was checked against TOOL_GROUPS (../tool-groups.ts) before it got here.
-      throw makeError(X`mail has no op ${q(op)}`);
-  }
+  const recipient = values.recipient as string;
+  // A request's failure comes back later as a notice: a recipient that is not there is said now.
+  if (!(await E(context.powers).has(...recipient.split('/'))))
+    throw new Error(`No recipient named ${JSON.stringify(recipient)}`);
+  // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
+  const mark = await context.markForHost?.({
+    kind: 'to',
+    name: recipient,
+    what: 'makes a request',
+  });
+  return context.requests.request({
+    recipient,
+    description: `${mark ?? ''}${values.description as string}`,
+    responseName: values.responseName as string | undefined,
+    origin: context.origin,
+  });
 };
-harden(runMailOp);
+harden(requestValue);

@@ -29,17 +29,13 @@ export const runMessageTool = async (
   );
   const strings =
     mark === undefined ? written : [`${mark}${written[0] ?? ''}`, ...written.slice(1)];
-  switch (name) {
-    case 'send': {
-      await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
-      context.noteAnswered(undefined);
-      return harden({ sent: true, to: recipient });
-    }
-    default: {
-      await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
-      context.noteAnswered(number);
-      return harden({ replied: true, to: number });
-    }
+  if (name === 'send') {
+    await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
+    context.noteAnswered(undefined);
+    return harden({ sent: true, to: recipient });
   }
+  await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
+  context.noteAnswered(number);
+  return harden({ replied: true, to: number });
 };
 harden(runMessageTool);
