@@ -83,3 +83,17 @@ test('the same missing name given twice is explained once', async () => {
   ]);
   expect(said[0]!.match(/there is no "calculater"/g)).toHaveLength(1);
 });
+
+test('a folder two deep is named whole; a name with regular-expression characters is found in the error; an error about nothing missing is left as it is', async () => {
+  const said = await results([
+    call('names', { op: 'makeDirectory', path: 'things/inner' }),
+    call('names', { op: 'lookup', path: 'things/inner/qqqqqqq' }),
+    call('names', { op: 'lookup', path: 'calc(ulater' }),
+    call('names', { op: 'lookup', path: 'calculator/inside' }),
+  ]);
+  expect(said[1]).toMatch(/there is no "qqqqqqq" in "things\/inner", which is empty\)$/);
+  expect(said[2]).toMatch(
+    /there is no "calc\(ulater" in your directory; the nearest names there: "calculator"/,
+  );
+  expect(said[3]).not.toMatch(/there is no|\(\)$/);
+});
