@@ -23,16 +23,19 @@ const AgentInterface = M.interface('LalFaeAgent', {
   forget: M.call().returns(M.promise()),
   startedAt: M.call().returns(M.number()),
   schedules: M.call().optional(M.string(), M.string()).returns(M.promise()),
+  helpers: M.call().optional(M.string(), M.string()).returns(M.promise()),
 });
 
 const INTRO =
-  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?).';
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?), helpers(action?, id?).';
 const HELP: Record<string, string> = {
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
   startedAt:
     'startedAt() → when this agent started (milliseconds since 1970): setup tells a running agent from one it had to start again.',
   schedules:
     "schedules(action?, id?) → the agent's schedules (wake-ups, recurring ones, triggers, heartbeat checks), one a line; schedules('pause', 'w2'), schedules('resume', 'w2') or schedules('revoke', 'w2') changes one, between turns, and stores it. From the Endo CLI: endo eval 'E(agent).schedules(\"pause\", \"w2\")' agent:controller-for-lal",
+  helpers:
+    "helpers(action?, id?) → the helper agents running (task, what they were given, model calls so far, age), one a line; helpers('cancel', 'h2') stops one at once, and whoever made it is told. From the Endo CLI: endo eval 'E(agent).helpers(\"cancel\", \"h2\")' agent:controller-for-lal",
   forget:
     "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:controller-for-lal (the agent caplet, controller-for-<guest>)",
 };
@@ -86,6 +89,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     },
     schedules(action?: string, id?: string) {
       return running.schedules(action, id);
+    },
+    helpers(action?: string, id?: string) {
+      return running.helpers(action, id);
     },
   });
 };

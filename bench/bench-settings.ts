@@ -18,6 +18,7 @@ export const SINGLE_FIGURES = {
   approvals: 11,
   schedules: 12,
   toolbox: 13,
+  delegation: 14,
   realDaemon: 15,
 };
 harden(SINGLE_FIGURES);

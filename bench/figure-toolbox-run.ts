@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
+import { makeToolboxHost } from '../sim/toolbox-host.js';
 import { toolboxTools } from '../sim/toolbox-tools.js';
 import type { NormalizedRequest } from '../sim/model-server/index.js';
 import { startMcpBridge } from '../tools/mcp.js';
@@ -33,22 +34,6 @@ const TOOLS = 121;
 const REUSE_TARGET = 0.9;
 const EXTRA_CALLS_TARGET = 1;
 const FIRST_REQUEST_TARGET_BYTES = 7 * 1024;
-
-const sourceUrl = new URL('../sim/toolbox-source-caplet.js', import.meta.url).href;
-
-/** A Fae's host whose tools/ will hold `TOOLS` tools from two sources. */
-const toolboxHost = async (): Promise<MailHost> => {
-  const host = makeMailHost();
-  await E(host.host).makeUnconfined('worker-work', sourceUrl, {
-    resultName: 'work',
-    env: { TOOLBOX_FROM: '0', TOOLBOX_TO: '61' },
-  });
-  await E(host.host).makeUnconfined('worker-more', sourceUrl, {
-    resultName: 'more',
-    env: { TOOLBOX_FROM: '61', TOOLBOX_TO: String(TOOLS) },
-  });
-  return host;
-};
 
 const lastToolText = (request: NormalizedRequest) => request.messages.at(-1)?.text ?? '';
 
@@ -71,7 +56,7 @@ export interface ToolboxRun {
 const runConversation = async () => {
   const agent = await startBenchAgent({
     persona: 'fae',
-    host: await toolboxHost(),
+    host: await makeToolboxHost(),
     introducedNames: { work: 'work', more: 'more' },
   });
   const wanted = toolboxTools(TOOLS)

@@ -68,6 +68,10 @@
  *    model calls a find costs (≤ 1 extra) and the first request with two
  *    MCP servers attached (≤ 7 KB).
  *
+ * 14. Delegation (bench/figure-delegation.ts): model calls and wall time of
+ *    "6 × 7" done directly and through a helper agent given only math
+ *    (behaviour 7.9). Target: at most 3 calls more than directly.
+ *
  * 15. A ping in a real daemon, measured in-process (bench/figure-real-daemon.ts):
  *    the daemon calls a ping makes before its model call, on both profiles
  *    (target 0, as with LAL_PROGRESS=0), and a ping's time to its answer with
@@ -97,6 +101,7 @@ import { hostWaitFigure, runHostWait, runThreads, threadsFigure } from './figure
 import { approvalsFigure } from './figure-approvals.js';
 import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
+import { delegationFigure } from './figure-delegation.js';
 import { realDaemonFigure } from './figure-real-daemon.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
@@ -169,6 +174,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return schedulesFigure();
     case 'toolbox':
       return withTokenizer(toolboxFigure);
+    case 'delegation':
+      return delegationFigure();
     case 'realDaemon':
       return realDaemonFigure();
     case 'memory': {
@@ -226,6 +233,8 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await schedulesFigure());
   progress(stepLine([13], 'the toolbox: first requests, search, prefix reuse, MCP servers'));
   figures.push(await withTokenizer(toolboxFigure));
+  progress(stepLine([14], 'delegation: 6 × 7 done directly and through a helper'));
+  figures.push(await delegationFigure());
   progress(stepLine([15], 'daemon calls before the model call of a ping; progress on, off'));
   figures.push(await realDaemonFigure());
   const wallMs = performance.now() - started;

@@ -77,6 +77,8 @@ export const makeFallbackChain = (links: readonly ChainLink[], options: ChainOpt
       model: link.provider.model,
       host: link.host,
     })),
+    // A helper agent's cheaper model is one server of the chain, alone (behaviour 7.9).
+    only: (model: string) => links.find(link => link.provider.model === model)?.provider,
     chat,
   });
 };

@@ -123,6 +123,8 @@ export interface Provider {
   readonly choice?: ModelChoice;
   /** The servers behind this provider, in the order they are tried (a fallback chain). */
   readonly chain?: readonly { kind: string; model: string; host: string }[];
+  /** The one server of the chain that serves `model`, alone (a helper agent's cheaper model); undefined when none does. */
+  readonly only?: (model: string) => Provider | undefined;
   chat(
     messages: readonly ChatMessage[],
     tools: readonly ToolSchema[],

@@ -31,6 +31,7 @@ import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
+import type { Helpers } from './helpers/helpers.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -59,6 +60,8 @@ export interface RunningAgent {
   forget(): Promise<string>;
   /** The HOST's hand on the schedules: "list" (the default), or "pause", "resume", "revoke" and an id. */
   schedules(action?: string, id?: string): Promise<string>;
+  /** The HOST's hand on the helper agents: "list" (the default), or "cancel" and an id. */
+  helpers(action?: string, id?: string): Promise<string>;
   /** How many hooks wait for cancellation (a leak check for tests). */
   cancelHooks(): number;
 }
@@ -87,6 +90,26 @@ const makeBetweenTurns =
       );
     });
 
+/**
+ * The HOST's hand on the helpers, once the parts are assembled. At once, not
+ * between turns: a helper works beside the turns, and cancelling it waits for none.
+ */
+const makeHelpersHand = () => {
+  let helpers: Pick<Helpers, 'control'> | undefined;
+  return {
+    reach: (assembled: Pick<Helpers, 'control' | 'reportLost'>) => {
+      // Helpers that were running when the agent stopped are told lost; none runs again.
+      assembled.reportLost();
+      helpers = assembled;
+    },
+    control: (action = 'list', id?: string): Promise<string> =>
+      Promise.resolve().then(() => {
+        if (helpers === undefined) throw new Error('the agent is still starting');
+        return helpers.control(action, id);
+      }),
+  };
+};
+
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
@@ -111,6 +134,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   };
   watchCancellation(options.context, options.cancelled, cancel);
 
+  const helpersHand = makeHelpersHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     // Before the parts start following the guest's names: a name moved while the daemon lists
@@ -165,6 +189,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     parts.watchDirectories();
     // Asks stored before a restart are followed again through their copies in the inbox.
     await parts.asks.resume(finishEarlierAsk(parts));
+    helpersHand.reach(parts.helpers);
 
     const follower = followAgentMail({
       powers,
@@ -206,14 +231,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   });
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
-  const forgetMemory = () => betweenTurns(done => ({ kind: 'forget', done }));
   const schedules = (action = 'list', id?: string) =>
     betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail }));
   return {
     stopped,
     cancel,
-    forget: forgetMemory,
+    forget: () => betweenTurns(done => ({ kind: 'forget', done })),
     schedules,
+    helpers: helpersHand.control,
     cancelHooks: () => onCancel.size(),
   };
 };

@@ -35,6 +35,7 @@ const ALL_MAIL = [
   'reject',
   'messageHistory',
   'recall',
+  'helper',
 ];
 const ALL_NAMES = [
   'list',

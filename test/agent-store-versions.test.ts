@@ -118,7 +118,7 @@ describe('a memory of an unknown version', () => {
       steps: [say('hello')],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 9, newer than 7\); kept aside as "agent-memory-v9"/,
+      /agent-memory is not a memory this version can read \(version 9, newer than 8\); kept aside as "agent-memory-v9"/,
     );
     expect(await run.help()).toMatch(/kept aside as "agent-memory-v9", untouched/);
     await run.send('hi');

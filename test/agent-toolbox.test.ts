@@ -11,25 +11,17 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
+import { makeToolboxHost, TOOLBOX_SOURCE_URL } from '../sim/toolbox-host.js';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
 import { latestMessageNumber, textOf, waitForMessage } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { nextCall } from './support/agent-observers.js';
 
-const sourceUrl = new URL('../sim/toolbox-source-caplet.ts', import.meta.url).href;
 const { start } = useAgents();
 
 /** A Fae whose tools/ holds 121 tools: two sources (work: 0–60, more: 61–120). */
 const startWithToolbox = async (env: Record<string, string> = {}) => {
-  const host = makeMailHost();
-  await E(host.host).makeUnconfined('worker-work', sourceUrl, {
-    resultName: 'work',
-    env: { TOOLBOX_FROM: '0', TOOLBOX_TO: '61' },
-  });
-  await E(host.host).makeUnconfined('worker-more', sourceUrl, {
-    resultName: 'more',
-    env: { TOOLBOX_FROM: '61', TOOLBOX_TO: '121' },
-  });
+  const host = await makeToolboxHost();
   return start({ host, persona: 'fae', env, introducedNames: { work: 'work', more: 'more' } });
 };
 
@@ -163,7 +155,7 @@ describe('the toolbox', () => {
   test('a source stored into tools/ mid-life is searched from the next turn', async () => {
     const run = await startWithToolbox();
     // The 122nd tool of the set: calendar_create_item_3, "Create a invitation in the calendar."
-    await E(run.host.host).makeUnconfined('worker-extra', sourceUrl, {
+    await E(run.host.host).makeUnconfined('worker-extra', TOOLBOX_SOURCE_URL, {
       resultName: 'extra',
       env: { TOOLBOX_FROM: '121', TOOLBOX_TO: '122' },
     });
@@ -243,7 +235,7 @@ describe('the toolbox', () => {
     await run.reply('ok');
 
     const small = makeMailHost();
-    await E(small.host).makeUnconfined('worker-work', sourceUrl, {
+    await E(small.host).makeUnconfined('worker-work', TOOLBOX_SOURCE_URL, {
       resultName: 'work',
       env: { TOOLBOX_FROM: '0', TOOLBOX_TO: '3' },
     });

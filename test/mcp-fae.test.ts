@@ -36,6 +36,19 @@ const tempDir = (label: string) => {
 const lastContent = (request: { messages: { content: string }[] }) =>
   request.messages.at(-1)!.content;
 
+/** A fake remote MCP server wanting `token`, and a mail host whose `mcp-fake` bridge reads it from a file. */
+const withFakeBridge = async (token: string, label: string) => {
+  const fake = await startFakeMcpServer(token);
+  const tokenFile = path.join(tempDir(label), 'token');
+  writeFileSync(tokenFile, `${token}\n`);
+  const host = makeMailHost();
+  await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
+    resultName: 'mcp-fake',
+    env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
+  });
+  return { fake, host };
+};
+
 describe('Fae with an MCP bridge in tools/', () => {
   test('offers server-everything’s tools and calls echo and get-sum in its turns', async () => {
     const host = makeMailHost();
@@ -80,16 +93,8 @@ describe('Fae with an MCP bridge in tools/', () => {
 
   test('a remote server’s new tool (tools/list_changed) is offered at the next turn, a dropped one no longer', async () => {
     const token = 'fake-token-5f1d2c9b8a';
-    const fake = await startFakeMcpServer(token);
-    const folder = tempDir('mcp-remote');
-    const tokenFile = path.join(folder, 'token');
-    writeFileSync(tokenFile, `${token}\n`);
+    const { fake, host } = await withFakeBridge(token, 'mcp-remote');
     try {
-      const host = makeMailHost();
-      await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
-        resultName: 'mcp-fake',
-        env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
-      });
       const offered: string[][] = [];
       const run = await start({
         host,
@@ -138,17 +143,8 @@ describe('Fae with an MCP bridge in tools/', () => {
   });
 
   test('behind the toolbox, a server’s new tool (tools/list_changed) is found at the next turn, a dropped one no longer', async () => {
-    const token = 'fake-token-0c3e7a91d4';
-    const fake = await startFakeMcpServer(token);
-    const folder = tempDir('mcp-toolbox');
-    const tokenFile = path.join(folder, 'token');
-    writeFileSync(tokenFile, `${token}\n`);
+    const { fake, host } = await withFakeBridge('fake-token-0c3e7a91d4', 'mcp-toolbox');
     try {
-      const host = makeMailHost();
-      await E(host.host).makeUnconfined('worker-mcp', mcpUrl, {
-        resultName: 'mcp-fake',
-        env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
-      });
       const names = (request: { messages: { content: string }[] }) =>
         (JSON.parse(lastContent(request)) as { found: { name: string }[] }).found.map(
           tool => tool.name,

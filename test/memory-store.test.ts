@@ -79,6 +79,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     expect(logs).toEqual([]);
@@ -115,6 +116,7 @@ describe('loadMemory', () => {
       toldToWait: ['id:x'],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     expect(whole.logs).toEqual([]);
@@ -160,6 +162,51 @@ describe('loadMemory', () => {
     expect(logs).toEqual([]);
   });
 
+  test('a version 7 memory (the release before helpers) loads whole, with no helpers running', async () => {
+    const threads = [{ sender: 'bob', conversation }];
+    const { memory, logs } = await load(
+      JSON.stringify({ version: 7, conversation, threads, handled: ['k1'], usage, wakeUps: [] }),
+    );
+    expect(memory.conversation).toEqual(conversation);
+    expect(memory.threads).toEqual(threads);
+    expect(memory.handled).toEqual(['k1']);
+    expect(memory.helpers).toEqual({ seq: 0, running: [] });
+    expect(logs).toEqual([]);
+  });
+
+  test('a version 8 memory keeps the helpers running and their count; a damaged one is left out and logged', async () => {
+    const helper = {
+      id: 'h3',
+      task: 'count the stars',
+      granted: ['math'],
+      origin: { number: '4', sender: 'HOST' },
+      startedAt: NOW - 1_000,
+      depth: 1,
+    };
+    const { memory, logs } = await load(
+      JSON.stringify({
+        version: 8,
+        conversation,
+        handled: [],
+        usage,
+        wakeUps: [],
+        helpers: { seq: 3, running: [helper, { ...helper, id: 'h2', granted: 'math' }] },
+      }),
+    );
+    expect(memory.helpers).toEqual({ seq: 3, running: [helper] });
+    expect(logs).toEqual([`${MEMORY_NAME}: 1 running helper(s) did not read and were left out`]);
+    // Saved and loaded again as it was.
+    const { powers, values } = makeStore();
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text,
+    );
+    const again = await load(values.get(MEMORY_NAME));
+    expect(again.memory.helpers).toEqual({ seq: 3, running: [helper] });
+  });
+
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
     const { memory, logs } = await load(
       JSON.stringify({ version: 3, conversation, handled: [], usage, wakeUps: [wakeUp] }),
@@ -173,6 +220,7 @@ describe('loadMemory', () => {
       toldToWait: [],
       notices: [],
       senders: [],
+      helpers: { seq: 0, running: [] },
       threads: [],
     });
     const v2 = await load(
@@ -211,9 +259,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 8, conversation, handled: [] }),
-      'agent-memory-v8',
-      ' (version 8, newer than 7)',
+      JSON.stringify({ version: 9, conversation, handled: [] }),
+      'agent-memory-v9',
+      ' (version 9, newer than 8)',
     ],
     [
       'a memory without its conversation',
@@ -247,18 +295,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 8, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 8, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 9, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 9, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v8': older,
-      'agent-memory-v8-2': 'taken too',
+      'agent-memory-v9': older,
+      'agent-memory-v9-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v8-3');
-    expect(values.get('agent-memory-v8')).toBe(older);
-    expect(values.get('agent-memory-v8-2')).toBe('taken too');
-    expect(values.get('agent-memory-v8-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v9-3');
+    expect(values.get('agent-memory-v9')).toBe(older);
+    expect(values.get('agent-memory-v9-2')).toBe('taken too');
+    expect(values.get('agent-memory-v9-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

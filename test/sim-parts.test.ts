@@ -209,6 +209,16 @@ describe('typed lines', () => {
       kind: 'error',
       error: 'Usage: /schedules [pause|resume|revoke <id>]',
     });
+    expect(parseCommand('/helpers')).toEqual({ kind: 'helpers', action: 'list', id: undefined });
+    expect(parseCommand('/helpers cancel h2')).toEqual({
+      kind: 'helpers',
+      action: 'cancel',
+      id: 'h2',
+    });
+    expect(parseCommand('/helpers cancel')).toEqual({
+      kind: 'error',
+      error: 'Usage: /helpers [cancel <id>]',
+    });
     expect(parseCommand('/QUIT')).toEqual({ kind: 'quit' });
   });
   it('says how to use a command given wrongly', () => {

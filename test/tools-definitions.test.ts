@@ -154,7 +154,13 @@ describe('one definition per built-in tool', () => {
     });
     expect(Object.keys(properties('mail') ?? {})).toEqual(['op', ...Object.keys(mailKinds)]);
     for (const [name, kind] of Object.entries(mailKinds)) {
-      expect(properties('mail')?.[name]).toEqual(kind === 'integer' ? { type: 'integer' } : text);
+      expect(properties('mail')?.[name]).toEqual(
+        kind === 'integer'
+          ? { type: 'integer' }
+          : kind === 'list'
+            ? { type: 'array', items: { type: 'string' } }
+            : text,
+      );
     }
   });
 });
@@ -170,4 +176,5 @@ const mailKinds = {
   path: 'text',
   reason: 'text',
   query: 'text',
+  grant: 'list',
 };

@@ -64,6 +64,7 @@ describe('the first request', () => {
       'resolve',
       'reject',
       'recall',
+      'helper',
     ]);
     expect(JSON.stringify(first!.tools).length).toBeLessThan(3_500);
   });

@@ -13,6 +13,7 @@ export type Command =
   | { kind: 'counter'; number: bigint; source: string }
   | { kind: 'dismiss'; number: bigint | 'all' }
   | { kind: 'schedules'; action: string; id: string | undefined }
+  | { kind: 'helpers'; action: string; id: string | undefined }
   | { kind: 'status' }
   | { kind: 'memory' }
   | { kind: 'forget' }
@@ -36,6 +37,7 @@ export const COMMAND_HELP = [
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
   "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
+  "  /helpers [cancel <id>]     the agent's helper agents at work, or stop one",
   '  /quit                      cancel the agent and leave (Ctrl-C stops a turn, a second Ctrl-C leaves)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
@@ -103,6 +105,12 @@ export const parseCommand = (line: string): Parsed => {
       if (action !== '' && !['list', 'pause', 'resume', 'revoke'].includes(action.toLowerCase()))
         return { kind: 'error', error: 'Usage: /schedules [pause|resume|revoke <id>]' };
       return { kind: 'schedules', action: action || 'list', id: id === '' ? undefined : id };
+    }
+    case 'helpers': {
+      const [action, id] = firstWord(rest);
+      if (!(action === '' || (action.toLowerCase() === 'cancel' && id !== '')))
+        return { kind: 'error', error: 'Usage: /helpers [cancel <id>]' };
+      return { kind: 'helpers', action: action || 'list', id: id === '' ? undefined : id };
     }
     default:
       return {

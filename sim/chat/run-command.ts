@@ -80,6 +80,20 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
   }
 };
 
+/** The controller's hand on the schedules or on the helpers, called as the HOST would. */
+const controllerSays = (
+  caplet: unknown,
+  command: { kind: 'schedules' | 'helpers'; action: string; id: string | undefined },
+): Promise<string> => {
+  const agent = caplet as {
+    schedules(action?: string, id?: string): Promise<string>;
+    helpers(action?: string, id?: string): Promise<string>;
+  };
+  return command.kind === 'schedules'
+    ? E(agent).schedules(command.action, command.id)
+    : E(agent).helpers(command.action.toLowerCase(), command.id);
+};
+
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
   const { session, screen, inbox } = context;
   const { host } = session.mailHost;
@@ -180,13 +194,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
       );
       return;
-    case 'schedules': {
-      const agent = session.caplet.value as {
-        schedules(action?: string, id?: string): Promise<string>;
-      };
-      screen.print('note', await E(agent).schedules(command.action, command.id));
+    case 'schedules':
+    case 'helpers':
+      screen.print('note', await controllerSays(session.caplet.value, command));
       return;
-    }
     case 'quit':
       context.quit();
       return;

@@ -44,6 +44,8 @@ export interface ApprovalAsk {
   run: () => Promise<string>;
   /** Why the HOST is asked, when it is not only LAL_TOOLS_APPROVE (the taint rule, behaviour 9.10). */
   why?: string;
+  /** Who asks, when not the agent itself: its helper, named with its task (behaviour 7.9). */
+  by?: string;
 }
 
 interface PendingApproval {
@@ -135,13 +137,13 @@ export const makeApprovalGate = (options: {
     );
   };
 
-  const ask = ({ action, digest, origin, run, why }: ApprovalAsk) => {
+  const ask = ({ action, digest, origin, run, why, by }: ApprovalAsk) => {
     // Whom it serves first, before a long argument can push it out of view; the call as shown escaped (issue 30).
     const forWhom =
       origin === undefined ? '' : `While serving message #${origin.number} from ${origin.sender}, `;
     const because = why === undefined ? '' : `, asked because ${why}`;
     const describe = (approvalId: string) =>
-      `${forWhom}${agentName} asks to call ${showHidden(action)}${because} (approval ${approvalId}). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.`;
+      `${forWhom}${by ?? agentName} asks to call ${showHidden(action)}${because} (approval ${approvalId}). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.`;
     const approvalId = asks.make('a', id => ({
       kind: 'approval',
       recipient: approver,

@@ -19,6 +19,8 @@ import {
   type AgentLimits,
 } from './settings.js';
 
+import { readHelperSettings, type HelperSettings } from '../helpers/helper-settings.js';
+
 // eslint-disable-next-line @endo/harden-exports -- type re-exports: the table defines them
 export type { AgentLimits } from './settings.js';
 
@@ -78,6 +80,8 @@ export interface AgentConfig {
   schedule: ScheduleSettings;
   /** Tools deferred behind the `toolbox` search past a budget (LAL_TOOL_BUDGET_TOKENS, LAL_TOOLS_ALWAYS). */
   toolbox: ToolboxSettings;
+  /** Helper agents (LAL_MAX_HELPERS, LAL_HELPER_DEPTH, LAL_HELPER_SECONDS). */
+  helpers: HelperSettings;
   /** Problems found while reading the environment, to tell the HOST. */
   problems: string[];
 }
@@ -116,6 +120,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   problems.push(...toolPolicyProblems(env));
   const schedule = readScheduleSettings(env, problems);
   const toolbox = readToolboxSettings(env, problems);
+  const helpers = readHelperSettings(env, problems);
   return harden({
     persona,
     name: readAgentName(env),
@@ -125,6 +130,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
     quota,
     schedule,
     toolbox,
+    helpers,
     problems,
   });
 };

@@ -200,6 +200,24 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     doc: "comma-separated tool names always offered directly, whatever `LAL_TOOL_BUDGET_TOKENS` (as Claude Code's `alwaysLoad`)",
   },
   {
+    env: 'LAL_MAX_HELPERS',
+    default: '4',
+    read: 'readHelperSettings (src/helpers/helper-settings.ts)',
+    doc: "helper agents (mail's `helper` op, behaviour 7.9) running at once, at every depth together",
+  },
+  {
+    env: 'LAL_HELPER_DEPTH',
+    default: '2',
+    read: 'readHelperSettings (src/helpers/helper-settings.ts)',
+    doc: "how deep helpers go: the agent's own are at depth 1, theirs at 2, none deeper",
+  },
+  {
+    env: 'LAL_HELPER_SECONDS',
+    default: '600',
+    read: 'readHelperSettings (src/helpers/helper-settings.ts)',
+    doc: 'the longest a helper may work, and its time when its grant names none; a longer time asked for is cut to this',
+  },
+  {
     env: 'LAL_MIN_SCHEDULE_SECONDS',
     default: '60',
     read: 'readScheduleSettings (src/schedule/schedule-settings.ts)',

@@ -31,6 +31,7 @@ import { emptyAskStore, readAskStore, type AskStore } from '../asks/pending-asks
 import { isStoredNotice, type StoredNotice } from '../mail/origin.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
 import { describeError } from '../../providers/describe-error.js';
+import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
 
 export const MEMORY_NAME = 'agent-memory';
 harden(MEMORY_NAME);
@@ -49,10 +50,12 @@ harden(MEMORY_NAME);
  * which holds every turn); a version 1–6 memory, whose conversation all
  * senders shared, loads with its turns and digest lines copied into the
  * thread of the sender each names (../history/threads.ts): nothing is lost.
+ * 8: and `helpers`, the helper agents running (../helpers/helper-store.ts),
+ * told as lost after a restart; a version 1–7 memory loads with none.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 7;
+export const VERSION = 8;
 harden(VERSION);
 
 export interface Memory {
@@ -73,6 +76,8 @@ export interface Memory {
   notices: StoredNotice[];
   /** The senders served, with their turns and holds (version 6; none when absent). */
   senders: SenderRecord[];
+  /** The helper agents running (version 8; none when absent). */
+  helpers: HelperStore;
   /**
    * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
    * says the model and the settings' problems, would differ.
@@ -97,6 +102,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   toldToWait: [],
   notices: [],
   senders: [],
+  helpers: emptyHelperStore(),
 });
 harden(freshMemory);
 
@@ -111,6 +117,7 @@ type StoredMemory = {
   toldToWait?: unknown;
   notices?: unknown;
   senders?: unknown;
+  helpers?: unknown;
   greeting?: unknown;
 };
 
@@ -210,6 +217,9 @@ export const loadMemory = async (
     if (asks.lost > 0)
       log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
     const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
+    const helpers = readHelperStore(parsed.helpers);
+    if (helpers.lost > 0)
+      log(`${MEMORY_NAME}: ${helpers.lost} running helper(s) did not read and were left out`);
     return {
       conversation: parsed.conversation,
       threads: readStoredThreads(parsed, hostName, log),
@@ -220,6 +230,7 @@ export const loadMemory = async (
       toldToWait,
       notices,
       senders: readSenderRecords(parsed.senders),
+      helpers: helpers.store,
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
   } catch (error) {
@@ -303,6 +314,7 @@ export const saveMemory = async (
           toldToWait: memory.toldToWait,
           notices: memory.notices,
           senders: memory.senders,
+          helpers: memory.helpers,
           greeting: memory.greeting,
         },
         redact,

@@ -59,6 +59,7 @@ import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
 import { makeBoundedMap } from '../lifecycle/bounded-collections.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
+import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
 
 export interface AgentParts {
   daemon: DaemonAdapter;
@@ -86,6 +87,8 @@ export interface AgentParts {
   approvals: ReturnType<typeof makeApprovalGate>;
   progress: LivePlaceholders;
   turns: TurnServer;
+  /** Helper agents running in the background (src/helpers/). */
+  helpers: Helpers;
   /** The bounds on conversations with senders other than the HOST, and the senders served. */
   senders: ConversationBounds<Work>;
   /** A message's sender as a key (its lane in the queue, its entry among the senders). */
@@ -284,6 +287,48 @@ const assembleWakeUps = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memor
   return { wakeUps, watch: following };
 };
 
+/** Whom a call reaches and what no call may touch (src/policy/), shared by the turns and the helpers. */
+const assembleCallJudges = (
+  setup: PartsSetup,
+  daemon: DaemonAdapter,
+  policy: { trustedNames(): readonly string[] },
+) => ({
+  parties: makeCallParties({
+    powers: setup.powers,
+    idOf: id => daemon.idOf(id),
+    hostName: daemon.names.host,
+  }),
+  boundary: makeStoreBoundary({
+    powers: setup.powers,
+    selfName: daemon.names.agent,
+    trustedNames: () => policy.trustedNames(),
+  }),
+});
+
+/** Helper agents (src/helpers/), and their section in help(). */
+const assembleHelpers = (
+  setup: PartsSetup,
+  parts: Omit<
+    HelpersSetup,
+    'settings' | 'limits' | 'agentName' | 'powers' | 'redact' | 'observe' | 'signal' | 'clock'
+  >,
+): Helpers => {
+  const { config } = setup;
+  const helpers = makeHelpers({
+    ...parts,
+    settings: config.helpers,
+    limits: config.limits,
+    agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
+    powers: setup.powers,
+    redact: setup.redact,
+    observe: setup.observe,
+    signal: setup.signal,
+    clock: setup.clock,
+  });
+  setup.status.section('Helpers', () => helpers.describe());
+  return helpers;
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock, queue } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -324,6 +369,24 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
+  const quotaStop = makeQuotaStop(() => quotaWaits.check(), clock);
+  const { parties, boundary } = assembleCallJudges(setup, daemon, policy);
+  const helpers = assembleHelpers(setup, {
+    store: memory.helpers,
+    model,
+    hostName: daemon.names.host,
+    nameOf,
+    registry: toolbox.registry,
+    proposals,
+    requests,
+    policy,
+    approvals,
+    boundary,
+    parties,
+    notices,
+    history,
+    quotaStop,
+  });
   const turns = makeTurnServer({
     model,
     config,
@@ -337,7 +400,8 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     requests,
     policy,
     approvals,
-    asks,
+    // A message a helper still works for stays answerable, as one an ask waits for.
+    asks: { hasPendingFor: number => asks.hasPendingFor(number) || helpers.workFor(number) },
     wakeUps,
     notices,
     tell,
@@ -347,15 +411,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     daemon,
     directEvaluation,
     progress,
-    quotaStop: makeQuotaStop(() => quotaWaits.check(), clock),
+    quotaStop,
     history,
     givers,
-    parties: makeCallParties({ powers, idOf: id => daemon.idOf(id), hostName: daemon.names.host }),
-    boundary: makeStoreBoundary({
-      powers,
-      selfName: daemon.names.agent,
-      trustedNames: () => policy.trustedNames(),
-    }),
+    parties,
+    boundary,
+    helpers,
   });
   const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
   return {
@@ -377,6 +438,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     approvals,
     progress,
     turns,
+    helpers,
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
     watchDirectories: () => watch.follow(wakeUps.watched()),

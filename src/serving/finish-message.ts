@@ -1,7 +1,7 @@
 /**
  * What happens to a message once its turn is over: it is dismissed, unless
  * the model did so itself, or something done for it (a proposal, a
- * request, an approval) still awaits its outcome, or an outcome that
+ * request, an approval, a helper) still awaits its outcome, or an outcome that
  * settled after the model's last call is still to be told (its sender must
  * stay answerable).
  */
@@ -17,10 +17,11 @@ export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =
 harden(safeDismiss);
 
 export const makeMessageFinisher =
-  (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'asks' | 'notices'>) =>
+  (powers: PowersRef, parts: Pick<AgentParts, 'turns' | 'asks' | 'notices' | 'helpers'>) =>
   async (number: bigint): Promise<void> => {
-    const { turns, asks, notices } = parts;
+    const { turns, asks, notices, helpers } = parts;
     if (turns.takeDismissedByModel(number) || asks.hasPendingFor(number)) return;
+    if (helpers.workFor(number)) return;
     if (notices.waitsFor(number)) return;
     await safeDismiss(powers, number);
   };

@@ -31,6 +31,8 @@ export const makeNoticeTurns = (options: {
         title,
         arrived.map(notice => notice.text).join('\n\n'),
         origin,
+        // What someone else answered, or what a call, code or helper returned: untrusted (behaviour 9.10).
+        { untrusted: `the outcome ${arrived.map(notice => notice.id).join(', ')}` },
       );
       if (outcome?.stopReason === 'quota') {
         // Stopped part-way by a spent budget: these outcomes and the rest wait for it to free up.

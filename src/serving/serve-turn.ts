@@ -51,6 +51,7 @@ import type { ToolGivers } from '../tools/tool-givers.js';
 import type { CallParties } from '../policy/call-parties.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
 import { makeMarkForHost } from '../policy/model-words.js';
+import type { Helpers } from '../helpers/helpers.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -98,6 +99,8 @@ export interface TurnServerSetup {
   givers?: ToolGivers;
   /** Whom a call reaches, by identity: the taint rule and the model's marked words need it (policy/). */
   parties?: CallParties;
+  /** Helper agents (src/helpers/): mail's helper op makes one from what the turn holds. */
+  helpers?: Helpers;
 }
 
 export interface TurnServer {
@@ -115,6 +118,8 @@ export interface TurnServer {
 interface TurnOptions {
   /** A heartbeat's turn: silence is its answer, and its plain text is told to no one. */
   quiet?: boolean;
+  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes): it taints the turn as an outcome shown mid-turn does (behaviour 9.10). */
+  untrusted?: string;
 }
 
 /** The nudge for a turn that ended with no tool call and no word while its sender waits. */
@@ -180,6 +185,39 @@ const offeredTools = (setup: TurnServerSetup, builtinSchemas: readonly ToolSchem
       name => setup.tools.find(name)?.schema.function.parameters,
     ),
 });
+
+/** A helper is made from what this turn holds: the tools its policy lets through (behaviour 7.9). */
+const helpersOf = (
+  setup: TurnServerSetup,
+  builtinSchemas: readonly ToolSchema[],
+  origin: Origin | undefined,
+  taint: TurnTaint,
+): Pick<BuiltinContext, 'helpers'> =>
+  setup.helpers === undefined
+    ? {}
+    : {
+        helpers: setup.helpers.makerFor({
+          origin,
+          held: () => [
+            ...setup.policy.offered(builtinSchemas),
+            ...setup.policy.offered(setup.tools.schemas()),
+          ],
+          depth: 0,
+          taint,
+        }),
+      };
+
+/** What this turn has read that did not come from the HOST (behaviour 9.10), from the start. */
+const taintOf = (
+  setup: TurnServerSetup,
+  origin: Origin | undefined,
+  hostName: string,
+  untrusted: string | undefined,
+): TurnTaint => {
+  const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
+  if (untrusted !== undefined) taint.note(untrusted);
+  return taint;
+};
 
 /** The turn's events go to the placeholder too, when there is one. */
 const observeThrough =
@@ -248,7 +286,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     origin: Origin | undefined,
     provider: Provider,
     placeholder: Placeholder | undefined,
-    { quiet = false }: TurnOptions,
+    { quiet = false, untrusted }: TurnOptions,
     ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
     const turnObserve = observeThrough(observe, placeholder);
@@ -258,19 +296,21 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const thread = threadSender(origin, hostName);
     const conversation =
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
-    // What this turn has read that did not come from the HOST (behaviour 9.10).
-    const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
-    const context = builtinContextFor(
-      setup,
-      origin,
-      placeholder,
-      {
-        noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-        noteDismissed: number => dismissedByModel.add(number),
-      },
-      taint,
-      thread,
-    );
+    const taint = taintOf(setup, origin, hostName, untrusted);
+    const context: BuiltinContext = {
+      ...builtinContextFor(
+        setup,
+        origin,
+        placeholder,
+        {
+          noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
+          noteDismissed: number => dismissedByModel.add(number),
+        },
+        taint,
+        thread,
+      ),
+      ...helpersOf(setup, builtinSchemas, origin, taint),
+    };
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     setup.toolbox?.beginTurn(thread, rewritesBeginning(conversation, config.limits.keepTurns));

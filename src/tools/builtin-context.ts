@@ -12,6 +12,7 @@ import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
 import type { ToolGivers } from './tool-givers.js';
 import type { MarkForHost } from '../policy/model-words.js';
+import type { MakeHelper } from '../helpers/helpers.js';
 
 export interface BuiltinContext {
   powers: PowersRef;
@@ -37,6 +38,8 @@ export interface BuiltinContext {
   isOwnDirectory?: (path: readonly string[]) => Promise<boolean>;
   /** The agent's mark before the model's text to the HOST, when this turn needs one (src/policy/model-words.ts). */
   markForHost?: MarkForHost;
+  /** Makes a helper agent (mail's helper op, src/helpers/); absent where none may be made. */
+  helpers?: MakeHelper;
   /** Says the model's reply/send instead of the daemon (the newest daemon's live progress: an edit). */
   speak?: Speak;
 }

@@ -105,7 +105,7 @@ const PATH = 'path';
 
 /** The `names` group's ops, in the order of its `op` enum. */
 const NAMES_OPS = {
-  list: { reads: ['path?'], words: '(path optional)', existing: [PATH] },
+  list: { reads: ['path?'], existing: [PATH] },
   has: { reads: [PATH] },
   lookup: { reads: [PATH], existing: [PATH] },
   identify: { reads: [PATH], words: '(formula id)' },
@@ -143,7 +143,8 @@ export const MAIL_OPS = {
   },
   reject: { reads: ['messageNumber', 'reason?'], words: '(with reason)' },
   messageHistory: { reads: ['messageNumber'] },
-  recall: { reads: ['query'], words: '(query words)' },
+  recall: { reads: ['query'] },
+  helper: { reads: ['description', 'grant?'], words: '(a helper does description with grant)' },
 } as const satisfies Record<string, OpRecord>;
 harden(MAIL_OPS);
 
@@ -160,7 +161,7 @@ harden(isMailOp);
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
     name: 'reply',
-    description: 'Answer a message (its other party gets it).',
+    description: 'Answer a message.',
     parameters: {
       messageNumber: kind('messageNumber'),
       strings: kind('names'),
@@ -215,7 +216,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
     name: 'mail',
     sections: [
-      { join: '; ', ops: ['listMessages', 'recall', 'request'] satisfies MailOp[] },
+      { join: '; ', ops: ['listMessages', 'recall', 'request', 'helper'] satisfies MailOp[] },
       {
         lead: 'on message messageNumber: ',
         join: ', ',
@@ -240,13 +241,14 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       path: kind('path', 'petNamePath'),
       reason: kind('text'),
       query: kind('text'),
+      grant: kind('names'),
     },
     ops: MAIL_OPS,
   },
   {
     name: 'evaluate',
     description:
-      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName. workerName: an existing worker.',
+      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName.',
     parameters: {
       source: kind('text'),
       codeNames: kind('names'),

@@ -105,6 +105,12 @@ const runOp = async (op: BuiltinOp, values: ToolValues, context: BuiltinContext)
     case 'recall':
       if (context.recall === undefined) throw new Error('no conversation is kept here to search');
       return context.recall(values.query as string);
+    case 'helper':
+      if (context.helpers === undefined) throw new Error('no helper can be made here');
+      return context.helpers({
+        task: values.description as string,
+        grant: values.grant as string[],
+      });
     default: {
       // Reached only when a name is no built-in's: the compiler holds every record to a case.
       const unknown: never = op;

@@ -19,6 +19,15 @@ export const meteredProvider = (
     model: provider.model,
     ...(provider.choice === undefined ? {} : { choice: provider.choice }),
     ...(provider.chain === undefined ? {} : { chain: provider.chain }),
+    ...(provider.only === undefined
+      ? {}
+      : {
+          only: (model: string) => {
+            const one = provider.only?.(model);
+            // Its calls are counted too: a helper's cheaper model spends the same hourly budget.
+            return one === undefined ? undefined : meteredProvider(one, count);
+          },
+        }),
     chat: async (
       messages: readonly ChatMessage[],
       tools: readonly ToolSchema[],

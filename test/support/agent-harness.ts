@@ -65,6 +65,8 @@ export interface AgentRun {
   forget(): Promise<string>;
   /** The agent exo's schedules(action?, id?), through E(). */
   schedules(action?: string, id?: string): Promise<string>;
+  /** The agent exo's helpers(action?, id?), through E(). */
+  helpers(action?: string, id?: string): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
   /** Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1), with a fresh model script. */
@@ -95,6 +97,8 @@ export interface StartOptions {
   steps?: Step[];
   host?: MailHost;
   introducedNames?: Record<string, string>;
+  /** The scripted model to start with (instead of one made from `steps`). */
+  provider?: ScriptedProvider;
   /** Use the real providers (createProvider from env) instead of the scripted model. */
   realProvider?: boolean;
   /** The daemon generation the mail host plays (ignored when `host` is given). */
@@ -124,7 +128,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     events.push(event);
     for (const waiter of [...eventWaiters]) waiter(event);
   };
-  let provider = makeScriptedProvider(options.steps ?? []);
+  let provider = options.provider ?? makeScriptedProvider(options.steps ?? []);
   const env: Record<string, string> = {
     LAL_PERSONA: persona,
     ...(options.env as Record<string, string> | undefined),
@@ -195,6 +199,10 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     forget: () => E(caplet.value as { forget(): Promise<string> }).forget(),
     schedules: (...args) =>
       E(caplet.value as { schedules(action?: string, id?: string): Promise<string> }).schedules(
+        ...args,
+      ),
+    helpers: (...args) =>
+      E(caplet.value as { helpers(action?: string, id?: string): Promise<string> }).helpers(
         ...args,
       ),
     async restart(steps = []) {
