@@ -14,9 +14,9 @@ import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/lifecycle/clock.js';
 
-// An M.interface is hardened where it is made (src/tools/fae-tool.ts); harden() on it again is redundant.
+// An M.interface is hardened where it is made (src/agent-tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
-export { FaeToolInterface } from './src/tools/fae-tool.js';
+export { FaeToolInterface } from './src/agent-tools/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { E } from '@endo/far';
 import { make as makeMath } from '../tools/math.js';
 import { startMcpBridge } from '../tools/mcp.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { judged, type FigureResult } from './figure.js';
 import { median, ms, percentile } from './stats.js';
 

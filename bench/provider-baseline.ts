@@ -8,7 +8,7 @@ import { createProvider } from '../providers/create-provider.js';
 import type { ChatMessage } from '../providers/types.js';
 import { startModelServer, type ModelProtocol } from '../sim/model-server/index.js';
 import { systemPrompt } from '../src/prompt/system-prompt.js';
-import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
+import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 
 export const providerCallSamples = async (
   protocol: ModelProtocol,

@@ -40,9 +40,9 @@ const modules = [
   {
     name: 'tool-arguments',
     mutate: [
-      'src/tools/validate-arguments.ts',
-      'src/tools/check-fae-arguments.ts',
-      'src/tools/tool-parameters.ts',
+      'src/agent-tools/validate-arguments.ts',
+      'src/agent-tools/check-fae-arguments.ts',
+      'src/agent-tools/tool-parameters.ts',
     ],
     tests: [
       'test/tools-definitions.test.ts',
@@ -171,7 +171,7 @@ const modules = [
   },
   {
     name: 'explain-failure',
-    mutate: ['src/tools/explain-failure.ts'],
+    mutate: ['src/agent-tools/explain-failure.ts'],
     tests: ['test/tools-teaching-errors.test.ts', 'test/tools-teaching-errors-ops.test.ts'],
   },
   {

@@ -17,7 +17,7 @@ import {
 } from './read-setup-env.js';
 import type { Say } from './say.js';
 import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
-import { readable } from '../src/tools/tools-directory.js';
+import { readable } from '../src/agent-tools/tools-directory.js';
 import { chooseNames, markOurs } from './our-agents.js';
 import { describeError } from '../providers/describe-error.js';
 

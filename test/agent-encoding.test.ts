@@ -9,8 +9,8 @@ import {
   readPassable,
   readPath,
   type MessageParts,
-} from '../src/tools/read-args.js';
-import { validateArguments } from '../src/tools/validate-arguments.js';
+} from '../src/agent-tools/read-args.js';
+import { validateArguments } from '../src/agent-tools/validate-arguments.js';
 
 /** A send's parts as the agent reads them: validated by its definition, then checked together. */
 const sendParts = (args: Record<string, unknown>) =>

@@ -150,7 +150,7 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
 // a tool in the agent's own vat could still hand them over, so the check itself refuses them.
 describe('checkToolSchema', () => {
   test('refuses cycles, functions and remote objects, and says where', async () => {
-    const { checkToolSchema } = await import('../src/tools/check-tool-schema.js');
+    const { checkToolSchema } = await import('../src/agent-tools/check-tool-schema.js');
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;
     const schema = (parameters: unknown) => ({

@@ -16,7 +16,7 @@ import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeNoticeQueue } from '../src/serving/notices.js';
 import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
 import { makeProposalTracker } from '../src/asks/proposal-tracker.js';
-import type { BuiltinContext } from '../src/tools/dispatch-builtin-tool.js';
+import type { BuiltinContext } from '../src/agent-tools/dispatch-builtin-tool.js';
 
 const never = new Promise<never>(() => {});
 

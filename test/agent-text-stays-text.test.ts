@@ -93,7 +93,7 @@ describe('text stays text', () => {
     const run = await start({ steps: [say('ok')] });
     await run.send('hi');
     await run.reply('ok');
-    const { BUILTIN_SCHEMAS } = await import('../src/tools/builtin-schemas.js');
+    const { BUILTIN_SCHEMAS } = await import('../src/agent-tools/builtin-schemas.js');
     // store is an op of the names tool; its value is the one parameter read as SmallCaps.
     const store = BUILTIN_SCHEMAS.find(schema => schema.function.name === 'names')!;
     expect(store.function.parameters.properties?.value?.description).toMatch(

@@ -36,7 +36,7 @@ export const RULES: readonly Rule[] = [
     forbidden: ['src', 'sim', 'setup', 'bench', 'test', 'agent.ts'],
     // The FaeTool interface guard is the contract between the agent and its tools; the MCP
     // bridge makes its schemas fit with the agent's own check (one normaliser, not two).
-    allowed: ['src/tools/fae-tool.ts', 'src/tools/check-tool-schema.ts'],
+    allowed: ['src/agent-tools/fae-tool.ts', 'src/agent-tools/check-tool-schema.ts'],
     why: 'a tool caplet runs in a worker of its own and shares only the FaeTool contract with the agent',
   },
 ];
@@ -89,7 +89,7 @@ describe('layout (docs/architecture.md)', () => {
       ['src/run-agent.ts', "const { make } = await import('../tools/math.js');"],
       [
         'tools/math.ts',
-        "import type { Log } from '../src/log/log.js';\nimport { FaeToolInterface } from '../src/tools/fae-tool.js';",
+        "import type { Log } from '../src/log/log.js';\nimport { FaeToolInterface } from '../src/agent-tools/fae-tool.js';",
       ],
       ['src/serving/serve-turn.ts', "import { cut } from './mail/message-record.js';"],
     ]);

@@ -11,8 +11,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { make, startMcpBridge } from '../tools/mcp.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
-import { checkToolSchema } from '../src/tools/check-tool-schema.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
+import { checkToolSchema } from '../src/agent-tools/check-tool-schema.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { startMcpBridge } from '../tools/mcp.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { filesystemServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
 

@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { startMcpBridge } from '../tools/mcp.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { makeTempDir } from './tools-helpers.js';
 
 const folders: string[] = [];

@@ -9,7 +9,7 @@ import type { ToolSchema } from '../providers/types.js';
 import { CALL_FORMATS } from '../src/reply/formats/index.js';
 import { offeredTools, recoverToolCalls } from '../src/reply/recover-tool-calls.js';
 import { stripThinking } from '../src/reply/strip-thinking.js';
-import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
+import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { PLAIN_ANSWERS, TEXT_CALL_SAMPLES } from './support/text-call-samples.js';
 
 const tool = (name: string, properties: Record<string, { type: string }>): ToolSchema => ({

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import type { MailStream } from '../src/daemon/daemon-adapter.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
-import type { ToolRegistry } from '../src/tools/fae-tool-registry.js';
+import type { ToolRegistry } from '../src/agent-tools/fae-tool-registry.js';
 import { makeToolsFreshness } from '../src/serving/tools-freshness.js';
 
 /**

@@ -15,7 +15,7 @@ import { makeToolSetup } from '../setup-tools.js';
 import { pickEnv } from '../setup/passed-env.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
 import { useTempFolders } from './support/temp-folders.js';
 

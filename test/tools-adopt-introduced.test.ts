@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { adoptIntroducedTools } from '../src/tools/adopt-introduced-tools.js';
+import { adoptIntroducedTools } from '../src/agent-tools/adopt-introduced-tools.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const faeTool = (name: string) =>

@@ -5,7 +5,7 @@
  * converted. The answer names the parameter and what it should be.
  */
 import { describe, expect, test } from 'vitest';
-import { checkFaeArguments } from '../src/tools/check-fae-arguments.js';
+import { checkFaeArguments } from '../src/agent-tools/check-fae-arguments.js';
 
 const schema = {
   type: 'object',

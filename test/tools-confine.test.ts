@@ -12,7 +12,7 @@ import * as writeFile from '../tools/write-file.js';
 import * as editFile from '../tools/edit-file.js';
 import * as listDir from '../tools/list-dir.js';
 import { assertOpenedInside, isInside, resolveInside } from '../tools/lib/confine.js';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { makeTempDir, makeTool, snapshotTree } from './tools-helpers.js';
 
 let base: string; // holds the root and everything that must stay untouched

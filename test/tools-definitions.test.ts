@@ -1,5 +1,5 @@
 /**
- * Each built-in tool is defined once (src/tools/builtin-schemas.ts): the
+ * Each built-in tool is defined once (src/agent-tools/builtin-schemas.ts): the
  * schema the model is offered and the check its arguments pass are made
  * from the same definition, so they agree (behaviour 4): every parameter an
  * op reads is one the model was told about, a tool's advertised `required`
@@ -11,10 +11,10 @@ import {
   BUILTIN_SCHEMAS,
   readsEntry,
   type Reads,
-} from '../src/tools/builtin-schemas.js';
-import { TOOL_GROUPS, type GroupedCall } from '../src/tools/tool-groups.js';
-import { dispatchBuiltinTool, type BuiltinContext } from '../src/tools/dispatch-builtin-tool.js';
-import { validateArguments } from '../src/tools/validate-arguments.js';
+} from '../src/agent-tools/builtin-schemas.js';
+import { TOOL_GROUPS, type GroupedCall } from '../src/agent-tools/tool-groups.js';
+import { dispatchBuiltinTool, type BuiltinContext } from '../src/agent-tools/dispatch-builtin-tool.js';
+import { validateArguments } from '../src/agent-tools/validate-arguments.js';
 
 const schemaOf = (name: string) =>
   BUILTIN_SCHEMAS.find(schema => schema.function.name === name)!.function.parameters;

@@ -1,11 +1,11 @@
 /**
- * Who gave each adopted tool (src/tools/tool-givers.ts, behaviour 9.8): kept as a versioned JSON
+ * Who gave each adopted tool (src/agent-tools/tool-givers.ts, behaviour 9.8): kept as a versioned JSON
  * string; a store without the record (the release before) or with one that does not read counts
  * every tool as the HOST's, and says so in the log when it did not read; a record holds for the
  * formula id adopted only, so a tool the HOST later puts under the same pet name is the HOST's.
  */
 import { describe, expect, test } from 'vitest';
-import { loadToolGivers, TOOL_GIVERS_NAME } from '../src/tools/tool-givers.js';
+import { loadToolGivers, TOOL_GIVERS_NAME } from '../src/agent-tools/tool-givers.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const storeOf = (entries: Record<string, unknown>) => {

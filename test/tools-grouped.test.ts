@@ -10,7 +10,7 @@ import { E } from '@endo/far';
 import { callTool, say, type RecordedRequest } from './support/scripted-provider.js';
 import { latestMessageNumber, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
-import { BUILTIN_SCHEMAS } from '../src/tools/builtin-schemas.js';
+import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { schemasFor } from '../src/daemon/speak-generation.js';
 import { offeredTools, recoverToolCalls } from '../src/reply/recover-tool-calls.js';
 import { digestTurn } from '../src/history/digest.js';

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, lstatSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FaeTool } from '../src/tools/fae-tool.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import type { ToolSchema } from '../providers/types.js';
 
 type ToolModule = {

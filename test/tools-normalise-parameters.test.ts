@@ -6,7 +6,7 @@
  * reason. The wire-level proof is in agent-tool-schema-wire.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { normaliseToolParameters } from '../src/tools/normalise-tool-parameters.js';
+import { normaliseToolParameters } from '../src/agent-tools/normalise-tool-parameters.js';
 
 describe('normaliseToolParameters', () => {
   test('no parameters means an object without properties', () => {

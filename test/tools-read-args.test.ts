@@ -13,8 +13,8 @@ import {
   readPathList,
   readString,
   readStringList,
-} from '../src/tools/read-args.js';
-import { validateArguments } from '../src/tools/validate-arguments.js';
+} from '../src/agent-tools/read-args.js';
+import { validateArguments } from '../src/agent-tools/validate-arguments.js';
 
 describe('strings', () => {
   test('a number stands for its text; missing and wrong kinds are refused by name', () => {

@@ -1,5 +1,5 @@
 /**
- * A tool source in Fae's tools/ (src/tools/tool-sources.ts; the MCP bridge
+ * A tool source in Fae's tools/ (src/agent-tools/tool-sources.ts; the MCP bridge
  * is one, docs/mcp.md): every tool it lists is offered, asked again before
  * each turn; a tool it drops is no longer offered, a tool whose schema is
  * refused is left out with the reason, and a source that cannot answer keeps

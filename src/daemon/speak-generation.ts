@@ -6,7 +6,7 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { DaemonAdapter } from './daemon-adapter.js';
-import { withoutOps } from '../tools/tool-groups.js';
+import { withoutOps } from '../agent-tools/tool-groups.js';
 
 /** What the wording depends on: the generation and its special names. */
 export type DaemonWords = Pick<DaemonAdapter, 'generation' | 'names'>;

@@ -5,7 +5,7 @@
  * built-in resolved to its group and op, whether it was called as the group
  * (`names` with `op`) or by the op's former tool name (`makeDirectory`),
  * and a built-in's arguments validated against its one definition
- * (src/tools/builtin-schemas.ts, the schema the model was offered) into the
+ * (src/agent-tools/builtin-schemas.ts, the schema the model was offered) into the
  * values it runs with. The repeat guard, the policy, the HOST's approval request and the tool
  * all see this one value (docs/architecture.md, "A call from decoding to
  * running"), so no two of them can read the same call differently. A call
@@ -15,11 +15,11 @@
  */
 import type { JsonSchema, ToolCall } from '../../providers/types.js';
 import { redactStrings } from '../log/agent-output.js';
-import type { Args } from '../tools/read-args.js';
-import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
-import { checkFaeArguments } from '../tools/check-fae-arguments.js';
-import { groupedCall, groupOfOp, type GroupedCall } from '../tools/tool-groups.js';
-import { validateArguments, type ToolValues } from '../tools/validate-arguments.js';
+import type { Args } from '../agent-tools/read-args.js';
+import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { checkFaeArguments } from '../agent-tools/check-fae-arguments.js';
+import { groupedCall, groupOfOp, type GroupedCall } from '../agent-tools/tool-groups.js';
+import { validateArguments, type ToolValues } from '../agent-tools/validate-arguments.js';
 import { decodeArguments } from './decode-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 

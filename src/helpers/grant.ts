@@ -11,7 +11,7 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import { isOwnName } from '../policy/own-names.js';
-import { groupOfOp, isGroup, keepOps, offeredOps } from '../tools/tool-groups.js';
+import { groupOfOp, isGroup, keepOps, offeredOps } from '../agent-tools/tool-groups.js';
 
 /** The op of `mail` that makes a helper: the one mail op a helper may be given. */
 const HELPER_OP = 'helper';

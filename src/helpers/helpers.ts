@@ -37,9 +37,9 @@ import type { ToolPolicy } from '../policy/tool-policy.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
-import type { BuiltinContext } from '../tools/builtin-context.js';
-import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
-import type { ToolRegistry } from '../tools/fae-tool-registry.js';
+import type { BuiltinContext } from '../agent-tools/builtin-context.js';
+import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
@@ -51,7 +51,7 @@ import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 const TASK_SHOWN = 120;
 const RESULT_TOLD = 4_000;
 
-/** What the `helper` op reads (src/tools/builtin-schemas.ts). */
+/** What the `helper` op reads (src/agent-tools/builtin-schemas.ts). */
 interface HelperAsk {
   task: string;
   /** Tool, op and pet names, and budget items ("5 calls", "90s": ./helper-budget.ts). */

@@ -17,7 +17,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../loop/agent-events.js';
 import { runTurn } from '../loop/run-turn.js';
 import { meteredProvider } from '../usage/metered-provider.js';
-import { isGroup } from '../tools/tool-groups.js';
+import { isGroup } from '../agent-tools/tool-groups.js';
 import type { HelperBudget } from './helper-budget.js';
 
 const HAND_BACK = 'handBack';

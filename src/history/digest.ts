@@ -10,7 +10,7 @@
 import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, DigestEntry, Turn } from './conversation.js';
 import { decodeCall } from '../encoding/decode-call.js';
-import type { Args } from '../tools/read-args.js';
+import type { Args } from '../agent-tools/read-args.js';
 import { cutWhole } from '../log/cut-text.js';
 
 const QUOTE_CHARS = 160;

@@ -12,7 +12,7 @@
  * repair, which pairs results with calls by id.
  */
 import type { ChatMessage, ToolCall } from '../../providers/types.js';
-import { groupOfOp } from '../tools/tool-groups.js';
+import { groupOfOp } from '../agent-tools/tool-groups.js';
 
 const VALID_CALL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 // Anthropic's pattern for tool_use ids; the length keeps OpenAI-compatible servers content.

@@ -24,7 +24,7 @@ const asPath = (value: unknown): string[] => {
   return [];
 };
 
-// The readers (src/tools/read-args.ts) give a list (none left out is []) without empty names or paths.
+// The readers (src/agent-tools/read-args.ts) give a list (none left out is []) without empty names or paths.
 const pathsOf = (value: unknown): string[][] => (value as readonly unknown[]).map(asPath);
 
 /** The paths among these values: an optional one left out is none. */
@@ -69,7 +69,7 @@ const mailOp = (op: string, values: Readonly<Record<string, unknown>>): CallPath
 };
 
 export const callPaths = ({ call, values, grouped }: DecodedCall): CallPaths => {
-  // The two groups: names and mail (src/tools/tool-groups.ts).
+  // The two groups: names and mail (src/agent-tools/tool-groups.ts).
   if (grouped !== undefined)
     return grouped.group === 'names' ? namesOp(grouped.op, values) : mailOp(grouped.op, values);
   switch (call.name) {

@@ -6,7 +6,7 @@
  */
 import { MEMORY_NAME } from '../memory/agent-memory.js';
 import { HISTORY_DIRECTORY } from '../recall/history-chunks.js';
-import { TOOL_GIVERS_NAME } from '../tools/tool-givers.js';
+import { TOOL_GIVERS_NAME } from '../agent-tools/tool-givers.js';
 
 export const OWN_NAMES: readonly string[] = harden([
   MEMORY_NAME,

@@ -14,7 +14,7 @@
  * slowed.
  */
 import type { DecodedCall } from '../encoding/decode-call.js';
-import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 
 /** What a built-in op's result holds that did not come from the HOST. */
 const UNTRUSTED_OPS: Readonly<Record<string, string>> = harden({

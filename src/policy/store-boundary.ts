@@ -13,7 +13,7 @@
 import { identifyPath } from './identify-path.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { DecodedCall } from '../encoding/decode-call.js';
-import { TOOLS_DIRECTORY } from '../tools/fae-tool-registry.js';
+import { TOOLS_DIRECTORY } from '../agent-tools/fae-tool-registry.js';
 import { callPaths } from './call-paths.js';
 import { isOwnName, OWN_NAMES } from './own-names.js';
 

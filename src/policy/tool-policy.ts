@@ -10,7 +10,7 @@
  * the policy allows, and a call is judged by its op and its group.
  */
 import type { Env, ToolSchema } from '../../providers/types.js';
-import { isGroup, keepOps } from '../tools/tool-groups.js';
+import { isGroup, keepOps } from '../agent-tools/tool-groups.js';
 import { HOST_NAMES, SPECIAL_NAMES } from '../daemon/special-names.js';
 
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */

@@ -35,7 +35,7 @@ import type { AgentEvent } from '../loop/agent-events.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import type { Origin } from '../mail/origin.js';
 import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
-import type { Speak } from '../tools/dispatch-builtin-tool.js';
+import type { Speak } from '../agent-tools/dispatch-builtin-tool.js';
 import { FIRST_STATUS, makeStatusReader } from './progress-status.js';
 import { makeThrottledEdits, textContent, type MessageContent } from './throttled-edits.js';
 import { describeError } from '../../providers/describe-error.js';

@@ -18,7 +18,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import type { Log } from '../log/log.js';
 import type { Origin } from '../mail/origin.js';
-import { isCollectedFormula, readable } from '../tools/tools-directory.js';
+import { isCollectedFormula, readable } from '../agent-tools/tools-directory.js';
 import { recordOfTurn, recordsOfConversation, type ExchangeRecord } from './exchange-record.js';
 import {
   closedChunkName,

@@ -8,7 +8,7 @@
  * with the markup taken out.
  */
 import type { ToolSchema } from '../../providers/types.js';
-import { offeredOps } from '../tools/tool-groups.js';
+import { offeredOps } from '../agent-tools/tool-groups.js';
 import { CALL_FORMATS, type OfferedTools, type TextCall } from './formats/index.js';
 
 type RecoveredCall = TextCall;

@@ -17,7 +17,7 @@ import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
-import { loadToolGivers } from '../tools/tool-givers.js';
+import { loadToolGivers } from '../agent-tools/tool-givers.js';
 import { makeHostApprovedEvaluation } from '../asks/host-approved-evaluation.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { daemonStatus } from '../daemon/daemon-status.js';
@@ -43,13 +43,13 @@ import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
-import { BUILTIN_NAMES } from '../tools/builtin-schemas.js';
+import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { makeToolbox, TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import {
   makeToolRegistry,
   TOOLS_DIRECTORY,
   type ToolRegistry,
-} from '../tools/fae-tool-registry.js';
+} from '../agent-tools/fae-tool-registry.js';
 import { describeQuota } from '../usage/hourly-quota.js';
 import { makeQuotaWaits, type QuotaWaits } from '../usage/quota-waits.js';
 import { describeUsage } from '../usage/usage-ledger.js';

@@ -13,7 +13,7 @@ import { codeSpans } from '../mail/code-spans.js';
 import { saveMemory } from '../memory/agent-memory.js';
 import { OWN_NAMES } from '../policy/own-names.js';
 import type { AgentParts } from './agent-parts.js';
-import { adoptIntroducedTools } from '../tools/adopt-introduced-tools.js';
+import { adoptIntroducedTools } from '../agent-tools/adopt-introduced-tools.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export const prepareToolsFolder = async (powers: PowersRef, log: Log): Promise<void> => {

@@ -15,7 +15,7 @@ import { E } from '@endo/far';
 import type { MailStream } from '../daemon/daemon-adapter.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
-import { TOOLS_DIRECTORY, type ToolRegistry } from '../tools/fae-tool-registry.js';
+import { TOOLS_DIRECTORY, type ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 
 /**

@@ -16,7 +16,7 @@
  */
 import type { ToolCall, ToolSchema } from '../../providers/types.js';
 import { closestNames } from '../../providers/closest-names.js';
-import type { DynamicTool, ToolRegistry } from '../tools/fae-tool-registry.js';
+import type { DynamicTool, ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { planOffer } from './plan-offer.js';
 import { searchTools } from './search-tools.js';
 import type { ToolboxSettings } from './toolbox-settings.js';

@@ -1,5 +1,5 @@
 /**
- * A tool source caplet for tests (src/tools/tool-sources.ts): `listTools()`
+ * A tool source caplet for tests (src/agent-tools/tool-sources.ts): `listTools()`
  * answers the FaeTools `sourceControl.names` names (a name with a space is
  * one whose schema the agent must refuse), or fails while
  * `sourceControl.failing` is set. The test changes `sourceControl` between

@@ -10,7 +10,7 @@
  */
 import { makeExo } from '@endo/exo';
 import { Fail, q } from '@endo/errors';
-import { FaeToolInterface } from '../../src/tools/fae-tool.js';
+import { FaeToolInterface } from '../../src/agent-tools/fae-tool.js';
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
 import { describeError } from '../../providers/describe-error.js';

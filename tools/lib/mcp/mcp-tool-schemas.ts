@@ -8,7 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSchema } from '../../../providers/types.js';
-import { checkToolSchema } from '../../../src/tools/check-tool-schema.js';
+import { checkToolSchema } from '../../../src/agent-tools/check-tool-schema.js';
 
 export interface BridgedTool {
   /** The name the model calls (the FaeTool's schema name). */
