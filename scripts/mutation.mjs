@@ -172,7 +172,11 @@ const modules = [
   {
     name: 'explain-failure',
     mutate: ['src/agent-tools/explain-failure.ts'],
-    tests: ['test/tools-teaching-errors.test.ts', 'test/tools-teaching-errors-ops.test.ts'],
+    tests: [
+      'test/tools-explain-failure.test.ts',
+      'test/tools-teaching-errors.test.ts',
+      'test/tools-teaching-errors-ops.test.ts',
+    ],
   },
   {
     name: 'check-server',
@@ -184,13 +188,23 @@ const modules = [
     ],
   },
   {
+    name: 'grant',
+    mutate: ['src/helpers/grant.ts'],
+    tests: ['test/helpers-grant.test.ts', 'test/agent-helpers.test.ts'],
+  },
+  {
     name: 'recall',
     mutate: [
       'src/recall/history-archive.ts',
       'src/recall/rank-bm25.ts',
       'src/recall/search-words.ts',
+      'src/recall/search-history.ts',
     ],
-    tests: ['test/recall-history.test.ts', 'test/recall-ranking.test.ts'],
+    tests: [
+      'test/recall-history.test.ts',
+      'test/recall-ranking.test.ts',
+      'test/recall-bounds.test.ts',
+    ],
   },
   {
     name: 'mcp-settings',
