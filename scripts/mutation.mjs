@@ -216,6 +216,7 @@ const modules = [
     tests: [
       'test/mcp-settings-cases.test.ts',
       'test/mcp-server-launch.test.ts',
+      'test/mcp-server-launch-plan.test.ts',
       'test/setup-mcp.test.ts',
     ],
   },
