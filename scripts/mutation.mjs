@@ -204,6 +204,7 @@ const modules = [
       'test/recall-history.test.ts',
       'test/recall-ranking.test.ts',
       'test/recall-bounds.test.ts',
+      'test/recall-search.test.ts',
     ],
   },
   {

@@ -9,31 +9,45 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
-import { prepareServerLaunch } from '../tools/lib/mcp/server-launch.js';
 import { SANDBOX_HOME, SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
 import { makeTempDir } from './tools-helpers.js';
 
 const released: string[] = [];
+let prepareServerLaunch: (typeof import('../tools/lib/mcp/server-launch.js'))['prepareServerLaunch'];
 
-vi.mock('../tools/lib/sandbox/sandbox-check.js', () => ({ checkSandbox: async () => undefined }));
-vi.mock('../tools/lib/sandbox/sandbox-plan.js', async importOriginal => {
-  const real = await importOriginal<typeof import('../tools/lib/sandbox/sandbox-plan.js')>();
-  return {
-    ...real,
-    // A worker in a pids cgroup of its own: the plan is made, whoever runs the test.
-    planSandboxedRun: (...args: Parameters<typeof real.planSandboxedRun>) =>
-      real.planSandboxedRun(args[0], args[1], args[2], args[3], {
-        uid: 1000,
-        makeCgroups: () => ({
-          procsFiles: ['/sys/fs/cgroup/test/cgroup.procs'],
-          pidsBounded: true,
-          memoryBounded: true,
-          release: () => released.push(args[1]),
+const CHECK = '../tools/lib/sandbox/sandbox-check.js';
+const PLAN = '../tools/lib/sandbox/sandbox-plan.js';
+
+// Mocked for this file's import only, and undone after: a run without isolation between files
+// (Stryker's) must not give the other files this double.
+beforeAll(async () => {
+  vi.doMock(CHECK, () => ({ checkSandbox: async () => undefined }));
+  vi.doMock(PLAN, async importOriginal => {
+    const real = await importOriginal<typeof import('../tools/lib/sandbox/sandbox-plan.js')>();
+    return {
+      ...real,
+      // A worker in a pids cgroup of its own: the plan is made, whoever runs the test.
+      planSandboxedRun: (...args: Parameters<typeof real.planSandboxedRun>) =>
+        real.planSandboxedRun(args[0], args[1], args[2], args[3], {
+          uid: 1000,
+          makeCgroups: () => ({
+            procsFiles: ['/sys/fs/cgroup/test/cgroup.procs'],
+            pidsBounded: true,
+            memoryBounded: true,
+            release: () => released.push(args[1]),
+          }),
         }),
-      }),
-  };
+    };
+  });
+  vi.resetModules();
+  ({ prepareServerLaunch } = await import('../tools/lib/mcp/server-launch.js'));
+});
+afterAll(() => {
+  vi.doUnmock(CHECK);
+  vi.doUnmock(PLAN);
+  vi.resetModules();
 });
 
 const folders: string[] = [];
