@@ -11,43 +11,46 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
+import { prepareServerLaunch } from '../tools/lib/mcp/server-launch.js';
 import { SANDBOX_HOME, SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
 import { makeTempDir } from './tools-helpers.js';
 
-const released: string[] = [];
-let prepareServerLaunch: (typeof import('../tools/lib/mcp/server-launch.js'))['prepareServerLaunch'];
+// The doubles answer only while this file runs: a run that does not isolate files from each other
+// (Stryker's) may hand the mocked modules to the next file, which then gets the real answers.
+const double = vi.hoisted(() => ({ on: false, released: [] as string[] }));
 
-const CHECK = '../tools/lib/sandbox/sandbox-check.js';
-const PLAN = '../tools/lib/sandbox/sandbox-plan.js';
-
-// Mocked for this file's import only, and undone after: a run without isolation between files
-// (Stryker's) must not give the other files this double.
-beforeAll(async () => {
-  vi.doMock(CHECK, () => ({ checkSandbox: async () => undefined }));
-  vi.doMock(PLAN, async importOriginal => {
-    const real = await importOriginal<typeof import('../tools/lib/sandbox/sandbox-plan.js')>();
-    return {
-      ...real,
-      // A worker in a pids cgroup of its own: the plan is made, whoever runs the test.
-      planSandboxedRun: (...args: Parameters<typeof real.planSandboxedRun>) =>
-        real.planSandboxedRun(args[0], args[1], args[2], args[3], {
-          uid: 1000,
-          makeCgroups: () => ({
-            procsFiles: ['/sys/fs/cgroup/test/cgroup.procs'],
-            pidsBounded: true,
-            memoryBounded: true,
-            release: () => released.push(args[1]),
-          }),
-        }),
-    };
-  });
-  vi.resetModules();
-  ({ prepareServerLaunch } = await import('../tools/lib/mcp/server-launch.js'));
+vi.mock('../tools/lib/sandbox/sandbox-check.js', async importOriginal => {
+  const real = await importOriginal<typeof import('../tools/lib/sandbox/sandbox-check.js')>();
+  return {
+    ...real,
+    checkSandbox: (...args: Parameters<typeof real.checkSandbox>) =>
+      double.on ? Promise.resolve(undefined) : real.checkSandbox(...args),
+  };
+});
+vi.mock('../tools/lib/sandbox/sandbox-plan.js', async importOriginal => {
+  const real = await importOriginal<typeof import('../tools/lib/sandbox/sandbox-plan.js')>();
+  return {
+    ...real,
+    // A worker in a pids cgroup of its own: the plan is made, whoever runs the test.
+    planSandboxedRun: (...args: Parameters<typeof real.planSandboxedRun>) =>
+      double.on
+        ? real.planSandboxedRun(args[0], args[1], args[2], args[3], {
+            uid: 1000,
+            makeCgroups: () => ({
+              procsFiles: ['/sys/fs/cgroup/test/cgroup.procs'],
+              pidsBounded: true,
+              memoryBounded: true,
+              release: () => double.released.push(args[1]),
+            }),
+          })
+        : real.planSandboxedRun(...args),
+  };
+});
+beforeAll(() => {
+  double.on = true;
 });
 afterAll(() => {
-  vi.doUnmock(CHECK);
-  vi.doUnmock(PLAN);
-  vi.resetModules();
+  double.on = false;
 });
 
 const folders: string[] = [];
@@ -112,9 +115,9 @@ describe('a sandboxed server, planned', () => {
       PWD: cwd,
       REGION: 'eu',
     });
-    expect(released).not.toContain(cwd);
+    expect(double.released).not.toContain(cwd);
     launch.release();
-    expect(released).toContain(cwd);
+    expect(double.released).toContain(cwd);
   });
 
   test('sees MCP_READ_ONLY and the package trees of an absolute command and scripts outside its folder, read-only, sorted', async () => {
