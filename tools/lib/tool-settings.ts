@@ -77,16 +77,22 @@ const MCP_ROWS: readonly SettingRow[] = [
   },
   {
     env: 'MCP_COMMAND',
-    alsoEnv: ['MCP_ARGS', 'MCP_CWD'],
+    alsoEnv: ['MCP_ARGS'],
     default: 'none',
-    read: `${MCP}: a command, a JSON array of strings, an absolute folder`,
-    doc: 'the MCP bridge: a local server to start over stdio, its arguments (a JSON array) and its folder, the only one it may write',
+    read: `${MCP}: a command, and a JSON array of strings`,
+    doc: 'the MCP bridge: a local server to start over stdio, and its arguments (a JSON array)',
   },
   {
     env: 'MCP_ENV',
     default: 'none',
     read: `${MCP}: variable names, separated by commas or spaces`,
     doc: 'the MCP bridge: names of variables passed on to a local server (secret-named ones are redacted everywhere it reports)',
+  },
+  {
+    env: 'MCP_CWD',
+    default: 'none',
+    read: `${MCP}: an absolute folder`,
+    doc: "the MCP bridge: the local server's folder, the only one it may write",
   },
   {
     env: 'MCP_READ_ONLY',
