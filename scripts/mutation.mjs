@@ -209,18 +209,18 @@ const modules = [
   },
   {
     name: 'mcp-settings',
-    mutate: ['tools/lib/mcp/mcp-settings.ts', 'setup/mcp-bridge-plan.ts'],
-    tests: [
-      'test/mcp-settings-cases.test.ts',
-      'test/mcp-server-launch.test.ts',
-      'test/setup-mcp.test.ts',
-    ],
+    mutate: ['tools/lib/mcp/mcp-settings.ts'],
+    tests: ['test/mcp-settings-cases.test.ts', 'test/mcp-server-launch.test.ts'],
   },
   {
-    // Apart from setup-mcp: under Stryker's runner the plan's module doubles reach the files after it.
+    name: 'mcp-bridge-plan',
+    mutate: ['setup/mcp-bridge-plan.ts'],
+    tests: ['test/mcp-settings-cases.test.ts', 'test/setup-mcp.test.ts'],
+  },
+  {
     name: 'mcp-launch',
     mutate: ['tools/lib/mcp/server-launch.ts'],
-    tests: ['test/mcp-server-launch.test.ts', 'test/mcp-server-launch-plan.test.ts'],
+    tests: ['test/mcp-server-launch.test.ts'],
   },
 ];
 

@@ -10,7 +10,9 @@ import { describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
 import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
-import { loadHistoryArchive } from '../src/recall/history-archive.js';
+import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
+import { recordOfTurn } from '../src/recall/exchange-record.js';
+import { serializeChunk, utf8Bytes } from '../src/recall/history-chunks.js';
 import { makeBm25 } from '../src/recall/rank-bm25.js';
 import { queryWords, wordsOf } from '../src/recall/search-words.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
@@ -79,6 +81,13 @@ describe('the words compared', () => {
 
   test('a query keeps each telling word once', () => {
     expect(queryWords('Where is the vault? The VAULT codes!')).toEqual(['vault', 'code']);
+  });
+
+  test('the common words of a question are left out, of every kind', () => {
+    expect(queryWords('can you remember what my door code was, do you know?')).toEqual([
+      'door',
+      'code',
+    ]);
   });
 });
 
@@ -255,5 +264,103 @@ describe('the archive', () => {
     archive.add(turnOf(2, 'the kite is red'), { number: 2n, sender: 'bob' });
     const found = (await archive.search('kite', 'bob')).found;
     expect(found.map(exchange => exchange.from)).toEqual(['bob']);
+  });
+});
+
+describe('the archive across restarts, bounds and failures', () => {
+  test('after a restart the open chunk is read back: its exchanges are counted and found, and the closed ones kept', async () => {
+    const { powers } = await guest();
+    const before = await load(powers);
+    const next = await fillAChunk(before.archive, 1);
+    before.archive.add(turnOf(next, 'the vault code is 4711'), {
+      number: BigInt(next),
+      sender: 'HOST',
+    });
+    await before.archive.save();
+    const { archive } = await load(powers);
+    expect(archive.describe()[0]).toMatch(/^2 chunks \(the open one holds 1 exchange\), /);
+    expect((await archive.search('vault')).found.map(found => found.messageNumber)).toEqual([next]);
+    archive.add(turnOf(next + 1, 'the lamp is green'), undefined);
+    await archive.save();
+    expect((await archive.search('filler')).found.length).toBeGreaterThan(0);
+  });
+
+  test('nothing added, nothing written: a save makes no history directory', async () => {
+    const { powers, real } = await guest();
+    const { archive } = await load(powers);
+    await archive.save();
+    expect(await E(real).has('agent-history')).toBe(false);
+  });
+
+  test('a history that could not be read at start is made at the first save', async () => {
+    const { powers, real, fail, heal } = await guest();
+    fail('has');
+    const { archive } = await load(powers);
+    heal();
+    archive.add(turnOf(1, 'the lamp is green'), undefined);
+    await archive.save();
+    expect(await E(real).list('agent-history')).toEqual(['open']);
+  });
+
+  test('a chunk of exactly the closing size is closed; the count of chunks is then plural', async () => {
+    const { powers } = await guest();
+    const { archive } = await load(powers);
+    const at = makeManualClock().now();
+    const texts = ['a', 'b', 'c'].map(letter => letter.repeat(2500));
+    const sizeWith = (pad: number) =>
+      utf8Bytes(
+        serializeChunk(
+          [...texts, 'd'.repeat(pad)].map((text, index) =>
+            recordOfTurn(turnOf(index + 1, text), undefined, at, same => same),
+          ),
+        ),
+      );
+    const pad = CHUNK_BYTES - sizeWith(0);
+    expect(sizeWith(pad)).toBe(CHUNK_BYTES);
+    for (const [index, text] of [...texts, 'd'.repeat(pad)].entries()) {
+      archive.add(turnOf(index + 1, text), undefined);
+      // One save per turn, as the serving loop does.
+      await archive.save();
+    }
+    expect(archive.describe()[0]).toMatch(/^2 chunks \(the open one holds 0 exchanges\), /);
+  });
+
+  test('a chunk dropped whose read fails is still dropped, named by its name', async () => {
+    const { powers, real, fail } = await guest();
+    const { archive, logs } = await load(powers, 0.01);
+    const next = await fillAChunk(archive, 1);
+    const [closed] = await E(real).list('agent-history');
+    fail('lookup');
+    await fillAChunk(archive, next);
+    expect(logs[0]).toMatch(
+      new RegExp(
+        `^history: dropped its oldest chunk \\(chunk ${closed}; \\d+ bytes\\) to stay within LAL_HISTORY_MB=0\\.01$`,
+      ),
+    );
+    expect(await E(real).list('agent-history')).not.toContain(closed);
+  });
+
+  test('a save that fails for another reason than a collected directory keeps the chunks there', async () => {
+    const { powers, real, fail, heal } = await guest();
+    const { archive } = await load(powers);
+    const next = await fillAChunk(archive, 1);
+    archive.add(turnOf(next, 'the kite is yellow'), undefined);
+    fail('storeValue');
+    await archive.save();
+    heal();
+    await archive.save();
+    expect((await E(real).list('agent-history')).length).toBe(2);
+    expect((await archive.search('filler')).found.length).toBeGreaterThan(0);
+  });
+
+  test('after forget() nothing is open, and a save writes nothing', async () => {
+    const { powers, real } = await guest();
+    const { archive } = await load(powers);
+    archive.add(turnOf(1, 'the kite is yellow'), undefined);
+    await archive.save();
+    expect(await archive.forget()).toBe(1);
+    expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 0 exchanges\), /);
+    await archive.save();
+    expect(await E(real).list('agent-history')).toEqual([]);
   });
 });

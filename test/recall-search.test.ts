@@ -174,6 +174,15 @@ describe('the time bound', () => {
     expect(result.cut).toBeUndefined();
   });
 
+  test('sixteen chunks are read at once: all read, nothing is said even when the time is then past', async () => {
+    const result = await search('vault', {
+      chunks: chunks(16),
+      now: readings(0, 0, SEARCH_MS + 1),
+    });
+    expect(result.searched).toBe(16);
+    expect(result.cut).toBeUndefined();
+  });
+
   test('past it, the chunks not read are counted: one in the singular', async () => {
     // 17 chunks: the 16 newest are read at once, then the bound stops the last.
     const result = await search('vault', {

@@ -10,7 +10,6 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
 import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import {
@@ -155,111 +154,5 @@ describe('setup-tools with MCP_NAME', () => {
     const refused = setupTools(output.say)(mailHost.host);
     await expect(refused).rejects.toThrow(/MCP_AUTH_TOKEN_FILE/);
     await expect(refused).rejects.not.toThrow(/abcd1234/);
-  });
-});
-
-describe('the MCP settings the bridge reads (docs/mcp.md)', () => {
-  const local = { MCP_COMMAND: 'node', MCP_CWD: '/srv/mcp' };
-
-  it("reads MCP_ARGS stored after a space, and as the daemon's q() marks it after a restart", () => {
-    const argsOf = (raw: string) => {
-      const { server } = readMcpSettings({ ...local, MCP_ARGS: raw });
-      return server.kind === 'stdio' ? server.args : undefined;
-    };
-    expect(argsOf(' ["-y", "x"]')).toEqual(['-y', 'x']);
-    expect(argsOf('[["-y", "x"]]')).toEqual(['-y', 'x']);
-    expect(argsOf('[[]]')).toEqual([]);
-    expect(() => argsOf('[["-y", 2]]')).toThrow(/MCP_ARGS must be a JSON array of strings/);
-    expect(() => argsOf('[[1], [2]]')).toThrow(/MCP_ARGS must be a JSON array of strings/);
-  });
-
-  it('refuses each bad value with an error naming the variable and what it got', () => {
-    const refusals: [Record<string, string>, RegExp][] = [
-      [
-        { ...local, MCP_NAME: 'Files!' },
-        /^mcp: MCP_NAME must be 1 to 40 lower-case .*, got "Files!"$/,
-      ],
-      [
-        { ...local, MCP_TIMEOUT_MS: '0' },
-        /^mcp: MCP_TIMEOUT_MS must be .* from 1 to 600000, got "0"$/,
-      ],
-      [{ ...local, MCP_TIMEOUT_MS: '600001' }, /MCP_TIMEOUT_MS .*, got "600001"$/],
-      [{ ...local, MCP_TIMEOUT_MS: 'soon' }, /MCP_TIMEOUT_MS .*, got "soon"$/],
-      [
-        { ...local, MCP_URL: 'http://127.0.0.1:9/mcp' },
-        /^mcp: set MCP_COMMAND .* or MCP_URL, not both$/,
-      ],
-      [{ MCP_URL: 'not a url' }, /^mcp: MCP_URL must be an http\(s\) URL, got "not a url"$/],
-      [{ MCP_URL: 'ftp://example.org/mcp' }, /MCP_URL must be an http\(s\) URL, got "ftp:/],
-      [
-        { MCP_URL: 'https://me:pw@example.org/mcp' },
-        /MCP_URL must not carry a user or password; .*MCP_AUTH_TOKEN_FILE$/,
-      ],
-      [
-        { MCP_URL: 'https://example.org/mcp', MCP_AUTH_TOKEN_FILE: 'token.txt' },
-        /MCP_AUTH_TOKEN_FILE must be an absolute path, got "token.txt"$/,
-      ],
-      [{}, /^mcp: set MCP_COMMAND \(and MCP_ARGS, MCP_CWD\) to start a local server, or MCP_URL$/],
-      [{ MCP_COMMAND: 'node' }, /^mcp: MCP_CWD must be the absolute path .*, got ""$/],
-      [{ MCP_COMMAND: 'node', MCP_CWD: 'srv' }, /MCP_CWD must be the absolute path .*, got "srv"$/],
-      [
-        { ...local, MCP_UNSANDBOXED: 'maybe' },
-        /^mcp: MCP_UNSANDBOXED must be 1 or 0, got "maybe"$/,
-      ],
-      [{ ...local, MCP_ALLOW_NETWORK: '2' }, /^mcp: MCP_ALLOW_NETWORK must be 1 or 0, got "2"$/],
-      [
-        { ...local, MCP_ARGS: '--verbose' },
-        /^mcp: MCP_ARGS must be a JSON array of strings, got "--verbose", not JSON$/,
-      ],
-      [
-        { ...local, MCP_ENV: 'REGION, PATH' },
-        /^mcp: MCP_ENV names variables .*; "PATH" cannot be one$/,
-      ],
-      [{ ...local, MCP_ENV: 'NOT-A-NAME' }, /MCP_ENV .*; "NOT-A-NAME" cannot be one$/],
-      [
-        { ...local, MCP_READ_ONLY: '/usr/share, data' },
-        /^mcp: MCP_READ_ONLY lists absolute folders, .*; got "data"$/,
-      ],
-    ];
-    for (const [env, refusal] of refusals) expect(() => readMcpSettings(env)).toThrow(refusal);
-    // Nothing at all: the default name is kept, and what is missing is named.
-    expect(() => readMcpSettings(undefined)).toThrow(/set MCP_COMMAND .* or MCP_URL$/);
-  });
-
-  it('reads good values: defaults where unset, paths resolved, only the MCP_ENV names that are set', () => {
-    const stdio = readMcpSettings({
-      ...local,
-      MCP_CWD: '/srv/mcp/../mcp-data/',
-      MCP_TIMEOUT_MS: ' 1500 ',
-      MCP_ARGS: '  ',
-      MCP_ENV: 'REGION, UNSET_ONE,ZONE',
-      REGION: 'eu',
-      ZONE: 'b',
-      MCP_READ_ONLY: '/usr/share:/opt/data/',
-      MCP_UNSANDBOXED: ' Off ',
-    });
-    expect(stdio).toMatchObject({
-      name: 'server',
-      timeoutMs: 1500,
-      server: {
-        kind: 'stdio',
-        command: 'node',
-        args: [],
-        passEnv: { REGION: 'eu', ZONE: 'b' },
-        cwd: '/srv/mcp-data',
-        readOnly: ['/usr/share', '/opt/data'],
-      },
-    });
-    expect(
-      readMcpSettings({
-        MCP_NAME: ' docs ',
-        MCP_URL: 'https://example.org/mcp',
-        MCP_AUTH_TOKEN_FILE: ' ',
-      }),
-    ).toEqual({
-      name: 'docs',
-      timeoutMs: 60_000,
-      server: { kind: 'http', url: 'https://example.org/mcp', tokenFile: undefined },
-    });
   });
 });
