@@ -20,7 +20,7 @@ export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
  * Removes the pin before the agent is replaced: the daemon revives PINS
  * after each collection, so a pinned agent that is cancelled comes back.
  */
-export const unpinAgent = async (
+const unpinAgent = async (
   host: SetupHostRef,
   daemon: SetupDaemon,
   controllerName: string,
@@ -29,7 +29,6 @@ export const unpinAgent = async (
   if ((await E(host).identify(pins, controllerName)) !== undefined)
     await E(host).remove(pins, controllerName);
 };
-harden(unpinAgent);
 
 /**
  * Unpins and cancels a running caplet before a new one is made under its

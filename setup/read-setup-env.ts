@@ -70,8 +70,7 @@ harden(readPin);
  * in one of them (a worker the daemon ends) takes no other down (issue 35);
  * the daemon's main worker's name (MAIN, @main) or any other shares one.
  */
-export const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
-harden(ownWorker);
+const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
 
 export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
   const raw = (env.LAL_WORKER ?? '').trim();
