@@ -168,6 +168,7 @@ const modules = [
       'test/memory-store.test.ts',
       'test/peers-ledger-and-bounds.test.ts',
       'test/peers-conversation-bounds.test.ts',
+      'test/agent-holds-restart.test.ts',
     ],
   },
   {

@@ -11,6 +11,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { makeHolds, readToldHolds, TOLD_KEPT, type ToldHold } from '../src/lifecycle/holds.js';
+import type { Clock } from '../src/lifecycle/clock.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const parkedWith = (told: ToldHold[] = []) => {
@@ -59,6 +60,28 @@ describe('parked work', () => {
     expect(parked.count('q')).toBe(1);
   });
 
+  test('a timer is armed only for a time given, and once for the same time', () => {
+    // A clock that only records what is armed on it (a time that is not one would fire at once on a real clock).
+    const armed: number[] = [];
+    const clock: Clock = {
+      now: () => 0,
+      at: time => {
+        armed.push(time);
+        return () => {};
+      },
+    };
+    const parked = makeHolds<string>({ clock, requeue: () => {}, told: [] });
+    parked.park('held', 'w1');
+    parked.park('held', 'w2');
+    expect(armed).toEqual([]);
+    parked.park('q', 'w3', 1_000);
+    parked.park('q', 'w4', 1_000);
+    parked.park('q', 'w5', 500);
+    expect(armed).toEqual([1_000]);
+    parked.park('q', 'w6', 2_000);
+    expect(armed).toEqual([1_000, 2_000]);
+  });
+
   test('a release by hand stops the timer: the work comes back once', () => {
     const { clock, requeued, parked } = parkedWith();
     parked.park('q', 'w1', clock.now() + 1_000);
@@ -78,8 +101,13 @@ describe('the told-once marks', () => {
     expect(parked.tellOnce('k', 'hourly')).toBe(true);
     expect(told).toEqual([{ key: 'k', why: 'hourly' }]);
     expect(parked.toldWhy('k')).toBe('hourly');
+    parked.tellOnce('other', 'quota');
     parked.forget('k');
     expect(parked.toldWhy('k')).toBeUndefined();
+    // Forgetting what was never marked leaves the others.
+    parked.forget('k');
+    expect(told).toEqual([{ key: 'other', why: 'quota' }]);
+    parked.forget('other');
     expect(parked.tellOnce('k', 'hourly')).toBe(true);
     parked.park('k', 'w', clock.now() + 1_000);
     clock.advance(1_000);
@@ -95,6 +123,16 @@ describe('the told-once marks', () => {
     expect(parked.toldWhy('held')).toBe('exchanges');
     expect(parked.toldWhy('m0')).toBeUndefined();
     expect(parked.toldWhy(`m${TOLD_KEPT - 1}`)).toBe('quota');
+  });
+
+  test('when every mark holds parked work, none goes: the list grows rather than a hold be forgotten', () => {
+    const { told, parked } = parkedWith();
+    for (let index = 0; index <= TOLD_KEPT; index += 1) {
+      parked.park(`s${index}`, `w${index}`);
+      parked.tellOnce(`s${index}`, 'exchanges');
+    }
+    expect(told).toHaveLength(TOLD_KEPT + 1);
+    expect(parked.toldWhy(`s${TOLD_KEPT}`)).toBe('exchanges');
   });
 
   test('read back from the store: whole marks only, one per key; no list is none', () => {

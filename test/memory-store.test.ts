@@ -232,6 +232,8 @@ describe('loadMemory', () => {
         // Held, the HOST not yet told: no mark, so the HOST is told at its next message.
         { ...record, key: 'c:d', name: 'carol', held: 'exchanges' },
         { ...record, key: 'e:f', name: 'dave' },
+        // Told of no hold: damaged.
+        { ...record, key: 'g:h', name: 'erin', told: true },
       ],
       helpers: { seq: 0, running: [] },
     };
@@ -242,9 +244,9 @@ describe('loadMemory', () => {
     ];
     const { memory, logs } = await load(JSON.stringify(version8));
     expect(memory.holds).toEqual(marks);
-    expect(memory.senders.map(each => each.name)).toEqual(['bob', 'carol', 'dave']);
+    expect(memory.senders.map(each => each.name)).toEqual(['bob', 'carol', 'dave', 'erin']);
     expect(memory.senders.every(each => !('held' in each) && !('told' in each))).toBe(true);
-    expect(logs).toEqual([`${MEMORY_NAME}: 2 told mark(s) did not read and were left out`]);
+    expect(logs).toEqual([`${MEMORY_NAME}: 3 told mark(s) did not read and were left out`]);
     const { powers, values } = makeStore();
     await saveMemory(
       powers,

@@ -21,11 +21,10 @@ export const readStoredHolds = (
   const messages = toldToWait
     .filter((key): key is string => typeof key === 'string')
     .map(key => ({ key: holdKey.message(key), why: 'quota' }));
-  // A hold the HOST was not told of has no mark: the next message from that sender is held and told.
+  // A hold the HOST was not told of has no mark: the next message from that sender is held and
+  // told. Told of no hold (`held` absent) is damaged: it does not read, and is counted.
   const held = records.flatMap(record =>
-    record.held !== undefined && record.told === true
-      ? [{ key: holdKey.sender(record.key), why: record.held }]
-      : [],
+    record.told === true ? [{ key: holdKey.sender(record.key), why: record.held }] : [],
   );
   // Read as a version 9 list would be: a key marked twice is marked once.
   const { holds, lost } = readToldHolds([...held, ...messages]);
