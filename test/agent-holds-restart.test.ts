@@ -18,6 +18,7 @@ import {
   type MailHost,
 } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { fromAgentToHost } from './support/agent-observers.js';
 import { makeManualClock } from './support/manual-clock.js';
 import { VERSION } from '../src/memory/agent-memory.js';
 import { senderKey } from '../src/peers/sender-ledger.js';
@@ -25,10 +26,6 @@ import { senderKey } from '../src/peers/sender-ledger.js';
 const { start } = useAgents();
 const MIN = 60_000;
 
-const fromAgentToHost = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(
-    message => message.type === 'package' && message.from === run.host.guest(run.name).id,
-  );
 const toldHost = async (run: AgentRun, pattern: RegExp) =>
   (await fromAgentToHost(run)).map(textOf).filter(text => pattern.test(text));
 const storedMemory = async (run: AgentRun) =>

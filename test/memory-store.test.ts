@@ -14,6 +14,7 @@ import {
   saveMemory,
   trackHandled,
   freshMemory,
+  type Memory,
 } from '../src/memory/agent-memory.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
@@ -57,6 +58,22 @@ const load = async (stored: unknown, fail: { lookup?: boolean } = {}) => {
   const logs: string[] = [];
   const memory = await loadMemory(powers, line => logs.push(line), NOW);
   return { memory, logs };
+};
+
+/** Saves `memory` into a fresh store, and loads it back: what was stored, and what loads. */
+const saveAndLoad = async (memory: Memory) => {
+  const { powers, values } = makeStore();
+  await saveMemory(
+    powers,
+    memory,
+    () => {},
+    text => text,
+  );
+  const stored = values.get(MEMORY_NAME);
+  return {
+    saved: JSON.parse(stored as string) as Record<string, unknown>,
+    again: await load(stored),
+  };
 };
 
 describe('loadMemory', () => {
@@ -199,14 +216,7 @@ describe('loadMemory', () => {
     expect(memory.helpers).toEqual({ seq: 3, running: [helper] });
     expect(logs).toEqual([`${MEMORY_NAME}: 1 running helper(s) did not read and were left out`]);
     // Saved and loaded again as it was.
-    const { powers, values } = makeStore();
-    await saveMemory(
-      powers,
-      memory,
-      () => {},
-      text => text,
-    );
-    const again = await load(values.get(MEMORY_NAME));
+    const { again } = await saveAndLoad(memory);
     expect(again.memory.helpers).toEqual({ seq: 3, running: [helper] });
   });
 
@@ -247,17 +257,9 @@ describe('loadMemory', () => {
     expect(memory.senders.map(each => each.name)).toEqual(['bob', 'carol', 'dave', 'erin']);
     expect(memory.senders.every(each => !('held' in each) && !('told' in each))).toBe(true);
     expect(logs).toEqual([`${MEMORY_NAME}: 3 told mark(s) did not read and were left out`]);
-    const { powers, values } = makeStore();
-    await saveMemory(
-      powers,
-      memory,
-      () => {},
-      text => text,
-    );
-    const saved = JSON.parse(values.get(MEMORY_NAME) as string) as Record<string, unknown>;
+    const { saved, again } = await saveAndLoad(memory);
     expect(saved.version).toBe(9);
     expect(saved).not.toHaveProperty('toldToWait');
-    const again = await load(values.get(MEMORY_NAME));
     expect(again.memory.holds).toEqual(marks);
     expect(again.memory.senders).toEqual(memory.senders);
     expect(again.logs).toEqual([]);
