@@ -7,7 +7,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { checkToolSchema, MAX_SCHEMA_CHARS, toPlainJson } from '../src/agent-tools/check-tool-schema.js';
+import {
+  checkToolSchema,
+  MAX_SCHEMA_CHARS,
+  toPlainJson,
+} from '../src/agent-tools/check-tool-schema.js';
 
 const fn = (extra: Record<string, unknown> = {}) => ({
   type: 'function',

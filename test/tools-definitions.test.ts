@@ -13,7 +13,10 @@ import {
   type Reads,
 } from '../src/agent-tools/builtin-schemas.js';
 import { TOOL_GROUPS, type GroupedCall } from '../src/agent-tools/tool-groups.js';
-import { dispatchBuiltinTool, type BuiltinContext } from '../src/agent-tools/dispatch-builtin-tool.js';
+import {
+  dispatchBuiltinTool,
+  type BuiltinContext,
+} from '../src/agent-tools/dispatch-builtin-tool.js';
 import { validateArguments } from '../src/agent-tools/validate-arguments.js';
 
 const schemaOf = (name: string) =>
