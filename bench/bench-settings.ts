@@ -9,6 +9,8 @@ import { Fail, makeError, q, X } from '@endo/errors';
 /** The figures BENCH_ONLY may name, with their numbers in the table. */
 export const SINGLE_FIGURES = {
   modelCalls: 1,
+  overhead: 3,
+  discovery: 4,
   memory: 5,
   economy: 6,
   mcp: 7,

@@ -120,7 +120,10 @@ const FLOWS: readonly Flow[] = [
 
 const asked = async (agent: BenchAgent): Promise<number> =>
   ((await E(agent.host.host).listMessages()) as MessageRecord[]).filter(
-    message => message.type === 'request' && /^Fae asks to call /.test(message.description),
+    // The agent's approval: "Fae asks to call …", after whom it serves when it says so.
+    message =>
+      message.type === 'request' &&
+      /^(While serving message #\d+ from [^,]+, )?Fae asks to call /.test(message.description),
   ).length;
 
 const startWorkload = async (): Promise<BenchAgent> => {

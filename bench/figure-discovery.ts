@@ -57,7 +57,15 @@ export const discoveryFigure = async (protocol: ModelProtocol): Promise<FigureRe
     introducedNames[`tool-${index}`] = `tool-${index}`;
   }
   // Introduced at the top level; the agent moves them into tools/ at start (6.4).
-  const withTools = await startBenchAgent({ persona: 'fae', protocol, host, introducedNames });
+  // A budget that offers all fifty directly: this figure measures discovery; the toolbox, which
+  // defers tools past LAL_TOOL_BUDGET_TOKENS, is figure 13's.
+  const withTools = await startBenchAgent({
+    persona: 'fae',
+    protocol,
+    host,
+    introducedNames,
+    env: { LAL_TOOL_BUDGET_TOKENS: '1000000' },
+  });
   let cold: TurnDiscovery;
   let warm: TurnDiscovery;
   let third: TurnDiscovery;

@@ -168,6 +168,10 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return hostWaitFigure(await runHostWait());
     case 'modelCalls':
       return modelCallsFigure('openai');
+    case 'overhead':
+      return overheadFigure(['openai', 'ollama']);
+    case 'discovery':
+      return discoveryFigure('openai');
     case 'approvals':
       return approvalsFigure();
     case 'schedules':

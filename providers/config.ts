@@ -42,35 +42,22 @@ export interface ProviderConfig {
   contextWindow: number;
 }
 
-const DEFAULT_HOST = 'http://localhost:11434';
+export const DEFAULT_HOST = 'http://localhost:11434';
+harden(DEFAULT_HOST);
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
 harden(DEFAULT_ANTHROPIC_MODEL);
-const DEFAULT_LOCAL_MODEL = 'qwen3';
+export const DEFAULT_LOCAL_MODEL = 'qwen3';
+harden(DEFAULT_LOCAL_MODEL);
 /** Anthropic requires max_tokens on every request; this is ours when unset. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 harden(DEFAULT_ANTHROPIC_MAX_TOKENS);
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+harden(DEFAULT_TIMEOUT_MS);
+export const DEFAULT_MAX_RETRIES = 2;
+harden(DEFAULT_MAX_RETRIES);
 /** Room for the reply in the context window when LAL_MAX_TOKENS is unset. */
 const DEFAULT_REPLY_ROOM = 4096;
 const CONTEXT_STEP = 1024;
-
-/** Every variable the providers read. */
-export const PROVIDER_ENV_NAMES: readonly string[] = Object.freeze([
-  'LAL_HOST',
-  'LAL_PROVIDER',
-  'LAL_MODEL',
-  'LAL_AUTH_TOKEN',
-  'LAL_AUTH_TOKEN_FILE',
-  'LAL_MAX_TOKENS',
-  'LAL_MAX_MESSAGES',
-  'LAL_REQUEST_TIMEOUT_MS',
-  'LAL_MAX_RETRIES',
-  'LAL_NUM_CTX',
-  'LAL_FALLBACK',
-  'LAL_FALLBACK_COOLDOWN_MS',
-]);
-harden(PROVIDER_ENV_NAMES);
 
 const providerKinds: readonly ProviderKind[] = ['anthropic', 'openai', 'ollama'];
 
@@ -105,6 +92,11 @@ const readWholeNumber = (env: Env, name: string, { min }: { min: number }): numb
   return value;
 };
 
+/** The Ollama context window for a request budget and a reply limit: their sum, rounded up to 1024. */
+export const contextWindowFor = (budget: number, maxTokens: number | undefined): number =>
+  Math.ceil((budget + (maxTokens ?? DEFAULT_REPLY_ROOM)) / CONTEXT_STEP) * CONTEXT_STEP;
+harden(contextWindowFor);
+
 /** The Anthropic SDK adds `/v1/messages` itself, so a `/v1` suffix is dropped. */
 const hostForKind = (host: string, kind: ProviderKind): string => {
   const trimmed = host.trim().replace(/\/+$/, '');
@@ -138,10 +130,8 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
         : DEFAULT_LOCAL_MODEL;
   const maxTokens = readWholeNumber(env, 'LAL_MAX_TOKENS', { min: 1 });
   const budget = readWholeNumber(env, 'LAL_CONTEXT_TOKENS', { min: 1 }) ?? DEFAULT_CONTEXT_TOKENS;
-  const wanted = budget + (maxTokens ?? DEFAULT_REPLY_ROOM);
   const contextWindow =
-    readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ??
-    Math.ceil(wanted / CONTEXT_STEP) * CONTEXT_STEP;
+    readWholeNumber(env, 'LAL_NUM_CTX', { min: 1 }) ?? contextWindowFor(budget, maxTokens);
   return {
     kind,
     host: hostForKind(rawHost, kind),

@@ -15,7 +15,8 @@ import { describeError } from './describe-error.js';
 const FALLBACK_ENV = 'LAL_FALLBACK';
 const FALLBACK_COOLDOWN_ENV = 'LAL_FALLBACK_COOLDOWN_MS';
 /** How long the chain stays on a fallback before it tries the first server again. */
-const DEFAULT_FALLBACK_COOLDOWN_MS = 5 * 60 * 1000;
+export const DEFAULT_FALLBACK_COOLDOWN_MS = 5 * 60 * 1000;
+harden(DEFAULT_FALLBACK_COOLDOWN_MS);
 
 interface FallbackEntry {
   url: string;

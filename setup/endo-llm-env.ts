@@ -12,12 +12,13 @@ import type { SourceEnv } from './passed-env.js';
 import type { Say } from './say.js';
 
 /** Upstream's name → ours. */
-const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
+export const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
   ENDO_LLM_HOST: 'LAL_HOST',
   ENDO_LLM_MODEL: 'LAL_MODEL',
   ENDO_LLM_AUTH_TOKEN: 'LAL_AUTH_TOKEN',
   ENDO_LLM_NAME: 'LAL_NAME',
 });
+harden(ENDO_LLM_ENV);
 
 const isSet = (value: string | undefined): value is string =>
   typeof value === 'string' && value !== '';

@@ -1,28 +1,12 @@
 /**
  * Every LAL_/FAE_ variable some part of lal-fae reads, so a misspelt one in
- * `.env` or the shell is named instead of silently ignored.
+ * `.env` or the shell is named instead of silently ignored. The names come
+ * from the settings tables (providers/setting-row.ts says which).
  */
 import { closestNames } from '../providers/closest-names.js';
-import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
+import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
-
-/** Read by the setup scripts, the simulator and the developers' commands only; never passed to a caplet. */
-const SETUP_ENV_NAMES: readonly string[] = harden([
-  'LAL_PIN',
-  'LAL_RESTART',
-  'LAL_FORM',
-  'LAL_WORKER',
-  'LAL_AGENT_MODULE',
-  'LAL_SIM_NO_BUILD',
-  // npm run mutation's concurrency and the test files it hands vitest; the bench's mark on the
-  // child it runs itself again as (docs/configuration.md, "For developers").
-  'LAL_MUTATION_CONCURRENCY',
-  'LAL_MUTATION_TESTS',
-  'LAL_MUTATION_REPORT',
-  'LAL_MUTATION_INCREMENTAL',
-  'LAL_BENCH_CHILD',
-  'FAE_GUEST',
-]);
+import { SETUP_ENV_NAMES } from './setup-settings.js';
 
 /** Every LAL_/FAE_ variable read anywhere; docs/configuration.md has each (test/docs-configuration.test.ts). */
 export const KNOWN_SETTINGS: readonly string[] = [

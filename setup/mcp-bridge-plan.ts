@@ -8,7 +8,8 @@
 import { Fail, q } from '@endo/errors';
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import { readMcpSettings, storableMcpArgs, MCP_ENV_NAMES } from '../tools/lib/mcp/mcp-settings.js';
+import { readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
+import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 

@@ -1,4 +1,4 @@
-import { PROVIDER_ENV_NAMES } from '../providers/config.js';
+import { PROVIDER_ENV_NAMES } from '../providers/provider-settings.js';
 import { fallbackTokenNames } from '../providers/fallback-config.js';
 import { AGENT_ENV_NAMES } from '../src/config/settings.js';
 

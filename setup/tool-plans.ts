@@ -9,7 +9,7 @@ import {
   toolModuleUrl,
   type ToolName,
 } from '../tools/index.js';
-import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
+import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 

@@ -4,6 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SETTINGS } from '../setup/known-settings.js';
 import { AGENT_SETTINGS, LIMIT_SETTINGS } from '../src/config/settings.js';
+import { PROVIDER_SETTINGS } from '../providers/provider-settings.js';
+import type { SettingRow } from '../providers/setting-row.js';
+import { TOOL_SETTINGS } from '../tools/lib/tool-settings.js';
+import { SETUP_SETTINGS } from '../setup/setup-settings.js';
 import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { readRepoFile } from './support/repo-files.js';
 
@@ -28,15 +32,37 @@ describe('docs/configuration.md', () => {
     expect(rowNames.filter(name => !KNOWN_SETTINGS.includes(name))).toEqual([]);
   });
 
-  it("shows each of the agent's settings as the table in src/config/settings.ts says it", () => {
-    expect(AGENT_SETTINGS.length).toBeGreaterThan(30);
-    const rowOf = (name: string) =>
-      page.split('\n').find(line => line.startsWith(`| \`${name}\` |`));
-    const differ = AGENT_SETTINGS.filter(
-      setting =>
-        rowOf(setting.env) !== `| \`${setting.env}\` | ${setting.default} | ${setting.doc} |`,
-    ).map(setting => `${setting.env}: ${rowOf(setting.env) ?? 'no row'}`);
+  // Each part keeps its rows beside its reader; a row that differs is named with the file to edit.
+  const TABLES: [string, readonly SettingRow[]][] = [
+    ['src/config/settings.ts', AGENT_SETTINGS],
+    ['providers/provider-settings.ts', PROVIDER_SETTINGS],
+    ['tools/lib/tool-settings.ts', TOOL_SETTINGS],
+    ['setup/setup-settings.ts', SETUP_SETTINGS],
+  ];
+  const lineOf = (row: SettingRow) =>
+    `| ${[row.env, ...(row.alsoEnv ?? [])].map(name => `\`${name}\``).join(', ')} | ${row.default} | ${row.doc} |`;
+  const rowOf = (row: SettingRow) =>
+    page.split('\n').find(line => line.startsWith(`| \`${row.env}\``));
+
+  it.each(TABLES)('shows each row of %s as that table says it', (_file, rows) => {
+    expect(rows.length).toBeGreaterThan(5);
+    const differ = rows
+      .filter(row => rowOf(row) !== lineOf(row))
+      .map(
+        row => `${row.env}: the page has ${rowOf(row) ?? 'no row'}; the table says ${lineOf(row)}`,
+      );
     expect(differ).toEqual([]);
+  });
+
+  it('has no row of a LAL_, FAE_ or MCP_ setting that no table holds', () => {
+    const held = new Set(
+      TABLES.flatMap(([, rows]) => rows.flatMap(row => [row.env, ...(row.alsoEnv ?? [])])),
+    );
+    const pageRows = [...page.matchAll(/^\| ([^|]+) \|/gm)].flatMap(match =>
+      [...match[1]!.matchAll(/`((?:LAL|FAE|MCP)_[A-Z0-9_]+)`/g)].map(name => name[1]!),
+    );
+    expect(pageRows.length).toBeGreaterThan(60);
+    expect(pageRows.filter(name => !held.has(name))).toEqual([]);
   });
 
   it('takes the limits the agent uses from the same table', () => {

@@ -8,7 +8,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MCP_ENV_NAMES, readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
+import { readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
+import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { planMcpBridge } from '../setup/mcp-bridge-plan.js';
 import { makeTempDir } from './tools-helpers.js';
 

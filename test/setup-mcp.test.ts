@@ -10,7 +10,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { MCP_ENV_NAMES, readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
+import { readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
+import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import {
   agentSource,

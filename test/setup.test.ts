@@ -13,7 +13,7 @@ import type { HostPowers, MessageRecord } from '../sim/mail-host/index.js';
 import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { pickEnv } from '../setup/passed-env.js';
-import { SANDBOX_ENV_NAMES } from '../tools/lib/sandbox/sandbox-settings.js';
+import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';

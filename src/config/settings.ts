@@ -7,18 +7,8 @@
  * (setup/known-settings.ts) come from the same table.
  */
 import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
+import { settingNames, type SettingRow } from '../../providers/setting-row.js';
 import type { Env } from '../../providers/types.js';
-
-/** One setting as docs/configuration.md shows it: variable, default, meaning; and what reads it. */
-export interface SettingRow {
-  env: string;
-  /** The default, as the table's second column says it. */
-  default: string;
-  /** What reads the value, and what it takes. */
-  read: string;
-  /** The table's third column. */
-  doc: string;
-}
 
 interface NumberSetting {
   env: string;
@@ -261,7 +251,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
   },
 ];
 
-/** Every setting of the agent (the providers' are in providers/config.ts), as docs/configuration.md's rows. */
+/** Every setting of the agent (the providers' are in providers/provider-settings.ts), as docs/configuration.md's rows. */
 export const AGENT_SETTINGS: readonly SettingRow[] = harden([
   ...Object.values(LIMIT_SETTINGS).map(setting => ({
     env: setting.env,
@@ -280,9 +270,7 @@ export const AGENT_SETTINGS: readonly SettingRow[] = harden([
 harden(AGENT_SETTINGS);
 
 /** Every variable the agent itself reads: the ones setup passes to it (with the providers'). */
-export const AGENT_ENV_NAMES: readonly string[] = harden(
-  AGENT_SETTINGS.map(setting => setting.env),
-);
+export const AGENT_ENV_NAMES: readonly string[] = settingNames(AGENT_SETTINGS);
 harden(AGENT_ENV_NAMES);
 
 /** The agent's name in its log lines and help(): LAL_NAME (setup passes the guest's name), else the persona. */

@@ -9,7 +9,7 @@ import { E } from '@endo/far';
 import type { MessageRecord, makeMailHost } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
-import { SANDBOX_ENV_NAMES } from '../../tools/lib/sandbox/sandbox-settings.js';
+import { SANDBOX_ENV_NAMES } from '../../tools/lib/tool-settings.js';
 
 type MailHost = ReturnType<typeof makeMailHost>;
 

@@ -10,29 +10,8 @@ import path from 'node:path';
 import type { Env } from '../../../providers/types.js';
 import { FLAG_EXPECTED, readFlag } from '../../../providers/read-flag.js';
 import { readSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
+import { DEFAULT_MCP_TIMEOUT_MS } from '../tool-settings.js';
 
-/** Every variable the bridge reads; setup-tools passes exactly these to `mcp-<name>`. */
-export const MCP_ENV_NAMES: readonly string[] = Object.freeze([
-  'MCP_NAME',
-  'MCP_COMMAND',
-  'MCP_ARGS',
-  'MCP_ENV',
-  'MCP_CWD',
-  'MCP_READ_ONLY',
-  'MCP_URL',
-  'MCP_AUTH_TOKEN_FILE',
-  'MCP_ALLOW_NETWORK',
-  'MCP_UNSANDBOXED',
-  'MCP_TIMEOUT_MS',
-  'FAE_SANDBOX_MAX_PROCESSES',
-  'FAE_SANDBOX_MEMORY_MB',
-  'FAE_SANDBOX_CPU_SECONDS',
-  'FAE_SANDBOX_FILE_MB',
-]);
-harden(MCP_ENV_NAMES);
-
-const DEFAULT_MCP_TIMEOUT_MS = 60_000;
-harden(DEFAULT_MCP_TIMEOUT_MS);
 /** The longest a host may allow one call. */
 const LARGEST_MCP_TIMEOUT_MS = 600_000;
 harden(LARGEST_MCP_TIMEOUT_MS);

@@ -1,22 +1,12 @@
 /**
  * How runCommand confines a command, read once from the tool caplet's env
- * when the tool is made. Defaults live here; a bad value is refused with an
+ * when the tool is made (its defaults and names: ../tool-settings.ts); a bad value is refused with an
  * error naming the variable.
  */
 import { b, Fail, makeError, q, X } from '@endo/errors';
 import type { Env } from '../../../providers/types.js';
 import { FLAG_EXPECTED, readFlag } from '../../../providers/read-flag.js';
-
-/** Every variable the sandbox reads; setup-tools passes these to run-command-tool. */
-export const SANDBOX_ENV_NAMES: readonly string[] = Object.freeze([
-  'FAE_RUN_COMMAND_UNSANDBOXED',
-  'FAE_SANDBOX_ALLOW_NETWORK',
-  'FAE_SANDBOX_MAX_PROCESSES',
-  'FAE_SANDBOX_MEMORY_MB',
-  'FAE_SANDBOX_CPU_SECONDS',
-  'FAE_SANDBOX_FILE_MB',
-]);
-harden(SANDBOX_ENV_NAMES);
+import { DEFAULT_SANDBOX_LIMITS } from '../tool-settings.js';
 
 export interface SandboxSettings {
   /** FAE_RUN_COMMAND_UNSANDBOXED: the host's explicit opt-out; commands run with the worker's rights. */
@@ -32,14 +22,6 @@ export interface SandboxSettings {
   /** FAE_SANDBOX_FILE_MB: the largest file a command may write (RLIMIT_FSIZE). */
   fileBytes: number;
 }
-
-const DEFAULT_SANDBOX_LIMITS = Object.freeze({
-  maxProcesses: 256,
-  memoryMb: 2048,
-  cpuSeconds: 60,
-  fileMb: 1024,
-});
-harden(DEFAULT_SANDBOX_LIMITS);
 
 const MB = 1024 * 1024;
 const readOnOff = (env: Env, name: string, toolName: string): boolean =>
