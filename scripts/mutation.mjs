@@ -161,6 +161,17 @@ const modules = [
     ],
   },
   {
+    name: 'holds',
+    mutate: ['src/lifecycle/holds.ts', 'src/memory/stored-holds.ts'],
+    tests: [
+      'test/lifecycle-holds.test.ts',
+      'test/memory-store.test.ts',
+      'test/peers-ledger-and-bounds.test.ts',
+      'test/peers-conversation-bounds.test.ts',
+      'test/agent-holds-restart.test.ts',
+    ],
+  },
+  {
     name: 'peers',
     mutate: ['src/peers/conversation-bounds.ts', 'src/peers/sender-ledger.ts'],
     tests: [
@@ -172,7 +183,11 @@ const modules = [
   {
     name: 'explain-failure',
     mutate: ['src/agent-tools/explain-failure.ts'],
-    tests: ['test/tools-teaching-errors.test.ts', 'test/tools-teaching-errors-ops.test.ts'],
+    tests: [
+      'test/tools-explain-failure.test.ts',
+      'test/tools-teaching-errors.test.ts',
+      'test/tools-teaching-errors-ops.test.ts',
+    ],
   },
   {
     name: 'check-server',
@@ -184,26 +199,39 @@ const modules = [
     ],
   },
   {
+    name: 'grant',
+    mutate: ['src/helpers/grant.ts'],
+    tests: ['test/helpers-grant.test.ts', 'test/agent-helpers.test.ts'],
+  },
+  {
     name: 'recall',
     mutate: [
       'src/recall/history-archive.ts',
       'src/recall/rank-bm25.ts',
       'src/recall/search-words.ts',
+      'src/recall/search-history.ts',
     ],
-    tests: ['test/recall-history.test.ts', 'test/recall-ranking.test.ts'],
+    tests: [
+      'test/recall-history.test.ts',
+      'test/recall-ranking.test.ts',
+      'test/recall-bounds.test.ts',
+      'test/recall-search.test.ts',
+    ],
   },
   {
     name: 'mcp-settings',
-    mutate: [
-      'tools/lib/mcp/mcp-settings.ts',
-      'tools/lib/mcp/server-launch.ts',
-      'setup/mcp-bridge-plan.ts',
-    ],
+    mutate: ['tools/lib/mcp/mcp-settings.ts', 'setup/mcp-bridge-plan.ts'],
     tests: [
       'test/mcp-settings-cases.test.ts',
       'test/mcp-server-launch.test.ts',
       'test/setup-mcp.test.ts',
     ],
+  },
+  {
+    // Apart from setup-mcp: under Stryker's runner the plan's module doubles reach the files after it.
+    name: 'mcp-launch',
+    mutate: ['tools/lib/mcp/server-launch.ts'],
+    tests: ['test/mcp-server-launch.test.ts', 'test/mcp-server-launch-plan.test.ts'],
   },
 ];
 

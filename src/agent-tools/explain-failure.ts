@@ -27,16 +27,9 @@ harden(quoteList);
 
 type Path = string[];
 
-const asPath = (value: unknown): Path | undefined => {
-  if (typeof value === 'string' && value !== '') return value.split('/');
-  if (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(part => typeof part === 'string' && part !== '')
-  )
-    return value as string[];
-  return undefined;
-};
+/** A name or path as the call's values hold it: ./read-args.ts has refused empty names and parts. */
+const asPath = (value: unknown): Path =>
+  typeof value === 'string' ? value.split('/') : Array.isArray(value) ? (value as Path) : [];
 
 /** What a tool or op reads that must exist, and what it makes, from its record (./builtin-schemas.ts). */
 const namedBy = (
@@ -51,22 +44,16 @@ const namedBy = (
   return { existing: record?.existing ?? [], made: record?.made ?? [], kinds };
 };
 
-const pathsNamed = (name: string, op: string, args: Args): { path: Path; whole: boolean }[] => {
+/** The paths the call names that must exist: of a name it makes, the folder it goes in. */
+const pathsNamed = (name: string, op: string, args: Args): Path[] => {
   const { existing, made, kinds } = namedBy(name, op);
-  const found: { path: Path; whole: boolean }[] = [];
+  const found: Path[] = [];
   for (const key of existing) {
     // A `paths` parameter names several, each of which must exist.
     const items = kinds[key] === 'paths' ? args[key] : [args[key]];
-    if (Array.isArray(items))
-      for (const item of items) {
-        const path = asPath(item);
-        if (path !== undefined) found.push({ path, whole: true });
-      }
+    if (Array.isArray(items)) for (const item of items) found.push(asPath(item));
   }
-  for (const key of made) {
-    const path = asPath(args[key]);
-    if (path !== undefined && path.length > 1) found.push({ path: path.slice(0, -1), whole: true });
-  }
+  for (const key of made) found.push(asPath(args[key]).slice(0, -1));
   return found;
 };
 
@@ -87,7 +74,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const aboutName = (name: string) => new RegExp(escape(JSON.stringify(name)));
 const aboutNumber = (number: bigint) => new RegExp(`(?<![0-9])${number}(?![0-9])`);
 
-/** The first name of `path` that does not exist, and the names nearest to it; undefined when all do. */
+/** The first name of `path` that does not exist, and the names nearest to it; undefined when all do (or none is given). */
 const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> => {
   for (let index = 0; index < path.length; index += 1) {
     const prefix = path.slice(0, index + 1);
@@ -97,7 +84,7 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
     const folder = path.slice(0, index);
     const where = folder.length === 0 ? 'your directory' : `"${folder.join('/')}"`;
     // eslint-disable-next-line no-await-in-loop -- once, for the name that is missing
-    const names = (await powers.list(...folder)).filter(name => typeof name === 'string');
+    const names = await powers.list(...folder);
     const near = closestNames(path[index]!, names);
     const about = aboutName(path[index]!);
     const missing = `there is no "${path[index]}" in ${where}`;
@@ -113,14 +100,11 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
   return undefined;
 };
 
-/** The call's values hold a message number as the bigint ./read-args.ts read from 5, "5" or "+5". */
-const messageNumberOf = (args: Args): bigint | undefined =>
-  typeof args.messageNumber === 'bigint' ? args.messageNumber : undefined;
-
 /** What is wrong with the message number or edge name, when either names nothing. */
-const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | undefined> => {
-  const number = messageNumberOf(args);
-  if (number === undefined) return undefined;
+const messageHint = async (powers: Far, args: Args): Promise<Hint | undefined> => {
+  // The call's values hold a message number as the bigint ./read-args.ts read from 5, "5" or "+5".
+  const number = args.messageNumber;
+  if (typeof number !== 'bigint') return undefined;
   const inbox = await powers.listMessages();
   const message = inbox.find(each => each.number === number);
   if (message === undefined) {
@@ -137,7 +121,8 @@ const messageHint = async (powers: Far, op: string, args: Args): Promise<Hint | 
     };
   }
   const edgeName = args.edgeName;
-  if ((op === 'adopt' || op === 'adoptTool') && typeof edgeName === 'string') {
+  // Only adopt and adoptTool read an edge name.
+  if (typeof edgeName === 'string') {
     const edges = stringList(message.names);
     if (edges.includes(edgeName)) return undefined;
     return {
@@ -169,10 +154,8 @@ const hintsFor = async (
   // The look-ups only help: one that fails adds nothing, and the error stands as it is.
   const quietly = (lookUp: Promise<Hint | undefined>) => lookUp.catch(() => undefined);
   const found = await Promise.all([
-    quietly(messageHint(powers, op, args)),
-    ...pathsNamed(grouped?.group ?? name, op, args).map(({ path }) =>
-      quietly(missingName(powers, path)),
-    ),
+    quietly(messageHint(powers, args)),
+    ...pathsNamed(grouped?.group ?? name, op, args).map(path => quietly(missingName(powers, path))),
   ]);
   for (const hint of found)
     if (hint !== undefined && hint.about.test(message) && !hints.includes(hint.text))
