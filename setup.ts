@@ -32,7 +32,7 @@ import {
 } from './setup/read-setup-env.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
-import { provisionManager } from './setup/provision-manager.js';
+import { provisionManager, readManagerWorker } from './setup/provision-manager.js';
 import { assertModuleExists } from './setup/module-specifier.js';
 import { sayToConsole, type Say } from './setup/say.js';
 import type { SetupHostRef } from './setup/setup-host.js';
@@ -107,6 +107,8 @@ export const makeSetup =
         managerSpecifier,
         agentSpecifier,
         env: pickEnv(env, ['LAL_LOG']),
+        worker: readManagerWorker(env, daemon.worker),
+        restart: readRestart(env),
         pin: readPin(env),
         say,
       });

@@ -21,11 +21,18 @@ interface Names {
   host: string;
   self: string;
   main: string;
+  none: string;
   pins: string;
 }
 
-const OLD: Names = { host: 'HOST', self: 'SELF', main: 'MAIN', pins: 'PINS' };
-const NEWEST: Names = { host: '@host', self: '@self', main: '@main', pins: '@pins' };
+const OLD: Names = { host: 'HOST', self: 'SELF', main: 'MAIN', none: 'NONE', pins: 'PINS' };
+const NEWEST: Names = {
+  host: '@host',
+  self: '@self',
+  main: '@main',
+  none: '@none',
+  pins: '@pins',
+};
 
 export interface Parties {
   generation: Generation;

@@ -11,6 +11,7 @@ import { mailSteps } from './steps-mail.js';
 import { nameSteps } from './steps-names.js';
 import { editSteps, evaluateSteps, proposalSteps, requestSteps } from './steps-asks.js';
 import { afterRestartSteps } from './steps-restart.js';
+import { capletEnvAfterRestartSteps, capletEnvSteps } from './steps-caplet-env.js';
 
 export type PhaseName = 'before-restart' | 'after-restart';
 export const PHASES: readonly PhaseName[] = ['before-restart', 'after-restart'];
@@ -34,8 +35,10 @@ export const runPhase = async (phase: PhaseName, host: unknown): Promise<PhaseRu
     } else {
       await proposalSteps(rec, parties);
     }
+    await capletEnvSteps(rec, parties);
   } else {
     await afterRestartSteps(rec, parties);
+    await capletEnvAfterRestartSteps(rec, parties);
   }
   const outcomes = rec.outcomes.map(outcome => ({ ...outcome, step: `${phase}: ${outcome.step}` }));
   return { generation: parties.generation, outcomes };

@@ -161,6 +161,17 @@ const modules = [
     ],
   },
   {
+    name: 'holds',
+    mutate: ['src/lifecycle/holds.ts', 'src/memory/stored-holds.ts'],
+    tests: [
+      'test/lifecycle-holds.test.ts',
+      'test/memory-store.test.ts',
+      'test/peers-ledger-and-bounds.test.ts',
+      'test/peers-conversation-bounds.test.ts',
+      'test/agent-holds-restart.test.ts',
+    ],
+  },
+  {
     name: 'peers',
     mutate: ['src/peers/conversation-bounds.ts', 'src/peers/sender-ledger.ts'],
     tests: [

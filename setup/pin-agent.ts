@@ -12,6 +12,7 @@ import { E } from '@endo/far';
 import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
+import { describeError } from '../providers/describe-error.js';
 
 export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
 
@@ -19,7 +20,7 @@ export type PinOutcome = 'pinned' | 'kept' | 'unpinned' | 'none';
  * Removes the pin before the agent is replaced: the daemon revives PINS
  * after each collection, so a pinned agent that is cancelled comes back.
  */
-export const unpinAgent = async (
+const unpinAgent = async (
   host: SetupHostRef,
   daemon: SetupDaemon,
   controllerName: string,
@@ -28,7 +29,25 @@ export const unpinAgent = async (
   if ((await E(host).identify(pins, controllerName)) !== undefined)
     await E(host).remove(pins, controllerName);
 };
-harden(unpinAgent);
+
+/**
+ * Unpins and cancels a running caplet before a new one is made under its
+ * name (LAL_RESTART=1): makeUnconfined would otherwise leave the old one
+ * running beside it, and its pin would revive it.
+ */
+export const stopToReplace = async (
+  host: SetupHostRef,
+  daemon: SetupDaemon,
+  controllerName: string,
+  say: Say,
+): Promise<void> => {
+  await unpinAgent(host, daemon, controllerName);
+  say(`stopping the old agent "${controllerName}"`);
+  await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
+    say(`could not stop "${controllerName}" first (${describeError(error)}); replacing it anyway`),
+  );
+};
+harden(stopToReplace);
 
 export const pinAgent = async (
   host: SetupHostRef,

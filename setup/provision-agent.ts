@@ -10,16 +10,16 @@ import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
 import {
-  ownWorker,
+  describeWorker,
   TOKEN_AT_REST_ADVICE,
+  workerForChosen,
   type GuestNames,
   type Persona,
 } from './read-setup-env.js';
 import type { Say } from './say.js';
-import { pinAgent, unpinAgent, type PinOutcome } from './pin-agent.js';
+import { pinAgent, stopToReplace, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/agent-tools/tools-directory.js';
 import { chooseNames, markOurs } from './our-agents.js';
-import { describeError } from '../providers/describe-error.js';
 
 export interface ProvisionAgentOptions {
   /** The daemon's generation and the names that differ (setup-daemon.ts). */
@@ -125,8 +125,7 @@ export const provisionAgent = async (
   if (moved !== undefined) say(moved);
   const { guestName, agentName, controllerName } = names;
   // A worker of its own is named after the guest it became (lal-2 beside upstream's lal).
-  const worker =
-    options.worker === ownWorker(options.names.guestName) ? ownWorker(guestName) : options.worker;
+  const worker = workerForChosen(options.worker, options.names.guestName, guestName);
   const introducedNames = harden({ ...(options.introducedNames ?? {}) });
 
   const guestExisted = await E(host).has(guestName);
@@ -175,15 +174,7 @@ export const provisionAgent = async (
     const pin = await pinAgent(host, daemon, controllerName, options.pin, say);
     return harden({ names, guest: 'reused', agent: revived ? 'revived' : 'kept', handed, pin });
   }
-  if (controllerExists) {
-    await unpinAgent(host, daemon, controllerName);
-    say(`stopping the old agent "${controllerName}"`);
-    await Promise.resolve(E(host).cancel(controllerName)).catch((error: unknown) =>
-      say(
-        `could not stop "${controllerName}" first (${describeError(error)}); replacing it anyway`,
-      ),
-    );
-  }
+  if (controllerExists) await stopToReplace(host, daemon, controllerName, say);
 
   // LAL_NAME: the guest's name, which the agent's log lines carry.
   const env = harden({ ...options.env, LAL_PERSONA: persona, LAL_NAME: guestName });
@@ -196,11 +187,7 @@ export const provisionAgent = async (
   say(
     `started the ${persona} agent as "${controllerName}", passing ${Object.keys(env).join(', ')}`,
   );
-  say(
-    worker === daemon.worker
-      ? `it runs in the daemon's main worker "${daemon.worker}", shared with every caplet there (LAL_WORKER)`
-      : `it runs in a worker of its own, "${worker}" (LAL_WORKER=${daemon.worker} shares the daemon's main one)`,
-  );
+  say(describeWorker(worker, daemon.worker));
   if (options.env.LAL_AUTH_TOKEN !== undefined) say(TOKEN_AT_REST_ADVICE);
   await markOurs(host, controllerName);
   const pin = await pinAgent(host, daemon, controllerName, options.pin, say);

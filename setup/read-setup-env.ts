@@ -65,13 +65,12 @@ export const readPin = (env: SourceEnv): boolean => readSetupFlag(env, 'LAL_PIN'
 harden(readPin);
 
 /**
- * The worker an agent and its tool caplets run in (LAL_WORKER): by default one
- * of their own, `worker-for-<guest>`, so a fault in one agent or its tools
- * (a worker the daemon ends) takes no other agent down (issue 35); the
- * daemon's main worker's name (MAIN, @main) or any other shares one.
+ * The worker an agent and its tool caplets, or the agent manager, run in
+ * (LAL_WORKER): by default one of their own, `worker-for-<guest>`, so a fault
+ * in one of them (a worker the daemon ends) takes no other down (issue 35);
+ * the daemon's main worker's name (MAIN, @main) or any other shares one.
  */
-export const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
-harden(ownWorker);
+const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
 
 export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
   const raw = (env.LAL_WORKER ?? '').trim();
@@ -82,6 +81,22 @@ export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string
   return raw;
 };
 harden(readWorker);
+
+/**
+ * The worker for a guest that was given another name than asked
+ * (our-agents.ts: `lal-2` beside upstream's `lal`): a worker of its own
+ * follows the guest's name, a shared one stays.
+ */
+export const workerForChosen = (worker: string, askedGuest: string, chosenGuest: string): string =>
+  worker === ownWorker(askedGuest) ? ownWorker(chosenGuest) : worker;
+harden(workerForChosen);
+
+/** Said after a caplet is started: which worker it runs in, and the setting that changes it. */
+export const describeWorker = (worker: string, mainWorker: string): string =>
+  worker === mainWorker
+    ? `it runs in the daemon's main worker "${mainWorker}", shared with every caplet there (LAL_WORKER)`
+    : `it runs in a worker of its own, "${worker}" (LAL_WORKER=${mainWorker} shares the daemon's main one)`;
+harden(describeWorker);
 
 /** LAL_FORM=0 leaves out the agent manager and its "Add an agent" form (newest daemon); on by default. */
 export const readForm = (env: SourceEnv): boolean => readSetupFlag(env, 'LAL_FORM', true);

@@ -21,7 +21,7 @@ const SETUP_ROWS: readonly SettingRow[] = [
     env: 'LAL_RESTART',
     default: 'off',
     read: 'readRestart (setup/read-setup-env.ts): an on/off word',
-    doc: 'setup scripts only: `1` replaces a running agent with one started with the current settings (and unpins the old one first); without it a running agent is kept',
+    doc: 'setup scripts only: `1` replaces a running agent (and, on the newest daemon, the agent manager) with one started with the current settings (and unpins the old one first); without it a running agent is kept',
   },
   {
     env: 'FAE_GUEST',
@@ -33,7 +33,7 @@ const SETUP_ROWS: readonly SettingRow[] = [
     env: 'LAL_WORKER',
     default: '`worker-for-<guest>`',
     read: 'readWorker (setup/read-setup-env.ts): a pet name',
-    doc: "setup scripts only: the worker the agent (and, for `setup-tools.js`, its tool caplets and MCP bridge) runs in. By default one of its own, so a fault that ends a worker (a collected directory, a crash) takes no other agent down; `MAIN` (`@main` on the newest daemon) shares the daemon's main worker, another name shares that worker",
+    doc: "setup scripts only: the worker the agent (and, for `setup-tools.js`, its tool caplets and MCP bridge) runs in; `setup.js` on the newest daemon starts the agent manager by the same rule, in `worker-for-setup-lal` by default. By default one of its own, so a fault that ends a worker (a collected directory, a crash) takes no other agent down; `MAIN` (`@main` on the newest daemon) shares the daemon's main worker, another name shares that worker",
   },
   {
     env: 'LAL_FORM',

@@ -263,7 +263,7 @@ describe('the store of the previous version', () => {
     expect(memory.wakeUps).toHaveLength(1);
     expect(JSON.stringify(memory.usage)).toContain('old-model');
     expect(memory.asks).toEqual({ next: 1, pending: [] });
-    expect(memory.toldToWait).toEqual([]);
+    expect(memory.holds).toEqual([]);
     expect(await run.help()).toMatch(/w1 at .* for HOST: "water the plants"/);
   });
 });

@@ -27,7 +27,7 @@ const { start } = useAgents();
 
 const stored = async (
   run: AgentRun,
-): Promise<{ version: number; asks?: { pending: { id: string }[] }; toldToWait?: string[] }> =>
+): Promise<{ version: number; asks?: { pending: { id: string }[] }; holds?: { key: string }[] }> =>
   JSON.parse((await guest(run).lookup('agent-memory')) as string);
 const pendingIds = async (run: AgentRun) =>
   ((await stored(run)).asks?.pending ?? []).map(ask => ask.id);
@@ -360,7 +360,7 @@ describe('the quota over a restart', () => {
     await run.send('two');
     const toldTwo = (await run.reply(/hour's budget/)).strings!.join('');
     const two = /#(\d+)/.exec(toldTwo)![1];
-    await expect.poll(async () => (await stored(run)).toldToWait ?? []).toHaveLength(1);
+    await expect.poll(async () => (await stored(run)).holds ?? []).toHaveLength(1);
     await run.restart([]);
     // Served in order: once "three" is held and told, "two" (replayed first) has been held again.
     await run.send('three');
@@ -370,11 +370,11 @@ describe('the quota over a restart', () => {
     );
     expect(toldAboutTwo).toHaveLength(1);
     // Saved after the piece of work that held it, which may be just after the sender was told.
-    await expect.poll(async () => (await stored(run)).toldToWait).toHaveLength(2);
+    await expect.poll(async () => (await stored(run)).holds).toHaveLength(2);
     run.provider.push(say('second'));
     clock.advance(60 * 60_000);
     await run.reply('second');
     // "two" is served and forgotten; "three" is held again by the next hour's budget (its sender told already).
-    await expect.poll(async () => (await stored(run)).toldToWait).toHaveLength(1);
+    await expect.poll(async () => (await stored(run)).holds).toHaveLength(1);
   });
 });

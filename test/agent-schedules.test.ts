@@ -13,7 +13,6 @@ import { E } from '@endo/far';
 import { DAEMON_PROFILES } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import {
-  asMessages,
   latestMessageNumber,
   replyStep,
   textOf,
@@ -21,6 +20,7 @@ import {
   type AgentRun,
 } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
+import { fromAgentToHost } from './support/agent-observers.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const { start } = useAgents();
@@ -50,11 +50,6 @@ const adoptBob: Step[] = [
     }),
   replyStep('noted'),
 ];
-
-const fromAgentToHost = async (run: AgentRun) =>
-  asMessages(await E(run.host.host).listMessages()).filter(
-    message => message.type === 'package' && message.from === run.host.guest(run.name).id,
-  );
 
 describe.each(DAEMON_PROFILES)('schedules on the %s daemon', profile => {
   test('every hour: one turn an hour; a day of downtime is one turn that counts what was missed', async () => {

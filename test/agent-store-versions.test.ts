@@ -104,7 +104,7 @@ describe('a store in the previous format (version 4)', () => {
 
 describe('a memory of an unknown version', () => {
   const newer = JSON.stringify({
-    version: 9,
+    version: 10,
     conversation: { digest: [], omitted: 0, turns: [] },
     handled: [],
     somethingNew: 'kept',
@@ -118,17 +118,17 @@ describe('a memory of an unknown version', () => {
       steps: [say('hello')],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 9, newer than 8\); kept aside as "agent-memory-v9"/,
+      /agent-memory is not a memory this version can read \(version 10, newer than 9\); kept aside as "agent-memory-v10"/,
     );
-    expect(await run.help()).toMatch(/kept aside as "agent-memory-v9", untouched/);
+    expect(await run.help()).toMatch(/kept aside as "agent-memory-v10", untouched/);
     await run.send('hi');
     await run.reply('hello');
     await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(VERSION);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v9')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v10')).toBe(newer);
     // The next run reads its own memory, and leaves the kept one alone.
     await run.restart([]);
     expect(await run.help()).not.toMatch(/kept aside/);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v9')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v10')).toBe(newer);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   saveMemory,
   trackHandled,
   freshMemory,
+  type Memory,
 } from '../src/memory/agent-memory.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
@@ -59,6 +60,22 @@ const load = async (stored: unknown, fail: { lookup?: boolean } = {}) => {
   return { memory, logs };
 };
 
+/** Saves `memory` into a fresh store, and loads it back: what was stored, and what loads. */
+const saveAndLoad = async (memory: Memory) => {
+  const { powers, values } = makeStore();
+  await saveMemory(
+    powers,
+    memory,
+    () => {},
+    text => text,
+  );
+  const stored = values.get(MEMORY_NAME);
+  return {
+    saved: JSON.parse(stored as string) as Record<string, unknown>,
+    again: await load(stored),
+  };
+};
+
 describe('loadMemory', () => {
   test('no memory yet: a fresh one, nothing logged', async () => {
     const { memory, logs } = await load(undefined);
@@ -76,7 +93,7 @@ describe('loadMemory', () => {
       usage: { since: NOW, byModel: {}, recent: [] },
       wakeUps: [],
       asks: { next: 1, pending: [] },
-      toldToWait: [],
+      holds: [],
       notices: [],
       senders: [],
       helpers: { seq: 0, running: [] },
@@ -113,7 +130,7 @@ describe('loadMemory', () => {
       usage,
       wakeUps: [wakeUp],
       asks: migrated,
-      toldToWait: ['id:x'],
+      holds: [{ key: 'message id:x', why: 'quota' }],
       notices: [],
       senders: [],
       helpers: { seq: 0, running: [] },
@@ -136,7 +153,7 @@ describe('loadMemory', () => {
     ]);
   });
 
-  test('a version 6 memory keeps the senders it served and their holds; a damaged one is left out', async () => {
+  test('a version 6 memory keeps the senders it served and their holds (moved to the told marks); a damaged one is left out', async () => {
     const bob = {
       key: '0123456789abcdef:fedcba9876543210',
       name: 'bob',
@@ -157,7 +174,10 @@ describe('loadMemory', () => {
         senders: [bob, { ...bob, key: 'other', held: 'forever' }, 'carol'],
       }),
     );
-    expect(memory.senders).toEqual([bob]);
+    const { held: _held, told: _told, ...counts } = bob;
+    expect(memory.senders).toEqual([counts]);
+    // The hold the HOST was told of is in the one list of told marks (version 9).
+    expect(memory.holds).toEqual([{ key: `sender ${bob.key}`, why: 'exchanges' }]);
     expect(memory.conversation).toEqual(conversation);
     expect(logs).toEqual([]);
   });
@@ -196,15 +216,53 @@ describe('loadMemory', () => {
     expect(memory.helpers).toEqual({ seq: 3, running: [helper] });
     expect(logs).toEqual([`${MEMORY_NAME}: 1 running helper(s) did not read and were left out`]);
     // Saved and loaded again as it was.
-    const { powers, values } = makeStore();
-    await saveMemory(
-      powers,
-      memory,
-      () => {},
-      text => text,
-    );
-    const again = await load(values.get(MEMORY_NAME));
+    const { again } = await saveAndLoad(memory);
     expect(again.memory.helpers).toEqual({ seq: 3, running: [helper] });
+  });
+
+  test('a version 8 memory: its told marks, kept in two places, load into the one list; a damaged one is left out and logged; saved as version 9 they load again', async () => {
+    const record = {
+      key: 'aaaaaaaaaaaaaaaa:bbbbbbbbbbbbbbbb',
+      name: 'bob',
+      served: 3,
+      last: NOW - 1_000,
+      exchanges: 0,
+      minutes: [[NOW - 60_000, 3]],
+    };
+    // As the release before wrote it: the quota's toldToWait, and each sender's held and told.
+    const version8 = {
+      version: 8,
+      conversation,
+      handled: [],
+      usage,
+      wakeUps: [],
+      toldToWait: ['id:x', 42, 'id:y', 'id:x'],
+      senders: [
+        { ...record, held: 'hourly', told: true },
+        // Held, the HOST not yet told: no mark, so the HOST is told at its next message.
+        { ...record, key: 'c:d', name: 'carol', held: 'exchanges' },
+        { ...record, key: 'e:f', name: 'dave' },
+        // Told of no hold: damaged.
+        { ...record, key: 'g:h', name: 'erin', told: true },
+      ],
+      helpers: { seq: 0, running: [] },
+    };
+    const marks = [
+      { key: `sender ${record.key}`, why: 'hourly' },
+      { key: 'message id:x', why: 'quota' },
+      { key: 'message id:y', why: 'quota' },
+    ];
+    const { memory, logs } = await load(JSON.stringify(version8));
+    expect(memory.holds).toEqual(marks);
+    expect(memory.senders.map(each => each.name)).toEqual(['bob', 'carol', 'dave', 'erin']);
+    expect(memory.senders.every(each => !('held' in each) && !('told' in each))).toBe(true);
+    expect(logs).toEqual([`${MEMORY_NAME}: 3 told mark(s) did not read and were left out`]);
+    const { saved, again } = await saveAndLoad(memory);
+    expect(saved.version).toBe(9);
+    expect(saved).not.toHaveProperty('toldToWait');
+    expect(again.memory.holds).toEqual(marks);
+    expect(again.memory.senders).toEqual(memory.senders);
+    expect(again.logs).toEqual([]);
   });
 
   test('a whole version 3 memory loads as it was saved; a version 2 one with its calls counted one each', async () => {
@@ -217,7 +275,7 @@ describe('loadMemory', () => {
       usage,
       wakeUps: [wakeUp],
       asks: { next: 1, pending: [] },
-      toldToWait: [],
+      holds: [],
       notices: [],
       senders: [],
       helpers: { seq: 0, running: [] },
@@ -259,9 +317,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 9, conversation, handled: [] }),
-      'agent-memory-v9',
-      ' (version 9, newer than 8)',
+      JSON.stringify({ version: 10, conversation, handled: [] }),
+      'agent-memory-v10',
+      ' (version 10, newer than 9)',
     ],
     [
       'a memory without its conversation',
@@ -295,18 +353,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 9, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 9, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 10, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 10, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v9': older,
-      'agent-memory-v9-2': 'taken too',
+      'agent-memory-v10': older,
+      'agent-memory-v10-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v9-3');
-    expect(values.get('agent-memory-v9')).toBe(older);
-    expect(values.get('agent-memory-v9-2')).toBe('taken too');
-    expect(values.get('agent-memory-v9-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v10-3');
+    expect(values.get('agent-memory-v10')).toBe(older);
+    expect(values.get('agent-memory-v10-2')).toBe('taken too');
+    expect(values.get('agent-memory-v10-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

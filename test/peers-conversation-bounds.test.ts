@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { makeConversationBounds } from '../src/peers/conversation-bounds.js';
 import { SENDERS_KEPT, type SenderRecord } from '../src/peers/sender-ledger.js';
+import { makeHolds, type ToldHold } from '../src/lifecycle/holds.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const MINUTE = 60_000;
@@ -18,14 +19,16 @@ const boundsFor = (limits: { maxPeerExchanges: number; maxTurnsPerSenderPerHour:
   const records: SenderRecord[] = [];
   const clock = makeManualClock();
   const requeued: string[] = [];
+  const told: ToldHold[] = [];
+  const holds = makeHolds<string>({ clock, requeue: work => requeued.push(work), told });
   const bounds = makeConversationBounds<string>({
     records,
     limits,
     clock,
     hostName: 'HOST',
-    requeue: work => requeued.push(work),
+    holds,
   });
-  return { records, clock, requeued, bounds };
+  return { records, clock, requeued, told, holds, bounds };
 };
 
 describe('the conversation bounds', () => {
@@ -63,7 +66,7 @@ describe('the conversation bounds', () => {
   });
 
   test('when every sender kept is held, a new one is kept beside them rather than a hold forgotten', () => {
-    const { records, clock, bounds } = boundsFor({
+    const { records, clock, told, bounds } = boundsFor({
       maxPeerExchanges: 1,
       maxTurnsPerSenderPerHour: 100,
     });
@@ -74,11 +77,11 @@ describe('the conversation bounds', () => {
     }
     bounds.served('new', 'newcomer', false);
     expect(records).toHaveLength(SENDERS_KEPT + 1);
-    expect(records.filter(record => record.held === 'exchanges')).toHaveLength(SENDERS_KEPT);
+    expect(told.filter(mark => mark.why === 'exchanges')).toHaveLength(SENDERS_KEPT);
   });
 
   test('the hourly bound holds a sender until its oldest turns of the hour have passed, then lets it in', () => {
-    const { clock, requeued, bounds } = boundsFor({
+    const { clock, requeued, holds, bounds } = boundsFor({
       maxPeerExchanges: 100,
       maxTurnsPerSenderPerHour: 3,
     });
@@ -107,6 +110,6 @@ describe('the conversation bounds', () => {
     clock.advance(1);
     expect(requeued).toEqual(['waiting']);
     expect(bounds.check('k', false)).toBeUndefined();
-    bounds.stop();
+    holds.stop();
   });
 });

@@ -18,14 +18,16 @@ import {
   SENDERS_KEPT,
   turnsInHour,
   type SenderRecord,
+  type StoredSenderRecord,
 } from '../src/peers/sender-ledger.js';
+import { holdKey, makeHolds, type ToldHold } from '../src/lifecycle/holds.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 
-const record = (fields: Partial<SenderRecord> = {}): SenderRecord => ({
+const record = (fields: Partial<StoredSenderRecord> = {}): StoredSenderRecord => ({
   key: 'k',
   name: 'peer',
   served: 1,
@@ -158,37 +160,42 @@ const boundsFor = (
   const records: SenderRecord[] = [];
   const clock = makeManualClock();
   const requeued: string[] = [];
+  const holds = makeHolds<string>({ clock, requeue: work => requeued.push(work), told: [] });
   const bounds = makeConversationBounds<string>({
     records,
     limits,
     clock,
     hostName: 'HOST',
-    requeue: work => requeued.push(work),
+    holds,
     ...(elsewhere === undefined ? {} : { elsewhere }),
   });
-  return { records, clock, requeued, bounds };
+  return { records, clock, requeued, holds, bounds };
 };
 
 describe('holds kept in the store', () => {
   test('a hold read back without its told mark is told; released with no message waiting, nothing is requeued', () => {
-    const records = [record({ exchanges: 3, held: 'exchanges' })];
+    const records = [record({ exchanges: 3 })];
     const requeued: string[] = [];
+    const clock = makeManualClock();
+    const requeue = (work: string) => requeued.push(work);
     const bounds = makeConversationBounds<string>({
       records,
       limits: { maxPeerExchanges: 3, maxTurnsPerSenderPerHour: 100 },
-      clock: makeManualClock(),
+      clock,
       hostName: 'HOST',
-      requeue: work => requeued.push(work),
+      holds: makeHolds({ clock, requeue, told: [] }),
     });
+    const told: ToldHold[] = [{ key: holdKey.sender('r'), why: 'exchanges' }];
     const restored = makeConversationBounds<string>({
-      records: [record({ key: 'r', exchanges: 3, held: 'exchanges', told: true })],
+      records: [record({ key: 'r', exchanges: 3 })],
       limits: { maxPeerExchanges: 3, maxTurnsPerSenderPerHour: 100 },
-      clock: makeManualClock(),
+      clock,
       hostName: 'HOST',
-      requeue: work => requeued.push(work),
+      holds: makeHolds({ clock, requeue, told }),
     });
     restored.served('host', 'HOST', true);
     expect(requeued).toEqual([]);
+    expect(told).toEqual([]);
     expect(bounds.hold('k', 'peer', { reason: 'exchanges' }, 'w')).toMatch(
       /^I stopped answering peer/,
     );
@@ -244,7 +251,10 @@ describe('the bounds at their edges', () => {
   });
 
   test("the HOST's word lets in those held for their turns in a row, not those held by the hour", () => {
-    const { requeued, bounds } = boundsFor({ maxPeerExchanges: 1, maxTurnsPerSenderPerHour: 1 });
+    const { requeued, holds, bounds } = boundsFor({
+      maxPeerExchanges: 1,
+      maxTurnsPerSenderPerHour: 1,
+    });
     bounds.served('a', 'alice', false);
     bounds.served('b', 'bob', false);
     bounds.hold('a', 'alice', { reason: 'exchanges' }, 'from alice');
@@ -253,17 +263,17 @@ describe('the bounds at their edges', () => {
     expect(requeued).toEqual(['from alice']);
     expect(bounds.describe().find(line => line.startsWith('bob'))).toMatch(/HELD by the hourly/);
     expect(bounds.describe().find(line => line.startsWith('alice'))).not.toMatch(/HELD/);
-    bounds.stop();
+    holds.stop();
   });
 
   test('stopped, the timers are disarmed: nothing comes back', () => {
-    const { clock, requeued, bounds } = boundsFor({
+    const { clock, requeued, holds, bounds } = boundsFor({
       maxPeerExchanges: 5,
       maxTurnsPerSenderPerHour: 1,
     });
     bounds.served('k', 'peer', false);
     bounds.hold('k', 'peer', { reason: 'hourly', until: clock.now() + HOUR }, 'waiting');
-    bounds.stop();
+    holds.stop();
     clock.advance(2 * HOUR);
     expect(requeued).toEqual([]);
   });

@@ -1,16 +1,18 @@
 /**
  * Each agent in a worker of its own (issue 35): setup.js starts an agent in
- * `worker-for-<guest>` unless LAL_WORKER names one to share, so a fault that
- * ends one agent's worker (the daemon collecting a directory it holds, in the
+ * `worker-for-<guest>`, and on the newest daemon the agent manager in
+ * `worker-for-setup-lal`, unless LAL_WORKER names one to share, so a fault
+ * that ends one worker (the daemon collecting a directory it holds, in the
  * double as in endo's residence.js) leaves the others answering.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost } from '../sim/mail-host/index.js';
+import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import { makeSetup } from '../setup.js';
 import {
   agentSource,
   captureOutput,
+  managerSource,
   startPongModel,
   stubEnv,
   waitForText,
@@ -24,7 +26,47 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(server => server.close()));
 });
 
-const setup = (say: (line: string) => void) => makeSetup({ agentSpecifier: agentSource, say });
+const setup = (say: (line: string) => void) =>
+  makeSetup({ agentSpecifier: agentSource, managerSpecifier: managerSource, say });
+
+interface Directory {
+  has(name: string): Promise<boolean>;
+  makeDirectory(name: string): Promise<unknown>;
+}
+
+/**
+ * Ends the worker the guest's agent runs in, as the daemon does: a new
+ * agent-history/ over the one the agent was handed has the old one collected.
+ */
+const endWorkerOf = async (mailHost: MailHost, guestName: string, workerName: string) => {
+  const powers = E(mailHost.host).lookup(`profile-for-${guestName}`) as Promise<Directory>;
+  await expect.poll(() => E(powers).has('agent-history')).toBe(true);
+  const before = mailHost.caplet(workerName)!;
+  await E(powers).makeDirectory('agent-history');
+  await before.cancelled;
+};
+
+interface FormRecord {
+  type: string;
+  number: bigint;
+}
+
+/** Submits the manager's "Add an agent" form (the host's first form) for `name`. */
+const submitForm = async (mailHost: MailHost, name: string, host: string) => {
+  const form = ((await E(mailHost.host).listMessages()) as unknown as FormRecord[]).find(
+    message => message.type === 'form',
+  )!;
+  await E(
+    mailHost.host as unknown as { submit(n: bigint, v: Record<string, string>): Promise<void> },
+  ).submit(form.number, { name, host, model: 'pong', authToken: 'none' });
+};
+
+/** Cancels every controller the test started, so no agent outlives it. */
+const cancelAll = async (mailHost: MailHost) => {
+  const names = await E(mailHost.host).list();
+  for (const name of names.filter(each => each.startsWith('controller-for-')))
+    await mailHost.caplet(name)?.cancel('test over');
+};
 
 describe('a worker per agent', () => {
   it('two agents run in workers of their own, and one whose worker the daemon ends leaves the other answering', async () => {
@@ -46,15 +88,8 @@ describe('a worker per agent', () => {
     await waitForText(mailHost, 'pong: ping erin-first');
     // erin's agent was handed its agent-history/ when it made it: a new one over the name has
     // the daemon collect the old one and end erin's worker.
-    const erin = E(mailHost.host).lookup('profile-for-erin') as Promise<{
-      has(name: string): Promise<boolean>;
-      makeDirectory(name: string): Promise<unknown>;
-    }>;
-    await expect.poll(() => E(erin).has('agent-history')).toBe(true);
-    const erinBefore = mailHost.caplet('worker-for-erin')!;
-    await E(erin).makeDirectory('agent-history');
     // Ended (and, pinned, made again by the daemon at f0a46042a: a new incarnation).
-    await erinBefore.cancelled;
+    await endWorkerOf(mailHost, 'erin', 'worker-for-erin');
 
     await E(mailHost.host).send('dave', ['ping dave-after'], [], []);
     await waitForText(mailHost, 'pong: ping dave-after');
@@ -69,5 +104,66 @@ describe('a worker per agent', () => {
     expect(await E(mailHost.host).has('worker-for-dave')).toBe(false);
     stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_NAME: 'erin', LAL_WORKER: 'Not A Name' });
     await expect(setup(output.say)(mailHost.host)).rejects.toThrow(/LAL_WORKER must be "MAIN"/);
+  });
+
+  it('on the newest daemon the agent manager runs in a worker of its own: a fault that ends @main leaves its form answered', async () => {
+    const model = await startPongModel();
+    servers.push(model);
+    const mailHost = makeMailHost({ profile: 'newest' });
+    const output = captureOutput();
+    try {
+      stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'pong' });
+      await setup(output.say)(mailHost.host);
+      await mailHost.waitForMessage(message => message.type === 'form', { timeoutMs: 10_000 });
+
+      // Another agent shares @main, and the daemon ends @main under it.
+      stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'pong', LAL_NAME: 'dave', LAL_WORKER: '@main' });
+      await setup(output.say)(mailHost.host);
+      await E(mailHost.host).send('dave', ['ping dave-first'], [], []);
+      await waitForText(mailHost, 'pong: ping dave-first');
+      await endWorkerOf(mailHost, 'dave', '@main');
+
+      await submitForm(mailHost, 'bob', model.url);
+      await waitForText(mailHost, 'Agent "bob" is now running.');
+      expect(output.text()).toContain('it runs in a worker of its own, "worker-for-setup-lal"');
+      expect(mailHost.caplet('worker-for-setup-lal')?.id).toBe(
+        await E(mailHost.host).identify('controller-for-setup-lal'),
+      );
+    } finally {
+      await cancelAll(mailHost);
+    }
+  });
+
+  it('LAL_WORKER=@main puts the manager on @main beside the agent; LAL_RESTART=1 moves a manager to the worker asked for, keeping its one form', async () => {
+    const mailHost = makeMailHost({ profile: 'newest' });
+    const output = captureOutput();
+    try {
+      stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_WORKER: '@main' });
+      await setup(output.say)(mailHost.host);
+      const managerId = await E(mailHost.host).identify('controller-for-setup-lal');
+      // The newest caplet on @main: lal went there first.
+      expect(mailHost.caplet('@main')?.id).toBe(managerId);
+      expect(await E(mailHost.host).has('worker-for-setup-lal')).toBe(false);
+      expect(output.text()).toContain(`it runs in the daemon's main worker "@main"`);
+      await mailHost.waitForMessage(message => message.type === 'form', { timeoutMs: 10_000 });
+
+      // Run again without LAL_WORKER: kept where it is; with LAL_RESTART=1: moved to its own.
+      stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1' });
+      await setup(output.say)(mailHost.host);
+      expect(await E(mailHost.host).identify('controller-for-setup-lal')).toBe(managerId);
+      stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1', LAL_RESTART: '1' });
+      await setup(output.say)(mailHost.host);
+      const movedId = await E(mailHost.host).identify('controller-for-setup-lal');
+      expect(movedId).not.toBe(managerId);
+      expect(mailHost.caplet('worker-for-setup-lal')?.id).toBe(movedId);
+      expect(await E(mailHost.host).identify('@pins', 'controller-for-setup-lal')).toBe(movedId);
+      await expect.poll(() => mailHost.caplet('controller-for-setup-lal')?.id).toBe(movedId);
+      const forms = (await E(mailHost.host).listMessages()).filter(
+        message => message.type === 'form',
+      );
+      expect(forms).toHaveLength(1);
+    } finally {
+      await cancelAll(mailHost);
+    }
   });
 });

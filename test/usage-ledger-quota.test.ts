@@ -15,6 +15,7 @@ import {
 } from '../src/usage/usage-ledger.js';
 import { describeQuota, quotaWait, type HourlyQuota } from '../src/usage/hourly-quota.js';
 import { makeQuotaWaits, quotaNotice } from '../src/usage/quota-waits.js';
+import { makeHolds } from '../src/lifecycle/holds.js';
 import { makeManualClock } from './support/manual-clock.js';
 
 const T0 = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -152,11 +153,14 @@ describe('held work', () => {
   test('held work goes back on the queue in order when the latest wait is over, and stop disarms', () => {
     const clock = makeManualClock(T0);
     const requeued: string[] = [];
+    const requeue = (work: string) => requeued.push(work);
+    const holds = makeHolds<string>({ clock, requeue, told: [] });
     const waits = makeQuotaWaits<string>({
       clock,
       quota: budget({ maxCalls: 1 }),
       ledger: () => emptyUsage(T0),
-      requeue: work => requeued.push(work),
+      holds,
+      requeue,
     });
     expect(waits.check()).toBeUndefined();
     waits.hold('a', { until: T0 + 1_000, reason: 'r' });
@@ -168,7 +172,7 @@ describe('held work', () => {
     clock.advance(1_000);
     expect(requeued).toEqual(['a', 'b', 'c']);
     waits.hold('d', { until: T0 + 3_000, reason: 'r' });
-    waits.stop();
+    holds.stop();
     clock.advance(5_000);
     expect(requeued).toEqual(['a', 'b', 'c']);
   });

@@ -58,7 +58,8 @@ export interface MailHost {
   revive(resultNameOrId: NameOrPath): Promise<CapletHandle>;
   /**
    * The running caplet a name stands for — its resultName in the host's
-   * directory, its worker's name, or its formula id — once its make has returned.
+   * directory, its worker's name (the newest caplet on it; MAIN or @main for the
+   * main worker), or its formula id — once its make has returned.
    */
   caplet(nameOrId: string): CapletHandle | undefined;
   /** A simulated daemon restart (see the module notes in index.ts). */
@@ -135,8 +136,9 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
       return caplets.current(id);
     },
     caplet: nameOrId => {
+      // Of the special names only the main worker's (MAIN, @main) stands for caplets: those on it.
       const named =
-        isName(nameOrId) && !isSpecialName(nameOrId)
+        isName(nameOrId) && (!isSpecialName(nameOrId) || nameOrId === special.main)
           ? host.names.identifyLocal(nameOrId)
           : undefined;
       return caplets.find(

@@ -10,7 +10,8 @@
  * quota has told to wait; since version 5 where each ask's life stood
  * (asks/ask-life.ts); since version 6 the senders it served (turns in a
  * row, turns this hour, who is held); since version 7 each correspondent's
- * thread (../history/threads.ts). It is stored as one
+ * thread (../history/threads.ts); since version 9 the holds' told marks in
+ * one list (./stored-holds.ts). It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -30,6 +31,8 @@ import {
 import { emptyAskStore, readAskStore, type AskStore } from '../asks/pending-asks.js';
 import { isStoredNotice, type StoredNotice } from '../mail/origin.js';
 import { readSenderRecords, type SenderRecord } from '../peers/sender-ledger.js';
+import type { ToldHold } from '../lifecycle/holds.js';
+import { readStoredHolds } from './stored-holds.js';
 import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
 
@@ -52,10 +55,13 @@ harden(MEMORY_NAME);
  * thread of the sender each names (../history/threads.ts): nothing is lost.
  * 8: and `helpers`, the helper agents running (../helpers/helper-store.ts),
  * told as lost after a restart; a version 1–7 memory loads with none.
+ * 9: `holds`, the told-once marks of every hold (../lifecycle/holds.ts) in
+ * one list, instead of `toldToWait` and the sender records' `held` and
+ * `told`; a version 4–8 memory loads with those moved into it.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 8;
+export const VERSION = 9;
 harden(VERSION);
 
 export interface Memory {
@@ -70,8 +76,8 @@ export interface Memory {
   wakeUps: WakeUp[];
   /** What the agent asked of others and still waits for. */
   asks: AskStore;
-  /** Keys of messages held by the quota whose sender has been told when they will be served. */
-  toldToWait: string[];
+  /** The holds whose party has been told of them, one mark each (version 9; ./stored-holds.ts). */
+  holds: ToldHold[];
   /** Outcomes that arrived and were not yet shown to the model (version 4; none when absent). */
   notices: StoredNotice[];
   /** The senders served, with their turns and holds (version 6; none when absent). */
@@ -99,7 +105,7 @@ export const freshMemory = (now: number = Date.now()): Memory => ({
   usage: emptyUsage(now),
   wakeUps: [],
   asks: emptyAskStore(),
-  toldToWait: [],
+  holds: [],
   notices: [],
   senders: [],
   helpers: emptyHelperStore(),
@@ -115,6 +121,7 @@ type StoredMemory = {
   wakeUps?: unknown;
   asks?: unknown;
   toldToWait?: unknown;
+  holds?: unknown;
   notices?: unknown;
   senders?: unknown;
   helpers?: unknown;
@@ -211,9 +218,10 @@ export const loadMemory = async (
     }
     // Version 4's parts; an older memory has none.
     const asks = readAskStore(parsed.asks);
-    const toldToWait = Array.isArray(parsed.toldToWait)
-      ? parsed.toldToWait.filter((key): key is string => typeof key === 'string')
-      : [];
+    // Version 9's one list of told marks; an older memory's moved into it.
+    const holds = readStoredHolds(parsed, readSenderRecords(parsed.senders));
+    if (holds.lost > 0)
+      log(`${MEMORY_NAME}: ${holds.lost} told mark(s) did not read and were left out`);
     if (asks.lost > 0)
       log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
     const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
@@ -227,9 +235,9 @@ export const loadMemory = async (
       usage,
       wakeUps,
       asks: asks.store,
-      toldToWait,
+      holds: holds.holds,
       notices,
-      senders: readSenderRecords(parsed.senders),
+      senders: holds.senders,
       helpers: helpers.store,
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
     };
@@ -311,7 +319,7 @@ export const saveMemory = async (
           usage: memory.usage,
           wakeUps: memory.wakeUps,
           asks: memory.asks,
-          toldToWait: memory.toldToWait,
+          holds: memory.holds,
           notices: memory.notices,
           senders: memory.senders,
           helpers: memory.helpers,

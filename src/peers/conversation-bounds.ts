@@ -6,11 +6,12 @@
  * here until they may be served) and the HOST is told once, in one line,
  * who is held and how to let the agent go on; a message from the HOST
  * starts the count again and lets the held messages in. The counts live in
- * the agent's store (./sender-ledger.ts), so a restart neither forgets a
- * hold nor tells the HOST again.
+ * the agent's store (./sender-ledger.ts), the held work, its timer and the
+ * HOST's told mark with the agent's holds (../lifecycle/holds.ts), so a
+ * restart neither forgets a hold nor tells the HOST again.
  */
 import type { Clock } from '../lifecycle/clock.js';
-import { makeParkedWork } from '../lifecycle/parked-work.js';
+import { holdKey, type Holds } from '../lifecycle/holds.js';
 import {
   countTurn,
   hourFreesAt,
@@ -58,8 +59,6 @@ export interface ConversationBounds<W> {
   served(key: string, name: string, isHost: boolean): void;
   /** For help(): the senders served, most recent first, with who is held. */
   describe(): string[];
-  /** Stops the timers (held messages stay in the inbox for the next run). */
-  stop(): void;
 }
 
 export const makeConversationBounds = <W>(options: {
@@ -67,26 +66,20 @@ export const makeConversationBounds = <W>(options: {
   limits: ConversationLimits;
   clock: Clock;
   hostName: string;
-  requeue: (work: W) => void;
+  /** The agent's holds: a held sender's work is parked, and the HOST's told mark kept, under its key. */
+  holds: Holds<W>;
   /** Whether the sender of this key writes from another daemon (the node part of its id). */
   elsewhere?: (key: string) => boolean;
 }): ConversationBounds<W> => {
-  const { records, limits, clock, hostName, requeue } = options;
+  const { records, limits, clock, hostName, holds } = options;
   const shown = (record: SenderRecord) =>
     options.elsewhere?.(record.key) === true && !record.name.includes('another daemon')
       ? `${record.name} (on another daemon)`
       : record.name;
   const find = (key: string) => records.find(record => record.key === key);
-  const parked = makeParkedWork<W>({
-    clock,
-    requeue,
-    onRelease: key => {
-      const record = find(key);
-      if (record === undefined) return;
-      delete record.held;
-      delete record.told;
-    },
-  });
+  // Held, and the HOST told why: the told mark is the hold's record (released, it goes).
+  const heldFor = (key: string) => holds.toldWhy(holdKey.sender(key));
+  const isHeld = (key: string) => heldFor(key) !== undefined;
   const check = (key: string, isHost: boolean): Hold | undefined =>
     peerHold(isHost ? undefined : find(key), limits, clock.now());
 
@@ -98,15 +91,14 @@ export const makeConversationBounds = <W>(options: {
   return {
     check,
     hold(key, name, hold, work) {
-      const record = recordFor(records, key, name);
-      parked.park(key, work, hold.reason === 'hourly' ? hold.until : undefined);
-      if (record.told === true && record.held === hold.reason) return undefined;
-      record.held = hold.reason;
-      record.told = true;
-      return tellLine(record.name, hold);
+      const record = recordFor(records, key, name, isHeld);
+      holds.park(holdKey.sender(key), work, hold.reason === 'hourly' ? hold.until : undefined);
+      return holds.tellOnce(holdKey.sender(key), hold.reason)
+        ? tellLine(record.name, hold)
+        : undefined;
     },
     served(key, name, isHost) {
-      const record = recordFor(records, key, name);
+      const record = recordFor(records, key, name, isHeld);
       countTurn(record, clock.now());
       if (!isHost) {
         record.exchanges += 1;
@@ -114,7 +106,7 @@ export const makeConversationBounds = <W>(options: {
       }
       for (const each of records) {
         each.exchanges = 0;
-        if (each.held === 'exchanges') parked.release(each.key);
+        if (heldFor(each.key) === 'exchanges') holds.release(holdKey.sender(each.key));
       }
     },
     describe() {
@@ -129,19 +121,19 @@ export const makeConversationBounds = <W>(options: {
             parts.push(
               `${record.exchanges} in a row since ${hostName} spoke, ${turnsInHour(record, now)} in the last hour`,
             );
-          const waits = parked.count(record.key);
-          if (record.held === 'exchanges')
+          const waits = holds.count(holdKey.sender(record.key));
+          const held = heldFor(record.key);
+          if (held === 'exchanges')
             parts.push(
               `HELD after ${limits.maxPeerExchanges} turns in a row (${waits} message${waits === 1 ? '' : 's'} wait; a message from ${hostName} lets it go on)`,
             );
-          else if (record.held === 'hourly')
+          else if (held === 'hourly')
             parts.push(
               `HELD by the hourly bound (${waits} message${waits === 1 ? '' : 's'} wait until ${new Date(hourFreesAt(record, limits.maxTurnsPerSenderPerHour, now)).toISOString()})`,
             );
           return parts.join('; ');
         });
     },
-    stop: () => parked.stop(),
   };
 };
 harden(makeConversationBounds);

@@ -1,9 +1,10 @@
 /**
- * The senders the agent has served, kept in its store (memory version 5):
+ * The senders the agent has served, kept in its store (memory version 6):
  * for each, how it was shown, how many turns it had, the turns in a row
- * since the HOST last spoke, its turns of the last hour by the minute, and
- * whether it is held (and the HOST told). Bounded: the senders served
- * longest ago go first, never one that is held.
+ * since the HOST last spoke, and its turns of the last hour by the minute.
+ * Whether it is held, and the HOST told, is the holds' told mark
+ * (../lifecycle/holds.ts; in the record itself up to version 8). Bounded:
+ * the senders served longest ago go first, never one that is held.
  */
 
 const MINUTE_MS = 60_000;
@@ -25,9 +26,11 @@ export interface SenderRecord {
   exchanges: number;
   /** Its turns of the last hour: [minute start, turns]. */
   minutes: [number, number][];
-  /** Why its messages wait, when they do. */
+}
+
+/** A record as versions 6–8 stored it: with why it was held and whether the HOST was told (now a told mark). */
+export interface StoredSenderRecord extends SenderRecord {
   held?: 'exchanges' | 'hourly';
-  /** The HOST has been told of this hold. */
   told?: boolean;
 }
 
@@ -36,7 +39,7 @@ const isPair = (value: unknown): value is [number, number] =>
   value.length === 2 &&
   value.every(part => typeof part === 'number' && Number.isFinite(part));
 
-const isSenderRecord = (value: unknown): value is SenderRecord => {
+const isSenderRecord = (value: unknown): value is StoredSenderRecord => {
   if (value === null || typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   return (
@@ -52,8 +55,8 @@ const isSenderRecord = (value: unknown): value is SenderRecord => {
   );
 };
 
-/** The records of a stored memory that read; none when absent (a memory before version 5). */
-export const readSenderRecords = (value: unknown): SenderRecord[] =>
+/** The records of a stored memory that read; none when absent (a memory before version 6). */
+export const readSenderRecords = (value: unknown): StoredSenderRecord[] =>
   Array.isArray(value) ? value.filter(isSenderRecord) : [];
 harden(readSenderRecords);
 
@@ -99,14 +102,19 @@ export const countTurn = (record: SenderRecord, now: number): void => {
 harden(countTurn);
 
 /** The record for `key`, made when new; the least recently served unheld ones go beyond the bound. */
-export const recordFor = (records: SenderRecord[], key: string, name: string): SenderRecord => {
+export const recordFor = (
+  records: SenderRecord[],
+  key: string,
+  name: string,
+  held: (key: string) => boolean = () => false,
+): SenderRecord => {
   let record = records.find(each => each.key === key);
   if (record === undefined) {
     record = { key, name, served: 0, last: 0, exchanges: 0, minutes: [] };
     records.push(record);
     while (records.length > SENDERS_KEPT) {
       const oldest = records
-        .filter(each => each.held === undefined && each !== record)
+        .filter(each => !held(each.key) && each !== record)
         .reduce<SenderRecord | undefined>(
           (found, each) => (found === undefined || each.last < found.last ? each : found),
           undefined,

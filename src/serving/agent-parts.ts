@@ -41,7 +41,6 @@ import { makeWakeUps, type WakeUps } from '../schedule/wake-ups.js';
 import { makeDirectoryWatch, type DirectoryWatch } from '../schedule/watch-directories.js';
 import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
-import { makeToldToWait, type ToldToWait } from '../usage/told-to-wait.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { makeToolbox, TOOLBOX_NAME } from '../toolbox/toolbox.js';
@@ -57,6 +56,7 @@ import type { Lane, WorkQueue } from './work-queue.js';
 import { makeConversationBounds, type ConversationBounds } from '../peers/conversation-bounds.js';
 import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
 import { makeBoundedMap } from '../lifecycle/bounded-collections.js';
+import { makeHolds, type Holds } from '../lifecycle/holds.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
@@ -70,8 +70,8 @@ export interface AgentParts {
   nameOf: NameOf;
   tell: TellSender;
   quotaWaits: QuotaWaits<Work>;
-  /** Senders told their message waits for the hourly budget (kept in memory across restarts). */
-  toldToWait: ToldToWait;
+  /** Work held back (by the quotas, the peer bounds, postponed schedules), its timers and told-once marks (stored). */
+  holds: Holds<Work>;
   /** Requests, approvals and proposals still waiting for an answer, kept in the store over restarts. */
   asks: PendingAsks;
   wakeUps: WakeUps;
@@ -95,7 +95,7 @@ export interface AgentParts {
   senderKeyOf(from: unknown): string;
   /** The lane a message waits in: its sender's, first for the HOST and trusted senders. */
   laneOf(message: { from?: unknown }): Promise<Lane>;
-  /** Stops the timers (quota waits, wake-ups) and leaves pending asks to the next run. */
+  /** Stops the timers (holds, wake-ups) and leaves pending asks to the next run. */
   stop(): void;
 }
 
@@ -173,11 +173,31 @@ const loadStore = async (
   return { memory, history };
 };
 
+/** The usage and its quotas, and the one owner of held work, its timers and told-once marks (stored). */
+const assembleHolds = (setup: PartsSetup, memory: Memory) => {
+  const { config, status, clock, queue } = setup;
+  status.section('Usage', () => [
+    ...describeUsage(memory.usage),
+    ...describeQuota(memory.usage, config.quota, clock.now()),
+  ]);
+  const requeue = (work: Work) => queue.push(work);
+  const holds = makeHolds<Work>({ clock, requeue, told: memory.holds });
+  const quotaWaits = makeQuotaWaits<Work>({
+    clock,
+    quota: config.quota,
+    ledger: () => memory.usage,
+    holds,
+    requeue,
+  });
+  return { holds, quotaWaits };
+};
+
 /** Senders: the bounds on conversations with others than the HOST, and the lanes mail waits in. */
 const assembleSenders = (
   setup: PartsSetup,
   daemon: DaemonAdapter,
   memory: Memory,
+  holds: Holds<Work>,
   nameOf: NameOf,
   trusts: (sender: string) => boolean,
 ) => {
@@ -188,7 +208,7 @@ const assembleSenders = (
     limits: config.limits,
     clock,
     hostName,
-    requeue: work => queue.push(work),
+    holds,
     elsewhere: key => {
       const node = daemon.selfId === undefined ? undefined : senderKey(daemon.selfId).split(':')[1];
       return node !== undefined && key.split(':')[1] !== node;
@@ -330,7 +350,7 @@ const assembleHelpers = (
 };
 
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
-  const { powers, env, config, status, log, redact, clock, queue } = setup;
+  const { powers, env, config, status, log, redact, clock } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = config.directEvaluation;
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
@@ -347,16 +367,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     const provider = model.provider;
     status.section('Model', () => [describeModelChoice(provider)]);
   }
-  status.section('Usage', () => [
-    ...describeUsage(memory.usage),
-    ...describeQuota(memory.usage, config.quota, clock.now()),
-  ]);
-  const quotaWaits = makeQuotaWaits<Work>({
-    clock,
-    quota: config.quota,
-    ledger: () => memory.usage,
-    requeue: work => queue.push(work),
-  });
+  const { holds, quotaWaits } = assembleHolds(setup, memory);
   const { wakeUps, watch } = assembleWakeUps(setup, daemon, memory);
   const { givers, tools, toolbox } = await assembleTools(setup, daemon);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
@@ -418,7 +429,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     boundary,
     helpers,
   });
-  const senders = assembleSenders(setup, daemon, memory, nameOf, name => policy.trusts(name));
+  const senders = assembleSenders(setup, daemon, memory, holds, nameOf, name =>
+    policy.trusts(name),
+  );
   return {
     ...senders,
     daemon,
@@ -428,9 +441,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     nameOf,
     tell,
     quotaWaits,
+    holds,
     wakeUps,
     asks,
-    toldToWait: makeToldToWait(memory.toldToWait),
     tools,
     notices,
     proposals,
@@ -443,10 +456,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     revisions: makeRevisionGate(),
     watchDirectories: () => watch.follow(wakeUps.watched()),
     stop() {
-      quotaWaits.stop();
+      holds.stop();
       wakeUps.stop();
       watch.stop();
-      senders.senders.stop();
       // Asks still pending when this run stops are the next run's to follow.
       asks.stop();
     },

@@ -13,6 +13,7 @@ import { messageNotice } from '../mail/message-notice.js';
 import { cut, messageKey, packageText } from '../mail/message-record.js';
 import type { Origin } from '../mail/origin.js';
 import { quotaNotice } from '../usage/quota-waits.js';
+import { holdKey } from '../lifecycle/holds.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 import type { MailWork } from './work.js';
@@ -28,7 +29,7 @@ export const makeMailTurns = (options: {
   dismiss: (number: unknown) => Promise<void>;
 }) => {
   const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
-  const { handled, revisions, quotaWaits, toldToWait, turns, tell, nameOf, senders } = parts;
+  const { handled, revisions, quotaWaits, holds, turns, tell, nameOf, senders } = parts;
   const hostName = parts.daemon.names.host;
 
   return async (work: MailWork): Promise<void> => {
@@ -52,6 +53,8 @@ export const makeMailTurns = (options: {
     const [sender] = await Promise.all([nameOf(message.from), toolsFresh.beforeTurn()]);
     const origin: Origin = { number: message.number, sender };
     const senderKey = parts.senderKeyOf(message.from);
+    // The quota's told mark for this message (with the agent's holds, kept over restarts).
+    const told = holdKey.message(key ?? String(message.number));
     const isHost = sender === hostName;
     const held = senders.check(senderKey, isHost);
     if (held !== undefined) {
@@ -64,11 +67,11 @@ export const makeMailTurns = (options: {
     if (wait !== undefined) {
       // The message waits (undismissed, so a restart finds it too) and its sender hears when.
       quotaWaits.hold(work, wait);
-      if (toldToWait.tellOnce(key ?? String(message.number)))
+      if (holds.tellOnce(told, 'quota'))
         await tell(origin, quotaNotice(wait, message.number, clock.now()));
       return;
     }
-    toldToWait.served(key ?? String(message.number));
+    holds.forget(told);
     senders.served(senderKey, sender, isHost);
     // "mail from <sender>" wake-ups fire (once per minimum period, in the setter's thread).
     parts.wakeUps.mailFrom(sender);
@@ -82,7 +85,7 @@ export const makeMailTurns = (options: {
     if (outcome?.stopReason === 'cancelled') return;
     // Stopped part-way by a spent budget (its sender told when): held, and served again once it frees up.
     if (outcome?.stopReason === 'quota') {
-      toldToWait.tellOnce(key ?? String(message.number));
+      holds.tellOnce(told, 'quota');
       quotaWaits.holdUntilFree(work);
       return;
     }

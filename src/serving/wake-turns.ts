@@ -4,9 +4,11 @@
  * for; and the heartbeat, one quiet turn per setter for the checklist items
  * due, none at all when nothing is. Each run is taken in the store before
  * its turn, so a restart never runs it twice. A spent budget postpones them
- * (their setter told once); a peer's count against that peer's bounds and
- * run in its thread (docs/behaviour.md 9).
+ * (their setter told once per wait, a told mark with the agent's holds, so
+ * not again after a restart); a peer's count against that peer's bounds
+ * and run in its thread (docs/behaviour.md 9).
  */
+import { holdKey } from '../lifecycle/holds.js';
 import { cut } from '../mail/message-record.js';
 import type { QuotaWait } from '../usage/hourly-quota.js';
 import { heartbeatNotice, wakeUpNotice } from '../schedule/wake-ups.js';
@@ -22,15 +24,12 @@ export const makeWakeTurns = (options: {
   save: () => Promise<void>;
 }) => {
   const { parts, toolsFresh, save } = options;
-  const { quotaWaits, turns, wakeUps, tell, senders } = parts;
+  const { quotaWaits, holds, turns, wakeUps, tell, senders } = parts;
   const hostName = parts.daemon.names.host;
-  // Postponed for the budget: each setter told once per wait.
-  const toldPostponed = new Set<string>();
 
   const postpone = async (id: string, wait: QuotaWait): Promise<void> => {
     quotaWaits.hold({ kind: 'wake', id }, wait);
-    if (toldPostponed.has(id)) return;
-    toldPostponed.add(id);
+    if (!holds.tellOnce(holdKey.wakeUp(id), 'quota')) return;
     const entry = parts.memory.wakeUps.find(one => one.id === id);
     const what =
       id === HEARTBEAT_ID
@@ -87,7 +86,7 @@ export const makeWakeTurns = (options: {
       await postpone(id, wait);
       return;
     }
-    toldPostponed.delete(id);
+    holds.forget(holdKey.wakeUp(id));
     if (id === HEARTBEAT_ID) {
       await heartbeat();
       return;

@@ -1,17 +1,15 @@
 /**
- * Work that arrives while an hourly budget is spent is parked
- * (../lifecycle/parked-work.ts), in order, and goes back on the agent's
- * queue when the budget frees up; nothing is dropped. Whether and until
- * when is the pure judge `quotaWait` (./hourly-quota.ts). The sender of a waiting message is told once when the agent
- * can go on.
+ * Work that arrives while an hourly budget is spent is held with the
+ * agent's holds (../lifecycle/holds.ts), in order, and goes back on the
+ * agent's queue when the budget frees up; nothing is dropped. Whether and
+ * until when is the pure judge `quotaWait` (./hourly-quota.ts). The sender
+ * of a waiting message is told once when the agent can go on (its told
+ * mark is with the holds too).
  */
 import type { Clock } from '../lifecycle/clock.js';
+import { holdKey, type Holds } from '../lifecycle/holds.js';
 import { quotaWait, type HourlyQuota, type QuotaWait } from './hourly-quota.js';
 import type { UsageLedger } from './usage-ledger.js';
-import { makeParkedWork } from '../lifecycle/parked-work.js';
-
-/** The one key the quotas park under: a spent budget holds everyone's work. */
-const QUOTA = 'quota';
 
 export interface QuotaWaits<W> {
   /** Undefined when the budgets have room; else when they free up. */
@@ -20,19 +18,18 @@ export interface QuotaWaits<W> {
   hold(work: W, wait: QuotaWait): void;
   /** Keeps `work` until the budgets have room again (at once back on the queue when they have). */
   holdUntilFree(work: W): void;
-  stop(): void;
 }
 
 export const makeQuotaWaits = <W>(options: {
   clock: Clock;
   quota: HourlyQuota;
   ledger: () => UsageLedger;
+  holds: Holds<W>;
   requeue: (work: W) => void;
 }): QuotaWaits<W> => {
-  const { clock, quota, ledger, requeue } = options;
-  const parked = makeParkedWork<W>({ clock, requeue });
+  const { clock, quota, ledger, holds, requeue } = options;
   const check = () => quotaWait(ledger(), quota, clock.now());
-  const hold = (work: W, wait: QuotaWait) => parked.park(QUOTA, work, wait.until);
+  const hold = (work: W, wait: QuotaWait) => holds.park(holdKey.quota, work, wait.until);
   return {
     check,
     hold,
@@ -41,7 +38,6 @@ export const makeQuotaWaits = <W>(options: {
       if (wait === undefined) requeue(work);
       else hold(work, wait);
     },
-    stop: () => parked.stop(),
   };
 };
 harden(makeQuotaWaits);

@@ -182,7 +182,9 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
         attach?.petNames ?? [],
       );
     },
-    async reply(match, timeoutMs = 5_000) {
+    // Generous: two test files share two cores with whatever else the machine runs; a reply that
+    // comes is seen at once, so only a failing test waits this long.
+    async reply(match, timeoutMs = 15_000) {
       const found = await waitForMessage(
         host,
         message =>

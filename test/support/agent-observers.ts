@@ -1,6 +1,7 @@
 /**
  * What the agent tests read of a run, written once: how many turns ended,
- * the guest's own powers, the requests waiting in the HOST's inbox; and the
+ * the guest's own powers, the requests waiting in the HOST's inbox, the
+ * messages the agent sent the HOST; and the
  * start most of them share, a first turn that makes one call.
  */
 import { E } from '@endo/far';
@@ -25,6 +26,12 @@ export const guest = (run: AgentRun) => E(run.host.guest(run.name).powers);
 /** The requests in the HOST's inbox (approvals, host-approved code, the agent's requests). */
 export const hostRequests = async (run: AgentRun) =>
   asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
+
+/** The messages the agent sent the HOST (replies, notes, what it was told to tell). */
+export const fromAgentToHost = async (run: AgentRun) =>
+  asMessages(await E(run.host.host).listMessages()).filter(
+    message => message.type === 'package' && message.from === run.host.guest(run.name).id,
+  );
 
 /**
  * Starts an agent (with `start`, which keeps it for clean-up) whose first
