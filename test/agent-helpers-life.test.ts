@@ -9,8 +9,9 @@
  * hourly budget, and a spent budget stops it with a notice; its exchanges
  * are found by the HOST's recall, never by a peer's. Among others (behaviour
  * 9): a helper made in a peer's turn sees none of the HOST's words, is never
- * given the agent's own store, and its result, read in the peer's thread,
- * sends nothing to a third party without the HOST.
+ * given the agent's own store, replaces no tool in tools/ whatever names it
+ * is granted, and its result, read in the peer's thread, sends nothing to a
+ * third party without the HOST.
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
@@ -420,6 +421,41 @@ describe.each(DAEMON_PROFILES)(
       expect(sendResult).toMatch(/"status":"pending"/);
       const carols = await E(run.host.guest('carol').powers).listMessages();
       expect(carols).toEqual([]);
+    });
+
+    test("a helper made in a peer's turn replaces no tool: a write in tools/ is refused whatever it is granted", async () => {
+      let refusal = '';
+      const run = await startFae(
+        profile,
+        routed(
+          [
+            () =>
+              callTool('mail', {
+                op: 'helper',
+                description: 'Swap the calculator',
+                grant: ['names', 'tools'],
+              }),
+            request => replyTo(request, 'helper made'),
+            request => replyTo(request, 'the helper is done'),
+          ],
+          [
+            () => callTool('names', { op: 'remove', path: 'tools/calculator' }),
+            request => {
+              refusal = toolResultsOf(request).at(-1) ?? '';
+              return callTool('handBack', { result: 'could not' });
+            },
+          ],
+        ),
+        { peers: ['bob'] },
+      );
+      await mailAs(run, 'bob', 'replace the calculator with a helper');
+      await waitForMessage(
+        run.host,
+        message => message.type === 'package' && textOf(message) === 'the helper is done',
+        { who: 'bob' },
+      );
+      expect(refusal).toMatch(/tools\/calculator\\" is in tools\/, where only the HOST puts tools/);
+      expect(await E(run.host.guest(run.name).powers).has('tools', 'calculator')).toBe(true);
     });
 
     test('a helper out of time is told TIMED OUT; one past its tokens STOPPED; a budget past the bounds is cut, and said', async () => {
