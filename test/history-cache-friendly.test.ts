@@ -140,6 +140,35 @@ describe('a cache-friendly history', () => {
   });
 });
 
+describe("the HOST's requests through make()", () => {
+  test('once the digest is full, its middle goes in blocks: two folds in a row never both rewrite it', async () => {
+    // Small settings make a full digest in a few dozen pings: a fold every other request.
+    const pings = 40;
+    const run = await startAgent({
+      env: { LAL_KEEP_TURNS: '1', LAL_DIGEST_CHARS: '600' },
+      steps: Array.from({ length: pings }, (_, index) => replyStep(`pong ${index + 1}`)),
+    });
+    for (let index = 1; index <= pings; index += 1) {
+      await run.send(`ping ${index}`);
+      await run.reply(`pong ${index}`);
+    }
+    // The digest leads the first user message; the turns kept follow it after a blank line.
+    const digests = run.provider.requests.map(request => {
+      const content = request.messages[1]?.content ?? '';
+      return content.startsWith('[Digest') ? content.split('\n\n')[0]! : '';
+    });
+    const folds: boolean[] = [];
+    digests.forEach((digest, index) => {
+      const previous = digests[index - 1] ?? '';
+      if (index > 0 && digest !== previous) folds.push(!digest.startsWith(previous));
+    });
+    expect(digests.at(-1)).toContain('more earlier exchanges left out');
+    expect(folds.length).toBeGreaterThan(15);
+    expect(folds.some((rewrote, index) => rewrote && folds[index - 1] === true)).toBe(false);
+    await run.cancel();
+  });
+});
+
 describe('a conversation stored by the previous release', () => {
   // Written by the release before this one (digest rendered inside the system text), byte for byte.
   const storedBefore = JSON.stringify({
