@@ -9,7 +9,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
+import {
+  emptyConversation,
+  startTurn,
+  type Conversation,
+  type Turn,
+} from '../src/history/conversation.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
 import { serializeChunk, utf8Bytes } from '../src/recall/history-chunks.js';
@@ -49,6 +54,20 @@ const turnOf = (number: number, text: string, answer = 'noted'): Turn => {
 };
 
 const noSecrets = (text: string) => text.replaceAll('sk-very-secret', '[redacted]');
+
+/** An archive on `powers` under a manual clock, its log lines kept. */
+const loggedArchive = async (
+  powers: PowersRef,
+  maxMb: number,
+  conversation: Conversation = emptyConversation(),
+) => {
+  const logs: string[] = [];
+  const archive = await loadHistoryArchive(
+    { powers, log: line => logs.push(line), redact: noSecrets, clock: makeManualClock(), maxMb },
+    conversation,
+  );
+  return { archive, logs };
+};
 
 const sizesIn = async (powers: PowersRef) =>
   (await E(powers).list('agent-history')).map(name => Number(/^c\d+-(\d+)$/.exec(name)?.[1] ?? 0));
@@ -95,17 +114,7 @@ describe('the history in the store', () => {
     // The same 30 exchanges each time, on a fresh store: one chunk closes, the open one holds the rest.
     const fill = async (maxMb: number) => {
       const powers = await guestPowers();
-      const logs: string[] = [];
-      const archive = await loadHistoryArchive(
-        {
-          powers,
-          log: line => logs.push(line),
-          redact: noSecrets,
-          clock: makeManualClock(),
-          maxMb,
-        },
-        emptyConversation(),
-      );
+      const { archive, logs } = await loggedArchive(powers, maxMb);
       for (let number = 1; number <= 30; number += 1) {
         archive.add(turnOf(number, `${filler}${number}`), undefined);
         await archive.save();
@@ -164,15 +173,9 @@ describe('the history in the store', () => {
     await E(powers).makeDirectory('agent-history');
     const foreign = JSON.stringify({ version: 9, exchanges: 'kept differently' });
     await E(powers).storeValue(foreign, ['agent-history', 'open']);
-    const logs: string[] = [];
-    const archive = await loadHistoryArchive(
-      {
-        powers,
-        log: line => logs.push(line),
-        redact: noSecrets,
-        clock: makeManualClock(),
-        maxMb: 16,
-      },
+    const { archive, logs } = await loggedArchive(
+      powers,
+      16,
       // A conversation in memory is not made into a chunk: the history already exists.
       { digest: [{ text: '#1 from HOST: "old"', count: 1 }], omitted: 0, turns: [] },
     );
