@@ -59,7 +59,6 @@ export const make = async (
   const stream = await daemon.follow();
   const serve = async () => {
     for (;;) {
-      // eslint-disable-next-line no-await-in-loop -- one message at a time, in order, as an agent takes them
       const { done, value } = (await stream.next()) as IteratorResult<{
         number?: unknown;
         strings?: unknown;
@@ -69,13 +68,12 @@ export const make = async (
       if (typeof number !== 'bigint' || !isPing(value.strings)) continue;
       let answer = pongFor(value.strings);
       try {
-        // eslint-disable-next-line no-await-in-loop -- the model's answer comes before the reply
         if (callModel !== undefined) await callModel();
       } catch (error) {
         // The timer reads this and stops, naming the floor and why.
         answer = failureFor(value.strings, error instanceof Error ? error.message : String(error));
       }
-      // eslint-disable-next-line no-await-in-loop -- answered in order
+
       await E(powers).reply(number, [answer], [], []);
       void Promise.resolve(E(powers).dismiss(number)).catch(() => {});
     }

@@ -34,9 +34,9 @@ export interface PingTimes {
   samples: number[];
 }
 
-const pause = (ms: number) =>
+const pause = (milliseconds: number) =>
   new Promise<void>(resolve => {
-    setTimeout(resolve, ms);
+    setTimeout(resolve, milliseconds);
   });
 
 /** Waits for the answers to the pings it is told of, from the host's mail stream; dismisses what it reads of them. */
@@ -52,7 +52,6 @@ const watchAnswers = async (powers: HostPowers) => {
   };
   const read = async () => {
     for (;;) {
-      // eslint-disable-next-line no-await-in-loop -- the host's mail, one message at a time
       const { done, value } = (await stream.next()) as IteratorResult<MailRecord>;
       if (done) return;
       // A reply still being written (the newest daemon's live progress) is not the answer yet.
@@ -111,12 +110,12 @@ export const timePings = async (
         const ping = pingText(n);
         const answered = watch.answerTo(ping, each.guest, settings.timeoutMs);
         const started = performance.now();
-        // eslint-disable-next-line no-await-in-loop -- one ping at a time: each is timed alone
+
         await E(powers).send(each.guest, [ping], [], []);
-        // eslint-disable-next-line no-await-in-loop -- timed to its answer
+
         await answered;
         if (round >= WARMUP_ROUNDS) each.samples.push(performance.now() - started);
-        // eslint-disable-next-line no-await-in-loop -- the guest's work after its reply stays off the next ping
+
         await pause(settings.gapMs);
       }
     }
