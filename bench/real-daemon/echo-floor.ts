@@ -65,7 +65,12 @@ export const make = async (
       }>;
       if (done) return;
       const { number } = value;
-      if (typeof number !== 'bigint' || !isPing(value.strings)) continue;
+      if (typeof number !== 'bigint') continue;
+      // Anything else (its own replies' copies at f0a46042a among them) would fill the inbox.
+      if (!isPing(value.strings)) {
+        void Promise.resolve(E(powers).dismiss(number)).catch(() => {});
+        continue;
+      }
       let answer = pongFor(value.strings);
       try {
         if (callModel !== undefined) await callModel();
@@ -73,7 +78,6 @@ export const make = async (
         // The timer reads this and stops, naming the floor and why.
         answer = failureFor(value.strings, error instanceof Error ? error.message : String(error));
       }
-
       await E(powers).reply(number, [answer], [], []);
       void Promise.resolve(E(powers).dismiss(number)).catch(() => {});
     }
