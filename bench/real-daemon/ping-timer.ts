@@ -44,11 +44,11 @@ const watchAnswers = async (powers: HostPowers) => {
   const daemon = await makeDaemonAdapter(powers, () => {});
   const stream = await daemon.follow();
   const waiting = new Map<string, { answered: () => void; failed: (why: string) => void }>();
-  // Dismissed beside the reading (off the timed path), and awaited when the run stops.
-  const dismissals: Promise<void>[] = [];
+  // Dismissed once the run is over: off the timed path, and f0a46042a refuses a message dismissed
+  // as soon as its stream gives it ("Formula does not exist for pet name").
+  const toDismiss: bigint[] = [];
   const dismiss = (number: unknown) => {
-    if (typeof number === 'bigint')
-      dismissals.push(Promise.resolve(E(powers).dismiss(number)).catch(() => {}));
+    if (typeof number === 'bigint') toDismiss.push(number);
   };
   const read = async () => {
     for (;;) {
@@ -87,8 +87,11 @@ const watchAnswers = async (powers: HostPowers) => {
         });
       }),
     stop: async () => {
-      await Promise.resolve(stream.return(undefined)).catch(() => {});
-      await Promise.all(dismissals);
+      // Not awaited: f0a46042a's iterator settles `return` only after its pending `next`.
+      void Promise.resolve(stream.return(undefined)).catch(() => {});
+      await Promise.all(
+        toDismiss.map(number => Promise.resolve(E(powers).dismiss(number)).catch(() => {})),
+      );
     },
   };
 };
