@@ -12,6 +12,7 @@ import { nameSteps } from './steps-names.js';
 import { editSteps, evaluateSteps, proposalSteps, requestSteps } from './steps-asks.js';
 import { afterRestartSteps } from './steps-restart.js';
 import { capletEnvAfterRestartSteps, capletEnvSteps } from './steps-caplet-env.js';
+import { followStopSteps } from './steps-follow-stop.js';
 
 export type PhaseName = 'before-restart' | 'after-restart';
 export const PHASES: readonly PhaseName[] = ['before-restart', 'after-restart'];
@@ -39,6 +40,7 @@ export const runPhase = async (phase: PhaseName, host: unknown): Promise<PhaseRu
   } else {
     await afterRestartSteps(rec, parties);
     await capletEnvAfterRestartSteps(rec, parties);
+    await followStopSteps(rec, parties);
   }
   const outcomes = rec.outcomes.map(outcome => ({ ...outcome, step: `${phase}: ${outcome.step}` }));
   return { generation: parties.generation, outcomes };

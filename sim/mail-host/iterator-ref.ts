@@ -1,4 +1,9 @@
-/** Wraps a subscription as the remote async iterator the daemon hands out. */
+/**
+ * Wraps a subscription as the remote async iterator f0a46042a hands out. A
+ * `return` made while a `next` waits never settles there, not even once that
+ * `next` has its message (conformance/steps-follow-stop.ts): whoever stops
+ * following must not wait on it.
+ */
 import { makeGuardedExo } from './guarded-exo.js';
 import { M } from '@endo/patterns';
 import type { InterfaceGuard } from '@endo/patterns';
@@ -11,12 +16,28 @@ const AsyncIteratorInterface: InterfaceGuard = M.interface('AsyncIterator', {
   throw: M.call().optional(M.any()).returns(M.promise()),
 });
 
-export const makeIteratorRef = <T>(subscription: Subscription<T>) =>
-  makeGuardedExo<RemoteIterator<T>>('AsyncIterator', AsyncIteratorInterface, {
+export const makeIteratorRef = <T>(subscription: Subscription<T>) => {
+  /** The `next` still waiting for a message, if any. */
+  let waiting: Promise<void> | undefined;
+  return makeGuardedExo<RemoteIterator<T>>('AsyncIterator', AsyncIteratorInterface, {
     next() {
-      return subscription.next();
+      const step = subscription.next();
+      const settled: Promise<void> = step.then(
+        () => {},
+        () => {},
+      );
+      waiting = settled;
+      void settled.then(() => {
+        if (waiting === settled) waiting = undefined;
+      });
+      return step;
     },
     async return(value?: unknown) {
+      if (waiting !== undefined) {
+        // The waiting `next` still gets its message; the iterator ends after it.
+        void waiting.then(() => subscription.end());
+        return new Promise<never>(() => {});
+      }
       subscription.end();
       return harden({ done: true, value });
     },
@@ -25,4 +46,5 @@ export const makeIteratorRef = <T>(subscription: Subscription<T>) =>
       throw error;
     },
   });
+};
 harden(makeIteratorRef);
