@@ -48,3 +48,34 @@ export const readBenchSettings = (env: Record<string, string | undefined>): Benc
   return harden({ exchanges, only: rawOnly });
 };
 harden(readBenchSettings);
+
+/** The real-daemon ping timer's settings (bench/real-daemon/ping-timer.ts; docs/benchmark.md). */
+export interface PingTimerSettings {
+  /** Pings to each guest that count, after two warm-up rounds. */
+  pings: number;
+  /** The pause after each answer, so the agent's work after its reply is off the next ping's path. */
+  gapMs: number;
+  /** How long a guest may take to answer before the run stops, naming it. */
+  timeoutMs: number;
+}
+
+const wholeNumber = (
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  least: number,
+): number => {
+  const raw = env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  (Number.isInteger(value) && value >= least) ||
+    Fail`${q(name)} must be a whole number ≥ ${q(least)}, got ${q(raw)}`;
+  return value;
+};
+
+export const readPingTimerSettings = (env: Record<string, string | undefined>): PingTimerSettings =>
+  harden({
+    pings: wholeNumber(env, 'BENCH_PINGS', 20, 1),
+    gapMs: wholeNumber(env, 'BENCH_PING_GAP_MS', 300, 0),
+    timeoutMs: wholeNumber(env, 'BENCH_PING_TIMEOUT_MS', 30_000, 1),
+  });
+harden(readPingTimerSettings);

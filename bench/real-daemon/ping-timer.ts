@@ -1,0 +1,160 @@
+/**
+ * Times pings in a real daemon (docs/benchmark.md, "Measuring both ratios in
+ * a real daemon"): run as the host (`endo run --UNCONFINED
+ * dist/bench/real-daemon/ping-timer.js --powers AGENT lal echo-llm echo`), it
+ * sends `ping-<n>` to each guest named in turn and times it to the answer,
+ * read from the host's own mail stream as it arrives (no polling, which
+ * would load the daemon it measures), then prints each guest's median and
+ * its ratio to the last guest's, the floor.
+ */
+import { Fail } from '@endo/errors';
+import { E } from '@endo/far';
+import { makeDaemonAdapter } from '../../src/daemon/daemon-adapter.js';
+import { readPingTimerSettings, type PingTimerSettings } from '../bench-settings.js';
+import { median, ms, percentile } from '../stats.js';
+import { sayToConsole, type Say } from '../../setup/say.js';
+import { isPing, pingText, readAnswer } from './ping-words.js';
+
+const WARMUP_ROUNDS = 2;
+
+interface HostPowers {
+  send(recipient: string, strings: string[], edgeNames: string[], petNames: string[]): void;
+  dismiss(number: bigint): void;
+}
+
+interface MailRecord {
+  number?: unknown;
+  strings?: unknown;
+  done?: unknown;
+}
+
+export interface PingTimes {
+  guest: string;
+  /** Milliseconds from each counted send to its answer. */
+  samples: number[];
+}
+
+const pause = (milliseconds: number) =>
+  new Promise<void>(resolve => {
+    setTimeout(resolve, milliseconds);
+  });
+
+/** Waits for the answers to the pings it is told of, from the host's mail stream; dismisses what it reads of them. */
+const watchAnswers = async (powers: HostPowers) => {
+  const daemon = await makeDaemonAdapter(powers, () => {});
+  const stream = await daemon.follow();
+  const waiting = new Map<string, { answered: () => void; failed: (why: string) => void }>();
+  // Dismissed beside the reading (off the timed path), and awaited when the run stops.
+  const dismissals: Promise<void>[] = [];
+  const dismiss = (number: unknown) => {
+    if (typeof number === 'bigint')
+      dismissals.push(Promise.resolve(E(powers).dismiss(number)).catch(() => {}));
+  };
+  const read = async () => {
+    for (;;) {
+      const { done, value } = (await stream.next()) as IteratorResult<MailRecord>;
+      if (done) return;
+      // A reply still being written (the newest daemon's live progress) is not the answer yet.
+      if (value.done === false) continue;
+      const answer = readAnswer(value.strings);
+      const wanted = answer === undefined ? undefined : waiting.get(answer.ping);
+      if (answer !== undefined && wanted !== undefined) {
+        waiting.delete(answer.ping);
+        if (answer.failed === undefined) wanted.answered();
+        else wanted.failed(answer.failed);
+      }
+      // The host's copies of its pings and every answer are dismissed, so the inbox stays as it was.
+      if (answer !== undefined || isPing(value.strings)) dismiss(value.number);
+    }
+  };
+  void read().catch(() => {});
+  return {
+    answerTo: (ping: string, guest: string, timeoutMs: number): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(ping);
+          reject(Error(`${guest} did not answer ${ping} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.set(ping, {
+          answered: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          failed: why => {
+            clearTimeout(timer);
+            reject(Error(`${guest} could not answer ${ping}: ${why}`));
+          },
+        });
+      }),
+    stop: async () => {
+      await Promise.resolve(stream.return(undefined)).catch(() => {});
+      await Promise.all(dismissals);
+    },
+  };
+};
+
+/** Pings each guest in turn, round after round; the first rounds warm up and are not counted. */
+export const timePings = async (
+  powers: HostPowers,
+  guests: readonly string[],
+  settings: PingTimerSettings,
+): Promise<PingTimes[]> => {
+  guests.length > 0 || Fail`name the guests to ping, the floor last`;
+  const watch = await watchAnswers(powers);
+  const times = guests.map(guest => ({ guest, samples: [] as number[] }));
+  let n = Date.now() % 1_000_000_000;
+  try {
+    for (let round = 0; round < WARMUP_ROUNDS + settings.pings; round += 1) {
+      for (const each of times) {
+        n += 1;
+        const ping = pingText(n);
+        const answered = watch.answerTo(ping, each.guest, settings.timeoutMs);
+        const started = performance.now();
+
+        await E(powers).send(each.guest, [ping], [], []);
+
+        await answered;
+        if (round >= WARMUP_ROUNDS) each.samples.push(performance.now() - started);
+
+        await pause(settings.gapMs);
+      }
+    }
+  } finally {
+    await watch.stop();
+  }
+  return harden(times);
+};
+harden(timePings);
+
+/** The report: one line per guest, its median, 90th percentile and ratio to the last guest's median. */
+export const pingReport = (times: readonly PingTimes[], settings: PingTimerSettings): string[] => {
+  const floor = times.at(-1)!;
+  const floorMedian = median(floor.samples);
+  const width = Math.max(...times.map(each => each.guest.length));
+  return [
+    `${settings.pings} pings to each guest after ${WARMUP_ROUNDS} warm-up rounds, ${settings.gapMs} ms apart; answers read from the host's mail stream`,
+    ...times.map(
+      ({ guest, samples }) =>
+        `  ${guest.padEnd(width)}  median ${ms(median(samples))}, p90 ${ms(percentile(samples, 90))}, ${(median(samples) / floorMedian).toFixed(2)}× ${floor.guest}`,
+    ),
+  ];
+};
+harden(pingReport);
+
+/** Reads the settings, times the pings and says the report: `main` with what it reads made explicit. */
+export const runPingTimer = async (
+  powers: HostPowers,
+  guests: readonly string[],
+  env: Record<string, string | undefined>,
+  say: Say,
+): Promise<void> => {
+  const settings = readPingTimerSettings(env);
+  const times = await timePings(powers, guests, settings);
+  for (const line of pingReport(times, settings)) say(line);
+};
+harden(runPingTimer);
+
+/** `endo run`'s entry: the guests to ping, the floor last; settings from BENCH_PINGS, BENCH_PING_GAP_MS, BENCH_PING_TIMEOUT_MS. */
+export const main = (powers: HostPowers, ...guests: string[]): Promise<void> =>
+  runPingTimer(powers, guests, process.env, sayToConsole);
+harden(main);

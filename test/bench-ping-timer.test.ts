@@ -1,0 +1,166 @@
+/**
+ * The real-daemon ping timer and its echo floors (docs/benchmark.md,
+ * "Measuring both ratios in a real daemon"), run in the daemon double on
+ * both daemon generations as `endo run` and `endo make` would: the timer as
+ * the host, the floors as caplets on guests' powers, the agent through
+ * make(). What is checked is what the figures rest on, never a time: every
+ * ping is answered and timed, the agent makes one model call per ping, the
+ * model-calling floor one and the model-free floor none, the host's inbox
+ * is left as it was, and a guest that cannot answer stops the run naming it.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { DAEMON_PROFILES, makeMailHost } from '../sim/mail-host/index.js';
+import type { DaemonProfile, MailHost } from '../sim/mail-host/index.js';
+import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
+import { pingReport, runPingTimer, timePings } from '../bench/real-daemon/ping-timer.js';
+import { readPingTimerSettings } from '../bench/bench-settings.js';
+import { textOf } from './support/setup-harness.js';
+import { useAgents } from './support/use-agents.js';
+import { noticeNumber, useWireAgents, wireEnv } from './support/wire-agents.js';
+
+const floorSource = new URL('../bench/real-daemon/echo-floor.ts', import.meta.url).href;
+const FLOOR_NOTICE = 'Message #1 from HOST: ping';
+
+const { start } = useAgents();
+const { keepServer } = useWireAgents();
+let floors: { host: MailHost; names: string[] }[] = [];
+afterEach(async () => {
+  for (const { host, names } of floors)
+    await Promise.all(
+      names.map(name =>
+        E(host.host)
+          .cancel(name)
+          .catch(() => {}),
+      ),
+    );
+  floors = [];
+});
+
+/** An OpenAI-wire model: an agent's ping is answered `pong: ping-<n>` with reply(); the floor's request with a word. */
+const startPingModel = async (): Promise<ModelServer> => {
+  const server = await startModelServer({
+    protocol: 'openai',
+    reply: request => {
+      const notice = request.messages.filter(message => message.role === 'user').at(-1)?.text;
+      const ping = /ping-\d+/.exec(notice ?? '')?.[0];
+      if (notice === FLOOR_NOTICE || ping === undefined) return { text: 'ok' };
+      return {
+        toolCalls: [
+          {
+            name: 'reply',
+            arguments: { messageNumber: noticeNumber(request), strings: [`pong: ${ping}`] },
+          },
+        ],
+      };
+    },
+  });
+  keepServer(server);
+  return server;
+};
+
+/** `endo mkguest <guest> profile-for-<guest>` then `endo make --UNCONFINED echo-floor.js -p profile-for-<guest>`. */
+const makeFloor = async (host: MailHost, guest: string, env: Record<string, string> = {}) => {
+  await E(host.host).provideGuest(guest, { agentName: `profile-for-${guest}` });
+  await E(host.host).makeUnconfined(`worker-${guest}`, floorSource, {
+    powersName: `profile-for-${guest}`,
+    resultName: `${guest}-caplet`,
+    env,
+  });
+  floors.push({ host, names: [`${guest}-caplet`] });
+};
+
+const quick = { pings: 3, gapMs: 0, timeoutMs: 10_000 };
+
+describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
+  test('times the agent against both floors: every ping answered, one model call each for the agent and the model-calling floor, none for the other', async () => {
+    const host = makeMailHost({ profile });
+    const server = await startPingModel();
+    await start({ host, realProvider: true, env: wireEnv('openai', server.url) });
+    await makeFloor(host, 'echollm', { LAL_HOST: server.url, LAL_MODEL: 'test-model' });
+    await makeFloor(host, 'echo');
+
+    const times = await timePings(host.host, ['lal', 'echollm', 'echo'], quick);
+
+    expect(times.map(each => [each.guest, each.samples.length])).toEqual([
+      ['lal', 3],
+      ['echollm', 3],
+      ['echo', 3],
+    ]);
+    for (const { samples } of times) for (const took of samples) expect(took).toBeGreaterThan(0);
+    // Two warm-up rounds and three counted: five pings each.
+    const chats = server.requests.filter(request => request.normalized !== undefined);
+    const floorCalls = chats.filter(
+      request => request.normalized?.messages.at(-1)?.text === FLOOR_NOTICE,
+    );
+    expect(floorCalls).toHaveLength(5);
+    expect(chats.length - floorCalls.length).toBe(5);
+    // The host's copies of the pings and every answer were dismissed.
+    const left = (await E(host.host).listMessages()).map(textOf);
+    expect(left.filter(text => /ping-\d+/.test(text))).toEqual([]);
+
+    const report = pingReport(times, quick);
+    expect(report).toHaveLength(4);
+    expect(report[1]).toMatch(/^ {2}lal {6}median \d+\.\d+ ms, p90 \d+\.\d+ ms, \d+\.\d\d× echo$/);
+    expect(report[3]).toMatch(/echo .*1\.00× echo$/);
+  });
+
+  test('a floor whose model fails stops the run, naming the floor and why', async () => {
+    const host = makeMailHost({ profile });
+    const gone = await startPingModel();
+    const { url } = gone;
+    await gone.close();
+    await makeFloor(host, 'echollm', { LAL_HOST: url, LAL_MODEL: 'test-model' });
+
+    await expect(timePings(host.host, ['echollm'], quick)).rejects.toThrow(
+      /^echollm could not answer ping-\d+: fetch failed$/,
+    );
+  });
+});
+
+test('a guest that never answers stops the run, naming it and the time it had', async () => {
+  const host = makeMailHost();
+  await E(host.host).provideGuest('nobody', { agentName: 'profile-for-nobody' });
+  await expect(
+    timePings(host.host, ['nobody'], { pings: 1, gapMs: 0, timeoutMs: 50 }),
+  ).rejects.toThrow(/^nobody did not answer ping-\d+ within 50 ms$/);
+});
+
+test('a floor for a server that is not OpenAI-compatible is refused when it is made', async () => {
+  const host = makeMailHost();
+  await E(host.host).provideGuest('echollm', { agentName: 'profile-for-echollm' });
+  await expect(
+    E(host.host).makeUnconfined('worker-echollm', floorSource, {
+      powersName: 'profile-for-echollm',
+      resultName: 'echollm-caplet',
+      env: { LAL_HOST: 'http://127.0.0.1:11434', LAL_MODEL: 'qwen3' },
+    }),
+  ).rejects.toThrow(
+    /OpenAI-compatible servers only; LAL_HOST http:\/\/127\.0\.0\.1:11434 is ollama/,
+  );
+});
+
+test('the run endo run starts reads its settings and says one line per guest', async () => {
+  const host = makeMailHost();
+  await makeFloor(host, 'echo');
+  const lines: string[] = [];
+  await runPingTimer(host.host, ['echo'], { BENCH_PINGS: '2', BENCH_PING_GAP_MS: '0' }, line => {
+    lines.push(line);
+  });
+  expect(lines[0]).toMatch(/^2 pings to each guest after 2 warm-up rounds, 0 ms apart/);
+  expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}echo {2}median .*, 1\.00× echo$/)]);
+});
+
+test('the settings: defaults, and a wrong value refused naming the variable', () => {
+  expect(readPingTimerSettings({})).toEqual({ pings: 20, gapMs: 300, timeoutMs: 30_000 });
+  expect(readPingTimerSettings({ BENCH_PINGS: '5', BENCH_PING_GAP_MS: '0' })).toMatchObject({
+    pings: 5,
+    gapMs: 0,
+  });
+  expect(() => readPingTimerSettings({ BENCH_PINGS: '0' })).toThrow(
+    /"BENCH_PINGS" must be a whole number ≥ 1, got "0"/,
+  );
+  expect(() => readPingTimerSettings({ BENCH_PING_TIMEOUT_MS: 'soon' })).toThrow(
+    /"BENCH_PING_TIMEOUT_MS" must be a whole number ≥ 1, got "soon"/,
+  );
+});
