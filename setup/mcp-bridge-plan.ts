@@ -8,7 +8,7 @@
 import { Fail, q } from '@endo/errors';
 import path from 'node:path';
 import { statSync } from 'node:fs';
-import { readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
+import { mcpEnvNames, readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
 import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
@@ -27,10 +27,9 @@ export const planMcpBridge = (
   if (env.MCP_NAME === undefined || env.MCP_NAME === '') return undefined;
   const mcpCwd = absolute(env.MCP_CWD, cwd);
   const tokenFile = absolute(env.MCP_AUTH_TOKEN_FILE, cwd);
-  const passed = (env.MCP_ENV ?? '').split(/[\s,]+/).filter(name => name !== '');
   const picked = pickEnv({ ...env, MCP_CWD: mcpCwd, MCP_AUTH_TOKEN_FILE: tokenFile }, [
     ...MCP_ENV_NAMES,
-    ...passed,
+    ...mcpEnvNames(env.MCP_ENV),
   ]);
   // Refused here as the caplet would refuse it, naming the variable.
   readMcpSettings({ ...picked, MCP_AUTH_TOKEN: env.MCP_AUTH_TOKEN });

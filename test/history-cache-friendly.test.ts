@@ -10,6 +10,8 @@ import { E } from '@endo/far';
 import type { ChatMessage } from '../providers/types.js';
 import { buildRequest } from '../src/history/build-request.js';
 import { emptyConversation, startTurn, type Conversation } from '../src/history/conversation.js';
+import { renderDigest } from '../src/history/digest.js';
+import { showToHost } from '../src/history/threads.js';
 import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { replyStep, startAgent } from './support/agent-harness.js';
 
@@ -85,6 +87,43 @@ describe('a cache-friendly history', () => {
     expect(rewrites / exchanges).toBeLessThanOrEqual(0.25);
   });
 
+  test("once the digest is full, a fold keeps the previous digest whole in most requests: its middle goes in blocks (the HOST's thread, with others' lines)", () => {
+    // As in bench figure 9: each HOST exchange is followed by two peers' lines in the HOST's thread,
+    // whose folds add a "meanwhile" line, so the HOST's digest fills sooner than a peer's.
+    const conversation = emptyConversation();
+    const budget = { contextTokens: 24_000, keepTurns: 4, digestChars: 3_000 };
+    let previousDigest = '';
+    let folds = 0;
+    let middleRewrites = 0;
+    let trimmed = false;
+    for (let index = 0; index < 300; index += 1) {
+      const finish = exchange(conversation, index);
+      buildRequest('SYSTEM', conversation, [], budget);
+      const digest = renderDigest(conversation);
+      if (digest !== previousDigest) {
+        folds += 1;
+        // A fold appends its lines: a request that starts with the whole previous digest loses only the turns folded.
+        if (!digest.startsWith(previousDigest)) middleRewrites += 1;
+      }
+      trimmed ||= conversation.omitted > 0;
+      previousDigest = digest;
+      finish();
+      for (const peer of ['bob', 'carol'])
+        showToHost(
+          conversation,
+          {
+            title: `#${index} from ${peer}: "ping ${index}"`,
+            messages: [{ role: 'user', content: 'ping' }],
+          },
+          peer,
+        );
+    }
+    expect(trimmed).toBe(true);
+    expect(folds).toBeGreaterThan(40);
+    // The digest's middle goes at most once in three folds; the rest append to it.
+    expect(middleRewrites).toBeLessThanOrEqual(folds / 3);
+  });
+
   test('over budget, more turns fold at once and the request still fits', () => {
     const conversation = emptyConversation();
     const budget = { contextTokens: 1_500, keepTurns: 4, digestChars: 3_000 };
@@ -98,6 +137,35 @@ describe('a cache-friendly history', () => {
       expect(estimatedTokens).toBeLessThanOrEqual(budget.contextTokens);
       turn.messages.push({ role: 'assistant', content: 'ok' });
     }
+  });
+});
+
+describe("the HOST's requests through make()", () => {
+  test('once the digest is full, its middle goes in blocks: two folds in a row never both rewrite it', async () => {
+    // Small settings make a full digest in a few dozen pings: a fold every other request.
+    const pings = 40;
+    const run = await startAgent({
+      env: { LAL_KEEP_TURNS: '1', LAL_DIGEST_CHARS: '600' },
+      steps: Array.from({ length: pings }, (_, index) => replyStep(`pong ${index + 1}`)),
+    });
+    for (let index = 1; index <= pings; index += 1) {
+      await run.send(`ping ${index}`);
+      await run.reply(`pong ${index}`);
+    }
+    // The digest leads the first user message; the turns kept follow it after a blank line.
+    const digests = run.provider.requests.map(request => {
+      const content = request.messages[1]?.content ?? '';
+      return content.startsWith('[Digest') ? content.split('\n\n')[0]! : '';
+    });
+    const folds: boolean[] = [];
+    digests.forEach((digest, index) => {
+      const previous = digests[index - 1] ?? '';
+      if (index > 0 && digest !== previous) folds.push(!digest.startsWith(previous));
+    });
+    expect(digests.at(-1)).toContain('more earlier exchanges left out');
+    expect(folds.length).toBeGreaterThan(15);
+    expect(folds.some((rewrote, index) => rewrote && folds[index - 1] === true)).toBe(false);
+    await run.cancel();
   });
 });
 

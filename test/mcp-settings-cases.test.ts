@@ -299,11 +299,35 @@ describe("setup's plan of the bridge", () => {
       where,
       'spec',
     );
-    expect(remote?.env).toEqual({
+    // Strictly: the daemon's guard refuses an env holding `undefined` (no MCP_ARGS here).
+    expect(remote?.env).toStrictEqual({
       MCP_NAME: 'docs',
       MCP_URL: 'https://example.org/mcp',
       MCP_AUTH_TOKEN_FILE: path.join(where, 'token'),
     });
+  });
+
+  test('MCP_CWD and MCP_AUTH_TOKEN_FILE are read trimmed; blank, they are none (never the folder setup runs in)', () => {
+    const where = folder();
+    mkdirSync(path.join(where, 'data'));
+    const spaced = planMcpBridge(
+      { MCP_NAME: 'files', MCP_COMMAND: 'node', MCP_CWD: ' data ' },
+      where,
+      'spec',
+    );
+    expect(spaced?.env.MCP_CWD).toBe(path.join(where, 'data'));
+    // A local server needs its folder: a blank one is refused, not taken for where setup runs.
+    expect(() =>
+      planMcpBridge({ MCP_NAME: 'files', MCP_COMMAND: 'node', MCP_CWD: '  ' }, where, 'spec'),
+    ).toThrow('MCP_CWD must be the absolute path of the folder the server may write in, got ""');
+    const url = { MCP_NAME: 'docs', MCP_URL: 'https://example.org/mcp' };
+    expect(planMcpBridge({ ...url, MCP_AUTH_TOKEN_FILE: ' token ' }, where, 'spec')?.env).toEqual({
+      ...url,
+      MCP_AUTH_TOKEN_FILE: path.join(where, 'token'),
+    });
+    expect(planMcpBridge({ ...url, MCP_AUTH_TOKEN_FILE: ' ' }, where, 'spec')?.env).toStrictEqual(
+      url,
+    );
   });
 
   test('an MCP_CWD that is not a directory, or a bad setting, is refused before anything is made', () => {

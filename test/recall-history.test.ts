@@ -9,9 +9,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
+import {
+  emptyConversation,
+  startTurn,
+  type Conversation,
+  type Turn,
+} from '../src/history/conversation.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
+import { serializeChunk, utf8Bytes } from '../src/recall/history-chunks.js';
 import { makeBm25 } from '../src/recall/rank-bm25.js';
 import { queryWords, wordsOf } from '../src/recall/search-words.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
@@ -48,6 +54,20 @@ const turnOf = (number: number, text: string, answer = 'noted'): Turn => {
 };
 
 const noSecrets = (text: string) => text.replaceAll('sk-very-secret', '[redacted]');
+
+/** An archive on `powers` under a manual clock, its log lines kept. */
+const loggedArchive = async (
+  powers: PowersRef,
+  maxMb: number,
+  conversation: Conversation = emptyConversation(),
+) => {
+  const logs: string[] = [];
+  const archive = await loadHistoryArchive(
+    { powers, log: line => logs.push(line), redact: noSecrets, clock: makeManualClock(), maxMb },
+    conversation,
+  );
+  return { archive, logs };
+};
 
 const sizesIn = async (powers: PowersRef) =>
   (await E(powers).list('agent-history')).map(name => Number(/^c\d+-(\d+)$/.exec(name)?.[1] ?? 0));
@@ -88,6 +108,36 @@ describe('the history in the store', () => {
     expect(archive.describe()[1]).toMatch(/^\d+ oldest chunks dropped since start$/);
   });
 
+  test('a history of exactly LAL_HISTORY_MB is kept whole; one byte over, the oldest chunk goes', async () => {
+    const MB = 1024 * 1024;
+    const filler = 'words that fill the exchange '.repeat(15);
+    // The same 30 exchanges each time, on a fresh store: one chunk closes, the open one holds the rest.
+    const fill = async (maxMb: number) => {
+      const powers = await guestPowers();
+      const { archive, logs } = await loggedArchive(powers, maxMb);
+      for (let number = 1; number <= 30; number += 1) {
+        archive.add(turnOf(number, `${filler}${number}`), undefined);
+        await archive.save();
+      }
+      const names = await E(powers).list('agent-history');
+      const open = names.includes('open')
+        ? String(await E(powers).lookup(['agent-history', 'open']))
+        : serializeChunk([]);
+      const bytes = (await sizesIn(powers)).reduce((sum, size) => sum + size, 0) + utf8Bytes(open);
+      return { logs: logs.filter(line => line.startsWith('history: dropped')), names, bytes };
+    };
+    const unbounded = await fill(16);
+    expect(unbounded.names.filter(name => name !== 'open').length).toBeGreaterThan(0);
+    // MB is a power of two: bytes / MB * MB is the very number of bytes.
+    const exact = await fill(unbounded.bytes / MB);
+    expect(exact.logs).toEqual([]);
+    expect(exact.names).toEqual(unbounded.names);
+    expect(exact.bytes).toBe(unbounded.bytes);
+    const under = await fill((unbounded.bytes - 1) / MB);
+    expect(under.logs).toHaveLength(1);
+    expect(under.names).toEqual(unbounded.names.filter(name => !name.startsWith('c1-')));
+  });
+
   test('a turn writes the open chunk only; a full one takes its closed name and is not written again', async () => {
     const { powers, written } = await guest();
     const archive = await loadHistoryArchive(
@@ -123,15 +173,9 @@ describe('the history in the store', () => {
     await E(powers).makeDirectory('agent-history');
     const foreign = JSON.stringify({ version: 9, exchanges: 'kept differently' });
     await E(powers).storeValue(foreign, ['agent-history', 'open']);
-    const logs: string[] = [];
-    const archive = await loadHistoryArchive(
-      {
-        powers,
-        log: line => logs.push(line),
-        redact: noSecrets,
-        clock: makeManualClock(),
-        maxMb: 16,
-      },
+    const { archive, logs } = await loggedArchive(
+      powers,
+      16,
       // A conversation in memory is not made into a chunk: the history already exists.
       { digest: [{ text: '#1 from HOST: "old"', count: 1 }], omitted: 0, turns: [] },
     );

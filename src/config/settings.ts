@@ -77,7 +77,7 @@ export const LIMIT_SETTINGS = {
   digestChars: {
     env: 'LAL_DIGEST_CHARS',
     default: 3_000,
-    doc: 'characters the digest of older turns may take (its middle goes first; the first entries and the latest stay)',
+    doc: 'characters the digest of older turns may take (once over, its middle goes at once down to half of it, so few folds rewrite it; the first entries and the latest stay)',
   },
   rememberHandled: {
     env: 'LAL_REMEMBER_HANDLED',

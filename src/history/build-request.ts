@@ -20,6 +20,8 @@ export const ELIDED_RESULT = '[elided to keep the request within the context bud
 harden(ELIDED_RESULT);
 // Share of the budget the digest may take.
 const DIGEST_SHARE = 0.2;
+// Share of its limit a full digest is trimmed to: its middle goes in blocks, as turns fold in blocks.
+const DIGEST_TRIMMED_TO = 0.5;
 
 export interface RequestBudget {
   contextTokens: number;
@@ -110,10 +112,11 @@ export const buildRequest = (
   budget: RequestBudget,
 ): BuiltRequest => {
   foldInBlocks(conversation, budget.keepTurns);
-  trimDigest(
-    conversation,
-    Math.min(budget.digestChars, budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE),
+  const digestChars = Math.min(
+    budget.digestChars,
+    budget.contextTokens * CHARS_PER_TOKEN * DIGEST_SHARE,
   );
+  trimDigest(conversation, digestChars, digestChars * DIGEST_TRIMMED_TO);
   let messages = assemble(systemPrompt, conversation);
   let size = measureRequest(messages, tools);
   while (size.estimatedTokens > budget.contextTokens) {

@@ -82,11 +82,22 @@ export const foldOldestTurn = (conversation: Conversation): void => {
 };
 harden(foldOldestTurn);
 
-/** Drops digest entries from the middle until it fits in `maxChars`. */
-export const trimDigest = (conversation: Conversation, maxChars: number): void => {
+/**
+ * Once the digest is over `maxChars`, drops entries from its middle until it
+ * fits in `toChars` (at most `maxChars`). Dropping from the middle rewrites
+ * every line after the first ones, so a caller that keeps a prompt-cache
+ * prefix drops a block at once (`toChars` below `maxChars`): the next folds
+ * then only append to the digest.
+ */
+export const trimDigest = (
+  conversation: Conversation,
+  maxChars: number,
+  toChars: number = maxChars,
+): void => {
   const size = () => conversation.digest.reduce((sum, entry) => sum + entry.text.length + 12, 0);
   const keepFirst = 3;
-  while (size() > maxChars && conversation.digest.length > keepFirst + 1) {
+  if (size() <= maxChars) return;
+  while (size() > Math.min(toChars, maxChars) && conversation.digest.length > keepFirst + 1) {
     conversation.digest.splice(keepFirst, 1);
     conversation.omitted += 1;
   }

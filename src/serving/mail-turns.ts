@@ -45,7 +45,8 @@ export const makeMailTurns = (options: {
       else await dismiss(message.number);
       return;
     }
-    if (typeof message.number !== 'bigint') {
+    // A numbered message always has its key (its id, else `n:<number>`): the one spelling of it here.
+    if (typeof message.number !== 'bigint' || key === undefined) {
       log(`skipped a message without a number (type ${String(message.type)})`);
       return;
     }
@@ -54,7 +55,7 @@ export const makeMailTurns = (options: {
     const origin: Origin = { number: message.number, sender };
     const senderKey = parts.senderKeyOf(message.from);
     // The quota's told mark for this message (with the agent's holds, kept over restarts).
-    const told = holdKey.message(key ?? String(message.number));
+    const told = holdKey.message(key);
     const isHost = sender === hostName;
     const held = senders.check(senderKey, isHost);
     if (held !== undefined) {
@@ -100,7 +101,7 @@ export const makeMailTurns = (options: {
     }
     // The turn has told its sender (tell-turn-end.ts): a failure from here on is logged, never told twice.
     try {
-      if (key !== undefined) handled.add(key);
+      handled.add(key);
       revisions.answered(key, message);
       await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
     } catch (error) {

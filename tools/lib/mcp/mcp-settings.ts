@@ -99,11 +99,14 @@ export const storableMcpArgs = (raw: string | undefined): string | undefined =>
   raw === undefined || !raw.trimStart().startsWith('[') ? raw : ` ${raw.trim()}`;
 harden(storableMcpArgs);
 
+/** The names MCP_ENV lists, separated by commas or spaces: setup picks them, the bridge checks them. */
+export const mcpEnvNames = (raw: string | undefined): string[] =>
+  (raw ?? '').split(/[\s,]+/).filter(each => each !== '');
+harden(mcpEnvNames);
+
 const readPassEnv = (env: Env): Record<string, string> => {
-  const raw = (env.MCP_ENV ?? '').trim();
-  if (raw === '') return {};
   const passed: Record<string, string> = {};
-  for (const name of raw.split(/[\s,]+/).filter(each => each !== '')) {
+  for (const name of mcpEnvNames(env.MCP_ENV)) {
     (ENV_NAME.test(name) && !RESERVED_ENV.has(name)) ||
       Fail`mcp: MCP_ENV names variables to pass to the server, separated by commas; ${q(name)} cannot be one`;
     const value = env[name];
