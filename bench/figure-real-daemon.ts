@@ -8,19 +8,25 @@
  * on (the default) and with LAL_PROGRESS=0, against the double's own clock
  * (calls seen before the model server received the request). On the newest
  * daemon, a ping's time to its answer with live progress on over
- * LAL_PROGRESS=0, pings to the two agents interleaved. The real-daemon
- * ratios themselves (a ping over an echo caplet, progress over none) are
- * read in a real daemon: docs/benchmark.md says how.
+ * LAL_PROGRESS=0, pings to the two agents interleaved. Beside the agent, an
+ * in-process floor (./model-echo.ts: a caplet that only asks the same model
+ * double and replies): a ping to each, interleaved, their medians and ratio
+ * (issue 35's ≤ 1.05×), and the agent's own time on the path against the
+ * floor's: delivered → model request, model answer → reply. The real-daemon
+ * ratios themselves are read in a real daemon: docs/benchmark.md says how.
  */
 import { performance } from 'node:perf_hooks';
 import { makeMailHost, type DaemonProfile } from '../sim/mail-host/index.js';
 import { startBenchAgent, type BenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
-import { median, ms } from './stats.js';
+import { pingAgainstFloor, type PingMedians } from './ping-against-floor.js';
+import { kb, median, ms } from './stats.js';
 
 const WARMUP = 5;
 const PINGS = 40;
 const PROGRESS_TARGET = 1.05;
+// Issue 35: a ping to the agent ≤ 1.05× a ping to a caplet that only asks the model and replies.
+const FLOOR_TARGET = 1.05;
 
 interface Setting {
   profile: DaemonProfile;
@@ -85,6 +91,45 @@ const progressTimes = async () => {
   }
 };
 
+/** A ping to the agent over a ping to the in-process floor, and the agent's own time on the path. */
+const floorRows = async (
+  profile: DaemonProfile,
+  persona: 'lal' | 'fae',
+): Promise<{ rows: FigureRow[]; data: { agent: PingMedians; floor: PingMedians } }> => {
+  const { agent, floor } = await pingAgainstFloor({ profile, persona }, PINGS);
+  const ratio = agent.toReply / floor.toReply;
+  const pair = (mine: number, its: number) => `${ms(mine)} / ${ms(its)}`;
+  return {
+    rows: [
+      {
+        label: `ping → reply, agent / model-calling echo (${persona}, ${profile})`,
+        measured: `${pair(agent.toReply, floor.toReply)} = ${ratio.toFixed(2)}×`,
+        target: `≤ ${FLOOR_TARGET}×`,
+        verdict: judged(ratio <= FLOOR_TARGET),
+      },
+      {
+        label: '  delivered → model request at server, agent / echo',
+        measured: `${pair(agent.toModel, floor.toModel)} (requests ${kb(agent.requestBytes)} / ${kb(floor.requestBytes)})`,
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: '  model request → answer, in the model double',
+        measured: pair(agent.inServer, floor.inServer),
+        target: '',
+        verdict: 'info',
+      },
+      {
+        label: '  model answer → reply delivered, agent / echo',
+        measured: pair(agent.answerToReply, floor.answerToReply),
+        target: '',
+        verdict: 'info',
+      },
+    ],
+    data: { agent, floor },
+  };
+};
+
 export const realDaemonFigure = async (): Promise<FigureResult> => {
   const rows: FigureRow[] = [];
   const counts: Record<string, number> = {};
@@ -124,6 +169,14 @@ export const realDaemonFigure = async (): Promise<FigureResult> => {
     target: 'reference',
     verdict: 'info',
   });
+  const floors: Record<string, { agent: PingMedians; floor: PingMedians }> = {};
+  for (const profile of ['f0a46042a', 'newest'] as const) {
+    for (const persona of ['lal', 'fae'] as const) {
+      const measured = await floorRows(profile, persona);
+      rows.push(...measured.rows);
+      floors[`${profile}/${persona}`] = measured.data;
+    }
+  }
   const progress = await progressTimes();
   const ratio = progress.on / progress.off;
   rows.push({
@@ -143,9 +196,11 @@ export const realDaemonFigure = async (): Promise<FigureResult> => {
       progressOnMs: progress.on,
       progressOffMs: progress.off,
       progressRatio: ratio,
+      againstFloorMs: floors,
     },
     notes: [
       `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
+      `The model-calling echo (bench/model-echo.ts) is a caplet beside the agent in the same mail host that answers each ping with one request through the agent's provider (the persona's system prompt and tools, one notice) to the same model double, then replies: the floor of anything that calls a model. Medians over ${PINGS} pings to each, interleaved, each on a quiet process; "delivered" is the message landing in the guest's inbox, "reply delivered" its reply call reaching the guest's powers, "model answer" the double's response finished. The double's own time grows with the request, and the agent's carries its conversation: that part of the gap is the model's, not the agent's.`,
     ],
   };
 };

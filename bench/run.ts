@@ -74,8 +74,11 @@
  *
  * 15. A ping in a real daemon, measured in-process (bench/figure-real-daemon.ts):
  *    the daemon calls a ping makes before its model call, on both profiles
- *    (target 0, as with LAL_PROGRESS=0), and a ping's time to its answer with
- *    live progress on over LAL_PROGRESS=0 (target ≤ 1.05×).
+ *    (target 0, as with LAL_PROGRESS=0), a ping's time to its reply over a
+ *    model-calling echo caplet's beside it (bench/model-echo.ts, target ≤ 1.05×)
+ *    with the agent's time before the model request and after its answer, and
+ *    a ping's time to its answer with live progress on over LAL_PROGRESS=0
+ *    (target ≤ 1.05×).
  *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
@@ -239,7 +242,9 @@ const main = async ({ exchanges, only }: BenchSettings) => {
   figures.push(await withTokenizer(toolboxFigure));
   progress(stepLine([14], 'delegation: 6 × 7 done directly and through a helper'));
   figures.push(await delegationFigure());
-  progress(stepLine([15], 'daemon calls before the model call of a ping; progress on, off'));
+  progress(
+    stepLine([15], 'daemon calls before the model call of a ping; against an echo; progress'),
+  );
   figures.push(await realDaemonFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();

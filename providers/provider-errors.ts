@@ -22,7 +22,9 @@ const MAX_SERVER_TEXT = 300;
 export const redact = (text: string, secrets: readonly (string | undefined)[]): string => {
   let clean = text;
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+    // Looked for first: most texts hold no secret, and split/join would copy each of them.
+    if (secret !== undefined && secret.length >= 4 && clean.includes(secret))
+      clean = clean.split(secret).join('[redacted]');
   }
   return clean;
 };

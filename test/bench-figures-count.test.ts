@@ -3,11 +3,15 @@
  * figure 11 counts the agent's approvals as it words them now ("While
  * serving message #N from …, Fae asks to call …"), so the four the taint rule
  * adds are seen; figure 4 measures discovery with all fifty tools offered,
- * the toolbox (figure 13) kept out of its way. Both read 0 before.
+ * the toolbox (figure 13) kept out of its way. Both read 0 before. Figure
+ * 15's floor is a caplet that asks the model once per ping and replies:
+ * every ping to it and to the agent is seen delivered, asked of the model
+ * double, answered and replied to (its times are the bench's, never judged here).
  */
 import { describe, expect, it } from 'vitest';
 import { approvalsFigure } from '../bench/figure-approvals.js';
 import { discoveryFigure } from '../bench/figure-discovery.js';
+import { pingAgainstFloor } from '../bench/ping-against-floor.js';
 
 describe('bench figures count what they say', () => {
   it('figure 11 sees the approvals the taint rule adds, and only those', async () => {
@@ -29,4 +33,14 @@ describe('bench figures count what they say', () => {
     expect(cold?.measured).toMatch(/; 50 offered$/);
     expect(warm?.measured).toMatch(/^[^;]+; 0 lookup, .*; 50 offered$/);
   }, 120_000);
+
+  it('figure 15 pings the agent and its model-calling echo alike, each asking the model once', async () => {
+    const { agent, floor } = await pingAgainstFloor({ profile: 'newest', persona: 'lal' }, 3);
+    for (const medians of [agent, floor]) {
+      for (const value of Object.values(medians)) expect(Number.isFinite(value)).toBe(true);
+    }
+    // The echo asks with the agent's system prompt and tools, the agent with its conversation too.
+    expect(floor.requestBytes).toBeGreaterThan(4_000);
+    expect(agent.requestBytes).toBeGreaterThan(floor.requestBytes);
+  }, 60_000);
 });

@@ -456,6 +456,23 @@ describe('saveMemory', () => {
     expect(loaded.handled).toEqual(['[redacted]']);
   });
 
+  test('a key holding a secret is redacted too, and the rest of its object kept', async () => {
+    const { powers, values } = makeStore();
+    const memory = freshMemory(NOW);
+    const counts = { calls: 1, inputTokens: 3, outputTokens: 4, cachedInputTokens: 0 };
+    memory.usage.byModel = { 'model-s3cret': { ...counts }, plain: { ...counts } };
+    await saveMemory(
+      powers,
+      memory,
+      () => {},
+      text => text.replaceAll('s3cret', '[redacted]'),
+    );
+    const saved = values.get(MEMORY_NAME) as string;
+    expect(saved).not.toContain('s3cret');
+    const stored = JSON.parse(saved) as { usage: { byModel: Record<string, unknown> } };
+    expect(stored.usage.byModel).toEqual({ 'model-[redacted]': counts, plain: counts });
+  });
+
   test('a store that refuses the write is logged, never thrown', async () => {
     const { powers } = makeStore({}, { store: true });
     const logs: string[] = [];

@@ -44,6 +44,11 @@ export const makeAgentControls = (host: Agent, { agents, special, table }: Daemo
       callListeners.add(listener);
       return () => callListeners.delete(listener);
     },
+    traceDeliveries: (name: string, listener: () => void) => {
+      const { deliveryListeners } = agentNamed(name);
+      deliveryListeners.add(listener);
+      return () => deliveryListeners.delete(listener);
+    },
     guest: (name: string): GuestView => {
       const agent = guestNamed(name);
       return {

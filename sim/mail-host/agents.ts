@@ -37,6 +37,8 @@ export interface Agent {
   readonly storedBytes: Map<string, number>;
   /** Told the name of each method called on this agent's powers, as it is called (for the bench's traces). */
   readonly callListeners: Set<(method: string) => void>;
+  /** Told each time a message is put in this agent's inbox by another's send or reply (for the bench's traces). */
+  readonly deliveryListeners: Set<() => void>;
   /** For messages: who this is, e.g. `guest "lal"`. */
   label: string;
 }
@@ -147,6 +149,7 @@ export const makeAgentRegistry = (
       calls: new Map(),
       storedBytes: new Map(),
       callListeners: new Set(),
+      deliveryListeners: new Set(),
       label: kind === 'host' ? special.host : 'a guest',
     };
     agent.powers = makePowers(agent);

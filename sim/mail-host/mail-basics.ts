@@ -47,6 +47,7 @@ export const makeMailBasics = (table: FormulaTable, agents: AgentRegistry): Mail
   /** Puts the message in the recipient's inbox, then the sender's own copy in its inbox. */
   const post = (self: Agent, recipient: Agent, envelope: Envelope) => {
     recipient.mailbox.deliver(envelope);
+    for (const listener of recipient.deliveryListeners) listener();
     if (envelope.from !== envelope.to) self.mailbox.deliver(envelope);
   };
 

@@ -94,6 +94,8 @@ export interface MailHost {
   storedBytes(guestName: string): Record<string, number>;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
   traceCalls(guestName: string, listener: (method: string) => void): () => void;
+  /** Calls `listener` each time another's message lands in the guest's inbox; returns a function that stops it. */
+  traceDeliveries(guestName: string, listener: () => void): () => void;
   guest(name: string): GuestView;
   /**
    * An agent of a second daemon connected over Endo's network (a peer): a

@@ -76,11 +76,14 @@ export const startModelServer = async (options: ModelServerOptions): Promise<Mod
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = performance.now();
+    let record: RecordedRequest | undefined;
     response.on('close', () => {
-      insideMs += performance.now() - started;
+      const ended = performance.now();
+      insideMs += ended - started;
+      if (record !== undefined) record.answeredAt = ended;
     });
     const bytes = await readBody(incoming);
-    const record: RecordedRequest = {
+    record = {
       method: incoming.method ?? 'GET',
       path: new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname,
       headers: publicHeaders(incoming),

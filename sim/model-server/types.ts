@@ -95,6 +95,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** When it arrived (performance.now() of the server's process). */
   receivedAt: number;
+  /** When its answer was finished (the response closed; same clock); undefined until then. */
+  answeredAt?: number;
   /** Whether a credential header (authorization or x-api-key) was present. */
   hadAuth: boolean;
   bytes: number;

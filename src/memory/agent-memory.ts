@@ -286,18 +286,26 @@ harden(describeMemoryTrouble);
 /**
  * `redact` hides secret values (the auth token) that the conversation may
  * hold, e.g. when the model echoed one: the store must never keep them.
- * Each string is redacted before serialisation: in JSON text a secret
- * holding `"` or `\` is escaped and would no longer match.
+ * Each string (keys too) is redacted as it is serialised, before it is
+ * written as JSON: in JSON text a secret holding `"` or `\` is escaped and
+ * would no longer match. No redacted copy is built first: an object is
+ * copied only when one of its keys changes.
  */
-/** A copy of a JSON value with every string (and key) redacted. */
-const redactValues = (value: unknown, redact: (text: string) => string): unknown => {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map(item => redactValues(item, redact));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redact(key), redactValues(item, redact)]),
-    );
-  return value;
+const redactedJson = (value: unknown, redact: (text: string) => string): string => {
+  // Keys repeat (role, content, …): each is redacted once per save.
+  const plainKeys = new Set<string>();
+  const isPlain = (key: string) => {
+    if (plainKeys.has(key)) return true;
+    if (redact(key) !== key) return false;
+    plainKeys.add(key);
+    return true;
+  };
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'string') return redact(item);
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    if (Object.keys(item).every(isPlain)) return item;
+    return Object.fromEntries(Object.entries(item).map(([key, inner]) => [redact(key), inner]));
+  });
 };
 
 export const saveMemory = async (
@@ -309,24 +317,22 @@ export const saveMemory = async (
   // A memory this run could not read or keep aside is still there: it is not overwritten.
   if (memory.unsaved !== undefined) return;
   try {
-    const snapshot = JSON.stringify(
-      redactValues(
-        {
-          version: VERSION,
-          conversation: memory.conversation,
-          threads: memory.threads,
-          handled: memory.handled,
-          usage: memory.usage,
-          wakeUps: memory.wakeUps,
-          asks: memory.asks,
-          holds: memory.holds,
-          notices: memory.notices,
-          senders: memory.senders,
-          helpers: memory.helpers,
-          greeting: memory.greeting,
-        },
-        redact,
-      ),
+    const snapshot = redactedJson(
+      {
+        version: VERSION,
+        conversation: memory.conversation,
+        threads: memory.threads,
+        handled: memory.handled,
+        usage: memory.usage,
+        wakeUps: memory.wakeUps,
+        asks: memory.asks,
+        holds: memory.holds,
+        notices: memory.notices,
+        senders: memory.senders,
+        helpers: memory.helpers,
+        greeting: memory.greeting,
+      },
+      redact,
     );
     await E(powers).storeValue(snapshot, MEMORY_NAME);
   } catch (error) {
