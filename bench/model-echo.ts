@@ -12,13 +12,9 @@
  * daemons' mail streams are read as the agent reads them.
  */
 import { E } from '@endo/far';
-import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { makeDaemonAdapter } from '../src/daemon/daemon-adapter.js';
-import { promptFor, schemasFor } from '../src/daemon/speak-generation.js';
-import { messageNotice } from '../src/mail/message-notice.js';
+import { makeFloorAsk } from './floor-request.js';
 import type { MessageRecord } from '../src/mail/message-record.js';
-import { systemPrompt } from '../src/prompt/system-prompt.js';
-import { createProvider } from '../providers/create-provider.js';
 import type { MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 
@@ -37,9 +33,7 @@ const makeEcho =
   async (powersP: unknown, context: unknown, { env }: { env: Record<string, string> }) => {
     const powers = await powersP;
     const daemon = await makeDaemonAdapter(powers, () => {});
-    const provider = createProvider(env);
-    const system = promptFor(systemPrompt(persona), daemon);
-    const tools = schemasFor(BUILTIN_SCHEMAS, daemon);
+    const ask = makeFloorAsk(persona, daemon, env);
     const stream = await daemon.follow();
     void E(context as Powers).whenCancelled!().catch(() => stream.return());
     const serve = async () => {
@@ -54,14 +48,7 @@ const makeEcho =
           void far.dismiss!(message.number);
           continue;
         }
-        const notice = messageNotice(persona, message, daemon.names.host);
-        const { message: answer } = await provider.chat(
-          [
-            { role: 'system', content: system },
-            { role: 'user', content: notice },
-          ],
-          tools,
-        );
+        const { message: answer } = await ask(message);
         await far.reply!(message.number, replyStrings(answer.toolCalls), [], []);
         void far.dismiss!(message.number);
       }

@@ -136,8 +136,52 @@ test('a floor for a server that is not OpenAI-compatible is refused when it is m
       env: { LAL_HOST: 'http://127.0.0.1:11434', LAL_MODEL: 'qwen3' },
     }),
   ).rejects.toThrow(
-    /OpenAI-compatible servers only; LAL_HOST http:\/\/127\.0\.0\.1:11434 is ollama/,
+    /FLOOR_ASK=fetch calls OpenAI-compatible servers only; LAL_HOST http:\/\/127\.0\.0\.1:11434 is ollama \(FLOOR_ASK=provider asks any\)/,
   );
+});
+
+test('a floor with FLOOR_ASK=provider asks as the agent would: its persona, the built-in tools, the message', async () => {
+  const host = makeMailHost();
+  const server = await startPingModel();
+  await makeFloor(host, 'echosdk', {
+    LAL_HOST: server.url,
+    LAL_MODEL: 'test-model',
+    LAL_PERSONA: 'fae',
+    FLOOR_ASK: 'provider',
+  });
+
+  await timePings(host.host, ['echosdk'], { pings: 1, gapMs: 0, timeoutMs: 10_000 });
+
+  const asked = server.requests.flatMap(request => request.normalized ?? []);
+  expect(asked).toHaveLength(3);
+  for (const request of asked) {
+    expect(request.messages[0]?.role).toBe('system');
+    expect(request.messages[0]?.text).toMatch(/\bFae\b/);
+    expect(request.toolNames).toContain('reply');
+    expect(request.messages.at(-1)?.text).toMatch(/ping-\d+/);
+  }
+});
+
+test('a floor refuses settings it cannot follow, naming them', async () => {
+  const host = makeMailHost();
+  const refused = async (guest: string, env: Record<string, string>) => {
+    await E(host.host).provideGuest(guest, { agentName: `profile-for-${guest}` });
+    return E(host.host).makeUnconfined(`worker-${guest}`, floorSource, {
+      powersName: `profile-for-${guest}`,
+      resultName: `${guest}-caplet`,
+      env,
+    });
+  };
+  const url = 'http://127.0.0.1:9/v1';
+  await expect(refused('a', { LAL_HOST: url, FLOOR_ASK: 'sdk' })).rejects.toThrow(
+    /FLOOR_ASK is fetch or provider, got "sdk"/,
+  );
+  await expect(refused('b', { FLOOR_ASK: 'provider' })).rejects.toThrow(
+    /needs LAL_HOST for FLOOR_ASK/,
+  );
+  await expect(
+    refused('c', { LAL_HOST: url, FLOOR_ASK: 'provider', LAL_PERSONA: 'bob' }),
+  ).rejects.toThrow(/LAL_PERSONA is lal or fae, got "bob"/);
 });
 
 test('the run endo run starts reads its settings and says one line per guest', async () => {
