@@ -124,6 +124,62 @@ describe.each(DAEMON_PROFILES)('each correspondent its own thread, on the %s dae
   });
 });
 
+describe('each thread its own digest, trimmed in blocks (behaviour 3.7, 9.1)', () => {
+  test("with both threads' digests full and trimmed, a peer's requests hold none of the HOST's words; the HOST's still show the peer's", async () => {
+    const server = await startModelServer({ protocol: 'openai', reply: obedientModel });
+    keepServer(server);
+    // Small settings fill each thread's digest in a few rounds: a fold at every turn past the first.
+    const run = await startAgent({
+      realProvider: true,
+      env: wireEnv('openai', server.url, { LAL_KEEP_TURNS: '1', LAL_DIGEST_CHARS: '600' }),
+      prepare: async (host, name) => {
+        await E(host.host).provideGuest('bob', { introducedNames: { [name]: 'lal' } });
+      },
+    });
+    keepAgent(run);
+    const chats = () => server.requests.filter(request => request.normalized !== undefined);
+    const bob = run.host.guest('bob').powers;
+    const bobAnswered = new Set<string>();
+    const bobBodies: string[] = [];
+    const hostBodies: string[] = [];
+    for (let round = 1; round <= 16; round += 1) {
+      let before = chats().length;
+      await run.send(`${HOST_WORDS} (round ${round})`);
+      await run.reply('Noted.');
+      hostBodies.push(
+        ...chats()
+          .slice(before)
+          .map(request => JSON.stringify(request.body)),
+      );
+      before = chats().length;
+      await E(bob).send('lal', [`bob's note, round ${round}`], [], []);
+      const answer = await waitForMessage(
+        run.host,
+        message =>
+          message.type === 'package' &&
+          textOf(message) === 'Noted.' &&
+          !bobAnswered.has(String(message.number)),
+        { who: 'bob', timeoutMs: 10_000 },
+      );
+      bobAnswered.add(String(answer.number));
+      bobBodies.push(
+        ...chats()
+          .slice(before)
+          .map(request => JSON.stringify(request.body)),
+      );
+    }
+    // Both digests filled and lost their middle, the peer's among them.
+    expect(bobBodies.some(body => body.includes('more earlier exchanges left out'))).toBe(true);
+    expect(hostBodies.some(body => body.includes('more earlier exchanges left out'))).toBe(true);
+    for (const body of bobBodies) {
+      expect(body).toContain("bob's note");
+      expect(body).not.toContain('4921');
+    }
+    expect(hostBodies.at(-1)).toContain(HOST_WORDS);
+    expect(hostBodies.some(body => body.includes("bob's note"))).toBe(true);
+  });
+});
+
 /** One finished turn as a release before threads kept it: the notice, a reply, its result. */
 const keptTurn = (number: number, sender: string, text: string, answer: string) => ({
   title: `#${number} from ${sender}: ${JSON.stringify(text)}`,
