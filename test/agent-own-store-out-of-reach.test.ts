@@ -89,9 +89,16 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       expect(result).not.toMatch(/4921/);
     }
     // Nothing reached mallory, and the store is whole: both names there, no planted chunk, no copy.
+    // What mallory can read: the messages' words and names (not their random ids and hashes,
+    // where "4921" turns up by chance now and then).
     const toMallory = await E(run.host.guest('mallory').powers).listMessages();
     expect(
-      JSON.stringify(toMallory, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      JSON.stringify(
+        toMallory.map(message => {
+          const { strings, names } = message as { strings?: unknown; names?: unknown };
+          return { strings, names };
+        }),
+      ),
     ).not.toMatch(/4921/);
     expect(await guest(run).has('agent-history')).toBe(true);
     expect(await guest(run).has('agent-memory')).toBe(true);
