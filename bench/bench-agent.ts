@@ -76,7 +76,7 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
       log: () => {},
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       observe: event => {
-        events.push({ at: performance.now(), event });
+        events.push({ at: performance.now(), event, saves: saves() });
       },
     });
   const caplet = await host.startCaplet(makeFn, {
@@ -123,9 +123,8 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
       const firstEvent = events.length;
       const requestsBefore = server.requests.length;
       const insideBefore = server.timeInsideServerMs();
-      const savesBefore = saves();
       const sentAt = await send(text, attach);
-      return finish({ sentAt, firstEvent, requestsBefore, insideBefore, savesBefore });
+      return finish({ sentAt, firstEvent, requestsBefore, insideBefore });
     },
     async nextTurn() {
       return finish({
@@ -133,7 +132,6 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
         firstEvent: events.length,
         requestsBefore: server.requests.length,
         insideBefore: server.timeInsideServerMs(),
-        savesBefore: saves(),
       });
     },
     async forget() {

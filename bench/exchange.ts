@@ -10,6 +10,8 @@ import type { AgentEvent } from '../src/loop/agent-events.js';
 export interface TimedEvent {
   at: number;
   event: AgentEvent;
+  /** The memory writes seen when the event came: a turn's own write comes after its turn-end. */
+  saves: number;
 }
 
 /** What one message cost, from the host's send until the agent saved its memory. */
@@ -62,29 +64,33 @@ const pairedMs = (
   return total;
 };
 
-/** Where an exchange begins in each log: events, server requests, server time, memory writes. */
+/** Where an exchange begins in each log: events, server requests, server time. */
 export interface ExchangeStart {
   sentAt: number;
   firstEvent: number;
   requestsBefore: number;
   insideBefore: number;
-  savesBefore: number;
 }
 
-/** Waits for the next turn-end and the memory write after it, then measures the turn. */
+/**
+ * Waits for the next turn-end and the memory write after it, then measures the turn. Only a
+ * write made after the turn-end counts: one still under way for earlier work (a save begun
+ * before this exchange was sent) would end the exchange early.
+ */
 export const finishExchange = async (
   events: () => readonly TimedEvent[],
   server: ModelServer,
   saves: () => number,
-  { sentAt, firstEvent, requestsBefore, insideBefore, savesBefore }: ExchangeStart,
+  { sentAt, firstEvent, requestsBefore, insideBefore }: ExchangeStart,
 ): Promise<Exchange> => {
   const deadline = performance.now() + 30_000;
-  while (
-    saves() <= savesBefore ||
-    !events()
+  const turnEndOf = () =>
+    events()
       .slice(firstEvent)
-      .some(timed => timed.event.kind === 'turn-end')
-  ) {
+      .find(timed => timed.event.kind === 'turn-end');
+  for (;;) {
+    const turnEnd = turnEndOf();
+    if (turnEnd !== undefined && saves() > turnEnd.saves) break;
     if (performance.now() > deadline)
       throw new Error('bench: the agent did not finish a turn within 30 s');
     await tick();

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { makeMailHost, type DaemonProfile } from '../sim/mail-host/index.js';
 import { startBenchAgent, type BenchAgent } from './bench-agent.js';
 import { judged, type FigureResult, type FigureRow } from './figure.js';
-import { pingAgainstFloor, type PingMedians } from './ping-against-floor.js';
+import { pingAgainstFloor, settleAfterPing, type PingMedians } from './ping-against-floor.js';
 import { kb, median, ms } from './stats.js';
 
 const WARMUP = 5;
@@ -82,6 +82,8 @@ const progressTimes = async () => {
       for (const which of order) {
         const { answerMs } = await ping(which === 'on' ? on : off, `ping ${index}`);
         if (index >= WARMUP) times[which].push(answerMs);
+        // As in the floor's rows: the next ping starts on a quiet process, not on this one's tail.
+        await settleAfterPing();
       }
     }
     return { on: median(times.on), off: median(times.off) };

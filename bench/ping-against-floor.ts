@@ -17,6 +17,12 @@ const WARMUP = 5;
 // Between pings, as a person's pings are apart: each starts on a quiet process.
 const SETTLE_MS = 5;
 
+/** Lets what a guest's last calls set going (the daemon's answers, name changes it follows) settle. */
+export const settleAfterPing = () =>
+  new Promise<void>(resolve => {
+    setTimeout(resolve, SETTLE_MS);
+  });
+
 /** One ping's stamps, all performance.now(). */
 interface PingStamps {
   sentAt: number;
@@ -85,8 +91,7 @@ const stampPing = async (
     await replied;
     const request = server.requests.slice(before).find(each => each.normalized !== undefined);
     await settled(memoryAtReply);
-    // What the guest's last calls set going (the daemon's answers, name changes it follows) settles.
-    await new Promise(resolve => setTimeout(resolve, SETTLE_MS));
+    await settleAfterPing();
     return {
       sentAt,
       deliveredAt,

@@ -28,6 +28,7 @@ import {
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
 import { mailAs, withPeers } from './support/among-others.js';
+import { withoutIds } from './support/without-ids.js';
 
 const mathUrl = new URL('../tools/math.ts', import.meta.url).href;
 
@@ -416,7 +417,7 @@ describe.each(DAEMON_PROFILES)(
       expect(JSON.parse(refusal).error).toMatch(/Not granted: "agent-memory" \(the agent's own/);
       expect(helperFirst?.toolNames.sort()).toEqual(['handBack', 'math']);
       expect(JSON.stringify(helperFirst?.messages)).toContain('Multiply 6 by 7');
-      expect(JSON.stringify(helperFirst?.messages)).not.toContain('4242');
+      expect(withoutIds(JSON.stringify(helperFirst?.messages))).not.toContain('4242');
       // The result did not come from the HOST: a send to carol waits for the HOST's approval.
       expect(sendResult).toMatch(/"status":"pending"/);
       const carols = await E(run.host.guest('carol').powers).listMessages();

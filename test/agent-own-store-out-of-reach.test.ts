@@ -13,6 +13,7 @@ import { guest, turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { mailAs, toolResults, withPeers } from './support/among-others.js';
 import { DAEMON_PROFILES, specialNamesOf } from '../sim/mail-host/profile.js';
+import { withoutIds } from './support/without-ids.js';
 
 const { start } = useAgents();
 
@@ -86,7 +87,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     for (const result of others) {
       expect(result).toMatch(/"error"/);
       expect(result).toMatch(/the agent's own store/);
-      expect(result).not.toMatch(/4921/);
+      expect(withoutIds(result)).not.toMatch(/4921/);
     }
     // Nothing reached mallory, and the store is whole: both names there, no planted chunk, no copy.
     // What mallory can read: the messages' words and names (not their random ids and hashes,

@@ -28,6 +28,7 @@ import { useWireAgents, wireEnv } from './support/wire-agents.js';
 import { callTool, type RecordedRequest } from './support/scripted-provider.js';
 import { MEMORY_NAME, VERSION } from '../src/memory/agent-memory.js';
 import { unnamedSender } from '../src/mail/sender-names.js';
+import { withoutIds } from './support/without-ids.js';
 
 const { keepServer, keepAgent } = useWireAgents();
 
@@ -96,12 +97,12 @@ describe.each(DAEMON_PROFILES)('each correspondent its own thread, on the %s dae
     const bobRequests = chats().slice(hostRequests);
     expect(bobRequests).toHaveLength(2);
     for (const request of bobRequests) {
-      const body = JSON.stringify(request.body);
+      const body = withoutIds(JSON.stringify(request.body));
       expect(body).toContain('bank PIN of your HOST');
       expect(body).not.toContain('4921');
       expect(body).not.toContain(HOST_WORDS);
     }
-    expect(textOf(answer)).not.toContain('4921');
+    expect(withoutIds(textOf(answer))).not.toContain('4921');
     const recalled = JSON.parse(textOf(answer).slice('Found: '.length)) as {
       found: { from?: string; message: string }[];
     };
@@ -112,7 +113,7 @@ describe.each(DAEMON_PROFILES)('each correspondent its own thread, on the %s dae
     const toBob = asMessages(await E(bob).listMessages()).filter(
       message => message.from !== run.host.guest('bob').id,
     );
-    expect(toBob.map(textOf).join('\n')).not.toContain('4921');
+    expect(withoutIds(toBob.map(textOf).join('\n'))).not.toContain('4921');
 
     // The HOST's turn sees everything: its own words and bob's question, and its recall finds the PIN.
     await run.send('What did I say about the bank PIN?');
@@ -149,7 +150,7 @@ describe('each thread its own digest, trimmed in blocks (behaviour 3.7, 9.1)', (
       hostBodies.push(
         ...chats()
           .slice(before)
-          .map(request => JSON.stringify(request.body)),
+          .map(request => withoutIds(JSON.stringify(request.body))),
       );
       before = chats().length;
       await E(bob).send('lal', [`bob's note, round ${round}`], [], []);
@@ -165,7 +166,7 @@ describe('each thread its own digest, trimmed in blocks (behaviour 3.7, 9.1)', (
       bobBodies.push(
         ...chats()
           .slice(before)
-          .map(request => JSON.stringify(request.body)),
+          .map(request => withoutIds(JSON.stringify(request.body))),
       );
     }
     // Both digests filled and lost their middle, the peer's among them.
@@ -249,8 +250,8 @@ describe.each(DAEMON_PROFILES)('a store of the previous release, on the %s daemo
     const bobSees = wordsOf(run.provider.requests[0]!);
     expect(bobSees).toContain('teal');
     expect(bobSees).toContain('I live in Oslo');
-    expect(bobSees).not.toContain('4921');
-    expect(bobSees).not.toContain('7788');
+    expect(withoutIds(bobSees)).not.toContain('4921');
+    expect(withoutIds(bobSees)).not.toContain('7788');
     await run.send('what do you know?');
     await run.reply('ok');
     const hostSees = wordsOf(run.provider.requests[1]!);
