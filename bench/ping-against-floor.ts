@@ -22,6 +22,7 @@ export const settleAfterPing = () =>
   new Promise<void>(resolve => {
     setTimeout(resolve, SETTLE_MS);
   });
+harden(settleAfterPing);
 
 /** One ping's stamps, all performance.now(). */
 interface PingStamps {
