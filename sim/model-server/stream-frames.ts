@@ -5,6 +5,10 @@
  * content_block_start/delta/stop, message_delta, message_stop), Ollama's
  * NDJSON lines ending with one `done: true`. Each is made from the body the
  * double would have answered unstreamed, so both forms say the same thing.
+ * The frames are written at once and kept by no one, so they are not
+ * hardened: under lockdown harden costs microseconds an object, which made
+ * the double's "answers at once" take a third of a millisecond per answer
+ * (docs/benchmark.md, figure 15).
  */
 import { isRecord } from './wire-dialect.js';
 
@@ -77,7 +81,8 @@ export const openAIStream = (body: Record<string, unknown>, includeUsage: boolea
     });
   }
   frames.push({ data: OPENAI_DONE });
-  return harden<StreamedAnswer>({ framing: 'sse', frames });
+  const answer: StreamedAnswer = { framing: 'sse', frames };
+  return answer;
 };
 harden(openAIStream);
 
@@ -119,7 +124,8 @@ export const anthropicStream = (body: Record<string, unknown>) => {
     usage: { output_tokens: usage.output_tokens },
   });
   event('message_stop', {});
-  return harden<StreamedAnswer>({ framing: 'sse', frames });
+  const answer: StreamedAnswer = { framing: 'sse', frames };
+  return answer;
 };
 harden(anthropicStream);
 
@@ -139,7 +145,8 @@ export const ollamaStream = (body: Record<string, unknown>) => {
   );
   if (Array.isArray(calls) && calls.length > 0) frames.push(line({ tool_calls: calls }));
   frames.push({ data: { ...body, message: { role: 'assistant', content: '' } } });
-  return harden<StreamedAnswer>({ framing: 'ndjson', frames });
+  const answer: StreamedAnswer = { framing: 'ndjson', frames };
+  return answer;
 };
 harden(ollamaStream);
 
