@@ -95,7 +95,7 @@ describe('the toolbox', () => {
     expect(toolboxSays[1]).toMatch(/the 121 tools not offered here/);
     expect(toolboxSays[2]).toMatch(/the 119 tools not offered here/);
     expect(await run.help()).toMatch(
-      /Tools:\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
+      /Tools:\n- built in: .+\n- 2 offered directly, 119 deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
     );
   });
 

@@ -42,7 +42,8 @@ import { makeDirectoryWatch, type DirectoryWatch } from '../schedule/watch-direc
 import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { BUILTIN_NAMES, BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
+import { schemasFor } from '../daemon/speak-generation.js';
 import { makeToolbox, TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import {
   makeToolRegistry,
@@ -266,7 +267,6 @@ const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
     givers,
   });
   const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
-  status.section('Tools', () => toolbox.describe());
   status.section('Tools offered', () =>
     tools
       .offeredBy()
@@ -376,6 +376,17 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     memory,
     directEvaluation,
   );
+  // The built-ins first (what a turn is offered, after the policy), then tools/'s.
+  const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
+  status.section('Tools', () => [
+    `built in: ${
+      policy
+        .offered(builtins)
+        .map(schema => schema.function.name)
+        .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
+    }`,
+    ...toolbox.describe(),
+  ]);
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
