@@ -5,7 +5,7 @@
  * approvals), live progress, and the turn server that uses them all. Each
  * part registers its section with the status board for help().
  */
-import type { Env, Provider } from '../../providers/types.js';
+import type { Env, Provider, ToolSchema } from '../../providers/types.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Clock } from '../lifecycle/clock.js';
@@ -14,7 +14,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { Observe } from '../loop/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
-import { readToolPolicy } from '../policy/tool-policy.js';
+import { readToolPolicy, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
 import { loadToolGivers } from '../agent-tools/tool-givers.js';
@@ -44,7 +44,7 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES, BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import { schemasFor } from '../daemon/speak-generation.js';
-import { makeToolbox, TOOLBOX_NAME } from '../toolbox/toolbox.js';
+import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
 import {
   makeToolRegistry,
   TOOLS_DIRECTORY,
@@ -349,6 +349,24 @@ const assembleHelpers = (
   return helpers;
 };
 
+/** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s. */
+const describeTools = (
+  status: PartsSetup['status'],
+  builtins: readonly ToolSchema[],
+  policy: ToolPolicy,
+  toolbox: Toolbox,
+) => {
+  status.section('Tools', () => [
+    `built in: ${
+      policy
+        .offered(builtins)
+        .map(schema => schema.function.name)
+        .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
+    }`,
+    ...toolbox.describe(),
+  ]);
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -376,17 +394,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     memory,
     directEvaluation,
   );
-  // The built-ins first (what a turn is offered, after the policy), then tools/'s.
-  const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
-  status.section('Tools', () => [
-    `built in: ${
-      policy
-        .offered(builtins)
-        .map(schema => schema.function.name)
-        .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
-    }`,
-    ...toolbox.describe(),
-  ]);
+  describeTools(status, schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation), policy, toolbox);
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
