@@ -38,7 +38,8 @@ export interface Exchange {
 }
 
 /** Resolves on the next turn of the event loop, without the 1 ms floor of timers. */
-const tick = () => new Promise<void>(resolve => setImmediate(resolve));
+export const tick = () => new Promise<void>(resolve => setImmediate(resolve));
+harden(tick);
 
 const eventsOf = <K extends AgentEvent['kind']>(events: readonly TimedEvent[], kind: K) =>
   events.filter(

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
+import { tick } from './exchange.js';
 import { startModelEcho } from './model-echo.js';
 import { median } from './stats.js';
 
@@ -54,9 +55,6 @@ const mediansOf = (pings: readonly PingStamps[]): PingMedians => ({
   answerToReply: median(pings.map(ping => ping.replyAt - ping.answeredAt)),
   requestBytes: median(pings.map(ping => ping.requestBytes)),
 });
-
-/** Resolves on the next turn of the event loop, without the 1 ms floor of timers. */
-const tick = () => new Promise<void>(resolve => setImmediate(resolve));
 
 /**
  * Pings guest `name` and stamps it. Nothing polls while a ping is on its way (the reply is

@@ -18,6 +18,7 @@ import { readProviderConfig } from '../../providers/config.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../../src/daemon/daemon-adapter.js';
 import type { MessageRecord } from '../../src/mail/message-record.js';
 import { makeFloorAsk } from '../floor-request.js';
+import { describeError } from '../../providers/describe-error.js';
 import { failureFor, isPing, pongFor } from './ping-words.js';
 
 interface FloorPowers {
@@ -104,7 +105,7 @@ export const make = async (
         if (callModel !== undefined) await callModel(value);
       } catch (error) {
         // The timer reads this and stops, naming the floor and why.
-        answer = failureFor(value.strings, error instanceof Error ? error.message : String(error));
+        answer = failureFor(value.strings, describeError(error));
       }
       await E(powers).reply(number, [answer], [], []);
       void Promise.resolve(E(powers).dismiss(number)).catch(() => {});

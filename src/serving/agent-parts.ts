@@ -394,7 +394,9 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     memory,
     directEvaluation,
   );
-  describeTools(status, schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation), policy, toolbox);
+  // One list of built-ins for every turn and for help().
+  const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
+  describeTools(status, builtins, policy, toolbox);
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
@@ -439,7 +441,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     redact,
     signal: setup.signal,
     daemon,
-    directEvaluation,
+    builtins,
     progress,
     quotaStop,
     history,

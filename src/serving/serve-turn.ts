@@ -25,9 +25,8 @@ import type { RequestTracker } from '../asks/request-tracker.js';
 import type { PendingAsks } from '../asks/pending-asks.js';
 import { systemPrompt } from '../prompt/system-prompt.js';
 import { codeSpans } from '../mail/code-spans.js';
-import { BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
-import { promptFor, schemasFor } from '../daemon/speak-generation.js';
+import { promptFor } from '../daemon/speak-generation.js';
 import type { BuiltinContext } from '../agent-tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
@@ -85,8 +84,8 @@ export interface TurnServerSetup {
   signal: AbortSignal;
   /** The daemon generation's names and tools (daemon/); f0a46042a's words when absent. */
   daemon?: DaemonAdapter;
-  /** The newest daemon's evaluate runs without asking the HOST (LAL_DIRECT_EVAL). */
-  directEvaluation?: boolean;
+  /** The built-in tools in this daemon's words, before the policy (daemon/speak-generation.ts's schemasFor). */
+  builtins: readonly ToolSchema[];
   /** The hourly budgets, checked before every model call (usage/quota-stop.ts). */
   quotaStop?: QuotaStop;
   /** Live progress in the chat (newest daemon): a placeholder edited as the turn goes. */
@@ -247,7 +246,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
   const prompt = promptFor(systemPrompt(config.persona), setup.daemon);
-  const builtinSchemas = schemasFor(BUILTIN_SCHEMAS, setup.daemon, setup.directEvaluation);
 
   const serve = async (
     title: string,
@@ -309,7 +307,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         taint,
         thread,
       ),
-      ...helpersOf(setup, builtinSchemas, origin, taint),
+      ...helpersOf(setup, setup.builtins, origin, taint),
     };
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
@@ -321,7 +319,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: prompt,
       conversation,
       turn,
-      ...offeredTools(setup, builtinSchemas),
+      ...offeredTools(setup, setup.builtins),
       runTool: guardToolCall({
         policy: setup.policy,
         gate: setup.approvals,
