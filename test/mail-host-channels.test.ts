@@ -60,10 +60,10 @@ describe('the double of the newest daemon’s channels', () => {
     await E(admin).post(['first'], [], []);
     const { member } = await invite(admin, 'lal');
     const stream = readStream(await E(member).followMessages());
-    expect(((await stream.next()).value as Far).strings).toEqual(['first']);
+    expect((await stream.next()).value.strings).toEqual(['first']);
     const later = stream.next();
     await E(member).post(['Thinking...'], [], [], '0');
-    expect(((await later).value as Far).replyTo).toBe('0');
+    expect((await later).value.replyTo).toBe('0');
     await E(member).post(['the answer'], [], [], '1', [], 'edit');
     expect((await stream.next()).value).toMatchObject({
       number: 2n,

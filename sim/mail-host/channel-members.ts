@@ -34,12 +34,11 @@ const helpText = (what: string) => (methodName?: string) =>
     ? what
     : `No documentation available for method ${quote(methodName)}.`;
 
-export const checkValidity = (entry: MemberEntry, nowMs: number): void => {
+const checkValidity = (entry: MemberEntry, nowMs: number): void => {
   if (!entry.valid) throw Error(`Channel member ${quote(entry.invitedAs)} has been disabled`);
   if (entry.temporaryBanUntil > 0 && nowMs < entry.temporaryBanUntil)
     throw Error(`Channel member ${quote(entry.invitedAs)} is temporarily banned`);
 };
-harden(checkValidity);
 
 export const makeMemberObjects = (core: ChannelCore) => {
   const makeAttenuator = (entry: MemberEntry) =>

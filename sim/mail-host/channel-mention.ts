@@ -75,7 +75,6 @@ export const notifyMention = async (
     edgeName: edgeNameOf(await channel.getProposedName()),
   });
   for (const member of await channel.getMembers()) {
-    // eslint-disable-next-line no-await-in-loop -- a few members, one look-up each
     if ((await powers.identify(member.invitedAs)) !== undefined)
       authors.set(member.memberId, { petName: member.invitedAs, edgeName: member.invitedAs });
   }

@@ -41,6 +41,7 @@ export interface ChannelMessage {
 }
 
 export const ADMIN_MEMBER_ID = '0';
+harden(ADMIN_MEMBER_ID);
 
 export const makeChannelStore = (proposedName: string) => {
   const messages: ChannelMessage[] = [];
