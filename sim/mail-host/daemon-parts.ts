@@ -8,7 +8,7 @@ import { makeAgentRegistry, type Agent, type AgentRegistry } from './agents.js';
 import { makeCapletRunner, type CapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { makeFormulaTable, type FormulaTable } from './formula-table.js';
-import { makeIdMinter, randomHex512  } from './formula-id.js';
+import { makeIdMinter, randomHex512 } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeMailOps, type MailOps } from './mail-ops.js';
 import { makeChannels, type Channels } from './channels.js';
