@@ -1,11 +1,9 @@
 // `npm start` end to end: the simulator run as a person's script would run
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   startModelServer,
@@ -14,74 +12,14 @@ import {
   type ScriptedReply,
 } from '../sim/model-server/index.js';
 import { CHILD_MS } from './support/patience.js';
+import { makeSimRunner, type Feed } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'sk-sim-test-0123456789abcdef';
 
-interface Run {
-  stdout: string;
-  stderr: string;
-  code: number | null;
-}
-
-interface Child {
-  write(text: string): void;
-  end(): void;
-  /** The first match of `pattern` in what the child has printed, as soon as it is printed. */
-  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
-}
-type Feed = (child: Child) => void;
-
-/** Starts `node scripts/start.mjs` with `args`; `feed` writes stdin (and must end it). */
-const runSimWith = (args: string[], env: Record<string, string>, feed: Feed): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], {
-      cwd: repoRoot,
-      // The test run built dist/ already; a stray .env or shell setting must not steer the model.
-      env: {
-        ...process.env,
-        LAL_SIM_NO_BUILD: '1',
-        LAL_PROVIDER: '',
-        LAL_MODEL: '',
-        LAL_AUTH_TOKEN: '',
-        // Its state folder (and log) and temporary files go in folders of this file's, removed after the tests.
-        TMPDIR: makeTempFolder('sim'),
-        XDG_STATE_HOME: makeTempFolder('state'),
-        ...env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    // Only a hung child meets this bound; a loaded machine's run is far within it.
-    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_MS);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-    feed({
-      write: text => child.stdin.write(text),
-      end: () => child.stdin.end(),
-      waitFor: pattern =>
-        new Promise(found => {
-          const look = () => {
-            const match = pattern.exec(stdout);
-            if (match === null) return;
-            child.stdout.off('data', look);
-            found(match);
-          };
-          child.stdout.on('data', look);
-          look();
-        }),
-    });
-  });
-
+const runSimWith = makeSimRunner(makeTempFolder);
 const runSim = (env: Record<string, string>, feed: Feed) => runSimWith([], env, feed);
 
 const lastUserText = (request: NormalizedRequest): string =>
