@@ -177,7 +177,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       finishWith,
       dismiss,
     });
-    const { handleNotices } = makeNoticeTurns({ parts, toolsFresh, finishWith });
+    const { handleNotices } = makeNoticeTurns({
+      parts,
+      toolsFresh,
+      finishWith,
+      save: () => saveMemory(powers, parts.memory, log, redact),
+    });
     const handleWake = makeWakeTurns({
       parts,
       toolsFresh,

@@ -26,6 +26,8 @@ export interface NoticeQueue {
   waitsFor(number: bigint): boolean;
   /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
   takeFor(origin: Origin | undefined): Notice[];
+  /** Takes the notices about the message the first queued notice is about (none: an empty list). */
+  takeNext(): Notice[];
 }
 
 /** A notice as the agent's store keeps it (JSON: the origin's number is a string). */

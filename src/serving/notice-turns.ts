@@ -2,9 +2,11 @@
  * Turns the agent starts itself for outcomes: one per message whose
  * outcomes arrived (proposals, requests, approvals settled while it was
  * idle), so each sender hears about its own; they wait while the hourly
- * quota is spent. Wake-ups are ./wake-turns.ts's.
+ * quota is spent. Each is taken up once: the store forgets its outcomes
+ * before its turn begins, so a turn stopped midway (Ctrl-C in the
+ * simulator, a restart) is not begun again, and one done is not told again
+ * (behaviour 10.2). Wake-ups are ./wake-turns.ts's.
  */
-import { byOrigin } from './notices.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 
@@ -12,8 +14,10 @@ export const makeNoticeTurns = (options: {
   parts: AgentParts;
   toolsFresh: ToolsFreshness;
   finishWith: (number: bigint) => Promise<void>;
+  /** Writes the memory (the notices still queued, the asks told) to the store. */
+  save: () => Promise<void>;
 }) => {
-  const { parts, toolsFresh, finishWith } = options;
+  const { parts, toolsFresh, finishWith, save } = options;
   const { quotaWaits, notices, turns } = parts;
 
   const handleNotices = async (): Promise<void> => {
@@ -22,9 +26,10 @@ export const makeNoticeTurns = (options: {
       quotaWaits.hold({ kind: 'notices' }, wait);
       return;
     }
-    const groups = byOrigin(notices.take());
     /* eslint-disable no-await-in-loop -- one turn per origin, in order: they share the conversation */
-    for (const [index, { origin, notices: arrived }] of groups.entries()) {
+    for (let arrived = notices.takeNext(); arrived.length > 0; arrived = notices.takeNext()) {
+      const origin = arrived[0]!.origin;
+      await save();
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
       await toolsFresh.beforeTurn();
       const outcome = await turns.serve(
@@ -35,9 +40,8 @@ export const makeNoticeTurns = (options: {
         { untrusted: `the outcome ${arrived.map(notice => notice.id).join(', ')}` },
       );
       if (outcome?.stopReason === 'quota') {
-        // Stopped part-way by a spent budget: these outcomes and the rest wait for it to free up.
-        for (const group of groups.slice(index))
-          group.notices.forEach(notice => notices.push(notice));
+        // Stopped part-way by a spent budget: these outcomes (and the rest) wait for it to free up.
+        arrived.forEach(notice => notices.push(notice));
         return;
       }
       // The message these outcomes belong to can go once nothing more is pending for it.

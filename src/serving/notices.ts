@@ -6,21 +6,6 @@
  */
 import type { Notice, NoticeQueue, Origin, StoredNotice } from '../mail/origin.js';
 
-/** Notices grouped by the message they belong to, in arrival order. */
-export const byOrigin = (
-  notices: readonly Notice[],
-): { origin: Origin | undefined; notices: Notice[] }[] => {
-  const groups = new Map<string, { origin: Origin | undefined; notices: Notice[] }>();
-  for (const notice of notices) {
-    const key = notice.origin === undefined ? '' : String(notice.origin.number);
-    const group = groups.get(key) ?? { origin: notice.origin, notices: [] };
-    group.notices.push(notice);
-    groups.set(key, group);
-  }
-  return [...groups.values()];
-};
-harden(byOrigin);
-
 /**
  * `stored` (the agent's store) mirrors the queue, so an outcome that arrived
  * but was not yet shown to the model is still told after a restart; what it
@@ -49,6 +34,14 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
     );
   };
   if (queued.length > 0) onNotice();
+  const takeFor = (origin: Origin | undefined) => {
+    const mine = (notice: Notice) => notice.origin?.number === origin?.number;
+    const taken = queued.filter(mine);
+    const others = queued.filter(notice => !mine(notice));
+    queued.splice(0, queued.length, ...others);
+    mirror();
+    return taken;
+  };
   return {
     push(notice) {
       queued.push(notice);
@@ -61,14 +54,8 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
       return taken;
     },
     waitsFor: number => queued.some(notice => notice.origin?.number === number),
-    takeFor: origin => {
-      const mine = (notice: Notice) => notice.origin?.number === origin?.number;
-      const taken = queued.filter(mine);
-      const others = queued.filter(notice => !mine(notice));
-      queued.splice(0, queued.length, ...others);
-      mirror();
-      return taken;
-    },
+    takeFor,
+    takeNext: () => (queued.length === 0 ? [] : takeFor(queued[0]!.origin)),
   };
 };
 harden(makeNoticeQueue);
