@@ -1,24 +1,34 @@
 /**
  * Ctrl-C on a terminal (behaviour 10.2): it stops the turn in progress (the
- * session makes the agent again from its store); a second one while that is
- * under way, or one while the agent is idle, leaves.
+ * session makes the agent again from its store); a second press within
+ * LEAVE_WINDOW_MS of the first leaves, whatever the agent took up meanwhile
+ * (the next queued message, an outcome), and so does a press while the agent
+ * is idle.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 
+/** Two presses this close are one wish to leave. */
+export const LEAVE_WINDOW_MS = 2_500;
+
 export const makeInterrupt = (options: {
-  presenter: Presenter;
-  screen: Screen;
-  session: Session;
+  presenter: Pick<Presenter, 'busy' | 'turnInProgress'>;
+  screen: Pick<Screen, 'status' | 'print'>;
+  session: Pick<Session, 'stopTurn'>;
   persona: string;
   leave: (code: number) => Promise<unknown>;
+  now?: () => number;
 }) => {
-  const { presenter, screen, session, persona, leave } = options;
+  const { presenter, screen, session, persona, leave, now = Date.now } = options;
   let stopping = false;
+  let lastPress = Number.NEGATIVE_INFINITY;
   return async (): Promise<void> => {
-    if (stopping || !presenter.busy()) {
+    const pressed = now();
+    const again = pressed - lastPress < LEAVE_WINDOW_MS;
+    lastPress = pressed;
+    if (stopping || again || !presenter.busy()) {
       await leave(0);
       return;
     }
