@@ -1,7 +1,7 @@
 // `npm start` end to end: the simulator run as a person's script would run
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -285,6 +285,27 @@ describe('npm start, not on a terminal', () => {
     const run = await runSim({ LAL_HOST: server.url, LAL_HOTS: 'http://x' }, input => input.end());
     expect(run.stderr).toContain(
       'warning: LAL_HOTS is not a setting of lal-fae; did you mean LAL_HOST?',
+    );
+  });
+});
+
+describe('npm start and its .env', () => {
+  it('says which .env it read, and stops in one line when one is there but cannot be read', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const folder = makeTempFolder('dotenv');
+    writeFileSync(join(folder, '.env'), `LAL_HOST=${server.url}\n`);
+    const read = await runSimWith([], {}, input => input.end(), folder);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain(
+      `Settings read from ${join(folder, '.env')} (a variable set in the shell wins over it).`,
+    );
+    const broken = makeTempFolder('dotenv-folder');
+    mkdirSync(join(broken, '.env'));
+    const refused = await runSimWith([], {}, input => input.end(), broken);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      `${join(broken, '.env')} could not be read: it is a folder, not a file; fix it or move it away, then start again.\n`,
     );
   });
 });

@@ -1,7 +1,7 @@
 // The terminal simulator's parts that need no process: flags, .env, typed
 // commands, the chat's markup, tool-call lines, the preflight check and the
 // console filter.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -344,5 +344,45 @@ describe('the console during a chat', () => {
       globalThis.console = original;
     }
     expect(seen).toEqual([['kept', 1]]);
+  });
+});
+
+describe('.env that is there but cannot be read', () => {
+  it('a folder, or a link to nothing, is said in one line; no .env at all is no problem', () => {
+    const folder = makeTempFolder('env-folder');
+    mkdirSync(join(folder, '.env'));
+    expect(loadEnv(folder, {}).unreadable).toBe(
+      `${join(folder, '.env')} could not be read: it is a folder, not a file`,
+    );
+    const linked = makeTempFolder('env-link');
+    symlinkSync(join(linked, 'gone'), join(linked, '.env'));
+    expect(loadEnv(linked, {}).unreadable).toBe(
+      `${join(linked, '.env')} could not be read: it is a link to a file that does not exist`,
+    );
+    expect(loadEnv(makeTempFolder('env-none'), {}).unreadable).toBeUndefined();
+  });
+
+  // Root reads any file, so the permission is checked only as another user (as CI runs).
+  it.skipIf(process.getuid?.() === 0)('one without read permission', () => {
+    const folder = makeTempFolder('env-mode');
+    writeFileSync(join(folder, '.env'), 'LAL_MODEL=x\n', { mode: 0o000 });
+    expect(loadEnv(folder, {}).unreadable).toBe(
+      `${join(folder, '.env')} could not be read: permission denied (chmod u+r ${join(folder, '.env')})`,
+    );
+  });
+
+  it("says when quotes keep a ~ from being the home folder, and reads Node's .env format", () => {
+    const { values, problems } = parseDotEnv(
+      'LAL_AUTH_TOKEN_FILE="~/key"\nLAL_MODEL="two\nlines"\nLAL_HOST=http://x:1/v1\n',
+      '/home/ada',
+    );
+    expect(values).toEqual({
+      LAL_AUTH_TOKEN_FILE: '~/key',
+      LAL_MODEL: 'two\nlines',
+      LAL_HOST: 'http://x:1/v1',
+    });
+    expect(problems).toEqual([
+      "LAL_AUTH_TOKEN_FILE's ~ is not the home folder: quotes stop its expansion, as in a shell; write it unquoted or as $HOME",
+    ]);
   });
 });

@@ -1,54 +1,84 @@
 /**
- * Reads a `.env` file of KEY=VALUE lines. Variables already set in the
- * process win over the file, so a one-off `LAL_HOST=… npm start` still works.
+ * Reads a `.env` file of KEY=VALUE lines with Node's own parser
+ * (`util.parseEnv`, the format of `node --env-file`). Variables already set
+ * in the process win over the file, so a one-off `LAL_HOST=… npm start`
+ * still works. A file that is there but cannot be read (no permission, a
+ * folder, a broken link) is said in one line; a missing one is no problem.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { unknownSettings } from '../../setup/known-settings.js';
+import { describeError } from '../../providers/describe-error.js';
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const KEY_LINE = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
+const HOME_VARIABLE = /\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g;
+
+/** Whether a value opens a quote it does not close on its line (Node's parser reads on to the closing one). */
+const opensQuote = (value: string): string | undefined => {
+  const quote = value[0];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return undefined;
+  return value.indexOf(quote, 1) < 0 ? quote : undefined;
+};
 
 /**
- * `~` at the start of a value (alone or before `/`) and `$HOME` or `${HOME}`
- * anywhere become the home folder, as a shell expands them (inside single
- * quotes a shell leaves them, and so does this).
+ * The file's lines that are not KEY=VALUE (nor blank, a comment, or inside a
+ * quoted value that spans lines), by number: blanked before Node's parser
+ * reads the text, which would otherwise join such a line to the next key.
+ * Also how each key's value begins: quoted or not decides what expands.
  */
-const expandHome = (value: string, home: string): string =>
-  value.replace(/^~(?=\/|$)/, home).replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home);
+const scanLines = (text: string) => {
+  const lines = text.split(/\r?\n/);
+  const bad: number[] = [];
+  const quoteOf = new Map<string, string | undefined>();
+  let open: string | undefined;
+  for (const [index, raw] of lines.entries()) {
+    if (open !== undefined) {
+      if (raw.includes(open)) open = undefined;
+      continue;
+    }
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const found = KEY_LINE.exec(line);
+    if (found === null) {
+      bad.push(index + 1);
+      lines[index] = '';
+      continue;
+    }
+    const value = found[2]!.trim();
+    quoteOf.set(found[1]!, /^["'`]/.test(value) ? value[0] : undefined);
+    open = opensQuote(value);
+  }
+  return { cleaned: lines.join('\n'), bad, quoteOf };
+};
 
 /**
  * Blank lines and `#` comments are skipped; `export ` is allowed; matching
- * quotes are removed; `~` and `$HOME` expand as in a shell (not in single quotes).
+ * quotes are removed. As in a shell, `~` at the start of an unquoted value
+ * (alone or before `/`) and `$HOME` or `${HOME}` in an unquoted or
+ * double-quoted one become the home folder; single quotes keep them, and a
+ * quoted `~` is kept and said (quotes stop its expansion).
  */
 export const parseDotEnv = (
   text: string,
   home: string = homedir(),
 ): { values: Record<string, string>; problems: string[] } => {
+  const { cleaned, bad, quoteOf } = scanLines(text);
+  // The line itself is not shown: it may hold a secret.
+  const problems = bad.map(line => `line ${line} is not KEY=VALUE`);
   const values: Record<string, string> = {};
-  const problems: string[] = [];
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const body = line.startsWith('export ') ? line.slice('export '.length).trim() : line;
-    const equals = body.indexOf('=');
-    const key = equals < 0 ? '' : body.slice(0, equals).trim();
-    if (equals < 0 || !KEY.test(key)) {
-      // The line itself is not shown: it may hold a secret.
-      problems.push(`line ${index + 1} is not KEY=VALUE`);
-      continue;
+  for (const [key, value = ''] of Object.entries(parseEnv(cleaned))) {
+    const quote = quoteOf.get(key);
+    if (quote === undefined)
+      values[key] = value.replace(/^~(?=\/|$)/, home).replace(HOME_VARIABLE, home);
+    else {
+      values[key] = quote === '"' ? value.replace(HOME_VARIABLE, home) : value;
+      if (/^~(?=\/|$)/.test(value))
+        problems.push(
+          `${key}'s ~ is not the home folder: quotes stop its expansion, as in a shell; write it unquoted or as $HOME`,
+        );
     }
-    let value = body.slice(equals + 1).trim();
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
-      value = value.slice(1, -1);
-      // A shell expands $HOME inside double quotes, but not ~.
-      if (quote === '"') value = value.replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home);
-    } else {
-      // An unquoted value may end with a comment.
-      value = expandHome(value.replace(/\s+#.*$/, ''), home);
-    }
-    values[key] = value;
   }
   return { values, problems };
 };
@@ -59,17 +89,42 @@ export interface LoadedEnv {
   /** Where the file values came from, when there was a file. */
   file: string | undefined;
   problems: string[];
+  /** A file there that could not be read: one line saying so (the settings then come from the environment alone). */
+  unreadable?: string;
 }
+
+const isBrokenLink = (file: string): boolean => {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/** The file's text; undefined when there is none (not an error); a line when it is there but unreadable. */
+const readEnvFile = (file: string): { text?: string; unreadable?: string } => {
+  try {
+    return { text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT') {
+      // A link to nothing is there, and meant: say so; no file at all is the usual case.
+      return isBrokenLink(file)
+        ? { unreadable: `${file} could not be read: it is a link to a file that does not exist` }
+        : {};
+    }
+    if (code === 'EISDIR')
+      return { unreadable: `${file} could not be read: it is a folder, not a file` };
+    if (code === 'EACCES' || code === 'EPERM')
+      return { unreadable: `${file} could not be read: permission denied (chmod u+r ${file})` };
+    return { unreadable: `${file} could not be read: ${describeError(error)}` };
+  }
+};
 
 /** The process env over the `.env` file of `folder` (when it has one). */
 export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEnv => {
   const file = join(folder, '.env');
-  let text: string | undefined;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    text = undefined;
-  }
+  const { text, unreadable } = readEnvFile(file);
   const parsed = text === undefined ? { values: {}, problems: [] } : parseDotEnv(text);
   const env: Record<string, string> = { ...parsed.values };
   for (const [key, value] of Object.entries(processEnv)) {
@@ -80,6 +135,7 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
     file: text === undefined ? undefined : file,
     // A misspelt LAL_ or FAE_ variable would be silently ignored: name it, and the closest known one.
     problems: [...parsed.problems.map(problem => `${file}: ${problem}`), ...unknownSettings(env)],
+    ...(unreadable === undefined ? {} : { unreadable }),
   };
 };
 harden(loadEnv);

@@ -29,7 +29,7 @@ const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, m
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
-  const { args, settings, preflight, double } = await startUp(cwd, process.argv.slice(2));
+  const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
   const { persona, verbose, fresh, demo } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -54,6 +54,7 @@ const main = async (): Promise<void> => {
     'note',
     `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}${demo ? ', the scripted model double of --demo' : ''}).`,
   );
+  if (envNote !== undefined) screen.print('note', envNote);
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 

@@ -21,6 +21,11 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  if (loaded.unreadable !== undefined) {
+    // The settings it holds would be missed, and what fails next would point elsewhere.
+    process.stderr.write(`${loaded.unreadable}; fix it or move it away, then start again.\n`);
+    process.exit(1);
+  }
   for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
@@ -29,6 +34,10 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.stderr.write(`${preflight.line}\n`);
     process.exit(1);
   }
-  return { args, settings, loaded, preflight, double };
+  const envNote =
+    loaded.file === undefined
+      ? undefined
+      : `Settings read from ${loaded.file} (a variable set in the shell wins over it).`;
+  return { args, settings, envNote, preflight, double };
 };
 harden(startUp);

@@ -27,10 +27,10 @@ export type Feed = (child: Child) => void;
 /** Starts `node scripts/start.mjs` with `args`; `feed` writes stdin (and must end it). */
 export const makeSimRunner =
   (makeTempFolder: (label: string) => string) =>
-  (args: string[], env: Record<string, string>, feed: Feed): Promise<Run> =>
+  (args: string[], env: Record<string, string>, feed: Feed, cwd = repoRoot): Promise<Run> =>
     new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], {
-        cwd: repoRoot,
+        cwd,
         // The test run built dist/ already; a stray .env or shell setting must not steer the model.
         env: {
           ...process.env,
