@@ -177,17 +177,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       finishWith,
       dismiss,
     });
-    const { handleNotices } = makeNoticeTurns({
-      parts,
-      toolsFresh,
-      finishWith,
-      save: () => saveMemory(powers, parts.memory, log, redact),
-    });
-    const handleWake = makeWakeTurns({
-      parts,
-      toolsFresh,
-      save: () => saveMemory(powers, parts.memory, log, redact),
-    });
+    const save = () => saveMemory(powers, parts.memory, log, redact);
+    const { handleNotices } = makeNoticeTurns({ parts, toolsFresh, finishWith, save });
+    const handleWake = makeWakeTurns({ parts, toolsFresh, save });
 
     // Wake-ups stored before a restart are armed again (runs missed meanwhile: one turn at once, or skipped).
     parts.wakeUps.armAll();

@@ -12,6 +12,7 @@ import type { Session } from './session.js';
 
 /** Two presses this close are one wish to leave. */
 export const LEAVE_WINDOW_MS = 2_500;
+harden(LEAVE_WINDOW_MS);
 
 export const makeInterrupt = (options: {
   presenter: Pick<Presenter, 'busy' | 'turnInProgress'>;
