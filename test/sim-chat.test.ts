@@ -309,3 +309,19 @@ describe('npm start and its .env', () => {
     );
   });
 });
+
+describe('npm start piped, a turn a bound stopped', () => {
+  it('exits 1, counts "1 model call", and says the proposal it made still waits', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url, LAL_MAX_MODEL_CALLS: '1' }, input => {
+      input.write('what is 6 * 7?\n');
+      input.end();
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^#\d+ lal › I stopped working on this: the turn used its 1 model call\. What I asked for it still waits for an answer; I will tell you what comes of it\.$/m,
+    );
+    expect(run.stdout).toMatch(/eval-proposal #\d+\): 6 \* 7$/m);
+    expect(run.stdout).toMatch(/turn over \(max-model-calls\): 1 model call /);
+  });
+});

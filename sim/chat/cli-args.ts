@@ -33,7 +33,8 @@ export const USAGE = [
   'The conversation is kept across runs in a state folder of its own, named when it starts',
   '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>), with the last',
   "runs' logs. When stdin is not a terminal, each line is one message or command; the program",
-  'exits once the input has ended and the agent is idle, with 1 when a turn failed.',
+  'exits once the input has ended and the agent is idle, with 1 when a turn failed or stopped',
+  'without answering (a bound, the hourly budget).',
 ].join('\n');
 harden(USAGE);
 

@@ -1,8 +1,8 @@
 /**
  * One run's share of the state folder (./state-folder.ts): the log of this
  * run, what earlier runs kept (restored unless `--fresh`), saved again a
- * moment after each turn and on leaving; and whether a turn failed, for the
- * piped exit code.
+ * moment after each turn and on leaving; and whether a turn failed or stopped
+ * unanswered, for the piped exit code.
  */
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import { describeError } from '../../providers/describe-error.js';
@@ -52,7 +52,8 @@ export const openRunState = (options: {
     },
     see(event: AgentEvent) {
       if (event.kind !== 'turn-end') return;
-      if (event.stopReason === 'error') turnFailed = true;
+      // A turn that did not answer (an error, a bound, the budget) fails a script as an error does.
+      if (event.stopReason !== 'done' && event.stopReason !== 'answered') turnFailed = true;
       clearTimeout(timer);
       timer = setTimeout(() => void save(), SAVE_DELAY_MS);
     },

@@ -169,7 +169,10 @@ export const runHelper = async (
             ? { status: 'budget', why: outcome.error ?? '' }
             : { status: 'quota', why: outcome.error ?? '' };
         case 'max-model-calls':
-          return { status: 'budget', why: `it used its ${budget.modelCalls} model calls` };
+          return {
+            status: 'budget',
+            why: `it used its ${budget.modelCalls} model call${budget.modelCalls === 1 ? '' : 's'}`,
+          };
         default:
           return { status: 'failed', error: outcome.error ?? outcome.stopReason };
       }

@@ -139,7 +139,8 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
     if (signal.aborted) return end('cancelled');
     for (const notice of setup.takeNotices()) pushMessage(turn, { role: 'user', content: notice });
     if (tally.modelCalls >= limits.maxModelCalls) {
-      return end('max-model-calls', '', `the turn used its ${limits.maxModelCalls} model calls`);
+      const calls = `${limits.maxModelCalls} model call${limits.maxModelCalls === 1 ? '' : 's'}`;
+      return end('max-model-calls', '', `the turn used its ${calls}`);
     }
     const stop = setup.beforeModelCall?.();
     if (stop !== undefined) return end('quota', '', stop);

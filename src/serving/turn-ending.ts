@@ -69,10 +69,11 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
         outcome.stopReason === 'error'
           ? `the model failed: ${clause(outcome.error ?? 'unknown error')}`
           : clause(outcome.error ?? outcome.stopReason);
-      return {
-        tell: `I stopped working on this: ${why}. Send it again or rephrase if you still need it.`,
-        closing: close(why),
-      };
+      // What it asked for is still out: it is not withdrawn, so the sender hears it is coming.
+      const next = pending
+        ? 'What I asked for it still waits for an answer; I will tell you what comes of it.'
+        : 'Send it again or rephrase if you still need it.';
+      return { tell: `I stopped working on this: ${why}. ${next}`, closing: close(why) };
     }
   }
 };
