@@ -2,7 +2,8 @@
 // TypeScript it is built from (every folder tsconfig.json compiles, read from
 // its `include`, so no folder the programs import is missed), and building it
 // only then.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { setInterval, clearInterval } from 'node:timers';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
@@ -36,24 +37,59 @@ export const staleSource = () => {
   return undefined;
 };
 
-// Builds with tsc when a source is newer than dist/ (or `force`); exits 1 when the build fails.
-export const buildIfStale = ({ quiet = false } = {}) => {
+/** Seconds between two lines saying the build still runs (a first build takes a minute or two). */
+const TICK_MS = 15_000;
+
+// Builds with tsc when a source is newer than dist/ (or dist/ is missing); exits 1 when the build
+// fails. A first build says so, and a line every TICK_MS and as tsc writes its files shows it is
+// going on (tsc has no progress of its own: it checks types for most of the time, then writes).
+export const buildIfStale = async ({ quiet = false } = {}) => {
   if (process.env.LAL_SIM_NO_BUILD === '1') return;
   const stale = staleSource();
   if (stale === undefined) return;
-  if (!quiet) process.stderr.write(`Building (tsc): ${stale} is newer than dist/…\n`);
+  const total = sourceRoots().flatMap(name => sourceFiles(join(root, name))).length;
+  const say = text => quiet || process.stderr.write(`${text}\n`);
+  say(
+    existsSync(dist)
+      ? `Building (tsc): ${stale} is newer than dist/…`
+      : `First build (tsc): compiling ${total} TypeScript file${total === 1 ? '' : 's'} into dist/; it takes a minute or two, once…`,
+  );
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
-    cwd: root,
-    encoding: 'utf8',
+  const child = spawn(
+    process.execPath,
+    [tsc, '-p', join(root, 'tsconfig.json'), '--listEmittedFiles'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  let written = 0;
+  let shownAt = 0;
+  const ticker = setInterval(
+    () => say(written === 0 ? `  checking types… ${seconds()} s` : `  writing… ${seconds()} s`),
+    TICK_MS,
+  );
+  child.stdout.on('data', chunk => {
+    const text = chunk.toString('utf8');
+    written += (text.match(/^TSFILE: .*\.js$/gm) ?? []).length;
+    output += text.replace(/^TSFILE: .*\n?/gm, '');
+    // Every quarter of the files, a line: the checking is done, the writing shows.
+    if (written - shownAt >= Math.max(1, Math.ceil(total / 4))) {
+      shownAt = written;
+      say(`  written ${Math.min(written, total)} of ${total} files… ${seconds()} s`);
+    }
   });
-  if (build.status !== 0) {
-    process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
+  child.stderr.on('data', chunk => (output += chunk.toString('utf8')));
+  const code = await new Promise(resolve => child.on('close', resolve));
+  clearInterval(ticker);
+  if (code !== 0) {
+    process.stderr.write(output);
     process.stderr.write(
       'The build failed (see above); fix it or run `npm run build` to see it again.\n',
     );
     process.exit(1);
   }
+  say(`  built in ${seconds()} s.`);
 };
 
 // `--help` or `-h` among the arguments: the program only prints its usage, so nothing is built.

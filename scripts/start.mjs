@@ -23,7 +23,7 @@ if (named >= 0 && args[named + 1] !== undefined) {
 }
 const entry = join(dist, program);
 
-if (!asksForHelp(args) || !existsSync(entry)) buildIfStale();
+if (!asksForHelp(args) || !existsSync(entry)) await buildIfStale();
 
 const child = spawn(process.execPath, [entry, ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
