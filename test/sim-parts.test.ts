@@ -5,11 +5,12 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../sim/chat/cli-args.js';
+import { parseCliArgs, USAGE } from '../sim/chat/cli-args.js';
 import { capletEnv, loadEnv, parseDotEnv } from '../sim/chat/dotenv.js';
-import { parseCommand } from '../sim/chat/commands.js';
+import { COMMAND_HELP, parseCommand } from '../sim/chat/commands.js';
 import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';
 import { describeToolCall } from '../sim/chat/describe-tool-call.js';
+import { describeKept } from '../sim/chat/describe-kept.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
@@ -30,6 +31,13 @@ describe('flags', () => {
       args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
+  });
+  it('names the flag nearest a mistyped one', () => {
+    expect(parseCliArgs(['--frsh'])).toEqual({
+      ok: false,
+      error: 'Unknown argument "--frsh"; did you mean --fresh? (--help lists them)',
+    });
+    expect(USAGE).toContain("the package's own, beside package.json");
   });
   it('refuses unknown personas and flags with a message', () => {
     expect(parseCliArgs(['--persona', 'bob'])).toEqual({
@@ -273,6 +281,42 @@ describe('tool-call lines', () => {
     expect(describeToolCall('reply', '{"messageNumber":1,"strin…')).toBe(
       'reply {"messageNumber":1,"strin…',
     );
+  });
+
+  it('shows a long reply the agent cut by its words, not as cut JSON', () => {
+    expect(
+      describeToolCall('reply', '{"messageNumber":1,"strings":["Hello! I am the \\"double\\"…'),
+    ).toBe('reply #1 "Hello! I am the \\"double\\"……"');
+    expect(describeToolCall('send', '{"recipient":"HOST","strings":["a long line, cut\\')).toBe(
+      'send HOST "a long line, cut…"',
+    );
+  });
+});
+
+describe("README's command list", () => {
+  it('names every command /help lists', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const list = readme.slice(readme.indexOf('Commands: '), readme.indexOf('## What it mends'));
+    const commands = [...COMMAND_HELP.matchAll(/^ {2}(\/[a-z]+)/gm)].map(found => found[1]!);
+    expect(commands.length).toBeGreaterThan(10);
+    for (const command of commands.filter(each => each !== '//'))
+      expect(list, command).toMatch(new RegExp(`\`${command}[\` ]`));
+  });
+});
+
+describe('/memory', () => {
+  it('says which of the recent turns it lists', async () => {
+    const turns = Array.from({ length: 8 }, (_, index) => ({ title: `#${index} from HOST` }));
+    const memory = JSON.stringify({ conversation: { turns, digest: [] } });
+    const lines = await describeKept({
+      has: (name: string) => name === 'agent-memory',
+      lookup: () => memory,
+      list: () => [],
+    });
+    expect(lines[0]).toBe(
+      'the conversation: 8 recent turns (the last 5 below) and 0 digest lines of older ones',
+    );
+    expect(lines.slice(1, 6)).toEqual([3, 4, 5, 6, 7].map(index => `  · #${index} from HOST`));
   });
 });
 

@@ -3,6 +3,7 @@
  * Unknown flags are refused with a message rather than ignored.
  */
 import type { Persona } from '../../src/config/config.js';
+import { closestNames } from '../../providers/closest-names.js';
 
 export interface CliArgs {
   persona: Persona;
@@ -28,8 +29,9 @@ export const USAGE = [
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
   '',
-  'The model comes from LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PROVIDER (also read from .env',
-  'in the current folder); default a local Ollama at http://localhost:11434.',
+  'The model comes from LAL_HOST, LAL_MODEL, LAL_AUTH_TOKEN, LAL_PROVIDER (also read from the .env',
+  "file of the folder npm start runs in: the package's own, beside package.json); default a local",
+  'Ollama at http://localhost:11434.',
   'The conversation is kept across runs in a state folder of its own, named when it starts',
   '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>), with the last',
   "runs' logs. When stdin is not a terminal, each line is one message or command; the program",
@@ -39,6 +41,9 @@ export const USAGE = [
 harden(USAGE);
 
 const personas: readonly Persona[] = ['lal', 'fae'];
+
+/** The flags, for the one nearest a mistyped flag. */
+const FLAGS = ['--persona', '--demo', '--fresh', '--verbose', '--help'];
 
 const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
@@ -97,8 +102,12 @@ export const parseCliArgs = (
         args.persona = persona;
         break;
       }
-      default:
-        return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; try --help` };
+      default: {
+        const [near] = closestNames(flag ?? arg, FLAGS, 1);
+        const hint =
+          near === undefined ? 'try --help' : `did you mean ${near}? (--help lists them)`;
+        return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; ${hint}` };
+      }
     }
   }
   return { ok: true, args };

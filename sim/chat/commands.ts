@@ -38,7 +38,7 @@ export const COMMAND_HELP = [
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
   "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
   "  /helpers [cancel <id>]     the agent's helper agents at work, or stop one",
-  '  /quit                      cancel the agent and leave (Ctrl-C stops a turn, a second Ctrl-C leaves)',
+  '  /quit                      cancel the agent and leave (Ctrl-C stops a turn; twice within 2.5 s leaves)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
 harden(COMMAND_HELP);

@@ -16,6 +16,9 @@ interface KeptPowers {
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/** The recent turns /memory names, by title. */
+const SHOWN_TURNS = 5;
+
 const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
 /** The stored memory's parts, in lines; what does not read is said so. */
@@ -32,9 +35,11 @@ const describeMemory = (stored: unknown): string[] => {
     : [];
   const asks = (memory.asks ?? {}) as Record<string, unknown>;
   const waiting = Object.values(asks).reduce<number>((sum, list) => sum + lengthOf(list), 0);
+  const shown = turns.slice(-SHOWN_TURNS);
+  const which = turns.length > shown.length ? ` (the last ${shown.length} below)` : '';
   const lines = [
-    `the conversation: ${plural(turns.length, 'recent turn')} and ${plural(lengthOf(conversation.digest), 'digest line')} of older ones`,
-    ...turns.slice(-5).map(turn => `  · ${String(turn.title ?? '(untitled)')}`),
+    `the conversation: ${plural(turns.length, 'recent turn')}${which} and ${plural(lengthOf(conversation.digest), 'digest line')} of older ones`,
+    ...shown.map(turn => `  · ${String(turn.title ?? '(untitled)')}`),
     `${plural(lengthOf(memory.handled), 'message')} handled (never answered twice)`,
     `${plural(waiting, 'ask')} waiting for an answer, ${plural(lengthOf(memory.wakeUps), 'wake-up')} scheduled`,
   ];

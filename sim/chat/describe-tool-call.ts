@@ -28,17 +28,46 @@ const compactArgs = (args: Record<string, unknown>): string =>
       .join(' '),
   );
 
-export const describeToolCall = (name: string, summary: string): string => {
-  let args: Record<string, unknown>;
+/** A JSON string's text as far as it goes (cut off, maybe mid-escape): its characters, unescaped. */
+const partialString = (raw: string): string => {
+  const whole = raw.replace(/\\u[0-9a-fA-F]{0,3}$|\\$/, '');
+  try {
+    return JSON.parse(`"${whole}"`) as string;
+  } catch {
+    return whole;
+  }
+};
+
+/**
+ * The agent cuts a long call's summary, which leaves it unparseable: the
+ * fields a reply or a send is shown by, read from what is there.
+ */
+const salvageArgs = (summary: string): Record<string, unknown> | undefined => {
+  const number = /"messageNumber":"?\+?(\d+)/.exec(summary)?.[1];
+  const recipient = /"recipient":"((?:[^"\\]|\\.)*)"/.exec(summary)?.[1];
+  const text = /"strings":\["((?:[^"\\]|\\.)*)/.exec(summary)?.[1];
+  if (text === undefined) return undefined;
+  return {
+    ...(number === undefined ? {} : { messageNumber: number }),
+    ...(recipient === undefined ? {} : { recipient: partialString(recipient) }),
+    strings: [`${partialString(text)}…`],
+  };
+};
+
+const argsOf = (summary: string): Record<string, unknown> | undefined => {
   try {
     const parsed = JSON.parse(summary) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      return cut(`${name} ${summary}`);
-    args = parsed as Record<string, unknown>;
+    return parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)
+      ? undefined
+      : (parsed as Record<string, unknown>);
   } catch {
-    // The agent cuts long summaries, which leaves them unparseable.
-    return cut(`${name} ${summary}`);
+    return salvageArgs(summary);
   }
+};
+
+export const describeToolCall = (name: string, summary: string): string => {
+  const args = argsOf(summary);
+  if (args === undefined) return cut(`${name} ${summary}`);
   switch (name) {
     case 'reply':
       return cut(
