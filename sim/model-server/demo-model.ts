@@ -57,6 +57,9 @@ const cut = (text: string) =>
 const afterTool = (request: NormalizedRequest, told: string, result: string): ScriptedReply => {
   if (result.includes('"pending"'))
     return { text: 'I have asked my host to run it; I will tell you the result.' };
+  const adopted = /"callAs":"([^"]+)"/.exec(result)?.[1];
+  if (adopted !== undefined)
+    return answer(request, told, `I adopted ${adopted}; ask me to use it.`);
   return answer(request, told, `The tool answered: ${cut(result)}`);
 };
 
