@@ -449,6 +449,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     parties,
     boundary,
     helpers,
+    now: () => setup.clock.now(),
   });
   const senders = assembleSenders(setup, daemon, memory, holds, nameOf, name =>
     policy.trusts(name),
