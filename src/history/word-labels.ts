@@ -58,6 +58,9 @@ const deedsOf = (messages: readonly ChatMessage[]): string => {
 export const keepOnlyHostsWords = (turn: Turn): void => {
   const { label } = turn;
   if (label === undefined) return;
+  delete turn.label;
+  // Nothing said after the label (a turn that ended as it read): nothing to keep out.
+  if (label.from >= turn.messages.length) return;
   const kept = turn.messages.slice(0, label.from);
   const line = `[Then, after reading ${label.read}, which did not come from the HOST, the agent did: ${deedsOf(turn.messages.slice(label.from))}. Those words are kept out of later turns; mail recall shows them, labelled.]`;
   if (label.from === 0) {
@@ -67,7 +70,6 @@ export const keepOnlyHostsWords = (turn: Turn): void => {
   } else {
     turn.messages = [...kept, { role: 'assistant', content: line }];
   }
-  delete turn.label;
 };
 harden(keepOnlyHostsWords);
 

@@ -95,6 +95,8 @@ export interface Memory {
    * says the model and the settings' problems, would differ.
    */
   greeting?: string;
+  /** Set (never stored) when the memory was from before labels (version 9 or older): the HOST's thread as it was, word for word, for the searchable history. */
+  wordsBeforeLabels?: Conversation;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -253,6 +255,7 @@ export const loadMemory = async (
       senders: holds.senders,
       helpers: helpers.store,
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
+      ...(beforeLabels ? { wordsBeforeLabels: parsed.conversation } : {}),
     };
   } catch (error) {
     const why = describeError(error);

@@ -168,7 +168,8 @@ const loadStore = async (
   status.section('Memory', () => describeMemoryTrouble(memory));
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
-    memory.conversation,
+    // A store from before labels: its words as they were, searchable (docs/behaviour.md 9.11).
+    memory.wordsBeforeLabels ?? memory.conversation,
   );
   status.section('History', () => history.describe());
   return { memory, history };
