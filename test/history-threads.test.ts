@@ -71,7 +71,11 @@ describe('threads', () => {
         role: 'assistant',
         content: '',
         toolCalls: [
-          { id: `r${round}`, name: 'reply', arguments: `{"messageNumber":${round}1,"strings":["yo"]}` },
+          {
+            id: `r${round}`,
+            name: 'reply',
+            arguments: `{"messageNumber":${round}1,"strings":["yo"]}`,
+          },
         ],
       });
       showToHost(host, bobs, 'bob', BigInt(`${round}1`), Date.UTC(2026, 10, 23, 9, round));

@@ -247,7 +247,9 @@ export const loadMemory = async (
       handled: parsed.handled,
       usage,
       wakeUps: beforeLabels
-        ? wakeUps.map(entry => (entry.read === undefined ? { ...entry, read: BEFORE_LABELS } : entry))
+        ? wakeUps.map(entry =>
+            entry.read === undefined ? { ...entry, read: BEFORE_LABELS } : entry,
+          )
         : wakeUps,
       asks: asks.store,
       holds: holds.holds,

@@ -16,7 +16,7 @@ import type { Turn } from '../history/conversation.js';
 import { labelTurn, latestReplyAt } from '../history/word-labels.js';
 
 /** Where noted content came into the turn: its opening, the latest call's result, or a notice about to be shown. */
-export type CameIn = 'opening' | 'call' | 'notice';
+type CameIn = 'opening' | 'call' | 'notice';
 
 export interface TurnTaint {
   /** Whether the turn serves someone other than the HOST and those it trusts (its message is untrusted content). */

@@ -358,7 +358,9 @@ const labelOf = (entry: WakeUp): string =>
 /** The label a schedule's turn carries: the first of its entries' (undefined: the HOST's words alone). */
 export const readOfSchedules = (entries: readonly WakeUp[]): string | undefined => {
   const labelled = entries.find(entry => entry.read !== undefined);
-  return labelled === undefined ? undefined : `the note of ${labelled.id}, set after reading ${labelled.read}`;
+  return labelled === undefined
+    ? undefined
+    : `the note of ${labelled.id}, set after reading ${labelled.read}`;
 };
 harden(readOfSchedules);
 

@@ -246,6 +246,22 @@ const takeNoticesOf = (
   return taken.map(notice => notice.text);
 };
 
+/** A finished turn, closed in the history by now whatever ended it, filed where each part belongs. */
+const fileTurn = (
+  setup: TurnServerSetup,
+  turn: Turn,
+  origin: Origin | undefined,
+  thread: string | undefined,
+  peerTurn: boolean,
+): void => {
+  if (thread !== undefined)
+    showToHost(setup.conversation, turn, thread, origin?.number, (setup.now ?? Date.now)());
+  // Kept whole, with its label, to be searched later.
+  setup.history?.add(turn, origin);
+  // The HOST's (and a trusted sender's) later turns are not shown words that did not come from them (behaviour 9.11).
+  if (!peerTurn) keepOnlyHostsWords(turn);
+};
+
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const { model, config, observe, tell, signal } = setup;
   const hostName = setup.daemon?.names.host ?? 'HOST';
@@ -369,12 +385,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         quiet,
       }),
     );
-    if (thread !== undefined)
-      showToHost(setup.conversation, turn, thread, origin?.number, (setup.now ?? Date.now)());
-    // Closed in the history by now, whatever ended it: kept whole, with its label, to be searched later.
-    setup.history?.add(turn, origin);
-    // The HOST's (and a trusted sender's) later turns are not shown words that did not come from them (behaviour 9.11).
-    if (!taint.peerTurn) keepOnlyHostsWords(turn);
+    fileTurn(setup, turn, origin, thread, taint.peerTurn);
     return outcome;
   };
 
