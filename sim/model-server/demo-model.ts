@@ -65,11 +65,13 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
 
 /** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
-  const granted = /^GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
+  const granted = /(?:^|\n)GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
-  const other = /^(REJECTED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*/.exec(told);
+  const other = /(?:^|\n)((?:REJECTED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(
+    told,
+  );
   if (other === null) return undefined;
-  return answer(request, told, `My host answered: ${cut(other[0])}`);
+  return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };
 
 const ARITHMETIC = /(?:\d+(?:\.\d+)?|\()[\d\s.+\-*/%()]*[+\-*/%][\d\s.+\-*/%()]*\d\)?/;
