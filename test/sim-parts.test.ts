@@ -124,6 +124,29 @@ describe('a streamed reply in the simulator', () => {
   });
 });
 
+describe('a failed tool call in the simulator', () => {
+  it('shows a message number the daemon quoted as a bigint as #n', () => {
+    const printed: string[] = [];
+    const screen: Screen = {
+      tty: false,
+      print: (_kind, ...texts) => void printed.push(texts.join(' ')),
+      status: () => {},
+      attachPrompt: () => {},
+      close: () => {},
+    };
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
+    presenter.observe({ kind: 'tool-call', name: 'dismiss', summary: '{"messageNumber":6}' });
+    presenter.observe({
+      kind: 'tool-result',
+      name: 'dismiss',
+      ok: false,
+      preview: 'No such message with number "[6n]"',
+    });
+    expect(printed).toContain('  → dismiss #6 ✗ No such message with number #6');
+  });
+});
+
 describe("the agent's log in the state folder (behaviour 10.2)", () => {
   it('one file a run, the last five kept; LAL_LOG=off writes none', () => {
     const state = makeTempFolder('logs');

@@ -31,8 +31,11 @@ export interface Presenter {
   touch(): void;
 }
 
+/** The daemon quotes a message number as marshal shows a bigint ("[6n]"): a person reads #6. */
+const plainNumbers = (text: string): string => text.replace(/"\[(\d+)n\]"/g, '#$1');
+
 const oneLine = (text: string): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = plainNumbers(text).replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 };
 
