@@ -325,3 +325,16 @@ describe('npm start piped, a turn a bound stopped', () => {
     expect(run.stdout).toMatch(/turn over \(max-model-calls\): 1 model call /);
   });
 });
+
+describe('/status in npm start', () => {
+  it('says why live progress is off where the words still stream on screen', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('/status\n');
+      input.end();
+    });
+    expect(run.stdout).toMatch(
+      /^Live progress:\n- off: this daemon cannot edit a message, so each answer is sent whole, once written; a terminal may still show the words as they stream$/m,
+    );
+  });
+});

@@ -242,7 +242,9 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
   status.section('Live progress', () => [
     liveProgress
       ? `on: answers to ${daemon.names.host} fill in one message as the turn goes (LAL_PROGRESS=0 turns it off)`
-      : 'off',
+      : daemon.canEdit
+        ? 'off (LAL_PROGRESS=0): each answer is sent whole, once written'
+        : 'off: this daemon cannot edit a message, so each answer is sent whole, once written; a terminal may still show the words as they stream',
   ]);
   return makeLivePlaceholders({
     powers,
