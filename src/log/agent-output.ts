@@ -6,7 +6,8 @@
 import type { Env } from '../../providers/types.js';
 import { makeLog, makeRedactor, neverThrows, type Log } from './log.js';
 import type { AgentEvent, Observe } from '../loop/agent-events.js';
-import { describeEvent } from '../loop/describe-event.js';
+import { makeTurnLines } from './turn-lines.js';
+import { readLogLevel } from '../config/settings.js';
 
 export interface AgentOutput {
   log: Log;
@@ -32,9 +33,10 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
   const givenLog = given.log;
   const log: Log =
     givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
+  const lineOf = makeTurnLines(readLogLevel(env));
   const observers: Observe[] = [
     (event: AgentEvent) => {
-      const line = describeEvent(event);
+      const line = lineOf(event);
       if (line !== undefined) log(line);
     },
   ];
