@@ -166,6 +166,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => toolsFresh.stop());
     await toolsFresh.follow();
+    // Read once at start, so help() names every tool (deferred ones too) before the first turn.
+    await toolsFresh.beforeTurn();
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
