@@ -165,9 +165,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       remake: () => prepareToolsFolder(powers, log),
     });
     onCancel.add(() => toolsFresh.stop());
-    await toolsFresh.follow();
-    // Read once at start, so help() names every tool (deferred ones too) before the first turn.
-    await toolsFresh.beforeTurn();
+    // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
+    await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
