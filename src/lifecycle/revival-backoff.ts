@@ -60,7 +60,7 @@ const runOf = (memory: RevivalMemory, name: string, now: number): FailedStarts |
 };
 
 /** How long a revived agent waits before its first call on its powers; 0 when nothing failed lately. */
-export const revivalWait = (memory: RevivalMemory, name: string, now: number): number => {
+const revivalWait = (memory: RevivalMemory, name: string, now: number): number => {
   const failed = runOf(memory, name, now);
   if (failed === undefined) return 0;
   const wait = Math.min(
@@ -72,14 +72,14 @@ export const revivalWait = (memory: RevivalMemory, name: string, now: number): n
 harden(revivalWait);
 
 /** Failed starts in a row, for help(); 0 once a start got through. */
-export const failedStarts = (memory: RevivalMemory, name: string, now: number): number => {
+const failedStarts = (memory: RevivalMemory, name: string, now: number): number => {
   const failed = runOf(memory, name, now);
   return failed === undefined || failed.through ? 0 : failed.failures;
 };
 harden(failedStarts);
 
 /** Records a failed start; returns how many failed in the run (1: the first, to be told). */
-export const recordFailedStart = (memory: RevivalMemory, name: string, now: number): number => {
+const recordFailedStart = (memory: RevivalMemory, name: string, now: number): number => {
   const failed = runOf(memory, name, now);
   const failures = (failed?.failures ?? 0) + 1;
   memory.set(name, { failures, lastAt: now, told: failed?.told ?? false, through: false });
@@ -92,7 +92,7 @@ harden(recordFailedStart);
  * may fail it again at once, as when another mailbox fails); returns whether
  * this ends failed starts in a row (to be said).
  */
-export const recordGoodStart = (memory: RevivalMemory, name: string): boolean => {
+const recordGoodStart = (memory: RevivalMemory, name: string): boolean => {
   const failed = memory.get(name);
   if (failed === undefined || failed.through) return false;
   memory.set(name, { ...failed, through: true });
