@@ -31,6 +31,7 @@ import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
+import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
 
@@ -138,7 +139,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     `persona: ${config.persona}`,
     ...config.problems.map(problem => `configuration: ${problem}`),
   ]);
-  const { log, observe, redact } = makeAgentOutput(env, options);
+  const { log, observe, redact, addSecret } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
   // Others' turns wait for the mail stream to catch up, so a HOST's message behind a flood goes first.
@@ -166,7 +167,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await prepareToolsFolder(powers, log);
     const parts = await assembleAgentParts({
       powers,
-      env,
+      env: await readStoredToken(env, powers, { addSecret, log }),
       config,
       status,
       log,

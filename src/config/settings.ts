@@ -154,6 +154,12 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     doc: "the name the agent's log lines start with (`[dave] …`); the setup scripts and the agent manager pass the guest's name",
   },
   {
+    env: 'LAL_AUTH_TOKEN_ID',
+    default: 'none',
+    read: 'readStoredToken (src/serving/stored-token.ts), when the agent starts',
+    doc: 'newest daemon: the formula id of a text the HOST stored (`endo store --text KEY --name my-key`) that holds the API key; the agent reads it through its powers when it starts and uses it as `LAL_AUTH_TOKEN`, redacted like it, so neither the chat nor the caplet\'s stored settings hold the key. The "Add an agent" form passes it when given the name of such a value',
+  },
+  {
     env: 'LAL_LOG',
     default: '`turns`',
     read: 'readLogLevel, for makeLog (src/log/log.ts) and the turn lines (src/log/turn-lines.ts)',

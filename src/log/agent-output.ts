@@ -4,7 +4,8 @@
  * events; an observer that throws does not disturb the agent).
  */
 import type { Env } from '../../providers/types.js';
-import { makeLog, makeRedactor, neverThrows, type Log } from './log.js';
+import { makeLog, makeRedactor, neverThrows, secretValues, type Log } from './log.js';
+import { makeRedactText } from '../../providers/redact-secrets.js';
 import type { AgentEvent, Observe } from '../loop/agent-events.js';
 import { makeTurnLines } from './turn-lines.js';
 import { readLogLevel } from '../config/settings.js';
@@ -13,6 +14,8 @@ export interface AgentOutput {
   log: Log;
   observe: Observe;
   redact: (text: string) => string;
+  /** A secret learnt after start (a key read through the powers): redacted from then on, everywhere. */
+  addSecret(value: string): void;
 }
 
 /** The value with each of its strings redacted as text; numbers and structure untouched. */
@@ -29,10 +32,18 @@ export const redactStrings = <T>(value: T, redact: (text: string) => string): T 
 harden(redactStrings);
 
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
-  const redact = makeRedactor(env);
+  const learnt: string[] = [];
+  let redactNow = makeRedactor(env);
+  const redact = (text: string) => redactNow(text);
+  const addSecret = (value: string) => {
+    learnt.push(value);
+    redactNow = makeRedactText([...secretValues(env), ...learnt]);
+  };
   const givenLog = given.log;
   const log: Log =
-    givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
+    givenLog === undefined
+      ? makeLog(env, undefined, redact)
+      : neverThrows(line => givenLog(redact(line)));
   const lineOf = makeTurnLines(readLogLevel(env));
   const observers: Observe[] = [
     (event: AgentEvent) => {
@@ -51,6 +62,6 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
       }
     }
   };
-  return { log, observe, redact };
+  return { log, observe, redact, addSecret };
 };
 harden(makeAgentOutput);

@@ -38,9 +38,12 @@ export const neverThrows =
   };
 harden(neverThrows);
 
-export const makeLog = (env: Env, sink: (line: string) => void = writeStderrLine): Log => {
+export const makeLog = (
+  env: Env,
+  sink: (line: string) => void = writeStderrLine,
+  hideSecrets: (text: string) => string = makeRedactor(env),
+): Log => {
   if (readLogLevel(env) === 'off') return () => {};
-  const hideSecrets = makeRedactor(env);
   // The guest's name (setup passes LAL_NAME), so agents sharing a worker can be told apart; else the persona.
   const name = readAgentName(env);
   return neverThrows(line => sink(hideSecrets(`[${name}] ${line}`)));

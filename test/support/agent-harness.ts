@@ -62,6 +62,8 @@ export interface AgentRun {
   reply(match: RegExp | string, timeoutMs?: number): Promise<Message>;
   /** How many times make() was called: the first start, restarts and the daemon's revivals. */
   readonly incarnations: number;
+  /** The env each model back end was made with (the scripted model's), in order. */
+  readonly providerEnvs: readonly Env[];
   /** The agent exo's help(), called through E() as the host would. */
   help(methodName?: string): Promise<string>;
   /** The agent exo's forget(), through E(). */
@@ -140,13 +142,21 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
   // One agent's worker process, as the daemon runs it: its incarnations share what it remembers.
   const revivals = makeRevivalMemory();
   let incarnations = 0;
+  const providerEnvs: Env[] = [];
   const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) => {
     incarnations += 1;
     const made = (given: unknown) =>
       make(given as never, context, {
         ...extra,
         revivals,
-        ...(options.realProvider === true ? {} : { createProvider: () => provider }),
+        ...(options.realProvider === true
+          ? {}
+          : {
+              createProvider: (providerEnv: Env) => {
+                providerEnvs.push(providerEnv);
+                return provider;
+              },
+            }),
         log: line => logs.push(line),
         observe: see,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -168,6 +178,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     logs,
     events,
+    providerEnvs,
     get incarnations() {
       return incarnations;
     },
