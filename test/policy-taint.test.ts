@@ -243,20 +243,15 @@ describe('whyAskHost', () => {
     expect(ask({ gated: true })).toMatch(/LAL_TOOLS_APPROVE/);
   });
 
-  test("adopting: in a peer's turn always asks; in the HOST's, unless the HOST sent it", () => {
-    expect(ask({ effect: adopt, party: 'host', peerTurn: true })).toMatch(
-      /adopts a value while serving a peer$/,
-    );
-    expect(ask({ effect: adopt, party: 'sender', peerTurn: true })).toMatch(/serving a peer/);
+  test("adopting: in a peer's turn goes ahead (its own names, its own message); in the HOST's, unless the HOST sent it", () => {
+    expect(ask({ effect: adopt, party: 'sender', peerTurn: true })).toBeUndefined();
     expect(ask({ effect: adopt, party: 'host' })).toBeUndefined();
     expect(ask({ effect: adopt, party: 'other' })).toMatch(/adopts what someone else sent$/);
     expect(ask({ effect: adopt, party: 'sender' })).toMatch(/adopts what someone else sent$/);
   });
 
-  test("writing pet names asks only in a peer's turn", () => {
-    expect(ask({ effect: write, peerTurn: true })).toMatch(
-      /changes pet names while serving a peer$/,
-    );
+  test("writing pet names never asks: a peer's turn writes among its own names (behaviour 9.6)", () => {
+    expect(ask({ effect: write, peerTurn: true })).toBeUndefined();
     expect(ask({ effect: write })).toBeUndefined();
   });
 });

@@ -119,7 +119,7 @@ const NAMES_OPS = {
 } as const satisfies Record<string, OpRecord>;
 
 /** The `mail` group's ops, in the order of its `op` enum. */
-export const MAIL_OPS = {
+const MAIL_OPS = {
   listMessages: { reads: [] },
   request: {
     reads: ['recipient', 'description', 'responseName?'],
@@ -149,14 +149,11 @@ export const MAIL_OPS = {
 harden(MAIL_OPS);
 
 type NamesOp = keyof typeof NAMES_OPS;
-export type MailOp = keyof typeof MAIL_OPS;
+type MailOp = keyof typeof MAIL_OPS;
 /** The built-in tools of their own. */
 type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
 /** Every name a built-in call runs by: a tool of its own, or an op of a group. */
 export type BuiltinOp = SoleTool | NamesOp | MailOp;
-
-export const isMailOp = (name: string): name is MailOp => Object.hasOwn(MAIL_OPS, name);
-harden(isMailOp);
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {

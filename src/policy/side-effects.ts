@@ -7,11 +7,10 @@
  * outcome that arrived), and once it has, a call that sends, replies,
  * requests, adopts or answers toward anyone other than the turn's own
  * sender and the HOST, and any call LAL_TOOLS_APPROVE gates (even for a
- * trusted sender), waits for the HOST's approval of that exact call. In a
- * peer's turn (always tainted: the peer wrote its message) the same holds
- * for adopting and for writing pet names: only answering that peer and
- * telling the HOST go ahead. A turn that read nothing untrusted is never
- * slowed.
+ * trusted sender), waits for the HOST's approval of that exact call. A
+ * peer's turn (always tainted: the peer wrote its message) adopts and
+ * writes among its own names only (src/parties/), so those go ahead. A turn
+ * that read nothing untrusted is never slowed.
  */
 import type { DecodedCall } from '../encoding/decode-call.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
@@ -89,12 +88,12 @@ export const whyAskHost = (options: {
   const because = `this turn has read ${read}, which did not come from the HOST`;
   if (gated) return `${because}, and LAL_TOOLS_APPROVE gates this tool`;
   if (effect === undefined) return undefined;
-  if (effect.kind === 'write')
-    return peerTurn ? `${because}, and it changes pet names while serving a peer` : undefined;
-  if (effect.kind === 'adopt') {
-    if (peerTurn) return `${because}, and it adopts a value while serving a peer`;
-    return party === 'host' ? undefined : `${because}, and it adopts what someone else sent`;
-  }
+  // A peer's turn writes and adopts among its own names, from its own messages (src/parties/): toward that peer.
+  if (effect.kind === 'write') return undefined;
+  if (effect.kind === 'adopt')
+    return peerTurn || party === 'host'
+      ? undefined
+      : `${because}, and it adopts what someone else sent`;
   if (party === 'sender' || party === 'host') return undefined;
   return `${because}, and it ${effect.what} toward someone other than the sender served and the HOST`;
 };

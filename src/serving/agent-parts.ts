@@ -61,6 +61,7 @@ import { makeHolds, type Holds } from '../lifecycle/holds.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
+import { makeFacetMaker } from '../parties/facets.js';
 
 export interface AgentParts {
   daemon: DaemonAdapter;
@@ -403,14 +404,19 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const quotaStop = makeQuotaStop(() => quotaWaits.check(), clock);
   const { parties, boundary } = assembleCallJudges(setup, daemon, policy);
+  // The one place each turn's powers are made, for the party it serves (src/parties/).
+  const facets = makeFacetMaker({
+    ...{ powers, env, nameOf, daemon, policy, toolbox, builtins, requests, proposals },
+    hostName: daemon.names.host,
+    persona: config.persona,
+    registry: toolbox.registry,
+  });
+  status.section('Shared tools', () => facets.describe());
   const helpers = assembleHelpers(setup, {
     store: memory.helpers,
     model,
     hostName: daemon.names.host,
     nameOf,
-    registry: toolbox.registry,
-    proposals,
-    requests,
     policy,
     approvals,
     boundary,
@@ -449,6 +455,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     parties,
     boundary,
     helpers,
+    facets,
   });
   const senders = assembleSenders(setup, daemon, memory, holds, nameOf, name =>
     policy.trusts(name),
