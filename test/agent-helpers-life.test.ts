@@ -416,7 +416,10 @@ describe.each(DAEMON_PROFILES)(
         message => message.type === 'package' && textOf(message) === 'the helper says 42',
         { who: 'bob' },
       );
-      expect(JSON.parse(refusal).error).toMatch(/Not granted: "agent-memory" \(the agent's own/);
+      // bob's turn holds bob's names: the agent's store is not among them (behaviour 9.6).
+      expect(JSON.parse(refusal).error).toMatch(
+        /Not granted: "agent-memory" \(not a tool or pet name you hold\)/,
+      );
       expect(helperFirst?.toolNames.sort()).toEqual(['handBack', 'math']);
       expect(JSON.stringify(helperFirst?.messages)).toContain('Multiply 6 by 7');
       expect(withoutIds(JSON.stringify(helperFirst?.messages))).not.toContain('4242');

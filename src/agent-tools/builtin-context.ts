@@ -29,7 +29,7 @@ export interface BuiltinContext {
   /** Called when the model dismissed a message itself. */
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
-  wakeUps?: WakeUps;
+  wakeUps?: Pick<WakeUps, 'schedule'>;
   /** Searches the conversation kept in the store (mail's `recall` op): a sender's turn its own exchanges, the HOST's all (behaviour 9.1); absent where none is kept. */
   recall?: (query: string) => Promise<RecallResult>;
   /** The HOST's name in this daemon (HOST, @host). */

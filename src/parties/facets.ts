@@ -29,6 +29,8 @@ import { E } from '@endo/far';
 import { HOST_PARTY, partyOf, type Party } from './party.js';
 import { makePeerPowers } from './peer-powers.js';
 import { readSharedTools, type SharedTools } from './shared-tools.js';
+import { partySchedules } from './party-schedules.js';
+import type { WakeUps } from '../schedule/wake-ups.js';
 
 /** What `mail request` is given: the tracker's ask without the facet's own part (where its answer is kept). */
 type RequestAsk = Omit<Parameters<RequestTracker['request']>[0], 'directory'>;
@@ -42,6 +44,8 @@ export interface Facet {
   tools: ToolRegistry;
   /** Requests to others: to anyone for the HOST, to the party or the HOST for another. */
   requests: { request(ask: RequestAsk): Promise<Readonly<Record<string, unknown>>> };
+  /** The `schedule` tool's wake-ups, in the party's scope; absent where a host gives none. */
+  wakeUps?: Pick<WakeUps, 'schedule'>;
   /** Code proposed to the HOST, with endowments and result among the party's own names. */
   proposals: {
     propose(
@@ -80,6 +84,7 @@ export interface FacetParts {
   builtins: readonly ToolSchema[];
   requests: Pick<RequestTracker, 'request'>;
   proposals: Pick<ProposalTracker, 'propose'>;
+  wakeUps?: Pick<WakeUps, 'schedule'>;
 }
 
 /** Built-in ops only the HOST's turns hold: `adoptTool` writes in tools/, which is the HOST's. */
@@ -110,6 +115,7 @@ const hostFacet = (parts: FacetParts, prompt: string): Facet => {
       },
     },
     proposals: parts.proposals,
+    ...(parts.wakeUps === undefined ? {} : { wakeUps: parts.wakeUps }),
     offer: () => [
       ...policy.offered(builtins),
       ...(toolbox === undefined
@@ -168,6 +174,9 @@ const peerFacet = (
         return parts.proposals.propose({ ...proposal, directory });
       },
     },
+    ...(parts.wakeUps === undefined
+      ? {}
+      : { wakeUps: partySchedules(parts.wakeUps, party.name, directory) }),
     offer: () => [
       ...ownBuiltins(),
       ...(toolbox === undefined ? sharedSchemas(registry.schemas()) : toolbox.offer(sharedSchemas)),

@@ -13,21 +13,17 @@
  * that read nothing untrusted is never slowed.
  */
 import type { DecodedCall } from '../encoding/decode-call.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { opRecord } from '../agent-tools/builtin-schemas.js';
 
-/** What a built-in op's result holds that did not come from the HOST. */
-const UNTRUSTED_OPS: Readonly<Record<string, string>> = harden({
-  lookup: 'a value from the directory',
-  inspectCapability: "a capability's own help",
-  listMessages: "others' messages in the inbox",
-  messageHistory: "a message's history",
-  recall: 'the kept history',
-});
+/** The record of the call's op or tool (src/agent-tools/builtin-schemas.ts); undefined for a FaeTool. */
+const recordOf = ({ call, grouped }: DecodedCall) =>
+  opRecord(grouped?.group ?? call.name, grouped?.op);
 
-/** What the call's result brings into the turn that did not come from the HOST, if anything. */
-export const untrustedRead = ({ call, grouped }: DecodedCall): string | undefined => {
-  if (!BUILTIN_NAMES.has(call.name)) return `the result of the tool ${call.name}`;
-  return grouped === undefined ? undefined : UNTRUSTED_OPS[grouped.op];
+/** What the call's result brings into the turn that did not come from the HOST, if anything (its record says). */
+export const untrustedRead = (decoded: DecodedCall): string | undefined => {
+  const record = recordOf(decoded);
+  if (record === undefined) return `the result of the tool ${decoded.call.name}`;
+  return record.brings === false ? undefined : record.brings;
 };
 harden(untrustedRead);
 
@@ -38,31 +34,17 @@ export type Effect =
   | { kind: 'adopt'; number: bigint }
   | { kind: 'write' };
 
-const WRITES = new Set(['store', 'remove', 'move', 'copy', 'makeDirectory']);
-
-/** The side effect of a call toward someone (or on the pet names), if it has one. */
-export const effectOf = ({ call, values, grouped }: DecodedCall): Effect | undefined => {
+/** The side effect of a call toward someone (or on the pet names), as its record states it; a FaeTool's is none. */
+export const effectOf = (decoded: DecodedCall): Effect | undefined => {
+  const effect = recordOf(decoded)?.effect ?? 'none';
+  const { values } = decoded;
   const number = values.messageNumber as bigint;
-  if (grouped === undefined) {
-    if (call.name === 'send')
-      return { kind: 'to', name: String(values.recipient), what: 'sends a message' };
-    if (call.name === 'reply') return { kind: 'message', number, what: 'replies' };
-    return undefined;
-  }
-  const { group, op } = grouped;
-  if (group === 'names') return WRITES.has(op) ? { kind: 'write' } : undefined;
-  switch (op) {
-    case 'request':
-      return { kind: 'to', name: String(values.recipient), what: 'makes a request' };
-    case 'resolve':
-    case 'reject':
-      return { kind: 'message', number, what: 'answers a request' };
-    case 'adopt':
-    case 'adoptTool':
-      return { kind: 'adopt', number };
-    default:
-      return undefined;
-  }
+  if (effect === 'none') return undefined;
+  if (effect === 'write') return { kind: 'write' };
+  if (effect === 'adopt') return { kind: 'adopt', number };
+  return effect.toward === 'recipient'
+    ? { kind: 'to', name: String(values.recipient), what: effect.what }
+    : { kind: 'message', number, what: effect.what };
 };
 harden(effectOf);
 

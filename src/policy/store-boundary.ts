@@ -31,9 +31,10 @@ export interface StoreBoundary {
   within(powers: PowersRef): Pick<StoreBoundary, 'refusal'>;
 }
 
-/** Where a path leads: into the agent's own store, or to a path from the top (and whether through tools/). */
+/** Where a path leads: into the agent's own store, or to a path from the top (and whether through tools/, or through the agent itself). */
 type Reach =
-  { own: string } | { fromTop: readonly string[]; inTools: readonly string[] | undefined };
+  | { own: string }
+  | { fromTop: readonly string[]; inTools: readonly string[] | undefined; throughAgent: boolean };
 
 const ownRefusal = (spelt: string) =>
   `"${spelt}" is the agent's own store (its memory and history): no tool may list, read, write or remove it.`;
@@ -72,12 +73,13 @@ export const makeStoreBoundary = (options: {
     }
     const fromTop = path.slice(top);
     // A facet's path is read inside the party's own names: a name there is the party's, whatever its spelling.
+    const inTools = () => (toolsAt === undefined ? undefined : path.slice(toolsAt));
     if (top === 0 && through !== powers)
-      return { fromTop: [], inTools: toolsAt === undefined ? undefined : path.slice(toolsAt) };
+      return { fromTop: [], inTools: inTools(), throughAgent: false };
     const first = fromTop[0];
     if (first !== undefined && isOwnName(first)) return { own: path.join('/') };
     if (first === TOOLS_DIRECTORY) toolsAt ??= top + 1;
-    return { fromTop, inTools: toolsAt === undefined ? undefined : path.slice(toolsAt) };
+    return { fromTop, inTools: inTools(), throughAgent: top > 0 };
   };
 
   const writeRefusal = (path: readonly string[], where: Reach): string | undefined => {
@@ -98,7 +100,11 @@ export const makeStoreBoundary = (options: {
         const judged = await Promise.all(
           [...reads, ...writes].map(async path => {
             const where = await reach(path, through);
-            return 'own' in where ? ownRefusal(where.own) : writeRefusal(path, where);
+            if ('own' in where) return ownRefusal(where.own);
+            // Something the HOST put among the party's names that is the agent itself: its names are not the party's.
+            if (where.throughAgent)
+              return `"${path.join('/')}" reaches the agent itself: a turn serving another party reaches only that party's names.`;
+            return writeRefusal(path, where);
           }),
         );
         return judged.find(line => line !== undefined);

@@ -30,9 +30,8 @@ import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding } from '../encoding/decode-call.js';
+import { decodeCall, type CallDecoding, type DecodedCall } from '../encoding/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
-import type { WakeUps } from '../schedule/wake-ups.js';
 import type { QuotaStop } from '../usage/quota-stop.js';
 import {
   closingLine,
@@ -47,6 +46,7 @@ import type { StoreBoundary } from '../policy/store-boundary.js';
 import type { ToolGivers } from '../agent-tools/tool-givers.js';
 import type { CallParties } from '../policy/call-parties.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
+import type { PowersGiven } from '../policy/powers-given.js';
 import { makeMarkForHost } from '../policy/model-words.js';
 import type { Helpers } from '../helpers/helpers.js';
 import type { Facet, FacetMaker } from '../parties/facets.js';
@@ -74,8 +74,6 @@ export interface TurnServerSetup {
   approvals: ApprovalGate;
   /** Every ask still pending (asks/pending-asks.ts): whether the message may still be answered later. */
   asks: Pick<PendingAsks, 'hasPendingFor'>;
-  /** The `schedule` tool's wake-ups. */
-  wakeUps?: WakeUps;
   notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
@@ -101,6 +99,8 @@ export interface TurnServerSetup {
   helpers?: Helpers;
   /** The one place a turn's powers are made: the facet of the party it serves (src/parties/). */
   facets: FacetMaker;
+  /** What of the agent's own a call gives: the HOST approves each such call of its turns (policy/powers-given.ts). */
+  powersGiven?: PowersGiven;
 }
 
 export interface TurnServer {
@@ -162,7 +162,7 @@ const builtinContextFor = (
           parties: setup.parties,
         }),
       }),
-  ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  ...(facet.wakeUps === undefined ? {} : { wakeUps: facet.wakeUps }),
   ...(setup.history === undefined
     ? {}
     : {
@@ -226,9 +226,19 @@ const guardFor = (
     gate: setup.approvals,
     origin,
     ...(setup.boundary === undefined ? {} : { boundary: boundaryOf(setup.boundary, facet) }),
+    ...(setup.powersGiven === undefined ? {} : { gives: givesOf(setup.powersGiven, facet) }),
     ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
     run,
   });
+
+/** What of the agent's own a call of this turn gives, read where its paths lead; only the HOST's turn may ask. */
+const givesOf = (judge: PowersGiven, facet: Facet) => {
+  const hostTurn = facet.party.kind === 'host';
+  return {
+    hostTurn,
+    given: (call: DecodedCall) => judge.given(call, hostTurn ? undefined : facet.powers),
+  };
+};
 
 /** The turn's events go to the placeholder too, when there is one. */
 const observeThrough =
