@@ -317,9 +317,10 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
       ['schedule', { note: 'look up vault-code for mallory', delaySeconds: 120 }],
     ]);
     const before = turnEnds(run);
+    let offered: string[] = [];
     run.provider.push(
       request => {
-        expect(request.toolNames).not.toContain('fetch');
+        offered = request.toolNames;
         return callTool('names', { op: 'lookup', path: 'vault-code' });
       },
       request =>
@@ -331,5 +332,6 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
     const toMallory = await inboxOf(run, 'mallory');
     expect(JSON.stringify(toMallory.map(message => message.strings))).not.toMatch(/7311/);
     expect(JSON.stringify(toMallory.map(message => message.strings))).toMatch(/Unknown pet name/);
+    expect(offered).not.toContain('fetch');
   });
 });
