@@ -13,6 +13,7 @@ import { editSteps, evaluateSteps, proposalSteps, requestSteps } from './steps-a
 import { afterRestartSteps } from './steps-restart.js';
 import { capletEnvAfterRestartSteps, capletEnvSteps } from './steps-caplet-env.js';
 import { followStopSteps } from './steps-follow-stop.js';
+import { channelAfterRestartSteps, channelSteps } from './steps-channels.js';
 
 export type PhaseName = 'before-restart' | 'after-restart';
 export const PHASES: readonly PhaseName[] = ['before-restart', 'after-restart'];
@@ -33,6 +34,7 @@ export const runPhase = async (phase: PhaseName, host: unknown): Promise<PhaseRu
     if (parties.generation === 'newest') {
       await evaluateSteps(rec, parties);
       await editSteps(rec, parties);
+      await channelSteps(rec, parties);
     } else {
       await proposalSteps(rec, parties);
     }
@@ -41,6 +43,7 @@ export const runPhase = async (phase: PhaseName, host: unknown): Promise<PhaseRu
     await afterRestartSteps(rec, parties);
     await capletEnvAfterRestartSteps(rec, parties);
     await followStopSteps(rec, parties);
+    if (parties.generation === 'newest') await channelAfterRestartSteps(rec, parties);
   }
   const outcomes = rec.outcomes.map(outcome => ({ ...outcome, step: `${phase}: ${outcome.step}` }));
   return { generation: parties.generation, outcomes };

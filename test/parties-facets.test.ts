@@ -71,9 +71,11 @@ describe('shared tools', () => {
 
 describe('party schedules', () => {
   const made: ScheduleArgs[] = [];
+  const labels: (string | undefined)[] = [];
   const wakeUps = {
-    schedule: (args: ScheduleArgs) => {
+    schedule: (args: ScheduleArgs, _origin: unknown, read?: string) => {
       made.push(args);
+      labels.push(read);
       return harden({ scheduled: 'w1' });
     },
   };
@@ -92,16 +94,18 @@ describe('party schedules', () => {
     expect(() => mine.schedule(args('mail from alice'), origin)).toThrow(
       'every: "mail from alice": serving mallory, a trigger waits for mail from mallory',
     );
-    mine.schedule(args('mail from mallory'), origin);
+    mine.schedule(args('mail from mallory'), origin, 'message #3 from mallory');
     mine.schedule(args('Change in  inbox'), origin);
     mine.schedule(args('2h'), origin);
-    mine.schedule(args(undefined), origin);
+    mine.schedule(args(undefined), origin, 'a page');
     expect(made.map(each => each.every)).toEqual([
       'mail from mallory',
       'Change in  agent-parties/mallory/inbox',
       '2h',
       undefined,
     ]);
+    // The label of the turn that set it goes with it (part B's word labels).
+    expect(labels).toEqual(['message #3 from mallory', undefined, undefined, 'a page']);
   });
 });
 

@@ -8,9 +8,10 @@ import { makeAgentRegistry, type Agent, type AgentRegistry } from './agents.js';
 import { makeCapletRunner, type CapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { makeFormulaTable, type FormulaTable } from './formula-table.js';
-import { makeIdMinter } from './formula-id.js';
+import { makeIdMinter, randomHex512 } from './formula-id.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeMailOps, type MailOps } from './mail-ops.js';
+import { makeChannels, type Channels } from './channels.js';
 import { nameChangesPresenter } from './name-changes.js';
 import {
   assertProfile,
@@ -35,6 +36,8 @@ export interface DaemonParts {
   readonly agents: AgentRegistry;
   readonly mail: MailOps;
   readonly caplets: CapletRunner;
+  /** The newest daemon's channels (makeChannel): kept across a restart, each made again. */
+  readonly channels: Channels;
   /** Every guest formulated, in order (restart reloads each). */
   readonly guests: readonly Agent[];
   /** The host's special names for the least-authority formula, the main worker and PINS. */
@@ -56,6 +59,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
   const caplets = makeCapletRunner(table, profile, options.connection);
+  const channels = makeChannels(table, now, randomHex512);
   const guests: Agent[] = [];
 
   const leastAuthority = Far('EndoLeastAuthority', {});
@@ -95,6 +99,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
     agents,
     mail,
     caplets,
+    channels,
     guests,
     hostSpecials: {
       [special.main]: mainWorkerId,

@@ -10,7 +10,7 @@ import type { Settlement } from './types.js';
 
 export const makeRestart = (
   host: Agent,
-  { table, mail, caplets, guests, profile, revivePins }: DaemonParts,
+  { table, mail, caplets, channels, guests, profile, revivePins }: DaemonParts,
 ) => {
   const settledFor = (promiseId: string): Promise<Settlement> =>
     table.provide(promiseId).then(
@@ -42,6 +42,7 @@ export const makeRestart = (
       table.remember(guest.powers, guest.agentId);
     }
     host.mailbox.reload(settledFor);
+    channels.restart();
     // Only pinned formulas are provided at start; the rest wait for a look-up.
     await revivePins();
   };

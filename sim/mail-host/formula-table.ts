@@ -18,7 +18,8 @@ export type FormulaType =
   | 'resolver'
   | 'mail-hub'
   | 'worker'
-  | 'least-authority';
+  | 'least-authority'
+  | 'channel';
 
 export interface FormulaEntry {
   readonly type: FormulaType;

@@ -64,6 +64,7 @@ const makeHostOnlyMethods = (host: Agent, parts: DaemonParts): HostOnlyMethods =
       // a cancelled caplet, pinned or not, stays down until something provides it.
       if (profile !== 'newest') await revivePins();
     },
+    makeChannel: (petName, proposedName) => parts.channels.make(host, petName, proposedName),
     evaluate: (_workerName, source, codeNames, petNamesOrPaths, resultName) =>
       mail.evaluateNow(host, source, codeNames, petNamesOrPaths, resultName),
   };

@@ -20,6 +20,8 @@ export interface HostOnlyMethods {
     options?: MakeCapletOptions,
   ): Promise<unknown>;
   cancel(nameOrPath: NameOrPath, reason?: Error): Promise<void>;
+  /** The newest daemon's: a new channel under `petName`, its admin returned. */
+  makeChannel(petName: NameOrPath, proposedName: string): Promise<unknown>;
   evaluate(
     workerName: string | undefined,
     source: string,
@@ -73,6 +75,8 @@ export const makeHostPowers = (
     const methods = {
       ...makeNewestAgentSurface(agent, table, mail, help),
       ...hostMethods,
+      makeChannel: (petName: NameOrPath, proposedName: string) =>
+        hostOnly.makeChannel(petName, proposedName),
     };
     return makeGuardedExo<HostPowers>(
       'EndoHost',

@@ -144,4 +144,5 @@ export const NewestHostInterface: InterfaceGuard = M.interface('EndoHost', {
     .optional(MakeCapletOptionsShape)
     .returns(M.promise()),
   cancel: M.call(NameOrPathShape).optional(M.error()).returns(M.promise()),
+  makeChannel: M.call(NameOrPathShape, M.string()).returns(M.promise()),
 });

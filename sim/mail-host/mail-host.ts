@@ -14,6 +14,7 @@ import { assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet
 import { randomNumberOf, type DaemonProfile, type SpecialNames } from './profile.js';
 import { isFormulaId, makeIdMinter } from './formula-id.js';
 import { makeWaitForMessage } from './wait-for-message.js';
+import { notifyMention } from './channel-mention.js';
 import type {
   CapletHandle,
   CounterProposal,
@@ -98,6 +99,16 @@ export interface MailHost {
   traceDeliveries(guestName: string, listener: () => void): () => void;
   guest(name: string): GuestView;
   /**
+   * The newest daemon's chat UI after the host's post in `channel` names `@party`: an
+   * invitation under the party's name if it has none, and the mention notification in its
+   * inbox (sim/mail-host/channel-mention.ts). `threadKey`: the message the mention replied to.
+   */
+  mentionInChannel(
+    channel: string,
+    party: string,
+    options?: { threadKey?: string; displayName?: string },
+  ): Promise<void>;
+  /**
    * An agent of a second daemon connected over Endo's network (a peer): a
    * guest whose ids carry that daemon's node, so its messages' `from` does
    * too; the host knows its handle as `name` and introduces it to names of
@@ -159,6 +170,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         if (id !== undefined) await guest.directory.write([guestName], id);
       }
     },
+    mentionInChannel: (channel, party, mentionOptions = {}) =>
+      notifyMention(host.powers, { channel, party, ...mentionOptions }),
     ...makeHostReview(host, parts.mail),
     waitForMessage: makeWaitForMessage(agentNamed),
     ...agentControls,

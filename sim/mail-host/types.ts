@@ -227,6 +227,8 @@ export interface HostPowers extends Omit<GuestPowers, 'requestEvaluation' | 'sub
     options?: MakeCapletOptions,
   ): Promise<unknown>;
   cancel(nameOrPath: NameOrPath, reason?: Error): Promise<void>;
+  /** Newest daemon only: a new channel named `petName`; its admin object (member id '0'). */
+  makeChannel(petName: NameOrPath, proposedName: string): Promise<unknown>;
   grantEvaluate(messageNumber: bigint): Promise<unknown>;
   counterEvaluate(
     messageNumber: bigint,

@@ -17,16 +17,16 @@ export const partySchedules = (
   directory: readonly string[],
 ): Pick<WakeUps, 'schedule'> =>
   harden({
-    schedule: (args: ScheduleArgs, origin: Parameters<WakeUps['schedule']>[1]) => {
+    schedule: (args: ScheduleArgs, origin: Parameters<WakeUps['schedule']>[1], read?: string) => {
       const every = args.every;
-      if (every === undefined) return wakeUps.schedule(args, origin);
+      if (every === undefined) return wakeUps.schedule(args, origin, read);
       const from = MAIL_FROM.exec(every)?.[1];
       if (from !== undefined && from !== party)
         throw new Error(
           `every: "mail from ${from}": serving ${party}, a trigger waits for mail from ${party}`,
         );
       const placed = every.replace(CHANGE_IN, match => `${match}${directory.join('/')}/`);
-      return wakeUps.schedule({ ...args, every: placed }, origin);
+      return wakeUps.schedule({ ...args, every: placed }, origin, read);
     },
   });
 harden(partySchedules);
