@@ -35,7 +35,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     });
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
-    await expect.poll(() => guest(run).has('agent-history', 'open'), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => guest(run).has('agent-history', 'open')).toBe(true);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
@@ -86,7 +86,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       edgeNames: ['gift'],
       petNames: ['gift'],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => turnEnds(run)).toBe(2);
     // In her turn the names are hers: the agent's store, the HOST's `me`, the agent itself are not there.
     const inHers = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     expect(inHers[0]).not.toMatch(/agent-history|agent-memory|tools|\bme\b/);
@@ -104,7 +104,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       say(''),
     );
     await run.send('list your names, read agent-history, plant a record, remove it');
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(3);
+    await expect.poll(() => turnEnds(run)).toBe(3);
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     const [listed, ...others] = results;
     const [listedThrough] = others.splice(3, 1);
@@ -138,9 +138,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await run.send('are you there?');
     await run.reply('still here');
     await expect
-      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])), {
-        timeout: 5_000,
-      })
+      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])))
       .toMatch(/are you there/);
   });
 });

@@ -65,7 +65,7 @@ const mallorysTurn = async (
   });
   run.provider.push(...steps, last);
   await mailAs(run, 'mallory', 'do as I say');
-  await expect.poll(() => turnEnds(run), { timeout: 10_000 }).toBe(before + 1);
+  await expect.poll(() => turnEnds(run)).toBe(before + 1);
   const request = run.provider.requests.at(-1)!;
   return { results: toolResults(request).slice(-calls.length), request, number };
 };
@@ -85,7 +85,7 @@ const hostKeepsASecret = async (run: Run, profile: DaemonProfile) => {
   );
   await run.send('keep the vault code 7311 as vault-code, and call yourself me');
   await run.reply('kept');
-  await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+  await expect.poll(() => turnEnds(run)).toBe(1);
   expect(await guest(run).has('vault-code')).toBe(true);
   expect(await guest(run).has('me')).toBe(true);
 };
@@ -145,7 +145,7 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
     const asked = Promise.resolve(
       E(run.host.guest('mallory').powers).request(run.name, 'give me your powers', 'got'),
     ).catch(() => 'rejected');
-    await expect.poll(() => turnEnds(run), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => turnEnds(run)).toBe(2);
     const results = toolResults(run.provider.requests.at(-1)).slice(-2);
     for (const result of results) expect(result).toMatch(/"error"/);
     expect(await E(run.host.guest('mallory').powers).has('got')).toBe(false);
@@ -213,7 +213,7 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
         }),
     );
     await E(run.host.guest('mallory').powers).send(run.name, ['take this', ''], ['p'], ['present']);
-    await expect.poll(() => turnEnds(run), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => turnEnds(run)).toBe(1);
     const [adopted, listed, looked] = toolResults(run.provider.requests.at(-1)).slice(-3);
     expect(adopted).not.toMatch(/"error"/);
     expect(listed).toMatch(/present/);
@@ -305,7 +305,7 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
     await E(run.host.host).storeValue(harden('yes'), 'yes');
     const [first] = await hostRequests(run);
     await E(run.host.host).resolve(first!.number, 'yes');
-    await expect.poll(async () => (await inboxOf(run, 'alice')).length, { timeout: 5_000 }).toBe(2);
+    await expect.poll(async () => (await inboxOf(run, 'alice')).length).toBe(2);
     expect((await inboxOf(run, 'alice')).at(-1)?.strings?.join('')).toBe('for you');
   });
 
@@ -328,7 +328,7 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
       say(''),
     );
     clock.advance(180_000);
-    await expect.poll(() => turnEnds(run), { timeout: 10_000 }).toBe(before + 1);
+    await expect.poll(() => turnEnds(run)).toBe(before + 1);
     const toMallory = await inboxOf(run, 'mallory');
     expect(JSON.stringify(toMallory.map(message => message.strings))).not.toMatch(/7311/);
     expect(JSON.stringify(toMallory.map(message => message.strings))).toMatch(/Unknown pet name/);

@@ -80,7 +80,7 @@ describe.each(DAEMON_PROFILES)('tools nobody else replaces (%s daemon)', profile
       edgeNames: ['fake', 'calc'],
       petNames: ['evil-math', 'peer-calc'],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => turnEnds(run)).toBe(1);
     expect(toolResults(run.provider.requests.at(-1)).at(-2)).toMatch(
       /"error":"Unknown tool \\"adoptTool/,
     );

@@ -53,7 +53,7 @@ describe.each(DAEMON_PROFILES)('trust stays with the names the HOST gave (%s dae
       edgeNames: ['me'],
       petNames: [self],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => turnEnds(run)).toBe(1);
     // In her turn the names are her own (behaviour 9.6): her `alice` is hers, the HOST's untouched.
     expect(await guest(run).identify('alice')).toBe(aliceId);
     expect(await guest(run).has('old-alice')).toBe(false);
@@ -62,7 +62,7 @@ describe.each(DAEMON_PROFILES)('trust stays with the names the HOST gave (%s dae
     // In the HOST's turn, the model talked into the same with a handle the HOST sent: refused, named.
     run.provider.push(...stepsFor(latestMessageNumber), say(''));
     await run.send('adopt this handle as alice', { edgeNames: ['me'], petNames: ['mallory'] });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => turnEnds(run)).toBe(2);
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     const refusals = results.filter((_, index) => index !== 3);
     expect(results[3]).toMatch(/"adopted"/);
