@@ -133,6 +133,18 @@ const modules = [
     tests: ['test/policy-taint.test.ts', 'test/agent-untrusted-cannot-steer.test.ts'],
   },
   {
+    name: 'facets',
+    mutate: [
+      'src/parties/party.ts',
+      'src/parties/shared-tools.ts',
+      'src/parties/party-schedules.ts',
+      'src/parties/peer-powers.ts',
+      'src/parties/facets.ts',
+      'src/policy/powers-given.ts',
+    ],
+    tests: ['test/parties-facets.test.ts', 'test/policy-powers-given.test.ts'],
+  },
+  {
     name: 'work-queue',
     mutate: ['src/serving/work-queue.ts'],
     tests: ['test/work-queue.test.ts', 'test/serving-loop.test.ts'],

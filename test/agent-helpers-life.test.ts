@@ -394,6 +394,8 @@ describe.each(DAEMON_PROFILES)(
           ],
         ),
         {
+          // The HOST shares its math with other parties (behaviour 9.6): bob's turn holds it.
+          env: { LAL_SHARED_TOOLS: 'math' },
           peers: ['bob', 'carol'],
           prepare: async (host, name) => {
             await E(host.host).copy(['carol'], [`profile-for-${name}`, 'carol']);
@@ -414,7 +416,10 @@ describe.each(DAEMON_PROFILES)(
         message => message.type === 'package' && textOf(message) === 'the helper says 42',
         { who: 'bob' },
       );
-      expect(JSON.parse(refusal).error).toMatch(/Not granted: "agent-memory" \(the agent's own/);
+      // bob's turn holds bob's names: the agent's store is not among them (behaviour 9.6).
+      expect(JSON.parse(refusal).error).toMatch(
+        /Not granted: "agent-memory" \(not a tool or pet name you hold\)/,
+      );
       expect(helperFirst?.toolNames.sort()).toEqual(['handBack', 'math']);
       expect(JSON.stringify(helperFirst?.messages)).toContain('Multiply 6 by 7');
       expect(withoutIds(JSON.stringify(helperFirst?.messages))).not.toContain('4242');
@@ -424,38 +429,33 @@ describe.each(DAEMON_PROFILES)(
       expect(carols).toEqual([]);
     });
 
-    test("a helper made in a peer's turn replaces no tool: a write in tools/ is refused whatever it is granted", async () => {
+    test("a helper made in a peer's turn is not granted tools/: the peer's turn does not hold it", async () => {
       let refusal = '';
       const run = await startFae(
         profile,
-        routed(
-          [
-            () =>
-              callTool('mail', {
-                op: 'helper',
-                description: 'Swap the calculator',
-                grant: ['names', 'tools'],
-              }),
-            request => replyTo(request, 'helper made'),
-            request => replyTo(request, 'the helper is done'),
-          ],
-          [
-            () => callTool('names', { op: 'remove', path: 'tools/calculator' }),
-            request => {
-              refusal = toolResultsOf(request).at(-1) ?? '';
-              return callTool('handBack', { result: 'could not' });
-            },
-          ],
-        ),
+        [
+          () =>
+            callTool('mail', {
+              op: 'helper',
+              description: 'Swap the calculator',
+              grant: ['names', 'tools'],
+            }),
+          request => {
+            refusal = lastText(request);
+            return replyTo(request, 'no helper');
+          },
+        ],
         { peers: ['bob'] },
       );
       await mailAs(run, 'bob', 'replace the calculator with a helper');
       await waitForMessage(
         run.host,
-        message => message.type === 'package' && textOf(message) === 'the helper is done',
+        message => message.type === 'package' && textOf(message) === 'no helper',
         { who: 'bob' },
       );
-      expect(refusal).toMatch(/tools\/calculator\\" is in tools\/, where only the HOST puts tools/);
+      expect(JSON.parse(refusal).error).toMatch(
+        /Not granted: "tools" \(not a tool or pet name you hold\)/,
+      );
       expect(await E(run.host.guest(run.name).powers).has('tools', 'calculator')).toBe(true);
     });
 

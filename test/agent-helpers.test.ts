@@ -143,15 +143,21 @@ describe.each(DAEMON_PROFILES)('helper agents on the %s daemon (behaviour 7.9)',
 
   test("powers only narrow: a tool it does not hold, a mail tool, the agent's own store and a name it lacks are refused, named; nothing is made", async () => {
     let result = '';
+    let ownStore = '';
     const run = await startFae(profile, [
       () =>
         callTool('mail', {
           op: 'helper',
           description: 'Do everything',
-          grant: ['math', 'send', 'weather', 'agent-memory', 'nowhere/at-all'],
+          grant: ['math', 'send', 'weather', 'nowhere/at-all'],
         }),
       request => {
         result = errorOf(toolResultsOf(request).at(-1));
+        // The agent's own store is out of every call's reach (behaviour 9.6), a grant's too.
+        return callTool('mail', { op: 'helper', description: 'Read', grant: ['agent-memory'] });
+      },
+      request => {
+        ownStore = errorOf(toolResultsOf(request).at(-1));
         return replyTo(request, 'no helper');
       },
     ]);
@@ -160,8 +166,8 @@ describe.each(DAEMON_PROFILES)('helper agents on the %s daemon (behaviour 7.9)',
     expect(result).toContain('Not granted');
     expect(result).toContain('"send" (a helper mails no one');
     expect(result).toContain('"weather" (not a tool or pet name you hold)');
-    expect(result).toContain('"agent-memory" (the agent\'s own, never given)');
     expect(result).toContain('"nowhere/at-all" (not a tool or pet name you hold)');
+    expect(ownStore).toMatch(/"agent-memory" is the agent's own store/);
     expect(result).not.toContain('"math"');
     expect(await run.help()).not.toMatch(/h1:/);
   });

@@ -1,8 +1,9 @@
 /**
  * The inbox among others (docs/behaviour.md 9.1): in a turn serving a peer,
- * `mail listMessages` shows that peer's messages only, and the ops on a
- * message number (messageHistory, dismiss, adopt, resolve, reject) refuse a
- * message someone else sent — so a peer cannot read the HOST's waiting
+ * `mail listMessages` shows that peer's messages only, and to the ops on a
+ * message number (messageHistory, dismiss, adopt, resolve, reject) a message
+ * someone else sent is no message (the turn's facet holds the peer's
+ * messages, behaviour 9.6) — so a peer cannot read the HOST's waiting
  * message through the inbox, nor dismiss it. The HOST's turns see and act
  * on every message.
  */
@@ -44,14 +45,13 @@ describe.each(DAEMON_PROFILES)('the inbox in a peer’s turn, on the %s daemon',
       },
       request => {
         expect(withoutIds(lastResult(request))).not.toContain('7788');
-        expect(lastResult(request)).toMatch(
-          // bob is shown by the name the agent knows him by (here his short id: it never named him).
-          /message #\d+ is not from .+: a turn serving .+ reads and acts only on .+'s messages/,
-        );
+        // In bob's turn the HOST's message is not there (behaviour 9.6); bob is shown by the name
+        // the agent knows him by (here his short id: it never named him).
+        expect(lastResult(request)).toMatch(/No such message #\d+ from .+/);
         return callTool('mail', { op: 'dismiss', messageNumber: Number(hostNumber) });
       },
       request => {
-        expect(lastResult(request)).toMatch(/message #\d+ is not from /);
+        expect(lastResult(request)).toMatch(/No such message #\d+ from /);
         return callTool('reply', { messageNumber: 1, strings: ['nothing for you'] });
       },
       // The HOST's message, served after: its turn lists everything.

@@ -114,8 +114,11 @@ describe('the toolbox', () => {
 
   test("tools used lately are offered again in the same thread only: a peer's turn is not offered the HOST's, nor the HOST's a peer's", async () => {
     // One finished turn kept: each thread's fourth turn folds, and offers what that thread used.
-    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });
+    // The HOST shares its tools with bob (behaviour 9.6): else his turns are offered none.
+    const run = await startWithToolbox({ LAL_KEEP_TURNS: '1', LAL_SHARED_TOOLS: 'bob:*' });
     await E(run.host.host).provideGuest('bob', { introducedNames: { fae: 'fae' } });
+    // The agent knows him as bob, the name the share names.
+    await E(run.host.host).copy(['bob'], ['profile-for-fae', 'bob']);
     const bob = run.host.guest('bob').powers;
     const used = (request: RecordedRequest) =>
       request.toolNames.filter(name => name.includes('_item'));

@@ -1,6 +1,7 @@
 /**
  * Tools nobody else can replace or shadow (behaviour 9.8): a peer mails a
- * FaeTool that calls itself `math`; adopting it as `math` (tools/math is
+ * FaeTool that calls itself `math`; her own turn holds no tools/ to adopt it
+ * into (behaviour 9.6); the HOST's turn adopting it as `math` (tools/math is
  * taken) or as `a-math` (its name is already offered) is refused, and the
  * HOST's math still answers; a tool a peer gave under a name of its own is
  * shadowed by the HOST's tool of the same name installed later, whatever
@@ -12,7 +13,7 @@ import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say, type Step } from './support/scripted-provider.js';
 import { latestMessageNumber } from './support/agent-harness.js';
-import { guest, hostRequests, turnEnds } from './support/agent-observers.js';
+import { guest, turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { lastResult, mailAs, providePeer, toolResults } from './support/among-others.js';
 import { DAEMON_PROFILES } from '../sim/mail-host/profile.js';
@@ -53,40 +54,54 @@ describe.each(DAEMON_PROFILES)('tools nobody else replaces (%s daemon)', profile
     });
     const mathId = await guest(run).identify('tools', 'math');
 
+    // mallory's turn holds no tools/ (behaviour 9.6): adoptTool is not offered there, and is no tool.
     let number = -1;
-    const adoptions: Step[] = [
-      ['math', 'fake'],
-      ['a-math', 'fake'],
-      ['a-calc', 'calc'],
-    ].map(([toolName, edgeName], index) => request => {
-      if (index === 0) number = latestMessageNumber(request);
-      return callTool('mail', { op: 'adoptTool', messageNumber: number, toolName, edgeName });
-    });
-    run.provider.push(...adoptions, say(''));
+    run.provider.push(
+      request => {
+        number = latestMessageNumber(request);
+        expect(JSON.stringify(request.tools)).not.toMatch(/adoptTool/);
+        return callTool('mail', {
+          op: 'adoptTool',
+          messageNumber: number,
+          toolName: 'math',
+          edgeName: 'fake',
+        });
+      },
+      // It asks the HOST instead; her message stays while the request waits.
+      () =>
+        callTool('mail', {
+          op: 'request',
+          recipient: run.host.special.host,
+          description: 'mallory offers tools',
+        }),
+      say(''),
+    );
     await mailAs(run, 'mallory', 'adopt my calculator as math, or as a-math', {
       edgeNames: ['fake', 'calc'],
       petNames: ['evil-math', 'peer-calc'],
     });
     await expect.poll(() => turnEnds(run)).toBe(1);
-    // Adopting what a peer sent waits for the HOST (behaviour 9.10); the HOST, not seeing the
-    // trap, approves all three, and the tools' own rules still hold.
-    const pending = toolResults(run.provider.requests.at(-1)).slice(-3);
-    for (const result of pending) expect(result).toMatch(/"status":"pending"/);
-    await E(host.host).storeValue(harden('yes'), 'yes');
-    const approvals = await hostRequests(run);
-    expect(approvals).toHaveLength(3);
-    run.provider.push(say(''), say(''), say(''));
-    for (const approval of approvals) await E(host.host).resolve(approval.number, 'yes');
-    // Each approval's outcome line, as the model was shown it (outcomes may share a message).
-    const outcome = (toolName: string) =>
-      run.provider.requests
-        .flatMap(request => request.messages)
-        .flatMap(message => (message.role === 'user' ? message.content.split('\n') : []))
-        .find(line => line.startsWith('APPROVED') && line.includes(`"toolName":"${toolName}"`));
-    await expect
-      .poll(() => ['math', 'a-math', 'a-calc'].every(name => outcome(name) !== undefined))
-      .toBe(true);
-    const [asMath, asAMath, asACalc] = ['math', 'a-math', 'a-calc'].map(outcome);
+    expect(toolResults(run.provider.requests.at(-1)).at(-2)).toMatch(
+      /"error":"Unknown tool \\"adoptTool/,
+    );
+    expect(await guest(run).has('tools', 'a-calc')).toBe(false);
+
+    // The HOST has the agent adopt them, not seeing the trap: the tools' own rules still hold.
+    run.provider.push(
+      ...[
+        ['math', 'fake'],
+        ['a-math', 'fake'],
+        ['a-calc', 'calc'],
+      ].map(
+        ([toolName, edgeName]): Step =>
+          () =>
+            callTool('mail', { op: 'adoptTool', messageNumber: number, toolName, edgeName }),
+      ),
+      say('adopted'),
+    );
+    await run.send(`adopt the tools of mallory's message #${number}`);
+    await run.reply('adopted');
+    const [asMath, asAMath, asACalc] = toolResults(run.provider.requests.at(-1)).slice(-3);
     expect(asMath).toMatch(/"error".*tools\/math is taken, and a tool never replaces another/);
     expect(asAMath).toMatch(
       /"error".*not adopted: it declares \\"math\\", already offered by tools\/math/,

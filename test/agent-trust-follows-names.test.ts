@@ -18,7 +18,9 @@ import { DAEMON_PROFILES, type DaemonProfile } from '../sim/mail-host/profile.js
 
 const { start } = useAgents();
 
-const guestHas = (run: AgentRun, name: string) => E(run.host.guest(run.name).powers).has(name);
+/** Whether the party's turns made `name` among its own names (behaviour 9.6: agent-parties/<party>/). */
+const partyHas = (run: AgentRun, party: string, name: string) =>
+  E(run.host.guest(run.name).powers).has('agent-parties', party, name);
 const requestsToHost = async (run: AgentRun) =>
   asMessages(await E(run.host.host).listMessages()).filter(message => message.type === 'request');
 
@@ -56,7 +58,7 @@ describe.each(DAEMON_PROFILES)('trust follows the directory (%s daemon)', profil
   test('a trusted sender whose name the HOST removed is asked about at its next message', async () => {
     const { run, askForBox } = await startTrusting(profile);
     await askForBox('alice', 'first');
-    await expect.poll(() => guestHas(run, 'first')).toBe(true);
+    await expect.poll(() => partyHas(run, 'alice', 'first')).toBe(true);
     expect(await requestsToHost(run)).toEqual([]);
 
     await E(run.host.host).remove(`profile-for-${run.name}`, 'alice');
@@ -64,21 +66,22 @@ describe.each(DAEMON_PROFILES)('trust follows the directory (%s daemon)', profil
     const asked = await waitForMessage(run.host, message => message.type === 'request');
     expect(asked.description).toMatch(/asks to call makeDirectory \{"petNamePath":\["second"\]\}/);
     expect(asked.description).not.toMatch(/from alice/);
-    expect(await guestHas(run, 'second')).toBe(false);
+    expect(await partyHas(run, 'alice', 'second')).toBe(false);
   });
 
   test('a name re-pointed at another sender moves the trust with it', async () => {
     const { run, askForBox } = await startTrusting(profile);
     await askForBox('alice', 'first');
-    await expect.poll(() => guestHas(run, 'first')).toBe(true);
+    await expect.poll(() => partyHas(run, 'alice', 'first')).toBe(true);
 
     await E(run.host.host).remove(`profile-for-${run.name}`, 'alice');
     await E(run.host.host).copy(['mallory'], [`profile-for-${run.name}`, 'alice']);
+    // mallory is alice now, by the HOST's name: alice's trust, and alice's names (behaviour 9.6).
     await askForBox('mallory', 'mallorys');
-    await expect.poll(() => guestHas(run, 'mallorys')).toBe(true);
+    await expect.poll(() => partyHas(run, 'alice', 'mallorys')).toBe(true);
     await askForBox('alice', 'second');
     const asked = await waitForMessage(run.host, message => message.type === 'request');
     expect(asked.description).toMatch(/asks to call makeDirectory \{"petNamePath":\["second"\]\}/);
-    expect(await guestHas(run, 'second')).toBe(false);
+    expect(await partyHas(run, 'alice', 'second')).toBe(false);
   });
 });

@@ -155,15 +155,13 @@ describe('what a helper is refused', () => {
       );
   });
 
-  test("the agent's own names are never given, even when held", async () => {
-    const powers = held({ hasPath: async () => true });
-    for (const name of ['agent-memory', 'agent-memory-v6', 'agent-memory/notes'])
-      expect(await refusal([name], powers)).toBe(
-        `Not granted: "${name}" (the agent's own, never given). Nothing was made.`,
-      );
-    // Only the first name is the agent's own: a folder of the same name deeper is a pet name.
-    const grant = await decideGrant(['notes/agent-memory'], powers);
-    expect(grant.paths).toEqual([['notes', 'agent-memory']]);
+  test("a name is judged by what the maker holds, not by its spelling (the agent's own store is the boundary's)", async () => {
+    // In a peer's turn an `agent-memory` is the peer's own; in the HOST's, the store boundary refuses it first.
+    const grant = await decideGrant(
+      ['agent-memory', 'notes/agent-memory'],
+      held({ hasPath: async () => true }),
+    );
+    expect(grant.paths).toEqual([['agent-memory'], ['notes', 'agent-memory']]);
   });
 
   test('a name asked twice is refused, or granted, once', async () => {
@@ -176,10 +174,9 @@ describe('what a helper is refused', () => {
   });
 
   test('every refusal is named in one error, in the order asked, and nothing is granted', async () => {
-    expect(await refusal(['math', 'send', 'weather', 'agent-memory', 'nowhere/at-all'])).toBe(
+    expect(await refusal(['math', 'send', 'weather', 'nowhere/at-all'])).toBe(
       'Not granted: "send" (a helper mails no one: it hands back its result); ' +
         '"weather" (not a tool or pet name you hold); ' +
-        '"agent-memory" (the agent\'s own, never given); ' +
         '"nowhere/at-all" (not a tool or pet name you hold). Nothing was made.',
     );
   });

@@ -26,42 +26,59 @@ const decode = (name: string, args: unknown): DecodedCall => {
 
 describe('callPaths', () => {
   test('names ops: reads, writes, both for copy, two writes for move', () => {
-    expect(callPaths(decode('names', { op: 'list' }))).toEqual({ reads: [], writes: [] });
+    expect(callPaths(decode('names', { op: 'list' }))).toEqual({
+      reads: [],
+      writes: [],
+      gives: [],
+    });
     expect(callPaths(decode('names', { op: 'lookup', path: 'a/b' }))).toEqual({
       reads: [['a', 'b']],
       writes: [],
+      gives: [],
     });
     for (const op of ['has', 'identify', 'inspectCapability', 'list'])
       expect(callPaths(decode('names', { op, path: ['x'] })).reads).toEqual([['x']]);
     expect(callPaths(decode('names', { op: 'copy', path: 'a', to: 'b' }))).toEqual({
       reads: [['a']],
       writes: [['b']],
+      gives: [],
     });
     expect(callPaths(decode('names', { op: 'move', path: 'a', to: 'b/c' }))).toEqual({
       reads: [],
       writes: [['a'], ['b', 'c']],
+      gives: [],
     });
     for (const op of ['remove', 'makeDirectory'])
-      expect(callPaths(decode('names', { op, path: 'a' }))).toEqual({ reads: [], writes: [['a']] });
+      expect(callPaths(decode('names', { op, path: 'a' }))).toEqual({
+        reads: [],
+        writes: [['a']],
+        gives: [],
+      });
     expect(callPaths(decode('names', { op: 'store', path: 'a', value: 1 }))).toEqual({
       reads: [],
       writes: [['a']],
+      gives: [],
     });
-    expect(callPaths(decode('names', { op: 'help' }))).toEqual({ reads: [], writes: [] });
+    expect(callPaths(decode('names', { op: 'help' }))).toEqual({
+      reads: [],
+      writes: [],
+      gives: [],
+    });
   });
 
   test('mail ops, messages and evaluate; a FaeTool touches no path', () => {
     expect(
       callPaths(decode('mail', { op: 'adopt', messageNumber: 1, edgeName: 'e', petName: 'p/q' })),
-    ).toEqual({ reads: [], writes: [['p', 'q']] });
+    ).toEqual({ reads: [], writes: [['p', 'q']], gives: [] });
     expect(
       callPaths(
         decode('mail', { op: 'adoptTool', messageNumber: 1, edgeName: 'e', toolName: 't' }),
       ),
-    ).toEqual({ reads: [], writes: [], adoptsTool: 't' });
+    ).toEqual({ reads: [], writes: [], gives: [], adoptsTool: 't' });
     expect(callPaths(decode('mail', { op: 'resolve', messageNumber: 1, path: 'v' }))).toEqual({
       reads: [['v']],
       writes: [],
+      gives: [['v']],
     });
     expect(
       callPaths(
@@ -72,11 +89,15 @@ describe('callPaths', () => {
           responseName: 'report',
         }),
       ),
-    ).toEqual({ reads: [], writes: [['report']] });
+    ).toEqual({ reads: [], writes: [['report']], gives: [] });
     expect(
       callPaths(decode('mail', { op: 'request', recipient: 'HOST', description: 'd' })),
-    ).toEqual({ reads: [], writes: [] });
-    expect(callPaths(decode('mail', { op: 'listMessages' }))).toEqual({ reads: [], writes: [] });
+    ).toEqual({ reads: [], writes: [], gives: [] });
+    expect(callPaths(decode('mail', { op: 'listMessages' }))).toEqual({
+      reads: [],
+      writes: [],
+      gives: [],
+    });
     expect(
       callPaths(
         decode('reply', {
@@ -106,15 +127,21 @@ describe('callPaths', () => {
           resultName: 'out/sum',
         }),
       ),
-    ).toEqual({ reads: [['p', 'q']], writes: [['out', 'sum']] });
+    ).toEqual({ reads: [['p', 'q']], writes: [['out', 'sum']], gives: [['p', 'q']] });
     expect(callPaths(decode('schedule', { note: 'n', delaySeconds: 5 }))).toEqual({
       reads: [],
       writes: [],
+      gives: [],
     });
     expect(callPaths(decode('fetch', { path: 'agent-history' }))).toEqual({
       reads: [],
       writes: [],
+      gives: [],
     });
+    // What a helper is granted is given: each of its names is judged as a path.
+    expect(
+      callPaths(decode('mail', { op: 'helper', description: 'd', grant: ['math', 'a/b'] })).gives,
+    ).toEqual([['math'], ['a', 'b']]);
   });
 });
 
@@ -243,20 +270,15 @@ describe('whyAskHost', () => {
     expect(ask({ gated: true })).toMatch(/LAL_TOOLS_APPROVE/);
   });
 
-  test("adopting: in a peer's turn always asks; in the HOST's, unless the HOST sent it", () => {
-    expect(ask({ effect: adopt, party: 'host', peerTurn: true })).toMatch(
-      /adopts a value while serving a peer$/,
-    );
-    expect(ask({ effect: adopt, party: 'sender', peerTurn: true })).toMatch(/serving a peer/);
+  test("adopting: in a peer's turn goes ahead (its own names, its own message); in the HOST's, unless the HOST sent it", () => {
+    expect(ask({ effect: adopt, party: 'sender', peerTurn: true })).toBeUndefined();
     expect(ask({ effect: adopt, party: 'host' })).toBeUndefined();
     expect(ask({ effect: adopt, party: 'other' })).toMatch(/adopts what someone else sent$/);
     expect(ask({ effect: adopt, party: 'sender' })).toMatch(/adopts what someone else sent$/);
   });
 
-  test("writing pet names asks only in a peer's turn", () => {
-    expect(ask({ effect: write, peerTurn: true })).toMatch(
-      /changes pet names while serving a peer$/,
-    );
+  test("writing pet names never asks: a peer's turn writes among its own names (behaviour 9.6)", () => {
+    expect(ask({ effect: write, peerTurn: true })).toBeUndefined();
     expect(ask({ effect: write })).toBeUndefined();
   });
 });

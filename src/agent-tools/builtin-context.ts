@@ -5,9 +5,9 @@
  */
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { NameOf } from '../mail/sender-names.js';
-import type { Origin, ProposalTracker } from '../asks/proposal-tracker.js';
+import type { Origin } from '../asks/proposal-tracker.js';
+import type { Facet } from '../parties/facets.js';
 import type { RecallResult } from '../recall/search-history.js';
-import type { RequestTracker } from '../asks/request-tracker.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from './fae-tool-registry.js';
 import type { ToolGivers } from './tool-givers.js';
@@ -17,8 +17,10 @@ import type { MakeHelper } from '../helpers/helpers.js';
 export interface BuiltinContext {
   powers: PowersRef;
   nameOf: NameOf;
-  proposals: ProposalTracker;
-  requests: RequestTracker;
+  /** Code proposed to the HOST, as the turn's facet holds it (src/parties/facets.ts). */
+  proposals: Facet['proposals'];
+  /** Requests to others, as the turn's facet holds them: it says at once when a recipient is not there. */
+  requests: Facet['requests'];
   tools: ToolRegistry;
   /** The message the current turn is about, if any. */
   origin: Origin | undefined;
@@ -27,7 +29,7 @@ export interface BuiltinContext {
   /** Called when the model dismissed a message itself. */
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
-  wakeUps?: WakeUps;
+  wakeUps?: Pick<WakeUps, 'schedule'>;
   /** What the turn has read or shows that did not come from the HOST: a schedule made now carries it (src/history/word-labels.ts). */
   read?: () => string | undefined;
   /** Searches the conversation kept in the store (mail's `recall` op): a sender's turn its own exchanges, the HOST's all (behaviour 9.1); absent where none is kept. */

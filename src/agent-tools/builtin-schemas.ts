@@ -28,10 +28,32 @@ interface Parameter {
 export type Reads = readonly string[];
 
 /**
+ * The pet-name paths a call touches, each named by the parameter that holds
+ * it: the policy judges each (src/policy/call-paths.ts, store-boundary.ts).
+ */
+interface Touches {
+  /** Looked up, listed, identified or inspected. */
+  reads?: readonly string[];
+  /** Created, overwritten, moved from or onto, or removed. */
+  writes?: readonly string[];
+  /** Handed to someone: attached to a message, a request's answer, code's endowments, a helper's grant. */
+  gives?: readonly string[];
+  /** The parameter naming a tool the op itself puts in tools/, after its own checks (mail adoptTool). */
+  adoptsTool?: string;
+}
+
+/** Whom a call's side effect is toward (src/policy/side-effects.ts): none, its own pet names, an adoption, a recipient or a message's sender. */
+type EffectRecord =
+  'none' | 'write' | 'adopt' | Readonly<{ toward: 'recipient' | 'message'; what: string }>;
+
+/**
  * One op of a group, or one tool of its own: what it reads, how the group's
  * description names it, and which of its parameters name something that
  * must exist, so that a failed call's error can say what would have been
- * right (./explain-failure.ts).
+ * right (./explain-failure.ts); and, stated here once for the policy, which
+ * paths it touches, what its result brings in that did not come from the
+ * HOST, and whom its side effect is toward. Each of the last three is
+ * required: an op without them does not compile.
  */
 export interface OpRecord {
   reads: Reads;
@@ -41,6 +63,12 @@ export interface OpRecord {
   existing?: readonly string[];
   /** Parameters whose last name is made: only the folder it goes in must exist. */
   made?: readonly string[];
+  /** The pet-name paths it touches ({} for none). */
+  touches: Touches;
+  /** What its result brings into the turn that did not come from the HOST (behaviour 9.10); false for nothing. */
+  brings: string | false;
+  /** Whom its side effect is toward. */
+  effect: EffectRecord;
 }
 
 /** A part of a group's description: its ops in the order it names them, each only while offered. */
@@ -51,21 +79,29 @@ interface OpSection {
   join: string;
 }
 
-export interface BuiltinDefinition {
+interface ToolBase {
   name: string;
   /** A tool's own words; a group's are made from its ops' words for the ops offered (describeOps). */
   description?: string;
   parameters: Readonly<Record<string, Parameter>>;
-  /** A tool of its own: what it reads (the advertised `required` are those without `?`). */
-  reads?: Reads;
-  /** A tool of its own: the parameters naming something that must exist, and those it makes (as OpRecord's). */
-  existing?: readonly string[];
-  made?: readonly string[];
-  /** A group: its ops (the `op` enum, in order), one record each. */
-  ops?: Readonly<Record<string, OpRecord>>;
-  /** A group: how its description lays out its ops, so that it names only the ops offered. */
-  sections?: readonly OpSection[];
 }
+
+/** A tool of its own: its record is its own (the advertised `required` are the reads without `?`). */
+interface SoleDefinition extends ToolBase, OpRecord {
+  ops?: undefined;
+  sections?: undefined;
+}
+
+/** A group: its ops (the `op` enum, in order), one record each, and how its description lays them out. */
+interface GroupDefinition extends ToolBase {
+  ops: Readonly<Record<string, OpRecord>>;
+  sections: readonly OpSection[];
+  reads?: undefined;
+  existing?: undefined;
+  made?: undefined;
+}
+
+export type BuiltinDefinition = SoleDefinition | GroupDefinition;
 
 /**
  * A group's description naming only `offered` of its ops: the older daemon
@@ -105,58 +141,150 @@ const PATH = 'path';
 
 /** The `names` group's ops, in the order of its `op` enum. */
 const NAMES_OPS = {
-  list: { reads: ['path?'], existing: [PATH] },
-  has: { reads: [PATH] },
-  lookup: { reads: [PATH], existing: [PATH] },
-  identify: { reads: [PATH], words: '(formula id)' },
-  inspectCapability: { reads: [PATH], words: '(help, methods)', existing: [PATH] },
-  remove: { reads: [PATH], existing: [PATH] },
-  move: { reads: [PATH, 'to'], words: '(path to `to`)', existing: [PATH], made: ['to'] },
-  copy: { reads: [PATH, 'to'], words: '(path to `to`)', existing: [PATH], made: ['to'] },
-  makeDirectory: { reads: [PATH], made: [PATH] },
-  store: { reads: ['value', PATH], words: '(value as path)', made: [PATH] },
-  help: { reads: ['methodName?'], words: '(on your powers, or methodName)' },
+  list: {
+    reads: ['path?'],
+    existing: [PATH],
+    touches: { reads: [PATH] },
+    brings: false,
+    effect: 'none',
+  },
+  has: { reads: [PATH], touches: { reads: [PATH] }, brings: false, effect: 'none' },
+  lookup: {
+    reads: [PATH],
+    existing: [PATH],
+    touches: { reads: [PATH] },
+    brings: 'a value from the directory',
+    effect: 'none',
+  },
+  identify: {
+    reads: [PATH],
+    words: '(formula id)',
+    touches: { reads: [PATH] },
+    brings: false,
+    effect: 'none',
+  },
+  inspectCapability: {
+    reads: [PATH],
+    words: '(help, methods)',
+    existing: [PATH],
+    touches: { reads: [PATH] },
+    brings: "a capability's own help",
+    effect: 'none',
+  },
+  remove: {
+    reads: [PATH],
+    existing: [PATH],
+    touches: { writes: [PATH] },
+    brings: false,
+    effect: 'write',
+  },
+  move: {
+    reads: [PATH, 'to'],
+    words: '(path to `to`)',
+    existing: [PATH],
+    made: ['to'],
+    touches: { writes: [PATH, 'to'] },
+    brings: false,
+    effect: 'write',
+  },
+  copy: {
+    reads: [PATH, 'to'],
+    words: '(path to `to`)',
+    existing: [PATH],
+    made: ['to'],
+    touches: { reads: [PATH], writes: ['to'] },
+    brings: false,
+    effect: 'write',
+  },
+  makeDirectory: {
+    reads: [PATH],
+    made: [PATH],
+    touches: { writes: [PATH] },
+    brings: false,
+    effect: 'write',
+  },
+  store: {
+    reads: ['value', PATH],
+    words: '(value as path)',
+    made: [PATH],
+    touches: { writes: [PATH] },
+    brings: false,
+    effect: 'write',
+  },
+  help: {
+    reads: ['methodName?'],
+    words: '(on your powers, or methodName)',
+    touches: {},
+    brings: false,
+    effect: 'none',
+  },
 } as const satisfies Record<string, OpRecord>;
 
 /** The `mail` group's ops, in the order of its `op` enum. */
-export const MAIL_OPS = {
-  listMessages: { reads: [] },
+const MAIL_OPS = {
+  listMessages: { reads: [], touches: {}, brings: "others' messages in the inbox", effect: 'none' },
   request: {
     reads: ['recipient', 'description', 'responseName?'],
     words: '(ask recipient for a value: description, kept as responseName)',
     existing: ['recipient'],
+    touches: { writes: ['responseName'] },
+    brings: false,
+    effect: { toward: 'recipient', what: 'makes a request' },
   },
-  dismiss: { reads: ['messageNumber'] },
+  dismiss: { reads: ['messageNumber'], touches: {}, brings: false, effect: 'none' },
   adopt: {
     reads: ['messageNumber', 'petName', 'edgeName'],
     words: '(its value edgeName as petName)',
     made: ['petName'],
+    touches: { writes: ['petName'] },
+    brings: false,
+    effect: 'adopt',
   },
   adoptTool: {
     reads: ['messageNumber', 'toolName', 'edgeName'],
     words: '(its tool edgeName into tools/ as toolName)',
+    touches: { adoptsTool: 'toolName' },
+    brings: false,
+    effect: 'adopt',
   },
   resolve: {
     reads: ['messageNumber', PATH],
     words: '(its request, with the value at path)',
     existing: [PATH],
+    touches: { gives: [PATH] },
+    brings: false,
+    effect: { toward: 'message', what: 'answers a request' },
   },
-  reject: { reads: ['messageNumber', 'reason?'], words: '(with reason)' },
-  messageHistory: { reads: ['messageNumber'] },
-  recall: { reads: ['query'] },
-  helper: { reads: ['description', 'grant?'], words: '(a helper does description with grant)' },
+  reject: {
+    reads: ['messageNumber', 'reason?'],
+    words: '(with reason)',
+    touches: {},
+    brings: false,
+    effect: { toward: 'message', what: 'answers a request' },
+  },
+  messageHistory: {
+    reads: ['messageNumber'],
+    touches: {},
+    brings: "a message's history",
+    effect: 'none',
+  },
+  recall: { reads: ['query'], touches: {}, brings: 'the kept history', effect: 'none' },
+  helper: {
+    reads: ['description', 'grant?'],
+    words: '(a helper does description with grant)',
+    touches: { gives: ['grant'] },
+    brings: false,
+    effect: 'none',
+  },
 } as const satisfies Record<string, OpRecord>;
 harden(MAIL_OPS);
 
 type NamesOp = keyof typeof NAMES_OPS;
-export type MailOp = keyof typeof MAIL_OPS;
+type MailOp = keyof typeof MAIL_OPS;
 /** The built-in tools of their own. */
 type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
 /** Every name a built-in call runs by: a tool of its own, or an op of a group. */
 export type BuiltinOp = SoleTool | NamesOp | MailOp;
-
-export const isMailOp = (name: string): name is MailOp => Object.hasOwn(MAIL_OPS, name);
-harden(isMailOp);
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
   {
@@ -170,6 +298,9 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     },
     reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
     existing: ['petNames'],
+    touches: { gives: ['petNames'] },
+    brings: false,
+    effect: { toward: 'message', what: 'replies' },
   },
   {
     name: 'send',
@@ -183,6 +314,9 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     },
     reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
     existing: ['recipient', 'petNames'],
+    touches: { gives: ['petNames'] },
+    brings: false,
+    effect: { toward: 'recipient', what: 'sends a message' },
   },
   {
     name: 'names',
@@ -258,6 +392,9 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     },
     reads: ['source', 'codeNames?', 'petNamePaths?', 'resultName', 'workerName?'],
     existing: ['petNamePaths'],
+    touches: { gives: ['petNamePaths'], writes: ['resultName'] },
+    brings: false,
+    effect: 'none',
   },
   {
     name: 'schedule',
@@ -271,6 +408,9 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       cancel: kind('text'),
     },
     reads: ['note?', 'delaySeconds?', 'at?', 'every?', 'cancel?'],
+    touches: {},
+    brings: false,
+    effect: 'none',
   },
 ]);
 harden(BUILTIN_DEFINITIONS);
@@ -319,6 +459,14 @@ harden(BUILTIN_SCHEMAS);
 export const builtinDefinition = (name: string): BuiltinDefinition | undefined =>
   BUILTIN_DEFINITIONS.find(definition => definition.name === name);
 harden(builtinDefinition);
+
+/** The record of a built-in call (its op's, for a group), or undefined for a tool that is no built-in. */
+export const opRecord = (tool: string, op: string | undefined): OpRecord | undefined => {
+  const definition = builtinDefinition(tool);
+  if (definition?.ops === undefined) return definition;
+  return op === undefined || !Object.hasOwn(definition.ops, op) ? undefined : definition.ops[op];
+};
+harden(opRecord);
 
 /** The built-in tools' names, and the former names of grouped ops (still callable). */
 export const BUILTIN_NAMES: ReadonlySet<string> = new Set(

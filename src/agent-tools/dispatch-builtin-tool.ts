@@ -14,10 +14,10 @@ import type { BuiltinContext } from './builtin-context.js';
 import { explainFailure } from './explain-failure.js';
 import { E } from '@endo/far';
 import { runEvaluate } from './groups/evaluate.js';
-import { adoptTool, listMessages, refuseOthersMessage, requestValue } from './groups/mail.js';
+import { adoptTool, listMessages, requestValue } from './groups/mail.js';
 import { runMessageTool } from './groups/messages.js';
 import { inspectCapability, listNames, makeDirectory } from './groups/names.js';
-import { isMailOp, MAIL_OPS, type BuiltinOp } from './builtin-schemas.js';
+import { type BuiltinOp } from './builtin-schemas.js';
 import { readMessageHistory } from '../daemon/message-history.js';
 import { readScheduleArgs } from '../schedule/wake-ups.js';
 import { isGroup, TOOL_GROUPS, type GroupedCall } from './tool-groups.js';
@@ -26,10 +26,6 @@ import { describeError } from '../../providers/describe-error.js';
 
 // eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden
 export type { BuiltinContext, Speak } from './builtin-context.js';
-
-/** The mail ops that read or act on one message: in a peer's turn, only that peer's (behaviour 9.1). */
-const onAMessage = (op: BuiltinOp): boolean =>
-  isMailOp(op) && (MAIL_OPS[op].reads as readonly string[]).includes('messageNumber');
 
 /**
  * The one switch over every built-in tool and op, with the values its
@@ -41,7 +37,6 @@ const runOp = async (op: BuiltinOp, values: ToolValues, context: BuiltinContext)
   const path = values.path as string[];
   const to = values.to as string[];
   const number = values.messageNumber as bigint;
-  if (onAMessage(op)) await refuseOthersMessage(context, number);
   switch (op) {
     case 'reply':
     case 'send':

@@ -31,6 +31,7 @@ import {
   storedOrigin,
   type PendingAsks,
 } from './pending-asks.js';
+import { evaluateArgs } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
@@ -138,13 +139,7 @@ export const makeHostApprovedEvaluation = (options: {
     makePendingAsks({ store: emptyAskStore(), powers: powers as never, log: options.log });
 
   const run = (proposal: Proposal) =>
-    E(powers as { evaluate(...args: unknown[]): unknown }).evaluate(
-      proposal.workerName,
-      proposal.source,
-      proposal.codeNames,
-      proposal.petNamePaths,
-      proposal.resultName,
-    );
+    E(powers as { evaluate(...args: unknown[]): unknown }).evaluate(...evaluateArgs(proposal));
 
   const settle = (proposalId: string, proposal: Proposal, text: string) => {
     notices.push({ id: proposalId, text, origin: proposal.origin });

@@ -9,7 +9,7 @@ import { cut } from '../mail/message-record.js';
 import { renderForModel } from '../encoding/render-for-model.js';
 import { whomToTell, type Origin } from '../mail/origin.js';
 import type { Settlement, StoredAsk } from './pending-asks.js';
-import { storedProposal } from './stored-proposal.js';
+import { placed, storedProposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export const SOURCE_PREVIEW_CHARS = 100;
@@ -63,7 +63,9 @@ export const resumedProposalNotice = async (
       origin,
     };
   }
-  const result = await Promise.resolve(E(powers).lookup(proposal.resultName)).then(
+  const result = await Promise.resolve(
+    E(powers).lookup(placed(proposal.directory, proposal.resultName)),
+  ).then(
     value => renderForModel(value),
     (error: unknown) =>
       `(it ran, but "${proposal.resultName}" could not be read: ${describeError(error)})`,

@@ -28,7 +28,7 @@ import {
   resumedProposalNotice,
   SOURCE_PREVIEW_CHARS,
 } from './proposal-notices.js';
-import { proposalDetail, type Proposal } from './stored-proposal.js';
+import { evaluateArgs, proposalDetail, type Proposal } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
 // Re-exports: each value is hardened in the module that defines it; types have nothing at run time.
@@ -73,12 +73,8 @@ export const makeProposalTracker = (options: {
     const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
     // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
     Promise.resolve(
-      E(powers).evaluate(
-        proposal.workerName,
-        proposal.source,
-        proposal.codeNames,
-        proposal.petNamePaths,
-        proposal.resultName,
+      E(powers as unknown as { evaluate(...args: unknown[]): unknown }).evaluate(
+        ...evaluateArgs(proposal),
       ),
     ).then(
       async (result: unknown) => {

@@ -20,6 +20,7 @@ import {
   type Settlement,
   type StoredAsk,
 } from './pending-asks.js';
+import { placed } from './stored-proposal.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const VALUE_PREVIEW_CHARS = 2_000;
@@ -30,10 +31,16 @@ export interface RequestTracker {
     description: string;
     responseName: string | undefined;
     origin: Origin | undefined;
+    /** Where the answer is kept, for a turn serving a party other than the HOST (src/parties/): its own directory. */
+    directory?: readonly string[];
   }): Readonly<Record<string, unknown>>;
   /** Finishes a request made before a restart (or followed after a disconnection), once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }
+
+/** Where a stored request's answer was kept: its party's own directory, if it had one (src/parties/). */
+const directoryOf = (ask: StoredAsk): string[] | undefined =>
+  Array.isArray(ask.detail.directory) ? (ask.detail.directory as unknown[]).map(String) : undefined;
 
 const describeAsk = (
   requestId: string,
@@ -89,16 +96,26 @@ export const makeRequestTracker = (options: {
     );
   };
 
-  const request: RequestTracker['request'] = ({ recipient, description, responseName, origin }) => {
+  const request: RequestTracker['request'] = ask => {
+    const { recipient, description, responseName, origin, directory } = ask;
     const requestId = asks.make('r', () => ({
       kind: 'request',
       recipient,
       description,
       ...(origin === undefined ? {} : { origin: storedOrigin(origin)! }),
-      detail: responseName === undefined ? {} : { responseName },
+      detail: {
+        ...(responseName === undefined ? {} : { responseName }),
+        ...(directory === undefined ? {} : { directory: [...directory] }),
+      },
     }));
     // Shown escaped to whoever answers it (issue 30); the model's own text is kept as it wrote it.
-    Promise.resolve(E(powers).request(recipient, showHidden(description), responseName)).then(
+    Promise.resolve(
+      E(powers).request(
+        recipient,
+        showHidden(description),
+        responseName === undefined ? undefined : placed(directory, responseName),
+      ),
+    ).then(
       async (value: unknown) => {
         if (asks.answer(requestId, 'yes') !== 'act') return;
         await answered(requestId, recipient, description, responseName, origin, value);
@@ -147,7 +164,7 @@ export const makeRequestTracker = (options: {
     let value: unknown =
       '(answered; the value itself did not reach me: I learnt the answer from my copy of the request, which keeps only that it was answered; give a responseName to keep answers)';
     if (responseName !== undefined) {
-      value = await Promise.resolve(E(powers).lookup(responseName)).catch(
+      value = await Promise.resolve(E(powers).lookup(placed(directoryOf(ask), responseName))).catch(
         (error: unknown) =>
           `(answered, but "${responseName}" could not be read: ${describeError(error)})`,
       );

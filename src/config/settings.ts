@@ -255,6 +255,12 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     read: 'src/policy/tool-policy.ts: a comma-separated list',
     doc: "comma-separated pet names whose messages may use `LAL_TOOLS_APPROVE` tools without asking, and whose mail is served with the HOST's, before others'. A list that names only others leaves the HOST asked too; `,` trusts no one: the ways to have every gated call asked for, even the HOST's own",
   },
+  {
+    env: 'LAL_SHARED_TOOLS',
+    default: 'none',
+    read: 'readSharedTools (src/parties/shared-tools.ts): a comma-separated list',
+    doc: "which of the HOST's dynamic tools (FaeTools of `tools/`, a tool source's such as MCP's, `runCommand`) a turn serving another party holds: a tool's call name shares it with every party, `party:tool` with that party alone (by the name its mail is shown under), `*` stands for every tool (`*`, `bob:*`). None by default: another party's turn is neither offered nor can call any of them (behaviour 9.6). `help()` shows what is shared with whom",
+  },
 ];
 
 /** Every setting of the agent (the providers' are in providers/provider-settings.ts), as docs/configuration.md's rows. */

@@ -32,7 +32,7 @@ interface GuestPowers {
   ): void;
   dismiss(number: bigint): void;
   adopt(number: bigint, edgeName: string, petName: NameOrPath): void;
-  request(recipient: NameOrPath, description: string, responseName?: string): unknown;
+  request(recipient: NameOrPath, description: string, responseName?: NameOrPath): unknown;
   resolve(number: bigint, nameOrPath: NameOrPath): void;
   reject(number: bigint, reason?: string): void;
   evaluate(

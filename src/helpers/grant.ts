@@ -4,13 +4,14 @@
  * schemas the parent holds (the built-ins and dynamic tools its policy lets
  * through, a group with the ops it allows), so the helper's list is made
  * from the parent's and can only narrow; a pet name only when the parent
- * holds it (for a helper's helper: when that helper was given it), never one
- * of the agent's own names. A helper mails no one, sets no schedules and
+ * holds it (for a helper's helper: when that helper was given it): in a turn
+ * of the HOST's never one of the agent's own names (the store boundary judges
+ * a grant as every path a call gives), in another party's turn only that
+ * party's own names (its facet, src/parties/). A helper mails no one, sets no schedules and
  * proposes no code: it hands back its result. Its own helpers come only
  * while the depth limit allows. Every name refused is named in one error.
  */
 import type { ToolSchema } from '../../providers/types.js';
-import { isOwnName } from '../policy/own-names.js';
 import { groupOfOp, isGroup, keepOps, offeredOps } from '../agent-tools/tool-groups.js';
 
 /** The op of `mail` that makes a helper: the one mail op a helper may be given. */
@@ -118,7 +119,6 @@ export const decideGrant = async (asked: readonly string[], held: HeldPowers): P
     const whyNot = held.whyNotHeld(name);
     if (whyNot !== undefined) refused.push(`"${name}" (${whyNot})`);
     else if (path.some(part => part === '')) refused.push(`"${name}" (not a pet name)`);
-    else if (isOwnName(path[0]!)) refused.push(`"${name}" (the agent's own, never given)`);
     else if (await held.hasPath(path)) paths.push(path);
     else refused.push(`"${name}" (not a tool or pet name you hold)`);
   }

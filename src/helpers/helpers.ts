@@ -28,8 +28,6 @@ import { runToolCall } from '../loop/run-tool-call.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
-import type { ProposalTracker } from '../asks/proposal-tracker.js';
-import type { RequestTracker } from '../asks/request-tracker.js';
 import type { CallParties } from '../policy/call-parties.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
 import type { StoreBoundary } from '../policy/store-boundary.js';
@@ -39,13 +37,13 @@ import type { HistoryArchive } from '../recall/history-archive.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import type { BuiltinContext } from '../agent-tools/builtin-context.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
-import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
 import type { HelperSettings } from './helper-settings.js';
 import type { HelperStore, StoredHelper } from './helper-store.js';
 import { narrowedPowers } from './narrowed-powers.js';
+import type { Facet } from '../parties/facets.js';
 import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 
 const TASK_SHOWN = 120;
@@ -64,9 +62,11 @@ export type MakeHelper = (ask: HelperAsk) => Promise<Readonly<Record<string, unk
 /** Whose turn makes the helper: what it holds and whom it serves. */
 interface MakerBinding {
   origin: Origin | undefined;
-  /** The tool schemas the maker holds (policy-filtered; a helper's: its own). */
-  held: () => readonly ToolSchema[];
-  /** The pet-name paths the maker may reach; undefined for the agent, which holds its directory. */
+  /** The facet of the party whose turn makes it (src/parties/facets.ts): a helper holds a part of it, never more. */
+  facet: Facet;
+  /** The tool schemas a helper that makes one holds (its grant); the facet's when the turn makes it. */
+  held?: () => readonly ToolSchema[];
+  /** The pet-name paths a helper that makes one may reach; undefined for a turn, which holds its facet's names. */
   paths?: readonly (readonly string[])[];
   /** 0 for the agent, a helper's own depth for a helper. */
   depth: number;
@@ -96,9 +96,6 @@ export interface HelpersSetup {
   hostName: string;
   powers: PowersRef;
   nameOf: NameOf;
-  registry: ToolRegistry;
-  proposals: ProposalTracker;
-  requests: RequestTracker;
   policy: ToolPolicy;
   approvals: ApprovalGate;
   boundary?: StoreBoundary;
@@ -174,19 +171,17 @@ const ageOf = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
 /** What a maker holds, for ./grant.ts: its schemas, its pet names (the agent's: its directory), the policy's words, the depth. */
 const heldPowers = (setup: HelpersSetup, binding: MakerBinding): HeldPowers => ({
-  schemas: binding.held(),
+  schemas: (binding.held ?? binding.facet.held)(),
   hasPath: async path => {
     if (binding.paths !== undefined)
       return binding.paths.some(
         given => given.length <= path.length && given.every((part, index) => path[index] === part),
       );
     // A path through a directory that is not there is not held (the daemon throws for it).
-    return E(setup.powers)
-      .has(...path)
-      .catch(() => false);
+    return Promise.resolve(E(binding.facet.powers).has(...path)).catch(() => false);
   },
   whyNotHeld: name =>
-    (BUILTIN_NAMES.has(name) || setup.registry.find(name) !== undefined) &&
+    (BUILTIN_NAMES.has(name) || binding.facet.tools.find(name) !== undefined) &&
     !setup.policy.allows([name])
       ? setup.policy.refusal([name])
       : undefined,
@@ -212,17 +207,18 @@ const startHelper = (
   if (read !== undefined) taint.note(read);
   const by = `${setup.agentName}'s helper ${stored.id} (task ${quoted(stored.task)})`;
   const context: BuiltinContext = {
-    powers: narrowedPowers(setup.powers, grant.paths) as unknown as PowersRef,
+    powers: narrowedPowers(binding.facet.powers, grant.paths) as unknown as PowersRef,
     nameOf: setup.nameOf,
-    proposals: setup.proposals,
-    requests: setup.requests,
-    tools: setup.registry,
+    proposals: binding.facet.proposals,
+    requests: binding.facet.requests,
+    tools: binding.facet.tools,
     origin,
     noteAnswered: () => {},
     noteDismissed: () => {},
     hostName: setup.hostName,
     helpers: own.makerFor({
       origin,
+      facet: binding.facet,
       held: () => grant.schemas,
       paths: grant.paths,
       depth: stored.depth,
@@ -238,12 +234,23 @@ const startHelper = (
     systemPrompt: helperPrompt(setup.agentName),
     schemas: grant.schemas,
     decodeCall: call =>
-      decodeCall(call, setup.redact, name => setup.registry.find(name)?.schema.function.parameters),
+      decodeCall(
+        call,
+        setup.redact,
+        name => binding.facet.tools.find(name)?.schema.function.parameters,
+      ),
     runTool: guardToolCall({
       policy: setup.policy,
       gate: { ...setup.approvals, ask: ask => setup.approvals.ask({ ...ask, by }) },
       origin,
-      ...(setup.boundary === undefined ? {} : { boundary: setup.boundary }),
+      ...(setup.boundary === undefined
+        ? {}
+        : {
+            boundary:
+              binding.facet.party.kind === 'host'
+                ? setup.boundary
+                : setup.boundary.within(binding.facet.powers),
+          }),
       ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
       run: (call, offered) =>
         runToolCall(call, context, setup.limits, setup.signal, setup.observe, offered),

@@ -28,26 +28,47 @@ export const guardToolCall =
     gate: ApprovalGate;
     origin: Origin | undefined;
     /** What no call may touch: the agent's own store, the names that grant trust, tools/ (behaviour 9.6, 9.7). */
-    boundary?: StoreBoundary;
+    boundary?: Pick<StoreBoundary, 'refusal'>;
     /** What this turn has read that did not come from the HOST, and whom a call reaches (behaviour 9.10). */
     taint?: { turn: TurnTaint; parties: CallParties };
     /** Runs a decoded call, or answers one that could not be decoded with its error. */
     run: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
+    /** Whether the turn's facet holds the tool a call names (src/parties/facets.ts): one it does not is no tool at all. */
+    holds?: (names: readonly string[]) => boolean;
+    /** What of the agent's own a call gives (./powers-given.ts), and whether the turn is the HOST's, which may ask for it. */
+    gives?: { given(call: DecodedCall): Promise<string | undefined>; hostTurn: boolean };
   }) =>
   async (call: CallDecoding, offered: readonly string[]): Promise<string> => {
-    const { policy, gate, origin, run, boundary, taint } = options;
+    const { policy, gate, origin, run, boundary, taint, holds, gives } = options;
+    // Not in the facet: not there, whatever the policy or the HOST's approval would say of it.
+    if (holds !== undefined && !holds(call.names))
+      return renderError(
+        new Error(
+          `Unknown tool "${call.names[0] ?? call.call.name}". The tools you have are: ${offered.join(', ')}`,
+        ),
+      );
     // Judged by the names it could be read under, so a denied op is told as denied whatever else is wrong with it.
     if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
     if (!call.ok) return run(call, offered);
     const outOfReach = await boundary?.refusal(call);
     if (outOfReach !== undefined) return renderError(new Error(outOfReach));
+    const given = await gives?.given(call);
+    if (given !== undefined && gives?.hostTurn !== true)
+      return renderError(
+        new Error(
+          `${given} is not this turn's to give: only a turn of the HOST's may, with its approval`,
+        ),
+      );
     const runIt = async (decoded: DecodedCall) => {
       const result = await run(decoded, offered);
       const read = untrustedRead(decoded);
       if (read !== undefined) taint?.turn.note(read);
       return result;
     };
-    const why = await taintedWhy(call, policy, origin, taint);
+    const why =
+      given === undefined
+        ? await taintedWhy(call, policy, origin, taint)
+        : `it gives ${given}, which only the HOST's approval of this very call allows`;
     if (why === undefined && !policy.needsApproval(call.names, origin?.sender)) return runIt(call);
     const action = describeCall(call);
     const digest = digestOfCall(action);

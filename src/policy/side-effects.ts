@@ -7,28 +7,23 @@
  * outcome that arrived), and once it has, a call that sends, replies,
  * requests, adopts or answers toward anyone other than the turn's own
  * sender and the HOST, and any call LAL_TOOLS_APPROVE gates (even for a
- * trusted sender), waits for the HOST's approval of that exact call. In a
- * peer's turn (always tainted: the peer wrote its message) the same holds
- * for adopting and for writing pet names: only answering that peer and
- * telling the HOST go ahead. A turn that read nothing untrusted is never
- * slowed.
+ * trusted sender), waits for the HOST's approval of that exact call. A
+ * peer's turn (always tainted: the peer wrote its message) adopts and
+ * writes among its own names only (src/parties/), so those go ahead. A turn
+ * that read nothing untrusted is never slowed.
  */
 import type { DecodedCall } from '../encoding/decode-call.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { opRecord } from '../agent-tools/builtin-schemas.js';
 
-/** What a built-in op's result holds that did not come from the HOST. */
-const UNTRUSTED_OPS: Readonly<Record<string, string>> = harden({
-  lookup: 'a value from the directory',
-  inspectCapability: "a capability's own help",
-  listMessages: "others' messages in the inbox",
-  messageHistory: "a message's history",
-  recall: 'the kept history',
-});
+/** The record of the call's op or tool (src/agent-tools/builtin-schemas.ts); undefined for a FaeTool. */
+const recordOf = ({ call, grouped }: DecodedCall) =>
+  opRecord(grouped?.group ?? call.name, grouped?.op);
 
-/** What the call's result brings into the turn that did not come from the HOST, if anything. */
-export const untrustedRead = ({ call, grouped }: DecodedCall): string | undefined => {
-  if (!BUILTIN_NAMES.has(call.name)) return `the result of the tool ${call.name}`;
-  return grouped === undefined ? undefined : UNTRUSTED_OPS[grouped.op];
+/** What the call's result brings into the turn that did not come from the HOST, if anything (its record says). */
+export const untrustedRead = (decoded: DecodedCall): string | undefined => {
+  const record = recordOf(decoded);
+  if (record === undefined) return `the result of the tool ${decoded.call.name}`;
+  return record.brings === false ? undefined : record.brings;
 };
 harden(untrustedRead);
 
@@ -39,31 +34,17 @@ export type Effect =
   | { kind: 'adopt'; number: bigint }
   | { kind: 'write' };
 
-const WRITES = new Set(['store', 'remove', 'move', 'copy', 'makeDirectory']);
-
-/** The side effect of a call toward someone (or on the pet names), if it has one. */
-export const effectOf = ({ call, values, grouped }: DecodedCall): Effect | undefined => {
+/** The side effect of a call toward someone (or on the pet names), as its record states it; a FaeTool's is none. */
+export const effectOf = (decoded: DecodedCall): Effect | undefined => {
+  const effect = recordOf(decoded)?.effect ?? 'none';
+  const { values } = decoded;
   const number = values.messageNumber as bigint;
-  if (grouped === undefined) {
-    if (call.name === 'send')
-      return { kind: 'to', name: String(values.recipient), what: 'sends a message' };
-    if (call.name === 'reply') return { kind: 'message', number, what: 'replies' };
-    return undefined;
-  }
-  const { group, op } = grouped;
-  if (group === 'names') return WRITES.has(op) ? { kind: 'write' } : undefined;
-  switch (op) {
-    case 'request':
-      return { kind: 'to', name: String(values.recipient), what: 'makes a request' };
-    case 'resolve':
-    case 'reject':
-      return { kind: 'message', number, what: 'answers a request' };
-    case 'adopt':
-    case 'adoptTool':
-      return { kind: 'adopt', number };
-    default:
-      return undefined;
-  }
+  if (effect === 'none') return undefined;
+  if (effect === 'write') return { kind: 'write' };
+  if (effect === 'adopt') return { kind: 'adopt', number };
+  return effect.toward === 'recipient'
+    ? { kind: 'to', name: String(values.recipient), what: effect.what }
+    : { kind: 'message', number, what: effect.what };
 };
 harden(effectOf);
 
@@ -89,12 +70,12 @@ export const whyAskHost = (options: {
   const because = `this turn has read ${read}, which did not come from the HOST`;
   if (gated) return `${because}, and LAL_TOOLS_APPROVE gates this tool`;
   if (effect === undefined) return undefined;
-  if (effect.kind === 'write')
-    return peerTurn ? `${because}, and it changes pet names while serving a peer` : undefined;
-  if (effect.kind === 'adopt') {
-    if (peerTurn) return `${because}, and it adopts a value while serving a peer`;
-    return party === 'host' ? undefined : `${because}, and it adopts what someone else sent`;
-  }
+  // A peer's turn writes and adopts among its own names, from its own messages (src/parties/): toward that peer.
+  if (effect.kind === 'write') return undefined;
+  if (effect.kind === 'adopt')
+    return peerTurn || party === 'host'
+      ? undefined
+      : `${because}, and it adopts what someone else sent`;
   if (party === 'sender' || party === 'host') return undefined;
   return `${because}, and it ${effect.what} toward someone other than the sender served and the HOST`;
 };

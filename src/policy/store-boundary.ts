@@ -22,11 +22,19 @@ export interface StoreBoundary {
   refusal(call: DecodedCall): Promise<string | undefined>;
   /** Whether listing this path lists the guest's own directory (its own names then left out). */
   isOwnDirectory(path: readonly string[]): Promise<boolean>;
+  /**
+   * The boundary for a turn whose paths are read by other powers (a party's
+   * facet, src/parties/): a path is judged only by what it reaches, by
+   * identity, since its spelling names the party's own names, not the
+   * guest's (an `agent-memory` or `alice` of the party's is the party's).
+   */
+  within(powers: PowersRef): Pick<StoreBoundary, 'refusal'>;
 }
 
-/** Where a path leads: into the agent's own store, or to a path from the top (and whether through tools/). */
+/** Where a path leads: into the agent's own store, or to a path from the top (and whether through tools/, or through the agent itself). */
 type Reach =
-  { own: string } | { fromTop: readonly string[]; inTools: readonly string[] | undefined };
+  | { own: string }
+  | { fromTop: readonly string[]; inTools: readonly string[] | undefined; throughAgent: boolean };
 
 const ownRefusal = (spelt: string) =>
   `"${spelt}" is the agent's own store (its memory and history): no tool may list, read, write or remove it.`;
@@ -42,13 +50,14 @@ export const makeStoreBoundary = (options: {
   const identify = (path: readonly string[]) => identifyPath(powers, path);
   let selfId: Promise<string | undefined> | undefined;
 
-  const reach = async (path: readonly string[]): Promise<Reach> => {
+  /** Where a path leads, its prefixes identified through `through` (the guest's powers, or a facet's). */
+  const reach = async (path: readonly string[], through = powers): Promise<Reach> => {
     selfId ??= identify([selfName]);
     const [self, tools, ownIds, ids] = await Promise.all([
       selfId,
       identify([TOOLS_DIRECTORY]),
       Promise.all(OWN_NAMES.map(name => identify([name]))),
-      Promise.all(path.map((_, index) => identify(path.slice(0, index + 1)))),
+      Promise.all(path.map((_, index) => identifyPath(through, path.slice(0, index + 1)))),
     ]);
     const own = new Set(ownIds.filter(id => id !== undefined));
     let top = 0;
@@ -63,10 +72,14 @@ export const makeStoreBoundary = (options: {
       } else if (id === tools) toolsAt = index + 1;
     }
     const fromTop = path.slice(top);
+    // A facet's path is read inside the party's own names: a name there is the party's, whatever its spelling.
+    const inTools = () => (toolsAt === undefined ? undefined : path.slice(toolsAt));
+    if (top === 0 && through !== powers)
+      return { fromTop: [], inTools: inTools(), throughAgent: false };
     const first = fromTop[0];
     if (first !== undefined && isOwnName(first)) return { own: path.join('/') };
     if (first === TOOLS_DIRECTORY) toolsAt ??= top + 1;
-    return { fromTop, inTools: toolsAt === undefined ? undefined : path.slice(toolsAt) };
+    return { fromTop, inTools: inTools(), throughAgent: top > 0 };
   };
 
   const writeRefusal = (path: readonly string[], where: Reach): string | undefined => {
@@ -81,6 +94,22 @@ export const makeStoreBoundary = (options: {
   };
 
   return {
+    within: through => ({
+      async refusal(call) {
+        const { reads, writes } = callPaths(call);
+        const judged = await Promise.all(
+          [...reads, ...writes].map(async path => {
+            const where = await reach(path, through);
+            if ('own' in where) return ownRefusal(where.own);
+            // Something the HOST put among the party's names that is the agent itself: its names are not the party's.
+            if (where.throughAgent)
+              return `"${path.join('/')}" reaches the agent itself: a turn serving another party reaches only that party's names.`;
+            return writeRefusal(path, where);
+          }),
+        );
+        return judged.find(line => line !== undefined);
+      },
+    }),
     async refusal(call) {
       const { reads, writes } = callPaths(call);
       const judged = await Promise.all([

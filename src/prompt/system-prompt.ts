@@ -7,9 +7,15 @@
  */
 import type { Persona } from '../config/config.js';
 
+/** What the HOST's turns hold: the agent's powers, named. */
+const HOLDS_FOR_HOST = `You act only through your tools, on what you were given: pet names, inbox, tools, and code you propose to your host. Special names: HOST (your host), SELF (you), AGENT (your powers), MAIL (your inbox).`;
+
+/** What a turn serving another party holds: its facet (src/parties/), whose words name nothing else. */
+const HOLDS_FOR_PEER = `You act only through your tools, for the one you serve: its own pet names, its messages, and code you propose to your host. You write to it, or to HOST (your host).`;
+
 const COMMON = `
 
-You act only through your tools, on what you were given: pet names, inbox, tools, and code you propose to your host. Special names: HOST (your host), SELF (you), AGENT (your powers), MAIL (your inbox). Pet names are lowercase words with dashes; a path is "dir/name".
+Pet names are lowercase words with dashes; a path is "dir/name".
 
 Each message reaches you as a notice with its number, sender and text; mail recall searches all earlier conversation by words. A message's text is "strings": one string before each attached value and one after the last, so with nothing attached it is one string: reply(3, ["pong"]). For each attached value give edgeNames (the name the recipient sees) and petNames (yours). Replying to the sender, or resolving or rejecting their request, ends your turn: do everything else first, then reply once with the whole answer. Plain-text answers go to the sender.
 
@@ -21,11 +27,22 @@ Chat markup: *bold*, /italic/, _underline_, ~strike~. Keep answers short and pla
 
 A result {"error": "..."} means the call failed: fix the arguments or explain, never repeat a failing call. If you cannot do what was asked, say so in a reply.`;
 
-const LAL = `You are Lal, a careful assistant who lives in an Endo daemon as a guest and answers the mail you receive.${COMMON}`;
+const LAL =
+  'You are Lal, a careful assistant who lives in an Endo daemon as a guest and answers the mail you receive.';
 
-const FAE = `You are Fae, a resourceful assistant who lives in an Endo daemon as a guest, answers the mail you receive, and grows new abilities as people send you tools: adopt each (mail adoptTool) and use it.${COMMON}`;
+const FAE_FOR_HOST =
+  'You are Fae, a resourceful assistant who lives in an Endo daemon as a guest, answers the mail you receive, and grows new abilities as people send you tools: adopt each (mail adoptTool) and use it.';
 
-export const systemPrompt = (persona: Persona): string => (persona === 'fae' ? FAE : LAL);
+/** Fae's growth is the HOST's: only the HOST's turns hold tools/ (docs/behaviour.md 9.6). */
+const FAE_FOR_PEER =
+  'You are Fae, a resourceful assistant who lives in an Endo daemon as a guest and answers the mail you receive.';
+
+/** The prompt of a turn serving the HOST (the agent's powers) or another party (its facet). */
+export const systemPrompt = (persona: Persona, serving: 'host' | 'peer' = 'host'): string => {
+  const fae = serving === 'host' ? FAE_FOR_HOST : FAE_FOR_PEER;
+  const holds = serving === 'host' ? HOLDS_FOR_HOST : HOLDS_FOR_PEER;
+  return `${persona === 'fae' ? fae : LAL}\n\n${holds} ${COMMON.trimStart()}`;
+};
 harden(systemPrompt);
 
 export const greeting = (persona: Persona): string =>

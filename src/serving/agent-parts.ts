@@ -17,6 +17,7 @@ import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
+import { makePowersGiven } from '../policy/powers-given.js';
 import { loadToolGivers } from '../agent-tools/tool-givers.js';
 import { makeHostApprovedEvaluation } from '../asks/host-approved-evaluation.js';
 import { makeDaemonAdapter, type DaemonAdapter } from '../daemon/daemon-adapter.js';
@@ -61,6 +62,7 @@ import { makeHolds, type Holds } from '../lifecycle/holds.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
+import { makeFacetMaker } from '../parties/facets.js';
 
 export interface AgentParts {
   daemon: DaemonAdapter;
@@ -326,6 +328,7 @@ const assembleCallJudges = (
     selfName: daemon.names.agent,
     trustedNames: () => policy.trustedNames(),
   }),
+  powersGiven: makePowersGiven({ powers: setup.powers, names: daemon.names }),
 });
 
 /** Helper agents (src/helpers/), and their section in help(). */
@@ -405,15 +408,20 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
   const tell = makeTellSender(powers, log, redact, daemon.names.host);
   const quotaStop = makeQuotaStop(() => quotaWaits.check(), clock);
-  const { parties, boundary } = assembleCallJudges(setup, daemon, policy);
+  const { parties, boundary, powersGiven } = assembleCallJudges(setup, daemon, policy);
+  // The one place each turn's powers are made, for the party it serves (src/parties/).
+  const facets = makeFacetMaker({
+    ...{ powers, env, nameOf, daemon, policy, toolbox, builtins, requests, proposals, wakeUps },
+    hostName: daemon.names.host,
+    persona: config.persona,
+    registry: toolbox.registry,
+  });
+  status.section('Shared tools', () => facets.describe());
   const helpers = assembleHelpers(setup, {
     store: memory.helpers,
     model,
     hostName: daemon.names.host,
     nameOf,
-    registry: toolbox.registry,
-    proposals,
-    requests,
     policy,
     approvals,
     boundary,
@@ -437,7 +445,6 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     approvals,
     // A message a helper still works for stays answerable, as one an ask waits for.
     asks: { hasPendingFor: number => asks.hasPendingFor(number) || helpers.workFor(number) },
-    wakeUps,
     notices,
     tell,
     observe: setup.observe,
@@ -452,6 +459,8 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     parties,
     boundary,
     helpers,
+    facets,
+    powersGiven,
     now: () => setup.clock.now(),
   });
   const senders = assembleSenders(setup, daemon, memory, holds, nameOf, name =>

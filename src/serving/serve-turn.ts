@@ -24,18 +24,15 @@ import type { NoticeQueue, Origin } from '../mail/origin.js';
 import type { ProposalTracker } from '../asks/proposal-tracker.js';
 import type { RequestTracker } from '../asks/request-tracker.js';
 import type { PendingAsks } from '../asks/pending-asks.js';
-import { systemPrompt } from '../prompt/system-prompt.js';
 import { codeSpans } from '../mail/code-spans.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
-import { promptFor } from '../daemon/speak-generation.js';
 import type { BuiltinContext } from '../agent-tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding } from '../encoding/decode-call.js';
+import { decodeCall, type CallDecoding, type DecodedCall } from '../encoding/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
-import type { WakeUps } from '../schedule/wake-ups.js';
 import type { QuotaStop } from '../usage/quota-stop.js';
 import {
   closingLine,
@@ -50,8 +47,10 @@ import type { StoreBoundary } from '../policy/store-boundary.js';
 import type { ToolGivers } from '../agent-tools/tool-givers.js';
 import type { CallParties } from '../policy/call-parties.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
+import type { PowersGiven } from '../policy/powers-given.js';
 import { makeMarkForHost } from '../policy/model-words.js';
 import type { Helpers } from '../helpers/helpers.js';
+import type { Facet, FacetMaker } from '../parties/facets.js';
 
 const NOTICE_MAX_CHARS = 8_000;
 const DISMISSED_REMEMBERED = 256;
@@ -76,8 +75,6 @@ export interface TurnServerSetup {
   approvals: ApprovalGate;
   /** Every ask still pending (asks/pending-asks.ts): whether the message may still be answered later. */
   asks: Pick<PendingAsks, 'hasPendingFor'>;
-  /** The `schedule` tool's wake-ups. */
-  wakeUps?: WakeUps;
   notices: NoticeQueue;
   tell: TellSender;
   observe: Observe;
@@ -101,6 +98,10 @@ export interface TurnServerSetup {
   parties?: CallParties;
   /** Helper agents (src/helpers/): mail's helper op makes one from what the turn holds. */
   helpers?: Helpers;
+  /** The one place a turn's powers are made: the facet of the party it serves (src/parties/). */
+  facets: FacetMaker;
+  /** What of the agent's own a call gives: the HOST approves each such call of its turns (policy/powers-given.ts). */
+  powersGiven?: PowersGiven;
   /** The time, for the HOST's line of another party's turn (the system's when absent). */
   now?: () => number;
 }
@@ -133,6 +134,7 @@ const agentNameOf = (setup: TurnServerSetup) => (setup.config.persona === 'fae' 
 /** What the built-in tools work with during one turn; `reply` and `send` speak through the placeholder if any. */
 const builtinContextFor = (
   setup: TurnServerSetup,
+  facet: Facet,
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
   notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
@@ -140,16 +142,19 @@ const builtinContextFor = (
   /** The sender whose thread the turn is in; undefined for the HOST's (which sees all). */
   thread: string | undefined,
 ): BuiltinContext => ({
-  powers: setup.powers,
+  powers: facet.powers,
   nameOf: setup.nameOf,
-  proposals: setup.proposals,
-  requests: setup.requests,
-  tools: setup.tools,
+  proposals: facet.proposals,
+  requests: facet.requests,
+  tools: facet.tools,
   origin,
   ...notes,
   hostName: setup.daemon?.names.host ?? 'HOST',
-  ...(setup.givers === undefined ? {} : { givers: setup.givers }),
-  ...(setup.boundary === undefined ? {} : { isOwnDirectory: setup.boundary.isOwnDirectory }),
+  // tools/ and the guest's own directory are in the HOST's facet alone.
+  ...(setup.givers === undefined || facet.party.kind !== 'host' ? {} : { givers: setup.givers }),
+  ...(setup.boundary === undefined || facet.party.kind !== 'host'
+    ? {}
+    : { isOwnDirectory: setup.boundary.isOwnDirectory }),
   ...(setup.parties === undefined
     ? {}
     : {
@@ -160,7 +165,7 @@ const builtinContextFor = (
           parties: setup.parties,
         }),
       }),
-  ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  ...(facet.wakeUps === undefined ? {} : { wakeUps: facet.wakeUps }),
   read: () => turn.read(),
   ...(setup.history === undefined
     ? {}
@@ -172,43 +177,28 @@ const builtinContextFor = (
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
-/** What a request offers (the toolbox past the budget), and each call decoded as the tool it names. */
-const offeredTools = (setup: TurnServerSetup, builtinSchemas: readonly ToolSchema[]) => ({
-  tools: () => [
-    ...setup.policy.offered(builtinSchemas),
-    ...(setup.toolbox === undefined
-      ? setup.policy.offered(setup.tools.schemas())
-      : setup.toolbox.offer(schemas => setup.policy.offered(schemas))),
-  ],
+/** What a request offers (the facet's tools, the toolbox past the budget), and each call decoded as the tool it names. */
+const offeredTools = (setup: TurnServerSetup, facet: Facet) => ({
+  tools: () => facet.offer(),
   // A call through `toolbox` is judged and run as the tool it names (src/toolbox/toolbox.ts).
   decodeCall: (call: ToolCall) =>
     decodeCall(
       setup.toolbox?.unwrap(call) ?? call,
       setup.redact,
-      name => setup.tools.find(name)?.schema.function.parameters,
+      name => facet.tools.find(name)?.schema.function.parameters,
     ),
 });
 
-/** A helper is made from what this turn holds: the tools its policy lets through (behaviour 7.9). */
+/** A helper is made from what this turn holds: its facet, as the policy lets it through (behaviour 7.9). */
 const helpersOf = (
   setup: TurnServerSetup,
-  builtinSchemas: readonly ToolSchema[],
+  facet: Facet,
   origin: Origin | undefined,
   taint: TurnTaint,
 ): Pick<BuiltinContext, 'helpers'> =>
   setup.helpers === undefined
     ? {}
-    : {
-        helpers: setup.helpers.makerFor({
-          origin,
-          held: () => [
-            ...setup.policy.offered(builtinSchemas),
-            ...setup.policy.offered(setup.tools.schemas()),
-          ],
-          depth: 0,
-          taint,
-        }),
-      };
+    : { helpers: setup.helpers.makerFor({ origin, facet, depth: 0, taint }) };
 
 /** What this turn has read or shows that did not come from the HOST (behaviour 9.10, 9.11), from the start; its words labelled where that came in. */
 const taintOf = (
@@ -224,6 +214,38 @@ const taintOf = (
   });
   if (untrusted !== undefined) taint.note(untrusted, 'opening');
   return taint;
+};
+
+/** What no call may touch, judged where the turn's paths lead: the guest's directory, or the party's own. */
+const boundaryOf = (boundary: StoreBoundary, facet: Facet): Pick<StoreBoundary, 'refusal'> =>
+  facet.party.kind === 'host' ? boundary : boundary.within(facet.powers);
+
+/** The policy's seam every call of the turn passes, judging it by what the facet holds and reaches. */
+const guardFor = (
+  setup: TurnServerSetup,
+  facet: Facet,
+  origin: Origin | undefined,
+  taint: TurnTaint,
+  run: (call: CallDecoding, offered: readonly string[]) => Promise<string>,
+) =>
+  guardToolCall({
+    holds: names => facet.holds(names),
+    policy: setup.policy,
+    gate: setup.approvals,
+    origin,
+    ...(setup.boundary === undefined ? {} : { boundary: boundaryOf(setup.boundary, facet) }),
+    ...(setup.powersGiven === undefined ? {} : { gives: givesOf(setup.powersGiven, facet) }),
+    ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
+    run,
+  });
+
+/** What of the agent's own a call of this turn gives, read where its paths lead; only the HOST's turn may ask. */
+const givesOf = (judge: PowersGiven, facet: Facet) => {
+  const hostTurn = facet.party.kind === 'host';
+  return {
+    hostTurn,
+    given: (call: DecodedCall) => judge.given(call, hostTurn ? undefined : facet.powers),
+  };
 };
 
 /** The turn's events go to the placeholder too, when there is one. */
@@ -269,7 +291,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
   let callIds = 0;
   const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
-  const prompt = promptFor(systemPrompt(config.persona), setup.daemon);
 
   const serve = async (
     title: string,
@@ -321,9 +342,12 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
     const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     const taint = taintOf(setup, origin, hostName, untrusted, { conversation, turn });
+    // The one place the turn's powers come from: the facet of the party it serves.
+    const facet = setup.facets.facetFor(origin);
     const context: BuiltinContext = {
       ...builtinContextFor(
         setup,
+        facet,
         origin,
         placeholder,
         {
@@ -333,26 +357,20 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         taint,
         thread,
       ),
-      ...helpersOf(setup, setup.builtins, origin, taint),
+      ...helpersOf(setup, facet, origin, taint),
     };
     setup.toolbox?.beginTurn(thread, rewritesBeginning(conversation, config.limits.keepTurns));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
       title,
       provider,
-      systemPrompt: prompt,
+      systemPrompt: facet.prompt,
       conversation,
       turn,
-      ...offeredTools(setup, setup.builtins),
-      runTool: guardToolCall({
-        policy: setup.policy,
-        gate: setup.approvals,
-        origin,
-        ...(setup.boundary === undefined ? {} : { boundary: setup.boundary }),
-        ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
-        run: (call: CallDecoding, offered: readonly string[]) =>
-          runToolCall(call, context, config.limits, signal, turnObserve, offered),
-      }),
+      ...offeredTools(setup, facet),
+      runTool: guardFor(setup, facet, origin, taint, (call, offered) =>
+        runToolCall(call, context, config.limits, signal, turnObserve, offered),
+      ),
       // Only this message's outcomes: another message's go to a turn of their own.
       takeNotices: () => takeNoticesOf(setup, origin, taint),
       stopWhen:

@@ -1,6 +1,6 @@
 /**
- * The `mail` tool's ops that are more than one daemon call: the inbox a
- * turn may see (a peer's turn only its peer's messages), `request`, and
+ * The `mail` tool's ops that are more than one daemon call: the inbox as
+ * the turn holds it (a peer's turn: its peer's messages), `request`, and
  * `adoptTool`. The switch over every op is ../dispatch-builtin-tool.ts;
  * `reply` and `send` are tools of their own (./messages.ts).
  */
@@ -104,34 +104,12 @@ export const adoptTool = async (context: BuiltinContext, values: ToolValues): Pr
 };
 harden(adoptTool);
 
-/** The peer a turn serves, when it is not the HOST: its inbox is that peer's messages (behaviour 9.1). */
-const servedPeer = (context: BuiltinContext): string | undefined => {
-  const sender = context.origin?.sender;
-  return sender === undefined || sender === (context.hostName ?? 'HOST') ? undefined : sender;
-};
-
-/** In a peer's turn, a message someone else sent is neither read nor acted on. */
-export const refuseOthersMessage = async (
-  context: BuiltinContext,
-  number: bigint,
-): Promise<void> => {
-  const peer = servedPeer(context);
-  if (peer === undefined) return;
-  const messages = (await E(context.powers).listMessages()) as MessageRecord[];
-  const found = messages.find(message => message.number === number);
-  // A number no message has is the daemon's to refuse, in its words.
-  if (found === undefined || (await context.nameOf(found.from)) === peer) return;
-  throw new Error(
-    `message #${number} is not from ${peer}: a turn serving ${peer} reads and acts only on ${peer}'s messages`,
-  );
-};
-harden(refuseOthersMessage);
-
 export const listMessages = async (context: BuiltinContext): Promise<unknown> => {
   const messages = (await E(context.powers).listMessages()) as MessageRecord[];
-  const shown = await Promise.all(messages.map(message => compactMessage(message, context.nameOf)));
-  const peer = servedPeer(context);
-  return harden(peer === undefined ? shown : shown.filter(view => view.from === peer));
+  // A turn serving another party holds that party's messages only (src/parties/peer-powers.ts).
+  return harden(
+    await Promise.all(messages.map(message => compactMessage(message, context.nameOf))),
+  );
 };
 harden(listMessages);
 
@@ -141,9 +119,6 @@ export const requestValue = async (
   values: ToolValues,
 ): Promise<unknown> => {
   const recipient = values.recipient as string;
-  // A request's failure comes back later as a notice: a recipient that is not there is said now.
-  if (!(await E(context.powers).has(...recipient.split('/'))))
-    throw new Error(`No recipient named ${JSON.stringify(recipient)}`);
   // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
   const mark = await context.markForHost?.({
     kind: 'to',
