@@ -217,7 +217,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         mail: handleMail,
         notices: handleNotices,
         wake: handleWake,
-        forget: () => forgetConversation(parts.memory, parts.history, clock, log),
+        forget: () =>
+          forgetConversation(parts.memory, parts.history, clock, log, {
+            helpers: parts.helpers,
+            wakeUps: parts.wakeUps,
+            hostName: parts.daemon.names.host,
+          }),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
     });

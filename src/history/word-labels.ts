@@ -96,13 +96,12 @@ harden(BEFORE_LABELS);
 
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
-/** A digest line without the words it quoted, but the HOST's own message. */
-const wordlessLine = (text: string, hostName: string): string => {
+/** A digest line without the words it quoted, but the HOST's own message (`fromHost` reads its title). */
+const wordlessLine = (text: string, fromHost: RegExp): string => {
   const arrow = text.indexOf(' → ');
   const head = arrow < 0 ? text : text.slice(0, arrow);
   const tail = arrow < 0 ? '' : text.slice(arrow);
-  const hosts = head.startsWith(`#`) && head.includes(` from ${hostName}: `);
-  return (hosts ? head : head.replace(QUOTED, '…')) + tail.replace(QUOTED, '…');
+  return (fromHost.test(head) ? head : head.replace(QUOTED, '…')) + tail.replace(QUOTED, '…');
 };
 
 /**
@@ -125,7 +124,7 @@ export const keepOnlyHostsWordsOfOldStore = (
   });
   const digest = conversation.digest.map(entry => ({
     ...entry,
-    text: wordlessLine(entry.text, hostName),
+    text: wordlessLine(entry.text, fromHost),
   }));
   return { ...conversation, digest, turns };
 };

@@ -11,6 +11,7 @@
  */
 import type { Clock } from '../lifecycle/clock.js';
 import type { Origin } from '../mail/origin.js';
+import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { onTheClock, readEvery, readUntil, runsUntil, type Every } from './recurrence.js';
 import { advanceRun, firstRun, resumedAt } from './run-times.js';
 import { describeWakeUp, everyOf, isCheck, isTrigger, type WakeUp } from './wake-up-record.js';
@@ -131,11 +132,16 @@ const makeScheduleTool =
     if (args.note.length > MAX_NOTE_CHARS)
       throw new Error(`note must be at most ${MAX_NOTE_CHARS} characters`);
     const end = untilText === undefined ? undefined : readUntil(untilText, now);
-    if (stored.length >= schedules.max) {
-      throw new Error(
-        `${stored.length} wake-ups are pending already, the most allowed (LAL_MAX_WAKE_UPS); cancel one first (schedule with cancel: "<id>")`,
-      );
-    }
+    // Each party its own slots: a peer filling its own never takes the HOST's (behaviour 9.12).
+    const full = slotRefusal({
+      held: stored.map(entry => partyOf(entry.origin, hostName)),
+      party: partyOf(origin, hostName),
+      max: schedules.max,
+      what: 'wake-ups are pending',
+      setting: 'LAL_MAX_WAKE_UPS',
+      free: 'cancel one first (schedule with cancel: "<id>")',
+    });
+    if (full !== undefined) throw new Error(full);
     const used = new Set(stored.map(entry => entry.id));
     let n = stored.length + 1;
     while (used.has(`w${n}`)) n += 1;
@@ -344,7 +350,18 @@ export const makeWakeUps = (options: {
       stored.forEach(timers.arm);
     },
     stop: timers.stop,
-    describe: () => stored.map(describeWakeUp),
+    describe: () => [
+      ...stored.map(describeWakeUp),
+      ...(stored.length === 0
+        ? []
+        : [
+            `per party (LAL_MAX_WAKE_UPS each): ${describeSlots(
+              stored.map(entry => partyOf(entry.origin, schedules.hostName)),
+              schedules.hostName,
+              schedules.max,
+            )}`,
+          ]),
+    ],
   };
 };
 harden(makeWakeUps);

@@ -7,6 +7,7 @@
 import { byOrigin } from './notices.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
+import { makePeerTurnHeld } from './peer-turns.js';
 
 export const makeNoticeTurns = (options: {
   parts: AgentParts;
@@ -15,6 +16,7 @@ export const makeNoticeTurns = (options: {
 }) => {
   const { parts, toolsFresh, finishWith } = options;
   const { quotaWaits, notices, turns } = parts;
+  const peerTurnHeld = makePeerTurnHeld(parts);
 
   const handleNotices = async (): Promise<void> => {
     const wait = quotaWaits.check();
@@ -25,6 +27,11 @@ export const makeNoticeTurns = (options: {
     const groups = byOrigin(notices.take());
     /* eslint-disable no-await-in-loop -- one turn per origin, in order: they share the conversation */
     for (const [index, { origin, notices: arrived }] of groups.entries()) {
+      // Another party's outcome is its turn: past its bounds, its outcomes wait (behaviour 9.12).
+      if (await peerTurnHeld(origin?.sender, { kind: 'notices' })) {
+        notices.putBack(arrived);
+        continue;
+      }
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
       await toolsFresh.beforeTurn();
       const outcome = await turns.serve(
