@@ -217,12 +217,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         mail: handleMail,
         notices: handleNotices,
         wake: handleWake,
-        forget: () =>
-          forgetConversation(parts.memory, parts.history, clock, log, {
-            helpers: parts.helpers,
-            wakeUps: parts.wakeUps,
-            hostName: parts.daemon.names.host,
-          }),
+        forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
     });

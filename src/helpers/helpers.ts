@@ -270,6 +270,61 @@ const startHelper = (
   });
 };
 
+/** The HOST's hand on the helpers running (list, cancel, forget()'s stop) and help()'s lines. */
+const makeHand = (setup: HelpersSetup, running: Map<string, Running>) => {
+  const { settings, clock } = setup;
+  const describe = () =>
+    [...running.values()].map(
+      ({ stored, calls }) =>
+        `${stored.id}: ${quoted(stored.task)}, given ${stored.granted.length === 0 ? 'nothing' : stored.granted.join(', ')}; ${calls} model call${calls === 1 ? '' : 's'}, ${ageOf(clock.now() - stored.startedAt)}${stored.origin === undefined ? '' : `, for ${stored.origin.sender} #${stored.origin.number}`}${stored.depth > 1 ? `, depth ${stored.depth}` : ''}`,
+    );
+
+  const describeWithSlots = () => {
+    const lines = describe();
+    if (lines.length === 0) return lines;
+    const parties = [...running.values()].map(each => partyOf(each.stored.origin, setup.hostName));
+    return [
+      ...lines,
+      `per party (LAL_MAX_HELPERS each): ${describeSlots(parties, setup.hostName, settings.max)}`,
+    ];
+  };
+
+  const control = (action: string, id: string | undefined): string => {
+    if (action === 'list') {
+      const lines = describeWithSlots();
+      return lines.length === 0 ? 'No helpers are running.' : lines.join('\n');
+    }
+    if (action !== 'cancel') throw new Error(`helpers: no action "${action}": use list or cancel`);
+    const run = id === undefined ? undefined : running.get(id);
+    if (run === undefined)
+      throw new Error(
+        `helpers: no helper ${JSON.stringify(id ?? '')} is running${running.size === 0 ? '' : ` (running: ${[...running.keys()].join(', ')})`}`,
+      );
+    const ended = cancelWithItsOwn(run.stored.id);
+    const own = ended.length - 1;
+    return `Cancelled ${run.stored.id}: ${quoted(run.stored.task)}${own === 0 ? '' : `, and the ${own} helper${own === 1 ? '' : 's'} it made (${ended.slice(1).join(', ')})`}; whoever made it is told.`;
+  };
+
+  /** Cancels a helper and every helper it made, theirs too; the ids ended, its own first. */
+  const cancelWithItsOwn = (id: string): string[] => {
+    const ended = [id];
+    for (let at = 0; at < ended.length; at += 1)
+      for (const each of running.values())
+        if (each.maker === ended[at] && !ended.includes(each.stored.id)) ended.push(each.stored.id);
+    for (const each of ended) running.get(each)?.cancel.abort();
+    return ended;
+  };
+
+  /** forget(): every helper works for a turn being forgotten; each is stopped and told as cancelled. */
+  const stopAll = (): number => {
+    const all = [...running.values()];
+    for (const each of all) each.cancel.abort();
+    return all.length;
+  };
+
+  return { describe: describeWithSlots, control, stopAll };
+};
+
 export const makeHelpers = (setup: HelpersSetup): Helpers => {
   const { store, settings, clock } = setup;
   const running = new Map<string, Running>();
@@ -377,54 +432,7 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
       });
     };
 
-  const describe = () =>
-    [...running.values()].map(
-      ({ stored, calls }) =>
-        `${stored.id}: ${quoted(stored.task)}, given ${stored.granted.length === 0 ? 'nothing' : stored.granted.join(', ')}; ${calls} model call${calls === 1 ? '' : 's'}, ${ageOf(clock.now() - stored.startedAt)}${stored.origin === undefined ? '' : `, for ${stored.origin.sender} #${stored.origin.number}`}${stored.depth > 1 ? `, depth ${stored.depth}` : ''}`,
-    );
-
-  const describeWithSlots = () => {
-    const lines = describe();
-    if (lines.length === 0) return lines;
-    const parties = [...running.values()].map(each => partyOf(each.stored.origin, setup.hostName));
-    return [
-      ...lines,
-      `per party (LAL_MAX_HELPERS each): ${describeSlots(parties, setup.hostName, settings.max)}`,
-    ];
-  };
-
-  const control = (action: string, id: string | undefined): string => {
-    if (action === 'list') {
-      const lines = describeWithSlots();
-      return lines.length === 0 ? 'No helpers are running.' : lines.join('\n');
-    }
-    if (action !== 'cancel') throw new Error(`helpers: no action "${action}": use list or cancel`);
-    const run = id === undefined ? undefined : running.get(id);
-    if (run === undefined)
-      throw new Error(
-        `helpers: no helper ${JSON.stringify(id ?? '')} is running${running.size === 0 ? '' : ` (running: ${[...running.keys()].join(', ')})`}`,
-      );
-    const ended = cancelWithItsOwn(run.stored.id);
-    const own = ended.length - 1;
-    return `Cancelled ${run.stored.id}: ${quoted(run.stored.task)}${own === 0 ? '' : `, and the ${own} helper${own === 1 ? '' : 's'} it made (${ended.slice(1).join(', ')})`}; whoever made it is told.`;
-  };
-
-  /** Cancels a helper and every helper it made, theirs too; the ids ended, its own first. */
-  const cancelWithItsOwn = (id: string): string[] => {
-    const ended = [id];
-    for (let at = 0; at < ended.length; at += 1)
-      for (const each of running.values())
-        if (each.maker === ended[at] && !ended.includes(each.stored.id)) ended.push(each.stored.id);
-    for (const each of ended) running.get(each)?.cancel.abort();
-    return ended;
-  };
-
-  /** forget(): every helper works for a turn being forgotten; each is stopped and told as cancelled. */
-  const stopAll = (): number => {
-    const all = [...running.values()];
-    for (const each of all) each.cancel.abort();
-    return all.length;
-  };
+  const hand = makeHand(setup, running);
 
   const reportLost = () => {
     for (const stored of store.running.splice(0, store.running.length)) {
@@ -439,6 +447,6 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
   const workFor = (number: bigint) =>
     [...running.values()].some(({ stored }) => stored.origin?.number === String(number));
 
-  return { makerFor, workFor, describe: describeWithSlots, control, reportLost, stopAll };
+  return { makerFor, workFor, reportLost, ...hand };
 };
 harden(makeHelpers);

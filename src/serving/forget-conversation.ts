@@ -9,27 +9,18 @@ import type { Clock } from '../lifecycle/clock.js';
 import { emptyConversationInPlace } from '../history/conversation.js';
 import { emptyThreadsInPlace } from '../history/threads.js';
 import type { Log } from '../log/log.js';
-import type { Memory } from '../memory/agent-memory.js';
-import type { HistoryArchive } from '../recall/history-archive.js';
 import { emptyUsage } from '../usage/usage-ledger.js';
-import type { Helpers } from '../helpers/helpers.js';
-import type { WakeUps } from '../schedule/wake-ups.js';
+import type { AgentParts } from './agent-parts.js';
 import { partyOf } from '../peers/party-slots.js';
 
-/** What the forgotten turns set going, ended with them. */
-interface SetGoing {
-  helpers: Pick<Helpers, 'stopAll'>;
-  wakeUps: Pick<WakeUps, 'revoke'>;
-  hostName: string;
-}
-
 /** Ends the helpers and the wake-ups not the HOST's alone; what it says of them. */
-const endWhatTheySetGoing = (memory: Memory, going: SetGoing): string => {
-  const helpers = going.helpers.stopAll();
-  const theirs = memory.wakeUps.filter(
-    entry => partyOf(entry.origin, going.hostName) !== going.hostName || entry.read !== undefined,
+const endWhatTheySetGoing = (parts: ForgetParts): string => {
+  const helpers = parts.helpers.stopAll();
+  const hostName = parts.daemon.names.host;
+  const theirs = parts.memory.wakeUps.filter(
+    entry => partyOf(entry.origin, hostName) !== hostName || entry.read !== undefined,
   );
-  for (const entry of theirs) going.wakeUps.revoke(entry.id);
+  for (const entry of theirs) parts.wakeUps.revoke(entry.id);
   const ended = [
     ...(helpers === 0 ? [] : [`${helpers} helper${helpers === 1 ? '' : 's'} stopped`]),
     ...(theirs.length === 0
@@ -41,14 +32,16 @@ const endWhatTheySetGoing = (memory: Memory, going: SetGoing): string => {
   return ended.length === 0 ? '' : ` ${ended.join('; ')}.`;
 };
 
+/** What forget() clears and ends. */
+type ForgetParts = Pick<AgentParts, 'memory' | 'history' | 'helpers' | 'wakeUps' | 'daemon'>;
+
 export const forgetConversation = async (
-  memory: Memory,
-  history: Pick<HistoryArchive, 'forget'>,
+  parts: ForgetParts,
   clock: Clock,
   log: Log,
-  going?: SetGoing,
 ): Promise<string> => {
-  const ended = going === undefined ? '' : endWhatTheySetGoing(memory, going);
+  const { memory, history } = parts;
+  const ended = endWhatTheySetGoing(parts);
   const turnsForgotten = memory.conversation.turns.length;
   await history.forget();
   const calls = Object.values(memory.usage.byModel).reduce((sum, usage) => sum + usage.calls, 0);

@@ -137,11 +137,13 @@ const obeyAll = (request: RecordedRequest) => {
   if (next !== undefined) return callTool(next.name, next.arguments);
   // Only a message is answered (a wake-up's, an outcome's or a helper's turn ends without a word),
   // echoing the message's token, so whoever waits for its answer knows it.
-  const notice = /^Message #(\d+) from [^:]+: .*?(\[k\d+\])?$/ms.exec(messages[start]?.content ?? '');
+  const text = messages[start]?.content ?? '';
+  const notice = /^Message #(\d+) from [^:]+: /m.exec(text);
   if (notice === null || [...done].some(key => key.startsWith('reply '))) return say('');
+  const token = /\[k\d+\]/.exec(text.slice(notice.index))?.[0];
   return callTool('reply', {
     messageNumber: Number(notice[1]),
-    strings: [`ok ${notice[2] ?? ''}`.trim()],
+    strings: [token === undefined ? 'ok' : `ok ${token}`],
   });
 };
 
