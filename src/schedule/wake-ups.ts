@@ -86,6 +86,8 @@ export interface WakeUps {
   /** Disarms every timer (on cancel). */
   stop(): void;
   describe(): string[];
+  /** For help(): each party's count against its bound (behaviour 9.12); none when there is none. */
+  parties(): string[];
   /** The HOST's hand: set one aside, take it up again, or end it. Returns what was done. */
   pause(id: string): string;
   resume(id: string): string;
@@ -350,9 +352,9 @@ export const makeWakeUps = (options: {
       stored.forEach(timers.arm);
     },
     stop: timers.stop,
-    describe: () => [
-      ...stored.map(describeWakeUp),
-      ...(stored.length === 0
+    describe: () => stored.map(describeWakeUp),
+    parties: () =>
+      stored.length === 0
         ? []
         : [
             `per party (LAL_MAX_WAKE_UPS each): ${describeSlots(
@@ -360,8 +362,7 @@ export const makeWakeUps = (options: {
               schedules.hostName,
               schedules.max,
             )}`,
-          ]),
-    ],
+          ],
   };
 };
 harden(makeWakeUps);
