@@ -12,14 +12,13 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { E } from '@endo/far';
-import { makeMailHost, DAEMON_PROFILES, type DaemonProfile } from '../sim/mail-host/index.js';
+import { DAEMON_PROFILES, type DaemonProfile } from '../sim/mail-host/index.js';
 import { asMessages, textOf, waitForMessage, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
-import { mailAs, providePeer } from './support/among-others.js';
+import { mailAs, startFaeWithFetch } from './support/among-others.js';
 import { makeObedientProvider, order, pageToRead, SECRETS } from './support/obedient-model.js';
 import { makeManualClock, type ManualClock } from './support/manual-clock.js';
 
-const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
 const { start } = useAgents();
 const MIN = 60_000;
 
@@ -52,26 +51,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('time' as const) }),
 );
 
-const startFae = async (clock: ManualClock, profile: DaemonProfile) => {
-  const host = makeMailHost({ profile });
-  await E(host.host).makeUnconfined('worker-fetch', oddToolUrl, {
-    resultName: 'fetch',
-    env: { TOOL_NAME: 'fetch', SCHEMA: 'ok' },
-  });
-  return start({
-    host,
-    persona: 'fae',
-    clock,
-    provider: makeObedientProvider(),
-    introducedNames: { fetch: 'fetch' },
-    prepare: async (_host, name) => {
-      for (const peer of ['alice', 'mallory']) {
-        await providePeer(host, name, peer);
-        await E(host.host).copy([peer], [`profile-for-${name}`, peer]);
-      }
-    },
-  });
-};
+const startFae = (clock: ManualClock, profile: DaemonProfile) =>
+  startFaeWithFetch(start, profile, { clock, provider: makeObedientProvider() });
 
 const packagesOf = async (run: AgentRun, who: string) =>
   asMessages(await E(run.host.guest(who).powers).listMessages()).filter(

@@ -45,6 +45,17 @@ describe('party slots', () => {
       ['zed', 1],
     ]);
     expect(countByParty(['bob', 'bob'], 'HOST')).toEqual([['bob', 2]]);
+    // The HOST first even where its name sorts last.
+    expect(countByParty(['amy', 'zhost', 'bob', 'amy'], 'zhost')).toEqual([
+      ['zhost', 1],
+      ['amy', 2],
+      ['bob', 1],
+    ]);
+    expect(countByParty(['bob', 'zhost', 'amy'], 'zhost')).toEqual([
+      ['zhost', 1],
+      ['amy', 1],
+      ['bob', 1],
+    ]);
     expect(describeSlots(['mallory', 'HOST', 'mallory'], 'HOST', 4)).toBe(
       'HOST 1 of 4, mallory 2 of 4',
     );

@@ -17,9 +17,9 @@ export const countByParty = (
 ): [party: string, count: number][] => {
   const counts = new Map<string, number>();
   for (const party of parties) counts.set(party, (counts.get(party) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) =>
-    a === hostName ? -1 : b === hostName ? 1 : a < b ? -1 : a > b ? 1 : 0,
-  );
+  // The HOST first; a party is counted once, so no two names are equal.
+  const rank = (party: string) => (party === hostName ? 0 : 1);
+  return [...counts].sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : 1));
 };
 harden(countByParty);
 
