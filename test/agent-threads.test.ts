@@ -91,7 +91,7 @@ describe.each(DAEMON_PROFILES)('each correspondent its own thread, on the %s dae
     const answer = await waitForMessage(
       run.host,
       message => message.type === 'package' && /^Found: /.test(textOf(message)),
-      { who: 'bob', timeoutMs: 10_000 },
+      { who: 'bob' },
     );
     // bob's turn asked recall and answered with it: two requests, neither holding the HOST's words.
     const bobRequests = chats().slice(hostRequests);
@@ -117,7 +117,7 @@ describe.each(DAEMON_PROFILES)('each correspondent its own thread, on the %s dae
 
     // The HOST's turn sees everything: its own words and bob's question, and its recall finds the PIN.
     await run.send('What did I say about the bank PIN?');
-    const hostAnswer = await run.reply(/^Found: /, 10_000);
+    const hostAnswer = await run.reply(/^Found: /);
     expect(textOf(hostAnswer)).toContain('4921');
     const hostTurn = JSON.stringify(chats().at(-1)!.body);
     expect(hostTurn).toContain(HOST_WORDS);
@@ -160,7 +160,7 @@ describe('each thread its own digest, trimmed in blocks (behaviour 3.7, 9.1)', (
           message.type === 'package' &&
           textOf(message) === 'Noted.' &&
           !bobAnswered.has(String(message.number)),
-        { who: 'bob', timeoutMs: 10_000 },
+        { who: 'bob' },
       );
       bobAnswered.add(String(answer.number));
       bobBodies.push(

@@ -4,22 +4,26 @@
  */
 import type { Persona } from '../../src/config/config.js';
 
-interface CliArgs {
+export interface CliArgs {
   persona: Persona;
   help: boolean;
   /** Show the agent's own log lines on screen too. */
   verbose: boolean;
   /** Start with nothing kept from earlier runs. */
   fresh: boolean;
+  /** Think with the scripted model double, started in this process. */
+  demo: boolean;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--fresh] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--demo] [--fresh] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
+  '  --demo             think with a scripted model double started here (no model needed;',
+  '                     `npm run model-double` serves the same one for a daemon)',
   '  --fresh            start clean: forget what earlier runs kept in the state folder',
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
@@ -52,7 +56,13 @@ export const parseCliArgs = (
       ok: false,
       error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}`,
     };
-  const args: CliArgs = { persona: fromEnv, help: false, verbose: false, fresh: false };
+  const args: CliArgs = {
+    persona: fromEnv,
+    help: false,
+    verbose: false,
+    fresh: false,
+    demo: false,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [flag, inline] =
@@ -70,6 +80,9 @@ export const parseCliArgs = (
         break;
       case '--fresh':
         args.fresh = true;
+        break;
+      case '--demo':
+        args.demo = true;
         break;
       case '--persona': {
         const value = inline ?? argv[(index += 1)];
