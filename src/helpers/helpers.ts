@@ -134,7 +134,8 @@ const originOf = (stored: StoredHelper): Origin | undefined =>
     ? undefined
     : { number: BigInt(stored.origin.number), sender: stored.origin.sender };
 
-const quoted = (task: string) => JSON.stringify(cut(task, TASK_SHOWN));
+// The task is the model's words, in the agent's own messages and lists: hidden characters escaped.
+const quoted = (task: string) => showHidden(JSON.stringify(cut(task, TASK_SHOWN)));
 
 /** The notice a helper's end is told in: its first word says how it ended. */
 const endNotice = (
@@ -217,7 +218,7 @@ const startHelper = (
   // What its maker had read may have written its task: it starts as tainted as its maker.
   if (read !== undefined) taint.note(read);
   // The task is the model's words, inside the agent's own approval request: escaped and marked (behaviour 9.12).
-  const by = `${setup.agentName}'s helper ${stored.id} (task, in the model's words: ${showHidden(quoted(stored.task))})`;
+  const by = `${setup.agentName}'s helper ${stored.id} (task, in the model's words: ${quoted(stored.task)})`;
   const context: BuiltinContext = {
     powers: narrowedPowers(setup.powers, grant.paths) as unknown as PowersRef,
     nameOf: setup.nameOf,
