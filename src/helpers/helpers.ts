@@ -42,12 +42,12 @@ import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 import { showHidden } from '../encoding/show-hidden.js';
+import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
 import type { HelperSettings } from './helper-settings.js';
 import type { HelperStore, StoredHelper } from './helper-store.js';
 import { narrowedPowers } from './narrowed-powers.js';
-import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 
 const TASK_SHOWN = 120;
