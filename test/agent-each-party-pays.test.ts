@@ -154,6 +154,31 @@ describe.each(DAEMON_PROFILES)('each party pays its own way (%s daemon)', profil
     );
   });
 
+  test("the model's words in the agent's own lists reach the HOST escaped: a note, a task", async () => {
+    const words = 'check \u202Eeman ym\u202C now';
+    const run = await startFae(
+      profile,
+      {},
+      routed(
+        () => request => {
+          const result = lastResult(request);
+          if (result.includes('"helperId"')) return replyTo(request, 'done');
+          return result.includes('"scheduled"')
+            ? callTool('mail', { op: 'helper', description: words, grant: [] })
+            : callTool('schedule', { note: words, delaySeconds: 3600 });
+        },
+        () => hanging,
+      ),
+    );
+    await run.send('remind me and start a helper');
+    await run.reply('done');
+    const escaped = 'check \\u{202E}eman ym\\u{202C} now';
+    for (const listed of [await run.schedules(), await run.helpers(), await run.help()]) {
+      expect(listed).not.toContain('\u202E');
+      expect(listed).toContain(escaped);
+    }
+  });
+
   test("an outcome turn is the peer's turn: one message cannot buy an endless chain of helpers", async () => {
     let peerTurns = 0;
     const run = await startFae(

@@ -42,12 +42,12 @@ import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { describeError } from '../../providers/describe-error.js';
 import { showHidden } from '../encoding/show-hidden.js';
+import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
 import type { HelperSettings } from './helper-settings.js';
 import type { HelperStore, StoredHelper } from './helper-store.js';
 import { narrowedPowers } from './narrowed-powers.js';
-import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 
 const TASK_SHOWN = 120;
@@ -134,7 +134,8 @@ const originOf = (stored: StoredHelper): Origin | undefined =>
     ? undefined
     : { number: BigInt(stored.origin.number), sender: stored.origin.sender };
 
-const quoted = (task: string) => JSON.stringify(cut(task, TASK_SHOWN));
+// The task is the model's words, in the agent's own messages and lists: hidden characters escaped.
+const quoted = (task: string) => showHidden(JSON.stringify(cut(task, TASK_SHOWN)));
 
 /** The notice a helper's end is told in: its first word says how it ended. */
 const endNotice = (
@@ -217,7 +218,7 @@ const startHelper = (
   // What its maker had read may have written its task: it starts as tainted as its maker.
   if (read !== undefined) taint.note(read);
   // The task is the model's words, inside the agent's own approval request: escaped and marked (behaviour 9.12).
-  const by = `${setup.agentName}'s helper ${stored.id} (task, in the model's words: ${showHidden(quoted(stored.task))})`;
+  const by = `${setup.agentName}'s helper ${stored.id} (task, in the model's words: ${quoted(stored.task)})`;
   const context: BuiltinContext = {
     powers: narrowedPowers(setup.powers, grant.paths) as unknown as PowersRef,
     nameOf: setup.nameOf,

@@ -10,6 +10,7 @@
  */
 import { holdKey } from '../lifecycle/holds.js';
 import { cut } from '../mail/message-record.js';
+import { showHidden } from '../encoding/show-hidden.js';
 import type { QuotaWait } from '../usage/hourly-quota.js';
 import { heartbeatNotice, readOfSchedules, wakeUpNotice } from '../schedule/wake-ups.js';
 import { originOf, type WakeUp } from '../schedule/wake-up-record.js';
@@ -42,7 +43,7 @@ export const makeWakeTurns = (options: {
     const what =
       id === HEARTBEAT_ID
         ? 'The heartbeat'
-        : `Wake-up ${id}${entry === undefined ? '' : ` (${JSON.stringify(cut(entry.note, 80))})`}`;
+        : `Wake-up ${id}${entry === undefined ? '' : ` (${showHidden(JSON.stringify(cut(entry.note, 80)))})`}`;
     await tell(
       entry === undefined ? undefined : originOf(entry),
       `${what} is postponed: this hour's budget is spent (${wait.reason}). It runs at ${new Date(wait.until).toISOString()}, once, whatever fell due meanwhile.`,
