@@ -145,6 +145,16 @@ const modules = [
     tests: ['test/parties-facets.test.ts', 'test/policy-powers-given.test.ts'],
   },
   {
+    name: 'labels',
+    mutate: ['src/history/word-labels.ts'],
+    tests: ['test/history-word-labels.test.ts', 'test/history-threads.test.ts'],
+  },
+  {
+    name: 'party-slots',
+    mutate: ['src/peers/party-slots.ts'],
+    tests: ['test/peers-party-slots.test.ts'],
+  },
+  {
     name: 'work-queue',
     mutate: ['src/serving/work-queue.ts'],
     tests: ['test/work-queue.test.ts', 'test/serving-loop.test.ts'],

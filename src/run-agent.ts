@@ -241,7 +241,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         mail: handleMail,
         notices: handleNotices,
         wake: handleWake,
-        forget: () => forgetConversation(parts.memory, parts.history, clock, log),
+        forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
     });

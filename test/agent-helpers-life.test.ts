@@ -263,7 +263,7 @@ describe.each(DAEMON_PROFILES)(
       await run.reply('helper made for: Multiply 6 by 7');
       const request = await waitForMessage(run.host, message => message.type === 'request');
       expect(request.description).toMatch(
-        /^While serving message #\d+ from (HOST|@host), Fae's helper h1 \(task "Multiply 6 by 7"\) asks to call math /,
+        /^While serving message #\d+ from (HOST|@host), Fae's helper h1 \(task, in the model's words: "Multiply 6 by 7"\) asks to call math /,
       );
       await asked;
     });

@@ -159,7 +159,7 @@ describe('wake-ups (the schedule tool)', () => {
     expect(results[1]).toMatch(/has passed already/);
     expect(JSON.parse(results[2]!)).toMatchObject({ scheduled: 'w1' });
     expect(results[3]).toMatch(
-      /1 wake-ups are pending already, the most allowed \(LAL_MAX_WAKE_UPS\)/,
+      /1 wake-ups are pending already for \S+, the most each party may have \(LAL_MAX_WAKE_UPS\)/,
     );
   });
 });

@@ -8,7 +8,6 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
 import {
   asMessages,
@@ -18,33 +17,14 @@ import {
 } from './support/agent-harness.js';
 import { guest, hostRequests, turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
-import { mailAs, providePeer } from './support/among-others.js';
+import { mailAs, startFaeWithFetch } from './support/among-others.js';
 import { DAEMON_PROFILES, type DaemonProfile } from '../sim/mail-host/profile.js';
-
-const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
 
 const { start } = useAgents();
 
 /** Fae with a `fetch` FaeTool the HOST installed, alice and mallory as other guests it knows by name. */
-const startFae = async (profile: DaemonProfile, env: Record<string, string> = {}) => {
-  const host = makeMailHost({ profile });
-  await E(host.host).makeUnconfined('worker-fetch', oddToolUrl, {
-    resultName: 'fetch',
-    env: { TOOL_NAME: 'fetch', SCHEMA: 'ok' },
-  });
-  return start({
-    host,
-    persona: 'fae',
-    env,
-    introducedNames: { fetch: 'fetch' },
-    prepare: async (_host, name) => {
-      for (const peer of ['alice', 'mallory']) {
-        await providePeer(host, name, peer);
-        await E(host.host).copy([peer], [`profile-for-${name}`, peer]);
-      }
-    },
-  });
-};
+const startFae = (profile: DaemonProfile, env: Record<string, string> = {}) =>
+  startFaeWithFetch(start, profile, { env });
 
 const inboxOf = async (run: Awaited<ReturnType<typeof startFae>>, who: string) =>
   asMessages(await E(run.host.guest(who).powers).listMessages()).filter(

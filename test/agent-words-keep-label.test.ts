@@ -9,7 +9,6 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool } from './support/scripted-provider.js';
 import {
   asMessages,
@@ -20,35 +19,17 @@ import {
 } from './support/agent-harness.js';
 import { guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
-import { mailAs, providePeer } from './support/among-others.js';
+import { mailAs, startFaeWithFetch } from './support/among-others.js';
 import { everShown, obedient, type Instruction } from './support/obedient-model.js';
 import { makeManualClock, type ManualClock } from './support/manual-clock.js';
 import { DAEMON_PROFILES, type DaemonProfile } from '../sim/mail-host/profile.js';
 
-const oddToolUrl = new URL('./support/odd-schema-tool.ts', import.meta.url).href;
 const { start } = useAgents();
 const MIN = 60_000;
 
 /** Fae with a `fetch` FaeTool the HOST installed (its result echoes what it was asked), alice and mallory known by name. */
-const startFae = async (profile: DaemonProfile, clock?: ManualClock) => {
-  const host = makeMailHost({ profile });
-  await E(host.host).makeUnconfined('worker-fetch', oddToolUrl, {
-    resultName: 'fetch',
-    env: { TOOL_NAME: 'fetch', SCHEMA: 'ok' },
-  });
-  return start({
-    host,
-    persona: 'fae',
-    ...(clock === undefined ? {} : { clock }),
-    introducedNames: { fetch: 'fetch' },
-    prepare: async (_host, name) => {
-      for (const peer of ['alice', 'mallory']) {
-        await providePeer(host, name, peer);
-        await E(host.host).copy([peer], [`profile-for-${name}`, peer]);
-      }
-    },
-  });
-};
+const startFae = (profile: DaemonProfile, clock?: ManualClock) =>
+  startFaeWithFetch(start, profile, clock === undefined ? {} : { clock });
 type Run = Awaited<ReturnType<typeof startFae>>;
 
 const packagesTo = async (run: Run, who: string) =>

@@ -141,7 +141,8 @@ export const makeApprovalGate = (options: {
     // Whom it serves first, before a long argument can push it out of view; the call as shown escaped (issue 30).
     const forWhom =
       origin === undefined ? '' : `While serving message #${origin.number} from ${origin.sender}, `;
-    const because = why === undefined ? '' : `, asked because ${why}`;
+    // What it says it read may hold a party's words (a label names a pet name, a note): escaped too.
+    const because = why === undefined ? '' : `, asked because ${showHidden(why)}`;
     const describe = (approvalId: string) =>
       `${forWhom}${by ?? agentName} asks to call ${showHidden(action)}${because} (approval ${approvalId}). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.`;
     const approvalId = asks.make('a', id => ({

@@ -87,7 +87,7 @@ export const LIMIT_SETTINGS = {
   maxWakeUps: {
     env: 'LAL_MAX_WAKE_UPS',
     default: 16,
-    doc: 'schedules of the `schedule` tool that may be active at once: one-shot wake-ups, recurring ones, triggers and heartbeat checks together',
+    doc: 'schedules of the `schedule` tool each party may have active at once: one-shot wake-ups, recurring ones, triggers and heartbeat checks together (the HOST its own, each peer its own: behaviour 9.12)',
   },
   // Two polite agents would thank each other for ever (AutoGen's max_consecutive_auto_reply is 10 too).
   maxPeerExchanges: {
@@ -199,7 +199,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_MAX_HELPERS',
     default: '4',
     read: 'readHelperSettings (src/helpers/helper-settings.ts)',
-    doc: "helper agents (mail's `helper` op, behaviour 7.9) running at once, at every depth together",
+    doc: "helper agents (mail's `helper` op, behaviour 7.9) each party may have running at once, at every depth together (the HOST's own, a peer's its own: behaviour 9.12)",
   },
   {
     env: 'LAL_HELPER_DEPTH',

@@ -8,7 +8,7 @@ import type { Env } from '../../providers/types.js';
 import { readPositiveInteger } from '../config/read-positive-integer.js';
 
 export interface HelperSettings {
-  /** Helpers running at once, all depths together. */
+  /** Helpers each party may have running at once, all depths together (src/peers/party-slots.ts). */
   max: number;
   /** A helper made by the agent is at depth 1; its own helpers at 2; none deeper. */
   depth: number;

@@ -38,6 +38,8 @@ import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import type { BuiltinContext } from '../agent-tools/builtin-context.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { describeError } from '../../providers/describe-error.js';
+import { showHidden } from '../encoding/show-hidden.js';
+import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
 import type { HelperSettings } from './helper-settings.js';
@@ -85,6 +87,8 @@ export interface Helpers {
   control(action: string, id: string | undefined): string;
   /** Helpers a stopped run left in the store: each told as UNKNOWN to whom it served, none run again. */
   reportLost(): void;
+  /** Stops every helper running (forget()); how many. */
+  stopAll(): number;
 }
 
 export interface HelpersSetup {
@@ -111,6 +115,8 @@ export interface HelpersSetup {
 
 interface Running {
   stored: StoredHelper;
+  /** The helper that made it, if a helper did: cancelling that one ends this one too. */
+  maker?: string;
   cancel: AbortController;
   calls: number;
   /** Its own helpers' results, shown before its next model call. */
@@ -125,7 +131,8 @@ const originOf = (stored: StoredHelper): Origin | undefined =>
     ? undefined
     : { number: BigInt(stored.origin.number), sender: stored.origin.sender };
 
-const quoted = (task: string) => JSON.stringify(cut(task, TASK_SHOWN));
+// The task is the model's words, in the agent's own messages and lists: hidden characters escaped.
+const quoted = (task: string) => showHidden(JSON.stringify(cut(task, TASK_SHOWN)));
 
 /** The notice a helper's end is told in: its first word says how it ended. */
 const endNotice = (
@@ -205,7 +212,8 @@ const startHelper = (
   const read = binding.taint.read();
   // What its maker had read may have written its task: it starts as tainted as its maker.
   if (read !== undefined) taint.note(read);
-  const by = `${setup.agentName}'s helper ${stored.id} (task ${quoted(stored.task)})`;
+  // The task is the model's words, inside the agent's own approval request: escaped and marked (behaviour 9.12).
+  const by = `${setup.agentName}'s helper ${stored.id} (task, in the model's words: ${quoted(stored.task)})`;
   const context: BuiltinContext = {
     powers: narrowedPowers(binding.facet.powers, grant.paths) as unknown as PowersRef,
     nameOf: setup.nameOf,
@@ -270,6 +278,61 @@ const startHelper = (
   });
 };
 
+/** The HOST's hand on the helpers running (list, cancel, forget()'s stop) and help()'s lines. */
+const makeHand = (setup: HelpersSetup, running: Map<string, Running>) => {
+  const { settings, clock } = setup;
+  const describe = () =>
+    [...running.values()].map(
+      ({ stored, calls }) =>
+        `${stored.id}: ${quoted(stored.task)}, given ${stored.granted.length === 0 ? 'nothing' : stored.granted.join(', ')}; ${calls} model call${calls === 1 ? '' : 's'}, ${ageOf(clock.now() - stored.startedAt)}${stored.origin === undefined ? '' : `, for ${stored.origin.sender} #${stored.origin.number}`}${stored.depth > 1 ? `, depth ${stored.depth}` : ''}`,
+    );
+
+  const describeWithSlots = () => {
+    const lines = describe();
+    if (lines.length === 0) return lines;
+    const parties = [...running.values()].map(each => partyOf(each.stored.origin, setup.hostName));
+    return [
+      ...lines,
+      `per party (LAL_MAX_HELPERS each): ${describeSlots(parties, setup.hostName, settings.max)}`,
+    ];
+  };
+
+  const control = (action: string, id: string | undefined): string => {
+    if (action === 'list') {
+      const lines = describeWithSlots();
+      return lines.length === 0 ? 'No helpers are running.' : lines.join('\n');
+    }
+    if (action !== 'cancel') throw new Error(`helpers: no action "${action}": use list or cancel`);
+    const run = id === undefined ? undefined : running.get(id);
+    if (run === undefined)
+      throw new Error(
+        `helpers: no helper ${JSON.stringify(id ?? '')} is running${running.size === 0 ? '' : ` (running: ${[...running.keys()].join(', ')})`}`,
+      );
+    const ended = cancelWithItsOwn(run.stored.id);
+    const own = ended.length - 1;
+    return `Cancelled ${run.stored.id}: ${quoted(run.stored.task)}${own === 0 ? '' : `, and the ${own} helper${own === 1 ? '' : 's'} it made (${ended.slice(1).join(', ')})`}; whoever made it is told.`;
+  };
+
+  /** Cancels a helper and every helper it made, theirs too; the ids ended, its own first. */
+  const cancelWithItsOwn = (id: string): string[] => {
+    const ended = [id];
+    for (let at = 0; at < ended.length; at += 1)
+      for (const each of running.values())
+        if (each.maker === ended[at] && !ended.includes(each.stored.id)) ended.push(each.stored.id);
+    for (const each of ended) running.get(each)?.cancel.abort();
+    return ended;
+  };
+
+  /** forget(): every helper works for a turn being forgotten; each is stopped and told as cancelled. */
+  const stopAll = (): number => {
+    const all = [...running.values()];
+    for (const each of all) each.cancel.abort();
+    return all.length;
+  };
+
+  return { describe: describeWithSlots, control, stopAll };
+};
+
 export const makeHelpers = (setup: HelpersSetup): Helpers => {
   const { store, settings, clock } = setup;
   const running = new Map<string, Running>();
@@ -299,10 +362,16 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
     async ask => {
       const { model } = setup;
       if (!('provider' in model)) throw new Error(`no model to run a helper: ${model.problem}`);
-      if (running.size >= settings.max)
-        throw new Error(
-          `${running.size} helpers are running already, the most at once (LAL_MAX_HELPERS): wait for one to end`,
-        );
+      // Each party its own slots: a peer's helpers never take the HOST's (behaviour 9.12).
+      const full = slotRefusal({
+        held: [...running.values()].map(each => partyOf(each.stored.origin, setup.hostName)),
+        party: partyOf(binding.origin, setup.hostName),
+        max: settings.max,
+        what: 'helpers are running',
+        setting: 'LAL_MAX_HELPERS',
+        free: 'wait for one to end',
+      });
+      if (full !== undefined) throw new Error(full);
       const budget = readHelperBudget(ask.grant.filter(isBudgetItem), {
         modelCalls: setup.limits.maxModelCalls,
         ms: settings.seconds * 1000,
@@ -321,7 +390,13 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
         startedAt: clock.now(),
         depth: binding.depth + 1,
       };
-      const run: Running = { stored, cancel: new AbortController(), calls: 0, inbox: [] };
+      const run: Running = {
+        stored,
+        ...(binding.maker === undefined ? {} : { maker: binding.maker }),
+        cancel: new AbortController(),
+        calls: 0,
+        inbox: [],
+      };
       store.running.push(stored);
       running.set(stored.id, run);
       // In the background: the turn that made it goes on (behaviour 7.9).
@@ -365,26 +440,7 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
       });
     };
 
-  const describe = () =>
-    [...running.values()].map(
-      ({ stored, calls }) =>
-        `${stored.id}: ${quoted(stored.task)}, given ${stored.granted.length === 0 ? 'nothing' : stored.granted.join(', ')}; ${calls} model call${calls === 1 ? '' : 's'}, ${ageOf(clock.now() - stored.startedAt)}${stored.origin === undefined ? '' : `, for ${stored.origin.sender} #${stored.origin.number}`}${stored.depth > 1 ? `, depth ${stored.depth}` : ''}`,
-    );
-
-  const control = (action: string, id: string | undefined): string => {
-    if (action === 'list') {
-      const lines = describe();
-      return lines.length === 0 ? 'No helpers are running.' : lines.join('\n');
-    }
-    if (action !== 'cancel') throw new Error(`helpers: no action "${action}": use list or cancel`);
-    const run = id === undefined ? undefined : running.get(id);
-    if (run === undefined)
-      throw new Error(
-        `helpers: no helper ${JSON.stringify(id ?? '')} is running${running.size === 0 ? '' : ` (running: ${[...running.keys()].join(', ')})`}`,
-      );
-    run.cancel.abort();
-    return `Cancelled ${run.stored.id}: ${quoted(run.stored.task)}; whoever made it is told.`;
-  };
+  const hand = makeHand(setup, running);
 
   const reportLost = () => {
     for (const stored of store.running.splice(0, store.running.length)) {
@@ -399,6 +455,6 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
   const workFor = (number: bigint) =>
     [...running.values()].some(({ stored }) => stored.origin?.number === String(number));
 
-  return { makerFor, workFor, describe, control, reportLost };
+  return { makerFor, workFor, reportLost, ...hand };
 };
 harden(makeHelpers);

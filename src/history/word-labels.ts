@@ -65,7 +65,7 @@ export const keepOnlyHostsWords = (turn: Turn): void => {
   const line = `[Then, after reading ${label.read}, which did not come from the HOST, the agent did: ${deedsOf(turn.messages.slice(label.from))}. Those words are kept out of later turns; mail recall shows them, labelled.]`;
   if (label.from === 0) {
     // Its title quotes the labelled opening (a wake-up's note, an outcome): only its kind stays.
-    turn.title = `${turn.title.split(/[:"]/)[0]!.trim()} (labelled: ${label.read})`;
+    turn.title = `${turn.title.split(/[:"]/)[0]!} (labelled: ${label.read})`;
     turn.messages = [{ role: 'user', content: `${turn.title}: ${line}` }];
   } else {
     turn.messages = [...kept, { role: 'assistant', content: line }];
@@ -85,7 +85,7 @@ export const whatHappenedFor = (
   at: number,
 ): string => {
   const about = number === undefined ? `${party}'s` : `${party}'s message #${number}`;
-  const kind = number === undefined ? ` (${turn.title.split(/[:"]/)[0]!.trim()})` : '';
+  const kind = number === undefined ? ` (${turn.title.split(/[:"]/)[0]!})` : '';
   return `[${new Date(at).toISOString()}: a turn for ${about}${kind}, in their own thread; the agent did: ${deedsOf(turn.messages)}. Their words are not shown here; mail recall shows them, labelled.]`;
 };
 harden(whatHappenedFor);
@@ -96,13 +96,12 @@ harden(BEFORE_LABELS);
 
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
-/** A digest line without the words it quoted, but the HOST's own message. */
-const wordlessLine = (text: string, hostName: string): string => {
+/** A digest line without the words it quoted, but the HOST's own message (`fromHost` reads its title). */
+const wordlessLine = (text: string, fromHost: RegExp): string => {
   const arrow = text.indexOf(' → ');
   const head = arrow < 0 ? text : text.slice(0, arrow);
   const tail = arrow < 0 ? '' : text.slice(arrow);
-  const hosts = head.startsWith(`#`) && head.includes(` from ${hostName}: `);
-  return (hosts ? head : head.replace(QUOTED, '…')) + tail.replace(QUOTED, '…');
+  return (fromHost.test(head) ? head : head.replace(QUOTED, '…')) + tail.replace(QUOTED, '…');
 };
 
 /**
@@ -125,7 +124,7 @@ export const keepOnlyHostsWordsOfOldStore = (
   });
   const digest = conversation.digest.map(entry => ({
     ...entry,
-    text: wordlessLine(entry.text, hostName),
+    text: wordlessLine(entry.text, fromHost),
   }));
   return { ...conversation, digest, turns };
 };

@@ -24,6 +24,8 @@ export interface NoticeQueue {
   take(): Notice[];
   /** Whether a notice about this message waits to be shown (its message must stay answerable). */
   waitsFor(number: bigint): boolean;
+  /** Puts taken notices back without starting a turn for them (their party is held; its release brings them). */
+  putBack(notices: readonly Notice[]): void;
   /** Takes only the notices about this message (or, for undefined, those about none): a turn sees its own outcomes. */
   takeFor(origin: Origin | undefined): Notice[];
   /** Takes the notices about the message the first queued notice is about (none: an empty list). */

@@ -5,6 +5,7 @@
  */
 import type { Origin } from '../mail/origin.js';
 import { readEvery, type Every } from './recurrence.js';
+import { showHidden } from '../encoding/show-hidden.js';
 
 /** As stored: the origin's number is a string (JSON has no bigint). */
 export interface WakeUp {
@@ -91,8 +92,9 @@ harden(isTrigger);
 
 /** Its line in help() and the controller's list. */
 export const describeWakeUp = (entry: WakeUp): string => {
-  const note = JSON.stringify(
-    entry.note.length > 120 ? `${entry.note.slice(0, 120)}…` : entry.note,
+  // The note is the model's words, shown to the HOST: hidden characters escaped (behaviour 9.12).
+  const note = showHidden(
+    JSON.stringify(entry.note.length > 120 ? `${entry.note.slice(0, 120)}…` : entry.note),
   );
   const who = entry.origin?.sender ?? 'HOST';
   if (entry.every === undefined)

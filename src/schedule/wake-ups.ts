@@ -11,6 +11,7 @@
  */
 import type { Clock } from '../lifecycle/clock.js';
 import type { Origin } from '../mail/origin.js';
+import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { onTheClock, readEvery, readUntil, runsUntil, type Every } from './recurrence.js';
 import { advanceRun, firstRun, resumedAt } from './run-times.js';
 import { describeWakeUp, everyOf, isCheck, isTrigger, type WakeUp } from './wake-up-record.js';
@@ -85,6 +86,8 @@ export interface WakeUps {
   /** Disarms every timer (on cancel). */
   stop(): void;
   describe(): string[];
+  /** For help(): each party's count against its bound (behaviour 9.12); none when there is none. */
+  parties(): string[];
   /** The HOST's hand: set one aside, take it up again, or end it. Returns what was done. */
   pause(id: string): string;
   resume(id: string): string;
@@ -131,11 +134,16 @@ const makeScheduleTool =
     if (args.note.length > MAX_NOTE_CHARS)
       throw new Error(`note must be at most ${MAX_NOTE_CHARS} characters`);
     const end = untilText === undefined ? undefined : readUntil(untilText, now);
-    if (stored.length >= schedules.max) {
-      throw new Error(
-        `${stored.length} wake-ups are pending already, the most allowed (LAL_MAX_WAKE_UPS); cancel one first (schedule with cancel: "<id>")`,
-      );
-    }
+    // Each party its own slots: a peer filling its own never takes the HOST's (behaviour 9.12).
+    const full = slotRefusal({
+      held: stored.map(entry => partyOf(entry.origin, hostName)),
+      party: partyOf(origin, hostName),
+      max: schedules.max,
+      what: 'wake-ups are pending',
+      setting: 'LAL_MAX_WAKE_UPS',
+      free: 'cancel one first (schedule with cancel: "<id>")',
+    });
+    if (full !== undefined) throw new Error(full);
     const used = new Set(stored.map(entry => entry.id));
     let n = stored.length + 1;
     while (used.has(`w${n}`)) n += 1;
@@ -345,6 +353,16 @@ export const makeWakeUps = (options: {
     },
     stop: timers.stop,
     describe: () => stored.map(describeWakeUp),
+    parties: () =>
+      stored.length === 0
+        ? []
+        : [
+            `per party (LAL_MAX_WAKE_UPS each): ${describeSlots(
+              stored.map(entry => partyOf(entry.origin, schedules.hostName)),
+              schedules.hostName,
+              schedules.max,
+            )}`,
+          ],
   };
 };
 harden(makeWakeUps);

@@ -308,7 +308,7 @@ const assembleWakeUps = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memor
     changed: path => wakeUps.changed(path),
   });
   watch = following;
-  status.section('Wake-ups', () => wakeUps.describe());
+  status.section('Wake-ups', () => [...wakeUps.describe(), ...wakeUps.parties()]);
   return { wakeUps, watch: following };
 };
 

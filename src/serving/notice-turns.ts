@@ -9,6 +9,7 @@
  */
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
+import { makePeerTurnHeld } from './peer-turns.js';
 
 export const makeNoticeTurns = (options: {
   parts: AgentParts;
@@ -19,6 +20,7 @@ export const makeNoticeTurns = (options: {
 }) => {
   const { parts, toolsFresh, finishWith, save } = options;
   const { quotaWaits, notices, turns } = parts;
+  const peerTurnHeld = makePeerTurnHeld(parts);
 
   const handleNotices = async (): Promise<void> => {
     const wait = quotaWaits.check();
@@ -27,8 +29,20 @@ export const makeNoticeTurns = (options: {
       return;
     }
     /* eslint-disable no-await-in-loop -- one turn per origin, in order: they share the conversation */
+    // Outcomes held for their party's bounds go back to the end of the queue, once a pass.
+    const held = new Set<unknown>();
     for (let arrived = notices.takeNext(); arrived.length > 0; arrived = notices.takeNext()) {
       const origin = arrived[0]!.origin;
+      if (held.has(origin?.number)) {
+        notices.putBack(arrived);
+        break;
+      }
+      // Another party's outcome is its turn: past its bounds, its outcomes wait (behaviour 9.12).
+      if (await peerTurnHeld(origin?.sender, { kind: 'notices' })) {
+        held.add(origin?.number);
+        notices.putBack(arrived);
+        continue;
+      }
       await save();
       const title = `outcome: ${arrived.map(notice => `${notice.id} ${notice.text.split(':')[0]}`).join(', ')}`;
       await toolsFresh.beforeTurn();

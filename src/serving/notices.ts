@@ -48,6 +48,10 @@ export const makeNoticeQueue = (onNotice: () => void, stored: StoredNotice[] = [
       mirror();
       onNotice();
     },
+    putBack(notices) {
+      queued.push(...notices);
+      mirror();
+    },
     take: () => {
       const taken = queued.splice(0, queued.length);
       mirror();

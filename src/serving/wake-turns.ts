@@ -10,12 +10,14 @@
  */
 import { holdKey } from '../lifecycle/holds.js';
 import { cut } from '../mail/message-record.js';
+import { showHidden } from '../encoding/show-hidden.js';
 import type { QuotaWait } from '../usage/hourly-quota.js';
 import { heartbeatNotice, readOfSchedules, wakeUpNotice } from '../schedule/wake-ups.js';
 import { originOf, type WakeUp } from '../schedule/wake-up-record.js';
 import { HEARTBEAT_ID } from '../schedule/wake-up-timers.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
+import { makePeerTurnHeld } from './peer-turns.js';
 
 /** A schedule set by a turn that had read what did not come from the HOST: its turn carries that label (behaviour 9.11). */
 const untrustedOf = (entries: readonly WakeUp[]): { untrusted?: string } => {
@@ -30,8 +32,9 @@ export const makeWakeTurns = (options: {
   save: () => Promise<void>;
 }) => {
   const { parts, toolsFresh, save } = options;
-  const { quotaWaits, holds, turns, wakeUps, tell, senders } = parts;
+  const { quotaWaits, holds, turns, wakeUps, tell } = parts;
   const hostName = parts.daemon.names.host;
+  const peerTurnHeld = makePeerTurnHeld(parts);
 
   const postpone = async (id: string, wait: QuotaWait): Promise<void> => {
     quotaWaits.hold({ kind: 'wake', id }, wait);
@@ -40,7 +43,7 @@ export const makeWakeTurns = (options: {
     const what =
       id === HEARTBEAT_ID
         ? 'The heartbeat'
-        : `Wake-up ${id}${entry === undefined ? '' : ` (${JSON.stringify(cut(entry.note, 80))})`}`;
+        : `Wake-up ${id}${entry === undefined ? '' : ` (${showHidden(JSON.stringify(cut(entry.note, 80)))})`}`;
     await tell(
       entry === undefined ? undefined : originOf(entry),
       `${what} is postponed: this hour's budget is spent (${wait.reason}). It runs at ${new Date(wait.until).toISOString()}, once, whatever fell due meanwhile.`,
@@ -48,19 +51,8 @@ export const makeWakeTurns = (options: {
   };
 
   /** A peer's schedule counts as that peer's turn: held past its bounds like its mail. */
-  const heldForPeer = async (entry: WakeUp, id: string): Promise<boolean> => {
-    const sender = entry.origin?.sender;
-    if (sender === undefined || sender === hostName) return false;
-    const key = parts.memory.senders.find(record => record.name === sender)?.key ?? sender;
-    const held = senders.check(key, false);
-    if (held === undefined) {
-      senders.served(key, sender, false);
-      return false;
-    }
-    const line = senders.hold(key, sender, held, { kind: 'wake', id });
-    if (line !== undefined) await tell(undefined, line);
-    return true;
-  };
+  const heldForPeer = (entry: WakeUp, id: string) =>
+    peerTurnHeld(entry.origin?.sender, { kind: 'wake', id });
 
   const heartbeat = async (): Promise<void> => {
     const due = wakeUps.takeChecks();

@@ -6,6 +6,7 @@
  */
 import { E } from '@endo/far';
 import type { AgentRun, StartOptions } from './agent-harness.js';
+import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { RecordedRequest } from './scripted-provider.js';
 
 /** Provides the guest `peer`, who knows the agent as its own name (run before the agent starts). */
@@ -50,3 +51,33 @@ export const toolResults = (request: RecordedRequest | undefined): string[] =>
 
 /** The last tool result the model read in this request. */
 export const lastResult = (request: RecordedRequest): string => toolResults(request).at(-1) ?? '';
+
+const oddToolUrl = new URL('./odd-schema-tool.ts', import.meta.url).href;
+
+/**
+ * Fae with a `fetch` FaeTool the HOST installed (its result echoes what it
+ * was asked: a page's words), alice and mallory other guests it knows by name.
+ */
+export const startFaeWithFetch = async (
+  start: (options: StartOptions) => Promise<AgentRun>,
+  profile: DaemonProfile,
+  options: Pick<StartOptions, 'env' | 'clock' | 'provider'> = {},
+): Promise<AgentRun> => {
+  const host = makeMailHost({ profile });
+  await E(host.host).makeUnconfined('worker-fetch', oddToolUrl, {
+    resultName: 'fetch',
+    env: { TOOL_NAME: 'fetch', SCHEMA: 'ok' },
+  });
+  return start({
+    ...options,
+    host,
+    persona: 'fae',
+    introducedNames: { fetch: 'fetch' },
+    prepare: async (_host, name) => {
+      for (const peer of ['alice', 'mallory']) {
+        await providePeer(host, name, peer);
+        await E(host.host).copy([peer], [`profile-for-${name}`, peer]);
+      }
+    },
+  });
+};

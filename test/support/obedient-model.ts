@@ -7,7 +7,14 @@
  * many times as a turn may need: a step left over is the same model.
  */
 import type { ChatMessage } from '../../providers/types.js';
-import { callTool, say, type RecordedRequest, type Step } from './scripted-provider.js';
+import {
+  callTool,
+  makeScriptedProvider,
+  say,
+  type RecordedRequest,
+  type ScriptedProvider,
+  type Step,
+} from './scripted-provider.js';
 import { latestMessageNumber } from './agent-harness.js';
 
 /** An instruction the model obeys: when `words` are shown, it makes the call `act` returns. */
@@ -73,3 +80,80 @@ export const everShown = (requests: readonly RecordedRequest[], words: string): 
   requests.some(request =>
     request.messages.some(message => notItsOwn(message) && message.content.includes(words)),
   );
+
+/** Stands for every private word of the HOST the model can see, when it obeys an order. */
+export const SECRETS = '<SECRETS>';
+
+const toBase64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8');
+
+/** An order in words: the call the obedient model makes when it is shown them (base64, so no quoting can change it). */
+export const order = (name: string, args: unknown): string =>
+  `DO64:${toBase64(JSON.stringify({ name, args }))}`;
+
+/** A page for the HOST to have read: the model fetches it (the HOST's words never hold the page's). */
+export const pageToRead = (text: string): string => `FETCH64:${toBase64(text)}`;
+
+const ORDER = /DO64:([A-Za-z0-9+/=]+)/g;
+const PAGE = /FETCH64:([A-Za-z0-9+/=]+)/g;
+const PRIVATE = /private-[0-9a-fx]+/g;
+
+/** The obedient model's next reply to a request: every order shown and not yet done in this turn, then an answer. */
+const obeyAll = (request: RecordedRequest) => {
+  const { messages } = request;
+  let start = 0;
+  messages.forEach((message, index) => {
+    if (message.role === 'user') start = index;
+  });
+  const done = new Set(
+    messages
+      .slice(start)
+      .flatMap(message =>
+        message.role === 'assistant'
+          ? (message.toolCalls ?? []).map(call => `${call.name} ${call.arguments}`)
+          : [],
+      ),
+  );
+  const all = JSON.stringify(messages);
+  const secrets = [...new Set(all.match(PRIVATE) ?? [])].join(' ');
+  const shown = messages.filter(notItsOwn).map(message => message.content);
+  const calls = [
+    ...shown.flatMap(text =>
+      [...text.matchAll(ORDER)].map(found => {
+        const { name, args } = JSON.parse(fromBase64(found[1]!)) as { name: string; args: unknown };
+        return { name, arguments: JSON.stringify(args).replaceAll(SECRETS, secrets) };
+      }),
+    ),
+    ...shown
+      .filter(text => !text.startsWith('{') && !text.startsWith('ran '))
+      .flatMap(text =>
+        [...text.matchAll(PAGE)].map(found => ({
+          name: 'fetch',
+          arguments: JSON.stringify({ text: fromBase64(found[1]!) }),
+        })),
+      ),
+  ];
+  const next = calls.find(call => !done.has(`${call.name} ${call.arguments}`));
+  if (next !== undefined) return callTool(next.name, next.arguments);
+  // Only a message is answered (a wake-up's, an outcome's or a helper's turn ends without a word),
+  // echoing the message's token, so whoever waits for its answer knows it.
+  const text = messages[start]?.content ?? '';
+  const notice = /^Message #(\d+) from [^:]+: /m.exec(text);
+  if (notice === null || [...done].some(key => key.startsWith('reply '))) return say('');
+  const token = /\[k\d+\]/.exec(text.slice(notice.index))?.[0];
+  return callTool('reply', {
+    messageNumber: Number(notice[1]),
+    strings: [token === undefined ? 'ok' : `ok ${token}`],
+  });
+};
+
+/** A model that obeys whatever it is shown, for ever (no script to run out of). */
+export const makeObedientProvider = (): ScriptedProvider => {
+  const provider = makeScriptedProvider();
+  const chat = provider.chat.bind(provider);
+  provider.chat = (messages, tools, options) => {
+    provider.push(obeyAll);
+    return chat(messages, tools, options);
+  };
+  return provider;
+};
