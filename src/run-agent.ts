@@ -32,6 +32,8 @@ import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
 import type { Helpers } from './helpers/helpers.js';
+import { startChannels } from './channels/start-channels.js';
+import type { JoinedChannels } from './channels/joined-channels.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -62,6 +64,8 @@ export interface RunningAgent {
   schedules(action?: string, id?: string): Promise<string>;
   /** The HOST's hand on the helper agents: "list" (the default), or "cancel" and an id. */
   helpers(action?: string, id?: string): Promise<string>;
+  /** The HOST's hand on the channels joined (newest daemon): "list" (the default), "leave" a channel, or set its "level". */
+  channels(action?: string, channel?: string, level?: string): Promise<string>;
   /** How many hooks wait for cancellation (a leak check for tests). */
   cancelHooks(): number;
 }
@@ -135,6 +139,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const helpersHand = makeHelpersHand();
+  let joinedChannels: JoinedChannels | undefined;
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     // Before the parts start following the guest's names: a name moved while the daemon lists
@@ -166,6 +171,28 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     });
     onCancel.add(() => toolsFresh.stop());
     await toolsFresh.follow();
+    // Channels exist on the newest daemon only; those joined before a restart are followed again.
+    const channels =
+      parts.daemon.generation === 'newest'
+        ? await startChannels({
+            powers,
+            env,
+            persona: config.persona,
+            model: parts.model,
+            memory: parts.memory,
+            createProvider: options.createProvider,
+            status,
+            log,
+            redact,
+            clock,
+            signal,
+            push: work => queue.push(work),
+          })
+        : undefined;
+    if (channels !== undefined) {
+      onCancel.add(() => channels.stop());
+      joinedChannels = channels;
+    }
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
@@ -176,6 +203,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       toolsFresh,
       finishWith,
       dismiss,
+      ...(channels === undefined ? {} : { channels }),
     });
     const { handleNotices } = makeNoticeTurns({ parts, toolsFresh, finishWith });
     const handleWake = makeWakeTurns({
@@ -215,6 +243,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       redact,
       handle: {
         mail: handleMail,
+        channel: work => channels?.serve(work) ?? Promise.resolve(),
         notices: handleNotices,
         wake: handleWake,
         forget: () => forgetConversation(parts.memory, parts.history, clock, log),
@@ -239,6 +268,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     forget: () => betweenTurns(done => ({ kind: 'forget', done })),
     schedules,
     helpers: helpersHand.control,
+    channels: (action, channel, level) =>
+      Promise.resolve().then(() => {
+        if (joinedChannels === undefined)
+          throw new Error('no channels: the agent is still starting, or its daemon has none');
+        return joinedChannels.control(action, channel, level);
+      }),
     cancelHooks: () => onCancel.size(),
   };
 };

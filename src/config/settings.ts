@@ -154,6 +154,12 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     doc: "the name the agent's log lines start with (`[dave] …`); the setup scripts and the agent manager pass the guest's name",
   },
   {
+    env: 'LAL_ROUTER_MODEL',
+    default: 'the main model',
+    read: 'runAgent (src/run-agent.ts), for src/channels/route-message.ts',
+    doc: "newest daemon's channels: the model asked, once per message no one addressed to the agent, whether to speak at the channel's level (never at `observer`); upstream's `ENDO_LLM_FAST_MODEL` is read as it. The answer itself uses the main model",
+  },
+  {
     env: 'LAL_LOG',
     default: '`info`',
     read: 'makeLog (src/log/log.ts)',
