@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { say, type RecordedRequest, type Step } from './support/scripted-provider.js';
 import { readStream } from '../src/daemon/stream-reader-client.js';
-import type { AgentRun } from './support/agent-harness.js';
+import type { AgentRun, StartOptions } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
 const agents = useAgents();
@@ -43,7 +43,8 @@ const untilPost = async (channel: Far, match: (post: Post) => boolean): Promise<
 const untilAnswer = async (channel: Far, number: bigint, text: string) => {
   const placeholder = await untilPost(
     channel,
-    post => post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
+    post =>
+      post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
   );
   const edit = await untilPost(
     channel,
@@ -67,8 +68,17 @@ const answer =
     return say(text);
   };
 
-const startInChannel = async (steps: Step[], env: Record<string, string> = {}) => {
-  const run = await agents.start({ profile: 'newest', steps, env });
+const startInChannel = async (
+  steps: Step[],
+  env: Record<string, string> = {},
+  prepare?: StartOptions['prepare'],
+) => {
+  const run = await agents.start({
+    profile: 'newest',
+    steps,
+    env,
+    ...(prepare === undefined ? {} : { prepare }),
+  });
   const host = run.host.host as Far;
   const admin = await E(host).makeChannel('general', 'Alice');
   const [bobInvitation] = (await E(admin).createInvitation('bob')) as [Far];
@@ -178,5 +188,108 @@ describe('channels: watching what it joined', () => {
     expect(await run.channels('leave', 'ch-1')).toBe('Left ch-1.');
     expect(await run.channels()).toBe('No channel joined.');
     await expect(run.channels('leave', 'ch-1')).rejects.toThrow(/no joined channel "ch-1"/);
+  });
+});
+
+describe('channels: taking part at the level people set', () => {
+  test('"only when mentioned": acknowledged without a model call, then 100 unaddressed messages cost no model call', async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Pong.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const asked = await bobSays(setting, '@lal please only speak when mentioned here');
+    const ack = await untilPost(admin, post => post.replyTo === String(asked));
+    expect(textOf(ack)).toMatch(/only when mentioned/);
+    expect(await run.help()).toMatch(/ch-1 "Alice": observer/);
+    for (let i = 0; i < 100; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
+    const ping = await bobSays(setting, '@lal ping');
+    await untilAnswer(admin, ping, 'Pong.');
+    expect(run.provider.requests.filter(isRouting)).toHaveLength(0);
+    expect(answers(run)).toHaveLength(2);
+  });
+
+  test('at "normal", each unaddressed message costs one routing request, and a burst never queues the HOST behind it', async () => {
+    const no = say('no');
+    const setting = await startInChannel(
+      [
+        answer('Four.'),
+        // The first routing request: the HOST writes meanwhile, and is served before the rest of the burst.
+        async () => {
+          await setting.run.send('ping');
+          return say('no');
+        },
+        say('pong'),
+        ...Array.from({ length: 19 }, () => no),
+        say('yes'),
+        answer('Joining in.'),
+      ],
+      { LAL_ROUTER_MODEL: 'small-model' },
+    );
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    for (let i = 0; i < 20; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
+    await run.reply('pong');
+    const last = await bobSays(setting, 'does anyone know?');
+    await untilAnswer(admin, last, 'Joining in.');
+    expect(run.provider.requests.filter(isRouting)).toHaveLength(21);
+    // The routing model is told the level; the answer goes to the main model.
+    expect(run.provider.requests.find(isRouting)!.messages[0]!.content).toMatch(/speaks when/);
+    expect(answers(run).map(request => request.messages.at(-1)!.content)).toEqual([
+      expect.stringContaining('Answer #0'),
+      expect.stringMatching(/: ping$/),
+      expect.stringContaining(`Answer #${last}`),
+    ]);
+  });
+});
+
+describe('channels: a space of many parties', () => {
+  test('a channel turn holds neither the HOST’s private words nor another channel’s', async () => {
+    const setting = await startInChannel([say('Noted.'), answer('Four.'), answer('Other.')]);
+    const { run, host } = setting;
+    await run.send('my secret is PINEAPPLE');
+    await run.reply('Noted.');
+    const other = await E(host).makeChannel('other', 'Alice');
+    await E(other).post(['the other channel says MANGO @lal'], [], []);
+    await run.host.mentionInChannel('other', 'lal');
+    await untilAnswer(other, 0n, 'Four.');
+    await mentionedBy(setting, 'what do you know? @lal', 'Other.');
+    const channelTurn = JSON.stringify(answers(run).at(-1)!.messages);
+    expect(channelTurn).toContain('what do you know?');
+    expect(channelTurn).not.toContain('PINEAPPLE');
+    expect(channelTurn).not.toContain('MANGO');
+    expect(channelTurn).toMatch(/untrusted/);
+  });
+
+  test('a disabled membership: one log line, no retry, no longer followed', async () => {
+    const setting = await startInChannel([answer('Four.'), say('pong')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const attenuator = await E(admin).getAttenuator('lal');
+    await E(attenuator).setInvitationValidity(false);
+    await bobSays(setting, '@lal are you there?');
+    await run.send('ping');
+    await run.reply('pong');
+    expect(run.logs.filter(line => /has been disabled/.test(line))).toHaveLength(1);
+    // Four., and the HOST's pong: nothing for the disabled membership.
+    expect(answers(run)).toHaveLength(2);
+  });
+});
+
+describe('channels: the store', () => {
+  test('a roster this version cannot read is kept aside, never overwritten; the agent still joins on a mention', async () => {
+    const newer = JSON.stringify({ version: 99, channels: [{ key: 'ch-9' }] });
+    const setting = await startInChannel([answer('Four.')], {}, async (host, name) => {
+      const powers = E(host.guest(name).powers as Far);
+      await powers.makeDirectory('agent-channels');
+      await powers.storeValue(newer, ['agent-channels', 'roster']);
+    });
+    const { run } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const powers = E(run.host.guest('lal').powers as Far);
+    const names = (await powers.list('agent-channels')) as string[];
+    const aside = names.find(one => one.startsWith('roster-unread-'));
+    expect(aside).toBeDefined();
+    expect(await powers.lookup(['agent-channels', aside!])).toBe(newer);
+    expect(run.logs.some(line => /did not read .*kept aside/.test(line))).toBe(true);
+    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
   });
 });

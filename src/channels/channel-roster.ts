@@ -67,6 +67,7 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
         lookup(path: string[]): Promise<unknown>;
         storeValue(value: unknown, path: string[]): Promise<void>;
         makeDirectory(name: string): Promise<unknown>;
+        move(from: string[], to: string[]): Promise<void>;
       },
     );
 
@@ -88,7 +89,12 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
           else joined.set(entry.key, entry);
         }
       } catch (error) {
-        log(`the joined channels did not read (${describeError(error)}); none followed again`);
+        // Never overwritten: kept aside under a name of its own, and this run starts with none.
+        const aside = `${ROSTER_NAME}-unread-${Date.now()}`;
+        await far().move(path, [CHANNELS_DIRECTORY, aside]);
+        log(
+          `the joined channels did not read (${describeError(error)}); kept aside as ${CHANNELS_DIRECTORY}/${aside}, none followed again`,
+        );
       }
     },
     save: async (): Promise<void> => {

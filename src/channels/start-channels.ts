@@ -59,7 +59,9 @@ export const startChannels = async (setup: {
   // The agent serves its mail whatever became of the channels.
   await channels
     .resume()
-    .catch((error: unknown) => log(`the joined channels were not followed again: ${describeError(error)}`));
+    .catch((error: unknown) =>
+      log(`the joined channels were not followed again: ${describeError(error)}`),
+    );
   return channels;
 };
 harden(startChannels);
