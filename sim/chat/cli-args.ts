@@ -11,15 +11,18 @@ interface CliArgs {
   verbose: boolean;
   /** Start with nothing kept from earlier runs. */
   fresh: boolean;
+  /** Play the newest daemon (channels, live progress) instead of f0a46042a. */
+  newest: boolean;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--fresh] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--newest] [--fresh] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
+  '  --newest           play the newest daemon: channels (/channel), live progress',
   '  --fresh            start clean: forget what earlier runs kept in the state folder',
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
@@ -52,7 +55,13 @@ export const parseCliArgs = (
       ok: false,
       error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}`,
     };
-  const args: CliArgs = { persona: fromEnv, help: false, verbose: false, fresh: false };
+  const args: CliArgs = {
+    persona: fromEnv,
+    help: false,
+    verbose: false,
+    fresh: false,
+    newest: false,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [flag, inline] =
@@ -70,6 +79,9 @@ export const parseCliArgs = (
         break;
       case '--fresh':
         args.fresh = true;
+        break;
+      case '--newest':
+        args.newest = true;
         break;
       case '--persona': {
         const value = inline ?? argv[(index += 1)];

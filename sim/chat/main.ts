@@ -35,7 +35,7 @@ const main = async (): Promise<void> => {
     process.stderr.write(`${parsed.error}\n`);
     process.exit(2);
   }
-  const { persona, help, verbose, fresh } = parsed.args;
+  const { persona, help, verbose, fresh, newest } = parsed.args;
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -73,6 +73,7 @@ const main = async (): Promise<void> => {
 
   session = await startSession({
     persona,
+    ...(newest ? { profile: 'newest' as const } : {}),
     env: capletEnv(loaded.env),
     log: line => {
       state.log.write(line);
