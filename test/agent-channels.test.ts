@@ -43,7 +43,8 @@ const untilPost = async (channel: Far, match: (post: Post) => boolean): Promise<
 const untilAnswer = async (channel: Far, number: bigint, text: string) => {
   const placeholder = await untilPost(
     channel,
-    post => post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
+    post =>
+      post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
   );
   const edit = await untilPost(
     channel,

@@ -125,4 +125,3 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
   };
 };
 harden(makeChannelRoster);
-export type ChannelRoster = ReturnType<typeof makeChannelRoster>;
