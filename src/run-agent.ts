@@ -32,8 +32,7 @@ import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
 import type { Helpers } from './helpers/helpers.js';
-import { startChannels } from './channels/start-channels.js';
-import type { JoinedChannels } from './channels/joined-channels.js';
+import { makeChannelsHand } from './channels/start-channels.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -114,14 +113,24 @@ const makeHelpersHand = () => {
   };
 };
 
+const describeConfig = (config: ReturnType<typeof readAgentConfig>) => [
+  `persona: ${config.persona}`,
+  ...config.problems.map(problem => `configuration: ${problem}`),
+];
+
+/** The agent stopped on its own: said in the log, and to HOST how to recover when its powers fail to load. */
+const reportStop =
+  (powers: PowersRef, log: Log, redact: (text: string) => string) => async (error: unknown) => {
+    log(`the agent stopped: ${redact(describeError(error))}`);
+    if (isMailboxLoadFailure(error))
+      await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
+  };
+
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
   const status = options.status ?? makeStatusBoard();
-  status.section('Agent', () => [
-    `persona: ${config.persona}`,
-    ...config.problems.map(problem => `configuration: ${problem}`),
-  ]);
+  status.section('Agent', () => describeConfig(config));
   const { log, observe, redact } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
@@ -139,7 +148,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const helpersHand = makeHelpersHand();
-  let joinedChannels: JoinedChannels | undefined;
+  const channelsHand = makeChannelsHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     // Before the parts start following the guest's names: a name moved while the daemon lists
@@ -172,27 +181,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     onCancel.add(() => toolsFresh.stop());
     await toolsFresh.follow();
     // Channels exist on the newest daemon only; those joined before a restart are followed again.
-    const channels =
-      parts.daemon.generation === 'newest'
-        ? await startChannels({
-            powers,
-            env,
-            persona: config.persona,
-            model: parts.model,
-            memory: parts.memory,
-            createProvider: options.createProvider,
-            status,
-            log,
-            redact,
-            clock,
-            signal,
-            push: work => queue.push(work),
-          })
-        : undefined;
-    if (channels !== undefined) {
-      onCancel.add(() => channels.stop());
-      joinedChannels = channels;
-    }
+    const channels = await channelsHand.start({
+      ...{ powers, env, status, log, redact, clock, signal, parts, onCancel, queue },
+      ...{ persona: config.persona, createProvider: options.createProvider },
+    });
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
@@ -253,27 +245,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await following;
   };
 
-  const stopped = serve().catch(async (error: unknown) => {
-    log(`the agent stopped: ${redact(describeError(error))}`);
-    // Its powers fail to load: say what to do, to HOST if it can still be reached, else in the log.
-    if (isMailboxLoadFailure(error))
-      await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
-  });
+  const stopped = serve().catch(reportStop(powers, log, redact));
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
-  const schedules = (action = 'list', id?: string) =>
-    betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail }));
   return {
     stopped,
     cancel,
     forget: () => betweenTurns(done => ({ kind: 'forget', done })),
-    schedules,
+    schedules: (action = 'list', id?: string) =>
+      betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail })),
     helpers: helpersHand.control,
-    channels: (action, channel, level) =>
-      Promise.resolve().then(() => {
-        if (joinedChannels === undefined)
-          throw new Error('no channels: the agent is still starting, or its daemon has none');
-        return joinedChannels.control(action, channel, level);
-      }),
+    channels: channelsHand.control,
     cancelHooks: () => onCancel.size(),
   };
 };

@@ -13,8 +13,7 @@ import { makeThrottledEdits, textContent } from '../progress/throttled-edits.js'
 import { stripThinking } from '../reply/strip-thinking.js';
 import { channelRequest, isChannelPost, type ChannelPost } from './channel-thread.js';
 
-export const PLACEHOLDER = 'Thinking…';
-harden(PLACEHOLDER);
+const PLACEHOLDER = 'Thinking…';
 const EDIT_GAP_MS = 1_000;
 
 /** A member's handle, as the agent uses it. */
@@ -38,7 +37,7 @@ export const postsOf = async (member: MemberHandle): Promise<ChannelPost[]> =>
 harden(postsOf);
 
 /** Member names by id, looked up once per answer. */
-export const makeAuthorNames = async (member: MemberHandle, posts: readonly ChannelPost[]) => {
+const makeAuthorNames = async (member: MemberHandle, posts: readonly ChannelPost[]) => {
   const names = new Map<string, string>();
   for (const memberId of new Set(posts.map(post => post.memberId))) {
     // eslint-disable-next-line no-await-in-loop -- one look-up per author of the recent thread
@@ -49,7 +48,6 @@ export const makeAuthorNames = async (member: MemberHandle, posts: readonly Chan
   }
   return (memberId: string) => names.get(memberId) ?? `member ${memberId}`;
 };
-harden(makeAuthorNames);
 
 export const answerInChannel = async (options: {
   member: MemberHandle;

@@ -4,8 +4,7 @@
  * mentioned, and then without asking the routing model). People set it in
  * plain words addressed to the agent; the HOST sets it with the controller.
  */
-export const LEVELS = ['active', 'normal', 'quiet', 'observer'] as const;
-harden(LEVELS);
+const LEVELS = ['active', 'normal', 'quiet', 'observer'] as const;
 export type Level = (typeof LEVELS)[number];
 
 export const isLevel = (value: unknown): value is Level =>
@@ -19,6 +18,7 @@ export const LEVEL_MEANING: Readonly<Record<Level, string>> = harden({
   quiet: 'speaks only when a message clearly needs it',
   observer: 'only when mentioned',
 });
+harden(LEVEL_MEANING);
 
 // Most specific first: "only when mentioned" is not "more active".
 const ASKED: readonly (readonly [Level, RegExp])[] = harden([

@@ -131,4 +131,3 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
   };
 };
 harden(makeChannelRoster);
-export type ChannelRoster = ReturnType<typeof makeChannelRoster>;

@@ -15,12 +15,12 @@ import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
-import { answerInChannel, postsOf, type MemberHandle } from './channel-answer.js';
-import { isLevel, LEVEL_MEANING, levelAskedFor, type Level } from './channel-levels.js';
+import { postsOf, type MemberHandle } from './channel-answer.js';
+import { makeChannelSpeech, type Live } from './channel-speech.js';
+import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { foldEdits, postText, type ChannelPost } from './channel-thread.js';
-import { watchChannel, type ChannelWatch } from './channel-watch.js';
-import { shouldSpeak } from './route-message.js';
+import { postText, type ChannelPost } from './channel-thread.js';
+import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
 
 /** One message of a joined channel, for the serving loop (in the channel's own lane). */
@@ -28,13 +28,6 @@ export interface ChannelWork {
   kind: 'channel';
   key: string;
   post: ChannelPost;
-}
-
-interface Live {
-  member: MemberHandle;
-  ownMemberId: string;
-  name: string;
-  watch: ChannelWatch;
 }
 
 interface ChannelPowers {
@@ -46,6 +39,53 @@ interface ChannelPowers {
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Roster = ReturnType<typeof makeChannelRoster>;
+
+/** help()'s lines: each channel joined, its name in the channel, its level. */
+const describeJoined = (roster: Roster, live: ReadonlyMap<string, Live>): string[] =>
+  roster.all().map(entry => {
+    const name = live.get(entry.key)?.name;
+    const state =
+      entry.disabled === true
+        ? ', membership disabled'
+        : live.has(entry.key)
+          ? ''
+          : ', not followed';
+    return `${entry.key}${name === undefined ? '' : ` "${name}"`}: ${entry.level} (${LEVEL_MEANING[entry.level]})${state}`;
+  });
+
+/** The HOST's hand: list (the default), leave <channel>, level <channel> <level>. */
+const makeControl =
+  (roster: Roster, live: Map<string, Live>, powers: { remove(...path: string[]): Promise<void> }) =>
+  async (action = 'list', key?: string, level?: string): Promise<string> => {
+    if (action === 'list') return describeJoined(roster, live).join('\n') || 'No channel joined.';
+    const entry = key === undefined ? undefined : roster.get(key);
+    if (entry === undefined)
+      throw new Error(
+        `no joined channel ${JSON.stringify(key ?? '')}; joined: ${
+          roster
+            .all()
+            .map(one => one.key)
+            .join(', ') || 'none'
+        }`,
+      );
+    if (action === 'leave') {
+      live.get(entry.key)?.watch.stop();
+      live.delete(entry.key);
+      roster.remove(entry.key);
+      await powers.remove(CHANNELS_DIRECTORY, entry.key);
+      await roster.save();
+      return `Left ${entry.key}.`;
+    }
+    if (action === 'level') {
+      if (!isLevel(level)) throw new Error(`a level is one of active, normal, quiet, observer`);
+      entry.level = level;
+      await roster.save();
+      return `${entry.key}: level ${level}.`;
+    }
+    throw new Error(`channels(action): list, leave or level, not ${JSON.stringify(action)}`);
+  };
 
 export const makeJoinedChannels = (setup: {
   powers: unknown;
@@ -60,7 +100,7 @@ export const makeJoinedChannels = (setup: {
   router: () => Provider | undefined;
   push: (work: ChannelWork) => void;
 }) => {
-  const { log, clock, signal } = setup;
+  const { log } = setup;
   const powers = E(setup.powers as ChannelPowers);
   const roster = makeChannelRoster(setup.powers, log);
   const live = new Map<string, Live>();
@@ -95,84 +135,14 @@ export const makeJoinedChannels = (setup: {
     return joined;
   };
 
-  /** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
-  const postFailed = (entry: JoinedChannel, error: unknown) => {
-    const why = describeError(error);
-    if (/has been disabled|is temporarily banned/.test(why)) {
-      entry.disabled = true;
-      live.get(entry.key)?.watch.stop();
-      live.delete(entry.key);
-      log(`channel ${entry.key}: ${why}; no longer followed (the HOST may leave it)`);
-    } else if (/Rate limit lockout/.test(why)) {
-      log(`channel ${entry.key}: ${why}; this answer is dropped, not retried`);
-    } else log(`channel ${entry.key}: could not answer: ${why}`);
-  };
-
-  const answer = async (entry: JoinedChannel, joined: Live, number: bigint) => {
-    const provider = setup.main();
-    if (provider === undefined) {
-      log(`channel ${entry.key}: no model to answer #${number} with`);
-      return;
-    }
-    let editFailed: unknown;
-    try {
-      await answerInChannel({
-        member: joined.member,
-        provider,
-        clock,
-        agentName: setup.agentName,
-        channelName: joined.name,
-        answering: number,
-        signal,
-        onEditError: error => {
-          editFailed = error;
-        },
-      });
-    } catch (error) {
-      postFailed(entry, editFailed ?? error);
-    }
-  };
-
-  /** A post addressed to the agent: a level asked for is set and acknowledged; else it is answered. */
-  const serveMention = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
-    const level = levelAskedFor(postText(post));
-    if (level === undefined) {
-      await answer(entry, joined, post.number);
-      return;
-    }
-    entry.level = level;
-    log(`channel ${entry.key}: level ${level}, asked in #${post.number}`);
-    await E(joined.member)
-      .post([`Understood: here I now speak ${LEVEL_MEANING[level]}.`], [], [], String(post.number))
-      .catch((error: unknown) => postFailed(entry, error));
-  };
-
-  const route = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
-    const level = entry.level;
-    const router = setup.router();
-    // Only when mentioned: no model is asked at all.
-    if (level === 'observer' || router === undefined) return;
-    const posts = foldEdits(await postsOf(joined.member)).filter(
-      shown => shown.post.number <= post.number,
-    );
-    const lines = posts.map(
-      ({ post: one, text }) =>
-        `${one.memberId === joined.ownMemberId ? setup.agentName : `member ${one.memberId}`}: ${text}`,
-    );
-    const speak = await shouldSpeak({
-      provider: router,
-      agentName: setup.agentName,
-      level,
-      lines,
-      signal,
-    }).catch((error: unknown) => {
-      log(
-        `channel ${entry.key}: the routing model failed (${describeError(error)}); not answering #${post.number}`,
-      );
-      return false;
-    });
-    if (speak && roster.claim(entry, String(post.number))) await answer(entry, joined, post.number);
-  };
+  const { answer, serveMention, route } = makeChannelSpeech({
+    ...setup,
+    claim: (entry, number) => roster.claim(entry, number),
+    leave: key => {
+      live.get(key)?.watch.stop();
+      live.delete(key);
+    },
+  });
 
   return {
     /** Follows again every channel joined before (after a restart); one that cannot be joined is logged. */
@@ -230,54 +200,13 @@ export const makeJoinedChannels = (setup: {
       }
       await roster.save();
     },
-    /** The HOST's hand: list (the default), leave <channel>, level <channel> <level>. */
-    control: async (action = 'list', key?: string, level?: string): Promise<string> => {
-      if (action === 'list') return describe().join('\n') || 'No channel joined.';
-      const entry = key === undefined ? undefined : roster.get(key);
-      if (entry === undefined)
-        throw new Error(
-          `no joined channel ${JSON.stringify(key ?? '')}; joined: ${
-            roster
-              .all()
-              .map(one => one.key)
-              .join(', ') || 'none'
-          }`,
-        );
-      if (action === 'leave') {
-        live.get(entry.key)?.watch.stop();
-        live.delete(entry.key);
-        roster.remove(entry.key);
-        await powers.remove(CHANNELS_DIRECTORY, entry.key);
-        await roster.save();
-        return `Left ${entry.key}.`;
-      }
-      if (action === 'level') {
-        if (!isLevel(level)) throw new Error(`a level is one of active, normal, quiet, observer`);
-        entry.level = level;
-        await roster.save();
-        return `${entry.key}: level ${level}.`;
-      }
-      throw new Error(`channels(action): list, leave or level, not ${JSON.stringify(action)}`);
-    },
-    describe,
+    control: makeControl(roster, live, powers),
+    describe: () => describeJoined(roster, live),
     stop: () => {
       for (const joined of live.values()) joined.watch.stop();
       live.clear();
     },
   };
-
-  function describe(): string[] {
-    return roster.all().map(entry => {
-      const name = live.get(entry.key)?.name;
-      const state =
-        entry.disabled === true
-          ? ', membership disabled'
-          : live.has(entry.key)
-            ? ''
-            : ', not followed';
-      return `${entry.key}${name === undefined ? '' : ` "${name}"`}: ${entry.level} (${LEVEL_MEANING[entry.level as Level]})${state}`;
-    });
-  }
 };
 harden(makeJoinedChannels);
 export type JoinedChannels = ReturnType<typeof makeJoinedChannels>;

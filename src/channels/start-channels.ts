@@ -65,3 +65,40 @@ export const startChannels = async (setup: {
   return channels;
 };
 harden(startChannels);
+
+/**
+ * The HOST's hand on the channels (the controller's `channels()`), and their
+ * start once the parts are assembled: on the newest daemon only, stopped
+ * with the agent.
+ */
+export const makeChannelsHand = () => {
+  let started: JoinedChannels | undefined;
+  return {
+    start: async (
+      setup: Omit<Parameters<typeof startChannels>[0], 'model' | 'memory' | 'push'> & {
+        queue: { push(work: ChannelWork): void };
+        parts: { daemon: { generation: string }; model: ModelChoice; memory: Memory };
+        onCancel: { add(hook: () => void): unknown };
+      },
+    ): Promise<JoinedChannels | undefined> => {
+      const { parts, onCancel, queue, ...rest } = setup;
+      if (parts.daemon.generation !== 'newest') return undefined;
+      const channels = await startChannels({
+        ...rest,
+        model: parts.model,
+        memory: parts.memory,
+        push: work => queue.push(work),
+      });
+      onCancel.add(() => channels.stop());
+      started = channels;
+      return channels;
+    },
+    control: (action?: string, channel?: string, level?: string): Promise<string> =>
+      Promise.resolve().then(() => {
+        if (started === undefined)
+          throw new Error('no channels: the agent is still starting, or its daemon has none');
+        return started.control(action, channel, level);
+      }),
+  };
+};
+harden(makeChannelsHand);
