@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { isConsoleNoise } from './test/support/console-noise.js';
+import { TEST_MS, WAIT_MS } from './test/support/patience.js';
 
 export default defineConfig({
   test: {
@@ -24,7 +25,9 @@ export default defineConfig({
       exclude: ['**/*.d.ts', 'setup/**', 'sim/**'],
       reporter: ['text', 'text-summary'],
     },
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Bounds for a loaded 2-core machine (test/support/patience.ts); a test waits for events, never sleeps.
+    testTimeout: TEST_MS,
+    hookTimeout: TEST_MS,
+    expect: { poll: { timeout: WAIT_MS } },
   },
 });

@@ -119,12 +119,8 @@ describe('a version 8 store', () => {
       /agent-memory: 1 told mark\(s\) did not read and were left out/,
     );
     // Both wait, as help() says, and nobody has been told anything.
-    await expect
-      .poll(() => run.help(), { timeout: 5_000 })
-      .toMatch(/HELD after 2 turns in a row \(1 message wait/);
-    await expect
-      .poll(async () => (await storedMemory(run)).version, { timeout: 5_000 })
-      .toBe(VERSION);
+    await expect.poll(() => run.help()).toMatch(/HELD after 2 turns in a row \(1 message wait/);
+    await expect.poll(async () => (await storedMemory(run)).version).toBe(VERSION);
     const stored = await storedMemory(run);
     expect(stored.toldToWait).toBeUndefined();
     expect(stored.holds).toHaveLength(2);

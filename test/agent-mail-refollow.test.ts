@@ -29,7 +29,7 @@ test('mail sent during and after a failed stream is answered once each, and noth
     .poll(() => run.logs.some(line => line.startsWith('following mail failed: ')))
     .toBe(true);
   await run.send('two');
-  await run.reply('answer to two', 15_000);
+  await run.reply('answer to two');
   expect(run.logs).toContain('following mail again after 2 failed attempt(s)');
   await run.send('three');
   await run.reply('answer to three');

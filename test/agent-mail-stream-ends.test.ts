@@ -52,7 +52,7 @@ describe.each(Object.keys(readers) as (keyof typeof readers)[])('a mail stream t
       .poll(() => run.logs.some(line => line.startsWith('following mail failed: ')))
       .toBe(true);
     await run.send('ping');
-    await run.reply('pong', 15_000);
+    await run.reply('pong');
     await run.send('ping again');
     await run.reply('pong again');
     expect(run.provider.requests).toHaveLength(2);

@@ -40,7 +40,7 @@ describe('following mail when the daemon fails to load a mailbox', () => {
     expect(textOf(report)).toMatch(/I keep trying to follow my mail meanwhile\.$/);
 
     await run.send('ping');
-    await run.reply('pong', 15_000);
+    await run.reply('pong');
     await run.send('ping again');
     await run.reply('pong again');
     expect(await reportsTo(run)).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('following mail when the daemon fails to load a mailbox', () => {
     const report = await run.reply(REPORT);
     expect(textOf(report)).toContain('pending: the eval-proposal I made: "6 * 7"');
     await run.send('are you there?');
-    await run.reply('still here', 15_000);
+    await run.reply('still here');
     expect(await reportsTo(run)).toHaveLength(1);
   });
 

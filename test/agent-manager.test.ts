@@ -57,9 +57,7 @@ const provisioned = async () => {
     managerSpecifier: managerSource,
     say: output.say,
   })(mailHost.host);
-  const { number } = await mailHost.waitForMessage(message => message.type === 'form', {
-    timeoutMs: 10_000,
-  });
+  const { number } = await mailHost.waitForMessage(message => message.type === 'form');
   // As the host's powers show it (the sender as an endo:// locator).
   const form = ((await E(mailHost.host).listMessages()) as unknown as FormRecord[]).find(
     message => message.number === number,
@@ -173,7 +171,6 @@ describe('the "Add an agent" form (newest daemon)', () => {
           message.type === 'package' &&
           message.strings.join('').startsWith('Lal agent ready.') &&
           !greeted.has(message.number),
-        { timeoutMs: 10_000 },
       );
       greeted.add(greeting.number);
     }

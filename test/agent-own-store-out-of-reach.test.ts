@@ -33,7 +33,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     });
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
-    await expect.poll(() => guest(run).has('agent-history', 'open'), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => guest(run).has('agent-history', 'open')).toBe(true);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
@@ -74,7 +74,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
       edgeNames: ['gift'],
       petNames: ['gift'],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => turnEnds(run)).toBe(2);
 
     // The last ones: the HOST's turn may be shown too (threads decide that, behaviour 9.1).
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
@@ -110,9 +110,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await run.send('are you there?');
     await run.reply('still here');
     await expect
-      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])), {
-        timeout: 5_000,
-      })
+      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])))
       .toMatch(/are you there/);
   });
 });

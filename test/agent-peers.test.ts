@@ -87,7 +87,7 @@ describe('conversations between agents end', () => {
     const bob = bobAnswersEverything(run);
     try {
       await bobSays(run, 'Hello lal! How are you?');
-      const told = await run.reply(/^I stopped answering /, 20_000);
+      const told = await run.reply(/^I stopped answering /);
       expect(textOf(told)).toMatch(
         /^I stopped answering .+ after 10 turns in a row without a word from you \(LAL_MAX_PEER_EXCHANGES\); its messages wait in my inbox\. Send me any message to let me go on\.$/,
       );
@@ -97,7 +97,7 @@ describe('conversations between agents end', () => {
       // Bob goes on writing: his messages wait, and the HOST is not told again.
       await bobSays(run, 'Are you still there?');
       await bobSays(run, 'Hello?');
-      await expect.poll(() => run.help(), { timeout: 5_000 }).toMatch(/HELD .*\(3 messages wait/);
+      await expect.poll(() => run.help()).toMatch(/HELD .*\(3 messages wait/);
       expect(await fromAgentTo(run, 'bob')).toHaveLength(10);
       expect((await hostInbox(run)).filter(text => text.startsWith('I stopped'))).toHaveLength(1);
       // Bob's waiting messages are still in the inbox (dismissed only when served).
@@ -107,13 +107,11 @@ describe('conversations between agents end', () => {
       // The HOST says anything: the count starts again and bob's messages are answered.
       await run.send('fine, go on');
       await run.reply(/^Thanks! And you\? \(11\)$/);
-      await expect
-        .poll(async () => (await fromAgentTo(run, 'bob')).length, { timeout: 10_000 })
-        .toBeGreaterThan(10);
+      await expect.poll(async () => (await fromAgentTo(run, 'bob')).length).toBeGreaterThan(10);
     } finally {
       bob.stop();
     }
-  }, 30_000);
+  });
 
   test('the bound is LAL_MAX_PEER_EXCHANGES, and a hold outlives a restart without telling the HOST again', async () => {
     const run = await start({
@@ -127,14 +125,14 @@ describe('conversations between agents end', () => {
     expect(await run.help()).toMatch(/HELD after 2 turns in a row \(1 message wait/);
 
     await run.restart(answerEach(3));
-    await expect.poll(() => run.help(), { timeout: 5_000 }).toMatch(/HELD .*\(1 message wait/);
+    await expect.poll(() => run.help()).toMatch(/HELD .*\(1 message wait/);
     expect((await hostInbox(run)).filter(text => text.startsWith('I stopped'))).toHaveLength(1);
     expect(run.provider.requests).toHaveLength(0);
 
     await run.send('go on');
     await run.reply(/^Thanks! And you\? \(1\)$/);
     await expect
-      .poll(async () => (await fromAgentTo(run, 'bob')).map(textOf), { timeout: 5_000 })
+      .poll(async () => (await fromAgentTo(run, 'bob')).map(textOf))
       .toContain('Thanks! And you? (2)');
   });
 
@@ -178,8 +176,8 @@ describe('the HOST first', () => {
     for (let index = 1; index <= 50; index += 1) await bobSays(run, `flood ${index}`);
     await run.send('a question from HOST');
     // The first of bob's messages is being served; 49 of his and the HOST's wait.
-    await expect.poll(() => run.help(), { timeout: 5_000 }).toMatch(/HOST: 1\n/);
-    await expect.poll(() => run.help(), { timeout: 5_000 }).toMatch(/: 49(\n|$)/);
+    await expect.poll(() => run.help()).toMatch(/HOST: 1\n/);
+    await expect.poll(() => run.help()).toMatch(/: 49(\n|$)/);
     open();
     const answer = await run.reply(/^Noted \(2\)$/);
     expect(answer).toBeDefined();

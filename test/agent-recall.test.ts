@@ -7,6 +7,7 @@
  * store writes per turn does not grow with the conversation.
  */
 import { describe, expect, test } from 'vitest';
+import { TEST_MS } from './support/patience.js';
 import { E } from '@endo/far';
 import { latestMessageNumber, replyStep, type AgentRun } from './support/agent-harness.js';
 import { callTool, type RecordedRequest, type Step } from './support/scripted-provider.js';
@@ -52,7 +53,7 @@ type Recalled = {
 const ask = async (run: AgentRun, question: string, query: string): Promise<Recalled> => {
   run.provider.push(...recallSteps(query));
   await run.send(question);
-  const answer = await run.reply(/^recalled: /, 10_000);
+  const answer = await run.reply(/^recalled: /);
   return JSON.parse(answer.strings!.join('').slice('recalled: '.length)) as Recalled;
 };
 
@@ -60,73 +61,81 @@ const historyNames = async (run: AgentRun): Promise<string[]> =>
   (await E(run.host.guest(run.name).powers).list('agent-history')) as string[];
 
 describe('recall over the whole conversation (behaviour 3.11)', () => {
-  test('a fact stated at message 40 of 300 is no longer in the request, and recall finds it with its number, sender and date', async () => {
-    const run = await start({ steps: [] });
-    let factNumber = -1;
-    for (let index = 1; index <= 300; index += 1) {
-      const number = await exchange(run, index === 40 ? FACT : `ping ${index}`);
-      if (index === 40) factNumber = number;
-    }
-    const before = run.provider.requests.length;
-    const recalled = await ask(run, 'What is the vault code?', 'vault code');
-    // The digest kept its first entries and the latest; message 40 had gone from the request.
-    expect(JSON.stringify(run.provider.requests[before]!.messages)).not.toContain('4711-XQ');
-    expect(recalled.searched).toBeGreaterThanOrEqual(300);
-    const [best] = recalled.found;
-    expect(best?.message).toContain('the vault code is 4711-XQ');
-    expect(best?.messageNumber).toBe(factNumber);
-    expect(best?.from).toBe('HOST');
-    expect(best?.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
-    expect(best?.did).toContain(`replied "noted ${factNumber}"`);
-    // Kept in chunks: several closed ones and the open one.
-    const names = await historyNames(run);
-    expect(names).toContain('open');
-    expect(names.filter(name => /^c\d+-\d+$/.test(name)).length).toBeGreaterThan(2);
-  }, 120_000);
+  test(
+    'a fact stated at message 40 of 300 is no longer in the request, and recall finds it with its number, sender and date',
+    async () => {
+      const run = await start({ steps: [] });
+      let factNumber = -1;
+      for (let index = 1; index <= 300; index += 1) {
+        const number = await exchange(run, index === 40 ? FACT : `ping ${index}`);
+        if (index === 40) factNumber = number;
+      }
+      const before = run.provider.requests.length;
+      const recalled = await ask(run, 'What is the vault code?', 'vault code');
+      // The digest kept its first entries and the latest; message 40 had gone from the request.
+      expect(JSON.stringify(run.provider.requests[before]!.messages)).not.toContain('4711-XQ');
+      expect(recalled.searched).toBeGreaterThanOrEqual(300);
+      const [best] = recalled.found;
+      expect(best?.message).toContain('the vault code is 4711-XQ');
+      expect(best?.messageNumber).toBe(factNumber);
+      expect(best?.from).toBe('HOST');
+      expect(best?.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
+      expect(best?.did).toContain(`replied "noted ${factNumber}"`);
+      // Kept in chunks: several closed ones and the open one.
+      const names = await historyNames(run);
+      expect(names).toContain('open');
+      expect(names.filter(name => /^c\d+-\d+$/.test(name)).length).toBeGreaterThan(2);
+    },
+    2 * TEST_MS,
+  );
 
-  test('what the store writes per turn does not grow with the conversation, while the history grows', async () => {
-    // Handled ids capped low, so the memory's own size settles early.
-    const run = await start({ steps: [], env: { LAL_REMEMBER_HANDLED: '16' } });
-    const perTurn: { memory: number; history: number }[] = [];
-    let previous = run.host.storedBytes(run.name);
-    const written = (name: string) => run.host.storedBytes(run.name)[name] ?? 0;
-    for (let index = 1; index <= 200; index += 1) {
-      await exchange(run, `ping ${index}: ${'some words of this exchange '.repeat(4)}`);
-      // Each message's turn writes the open chunk once, then the memory: wait for both (the
-      // memory may also be saved during a turn, so its bytes alone do not say the turn is over).
-      await expect
-        .poll(() => written('agent-history'), { interval: 2 })
-        .toBeGreaterThan(previous['agent-history'] ?? 0);
-      await expect
-        .poll(() => written('agent-memory'), { interval: 2 })
-        .toBeGreaterThan(previous['agent-memory'] ?? 0);
-      const now = run.host.storedBytes(run.name);
-      perTurn.push({
-        memory: (now['agent-memory'] ?? 0) - (previous['agent-memory'] ?? 0),
-        history: (now['agent-history'] ?? 0) - (previous['agent-history'] ?? 0),
-      });
-      previous = now;
-    }
-    const total = (from: number, to: number) =>
-      perTurn.slice(from, to).reduce((sum, turn) => sum + turn.memory + turn.history, 0);
-    // Turns 51–100 against turns 151–200: about the same bytes (the open chunk fills and
-    // empties as it goes), not twice as many as a store rewritten whole would write.
-    expect(total(150, 200)).toBeLessThan(total(50, 100) * 1.25);
-    // No turn writes more than a chunk of history (8 KiB with its last exchange).
-    expect(Math.max(...perTurn.map(turn => turn.history))).toBeLessThan(10_000);
-    // And the history holds every turn, in order.
-    const powers = E(run.host.guest(run.name).powers);
-    const names = [...(await historyNames(run))].sort(
-      (a, b) => Number(/\d+/.exec(a)?.[0] ?? Infinity) - Number(/\d+/.exec(b)?.[0] ?? Infinity),
-    );
-    const chunks = await Promise.all(names.map(name => powers.lookup(['agent-history', name])));
-    const kept = chunks.flatMap(
-      chunk => (JSON.parse(chunk as string) as { exchanges: { in: string }[] }).exchanges,
-    );
-    expect(kept.map(record => /ping (\d+):/.exec(record.in)?.[1])).toEqual(
-      Array.from({ length: 200 }, (_, index) => String(index + 1)),
-    );
-  }, 120_000);
+  test(
+    'what the store writes per turn does not grow with the conversation, while the history grows',
+    async () => {
+      // Handled ids capped low, so the memory's own size settles early.
+      const run = await start({ steps: [], env: { LAL_REMEMBER_HANDLED: '16' } });
+      const perTurn: { memory: number; history: number }[] = [];
+      let previous = run.host.storedBytes(run.name);
+      const written = (name: string) => run.host.storedBytes(run.name)[name] ?? 0;
+      for (let index = 1; index <= 200; index += 1) {
+        await exchange(run, `ping ${index}: ${'some words of this exchange '.repeat(4)}`);
+        // Each message's turn writes the open chunk once, then the memory: wait for both (the
+        // memory may also be saved during a turn, so its bytes alone do not say the turn is over).
+        await expect
+          .poll(() => written('agent-history'), { interval: 2 })
+          .toBeGreaterThan(previous['agent-history'] ?? 0);
+        await expect
+          .poll(() => written('agent-memory'), { interval: 2 })
+          .toBeGreaterThan(previous['agent-memory'] ?? 0);
+        const now = run.host.storedBytes(run.name);
+        perTurn.push({
+          memory: (now['agent-memory'] ?? 0) - (previous['agent-memory'] ?? 0),
+          history: (now['agent-history'] ?? 0) - (previous['agent-history'] ?? 0),
+        });
+        previous = now;
+      }
+      const total = (from: number, to: number) =>
+        perTurn.slice(from, to).reduce((sum, turn) => sum + turn.memory + turn.history, 0);
+      // Turns 51–100 against turns 151–200: about the same bytes (the open chunk fills and
+      // empties as it goes), not twice as many as a store rewritten whole would write.
+      expect(total(150, 200)).toBeLessThan(total(50, 100) * 1.25);
+      // No turn writes more than a chunk of history (8 KiB with its last exchange).
+      expect(Math.max(...perTurn.map(turn => turn.history))).toBeLessThan(10_000);
+      // And the history holds every turn, in order.
+      const powers = E(run.host.guest(run.name).powers);
+      const names = [...(await historyNames(run))].sort(
+        (a, b) => Number(/\d+/.exec(a)?.[0] ?? Infinity) - Number(/\d+/.exec(b)?.[0] ?? Infinity),
+      );
+      const chunks = await Promise.all(names.map(name => powers.lookup(['agent-history', name])));
+      const kept = chunks.flatMap(
+        chunk => (JSON.parse(chunk as string) as { exchanges: { in: string }[] }).exchanges,
+      );
+      expect(kept.map(record => /ping (\d+):/.exec(record.in)?.[1])).toEqual(
+        Array.from({ length: 200 }, (_, index) => String(index + 1)),
+      );
+    },
+    2 * TEST_MS,
+  );
 
   test('a store of the previous format (version 4, no history) loads, and its digest and turns can be searched', async () => {
     const v4 = JSON.stringify({

@@ -56,7 +56,7 @@ describe.each(['anthropic', 'openai'] as const)(
         return { text: 'Done.' };
       });
       await run.send('ping');
-      await run.reply('pong', 15_000);
+      await run.reply('pong');
       await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
       const chats = chatsOf(server);
       expect(chats.map(request => [request.status, request.errorBody])).toEqual(
@@ -96,7 +96,7 @@ describe.each(['anthropic', 'openai'] as const)(
         return { text: 'Done.' };
       });
       await run.send('ping');
-      await run.reply('pong', 15_000);
+      await run.reply('pong');
       await expect.poll(() => run.events.some(event => event.kind === 'turn-end')).toBe(true);
       const chats = chatsOf(server);
       expect(chats.map(request => request.status)).toEqual([200, 200, 200]);

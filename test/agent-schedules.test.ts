@@ -294,8 +294,10 @@ describe('triggers', () => {
     run.provider.push(
       replyStep('hello bob'),
       ...tellHost('bob wrote', notice => {
-        // The HOST's thread shows bob's finished turn in a line of its own before the wake-up.
-        expect(notice).toMatch(/^#\d+ from bob: "hi there" → [\s\S]*\nWAKE-UP w1: /);
+        // The HOST's thread shows bob's finished turn in a line of its own before the wake-up:
+        // what happened, not his words (docs/behaviour.md 9.11).
+        expect(notice).toMatch(/^\[[^\n]*a turn for bob's message #\d+[^\n]*\n+WAKE-UP w1: /);
+        expect(notice).not.toContain('hi there');
         expect(notice).toContain('"tell HOST when bob writes"');
       }),
     );

@@ -85,8 +85,11 @@ describe('a store in the previous format (version 4)', () => {
           expect(request.messages.at(-1)!.content).toMatch(
             /^ANSWERED: HOST answered your request r1 to HOST \("the door code"\), kept as "door-code": "1234"/,
           );
-          // The conversation of the previous release is there.
-          expect(JSON.stringify(request.messages)).toContain('I asked HOST for the door code.');
+          // The conversation of the previous release is there: the HOST's words, and what was done
+          // after them, labelled as kept before labels (docs/behaviour.md 9.11; the words are in recall).
+          expect(JSON.stringify(request.messages)).toContain('open the door');
+          expect(JSON.stringify(request.messages)).toContain('what an older release kept');
+          expect(JSON.stringify(request.messages)).not.toContain('I asked HOST for the door code.');
           return callTool('reply', { messageNumber: origin, strings: ['The code is 1234'] });
         },
       ],
@@ -105,7 +108,7 @@ describe('a store in the previous format (version 4)', () => {
 
 describe('a memory of an unknown version', () => {
   const newer = JSON.stringify({
-    version: 10,
+    version: 11,
     conversation: { digest: [], omitted: 0, turns: [] },
     handled: [],
     somethingNew: 'kept',
@@ -119,17 +122,17 @@ describe('a memory of an unknown version', () => {
       steps: [say('hello')],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 10, newer than 9\); kept aside as "agent-memory-v10"/,
+      /agent-memory is not a memory this version can read \(version 11, newer than 10\); kept aside as "agent-memory-v11"/,
     );
-    expect(await run.help()).toMatch(/kept aside as "agent-memory-v10", untouched/);
+    expect(await run.help()).toMatch(/kept aside as "agent-memory-v11", untouched/);
     await run.send('hi');
     await run.reply('hello');
     await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(VERSION);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v10')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v11')).toBe(newer);
     // The next run reads its own memory, and leaves the kept one alone.
     await run.restart([]);
     expect(await run.help()).not.toMatch(/kept aside/);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v10')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v11')).toBe(newer);
   });
 });
 

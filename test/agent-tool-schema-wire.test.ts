@@ -71,7 +71,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
       });
       keepAgent(run);
       await run.send('what tools?');
-      await run.reply('offered: math,odd_loose', 15_000);
+      await run.reply('offered: math,odd_loose');
       const chat = server.requests.find(request => request.normalized !== undefined)!;
       expect(chat.status).toBe(200);
       const sent = parametersSent(chat.body, 'odd_loose')!;

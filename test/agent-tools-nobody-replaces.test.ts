@@ -67,7 +67,7 @@ describe.each(DAEMON_PROFILES)('tools nobody else replaces (%s daemon)', profile
       edgeNames: ['fake', 'calc'],
       petNames: ['evil-math', 'peer-calc'],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => turnEnds(run)).toBe(1);
     // Adopting what a peer sent waits for the HOST (behaviour 9.10); the HOST, not seeing the
     // trap, approves all three, and the tools' own rules still hold.
     const pending = toolResults(run.provider.requests.at(-1)).slice(-3);
@@ -84,9 +84,7 @@ describe.each(DAEMON_PROFILES)('tools nobody else replaces (%s daemon)', profile
         .flatMap(message => (message.role === 'user' ? message.content.split('\n') : []))
         .find(line => line.startsWith('APPROVED') && line.includes(`"toolName":"${toolName}"`));
     await expect
-      .poll(() => ['math', 'a-math', 'a-calc'].every(name => outcome(name) !== undefined), {
-        timeout: 5_000,
-      })
+      .poll(() => ['math', 'a-math', 'a-calc'].every(name => outcome(name) !== undefined))
       .toBe(true);
     const [asMath, asAMath, asACalc] = ['math', 'a-math', 'a-calc'].map(outcome);
     expect(asMath).toMatch(/"error".*tools\/math is taken, and a tool never replaces another/);

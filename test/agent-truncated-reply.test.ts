@@ -69,7 +69,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
         return { text: 'Done.' };
       });
       await run.send('ping');
-      await run.reply('pong', 15_000);
+      await run.reply('pong');
       const chats = chatsOf(server);
       const results = toolResults(chats[1]);
       expect(results).toHaveLength(2);
@@ -99,7 +99,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
         return { text: 'Done.' };
       });
       await run.send('ping');
-      await run.reply('pong', 15_000);
+      await run.reply('pong');
       expect(JSON.parse(toolResults(chatsOf(server)[1])[0]!).error).toMatch(
         /^not run: your reply was cut off/,
       );
@@ -132,7 +132,7 @@ describe.each(['openai', 'anthropic', 'ollama'] as const)(
       expect(await sentTexts(run)).not.toContain('A long answer that never e');
       cutting = false;
       await run.send('ping again');
-      await run.reply('pong', 15_000);
+      await run.reply('pong');
     });
   },
 );

@@ -49,7 +49,7 @@ describe.each(DAEMON_PROFILES)('trust stays with the names the HOST gave (%s dae
       edgeNames: ['me'],
       petNames: [self],
     });
-    await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => turnEnds(run)).toBe(1);
     const results = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     const refusals = results.filter((_, index) => index !== 3);
     // Adopting what a peer sent, in the peer's turn, waits for the HOST (behaviour 9.10).

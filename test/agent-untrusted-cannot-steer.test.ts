@@ -107,7 +107,7 @@ describe.each(DAEMON_PROFILES)(
         say(''),
       );
       await run.send('make first, read the page, make what it says');
-      await expect.poll(() => turnEnds(run), { timeout: 5_000 }).toBe(1);
+      await expect.poll(() => turnEnds(run)).toBe(1);
       expect(await guest(run).has('first')).toBe(true);
       expect(await guest(run).has('second')).toBe(false);
       const asked = await waitForMessage(run.host, message => message.type === 'request');

@@ -9,6 +9,7 @@
  * double, answered and replied to (its times are the bench's, never judged here).
  */
 import { describe, expect, it } from 'vitest';
+import { TEST_MS } from './support/patience.js';
 import { approvalsFigure } from '../bench/figure-approvals.js';
 import { discoveryFigure } from '../bench/figure-discovery.js';
 import { pingAgainstFloor } from '../bench/ping-against-floor.js';
@@ -25,14 +26,18 @@ describe('bench figures count what they say', () => {
       'peer: forward to bob',
       'peer: adopt my tool',
     ]);
-  }, 60_000);
+  });
 
-  it('figure 4 offers all fifty tools it discovers, cold and warm', async () => {
-    const figure = await discoveryFigure('openai');
-    const [cold, warm] = figure.rows;
-    expect(cold?.measured).toMatch(/; 50 offered$/);
-    expect(warm?.measured).toMatch(/^[^;]+; 0 lookup, .*; 50 offered$/);
-  }, 120_000);
+  it(
+    'figure 4 offers all fifty tools it discovers, cold and warm',
+    async () => {
+      const figure = await discoveryFigure('openai');
+      const [cold, warm] = figure.rows;
+      expect(cold?.measured).toMatch(/; 50 offered$/);
+      expect(warm?.measured).toMatch(/^[^;]+; 0 lookup, .*; 50 offered$/);
+    },
+    2 * TEST_MS,
+  );
 
   it('figure 15 pings the agent and its model-calling echo alike, each asking the model once', async () => {
     const { agent, floor } = await pingAgainstFloor({ profile: 'newest', persona: 'lal' }, 3);
@@ -42,5 +47,5 @@ describe('bench figures count what they say', () => {
     // The echo asks with the agent's system prompt and tools, the agent with its conversation too.
     expect(floor.requestBytes).toBeGreaterThan(4_000);
     expect(agent.requestBytes).toBeGreaterThan(floor.requestBytes);
-  }, 60_000);
+  });
 });

@@ -67,12 +67,28 @@ describe('threads', () => {
       own.messages.push({ role: 'assistant', content: `pong ${round}` });
       const bobs = startTurn(emptyConversation(), `#${round}1 from bob: "hi ${round}"`, 'hi');
       bobs.messages.push({ role: 'assistant', content: `hello bob ${round}` });
-      showToHost(host, bobs, 'bob');
+      bobs.messages.push({
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          {
+            id: `r${round}`,
+            name: 'reply',
+            arguments: `{"messageNumber":${round}1,"strings":["yo"]}`,
+          },
+        ],
+      });
+      showToHost(host, bobs, 'bob', BigInt(`${round}1`), Date.UTC(2026, 10, 23, 9, round));
     }
     const shown = host.turns[1]!;
     expect(shown.thread).toBe('bob');
+    // What happened (who, when, what the agent did), never bob's words nor the model's to him (behaviour 9.11).
     expect(shown.messages).toEqual([
-      { role: 'user', content: '#11 from bob: "hi 1" → said "hello bob 1"' },
+      {
+        role: 'user',
+        content:
+          "[2026-11-23T09:01:00.000Z: a turn for bob's message #11, in their own thread; the agent did: replied. Their words are not shown here; mail recall shows them, labelled.]",
+      },
     ]);
     // Five own turns and five lines: more than twice keepTurns of its own, so a block folds.
     startTurn(host, '#60 from HOST: "ping 6"', 'ping 6');
@@ -84,6 +100,7 @@ describe('threads', () => {
       '#30 from HOST: "ping 3" → said "pong 3"',
       'meanwhile 2 exchanges with others in their own threads: bob (2); mail recall finds them',
     ]);
-    expect(JSON.stringify(request.messages)).toContain('#31 from bob');
+    expect(JSON.stringify(request.messages)).toContain("bob's message #31");
+    expect(JSON.stringify(request.messages)).not.toMatch(/hi \d|hello bob|yo/);
   });
 });

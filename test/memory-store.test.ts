@@ -14,9 +14,11 @@ import {
   saveMemory,
   trackHandled,
   freshMemory,
+  VERSION,
   type Memory,
 } from '../src/memory/agent-memory.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
+import { BEFORE_LABELS } from '../src/history/word-labels.js';
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
 
@@ -45,6 +47,8 @@ const conversation = {
   turns: [{ title: '#1 from HOST: "hi"', messages: [] }],
 };
 const wakeUp = { id: 'w1', at: NOW + 1_000, note: 'ring', setAt: NOW };
+/** A wake-up of a store from before labels loads labelled as such (version 10, docs/behaviour.md 9.11). */
+const labelled = (entry: typeof wakeUp) => ({ ...entry, read: BEFORE_LABELS });
 const usage = {
   since: NOW - 5_000,
   byModel: { m: { calls: 2, inputTokens: 10, outputTokens: 4 } },
@@ -89,6 +93,7 @@ describe('loadMemory', () => {
     );
     expect(memory).toEqual({
       conversation,
+      wordsBeforeLabels: conversation,
       handled: ['id:a'],
       usage: { since: NOW, byModel: {}, recent: [] },
       wakeUps: [],
@@ -126,9 +131,10 @@ describe('loadMemory', () => {
     );
     expect(whole.memory).toEqual({
       conversation,
+      wordsBeforeLabels: conversation,
       handled: [],
       usage,
-      wakeUps: [wakeUp],
+      wakeUps: [labelled(wakeUp)],
       asks: migrated,
       holds: [{ key: 'message id:x', why: 'quota' }],
       notices: [],
@@ -258,7 +264,7 @@ describe('loadMemory', () => {
     expect(memory.senders.every(each => !('held' in each) && !('told' in each))).toBe(true);
     expect(logs).toEqual([`${MEMORY_NAME}: 3 told mark(s) did not read and were left out`]);
     const { saved, again } = await saveAndLoad(memory);
-    expect(saved.version).toBe(9);
+    expect(saved.version).toBe(VERSION);
     expect(saved).not.toHaveProperty('toldToWait');
     expect(again.memory.holds).toEqual(marks);
     expect(again.memory.senders).toEqual(memory.senders);
@@ -271,9 +277,10 @@ describe('loadMemory', () => {
     );
     expect(memory).toEqual({
       conversation,
+      wordsBeforeLabels: conversation,
       handled: [],
       usage,
-      wakeUps: [wakeUp],
+      wakeUps: [labelled(wakeUp)],
       asks: { next: 1, pending: [] },
       holds: [],
       notices: [],
@@ -298,7 +305,7 @@ describe('loadMemory', () => {
         wakeUps: [wakeUp, { id: 'w2', at: 'soon' }],
       }),
     );
-    expect(memory.wakeUps).toEqual([wakeUp]);
+    expect(memory.wakeUps).toEqual([labelled(wakeUp)]);
     expect(memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect(logs).toEqual([
       `${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`,
@@ -317,9 +324,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 10, conversation, handled: [] }),
-      'agent-memory-v10',
-      ' (version 10, newer than 9)',
+      JSON.stringify({ version: 11, conversation, handled: [] }),
+      'agent-memory-v11',
+      ' (version 11, newer than 10)',
     ],
     [
       'a memory without its conversation',
@@ -353,18 +360,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 10, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 10, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 11, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 11, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v10': older,
-      'agent-memory-v10-2': 'taken too',
+      'agent-memory-v11': older,
+      'agent-memory-v11-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v10-3');
-    expect(values.get('agent-memory-v10')).toBe(older);
-    expect(values.get('agent-memory-v10-2')).toBe('taken too');
-    expect(values.get('agent-memory-v10-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v11-3');
+    expect(values.get('agent-memory-v11')).toBe(older);
+    expect(values.get('agent-memory-v11-2')).toBe('taken too');
+    expect(values.get('agent-memory-v11-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

@@ -17,6 +17,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TEST_MS } from './support/patience.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -53,53 +54,57 @@ describe('the helper commands build only when they must', () => {
     expect(roots).toContain('setup');
   });
 
-  it('builds when a source is newer than dist/, not when dist/ is fresh, and never for --help', () => {
-    const repo = makeTempFolder('fresh');
-    mkdirSync(join(repo, 'scripts'));
-    for (const name of ['start.mjs', 'built.mjs'])
-      cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
-    symlinkSync(join(repoRoot, 'node_modules'), join(repo, 'node_modules'));
-    writeFileSync(
-      join(repo, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          outDir: 'dist',
-          rootDir: '.',
-          types: [],
-          skipLibCheck: true,
-        },
-        include: ['sim/**/*.ts'],
-      }),
-    );
-    mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
-    const source = join(repo, 'sim', 'chat', 'main.ts');
-    writeFileSync(
-      source,
-      [
-        'declare const process: { argv: string[]; stdout: { write(text: string): void } };',
-        "process.stdout.write('ran ' + process.argv.slice(2).join(' '));",
-      ].join('\n'),
-    );
-    const run = (...args: string[]) => {
-      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
-      return spawnSync(process.execPath, [join(repo, 'scripts', 'start.mjs'), ...args], {
-        encoding: 'utf8',
-        env,
-      });
-    };
-    const first = run();
-    expect(first.stderr).toMatch(/^Building \(tsc\): sim\/chat\/main\.ts is newer than dist/);
-    expect(first.stdout).toBe('ran ');
-    const again = run('--', 'hello');
-    expect(again.stderr).toBe('');
-    expect(again.stdout).toBe('ran hello');
-    // A source newer than what was built: --help runs what is there, the next start builds.
-    const later = new Date(Date.now() + 60_000);
-    utimesSync(source, later, later);
-    const help = run('--help');
-    expect(help.stderr).toBe('');
-    expect(help.stdout).toBe('ran --help');
-    expect(run().stderr).toMatch(/^Building/);
-  }, 120_000);
+  it(
+    'builds when a source is newer than dist/, not when dist/ is fresh, and never for --help',
+    () => {
+      const repo = makeTempFolder('fresh');
+      mkdirSync(join(repo, 'scripts'));
+      for (const name of ['start.mjs', 'built.mjs'])
+        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+      symlinkSync(join(repoRoot, 'node_modules'), join(repo, 'node_modules'));
+      writeFileSync(
+        join(repo, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'NodeNext',
+            outDir: 'dist',
+            rootDir: '.',
+            types: [],
+            skipLibCheck: true,
+          },
+          include: ['sim/**/*.ts'],
+        }),
+      );
+      mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
+      const source = join(repo, 'sim', 'chat', 'main.ts');
+      writeFileSync(
+        source,
+        [
+          'declare const process: { argv: string[]; stdout: { write(text: string): void } };',
+          "process.stdout.write('ran ' + process.argv.slice(2).join(' '));",
+        ].join('\n'),
+      );
+      const run = (...args: string[]) => {
+        const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
+        return spawnSync(process.execPath, [join(repo, 'scripts', 'start.mjs'), ...args], {
+          encoding: 'utf8',
+          env,
+        });
+      };
+      const first = run();
+      expect(first.stderr).toMatch(/^Building \(tsc\): sim\/chat\/main\.ts is newer than dist/);
+      expect(first.stdout).toBe('ran ');
+      const again = run('--', 'hello');
+      expect(again.stderr).toBe('');
+      expect(again.stdout).toBe('ran hello');
+      // A source newer than what was built: --help runs what is there, the next start builds.
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(source, later, later);
+      const help = run('--help');
+      expect(help.stderr).toBe('');
+      expect(help.stdout).toBe('ran --help');
+      expect(run().stderr).toMatch(/^Building/);
+    },
+    2 * TEST_MS,
+  );
 });

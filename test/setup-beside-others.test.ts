@@ -60,7 +60,6 @@ describe('log lines name the guest (defect 6)', () => {
           message.type === 'package' &&
           !answered.has(message.number) &&
           message.strings.join('').startsWith('I stopped working on this'),
-        { timeoutMs: 10_000 },
       );
       answered.add(answer.number);
     }
@@ -96,7 +95,6 @@ describe('greetings on restart (defect 8)', () => {
     await setupWith(output.say)(mailHost.host);
     await mailHost.waitForMessage(
       message => message.type === 'package' && message.strings.join('').includes('model-two'),
-      { timeoutMs: 10_000 },
     );
     const said = await greetings();
     expect(said).toHaveLength(2);

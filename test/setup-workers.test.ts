@@ -114,7 +114,7 @@ describe('a worker per agent', () => {
     try {
       stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'pong' });
       await setup(output.say)(mailHost.host);
-      await mailHost.waitForMessage(message => message.type === 'form', { timeoutMs: 10_000 });
+      await mailHost.waitForMessage(message => message.type === 'form');
 
       // Another agent shares @main, and the daemon ends @main under it.
       stubEnv({ LAL_HOST: model.url, LAL_MODEL: 'pong', LAL_NAME: 'dave', LAL_WORKER: '@main' });
@@ -145,7 +145,7 @@ describe('a worker per agent', () => {
       expect(mailHost.caplet('@main')?.id).toBe(managerId);
       expect(await E(mailHost.host).has('worker-for-setup-lal')).toBe(false);
       expect(output.text()).toContain(`it runs in the daemon's main worker "@main"`);
-      await mailHost.waitForMessage(message => message.type === 'form', { timeoutMs: 10_000 });
+      await mailHost.waitForMessage(message => message.type === 'form');
 
       // Run again without LAL_WORKER: kept where it is; with LAL_RESTART=1: moved to its own.
       stubEnv({ LAL_HOST: 'http://127.0.0.1:9/v1' });

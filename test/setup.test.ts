@@ -81,7 +81,7 @@ const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
   (await E(mailHost.host).listMessages()).map(textOf);
 
 const waitForText = (mailHost: MailHost, prefix: string) =>
-  mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
+  mailHost.waitForMessage(message => textOf(message).startsWith(prefix));
 
 const has = (host: HostPowers, ...names: string[]) => E(host).has(...names);
 
@@ -273,13 +273,9 @@ describe('pinning (the daemon makes what PINS names again when it starts)', () =
     await E(mailHost.host).send('lal', ['ping while-down'], [], []);
     await mailHost.restart();
     // No look-up of the agent from here on: only mail.
-    await mailHost.waitForMessage(message => textOf(message) === 'pong to while-down', {
-      timeoutMs: 10_000,
-    });
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to while-down');
     await E(mailHost.host).send('lal', ['ping after-restart'], [], []);
-    await mailHost.waitForMessage(message => textOf(message) === 'pong to after-restart', {
-      timeoutMs: 10_000,
-    });
+    await mailHost.waitForMessage(message => textOf(message) === 'pong to after-restart');
     // Mail is served one message at a time, so by now a second answer to the first would have come.
     const texts = await hostInboxTexts(mailHost);
     expect(texts.filter(text => text === 'pong to while-down')).toHaveLength(1);

@@ -1,11 +1,9 @@
 // `npm start` end to end: the simulator run as a person's script would run
 // it (stdin piped, so plain output), against the wire-level model server
 // double, with the real providers inside the mail host.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   startModelServer,
@@ -13,57 +11,15 @@ import {
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
+import { CHILD_MS } from './support/patience.js';
+import { makeSimRunner, type Feed } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'sk-sim-test-0123456789abcdef';
 
-interface Run {
-  stdout: string;
-  stderr: string;
-  code: number | null;
-}
-
-type Feed = (child: { write(text: string): void; end(): void; stdout(): string }) => void;
-
-/** Starts `node scripts/start.mjs` with `args`; `feed` writes stdin (and must end it). */
-const runSimWith = (args: string[], env: Record<string, string>, feed: Feed): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], {
-      cwd: repoRoot,
-      // The test run built dist/ already; a stray .env or shell setting must not steer the model.
-      env: {
-        ...process.env,
-        LAL_SIM_NO_BUILD: '1',
-        LAL_PROVIDER: '',
-        LAL_MODEL: '',
-        LAL_AUTH_TOKEN: '',
-        // Its state folder (and log) and temporary files go in folders of this file's, removed after the tests.
-        TMPDIR: makeTempFolder('sim'),
-        XDG_STATE_HOME: makeTempFolder('state'),
-        ...env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('error', reject);
-    child.on('close', code => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-    feed({
-      write: text => child.stdin.write(text),
-      end: () => child.stdin.end(),
-      stdout: () => stdout,
-    });
-  });
-
+const runSimWith = makeSimRunner(makeTempFolder);
 const runSim = (env: Record<string, string>, feed: Feed) => runSimWith([], env, feed);
 
 const lastUserText = (request: NormalizedRequest): string =>
@@ -119,14 +75,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const waitFor = async (read: () => string, pattern: RegExp): Promise<RegExpExecArray> => {
-  for (;;) {
-    const found = pattern.exec(read());
-    if (found !== null) return found;
-    await new Promise(resolve => setTimeout(resolve, 25));
-  }
-};
-
 describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
@@ -170,7 +118,7 @@ describe('npm start, not on a terminal', () => {
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('what is 6 * 7?\n');
       // A script reads the number off the screen, as a person would.
-      void waitFor(input.stdout, /eval-proposal #(\d+)\):/).then(found => {
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(found => {
         input.write(`/grant ${found[1]}\n/inbox\n`);
         input.end();
       });
@@ -198,7 +146,7 @@ describe('npm start, not on a terminal', () => {
       { LAL_HOST: server.url, LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'nobody' },
       input => {
         input.write('make a box\n');
-        void waitFor(input.stdout, /approval request #(\d+)\):/).then(found => {
+        void input.waitFor(/approval request #(\d+)\):/).then(found => {
           input.write(`/grant ${found[1]}\n`);
           input.end();
         });
@@ -267,40 +215,44 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).not.toMatch(/"package"|No such message/);
   });
 
-  it('keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 10.1)', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
-    const state = makeTempFolder('kept');
-    const env = { LAL_HOST: server.url, XDG_STATE_HOME: state };
-    const first = await runSim(env, input => {
-      input.write('my name is Ada\n');
-      input.end();
-    });
-    expect(first.code).toBe(0);
-    const folder = join(state, 'lal-fae', 'lal');
-    expect(first.stdout).toContain(`lal's state is kept in ${folder} (--fresh starts clean)`);
-    const second = await runSim(env, input => {
-      input.write('what is my name?\n/status\n/memory\n');
-      input.end();
-    });
-    expect(second.stderr).toBe('');
-    expect(second.stdout).toMatch(/^#\d+ lal › Lal agent ready/m);
-    expect(second.stdout).toMatch(/^#\d+ lal › You are Ada\.$/m);
-    // /status: the agent's state as help() says it; /memory: what it keeps, both runs' turns.
-    expect(second.stdout).toMatch(/^Model:\n- I think with double-model/m);
-    expect(second.stdout).toMatch(/^Usage:\n- since /m);
-    expect(second.stdout).toMatch(
-      /^What lal keeps:\n- the conversation: 2 recent turns[^\n]*\n- {3}· #\d+ from HOST: "my name is Ada"\n- {3}· #\d+ from HOST: "what is my name\?"/m,
-    );
-    const fresh = await runSimWith(['--fresh'], env, input => {
-      input.write('what is my name?\n');
-      input.end();
-    });
-    expect(fresh.stdout).toContain('(started clean: --fresh)');
-    expect(fresh.stdout).toMatch(/^#\d+ lal › I do not know\.$/m);
-    // One log a run, in the state folder; nothing left in the temporary folder.
-    expect(readdirSync(join(folder, 'logs'))).toHaveLength(3);
-    // Three runs of the simulator, each a process of its own: 7–16 s on a loaded machine.
-  }, 60_000);
+  it(
+    'keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 10.1)',
+    async () => {
+      server = await startModelServer({ protocol: 'openai', reply: modelScript });
+      const state = makeTempFolder('kept');
+      const env = { LAL_HOST: server.url, XDG_STATE_HOME: state };
+      const first = await runSim(env, input => {
+        input.write('my name is Ada\n');
+        input.end();
+      });
+      expect(first.code).toBe(0);
+      const folder = join(state, 'lal-fae', 'lal');
+      expect(first.stdout).toContain(`lal's state is kept in ${folder} (--fresh starts clean)`);
+      const second = await runSim(env, input => {
+        input.write('what is my name?\n/status\n/memory\n');
+        input.end();
+      });
+      expect(second.stderr).toBe('');
+      expect(second.stdout).toMatch(/^#\d+ lal › Lal agent ready/m);
+      expect(second.stdout).toMatch(/^#\d+ lal › You are Ada\.$/m);
+      // /status: the agent's state as help() says it; /memory: what it keeps, both runs' turns.
+      expect(second.stdout).toMatch(/^Model:\n- I think with double-model/m);
+      expect(second.stdout).toMatch(/^Usage:\n- since /m);
+      expect(second.stdout).toMatch(
+        /^What lal keeps:\n- the conversation: 2 recent turns[^\n]*\n- {3}· #\d+ from HOST: "my name is Ada"\n- {3}· #\d+ from HOST: "what is my name\?"/m,
+      );
+      const fresh = await runSimWith(['--fresh'], env, input => {
+        input.write('what is my name?\n');
+        input.end();
+      });
+      expect(fresh.stdout).toContain('(started clean: --fresh)');
+      expect(fresh.stdout).toMatch(/^#\d+ lal › I do not know\.$/m);
+      // One log a run, in the state folder; nothing left in the temporary folder.
+      expect(readdirSync(join(folder, 'logs'))).toHaveLength(3);
+      // Three runs of the simulator, one after the other: each has a child's bound.
+    },
+    3 * CHILD_MS,
+  );
 
   it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 10.3)', async () => {
     server = await startModelServer({

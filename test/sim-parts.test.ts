@@ -23,11 +23,11 @@ describe('flags', () => {
   it('defaults to lal and reads --persona either way', () => {
     expect(parseCliArgs([])).toEqual({
       ok: true,
-      args: { persona: 'lal', help: false, verbose: false, fresh: false },
+      args: { persona: 'lal', help: false, verbose: false, fresh: false, demo: false },
     });
-    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh'])).toEqual({
+    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo'])).toEqual({
       ok: true,
-      args: { persona: 'fae', help: false, verbose: true, fresh: true },
+      args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });

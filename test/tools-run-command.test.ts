@@ -58,14 +58,6 @@ function runningWith(marker: string): number[] {
   return found;
 }
 
-async function waitUntilGone(marker: string): Promise<boolean> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    if (runningWith(marker).length === 0) return true;
-    await new Promise(resolve => setTimeout(resolve, 20));
-  }
-  return false;
-}
-
 describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
   async function run(args: Record<string, unknown>): Promise<CommandResult> {
     const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
@@ -103,7 +95,7 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     expect(result.exitCode).toBe(null);
     expect(result.signal).toBe('SIGKILL');
     expect(result.stdout).toBe('started\n');
-    expect(await waitUntilGone(marker)).toBe(true);
+    await expect.poll(() => runningWith(marker).length).toBe(0);
   });
 
   it('returns once the command exits even when a background job holds its output', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Persona } from '../../src/config/config.js';
 
-interface CliArgs {
+export interface CliArgs {
   persona: Persona;
   help: boolean;
   /** Show the agent's own log lines on screen too. */
@@ -13,15 +13,19 @@ interface CliArgs {
   fresh: boolean;
   /** Play the newest daemon (channels, live progress) instead of f0a46042a. */
   newest: boolean;
+  /** Think with the scripted model double, started in this process. */
+  demo: boolean;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--newest] [--fresh] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
+  '  --demo             think with a scripted model double started here (no model needed;',
+  '                     `npm run model-double` serves the same one for a daemon)',
   '  --newest           play the newest daemon: channels (/channel), live progress',
   '  --fresh            start clean: forget what earlier runs kept in the state folder',
   "  --verbose          also show the agent's log lines (always written to the log file)",
@@ -61,6 +65,7 @@ export const parseCliArgs = (
     verbose: false,
     fresh: false,
     newest: false,
+    demo: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
@@ -82,6 +87,9 @@ export const parseCliArgs = (
         break;
       case '--newest':
         args.newest = true;
+        break;
+      case '--demo':
+        args.demo = true;
         break;
       case '--persona': {
         const value = inline ?? argv[(index += 1)];

@@ -6,9 +6,7 @@
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
 import { createInterface } from 'node:readline';
-import { parseCliArgs, USAGE } from './cli-args.js';
-import { capletEnv, loadEnv } from './dotenv.js';
-import { checkModelServer } from './preflight.js';
+import { capletEnv } from './dotenv.js';
 import { makePlainScreen, makeTtyScreen, PROMPT, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
@@ -20,6 +18,8 @@ import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
+import { stateNameFor } from './demo-double.js';
+import { startUp } from './start-up.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -29,23 +29,8 @@ const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, m
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
-  const loaded = loadEnv(cwd, process.env);
-  const parsed = parseCliArgs(process.argv.slice(2), loaded.env);
-  if (!parsed.ok) {
-    process.stderr.write(`${parsed.error}\n`);
-    process.exit(2);
-  }
-  const { persona, help, verbose, fresh, newest } = parsed.args;
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
-  const preflight = await checkModelServer(loaded.env);
-  if (!preflight.ok) {
-    process.stderr.write(`${preflight.line}\n`);
-    process.exit(1);
-  }
+  const { args, settings, preflight, double } = await startUp(cwd, process.argv.slice(2));
+  const { persona, verbose, fresh, demo, newest } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -56,8 +41,9 @@ const main = async (): Promise<void> => {
   let session: Session | undefined;
   const state = openRunState({
     processEnv: process.env,
-    settings: loaded.env,
+    settings,
     persona,
+    folderName: stateNameFor(persona, demo),
     fresh,
     powers: () => session?.mailHost.guest(session.guestName).powers,
     report: problem => screen.print('error', problem),
@@ -66,7 +52,7 @@ const main = async (): Promise<void> => {
   const { config } = preflight;
   screen.print(
     'note',
-    `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}).`,
+    `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}${demo ? ', the scripted model double of --demo' : ''}).`,
   );
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
@@ -74,7 +60,7 @@ const main = async (): Promise<void> => {
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
-    env: capletEnv(loaded.env),
+    env: capletEnv(settings),
     log: line => {
       state.log.write(line);
       if (verbose) screen.print('log', `  ${line}`);
@@ -105,6 +91,7 @@ const main = async (): Promise<void> => {
         sleep(CANCEL_WAIT_MS),
       ]);
       await state.save();
+      await double?.close();
       screen.close();
       state.log.close();
       restoreConsole();

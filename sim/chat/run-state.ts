@@ -21,12 +21,14 @@ export const openRunState = (options: {
   /** The settings, .env included (LAL_LOG). */
   settings: Readonly<Record<string, string | undefined>>;
   persona: string;
+  /** The state folder's own name (the persona's, or its demo's). */
+  folderName: string;
   fresh: boolean;
   /** The guest's powers, once the session is there. */
   powers: () => StorePowers | undefined;
   report: (problem: string) => void;
 }) => {
-  const folder = makeStateFolder(stateFolderFor(options.processEnv, options.persona));
+  const folder = makeStateFolder(stateFolderFor(options.processEnv, options.folderName));
   const kept = makeKeptStore(folder);
   const log = openAgentLog(folder, options.settings);
   let turnFailed = false;

@@ -3,7 +3,8 @@ import { describeMessage } from './describe-message.js';
 import type { Agent } from './agents.js';
 import type { MessageRecord, WaitForMessageOptions } from './types.js';
 
-const defaultWaitMs = 10_000;
+// Generous for a loaded 2-core machine, as test/support/patience.ts's WAIT_MS.
+const defaultWaitMs = 30_000;
 
 export const makeWaitForMessage =
   (agentNamed: (name: string | undefined) => Agent) =>

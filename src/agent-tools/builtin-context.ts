@@ -28,6 +28,8 @@ export interface BuiltinContext {
   noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: WakeUps;
+  /** What the turn has read or shows that did not come from the HOST: a schedule made now carries it (src/history/word-labels.ts). */
+  read?: () => string | undefined;
   /** Searches the conversation kept in the store (mail's `recall` op): a sender's turn its own exchanges, the HOST's all (behaviour 9.1); absent where none is kept. */
   recall?: (query: string) => Promise<RecallResult>;
   /** The HOST's name in this daemon (HOST, @host). */

@@ -50,7 +50,7 @@ const runOp = async (op: BuiltinOp, values: ToolValues, context: BuiltinContext)
       return runEvaluate(values, context);
     case 'schedule':
       if (context.wakeUps === undefined) throw new Error('Wake-ups are not available here');
-      return context.wakeUps.schedule(readScheduleArgs(values), context.origin);
+      return context.wakeUps.schedule(readScheduleArgs(values), context.origin, context.read?.());
     case 'list':
       return listNames(context, path);
     case 'has':

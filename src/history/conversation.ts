@@ -11,12 +11,20 @@ export interface Turn {
   messages: ChatMessage[];
   /** Set on another sender's turn shown in the HOST's thread (./threads.ts): whose thread it is. */
   thread?: string;
+  /**
+   * Where its words stop being the HOST's (./word-labels.ts): from message
+   * `from` on, they show `read`, the first text that did not come from the
+   * HOST (a peer's message, a tool's result, an outcome, a labelled wake-up).
+   */
+  label?: { read: string; from: number };
 }
 
 /** A folded turn, or a run of folded turns that read the same. */
 export interface DigestEntry {
   text: string;
   count: number;
+  /** The label of the words it quotes when they did not come from the HOST (./word-labels.ts). */
+  read?: string;
 }
 
 export interface Conversation {

@@ -23,10 +23,15 @@ const quote = (text: string, maxChars: number): string => {
 const messageText = (args: Args | undefined): string =>
   Array.isArray(args?.strings) ? args.strings.map(String).join(' ') : '';
 
+// A recipient named as a pet name or path is a fact of what was done; anything else could be words.
+const NAME_LIKE = /^[\w@.-]{1,64}(\/[\w@.-]{1,64}){0,3}$/;
+
 /**
  * What the agent did in a turn, one entry per reply, message or plain answer
  * (each quoted up to `quoteChars`), led by the tools it used; the digest
- * quotes briefly, the searchable history (src/recall/) at length.
+ * quotes briefly, the searchable history (src/recall/) at length. With
+ * `quoteChars` 0, what was done without any words (./word-labels.ts):
+ * a recipient only when it reads as a name.
  */
 export const describeActions = (
   messages: readonly ChatMessage[],
@@ -34,6 +39,7 @@ export const describeActions = (
 ): string[] => {
   const actions: string[] = [];
   const used = new Set<string>();
+  const quoted = (text: string) => (quoteChars === 0 ? '' : ` ${quote(text, quoteChars)}`);
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
@@ -41,17 +47,17 @@ export const describeActions = (
       const decoded = decodeCall(call, text => text);
       const args = decoded.ok ? decoded.args : undefined;
       if (call.name === 'reply') {
-        actions.push(`replied ${quote(messageText(args), quoteChars)}`);
+        actions.push(`replied${quoted(messageText(args))}`);
       } else if (call.name === 'send') {
-        actions.push(
-          `sent ${String(args?.recipient ?? '?')} ${quote(messageText(args), quoteChars)}`,
-        );
+        const recipient = String(args?.recipient ?? '?');
+        const named = quoteChars > 0 || NAME_LIKE.test(recipient) ? recipient : 'someone';
+        actions.push(`sent ${named}${quoted(messageText(args))}`);
       } else {
         // A grouped tool's op says what was done (`names` with op `list`: list).
         used.add(decoded.names[0] ?? call.name);
       }
     }
-    if (message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {
+    if (quoteChars > 0 && message.content.trim() !== '' && (message.toolCalls ?? []).length === 0) {
       actions.push(`said ${quote(message.content, quoteChars)}`);
     }
   }
@@ -71,13 +77,19 @@ export const foldOldestTurn = (conversation: Conversation): void => {
   const turn = conversation.turns.shift();
   if (turn === undefined) return;
   const text = digestTurn(turn);
+  const read = turn.label?.read;
   const last: DigestEntry | undefined = conversation.digest[conversation.digest.length - 1];
-  // Titles carry message numbers; two turns read the same when all else is equal.
+  // Titles carry message numbers; two turns read the same when all else is equal, their label too.
   const withoutNumbers = (line: string) => line.replace(/#\d+/g, '#');
-  if (last !== undefined && withoutNumbers(last.text) === withoutNumbers(text)) {
+  if (
+    last !== undefined &&
+    last.read === read &&
+    withoutNumbers(last.text) === withoutNumbers(text)
+  ) {
     last.count += 1;
   } else {
-    conversation.digest.push({ text, count: 1 });
+    // The line quotes the turn's words: it keeps their label (./word-labels.ts).
+    conversation.digest.push({ text, count: 1, ...(read === undefined ? {} : { read }) });
   }
 };
 harden(foldOldestTurn);

@@ -5,15 +5,15 @@
  * wake-ups that serve it), never what the HOST or another sender said. The
  * HOST owns the agent, so the HOST's thread (the memory's `conversation`)
  * holds every turn: its own word for word, and each other sender's, once
- * finished, as the one line the digest would make of it (what came in,
- * what the agent did); their words are in the searchable history, which
- * the HOST's recall searches whole. Each thread folds, trims and keeps its
+ * finished, as one line of what happened (who, when, what the agent did),
+ * never their words; those are in the searchable history, which the
+ * HOST's recall searches whole, labelled. Each thread folds, trims and keeps its
  * digest on its own, so each keeps its own prompt-cache prefix: a request
  * is the previous one of the same thread plus what was appended.
  */
 import type { Conversation, Turn } from './conversation.js';
 import { emptyConversation, emptyConversationInPlace } from './conversation.js';
-import { digestTurn } from './digest.js';
+import { whatHappenedFor } from './word-labels.js';
 
 /** The thread of one sender other than the HOST, by the name it is shown by. */
 export interface SenderThread {
@@ -47,19 +47,21 @@ export const threadOf = (threads: SenderThread[], sender: string): Conversation 
 };
 harden(threadOf);
 
-/** A finished turn of another sender's thread is shown in the HOST's, which sees everything. */
-export const showToHost = (host: Conversation, turn: Turn, sender: string): void => {
-  // One line, as the digest would fold it: the HOST's requests grow by a line per other turn
-  // (its words are in the searchable history), and fold no more often than the HOST's alone.
-  const line = digestTurn(turn);
-  host.turns.push({
-    title: line,
-    thread: sender,
-    // A message's line names its sender; an outcome's or a wake-up's is told whose it is.
-    messages: [
-      { role: 'user', content: line.includes(` from ${sender}: `) ? line : `(${sender}) ${line}` },
-    ],
-  });
+/**
+ * A finished turn of another sender's thread is shown in the HOST's as what
+ * happened (who, when, what the agent did for them), never their words
+ * (./word-labels.ts): the HOST's requests grow by a line per other turn, fold
+ * no more often than the HOST's alone, and show nothing the HOST did not say.
+ */
+export const showToHost = (
+  host: Conversation,
+  turn: Turn,
+  sender: string,
+  number: bigint | undefined,
+  at: number,
+): void => {
+  const line = whatHappenedFor(turn, sender, number, at);
+  host.turns.push({ title: line, thread: sender, messages: [{ role: 'user', content: line }] });
 };
 harden(showToHost);
 

@@ -20,6 +20,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { emptyConversation, type Conversation } from '../history/conversation.js';
 import { readThreads, splitBySender, type SenderThread } from '../history/threads.js';
+import { BEFORE_LABELS, keepOnlyHostsWordsOfOldStore } from '../history/word-labels.js';
 import type { Log } from '../log/log.js';
 import { isWakeUp, type WakeUp } from '../schedule/wake-up-record.js';
 import {
@@ -58,10 +59,15 @@ harden(MEMORY_NAME);
  * 9: `holds`, the told-once marks of every hold (../lifecycle/holds.ts) in
  * one list, instead of `toldToWait` and the sender records' `held` and
  * `told`; a version 4–8 memory loads with those moved into it.
+ * 10: words keep their label (../history/word-labels.ts): a turn's `label`,
+ * a digest line's `read`, a wake-up's `read`; a version 1–9 memory, whose
+ * words carry none, loads conservatively: the HOST's thread keeps the HOST's
+ * words and what was done (the rest stays in the searchable history), and
+ * each wake-up is labelled as set before labels.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 9;
+export const VERSION = 10;
 harden(VERSION);
 
 export interface Memory {
@@ -89,6 +95,8 @@ export interface Memory {
    * says the model and the settings' problems, would differ.
    */
   greeting?: string;
+  /** Set (never stored) when the memory was from before labels (version 9 or older): the HOST's thread as it was, word for word, for the searchable history. */
+  wordsBeforeLabels?: Conversation;
   /** Set (never stored) when the memory found could not be read: the name it was kept aside under. */
   keptAside?: string;
   /**
@@ -228,18 +236,28 @@ export const loadMemory = async (
     const helpers = readHelperStore(parsed.helpers);
     if (helpers.lost > 0)
       log(`${MEMORY_NAME}: ${helpers.lost} running helper(s) did not read and were left out`);
+    // Split by sender (version 6 or older) from the words as they were, before they are labelled.
+    const threads = readStoredThreads(parsed, hostName, log);
+    const beforeLabels = parsed.version < 10;
     return {
-      conversation: parsed.conversation,
-      threads: readStoredThreads(parsed, hostName, log),
+      conversation: beforeLabels
+        ? keepOnlyHostsWordsOfOldStore(parsed.conversation, hostName)
+        : parsed.conversation,
+      threads,
       handled: parsed.handled,
       usage,
-      wakeUps,
+      wakeUps: beforeLabels
+        ? wakeUps.map(entry =>
+            entry.read === undefined ? { ...entry, read: BEFORE_LABELS } : entry,
+          )
+        : wakeUps,
       asks: asks.store,
       holds: holds.holds,
       notices,
       senders: holds.senders,
       helpers: helpers.store,
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
+      ...(beforeLabels ? { wordsBeforeLabels: parsed.conversation } : {}),
     };
   } catch (error) {
     const why = describeError(error);

@@ -23,6 +23,8 @@ export interface ExchangeRecord {
   in: string;
   /** What the agent did. */
   out: string;
+  /** The label its words carry, when some did not come from the sender (src/history/word-labels.ts). */
+  read?: string;
 }
 
 // A message or answer longer than this is cut: the record stays well under a chunk.
@@ -56,6 +58,7 @@ export const recordOfTurn = (
       ? fromTitle(turn.title)
       : { n: Number(origin.number), from: origin.sender }),
     ...(at === undefined ? {} : { at }),
+    ...(turn.label === undefined ? {} : { read: turn.label.read }),
     in: redactThenCut(notice, redact),
     out: redactThenCut(
       describeActions(
@@ -104,7 +107,8 @@ export const isExchangeRecord = (value: unknown): value is ExchangeRecord => {
     typeof record.out === 'string' &&
     isOptionalNumber(record.n) &&
     isOptionalNumber(record.at) &&
-    (record.from === undefined || typeof record.from === 'string')
+    (record.from === undefined || typeof record.from === 'string') &&
+    (record.read === undefined || typeof record.read === 'string')
   );
 };
 harden(isExchangeRecord);

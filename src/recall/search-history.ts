@@ -35,6 +35,8 @@ interface RecalledExchange {
   message: string;
   /** What the agent did. */
   did: string;
+  /** Where its words stop being the sender's and the agent's own: the first text from elsewhere it read (src/history/word-labels.ts). */
+  wordsAfter?: string;
 }
 
 export interface RecallResult {
@@ -71,6 +73,7 @@ const shown = (record: ExchangeRecord, terms: readonly string[]): RecalledExchan
     : { date: `${new Date(record.at).toISOString().slice(0, 16)}Z` }),
   message: excerpt(record.in.replace(NOTICE_HEAD, ''), terms),
   did: excerpt(record.out, terms),
+  ...(record.read === undefined ? {} : { wordsAfter: `reading ${record.read}` }),
 });
 
 export const searchHistory = async (options: {

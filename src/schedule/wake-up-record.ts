@@ -29,6 +29,8 @@ export interface WakeUp {
   paused?: boolean;
   /** A trigger's events not yet told in a turn. */
   events?: number;
+  /** The label of the turn that set it, when it had read what did not come from the HOST: its turns carry it (src/history/word-labels.ts). */
+  read?: string;
 }
 
 const isString = (value: unknown) => typeof value === 'string';
@@ -42,6 +44,7 @@ const OPTIONAL_FIELDS: Readonly<Record<string, (value: unknown) => boolean>> = {
   runs: isNumber,
   paused: isBoolean,
   events: isNumber,
+  read: isString,
 };
 
 export const isWakeUp = (value: unknown): value is WakeUp => {

@@ -60,7 +60,12 @@ harden(DEFAULT_SCHEDULE_SETTINGS);
 
 export interface WakeUps {
   /** The `schedule` tool. */
-  schedule(args: ScheduleArgs, origin: Origin | undefined): Readonly<Record<string, unknown>>;
+  /** `read`: the label of the turn that sets it (what it had read that did not come from the HOST), kept with it. */
+  schedule(
+    args: ScheduleArgs,
+    origin: Origin | undefined,
+    read?: string,
+  ): Readonly<Record<string, unknown>>;
   /** Takes a due wake-up (a one-shot out of the store, a recurring one moved to its next run); undefined when gone or paused. */
   take(id: string): WakeUp | undefined;
   /** The same, with how many runs it stands for (catch-up) and whether it was the last. */
@@ -104,7 +109,7 @@ interface Schedules {
 
 const makeScheduleTool =
   (schedules: Schedules): WakeUps['schedule'] =>
-  (args, origin) => {
+  (args, origin, label) => {
     const { stored, clock, settings, hostName } = schedules;
     if (args.cancel !== undefined) {
       const setter = schedules.find(args.cancel)?.origin?.sender ?? hostName;
@@ -145,6 +150,7 @@ const makeScheduleTool =
       ...(read === undefined ? {} : { every: read.text, runs: 0 }),
       ...(read?.skipMissed === true ? { skipMissed: true } : {}),
       ...(end ?? {}),
+      ...(label === undefined ? {} : { read: label }),
     };
     schedules.keep(entry);
     if (read?.every.kind === 'change') schedules.onWatchedChange?.();
@@ -343,6 +349,21 @@ export const makeWakeUps = (options: {
 };
 harden(makeWakeUps);
 
+/** Where a note's words came from, when not from the HOST alone (docs/behaviour.md 9.11). */
+const labelOf = (entry: WakeUp): string =>
+  entry.read === undefined
+    ? ''
+    : ` (written after reading ${entry.read}, which did not come from the HOST)`;
+
+/** The label a schedule's turn carries: the first of its entries' (undefined: the HOST's words alone). */
+export const readOfSchedules = (entries: readonly WakeUp[]): string | undefined => {
+  const labelled = entries.find(entry => entry.read !== undefined);
+  return labelled === undefined
+    ? undefined
+    : `the note of ${labelled.id}, set after reading ${labelled.read}`;
+};
+harden(readOfSchedules);
+
 /** The text a due wake-up's turn starts with. */
 export const wakeUpNotice = (
   entry: WakeUp,
@@ -363,7 +384,7 @@ export const wakeUpNotice = (
     run !== undefined && run.events > 1 ? ` It fired ${run.events} times since the last turn.` : '';
   return [
     `WAKE-UP ${entry.id}: the time you set has come (${new Date(entry.at).toISOString()}; set at ${new Date(entry.setAt).toISOString()}${setFor}).${recurring}${caughtUp}${events}`,
-    `Your note: ${JSON.stringify(entry.note)}`,
+    `Your note: ${JSON.stringify(entry.note)}${labelOf(entry)}`,
     `Next: do what the note says, then tell ${who} with send("${who}", …) (message #${origin?.number ?? '?'} may be gone).`,
   ].join('\n');
 };
@@ -373,7 +394,7 @@ harden(wakeUpNotice);
 export const heartbeatNotice = (items: readonly WakeUp[], who: string): string =>
   [
     `HEARTBEAT: ${items.length} item${items.length === 1 ? '' : 's'} of your checklist to look at now:`,
-    ...items.map(item => `- ${item.id}: ${JSON.stringify(item.note)}`),
+    ...items.map(item => `- ${item.id}: ${JSON.stringify(item.note)}${labelOf(item)}`),
     `Look at each. Only if something needs ${who}, tell them with send("${who}", …); otherwise end without a word: nothing is sent.`,
   ].join('\n');
 harden(heartbeatNotice);

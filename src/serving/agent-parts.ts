@@ -168,7 +168,8 @@ const loadStore = async (
   status.section('Memory', () => describeMemoryTrouble(memory));
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
-    memory.conversation,
+    // A store from before labels: its words as they were, searchable (docs/behaviour.md 9.11).
+    memory.wordsBeforeLabels ?? memory.conversation,
   );
   status.section('History', () => history.describe());
   return { memory, history };
@@ -449,6 +450,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     parties,
     boundary,
     helpers,
+    now: () => setup.clock.now(),
   });
   const senders = assembleSenders(setup, daemon, memory, holds, nameOf, name =>
     policy.trusts(name),

@@ -8,7 +8,8 @@ import type { Provider, ToolCall, ToolSchema } from '../../providers/types.js';
 import { makeBoundedSet } from '../lifecycle/bounded-collections.js';
 import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
-import type { Conversation } from '../history/conversation.js';
+import type { Conversation, Turn } from '../history/conversation.js';
+import { keepOnlyHostsWords, shownLabel } from '../history/word-labels.js';
 import { startTurn } from '../history/conversation.js';
 import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
@@ -100,6 +101,8 @@ export interface TurnServerSetup {
   parties?: CallParties;
   /** Helper agents (src/helpers/): mail's helper op makes one from what the turn holds. */
   helpers?: Helpers;
+  /** The time, for the HOST's line of another party's turn (the system's when absent). */
+  now?: () => number;
 }
 
 export interface TurnServer {
@@ -117,7 +120,7 @@ export interface TurnServer {
 interface TurnOptions {
   /** A heartbeat's turn: silence is its answer, and its plain text is told to no one. */
   quiet?: boolean;
-  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes): it taints the turn as an outcome shown mid-turn does (behaviour 9.10). */
+  /** What the turn's own notice carries that did not come from the HOST (an outcome turn's outcomes, a wake-up a labelled turn made): it taints the turn as an outcome shown mid-turn does, and labels its words from the start (behaviour 9.10, 9.11). */
   untrusted?: string;
 }
 
@@ -158,6 +161,7 @@ const builtinContextFor = (
         }),
       }),
   ...(setup.wakeUps === undefined ? {} : { wakeUps: setup.wakeUps }),
+  read: () => turn.read(),
   ...(setup.history === undefined
     ? {}
     : {
@@ -206,15 +210,19 @@ const helpersOf = (
         }),
       };
 
-/** What this turn has read that did not come from the HOST (behaviour 9.10), from the start. */
+/** What this turn has read or shows that did not come from the HOST (behaviour 9.10, 9.11), from the start; its words labelled where that came in. */
 const taintOf = (
   setup: TurnServerSetup,
   origin: Origin | undefined,
   hostName: string,
   untrusted: string | undefined,
+  words: { conversation: Conversation; turn: Turn },
 ): TurnTaint => {
-  const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender));
-  if (untrusted !== undefined) taint.note(untrusted);
+  const taint = makeTurnTaint(origin, hostName, sender => setup.policy.trusts(sender), {
+    turn: words.turn,
+    shown: () => shownLabel(words.conversation, words.turn),
+  });
+  if (untrusted !== undefined) taint.note(untrusted, 'opening');
   return taint;
 };
 
@@ -230,12 +238,28 @@ const observeThrough =
 const takeNoticesOf = (
   setup: TurnServerSetup,
   origin: Origin | undefined,
-  taint: { note(what: string): void },
+  taint: Pick<TurnTaint, 'note'>,
 ): string[] => {
   const taken = setup.notices.takeFor(origin);
   // An outcome carries what someone else answered, or what a call or code returned.
-  for (const notice of taken) taint.note(`the outcome ${notice.id}`);
+  for (const notice of taken) taint.note(`the outcome ${notice.id}`, 'notice');
   return taken.map(notice => notice.text);
+};
+
+/** A finished turn, closed in the history by now whatever ended it, filed where each part belongs. */
+const fileTurn = (
+  setup: TurnServerSetup,
+  turn: Turn,
+  origin: Origin | undefined,
+  thread: string | undefined,
+  peerTurn: boolean,
+): void => {
+  if (thread !== undefined)
+    showToHost(setup.conversation, turn, thread, origin?.number, (setup.now ?? Date.now)());
+  // Kept whole, with its label, to be searched later.
+  setup.history?.add(turn, origin);
+  // The HOST's (and a trusted sender's) later turns are not shown words that did not come from them (behaviour 9.11).
+  if (!peerTurn) keepOnlyHostsWords(turn);
 };
 
 export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
@@ -294,7 +318,9 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     const thread = threadSender(origin, hostName);
     const conversation =
       thread === undefined ? setup.conversation : threadOf(setup.threads, thread);
-    const taint = taintOf(setup, origin, hostName, untrusted);
+    // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
+    const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
+    const taint = taintOf(setup, origin, hostName, untrusted, { conversation, turn });
     const context: BuiltinContext = {
       ...builtinContextFor(
         setup,
@@ -309,8 +335,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       ),
       ...helpersOf(setup, setup.builtins, origin, taint),
     };
-    // Redacted, then cut (behaviour 9.5): a cut through a secret would keep a piece the redactor misses.
-    const turn = startTurn(conversation, title, cut(setup.redact(content), NOTICE_MAX_CHARS));
     setup.toolbox?.beginTurn(thread, rewritesBeginning(conversation, config.limits.keepTurns));
     // runTurn never throws: a failure part-way is an outcome like any other (one turn-end).
     const outcome = await runTurn({
@@ -361,9 +385,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
         quiet,
       }),
     );
-    if (thread !== undefined) showToHost(setup.conversation, turn, thread);
-    // Closed in the history by now, whatever ended it: kept whole, to be searched later.
-    setup.history?.add(turn, origin);
+    fileTurn(setup, turn, origin, thread, taint.peerTurn);
     return outcome;
   };
 

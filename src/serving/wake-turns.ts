@@ -11,11 +11,17 @@
 import { holdKey } from '../lifecycle/holds.js';
 import { cut } from '../mail/message-record.js';
 import type { QuotaWait } from '../usage/hourly-quota.js';
-import { heartbeatNotice, wakeUpNotice } from '../schedule/wake-ups.js';
+import { heartbeatNotice, readOfSchedules, wakeUpNotice } from '../schedule/wake-ups.js';
 import { originOf, type WakeUp } from '../schedule/wake-up-record.js';
 import { HEARTBEAT_ID } from '../schedule/wake-up-timers.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
+
+/** A schedule set by a turn that had read what did not come from the HOST: its turn carries that label (behaviour 9.11). */
+const untrustedOf = (entries: readonly WakeUp[]): { untrusted?: string } => {
+  const read = readOfSchedules(entries);
+  return read === undefined ? {} : { untrusted: read };
+};
 
 export const makeWakeTurns = (options: {
   parts: AgentParts;
@@ -73,7 +79,7 @@ export const makeWakeTurns = (options: {
         `heartbeat: ${items.map(item => item.id).join(', ')}`,
         heartbeatNotice(items, setter),
         setter === hostName ? undefined : originOf(items[0]!),
-        { quiet: true },
+        { quiet: true, ...untrustedOf(items) },
       );
       await toolsFresh.afterTurn();
     }
@@ -102,6 +108,7 @@ export const makeWakeTurns = (options: {
       `wake-up ${run.entry.id}: ${JSON.stringify(cut(run.entry.note, 160))}`,
       wakeUpNotice(run.entry, run),
       originOf(run.entry),
+      untrustedOf([run.entry]),
     );
     // Stopped part-way by a spent budget: due again, and held until the budget frees up.
     if (outcome?.stopReason === 'quota') wakeUps.putBack(run.entry);

@@ -15,6 +15,7 @@ import {
   type ScriptedProvider,
   type Step,
 } from './scripted-provider.js';
+import { WAIT_MS } from './patience.js';
 
 export type MailHost = ReturnType<typeof makeMailHost>;
 export interface Message {
@@ -186,7 +187,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     // Generous: two test files share two cores with whatever else the machine runs; a reply that
     // comes is seen at once, so only a failing test waits this long.
-    async reply(match, timeoutMs = 15_000) {
+    async reply(match, timeoutMs = WAIT_MS) {
       const found = await waitForMessage(
         host,
         message =>

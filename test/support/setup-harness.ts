@@ -49,7 +49,7 @@ export const hostInboxTexts = async (mailHost: MailHost): Promise<string[]> =>
   (await E(mailHost.host).listMessages()).map(textOf);
 
 export const waitForText = (mailHost: MailHost, prefix: string) =>
-  mailHost.waitForMessage(message => textOf(message).startsWith(prefix), { timeoutMs: 10_000 });
+  mailHost.waitForMessage(message => textOf(message).startsWith(prefix));
 
 /** An OpenAI-wire model that answers each message "pong: <its text>", and lets in only `apiKey` when given. */
 export const startPongModel = async (apiKey?: string): Promise<ModelServer> =>

@@ -1,0 +1,30 @@
+/**
+ * `npm start -- --demo`: the scripted model double (sim/model-server's
+ * demo-model.ts) started in this process on a free loopback port, and the
+ * settings that point the agent at it in place of the person's own model
+ * (their key is not sent to it). Its conversation is kept apart from the
+ * real model's, in a state folder of its own.
+ */
+import { startDemoServers } from '../model-server/demo-servers.js';
+import { DEMO_MODEL } from '../model-server/demo-model.js';
+
+export const startDemoDouble = async (env: Readonly<Record<string, string>>) => {
+  const [server] = await startDemoServers(0, ['openai']);
+  return {
+    env: {
+      ...env,
+      LAL_HOST: server!.url,
+      LAL_MODEL: DEMO_MODEL,
+      LAL_PROVIDER: 'openai',
+      LAL_AUTH_TOKEN: '',
+      LAL_AUTH_TOKEN_FILE: '',
+    },
+    close: () => server!.close(),
+  };
+};
+harden(startDemoDouble);
+
+/** The state folder's name for a persona: the demo's apart. */
+export const stateNameFor = (persona: string, demo: boolean) =>
+  demo ? `${persona}-demo` : persona;
+harden(stateNameFor);

@@ -1,0 +1,113 @@
+/**
+ * The model double's behaviour for people trying the agent (`npm run
+ * model-double`, `npm start -- --demo`): no model, but sensible moves chosen
+ * by what it was last told, so each part of a session can be seen — a
+ * "ping" answered in one call, arithmetic worked out with code (an
+ * eval-proposal to grant), a command in backticks run with `runCommand`, a
+ * tool the HOST attached adopted, and a long answer streamed word by word.
+ * Anything else gets an answer that says what it understands.
+ */
+import type { NormalizedRequest, ScriptedReply } from './types.js';
+
+/** The model's name, as the daemon guide's sessions show it. */
+export const DEMO_MODEL = 'double-model';
+harden(DEMO_MODEL);
+
+/** The pause between two streamed words of a long answer: slow enough to see it arrive. */
+const WORD_GAP_MS = 25;
+
+const PREVIEW_CHARS = 300;
+
+const DEMO_HELP =
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, and tell a long story when asked for one.';
+
+const LONG_ANSWER = [
+  'Here is a long answer, streamed a word at a time as a real model writes it.',
+  'Lal and Fae live inside the Endo daemon as guests: each holds only the capabilities it was given — its pet-name directory, its mail, the tools mailed to it — and acts through tool calls alone.',
+  'Code it wants to run goes to its host as an eval-proposal, shown whole, and runs only once granted; a command runs in a sandbox with only its folder writable.',
+  'The conversation is kept in its own store, so it survives a restart, and every old exchange can be recalled by its words.',
+  'That is all this double has to say; a real model would say more, and better.',
+].join('\n\n');
+
+const lastOf = (request: NormalizedRequest, role: 'user' | 'tool') =>
+  [...request.messages].reverse().find(message => message.role === role)?.text ?? '';
+
+/** The last "#n" of a text: the message a reply answers. */
+const lastNumber = (text: string): number | undefined => {
+  const found = [...text.matchAll(/#(\d+)/g)].pop()?.[1];
+  return found === undefined ? undefined : Number(found);
+};
+
+/** What the sender wrote: the body after "Message #n from X: ". */
+const bodyOf = (told: string): string =>
+  /^Message #\d+ from [^:]+: ([\s\S]*)$/.exec(told)?.[1] ?? told;
+
+/** Answers with `text`: a reply to the message when the agent has the tool and a number, else plain text. */
+const answer = (request: NormalizedRequest, told: string, text: string): ScriptedReply => {
+  const number = lastNumber(told);
+  return request.toolNames.includes('reply') && number !== undefined
+    ? { toolCalls: [{ name: 'reply', arguments: { messageNumber: number, strings: [text] } }] }
+    : { text };
+};
+
+const cut = (text: string) =>
+  text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+
+/** After a tool's result: say what came of it. */
+const afterTool = (request: NormalizedRequest, told: string, result: string): ScriptedReply => {
+  if (result.includes('"pending"'))
+    return { text: 'I have asked my host to run it; I will tell you the result.' };
+  return answer(request, told, `The tool answered: ${cut(result)}`);
+};
+
+/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal. */
+const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
+  const granted = /^GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
+  if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
+  const other = /^(REJECTED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*/.exec(told);
+  if (other === null) return undefined;
+  return answer(request, told, `My host answered: ${cut(other[0])}`);
+};
+
+const ARITHMETIC = /(?:\d+(?:\.\d+)?|\()[\d\s.+\-*/%()]*[+\-*/%][\d\s.+\-*/%()]*\d\)?/;
+
+/** The moves for a message someone sent. */
+const forMessage = (request: NormalizedRequest, told: string): ScriptedReply => {
+  const body = bodyOf(told);
+  const has = (tool: string) => request.toolNames.includes(tool);
+  const attached = /@([A-Za-z][\w-]*)/.exec(body)?.[1];
+  if (attached !== undefined && has('mail') && /^Message #\d+/.test(told))
+    return {
+      toolCalls: [
+        {
+          name: 'mail',
+          arguments: {
+            op: 'adoptTool',
+            messageNumber: lastNumber(told.slice(0, told.indexOf(':'))),
+            edgeName: attached,
+            toolName: attached,
+          },
+        },
+      ],
+    };
+  const command = /`([^`]+)`/.exec(body)?.[1];
+  if (command !== undefined && has('runCommand'))
+    return { toolCalls: [{ name: 'runCommand', arguments: { command } }] };
+  const sum = ARITHMETIC.exec(body)?.[0].trim();
+  if (sum !== undefined && has('evaluate'))
+    return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };
+  if (/\bping\b/i.test(body)) return answer(request, told, 'pong');
+  if (/\b(story|long|stream|essay|explain)\b/i.test(body))
+    return { text: LONG_ANSWER, frameGapMs: WORD_GAP_MS };
+  if (/^\s*(hello|hi|hey)\b/i.test(body)) return answer(request, told, `Hello! ${DEMO_HELP}`);
+  return answer(request, told, `You said "${cut(body.trim())}". ${DEMO_HELP}`);
+};
+
+/** The double's move for one request, from what it was last told (the order of requests is not assumed). */
+export const demoModel = (request: NormalizedRequest): ScriptedReply => {
+  const told = lastOf(request, 'user');
+  const last = request.messages.at(-1);
+  if (last?.role === 'tool') return afterTool(request, told, last.text);
+  return afterNotice(request, told) ?? forMessage(request, told);
+};
+harden(demoModel);

@@ -1,0 +1,57 @@
+/** `npm run model-double`'s command line: the port and the protocols. */
+import { DEMO_PROTOCOLS } from './demo-servers.js';
+import type { ModelProtocol } from './types.js';
+
+/** The daemon guide's address (docs/daemon-guide.md). */
+const DEFAULT_PORT = 18181;
+
+interface DoubleArgs {
+  port: number;
+  protocols: readonly ModelProtocol[];
+  help: boolean;
+}
+
+export const DOUBLE_USAGE = [
+  'Usage: npm run model-double -- [--port <n>] [--protocol openai|anthropic|ollama] [--help]',
+  '',
+  'Serves a scripted model double on 127.0.0.1 for trying the agent without a model.',
+  `  --port <n>       the first port (default ${DEFAULT_PORT}): OpenAI-compatible on n, Anthropic on n+1,`,
+  '                   Ollama on n+2; 0 takes free ports',
+  '  --protocol <p>   serve only this protocol, on the port given',
+  '  --help           this text',
+].join('\n');
+harden(DOUBLE_USAGE);
+
+export const parseDoubleArgs = (
+  argv: readonly string[],
+): { ok: true; args: DoubleArgs } | { ok: false; error: string } => {
+  const args: DoubleArgs = { port: DEFAULT_PORT, protocols: DEMO_PROTOCOLS, help: false };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    if (flag === '--help' || flag === '-h') args.help = true;
+    else if (flag === '--port') {
+      const value = inline ?? argv[(index += 1)];
+      const port = Number(value);
+      if (!/^\d+$/.test(value ?? '') || port > 65_533)
+        return {
+          ok: false,
+          error: `--port must be a port number (0–65533); got ${JSON.stringify(value ?? '')}`,
+        };
+      args.port = port;
+    } else if (flag === '--protocol') {
+      const value = inline ?? argv[(index += 1)];
+      const protocol = DEMO_PROTOCOLS.find(each => each === value);
+      if (protocol === undefined)
+        return {
+          ok: false,
+          error: `--protocol must be one of ${DEMO_PROTOCOLS.join(', ')}; got ${JSON.stringify(value ?? '')}`,
+        };
+      args.protocols = [protocol];
+    } else return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; try --help` };
+  }
+  return { ok: true, args };
+};
+harden(parseDoubleArgs);

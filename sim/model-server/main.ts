@@ -1,0 +1,38 @@
+/**
+ * `npm run model-double`: the scripted model double (demo-model.ts) on
+ * loopback, for trying the agent with no model — in the simulator or a real
+ * daemon (docs/daemon-guide.md). It serves the three wire protocols, each on
+ * a port of its own: OpenAI-compatible on the chosen port, Anthropic on the
+ * next, Ollama on the one after (or one of them with --protocol).
+ */
+// The doubles harden what they export, as everything here does.
+import '@endo/init';
+import { startDemoServers, describeServers } from './demo-servers.js';
+import { parseDoubleArgs, DOUBLE_USAGE } from './double-args.js';
+import { describeError } from '../../providers/describe-error.js';
+
+const main = async () => {
+  const parsed = parseDoubleArgs(process.argv.slice(2));
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.error}\n`);
+    process.exit(2);
+  }
+  if (parsed.args.help) {
+    process.stdout.write(`${DOUBLE_USAGE}\n`);
+    return;
+  }
+  const { port, protocols } = parsed.args;
+  const servers = await startDemoServers(port, protocols, line =>
+    process.stdout.write(`${line}\n`),
+  );
+  process.stdout.write(`${describeServers(servers)}\n`);
+  const stop = () => {
+    void Promise.all(servers.map(server => server.close())).then(() => process.exit(0));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm run model-double failed: ${describeError(error)}\n`);
+  process.exit(1);
+});

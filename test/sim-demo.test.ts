@@ -1,0 +1,187 @@
+/**
+ * Something to try the agent with, without a model: `npm run model-double`
+ * serves the scripted double on the three wire protocols, and `npm start --
+ * --demo` starts it in-process (README, "Try it without a model";
+ * docs/daemon-guide.md's sessions use the same double on 127.0.0.1:18181).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoModel } from '../sim/model-server/demo-model.js';
+import { startDemoServers } from '../sim/model-server/demo-servers.js';
+import type { ModelServer, NormalizedRequest } from '../sim/model-server/index.js';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+const told = (text: string, toolNames: string[] = ['reply', 'evaluate', 'mail']) =>
+  ({
+    protocol: 'openai',
+    index: 0,
+    model: 'double-model',
+    messages: [
+      { role: 'system', text: 'You are Lal.' },
+      { role: 'user', text },
+    ],
+    toolNames,
+    maxTokens: undefined,
+    bytes: 0,
+  }) satisfies NormalizedRequest;
+
+describe('the scripted double: sensible moves chosen by what it was told', () => {
+  it('answers a ping, works out arithmetic with code, runs a command in backticks, adopts an attached tool', () => {
+    expect(demoModel(told('Message #3 from HOST: ping'))).toEqual({
+      toolCalls: [{ name: 'reply', arguments: { messageNumber: 3, strings: ['pong'] } }],
+    });
+    expect(demoModel(told('Message #5 from HOST: what is 6 * 7? Use code.'))).toEqual({
+      toolCalls: [{ name: 'evaluate', arguments: { source: '6 * 7', resultName: 'answer' } }],
+    });
+    expect(
+      demoModel(told('Message #2 from HOST: please run `ls -la`', ['reply', 'runCommand'])),
+    ).toEqual({ toolCalls: [{ name: 'runCommand', arguments: { command: 'ls -la' } }] });
+    expect(demoModel(told('Message #7 from HOST: here is a tool @math'))).toEqual({
+      toolCalls: [
+        {
+          name: 'mail',
+          arguments: { op: 'adoptTool', messageNumber: 7, edgeName: 'math', toolName: 'math' },
+        },
+      ],
+    });
+    // Without the tool to reply with, the answer is plain text.
+    expect(demoModel(told('Message #3 from HOST: ping', []))).toEqual({ text: 'pong' });
+  });
+
+  it('streams a long answer when asked for one, and says what it understands otherwise', () => {
+    const story = demoModel(told('Message #4 from HOST: tell me a long story'));
+    expect(story).toMatchObject({ frameGapMs: expect.any(Number) });
+    expect((story as { text: string }).text.split(/\s+/).length).toBeGreaterThan(80);
+    const other = demoModel(told('Message #4 from HOST: what is the weather?'));
+    expect(JSON.stringify(other)).toContain(
+      'You said \\"what is the weather?\\". I am the scripted',
+    );
+  });
+
+  it('tells the result of a granted proposal and of a tool', () => {
+    const granted = demoModel(
+      told(
+        'GRANTED: HOST ran your proposal p1 (6 * 7). Result, kept as "answer": 42\nNext: tell HOST (message #5) what came out.',
+      ),
+    );
+    expect(granted).toEqual({
+      toolCalls: [{ name: 'reply', arguments: { messageNumber: 5, strings: ['It is 42.'] } }],
+    });
+    const request = told('Message #2 from HOST: run `echo hi`', ['reply', 'runCommand']);
+    const after = {
+      ...request,
+      messages: [...request.messages, { role: 'tool' as const, text: '{"stdout":"hi\\n"}' }],
+    };
+    expect(demoModel(after)).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: { messageNumber: 2, strings: ['The tool answered: {"stdout":"hi\\n"}'] },
+        },
+      ],
+    });
+  });
+});
+
+let double: ChildProcess | undefined;
+let servers: ModelServer[] = [];
+afterEach(async () => {
+  double?.kill('SIGTERM');
+  double = undefined;
+  await Promise.all(servers.map(server => server.close()));
+  servers = [];
+});
+
+/** `npm run model-double -- <args>`, and the settings it printed for each protocol. */
+const startDouble = (args: string[]) =>
+  new Promise<string[]>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'scripts', 'start.mjs'), '--program', 'sim/model-server/main.js', ...args],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, LAL_SIM_NO_BUILD: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    double = child;
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('Ollama:'))
+        resolve([...out.matchAll(/^ {2}\S.*?: +(LAL_HOST=.*) npm start$/gm)].map(m => m[1]!));
+    });
+    child.on('error', reject);
+    child.on('close', code => reject(Error(`model-double exited ${code}: ${err}${out}`)));
+  });
+
+const asEnv = (settings: string): Record<string, string> =>
+  Object.fromEntries(settings.split(' ').map(pair => pair.split('=') as [string, string]));
+
+describe('npm run model-double', () => {
+  it('serves the OpenAI, Anthropic and Ollama wire protocols, and the simulator talks to each', async () => {
+    const settings = await startDouble(['--port', '0']);
+    expect(settings).toHaveLength(3);
+    expect(settings[0]).toMatch(/^LAL_HOST=http:\/\/127\.0\.0\.1:\d+\/v1 LAL_MODEL=double-model$/);
+    expect(settings[1]).toMatch(/LAL_PROVIDER=anthropic/);
+    const runs = await Promise.all(
+      settings.map(each =>
+        runSim(['--fresh'], asEnv(each), input => {
+          input.write('ping\n');
+          input.end();
+        }),
+      ),
+    );
+    for (const [index, run] of runs.entries()) {
+      expect(run.stderr, settings[index]).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
+    }
+    expect(runs.map(run => /\((openai|anthropic|ollama)\)\.$/m.exec(run.stdout)?.[1])).toEqual([
+      'openai',
+      'anthropic',
+      'ollama',
+    ]);
+  });
+
+  it('refuses a bad flag in one line, and names a port in use', async () => {
+    servers = await startDemoServers(0, ['openai']);
+    const [server] = servers;
+    const taken = Number(new URL(server!.url).port);
+    await expect(startDouble(['--port', String(taken)])).rejects.toThrow(
+      `npm run model-double failed: port ${taken} is in use (for openai); choose others with --port <n>`,
+    );
+    await expect(startDouble(['--protocol', 'gemini'])).rejects.toThrow(
+      '--protocol must be one of openai, anthropic, ollama; got "gemini"',
+    );
+  });
+});
+
+describe('npm start -- --demo', () => {
+  it('thinks with the double started in-process: an eval-proposal granted, then a long answer streamed', async () => {
+    const run = await runSim(['--demo'], { LAL_HOST: 'http://127.0.0.1:9' }, input => {
+      input.write('what is 6 * 7?\n');
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(found => {
+        input.write(`/grant ${found[1]}\ntell me a long story\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /thinks with double-model at http:\/\/127\.0\.0\.1:\d+\/v1 \(openai, the scripted model double of --demo\)/,
+    );
+    expect(run.stdout).toMatch(/lal-fae\/lal-demo /);
+    expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
+    expect(run.stdout).toMatch(/^#\d+ lal › Here is a long answer, streamed/m);
+  });
+});
