@@ -118,7 +118,7 @@ export const channelsFigure = async (): Promise<FigureResult> => {
   try {
     // Joined on a first mention, told by the chat.
     agent.model.push(() => ({ text: 'joined' }));
-    await E(bob as Far).post(['hello @lal'], [], []);
+    await E(bob).post(['hello @lal'], [], []);
     await host.mentionInChannel('general', 'lal');
     await answered(admin, 'joined');
     const times = await timeMentions(agent, admin, bob);

@@ -70,7 +70,6 @@ describe('the simulator’s /channel commands', () => {
         ),
     );
     for (;;) {
-      // eslint-disable-next-line no-await-in-loop -- one post at a time, until the answer
       const step = await stream.next();
       const post = step.value as { strings: string[]; replyType?: string };
       if (post.replyType === 'edit' && post.strings.join('') === 'Four.') break;

@@ -12,9 +12,8 @@ export type ChannelCommand =
   | { kind: 'channel'; action: 'new' | 'show'; channel: string }
   | { kind: 'channel'; action: 'post'; channel: string; member: string; text: string };
 
-export const CHANNEL_USAGE =
+const CHANNEL_USAGE =
   'Usage: /channel new <name> | /channel post <name> [as <member>] <text> | /channel show <name>';
-harden(CHANNEL_USAGE);
 
 const words = (text: string): [string, string] => {
   const match = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
@@ -76,7 +75,6 @@ const showChannel = async (channel: unknown): Promise<string> => {
   const lines: string[] = [];
   for (const { post, text } of shown.values()) {
     if (!names.has(post.memberId)) {
-      // eslint-disable-next-line no-await-in-loop -- one look-up per author
       const found = (await E(channel as Far).getMember(post.memberId)) as { proposedName?: string };
       names.set(post.memberId, found?.proposedName ?? post.memberId);
     }
@@ -104,9 +102,9 @@ export const runChannelCommand = async (
     command.member === 'you'
       ? channel
       : await memberFor(mailHost, channel, command.channel, command.member);
-  await E(poster as Far).post([command.text], [], []);
+  await E(poster).post([command.text], [], []);
   const mentioned = new RegExp(`@${agentName}(?![\\w-])`, 'i').test(command.text);
-  const joined = ((await E(channel as Far).getMembers()) as { invitedAs: string }[]).some(
+  const joined = ((await E(channel).getMembers()) as { invitedAs: string }[]).some(
     one => one.invitedAs === agentName,
   );
   if (mentioned && !joined) {
