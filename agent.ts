@@ -25,16 +25,19 @@ const AgentInterface = M.interface('LalFaeAgent', {
   startedAt: M.call().returns(M.number()),
   schedules: M.call().optional(M.string(), M.string()).returns(M.promise()),
   helpers: M.call().optional(M.string(), M.string()).returns(M.promise()),
+  channels: M.call().optional(M.string(), M.string(), M.string()).returns(M.promise()),
 });
 
 const INTRO =
-  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?), helpers(action?, id?).';
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?), helpers(action?, id?), channels(action?, channel?, level?).';
 const HELP: Record<string, string> = {
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
   startedAt:
     'startedAt() → when this agent started (milliseconds since 1970): setup tells a running agent from one it had to start again.',
   schedules:
     "schedules(action?, id?) → the agent's schedules (wake-ups, recurring ones, triggers, heartbeat checks), one a line; schedules('pause', 'w2'), schedules('resume', 'w2') or schedules('revoke', 'w2') changes one, between turns, and stores it. From the Endo CLI: endo eval 'E(agent).schedules(\"pause\", \"w2\")' agent:controller-for-lal",
+  channels:
+    "channels(action?, channel?, level?) → the channels joined (newest daemon), each with its level; channels('level', 'ch-1', 'quiet') sets one's level (active, normal, quiet, observer: only when mentioned); channels('leave', 'ch-1') stops following it and forgets it. From the Endo CLI: endo eval 'E(agent).channels(\"leave\", \"ch-1\")' agent:controller-for-lal",
   helpers:
     "helpers(action?, id?) → the helper agents running (task, what they were given, model calls so far, age), one a line; helpers('cancel', 'h2') stops one at once, and whoever made it is told. From the Endo CLI: endo eval 'E(agent).helpers(\"cancel\", \"h2\")' agent:controller-for-lal",
   forget:
@@ -96,6 +99,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     },
     helpers(action?: string, id?: string) {
       return running.helpers(action, id);
+    },
+    channels(action?: string, channel?: string, level?: string) {
+      return running.channels(action, channel, level);
     },
   });
 };

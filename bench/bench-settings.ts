@@ -22,6 +22,7 @@ export const SINGLE_FIGURES = {
   toolbox: 13,
   delegation: 14,
   realDaemon: 15,
+  channels: 16,
 };
 harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;

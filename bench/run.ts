@@ -80,6 +80,10 @@
  *    a ping's time to its answer with live progress on over LAL_PROGRESS=0
  *    (target ≤ 1.05×).
  *
+ * 16. Channels (bench/figure-channels.ts): requests and bytes per message no
+ *    one addressed to the agent at each level (observer: 0 for 100), and a
+ *    mention's post → answer beside an inbox ping (1 call, ≤ 1.1×).
+ *
  * BENCH_ONLY and BENCH_EXCHANGES: ./bench-settings.ts.
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
@@ -106,6 +110,7 @@ import { schedulesFigure } from './figure-schedules.js';
 import { toolboxFigure } from './figure-toolbox.js';
 import { delegationFigure } from './figure-delegation.js';
 import { realDaemonFigure } from './figure-real-daemon.js';
+import { channelsFigure } from './figure-channels.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { readBenchSettings, type BenchSettings, type SingleFigure } from './bench-settings.js';
 
@@ -185,6 +190,8 @@ const singleFigure = async (only: SingleFigure, exchanges: number): Promise<Figu
       return delegationFigure();
     case 'realDaemon':
       return realDaemonFigure();
+    case 'channels':
+      return channelsFigure();
     case 'memory': {
       const conversation = await runConversation({
         protocol: 'openai',
@@ -246,6 +253,7 @@ const main = async ({ exchanges, only }: BenchSettings) => {
     stepLine([15], 'daemon calls before the model call of a ping; against an echo; progress'),
   );
   figures.push(await realDaemonFigure());
+  figures.push(await channelsFigure());
   const wallMs = performance.now() - started;
   const machine = machineInfo();
   process.stdout.write(`${formatTable(figures, machine, wallMs)}\n`);

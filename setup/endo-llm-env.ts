@@ -17,6 +17,7 @@ export const ENDO_LLM_ENV: Readonly<Record<string, string>> = harden({
   ENDO_LLM_MODEL: 'LAL_MODEL',
   ENDO_LLM_AUTH_TOKEN: 'LAL_AUTH_TOKEN',
   ENDO_LLM_NAME: 'LAL_NAME',
+  ENDO_LLM_FAST_MODEL: 'LAL_ROUTER_MODEL',
 });
 harden(ENDO_LLM_ENV);
 

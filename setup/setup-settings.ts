@@ -52,7 +52,7 @@ const SETUP_ROWS: readonly SettingRow[] = [
     alsoEnv: otherEndoNames,
     default: 'none',
     read: 'readEndoLlmEnv (setup/endo-llm-env.ts)',
-    doc: "setup scripts only: upstream Lal's names, read as `LAL_HOST`, `LAL_MODEL`, `LAL_AUTH_TOKEN`, `LAL_NAME`. When both are set the `ENDO_LLM_*` one wins (upstream's agentry reads the pair in that order) and the script says so, by name; the agent is passed only the `LAL_*` name. `ENDO_LLM_AUTH_TOKEN` with `LAL_AUTH_TOKEN_FILE` is an error",
+    doc: "setup scripts only: upstream Lal's names, read as `LAL_HOST`, `LAL_MODEL`, `LAL_AUTH_TOKEN`, `LAL_NAME`, `LAL_ROUTER_MODEL`. When both are set the `ENDO_LLM_*` one wins (upstream's agentry reads the pair in that order) and the script says so, by name; the agent is passed only the `LAL_*` name. `ENDO_LLM_AUTH_TOKEN` with `LAL_AUTH_TOKEN_FILE` is an error",
   },
 ];
 

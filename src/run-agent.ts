@@ -34,6 +34,7 @@ import { saveMemory } from './memory/agent-memory.js';
 import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
+import { makeChannelsHand } from './channels/start-channels.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -66,6 +67,8 @@ export interface RunningAgent {
   schedules(action?: string, id?: string): Promise<string>;
   /** The HOST's hand on the helper agents: "list" (the default), or "cancel" and an id. */
   helpers(action?: string, id?: string): Promise<string>;
+  /** The HOST's hand on the channels joined (newest daemon): "list" (the default), "leave" a channel, or set its "level". */
+  channels(action?: string, channel?: string, level?: string): Promise<string>;
   /** How many hooks wait for cancellation (a leak check for tests). */
   cancelHooks(): number;
 }
@@ -114,6 +117,11 @@ const makeHelpersHand = () => {
   };
 };
 
+const describeConfig = (config: ReturnType<typeof readAgentConfig>) => [
+  `persona: ${config.persona}`,
+  ...config.problems.map(problem => `configuration: ${problem}`),
+];
+
 /** The agent stopped with an error. Powers that fail to load are said once a run of failed starts: to HOST if it can, else in the log. */
 const sayStopped =
   (options: {
@@ -135,10 +143,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
   const status = options.status ?? makeStatusBoard();
-  status.section('Agent', () => [
-    `persona: ${config.persona}`,
-    ...config.problems.map(problem => `configuration: ${problem}`),
-  ]);
+  status.section('Agent', () => describeConfig(config));
   const { log, observe, redact, addSecret } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
@@ -159,15 +164,17 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const helpersHand = makeHelpersHand();
+  const channelsHand = makeChannelsHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
     // Before the parts start following the guest's names: a name moved while the daemon lists
     // them fails the listing (issue 35: "Invalid formula identifier" in the worker's log).
     await prepareToolsFolder(powers, log);
+    const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
       powers,
-      env: await readStoredToken(env, powers, { addSecret, log }),
+      env: agentEnv,
       config,
       status,
       log,
@@ -193,6 +200,11 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     onCancel.add(() => toolsFresh.stop());
     // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
     await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
+    // Channels exist on the newest daemon only; those joined before a restart are followed again.
+    const channels = await channelsHand.start({
+      ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },
+      ...{ persona: config.persona, createProvider: options.createProvider },
+    });
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
@@ -203,6 +215,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       toolsFresh,
       finishWith,
       dismiss,
+      ...(channels === undefined ? {} : { channels }),
     });
     const save = () => saveMemory(powers, parts.memory, log, redact);
     const { handleNotices } = makeNoticeTurns({ parts, toolsFresh, finishWith, save });
@@ -239,6 +252,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       redact,
       handle: {
         mail: handleMail,
+        channel: work => channels?.serve(work) ?? Promise.resolve(),
         notices: handleNotices,
         wake: handleWake,
         forget: () => forgetConversation(parts, clock, log),
@@ -250,14 +264,14 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const stopped = serve().catch(sayStopped({ powers, log, redact, starts }));
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
-  const schedules = (action = 'list', id?: string) =>
-    betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail }));
   return {
     stopped,
     cancel,
     forget: () => betweenTurns(done => ({ kind: 'forget', done })),
-    schedules,
+    schedules: (action = 'list', id?: string) =>
+      betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail })),
     helpers: helpersHand.control,
+    channels: channelsHand.control,
     cancelHooks: () => onCancel.size(),
   };
 };

@@ -81,6 +81,7 @@ const serve = (
     redact,
     handle: {
       mail: async () => {},
+      channel: async () => {},
       notices: async () => {},
       wake: async () => {},
       forget: async () => 'forgot',

@@ -12,6 +12,8 @@ export interface CliArgs {
   verbose: boolean;
   /** Start with nothing kept from earlier runs. */
   fresh: boolean;
+  /** Play the newest daemon (channels, live progress) instead of f0a46042a. */
+  newest: boolean;
   /** Think with the scripted model double, started in this process. */
   demo: boolean;
 }
@@ -19,12 +21,13 @@ export interface CliArgs {
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--demo] [--fresh] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
   '  --demo             think with a scripted model double started here (no model needed;',
   '                     `npm run model-double` serves the same one for a daemon)',
+  '  --newest           play the newest daemon: channels (/channel), live progress',
   '  --fresh            start clean: forget what earlier runs kept in the state folder',
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
@@ -67,6 +70,7 @@ export const parseCliArgs = (
     help: false,
     verbose: false,
     fresh: false,
+    newest: false,
     demo: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
@@ -86,6 +90,9 @@ export const parseCliArgs = (
         break;
       case '--fresh':
         args.fresh = true;
+        break;
+      case '--newest':
+        args.newest = true;
         break;
       case '--demo':
         args.demo = true;

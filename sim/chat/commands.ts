@@ -1,3 +1,5 @@
+import { parseChannelCommand, type ChannelCommand } from './channel-commands.js';
+
 /**
  * What a typed line means: a message for the agent, or one of the slash
  * commands. Parsing is separate from doing, so it can be tested alone.
@@ -15,6 +17,7 @@ export type Command =
   | { kind: 'schedules'; action: string; id: string | undefined }
   | { kind: 'helpers'; action: string; id: string | undefined }
   | { kind: 'status' }
+  | ChannelCommand
   | { kind: 'memory' }
   | { kind: 'forget' }
   | { kind: 'quit' }
@@ -38,6 +41,9 @@ export const COMMAND_HELP = [
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
   "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
   "  /helpers [cancel <id>]     the agent's helper agents at work, or stop one",
+  '  /channel new <name>        make a channel (with --newest); /channel show <name> reads it',
+  '  /channel post <name> [as <member>] <text>   post in it, as you or as another member;',
+  '                             naming @lal (or @fae) invites the agent and tells it, as the chat does',
   '  /quit                      cancel the agent and leave (Ctrl-C stops a turn; twice within 2.5 s leaves)',
   '  //text                     mail a line that starts with "/"',
 ].join('\n');
@@ -112,6 +118,8 @@ export const parseCommand = (line: string): Parsed => {
         return { kind: 'error', error: 'Usage: /helpers [cancel <id>]' };
       return { kind: 'helpers', action: action || 'list', id: id === '' ? undefined : id };
     }
+    case 'channel':
+      return parseChannelCommand(rest);
     default:
       return {
         kind: 'error',

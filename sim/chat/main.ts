@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, m
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
   const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
-  const { persona, verbose, fresh, demo } = args;
+  const { persona, verbose, fresh, demo, newest } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -60,6 +60,7 @@ const main = async (): Promise<void> => {
 
   session = await startSession({
     persona,
+    ...(newest ? { profile: 'newest' as const } : {}),
     env: capletEnv(settings),
     log: line => {
       state.log.write(line);

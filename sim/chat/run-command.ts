@@ -8,6 +8,7 @@ import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
+import { runChannelCommand } from './channel-commands.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
@@ -197,6 +198,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'schedules':
     case 'helpers':
       screen.print('note', await controllerSays(session.caplet.value, command));
+      return;
+    case 'channel':
+      screen.print('note', await runChannelCommand(command, session.mailHost, session.guestName));
       return;
     case 'quit':
       context.quit();

@@ -10,7 +10,12 @@ import { make } from '../../agent.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Persona } from '../../src/config/config.js';
-import { makeMailHost, type CapletHandle, type MailHost } from '../mail-host/index.js';
+import {
+  makeMailHost,
+  type CapletHandle,
+  type DaemonProfile,
+  type MailHost,
+} from '../mail-host/index.js';
 
 type GuestPowersOf = ReturnType<MailHost['guest']>['powers'];
 
@@ -36,9 +41,11 @@ export const startSession = async (options: {
   observe: (event: AgentEvent) => void;
   /** Fills the guest's store before the agent starts (what an earlier run kept). */
   restore?: (guestPowers: GuestPowersOf) => Promise<void>;
+  /** The daemon generation played: f0a46042a by default, the newest with --newest. */
+  profile?: DaemonProfile;
 }): Promise<Session> => {
   const { persona } = options;
-  const mailHost = makeMailHost();
+  const mailHost = makeMailHost(options.profile === undefined ? {} : { profile: options.profile });
   const guestName = persona;
   const powersName = `profile-for-${persona}`;
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });

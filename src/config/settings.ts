@@ -160,6 +160,12 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     doc: 'newest daemon: the formula id of a text the HOST stored (`endo store --text KEY --name my-key`) that holds the API key; the agent reads it through its powers when it starts and uses it as `LAL_AUTH_TOKEN`, redacted like it, so neither the chat nor the caplet\'s stored settings hold the key. The "Add an agent" form passes it when given the name of such a value',
   },
   {
+    env: 'LAL_ROUTER_MODEL',
+    default: 'the main model',
+    read: 'runAgent (src/run-agent.ts), for src/channels/route-message.ts',
+    doc: "newest daemon's channels: the model asked, once per message no one addressed to the agent, whether to speak at the channel's level (never at `observer`); upstream's `ENDO_LLM_FAST_MODEL` is read as it. The answer itself uses the main model",
+  },
+  {
     env: 'LAL_LOG',
     default: '`turns`',
     read: 'readLogLevel, for makeLog (src/log/log.ts) and the turn lines (src/log/turn-lines.ts)',

@@ -17,6 +17,8 @@ import { holdKey } from '../lifecycle/holds.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 import type { MailWork } from './work.js';
+import { readMentionNotice } from '../channels/mention-notice.js';
+import type { JoinedChannels } from '../channels/joined-channels.js';
 
 export const makeMailTurns = (options: {
   parts: AgentParts;
@@ -27,6 +29,8 @@ export const makeMailTurns = (options: {
   toolsFresh: ToolsFreshness;
   finishWith: (number: bigint) => Promise<void>;
   dismiss: (number: unknown) => Promise<void>;
+  /** The channels (newest daemon): a mention notification is answered in its channel, not here. */
+  channels?: Pick<JoinedChannels, 'onMention'>;
 }) => {
   const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
   const { handled, revisions, quotaWaits, holds, turns, tell, nameOf, senders } = parts;
@@ -76,6 +80,14 @@ export const makeMailTurns = (options: {
     senders.served(senderKey, sender, isHost);
     // "mail from <sender>" wake-ups fire (once per minimum period, in the setter's thread).
     parts.wakeUps.mailFrom(sender);
+    const mention = options.channels === undefined ? undefined : readMentionNotice(message);
+    if (mention !== undefined && options.channels !== undefined) {
+      // Joined and answered in the channel's thread; the notification itself is handled, not answered.
+      await options.channels.onMention(mention, message.number);
+      handled.add(key);
+      await finishWith(message.number);
+      return;
+    }
     const preview = message.type === 'package' ? packageText(message) : String(message.type);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
     const outcome = await turns.serve(

@@ -14,9 +14,12 @@ import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { MailWork, Work } from './work.js';
+import type { ChannelWork } from '../channels/joined-channels.js';
 
 export interface WorkHandlers {
   mail(work: MailWork): Promise<void>;
+  /** A message of a joined channel (src/channels/). */
+  channel(work: ChannelWork): Promise<void>;
   notices(): Promise<void>;
   wake(id: string): Promise<void>;
   forget(): Promise<string>;
@@ -40,6 +43,7 @@ export const runServingLoop = async (options: {
     if (work === undefined || signal.aborted) break;
     try {
       if (work.kind === 'mail') await handle.mail(work);
+      else if (work.kind === 'channel') await handle.channel(work);
       else if (work.kind === 'wake') await handle.wake(work.id);
       else if (work.kind === 'forget') work.done(await handle.forget());
       else if (work.kind === 'schedules') {

@@ -7,11 +7,13 @@
  */
 import type { MessageRecord } from '../mail/message-record.js';
 import type { Lane } from './work-queue.js';
+import type { ChannelWork } from '../channels/joined-channels.js';
 
 export type MailWork = { kind: 'mail'; message: MessageRecord; lane?: Lane };
 
 export type Work =
   | MailWork
+  | ChannelWork
   | { kind: 'notices' }
   | { kind: 'wake'; id: string }
   | { kind: 'forget'; done: (said: string) => void }
@@ -29,6 +31,8 @@ type ScheduleControl = {
 const OWN_LANE: Lane = harden({ key: 'the agent itself', first: true });
 
 export const laneOfWork = (work: Work): Lane => {
+  // A channel's messages wait in its own lane, behind the HOST's and never before it (behaviour 10.3).
+  if (work.kind === 'channel') return { key: `channel ${work.key}`, first: false };
   if (work.kind !== 'mail') return OWN_LANE;
   // A message whose sender could not be read waits with the others, in a lane by what it says.
   return work.lane ?? { key: String(work.message.from), first: false };

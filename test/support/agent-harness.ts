@@ -73,6 +73,8 @@ export interface AgentRun {
   schedules(action?: string, id?: string): Promise<string>;
   /** The agent exo's helpers(action?, id?), through E(). */
   helpers(action?: string, id?: string): Promise<string>;
+  /** The agent exo's channels(action?, channel?, level?), through E(). */
+  channels(action?: string, channel?: string, level?: string): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
   /** Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1), with a fresh model script. */
@@ -230,6 +232,12 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       E(caplet.value as { helpers(action?: string, id?: string): Promise<string> }).helpers(
         ...args,
       ),
+    channels: (...args) =>
+      E(
+        caplet.value as {
+          channels(action?: string, channel?: string, level?: string): Promise<string>;
+        },
+      ).channels(...args),
     async restart(steps = []) {
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');

@@ -1,0 +1,116 @@
+/**
+ * The simulator's channels (`npm start -- --newest`): the HOST makes one,
+ * posts in it, posts as another member (invited and joined on first use),
+ * and shows it. A post naming @<agent> is followed by the chat UI's mention
+ * notification (sim/mail-host/channel-mention.ts) while the agent is not yet
+ * a member; once it is, the agent's own watch sees the mention.
+ */
+import { E } from '@endo/far';
+import type { MailHost } from '../mail-host/index.js';
+
+export type ChannelCommand =
+  | { kind: 'channel'; action: 'new' | 'show'; channel: string }
+  | { kind: 'channel'; action: 'post'; channel: string; member: string; text: string };
+
+const CHANNEL_USAGE =
+  'Usage: /channel new <name> | /channel post <name> [as <member>] <text> | /channel show <name>';
+
+const words = (text: string): [string, string] => {
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  return match === null ? ['', ''] : [match[1]!, match[2]!.trim()];
+};
+
+export const parseChannelCommand = (
+  rest: string,
+): ChannelCommand | { kind: 'error'; error: string } => {
+  const [action, afterAction] = words(rest);
+  const [channel, afterChannel] = words(afterAction);
+  if (channel === '') return { kind: 'error', error: CHANNEL_USAGE };
+  if (action === 'new' || action === 'show') return { kind: 'channel', action, channel };
+  if (action !== 'post') return { kind: 'error', error: CHANNEL_USAGE };
+  const [as, afterAs] = words(afterChannel);
+  const [member, text] = as === 'as' ? words(afterAs) : ['you', afterChannel];
+  if (text === '' || member === '') return { kind: 'error', error: CHANNEL_USAGE };
+  return { kind: 'channel', action, channel, member, text };
+};
+harden(parseChannelCommand);
+
+type Far = any;
+interface Post {
+  number: bigint;
+  memberId: string;
+  strings: string[];
+  replyTo?: string;
+  replyType?: string;
+}
+
+/** The members the HOST's simulator posts as, by channel and name (a handle lasts one run). */
+const members = new WeakMap<MailHost, Map<string, unknown>>();
+
+const memberFor = async (mailHost: MailHost, channel: unknown, key: string, name: string) => {
+  const known = members.get(mailHost) ?? new Map<string, unknown>();
+  members.set(mailHost, known);
+  const held = known.get(`${key}/${name}`);
+  if (held !== undefined) return held;
+  const invited = ((await E(channel as Far).getMembers()) as { invitedAs: string }[]).some(
+    one => one.invitedAs === name,
+  );
+  if (!invited) await E(channel as Far).createInvitation(name);
+  const member = await E(channel as Far).join(name);
+  known.set(`${key}/${name}`, member);
+  return member;
+};
+
+/** The channel as a person reads it: each post with its author, edits folded into what they revise. */
+const showChannel = async (channel: unknown): Promise<string> => {
+  const posts = (await E(channel as Far).listMessages()) as Post[];
+  const shown = new Map<string, { post: Post; text: string }>();
+  for (const post of posts) {
+    const text = post.strings.join('');
+    const revised = post.replyType === 'edit' ? shown.get(post.replyTo ?? '') : undefined;
+    if (revised !== undefined) revised.text = text;
+    else shown.set(String(post.number), { post, text });
+  }
+  const names = new Map<string, string>();
+  const lines: string[] = [];
+  for (const { post, text } of shown.values()) {
+    if (!names.has(post.memberId)) {
+      const found = (await E(channel as Far).getMember(post.memberId)) as { proposedName?: string };
+      names.set(post.memberId, found?.proposedName ?? post.memberId);
+    }
+    const thread = post.replyTo === undefined ? '' : ` (re #${post.replyTo})`;
+    lines.push(`#${post.number} ${names.get(post.memberId)}${thread}: ${text}`);
+  }
+  return lines.join('\n') || '(no messages yet)';
+};
+
+export const runChannelCommand = async (
+  command: ChannelCommand,
+  mailHost: MailHost,
+  agentName: string,
+): Promise<string> => {
+  const host = E(mailHost.host as Far);
+  if (command.action === 'new') {
+    if (mailHost.profile !== 'newest')
+      throw Error('Channels are the newest daemon’s: start the simulator with --newest');
+    await host.makeChannel(command.channel, 'you');
+    return `Channel ${command.channel} made; /channel post ${command.channel} <text> writes in it.`;
+  }
+  const channel = await host.lookup(command.channel);
+  if (command.action !== 'post') return showChannel(channel);
+  const poster =
+    command.member === 'you'
+      ? channel
+      : await memberFor(mailHost, channel, command.channel, command.member);
+  await E(poster).post([command.text], [], []);
+  const mentioned = new RegExp(`@${agentName}(?![\\w-])`, 'i').test(command.text);
+  const joined = ((await E(channel).getMembers()) as { invitedAs: string }[]).some(
+    one => one.invitedAs === agentName,
+  );
+  if (mentioned && !joined) {
+    await mailHost.mentionInChannel(command.channel, agentName);
+    return `Posted; ${agentName} was invited and told of the mention.`;
+  }
+  return 'Posted.';
+};
+harden(runChannelCommand);

@@ -1,0 +1,212 @@
+/**
+ * The agent in the newest daemon's channels (docs/behaviour.md 10): a
+ * mention notification makes it adopt the channel (under its own
+ * `agent-channels/`), join by the invitation's name and answer in the
+ * thread as its own member; it then follows every channel it joined
+ * (after a restart too), answers each @mention there once, and otherwise
+ * speaks at the channel's level, asking the routing model first (never at
+ * the observer level). The channel object handed over is used to join,
+ * nothing else. A channel's turn is built from that channel's messages and
+ * holds only the posting to it (./channel-answer.ts). The HOST's hand:
+ * `control` (list, leave, level).
+ */
+import { E } from '@endo/far';
+import type { Provider } from '../../providers/types.js';
+import { describeError } from '../../providers/describe-error.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Log } from '../log/log.js';
+import { postsOf, type MemberHandle } from './channel-answer.js';
+import { makeChannelSpeech, type Live } from './channel-speech.js';
+import { isLevel, LEVEL_MEANING } from './channel-levels.js';
+import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
+import { postText, type ChannelPost } from './channel-thread.js';
+import { watchChannel } from './channel-watch.js';
+import type { MentionNotice } from './mention-notice.js';
+
+/** One message of a joined channel, for the serving loop (in the channel's own lane). */
+export interface ChannelWork {
+  kind: 'channel';
+  key: string;
+  post: ChannelPost;
+}
+
+interface ChannelPowers {
+  has(...path: string[]): Promise<boolean>;
+  lookup(path: string[]): Promise<unknown>;
+  adopt(number: bigint, edgeName: string, petName: string[]): Promise<void>;
+  makeDirectory(name: string): Promise<unknown>;
+  remove(...path: string[]): Promise<void>;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Roster = ReturnType<typeof makeChannelRoster>;
+
+/** help()'s lines: each channel joined, its name in the channel, its level. */
+const describeJoined = (roster: Roster, live: ReadonlyMap<string, Live>): string[] =>
+  roster.all().map(entry => {
+    const name = live.get(entry.key)?.name;
+    const state =
+      entry.disabled === true
+        ? ', membership disabled'
+        : live.has(entry.key)
+          ? ''
+          : ', not followed';
+    return `${entry.key}${name === undefined ? '' : ` "${name}"`}: ${entry.level} (${LEVEL_MEANING[entry.level]})${state}`;
+  });
+
+/** The HOST's hand: list (the default), leave <channel>, level <channel> <level>. */
+const makeControl =
+  (roster: Roster, live: Map<string, Live>, powers: { remove(...path: string[]): Promise<void> }) =>
+  async (action = 'list', key?: string, level?: string): Promise<string> => {
+    if (action === 'list') return describeJoined(roster, live).join('\n') || 'No channel joined.';
+    const entry = key === undefined ? undefined : roster.get(key);
+    if (entry === undefined)
+      throw new Error(
+        `no joined channel ${JSON.stringify(key ?? '')}; joined: ${
+          roster
+            .all()
+            .map(one => one.key)
+            .join(', ') || 'none'
+        }`,
+      );
+    if (action === 'leave') {
+      live.get(entry.key)?.watch.stop();
+      live.delete(entry.key);
+      roster.remove(entry.key);
+      await powers.remove(CHANNELS_DIRECTORY, entry.key);
+      await roster.save();
+      return `Left ${entry.key}.`;
+    }
+    if (action === 'level') {
+      if (!isLevel(level)) throw new Error(`a level is one of active, normal, quiet, observer`);
+      entry.level = level;
+      await roster.save();
+      return `${entry.key}: level ${level}.`;
+    }
+    throw new Error(`channels(action): list, leave or level, not ${JSON.stringify(action)}`);
+  };
+
+export const makeJoinedChannels = (setup: {
+  powers: unknown;
+  log: Log;
+  clock: Clock;
+  signal: AbortSignal;
+  /** The persona's name ("Lal", "Fae"): @lal addresses it, whatever it joined as. */
+  agentName: string;
+  /** The main model, or none (then nothing is answered). */
+  main: () => Provider | undefined;
+  /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
+  router: () => Provider | undefined;
+  push: (work: ChannelWork) => void;
+}) => {
+  const { log } = setup;
+  const powers = E(setup.powers as ChannelPowers);
+  const roster = makeChannelRoster(setup.powers, log);
+  const live = new Map<string, Live>();
+
+  const addressed = (entry: JoinedChannel, text: string) =>
+    new RegExp(`@(?:${[setup.agentName, entry.join].map(escape).join('|')})(?![\\w-])`, 'i').test(
+      text,
+    );
+
+  const connect = async (entry: JoinedChannel): Promise<Live> => {
+    const channel = await powers.lookup([CHANNELS_DIRECTORY, entry.key]);
+    const member = (await E(channel as { join(name: string): Promise<unknown> }).join(
+      entry.join,
+    )) as MemberHandle;
+    const [ownMemberId, name] = await Promise.all([
+      E(member).getMemberId(),
+      E(channel as { getProposedName(): string }).getProposedName(),
+    ]);
+    if (entry.lastSeen === '') {
+      // Joined just now: what was said before is context, not work.
+      const last = (await postsOf(member)).at(-1);
+      if (last !== undefined) roster.seen(entry, String(last.number));
+    }
+    const watch = watchChannel(
+      member,
+      entry.key,
+      post => setup.push({ kind: 'channel', key: entry.key, post }),
+      log,
+    );
+    const joined: Live = { member, ownMemberId, name, watch };
+    live.set(entry.key, joined);
+    return joined;
+  };
+
+  const { answer, serveMention, route } = makeChannelSpeech({
+    ...setup,
+    claim: (entry, number) => roster.claim(entry, number),
+    leave: key => {
+      live.get(key)?.watch.stop();
+      live.delete(key);
+    },
+  });
+
+  return {
+    /** Follows again every channel joined before (after a restart); one that cannot be joined is logged. */
+    resume: async (): Promise<void> => {
+      await roster.load();
+      for (const entry of roster.all()) {
+        if (entry.disabled === true) continue;
+        // eslint-disable-next-line no-await-in-loop -- a few channels, joined in order
+        await connect(entry).catch((error: unknown) =>
+          log(`channel ${entry.key}: could not join again: ${describeError(error)}`),
+        );
+      }
+    },
+    /** A mention notification from the inbox: adopt, join, answer N in its thread. */
+    onMention: async (notice: MentionNotice, number: bigint): Promise<void> => {
+      let entry = roster.byChannelId(notice.channelId);
+      if (entry === undefined) {
+        const key = roster.freshKey();
+        if (!(await powers.has(CHANNELS_DIRECTORY))) await powers.makeDirectory(CHANNELS_DIRECTORY);
+        await powers.adopt(number, notice.edge, [CHANNELS_DIRECTORY, key]);
+        entry = {
+          key,
+          channelId: notice.channelId,
+          join: notice.join,
+          level: 'normal',
+          lastSeen: '',
+          answered: [],
+        };
+        roster.add(entry);
+        log(`channel ${key}: joining as ${JSON.stringify(notice.join)} on a mention`);
+      }
+      delete entry.disabled;
+      const joined = live.get(entry.key) ?? (await connect(entry));
+      if (roster.claim(entry, notice.replyTo)) {
+        const post = (await postsOf(joined.member)).find(
+          one => String(one.number) === notice.replyTo,
+        );
+        if (post === undefined) await answer(entry, joined, BigInt(notice.replyTo));
+        else await serveMention(entry, joined, post);
+      }
+      await roster.save();
+    },
+    /** One message the watch saw. */
+    serve: async (work: ChannelWork): Promise<void> => {
+      const entry = roster.get(work.key);
+      const joined = live.get(work.key);
+      const { post } = work;
+      if (entry === undefined || joined === undefined || !roster.isNew(entry, String(post.number)))
+        return;
+      roster.seen(entry, String(post.number));
+      if (post.memberId !== joined.ownMemberId && post.replyType !== 'edit') {
+        if (addressed(entry, postText(post))) {
+          if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
+        } else await route(entry, joined, post);
+      }
+      await roster.save();
+    },
+    control: makeControl(roster, live, powers),
+    describe: () => describeJoined(roster, live),
+    stop: () => {
+      for (const joined of live.values()) joined.watch.stop();
+      live.clear();
+    },
+  };
+};
+harden(makeJoinedChannels);
+export type JoinedChannels = ReturnType<typeof makeJoinedChannels>;

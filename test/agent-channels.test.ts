@@ -1,0 +1,295 @@
+/**
+ * The agent in the newest daemon's channels (docs/behaviour.md 10), through
+ * make() under lockdown, the channel made by the HOST in the daemon double:
+ * mentioned, then joined and answering in the thread as its own member;
+ * watching what it joined (each mention answered once, followed again after
+ * a restart); taking part at the level people set; a channel turn built
+ * from its channel only.
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { say, type RecordedRequest, type Step } from './support/scripted-provider.js';
+import { readStream } from '../src/daemon/stream-reader-client.js';
+import type { AgentRun, StartOptions } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
+
+const agents = useAgents();
+
+type Far = any;
+interface Post {
+  number: bigint;
+  memberId: string;
+  strings: string[];
+  replyTo?: string;
+  replyType?: string;
+}
+const textOf = (post: Post) => post.strings.join('');
+
+/** The first post (already made or still to come) that matches: a wait for what happens. */
+const untilPost = async (channel: Far, match: (post: Post) => boolean): Promise<Post> => {
+  const stream = readStream(await E(channel).followMessages());
+  try {
+    for (;;) {
+      const step = await stream.next();
+      if (step.done === true) throw new Error('the channel stream ended');
+      if (match(step.value as Post)) return step.value as Post;
+    }
+  } finally {
+    void stream.return();
+  }
+};
+
+/** The agent's answer to post `number`: its placeholder in that thread, edited into `text`. */
+const untilAnswer = async (channel: Far, number: bigint, text: string) => {
+  const placeholder = await untilPost(
+    channel,
+    post =>
+      post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
+  );
+  const edit = await untilPost(
+    channel,
+    post =>
+      post.replyType === 'edit' &&
+      post.replyTo === String(placeholder.number) &&
+      textOf(post) === text,
+  );
+  return { placeholder, edit };
+};
+
+const isRouting = (request: RecordedRequest) =>
+  request.messages[0]?.content.includes('You decide whether') === true;
+const answers = (run: AgentRun) => run.provider.requests.filter(request => !isRouting(request));
+
+/** A step answering a channel mention: streams part of its text first. */
+const answer =
+  (text: string): Step =>
+  (_request, _signal, onText) => {
+    onText(text.slice(0, 2));
+    return say(text);
+  };
+
+const startInChannel = async (
+  steps: Step[],
+  env: Record<string, string> = {},
+  prepare?: StartOptions['prepare'],
+) => {
+  const run = await agents.start({
+    profile: 'newest',
+    steps,
+    env,
+    ...(prepare === undefined ? {} : { prepare }),
+  });
+  const host = run.host.host as Far;
+  const admin = await E(host).makeChannel('general', 'Alice');
+  const [bobInvitation] = (await E(admin).createInvitation('bob')) as [Far];
+  const bob = await E(bobInvitation).join('Bob');
+  return { run, host, admin, bob };
+};
+
+/** Bob mentions the agent and the HOST's chat tells it; resolves once it has answered. */
+const mentionedBy = async (
+  setting: Awaited<ReturnType<typeof startInChannel>>,
+  words: string,
+  reply: string,
+) => {
+  await E(setting.bob).post([words], [], []);
+  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
+  await setting.run.host.mentionInChannel('general', 'lal');
+  return untilAnswer(setting.admin, last!.number, reply);
+};
+
+describe('channels: mentioned, then joined, answering in the thread', () => {
+  test('a mention notification is answered in its channel, as the agent’s own member, not in the inbox', async () => {
+    const setting = await startInChannel([answer('Four.'), say('pong')]);
+    const { run, admin } = setting;
+    const { placeholder, edit } = await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    expect(textOf(placeholder)).toBe('Thinking…');
+    expect(await E(admin).getMember(placeholder.memberId)).toMatchObject({ invitedAs: 'lal' });
+    expect(edit.memberId).toBe(placeholder.memberId);
+    // One main-model call, offered no tool: the channel turn holds the channel's thread and its post.
+    expect(answers(run)).toHaveLength(1);
+    expect(answers(run)[0]!.toolNames).toEqual([]);
+    expect(JSON.stringify(answers(run)[0]!.messages)).toContain('Bob: what is 2+2? @lal');
+    // The notification was handled, not answered: the next inbox reply is the HOST's ping's.
+    await run.send('ping');
+    await run.reply('pong');
+    const inbox = (await E(run.host.guest('lal').powers).listMessages()) as Far[];
+    expect(inbox.some(message => /channel-reply-info/.test(message.strings.join('')))).toBe(false);
+  });
+});
+
+/** Bob posts in the channel; the post's number. */
+const bobSays = async (setting: Awaited<ReturnType<typeof startInChannel>>, words: string) => {
+  await E(setting.bob).post([words], [], []);
+  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
+  return last!.number;
+};
+
+describe('channels: watching what it joined', () => {
+  test('an @mention in a joined channel is answered without a notification; one answer per mention; followed again after a restart', async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Hi Bob.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    // No notification: the watch sees it.
+    const hello = await bobSays(setting, '@lal hello');
+    await untilAnswer(admin, hello, 'Hi Bob.');
+    await run.restart([answer('Back.')]);
+    // The daemon restarted: the channel's objects are new ones, and Bob joins again.
+    const again = await E(setting.host).lookup('general');
+    const after = await bobSays(
+      { ...setting, admin: again, bob: await E(again).join('bob') },
+      'still there @lal?',
+    );
+    await untilAnswer(again, after, 'Back.');
+    expect(answers(run)).toHaveLength(1);
+    const answered = ((await E(again).listMessages()) as Post[]).filter(
+      post => post.replyType === undefined && post.memberId !== '0' && textOf(post) === 'Thinking…',
+    );
+    expect(answered.map(post => post.replyTo)).toEqual(['0', String(hello), String(after)]);
+    expect(await run.help()).toMatch(/ch-1 "Alice": normal/);
+  });
+
+  test('the notification and the watch of one mention make one answer', async () => {
+    let release!: () => void;
+    const held = new Promise<void>(resolve => {
+      release = resolve;
+    });
+    const setting = await startInChannel([
+      answer('Four.'),
+      // The HOST's turn holds the agent while Bob's mention and its notification arrive.
+      async () => {
+        await held;
+        return say('done');
+      },
+      answer('Once.'),
+      answer('Next.'),
+    ]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    await run.send('hold on');
+    await run.untilEvent(event => event.kind === 'model-call');
+    const once = await bobSays(setting, '@lal once');
+    await run.host.mentionInChannel('general', 'lal');
+    release();
+    await untilAnswer(admin, once, 'Once.');
+    const next = await bobSays(setting, '@lal next');
+    await untilAnswer(admin, next, 'Next.');
+    const placeholders = ((await E(admin).listMessages()) as Post[]).filter(
+      post => post.replyTo === String(once) && post.replyType === undefined,
+    );
+    expect(placeholders).toHaveLength(1);
+  });
+
+  test('leaving is the HOST’s: channels("leave") stops following and forgets the channel', async () => {
+    const setting = await startInChannel([answer('Four.')]);
+    const { run } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels('leave', 'ch-1')).toBe('Left ch-1.');
+    expect(await run.channels()).toBe('No channel joined.');
+    await expect(run.channels('leave', 'ch-1')).rejects.toThrow(/no joined channel "ch-1"/);
+  });
+});
+
+describe('channels: taking part at the level people set', () => {
+  test('"only when mentioned": acknowledged without a model call, then 100 unaddressed messages cost no model call', async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Pong.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const asked = await bobSays(setting, '@lal please only speak when mentioned here');
+    const ack = await untilPost(admin, post => post.replyTo === String(asked));
+    expect(textOf(ack)).toMatch(/only when mentioned/);
+    expect(await run.help()).toMatch(/ch-1 "Alice": observer/);
+    for (let i = 0; i < 100; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
+    const ping = await bobSays(setting, '@lal ping');
+    await untilAnswer(admin, ping, 'Pong.');
+    expect(run.provider.requests.filter(isRouting)).toHaveLength(0);
+    expect(answers(run)).toHaveLength(2);
+  });
+
+  test('at "normal", each unaddressed message costs one routing request, and a burst never queues the HOST behind it', async () => {
+    const no = say('no');
+    const setting = await startInChannel(
+      [
+        answer('Four.'),
+        // The first routing request: the HOST writes meanwhile, and is served before the rest of the burst.
+        async () => {
+          await setting.run.send('ping');
+          return say('no');
+        },
+        say('pong'),
+        ...Array.from({ length: 19 }, () => no),
+        say('yes'),
+        answer('Joining in.'),
+      ],
+      { LAL_ROUTER_MODEL: 'small-model' },
+    );
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    for (let i = 0; i < 20; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
+    await run.reply('pong');
+    const last = await bobSays(setting, 'does anyone know?');
+    await untilAnswer(admin, last, 'Joining in.');
+    expect(run.provider.requests.filter(isRouting)).toHaveLength(21);
+    // The routing model is told the level; the answer goes to the main model.
+    expect(run.provider.requests.find(isRouting)!.messages[0]!.content).toMatch(/speaks when/);
+    expect(answers(run).map(request => request.messages.at(-1)!.content)).toEqual([
+      expect.stringContaining('Answer #0'),
+      expect.stringMatching(/: ping$/),
+      expect.stringContaining(`Answer #${last}`),
+    ]);
+  });
+});
+
+describe('channels: a space of many parties', () => {
+  test('a channel turn holds neither the HOST’s private words nor another channel’s', async () => {
+    const setting = await startInChannel([say('Noted.'), answer('Four.'), answer('Other.')]);
+    const { run, host } = setting;
+    await run.send('my secret is PINEAPPLE');
+    await run.reply('Noted.');
+    const other = await E(host).makeChannel('other', 'Alice');
+    await E(other).post(['the other channel says MANGO @lal'], [], []);
+    await run.host.mentionInChannel('other', 'lal');
+    await untilAnswer(other, 0n, 'Four.');
+    await mentionedBy(setting, 'what do you know? @lal', 'Other.');
+    const channelTurn = JSON.stringify(answers(run).at(-1)!.messages);
+    expect(channelTurn).toContain('what do you know?');
+    expect(channelTurn).not.toContain('PINEAPPLE');
+    expect(channelTurn).not.toContain('MANGO');
+    expect(channelTurn).toMatch(/untrusted/);
+  });
+
+  test('a disabled membership: one log line, no retry, no longer followed', async () => {
+    const setting = await startInChannel([answer('Four.'), say('pong')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const attenuator = await E(admin).getAttenuator('lal');
+    await E(attenuator).setInvitationValidity(false);
+    await bobSays(setting, '@lal are you there?');
+    await run.send('ping');
+    await run.reply('pong');
+    expect(run.logs.filter(line => /has been disabled/.test(line))).toHaveLength(1);
+    // Four., and the HOST's pong: nothing for the disabled membership.
+    expect(answers(run)).toHaveLength(2);
+  });
+});
+
+describe('channels: the store', () => {
+  test('a roster this version cannot read is kept aside, never overwritten; the agent still joins on a mention', async () => {
+    const newer = JSON.stringify({ version: 99, channels: [{ key: 'ch-9' }] });
+    const setting = await startInChannel([answer('Four.')], {}, async (host, name) => {
+      const powers = E(host.guest(name).powers as Far);
+      await powers.makeDirectory('agent-channels');
+      await powers.storeValue(newer, ['agent-channels', 'roster']);
+    });
+    const { run } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const powers = E(run.host.guest('lal').powers as Far);
+    const names = (await powers.list('agent-channels')) as string[];
+    const aside = names.find(one => one.startsWith('roster-unread-'));
+    expect(aside).toBeDefined();
+    expect(await powers.lookup(['agent-channels', aside!])).toBe(newer);
+    expect(run.logs.some(line => /did not read .*kept aside/.test(line))).toBe(true);
+    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The simulator's /channel commands (sim/chat/channel-commands.ts) against
+ * the agent through make() in the newest daemon's double: a newcomer makes a
+ * channel, posts as another member naming @lal, and reads the answer.
+ */
+import { describe, expect, test } from 'vitest';
+import { parseCommand } from '../sim/chat/commands.js';
+import { runChannelCommand } from '../sim/chat/channel-commands.js';
+import { say, type Step } from './support/scripted-provider.js';
+import { useAgents } from './support/use-agents.js';
+import { E } from '@endo/far';
+import { readStream } from '../src/daemon/stream-reader-client.js';
+
+const agents = useAgents();
+
+const channelCommand = (line: string) => {
+  const parsed = parseCommand(line);
+  if (parsed.kind !== 'channel')
+    throw new Error(`not a channel command: ${JSON.stringify(parsed)}`);
+  return parsed;
+};
+
+describe('the simulator’s /channel commands', () => {
+  test('parses new, post (as you or as a member) and show, and words a wrong one with the usage', () => {
+    expect(parseCommand('/channel new general')).toEqual({
+      kind: 'channel',
+      action: 'new',
+      channel: 'general',
+    });
+    expect(parseCommand('/channel post general as bob hi @lal')).toEqual({
+      kind: 'channel',
+      action: 'post',
+      channel: 'general',
+      member: 'bob',
+      text: 'hi @lal',
+    });
+    expect(parseCommand('/channel post general hello')).toMatchObject({
+      member: 'you',
+      text: 'hello',
+    });
+    expect(parseCommand('/channel post general')).toMatchObject({
+      kind: 'error',
+      error: expect.stringContaining('/channel new <name>'),
+    });
+  });
+
+  test('a channel made, a member mentions @lal, and the agent’s answer shows in the thread', async () => {
+    const answer: Step = (_request, _signal, onText) => {
+      onText('Fo');
+      return say('Four.');
+    };
+    const run = await agents.start({ profile: 'newest', steps: [answer] });
+    const { host } = run;
+    expect(await runChannelCommand(channelCommand('/channel new general'), host, 'lal')).toMatch(
+      /Channel general made/,
+    );
+    expect(
+      await runChannelCommand(
+        channelCommand('/channel post general as bob what is 2+2? @lal'),
+        host,
+        'lal',
+      ),
+    ).toMatch(/invited and told/);
+    // Wait for the answer's edit in the channel itself, then read the channel as the command shows it.
+    const stream = readStream(
+      await E(host.host)
+        .lookup('general')
+        .then(channel =>
+          E(channel as never as { followMessages(): Promise<unknown> }).followMessages(),
+        ),
+    );
+    for (;;) {
+      const step = await stream.next();
+      const post = step.value as { strings: string[]; replyType?: string };
+      if (post.replyType === 'edit' && post.strings.join('') === 'Four.') break;
+    }
+    void stream.return();
+    const shown = await runChannelCommand(channelCommand('/channel show general'), host, 'lal');
+    expect(shown).toMatch(/^#0 bob: what is 2\+2\? @lal$/m);
+    expect(shown).toMatch(/^#1 lal \(re #0\): Four\.$/m);
+  });
+
+  test('on f0a46042a the simulator says channels need --newest', async () => {
+    const run = await agents.start({});
+    await expect(
+      runChannelCommand(channelCommand('/channel new general'), run.host, 'lal'),
+    ).rejects.toThrow(/--newest/);
+  });
+});
