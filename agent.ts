@@ -13,6 +13,7 @@ import type { Observe } from './src/loop/agent-events.js';
 import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/lifecycle/clock.js';
+import type { RevivalMemory } from './src/lifecycle/revival-backoff.js';
 
 // An M.interface is hardened where it is made (src/agent-tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
@@ -50,6 +51,8 @@ export interface MakeOptions {
   cancelled?: Promise<unknown>;
   /** Time for quotas and wake-ups (tests move it by hand); the system's by default. */
   clock?: Clock;
+  /** Failed starts remembered across the incarnations of one agent; the worker process's by default. */
+  revivals?: RevivalMemory;
 }
 
 const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<Provider> => {
@@ -72,6 +75,7 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     ...(options.observe === undefined ? {} : { observe: options.observe }),
     ...(options.cancelled === undefined ? {} : { cancelled: options.cancelled }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.revivals === undefined ? {} : { revivals: options.revivals }),
   });
   return makeExo('LalFaeAgent', AgentInterface, {
     help(methodName?: string) {

@@ -21,7 +21,7 @@
 import { Fail, q } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
-import { planMcpBridge } from './setup/mcp-bridge-plan.js';
+import { planMcpBridge, removeChangedBridge } from './setup/mcp-bridge-plan.js';
 import { mcpBridgeModuleUrl } from './tools/index.js';
 import { warnWithoutSandbox } from './setup/warn-without-sandbox.js';
 import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
@@ -123,6 +123,7 @@ export const makeToolSetup =
 
     // The tools run beside the agent they are for, in its worker (or one of their own).
     const worker = readWorker(env, names?.guestName ?? 'tools', daemon.worker);
+    if (mcpPlan !== undefined) await removeChangedBridge(hostPowers, mcpPlan, say);
     const { created } = await makeToolCaplets(hostPowers, { ...daemon, worker }, plans, say);
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
     if (mcpPlan !== undefined) await sayMcpTools(hostPowers, mcpPlan.petName, say);

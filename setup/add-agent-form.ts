@@ -2,7 +2,9 @@
  * The "Add an agent" form the agent manager sends `@host` on the newest
  * daemon, with the four fields upstream Lal's manager asks for (endo
  * packages/lal/agent.js): the agent's name, the API host, the model and the
- * auth token, the last marked secret so the chat UI hides what is typed. The
+ * auth token, the last marked secret so the chat UI hides what is typed; and
+ * before it the name of a value the HOST stored that holds the key, which
+ * keeps the key out of the chat altogether (the submission shows the name). The
  * daemon fills in the defaults of fields left empty when the form is
  * submitted, and hands the values to the manager as a `value` message.
  */
@@ -19,6 +21,10 @@ export interface FormField {
 // Upstream Lal's manager sends "Add an agent" too: ours says it makes a lal-fae agent (issue 35).
 export const ADD_AGENT_DESCRIPTION = 'Add an agent (lal-fae: Lal or Fae)';
 harden(ADD_AGENT_DESCRIPTION);
+
+/** The key-name field's default: no stored key, the token field instead (a form field needs a default to be left empty). */
+const NO_KEY_NAME = 'none';
+harden(NO_KEY_NAME);
 
 export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
   {
@@ -39,8 +45,15 @@ export const ADD_AGENT_FIELDS: readonly FormField[] = harden([
     example: 'claude-sonnet-4-5 for Anthropic',
   },
   {
+    name: 'authTokenName',
+    label:
+      'API key, by name (preferred: never shown): a value you stored with endo store --text KEY --name my-key; none: the token below',
+    default: NO_KEY_NAME,
+    example: 'my-key',
+  },
+  {
     name: 'authToken',
-    label: 'API auth token (your chat shows it once submitted)',
+    label: 'Or the API auth token itself (your chat shows it once submitted)',
     default: 'ollama',
     example: 'sk-ant-... for Anthropic',
     secret: true,
@@ -54,6 +67,8 @@ export interface AgentSubmission {
   readonly host: string;
   readonly model: string;
   readonly authToken: string;
+  /** The HOST's name for a stored text holding the key; '' when none (NO_KEY_NAME, or a form sent before the field was). */
+  readonly authTokenName: string;
 }
 
 /** Reads the submitted record; a missing or non-string field is refused (naming the field, never a value). */
@@ -70,6 +85,10 @@ export const readSubmission = (values: unknown): AgentSubmission => {
     host: field('host'),
     model: field('model'),
     authToken: field('authToken'),
+    authTokenName:
+      record.authTokenName === undefined || record.authTokenName === NO_KEY_NAME
+        ? ''
+        : field('authTokenName'),
   });
 };
 harden(readSubmission);

@@ -10,7 +10,11 @@ import path from 'node:path';
 import { statSync } from 'node:fs';
 import { mcpEnvNames, readMcpSettings, storableMcpArgs } from '../tools/lib/mcp/mcp-settings.js';
 import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
+import { E } from '@endo/far';
+import { mcpMadeWith } from '../tools/lib/mcp/mcp-made-with.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
+import type { SetupHostRef } from './setup-host.js';
+import type { Say } from './say.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 
 /** The host's pet name of the bridge to the server named `name`. */
@@ -48,3 +52,37 @@ export const planMcpBridge = (
   return harden({ petName: mcpBridgePetName(picked.MCP_NAME!), specifier, env: stored });
 };
 harden(planMcpBridge);
+
+/**
+ * Run again with other MCP settings: the bridge made before is removed, so
+ * that it is made anew with these (and handed to the guest this run
+ * provisions in place of the old one). Settings the same: kept. A bridge of
+ * an earlier release cannot say what it was made with: kept, and said so.
+ */
+export const removeChangedBridge = async (
+  host: SetupHostRef,
+  plan: ToolCapletPlan,
+  say: Say,
+): Promise<void> => {
+  if (!(await E(host).has(plan.petName))) return;
+  let had: Record<string, string>;
+  try {
+    const bridge = (await E(host).lookup(plan.petName)) as {
+      madeWith(): Record<string, string>;
+    };
+    had = await E(bridge).madeWith();
+  } catch {
+    say(
+      `"${plan.petName}" cannot say what it was made with (an earlier release): kept as it is; endo remove ${plan.petName} and run this again to make it with these settings`,
+    );
+    return;
+  }
+  const wanted = mcpMadeWith(plan.env);
+  const changed = [...new Set([...Object.keys(had), ...Object.keys(wanted)])]
+    .filter(name => had[name] !== wanted[name])
+    .sort();
+  if (changed.length === 0) return;
+  say(`"${plan.petName}" was made with other settings (${changed.join(', ')}): making it anew`);
+  await E(host).remove(plan.petName);
+};
+harden(removeChangedBridge);

@@ -65,6 +65,26 @@ interface MailRecord {
 
 type Powers = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
+/**
+ * How the new agent gets its key: by the id of the value the HOST named
+ * (read by the agent through its powers, never in the caplet's stored
+ * settings), else the token submitted.
+ */
+const keyOf = async (
+  host: SetupHostRef,
+  { authToken, authTokenName }: { authToken: string; authTokenName: string },
+): Promise<Record<string, string>> => {
+  if (authTokenName === '') return { LAL_AUTH_TOKEN: authToken };
+  const named = E(host as unknown as Powers);
+  const id = idFromLocator(await named.identify!(authTokenName));
+  if (id === undefined) throw Error(`you have no value named ${JSON.stringify(authTokenName)}`);
+  if (typeof (await named.lookup!(authTokenName)) !== 'string')
+    throw Error(
+      `${JSON.stringify(authTokenName)} is not a stored text: store the key with endo store --text KEY --name ${authTokenName}`,
+    );
+  return { LAL_AUTH_TOKEN_ID: id };
+};
+
 /** Sends the form, then answers each submission of the manager's forms, one at a time, until stopped. */
 export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<void> => {
   const { agentSpecifier, log } = options;
@@ -92,6 +112,7 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
     try {
       const submission = readSubmission(await powers().lookupById!(message.valueId));
       secrets = [submission.authToken];
+      const key = await keyOf(host, submission);
       const names = guestNamesFor(submission.name, 'The agent name');
       const outcome = await provisionAgent(host, {
         daemon,
@@ -100,7 +121,7 @@ export const serveAddAgentForm = async (options: AddAgentFormOptions): Promise<v
         env: pickEnv({
           LAL_HOST: submission.host,
           LAL_MODEL: submission.model,
-          LAL_AUTH_TOKEN: submission.authToken,
+          ...key,
         }),
         agentSpecifier,
         worker: readWorker({}, names.guestName, daemon.worker),

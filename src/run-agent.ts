@@ -31,7 +31,9 @@ import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
+import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
+import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -50,6 +52,8 @@ export interface AgentOptions {
   cancelled?: Promise<unknown>;
   /** Time for quotas and wake-ups; the system's by default (tests pass their own). */
   clock?: Clock;
+  /** Failed starts remembered across incarnations: the worker process's by default. */
+  revivals?: RevivalMemory;
 }
 
 export interface RunningAgent {
@@ -110,6 +114,23 @@ const makeHelpersHand = () => {
   };
 };
 
+/** The agent stopped with an error. Powers that fail to load are said once a run of failed starts: to HOST if it can, else in the log. */
+const sayStopped =
+  (options: {
+    powers: PowersRef;
+    log: Log;
+    redact: (text: string) => string;
+    starts: ReturnType<typeof makeStartWatch>;
+  }) =>
+  async (error: unknown): Promise<void> => {
+    const { powers, log, redact, starts } = options;
+    const unloaded = isMailboxLoadFailure(error);
+    if (unloaded && !starts.failedFirst()) return;
+    log(`the agent stopped: ${redact(describeError(error))}`);
+    if (unloaded)
+      await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
+  };
+
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
@@ -118,16 +139,19 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     `persona: ${config.persona}`,
     ...config.problems.map(problem => `configuration: ${problem}`),
   ]);
-  const { log, observe, redact } = makeAgentOutput(env, options);
+  const { log, observe, redact, addSecret } = makeAgentOutput(env, options);
   const controller = new AbortController();
   const clock = options.clock ?? systemClock;
   // Others' turns wait for the mail stream to catch up, so a HOST's message behind a flood goes first.
   let caughtUp: () => Promise<void> = () => Promise.resolve();
   const queue = makeWorkQueue<Work>(laneOfWork, { beforeRest: () => caughtUp() });
   const onCancel = makeCancelHooks();
+  const starts = makeStartWatch(options.revivals ?? workerRevivals, config.name, clock, status);
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;
-    log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
+    // Once the daemon is reviving it over and over, each revival's cancellation goes unsaid.
+    const quiet = isMailboxLoadFailure(reason) && !starts.failedFirst();
+    if (!quiet) log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
     controller.abort();
     queue.close();
     onCancel.run(reason);
@@ -137,12 +161,13 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const helpersHand = makeHelpersHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
+    if (!(await starts.wait(signal, log))) return;
     // Before the parts start following the guest's names: a name moved while the daemon lists
     // them fails the listing (issue 35: "Invalid formula identifier" in the worker's log).
     await prepareToolsFolder(powers, log);
     const parts = await assembleAgentParts({
       powers,
-      env,
+      env: await readStoredToken(env, powers, { addSecret, log }),
       config,
       status,
       log,
@@ -154,6 +179,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       createProvider: options.createProvider,
     });
     onCancel.add(() => parts.stop());
+    if (starts.through()) log('my mailbox loads again: back at work');
     await greetHost({ powers, log, redact, config, parts });
 
     const finishWith = makeMessageFinisher(powers, parts);
@@ -165,7 +191,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       remake: () => prepareToolsFolder(powers, log),
     });
     onCancel.add(() => toolsFresh.stop());
-    await toolsFresh.follow();
+    // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
+    await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
@@ -224,12 +251,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await following;
   };
 
-  const stopped = serve().catch(async (error: unknown) => {
-    log(`the agent stopped: ${redact(describeError(error))}`);
-    // Its powers fail to load: say what to do, to HOST if it can still be reached, else in the log.
-    if (isMailboxLoadFailure(error))
-      await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
-  });
+  const stopped = serve().catch(sayStopped({ powers, log, redact, starts }));
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   const schedules = (action = 'list', id?: string) =>
     betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail }));

@@ -109,7 +109,7 @@ describe('following mail when the daemon fails to load a mailbox', () => {
         .filter(line => line.startsWith('the agent stopped: Unknown message formula type')),
     ).toHaveLength(1);
     expect(run.logs.slice(logged).find(line => REPORT.test(line))).toMatch(
-      /I stopped; after that recovery endo start makes me again\.$/,
+      /I stopped; the daemon makes me again, and I wait longer each time before I try \(at most 5 minutes\), so it is not kept reviving me\.$/,
     );
     expect(await reportsTo(run)).toHaveLength(0);
   });

@@ -79,6 +79,7 @@ describe('the "Add an agent" form (newest daemon)', () => {
       ['name', undefined, false],
       ['host', 'http://localhost:11434/v1', false],
       ['model', 'qwen3', false],
+      ['authTokenName', 'none', false],
       ['authToken', 'ollama', true],
     ]);
     expect(await E(mailHost.host).identify('@pins', 'controller-for-setup-lal')).toBe(
@@ -152,6 +153,54 @@ describe('the "Add an agent" form (newest daemon)', () => {
     for (const text of everywhere) expect(text).not.toContain(SECRET);
     // The agent got it: every call to the model was let in with the token.
     expect(model.requests.every(request => request.status === 200)).toBe(true);
+  });
+
+  it('the key by the name of a value the HOST stored: the new agent reads it, and the chat, the answers and the logs never hold it', async () => {
+    const { mailHost, form, output, model } = await provisioned();
+    await E(mailHost.host).storeValue(SECRET, 'my-key');
+    // As the chat UI submits it: the token field left to its default.
+    await submit(mailHost, form, {
+      name: 'bob',
+      host: model.url,
+      model: 'test-model',
+      authTokenName: 'my-key',
+      authToken: 'ollama',
+    });
+    await waitForText(mailHost, 'Agent "bob" is now running.');
+    await E(mailHost.host).send('bob', ['ping bob'], [], []);
+    await waitForText(mailHost, 'pong: ping bob');
+    // The model lets in only SECRET: bob read the stored key.
+    expect(model.requests.every(request => request.status === 200)).toBe(true);
+    const messages = JSON.stringify(
+      await E(mailHost.host).listMessages(),
+      (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value),
+    );
+    expect(messages).toContain('my-key');
+    for (const text of [messages, output.text()]) expect(text).not.toContain(SECRET);
+
+    // A name that holds no text, and one that names nothing: a plain error, and no agent.
+    await E(mailHost.host).storeValue(harden({ key: SECRET }), 'not-text');
+    await submit(mailHost, form, {
+      name: 'carol',
+      host: model.url,
+      model: 'test-model',
+      authTokenName: 'not-text',
+      authToken: 'ollama',
+    });
+    const notText = await waitForText(
+      mailHost,
+      'Error creating agent: "not-text" is not a stored text',
+    );
+    await submit(mailHost, form, {
+      name: 'dave',
+      host: model.url,
+      model: 'test-model',
+      authTokenName: 'no-such',
+      authToken: 'ollama',
+    });
+    await waitForText(mailHost, 'Error creating agent: you have no value named "no-such"');
+    expect(textOf(notText)).not.toContain(SECRET);
+    expect(await E(mailHost.host).has('controller-for-carol')).toBe(false);
   });
 
   it('after a daemon restart the manager and the agent it made come back, without a second form or greeting (issue 23, defect 8); the old submission is not answered again', async () => {

@@ -99,6 +99,19 @@ describe('the toolbox', () => {
     );
   });
 
+  test('help() names the deferred tools from start, before any turn', async () => {
+    const run = await startWithToolbox();
+    expect(run.provider.requests).toHaveLength(0);
+    await expect
+      .poll(() => run.help())
+      .toMatch(
+        /Tools:\n- built in: .+\n- \d+ offered directly, \d+ deferred behind toolbox \(LAL_TOOL_BUDGET_TOKENS 1500\)/,
+      );
+    const [, direct, deferred] = /(\d+) offered directly, (\d+) deferred/.exec(await run.help())!;
+    expect(Number(direct) + Number(deferred)).toBe(121);
+    expect(run.provider.requests).toHaveLength(0);
+  });
+
   test("tools used lately are offered again in the same thread only: a peer's turn is not offered the HOST's, nor the HOST's a peer's", async () => {
     // One finished turn kept: each thread's fourth turn folds, and offers what that thread used.
     const run = await startWithToolbox({ LAL_KEEP_TURNS: '1' });

@@ -39,14 +39,38 @@ describe('durations', () => {
 });
 
 describe('cron', () => {
-  test('fields: lists, ranges, steps, names, Sunday as 7', () => {
-    const cron = parseCron('*/15 9-17 * jan,JUL mon-fri');
-    expect([...cron.minutes]).toEqual([0, 15, 30, 45]);
-    expect([...cron.hours]).toEqual([9, 10, 11, 12, 13, 14, 15, 16, 17]);
-    expect([...cron.months]).toEqual([1, 7]);
-    expect([...cron.weekdays]).toEqual([1, 2, 3, 4, 5]);
-    expect([...parseCron('0 0 * * 7').weekdays]).toEqual([0]);
-    expect([...parseCron('0 0 * * 5/1').weekdays]).toEqual([5, 6, 0]);
+  test('fields: lists, ranges, steps, names, Sunday as 0 or 7', () => {
+    /** The runs within a day (UTC) from `start`, as HH:MM. */
+    const runsOfDay = (expression: string, start: number) => {
+      const cron = parseCron(expression);
+      const runs: string[] = [];
+      for (let at = nextCronTime(cron, start - 1, 'UTC'); at !== undefined && at < start + DAY;)
+        runs.push(new Date(at).toISOString().slice(11, 16)) && (at = nextCronTime(cron, at, 'UTC'));
+      return runs;
+    };
+    // Friday 2026-07-03: a weekday of July.
+    const friday = Date.UTC(2026, 6, 3);
+    expect(runsOfDay('*/15 9-10 * jan,JUL mon-fri', friday)).toEqual([
+      '09:00',
+      '09:15',
+      '09:30',
+      '09:45',
+      '10:00',
+      '10:15',
+      '10:30',
+      '10:45',
+    ]);
+    // Not in June, and not on a Saturday.
+    expect(runsOfDay('*/15 9-10 * jan,JUL mon-fri', Date.UTC(2026, 5, 5))).toEqual([]);
+    expect(runsOfDay('*/15 9-10 * jan,JUL mon-fri', Date.UTC(2026, 6, 4))).toEqual([]);
+    // Sunday 2026-07-05: 0 and 7 both name it; 5-6/1 runs Friday and Saturday, not Thursday.
+    const sunday = Date.UTC(2026, 6, 5);
+    expect(runsOfDay('0 0 * * 7', sunday)).toEqual(['00:00']);
+    expect(runsOfDay('0 0 * * 0', sunday)).toEqual(['00:00']);
+    expect(runsOfDay('0 0 * * 5-6/1', Date.UTC(2026, 6, 4))).toEqual(['00:00']);
+    expect(runsOfDay('0 0 * * 5-6/1', Date.UTC(2026, 6, 2))).toEqual([]);
+    // A step from a single number is ambiguous: refused, saying how to write it.
+    expect(() => parseCron('0 0 * * 5/1')).toThrow(/Use wildcard \(\*\/step\) or range/);
   });
 
   test('the next run, in UTC and in a zone across a daylight-saving change', () => {
@@ -88,10 +112,19 @@ describe('cron', () => {
     expect(() => parseCron('0 9 * *')).toThrow(
       'cron "0 9 * *": a cron expression has 5 fields (minute hour day month weekday), not 4; e.g. "0 9 * * 1-5" (09:00 on weekdays) or "*/30 * * * *" (every half hour)',
     );
-    expect(() => parseCron('61 * * * *')).toThrow(/"61" is not a minute \(0-59\)/);
-    expect(() => parseCron('0 9 * * funday')).toThrow(/"funday" is not a day of week/);
-    expect(() => parseCron('0 17-9 * * *')).toThrow(/runs backwards/);
-    expect(() => parseCron('*/0 * * * *')).toThrow(/step .* above 0/);
+    // Each says which expression, then the library's reason, then the example.
+    for (const wrong of [
+      '61 * * * *',
+      '0 9 * * funday',
+      '0 17-9 * * *',
+      '*/0 * * * *',
+      '0 9 * 13 *',
+    ])
+      expect(() => parseCron(wrong)).toThrow(
+        new RegExp(
+          `^cron ${JSON.stringify(wrong).replace(/[*]/g, '\\*')}: .+; e\\.g\\. "0 9 \\* \\* 1-5"`,
+        ),
+      );
   });
 });
 

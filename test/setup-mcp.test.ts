@@ -111,6 +111,24 @@ describe('setup-tools with MCP_NAME', () => {
     expect(await E(fae).identify('tools', 'mcp-files')).toBe(newBridge);
     expect(output.text()).toContain('gave it mcp-files (replacing the one it held)');
 
+    // Run again with other settings: the bridge is made anew with them, and the guest given it.
+    const other = makeTempDir('setup-mcp-other');
+    folders.push(other);
+    vi.stubEnv('MCP_ARGS', JSON.stringify([filesystemServer, other]));
+    vi.stubEnv('MCP_CWD', other);
+    await setupTools(output.say)(mailHost.host);
+    expect(output.text()).toContain(
+      '"mcp-files" was made with other settings (MCP_ARGS, MCP_CWD): making it anew',
+    );
+    const remade = await E(mailHost.host).identify('mcp-files');
+    expect(remade).not.toBe(newBridge);
+    expect(await E(fae).identify('tools', 'mcp-files')).toBe(remade);
+    const madeWith = await E(
+      (await E(mailHost.host).lookup('mcp-files')) as { madeWith(): Record<string, string> },
+    ).madeWith();
+    expect(madeWith).toMatchObject({ MCP_NAME: 'files', MCP_CWD: other, FILES_REGION: '(passed)' });
+    expect(JSON.stringify(madeWith)).not.toContain('here');
+
     // After a daemon restart (which reads MCP_ARGS back as f0a46042a does) the bridge starts again.
     await mailHost.restart();
     const revived = await E(mailHost.host).lookup('mcp-files');

@@ -19,6 +19,7 @@ import { makeRedactText } from '../providers/redact-secrets.js';
 import { makeMcpConnection, type McpConnection } from './lib/mcp/mcp-connection.js';
 import { describeResult } from './lib/mcp/mcp-result.js';
 import { readMcpSettings, type McpSettings } from './lib/mcp/mcp-settings.js';
+import { mcpMadeWith } from './lib/mcp/mcp-made-with.js';
 import { bridgeTools, type BridgedTool } from './lib/mcp/mcp-tool-schemas.js';
 import type { ToolArgs } from './lib/tool-args.js';
 import { describeError } from '../providers/describe-error.js';
@@ -29,6 +30,8 @@ export const McpBridgeInterface = M.interface('McpBridge', {
   /** The FaeTool the model calls by this name, if the server offers it. */
   tool: M.call(M.string()).returns(M.promise()),
   help: M.call().returns(M.string()),
+  /** Its MCP settings, no secret: setup compares them when run again (docs/mcp.md). */
+  madeWith: M.call().returns(M.recordOf(M.string(), M.string())),
 });
 
 const describeServer = (settings: McpSettings): string =>
@@ -42,6 +45,7 @@ export const makeMcpBridge = (
   connection: McpConnection,
   log: BridgeLog,
   redactText: (text: string) => string,
+  madeWith: Record<string, string> = {},
 ) => {
   const { name } = settings;
   // Model name → the FaeTool for the current schema; a changed schema makes a new FaeTool,
@@ -123,6 +127,9 @@ export const makeMcpBridge = (
         throw Error(`mcp: the MCP server "${name}" offers no tool "${toolName}"`);
       return found;
     },
+    madeWith() {
+      return harden({ ...madeWith });
+    },
     help() {
       return [
         `mcp-${name}: the tools of ${describeServer(settings)} (Model Context Protocol) as FaeTools.`,
@@ -153,7 +160,10 @@ export const startMcpBridge = (env: Env | undefined, sink?: (line: string) => vo
   );
   const log = makeBridgeLog(settings.name, redactText, sink);
   const connection = makeMcpConnection(settings, log);
-  return { bridge: makeMcpBridge(settings, connection, log, redactText), connection };
+  return {
+    bridge: makeMcpBridge(settings, connection, log, redactText, mcpMadeWith(env)),
+    connection,
+  };
 };
 harden(startMcpBridge);
 

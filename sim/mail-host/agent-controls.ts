@@ -34,6 +34,11 @@ export const makeAgentControls = (host: Agent, { agents, special, table }: Daemo
       agent.followFaults = times;
       agent.mailbox.failFollowers(harden(Error(MAILBOX_LOAD_ERROR)));
     },
+    recoverMailbox: (guestName: string) => {
+      const agent = guestNamed(guestName);
+      agent.mailbox.dropUnloadable();
+      agent.loadError = undefined;
+    },
     collectDuringNextMakeDirectory: () => table.armDirectoryCollection(),
     callCounts: (name: string) => Object.fromEntries(agentNamed(name).calls),
     resetCallCounts: (name: string) => agentNamed(name).calls.clear(),

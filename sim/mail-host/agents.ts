@@ -35,7 +35,7 @@ export interface Agent {
   readonly calls: Map<string, number>;
   /** Bytes written with storeValue, by the first name of the path (`agent-memory`, `agent-history`). */
   readonly storedBytes: Map<string, number>;
-  /** Told the name of each method called on this agent's powers, as it is called (for the bench's traces). */
+  /** Told the name of each method called on this agent's powers, as it is called (the bench's traces; a guest that did not load fails its formula). */
   readonly callListeners: Set<(method: string) => void>;
   /** Told each time a message is put in this agent's inbox by another's send or reply (for the bench's traces). */
   readonly deliveryListeners: Set<() => void>;

@@ -34,12 +34,13 @@ export const incarnate = (
   record: CapletRecord,
   table: FormulaTable,
   connectionFor: (workerId: FormulaId) => Loopback,
+  providePowers: (id: FormulaId) => Promise<unknown> = id => table.provide(id),
 ): Incarnation => {
   const context = makeCapletContext(record.id);
   const value = (async () => {
     const make = await record.load();
     const loop = connectionFor(record.workerId);
-    const powers = loop.makeFar(table.provide(record.powersId));
+    const powers = loop.makeFar(providePowers(record.powersId));
     // The caplet may never await its powers; a failure must not go unhandled here.
     powers.catch(() => {});
     const remoteContext = await loop.makeFar(context.far);

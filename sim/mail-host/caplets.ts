@@ -34,10 +34,29 @@ const unreachable = (type: string) =>
     ),
   );
 
+const running = (
+  records: Map<FormulaId, CapletRecord>,
+  matches: (record: CapletRecord) => boolean,
+) => [...records.values()].filter(record => record.state === 'running' && matches(record));
+
+/** Ends a caplet's running incarnation; it is revived when next provided, unless collected. */
+const cancelRecord = async (
+  record: CapletRecord,
+  reason?: unknown,
+  nextState: CapletRecord['state'] = 'cancelled',
+) => {
+  const incarnation = record.current;
+  record.state = nextState;
+  record.current = undefined;
+  if (incarnation) await incarnation.context.cancel(reason ?? harden(Error('Cancelled')));
+};
+
+/** `providePowers`: the powers a caplet is handed, the formula's value unless the daemon's parts say otherwise. */
 export const makeCapletRunner = (
   table: FormulaTable,
   profile: DaemonProfile,
   connection: WorkerConnection = 'captp',
+  providePowers: (id: FormulaId) => Promise<unknown> = id => table.provide(id),
 ) => {
   const records = new Map<FormulaId, CapletRecord>();
   const { formulateWorker, connectionFor, workersHolding, drop, dropAll } = makeWorkerConnections(
@@ -52,23 +71,12 @@ export const makeCapletRunner = (
   ): CapletHandle =>
     capletHandle(record, incarnation, value, (reason?: unknown) => cancelRecord(record, reason));
 
-  const cancelRecord = async (
-    record: CapletRecord,
-    reason?: unknown,
-    nextState: CapletRecord['state'] = 'cancelled',
-  ) => {
-    const incarnation = record.current;
-    record.state = nextState;
-    record.current = undefined;
-    if (incarnation) await incarnation.context.cancel(reason ?? harden(Error('Cancelled')));
-  };
-
   const revive = (record: CapletRecord): Incarnation => {
     if (record.current) return record.current;
     // A cancelled caplet comes back when something provides it, as a formula does in the daemon.
     if (record.state === 'collected')
       throw Error(`No formula exists for id ${JSON.stringify(record.id)}`);
-    record.current = incarnate(record, table, connectionFor);
+    record.current = incarnate(record, table, connectionFor, providePowers);
     record.state = 'running';
     return record.current;
   };
@@ -130,9 +138,8 @@ export const makeCapletRunner = (
   table.onCollected((id, type) => {
     for (const workerId of workersHolding(id)) {
       drop(workerId);
-      for (const record of records.values())
-        if (record.workerId === workerId && record.state === 'running')
-          void cancelRecord(record, unreachable(type));
+      for (const record of running(records, held => held.workerId === workerId))
+        void cancelRecord(record, unreachable(type));
     }
   });
 
@@ -142,8 +149,9 @@ export const makeCapletRunner = (
    * made again when something provides it (or at start, when it is pinned).
    */
   const stopAll = async (reason: Error): Promise<void> => {
-    const running = [...records.values()].filter(record => record.state === 'running');
-    await Promise.all(running.map(record => cancelRecord(record, reason, 'dormant')));
+    await Promise.all(
+      running(records, () => true).map(record => cancelRecord(record, reason, 'dormant')),
+    );
     for (const record of records.values()) {
       if (record.state !== 'collected') record.state = 'dormant';
       // Made again from the formula as stored (formula-strings.ts).
@@ -170,6 +178,13 @@ export const makeCapletRunner = (
     current,
     find,
     cancel,
+    /** A formula failed: every running caplet made with it as its powers is cancelled with its reason. */
+    cancelMadeWith: (powersId: FormulaId, reason: Error) =>
+      Promise.all(
+        running(records, record => record.powersId === powersId).map(record =>
+          cancelRecord(record, reason),
+        ),
+      ),
     collectIfUnnamed,
     stopAll,
     isCaplet: (id: FormulaId) => records.has(id),

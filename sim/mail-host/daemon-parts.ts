@@ -58,7 +58,15 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const directories = makeDirectoryMaker(table, nameChangesPresenter(profile, table));
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
-  const caplets = makeCapletRunner(table, profile, options.connection);
+  // At f0a46042a a guest whose mailbox did not load fails its formula when its powers are used,
+  // not before: its caplet is handed the powers, and its first call fails (failGuestFormula).
+  const caplets = makeCapletRunner(table, profile, options.connection, id =>
+    table.provide(id).catch((error: unknown) => {
+      const guest = agents.agentFor(id);
+      if (profile === 'newest' || guest?.loadError === undefined) throw error;
+      return guest.powers;
+    }),
+  );
   const channels = makeChannels(table, now, randomHex512);
   const guests: Agent[] = [];
 
@@ -80,6 +88,22 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
         }
       : {};
 
+  // The failed formula's dependents are cancelled and collected, and at f0a46042a the daemon
+  // revives PINS after each collection: a pinned caplet is made again at once, and if its first
+  // call fails again, so on (docs/daemon-api.md). One failure at a time per guest.
+  const failing = new Set<FormulaId>();
+  const failGuestFormula = (guest: Agent) => {
+    const reason = guest.loadError;
+    if (reason === undefined || failing.has(guest.agentId)) return;
+    failing.add(guest.agentId);
+    setImmediate(() => {
+      void caplets
+        .cancelMadeWith(guest.agentId, reason)
+        .then(() => revivePins())
+        .finally(() => failing.delete(guest.agentId));
+    });
+  };
+
   const formulateGuest = (hostHandleId: FormulaId, mint?: () => FormulaId): Agent => {
     const guest = agents.formulateAgent(
       'guest',
@@ -88,6 +112,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
       networkSpecials,
       mint,
     );
+    if (profile !== 'newest') guest.callListeners.add(() => failGuestFormula(guest));
     guests.push(guest);
     return guest;
   };

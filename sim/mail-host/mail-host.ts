@@ -72,6 +72,11 @@ export interface MailHost {
    */
   failFollowing(guestName: string, times: number): void;
   /**
+   * The HOST's recovery from a mailbox the daemon cannot load (docs/daemon-guide.md): its
+   * eval-proposal messages removed, the guest's powers load again.
+   */
+  recoverMailbox(guestName: string): void;
+  /**
    * The next makeDirectory (anyone's) loses its directory to a collection
    * before it is named, as the daemon at f0a46042a can: the name is written,
    * and using it fails with `No reference exists at path …/formulas/…`.

@@ -26,6 +26,8 @@ export interface Mailbox {
   failFollowers(error: Error): void;
   /** Types of undismissed messages the daemon cannot reload, with their numbers. */
   unloadable(): { number: bigint; type: string }[];
+  /** Removes what the daemon cannot reload, as the HOST's recovery on disk does (docs/daemon-guide.md). */
+  dropUnloadable(): void;
   /** Rebuilds every record as the daemon does when it reloads the mailbox after a restart. */
   reload(settledFor: (promiseId: string) => Promise<Settlement>): void;
   /** Breaks every feed (the connection went away). */
@@ -101,6 +103,12 @@ export const makeMailbox = (
     subscribeNew: () => topic.subscribe(),
     dismiss,
     unloadable: () => unloadableOf(messages),
+    dropUnloadable: () => {
+      for (const { number } of unloadableOf(messages)) {
+        messages.delete(number);
+        stored.delete(number);
+      }
+    },
     reload: settledFor => reloadMailbox(contents, stamp, settledFor, !withDone),
     failFollowers: error => {
       for (const feed of [...feeds]) feed.fail(error);

@@ -154,10 +154,16 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     doc: "the name the agent's log lines start with (`[dave] …`); the setup scripts and the agent manager pass the guest's name",
   },
   {
+    env: 'LAL_AUTH_TOKEN_ID',
+    default: 'none',
+    read: 'readStoredToken (src/serving/stored-token.ts), when the agent starts',
+    doc: 'newest daemon: the formula id of a text the HOST stored (`endo store --text KEY --name my-key`) that holds the API key; the agent reads it through its powers when it starts and uses it as `LAL_AUTH_TOKEN`, redacted like it, so neither the chat nor the caplet\'s stored settings hold the key. The "Add an agent" form passes it when given the name of such a value',
+  },
+  {
     env: 'LAL_LOG',
-    default: '`info`',
-    read: 'makeLog (src/log/log.ts)',
-    doc: "`off` silences the agent's log (stderr in the worker)",
+    default: '`turns`',
+    read: 'readLogLevel, for makeLog (src/log/log.ts) and the turn lines (src/log/turn-lines.ts)',
+    doc: "what the agent's log (stderr in the worker) holds: `turns`, one line a turn (whom it served, how it ended, model calls, tools called, tokens, time) and what goes wrong; `steps` (or `info`, `debug`), each model call and tool call too; `off`, nothing",
   },
   {
     env: 'LAL_PROGRESS_AFTER_MS',
@@ -272,6 +278,16 @@ harden(AGENT_SETTINGS);
 /** Every variable the agent itself reads: the ones setup passes to it (with the providers'). */
 export const AGENT_ENV_NAMES: readonly string[] = settingNames(AGENT_SETTINGS);
 harden(AGENT_ENV_NAMES);
+
+/** How much the agent's log holds (LAL_LOG): a turn a line by default; an unknown word reads as the default. */
+export type LogLevel = 'off' | 'turns' | 'steps';
+export const readLogLevel = (env: Env): LogLevel => {
+  const word = (env.LAL_LOG ?? '').trim().toLowerCase();
+  if (word === 'off' || word === 'none') return 'off';
+  if (word === 'steps' || word === 'info' || word === 'debug' || word === 'verbose') return 'steps';
+  return 'turns';
+};
+harden(readLogLevel);
 
 /** The agent's name in its log lines and help(): LAL_NAME (setup passes the guest's name), else the persona. */
 export const readAgentName = (env: Env): string =>

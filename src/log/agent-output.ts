@@ -4,14 +4,18 @@
  * events; an observer that throws does not disturb the agent).
  */
 import type { Env } from '../../providers/types.js';
-import { makeLog, makeRedactor, neverThrows, type Log } from './log.js';
+import { makeLog, makeRedactor, neverThrows, secretValues, type Log } from './log.js';
+import { makeRedactText } from '../../providers/redact-secrets.js';
 import type { AgentEvent, Observe } from '../loop/agent-events.js';
-import { describeEvent } from '../loop/describe-event.js';
+import { makeTurnLines } from './turn-lines.js';
+import { readLogLevel } from '../config/settings.js';
 
 export interface AgentOutput {
   log: Log;
   observe: Observe;
   redact: (text: string) => string;
+  /** A secret learnt after start (a key read through the powers): redacted from then on, everywhere. */
+  addSecret(value: string): void;
 }
 
 /** The value with each of its strings redacted as text; numbers and structure untouched. */
@@ -28,13 +32,22 @@ export const redactStrings = <T>(value: T, redact: (text: string) => string): T 
 harden(redactStrings);
 
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
-  const redact = makeRedactor(env);
+  const learnt: string[] = [];
+  let redactNow = makeRedactor(env);
+  const redact = (text: string) => redactNow(text);
+  const addSecret = (value: string) => {
+    learnt.push(value);
+    redactNow = makeRedactText([...secretValues(env), ...learnt]);
+  };
   const givenLog = given.log;
   const log: Log =
-    givenLog === undefined ? makeLog(env) : neverThrows(line => givenLog(redact(line)));
+    givenLog === undefined
+      ? makeLog(env, undefined, redact)
+      : neverThrows(line => givenLog(redact(line)));
+  const lineOf = makeTurnLines(readLogLevel(env));
   const observers: Observe[] = [
     (event: AgentEvent) => {
-      const line = describeEvent(event);
+      const line = lineOf(event);
       if (line !== undefined) log(line);
     },
   ];
@@ -49,6 +62,6 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
       }
     }
   };
-  return { log, observe, redact };
+  return { log, observe, redact, addSecret };
 };
 harden(makeAgentOutput);

@@ -9,7 +9,7 @@ import { writeStderrLine } from '../../providers/stderr-sink.js';
 import { fallbackTokenValues } from '../../providers/fallback-config.js';
 import { secretsFromFiles } from '../../providers/read-secret.js';
 import type { Env } from '../../providers/types.js';
-import { readAgentName } from '../config/settings.js';
+import { readAgentName, readLogLevel } from '../config/settings.js';
 
 export type Log = (line: string) => void;
 
@@ -38,12 +38,12 @@ export const neverThrows =
   };
 harden(neverThrows);
 
-export const makeLog = (env: Env, sink: (line: string) => void = writeStderrLine): Log => {
-  const level = (env.LAL_LOG ?? 'info').toLowerCase();
-  if (level === 'off' || level === 'none') {
-    return () => {};
-  }
-  const hideSecrets = makeRedactor(env);
+export const makeLog = (
+  env: Env,
+  sink: (line: string) => void = writeStderrLine,
+  hideSecrets: (text: string) => string = makeRedactor(env),
+): Log => {
+  if (readLogLevel(env) === 'off') return () => {};
   // The guest's name (setup passes LAL_NAME), so agents sharing a worker can be told apart; else the persona.
   const name = readAgentName(env);
   return neverThrows(line => sink(hideSecrets(`[${name}] ${line}`)));

@@ -11,6 +11,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import { cut } from './message-record.js';
 import { describeError } from '../../providers/describe-error.js';
+import { REVIVAL_LONGEST_WAIT_MS } from '../lifecycle/revival-backoff.js';
 
 const DAEMON_ERROR = 'Unknown message formula type';
 const SOURCE_PREVIEW_CHARS = 80;
@@ -34,7 +35,7 @@ const mailboxLoadFailureText = (pendingSources: readonly string[], retrying: boo
           .join(', ')}`;
   const meanwhile = retrying
     ? 'I keep trying to follow my mail meanwhile.'
-    : 'I stopped; after that recovery endo start makes me again.';
+    : `I stopped; the daemon makes me again, and I wait longer each time before I try (at most ${REVIVAL_LONGEST_WAIT_MS / 60_000} minutes), so it is not kept reviving me.`;
   return [
     `I cannot follow my mail: the Endo daemon fails to load a mailbox (${DAEMON_ERROR}).`,
     `This daemon cannot reload a mailbox that holds an eval-proposal after a restart; pending: ${pending}.`,

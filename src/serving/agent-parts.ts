@@ -364,7 +364,7 @@ const describeTools = (
         .map(schema => schema.function.name)
         .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
     }`,
-    ...toolbox.describe(),
+    ...toolbox.describe(schemas => policy.offered(schemas)),
   ]);
 };
 

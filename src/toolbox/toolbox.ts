@@ -47,7 +47,8 @@ export interface Toolbox {
    * directly from now; else the thread keeps the set its previous requests offered.
    */
   beginTurn(thread: string | undefined, rewrites: boolean): void;
-  describe(): string[];
+  /** help()'s lines: as the last turn offered them, or, before any turn, as the next would (policy-filtered by `allowed`). */
+  describe(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): string[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -100,6 +101,8 @@ export const makeToolbox = (options: {
   let thread = HOST_THREAD;
   let offeredRecent: readonly string[] = [];
   let deferred: ToolSchema[] = [];
+  // Whether a turn has been offered tools yet: before, help() plans the offer itself.
+  let offeredOnce = false;
   let allowedNames: ReadonlySet<string> = new Set();
   let entry: DynamicTool | undefined;
   const deferredNames = () => deferred.map(schema => schema.function.name);
@@ -151,6 +154,7 @@ export const makeToolbox = (options: {
     registry: wrapped,
     offer(allowed) {
       const schemas = allowed(registry.schemas());
+      offeredOnce = true;
       allowedNames = new Set(schemas.map(schema => schema.function.name));
       const plan = planOffer(schemas, { ...settings, recent: offeredRecent });
       deferred = plan.deferred;
@@ -196,11 +200,15 @@ export const makeToolbox = (options: {
         : (offeredByThread.get(thread) ?? []);
       remember(offeredByThread, offeredRecent);
     },
-    describe: () => {
-      const all = registry.schemas().length;
-      if (deferred.length === 0) return all === 0 ? [] : [`${all} offered directly`];
+    describe: allowed => {
+      const schemas = allowed(registry.schemas());
+      const all = schemas.length;
+      const behind = offeredOnce
+        ? deferred
+        : planOffer(schemas, { ...settings, recent: offeredRecent }).deferred;
+      if (behind.length === 0) return all === 0 ? [] : [`${all} offered directly`];
       return [
-        `${all - deferred.length} offered directly, ${deferred.length} deferred behind ${TOOLBOX_NAME} (LAL_TOOL_BUDGET_TOKENS ${settings.budgetTokens})`,
+        `${all - behind.length} offered directly, ${behind.length} deferred behind ${TOOLBOX_NAME} (LAL_TOOL_BUDGET_TOKENS ${settings.budgetTokens})`,
       ];
     },
   };

@@ -8,6 +8,7 @@ import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/loop/agent-events.js';
 import type { Clock } from '../../src/lifecycle/clock.js';
+import { makeRevivalMemory } from '../../src/lifecycle/revival-backoff.js';
 import {
   makeScriptedProvider,
   callTool,
@@ -60,6 +61,10 @@ export interface AgentRun {
   send(text: string, attach?: { edgeNames: string[]; petNames: string[] }): Promise<void>;
   /** The next package from the agent to HOST whose text matches. */
   reply(match: RegExp | string, timeoutMs?: number): Promise<Message>;
+  /** How many times make() was called: the first start, restarts and the daemon's revivals. */
+  readonly incarnations: number;
+  /** The env each model back end was made with (the scripted model's), in order. */
+  readonly providerEnvs: readonly Env[];
   /** The agent exo's help(), called through E() as the host would. */
   help(methodName?: string): Promise<string>;
   /** The agent exo's forget(), through E(). */
@@ -135,11 +140,24 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     ...(options.env as Record<string, string> | undefined),
   };
   const seen = new Set<string>();
+  // One agent's worker process, as the daemon runs it: its incarnations share what it remembers.
+  const revivals = makeRevivalMemory();
+  let incarnations = 0;
+  const providerEnvs: Env[] = [];
   const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) => {
+    incarnations += 1;
     const made = (given: unknown) =>
       make(given as never, context, {
         ...extra,
-        ...(options.realProvider === true ? {} : { createProvider: () => provider }),
+        revivals,
+        ...(options.realProvider === true
+          ? {}
+          : {
+              createProvider: (providerEnv: Env) => {
+                providerEnvs.push(providerEnv);
+                return provider;
+              },
+            }),
         log: line => logs.push(line),
         observe: see,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -161,6 +179,10 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     logs,
     events,
+    providerEnvs,
+    get incarnations() {
+      return incarnations;
+    },
     untilEvent: match =>
       new Promise(resolve => {
         const already = events.find(match);
