@@ -55,6 +55,61 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told('Message #3 from HOST: ping', []))).toEqual({ text: 'pong' });
   });
 
+  it('schedules a reminder or a recurring check, and says the note when its wake-up comes', () => {
+    const tools = ['reply', 'send', 'schedule'];
+    expect(
+      demoModel(told('Message #3 from HOST: remind me in 30 seconds to stretch', tools)),
+    ).toEqual({
+      toolCalls: [{ name: 'schedule', arguments: { delaySeconds: 30, note: 'stretch' } }],
+    });
+    expect(demoModel(told('Message #4 from HOST: every 2 minutes check the inbox', tools))).toEqual(
+      {
+        toolCalls: [{ name: 'schedule', arguments: { every: '2m', note: 'check the inbox' } }],
+      },
+    );
+    const wake = [
+      'WAKE-UP w1: the time you set has come (2026-11-29T01:00:30.000Z; set at 2026-11-29T01:00:00.000Z while serving message #3 from HOST).',
+      'Your note: "stretch"',
+      'Next: do what the note says, then tell HOST with send("HOST", …) (message #3 may be gone).',
+    ].join('\n');
+    expect(demoModel(told(wake, tools))).toEqual({
+      toolCalls: [{ name: 'send', arguments: { recipient: 'HOST', strings: ['w1: stretch'] } }],
+    });
+    // What the schedule tool answered is said plainly; after the wake-up's send, the turn ends.
+    const asked = told('Message #3 from HOST: remind me in 30 seconds to stretch', tools);
+    const afterSchedule = {
+      ...asked,
+      messages: [
+        ...asked.messages,
+        {
+          role: 'tool' as const,
+          text: '{"scheduled":"w1","at":"2026-11-29T01:00:30.000Z","note":"stretch"}',
+        },
+      ],
+    };
+    expect(demoModel(afterSchedule)).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 3,
+            strings: ['Scheduled w1 for 2026-11-29T01:00:30.000Z: I will tell you when it comes.'],
+          },
+        },
+      ],
+    });
+    const woken = told(wake, tools);
+    const afterWake = {
+      ...woken,
+      messages: [...woken.messages, { role: 'tool' as const, text: '{"sent":true}' }],
+    };
+    expect(demoModel(afterWake)).toEqual({ text: 'Told.' });
+    // Without the schedule tool it is an ordinary message.
+    expect(
+      JSON.stringify(demoModel(told('Message #3 from HOST: remind me in 30 seconds to stretch'))),
+    ).toContain('You said');
+  });
+
   it('streams a long answer when asked for one, and says what it understands otherwise', () => {
     const story = demoModel(told('Message #4 from HOST: tell me a long story'));
     expect(story).toMatchObject({ frameGapMs: expect.any(Number) });

@@ -4,7 +4,9 @@
  * by what it was last told, so each part of a session can be seen — a
  * "ping" answered in one call, arithmetic worked out with code (an
  * eval-proposal to grant), a command in backticks run with `runCommand`, a
- * tool the HOST attached adopted, and a long answer streamed word by word.
+ * tool the HOST attached adopted, a reminder or a recurring check scheduled
+ * and said when it comes ("remind me in 30 seconds to stretch", "every 2
+ * minutes check the inbox"), and a long answer streamed word by word.
  * Anything else gets an answer that says what it understands.
  */
 import type { NormalizedRequest, ScriptedReply } from './types.js';
@@ -19,7 +21,7 @@ const WORD_GAP_MS = 25;
 const PREVIEW_CHARS = 300;
 
 const DEMO_HELP =
-  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, and tell a long story when asked for one.';
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), and tell a long story when asked for one.';
 
 const LONG_ANSWER = [
   'Here is a long answer, streamed a word at a time as a real model writes it.',
@@ -60,6 +62,15 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
   const adopted = /"callAs":"([^"]+)"/.exec(result)?.[1];
   if (adopted !== undefined)
     return answer(request, told, `I adopted ${adopted}; ask me to use it.`);
+  // A wake-up's turn is over once the note is told.
+  if (told.startsWith('WAKE-UP ')) return { text: 'Told.' };
+  const scheduled = /"scheduled":"([^"]+)"(?:,"at":"([^"]+)")?/.exec(result);
+  if (scheduled !== null)
+    return answer(
+      request,
+      told,
+      `Scheduled ${scheduled[1]}${scheduled[2] === undefined ? '' : ` for ${scheduled[2]}`}: I will tell you when it comes.`,
+    );
   return answer(request, told, `The tool answered: ${cut(result)}`);
 };
 
@@ -76,10 +87,50 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
 
 const ARITHMETIC = /(?:\d+(?:\.\d+)?|\()[\d\s.+\-*/%()]*[+\-*/%][\d\s.+\-*/%()]*\d\)?/;
 
+/** "remind me in 30 seconds to stretch", "every 2 minutes check the inbox": a schedule. */
+const REMIND = /\bremind me in (\d+) (second|minute)s? to (.+)$/i;
+const EVERY = /\bevery (\d+) (second|minute)s? (.+)$/i;
+
+const scheduleFor = (body: string): ScriptedReply | undefined => {
+  const once = REMIND.exec(body.trim());
+  if (once !== null) {
+    const seconds = Number(once[1]) * (once[2]!.toLowerCase() === 'minute' ? 60 : 1);
+    return {
+      toolCalls: [{ name: 'schedule', arguments: { delaySeconds: seconds, note: once[3]! } }],
+    };
+  }
+  const every = EVERY.exec(body.trim());
+  if (every !== null) {
+    const unit = every[2]!.toLowerCase() === 'minute' ? 'm' : 's';
+    return {
+      toolCalls: [
+        { name: 'schedule', arguments: { every: `${every[1]}${unit}`, note: every[3]! } },
+      ],
+    };
+  }
+  return undefined;
+};
+
+/** A wake-up's turn: do what the note says (here: say it) to whoever set it. */
+const afterWakeUp = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
+  const wake = /^WAKE-UP (\S+):[\s\S]*?Your note: ("(?:[^"\\]|\\.)*")[\s\S]*?send\("([^"]+)"/.exec(
+    told,
+  );
+  if (wake === null || !request.toolNames.includes('send')) return undefined;
+  const note = JSON.parse(wake[2]!) as string;
+  return {
+    toolCalls: [
+      { name: 'send', arguments: { recipient: wake[3]!, strings: [`${wake[1]}: ${note}`] } },
+    ],
+  };
+};
+
 /** The moves for a message someone sent. */
 const forMessage = (request: NormalizedRequest, told: string): ScriptedReply => {
   const body = bodyOf(told);
   const has = (tool: string) => request.toolNames.includes(tool);
+  const scheduled = has('schedule') ? scheduleFor(body) : undefined;
+  if (scheduled !== undefined) return scheduled;
   const attached = /@([A-Za-z][\w-]*)/.exec(body)?.[1];
   if (attached !== undefined && has('mail') && /^Message #\d+/.test(told))
     return {
@@ -113,6 +164,6 @@ export const demoModel = (request: NormalizedRequest): ScriptedReply => {
   const told = lastOf(request, 'user');
   const last = request.messages.at(-1);
   if (last?.role === 'tool') return afterTool(request, told, last.text);
-  return afterNotice(request, told) ?? forMessage(request, told);
+  return afterNotice(request, told) ?? afterWakeUp(request, told) ?? forMessage(request, told);
 };
 harden(demoModel);

@@ -81,6 +81,7 @@ export const describeServers = (servers: readonly ModelServer[]): string =>
       server => `  ${`${NAMES[server.protocol]}:`.padEnd(19)}${settingsFor(server)} npm start`,
     ),
     'It answers "ping", works out arithmetic ("what is 6 * 7?") with code, runs a command in',
-    'backticks with runCommand, adopts a tool you /attach and streams a long story when asked.',
+    'backticks with runCommand, adopts a tool you /attach, sets reminders ("remind me in 30',
+    'seconds to stretch", "every 2 minutes check the inbox") and streams a long story when asked.',
   ].join('\n');
 harden(describeServers);
