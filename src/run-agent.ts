@@ -145,8 +145,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const status = options.status ?? makeStatusBoard();
   status.section('Agent', () => describeConfig(config));
   const { log, observe, redact, addSecret } = makeAgentOutput(env, options);
-  const controller = new AbortController();
-  const clock = options.clock ?? systemClock;
+  const [controller, clock] = [new AbortController(), options.clock ?? systemClock];
   // Others' turns wait for the mail stream to catch up, so a HOST's message behind a flood goes first.
   let caughtUp: () => Promise<void> = () => Promise.resolve();
   const queue = makeWorkQueue<Work>(laneOfWork, { beforeRest: () => caughtUp() });
@@ -155,16 +154,15 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const cancel = (reason?: unknown) => {
     if (controller.signal.aborted) return;
     // Once the daemon is reviving it over and over, each revival's cancellation goes unsaid.
-    const quiet = isMailboxLoadFailure(reason) && !starts.failedFirst();
-    if (!quiet) log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
+    if (!isMailboxLoadFailure(reason) || starts.failedFirst())
+      log(`cancelled${reason === undefined ? '' : `: ${describeError(reason)}`}`);
     controller.abort();
     queue.close();
     onCancel.run(reason);
   };
   watchCancellation(options.context, options.cancelled, cancel);
 
-  const helpersHand = makeHelpersHand();
-  const channelsHand = makeChannelsHand();
+  const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
