@@ -114,7 +114,8 @@ const FLOWS: readonly Flow[] = [
         }),
       reply('asked'),
     ],
-    asks: true,
+    // By construction (behaviour 9.6): a peer's tool is adopted into its own names, for its own turns.
+    asks: false,
   },
 ];
 

@@ -53,7 +53,7 @@
  *
  * 11. Approvals (bench/figure-approvals.ts): the approvals the taint rule
  *     (behaviour 9.10) adds over twelve typical messages of the HOST's and a
- *     peer's. Target: only the four in which untrusted content could choose a
+ *     peer's. Target: only the three in which untrusted content could choose a
  *     side effect toward someone else.
  *
  * 12. Schedules (bench/figure-schedules.ts): model calls over a simulated

@@ -20,7 +20,7 @@ describe('the bench settings', () => {
 
   it('names the figures there are when BENCH_ONLY names none', () => {
     expect(() => readBenchSettings({ BENCH_ONLY: 'economi' })).toThrow(
-      'BENCH_ONLY must be one of ["modelCalls","overhead","discovery","memory","economy","mcp","recall","threads","host-wait","approvals","schedules","toolbox","delegation","realDaemon"], got "economi"',
+      'BENCH_ONLY must be one of ["modelCalls","overhead","discovery","memory","economy","mcp","recall","threads","host-wait","approvals","schedules","toolbox","delegation","realDaemon","channels"], got "economi"',
     );
     expect(() => readBenchSettings({ BENCH_ONLY: 'toString' })).toThrow(/got "toString"/);
   });

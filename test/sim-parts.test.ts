@@ -24,11 +24,18 @@ describe('flags', () => {
   it('defaults to lal and reads --persona either way', () => {
     expect(parseCliArgs([])).toEqual({
       ok: true,
-      args: { persona: 'lal', help: false, verbose: false, fresh: false, demo: false },
+      args: {
+        persona: 'lal',
+        help: false,
+        verbose: false,
+        fresh: false,
+        demo: false,
+        newest: false,
+      },
     });
     expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo'])).toEqual({
       ok: true,
-      args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true },
+      args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true, newest: false },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });
