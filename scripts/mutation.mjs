@@ -30,7 +30,7 @@ const modules = [
   },
   {
     name: 'decode-call',
-    mutate: ['src/encoding/decode-call.ts'],
+    mutate: ['src/agent-tools/decode-call.ts'],
     tests: [
       'test/encoding-decode-call.test.ts',
       'test/agent-call-decision.test.ts',
@@ -204,7 +204,7 @@ const modules = [
   },
   {
     name: 'explain-failure',
-    mutate: ['src/agent-tools/explain-failure.ts'],
+    mutate: ['src/builtin-tools/explain-failure.ts'],
     tests: [
       'test/tools-explain-failure.test.ts',
       'test/tools-teaching-errors.test.ts',

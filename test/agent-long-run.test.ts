@@ -11,12 +11,12 @@ import { Far } from '@endo/far';
 import type { ToolCall } from '../providers/types.js';
 import { makeBoundedMap, makeBoundedSet } from '../src/lifecycle/bounded-collections.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
-import { decodeCall } from '../src/encoding/decode-call.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeNoticeQueue } from '../src/serving/notices.js';
 import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
 import { makeProposalTracker } from '../src/asks/proposal-tracker.js';
-import type { BuiltinContext } from '../src/agent-tools/dispatch-builtin-tool.js';
+import type { BuiltinContext } from '../src/builtin-tools/dispatch-builtin-tool.js';
 
 const never = new Promise<never>(() => {});
 

@@ -6,7 +6,7 @@
  * agent-call-decision.test.ts; `npm run mutation -- policy` judges these.
  */
 import { describe, expect, test } from 'vitest';
-import { decodeCall, type CallDecoding } from '../src/encoding/decode-call.js';
+import { decodeCall, type CallDecoding } from '../src/agent-tools/decode-call.js';
 import type { ApprovalAsk, ApprovalGate } from '../src/asks/approval-gate.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';

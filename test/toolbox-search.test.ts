@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { ToolSchema } from '../providers/types.js';
 import { planOffer } from '../src/toolbox/plan-offer.js';
 import { searchTools } from '../src/toolbox/search-tools.js';
-import { readToolboxSettings } from '../src/toolbox/toolbox-settings.js';
+import { readToolboxSettings } from '../src/settings/toolbox-settings.js';
 import { toolboxTools } from '../sim/toolbox-tools.js';
 
 const schema = (name: string, description = `The ${name} tool.`, properties = {}): ToolSchema => ({

@@ -9,8 +9,8 @@ import type { Origin } from '../asks/proposal-tracker.js';
 import type { Facet } from '../parties/facets.js';
 import type { RecallResult } from '../recall/search-history.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
-import type { ToolRegistry } from './fae-tool-registry.js';
-import type { ToolGivers } from './tool-givers.js';
+import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
+import type { ToolGivers } from '../agent-tools/tool-givers.js';
 import type { MarkForHost } from '../policy/model-words.js';
 import type { MakeHelper } from '../helpers/helpers.js';
 

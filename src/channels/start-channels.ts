@@ -10,7 +10,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
-import { loadModel, type ModelChoice } from '../serving/load-model.js';
+import { loadModel, type ModelChoice } from '../model/load-model.js';
 import { makeJoinedChannels, type ChannelWork, type JoinedChannels } from './joined-channels.js';
 
 const providerOf = (choice: ModelChoice) => ('provider' in choice ? choice.provider : undefined);

@@ -1,22 +1,22 @@
 /**
  * Runs one tool call the model asked for, as decoded once
- * (src/encoding/decode-call.ts), and returns the text it sees: a call that
+ * (src/agent-tools/decode-call.ts), and returns the text it sees: a call that
  * could not be decoded gets its error (never `{}`), the built-in or dynamic
  * tool runs under a timeout with the decoded arguments, the result rendered
  * passable-aware and capped. Every failure becomes `{"error": …}` for the model.
  */
 import { E } from '@endo/far';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { closestNames } from '../../providers/closest-names.js';
-import { quoteList } from '../agent-tools/explain-failure.js';
-import { dispatchBuiltinTool, type BuiltinContext } from '../agent-tools/dispatch-builtin-tool.js';
-import type { Observe } from './agent-events.js';
+import { quoteList } from '../builtin-tools/explain-failure.js';
+import { dispatchBuiltinTool, type BuiltinContext } from '../builtin-tools/dispatch-builtin-tool.js';
+import type { Observe } from '../events/agent-events.js';
 import { capResult } from './cap-result.js';
 import { cutWhole } from '../log/cut-text.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { runWithTimeout } from '../lifecycle/run-with-timeout.js';
 
 const PREVIEW_CHARS = 120;
 

@@ -1,6 +1,6 @@
 /**
  * The policy's seam before a tool runs (as pi's `beforeToolCall`), judging
- * the call as decoded once (src/encoding/decode-call.ts): a call that could
+ * the call as decoded once (src/agent-tools/decode-call.ts): a call that could
  * not be decoded never runs; a tool or op the policy does not allow is
  * refused (the model may name one it was not offered, or write an op's
  * arguments oddly); a call that would touch what the model may not
@@ -12,7 +12,7 @@
  * noted in the turn's taint (./turn-taint.ts).
  */
 import { renderError } from '../encoding/render-for-model.js';
-import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import type { Origin } from '../mail/origin.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { describeCall, digestOfCall } from './describe-call.js';

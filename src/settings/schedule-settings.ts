@@ -5,9 +5,9 @@
  * value is a problem told to the HOST; the default holds instead.
  */
 import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import { readPositiveInteger } from './read-positive-integer.js';
 import { readDuration } from './durations.js';
-import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from './wake-ups.js';
+import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from '../schedule/wake-ups.js';
 import { isTimeZone } from './zoned-time.js';
 
 export const readScheduleSettings = (env: Env, problems: string[]): ScheduleSettings => {

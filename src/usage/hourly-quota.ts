@@ -4,7 +4,7 @@
  * spent, the time it frees up again says when the agent can go on.
  */
 import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import { readPositiveInteger } from '../settings/read-positive-integer.js';
 import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
