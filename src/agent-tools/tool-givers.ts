@@ -13,9 +13,10 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
+import { TOOL_GIVERS_NAME } from '../daemon/own-names.js';
 
-export const TOOL_GIVERS_NAME = 'agent-tool-givers';
-harden(TOOL_GIVERS_NAME);
+// The name is one of the agent's own (src/daemon/own-names.ts, the list the store boundary guards).
+export { TOOL_GIVERS_NAME };
 
 const VERSION = 1;
 

@@ -12,7 +12,16 @@ import type { WakeUps } from '../schedule/wake-ups.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { ToolGivers } from '../agent-tools/tool-givers.js';
 import type { MarkForHost } from '../policy/model-words.js';
-import type { MakeHelper } from '../helpers/helpers.js';
+
+/** What the `helper` op reads (src/agent-tools/builtin-schemas.ts). */
+interface HelperAsk {
+  task: string;
+  /** Tool, op and pet names, and budget items ("5 calls", "90s": ./helper-budget.ts). */
+  grant: readonly string[];
+}
+
+/** Makes a helper for one turn's (or one helper's) model (src/helpers/helpers.ts makes it). */
+export type MakeHelper = (ask: HelperAsk) => Promise<Readonly<Record<string, unknown>>>;
 
 export interface BuiltinContext {
   powers: PowersRef;

@@ -4,12 +4,11 @@
  * crash: the default holds instead.
  */
 import type { Env } from '../../providers/types.js';
-import { toolPolicyProblems } from '../policy/tool-policy.js';
+import { toolPolicyProblems } from '../settings/tool-policy-settings.js';
 import { FLAG_EXPECTED, readFlag } from '../../providers/read-flag.js';
 import { readPositiveInteger } from '../settings/read-positive-integer.js';
-import { readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
-import { readScheduleSettings } from '../settings/schedule-settings.js';
-import type { ScheduleSettings } from '../schedule/wake-ups.js';
+import { readHourlyQuota, type HourlyQuota } from '../settings/hourly-quota-settings.js';
+import { readScheduleSettings, type ScheduleSettings } from '../settings/schedule-settings.js';
 import { readToolboxSettings, type ToolboxSettings } from '../settings/toolbox-settings.js';
 import {
   FLAG_SETTINGS,

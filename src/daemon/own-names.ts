@@ -4,10 +4,17 @@
  * tool, and the channels it joined. No tool the model calls reaches them (./store-boundary.ts,
  * behaviour 9.6).
  */
-import { MEMORY_NAME } from '../memory/agent-memory.js';
-import { HISTORY_DIRECTORY } from '../recall/history-chunks.js';
-import { TOOL_GIVERS_NAME } from '../agent-tools/tool-givers.js';
-import { CHANNELS_DIRECTORY } from '../channels/channel-roster.js';
+
+// Named here, below every part that keeps one, so the parts read their name from
+// the one list the store boundary guards (docs/architecture.md, "Layers").
+/** The agent's memory (src/memory/agent-memory.ts). */
+export const MEMORY_NAME = 'agent-memory';
+/** The searchable history's directory (src/recall/history-chunks.ts). */
+export const HISTORY_DIRECTORY = 'agent-history';
+/** Who gave each adopted tool (src/agent-tools/tool-givers.ts). */
+export const TOOL_GIVERS_NAME = 'agent-tool-givers';
+/** The channels the agent joined (src/channels/channel-roster.ts). */
+export const CHANNELS_DIRECTORY = 'agent-channels';
 
 export const OWN_NAMES: readonly string[] = harden([
   MEMORY_NAME,

@@ -15,6 +15,7 @@ import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../events/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
+import { executeTool } from '../builtin-tools/execute-tool.js';
 import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
 import { whenSenderAnswered } from '../loop/stop-conditions.js';
 import { cut } from '../mail/message-record.js';
@@ -369,7 +370,13 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       turn,
       ...offeredTools(setup, facet),
       runTool: guardFor(setup, facet, origin, taint, (call, offered) =>
-        runToolCall(call, context, config.limits, signal, turnObserve, offered),
+        runToolCall(
+          call,
+          decoded => executeTool(decoded, context, offered),
+          config.limits,
+          signal,
+          turnObserve,
+        ),
       ),
       // Only this message's outcomes: another message's go to a turn of their own.
       takeNotices: () => takeNoticesOf(setup, origin, taint),

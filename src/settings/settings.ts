@@ -180,13 +180,13 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
   {
     env: 'LAL_MAX_CALLS_PER_HOUR',
     default: 'none',
-    read: 'readHourlyQuota (src/usage/hourly-quota.ts): a positive whole number, none by default',
+    read: 'readHourlyQuota (src/settings/hourly-quota-settings.ts): a positive whole number, none by default',
     doc: 'model calls the agent may make in any hour; when spent, new mail waits (its sender is told until when) and is served then. Checked before every model call: a turn in progress stops before the call that would go past the budget, its sender is told when the message is taken up again, and the message waits in the inbox until then',
   },
   {
     env: 'LAL_MAX_TOKENS_PER_HOUR',
     default: 'none',
-    read: 'readHourlyQuota (src/usage/hourly-quota.ts): a positive whole number, none by default',
+    read: 'readHourlyQuota (src/settings/hourly-quota-settings.ts): a positive whole number, none by default',
     doc: 'tokens (in + out, as the server reports them) the agent may use in any hour; spent, as above',
   },
   {
