@@ -15,9 +15,6 @@ import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 import { TOOL_GIVERS_NAME } from '../daemon/own-names.js';
 
-// The name is one of the agent's own (src/daemon/own-names.ts, the list the store boundary guards).
-export { TOOL_GIVERS_NAME };
-
 const VERSION = 1;
 
 interface Given {

@@ -11,8 +11,6 @@ import { describeError } from '../../providers/describe-error.js';
 import { isLevel, type Level } from './channel-levels.js';
 import { CHANNELS_DIRECTORY } from '../daemon/own-names.js';
 
-// The name is one of the agent's own (src/daemon/own-names.ts, the list the store boundary guards).
-export { CHANNELS_DIRECTORY };
 const ROSTER_NAME = 'roster';
 const ROSTER_VERSION = 1;
 /** Mentions remembered per channel: enough to tell a notification from the watch's copy of it. */

@@ -10,6 +10,7 @@
  * holds only the posting to it (./channel-answer.ts). The HOST's hand:
  * `control` (list, leave, level).
  */
+import { CHANNELS_DIRECTORY } from '../daemon/own-names.js';
 import { E } from '@endo/far';
 import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
@@ -18,7 +19,7 @@ import type { Log } from '../log/log.js';
 import { postsOf, type MemberHandle } from './channel-answer.js';
 import { makeChannelSpeech, type Live } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
-import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
+import { makeChannelRoster, type JoinedChannel } from './channel-roster.js';
 import { postText, type ChannelPost } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';

@@ -9,12 +9,16 @@
 // the one list the store boundary guards (docs/architecture.md, "Layers").
 /** The agent's memory (src/memory/agent-memory.ts). */
 export const MEMORY_NAME = 'agent-memory';
+harden(MEMORY_NAME);
 /** The searchable history's directory (src/recall/history-chunks.ts). */
 export const HISTORY_DIRECTORY = 'agent-history';
+harden(HISTORY_DIRECTORY);
 /** Who gave each adopted tool (src/agent-tools/tool-givers.ts). */
 export const TOOL_GIVERS_NAME = 'agent-tool-givers';
+harden(TOOL_GIVERS_NAME);
 /** The channels the agent joined (src/channels/channel-roster.ts). */
 export const CHANNELS_DIRECTORY = 'agent-channels';
+harden(CHANNELS_DIRECTORY);
 
 export const OWN_NAMES: readonly string[] = harden([
   MEMORY_NAME,

@@ -38,8 +38,6 @@ import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
 import { MEMORY_NAME } from '../daemon/own-names.js';
 
-// The name is one of the agent's own (src/daemon/own-names.ts, the list the store boundary guards).
-export { MEMORY_NAME };
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
  * memory loads with none). 3: the usage's last-hour calls by the minute,

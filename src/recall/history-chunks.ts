@@ -13,8 +13,6 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
 import { HISTORY_DIRECTORY } from '../daemon/own-names.js';
 
-// The name is one of the agent's own (src/daemon/own-names.ts, the list the store boundary guards).
-export { HISTORY_DIRECTORY };
 export const OPEN_CHUNK = 'open';
 harden(OPEN_CHUNK);
 /** The chunk format; a chunk of another version is kept and left out of searches. */

@@ -7,8 +7,6 @@ import type { HourlyQuota } from '../settings/hourly-quota-settings.js';
 import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
 
-export type { HourlyQuota };
-
 export interface QuotaWait {
   /** When the agent can go on (ms since the epoch). */
   until: number;
