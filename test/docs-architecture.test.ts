@@ -115,12 +115,12 @@ describe('docs/architecture.md', () => {
       // The header and its rule.
       .slice(2)
       .map(line => line.split('|').map(cell => cell.trim()));
-    const drawn = rows.map(([, name, folders]) => ({
+    const drawn = rows.map(([, name, cell]) => ({
       name: name!,
-      folders: [...folders!.matchAll(/`([\w-]+)\/`/g)].map(match => match[1]!),
+      folders: [...cell!.matchAll(/`([\w-]+)\/`/g)].map(match => match[1]!),
     }));
     expect(drawn).toEqual([
-      ...LAYERS.map(({ name, folders }) => ({ name, folders })),
+      ...LAYERS.map(layer => ({ name: layer.name, folders: layer.folders })),
       { name: 'entry', folders: [] },
     ]);
     // Every folder of src/ is in one layer.
