@@ -106,9 +106,7 @@ const watchAnswers = async (powers: HostPowers) => {
       // Run as `endo run` does, in the CLI, whose CapTP prints every rejected answer raw: only
       // what is still listed is dismissed, and one at a time, since a burst of calls fills the
       // socket and each write then waits on 'drain' (MaxListenersExceededWarning).
-      const listed = new Set(
-        (await E(powers).listMessages()).map(message => message.number as unknown),
-      );
+      const listed = new Set((await E(powers).listMessages()).map(message => message.number));
       for (const number of toDismiss) if (listed.has(number)) await E(powers).dismiss(number);
     },
   };
