@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
 import { makeLoopback } from '@endo/captp';
+import type { Introspectable } from '../src/daemon/remote-objects.js';
 import { DAEMON_PROFILES, makeMailHost } from '../sim/mail-host/index.js';
 import type { DaemonProfile, MailHost } from '../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
@@ -113,7 +114,7 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
     const server = await startPingModel();
     await start({ host, realProvider: true, env: wireEnv('openai', server.url) });
     await makeFloor(host, 'echo');
-    const names = await E(host.host).__getMethodNames__();
+    const names = await E(host.host as unknown as Introspectable).__getMethodNames__();
     let inFlight = 0;
     let most = 0;
     const dismiss = async (...args: unknown[]) => {
@@ -149,7 +150,7 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
     );
     const powers = await makeFar(counted);
 
-    const times = await timePings(powers as typeof host.host, ['lal', 'echo'], quick);
+    const times = await timePings(powers as unknown as typeof host.host, ['lal', 'echo'], quick);
 
     expect(times.map(each => each.samples.length)).toEqual([3, 3]);
     expect(most).toBe(1);

@@ -20,8 +20,8 @@ const WARMUP_ROUNDS = 2;
 interface HostPowers {
   send(recipient: string, strings: string[], edgeNames: string[], petNames: string[]): void;
   dismiss(number: bigint): void;
-  listMessages(): { number?: unknown }[];
-  has(petName: string): boolean;
+  listMessages(): readonly { number?: unknown }[] | Promise<readonly { number?: unknown }[]>;
+  has(petName: string): boolean | Promise<boolean>;
   lookup(petName: string): unknown;
 }
 
