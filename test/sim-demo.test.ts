@@ -65,6 +65,10 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told('Message #9 from HOST: ping after the restart', []))).toEqual({
       text: 'pong: ping after the restart',
     });
+    // After a labelled outcome the message comes last in what the agent tells the model (seen in f0a46042a).
+    const afterOutcome =
+      'outcome (labelled: the outcome h1): [Then, after reading the outcome h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
+    expect(demoModel(told(afterOutcome, []))).toEqual({ text: 'pong: ping again' });
   });
 
   it('hands a task to a helper and says what it handed back; finds a tool in the toolbox, then calls it (the daemon guide shows both)', () => {

@@ -40,9 +40,11 @@ const lastNumber = (text: string): number | undefined => {
   return found === undefined ? undefined : Number(found);
 };
 
-/** What the sender wrote: the body after "Message #n from X: ". */
-const bodyOf = (told: string): string =>
-  /^Message #\d+ from [^:]+: ([\s\S]*)$/.exec(told)?.[1] ?? told;
+/** What the sender wrote: the body after the last "Message #n from X: " (a labelled outcome may stand before it). */
+const bodyOf = (told: string): string => {
+  const found = [...told.matchAll(/(?:^|\n)Message #\d+ from [^:\n]+: /g)].pop();
+  return found === undefined ? told : told.slice(found.index + found[0].length);
+};
 
 /**
  * A bare "ping" is answered "pong"; a ping with more words, `pong: <the message>`, so a
