@@ -12,20 +12,18 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import { make as makeToolSourceCaplet, toolModuleSpecifier } from '../tools/tool-source.js';
 import {
   agentSource,
   captureOutput,
   startPongModel,
   stubEnv,
+  toolSource,
   waitForText,
 } from './support/setup-harness.js';
 import { makeTempDir } from './tools-helpers.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 
-const toolSource = (name: ToolName) =>
-  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 const sourceModule = new URL('../tools/tool-source.ts', import.meta.url).href;
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const toolboxModule = file('../sim/toolbox-tools.ts');
