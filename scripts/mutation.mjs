@@ -200,8 +200,12 @@ const modules = [
   },
   {
     name: 'mcp-bridge',
-    mutate: ['tools/lib/mcp/mcp-tool-schemas.ts', 'tools/lib/mcp/mcp-result.ts'],
-    tests: ['test/mcp-misbehaving-server.test.ts', 'test/mcp-fae.test.ts'],
+    mutate: ['tools/mcp.ts', 'tools/lib/mcp/mcp-tool-schemas.ts', 'tools/lib/mcp/mcp-result.ts'],
+    tests: [
+      'test/mcp-bridge-tools.test.ts',
+      'test/mcp-misbehaving-server.test.ts',
+      'test/mcp-fae.test.ts',
+    ],
   },
   {
     name: 'work-queue',
