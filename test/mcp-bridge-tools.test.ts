@@ -46,7 +46,7 @@ interface FaeToolRef {
 }
 
 const schemasOf = async (tools: FaeToolRef[]) =>
-  Promise.all(tools.map(async each => await E(each).schema()));
+  Promise.all(tools.map(each => E(each).schema()));
 
 describe('the MCP bridge keeps its tools as the server lists them', () => {
   test('a changed schema makes a new FaeTool with the new schema; an unchanged one stays the same', async () => {
