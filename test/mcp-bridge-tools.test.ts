@@ -9,7 +9,7 @@ import type { McpConnection } from '../tools/lib/mcp/mcp-connection.js';
 import { readMcpSettings } from '../tools/lib/mcp/mcp-settings.js';
 import type { ToolSchema } from '../providers/types.js';
 
-const tool = (name: string, properties: Record<string, unknown>): Tool => ({
+const tool = (name: string, properties: Record<string, object>): Tool => ({
   name,
   description: `the ${name} tool`,
   inputSchema: { type: 'object', properties },
