@@ -7,8 +7,7 @@ import type { Env } from '../providers/types.js';
 import { openInside, toolRootFromEnv } from './lib/confine.js';
 import { readTextFile, writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { requireString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'editFile';
 
@@ -29,11 +28,16 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
-async function editConfined(root: string, args: ToolArgs) {
-  const userPath = requireString(toolName, args, 'path');
-  const oldString = requireString(toolName, args, 'oldString');
-  const newString = requireString(toolName, args, 'newString', { allowEmpty: true });
+const editFileParameters = {
+  path: text('File path relative to the working directory.'),
+  oldString: text('Exact text to replace; must occur exactly once in the file.'),
+  newString: text('Replacement text, inserted literally.', { allowEmpty: true }),
+};
 
+async function editConfined(
+  root: string,
+  { path: userPath, oldString, newString }: ValuesOf<typeof editFileParameters>,
+) {
   const handle = await openInside(root, userPath, 'update');
   try {
     const { text } = await readTextFile(handle, userPath);
@@ -66,19 +70,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     name: toolName,
     description:
       'Replace one exact occurrence of oldString with newString in a text file inside the working directory.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the working directory.' },
-        oldString: {
-          type: 'string',
-          description: 'Exact text to replace; must occur exactly once in the file.',
-        },
-        newString: { type: 'string', description: 'Replacement text, inserted literally.' },
-      },
-      required: ['path', 'oldString', 'newString'],
-      additionalProperties: false,
-    },
+    parameters: parameters(editFileParameters),
     returns: '{ path, line, bytesWritten }',
     help: [
       'oldString must match exactly once: zero or several matches are refused with the count.',
