@@ -20,9 +20,9 @@ function findAll(haystack: string, needle: string): number[] {
   return found;
 }
 
-function lineOf(text: string, index: number): number {
+function lineOf(body: string, index: number): number {
   let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+  for (let at = body.indexOf('\n'); at !== -1 && at < index; at = body.indexOf('\n', at + 1)) {
     line += 1;
   }
   return line;
@@ -40,8 +40,8 @@ async function editConfined(
 ) {
   const handle = await openInside(root, userPath, 'update');
   try {
-    const { text } = await readTextFile(handle, userPath);
-    const matches = findAll(text, oldString);
+    const { text: body } = await readTextFile(handle, userPath);
+    const matches = findAll(body, oldString);
     const [at] = matches;
     if (at === undefined) {
       throw Error(
@@ -52,13 +52,13 @@ async function editConfined(
       throw Error(
         `${toolName}: oldString matches ${matches.length} places in ${JSON.stringify(userPath)} (lines ${matches
           .slice(0, 10)
-          .map(index => lineOf(text, index))
+          .map(index => lineOf(body, index))
           .join(', ')}); include more surrounding text so it matches exactly once`,
       );
     }
-    const edited = text.slice(0, at) + newString + text.slice(at + oldString.length);
+    const edited = body.slice(0, at) + newString + body.slice(at + oldString.length);
     const bytesWritten = await writeWholeFile(handle, edited);
-    return { path: userPath, line: lineOf(text, at), bytesWritten };
+    return { path: userPath, line: lineOf(body, at), bytesWritten };
   } finally {
     await handle.close();
   }

@@ -14,9 +14,9 @@ const defaultMaxBytes = 64 * 1024;
 const largestMaxBytes = 1024 * 1024;
 
 /** Splits into lines; a final newline does not start another line. */
-function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
+function splitLines(body: string): string[] {
+  if (body === '') return [];
+  const lines = body.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
@@ -61,8 +61,8 @@ async function readConfined(
   const selected = wholeFile
     ? lines
     : lines.slice(startLine - 1, limit === undefined ? undefined : startLine - 1 + limit);
-  const text = wholeFile ? file.text : selected.map(line => `${line}\n`).join('');
-  const capped = capText(text, maxBytes);
+  const shown = wholeFile ? file.text : selected.map(line => `${line}\n`).join('');
+  const capped = capText(shown, maxBytes);
   return {
     path: userPath,
     content: capped.text,

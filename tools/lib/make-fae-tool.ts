@@ -28,7 +28,7 @@ interface FaeToolBase {
 }
 
 /** A tool whose parameters are stated once (./fae-parameters.ts): `run` gets their values, read and checked. */
-export interface TypedFaeToolSpec<V> extends FaeToolBase {
+interface TypedFaeToolSpec<V> extends FaeToolBase {
   parameters: FaeParameters<V>;
   run(values: V): unknown;
 }
@@ -44,12 +44,12 @@ export interface FaeToolSpec extends FaeToolBase {
 const SIGNATURE_WIDTH = 100;
 
 /** `greet({ name, language? }) -> { greeting, language }`, from the parameters: the optional ones marked `?`. */
-const signatureOf = (name: string, schema: JsonSchema, returns: string): string => {
+const signatureOf = (toolName: string, schema: JsonSchema, returns: string): string => {
   const required = schema.required ?? [];
   const names = Object.keys(schema.properties ?? {}).map(name =>
     required.includes(name) ? name : `${name}?`,
   );
-  const call = `${name}({ ${names.join(', ')} })`;
+  const call = `${toolName}({ ${names.join(', ')} })`;
   const line = `${call} -> ${returns}`;
   return line.length <= SIGNATURE_WIDTH ? line : `${call}\n  -> ${returns}`;
 };
@@ -111,9 +111,15 @@ const isStated = (
 const statedSpec = (spec: FaeToolSpec | TypedFaeToolSpec<unknown>): TypedFaeToolSpec<unknown> =>
   isStated(spec) ? spec : { ...spec, parameters: schemaParameters(spec.parameters) };
 
-export function makeFaeTool<V>(spec: TypedFaeToolSpec<V>): FaeTool;
-export function makeFaeTool(spec: FaeToolSpec): FaeTool;
-export function makeFaeTool(made: FaeToolSpec | TypedFaeToolSpec<unknown>): FaeTool {
+/** Stated parameters give `run` their values' types; a schema from elsewhere gives it the arguments. */
+interface MakeFaeTool {
+  <V>(spec: TypedFaeToolSpec<V>): FaeTool;
+  (spec: FaeToolSpec): FaeTool;
+}
+
+export const makeFaeTool: MakeFaeTool = (
+  made: FaeToolSpec | TypedFaeToolSpec<unknown>,
+): FaeTool => {
   assertSpec(made);
   const spec = statedSpec(made);
   const { parameters } = spec;
@@ -148,5 +154,5 @@ export function makeFaeTool(made: FaeToolSpec | TypedFaeToolSpec<unknown>): FaeT
       return helpText;
     },
   });
-}
+};
 harden(makeFaeTool);
