@@ -45,8 +45,7 @@ interface FaeToolRef {
   execute(args: Record<string, unknown>): unknown;
 }
 
-const schemasOf = async (tools: FaeToolRef[]) =>
-  Promise.all(tools.map(each => E(each).schema()));
+const schemasOf = async (tools: FaeToolRef[]) => Promise.all(tools.map(each => E(each).schema()));
 
 describe('the MCP bridge keeps its tools as the server lists them', () => {
   test('a changed schema makes a new FaeTool with the new schema; an unchanged one stays the same', async () => {
