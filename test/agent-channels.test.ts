@@ -76,7 +76,8 @@ const startInChannel = async (
   const run = await agents.start({
     profile: 'newest',
     steps,
-    env,
+    // The placeholder at once, so each answer shows it; the default is tried on its own below.
+    env: { LAL_PROGRESS_AFTER_MS: '0', ...env },
     ...(prepare === undefined ? {} : { prepare }),
   });
   const host = run.host.host as Far;
@@ -115,6 +116,26 @@ describe('channels: mentioned, then joined, answering in the thread', () => {
     await run.reply('pong');
     const inbox = (await E(run.host.guest('lal').powers).listMessages()) as Far[];
     expect(inbox.some(message => /channel-reply-info/.test(message.strings.join('')))).toBe(false);
+  });
+});
+
+describe('channels: live progress as in the inbox', () => {
+  test('by default a quick answer is one plain reply in the thread: no placeholder, no edit', async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Five.')], {
+      LAL_PROGRESS_AFTER_MS: '1000',
+    });
+    const { admin } = setting;
+    await E(setting.bob).post(['what is 2+2? @lal'], [], []);
+    await setting.run.host.mentionInChannel('general', 'lal');
+    const first = await untilPost(admin, post => post.replyTo === '0');
+    expect(textOf(first)).toBe('Four.');
+    const next = await bobSays(setting, '@lal and 2+3?');
+    const reply = await untilPost(admin, post => post.replyTo === String(next));
+    expect(textOf(reply)).toBe('Five.');
+    const posts = (await E(admin).listMessages()) as Post[];
+    expect(posts.filter(post => post.replyType === 'edit' || textOf(post) === 'Thinking…')).toEqual(
+      [],
+    );
   });
 });
 
@@ -205,6 +226,22 @@ describe('channels: taking part at the level people set', () => {
     await untilAnswer(admin, ping, 'Pong.');
     expect(run.provider.requests.filter(isRouting)).toHaveLength(0);
     expect(answers(run)).toHaveLength(2);
+  });
+
+  test('a question that only names a level is answered, not taken for one', async () => {
+    const setting = await startInChannel([
+      answer('Four.'),
+      answer('One who watches.'),
+      answer('It is.'),
+    ]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const observer = await bobSays(setting, '@lal done observer? what does an observer do?');
+    await untilAnswer(admin, observer, 'One who watches.');
+    const quieter = await bobSays(setting, '@lal is it quieter at night?');
+    await untilAnswer(admin, quieter, 'It is.');
+    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(answers(run)).toHaveLength(3);
   });
 
   test('at "normal", each unaddressed message costs one routing request, and a burst never queues the HOST behind it', async () => {

@@ -11,19 +11,21 @@ import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
-import { answerInChannel, postsOf, type MemberHandle } from './channel-answer.js';
+import { answerInChannel } from './channel-answer.js';
 import { LEVEL_MEANING, levelAskedFor } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
-import { foldEdits, postText, type ChannelPost } from './channel-thread.js';
+import { channelRequest, foldEdits, postText, type ChannelPost } from './channel-thread.js';
+import type { ChannelView, MemberHandle } from './channel-view.js';
 import type { ChannelWatch } from './channel-watch.js';
 import { shouldSpeak } from './route-message.js';
 
-/** A channel joined in this run: the agent's member handle and its watch. */
+/** A channel joined in this run: the agent's member handle, its watch and what it saw. */
 export interface Live {
   member: MemberHandle;
   ownMemberId: string;
   name: string;
   watch: ChannelWatch;
+  view: ChannelView;
 }
 
 export const makeChannelSpeech = (setup: {
@@ -33,6 +35,8 @@ export const makeChannelSpeech = (setup: {
   agentName: string;
   main: () => Provider | undefined;
   router: () => Provider | undefined;
+  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
+  placeholderAfterMs: number | undefined;
   /** Marks a message answered; false when it already was. */
   claim: (entry: JoinedChannel, number: string) => boolean;
   /** Stops following a channel (its membership was disabled). */
@@ -59,13 +63,22 @@ export const makeChannelSpeech = (setup: {
     }
     let editFailed: unknown;
     try {
+      const posts = await joined.view.postsUpTo(number);
       await answerInChannel({
         member: joined.member,
+        ownMemberId: joined.ownMemberId,
+        request: channelRequest({
+          agentName: setup.agentName,
+          channelName: joined.name,
+          ownMemberId: joined.ownMemberId,
+          posts,
+          authorOf: await joined.view.authors(posts),
+          answering: number,
+        }),
         provider,
         clock,
-        agentName: setup.agentName,
-        channelName: joined.name,
         answering: number,
+        placeholderAfterMs: setup.placeholderAfterMs,
         signal,
         onEditError: error => {
           editFailed = error;
@@ -95,12 +108,11 @@ export const makeChannelSpeech = (setup: {
     const router = setup.router();
     // Only when mentioned: no model is asked at all.
     if (level === 'observer' || router === undefined) return;
-    const posts = foldEdits(await postsOf(joined.member)).filter(
-      shown => shown.post.number <= post.number,
-    );
-    const lines = posts.map(
+    const posts = await joined.view.postsUpTo(post.number);
+    const authorOf = await joined.view.authors(posts);
+    const lines = foldEdits(posts).map(
       ({ post: one, text }) =>
-        `${one.memberId === joined.ownMemberId ? setup.agentName : `member ${one.memberId}`}: ${text}`,
+        `${one.memberId === joined.ownMemberId ? setup.agentName : authorOf(one.memberId)}: ${text}`,
     );
     const speak = await shouldSpeak({
       provider: router,

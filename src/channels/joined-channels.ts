@@ -15,7 +15,7 @@ import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
-import { postsOf, type MemberHandle } from './channel-answer.js';
+import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
@@ -98,6 +98,8 @@ export const makeJoinedChannels = (setup: {
   main: () => Provider | undefined;
   /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
   router: () => Provider | undefined;
+  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never. */
+  placeholderAfterMs: number | undefined;
   push: (work: ChannelWork) => void;
 }) => {
   const { log } = setup;
@@ -124,13 +126,21 @@ export const makeJoinedChannels = (setup: {
       const last = (await postsOf(member)).at(-1);
       if (last !== undefined) roster.seen(entry, String(last.number));
     }
+    const view = makeChannelView(member);
+    // Every post is seen (a turn shows the thread, edits folded); only others' new posts are
+    // work: the agent's own and edits never hold a member's next message behind the serving
+    // loop's wait for the mail stream.
     const watch = watchChannel(
       member,
       entry.key,
-      post => setup.push({ kind: 'channel', key: entry.key, post }),
+      post => {
+        view.see(post);
+        if (post.memberId !== ownMemberId && post.replyType !== 'edit')
+          setup.push({ kind: 'channel', key: entry.key, post });
+      },
       log,
     );
-    const joined: Live = { member, ownMemberId, name, watch };
+    const joined: Live = { member, ownMemberId, name, watch, view };
     live.set(entry.key, joined);
     return joined;
   };
@@ -177,10 +187,9 @@ export const makeJoinedChannels = (setup: {
       delete entry.disabled;
       const joined = live.get(entry.key) ?? (await connect(entry));
       if (roster.claim(entry, notice.replyTo)) {
-        const post = (await postsOf(joined.member)).find(
-          one => String(one.number) === notice.replyTo,
-        );
-        if (post === undefined) await answer(entry, joined, BigInt(notice.replyTo));
+        const number = BigInt(notice.replyTo);
+        const post = (await joined.view.postsUpTo(number)).find(one => one.number === number);
+        if (post === undefined) await answer(entry, joined, number);
         else await serveMention(entry, joined, post);
       }
       await roster.save();
@@ -193,11 +202,9 @@ export const makeJoinedChannels = (setup: {
       if (entry === undefined || joined === undefined || !roster.isNew(entry, String(post.number)))
         return;
       roster.seen(entry, String(post.number));
-      if (post.memberId !== joined.ownMemberId && post.replyType !== 'edit') {
-        if (addressed(entry, postText(post))) {
-          if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
-        } else await route(entry, joined, post);
-      }
+      if (addressed(entry, postText(post))) {
+        if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
+      } else await route(entry, joined, post);
       await roster.save();
     },
     control: makeControl(roster, live, powers),

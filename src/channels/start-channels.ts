@@ -19,6 +19,8 @@ export const startChannels = async (setup: {
   powers: unknown;
   env: Env;
   persona: 'lal' | 'fae';
+  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
+  placeholderAfterMs: number | undefined;
   model: ModelChoice;
   memory: Memory;
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
@@ -50,6 +52,7 @@ export const startChannels = async (setup: {
     agentName: setup.persona === 'fae' ? 'Fae' : 'Lal',
     main: () => providerOf(setup.model),
     router: () => providerOf(router),
+    placeholderAfterMs: setup.placeholderAfterMs,
     push: setup.push,
   });
   setup.status.section('Channels', () => {
