@@ -73,7 +73,7 @@ const untilSaved = async (agent: BenchAgent, before: number) => {
 };
 
 const isMention = (request: NormalizedRequest) =>
-  request.messages.some(message => message.text.includes('The channel\'s recent messages'));
+  request.messages.some(message => message.text.includes("The channel's recent messages"));
 
 /**
  * A ping to its reply and a mention to its answer, alternately, ROUNDS each, each begun with
@@ -111,8 +111,8 @@ const timeMentions = async (agent: BenchAgent, admin: unknown, bob: unknown) => 
   const mentionCalls =
     agent.server.requests
       .slice(callsBefore)
-      .filter(request => request.normalized !== undefined && isMention(request.normalized))
-      .length / ROUNDS;
+      .filter(request => request.normalized !== undefined && isMention(request.normalized)).length /
+    ROUNDS;
   return { mentionMs: median(mentions), pingMs: median(pings), mentionCalls };
 };
 

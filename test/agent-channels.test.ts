@@ -111,6 +111,8 @@ describe('channels: mentioned, then joined, answering in the thread', () => {
     expect(answers(run)).toHaveLength(1);
     expect(answers(run)[0]!.toolNames).toEqual([]);
     expect(JSON.stringify(answers(run)[0]!.messages)).toContain('Bob: what is 2+2? @lal');
+    // The channel by the name the chat gave it, not its maker's name in it.
+    expect(answers(run)[0]!.messages[0]!.content).toContain('the channel "general"');
     // The notification was handled, not answered: the next inbox reply is the HOST's ping's.
     await run.send('ping');
     await run.reply('pong');
@@ -167,7 +169,7 @@ describe('channels: watching what it joined', () => {
       post => post.replyType === undefined && post.memberId !== '0' && textOf(post) === 'Thinking…',
     );
     expect(answered.map(post => post.replyTo)).toEqual(['0', String(hello), String(after)]);
-    expect(await run.help()).toMatch(/ch-1 "Alice": normal/);
+    expect(await run.help()).toMatch(/ch-1 "general": normal/);
   });
 
   test('the notification and the watch of one mention make one answer', async () => {
@@ -205,7 +207,7 @@ describe('channels: watching what it joined', () => {
     const setting = await startInChannel([answer('Four.')]);
     const { run } = setting;
     await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
-    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
     expect(await run.channels('leave', 'ch-1')).toBe('Left ch-1.');
     expect(await run.channels()).toBe('No channel joined.');
     await expect(run.channels('leave', 'ch-1')).rejects.toThrow(/no joined channel "ch-1"/);
@@ -220,7 +222,7 @@ describe('channels: taking part at the level people set', () => {
     const asked = await bobSays(setting, '@lal please only speak when mentioned here');
     const ack = await untilPost(admin, post => post.replyTo === String(asked));
     expect(textOf(ack)).toMatch(/only when mentioned/);
-    expect(await run.help()).toMatch(/ch-1 "Alice": observer/);
+    expect(await run.help()).toMatch(/ch-1 "general": observer/);
     for (let i = 0; i < 100; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
     const ping = await bobSays(setting, '@lal ping');
     await untilAnswer(admin, ping, 'Pong.');
@@ -240,7 +242,7 @@ describe('channels: taking part at the level people set', () => {
     await untilAnswer(admin, observer, 'One who watches.');
     const quieter = await bobSays(setting, '@lal is it quieter at night?');
     await untilAnswer(admin, quieter, 'It is.');
-    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
     expect(answers(run)).toHaveLength(3);
   });
 
@@ -327,6 +329,6 @@ describe('channels: the store', () => {
     expect(aside).toBeDefined();
     expect(await powers.lookup(['agent-channels', aside!])).toBe(newer);
     expect(run.logs.some(line => /did not read .*kept aside/.test(line))).toBe(true);
-    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
   });
 });

@@ -24,6 +24,8 @@ export interface JoinedChannel {
   readonly channelId: string;
   /** The name it joined by. */
   readonly join: string;
+  /** The channel's name as the chat that told the agent of it names it (absent in a roster kept before it). */
+  readonly name?: string;
   level: Level;
   /** The number of the last message seen, as a string; '' for none. */
   lastSeen: string;
@@ -48,6 +50,7 @@ const readEntry = (value: unknown): JoinedChannel | undefined => {
     key: entry.key,
     channelId: entry.channelId,
     join: entry.join,
+    ...(typeof entry.name === 'string' ? { name: entry.name } : {}),
     level: entry.level,
     lastSeen: typeof entry.lastSeen === 'string' ? entry.lastSeen : '',
     answered: Array.isArray(entry.answered)

@@ -117,10 +117,8 @@ export const makeJoinedChannels = (setup: {
     const member = (await E(channel as { join(name: string): Promise<unknown> }).join(
       entry.join,
     )) as MemberHandle;
-    const [ownMemberId, name] = await Promise.all([
-      E(member).getMemberId(),
-      E(channel as { getProposedName(): string }).getProposedName(),
-    ]);
+    const ownMemberId = await E(member).getMemberId();
+    const name = entry.name ?? entry.key;
     if (entry.lastSeen === '') {
       // Joined just now: what was said before is context, not work.
       const last = (await postsOf(member)).at(-1);
@@ -177,6 +175,7 @@ export const makeJoinedChannels = (setup: {
           key,
           channelId: notice.channelId,
           join: notice.join,
+          name: notice.edge,
           level: 'normal',
           lastSeen: '',
           answered: [],
