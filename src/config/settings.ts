@@ -132,7 +132,7 @@ export const FLAG_SETTINGS = {
   liveProgress: {
     env: 'LAL_PROGRESS',
     default: true,
-    doc: 'newest daemon only: `0` turns off live progress (the placeholder reply to `@host` edited as the turn goes, `done: false` until the answer)',
+    doc: 'newest daemon only: `0` turns off live progress (the placeholder reply to `@host` edited as the turn goes, `done: false` until the answer; in a channel, the placeholder in the thread edited into the answer)',
   },
 } as const satisfies Record<string, FlagSetting>;
 harden(FLAG_SETTINGS);
@@ -175,7 +175,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_PROGRESS_AFTER_MS',
     default: '1000',
     read: 'readAgentConfig: a whole number of milliseconds, 0 or more',
-    doc: 'newest daemon only: how long a turn runs before its live-progress placeholder is posted; a turn answered sooner is one plain reply, so progress adds no daemon round trip to a quick answer; `0` posts it at once',
+    doc: 'newest daemon only: how long a turn (or a channel answer) runs before its live-progress placeholder is posted; one answered sooner is one plain reply, so progress adds no daemon round trip to a quick answer; `0` posts it at once',
   },
   {
     env: 'LAL_MAX_CALLS_PER_HOUR',
