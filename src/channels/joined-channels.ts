@@ -17,18 +17,14 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live } from './channel-speech.js';
+import type { ChannelBudget } from './channel-budget.js';
+import type { FacetMaker } from '../parties/facets.js';
+import type { Turn } from '../history/conversation.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { postText, type ChannelPost } from './channel-thread.js';
+import { postText, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
-
-/** One message of a joined channel, for the serving loop (in the channel's own lane). */
-export interface ChannelWork {
-  kind: 'channel';
-  key: string;
-  post: ChannelPost;
-}
 
 interface ChannelPowers {
   has(...path: string[]): Promise<boolean>;
@@ -100,6 +96,9 @@ export const makeJoinedChannels = (setup: {
   router: () => Provider | undefined;
   /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never. */
   placeholderAfterMs: number | undefined;
+  facets: Pick<FacetMaker, 'channelFacet'>;
+  budget: ChannelBudget<ChannelWork>;
+  remember: (turn: Turn, channel: string) => void;
   push: (work: ChannelWork) => void;
 }) => {
   const { log } = setup;
@@ -140,12 +139,22 @@ export const makeJoinedChannels = (setup: {
     );
     const joined: Live = { member, ownMemberId, name, watch, view };
     live.set(entry.key, joined);
+    // Mentions that waited when the agent last stopped wait again, in order (their threads were told).
+    for (const number of entry.waiting ?? []) {
+      // eslint-disable-next-line no-await-in-loop -- a few at most, each read once
+      const post = (await view.postsUpTo(BigInt(number))).find(
+        one => String(one.number) === number,
+      );
+      if (post === undefined) roster.waits(entry, number, false);
+      else setup.push({ kind: 'channel', key: entry.key, post, held: true });
+    }
     return joined;
   };
 
-  const { answer, serveMention, route } = makeChannelSpeech({
+  const { serveMention, route, answerWithin } = makeChannelSpeech({
     ...setup,
     claim: (entry, number) => roster.claim(entry, number),
+    waits: (entry, number, waiting) => roster.waits(entry, number, waiting),
     leave: key => {
       live.get(key)?.watch.stop();
       live.delete(key);
@@ -188,7 +197,7 @@ export const makeJoinedChannels = (setup: {
       if (roster.claim(entry, notice.replyTo)) {
         const number = BigInt(notice.replyTo);
         const post = (await joined.view.postsUpTo(number)).find(one => one.number === number);
-        if (post === undefined) await answer(entry, joined, number);
+        if (post === undefined) log(`channel ${entry.key}: no message #${number} there to answer`);
         else await serveMention(entry, joined, post);
       }
       await roster.save();
@@ -198,8 +207,14 @@ export const makeJoinedChannels = (setup: {
       const entry = roster.get(work.key);
       const joined = live.get(work.key);
       const { post } = work;
-      if (entry === undefined || joined === undefined || !roster.isNew(entry, String(post.number)))
+      if (entry === undefined || joined === undefined) return;
+      // A mention that waited: claimed before, its thread told why; answered once it may be.
+      if (work.held === true) {
+        await answerWithin(entry, joined, post, true);
+        await roster.save();
         return;
+      }
+      if (!roster.isNew(entry, String(post.number))) return;
       roster.seen(entry, String(post.number));
       if (addressed(entry, postText(post))) {
         if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);

@@ -11,7 +11,11 @@ import type { Log } from '../log/log.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
 import { loadModel, type ModelChoice } from '../serving/load-model.js';
-import { makeJoinedChannels, type ChannelWork, type JoinedChannels } from './joined-channels.js';
+import type { FacetMaker } from '../parties/facets.js';
+import type { HistoryArchive } from '../recall/history-archive.js';
+import { makeChannelBudget, type BudgetParts } from './channel-budget.js';
+import type { ChannelWork } from './channel-thread.js';
+import { makeJoinedChannels, type JoinedChannels } from './joined-channels.js';
 
 const providerOf = (choice: ModelChoice) => ('provider' in choice ? choice.provider : undefined);
 
@@ -30,6 +34,12 @@ export const startChannels = async (setup: {
   clock: Clock;
   signal: AbortSignal;
   push: (work: ChannelWork) => void;
+  /** The one maker of turns' facets: a channel's turn holds the channel's. */
+  facets: Pick<FacetMaker, 'channelFacet'>;
+  /** What a channel pays with: its bounds as a party, the hourly budgets (./channel-budget.ts). */
+  budget: Omit<BudgetParts<ChannelWork>, 'clock'>;
+  /** The searchable history: a channel's turns are kept there as the channel's. */
+  history: Pick<HistoryArchive, 'add'>;
 }): Promise<JoinedChannels> => {
   const { env, log, redact, clock } = setup;
   const routerModel = env.LAL_ROUTER_MODEL;
@@ -53,6 +63,9 @@ export const startChannels = async (setup: {
     main: () => providerOf(setup.model),
     router: () => providerOf(router),
     placeholderAfterMs: setup.placeholderAfterMs,
+    facets: setup.facets,
+    budget: makeChannelBudget({ ...setup.budget, clock }),
+    remember: (turn, channel) => setup.history.add(turn, undefined, channel),
     push: setup.push,
   });
   setup.status.section('Channels', () => {
@@ -78,9 +91,21 @@ export const makeChannelsHand = () => {
   let started: JoinedChannels | undefined;
   return {
     start: async (
-      setup: Omit<Parameters<typeof startChannels>[0], 'model' | 'memory' | 'push'> & {
+      setup: Omit<
+        Parameters<typeof startChannels>[0],
+        'model' | 'memory' | 'push' | 'facets' | 'budget' | 'history'
+      > & {
         queue: { push(work: ChannelWork): void };
-        parts: { daemon: { generation: string }; model: ModelChoice; memory: Memory };
+        parts: {
+          daemon: { generation: string };
+          model: ModelChoice;
+          memory: Memory;
+          facets: Pick<FacetMaker, 'channelFacet'>;
+          history: Pick<HistoryArchive, 'add'>;
+          senders: BudgetParts<ChannelWork>['senders'];
+          quotaWaits: BudgetParts<ChannelWork>['quotaWaits'];
+          tell: (origin: undefined, text: string) => Promise<void>;
+        };
         onCancel: { add(hook: () => void): unknown };
       },
     ): Promise<JoinedChannels | undefined> => {
@@ -90,6 +115,13 @@ export const makeChannelsHand = () => {
         ...rest,
         model: parts.model,
         memory: parts.memory,
+        facets: parts.facets,
+        history: parts.history,
+        budget: {
+          senders: parts.senders,
+          quotaWaits: parts.quotaWaits,
+          tellHost: line => parts.tell(undefined, line),
+        },
         push: work => queue.push(work),
       });
       onCancel.add(() => channels.stop());
