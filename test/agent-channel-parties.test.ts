@@ -9,10 +9,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { callTool, say, type RecordedRequest, type Step } from './support/scripted-provider.js';
-import { latestMessageNumber, type AgentRun } from './support/agent-harness.js';
+import { callTool, say } from './support/scripted-provider.js';
+import type { AgentRun } from './support/agent-harness.js';
 import { makeManualClock } from './support/manual-clock.js';
 import { useAgents } from './support/use-agents.js';
+import { recallSteps } from './support/recall-steps.js';
 import type { MessageRecord } from '../sim/mail-host/index.js';
 import {
   answer,
@@ -168,22 +169,6 @@ describe('a mention that waits', () => {
     expect(told).toHaveLength(1);
   });
 });
-
-const lastToolResult = (request: RecordedRequest): string => {
-  const last = request.messages.at(-1);
-  if (last?.role !== 'tool') throw new Error('the model expected a tool result');
-  return last.content;
-};
-
-/** A turn that asks recall for `query`, then replies with what came back. */
-const recallSteps = (query: string): Step[] => [
-  request => callTool('mail', { op: 'recall', query, messageNumber: latestMessageNumber(request) }),
-  request =>
-    callTool('reply', {
-      messageNumber: latestMessageNumber(request),
-      strings: [`recalled: ${lastToolResult(request)}`],
-    }),
-];
 
 type Recalled = {
   found: { channel?: string; message: string; did: string; wordsAfter?: string }[];

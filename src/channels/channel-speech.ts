@@ -55,12 +55,16 @@ const channelTurn = (channel: string, post: ChannelPost, author: string, answer:
   };
 };
 
-export const makeChannelSpeech = (setup: {
+/** What speaking in the joined channels needs of the agent (./joined-channels.ts passes it on). */
+export interface SpeechSetup {
   log: Log;
   clock: Clock;
   signal: AbortSignal;
+  /** The persona's name ("Lal", "Fae"): @lal addresses it, whatever it joined as. */
   agentName: string;
+  /** The main model, or none (then nothing is answered). */
   main: () => Provider | undefined;
+  /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
   router: () => Provider | undefined;
   /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
   placeholderAfterMs: number | undefined;
@@ -68,25 +72,33 @@ export const makeChannelSpeech = (setup: {
   budget: ChannelBudget<ChannelWork>;
   /** Keeps an answered turn in the searchable history as the channel's. */
   remember: (turn: Turn, channel: string) => void;
-  /** Marks a message answered; false when it already was. */
-  claim: (entry: JoinedChannel, number: string) => boolean;
-  /** Keeps (true) or drops (false) a claimed mention among those that wait, over restarts. */
-  waits: (entry: JoinedChannel, number: string, waiting: boolean) => void;
-  /** Stops following a channel (its membership was disabled). */
-  leave: (key: string) => void;
-}) => {
-  const { log, clock, signal } = setup;
-  /** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
-  const postFailed = (entry: JoinedChannel, error: unknown) => {
+}
+
+/** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
+const makePostFailed =
+  (log: Log, leave: (key: string) => void) => (entry: JoinedChannel, error: unknown) => {
     const why = describeError(error);
     if (/has been disabled|is temporarily banned/.test(why)) {
       entry.disabled = true;
-      setup.leave(entry.key);
+      leave(entry.key);
       log(`channel ${entry.key}: ${why}; no longer followed (the HOST may leave it)`);
     } else if (/Rate limit lockout/.test(why)) {
       log(`channel ${entry.key}: ${why}; this answer is dropped, not retried`);
     } else log(`channel ${entry.key}: could not answer: ${why}`);
   };
+
+export const makeChannelSpeech = (
+  setup: SpeechSetup & {
+    /** Marks a message answered; false when it already was. */
+    claim: (entry: JoinedChannel, number: string) => boolean;
+    /** Keeps (true) or drops (false) a claimed mention among those that wait, over restarts. */
+    waits: (entry: JoinedChannel, number: string, waiting: boolean) => void;
+    /** Stops following a channel (its membership was disabled). */
+    leave: (key: string) => void;
+  },
+) => {
+  const { log, clock, signal } = setup;
+  const postFailed = makePostFailed(log, setup.leave);
   const say = (entry: JoinedChannel, joined: Live, post: ChannelPost) => (text: string) =>
     E(joined.member)
       .post([text], [], [], String(post.number))

@@ -1,5 +1,5 @@
 /**
- * The agent in the newest daemon's channels (docs/behaviour.md 10): a
+ * The agent in the newest daemon's channels (docs/behaviour.md 11): a
  * mention notification makes it adopt the channel (under its own
  * `agent-channels/`), join by the invitation's name and answer in the
  * thread as its own member; it then follows every channel it joined
@@ -7,19 +7,14 @@
  * speaks at the channel's level, asking the routing model first (never at
  * the observer level). The channel object handed over is used to join,
  * nothing else. A channel's turn is built from that channel's messages and
- * holds only the posting to it (./channel-answer.ts). The HOST's hand:
+ * holds the channel's facet: its one effect is its post there
+ * (./channel-speech.ts, ./channel-answer.ts). The HOST's hand:
  * `control` (list, leave, level).
  */
 import { E } from '@endo/far';
-import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
-import type { Clock } from '../lifecycle/clock.js';
-import type { Log } from '../log/log.js';
 import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
-import { makeChannelSpeech, type Live } from './channel-speech.js';
-import type { ChannelBudget } from './channel-budget.js';
-import type { FacetMaker } from '../parties/facets.js';
-import type { Turn } from '../history/conversation.js';
+import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
 import { postText, type ChannelWork } from './channel-thread.js';
@@ -83,24 +78,9 @@ const makeControl =
     throw new Error(`channels(action): list, leave or level, not ${JSON.stringify(action)}`);
   };
 
-export const makeJoinedChannels = (setup: {
-  powers: unknown;
-  log: Log;
-  clock: Clock;
-  signal: AbortSignal;
-  /** The persona's name ("Lal", "Fae"): @lal addresses it, whatever it joined as. */
-  agentName: string;
-  /** The main model, or none (then nothing is answered). */
-  main: () => Provider | undefined;
-  /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
-  router: () => Provider | undefined;
-  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never. */
-  placeholderAfterMs: number | undefined;
-  facets: Pick<FacetMaker, 'channelFacet'>;
-  budget: ChannelBudget<ChannelWork>;
-  remember: (turn: Turn, channel: string) => void;
-  push: (work: ChannelWork) => void;
-}) => {
+export const makeJoinedChannels = (
+  setup: SpeechSetup & { powers: unknown; push: (work: ChannelWork) => void },
+) => {
   const { log } = setup;
   const powers = E(setup.powers as ChannelPowers);
   const roster = makeChannelRoster(setup.powers, log);
@@ -195,9 +175,10 @@ export const makeJoinedChannels = (setup: {
       delete entry.disabled;
       const joined = live.get(entry.key) ?? (await connect(entry));
       if (roster.claim(entry, notice.replyTo)) {
-        const number = BigInt(notice.replyTo);
-        const post = (await joined.view.postsUpTo(number)).find(one => one.number === number);
-        if (post === undefined) log(`channel ${entry.key}: no message #${number} there to answer`);
+        const answering = BigInt(notice.replyTo);
+        const post = (await joined.view.postsUpTo(answering)).find(one => one.number === answering);
+        if (post === undefined)
+          log(`channel ${entry.key}: no message #${answering} there to answer`);
         else await serveMention(entry, joined, post);
       }
       await roster.save();

@@ -10,6 +10,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
+import type { AgentConfig } from '../config/config.js';
 import { loadModel, type ModelChoice } from '../serving/load-model.js';
 import type { FacetMaker } from '../parties/facets.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
@@ -93,11 +94,19 @@ export const makeChannelsHand = () => {
     start: async (
       setup: Omit<
         Parameters<typeof startChannels>[0],
-        'model' | 'memory' | 'push' | 'facets' | 'budget' | 'history'
+        | 'model'
+        | 'memory'
+        | 'push'
+        | 'facets'
+        | 'budget'
+        | 'history'
+        | 'persona'
+        | 'placeholderAfterMs'
       > & {
+        config: Pick<AgentConfig, 'persona' | 'liveProgress' | 'progressAfterMs'>;
         queue: { push(work: ChannelWork): void };
         parts: {
-          daemon: { generation: string };
+          daemon: { generation: string; canEdit: boolean };
           model: ModelChoice;
           memory: Memory;
           facets: Pick<FacetMaker, 'channelFacet'>;
@@ -109,10 +118,14 @@ export const makeChannelsHand = () => {
         onCancel: { add(hook: () => void): unknown };
       },
     ): Promise<JoinedChannels | undefined> => {
-      const { parts, onCancel, queue, ...rest } = setup;
+      const { parts, onCancel, queue, config, ...rest } = setup;
       if (parts.daemon.generation !== 'newest') return undefined;
       const channels = await startChannels({
         ...rest,
+        persona: config.persona,
+        // Live progress as in the inbox: only where the daemon edits, and only when on.
+        placeholderAfterMs:
+          config.liveProgress && parts.daemon.canEdit ? config.progressAfterMs : undefined,
         model: parts.model,
         memory: parts.memory,
         facets: parts.facets,

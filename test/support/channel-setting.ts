@@ -6,18 +6,14 @@
  */
 import { E } from '@endo/far';
 import { readStream } from '../../src/daemon/stream-reader-client.js';
+import type { ChannelPost } from '../../src/channels/channel-thread.js';
 import { say, type RecordedRequest, type Step } from './scripted-provider.js';
 import type { AgentRun, StartOptions } from './agent-harness.js';
 
 type Far = any;
 
-export interface Post {
-  number: bigint;
-  memberId: string;
-  strings: string[];
-  replyTo?: string;
-  replyType?: string;
-}
+/** A channel message as the daemon gives it. */
+export type Post = ChannelPost;
 
 export const textOf = (post: Post) => post.strings.join('');
 
