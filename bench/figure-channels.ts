@@ -7,6 +7,7 @@
  * Targets: a mention answered with one main-model call, ≤ 1.1× a ping;
  * observer (only when mentioned): 0 requests for 100 messages.
  */
+import type { ChannelPost } from '../src/channels/channel-thread.js';
 import { performance } from 'node:perf_hooks';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
@@ -18,11 +19,6 @@ import { judged, type FigureResult } from './figure.js';
 import { median } from './stats.js';
 
 type Far = any;
-interface Post {
-  number: bigint;
-  strings: string[];
-  replyType?: string;
-}
 
 const ROUNDS = 9;
 const UNADDRESSED = 100;
@@ -32,13 +28,13 @@ const isRouting = (request: NormalizedRequest) =>
   request.messages[0]?.text.startsWith('You decide whether') === true;
 
 /** Resolves with the first post of the channel (so far or to come) that matches. */
-const untilPost = async (channel: unknown, match: (post: Post) => boolean) => {
+const untilPost = async (channel: unknown, match: (post: ChannelPost) => boolean) => {
   const stream = readStream(await E(channel as Far).followMessages());
   try {
     for (;;) {
       const step = await stream.next();
       if (step.done === true) throw new Error('the channel ended');
-      if (match(step.value as Post)) return step.value as Post;
+      if (match(step.value as ChannelPost)) return step.value as ChannelPost;
     }
   } finally {
     void stream.return(undefined);

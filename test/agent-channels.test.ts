@@ -1,5 +1,5 @@
 /**
- * The agent in the newest daemon's channels (docs/behaviour.md 10), through
+ * The agent in the newest daemon's channels (docs/behaviour.md 11), through
  * make() under lockdown, the channel made by the HOST in the daemon double:
  * mentioned, then joined and answering in the thread as its own member;
  * watching what it joined (each mention answered once, followed again after
@@ -8,96 +8,25 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { say, type RecordedRequest, type Step } from './support/scripted-provider.js';
-import { readStream } from '../src/daemon/stream-reader-client.js';
-import type { AgentRun, StartOptions } from './support/agent-harness.js';
+import { say } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
+import {
+  answer,
+  answers,
+  bobSays,
+  isRouting,
+  makeChannelStarter,
+  mentionedBy,
+  textOf,
+  untilAnswer,
+  untilPost,
+  type Post,
+} from './support/channel-setting.js';
 
 const agents = useAgents();
 
 type Far = any;
-interface Post {
-  number: bigint;
-  memberId: string;
-  strings: string[];
-  replyTo?: string;
-  replyType?: string;
-}
-const textOf = (post: Post) => post.strings.join('');
-
-/** The first post (already made or still to come) that matches: a wait for what happens. */
-const untilPost = async (channel: Far, match: (post: Post) => boolean): Promise<Post> => {
-  const stream = readStream(await E(channel).followMessages());
-  try {
-    for (;;) {
-      const step = await stream.next();
-      if (step.done === true) throw new Error('the channel stream ended');
-      if (match(step.value as Post)) return step.value as Post;
-    }
-  } finally {
-    void stream.return();
-  }
-};
-
-/** The agent's answer to post `number`: its placeholder in that thread, edited into `text`. */
-const untilAnswer = async (channel: Far, number: bigint, text: string) => {
-  const placeholder = await untilPost(
-    channel,
-    post =>
-      post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
-  );
-  const edit = await untilPost(
-    channel,
-    post =>
-      post.replyType === 'edit' &&
-      post.replyTo === String(placeholder.number) &&
-      textOf(post) === text,
-  );
-  return { placeholder, edit };
-};
-
-const isRouting = (request: RecordedRequest) =>
-  request.messages[0]?.content.includes('You decide whether') === true;
-const answers = (run: AgentRun) => run.provider.requests.filter(request => !isRouting(request));
-
-/** A step answering a channel mention: streams part of its text first. */
-const answer =
-  (text: string): Step =>
-  (_request, _signal, onText) => {
-    onText(text.slice(0, 2));
-    return say(text);
-  };
-
-const startInChannel = async (
-  steps: Step[],
-  env: Record<string, string> = {},
-  prepare?: StartOptions['prepare'],
-) => {
-  const run = await agents.start({
-    profile: 'newest',
-    steps,
-    // The placeholder at once, so each answer shows it; the default is tried on its own below.
-    env: { LAL_PROGRESS_AFTER_MS: '0', ...env },
-    ...(prepare === undefined ? {} : { prepare }),
-  });
-  const host = run.host.host as Far;
-  const admin = await E(host).makeChannel('general', 'Alice');
-  const [bobInvitation] = (await E(admin).createInvitation('bob')) as [Far];
-  const bob = await E(bobInvitation).join('Bob');
-  return { run, host, admin, bob };
-};
-
-/** Bob mentions the agent and the HOST's chat tells it; resolves once it has answered. */
-const mentionedBy = async (
-  setting: Awaited<ReturnType<typeof startInChannel>>,
-  words: string,
-  reply: string,
-) => {
-  await E(setting.bob).post([words], [], []);
-  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
-  await setting.run.host.mentionInChannel('general', 'lal');
-  return untilAnswer(setting.admin, last!.number, reply);
-};
+const startInChannel = makeChannelStarter(agents.start);
 
 describe('channels: mentioned, then joined, answering in the thread', () => {
   test('a mention notification is answered in its channel, as the agent’s own member, not in the inbox', async () => {
@@ -140,13 +69,6 @@ describe('channels: live progress as in the inbox', () => {
     );
   });
 });
-
-/** Bob posts in the channel; the post's number. */
-const bobSays = async (setting: Awaited<ReturnType<typeof startInChannel>>, words: string) => {
-  await E(setting.bob).post([words], [], []);
-  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
-  return last!.number;
-};
 
 describe('channels: watching what it joined', () => {
   test('an @mention in a joined channel is answered without a notification; one answer per mention; followed again after a restart', async () => {

@@ -359,6 +359,19 @@ describe('facets', () => {
     expect(makeFacetMaker(parts()).describe()).toHaveLength(1);
   });
 
+  test("a channel's holds nothing: no tool, even with every tool shared with everyone, and its prompt says so", () => {
+    const facet = makeFacetMaker(parts({ LAL_SHARED_TOOLS: '*,general:*' })).channelFacet(
+      'general',
+    );
+    expect(facet.party).toEqual({ kind: 'channel', name: 'general' });
+    expect(facet.offer()).toEqual([]);
+    expect(facet.holds(['fetch'])).toBe(false);
+    expect(facet.holds(['mail'])).toBe(false);
+    expect(facet.prompt).toMatch(/member of the channel "general"/);
+    expect(facet.prompt).toMatch(/You hold no tools here/);
+    expect(facet.prompt).not.toMatch(/AGENT|MAIL|SELF|HOST/);
+  });
+
   test("its requests go to the party or the HOST, kept among its names; its code's endowments are its own", async () => {
     asked.length = 0;
     const facet = makeFacetMaker(parts()).facetFor({ number: 1n, sender: 'mallory' } as never);

@@ -6,14 +6,16 @@
  * message revising it) as the model's text grows, at most once a second
  * (../progress/throttled-edits.ts), and finally into the answer; a quicker
  * one is one plain reply, so progress puts no round trip before it. The
- * model is asked once, with no tools: a channel turn holds nothing but its
- * channel's thread and this post.
+ * model is asked once, offered what the channel's facet holds (no tool:
+ * src/parties/facets.ts); a call it makes anyway names nothing the turn
+ * holds and is not run. Its one effect is this post.
  */
 import { E } from '@endo/far';
 import type { ChatMessage, Provider } from '../../providers/types.js';
 import type { Clock } from '../lifecycle/clock.js';
 import { makeThrottledEdits, textContent } from '../progress/throttled-edits.js';
 import { stripThinking } from '../reply/strip-thinking.js';
+import type { ChannelFacet } from '../parties/facets.js';
 import { postsOf, type MemberHandle } from './channel-view.js';
 
 const PLACEHOLDER = 'Thinking…';
@@ -28,6 +30,10 @@ export const answerInChannel = async (options: {
   ownMemberId: string;
   /** The request, built from the channel's thread (./channel-thread.ts). */
   request: ChatMessage[];
+  /** What the channel's turn holds. */
+  facet: Pick<ChannelFacet, 'offer' | 'holds'>;
+  /** Told of the tools a reply called that the turn does not hold (none was run). */
+  onNotHeld: (names: string[]) => void;
   provider: Provider;
   clock: Clock;
   answering: bigint;
@@ -76,7 +82,7 @@ export const answerInChannel = async (options: {
   });
   let result;
   try {
-    result = await options.provider.chat(options.request, [], {
+    result = await options.provider.chat(options.request, options.facet.offer(), {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onText: text => {
         if (placeholder !== undefined) edits.show(stripThinking(text).trim() || PLACEHOLDER);
@@ -90,6 +96,10 @@ export const answerInChannel = async (options: {
     throw error;
   }
   cancelPlaceholder();
+  const notHeld = (result.message.toolCalls ?? [])
+    .map(call => call.name)
+    .filter(name => !options.facet.holds([name]));
+  if (notHeld.length > 0) options.onNotHeld(notHeld);
   const answer = stripThinking(result.message.content).trim() || '(no answer)';
   if (!(await edits.finish(textContent(answer))))
     throw new Error('the answer could not be written into the channel');

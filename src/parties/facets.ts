@@ -24,7 +24,7 @@ import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import { withoutOps } from '../agent-tools/tool-groups.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { promptFor, type DaemonWords } from '../daemon/speak-generation.js';
-import { systemPrompt } from '../prompt/system-prompt.js';
+import { channelPrompt, systemPrompt } from '../prompt/system-prompt.js';
 import { E } from '@endo/far';
 import { HOST_PARTY, partyOf, type Party } from './party.js';
 import { makePeerPowers } from './peer-powers.js';
@@ -62,9 +62,27 @@ export interface Facet {
   prompt: string;
 }
 
+/**
+ * What a channel's turn holds (docs/behaviour.md 11.4): a channel is a party of many members, all
+ * untrusted, and its turn holds nothing of the agent's: no powers, no tool (whatever the HOST
+ * shared with other parties), no ask; its one effect is its post in that channel, which the
+ * channel part makes with the agent's own member handle.
+ */
+export interface ChannelFacet {
+  party: Party & { kind: 'channel' };
+  /** The tools offered: none. */
+  offer(): ToolSchema[];
+  /** Whether the turn holds the tool a call names: never. */
+  holds(names: readonly string[]): boolean;
+  /** The system prompt: it names nothing the turn does not hold. */
+  prompt: string;
+}
+
 export interface FacetMaker {
   /** The facet of the turn about this message (the HOST's for its own, and for work that serves no message). */
   facetFor(origin: { sender: string } | undefined): Facet;
+  /** The facet of a channel's turn, by the channel's name. */
+  channelFacet(channel: string): ChannelFacet;
   /** For help(): which of the HOST's tools other parties hold. */
   describe(): string[];
 }
@@ -202,6 +220,13 @@ export const makeFacetMaker = (parts: FacetParts): FacetMaker => {
         ? hostFacet(parts, prompts.host)
         : peerFacet(parts, shared, party, prompts.peer);
     },
+    channelFacet: channel =>
+      harden({
+        party: harden({ kind: 'channel', name: channel }),
+        offer: () => [],
+        holds: () => false,
+        prompt: channelPrompt(parts.persona, channel),
+      }),
     describe: () => shared.describe(),
   });
 };
