@@ -15,7 +15,8 @@ import { describeError } from '../../providers/describe-error.js';
 import type { Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
-import type { FacetMaker } from '../parties/facets.js';
+import { channelFacet } from '../parties/facets.js';
+import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
 import { channelParty, type ChannelBudget } from './channel-budget.js';
 import { LEVEL_MEANING, levelAskedFor } from './channel-levels.js';
@@ -68,7 +69,7 @@ export interface SpeechSetup {
   router: () => Provider | undefined;
   /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
   placeholderAfterMs: number | undefined;
-  facets: Pick<FacetMaker, 'channelFacet'>;
+  persona: Persona;
   budget: ChannelBudget<ChannelWork>;
   /** Keeps an answered turn in the searchable history as the channel's. */
   remember: (turn: Turn, channel: string) => void;
@@ -110,7 +111,7 @@ export const makeChannelSpeech = (
       log(`channel ${entry.key}: no model to answer #${post.number} with`);
       return;
     }
-    const facet = setup.facets.channelFacet(joined.name);
+    const facet = channelFacet(setup.persona, joined.name);
     let editFailed: unknown;
     try {
       const posts = await joined.view.postsUpTo(post.number);

@@ -12,7 +12,6 @@ import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
 import type { AgentConfig } from '../config/config.js';
 import { loadModel, type ModelChoice } from '../serving/load-model.js';
-import type { FacetMaker } from '../parties/facets.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import { makeChannelBudget, type BudgetParts } from './channel-budget.js';
 import type { ChannelWork } from './channel-thread.js';
@@ -35,8 +34,6 @@ export const startChannels = async (setup: {
   clock: Clock;
   signal: AbortSignal;
   push: (work: ChannelWork) => void;
-  /** The one maker of turns' facets: a channel's turn holds the channel's. */
-  facets: Pick<FacetMaker, 'channelFacet'>;
   /** What a channel pays with: its bounds as a party, the hourly budgets (./channel-budget.ts). */
   budget: Omit<BudgetParts<ChannelWork>, 'clock'>;
   /** The searchable history: a channel's turns are kept there as the channel's. */
@@ -64,7 +61,7 @@ export const startChannels = async (setup: {
     main: () => providerOf(setup.model),
     router: () => providerOf(router),
     placeholderAfterMs: setup.placeholderAfterMs,
-    facets: setup.facets,
+    persona: setup.persona,
     budget: makeChannelBudget({ ...setup.budget, clock }),
     remember: (turn, channel) => setup.history.add(turn, undefined, channel),
     push: setup.push,
@@ -94,14 +91,7 @@ export const makeChannelsHand = () => {
     start: async (
       setup: Omit<
         Parameters<typeof startChannels>[0],
-        | 'model'
-        | 'memory'
-        | 'push'
-        | 'facets'
-        | 'budget'
-        | 'history'
-        | 'persona'
-        | 'placeholderAfterMs'
+        'model' | 'memory' | 'push' | 'budget' | 'history' | 'persona' | 'placeholderAfterMs'
       > & {
         config: Pick<AgentConfig, 'persona' | 'liveProgress' | 'progressAfterMs'>;
         queue: { push(work: ChannelWork): void };
@@ -109,7 +99,6 @@ export const makeChannelsHand = () => {
           daemon: { generation: string; canEdit: boolean };
           model: ModelChoice;
           memory: Memory;
-          facets: Pick<FacetMaker, 'channelFacet'>;
           history: Pick<HistoryArchive, 'add'>;
           senders: BudgetParts<ChannelWork>['senders'];
           quotaWaits: BudgetParts<ChannelWork>['quotaWaits'];
@@ -128,7 +117,6 @@ export const makeChannelsHand = () => {
           config.liveProgress && parts.daemon.canEdit ? config.progressAfterMs : undefined,
         model: parts.model,
         memory: parts.memory,
-        facets: parts.facets,
         history: parts.history,
         budget: {
           senders: parts.senders,

@@ -78,11 +78,19 @@ export interface ChannelFacet {
   prompt: string;
 }
 
+/** The facet of a channel's turn, by the channel's name: the same whatever the HOST shares. */
+export const channelFacet = (persona: Persona, channel: string): ChannelFacet =>
+  harden({
+    party: harden({ kind: 'channel', name: channel }),
+    offer: () => [],
+    holds: () => false,
+    prompt: channelPrompt(persona, channel),
+  });
+harden(channelFacet);
+
 export interface FacetMaker {
   /** The facet of the turn about this message (the HOST's for its own, and for work that serves no message). */
   facetFor(origin: { sender: string } | undefined): Facet;
-  /** The facet of a channel's turn, by the channel's name. */
-  channelFacet(channel: string): ChannelFacet;
   /** For help(): which of the HOST's tools other parties hold. */
   describe(): string[];
 }
@@ -220,13 +228,6 @@ export const makeFacetMaker = (parts: FacetParts): FacetMaker => {
         ? hostFacet(parts, prompts.host)
         : peerFacet(parts, shared, party, prompts.peer);
     },
-    channelFacet: channel =>
-      harden({
-        party: harden({ kind: 'channel', name: channel }),
-        offer: () => [],
-        holds: () => false,
-        prompt: channelPrompt(parts.persona, channel),
-      }),
     describe: () => shared.describe(),
   });
 };

@@ -62,7 +62,7 @@ import { makeHolds, type Holds } from '../lifecycle/holds.js';
 import { loadModel, type ModelChoice } from './load-model.js';
 import type { Work } from './work.js';
 import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
-import { makeFacetMaker, type FacetMaker } from '../parties/facets.js';
+import { makeFacetMaker } from '../parties/facets.js';
 
 export interface AgentParts {
   daemon: DaemonAdapter;
@@ -72,8 +72,6 @@ export interface AgentParts {
   model: ModelChoice;
   nameOf: NameOf;
   tell: TellSender;
-  /** The one maker of each turn's facet (src/parties/): the channels' turns take theirs here. */
-  facets: FacetMaker;
   quotaWaits: QuotaWaits<Work>;
   /** Work held back (by the quotas, the peer bounds, postponed schedules), its timers and told-once marks (stored). */
   holds: Holds<Work>;
@@ -476,7 +474,6 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     model,
     nameOf,
     tell,
-    facets,
     quotaWaits,
     holds,
     wakeUps,
