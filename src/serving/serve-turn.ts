@@ -83,7 +83,7 @@ export interface TurnServerSetup {
   signal: AbortSignal;
   /** The daemon generation's names and tools (daemon/); f0a46042a's words when absent. */
   daemon?: DaemonAdapter;
-  /** The built-in tools in this daemon's words, before the policy (daemon/speak-generation.ts's schemasFor). */
+  /** The built-in tools in this daemon's words, before the policy (prompt/speak-generation.ts's schemasFor). */
   builtins: readonly ToolSchema[];
   /** The hourly budgets, checked before every model call (usage/quota-stop.ts). */
   quotaStop?: QuotaStop;
