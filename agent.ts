@@ -9,7 +9,7 @@ import { M } from '@endo/patterns';
 import type { Env, Provider } from './providers/types.js';
 import type { PowersRef } from './src/daemon/guest-powers.js';
 import type { Log } from './src/log/log.js';
-import type { Observe } from './src/loop/agent-events.js';
+import type { Observe } from './src/events/agent-events.js';
 import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/lifecycle/clock.js';

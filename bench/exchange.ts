@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ModelServer } from '../sim/model-server/index.js';
-import type { AgentEvent } from '../src/loop/agent-events.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
 
 export interface TimedEvent {
   at: number;

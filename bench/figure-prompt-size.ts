@@ -8,7 +8,7 @@ import type { ToolSchema } from '../providers/types.js';
 import type { Persona } from '../src/config/config.js';
 import { systemPrompt } from '../src/prompt/system-prompt.js';
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
-import { promptFor, schemasFor, type DaemonWords } from '../src/daemon/speak-generation.js';
+import { promptFor, schemasFor, type DaemonWords } from '../src/prompt/speak-generation.js';
 import { chatTemplatePieces } from './prompt-layouts.js';
 import type { QwenTokenizer } from './qwen-tokenizer.js';
 

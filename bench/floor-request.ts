@@ -9,7 +9,7 @@
  */
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import type { DaemonAdapter } from '../src/daemon/daemon-adapter.js';
-import { promptFor, schemasFor } from '../src/daemon/speak-generation.js';
+import { promptFor, schemasFor } from '../src/prompt/speak-generation.js';
 import { messageNotice } from '../src/mail/message-notice.js';
 import type { MessageRecord } from '../src/mail/message-record.js';
 import { systemPrompt } from '../src/prompt/system-prompt.js';

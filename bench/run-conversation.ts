@@ -7,6 +7,7 @@
  * the agent and the guest's side of the mail host (a run for memory alone
  * keeps no request sizes either).
  */
+import { HISTORY_DIRECTORY, MEMORY_NAME } from '../src/daemon/own-names.js';
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { getHeapCodeStatistics } from 'node:v8';
@@ -14,8 +15,6 @@ import type { ModelProtocol, ModelServer } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
 import { makeMailHost, type WorkerConnection } from '../sim/mail-host/index.js';
 import type { GuestView } from '../sim/mail-host/types.js';
-import { MEMORY_NAME } from '../src/memory/agent-memory.js';
-import { HISTORY_DIRECTORY } from '../src/recall/history-chunks.js';
 
 interface ExchangeSize {
   /** 1-based number of the exchange. */

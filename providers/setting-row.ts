@@ -1,7 +1,7 @@
 /**
  * One setting as docs/configuration.md shows it. Each part of lal-fae that
  * reads settings keeps its rows in a table of this shape beside its reader
- * (the agent's in src/config/settings.ts, the providers' in
+ * (the agent's in src/settings/settings.ts, the providers' in
  * provider-settings.ts, the tool caplets' in tools/lib/tool-settings.ts,
  * setup's and the developers' commands' in setup/setup-settings.ts); the
  * names setup passes, the misspelt-setting check and the page's rows all come

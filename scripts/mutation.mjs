@@ -30,7 +30,7 @@ const modules = [
   },
   {
     name: 'decode-call',
-    mutate: ['src/encoding/decode-call.ts'],
+    mutate: ['src/agent-tools/decode-call.ts'],
     tests: [
       'test/encoding-decode-call.test.ts',
       'test/agent-call-decision.test.ts',
@@ -180,7 +180,7 @@ const modules = [
   {
     name: 'toolbox',
     mutate: ['src/toolbox/plan-offer.ts', 'src/toolbox/search-tools.ts', 'src/toolbox/toolbox.ts'],
-    tests: ['test/toolbox-search.test.ts', 'test/agent-toolbox.test.ts'],
+    tests: ['test/toolbox-module.test.ts', 'test/toolbox-search.test.ts'],
   },
   {
     name: 'schedule',
@@ -188,7 +188,7 @@ const modules = [
       'src/schedule/cron.ts',
       'src/schedule/recurrence.ts',
       'src/schedule/run-times.ts',
-      'src/schedule/durations.ts',
+      'src/settings/durations.ts',
       'src/schedule/wake-up-record.ts',
     ],
     tests: [
@@ -270,7 +270,7 @@ const modules = [
   },
   {
     name: 'explain-failure',
-    mutate: ['src/agent-tools/explain-failure.ts'],
+    mutate: ['src/builtin-tools/explain-failure.ts'],
     tests: [
       'test/tools-explain-failure.test.ts',
       'test/tools-teaching-errors.test.ts',

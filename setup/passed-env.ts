@@ -1,6 +1,6 @@
 import { PROVIDER_ENV_NAMES } from '../providers/provider-settings.js';
 import { fallbackTokenNames } from '../providers/fallback-config.js';
-import { AGENT_ENV_NAMES } from '../src/config/settings.js';
+import { AGENT_ENV_NAMES } from '../src/settings/settings.js';
 
 /**
  * Which of the setup script's environment variables reach a caplet. The

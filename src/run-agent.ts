@@ -13,7 +13,7 @@ import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
 import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
-import type { Observe } from './loop/agent-events.js';
+import type { Observe } from './events/agent-events.js';
 import { makeWorkQueue, type WorkQueue } from './serving/work-queue.js';
 import { systemClock, type Clock } from './lifecycle/clock.js';
 import { assembleAgentParts } from './serving/agent-parts.js';

@@ -5,11 +5,11 @@
  * `agent-history` anew over its name would take the agent down with it.
  * Through make() under lockdown, on both daemon profiles.
  */
+import { HISTORY_DIRECTORY } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { replyStep } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
-import { HISTORY_DIRECTORY } from '../src/recall/history-chunks.js';
 import { describeError } from '../providers/describe-error.js';
 
 const { start } = useAgents();

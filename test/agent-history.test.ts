@@ -5,7 +5,7 @@ import { buildRequest, ELIDED_RESULT } from '../src/history/build-request.js';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import { estimateRequestTokens } from '../src/history/estimate-tokens.js';
 import { makeRepeatGuard } from '../src/loop/repeat-guard.js';
-import { decodeCall } from '../src/encoding/decode-call.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { capResult } from '../src/loop/cap-result.js';
 
 const call = (id: string, name = 'list', args = '{}') => ({ id, name, arguments: args });

@@ -11,12 +11,13 @@ import { Far } from '@endo/far';
 import type { ToolCall } from '../providers/types.js';
 import { makeBoundedMap, makeBoundedSet } from '../src/lifecycle/bounded-collections.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
-import { decodeCall } from '../src/encoding/decode-call.js';
+import { executeTool } from '../src/builtin-tools/execute-tool.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeNoticeQueue } from '../src/serving/notices.js';
 import { emptyAskStore, makePendingAsks } from '../src/asks/pending-asks.js';
 import { makeProposalTracker } from '../src/asks/proposal-tracker.js';
-import type { BuiltinContext } from '../src/agent-tools/dispatch-builtin-tool.js';
+import type { BuiltinContext } from '../src/builtin-tools/dispatch-builtin-tool.js';
 
 const never = new Promise<never>(() => {});
 
@@ -59,9 +60,13 @@ describe('no leaks on long runs', () => {
     for (let index = 0; index < 3_000; index += 1) {
       const mode = ['hang', 'fail', 'ok'][index % 3]!;
       const call: ToolCall = { id: `c${index}`, name: 'odd', arguments: JSON.stringify({ mode }) };
-      const text = await runToolCall(decoded(call), context, limits, controller.signal, () => {}, [
-        'odd',
-      ]);
+      const text = await runToolCall(
+        decoded(call),
+        each => executeTool(each, context, ['odd']),
+        limits,
+        controller.signal,
+        () => {},
+      );
       if (/timed out/.test(text)) outcomes.timedOut += 1;
       else if (/"error"/.test(text)) outcomes.failed += 1;
       else outcomes.answered += 1;
@@ -75,11 +80,10 @@ describe('no leaks on long runs', () => {
     const context = contextWithTool();
     const pending = runToolCall(
       decoded({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }),
-      context,
+      each => executeTool(each, context, ['odd']),
       { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
       controller.signal,
       () => {},
-      ['odd'],
     );
     // The call reaches the tool through a few turns of the event loop; wait until its listener is there.
     await expect.poll(() => getEventListeners(controller.signal, 'abort').length).toBe(1);
@@ -89,11 +93,10 @@ describe('no leaks on long runs', () => {
     expect(
       await runToolCall(
         decoded({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }),
-        context,
+        each => executeTool(each, context, ['odd']),
         { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
         controller.signal,
         () => {},
-        ['odd'],
       ),
     ).toMatch(/was cancelled/);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);

@@ -7,11 +7,10 @@
  * token in the agent's store, its searchable history or what recall
  * returns.
  */
+import { HISTORY_DIRECTORY, MEMORY_NAME } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { DAEMON_PROFILES } from '../sim/mail-host/index.js';
-import { MEMORY_NAME } from '../src/memory/agent-memory.js';
-import { HISTORY_DIRECTORY } from '../src/recall/history-chunks.js';
 import { latestMessageNumber } from './support/agent-harness.js';
 import { callTool, type RecordedRequest, type Step } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';

@@ -9,6 +9,7 @@
  * A store of the previous release (version 6, one conversation shared by
  * all senders) loads split into threads by sender, nothing lost.
  */
+import { MEMORY_NAME } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import {
@@ -26,7 +27,7 @@ import {
 } from './support/agent-harness.js';
 import { useWireAgents, wireEnv } from './support/wire-agents.js';
 import { callTool, type RecordedRequest } from './support/scripted-provider.js';
-import { MEMORY_NAME, VERSION } from '../src/memory/agent-memory.js';
+import { VERSION } from '../src/memory/agent-memory.js';
 import { unnamedSender } from '../src/mail/sender-names.js';
 import { withoutIds } from './support/without-ids.js';
 

@@ -1,13 +1,17 @@
 /**
  * docs/architecture.md is the map of the code, held to the tree as the
- * layout test holds the imports: every module under src/ is named on it
- * (by its path, or by its file name in its folder's row), and every path it
- * names exists (a file name alone: some file of the repository has it).
- * It once named 27 modules fewer than there were, and files at places they
- * had left.
+ * layout test holds the imports: every production module of src/,
+ * providers/, setup/ and tools/ is named on it (by its path, or by its file
+ * name in its folder's row), and every path it names exists (a file name
+ * alone: some file of the repository has it). It once named 27 modules
+ * fewer than there were, and files at places they had left; later 17 of
+ * providers/ and setup/ and the MCP and sandbox modules of tools/lib/ were
+ * never named, and the entry object was said to have two methods of five.
+ * Its layers are the rule set's (.dependency-cruiser.mjs), in order.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readRepoFile, repoRoot } from './support/repo-files.js';
 
@@ -68,9 +72,13 @@ describe('docs/architecture.md', () => {
     expect(named.length).toBeGreaterThan(150);
   });
 
-  it('names every module under src/', () => {
-    const modules = allFiles.filter(file => file.startsWith('src/') && file.endsWith('.ts'));
-    expect(modules.length).toBeGreaterThan(100);
+  it('names every production module of src/, providers/, setup/ and tools/', () => {
+    const modules = allFiles.filter(
+      file => /^(?:src|providers|setup|tools)\//.test(file) && file.endsWith('.ts'),
+    );
+    expect(modules.length).toBeGreaterThan(200);
+    expect(modules).toContain('tools/lib/mcp/mcp-connection.ts');
+    expect(modules).toContain('setup/say.ts');
     const unnamed = modules.filter(
       file =>
         !named.includes(file) &&
@@ -82,5 +90,43 @@ describe('docs/architecture.md', () => {
 
   it('names only paths that exist', () => {
     expect([...new Set(named.filter(name => !name.includes('*') && !exists(name)))]).toEqual([]);
+  });
+
+  it("names every method of the entry object in agent.ts's row", () => {
+    const source = readRepoFile('agent.ts');
+    const guard = /M\.interface\('LalFaeAgent', \{([^}]*)\}\)/.exec(source);
+    const methods = [...(guard?.[1] ?? '').matchAll(/^\s*(\w+):/gm)].map(match => match[1]!);
+    expect(methods).toContain('help');
+    const row = page.split('\n').find(line => line.startsWith('| `agent.ts` |')) ?? '';
+    expect(methods.filter(method => !row.includes(`\`${method}\``))).toEqual([]);
+  });
+
+  it('draws the layers of .dependency-cruiser.mjs, in order', async () => {
+    const { LAYERS } = (await import(
+      pathToFileURL(join(repoRoot, '.dependency-cruiser.mjs')).href
+    )) as { LAYERS: readonly { name: string; folders: readonly string[] }[] };
+    const section = page.slice(
+      page.indexOf('## Layers'),
+      page.indexOf('## A message through a turn'),
+    );
+    const rows = section
+      .split('\n')
+      .filter(line => /^\| [a-z-]+ \|/.test(line))
+      // The header and its rule.
+      .slice(2)
+      .map(line => line.split('|').map(cell => cell.trim()));
+    const drawn = rows.map(([, name, cell]) => ({
+      name: name!,
+      folders: [...cell!.matchAll(/`([\w-]+)\/`/g)].map(match => match[1]!),
+    }));
+    expect(drawn).toEqual([
+      ...LAYERS.map(layer => ({ name: layer.name, folders: layer.folders })),
+      { name: 'entry', folders: [] },
+    ]);
+    // Every folder of src/ is in one layer.
+    const srcFolders = readdirSync(join(repoRoot, 'src'), { withFileTypes: true })
+      .filter(entry => entry.isDirectory())
+      .map(entry => entry.name);
+    expect(LAYERS.flatMap(layer => layer.folders).toSorted()).toEqual(srcFolders.toSorted());
   });
 });

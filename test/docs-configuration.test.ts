@@ -3,7 +3,7 @@
 // and FAE_GUEST were read but had no row, and the table once said nothing of @host's trust.
 import { describe, expect, it } from 'vitest';
 import { KNOWN_SETTINGS } from '../setup/known-settings.js';
-import { AGENT_SETTINGS, LIMIT_SETTINGS } from '../src/config/settings.js';
+import { AGENT_SETTINGS, LIMIT_SETTINGS } from '../src/settings/settings.js';
 import { PROVIDER_SETTINGS } from '../providers/provider-settings.js';
 import type { SettingRow } from '../providers/setting-row.js';
 import { TOOL_SETTINGS } from '../tools/lib/tool-settings.js';
@@ -34,7 +34,7 @@ describe('docs/configuration.md', () => {
 
   // Each part keeps its rows beside its reader; a row that differs is named with the file to edit.
   const TABLES: [string, readonly SettingRow[]][] = [
-    ['src/config/settings.ts', AGENT_SETTINGS],
+    ['src/settings/settings.ts', AGENT_SETTINGS],
     ['providers/provider-settings.ts', PROVIDER_SETTINGS],
     ['tools/lib/tool-settings.ts', TOOL_SETTINGS],
     ['setup/setup-settings.ts', SETUP_SETTINGS],

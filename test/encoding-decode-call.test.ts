@@ -1,5 +1,5 @@
 /**
- * A tool call decoded once (src/encoding/decode-call.ts, decode-arguments.ts), piece by piece:
+ * A tool call decoded once (src/agent-tools/decode-call.ts, decode-arguments.ts), piece by piece:
  * which argument texts are read and which refused with what words, the names the policy judges
  * a call by (its op and group however it was called), and the repeat guard's key (equal for the
  * same call written differently, different for different calls). The agent-level proof is
@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { decodeArguments } from '../src/encoding/decode-arguments.js';
-import { decodeCall } from '../src/encoding/decode-call.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
 
 const call = (name: string, args: string) => ({ id: 'c1', name, arguments: args });
 const keep = (text: string) => text;

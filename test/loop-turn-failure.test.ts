@@ -7,8 +7,8 @@
 import { expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
-import type { AgentEvent } from '../src/loop/agent-events.js';
-import { decodeCall } from '../src/encoding/decode-call.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { runTurn, type TurnSetup } from '../src/loop/run-turn.js';
 import type { Provider } from '../providers/types.js';
 

@@ -6,11 +6,11 @@
  * store that fails never throws into the agent, and what is saved is
  * redacted. The agent-level restart tests are in agent-history.test.ts.
  */
+import { MEMORY_NAME } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import {
   loadMemory,
-  MEMORY_NAME,
   saveMemory,
   trackHandled,
   freshMemory,

@@ -5,7 +5,7 @@
  * or a call that gives nothing, is not.
  */
 import { describe, expect, test } from 'vitest';
-import { decodeCall, type DecodedCall } from '../src/encoding/decode-call.js';
+import { decodeCall, type DecodedCall } from '../src/agent-tools/decode-call.js';
 import { makePowersGiven } from '../src/policy/powers-given.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 

@@ -7,12 +7,12 @@
  * -- taint` judges these.
  */
 import { describe, expect, test } from 'vitest';
-import { decodeCall, type DecodedCall } from '../src/encoding/decode-call.js';
+import { decodeCall, type DecodedCall } from '../src/agent-tools/decode-call.js';
 import { callPaths } from '../src/policy/call-paths.js';
 import { effectOf, untrustedRead, whyAskHost, type Effect } from '../src/policy/side-effects.js';
 import { makeTurnTaint } from '../src/policy/turn-taint.js';
 import { makeMarkForHost, modelWordsMark } from '../src/policy/model-words.js';
-import { isOwnName } from '../src/policy/own-names.js';
+import { isOwnName } from '../src/daemon/own-names.js';
 
 const decode = (name: string, args: unknown): DecodedCall => {
   const decoded = decodeCall(

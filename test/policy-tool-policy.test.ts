@@ -6,11 +6,13 @@
  * agent-call-decision.test.ts; `npm run mutation -- policy` judges these.
  */
 import { describe, expect, test } from 'vitest';
-import { decodeCall, type CallDecoding } from '../src/encoding/decode-call.js';
-import type { ApprovalAsk, ApprovalGate } from '../src/asks/approval-gate.js';
+import { decodeCall, type CallDecoding } from '../src/agent-tools/decode-call.js';
+import type { ApprovalGate } from '../src/asks/approval-gate.js';
+import type { ApprovalAsk } from '../src/policy/guard-tool-call.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';
-import { readToolPolicy, toolPolicyProblems } from '../src/policy/tool-policy.js';
+import { readToolPolicy } from '../src/policy/tool-policy.js';
+import { toolPolicyProblems } from '../src/settings/tool-policy-settings.js';
 import { pickEnv } from '../setup/passed-env.js';
 
 const decode = (name: string, args: string) =>

@@ -7,15 +7,11 @@
  * at once, and a query with no words refused. The archive's side is in
  * recall-history.test.ts and recall-ranking.test.ts.
  */
+import { HISTORY_DIRECTORY } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 import type { ExchangeRecord } from '../src/recall/exchange-record.js';
-import {
-  closedChunkName,
-  HISTORY_DIRECTORY,
-  serializeChunk,
-  type ClosedChunk,
-} from '../src/recall/history-chunks.js';
+import { closedChunkName, serializeChunk, type ClosedChunk } from '../src/recall/history-chunks.js';
 import { QUERY_WORDS_MAX, SEARCH_MS, searchHistory } from '../src/recall/search-history.js';
 
 /** Closed chunks of these exchanges (oldest first), held by powers whose lookup reads them; `failing` names do not read. */

@@ -5,10 +5,10 @@
  * heartbeat, a minimum period, and one-line errors with an example.
  */
 import { describe, expect, test } from 'vitest';
-import { formatDuration, parseDuration, readDuration } from '../src/schedule/durations.js';
+import { formatDuration, parseDuration, readDuration } from '../src/settings/durations.js';
 import { nextCronTime, parseCron } from '../src/schedule/cron.js';
 import { readEvery, readUntil, runsUntil } from '../src/schedule/recurrence.js';
-import { readScheduleSettings } from '../src/schedule/schedule-settings.js';
+import { readScheduleSettings } from '../src/settings/schedule-settings.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

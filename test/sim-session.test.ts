@@ -8,7 +8,7 @@ import { E } from '@endo/far';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSession, type Session } from '../sim/chat/session.js';
 import { describeKept } from '../sim/chat/describe-kept.js';
-import type { AgentEvent } from '../src/loop/agent-events.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
 import {
   startModelServer,
   type ModelServer,

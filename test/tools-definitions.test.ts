@@ -16,7 +16,7 @@ import { TOOL_GROUPS, type GroupedCall } from '../src/agent-tools/tool-groups.js
 import {
   dispatchBuiltinTool,
   type BuiltinContext,
-} from '../src/agent-tools/dispatch-builtin-tool.js';
+} from '../src/builtin-tools/dispatch-builtin-tool.js';
 import { validateArguments } from '../src/agent-tools/validate-arguments.js';
 
 const schemaOf = (name: string) =>

@@ -1,12 +1,12 @@
 /**
- * Errors that teach (src/agent-tools/explain-failure.ts), the cases a real
+ * Errors that teach (src/builtin-tools/explain-failure.ts), the cases a real
  * daemon does not readily give: an inbox of more than ten messages, a
  * look-up that fails, a value thrown that is no Error, an error naming a
  * number that only contains the one asked for. The agent-level cases are in
  * tools-teaching-errors*.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { explainFailure } from '../src/agent-tools/explain-failure.js';
+import { explainFailure } from '../src/builtin-tools/explain-failure.js';
 import { groupedCall } from '../src/agent-tools/tool-groups.js';
 import type { MessageRecord } from '../src/mail/message-record.js';
 

@@ -4,8 +4,9 @@
  * every tool as the HOST's, and says so in the log when it did not read; a record holds for the
  * formula id adopted only, so a tool the HOST later puts under the same pet name is the HOST's.
  */
+import { TOOL_GIVERS_NAME } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
-import { loadToolGivers, TOOL_GIVERS_NAME } from '../src/agent-tools/tool-givers.js';
+import { loadToolGivers } from '../src/agent-tools/tool-givers.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
 const storeOf = (entries: Record<string, unknown>) => {

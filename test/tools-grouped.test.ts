@@ -11,7 +11,7 @@ import { callTool, say, type RecordedRequest } from './support/scripted-provider
 import { latestMessageNumber, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
-import { schemasFor } from '../src/daemon/speak-generation.js';
+import { schemasFor } from '../src/prompt/speak-generation.js';
 import { offeredTools, recoverToolCalls } from '../src/reply/recover-tool-calls.js';
 import { digestTurn } from '../src/history/digest.js';
 

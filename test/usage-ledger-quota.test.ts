@@ -5,6 +5,7 @@
  * held work goes back on the queue, in order, when that time comes, and
  * the sender's notice says when.
  */
+import type { HourlyQuota } from '../src/settings/hourly-quota-settings.js';
 import { describe, expect, test } from 'vitest';
 import {
   describeUsage,
@@ -13,7 +14,7 @@ import {
   pruneRecent,
   recordUsage,
 } from '../src/usage/usage-ledger.js';
-import { describeQuota, quotaWait, type HourlyQuota } from '../src/usage/hourly-quota.js';
+import { describeQuota, quotaWait } from '../src/usage/hourly-quota.js';
 import { makeQuotaWaits, quotaNotice } from '../src/usage/quota-waits.js';
 import { makeHolds } from '../src/lifecycle/holds.js';
 import { makeManualClock } from './support/manual-clock.js';

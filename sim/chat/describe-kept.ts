@@ -4,9 +4,8 @@
  * for, its wake-ups, and its searchable history — read from the stored
  * memory (src/memory/agent-memory.ts) without changing it.
  */
+import { HISTORY_DIRECTORY, MEMORY_NAME } from '../../src/daemon/own-names.js';
 import { E } from '@endo/far';
-import { MEMORY_NAME } from '../../src/memory/agent-memory.js';
-import { HISTORY_DIRECTORY } from '../../src/recall/history-chunks.js';
 
 interface KeptPowers {
   has(...path: string[]): unknown;

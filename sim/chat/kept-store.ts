@@ -6,10 +6,10 @@
  * has new ones). Saved after each turn and on leaving, written whole to a
  * new file then renamed, so a run that is killed leaves the last save.
  */
+import { MEMORY_NAME } from '../../src/daemon/own-names.js';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E } from '@endo/far';
-import { MEMORY_NAME } from '../../src/memory/agent-memory.js';
 
 const FILE = 'store.json';
 const VERSION = 1;

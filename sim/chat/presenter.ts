@@ -5,7 +5,7 @@
  * message the agent sends with a tool is shown after that tool's line, so
  * the screen reads "what it did", then "what it said".
  */
-import type { AgentEvent } from '../../src/loop/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { describeToolCall } from './describe-tool-call.js';
 import type { Screen } from './screen.js';
 

@@ -4,7 +4,7 @@
  * moment after each turn and on leaving; and whether a turn failed or stopped
  * unanswered, for the piped exit code.
  */
-import type { AgentEvent } from '../../src/loop/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { describeError } from '../../providers/describe-error.js';
 import { openAgentLog } from './agent-log-file.js';
 import { makeKeptStore } from './kept-store.js';

@@ -8,7 +8,7 @@
 import { E } from '@endo/far';
 import { make } from '../../agent.js';
 import type { Env } from '../../providers/types.js';
-import type { AgentEvent } from '../../src/loop/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Persona } from '../../src/config/config.js';
 import {
   makeMailHost,

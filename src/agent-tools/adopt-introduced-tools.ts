@@ -9,7 +9,7 @@ import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
-import { runWithTimeout } from '../loop/run-with-timeout.js';
+import { runWithTimeout } from '../lifecycle/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
 import { ensureToolsDirectory } from './tools-directory.js';
 import type { Introspectable } from '../daemon/remote-objects.js';

@@ -13,7 +13,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { FaeTool } from './fae-tool.js';
 import type { ToolSchema } from '../../providers/types.js';
 import type { Log } from '../log/log.js';
-import { runWithTimeout, TimeoutError } from '../loop/run-with-timeout.js';
+import { runWithTimeout, TimeoutError } from '../lifecycle/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';

@@ -13,9 +13,7 @@ import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
-
-export const TOOL_GIVERS_NAME = 'agent-tool-givers';
-harden(TOOL_GIVERS_NAME);
+import { TOOL_GIVERS_NAME } from '../daemon/own-names.js';
 
 const VERSION = 1;
 

@@ -18,6 +18,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { digestOfStored } from '../policy/describe-call.js';
+import type { ApprovalAsk, ApprovalSeam } from '../policy/guard-tool-call.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
 import {
   isDisconnection,
@@ -33,21 +34,6 @@ const RESULT_PREVIEW_CHARS = 4_000;
 /** How much of a call help() shows (the HOST's request holds it whole). */
 const LISTED_CHARS = 200;
 
-export interface ApprovalAsk {
-  /** What is to be done, whole (the HOST approves what it reads): `runCommand {"command":"ls"}`. */
-  action: string;
-  /** The digest of `action`, which keys the allowance a yes after a restart leaves. */
-  digest: string;
-  /** The message being served when it was asked for. */
-  origin: Origin | undefined;
-  /** Does it, once approved; returns what the model should see. */
-  run: () => Promise<string>;
-  /** Why the HOST is asked, when it is not only LAL_TOOLS_APPROVE (the taint rule, behaviour 9.10). */
-  why?: string;
-  /** Who asks, when not the agent itself: its helper, named with its task (behaviour 7.9). */
-  by?: string;
-}
-
 interface PendingApproval {
   approvalId: string;
   action: string;
@@ -59,13 +45,10 @@ interface ListedApproval extends PendingApproval {
   approved: boolean;
 }
 
-export interface ApprovalGate {
-  ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
+export interface ApprovalGate extends ApprovalSeam {
   pending(): readonly ListedApproval[];
   /** For help(): one line per approval not yet told, its call cut to a preview. */
   describe(): string[];
-  /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
-  takeAllowance(digest: string): boolean;
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
 }

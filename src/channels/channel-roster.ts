@@ -9,9 +9,8 @@ import { E } from '@endo/far';
 import type { Log } from '../log/log.js';
 import { describeError } from '../../providers/describe-error.js';
 import { isLevel, type Level } from './channel-levels.js';
+import { CHANNELS_DIRECTORY } from '../daemon/own-names.js';
 
-export const CHANNELS_DIRECTORY = 'agent-channels';
-harden(CHANNELS_DIRECTORY);
 const ROSTER_NAME = 'roster';
 const ROSTER_VERSION = 1;
 /** Mentions remembered per channel: enough to tell a notification from the watch's copy of it. */

@@ -11,12 +11,13 @@
  * (./channel-speech.ts, ./channel-answer.ts). The HOST's hand:
  * `control` (list, leave, level).
  */
+import { CHANNELS_DIRECTORY } from '../daemon/own-names.js';
 import { E } from '@endo/far';
 import { describeError } from '../../providers/describe-error.js';
 import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
-import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
+import { makeChannelRoster, type JoinedChannel } from './channel-roster.js';
 import { postText, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';

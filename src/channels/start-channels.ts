@@ -11,7 +11,7 @@ import type { Log } from '../log/log.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
 import type { AgentConfig } from '../config/config.js';
-import { loadModel, type ModelChoice } from '../serving/load-model.js';
+import { loadModel, type ModelChoice } from '../model/load-model.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import { makeChannelBudget, type BudgetParts } from './channel-budget.js';
 import type { ChannelWork } from './channel-thread.js';

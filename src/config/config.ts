@@ -4,25 +4,24 @@
  * crash: the default holds instead.
  */
 import type { Env } from '../../providers/types.js';
-import { toolPolicyProblems } from '../policy/tool-policy.js';
+import { toolPolicyProblems } from '../settings/tool-policy-settings.js';
 import { FLAG_EXPECTED, readFlag } from '../../providers/read-flag.js';
-import { readPositiveInteger } from './read-positive-integer.js';
-import { readHourlyQuota, type HourlyQuota } from '../usage/hourly-quota.js';
-import { readScheduleSettings } from '../schedule/schedule-settings.js';
-import type { ScheduleSettings } from '../schedule/wake-ups.js';
-import { readToolboxSettings, type ToolboxSettings } from '../toolbox/toolbox-settings.js';
+import { readPositiveInteger } from '../settings/read-positive-integer.js';
+import { readHourlyQuota, type HourlyQuota } from '../settings/hourly-quota-settings.js';
+import { readScheduleSettings, type ScheduleSettings } from '../settings/schedule-settings.js';
+import { readToolboxSettings, type ToolboxSettings } from '../settings/toolbox-settings.js';
 import {
   FLAG_SETTINGS,
   LIMIT_SETTINGS,
   readAgentName,
   type AgentFlags,
   type AgentLimits,
-} from './settings.js';
+} from '../settings/settings.js';
 
-import { readHelperSettings, type HelperSettings } from '../helpers/helper-settings.js';
+import { readHelperSettings, type HelperSettings } from '../settings/helper-settings.js';
 
 // eslint-disable-next-line @endo/harden-exports -- type re-exports: the table defines them
-export type { AgentLimits } from './settings.js';
+export type { AgentLimits } from '../settings/settings.js';
 
 export type Persona = 'lal' | 'fae';
 

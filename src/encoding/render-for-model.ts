@@ -10,7 +10,7 @@
  */
 import { E } from '@endo/far';
 import { getInterfaceOf } from '@endo/marshal';
-import { runWithTimeout } from '../loop/run-with-timeout.js';
+import { runWithTimeout } from '../lifecycle/run-with-timeout.js';
 import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
 

@@ -6,7 +6,7 @@
  * agent may use. Left out, a helper has the agent's limit of model calls per
  * turn and LAL_HELPER_SECONDS; asked for more, it gets that much and is told so.
  */
-import { readDuration } from '../schedule/durations.js';
+import { readDuration } from '../settings/durations.js';
 
 export interface HelperBudget {
   modelCalls: number;

@@ -21,10 +21,11 @@ import { E } from '@endo/far';
 import type { Provider, ToolSchema } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
-import { decodeCall } from '../encoding/decode-call.js';
+import { decodeCall } from '../agent-tools/decode-call.js';
 import type { Clock } from '../lifecycle/clock.js';
-import type { Observe } from '../loop/agent-events.js';
+import type { Observe } from '../events/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
+import { executeTool } from '../builtin-tools/execute-tool.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
@@ -35,14 +36,14 @@ import type { ToolPolicy } from '../policy/tool-policy.js';
 import { makeTurnTaint, type TurnTaint } from '../policy/turn-taint.js';
 import type { HistoryArchive } from '../recall/history-archive.js';
 import { whomToTell, type NoticeQueue, type Origin } from '../mail/origin.js';
-import type { BuiltinContext } from '../agent-tools/builtin-context.js';
+import type { BuiltinContext, MakeHelper } from '../builtin-tools/builtin-context.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { describeError } from '../../providers/describe-error.js';
 import { showHidden } from '../encoding/show-hidden.js';
 import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { decideGrant, type HeldPowers } from './grant.js';
 import { isBudgetItem, readHelperBudget, type HelperBudget } from './helper-budget.js';
-import type { HelperSettings } from './helper-settings.js';
+import type { HelperSettings } from '../settings/helper-settings.js';
 import type { HelperStore, StoredHelper } from './helper-store.js';
 import { narrowedPowers } from './narrowed-powers.js';
 import type { Facet } from '../parties/facets.js';
@@ -50,16 +51,6 @@ import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 
 const TASK_SHOWN = 120;
 const RESULT_TOLD = 4_000;
-
-/** What the `helper` op reads (src/agent-tools/builtin-schemas.ts). */
-interface HelperAsk {
-  task: string;
-  /** Tool, op and pet names, and budget items ("5 calls", "90s": ./helper-budget.ts). */
-  grant: readonly string[];
-}
-
-/** Makes a helper for one turn's (or one helper's) model. */
-export type MakeHelper = (ask: HelperAsk) => Promise<Readonly<Record<string, unknown>>>;
 
 /** Whose turn makes the helper: what it holds and whom it serves. */
 interface MakerBinding {
@@ -261,7 +252,13 @@ const startHelper = (
           }),
       ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
       run: (call, offered) =>
-        runToolCall(call, context, setup.limits, setup.signal, setup.observe, offered),
+        runToolCall(
+          call,
+          decoded => executeTool(decoded, context, offered),
+          setup.limits,
+          setup.signal,
+          setup.observe,
+        ),
     }),
     takeNotices: () => run.inbox.splice(0, run.inbox.length),
     budget,

@@ -10,11 +10,11 @@
  */
 import type { Provider, ToolCall, ToolSchema } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding } from '../encoding/decode-call.js';
+import type { CallDecoding } from '../agent-tools/decode-call.js';
 import { renderError } from '../encoding/render-for-model.js';
 import { emptyConversation, startTurn, type Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
-import type { Observe } from '../loop/agent-events.js';
+import type { Observe } from '../events/agent-events.js';
 import { runTurn } from '../loop/run-turn.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { isGroup } from '../agent-tools/tool-groups.js';

@@ -9,7 +9,7 @@
  */
 import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, DigestEntry, Turn } from './conversation.js';
-import { decodeCall } from '../encoding/decode-call.js';
+import { decodeCall } from '../agent-tools/decode-call.js';
 import type { Args } from '../agent-tools/read-args.js';
 import { cutWhole } from '../log/cut-text.js';
 

@@ -6,9 +6,9 @@
 import type { Env } from '../../providers/types.js';
 import { makeLog, makeRedactor, neverThrows, secretValues, type Log } from './log.js';
 import { makeRedactText } from '../../providers/redact-secrets.js';
-import type { AgentEvent, Observe } from '../loop/agent-events.js';
+import type { AgentEvent, Observe } from '../events/agent-events.js';
 import { makeTurnLines } from './turn-lines.js';
-import { readLogLevel } from '../config/settings.js';
+import { readLogLevel } from '../settings/settings.js';
 
 export interface AgentOutput {
   log: Log;

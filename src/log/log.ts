@@ -9,7 +9,7 @@ import { writeStderrLine } from '../../providers/stderr-sink.js';
 import { fallbackTokenValues } from '../../providers/fallback-config.js';
 import { secretsFromFiles } from '../../providers/read-secret.js';
 import type { Env } from '../../providers/types.js';
-import { readAgentName, readLogLevel } from '../config/settings.js';
+import { readAgentName, readLogLevel } from '../settings/settings.js';
 
 export type Log = (line: string) => void;
 

@@ -6,9 +6,9 @@
  * stays readable after hundreds of pings (issue: six lines a ping filled
  * 8.7 MB after 400 pings).
  */
-import type { AgentEvent } from '../loop/agent-events.js';
-import { describeEvent } from '../loop/describe-event.js';
-import type { LogLevel } from '../config/settings.js';
+import type { AgentEvent } from '../events/agent-events.js';
+import { describeEvent } from '../events/describe-event.js';
+import type { LogLevel } from '../settings/settings.js';
 
 /** One turn being summed up; helpers' turns start and end inside their maker's, so turns nest. */
 interface OpenTurn {

@@ -2,7 +2,7 @@
  * The repeated-call guard: the same tool with the same arguments, counted
  * per turn, gets graduated verdicts: allow, then warn the model, then refuse
  * to run it, then end the turn. Calls are compared by the key of their
- * decoding (src/encoding/decode-call.ts), so arguments written with other
+ * decoding (src/agent-tools/decode-call.ts), so arguments written with other
  * spacing, key order or encoding count as the same call.
  */
 import type { AgentLimits } from '../config/config.js';

@@ -1,12 +1,12 @@
 /**
  * The tool calls of one model reply, in order, each answered in the turn:
  * a call the check refused gets its refusal; the others are decoded once
- * (src/encoding/decode-call.ts), and on that one value the repeated-call
+ * (src/agent-tools/decode-call.ts), and on that one value the repeated-call
  * guard warns, refuses or ends the turn (the calls left answered "not run")
  * and `run` judges and runs it.
  */
 import type { ChatMessage, ToolCall } from '../../providers/types.js';
-import type { CallDecoding } from '../encoding/decode-call.js';
+import type { CallDecoding } from '../agent-tools/decode-call.js';
 import type { Turn } from '../history/conversation.js';
 import type { CheckedCall } from './check-reply-calls.js';
 import type { RepeatGuard } from './repeat-guard.js';

@@ -1,22 +1,17 @@
 /**
  * Runs one tool call the model asked for, as decoded once
- * (src/encoding/decode-call.ts), and returns the text it sees: a call that
+ * (src/agent-tools/decode-call.ts), and returns the text it sees: a call that
  * could not be decoded gets its error (never `{}`), the built-in or dynamic
- * tool runs under a timeout with the decoded arguments, the result rendered
+ * tool runs (as the caller's `execute` runs it) under a timeout with the decoded arguments, the result rendered
  * passable-aware and capped. Every failure becomes `{"error": …}` for the model.
  */
-import { E } from '@endo/far';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import { renderError, renderForModel } from '../encoding/render-for-model.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
-import { closestNames } from '../../providers/closest-names.js';
-import { quoteList } from '../agent-tools/explain-failure.js';
-import { dispatchBuiltinTool, type BuiltinContext } from '../agent-tools/dispatch-builtin-tool.js';
-import type { Observe } from './agent-events.js';
+import type { Observe } from '../events/agent-events.js';
 import { capResult } from './cap-result.js';
 import { cutWhole } from '../log/cut-text.js';
-import { runWithTimeout } from './run-with-timeout.js';
+import { runWithTimeout } from '../lifecycle/run-with-timeout.js';
 
 const PREVIEW_CHARS = 120;
 
@@ -27,31 +22,16 @@ const summarise = (args: Record<string, unknown>): string => {
   return cutWhole(text, PREVIEW_CHARS);
 };
 
-const execute = async (
-  { call, values, grouped }: DecodedCall,
-  context: BuiltinContext,
-  offered: readonly string[],
-): Promise<unknown> => {
-  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, values, grouped, context);
-  const dynamic = context.tools.find(call.name);
-  if (dynamic === undefined) {
-    // The request's own list: a tool the policy withholds is not named to the model.
-    const near = closestNames(call.name, offered);
-    throw new Error(
-      `Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}${near.length === 0 ? '' : `; the nearest to "${call.name}": ${quoteList(near)}`}`,
-    );
-  }
-  return E(dynamic.tool).execute(values);
-};
-
 export const runToolCall = async (
   decoded: CallDecoding,
-  context: BuiltinContext,
+  /**
+   * Runs a decoded call: the built-in or dynamic tool it names (src/builtin-tools/execute-tool.ts),
+   * given by whoever runs the loop, so the loop imports no tool (docs/architecture.md, "Layers").
+   */
+  execute: (call: DecodedCall) => Promise<unknown>,
   limits: Pick<AgentLimits, 'toolTimeoutMs' | 'maxResultChars'>,
   signal: AbortSignal,
   observe: Observe,
-  /** The tools the request offered, named when the call names none of them. */
-  offered: readonly string[],
 ): Promise<string> => {
   const { call } = decoded;
   if (!decoded.ok) {
@@ -68,7 +48,7 @@ export const runToolCall = async (
   let ok = true;
   try {
     const result = await runWithTimeout(
-      Promise.resolve().then(() => execute(decoded, context, offered)),
+      Promise.resolve().then(() => execute(decoded)),
       limits.toolTimeoutMs,
       `The tool call ${call.name}`,
       signal,

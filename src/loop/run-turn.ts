@@ -9,10 +9,10 @@
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding } from '../encoding/decode-call.js';
+import type { CallDecoding } from '../agent-tools/decode-call.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
-import type { Observe, StopReason } from './agent-events.js';
+import type { Observe, StopReason } from '../events/agent-events.js';
 import { callModel } from './call-model.js';
 import { callIdsIn, checkReplyCalls } from './check-reply-calls.js';
 import { cleanReply } from './clean-reply.js';

@@ -6,7 +6,7 @@
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
-import type { Origin } from '../asks/proposal-tracker.js';
+import type { Origin } from './origin.js';
 import { describeError } from '../../providers/describe-error.js';
 
 export type TellSender = (origin: Origin | undefined, text: string) => Promise<void>;

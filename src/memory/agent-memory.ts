@@ -36,9 +36,8 @@ import type { ToldHold } from '../lifecycle/holds.js';
 import { readStoredHolds } from './stored-holds.js';
 import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
+import { MEMORY_NAME } from '../daemon/own-names.js';
 
-export const MEMORY_NAME = 'agent-memory';
-harden(MEMORY_NAME);
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
  * memory loads with none). 3: the usage's last-hour calls by the minute,

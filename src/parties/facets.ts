@@ -23,7 +23,7 @@ import type { Toolbox } from '../toolbox/toolbox.js';
 import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import { withoutOps } from '../agent-tools/tool-groups.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
-import { promptFor, type DaemonWords } from '../daemon/speak-generation.js';
+import { promptFor, type DaemonWords } from '../prompt/speak-generation.js';
 import { channelPrompt, systemPrompt } from '../prompt/system-prompt.js';
 import { E } from '@endo/far';
 import { HOST_PARTY, partyOf, type Party } from './party.js';

@@ -1,14 +1,14 @@
 /**
  * The pet-name paths a built-in call touches, as its op's record states
  * them once (src/agent-tools/builtin-schemas.ts, `touches`), read from its
- * decoded values (src/encoding/decode-call.ts), never from how the model
+ * decoded values (src/agent-tools/decode-call.ts), never from how the model
  * spelt them: the paths it reads (looks up, lists), writes (creates,
  * overwrites, moves from or onto, removes) and gives (attaches, answers a
  * request with, endows code with, grants a helper). The boundary
  * (./store-boundary.ts) judges each. A FaeTool call touches none: it runs
  * in its own vat with no reach into the guest's directory.
  */
-import type { DecodedCall } from '../encoding/decode-call.js';
+import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { builtinDefinition, opRecord } from '../agent-tools/builtin-schemas.js';
 
 export interface CallPaths {

@@ -7,7 +7,7 @@
  * only the call the HOST saw (behaviour 3.10).
  */
 import { createHash } from 'node:crypto';
-import { decodeCall, type DecodedCall } from '../encoding/decode-call.js';
+import { decodeCall, type DecodedCall } from '../agent-tools/decode-call.js';
 
 /** The call as the HOST reads it: `makeDirectory {"path":"box"}`. */
 export const describeCall = ({ call, args, grouped }: DecodedCall): string => {

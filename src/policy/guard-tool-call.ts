@@ -1,6 +1,6 @@
 /**
  * The policy's seam before a tool runs (as pi's `beforeToolCall`), judging
- * the call as decoded once (src/encoding/decode-call.ts): a call that could
+ * the call as decoded once (src/agent-tools/decode-call.ts): a call that could
  * not be decoded never runs; a tool or op the policy does not allow is
  * refused (the model may name one it was not offered, or write an op's
  * arguments oddly); a call that would touch what the model may not
@@ -12,9 +12,8 @@
  * noted in the turn's taint (./turn-taint.ts).
  */
 import { renderError } from '../encoding/render-for-model.js';
-import type { CallDecoding, DecodedCall } from '../encoding/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import type { Origin } from '../mail/origin.js';
-import type { ApprovalGate } from '../asks/approval-gate.js';
 import { describeCall, digestOfCall } from './describe-call.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { StoreBoundary } from './store-boundary.js';
@@ -22,10 +21,35 @@ import type { CallParties } from './call-parties.js';
 import { effectOf, untrustedRead, whyAskHost } from './side-effects.js';
 import type { TurnTaint } from './turn-taint.js';
 
+export interface ApprovalAsk {
+  /** What is to be done, whole (the HOST approves what it reads): `runCommand {"command":"ls"}`. */
+  action: string;
+  /** The digest of `action`, which keys the allowance a yes after a restart leaves. */
+  digest: string;
+  /** The message being served when it was asked for. */
+  origin: Origin | undefined;
+  /** Does it, once approved; returns what the model should see. */
+  run: () => Promise<string>;
+  /** Why the HOST is asked, when it is not only LAL_TOOLS_APPROVE (the taint rule, behaviour 9.10). */
+  why?: string;
+  /** Who asks, when not the agent itself: its helper, named with its task (behaviour 7.9). */
+  by?: string;
+}
+
+/**
+ * What the seam needs of the HOST's approvals (src/asks/approval-gate.ts keeps them): stated here,
+ * below the asks, so that the policy imports nothing above it (docs/architecture.md, "Layers").
+ */
+export interface ApprovalSeam {
+  ask(request: ApprovalAsk): Readonly<Record<string, unknown>>;
+  /** Whether the HOST approved the action of this digest before a restart and it has not run since (taken once). */
+  takeAllowance(digest: string): boolean;
+}
+
 export const guardToolCall =
   (options: {
     policy: ToolPolicy;
-    gate: ApprovalGate;
+    gate: ApprovalSeam;
     origin: Origin | undefined;
     /** What no call may touch: the agent's own store, the names that grant trust, tools/ (behaviour 9.6, 9.7). */
     boundary?: Pick<StoreBoundary, 'refusal'>;

@@ -9,7 +9,7 @@
  * (./guard-tool-call.ts); another party's turn holds none of them.
  */
 import type { PowersRef } from '../daemon/guest-powers.js';
-import type { DecodedCall } from '../encoding/decode-call.js';
+import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { TOOLS_DIRECTORY } from '../agent-tools/fae-tool-registry.js';
 import { callPaths } from './call-paths.js';
 import { identifyPath } from './identify-path.js';

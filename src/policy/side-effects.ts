@@ -12,7 +12,7 @@
  * writes among its own names only (src/parties/), so those go ahead. A turn
  * that read nothing untrusted is never slowed.
  */
-import type { DecodedCall } from '../encoding/decode-call.js';
+import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { opRecord } from '../agent-tools/builtin-schemas.js';
 
 /** The record of the call's op or tool (src/agent-tools/builtin-schemas.ts); undefined for a FaeTool. */

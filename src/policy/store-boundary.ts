@@ -12,10 +12,10 @@
  */
 import { identifyPath } from './identify-path.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
-import type { DecodedCall } from '../encoding/decode-call.js';
+import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { TOOLS_DIRECTORY } from '../agent-tools/fae-tool-registry.js';
 import { callPaths } from './call-paths.js';
-import { isOwnName, OWN_NAMES } from './own-names.js';
+import { isOwnName, OWN_NAMES } from '../daemon/own-names.js';
 
 export interface StoreBoundary {
   /** Why the model may not make this call (one line), or undefined. */

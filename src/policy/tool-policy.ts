@@ -12,24 +12,10 @@
 import type { Env, ToolSchema } from '../../providers/types.js';
 import { isGroup, keepOps } from '../agent-tools/tool-groups.js';
 import { HOST_NAMES, SPECIAL_NAMES } from '../daemon/special-names.js';
+import { readNames } from '../settings/tool-policy-settings.js';
 
 /** The names a call is known by, most specific first (its op, then its group, for a grouped tool). */
 type CallNames = readonly string[];
-
-/**
- * Each list the policy reads, and what it means when it is set but names
- * nothing (`,`): an empty list, read as written, so the two that grant
- * (LAL_TOOLS_ALLOW, LAL_TRUSTED_SENDERS) grant nothing rather than everything.
- */
-const EMPTY_MEANS: Readonly<Record<string, string>> = {
-  LAL_TOOLS_ALLOW: 'names no tool, so no tool is offered (unset, every tool is)',
-  LAL_TOOLS_DENY: 'names no tool, so no tool is denied',
-  LAL_TOOLS_APPROVE: 'names no tool, so no call asks the HOST first',
-  LAL_TRUSTED_SENDERS:
-    "names no sender, so no sender is trusted: every gated call asks the HOST, even the HOST's own",
-};
-
-const POLICY_ENV_NAMES: readonly string[] = harden(Object.keys(EMPTY_MEANS));
 
 export interface ToolPolicy {
   /** Whether the model may be offered (and call) this tool, or this op of a grouped tool. */
@@ -47,32 +33,6 @@ export interface ToolPolicy {
   /** For help(): the policy in force, one line per rule, the HOST named as the daemon names it. */
   describe(host?: string): string[];
 }
-
-/** The names of a comma-separated list, spaces and empty items left out. */
-const namesIn = (text: string): string[] =>
-  text
-    .split(',')
-    .map(part => part.trim())
-    .filter(part => part !== '');
-
-/** A blank value is unset, as for every other variable; any other is a list, even one naming nothing. */
-const readNames = (env: Env, name: string): Set<string> | undefined => {
-  const text = env[name];
-  return text === undefined || text.trim() === '' ? undefined : new Set(namesIn(text));
-};
-
-/**
- * The policy's lists that are set but name nothing (`,`): almost surely a
- * mistake, so the HOST is told at start (src/config/config.ts) what that
- * means; the list is read as written, an empty list.
- */
-export const toolPolicyProblems = (env: Env): string[] =>
-  POLICY_ENV_NAMES.flatMap(name => {
-    const text = env[name];
-    if (text === undefined || text.trim() === '' || namesIn(text).length > 0) return [];
-    return [`${name} is ${JSON.stringify(text)}: it ${EMPTY_MEANS[name]}.`];
-  });
-harden(toolPolicyProblems);
 
 export const readToolPolicy = (env: Env): ToolPolicy => {
   const allow = readNames(env, 'LAL_TOOLS_ALLOW');

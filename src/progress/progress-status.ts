@@ -4,7 +4,7 @@
  * code; the text of a streamed reply as it grows. The model's own reply or
  * send is not a status: it is the answer.
  */
-import type { AgentEvent } from '../loop/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 
 export const FIRST_STATUS = 'thinking…';
 harden(FIRST_STATUS);

@@ -11,6 +11,7 @@
  * Only the serving loop calls it (add and save between turns, search during
  * a turn, forget as a piece of work), one thing at a time.
  */
+import { HISTORY_DIRECTORY } from '../daemon/own-names.js';
 import { E } from '@endo/far';
 import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
@@ -23,7 +24,6 @@ import { recordOfTurn, recordsOfConversation, type ExchangeRecord } from './exch
 import {
   closedChunkName,
   closeOpenChunk,
-  HISTORY_DIRECTORY,
   listChunks,
   OPEN_CHUNK,
   parseChunk,

@@ -11,9 +11,8 @@
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
+import { HISTORY_DIRECTORY } from '../daemon/own-names.js';
 
-export const HISTORY_DIRECTORY = 'agent-history';
-harden(HISTORY_DIRECTORY);
 export const OPEN_CHUNK = 'open';
 harden(OPEN_CHUNK);
 /** The chunk format; a chunk of another version is kept and left out of searches. */

@@ -7,7 +7,7 @@
  * the one reader is the one source of what a schedule means.
  */
 import { nextCronTime, parseCron, type Cron } from './cron.js';
-import { formatDuration, parseDuration, readDuration } from './durations.js';
+import { formatDuration, parseDuration, readDuration } from '../settings/durations.js';
 
 export type Every =
   | { kind: 'period'; ms: number }

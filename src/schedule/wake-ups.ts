@@ -9,6 +9,7 @@
  * Runs missed while the agent was down are told as one turn (or skipped);
  * a bound keeps how many may be active, a minimum period how often.
  */
+import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from '../settings/schedule-settings.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Origin } from '../mail/origin.js';
 import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
@@ -41,23 +42,6 @@ export interface TakenWakeUp {
   /** Whether this was its last run. */
   last: boolean;
 }
-
-/** Settings of the schedules (docs/configuration.md). */
-export interface ScheduleSettings {
-  /** The zone cron expressions are read in (LAL_TIME_ZONE). */
-  timeZone: string;
-  /** The shortest period a recurring wake-up or trigger may have (LAL_MIN_SCHEDULE_SECONDS). */
-  minPeriodMs: number;
-  /** How often the heartbeat looks at its checklist (LAL_HEARTBEAT). */
-  heartbeatMs: number;
-}
-
-export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = harden({
-  timeZone: 'UTC',
-  minPeriodMs: 60_000,
-  heartbeatMs: 30 * 60_000,
-});
-harden(DEFAULT_SCHEDULE_SETTINGS);
 
 export interface WakeUps {
   /** The `schedule` tool. */

@@ -12,7 +12,7 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
-import type { Observe } from '../loop/agent-events.js';
+import type { Observe } from '../events/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
 import { readToolPolicy, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
@@ -44,7 +44,7 @@ import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_NAMES, BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
-import { schemasFor } from '../daemon/speak-generation.js';
+import { schemasFor } from '../prompt/speak-generation.js';
 import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
 import {
   makeToolRegistry,
@@ -59,7 +59,7 @@ import { makeConversationBounds, type ConversationBounds } from '../peers/conver
 import { senderKey, SENDERS_KEPT } from '../peers/sender-ledger.js';
 import { makeBoundedMap } from '../lifecycle/bounded-collections.js';
 import { makeHolds, type Holds } from '../lifecycle/holds.js';
-import { loadModel, type ModelChoice } from './load-model.js';
+import { loadModel, type ModelChoice } from '../model/load-model.js';
 import type { Work } from './work.js';
 import { makeHelpers, type Helpers, type HelpersSetup } from '../helpers/helpers.js';
 import { makeFacetMaker } from '../parties/facets.js';

@@ -13,8 +13,9 @@ import { keepOnlyHostsWords, shownLabel } from '../history/word-labels.js';
 import { startTurn } from '../history/conversation.js';
 import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
-import type { Observe } from '../loop/agent-events.js';
+import type { Observe } from '../events/agent-events.js';
 import { runToolCall } from '../loop/run-tool-call.js';
+import { executeTool } from '../builtin-tools/execute-tool.js';
 import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
 import { whenSenderAnswered } from '../loop/stop-conditions.js';
 import { cut } from '../mail/message-record.js';
@@ -26,12 +27,12 @@ import type { RequestTracker } from '../asks/request-tracker.js';
 import type { PendingAsks } from '../asks/pending-asks.js';
 import { codeSpans } from '../mail/code-spans.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
-import type { BuiltinContext } from '../agent-tools/dispatch-builtin-tool.js';
+import type { BuiltinContext } from '../builtin-tools/dispatch-builtin-tool.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding, type DecodedCall } from '../encoding/decode-call.js';
+import { decodeCall, type CallDecoding, type DecodedCall } from '../agent-tools/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
 import type { QuotaStop } from '../usage/quota-stop.js';
 import {
@@ -82,7 +83,7 @@ export interface TurnServerSetup {
   signal: AbortSignal;
   /** The daemon generation's names and tools (daemon/); f0a46042a's words when absent. */
   daemon?: DaemonAdapter;
-  /** The built-in tools in this daemon's words, before the policy (daemon/speak-generation.ts's schemasFor). */
+  /** The built-in tools in this daemon's words, before the policy (prompt/speak-generation.ts's schemasFor). */
   builtins: readonly ToolSchema[];
   /** The hourly budgets, checked before every model call (usage/quota-stop.ts). */
   quotaStop?: QuotaStop;
@@ -369,7 +370,13 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       turn,
       ...offeredTools(setup, facet),
       runTool: guardFor(setup, facet, origin, taint, (call, offered) =>
-        runToolCall(call, context, config.limits, signal, turnObserve, offered),
+        runToolCall(
+          call,
+          decoded => executeTool(decoded, context, offered),
+          config.limits,
+          signal,
+          turnObserve,
+        ),
       ),
       // Only this message's outcomes: another message's go to a turn of their own.
       takeNotices: () => takeNoticesOf(setup, origin, taint),

@@ -11,7 +11,7 @@ import { greeting } from '../prompt/system-prompt.js';
 import { describeModelChoice } from '../../providers/describe-model-choice.js';
 import { codeSpans } from '../mail/code-spans.js';
 import { saveMemory } from '../memory/agent-memory.js';
-import { OWN_NAMES } from '../policy/own-names.js';
+import { OWN_NAMES } from '../daemon/own-names.js';
 import type { AgentParts } from './agent-parts.js';
 import { adoptIntroducedTools } from '../agent-tools/adopt-introduced-tools.js';
 import { describeError } from '../../providers/describe-error.js';

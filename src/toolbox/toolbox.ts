@@ -19,7 +19,7 @@ import { closestNames } from '../../providers/closest-names.js';
 import type { DynamicTool, ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { planOffer } from './plan-offer.js';
 import { searchTools } from './search-tools.js';
-import type { ToolboxSettings } from './toolbox-settings.js';
+import type { ToolboxSettings } from '../settings/toolbox-settings.js';
 
 export const TOOLBOX_NAME = 'toolbox';
 harden(TOOLBOX_NAME);

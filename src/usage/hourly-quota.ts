@@ -3,21 +3,9 @@
  * LAL_MAX_TOKENS_PER_HOUR), counted over the last hour's calls. When one is
  * spent, the time it frees up again says when the agent can go on.
  */
-import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import type { HourlyQuota } from '../settings/hourly-quota-settings.js';
 import { formatCount } from './format-count.js';
 import { callsIn, HOUR_MS, type UsageLedger } from './usage-ledger.js';
-
-export interface HourlyQuota {
-  maxCalls: number | undefined;
-  maxTokens: number | undefined;
-}
-
-export const readHourlyQuota = (env: Env, problems: string[]): HourlyQuota => ({
-  maxCalls: readPositiveInteger(env, 'LAL_MAX_CALLS_PER_HOUR', undefined, problems),
-  maxTokens: readPositiveInteger(env, 'LAL_MAX_TOKENS_PER_HOUR', undefined, problems),
-});
-harden(readHourlyQuota);
 
 export interface QuotaWait {
   /** When the agent can go on (ms since the epoch). */

@@ -6,9 +6,10 @@
  * of a waiting message is told once when the agent can go on (its told
  * mark is with the holds too).
  */
+import type { HourlyQuota } from '../settings/hourly-quota-settings.js';
 import type { Clock } from '../lifecycle/clock.js';
 import { holdKey, type Holds } from '../lifecycle/holds.js';
-import { quotaWait, type HourlyQuota, type QuotaWait } from './hourly-quota.js';
+import { quotaWait, type QuotaWait } from './hourly-quota.js';
 import type { UsageLedger } from './usage-ledger.js';
 
 export interface QuotaWaits<W> {

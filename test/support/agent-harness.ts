@@ -6,7 +6,7 @@ import { E } from '@endo/far';
 import { make } from '../../agent.js';
 import { makeMailHost, type DaemonProfile } from '../../sim/mail-host/index.js';
 import type { Env } from '../../providers/types.js';
-import type { AgentEvent } from '../../src/loop/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Clock } from '../../src/lifecycle/clock.js';
 import { makeRevivalMemory } from '../../src/lifecycle/revival-backoff.js';
 import {

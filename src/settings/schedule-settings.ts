@@ -5,10 +5,26 @@
  * value is a problem told to the HOST; the default holds instead.
  */
 import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import { readPositiveInteger } from './read-positive-integer.js';
 import { readDuration } from './durations.js';
-import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from './wake-ups.js';
 import { isTimeZone } from './zoned-time.js';
+
+/** Settings of the schedules (docs/configuration.md). */
+export interface ScheduleSettings {
+  /** The zone cron expressions are read in (LAL_TIME_ZONE). */
+  timeZone: string;
+  /** The shortest period a recurring wake-up or trigger may have (LAL_MIN_SCHEDULE_SECONDS). */
+  minPeriodMs: number;
+  /** How often the heartbeat looks at its checklist (LAL_HEARTBEAT). */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_SCHEDULE_SETTINGS: ScheduleSettings = harden({
+  timeZone: 'UTC',
+  minPeriodMs: 60_000,
+  heartbeatMs: 30 * 60_000,
+});
+harden(DEFAULT_SCHEDULE_SETTINGS);
 
 export const readScheduleSettings = (env: Env, problems: string[]): ScheduleSettings => {
   const defaults = DEFAULT_SCHEDULE_SETTINGS;

@@ -12,9 +12,9 @@ import type { MessageRecord } from '../mail/message-record.js';
 import { stringList } from '../mail/message-record.js';
 import type { BuiltinContext } from './builtin-context.js';
 import { closestNames } from '../../providers/closest-names.js';
-import type { Args } from './read-args.js';
-import type { GroupedCall } from './tool-groups.js';
-import { builtinDefinition } from './builtin-schemas.js';
+import type { Args } from '../agent-tools/read-args.js';
+import type { GroupedCall } from '../agent-tools/tool-groups.js';
+import { builtinDefinition } from '../agent-tools/builtin-schemas.js';
 
 /** Inbox numbers named at most, the most recent. */
 const NUMBERS_SHOWN = 10;

@@ -4,8 +4,8 @@
  */
 import { E } from '@endo/far';
 import type { BuiltinContext } from '../builtin-context.js';
-import { checkMessageParts, type MessageParts } from '../read-args.js';
-import type { ToolValues } from '../validate-arguments.js';
+import { checkMessageParts, type MessageParts } from '../../agent-tools/read-args.js';
+import type { ToolValues } from '../../agent-tools/validate-arguments.js';
 
 /** `send`, else `reply`, with the values their definitions read (../builtin-schemas.ts). */
 export const runMessageTool = async (

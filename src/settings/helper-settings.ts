@@ -5,7 +5,7 @@
  * (LAL_HELPER_SECONDS, also its time when its budget names none).
  */
 import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import { readPositiveInteger } from './read-positive-integer.js';
 
 export interface HelperSettings {
   /** Helpers each party may have running at once, all depths together (src/peers/party-slots.ts). */

@@ -7,7 +7,7 @@ import { E } from '@endo/far';
 import type { Introspectable } from '../../daemon/remote-objects.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { describeError } from '../../../providers/describe-error.js';
-import { isOwnName } from '../../policy/own-names.js';
+import { isOwnName } from '../../daemon/own-names.js';
 
 export const inspectCapability = async (
   context: BuiltinContext,

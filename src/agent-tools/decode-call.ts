@@ -15,12 +15,12 @@
  */
 import type { JsonSchema, ToolCall } from '../../providers/types.js';
 import { redactStrings } from '../log/agent-output.js';
-import type { Args } from '../agent-tools/read-args.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
-import { checkFaeArguments } from '../agent-tools/check-fae-arguments.js';
-import { groupedCall, groupOfOp, type GroupedCall } from '../agent-tools/tool-groups.js';
-import { validateArguments, type ToolValues } from '../agent-tools/validate-arguments.js';
-import { decodeArguments } from './decode-arguments.js';
+import type { Args } from './read-args.js';
+import { BUILTIN_NAMES } from './builtin-schemas.js';
+import { checkFaeArguments } from './check-fae-arguments.js';
+import { groupedCall, groupOfOp, type GroupedCall } from './tool-groups.js';
+import { validateArguments, type ToolValues } from './validate-arguments.js';
+import { decodeArguments } from '../encoding/decode-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 
 interface Decoding {

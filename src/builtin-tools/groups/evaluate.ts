@@ -3,7 +3,7 @@
  * daemon allows), its outcome arriving later as a notice.
  */
 import type { BuiltinContext } from '../builtin-context.js';
-import type { ToolValues } from '../validate-arguments.js';
+import type { ToolValues } from '../../agent-tools/validate-arguments.js';
 
 /** Undefined and "#undefined" both mean: no worker name. */
 const workerNameOf = (value: string | undefined): string | undefined =>

@@ -8,9 +8,9 @@ import { E } from '@endo/far';
 import { compactMessage } from '../../mail/compact-message.js';
 import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
-import { TOOLS_DIRECTORY } from '../fae-tool-registry.js';
-import { BUILTIN_NAMES } from '../builtin-schemas.js';
-import type { ToolValues } from '../validate-arguments.js';
+import { TOOLS_DIRECTORY } from '../../agent-tools/fae-tool-registry.js';
+import { BUILTIN_NAMES } from '../../agent-tools/builtin-schemas.js';
+import type { ToolValues } from '../../agent-tools/validate-arguments.js';
 
 /**
  * A mailed tool that cannot be offered leaves tools/ again, and whoever

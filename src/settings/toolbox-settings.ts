@@ -5,7 +5,7 @@
  * the budget (LAL_TOOLS_ALWAYS, as Claude Code's `alwaysLoad`).
  */
 import type { Env } from '../../providers/types.js';
-import { readPositiveInteger } from '../config/read-positive-integer.js';
+import { readPositiveInteger } from './read-positive-integer.js';
 
 export interface ToolboxSettings {
   /** Tokens of the tools' schemas (three characters a token) offered before deferring. */

@@ -5,7 +5,7 @@
  * its special names are written in, and evaluate says who approves code there.
  */
 import type { ToolSchema } from '../../providers/types.js';
-import type { DaemonAdapter } from './daemon-adapter.js';
+import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
 import { withoutOps } from '../agent-tools/tool-groups.js';
 
 /** What the wording depends on: the generation and its special names. */

@@ -4,7 +4,7 @@
  * locators and ids of the raw envelopes.
  */
 import { E } from '@endo/far';
-import { packageText, type MessageRecord } from '../mail/message-record.js';
+import { packageText, type MessageRecord } from './message-record.js';
 
 interface Revision {
   envelope?: MessageRecord;

@@ -9,10 +9,19 @@ import type { Origin } from '../asks/proposal-tracker.js';
 import type { Facet } from '../parties/facets.js';
 import type { RecallResult } from '../recall/search-history.js';
 import type { WakeUps } from '../schedule/wake-ups.js';
-import type { ToolRegistry } from './fae-tool-registry.js';
-import type { ToolGivers } from './tool-givers.js';
+import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
+import type { ToolGivers } from '../agent-tools/tool-givers.js';
 import type { MarkForHost } from '../policy/model-words.js';
-import type { MakeHelper } from '../helpers/helpers.js';
+
+/** What the `helper` op reads (src/agent-tools/builtin-schemas.ts). */
+interface HelperAsk {
+  task: string;
+  /** Tool, op and pet names, and budget items ("5 calls", "90s": ./helper-budget.ts). */
+  grant: readonly string[];
+}
+
+/** Makes a helper for one turn's (or one helper's) model (src/helpers/helpers.ts makes it). */
+export type MakeHelper = (ask: HelperAsk) => Promise<Readonly<Record<string, unknown>>>;
 
 export interface BuiltinContext {
   powers: PowersRef;

@@ -3,7 +3,7 @@
  * union the records of ./builtin-schemas.ts make), with the values its
  * arguments were validated into (./validate-arguments.ts); the longer ops'
  * code is in ./groups/. A grouped call
- * runs the op its decoding resolved (src/encoding/decode-call.ts), the one
+ * runs the op its decoding resolved (src/agent-tools/decode-call.ts), the one
  * the policy judged, whether it was called as the group or by the op's
  * former tool name (`list`, `dismiss`). Errors of a grouped op name the op,
  * and an error about a name that does not exist says what would have been
@@ -17,11 +17,11 @@ import { runEvaluate } from './groups/evaluate.js';
 import { adoptTool, listMessages, requestValue } from './groups/mail.js';
 import { runMessageTool } from './groups/messages.js';
 import { inspectCapability, listNames, makeDirectory } from './groups/names.js';
-import { type BuiltinOp } from './builtin-schemas.js';
-import { readMessageHistory } from '../daemon/message-history.js';
+import { type BuiltinOp } from '../agent-tools/builtin-schemas.js';
+import { readMessageHistory } from '../mail/message-history.js';
 import { readScheduleArgs } from '../schedule/wake-ups.js';
-import { isGroup, TOOL_GROUPS, type GroupedCall } from './tool-groups.js';
-import type { ToolValues } from './validate-arguments.js';
+import { isGroup, TOOL_GROUPS, type GroupedCall } from '../agent-tools/tool-groups.js';
+import type { ToolValues } from '../agent-tools/validate-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 
 // eslint-disable-next-line @endo/harden-exports -- a type: nothing at run time to harden

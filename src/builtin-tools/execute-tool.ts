@@ -1,0 +1,30 @@
+/**
+ * Runs one decoded call for the turn's loop (src/loop/run-tool-call.ts takes it as its
+ * `execute`): a built-in through the dispatch's one switch (./dispatch-builtin-tool.ts), a
+ * FaeTool the turn holds through its far reference, and a name that is neither gets the
+ * tools the request offered and the nearest of them.
+ */
+import { E } from '@endo/far';
+import type { DecodedCall } from '../agent-tools/decode-call.js';
+import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { closestNames } from '../../providers/closest-names.js';
+import { quoteList } from './explain-failure.js';
+import { dispatchBuiltinTool, type BuiltinContext } from './dispatch-builtin-tool.js';
+
+export const executeTool = async (
+  { call, values, grouped }: DecodedCall,
+  context: BuiltinContext,
+  offered: readonly string[],
+): Promise<unknown> => {
+  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, values, grouped, context);
+  const dynamic = context.tools.find(call.name);
+  if (dynamic === undefined) {
+    // The request's own list: a tool the policy withholds is not named to the model.
+    const near = closestNames(call.name, offered);
+    throw new Error(
+      `Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}${near.length === 0 ? '' : `; the nearest to "${call.name}": ${quoteList(near)}`}`,
+    );
+  }
+  return E(dynamic.tool).execute(values);
+};
+harden(executeTool);
