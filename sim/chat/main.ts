@@ -45,7 +45,11 @@ const main = async (): Promise<void> => {
     persona,
     folderName: stateNameFor(persona, demo),
     fresh,
-    powers: () => session?.mailHost.guest(session.guestName).powers,
+    profile: newest ? 'newest' : 'f0a46042a',
+    session: () =>
+      session === undefined
+        ? undefined
+        : { mailHost: session.mailHost, powers: session.mailHost.guest(session.guestName).powers },
     report: problem => screen.print('error', problem),
   });
 
@@ -71,6 +75,7 @@ const main = async (): Promise<void> => {
       state.see(event);
     },
     restore: state.restore,
+    daemon: state.daemon,
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,

@@ -8,6 +8,8 @@ import type { AgentEvent } from '../../src/loop/agent-events.js';
 import { describeError } from '../../providers/describe-error.js';
 import { openAgentLog } from './agent-log-file.js';
 import { makeKeptStore } from './kept-store.js';
+import { makeKeptDaemon } from './kept-daemon.js';
+import type { DaemonProfile, MailHost } from '../mail-host/index.js';
 import { makeStateFolder, stateFolderFor } from './state-folder.js';
 
 /** The agent writes its memory just after a turn: it is kept a moment later. */
@@ -24,29 +26,42 @@ export const openRunState = (options: {
   /** The state folder's own name (the persona's, or its demo's). */
   folderName: string;
   fresh: boolean;
-  /** The guest's powers, once the session is there. */
-  powers: () => StorePowers | undefined;
+  /** The daemon generation played (each keeps an identity of its own). */
+  profile: DaemonProfile;
+  /** The daemon and the guest's powers, once the session is there. */
+  session: () => { mailHost: MailHost; powers: StorePowers } | undefined;
   report: (problem: string) => void;
 }) => {
   const folder = makeStateFolder(stateFolderFor(options.processEnv, options.folderName));
   const kept = makeKeptStore(folder);
+  const daemon = makeKeptDaemon(folder, options.fresh);
   const log = openAgentLog(folder, options.settings);
   let turnFailed = false;
   let timer: NodeJS.Timeout | undefined;
 
   const save = async (): Promise<void> => {
     clearTimeout(timer);
-    const powers = options.powers();
-    if (powers === undefined) return;
-    await kept.save(powers).catch((error: unknown) => {
+    const session = options.session();
+    if (session === undefined) return;
+    await kept.save(session.powers).catch((error: unknown) => {
       options.report(`could not keep the conversation in ${kept.path}: ${describeError(error)}`);
     });
+    try {
+      daemon.save(options.profile, session.mailHost);
+    } catch (error) {
+      options.report(`could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`);
+    }
   };
 
   return {
     log,
     /** The line that names the folder and the log. */
     intro: `${options.persona}'s state is kept in ${folder} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path ?? `not written (${log.why})`}. /help lists the commands.`,
+    /** The daemon to start: the one earlier runs were, unless `--fresh`. */
+    daemon: {
+      identity: daemon.identity(options.profile),
+      started: (mailHost: MailHost) => daemon.started(options.profile, mailHost),
+    },
     restore: async (powers: StorePowers): Promise<void> => {
       if (!options.fresh) await kept.restore(powers);
     },

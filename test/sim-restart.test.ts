@@ -1,0 +1,42 @@
+/**
+ * `npm start` run again on the same state folder is the same daemon, as
+ * the real daemon is after `endo restart` (docs/behaviour.md 10.1): the
+ * HOST is the HOST the agent served before, not a stranger "on another
+ * daemon"; message numbers go on from where they were, so a number the
+ * agent recalls names one message only.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+/** The numbers of the agent's lines a run printed (`#5 lal › …`). */
+const numbersShown = (stdout: string): number[] =>
+  [...stdout.matchAll(/^#(\d+) lal ›/gm)].map(match => Number(match[1]));
+
+describe('npm start run again on the same state folder', () => {
+  it('keeps the HOST one sender and numbers messages on from the last run', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo'], state, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(first.code).toBe(0);
+    const second = await runSim(['--demo'], state, input => {
+      input.write('ping\n/status\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const served = second.stdout.slice(second.stdout.indexOf('Senders served:'));
+    expect(served).toMatch(/^- HOST: 2 turns/m);
+    expect(served).not.toContain('another daemon');
+    // Every number of the second run comes after every number of the first.
+    expect(Math.min(...numbersShown(second.stdout))).toBeGreaterThan(
+      Math.max(...numbersShown(first.stdout)),
+    );
+    expect(second.stdout).toMatch(/→ reply #\d+ "pong" ✓/);
+  });
+});
