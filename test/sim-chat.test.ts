@@ -36,6 +36,7 @@ const modelScript = (request: NormalizedRequest): ScriptedReply => {
         { name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } },
       ],
     };
+  if (told.startsWith('REJECTED')) return { text: `Not run: ${told.split('\n')[0]}` };
   if (told.includes('make a box'))
     return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
   if (told.includes('GRANTED')) {
@@ -164,6 +165,24 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
     expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
     expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
+  });
+
+  it('/dismiss all refuses a proposal still waiting, so the agent hears it will not run', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('what is 6 * 7?\n');
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(() => {
+        input.write('/dismiss all\n');
+        void input.waitFor(/lal › Not run:/).then(() => input.end());
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const number = /eval-proposal #(\d+)\):/.exec(run.stdout)?.[1];
+    expect(run.stdout).toMatch(
+      new RegExp(`^dismissed every message \\(#${number} refused: lal is told\\)$`, 'm'),
+    );
+    expect(run.stdout).toMatch(/^#\d+ lal › Not run: REJECTED.*The host dismissed it without an answer/m);
   });
 
   it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {

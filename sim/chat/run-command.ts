@@ -57,6 +57,21 @@ const dismissAnswered = async (
   await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
 };
 
+/** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
+const DISMISSED = 'The host dismissed it without an answer';
+
+/**
+ * A proposal or approval request dismissed unanswered is refused first, so
+ * the agent hears that it will not run (and tells whoever asked), as it
+ * would hear a rejection; a dismissal alone would leave it waiting.
+ */
+const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigint) => {
+  const kind = inbox.pendingKind(number);
+  inbox.forget(number);
+  if (kind === 'approval') await E(session.mailHost.host).reject(number, DISMISSED);
+  else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
+};
+
 const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
   const { host } = session.mailHost;
   const messages = await E(host).listMessages();
@@ -76,7 +91,9 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
             .join('')
         : message.type === 'request'
           ? `request: ${message.description}`
-          : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
+          : message.type === 'eval-proposal-reviewer'
+            ? `asks to run code: ${message.source}`
+            : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
   }
 };
@@ -179,22 +196,35 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', `sent a counter-proposal for #${command.number}`);
       await dismissAnswered(context, command.number);
       return;
-    case 'dismiss':
+    case 'dismiss': {
+      const refused =
+        command.number === 'all'
+          ? inbox.pendingProposals()
+          : inbox.pendingKind(command.number) === undefined
+            ? []
+            : [command.number];
       if (command.number === 'all') {
+        for (const number of inbox.pendingProposals()) await refuseDismissed(context, number);
         await E(host).dismissAll();
-        for (const number of inbox.pendingProposals()) inbox.forget(number);
       } else {
         const messages = await E(host).listMessages();
         if (!messages.some(message => message.number === command.number))
           throw notActionable(command.number, 'a message');
+        if (inbox.pendingKind(command.number) !== undefined)
+          await refuseDismissed(context, command.number);
         await E(host).dismiss(command.number);
         inbox.forget(command.number);
       }
       screen.print(
         'note',
         command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
+        // Said only when a proposal or request was among them: the agent is told it was refused.
+        ...(refused.length === 0
+          ? []
+          : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
       );
       return;
+    }
     case 'schedules':
     case 'helpers':
       screen.print('note', await controllerSays(session.caplet.value, command));
