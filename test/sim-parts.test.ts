@@ -393,6 +393,28 @@ describe('preflight', () => {
     expect(server.requests.map(request => request.path)).toContain('/v1/models');
   });
 
+  it('LAL_PROVIDER=anthropic without a key, at an OpenAI-compatible server: says in one run that it is not Anthropic', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: () => ({ text: '' }) });
+    const host = server.url.replace(/\/v1$/, '');
+    const said = await checkModelServer({ LAL_HOST: host, LAL_PROVIDER: 'anthropic' });
+    expect(said).toEqual({
+      ok: false,
+      line: `${host} is not Anthropic's API (its model list is an OpenAI-compatible one) — set LAL_PROVIDER=openai and LAL_HOST to ${host}/v1.`,
+    });
+    // At Anthropic's API itself (it refuses the placeholder), the key is what is missing.
+    await server.close();
+    server = await startModelServer({
+      protocol: 'anthropic',
+      reply: () => ({ text: '' }),
+      apiKey: 'right-key-123',
+    });
+    const anthropic = await checkModelServer({ LAL_HOST: server.url, LAL_PROVIDER: 'anthropic' });
+    expect(anthropic).toMatchObject({
+      ok: false,
+      line: expect.stringMatching(/^LAL_AUTH_TOKEN is required for Anthropic/),
+    });
+  });
+
   it('turns a configuration error into one line', async () => {
     expect(await checkModelServer({ LAL_HOST: 'localhost:11434' })).toEqual({
       ok: false,
