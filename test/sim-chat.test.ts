@@ -182,7 +182,9 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(
       new RegExp(`^dismissed every message \\(#${number} refused: lal is told\\)$`, 'm'),
     );
-    expect(run.stdout).toMatch(/^#\d+ lal › Not run: REJECTED.*The host dismissed it without an answer/m);
+    expect(run.stdout).toMatch(
+      /^#\d+ lal › Not run: REJECTED.*The host dismissed it without an answer/m,
+    );
   });
 
   it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {

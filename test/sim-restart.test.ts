@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
@@ -38,5 +39,21 @@ describe('npm start run again on the same state folder', () => {
       Math.max(...numbersShown(first.stdout)),
     );
     expect(second.stdout).toMatch(/→ reply #\d+ "pong" ✓/);
+  });
+});
+
+describe('npm start on a terminal, run again', () => {
+  it('finds last run’s lines with the up arrow (the input history is kept in the state folder)', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') };
+    await runSimOnTty(['--demo'], state, [
+      { after: /Lal agent ready/, keys: 'say kept-line-4521\r' },
+      { after: /turn over/, keys: '/quit\r' },
+    ]);
+    const second = await runSimOnTty(['--demo'], state, [
+      // The up arrow brings back the last line typed before, /quit; twice, the one before it.
+      { after: /Lal agent ready/, keys: '\x1b[A\x1b[A\r' },
+      { after: /turn over/, keys: '/quit\r' },
+    ]);
+    expect(second).toMatch(/You said "say kept-line-4521"/);
   });
 });

@@ -20,6 +20,7 @@ import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
+import { HISTORY_SIZE } from './input-history.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -120,9 +121,28 @@ const main = async (): Promise<void> => {
   };
   const readline = createInterface({
     input: process.stdin,
-    ...(tty ? { output: process.stdout, prompt: PROMPT } : {}),
+    ...(tty
+      ? {
+          output: process.stdout,
+          prompt: PROMPT,
+          history: state.history.load(),
+          historySize: HISTORY_SIZE,
+          removeHistoryDuplicates: true,
+        }
+      : {}),
     terminal: tty,
   });
+  if (tty)
+    readline.on('history', (lines: string[]) => {
+      try {
+        state.history.save(lines);
+      } catch (error) {
+        screen.print(
+          'error',
+          `could not keep what you typed in ${state.history.path}: ${describeError(error)}`,
+        );
+      }
+    });
 
   const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
 

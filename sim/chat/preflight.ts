@@ -32,7 +32,11 @@ const withoutKey = async (
 ): Promise<string | undefined> => {
   let config: ProviderConfig;
   try {
-    config = readProviderConfig({ ...env, LAL_AUTH_TOKEN: KEY_PLACEHOLDER, LAL_AUTH_TOKEN_FILE: '' });
+    config = readProviderConfig({
+      ...env,
+      LAL_AUTH_TOKEN: KEY_PLACEHOLDER,
+      LAL_AUTH_TOKEN_FILE: '',
+    });
   } catch {
     return undefined;
   }

@@ -221,7 +221,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         // Said only when a proposal or request was among them: the agent is told it was refused.
         ...(refused.length === 0
           ? []
-          : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
+          : [
+              `(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`,
+            ]),
       );
       return;
     }

@@ -9,6 +9,7 @@ import { describeError } from '../../providers/describe-error.js';
 import { openAgentLog } from './agent-log-file.js';
 import { makeKeptStore } from './kept-store.js';
 import { makeKeptDaemon } from './kept-daemon.js';
+import { makeInputHistory } from './input-history.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
 import { makeStateFolder, stateFolderFor } from './state-folder.js';
 
@@ -49,12 +50,16 @@ export const openRunState = (options: {
     try {
       daemon.save(options.profile, session.mailHost);
     } catch (error) {
-      options.report(`could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`);
+      options.report(
+        `could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`,
+      );
     }
   };
 
   return {
     log,
+    /** The lines typed at the prompt, kept between runs. */
+    history: makeInputHistory(folder, options.fresh),
     /** The line that names the folder and the log. */
     intro: `${options.persona}'s state is kept in ${folder} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path ?? `not written (${log.why})`}. /help lists the commands.`,
     /** The daemon to start: the one earlier runs were, unless `--fresh`. */
