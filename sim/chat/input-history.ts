@@ -32,3 +32,4 @@ export const makeInputHistory = (folder: string, fresh: boolean) => {
   });
 };
 harden(makeInputHistory);
+export type InputHistory = ReturnType<typeof makeInputHistory>;

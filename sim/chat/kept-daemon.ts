@@ -78,4 +78,3 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
   };
 };
 harden(makeKeptDaemon);
-export type KeptDaemon = ReturnType<typeof makeKeptDaemon>;

@@ -5,9 +5,8 @@
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
-import { createInterface } from 'node:readline';
 import { capletEnv } from './dotenv.js';
-import { makePlainScreen, makeTtyScreen, PROMPT, type Screen } from './screen.js';
+import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
 import { openRunState } from './run-state.js';
@@ -20,7 +19,7 @@ import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
-import { HISTORY_SIZE } from './input-history.js';
+import { openReadline } from './read-lines.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -119,30 +118,7 @@ const main = async (): Promise<void> => {
     cwd,
     quit: () => void leave(0),
   };
-  const readline = createInterface({
-    input: process.stdin,
-    ...(tty
-      ? {
-          output: process.stdout,
-          prompt: PROMPT,
-          history: state.history.load(),
-          historySize: HISTORY_SIZE,
-          removeHistoryDuplicates: true,
-        }
-      : {}),
-    terminal: tty,
-  });
-  if (tty)
-    readline.on('history', (lines: string[]) => {
-      try {
-        state.history.save(lines);
-      } catch (error) {
-        screen.print(
-          'error',
-          `could not keep what you typed in ${state.history.path}: ${describeError(error)}`,
-        );
-      }
-    });
+  const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
   const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
 

@@ -72,6 +72,37 @@ const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigin
   else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
 };
 
+/** `/dismiss n|all`: what waits for an answer is refused first (its agent told), then dismissed. */
+const dismiss = async (number: bigint | 'all', context: CommandContext): Promise<void> => {
+  const { session, screen, inbox } = context;
+  const { host } = session.mailHost;
+  const refused =
+    number === 'all'
+      ? inbox.pendingProposals()
+      : inbox.pendingKind(number) === undefined
+        ? []
+        : [number];
+  if (number !== 'all') {
+    const messages = await E(host).listMessages();
+    if (!messages.some(message => message.number === number))
+      throw notActionable(number, 'a message');
+  }
+  for (const each of refused) await refuseDismissed(context, each);
+  if (number === 'all') await E(host).dismissAll();
+  else {
+    await E(host).dismiss(number);
+    inbox.forget(number);
+  }
+  screen.print(
+    'note',
+    number === 'all' ? 'dismissed every message' : `dismissed #${number}`,
+    // Said only when a proposal or request was among them: the agent is told it was refused.
+    ...(refused.length === 0
+      ? []
+      : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
+  );
+};
+
 const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
   const { host } = session.mailHost;
   const messages = await E(host).listMessages();
@@ -196,37 +227,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', `sent a counter-proposal for #${command.number}`);
       await dismissAnswered(context, command.number);
       return;
-    case 'dismiss': {
-      const refused =
-        command.number === 'all'
-          ? inbox.pendingProposals()
-          : inbox.pendingKind(command.number) === undefined
-            ? []
-            : [command.number];
-      if (command.number === 'all') {
-        for (const number of inbox.pendingProposals()) await refuseDismissed(context, number);
-        await E(host).dismissAll();
-      } else {
-        const messages = await E(host).listMessages();
-        if (!messages.some(message => message.number === command.number))
-          throw notActionable(command.number, 'a message');
-        if (inbox.pendingKind(command.number) !== undefined)
-          await refuseDismissed(context, command.number);
-        await E(host).dismiss(command.number);
-        inbox.forget(command.number);
-      }
-      screen.print(
-        'note',
-        command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
-        // Said only when a proposal or request was among them: the agent is told it was refused.
-        ...(refused.length === 0
-          ? []
-          : [
-              `(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`,
-            ]),
-      );
+    case 'dismiss':
+      await dismiss(command.number, context);
       return;
-    }
     case 'schedules':
     case 'helpers':
       screen.print('note', await controllerSays(session.caplet.value, command));
