@@ -37,6 +37,8 @@ export const COMMAND_HELP = [
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
   '                             (default: the latest pending one)',
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',
+  '  y, n, a                    while a tool call waits for approval: yes, no, or always for that tool',
+  '                             (kept in the state folder; --yes lets runCommand and the file tools act unasked)',
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',
   "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",

@@ -20,6 +20,7 @@ import { runPipedChat } from './piped-chat.js';
 import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
+import { approveRequest } from './answer-approval.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -30,7 +31,7 @@ const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, m
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
   const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
-  const { persona, verbose, fresh, demo, newest } = args;
+  const { persona, verbose, fresh, demo, newest, yes } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -65,7 +66,7 @@ const main = async (): Promise<void> => {
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
-    env: capletEnv(settings),
+    env: capletEnv(state.approvals.settingsFor(settings, yes)),
     log: line => {
       state.log.write(line);
       if (verbose) screen.print('log', `  ${line}`);
@@ -83,6 +84,8 @@ const main = async (): Promise<void> => {
     screen,
     presenter,
     report: problem => screen.print('error', problem),
+    alwaysAllowed: tool => state.approvals.isAlways(tool),
+    approve: number => approveRequest(session.mailHost.host, number),
   });
 
   let leaving = false;
@@ -116,6 +119,7 @@ const main = async (): Promise<void> => {
     inbox,
     presenter,
     cwd,
+    approvals: state.approvals,
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));

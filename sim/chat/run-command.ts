@@ -14,6 +14,8 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
+import { answerAtPrompt, approveRequest } from './answer-approval.js';
+import type { Approvals } from './approvals.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
@@ -27,6 +29,8 @@ export interface CommandContext {
   inbox: HostInbox;
   presenter: Presenter;
   cwd: string;
+  /** The tools the person answered "always" for (./approvals.ts). */
+  approvals: Approvals;
   quit: () => void;
 }
 
@@ -151,6 +155,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'message':
       context.presenter.touch();
+      // While a tool call waits for approval, y, n or a answers it.
+      if (await answerAtPrompt(command.text, { host, inbox, approvals: context.approvals, screen }))
+        return;
       await E(host).send(session.guestName, [command.text], [], []);
       return;
     case 'help':
@@ -163,7 +170,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       // help() without its first paragraph (the methods): the sections of the agent's state.
       const help = (await E(session.caplet.value as AgentControls).help()).split('\n\n');
       const said = help.slice(1).join('\n\n');
-      screen.print('note', said === '' ? 'Nothing to report yet.' : said);
+      screen.print(
+        'note',
+        `${said === '' ? 'Nothing to report yet.' : said}\n${context.approvals.describe()}`,
+      );
       return;
     }
     case 'memory': {
@@ -194,11 +204,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
       if (inbox.pendingKind(number) === 'approval') {
-        // Resolving the request, with any value, is the approval.
-        await E(host).storeValue(harden('approved'), 'approved');
-        await E(host).resolve(number, 'approved');
+        inbox.forget(number);
+        await approveRequest(host, number);
         screen.print('note', `approved #${number}`);
-        await dismissAnswered(context, number);
         return;
       }
       const result = await E(host).grantEvaluate(number);

@@ -10,6 +10,7 @@ import { openAgentLog } from './agent-log-file.js';
 import { makeKeptStore } from './kept-store.js';
 import { makeKeptDaemon } from './kept-daemon.js';
 import { makeInputHistory } from './input-history.js';
+import { makeApprovals } from './approvals.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
 import { makeStateFolder, stateFolderFor } from './state-folder.js';
 
@@ -58,6 +59,8 @@ export const openRunState = (options: {
 
   return {
     log,
+    /** The tools answered "always" for, kept between runs. */
+    approvals: makeApprovals(folder, options.fresh),
     /** The lines typed at the prompt, kept between runs. */
     history: makeInputHistory(folder, options.fresh),
     /** The line that names the folder and the log. */

@@ -40,6 +40,15 @@ const lastNumber = (text: string): number | undefined => {
   return found === undefined ? undefined : Number(found);
 };
 
+/**
+ * The last message the agent was told of, from its "Message #n from X: "
+ * on: a notice may come before it (an outcome's label kept from an earlier turn).
+ */
+const lastMessage = (told: string): string => {
+  const at = [...told.matchAll(/(?:^|\n)(Message #\d+ from [^:\n]+: )/g)].pop();
+  return at === undefined ? told : told.slice(at.index + at[0].length - at[1]!.length);
+};
+
 /** What the sender wrote: the body after "Message #n from X: ". */
 const bodyOf = (told: string): string =>
   /^Message #\d+ from [^:]+: ([\s\S]*)$/.exec(told)?.[1] ?? told;
@@ -78,9 +87,10 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const granted = /(?:^|\n)GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
-  const other = /(?:^|\n)((?:REJECTED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(
-    told,
-  );
+  const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
+  if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
+  const other =
+    /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(told);
   if (other === null) return undefined;
   return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };
@@ -126,7 +136,8 @@ const afterWakeUp = (request: NormalizedRequest, told: string): ScriptedReply | 
 };
 
 /** The moves for a message someone sent. */
-const forMessage = (request: NormalizedRequest, told: string): ScriptedReply => {
+const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedReply => {
+  const told = lastMessage(toldWhole);
   const body = bodyOf(told);
   const has = (tool: string) => request.toolNames.includes(tool);
   const scheduled = has('schedule') ? scheduleFor(body) : undefined;
