@@ -5,6 +5,8 @@
  * daemon"; message numbers go on from where they were, so a number the
  * agent recalls names one message only.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
@@ -39,6 +41,31 @@ describe('npm start run again on the same state folder', () => {
       Math.max(...numbersShown(first.stdout)),
     );
     expect(second.stdout).toMatch(/→ reply #\d+ "pong" ✓/);
+  });
+});
+
+describe('npm start run again, with a tool the agent adopted', () => {
+  it('gives the tool back before the agent starts, so it still runs (as the daemon keeps tools/)', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const root = makeTempFolder('root');
+    const flags = ['--demo', '--persona', 'fae', '--yes'];
+    const first = await runSim(flags, state, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/fae › I adopted runCommand/).then(() => input.end());
+    });
+    expect(first.code).toBe(0);
+    const second = await runSim(flags, state, input => {
+      input.write('please run `echo back > back.txt`\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(
+      /^Given back to the agent: the tools it had adopted \(run-command\)\.$/m,
+    );
+    expect(second.stdout).toMatch(/→ runCommand command="echo back > back\.txt" ✓/);
+    expect(second.stdout).not.toMatch(/Unknown tool/);
+    expect(readFileSync(join(root, 'back.txt'), 'utf8')).toBe('back\n');
   });
 });
 

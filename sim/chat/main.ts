@@ -52,6 +52,7 @@ const main = async (): Promise<void> => {
         ? undefined
         : { mailHost: session.mailHost, powers: session.mailHost.guest(session.guestName).powers },
     report: problem => screen.print('error', problem),
+    note: line => screen.print('note', line),
   });
 
   const { config } = preflight;
@@ -120,6 +121,7 @@ const main = async (): Promise<void> => {
     presenter,
     cwd,
     approvals: state.approvals,
+    keptTools: state.tools,
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));

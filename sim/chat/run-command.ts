@@ -16,6 +16,7 @@ import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
 import { answerAtPrompt, approveRequest } from './answer-approval.js';
 import type { Approvals } from './approvals.js';
+import type { KeptTools } from './kept-tools.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
@@ -31,6 +32,8 @@ export interface CommandContext {
   cwd: string;
   /** The tools the person answered "always" for (./approvals.ts). */
   approvals: Approvals;
+  /** The tools attached, kept across runs once adopted (./kept-tools.ts). */
+  keptTools: KeptTools;
   quit: () => void;
 }
 
@@ -188,18 +191,19 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await E(session.caplet.value as AgentControls).forget();
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
-    case 'attach':
-      screen.print(
-        'note',
-        await attachTool({
-          host,
-          guestName: session.guestName,
-          tool: command.tool,
-          folder: command.folder,
-          cwd: context.cwd,
-        }),
-      );
+    case 'attach': {
+      const { attached, said } = await attachTool({
+        host,
+        special: session.mailHost.special,
+        guestName: session.guestName,
+        tool: command.tool,
+        folder: command.folder,
+        cwd: context.cwd,
+      });
+      await context.keptTools.attached(host, attached);
+      screen.print('note', said);
       return;
+    }
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();

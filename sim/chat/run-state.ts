@@ -11,6 +11,7 @@ import { makeKeptStore } from './kept-store.js';
 import { makeKeptDaemon } from './kept-daemon.js';
 import { makeInputHistory } from './input-history.js';
 import { makeApprovals } from './approvals.js';
+import { makeKeptTools, type ToolPowers } from './kept-tools.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
 import { makeStateFolder, stateFolderFor } from './state-folder.js';
 
@@ -31,12 +32,15 @@ export const openRunState = (options: {
   /** The daemon generation played (each keeps an identity of its own). */
   profile: DaemonProfile;
   /** The daemon and the guest's powers, once the session is there. */
-  session: () => { mailHost: MailHost; powers: StorePowers } | undefined;
+  session: () => { mailHost: MailHost; powers: StorePowers & ToolPowers } | undefined;
   report: (problem: string) => void;
+  /** Tells the person something that is no problem. */
+  note: (line: string) => void;
 }) => {
   const folder = makeStateFolder(stateFolderFor(options.processEnv, options.folderName));
   const kept = makeKeptStore(folder);
   const daemon = makeKeptDaemon(folder, options.fresh);
+  const tools = makeKeptTools(folder, options.fresh);
   const log = openAgentLog(folder, options.settings);
   let turnFailed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -47,6 +51,9 @@ export const openRunState = (options: {
     if (session === undefined) return;
     await kept.save(session.powers).catch((error: unknown) => {
       options.report(`could not keep the conversation in ${kept.path}: ${describeError(error)}`);
+    });
+    await tools.save(session.powers).catch((error: unknown) => {
+      options.report(`could not keep the agent's tools in ${tools.path}: ${describeError(error)}`);
     });
     try {
       daemon.save(options.profile, session.mailHost);
@@ -70,8 +77,14 @@ export const openRunState = (options: {
       identity: daemon.identity(options.profile),
       started: (mailHost: MailHost) => daemon.started(options.profile, mailHost),
     },
-    restore: async (powers: StorePowers): Promise<void> => {
-      if (!options.fresh) await kept.restore(powers);
+    /** The tools the HOST attached this run (kept when the agent adopts them). */
+    tools,
+    /** What earlier runs kept, put back before the agent starts; the person told which tools came back. */
+    restore: async (powers: StorePowers & ToolPowers, mailHost: MailHost): Promise<void> => {
+      if (options.fresh) return;
+      await kept.restore(powers);
+      const said = await tools.restore(mailHost.host, mailHost.special, powers);
+      if (said !== undefined) options.note(said);
     },
     see(event: AgentEvent) {
       if (event.kind !== 'turn-end') return;

@@ -41,7 +41,7 @@ export const startSession = async (options: {
   log: (line: string) => void;
   observe: (event: AgentEvent) => void;
   /** Fills the guest's store before the agent starts (what an earlier run kept). */
-  restore?: (guestPowers: GuestPowersOf) => Promise<void>;
+  restore?: (guestPowers: GuestPowersOf, mailHost: MailHost) => Promise<void>;
   /** The daemon generation played: f0a46042a by default, the newest with --newest. */
   profile?: DaemonProfile;
   /**
@@ -59,7 +59,7 @@ export const startSession = async (options: {
   const powersName = `profile-for-${persona}`;
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });
   options.daemon?.started(mailHost);
-  await options.restore?.(mailHost.guest(guestName).powers);
+  await options.restore?.(mailHost.guest(guestName).powers, mailHost);
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, { ...extra, log: options.log, observe: options.observe });
   const resultName = `controller-for-${persona}`;
