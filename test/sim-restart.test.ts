@@ -61,7 +61,7 @@ describe('npm start run again, with a tool the agent adopted', () => {
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(
-      /^Given back to the agent: the tools it had adopted \(run-command\)\.$/m,
+      /^Given back to the agent: the tools it held from your \/attach \(run-command\)\.$/m,
     );
     expect(second.stdout).toMatch(/→ runCommand command="echo back > back\.txt" ✓/);
     expect(second.stdout).not.toMatch(/Unknown tool/);

@@ -9,6 +9,7 @@ import { E } from '@endo/far';
 import {
   exampleToolNames,
   isToolName,
+  mcpBridgeModuleUrl,
   rootedToolNames,
   toolModuleUrl,
   type ToolName,
@@ -28,22 +29,27 @@ const findTool = (given: string): ToolName | undefined => {
   return [...exampleToolNames, ...rootedToolNames].find(name => name.toLowerCase() === plain);
 };
 
-/** What the HOST made for `/attach`: the tool, its root for the rooted ones, its pet name. */
-export interface AttachedTool {
-  tool: ToolName;
-  root: string | undefined;
-  petName: string;
-}
+/**
+ * What the HOST made for `/attach`, under its pet name: one of the tools
+ * (its root for the rooted ones), or an MCP bridge (its settings, ./attach-mcp.ts).
+ */
+export type AttachedTool =
+  | { kind: 'tool'; tool: ToolName; root: string | undefined; petName: string }
+  | { kind: 'mcp'; env: Readonly<Record<string, string>>; petName: string };
 
 /** Checks the tool and its folder; throws with a clear message. */
-const planTool = (given: string, folder: string | undefined, cwd: string): AttachedTool => {
+const planTool = (
+  given: string,
+  folder: string | undefined,
+  cwd: string,
+): Extract<AttachedTool, { kind: 'tool' }> => {
   const tool = findTool(given);
   if (tool === undefined)
     throw Error(`No tool named ${JSON.stringify(given)}; the tools are: ${allToolNames()}`);
   const petName = toolPetName(tool);
   if (!rootedToolNames.includes(tool)) {
     if (folder !== undefined) throw Error(`${tool} takes no folder`);
-    return { tool, root: undefined, petName };
+    return { kind: 'tool', tool, root: undefined, petName };
   }
   if (folder === undefined) throw Error(`${tool} works inside a folder: /attach ${tool} <folder>`);
   const root = resolve(cwd, folder);
@@ -54,19 +60,26 @@ const planTool = (given: string, folder: string | undefined, cwd: string): Attac
     isFolder = false;
   }
   if (!isFolder) throw Error(`${root} is not a folder`);
-  return { tool, root, petName };
+  return { kind: 'tool', tool, root, petName };
 };
 
-/** The HOST makes the tool caplet (as setup-tools does, from its built module) under its pet name. */
+/** The HOST makes the tool caplet or MCP bridge (as setup-tools does, from its built module) under its pet name. */
 export const makeToolCaplet = async (
   host: HostPowers,
   special: { main: string; none: string },
-  { tool, root, petName }: AttachedTool,
+  attached: AttachedTool,
 ): Promise<void> => {
-  await E(host).makeUnconfined(special.main, toolModuleUrl(tool), {
+  const [specifier, env] =
+    attached.kind === 'mcp'
+      ? [mcpBridgeModuleUrl(), attached.env]
+      : [
+          toolModuleUrl(attached.tool),
+          attached.root === undefined ? {} : { FAE_CWD: attached.root },
+        ];
+  await E(host).makeUnconfined(special.main, specifier, {
     powersName: special.none,
-    resultName: petName,
-    env: root === undefined ? {} : { FAE_CWD: root },
+    resultName: attached.petName,
+    env,
   });
 };
 harden(makeToolCaplet);

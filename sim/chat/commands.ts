@@ -34,6 +34,8 @@ export const COMMAND_HELP = [
   "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
   '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
+  "  /attach mcp <name> <command> [args…]   an MCP server's tools, sandboxed (docs/mcp.md), e.g.",
+  '                             /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js',
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
   '                             (default: the latest pending one)',
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',

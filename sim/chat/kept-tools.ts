@@ -20,12 +20,33 @@ const FILE = 'tools.json';
 const VERSION = 1;
 const TOOLS = 'tools';
 
-interface KeptTool {
-  /** Its name in the agent's tools/. */
-  name: string;
-  tool: string;
-  root?: string;
-}
+/** Its name in the agent's tools/, and what it was made from: a tool (and its root), or an MCP bridge's settings. */
+type KeptTool = { name: string } & (
+  { tool: string; root?: string } | { mcp: Record<string, string> }
+);
+
+/** What a kept entry makes again, under its name; undefined for one this version cannot make. */
+const attachedFrom = (kept: KeptTool): AttachedTool | undefined => {
+  if ('mcp' in kept)
+    return typeof kept.mcp === 'object' && kept.mcp !== null
+      ? { kind: 'mcp', env: kept.mcp, petName: kept.name }
+      : undefined;
+  return isToolName(kept.tool)
+    ? { kind: 'tool', tool: kept.tool, root: kept.root, petName: kept.name }
+    : undefined;
+};
+
+/** The entry that makes `tool` again under `name`. */
+const keptFrom = (name: string, tool: AttachedTool): KeptTool =>
+  tool.kind === 'mcp'
+    ? { name, mcp: { ...tool.env } }
+    : { name, tool: tool.tool, ...(tool.root === undefined ? {} : { root: tool.root }) };
+
+/** The folder a tool needs that is gone, if one is. */
+const goneFolder = (tool: AttachedTool): string | undefined => {
+  const folder = tool.kind === 'mcp' ? tool.env.MCP_CWD : tool.root;
+  return folder !== undefined && !isFolder(folder) ? folder : undefined;
+};
 
 export interface ToolPowers {
   has(...path: string[]): unknown;
@@ -56,7 +77,7 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
     const file = JSON.parse(readFileSync(path, 'utf8')) as { version: number; tools: KeptTool[] };
     if (file.version !== VERSION || !Array.isArray(file.tools))
       throw Error(`${path} is not a file this version can read`);
-    return file.tools.filter(kept => typeof kept.name === 'string' && isToolName(kept.tool));
+    return file.tools.filter(kept => typeof kept.name === 'string');
   };
 
   return harden({
@@ -77,31 +98,30 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
       const daemon = await readSetupDaemon(host);
       if (!(await E(guest).has(TOOLS))) await E(guest).makeDirectory(TOOLS);
       const back: string[] = [];
-      const gone: string[] = [];
-      for (const { name, tool, root } of kept) {
-        if (root !== undefined && !isFolder(root)) {
-          gone.push(`${name} (its folder ${root} is gone)`);
+      const missing: string[] = [];
+      for (const entry of kept) {
+        const attached = attachedFrom(entry);
+        const gone = attached === undefined ? undefined : goneFolder(attached);
+        if (attached === undefined || gone !== undefined) {
+          missing.push(
+            `${entry.name} (${gone === undefined ? 'not a tool this version makes' : `its folder ${gone} is gone`})`,
+          );
           continue;
         }
-        const attached: AttachedTool = {
-          tool: tool as AttachedTool['tool'],
-          root,
-          petName: name,
-        };
         await makeToolCaplet(host, special, attached);
         await daemon.storeIdentifier(
           guest,
-          [TOOLS, name],
-          (await E(host).identify(name)) as string,
+          [TOOLS, entry.name],
+          (await E(host).identify(entry.name)) as string,
         );
         await remember(host, attached);
-        back.push(name);
+        back.push(entry.name);
       }
       return [
         back.length === 0
           ? ''
-          : `Given back to the agent: the tools it had adopted (${back.join(', ')}).`,
-        gone.length === 0 ? '' : `Not given back: ${gone.join(', ')}.`,
+          : `Given back to the agent: the tools it held from your /attach (${back.join(', ')}).`,
+        missing.length === 0 ? '' : `Not given back: ${missing.join(', ')}.`,
       ]
         .filter(line => line !== '')
         .join(' ');
@@ -113,12 +133,7 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
       const kept: KeptTool[] = [];
       for (const name of names) {
         const tool = made.get((await E(guest).identify(TOOLS, name)) as string);
-        if (tool !== undefined)
-          kept.push({
-            name,
-            tool: tool.tool,
-            ...(tool.root === undefined ? {} : { root: tool.root }),
-          });
+        if (tool !== undefined) kept.push(keptFrom(name, tool));
       }
       writeFileSync(`${path}.new`, JSON.stringify({ version: VERSION, tools: kept }), {
         mode: 0o600,

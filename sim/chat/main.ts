@@ -9,6 +9,7 @@ import { capletEnv } from './dotenv.js';
 import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
+import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { startSession, type Session } from './session.js';
@@ -64,14 +65,16 @@ const main = async (): Promise<void> => {
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
+  const logLine = (line: string) => {
+    state.log.write(line);
+    if (verbose) screen.print('log', `  ${line}`);
+  };
+  const restoreStderr = divertStderr(logLine);
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
     env: capletEnv(state.approvals.settingsFor(settings, yes)),
-    log: line => {
-      state.log.write(line);
-      if (verbose) screen.print('log', `  ${line}`);
-    },
+    log: logLine,
     observe: event => {
       presenter.observe(event);
       state.see(event);
@@ -105,6 +108,7 @@ const main = async (): Promise<void> => {
       screen.close();
       state.log.close();
       restoreConsole();
+      restoreStderr();
       if (tty) process.stdout.write('\n');
     }
     process.exit(code);
@@ -120,6 +124,7 @@ const main = async (): Promise<void> => {
     inbox,
     presenter,
     cwd,
+    stateFolder: state.folder,
     approvals: state.approvals,
     keptTools: state.tools,
     quit: () => void leave(0),

@@ -6,6 +6,7 @@ import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
+import { attachMcp } from './attach-mcp.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
@@ -30,6 +31,8 @@ export interface CommandContext {
   inbox: HostInbox;
   presenter: Presenter;
   cwd: string;
+  /** The simulator's state folder (an MCP server's own folder is made in it). */
+  stateFolder: string;
   /** The tools the person answered "always" for (./approvals.ts). */
   approvals: Approvals;
   /** The tools attached, kept across runs once adopted (./kept-tools.ts). */
@@ -192,14 +195,24 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
-      const { attached, said } = await attachTool({
-        host,
-        special: session.mailHost.special,
-        guestName: session.guestName,
-        tool: command.tool,
-        folder: command.folder,
-        cwd: context.cwd,
-      });
+      const { attached, said } = await (command.tool.toLowerCase() === 'mcp'
+        ? attachMcp({
+            host,
+            special: session.mailHost.special,
+            guestName: session.guestName,
+            guest: session.mailHost.guest(session.guestName).powers,
+            rest: command.folder ?? '',
+            cwd: context.cwd,
+            stateFolder: context.stateFolder,
+          })
+        : attachTool({
+            host,
+            special: session.mailHost.special,
+            guestName: session.guestName,
+            tool: command.tool,
+            folder: command.folder,
+            cwd: context.cwd,
+          }));
       await context.keptTools.attached(host, attached);
       screen.print('note', said);
       return;

@@ -65,6 +65,7 @@ export const openRunState = (options: {
   };
 
   return {
+    folder,
     log,
     /** The tools answered "always" for, kept between runs. */
     approvals: makeApprovals(folder, options.fresh),
