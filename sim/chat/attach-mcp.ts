@@ -18,9 +18,8 @@ import { describeError } from '../../providers/describe-error.js';
 import type { HostPowers } from '../mail-host/index.js';
 import { makeToolCaplet, type AttachedTool } from './attach-tool.js';
 
-export const MCP_USAGE =
+const MCP_USAGE =
   'Usage: /attach mcp <name> <command> [args…] (a local server, sandboxed) or /attach mcp <name> <url>; e.g. /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js';
-harden(MCP_USAGE);
 
 /** Words as a shell splits them, quotes kept together ("a b" or 'a b'). */
 const wordsOf = (text: string): string[] =>

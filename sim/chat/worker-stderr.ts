@@ -18,7 +18,7 @@ export const divertStderr = (log: (line: string) => void): (() => void) => {
     done?.();
     return true;
   };
-  process.stderr.write = write as typeof process.stderr.write;
+  process.stderr.write = write;
   return () => {
     if (partial !== '') log(partial);
     partial = '';
