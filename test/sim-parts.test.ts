@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs, USAGE } from '../sim/chat/cli-args.js';
 import { capletEnv, loadEnv, parseDotEnv } from '../sim/chat/dotenv.js';
 import { COMMAND_HELP, parseCommand } from '../sim/chat/commands.js';
@@ -151,6 +151,42 @@ describe('a failed tool call in the simulator', () => {
       preview: 'No such message with number "[6n]"',
     });
     expect(printed).toContain('  → dismiss #6 ✗ No such message with number #6');
+  });
+});
+
+describe('turns no message began, in the simulator', () => {
+  it("a wake-up's turn and a helper's say what they are; a helper's turn over line names it", async () => {
+    const printed: string[] = [];
+    const screen: Screen = {
+      tty: false,
+      print: (_kind, ...texts) => void printed.push(texts.join(' ')),
+      status: () => {},
+      attachPrompt: () => {},
+      close: () => {},
+    };
+    const presenter = makePresenter(screen, 'lal');
+    const end = (title: string) =>
+      presenter.observe({
+        kind: 'turn-end',
+        title,
+        stopReason: 'done',
+        modelCalls: 1,
+        usage: { inputTokens: 10, outputTokens: 2 },
+      });
+    presenter.observe({ kind: 'turn-start', title: 'wake-up w1: "stretch"' });
+    end('wake-up w1: "stretch"');
+    presenter.observe({ kind: 'turn-start', title: 'helper h2: "sum the list"' });
+    presenter.observe({ kind: 'turn-start', title: '#5 from HOST: "ping"' });
+    end('helper h2: "sum the list"');
+    end('#5 from HOST: "ping"');
+    await vi.waitFor(() => expect(printed.length).toBeGreaterThanOrEqual(5));
+    expect(printed).toEqual([
+      '  ◦ wake-up w1 (a schedule came due): "stretch"',
+      '  · turn over: 1 model call, 10 in / 2 out tokens',
+      '  ◦ helper h2 at work on "sum the list"',
+      "  · helper h2's turn over: 1 model call, 10 in / 2 out tokens",
+      '  · turn over: 1 model call, 10 in / 2 out tokens',
+    ]);
   });
 });
 
