@@ -43,9 +43,9 @@ import { scriptMain } from './setup/script-main.js';
 import { readEndoLlmEnv } from './setup/endo-llm-env.js';
 import { readSetupDaemon, type SetupDaemon } from './setup/setup-daemon.js';
 import type { SetupHostRef } from './setup/setup-host.js';
+import type { Introspectable } from './src/daemon/remote-objects.js';
 import { planToolCaplets, type ToolSpecifier } from './setup/tool-plans.js';
 import { defaultAgentSpecifier, type SetupOptions } from './setup.js';
-import { describeError } from './providers/describe-error.js';
 
 // eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/tool-plans.ts)
 export { toolPetName } from './setup/tool-plans.js';
@@ -73,20 +73,20 @@ const guestToProvision = (
 
 /** Starts the bridge's server once, so the host learns now (not at Fae's first call) whether it works. */
 const sayMcpTools = async (host: SetupHostRef, petName: string, say: (line: string) => void) => {
-  try {
-    const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
-    const tools = await E(bridge).listTools();
-    const names = await Promise.all(
-      tools.map(
-        async tool =>
-          (await E(tool as { schema(): Promise<{ function: { name: string } }> }).schema()).function
-            .name,
-      ),
+  const bridge = E(host).lookup(petName) as Promise<
+    Introspectable & { check(): Promise<{ tools: string[] } | { problem: string }> }
+  >;
+  // check() never rejects: the CLI's CapTP would print a rejection raw before this warning.
+  if (!(await E(bridge).__getMethodNames__()).includes('check')) {
+    say(
+      `"${petName}" was made by an earlier release and cannot be checked; Fae lists its tools at its next turn`,
     );
-    say(`"${petName}" offers ${names.length} tool(s): ${names.join(', ')}`);
-  } catch (error) {
-    say(`warning: "${petName}" could not list its server's tools: ${describeError(error)}`);
+    return;
   }
+  const checked = await E(bridge).check();
+  if ('problem' in checked)
+    say(`warning: "${petName}" could not list its server's tools: ${checked.problem}`);
+  else say(`"${petName}" offers ${checked.tools.length} tool(s): ${checked.tools.join(', ')}`);
 };
 
 export const makeToolSetup =

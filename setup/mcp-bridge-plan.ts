@@ -15,6 +15,7 @@ import { mcpMadeWith } from '../tools/lib/mcp/mcp-made-with.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import type { SetupHostRef } from './setup-host.js';
 import type { Say } from './say.js';
+import type { Introspectable } from '../src/daemon/remote-objects.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
 
 /** The host's pet name of the bridge to the server named `name`. */
@@ -65,18 +66,17 @@ export const removeChangedBridge = async (
   say: Say,
 ): Promise<void> => {
   if (!(await E(host).has(plan.petName))) return;
-  let had: Record<string, string>;
-  try {
-    const bridge = (await E(host).lookup(plan.petName)) as {
-      madeWith(): Record<string, string>;
-    };
-    had = await E(bridge).madeWith();
-  } catch {
+  const bridge = E(host).lookup(plan.petName) as Promise<
+    Introspectable & { madeWith(): Record<string, string> }
+  >;
+  // Asked first rather than called and caught: the CLI's CapTP prints a rejected call raw.
+  if (!(await E(bridge).__getMethodNames__()).includes('madeWith')) {
     say(
       `"${plan.petName}" cannot say what it was made with (an earlier release): kept as it is; endo remove ${plan.petName} and run this again to make it with these settings`,
     );
     return;
   }
+  const had = await E(bridge).madeWith();
   const wanted = mcpMadeWith(plan.env);
   const changed = [...new Set([...Object.keys(had), ...Object.keys(wanted)])]
     .filter(name => had[name] !== wanted[name])

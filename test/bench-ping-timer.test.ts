@@ -9,7 +9,9 @@
  * is left as it was, and a guest that cannot answer stops the run naming it.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { E } from '@endo/far';
+import { E, Far } from '@endo/far';
+import { makeLoopback } from '@endo/captp';
+import type { Introspectable } from '../src/daemon/remote-objects.js';
 import { DAEMON_PROFILES, makeMailHost } from '../sim/mail-host/index.js';
 import type { DaemonProfile, MailHost } from '../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
@@ -64,10 +66,10 @@ const makeFloor = async (host: MailHost, guest: string, env: Record<string, stri
   await E(host.host).provideGuest(guest, { agentName: `profile-for-${guest}` });
   await E(host.host).makeUnconfined(`worker-${guest}`, floorSource, {
     powersName: `profile-for-${guest}`,
-    resultName: `${guest}-caplet`,
+    resultName: `${guest}-floor`,
     env,
   });
-  floors.push({ host, names: [`${guest}-caplet`] });
+  floors.push({ host, names: [`${guest}-floor`] });
 };
 
 const quick = { pings: 3, gapMs: 0, timeoutMs: 10_000 };
@@ -103,6 +105,68 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
     expect(report).toHaveLength(4);
     expect(report[1]).toMatch(/^ {2}lal {6}median \d+\.\d+ ms, p90 \d+\.\d+ ms, \d+\.\d\d× echo$/);
     expect(report[3]).toMatch(/echo .*1\.00× echo$/);
+  });
+
+  test('run as endo run runs it (in the CLI, over CapTP): no rejected call to print raw, and its dismissals one at a time', async () => {
+    // The CLI's CapTP prints every rejected answer ("Formula does not exist for pet name"), and a
+    // burst of calls fills its socket, each write then waiting on 'drain' (MaxListenersExceededWarning).
+    const host = makeMailHost({ profile });
+    const server = await startPingModel();
+    await start({ host, realProvider: true, env: wireEnv('openai', server.url) });
+    await makeFloor(host, 'echo');
+    const names = await E(host.host as unknown as Introspectable).__getMethodNames__();
+    let inFlight = 0;
+    let most = 0;
+    const dismiss = async (...args: unknown[]) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await (E(host.host).dismiss as (...a: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const counted = Far(
+      'HostPowers',
+      Object.fromEntries(
+        names
+          .filter(name => name !== '__getMethodNames__')
+          .map(name => [
+            name,
+            name === 'dismiss'
+              ? dismiss
+              : (...args: unknown[]) =>
+                  (E(host.host) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(
+                    ...args,
+                  ),
+          ]),
+      ),
+    );
+    const rejections: unknown[] = [];
+    const { makeFar } = makeLoopback(
+      'cli',
+      { onReject: (reason: unknown) => rejections.push(reason) },
+      { onReject: () => {} },
+    );
+    const powers = await makeFar(counted);
+
+    const times = await timePings(powers as unknown as typeof host.host, ['lal', 'echo'], quick);
+
+    expect(times.map(each => each.samples.length)).toEqual([3, 3]);
+    expect(most).toBe(1);
+    expect(rejections).toEqual([]);
+    const left = (await E(host.host).listMessages()).map(textOf);
+    expect(left.filter(text => /ping-\d+/.test(text))).toEqual([]);
+  });
+
+  test('after a daemon restart the floors answer at the first run: the timer wakes each <guest>-floor the daemon did not revive', async () => {
+    const host = makeMailHost({ profile });
+    await makeFloor(host, 'echo');
+    await host.restart();
+
+    const times = await timePings(host.host, ['echo'], { ...quick, timeoutMs: 5_000 });
+
+    expect(times.map(each => each.samples.length)).toEqual([3]);
   });
 
   test('a floor whose model fails stops the run, naming the floor and why', async () => {
@@ -168,7 +232,7 @@ test('a floor refuses settings it cannot follow, naming them', async () => {
     await E(host.host).provideGuest(guest, { agentName: `profile-for-${guest}` });
     return E(host.host).makeUnconfined(`worker-${guest}`, floorSource, {
       powersName: `profile-for-${guest}`,
-      resultName: `${guest}-caplet`,
+      resultName: `${guest}-floor`,
       env,
     });
   };

@@ -8,6 +8,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
+import { makeLoopback } from '@endo/captp';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
@@ -153,6 +154,33 @@ describe('setup-tools with MCP_NAME', () => {
     const revived = await E(mailHost.host).lookup('mcp-files');
     const listed = await E(revived as { listTools(): Promise<unknown[]> }).listTools();
     expect(listed).toHaveLength(14);
+  });
+
+  it('a server that cannot start is one warning line, with no rejected call for the CLI to print raw', async () => {
+    // `endo run` runs the script in the CLI, whose CapTP prints every rejected answer it gets
+    // ("CapTP cli exception: RemoteError(…)#1 …" with a stack), handled or not.
+    const mailHost = makeMailHost();
+    const rejections: unknown[] = [];
+    const { makeFar } = makeLoopback(
+      'cli',
+      { onReject: (reason: unknown) => rejections.push(reason) },
+      { onReject: () => {} },
+    );
+    const host = await makeFar(mailHost.host);
+    const folder = makeTempDir('setup-mcp-gone');
+    folders.push(folder);
+    stubMcpEnv({
+      MCP_NAME: 'gone',
+      MCP_COMMAND: path.join(folder, 'no-such-server'),
+      MCP_CWD: folder,
+      MCP_UNSANDBOXED: '1',
+    });
+    const output = captureOutput();
+    await setupTools(output.say)(host);
+    expect(output.text()).toMatch(
+      /^warning: "mcp-gone" could not list its server's tools: mcp: could not connect to the MCP server "gone": .+$/m,
+    );
+    expect(rejections).toEqual([]);
   });
 
   it('refuses bad MCP settings before making anything, naming the variable', async () => {

@@ -55,6 +55,18 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told('Message #3 from HOST: ping', []))).toEqual({ text: 'pong' });
   });
 
+  it('answers a ping with more words as the ping timer and the guide read it: pong: <the message>', () => {
+    // bench/real-daemon/ping-words.ts reads `pong: ping-<n>`; docs/daemon-guide.md shows `pong: ping after the restart`.
+    expect(demoModel(told('Message #4 from HOST: ping-922221068'))).toEqual({
+      toolCalls: [
+        { name: 'reply', arguments: { messageNumber: 4, strings: ['pong: ping-922221068'] } },
+      ],
+    });
+    expect(demoModel(told('Message #9 from HOST: ping after the restart', []))).toEqual({
+      text: 'pong: ping after the restart',
+    });
+  });
+
   it('schedules a reminder or a recurring check, and says the note when its wake-up comes', () => {
     const tools = ['reply', 'send', 'schedule'];
     expect(

@@ -30,6 +30,11 @@ export const McpBridgeInterface = M.interface('McpBridge', {
   /** The FaeTool the model calls by this name, if the server offers it. */
   tool: M.call(M.string()).returns(M.promise()),
   help: M.call().returns(M.string()),
+  /**
+   * The names of the tools its server offers, or why it cannot say: never a rejection, since
+   * setup asks from the CLI, whose CapTP prints every rejected answer raw.
+   */
+  check: M.call().returns(M.promise()),
   /** Its MCP settings, no secret: setup compares them when run again (docs/mcp.md). */
   madeWith: M.call().returns(M.recordOf(M.string(), M.string())),
 });
@@ -126,6 +131,14 @@ export const makeMcpBridge = (
       if (found === undefined)
         throw Error(`mcp: the MCP server "${name}" offers no tool "${toolName}"`);
       return found;
+    },
+    async check() {
+      try {
+        await listTools();
+        return harden({ tools: offered.map(tool => tool.name) });
+      } catch (error) {
+        return harden({ problem: describeError(error) });
+      }
     },
     madeWith() {
       return harden({ ...madeWith });

@@ -53,6 +53,12 @@ const lastMessage = (told: string): string => {
 const bodyOf = (told: string): string =>
   /^Message #\d+ from [^:]+: ([\s\S]*)$/.exec(told)?.[1] ?? told;
 
+/**
+ * A bare "ping" is answered "pong"; a ping with more words, `pong: <the message>`, so a
+ * timer can tell its pings apart (bench/real-daemon/ping-words.ts reads `pong: ping-<n>`).
+ */
+const pongFor = (body: string): string => (/^ping$/i.test(body) ? 'pong' : `pong: ${cut(body)}`);
+
 /** Answers with `text`: a reply to the message when the agent has the tool and a number, else plain text. */
 const answer = (request: NormalizedRequest, told: string, text: string): ScriptedReply => {
   const number = lastNumber(told);
@@ -163,7 +169,7 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   const sum = ARITHMETIC.exec(body)?.[0].trim();
   if (sum !== undefined && has('evaluate'))
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };
-  if (/\bping\b/i.test(body)) return answer(request, told, 'pong');
+  if (/\bping\b/i.test(body)) return answer(request, told, pongFor(body.trim()));
   if (/\b(story|long|stream|essay|explain)\b/i.test(body))
     return { text: LONG_ANSWER, frameGapMs: WORD_GAP_MS };
   if (/^\s*(hello|hi|hey)\b/i.test(body)) return answer(request, told, `Hello! ${DEMO_HELP}`);
