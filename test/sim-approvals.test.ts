@@ -6,7 +6,7 @@
  * kept in the state folder and /status names it; `--yes` runs it unasked.
  * runCommand runs in bubblewrap, as the sandbox tests need.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
@@ -46,23 +46,18 @@ describe('npm start asks before a side-effecting tool acts', () => {
     expect(readFileSync(join(root, 'three.txt'), 'utf8')).toBe('three\n');
     expect(first.stdout).toMatch(/^approved #\d+; runCommand runs without asking from now on/m);
 
-    // The next run remembers "always": /status says so, and a call runs without a question.
-    mkdirSync(join(root, 'again'));
+    // The next run remembers "always" (and has runCommand back): /status says so, and a call runs unasked.
     const second = await runSim(['--demo', '--persona', 'fae'], state, input => {
       input.write('/status\n');
-      input.write(`/attach runCommand ${join(root, 'again')}\n`);
-      void input.waitFor(/I adopted/).then(async () => {
-        input.write('please run `echo four > four.txt`\n');
-        await input.waitFor(/fae › (?:Done|The tool answered): /);
-        input.end();
-      });
+      input.write('please run `echo four > four.txt`\n');
+      void input.waitFor(/fae › (?:Done|The tool answered): /).then(() => input.end());
     });
     expect(second.stderr).toBe('');
     expect(second.stdout).toMatch(
       /^Always allowed \(your answers, kept in .*approvals\.json\): runCommand$/m,
     );
     expect(second.stdout).not.toContain('allow it?');
-    expect(readFileSync(join(root, 'again', 'four.txt'), 'utf8')).toBe('four\n');
+    expect(readFileSync(join(root, 'four.txt'), 'utf8')).toBe('four\n');
   });
 
   it('--yes lets runCommand act unasked, as the daemon does for its HOST', async () => {

@@ -162,7 +162,9 @@ describe('npm start, not on a terminal', () => {
     const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
     expect(number).toBeDefined();
     expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');
-    expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
+    expect(run.stdout).toContain(
+      `allow it? y (yes) · n (no) · a (always for makeDirectory) — or /grant ${number} · /reject ${number} [reason]`,
+    );
     expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
     expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
   });

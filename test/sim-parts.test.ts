@@ -31,11 +31,20 @@ describe('flags', () => {
         fresh: false,
         demo: false,
         newest: false,
+        yes: false,
       },
     });
-    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo'])).toEqual({
+    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo', '--yes'])).toEqual({
       ok: true,
-      args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true, newest: false },
+      args: {
+        persona: 'fae',
+        help: false,
+        verbose: true,
+        fresh: true,
+        demo: true,
+        newest: false,
+        yes: true,
+      },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });
