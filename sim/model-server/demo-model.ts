@@ -166,6 +166,11 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   const command = /`([^`]+)`/.exec(body)?.[1];
   if (command !== undefined && has('runCommand'))
     return { toolCalls: [{ name: 'runCommand', arguments: { command } }] };
+  // Past the schema budget the agent's tools wait behind the toolbox (docs/mcp.md): used through it.
+  if (command !== undefined && has('toolbox'))
+    return {
+      toolCalls: [{ name: 'toolbox', arguments: { use: 'runCommand', arguments: { command } } }],
+    };
   const sum = ARITHMETIC.exec(body)?.[0].trim();
   if (sum !== undefined && has('evaluate'))
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };
