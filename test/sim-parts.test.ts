@@ -140,17 +140,22 @@ describe('a streamed reply in the simulator', () => {
   });
 });
 
+/** A presenter on a plain screen whose lines are kept in `printed`. */
+const printingPresenter = () => {
+  const printed: string[] = [];
+  const screen: Screen = {
+    tty: false,
+    print: (_kind, ...texts) => void printed.push(texts.join(' ')),
+    status: () => {},
+    attachPrompt: () => {},
+    close: () => {},
+  };
+  return { printed, presenter: makePresenter(screen, 'lal') };
+};
+
 describe('a failed tool call in the simulator', () => {
   it('shows a message number the daemon quoted as a bigint as #n', () => {
-    const printed: string[] = [];
-    const screen: Screen = {
-      tty: false,
-      print: (_kind, ...texts) => void printed.push(texts.join(' ')),
-      status: () => {},
-      attachPrompt: () => {},
-      close: () => {},
-    };
-    const presenter = makePresenter(screen, 'lal');
+    const { printed, presenter } = printingPresenter();
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
     presenter.observe({ kind: 'tool-call', name: 'dismiss', summary: '{"messageNumber":6}' });
     presenter.observe({
@@ -165,15 +170,7 @@ describe('a failed tool call in the simulator', () => {
 
 describe('turns no message began, in the simulator', () => {
   it("a wake-up's turn and a helper's say what they are; a helper's turn over line names it", async () => {
-    const printed: string[] = [];
-    const screen: Screen = {
-      tty: false,
-      print: (_kind, ...texts) => void printed.push(texts.join(' ')),
-      status: () => {},
-      attachPrompt: () => {},
-      close: () => {},
-    };
-    const presenter = makePresenter(screen, 'lal');
+    const { printed, presenter } = printingPresenter();
     const end = (title: string) =>
       presenter.observe({
         kind: 'turn-end',
