@@ -169,12 +169,12 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
   });
 
-  it('/dismiss all refuses a proposal still waiting, so the agent hears it will not run', async () => {
+  it('/inbox names a waiting proposal for what it is; /dismiss all refuses it, so the agent hears it will not run', async () => {
     server = await startModelServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('what is 6 * 7?\n');
       void input.waitFor(/eval-proposal #(\d+)\):/).then(() => {
-        input.write('/dismiss all\n');
+        input.write('/inbox\n/dismiss all\n');
         void input.waitFor(/lal › Not run:/).then(() => input.end());
       });
     });
@@ -184,6 +184,9 @@ describe('npm start, not on a terminal', () => {
     expect(run.stdout).toMatch(
       new RegExp(`^dismissed every message \\(#${number} refused: lal is told\\)$`, 'm'),
     );
+    // /inbox says what the proposal is, not the daemon's message type.
+    expect(run.stdout).toMatch(new RegExp(`^#${number} lal: asks to run code: 6 \\* 7$`, 'm'));
+    expect(run.stdout).not.toContain('eval-proposal-reviewer');
     expect(run.stdout).toMatch(
       /^#\d+ lal › Not run: REJECTED.*The host dismissed it without an answer/m,
     );
