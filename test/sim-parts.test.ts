@@ -457,6 +457,27 @@ describe('preflight', () => {
     });
   });
 
+  it('nothing set and nothing at the default address: names --demo beside starting Ollama', async () => {
+    const refused = (() =>
+      Promise.reject(
+        Object.assign(new TypeError('fetch failed'), {
+          cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), {
+            code: 'ECONNREFUSED',
+          }),
+        }),
+      )) as unknown as typeof fetch;
+    const said = await checkModelServer({}, refused);
+    expect(said).toEqual({
+      ok: false,
+      line: expect.stringMatching(
+        /^Nothing answers at http:\/\/localhost:11434 .*start Ollama.* Or try it without a model: npm start -- --demo$/,
+      ),
+    });
+    // With LAL_HOST set, the person has a server in mind: no word of the double.
+    const named = await checkModelServer({ LAL_HOST: 'http://127.0.0.1:9' }, refused);
+    expect(named).toMatchObject({ ok: false, line: expect.not.stringContaining('--demo') });
+  });
+
   it('turns a configuration error into one line', async () => {
     expect(await checkModelServer({ LAL_HOST: 'localhost:11434' })).toEqual({
       ok: false,

@@ -13,6 +13,8 @@ export type Preflight =
   { ok: true; config: ProviderConfig; warning?: string } | { ok: false; line: string };
 
 const TIMEOUT_MS = 3_000;
+/** The simulator with its own scripted model double (README, "Try it without a model"). */
+const DEMO_COMMAND = 'npm start -- --demo';
 /** What stands for the missing key while the server is only asked which API it is. */
 const KEY_PLACEHOLDER = 'no-key-set';
 /** Whether a key was given at all (one given but unreadable is its own problem, said as it is). */
@@ -64,7 +66,12 @@ export const checkModelServer = async (
     timeoutMs: TIMEOUT_MS,
     hostFromEnv: (env.LAL_HOST ?? '') !== '',
   });
-  if (!checked.usable) return { ok: false, line: checked.problem ?? 'The model cannot be used.' };
+  if (!checked.usable) {
+    const problem = checked.problem ?? 'The model cannot be used.';
+    // Nothing set and nothing at the default address: most likely a first try, without a model.
+    const first = (env.LAL_HOST ?? '') === '' ? ` Or try it without a model: ${DEMO_COMMAND}` : '';
+    return { ok: false, line: `${problem}${first}` };
+  }
   return checked.problem === undefined
     ? { ok: true, config }
     : { ok: true, config, warning: checked.problem };
