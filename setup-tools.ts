@@ -22,7 +22,8 @@ import { Fail, q } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeToolCaplets } from './setup/make-tool-caplets.js';
 import { planMcpBridge, removeChangedBridge } from './setup/mcp-bridge-plan.js';
-import { mcpBridgeModuleUrl } from './tools/index.js';
+import { mcpBridgeModuleUrl, toolSourceModuleUrl } from './tools/index.js';
+import { planToolSource, readIsolated } from './setup/tool-source-plan.js';
 import { warnWithoutSandbox } from './setup/warn-without-sandbox.js';
 import { readSandboxSettings } from './tools/lib/sandbox/sandbox-settings.js';
 import { assertModuleExists } from './setup/module-specifier.js';
@@ -60,6 +61,8 @@ export interface ToolSetupOptions extends SetupOptions {
   toolSpecifier?: ToolSpecifier;
   /** Where the MCP bridge's module is; the built dist/tools/mcp.js by default. */
   mcpSpecifier?: string;
+  /** Where the tool source caplet's module is; the built dist/tools/tool-source.js by default. */
+  toolSourceSpecifier?: string;
 }
 
 /** The guest to provision, from FAE_GUEST or else LAL_NAME; none when both are unset. */
@@ -71,22 +74,37 @@ const guestToProvision = (
   return undefined;
 };
 
-/** Starts the bridge's server once, so the host learns now (not at Fae's first call) whether it works. */
-const sayMcpTools = async (host: SetupHostRef, petName: string, say: (line: string) => void) => {
-  const bridge = E(host).lookup(petName) as Promise<
-    Introspectable & { check(): Promise<{ tools: string[] } | { problem: string }> }
+/** Tool names said after a source's count; the rest are counted. */
+const NAMES_SAID = 20;
+
+/**
+ * Asks a tool source (the MCP bridge, whose server starts now, or the tool source caplet) what it
+ * offers, so the host learns now, not at Fae's first call, whether it works.
+ */
+const saySourceTools = async (host: SetupHostRef, petName: string, say: (line: string) => void) => {
+  const source = E(host).lookup(petName) as Promise<
+    Introspectable & {
+      check(): Promise<{ tools: string[]; left?: string[] } | { problem: string }>;
+    }
   >;
   // check() never rejects: the CLI's CapTP would print a rejection raw before this warning.
-  if (!(await E(bridge).__getMethodNames__()).includes('check')) {
+  if (!(await E(source).__getMethodNames__()).includes('check')) {
     say(
       `"${petName}" was made by an earlier release and cannot be checked; Fae lists its tools at its next turn`,
     );
     return;
   }
-  const checked = await E(bridge).check();
-  if ('problem' in checked)
+  const checked = await E(source).check();
+  if ('problem' in checked) {
     say(`warning: "${petName}" could not list its server's tools: ${checked.problem}`);
-  else say(`"${petName}" offers ${checked.tools.length} tool(s): ${checked.tools.join(', ')}`);
+    return;
+  }
+  const { tools } = checked;
+  const more = tools.length > NAMES_SAID ? ` and ${tools.length - NAMES_SAID} more` : '';
+  say(
+    `"${petName}" offers ${tools.length} tool(s): ${tools.slice(0, NAMES_SAID).join(', ')}${more}`,
+  );
+  for (const left of checked.left ?? []) say(`warning: "${petName}" does not offer ${left}`);
 };
 
 export const makeToolSetup =
@@ -115,18 +133,35 @@ export const makeToolSetup =
       options.mcpSpecifier ?? mcpBridgeModuleUrl(),
     );
     if (mcpPlan !== undefined) plans.push(mcpPlan);
+    const sourcePlan = planToolSource(
+      { ...env, FAE_CWD: faeCwd },
+      options.cwd ?? process.cwd(),
+      options.toolSourceSpecifier ?? toolSourceModuleUrl(),
+    );
+    if (sourcePlan !== undefined) plans.push(sourcePlan);
+    const isolated = readIsolated(env, plans);
     for (const plan of plans) assertModuleExists(plan.specifier);
     const agentSpecifier =
       names === undefined
         ? undefined
         : assertModuleExists(options.agentSpecifier ?? defaultAgentSpecifier());
 
-    // The tools run beside the agent they are for, in its worker (or one of their own).
+    // The tools run beside the agent they are for, in its worker, but those FAE_TOOL_ISOLATE names.
     const worker = readWorker(env, names?.guestName ?? 'tools', daemon.worker);
     if (mcpPlan !== undefined) await removeChangedBridge(hostPowers, mcpPlan, say);
-    const { created } = await makeToolCaplets(hostPowers, { ...daemon, worker }, plans, say);
+    const { created } = await makeToolCaplets(
+      hostPowers,
+      { ...daemon, worker },
+      plans,
+      say,
+      isolated,
+    );
+    say(
+      `the tools run in "${worker}"${names === undefined ? '' : ', beside the agent'} (FAE_TOOL_ISOLATE=<name> gives one a worker of its own)`,
+    );
     if (faeCwd !== undefined) await warnWithoutSandbox(env, say);
-    if (mcpPlan !== undefined) await sayMcpTools(hostPowers, mcpPlan.petName, say);
+    for (const plan of [mcpPlan, sourcePlan])
+      if (plan !== undefined) await saySourceTools(hostPowers, plan.petName, say);
     if (faeCwd === undefined) {
       say(
         'FAE_CWD is not set, so the file tools and run-command-tool were not made; set FAE_CWD=<directory> to make them, confined to it.',

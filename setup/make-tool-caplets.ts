@@ -7,6 +7,7 @@ import { E } from '@endo/far';
 import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
+import { ownWorker } from './read-setup-env.js';
 
 export interface ToolCapletPlan {
   /** The host's pet name for the tool caplet (`math-tool`). */
@@ -21,11 +22,17 @@ export interface ToolCapletsMade {
   kept: string[];
 }
 
+/**
+ * Each tool is made in `daemon.worker` (the guest's), but those `isolated` names, each made in a
+ * worker of its own, `worker-for-<pet name>`: a process each, so a tool that may crash or hang
+ * its worker takes nothing else down.
+ */
 export const makeToolCaplets = async (
   host: SetupHostRef,
   daemon: SetupDaemon,
   plans: readonly ToolCapletPlan[],
   say: Say,
+  isolated: ReadonlySet<string> = new Set(),
 ): Promise<ToolCapletsMade> => {
   const created: string[] = [];
   const kept: string[] = [];
@@ -38,14 +45,18 @@ export const makeToolCaplets = async (
       );
       continue;
     }
+    const own = isolated.has(plan.petName);
+    const worker = own ? ownWorker(plan.petName) : daemon.worker;
     await E(host).makeUnconfined(
-      daemon.worker,
+      worker,
       plan.specifier,
       harden({ powersName: daemon.none, resultName: plan.petName, env: plan.env }),
     );
     created.push(plan.petName);
     const passed = Object.keys(plan.env);
-    say(`created "${plan.petName}"${passed.length === 0 ? '' : ` (passed ${passed.join(', ')})`}`);
+    say(
+      `created "${plan.petName}"${own ? ` in a worker of its own, "${worker}" (FAE_TOOL_ISOLATE)` : ''}${passed.length === 0 ? '' : ` (passed ${passed.join(', ')})`}`,
+    );
   }
   return { created, kept };
 };

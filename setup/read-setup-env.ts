@@ -70,7 +70,9 @@ harden(readPin);
  * in one of them (a worker the daemon ends) takes no other down (issue 35);
  * the daemon's main worker's name (MAIN, @main) or any other shares one.
  */
-const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
+/** The worker of its own a guest's agent (or an isolated tool, by its pet name) runs in. */
+export const ownWorker = (guestName: string): string => `worker-for-${guestName}`;
+harden(ownWorker);
 
 export const readWorker = (env: SourceEnv, guestName: string, mainWorker: string): string => {
   const raw = (env.LAL_WORKER ?? '').trim();

@@ -30,6 +30,30 @@ const SETUP_ROWS: readonly SettingRow[] = [
     doc: '`setup-tools.js` only: the guest (`fae`) given every tool it makes; without it (or `LAL_NAME`) only the tools are made',
   },
   {
+    env: 'FAE_TOOL_MODULES',
+    default: 'none',
+    read: 'planToolSource (setup/tool-source-plan.ts): comma-separated names or paths',
+    doc: "`setup-tools.js` only: the modules whose FaeTools one tool source caplet offers (`tools/tool-source.ts`, given them as its `TOOL_MODULES`), separated by commas: a built-in tool's name (`math`, `readFile`, …) or a module's path (made absolute), whose `make()` answers a FaeTool or a list of them; the source goes to the guest's `tools/` like any tool, so a hundred tools are one caplet (the daemon guide's \"A Fae with a hundred tools\")",
+  },
+  {
+    env: 'FAE_TOOL_SOURCE',
+    default: '`tool-source`',
+    read: 'planToolSource (setup/tool-source-plan.ts): a pet name',
+    doc: '`setup-tools.js` only: the pet name of that tool source caplet; another name makes another source',
+  },
+  {
+    env: 'FAE_TOOL_ENV',
+    default: 'none',
+    read: 'planToolSource (setup/tool-source-plan.ts): comma-separated names',
+    doc: "`setup-tools.js` only: names of variables passed on to the tool source, whose modules read them (the source's `env`), separated by commas",
+  },
+  {
+    env: 'FAE_TOOL_ISOLATE',
+    default: 'none',
+    read: 'readIsolated (setup/tool-source-plan.ts): comma-separated pet names',
+    doc: "`setup-tools.js` only: tool caplets this run makes (`run-command-tool`, `mcp-files`, `tool-source`, …), separated by commas, each made in a worker of its own (`worker-for-<name>`) rather than the guest's, where the others share the agent's: a process each (some 55 MB), so a tool that crashes or hangs its worker takes no other down",
+  },
+  {
     env: 'LAL_WORKER',
     default: '`worker-for-<guest>`',
     read: 'readWorker (setup/read-setup-env.ts): a pet name',

@@ -3,6 +3,7 @@
  * servers' worth (repository, calendar, mail, files, tickets), each tool
  * with a description that says more than its name.
  */
+import { makeFaeTool } from '../tools/lib/make-fae-tool.js';
 
 const KINDS: readonly [string, string, string][] = [
   ['repo', 'the code repository', 'pull request, branch, commit, review'],
@@ -36,3 +37,31 @@ export const toolboxTools = (count: number): { name: string; description: string
   });
 
 harden(toolboxTools);
+
+/**
+ * The toolbox as a tool module (tools/tool-source.ts's TOOL_MODULES, the
+ * daemon guide's Fae with a hundred tools): tools TOOLBOX_FROM to
+ * TOOLBOX_TO (0 to 120), each answering what it was given.
+ */
+export const make = (
+  _powers: unknown,
+  _context: unknown,
+  options: { env?: Record<string, string> } = {},
+) => {
+  const from = Number(options.env?.TOOLBOX_FROM ?? 0);
+  const to = Number(options.env?.TOOLBOX_TO ?? 120);
+  return harden(
+    toolboxTools(to)
+      .slice(from)
+      .map(({ name, description }) =>
+        makeFaeTool({
+          name,
+          description,
+          parameters: TOOLBOX_TOOL_PARAMETERS,
+          help: `${name}(title)`,
+          run: args => `${name} ran with ${JSON.stringify(args)}`,
+        }),
+      ),
+  );
+};
+harden(make);

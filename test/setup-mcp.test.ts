@@ -12,20 +12,18 @@ import { makeLoopback } from '@endo/captp';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
-import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import {
   agentSource,
   captureOutput,
   startPongModel,
   stubEnv,
+  toolSource,
   waitForText,
 } from './support/setup-harness.js';
 import { filesystemServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 
-const toolSource = (name: ToolName) =>
-  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 const mcpSource = new URL('../tools/mcp.ts', import.meta.url).href;
 
 const folders: string[] = [];

@@ -8,7 +8,6 @@ import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
 import { makeSetup } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
 import {
   agentSource,
@@ -19,13 +18,12 @@ import {
   startPongModel,
   stubEnv,
   textOf,
+  toolSource,
   waitForText,
 } from './support/setup-harness.js';
 
 const SECRET = 'sk-endo-llm-7a6b5c4d3e2f-never-print-me';
 const CLOSED_HOST = 'http://127.0.0.1:9/v1';
-const toolSource = (name: ToolName) =>
-  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 
 const servers: ModelServer[] = [];
 const running: MailHost[] = [];

@@ -14,9 +14,9 @@ import { makeSetup, PASSED_ENV_NAMES } from '../setup.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { pickEnv } from '../setup/passed-env.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
-import { toolModuleFiles, type ToolName } from '../tools/index.js';
 import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
+import { toolSource } from './support/setup-harness.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -26,8 +26,6 @@ type MailHost = ReturnType<typeof makeMailHost>;
 // The sources stand in for the built modules: the mail host imports them, and vitest compiles them.
 const agentSource = new URL('../agent.ts', import.meta.url).href;
 const echoSource = new URL('./support/env-echo-caplet.ts', import.meta.url).href;
-const toolSource = (name: ToolName) =>
-  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 
 const SECRET = 'sk-test-9f8e7d6c5b4a-never-print-me';
 // A loopback port nothing listens on: the agent greets before any model call.

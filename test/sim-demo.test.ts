@@ -73,6 +73,71 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told('Message #9 from HOST: ping after the restart', []))).toEqual({
       text: 'pong: ping after the restart',
     });
+    // After a labelled outcome the message comes last in what the agent tells the model (seen in f0a46042a).
+    const afterOutcome =
+      'outcome (labelled: the outcome h1): [Then, after reading the outcome h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
+    expect(demoModel(told(afterOutcome, []))).toEqual({ text: 'pong: ping again' });
+  });
+
+  it('hands a task to a helper and says what it handed back; finds a tool in the toolbox, then calls it (the daemon guide shows both)', () => {
+    expect(demoModel(told('Message #6 from HOST: ask a helper to list three colours'))).toEqual({
+      toolCalls: [
+        {
+          name: 'mail',
+          arguments: { op: 'helper', description: 'list three colours', grant: ['2 calls'] },
+        },
+      ],
+    });
+    const helperTurn = { ...told('list three colours', ['handBack']) };
+    expect(demoModel(helperTurn)).toEqual({
+      toolCalls: [
+        {
+          name: 'handBack',
+          arguments: {
+            result: 'I worked on "list three colours" (a scripted double does no real work).',
+          },
+        },
+      ],
+    });
+    const done = told(
+      'DONE: helper h1 (task "list three colours", 1 model call) handed back: I worked on it.\nNext: check it, then tell HOST. (message #6)',
+    );
+    expect(demoModel(done)).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 6,
+            strings: [
+              'From my helper: DONE: helper h1 (task "list three colours", 1 model call) handed back: I worked on it.',
+            ],
+          },
+        },
+      ],
+    });
+
+    const ask = 'Message #8 from HOST: use a tool to plan a meeting called "standup"';
+    expect(demoModel(told(ask, ['reply', 'toolbox']))).toEqual({
+      toolCalls: [{ name: 'toolbox', arguments: { find: 'plan a meeting' } }],
+    });
+    const afterFind: NormalizedRequest = {
+      ...told(ask, ['reply', 'toolbox']),
+      messages: [
+        { role: 'user', text: ask },
+        {
+          role: 'tool',
+          text: '{"found":[{"name":"calendar_create_item","description":"Create a meeting in the calendar."}],"of":120}',
+        },
+      ],
+    };
+    expect(demoModel(afterFind)).toEqual({
+      toolCalls: [
+        {
+          name: 'toolbox',
+          arguments: { use: 'calendar_create_item', arguments: { title: 'standup' } },
+        },
+      ],
+    });
   });
 
   it('schedules a reminder or a recurring check, and says the note when its wake-up comes', () => {

@@ -10,12 +10,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
-import { toolModuleFiles, type ToolName } from '../tools/index.js';
-import { agentSource, captureOutput, stubEnv, waitForText } from './support/setup-harness.js';
+import {
+  agentSource,
+  captureOutput,
+  stubEnv,
+  toolSource,
+  waitForText,
+} from './support/setup-harness.js';
 
 const EXAMPLE_TOOLS = ['greet-tool', 'math-tool', 'timestamp-tool'];
-const toolSource = (name: ToolName) =>
-  new URL(`../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 
 const running: MailHost[] = [];
 afterEach(async () => {

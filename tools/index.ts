@@ -60,6 +60,10 @@ export const toolModuleUrl = (name: ToolName): string => {
 };
 harden(toolModuleUrl);
 
+/** The `file://` URL of the tool source caplet (tool-source.ts): the tools of several modules in one caplet. */
+export const toolSourceModuleUrl = (): string => new URL('./tool-source.js', import.meta.url).href;
+harden(toolSourceModuleUrl);
+
 /** The `file://` URL of the MCP bridge caplet (mcp.ts): not a FaeTool itself, a source of them. */
 export const mcpBridgeModuleUrl = (): string => new URL('./mcp.js', import.meta.url).href;
 harden(mcpBridgeModuleUrl);

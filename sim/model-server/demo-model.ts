@@ -21,7 +21,7 @@ const WORD_GAP_MS = 25;
 const PREVIEW_CHARS = 300;
 
 const DEMO_HELP =
-  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), and tell a long story when asked for one.';
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox ("use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
 
 const LONG_ANSWER = [
   'Here is a long answer, streamed a word at a time as a real model writes it.',
@@ -49,9 +49,11 @@ const lastMessage = (told: string): string => {
   return at === undefined ? told : told.slice(at.index + at[0].length - at[1]!.length);
 };
 
-/** What the sender wrote: the body after "Message #n from X: ". */
-const bodyOf = (told: string): string =>
-  /^Message #\d+ from [^:]+: ([\s\S]*)$/.exec(told)?.[1] ?? told;
+/** What the sender wrote: the body after the last "Message #n from X: " (a labelled outcome may stand before it). */
+const bodyOf = (told: string): string => {
+  const found = [...told.matchAll(/(?:^|\n)Message #\d+ from [^:\n]+: /g)].pop();
+  return found === undefined ? told : told.slice(found.index + found[0].length);
+};
 
 /**
  * A bare "ping" is answered "pong"; a ping with more words, `pong: <the message>`, so a
@@ -72,6 +74,20 @@ const cut = (text: string) =>
 
 /** After a tool's result: say what came of it. */
 const afterTool = (request: NormalizedRequest, told: string, result: string): ScriptedReply => {
+  const helper = /"helperId":"([^"]+)"/.exec(result)?.[1];
+  if (helper !== undefined)
+    return answer(request, told, `Helper ${helper} is on it; I will tell you what it hands back.`);
+  const found = /"found":\[\{"name":"([^"]+)"/.exec(result)?.[1];
+  const wanted = TOOL_WANTED.exec(bodyOf(told).trim());
+  if (found !== undefined && wanted !== null)
+    return {
+      toolCalls: [
+        {
+          name: 'toolbox',
+          arguments: { use: found, arguments: { title: wanted[2] ?? wanted[1]! } },
+        },
+      ],
+    };
   if (result.includes('"pending"'))
     return { text: 'I have asked my host to run it; I will tell you the result.' };
   const adopted = /"callAs":"([^"]+)"/.exec(result)?.[1];
@@ -89,8 +105,10 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
   return answer(request, told, `The tool answered: ${cut(result)}`);
 };
 
-/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal. */
+/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
+  const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
+  if (helper !== null) return answer(request, told, `From my helper: ${cut(helper[1]!)}`);
   const granted = /(?:^|\n)GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
   const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
@@ -141,11 +159,39 @@ const afterWakeUp = (request: NormalizedRequest, told: string): ScriptedReply | 
   };
 };
 
+/** "ask a helper to …": a helper made for the task, with a budget and no tools. */
+const HELPER_WANTED = /\bask a helper to (.+)$/i;
+/** "use a tool to schedule a meeting called "standup"": the toolbox searched, then the tool found called. */
+const TOOL_WANTED = /\buse a tool to (.+?)(?: called "([^"]+)")?$/i;
+
+/** A helper's own turn: it hands back what it was asked, having no real work to do. */
+const asHelper = (told: string): ScriptedReply => ({
+  toolCalls: [
+    {
+      name: 'handBack',
+      arguments: {
+        result: `I worked on "${cut(told.trim())}" (a scripted double does no real work).`,
+      },
+    },
+  ],
+});
+
 /** The moves for a message someone sent. */
 const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedReply => {
   const told = lastMessage(toldWhole);
   const body = bodyOf(told);
   const has = (tool: string) => request.toolNames.includes(tool);
+  if (has('handBack')) return asHelper(told);
+  const task = HELPER_WANTED.exec(body.trim())?.[1];
+  if (task !== undefined && has('mail'))
+    return {
+      toolCalls: [
+        { name: 'mail', arguments: { op: 'helper', description: task, grant: ['2 calls'] } },
+      ],
+    };
+  const wanted = TOOL_WANTED.exec(body.trim());
+  if (wanted !== null && has('toolbox'))
+    return { toolCalls: [{ name: 'toolbox', arguments: { find: wanted[1]! } }] };
   const scheduled = has('schedule') ? scheduleFor(body) : undefined;
   if (scheduled !== undefined) return scheduled;
   const attached = /@([A-Za-z][\w-]*)/.exec(body)?.[1];

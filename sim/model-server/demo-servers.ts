@@ -82,6 +82,8 @@ export const describeServers = (servers: readonly ModelServer[]): string =>
     ),
     'It answers "ping", works out arithmetic ("what is 6 * 7?") with code, runs a command in',
     'backticks with runCommand, adopts a tool you /attach, sets reminders ("remind me in 30',
-    'seconds to stretch", "every 2 minutes check the inbox") and streams a long story when asked.',
+    'seconds to stretch", "every 2 minutes check the inbox"), hands a task to a helper ("ask a',
+    'helper to …"), finds a tool in a big toolbox ("use a tool to plan a meeting called',
+    '"standup"") and streams a long story when asked.',
   ].join('\n');
 harden(describeServers);

@@ -13,8 +13,12 @@ import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { describeError } from '../../providers/describe-error.js';
 
-/** At most this many tools of one source are offered (each costs room in every request). */
-const MAX_SOURCE_TOOLS = 64;
+/**
+ * At most this many tools of one source are offered: past LAL_TOOL_BUDGET_TOKENS the toolbox
+ * defers them (src/toolbox/), so a source of a hundred costs a request no more than a few; the
+ * bound keeps one source from having the agent ask for thousands of schemas.
+ */
+const MAX_SOURCE_TOOLS = 256;
 
 export interface ToolSource {
   listTools(): Promise<FaeTool[]>;

@@ -10,12 +10,16 @@ import type { MessageRecord, makeMailHost } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
 import { SANDBOX_ENV_NAMES } from '../../tools/lib/tool-settings.js';
+import { toolModuleFiles, type ToolName } from '../../tools/index.js';
 
 type MailHost = ReturnType<typeof makeMailHost>;
 
 export const agentSource = new URL('../../agent.ts', import.meta.url).href;
 export const managerSource = new URL('../../agent-manager.ts', import.meta.url).href;
 export const echoSource = new URL('./env-echo-caplet.ts', import.meta.url).href;
+/** A tool's module as the tests load it: its TypeScript source beside the built name tools/index.ts gives. */
+export const toolSource = (name: ToolName) =>
+  new URL(`../../tools/${toolModuleFiles[name].replace(/\.js$/, '.ts')}`, import.meta.url).href;
 
 const SETUP_NAMES = ['LAL_NAME', 'LAL_RESTART', 'LAL_PIN', 'LAL_FORM', 'LAL_WORKER', 'FAE_GUEST'];
 const ENDO_LLM_NAMES = ['ENDO_LLM_HOST', 'ENDO_LLM_MODEL', 'ENDO_LLM_AUTH_TOKEN', 'ENDO_LLM_NAME'];
