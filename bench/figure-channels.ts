@@ -7,21 +7,18 @@
  * Targets: a mention answered with one main-model call, ≤ 1.1× a ping;
  * observer (only when mentioned): 0 requests for 100 messages.
  */
+import type { ChannelPost } from '../src/channels/channel-thread.js';
 import { performance } from 'node:perf_hooks';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import type { NormalizedRequest } from '../sim/model-server/index.js';
 import { readStream } from '../src/daemon/stream-reader-client.js';
 import { startBenchAgent, type BenchAgent } from './bench-agent.js';
+import { tick } from './exchange.js';
 import { judged, type FigureResult } from './figure.js';
 import { median } from './stats.js';
 
 type Far = any;
-interface Post {
-  number: bigint;
-  strings: string[];
-  replyType?: string;
-}
 
 const ROUNDS = 9;
 const UNADDRESSED = 100;
@@ -31,50 +28,60 @@ const isRouting = (request: NormalizedRequest) =>
   request.messages[0]?.text.startsWith('You decide whether') === true;
 
 /** Resolves with the first post of the channel (so far or to come) that matches. */
-const untilPost = async (channel: unknown, match: (post: Post) => boolean) => {
+const untilPost = async (channel: unknown, match: (post: ChannelPost) => boolean) => {
   const stream = readStream(await E(channel as Far).followMessages());
   try {
     for (;;) {
       const step = await stream.next();
       if (step.done === true) throw new Error('the channel ended');
-      if (match(step.value as Post)) return step.value as Post;
+      if (match(step.value as ChannelPost)) return step.value as ChannelPost;
     }
   } finally {
     void stream.return(undefined);
   }
 };
 
+/** The agent's answer with this text: a plain reply, or the edit that finishes its placeholder. */
 const answered = (channel: unknown, text: string) =>
-  untilPost(channel, post => post.replyType === 'edit' && post.strings.join('') === text);
+  untilPost(channel, post => post.strings.join('') === text);
 
 const setUp = async () => {
   const host = makeMailHost({ profile: 'newest' });
-  const agent = await startBenchAgent({
-    persona: 'lal',
-    host,
-    env: { LAL_PROGRESS: '0' },
-  });
+  // Live progress as shipped (LAL_PROGRESS on, LAL_PROGRESS_AFTER_MS 1000) for both.
+  const agent = await startBenchAgent({ persona: 'lal', host });
   const admin = await E(host.host as Far).makeChannel('general', 'Alice');
   const [invitation] = (await E(admin).createInvitation('bob')) as [Far];
   const bob = await E(invitation).join('Bob');
   return { host, agent, admin, bob };
 };
 
-/** Mention → answer and ping → reply, alternately, ROUNDS each. */
+/** The agent's memory writes so far: the serving loop's last step after every piece of work. */
+const savesOf = (agent: BenchAgent) => agent.host.storedBytes(agent.name)['agent-memory'] ?? 0;
+
+/** Until the agent has written its memory after `before`: the work under way is finished. */
+const untilSaved = async (agent: BenchAgent, before: number) => {
+  const deadline = performance.now() + 30_000;
+  while (savesOf(agent) <= before) {
+    if (performance.now() > deadline)
+      throw new Error('bench: the agent did not finish a channel message within 30 s');
+    await tick();
+  }
+};
+
+const isMention = (request: NormalizedRequest) =>
+  request.messages.some(message => message.text.includes("The channel's recent messages"));
+
+/**
+ * A ping to its reply and a mention to its answer, alternately, ROUNDS each, each begun with
+ * the agent idle (the work before it finished), so neither waits for the other's tail.
+ */
 const timeMentions = async (agent: BenchAgent, admin: unknown, bob: unknown) => {
   const mentions: number[] = [];
   const pings: number[] = [];
   const callsBefore = agent.server.requests.length;
   const seen = new Set<bigint>();
   for (let round = 0; round < ROUNDS; round += 1) {
-    agent.model.push(() => ({ text: `answer ${round}` }));
-    const started = performance.now();
-    await E(bob as Far).post([`question ${round} @lal`], [], []);
-    await answered(admin, `answer ${round}`);
-    mentions.push(performance.now() - started);
-    const sent = performance.now();
-    await agent.send(`ping ${round}`);
-    await agent.host
+    const pong = agent.host
       .waitForMessage(
         message =>
           message.type === 'package' &&
@@ -83,11 +90,25 @@ const timeMentions = async (agent: BenchAgent, admin: unknown, bob: unknown) => 
           !seen.has(message.number),
         { timeoutMs: 10_000 },
       )
-      .then(message => seen.add(message.number));
-    pings.push(performance.now() - sent);
+      .then(message => {
+        seen.add(message.number);
+        return performance.now();
+      });
+    const ping = await agent.exchange(`ping ${round}`);
+    pings.push((await pong) - ping.sentAt);
+    const saved = savesOf(agent);
+    agent.model.push(() => ({ text: `answer ${round}` }));
+    const started = performance.now();
+    await E(bob as Far).post([`question ${round} @lal`], [], []);
+    await answered(admin, `answer ${round}`);
+    mentions.push(performance.now() - started);
+    await untilSaved(agent, saved);
   }
-  // The pings' calls: two each (reply, then done); the rest are the mentions'.
-  const mentionCalls = (agent.server.requests.length - callsBefore - 2 * ROUNDS) / ROUNDS;
+  const mentionCalls =
+    agent.server.requests
+      .slice(callsBefore)
+      .filter(request => request.normalized !== undefined && isMention(request.normalized)).length /
+    ROUNDS;
   return { mentionMs: median(mentions), pingMs: median(pings), mentionCalls };
 };
 
@@ -146,7 +167,7 @@ export const channelsFigure = async (): Promise<FigureResult> => {
       ],
       data: { ...times, ratio, levels },
       notes: [
-        "A mention is timed from the post to the edit that finishes its placeholder (one model call); a ping from the send to its turn's end (reply, then a call that ends the turn), both with live progress on (LAL_PROGRESS_AFTER_MS=0).",
+        "A mention is timed from the member's post to the agent's answer in its thread (one model call); an inbox ping from the HOST's send to the agent's reply (the turn's first call; a second ends the turn after it). Each starts with the agent idle. Live progress as shipped for both: an answer quicker than LAL_PROGRESS_AFTER_MS (1 s) is one plain reply, with no placeholder.",
         'Routing requests go to the main model here (no LAL_ROUTER_MODEL); each is answered "no".',
       ],
     };

@@ -15,7 +15,6 @@ import { performance } from 'node:perf_hooks';
 import { E } from '@endo/far';
 import { make as makeMath } from '../tools/math.js';
 import { startMcpBridge } from '../tools/mcp.js';
-import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { judged, type FigureResult } from './figure.js';
 import { median, ms, percentile } from './stats.js';
 
@@ -50,13 +49,13 @@ export const mcpFigure = async (): Promise<FigureResult> => {
   );
   try {
     const firstStarted = performance.now();
-    const echo = (await E(bridge).tool('echo')) as unknown as FaeTool;
+    const echo = await E(bridge).tool('echo');
     await E(echo).execute({ message: 'first' });
     const firstMs = performance.now() - firstStarted;
     const sandbox =
       logs.find(line => line.includes('sandbox:'))?.replace(/.*sandbox: (.*)\)$/, '$1') ?? '?';
     const mcp = await timeCalls(() => E(echo).execute({ message: 'ping' }));
-    const math = makeMath() as unknown as FaeTool;
+    const math = makeMath();
     const builtin = await timeCalls(() => E(math).execute({ operation: 'add', a: 2, b: 3 }));
     const mcpMedian = median(mcp);
     return {

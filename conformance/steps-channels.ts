@@ -3,8 +3,8 @@
  * makes one, invites the guest, the guest joins and posts in a thread, the
  * admin edits nothing but reads members and messages; a disabled member's
  * call; after the restart the messages and members are still there and the
- * guest joins again. Recorded against the double; a real newest daemon's
- * answers wait for a run with `--endo` (conformance/known-differences.ts).
+ * guest joins again. Recorded against a real newest daemon (1ef30c259) on
+ * 2026-11-29, where the double answered every step alike.
  */
 import type { Recorder } from './recorder.js';
 import { far, type Far, type Parties } from './parties.js';

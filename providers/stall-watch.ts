@@ -12,12 +12,27 @@ export interface StallWatch {
   readonly stalled: boolean;
 }
 
-export const makeStallWatch = (timeoutMs: number, onStall: () => void): StallWatch => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+/** The timers the watch waits with: the host's, or a test's clock (fake timers cannot replace lockdown's frozen Date). */
+export interface WatchTimers {
+  set(callback: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const hostTimers: WatchTimers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: timer => clearTimeout(timer as ReturnType<typeof setTimeout> | undefined),
+};
+
+export const makeStallWatch = (
+  timeoutMs: number,
+  onStall: () => void,
+  timers: WatchTimers = hostTimers,
+): StallWatch => {
+  let timer: unknown;
   let stalled = false;
   const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    timers.clear(timer);
+    timer = timers.set(() => {
       stalled = true;
       onStall();
     }, timeoutMs);
@@ -25,7 +40,7 @@ export const makeStallWatch = (timeoutMs: number, onStall: () => void): StallWat
   touch();
   return {
     touch,
-    stop: () => clearTimeout(timer),
+    stop: () => timers.clear(timer),
     get stalled() {
       return stalled;
     },

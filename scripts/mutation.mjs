@@ -155,6 +155,59 @@ const modules = [
     tests: ['test/peers-party-slots.test.ts'],
   },
   {
+    name: 'streaming',
+    mutate: ['providers/stall-watch.ts'],
+    tests: ['test/providers-stall-watch.test.ts'],
+  },
+  {
+    name: 'threads',
+    mutate: ['src/history/threads.ts'],
+    tests: ['test/history-threads.test.ts'],
+  },
+  {
+    name: 'toolbox',
+    mutate: ['src/toolbox/plan-offer.ts', 'src/toolbox/search-tools.ts', 'src/toolbox/toolbox.ts'],
+    tests: ['test/toolbox-search.test.ts', 'test/agent-toolbox.test.ts'],
+  },
+  {
+    name: 'schedule',
+    mutate: [
+      'src/schedule/cron.ts',
+      'src/schedule/recurrence.ts',
+      'src/schedule/run-times.ts',
+      'src/schedule/durations.ts',
+      'src/schedule/wake-up-record.ts',
+    ],
+    tests: [
+      'test/schedule-recurrence.test.ts',
+      'test/schedule-recurring.test.ts',
+      'test/schedule-wake-ups.test.ts',
+    ],
+  },
+  {
+    name: 'helpers',
+    mutate: [
+      'src/helpers/narrowed-powers.ts',
+      'src/helpers/helper-budget.ts',
+      'src/helpers/helper-store.ts',
+      'src/helpers/run-helper.ts',
+    ],
+    tests: [
+      'test/helpers-grant.test.ts',
+      'test/agent-helpers.test.ts',
+      'test/agent-helpers-life.test.ts',
+    ],
+  },
+  {
+    name: 'mcp-bridge',
+    mutate: ['tools/mcp.ts', 'tools/lib/mcp/mcp-tool-schemas.ts', 'tools/lib/mcp/mcp-result.ts'],
+    tests: [
+      'test/mcp-bridge-tools.test.ts',
+      'test/mcp-misbehaving-server.test.ts',
+      'test/mcp-fae.test.ts',
+    ],
+  },
+  {
     name: 'work-queue',
     mutate: ['src/serving/work-queue.ts'],
     tests: ['test/work-queue.test.ts', 'test/serving-loop.test.ts'],

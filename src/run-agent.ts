@@ -201,7 +201,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     // Channels exist on the newest daemon only; those joined before a restart are followed again.
     const channels = await channelsHand.start({
       ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },
-      ...{ persona: config.persona, createProvider: options.createProvider },
+      ...{ config, createProvider: options.createProvider },
     });
     const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({

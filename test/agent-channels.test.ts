@@ -1,5 +1,5 @@
 /**
- * The agent in the newest daemon's channels (docs/behaviour.md 10), through
+ * The agent in the newest daemon's channels (docs/behaviour.md 11), through
  * make() under lockdown, the channel made by the HOST in the daemon double:
  * mentioned, then joined and answering in the thread as its own member;
  * watching what it joined (each mention answered once, followed again after
@@ -8,95 +8,25 @@
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
-import { say, type RecordedRequest, type Step } from './support/scripted-provider.js';
-import { readStream } from '../src/daemon/stream-reader-client.js';
-import type { AgentRun, StartOptions } from './support/agent-harness.js';
+import { say } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
+import {
+  answer,
+  answers,
+  bobSays,
+  isRouting,
+  makeChannelStarter,
+  mentionedBy,
+  textOf,
+  untilAnswer,
+  untilPost,
+  type Post,
+} from './support/channel-setting.js';
 
 const agents = useAgents();
 
 type Far = any;
-interface Post {
-  number: bigint;
-  memberId: string;
-  strings: string[];
-  replyTo?: string;
-  replyType?: string;
-}
-const textOf = (post: Post) => post.strings.join('');
-
-/** The first post (already made or still to come) that matches: a wait for what happens. */
-const untilPost = async (channel: Far, match: (post: Post) => boolean): Promise<Post> => {
-  const stream = readStream(await E(channel).followMessages());
-  try {
-    for (;;) {
-      const step = await stream.next();
-      if (step.done === true) throw new Error('the channel stream ended');
-      if (match(step.value as Post)) return step.value as Post;
-    }
-  } finally {
-    void stream.return();
-  }
-};
-
-/** The agent's answer to post `number`: its placeholder in that thread, edited into `text`. */
-const untilAnswer = async (channel: Far, number: bigint, text: string) => {
-  const placeholder = await untilPost(
-    channel,
-    post =>
-      post.replyTo === String(number) && post.replyType === undefined && post.memberId !== '0',
-  );
-  const edit = await untilPost(
-    channel,
-    post =>
-      post.replyType === 'edit' &&
-      post.replyTo === String(placeholder.number) &&
-      textOf(post) === text,
-  );
-  return { placeholder, edit };
-};
-
-const isRouting = (request: RecordedRequest) =>
-  request.messages[0]?.content.includes('You decide whether') === true;
-const answers = (run: AgentRun) => run.provider.requests.filter(request => !isRouting(request));
-
-/** A step answering a channel mention: streams part of its text first. */
-const answer =
-  (text: string): Step =>
-  (_request, _signal, onText) => {
-    onText(text.slice(0, 2));
-    return say(text);
-  };
-
-const startInChannel = async (
-  steps: Step[],
-  env: Record<string, string> = {},
-  prepare?: StartOptions['prepare'],
-) => {
-  const run = await agents.start({
-    profile: 'newest',
-    steps,
-    env,
-    ...(prepare === undefined ? {} : { prepare }),
-  });
-  const host = run.host.host as Far;
-  const admin = await E(host).makeChannel('general', 'Alice');
-  const [bobInvitation] = (await E(admin).createInvitation('bob')) as [Far];
-  const bob = await E(bobInvitation).join('Bob');
-  return { run, host, admin, bob };
-};
-
-/** Bob mentions the agent and the HOST's chat tells it; resolves once it has answered. */
-const mentionedBy = async (
-  setting: Awaited<ReturnType<typeof startInChannel>>,
-  words: string,
-  reply: string,
-) => {
-  await E(setting.bob).post([words], [], []);
-  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
-  await setting.run.host.mentionInChannel('general', 'lal');
-  return untilAnswer(setting.admin, last!.number, reply);
-};
+const startInChannel = makeChannelStarter(agents.start);
 
 describe('channels: mentioned, then joined, answering in the thread', () => {
   test('a mention notification is answered in its channel, as the agent’s own member, not in the inbox', async () => {
@@ -110,6 +40,8 @@ describe('channels: mentioned, then joined, answering in the thread', () => {
     expect(answers(run)).toHaveLength(1);
     expect(answers(run)[0]!.toolNames).toEqual([]);
     expect(JSON.stringify(answers(run)[0]!.messages)).toContain('Bob: what is 2+2? @lal');
+    // The channel by the name the chat gave it, not its maker's name in it.
+    expect(answers(run)[0]!.messages[0]!.content).toContain('the channel "general"');
     // The notification was handled, not answered: the next inbox reply is the HOST's ping's.
     await run.send('ping');
     await run.reply('pong');
@@ -118,12 +50,25 @@ describe('channels: mentioned, then joined, answering in the thread', () => {
   });
 });
 
-/** Bob posts in the channel; the post's number. */
-const bobSays = async (setting: Awaited<ReturnType<typeof startInChannel>>, words: string) => {
-  await E(setting.bob).post([words], [], []);
-  const [last] = ((await E(setting.admin).listMessages()) as Post[]).slice(-1);
-  return last!.number;
-};
+describe('channels: live progress as in the inbox', () => {
+  test('by default a quick answer is one plain reply in the thread: no placeholder, no edit', async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Five.')], {
+      LAL_PROGRESS_AFTER_MS: '1000',
+    });
+    const { admin } = setting;
+    await E(setting.bob).post(['what is 2+2? @lal'], [], []);
+    await setting.run.host.mentionInChannel('general', 'lal');
+    const first = await untilPost(admin, post => post.replyTo === '0');
+    expect(textOf(first)).toBe('Four.');
+    const next = await bobSays(setting, '@lal and 2+3?');
+    const reply = await untilPost(admin, post => post.replyTo === String(next));
+    expect(textOf(reply)).toBe('Five.');
+    const posts = (await E(admin).listMessages()) as Post[];
+    expect(posts.filter(post => post.replyType === 'edit' || textOf(post) === 'Thinking…')).toEqual(
+      [],
+    );
+  });
+});
 
 describe('channels: watching what it joined', () => {
   test('an @mention in a joined channel is answered without a notification; one answer per mention; followed again after a restart', async () => {
@@ -146,7 +91,7 @@ describe('channels: watching what it joined', () => {
       post => post.replyType === undefined && post.memberId !== '0' && textOf(post) === 'Thinking…',
     );
     expect(answered.map(post => post.replyTo)).toEqual(['0', String(hello), String(after)]);
-    expect(await run.help()).toMatch(/ch-1 "Alice": normal/);
+    expect(await run.help()).toMatch(/ch-1 "general": normal/);
   });
 
   test('the notification and the watch of one mention make one answer', async () => {
@@ -184,7 +129,7 @@ describe('channels: watching what it joined', () => {
     const setting = await startInChannel([answer('Four.')]);
     const { run } = setting;
     await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
-    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
     expect(await run.channels('leave', 'ch-1')).toBe('Left ch-1.');
     expect(await run.channels()).toBe('No channel joined.');
     await expect(run.channels('leave', 'ch-1')).rejects.toThrow(/no joined channel "ch-1"/);
@@ -199,12 +144,28 @@ describe('channels: taking part at the level people set', () => {
     const asked = await bobSays(setting, '@lal please only speak when mentioned here');
     const ack = await untilPost(admin, post => post.replyTo === String(asked));
     expect(textOf(ack)).toMatch(/only when mentioned/);
-    expect(await run.help()).toMatch(/ch-1 "Alice": observer/);
+    expect(await run.help()).toMatch(/ch-1 "general": observer/);
     for (let i = 0; i < 100; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
     const ping = await bobSays(setting, '@lal ping');
     await untilAnswer(admin, ping, 'Pong.');
     expect(run.provider.requests.filter(isRouting)).toHaveLength(0);
     expect(answers(run)).toHaveLength(2);
+  });
+
+  test('a question that only names a level is answered, not taken for one', async () => {
+    const setting = await startInChannel([
+      answer('Four.'),
+      answer('One who watches.'),
+      answer('It is.'),
+    ]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const observer = await bobSays(setting, '@lal done observer? what does an observer do?');
+    await untilAnswer(admin, observer, 'One who watches.');
+    const quieter = await bobSays(setting, '@lal is it quieter at night?');
+    await untilAnswer(admin, quieter, 'It is.');
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
+    expect(answers(run)).toHaveLength(3);
   });
 
   test('at "normal", each unaddressed message costs one routing request, and a burst never queues the HOST behind it', async () => {
@@ -290,6 +251,6 @@ describe('channels: the store', () => {
     expect(aside).toBeDefined();
     expect(await powers.lookup(['agent-channels', aside!])).toBe(newer);
     expect(run.logs.some(line => /did not read .*kept aside/.test(line))).toBe(true);
-    expect(await run.channels()).toMatch(/^ch-1 "Alice": normal/);
+    expect(await run.channels()).toMatch(/^ch-1 "general": normal/);
   });
 });

@@ -10,8 +10,9 @@ import { describe, expect, test } from 'vitest';
 import { TEST_MS } from './support/patience.js';
 import { E } from '@endo/far';
 import { latestMessageNumber, replyStep, type AgentRun } from './support/agent-harness.js';
-import { callTool, type RecordedRequest, type Step } from './support/scripted-provider.js';
+import { callTool } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
+import { lastToolResult, recallSteps } from './support/recall-steps.js';
 
 const { start } = useAgents();
 
@@ -28,22 +29,6 @@ const exchange = async (run: AgentRun, text: string, answer = 'noted'): Promise<
   await run.reply(new RegExp(`^${answer} \\d+$`));
   return number;
 };
-
-const lastToolResult = (request: RecordedRequest): string => {
-  const last = request.messages.at(-1);
-  if (last?.role !== 'tool') throw new Error('the model expected a tool result');
-  return last.content;
-};
-
-/** The model asks recall with `query`, then replies with what it got back. */
-const recallSteps = (query: string): Step[] => [
-  request => callTool('mail', { op: 'recall', query, messageNumber: latestMessageNumber(request) }),
-  request =>
-    callTool('reply', {
-      messageNumber: latestMessageNumber(request),
-      strings: [`recalled: ${lastToolResult(request)}`],
-    }),
-];
 
 type Recalled = {
   searched: number;

@@ -10,6 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import { buildRequest } from '../src/history/build-request.js';
 import {
+  emptyThreadsInPlace,
+  readThreads,
   showToHost,
   splitBySender,
   threadOf,
@@ -57,6 +59,65 @@ describe('threads', () => {
     // The HOST's thread keeps everything.
     expect(shared.turns).toHaveLength(3);
     expect(shared.digest).toHaveLength(3);
+    // A sender's turn is copied whole, and a copy: the HOST's thread keeps its own.
+    expect(bob!.turns[0]!.messages).toEqual([
+      { role: 'user', content: 'Message #5 from bob: Oslo' },
+    ]);
+    bob!.turns[0]!.messages[0]!.content = 'changed';
+    expect(shared.turns[2]!.messages[0]!.content).toBe('Message #5 from bob: Oslo');
+  });
+
+  test('only a line that starts with a message title names its sender, whatever the number', () => {
+    const shared = emptyConversation();
+    shared.digest.push(
+      { text: 'wake-up "ask #7 from dave: later" → replied "ok"', count: 1 },
+      { text: '#12 from erin: "hi" → replied "ok"', count: 1 },
+    );
+    startTurn(shared, 'outcome: r2 of #9 from frank: ANSWERED', 'outcome');
+    startTurn(shared, '#123 from gina: "yo"', 'Message #123 from gina: yo');
+    const threads = splitBySender(shared, 'HOST');
+    expect(threads.map(thread => thread.sender)).toEqual(['erin', 'gina']);
+  });
+
+  test('the stored threads that read are kept, the most recent last, and the others counted lost', () => {
+    const good = (sender: string): SenderThread => ({ sender, conversation: emptyConversation() });
+    expect(readThreads(undefined)).toEqual({ threads: [], lost: 0 });
+    expect(readThreads({ sender: 'bob' })).toEqual({ threads: [], lost: 0 });
+    const stored = [
+      good('bob'),
+      null,
+      'carol',
+      { sender: 7, conversation: emptyConversation() },
+      { sender: 'dave' },
+      { sender: 'erin', conversation: null },
+      { sender: 'erin', conversation: 'text' },
+      { sender: 'fay', conversation: { digest: [], turns: [] } },
+      { sender: 'gus', conversation: { digest: {}, omitted: 0, turns: [] } },
+      { sender: 'hal', conversation: { digest: [], omitted: 0, turns: {} } },
+      { sender: 'ida', conversation: { digest: [], omitted: '0', turns: [] } },
+      good('carol'),
+    ];
+    const { threads, lost } = readThreads(stored);
+    expect(threads.map(thread => thread.sender)).toEqual(['bob', 'carol']);
+    expect(lost).toBe(10);
+    const many = Array.from({ length: THREADS_KEPT + 3 }, (_, index) => good(`peer-${index}`));
+    const kept = readThreads(many);
+    expect(kept.lost).toBe(0);
+    expect(kept.threads).toHaveLength(THREADS_KEPT);
+    expect(kept.threads[0]!.sender).toBe('peer-3');
+    expect(kept.threads.at(-1)!.sender).toBe(`peer-${THREADS_KEPT + 2}`);
+  });
+
+  test('forget() empties every thread, and the conversations others still hold', () => {
+    const threads: SenderThread[] = [];
+    const bobs = threadOf(threads, 'bob');
+    startTurn(bobs, '#1 from bob: "hi"', 'hi');
+    bobs.digest.push({ text: '#0 from bob: "x"', count: 1 });
+    bobs.omitted = 2;
+    threadOf(threads, 'carol');
+    emptyThreadsInPlace(threads);
+    expect(threads).toEqual([]);
+    expect(bobs).toEqual(emptyConversation());
   });
 
   test("another sender's turn is one line in the HOST's thread; the HOST's turns alone decide when it folds", () => {

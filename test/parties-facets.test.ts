@@ -10,7 +10,7 @@ import { HOST_PARTY, partyDirectory, partyOf } from '../src/parties/party.js';
 import { readSharedTools } from '../src/parties/shared-tools.js';
 import { partySchedules } from '../src/parties/party-schedules.js';
 import { makePeerPowers } from '../src/parties/peer-powers.js';
-import { makeFacetMaker, type FacetParts } from '../src/parties/facets.js';
+import { channelFacet, makeFacetMaker, type FacetParts } from '../src/parties/facets.js';
 import type { ScheduleArgs } from '../src/schedule/wake-ups.js';
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { readToolPolicy } from '../src/policy/tool-policy.js';
@@ -357,6 +357,17 @@ describe('facets', () => {
     expect(shared.tools.find('fetch')?.name).toBe('fetch');
     expect(shared.tools.offeredBy().map(tool => tool.name)).toEqual(['fetch']);
     expect(makeFacetMaker(parts()).describe()).toHaveLength(1);
+  });
+
+  test("a channel's holds nothing: no tool (whatever the HOST shares: it reads no setting), and its prompt says so", () => {
+    const facet = channelFacet('fae', 'general');
+    expect(facet.party).toEqual({ kind: 'channel', name: 'general' });
+    expect(facet.offer()).toEqual([]);
+    expect(facet.holds(['fetch'])).toBe(false);
+    expect(facet.holds(['mail'])).toBe(false);
+    expect(facet.prompt).toMatch(/^You are Fae, a member of the channel "general"/);
+    expect(facet.prompt).toMatch(/You hold no tools here/);
+    expect(facet.prompt).not.toMatch(/AGENT|MAIL|SELF|HOST/);
   });
 
   test("its requests go to the party or the HOST, kept among its names; its code's endowments are its own", async () => {

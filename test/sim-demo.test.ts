@@ -267,6 +267,39 @@ const startDouble = (args: string[]) =>
 const asEnv = (settings: string): Record<string, string> =>
   Object.fromEntries(settings.split(' ').map(pair => pair.split('=') as [string, string]));
 
+describe('the scripted double in a channel', () => {
+  it('answers the message a channel turn asks about, and speaks unaddressed only for a question', () => {
+    const thread = [
+      "The channel's recent messages:",
+      '#0 Ann: ping everyone',
+      // An earlier answer that quotes a request: the message asked about is still #2.
+      '#1 you (Lal): You said "The channel\'s recent messages:',
+      '#0 Ann: ping everyone',
+      '',
+      'Answer #0 from Ann."',
+      '#1 you (Lal): pong',
+      '#2 Bob: please tell a long story',
+      '',
+      'Answer #2 from Bob.',
+    ].join('\n');
+    expect(demoModel(told(thread, []))).toMatchObject({
+      text: expect.stringMatching(/^Here is a long answer/),
+    });
+    const routing = (last: string) => ({
+      ...told(`Ann: hello\nBob: ${last}`, []),
+      messages: [
+        {
+          role: 'system' as const,
+          text: 'You decide whether Lal, a member of a group chat, should answer.',
+        },
+        { role: 'user' as const, text: `Ann: hello\nBob: ${last}` },
+      ],
+    });
+    expect(demoModel(routing('does anyone know the time?'))).toEqual({ text: 'yes' });
+    expect(demoModel(routing('nice weather today'))).toEqual({ text: 'no' });
+  });
+});
+
 describe('npm run model-double', () => {
   it('serves the OpenAI, Anthropic and Ollama wire protocols, and the simulator talks to each', async () => {
     const settings = await startDouble(['--port', '0']);

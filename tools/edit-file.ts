@@ -7,8 +7,7 @@ import type { Env } from '../providers/types.js';
 import { openInside, toolRootFromEnv } from './lib/confine.js';
 import { readTextFile, writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { requireString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'editFile';
 
@@ -21,23 +20,28 @@ function findAll(haystack: string, needle: string): number[] {
   return found;
 }
 
-function lineOf(text: string, index: number): number {
+function lineOf(body: string, index: number): number {
   let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+  for (let at = body.indexOf('\n'); at !== -1 && at < index; at = body.indexOf('\n', at + 1)) {
     line += 1;
   }
   return line;
 }
 
-async function editConfined(root: string, args: ToolArgs) {
-  const userPath = requireString(toolName, args, 'path');
-  const oldString = requireString(toolName, args, 'oldString');
-  const newString = requireString(toolName, args, 'newString', { allowEmpty: true });
+const editFileParameters = {
+  path: text('File path relative to the working directory.'),
+  oldString: text('Exact text to replace; must occur exactly once in the file.'),
+  newString: text('Replacement text, inserted literally.', { allowEmpty: true }),
+};
 
+async function editConfined(
+  root: string,
+  { path: userPath, oldString, newString }: ValuesOf<typeof editFileParameters>,
+) {
   const handle = await openInside(root, userPath, 'update');
   try {
-    const { text } = await readTextFile(handle, userPath);
-    const matches = findAll(text, oldString);
+    const { text: body } = await readTextFile(handle, userPath);
+    const matches = findAll(body, oldString);
     const [at] = matches;
     if (at === undefined) {
       throw Error(
@@ -48,13 +52,13 @@ async function editConfined(root: string, args: ToolArgs) {
       throw Error(
         `${toolName}: oldString matches ${matches.length} places in ${JSON.stringify(userPath)} (lines ${matches
           .slice(0, 10)
-          .map(index => lineOf(text, index))
+          .map(index => lineOf(body, index))
           .join(', ')}); include more surrounding text so it matches exactly once`,
       );
     }
-    const edited = text.slice(0, at) + newString + text.slice(at + oldString.length);
+    const edited = body.slice(0, at) + newString + body.slice(at + oldString.length);
     const bytesWritten = await writeWholeFile(handle, edited);
-    return { path: userPath, line: lineOf(text, at), bytesWritten };
+    return { path: userPath, line: lineOf(body, at), bytesWritten };
   } finally {
     await handle.close();
   }
@@ -66,19 +70,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     name: toolName,
     description:
       'Replace one exact occurrence of oldString with newString in a text file inside the working directory.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the working directory.' },
-        oldString: {
-          type: 'string',
-          description: 'Exact text to replace; must occur exactly once in the file.',
-        },
-        newString: { type: 'string', description: 'Replacement text, inserted literally.' },
-      },
-      required: ['path', 'oldString', 'newString'],
-      additionalProperties: false,
-    },
+    parameters: parameters(editFileParameters),
     returns: '{ path, line, bytesWritten }',
     help: [
       'oldString must match exactly once: zero or several matches are refused with the count.',

@@ -1,8 +1,7 @@
 /** `greet`: says hello to someone in one of a handful of languages. */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { optionalString, requireString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { choice, optional, parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'greet';
 
@@ -19,28 +18,27 @@ const greetings: Readonly<Record<string, { language: string; before: string; aft
 };
 const languageCodes = Object.keys(greetings);
 
-/** Accepts a code (`fr`) or an English language name (`French`), any case. */
-function findLanguage(requested: string): string | undefined {
-  const wanted = requested.trim().toLowerCase();
-  return languageCodes.find(
-    code => code === wanted || greetings[code]?.language.toLowerCase() === wanted,
-  );
-}
+const greetParameters = {
+  name: text('Who to greet.'),
+  language: optional(
+    choice(
+      `Language code (default "en"): ${languageCodes
+        .map(code => `${code} = ${greetings[code]?.language}`)
+        .join(', ')}.`,
+      languageCodes,
+      // Its English name is understood too ("French"), not offered.
+      Object.fromEntries(languageCodes.map(code => [greetings[code]!.language, code])),
+    ),
+  ),
+};
 
-function run(args: ToolArgs) {
-  const name = requireString(toolName, args, 'name').trim();
+function run({ name: given, language = 'en' }: ValuesOf<typeof greetParameters>) {
+  const name = given.trim();
   if (name === '') throw Error(`${toolName}: name must not be blank`);
-  const requested = optionalString(toolName, args, 'language') ?? 'en';
-  const code = findLanguage(requested);
-  const template = code === undefined ? undefined : greetings[code];
-  if (code === undefined || template === undefined) {
-    throw Error(
-      `${toolName}: unsupported language ${JSON.stringify(requested)}; supported: ${languageCodes.join(', ')}`,
-    );
-  }
+  const template = greetings[language]!;
   return {
     greeting: `${template.before}${name}${template.after}`,
-    language: code,
+    language,
   };
 }
 
@@ -48,21 +46,7 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
   return makeFaeTool({
     name: toolName,
     description: 'Greet a person by name in one of several languages.',
-    parameters: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'Who to greet.' },
-        language: {
-          type: 'string',
-          enum: languageCodes,
-          description: `Language code (default "en"): ${languageCodes
-            .map(code => `${code} = ${greetings[code]?.language}`)
-            .join(', ')}.`,
-        },
-      },
-      required: ['name'],
-      additionalProperties: false,
-    },
+    parameters: parameters(greetParameters),
     returns: '{ greeting, language }',
     help: [
       `language is one of ${languageCodes.join(', ')} (or its English name); default en.`,

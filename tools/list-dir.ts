@@ -8,8 +8,7 @@ import type { Env } from '../providers/types.js';
 import { openInside, resolveInside, toolRootFromEnv } from './lib/confine.js';
 import { describeFsError } from './lib/fs-error.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { optionalString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { optional, parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'listDir';
 const maxEntries = 1000;
@@ -39,8 +38,14 @@ async function describeEntry(directory: string, name: string): Promise<DirEntry>
   }
 }
 
-async function listConfined(root: string, args: ToolArgs) {
-  const requested = optionalString(toolName, args, 'path');
+const listDirParameters = {
+  // Empty, as left out: the working directory itself.
+  path: optional(
+    text('Directory path relative to the working directory (default ".").', { allowEmpty: true }),
+  ),
+};
+
+async function listConfined(root: string, { path: requested }: ValuesOf<typeof listDirParameters>) {
   const userPath = requested === undefined || requested === '' ? '.' : requested;
 
   const resolved = await resolveInside(root, userPath);
@@ -86,17 +91,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     name: toolName,
     description:
       'List a directory inside the working directory: each entry with its type (file, dir, symlink, other) and size in bytes.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: {
-          type: 'string',
-          description: 'Directory path relative to the working directory (default ".").',
-        },
-      },
-      required: [],
-      additionalProperties: false,
-    },
+    parameters: parameters(listDirParameters),
     returns: '{ path, entries: [{ name, type, size }], total, truncated }',
     help: [
       `type is file, dir, symlink or other; entries are sorted by name, at most ${maxEntries}.`,

@@ -1,8 +1,7 @@
 /** `math`: one arithmetic operation on two finite numbers. */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { describeType, requireString, toNumber } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { choice, finiteNumber, parameters, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'math';
 
@@ -18,36 +17,13 @@ const operations = {
 type Operation = keyof typeof operations;
 const operationNames = Object.keys(operations) as Operation[];
 
-function isOperation(name: string): name is Operation {
-  return (operationNames as string[]).includes(name);
-}
+const mathParameters = {
+  operation: choice('What to compute.', operationNames),
+  a: finiteNumber('The first operand.'),
+  b: finiteNumber('The second operand.'),
+};
 
-/** A finite number from a number, a bigint or a numeric string. */
-function requireFinite(args: ToolArgs, key: string): number {
-  const value = args[key];
-  if (value === undefined || value === null) throw Error(`${toolName}: ${key} is required`);
-  const number = toNumber(value);
-  if (number === undefined) {
-    throw Error(`${toolName}: ${key} must be a number, got ${describeType(value)}`);
-  }
-  if (!Number.isFinite(number)) {
-    throw Error(`${toolName}: ${key} must be a finite number, got ${String(number)}`);
-  }
-  if (typeof value === 'bigint' && !Number.isSafeInteger(number)) {
-    throw Error(`${toolName}: ${key} is too large to compute exactly`);
-  }
-  return number;
-}
-
-function run(args: ToolArgs) {
-  const operation = requireString(toolName, args, 'operation').trim().toLowerCase();
-  if (!isOperation(operation)) {
-    throw Error(
-      `${toolName}: unknown operation ${JSON.stringify(operation)}; use one of ${operationNames.join(', ')}`,
-    );
-  }
-  const a = requireFinite(args, 'a');
-  const b = requireFinite(args, 'b');
+function run({ operation, a, b }: ValuesOf<typeof mathParameters>) {
   if ((operation === 'divide' || operation === 'modulo') && b === 0) {
     throw Error(`${toolName}: ${operation === 'divide' ? 'division' : 'modulo'} by zero`);
   }
@@ -64,16 +40,7 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
     name: toolName,
     description:
       'Arithmetic on two numbers: add, subtract, multiply, divide, modulo (remainder) or power.',
-    parameters: {
-      type: 'object',
-      properties: {
-        operation: { type: 'string', enum: operationNames, description: 'What to compute.' },
-        a: { type: 'number', description: 'The first operand.' },
-        b: { type: 'number', description: 'The second operand.' },
-      },
-      required: ['operation', 'a', 'b'],
-      additionalProperties: false,
-    },
+    parameters: parameters(mathParameters),
     returns: '{ operation, a, b, result }',
     help: [
       `operation: ${operationNames.join(', ')}. a and b are finite numbers.`,

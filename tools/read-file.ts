@@ -7,32 +7,41 @@ import { openInside, toolRootFromEnv } from './lib/confine.js';
 import { readTextFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
 import { capText } from './lib/output-cap.js';
-import { optionalInteger, requireString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { integer, optional, parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'readFile';
 const defaultMaxBytes = 64 * 1024;
 const largestMaxBytes = 1024 * 1024;
 
 /** Splits into lines; a final newline does not start another line. */
-function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
+function splitLines(body: string): string[] {
+  if (body === '') return [];
+  const lines = body.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
-async function readConfined(root: string, args: ToolArgs) {
-  const userPath = requireString(toolName, args, 'path');
-  const offset = optionalInteger(toolName, args, 'offset', {
-    min: 1,
-    max: Number.MAX_SAFE_INTEGER,
-  });
-  const limit = optionalInteger(toolName, args, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER });
-  const maxBytes =
-    optionalInteger(toolName, args, 'maxBytes', { min: 1, max: largestMaxBytes }) ??
-    defaultMaxBytes;
+const readFileParameters = {
+  path: text('File path relative to the working directory.'),
+  offset: optional(integer('First line to read (1-based).', { min: 1 })),
+  limit: optional(integer('How many lines to read.', { min: 1 })),
+  maxBytes: optional(
+    integer(`Cap on the returned text in bytes (default ${defaultMaxBytes}).`, {
+      min: 1,
+      max: largestMaxBytes,
+    }),
+  ),
+};
 
+async function readConfined(
+  root: string,
+  {
+    path: userPath,
+    offset,
+    limit,
+    maxBytes = defaultMaxBytes,
+  }: ValuesOf<typeof readFileParameters>,
+) {
   const handle = await openInside(root, userPath, 'read');
   let file: { text: string; totalBytes: number };
   try {
@@ -52,8 +61,8 @@ async function readConfined(root: string, args: ToolArgs) {
   const selected = wholeFile
     ? lines
     : lines.slice(startLine - 1, limit === undefined ? undefined : startLine - 1 + limit);
-  const text = wholeFile ? file.text : selected.map(line => `${line}\n`).join('');
-  const capped = capText(text, maxBytes);
+  const shown = wholeFile ? file.text : selected.map(line => `${line}\n`).join('');
+  const capped = capText(shown, maxBytes);
   return {
     path: userPath,
     content: capped.text,
@@ -71,22 +80,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     name: toolName,
     description:
       'Read a text file inside the working directory, whole or a range of lines. Long output is cut with a marker.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the working directory.' },
-        offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based).' },
-        limit: { type: 'integer', minimum: 1, description: 'How many lines to read.' },
-        maxBytes: {
-          type: 'integer',
-          minimum: 1,
-          maximum: largestMaxBytes,
-          description: `Cap on the returned text in bytes (default ${defaultMaxBytes}).`,
-        },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    parameters: parameters(readFileParameters),
     returns: '{ path, content, truncated, totalBytes, totalLines, startLine, endLine }',
     help: [
       'path is relative to the tool root; paths that lead outside it are refused.',

@@ -26,8 +26,7 @@ import { readSandboxSettings, type SandboxSettings } from './lib/sandbox/sandbox
 import { toolRootFromEnv } from './lib/confine.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
 import { makeOutputCollector } from './lib/output-collector.js';
-import { describeType, optionalInteger } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { commandLine, integer, optional, parameters, type ValuesOf } from './lib/fae-parameters.js';
 import { describeError } from '../providers/describe-error.js';
 
 const toolName = 'runCommand';
@@ -51,29 +50,12 @@ type Launch = {
   notStarted?(stderr: string): string | undefined;
 };
 
-function readCommand(args: ToolArgs): CommandSpec {
-  const command = args.command;
-  if (command === undefined || command === null) throw Error(`${toolName}: command is required`);
-  if (typeof command === 'string') {
-    if (command.trim() === '') throw Error(`${toolName}: command must not be empty`);
+/** What runs: a line through the shell, or a program and its arguments without one. */
+function commandSpec(command: string | string[]): CommandSpec {
+  if (typeof command === 'string')
     return { file: '/bin/sh', argv: ['-c', command], shown: command };
-  }
-  if (Array.isArray(command)) {
-    if (command.length === 0) throw Error(`${toolName}: command array must not be empty`);
-    const words = command.map((word: unknown, index) => {
-      if (typeof word !== 'string') {
-        throw Error(`${toolName}: command[${index}] must be a string, got ${describeType(word)}`);
-      }
-      return word;
-    });
-    const [file, ...rest] = words;
-    if (file === undefined || file === '')
-      throw Error(`${toolName}: command[0] must name a program`);
-    return { file, argv: rest, shown: words.join(' ') };
-  }
-  throw Error(
-    `${toolName}: command must be a string or an array of strings, got ${describeType(command)}`,
-  );
+  const [file = '', ...rest] = command;
+  return { file, argv: rest, shown: command.join(' ') };
 }
 
 /** Kills the child's whole process group (it leads one: `detached`). */
@@ -249,36 +231,26 @@ async function prepareLaunch(
   };
 }
 
+const runCommandParameters = {
+  command: commandLine('What to run.', {
+    line: 'A shell command line, run with /bin/sh -c.',
+    words: 'Program and arguments, run without a shell.',
+  }),
+  timeoutMs: optional(
+    integer(
+      `Kill the command after this many milliseconds (default ${defaultTimeoutMs}, at most ${largestTimeoutMs}).`,
+      { min: 1, max: largestTimeoutMs },
+    ),
+  ),
+};
+
 export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) => {
   const root = toolRootFromEnv(options?.env, toolName);
   const settings = readSandboxSettings(options?.env, toolName);
   return makeFaeTool({
     name: toolName,
     description: `Run a command in the working directory (${SANDBOX_ROOT} inside a sandbox: the system read-only, no network, /tmp private) and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        command: {
-          anyOf: [
-            { type: 'string', description: 'A shell command line, run with /bin/sh -c.' },
-            {
-              type: 'array',
-              items: { type: 'string' },
-              description: 'Program and arguments, run without a shell.',
-            },
-          ],
-          description: 'What to run.',
-        },
-        timeoutMs: {
-          type: 'integer',
-          minimum: 1,
-          maximum: largestTimeoutMs,
-          description: `Kill the command after this many milliseconds (default ${defaultTimeoutMs}, at most ${largestTimeoutMs}).`,
-        },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    parameters: parameters(runCommandParameters),
     returns:
       '{ command, sandbox, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
     help: [
@@ -291,11 +263,8 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
       'A non-zero exit is a result, not an error. The environment is only PATH, HOME, LANG, TERM and PWD.',
       'Without a working sandbox the tool refuses, unless its host set FAE_RUN_COMMAND_UNSANDBOXED=1.',
     ].join('\n'),
-    run: args => {
-      const spec = readCommand(args);
-      const timeoutMs =
-        optionalInteger(toolName, args, 'timeoutMs', { min: 1, max: largestTimeoutMs }) ??
-        defaultTimeoutMs;
+    run: ({ command, timeoutMs = defaultTimeoutMs }: ValuesOf<typeof runCommandParameters>) => {
+      const spec = commandSpec(command);
       return prepareLaunch(root, settings, spec).then(launch =>
         runChild(root, spec, launch, timeoutMs),
       );

@@ -4,8 +4,7 @@
  */
 import type { Env } from '../providers/types.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { optionalString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { optional, parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'timestamp';
 
@@ -38,8 +37,17 @@ function renderInZone(now: Date, format: Intl.DateTimeFormat) {
   return { local, utcOffset: parts.timeZoneName ?? 'GMT' };
 }
 
-function run(args: ToolArgs) {
-  const requested = optionalString(toolName, args, 'timeZone');
+const timestampParameters = {
+  // Empty, as left out: the daemon's own zone.
+  timeZone: optional(
+    text(
+      'IANA time zone name, e.g. "Europe/Paris", "America/New_York", "UTC". Default: the daemon\'s own zone.',
+      { allowEmpty: true },
+    ),
+  ),
+};
+
+function run({ timeZone: requested }: ValuesOf<typeof timestampParameters>) {
   const timeZone =
     requested === undefined || requested === ''
       ? new Intl.DateTimeFormat().resolvedOptions().timeZone
@@ -61,18 +69,7 @@ export const make = (_powers?: unknown, _context?: unknown, _options?: { env?: E
     name: toolName,
     description:
       'Tell the current date and time: ISO 8601 in UTC, and the local wall-clock time in a time zone.',
-    parameters: {
-      type: 'object',
-      properties: {
-        timeZone: {
-          type: 'string',
-          description:
-            'IANA time zone name, e.g. "Europe/Paris", "America/New_York", "UTC". Default: the daemon\'s own zone.',
-        },
-      },
-      required: [],
-      additionalProperties: false,
-    },
+    parameters: parameters(timestampParameters),
     returns: '{ iso, epochMs, timeZone, local, utcOffset }',
     help: [
       'iso is the current instant in UTC; local is "YYYY-MM-DD HH:mm:ss" in timeZone',

@@ -13,8 +13,7 @@ import {
 } from './lib/confine.js';
 import { writeWholeFile } from './lib/file-io.js';
 import { makeFaeTool } from './lib/make-fae-tool.js';
-import { requireString } from './lib/tool-args.js';
-import type { ToolArgs } from './lib/tool-args.js';
+import { parameters, text, type ValuesOf } from './lib/fae-parameters.js';
 
 const toolName = 'writeFile';
 
@@ -27,10 +26,15 @@ async function exists(target: string): Promise<boolean> {
   }
 }
 
-async function writeConfined(root: string, args: ToolArgs) {
-  const userPath = requireString(toolName, args, 'path');
-  const content = requireString(toolName, args, 'content', { allowEmpty: true });
+const writeFileParameters = {
+  path: text('File path relative to the working directory.'),
+  content: text('The whole new content of the file.', { allowEmpty: true }),
+};
 
+async function writeConfined(
+  root: string,
+  { path: userPath, content }: ValuesOf<typeof writeFileParameters>,
+) {
   const target = await resolveInside(root, userPath, { forCreate: true });
   // Missing directories are made one by one, each inside a directory already checked.
   await makeDirectoriesInside(root, path.dirname(target), userPath);
@@ -52,15 +56,7 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     name: toolName,
     description:
       'Create or overwrite a text file inside the working directory (missing parent directories are made).',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the working directory.' },
-        content: { type: 'string', description: 'The whole new content of the file.' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
+    parameters: parameters(writeFileParameters),
     returns: '{ path, bytesWritten, created }',
     help: [
       'Replaces the whole file. path is relative to the tool root; paths that lead',

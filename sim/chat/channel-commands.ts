@@ -5,6 +5,7 @@
  * notification (sim/mail-host/channel-mention.ts) while the agent is not yet
  * a member; once it is, the agent's own watch sees the mention.
  */
+import { foldEdits, type ChannelPost } from '../../src/channels/channel-thread.js';
 import { E } from '@endo/far';
 import type { MailHost } from '../mail-host/index.js';
 
@@ -36,13 +37,6 @@ export const parseChannelCommand = (
 harden(parseChannelCommand);
 
 type Far = any;
-interface Post {
-  number: bigint;
-  memberId: string;
-  strings: string[];
-  replyTo?: string;
-  replyType?: string;
-}
 
 /** The members the HOST's simulator posts as, by channel and name (a handle lasts one run). */
 const members = new WeakMap<MailHost, Map<string, unknown>>();
@@ -63,17 +57,10 @@ const memberFor = async (mailHost: MailHost, channel: unknown, key: string, name
 
 /** The channel as a person reads it: each post with its author, edits folded into what they revise. */
 const showChannel = async (channel: unknown): Promise<string> => {
-  const posts = (await E(channel as Far).listMessages()) as Post[];
-  const shown = new Map<string, { post: Post; text: string }>();
-  for (const post of posts) {
-    const text = post.strings.join('');
-    const revised = post.replyType === 'edit' ? shown.get(post.replyTo ?? '') : undefined;
-    if (revised !== undefined) revised.text = text;
-    else shown.set(String(post.number), { post, text });
-  }
+  const posts = (await E(channel as Far).listMessages()) as ChannelPost[];
   const names = new Map<string, string>();
   const lines: string[] = [];
-  for (const { post, text } of shown.values()) {
+  for (const { post, text } of foldEdits(posts)) {
     if (!names.has(post.memberId)) {
       const found = (await E(channel as Far).getMember(post.memberId)) as { proposedName?: string };
       names.set(post.memberId, found?.proposedName ?? post.memberId);

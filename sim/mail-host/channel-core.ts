@@ -56,6 +56,26 @@ export const makeChannelCore = (options: {
     topic.publish(message);
   };
 
+  /**
+   * `post` as the daemon's admin and member handles have it (strings, edge names, pet names,
+   * replyTo, ids, replyType), posting as `memberId` once `check` (a member's access and heat)
+   * lets it.
+   */
+  const postMethod = (memberId: string, check: () => void = () => {}) =>
+    current(
+      async (
+        strings: string[],
+        names: string[],
+        _petNamesOrPaths: unknown,
+        replyTo?: string,
+        ids?: string[],
+        replyType?: string,
+      ) => {
+        check();
+        post(memberId, strings, names, ids ?? [], replyTo, replyType);
+      },
+    );
+
   /** Every message so far, then each new one; a member's access is checked before and after each. */
   const follow = (checkAccess: () => void) => {
     checkAccess();
@@ -94,7 +114,7 @@ export const makeChannelCore = (options: {
     store,
     current,
     nowMs: () => now().getTime(),
-    post,
+    postMethod,
     follow,
     list: () => harden([...store.messages()]),
     entries,

@@ -119,20 +119,10 @@ export const makeMemberObjects = (core: ChannelCore) => {
       };
     return makeGuardedExo<object>('EndoChannelMember', ChannelMemberInterface, {
       help: core.current(helpText('EndoChannelMember: a member handle of a multi-party channel.')),
-      post: core.current(
-        async (
-          strings: string[],
-          names: string[],
-          _petNamesOrPaths: unknown,
-          replyTo?: string,
-          ids?: string[],
-          replyType?: string,
-        ) => {
-          chain.checkAccess();
-          chain.checkRate(core.nowMs());
-          core.post(entry.memberId, strings, names, ids ?? [], replyTo, replyType);
-        },
-      ),
+      post: core.postMethod(entry.memberId, () => {
+        chain.checkAccess();
+        chain.checkRate(core.nowMs());
+      }),
       setProposedName: core.current(
         checked(async (name: string) => {
           // Not written: the daemon's own handle does not persist a new name either.

@@ -66,16 +66,7 @@ export const makeChannelIncarnation = (options: {
 
   const admin = makeGuardedExo<object>('EndoChannel', ChannelInterface, {
     help: core.current(() => 'EndoChannel: a multi-party chat room with invitations.'),
-    post: core.current(
-      async (
-        strings: string[],
-        names: string[],
-        _petNamesOrPaths: unknown,
-        replyTo?: string,
-        ids?: string[],
-        replyType?: string,
-      ) => core.post(ADMIN_MEMBER_ID, strings, names, ids ?? [], replyTo, replyType),
-    ),
+    post: core.postMethod(ADMIN_MEMBER_ID),
     followMessages: core.current(async () => core.follow(() => {})),
     listMessages: core.current(async () => core.list()),
     createInvitation: core.current(async (name: string) =>

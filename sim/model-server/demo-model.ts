@@ -7,7 +7,9 @@
  * tool the HOST attached adopted, a reminder or a recurring check scheduled
  * and said when it comes ("remind me in 30 seconds to stretch", "every 2
  * minutes check the inbox"), and a long answer streamed word by word.
- * Anything else gets an answer that says what it understands.
+ * In a channel it answers the message it is asked to, and, asked whether
+ * to speak unaddressed, says yes to a question. Anything else gets an
+ * answer that says what it understands.
  */
 import type { NormalizedRequest, ScriptedReply } from './types.js';
 
@@ -227,9 +229,24 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   return answer(request, told, `You said "${cut(body.trim())}". ${DEMO_HELP}`);
 };
 
+/** A channel turn's request (src/channels/channel-thread.ts): the words of the message to answer. */
+const channelMessage = (told: string): string | undefined => {
+  // The last of each: a post may quote an earlier request.
+  const number = [...told.matchAll(/\nAnswer #(\d+)/g)].pop()?.[1];
+  if (number === undefined || !told.startsWith("The channel's recent messages")) return undefined;
+  return [...told.matchAll(new RegExp(`^#${number} [^:\n]+: (.*)$`, 'gm'))].pop()?.[1];
+};
+
+/** Whether to speak unaddressed in a channel (src/channels/route-message.ts): for a question. */
+const isRouting = (request: NormalizedRequest) =>
+  request.messages[0]?.text.startsWith('You decide whether') === true;
+
 /** The double's move for one request, from what it was last told (the order of requests is not assumed). */
 export const demoModel = (request: NormalizedRequest): ScriptedReply => {
   const told = lastOf(request, 'user');
+  if (isRouting(request)) return { text: /\?\s*$/.test(told) ? 'yes' : 'no' };
+  const inChannel = channelMessage(told);
+  if (inChannel !== undefined) return forMessage(request, inChannel);
   const last = request.messages.at(-1);
   if (last?.role === 'tool') return afterTool(request, told, last.text);
   return afterNotice(request, told) ?? afterWakeUp(request, told) ?? forMessage(request, told);

@@ -20,14 +20,16 @@ export const LEVEL_MEANING: Readonly<Record<Level, string>> = harden({
 });
 harden(LEVEL_MEANING);
 
-// Most specific first: "only when mentioned" is not "more active".
+// Most specific first: "only when mentioned" is not "more active". Each is said as a request
+// ("be quieter", "be an observer"): a question that merely names a level ("what does an
+// observer do?", "is it quieter now?") is answered, not taken for one.
 const ASKED: readonly (readonly [Level, RegExp])[] = harden([
   [
     'observer',
-    /\bonly (?:speak |talk |answer |respond |reply )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged)\b|\b(?:be an? |just )?observer\b|\bjust (?:watch|listen)\b|\bstay silent\b/i,
+    /\bonly (?:speak |talk |answer |respond |reply )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged)\b|\b(?:be|stay|act as) an? observer\b|\bjust (?:watch|listen)\b|\bstay silent\b/i,
   ],
-  ['quiet', /\bbe quiet(?:er)?\b|\bquieter\b|\bless (?:chatty|talkative)\b|\bspeak less\b/i],
-  ['active', /\bmore active\b|\bbe active\b|\bspeak (?:up )?more\b|\bjump in more\b/i],
+  ['quiet', /\b(?:be|stay|keep) quiet(?:er)?\b|\bspeak less\b|\bbe less (?:chatty|talkative)\b/i],
+  ['active', /\bbe more active\b|\bbe active\b|\bspeak (?:up )?more\b|\bjump in more\b/i],
   ['normal', /\bback to normal\b|\bbe normal\b|\bnormal level\b/i],
 ]);
 

@@ -24,11 +24,15 @@ export interface JoinedChannel {
   readonly channelId: string;
   /** The name it joined by. */
   readonly join: string;
+  /** The channel's name as the chat that told the agent of it names it (absent in a roster kept before it). */
+  readonly name?: string;
   level: Level;
   /** The number of the last message seen, as a string; '' for none. */
   lastSeen: string;
   /** Numbers of the messages answered (or being answered), newest last. */
   answered: string[];
+  /** Mentions claimed that wait for the channel's bounds or the budgets (./channel-budget.ts): answered after a restart too. */
+  waiting?: string[];
   /** Set when the channel disabled the agent's membership: no longer followed. */
   disabled?: true;
 }
@@ -48,11 +52,15 @@ const readEntry = (value: unknown): JoinedChannel | undefined => {
     key: entry.key,
     channelId: entry.channelId,
     join: entry.join,
+    ...(typeof entry.name === 'string' ? { name: entry.name } : {}),
     level: entry.level,
     lastSeen: typeof entry.lastSeen === 'string' ? entry.lastSeen : '',
     answered: Array.isArray(entry.answered)
       ? entry.answered.filter((n): n is string => typeof n === 'string')
       : [],
+    ...(Array.isArray(entry.waiting)
+      ? { waiting: entry.waiting.filter((n): n is string => typeof n === 'string') }
+      : {}),
     ...(entry.disabled === true ? { disabled: true as const } : {}),
   };
 };
@@ -122,6 +130,13 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
       entry.answered.push(number);
       if (entry.answered.length > ANSWERED_KEPT) entry.answered.shift();
       return true;
+    },
+    /** A claimed mention waits (true) or no longer does (false). */
+    waits: (entry: JoinedChannel, number: string, waiting: boolean) => {
+      const rest = (entry.waiting ?? []).filter(one => one !== number);
+      if (waiting) rest.push(number);
+      if (rest.length > 0) entry.waiting = rest;
+      else delete entry.waiting;
     },
     seen: (entry: JoinedChannel, number: string) => {
       if (entry.lastSeen === '' || BigInt(number) > BigInt(entry.lastSeen)) entry.lastSeen = number;

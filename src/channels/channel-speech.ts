@@ -2,92 +2,176 @@
  * How the agent speaks in one joined channel (docs/behaviour.md 11): a
  * mention is answered with the main model, or, when it asks for a level,
  * acknowledged without one; a message no one addressed to it is judged by
- * the routing model at the channel's level (never at observer). A post the
- * channel refuses is said once in the log and dropped, never retried; a
- * disabled membership is no longer followed.
+ * the routing model at the channel's level (never at observer). Each answer
+ * and each routing request is the channel's to pay (./channel-budget.ts),
+ * its turn holds the channel's facet (src/parties/facets.ts), and what it
+ * said goes into the searchable history as the channel's, its members'
+ * words labelled. A post the channel refuses is said once in the log and
+ * dropped, never retried; a disabled membership is no longer followed.
  */
 import { E } from '@endo/far';
 import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
+import type { Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
-import { answerInChannel, postsOf, type MemberHandle } from './channel-answer.js';
+import { channelFacet } from '../parties/facets.js';
+import type { Persona } from '../config/config.js';
+import { answerInChannel } from './channel-answer.js';
+import { channelParty, type ChannelBudget } from './channel-budget.js';
 import { LEVEL_MEANING, levelAskedFor } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
-import { foldEdits, postText, type ChannelPost } from './channel-thread.js';
+import {
+  channelRequest,
+  foldEdits,
+  postText,
+  type ChannelPost,
+  type ChannelWork,
+} from './channel-thread.js';
+import type { ChannelView, MemberHandle } from './channel-view.js';
 import type { ChannelWatch } from './channel-watch.js';
 import { shouldSpeak } from './route-message.js';
 
-/** A channel joined in this run: the agent's member handle and its watch. */
+/** A channel joined in this run: the agent's member handle, its watch and what it saw. */
 export interface Live {
   member: MemberHandle;
   ownMemberId: string;
   name: string;
   watch: ChannelWatch;
+  view: ChannelView;
 }
 
-export const makeChannelSpeech = (setup: {
+const TITLE_CHARS = 160;
+
+/** A channel's answered turn, for the searchable history: the members' words carry their label. */
+const channelTurn = (channel: string, post: ChannelPost, author: string, answer: string): Turn => {
+  const text = postText(post);
+  return {
+    title: `#${post.number} in channel "${channel}" from ${author}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
+    messages: [
+      { role: 'user', content: `#${post.number} ${author}: ${text}` },
+      { role: 'assistant', content: answer },
+    ],
+    label: { read: `the words of channel "${channel}"'s members`, from: 0 },
+  };
+};
+
+/** What speaking in the joined channels needs of the agent (./joined-channels.ts passes it on). */
+export interface SpeechSetup {
   log: Log;
   clock: Clock;
   signal: AbortSignal;
+  /** The persona's name ("Lal", "Fae"): @lal addresses it, whatever it joined as. */
   agentName: string;
+  /** The main model, or none (then nothing is answered). */
   main: () => Provider | undefined;
+  /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
   router: () => Provider | undefined;
-  /** Marks a message answered; false when it already was. */
-  claim: (entry: JoinedChannel, number: string) => boolean;
-  /** Stops following a channel (its membership was disabled). */
-  leave: (key: string) => void;
-}) => {
-  const { log, clock, signal } = setup;
-  /** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
-  const postFailed = (entry: JoinedChannel, error: unknown) => {
+  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
+  placeholderAfterMs: number | undefined;
+  persona: Persona;
+  budget: ChannelBudget<ChannelWork>;
+  /** Keeps an answered turn in the searchable history as the channel's. */
+  remember: (turn: Turn, channel: string) => void;
+}
+
+/** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
+const makePostFailed =
+  (log: Log, leave: (key: string) => void) => (entry: JoinedChannel, error: unknown) => {
     const why = describeError(error);
     if (/has been disabled|is temporarily banned/.test(why)) {
       entry.disabled = true;
-      setup.leave(entry.key);
+      leave(entry.key);
       log(`channel ${entry.key}: ${why}; no longer followed (the HOST may leave it)`);
     } else if (/Rate limit lockout/.test(why)) {
       log(`channel ${entry.key}: ${why}; this answer is dropped, not retried`);
     } else log(`channel ${entry.key}: could not answer: ${why}`);
   };
 
-  const answer = async (entry: JoinedChannel, joined: Live, number: bigint) => {
+export const makeChannelSpeech = (
+  setup: SpeechSetup & {
+    /** Marks a message answered; false when it already was. */
+    claim: (entry: JoinedChannel, number: string) => boolean;
+    /** Keeps (true) or drops (false) a claimed mention among those that wait, over restarts. */
+    waits: (entry: JoinedChannel, number: string, waiting: boolean) => void;
+    /** Stops following a channel (its membership was disabled). */
+    leave: (key: string) => void;
+  },
+) => {
+  const { log, clock, signal } = setup;
+  const postFailed = makePostFailed(log, setup.leave);
+  const say = (entry: JoinedChannel, joined: Live, post: ChannelPost) => (text: string) =>
+    E(joined.member)
+      .post([text], [], [], String(post.number))
+      .catch((error: unknown) => postFailed(entry, error));
+
+  const answer = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
     const provider = setup.main();
     if (provider === undefined) {
-      log(`channel ${entry.key}: no model to answer #${number} with`);
+      log(`channel ${entry.key}: no model to answer #${post.number} with`);
       return;
     }
+    const facet = channelFacet(setup.persona, joined.name);
     let editFailed: unknown;
     try {
-      await answerInChannel({
+      const posts = await joined.view.postsUpTo(post.number);
+      const authorOf = await joined.view.authors(posts);
+      const said = await answerInChannel({
         member: joined.member,
+        ownMemberId: joined.ownMemberId,
+        request: channelRequest({
+          prompt: facet.prompt,
+          agentName: setup.agentName,
+          ownMemberId: joined.ownMemberId,
+          posts,
+          authorOf,
+          answering: post.number,
+        }),
+        facet,
+        onNotHeld: names =>
+          log(
+            `channel ${entry.key}: the model called ${names.join(', ')}, which a channel's turn does not hold; not run`,
+          ),
         provider,
         clock,
-        agentName: setup.agentName,
-        channelName: joined.name,
-        answering: number,
+        answering: post.number,
+        placeholderAfterMs: setup.placeholderAfterMs,
         signal,
         onEditError: error => {
           editFailed = error;
         },
       });
+      setup.remember(channelTurn(joined.name, post, authorOf(post.memberId), said), joined.name);
     } catch (error) {
       postFailed(entry, editFailed ?? error);
     }
+  };
+
+  /** An answer the channel pays for: now, or once its bounds and the budgets let it (`told`: its thread heard why). */
+  const answerWithin = async (
+    entry: JoinedChannel,
+    joined: Live,
+    post: ChannelPost,
+    told: boolean,
+  ) => {
+    const work: ChannelWork = { kind: 'channel', key: entry.key, post, held: true };
+    const party = channelParty(entry.channelId, joined.name);
+    const mention = { number: post.number, told, say: say(entry, joined, post) };
+    const may = await setup.budget.mayAnswer(party, work, mention);
+    setup.waits(entry, String(post.number), !may);
+    if (may) await answer(entry, joined, post);
   };
 
   /** A post addressed to the agent: a level asked for is set and acknowledged; else it is answered. */
   const serveMention = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
     const level = levelAskedFor(postText(post));
     if (level === undefined) {
-      await answer(entry, joined, post.number);
+      await answerWithin(entry, joined, post, false);
       return;
     }
     entry.level = level;
     log(`channel ${entry.key}: level ${level}, asked in #${post.number}`);
-    await E(joined.member)
-      .post([`Understood: here I now speak ${LEVEL_MEANING[level]}.`], [], [], String(post.number))
-      .catch((error: unknown) => postFailed(entry, error));
+    await say(entry, joined, post)(`Understood: here I now speak ${LEVEL_MEANING[level]}.`);
   };
 
   const route = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
@@ -95,12 +179,12 @@ export const makeChannelSpeech = (setup: {
     const router = setup.router();
     // Only when mentioned: no model is asked at all.
     if (level === 'observer' || router === undefined) return;
-    const posts = foldEdits(await postsOf(joined.member)).filter(
-      shown => shown.post.number <= post.number,
-    );
-    const lines = posts.map(
+    if (!setup.budget.mayRoute(channelParty(entry.channelId, joined.name))) return;
+    const posts = await joined.view.postsUpTo(post.number);
+    const authorOf = await joined.view.authors(posts);
+    const lines = foldEdits(posts).map(
       ({ post: one, text }) =>
-        `${one.memberId === joined.ownMemberId ? setup.agentName : `member ${one.memberId}`}: ${text}`,
+        `${one.memberId === joined.ownMemberId ? setup.agentName : authorOf(one.memberId)}: ${text}`,
     );
     const speak = await shouldSpeak({
       provider: router,
@@ -114,9 +198,10 @@ export const makeChannelSpeech = (setup: {
       );
       return false;
     });
-    if (speak && setup.claim(entry, String(post.number))) await answer(entry, joined, post.number);
+    if (speak && setup.claim(entry, String(post.number)))
+      await answerWithin(entry, joined, post, false);
   };
 
-  return { answer, serveMention, route };
+  return { serveMention, route, answerWithin };
 };
 harden(makeChannelSpeech);

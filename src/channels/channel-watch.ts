@@ -10,7 +10,7 @@ import { readStream } from '../daemon/stream-reader-client.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Log } from '../log/log.js';
 import { isChannelPost, type ChannelPost } from './channel-thread.js';
-import type { MemberHandle } from './channel-answer.js';
+import type { MemberHandle } from './channel-view.js';
 
 export interface ChannelWatch {
   stop(): void;

@@ -1,5 +1,5 @@
 /**
- * The agent in the newest daemon's channels (docs/behaviour.md 10): a
+ * The agent in the newest daemon's channels (docs/behaviour.md 11): a
  * mention notification makes it adopt the channel (under its own
  * `agent-channels/`), join by the invitation's name and answer in the
  * thread as its own member; it then follows every channel it joined
@@ -7,28 +7,19 @@
  * speaks at the channel's level, asking the routing model first (never at
  * the observer level). The channel object handed over is used to join,
  * nothing else. A channel's turn is built from that channel's messages and
- * holds only the posting to it (./channel-answer.ts). The HOST's hand:
+ * holds the channel's facet: its one effect is its post there
+ * (./channel-speech.ts, ./channel-answer.ts). The HOST's hand:
  * `control` (list, leave, level).
  */
 import { E } from '@endo/far';
-import type { Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
-import type { Clock } from '../lifecycle/clock.js';
-import type { Log } from '../log/log.js';
-import { postsOf, type MemberHandle } from './channel-answer.js';
-import { makeChannelSpeech, type Live } from './channel-speech.js';
+import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
+import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { CHANNELS_DIRECTORY, makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { postText, type ChannelPost } from './channel-thread.js';
+import { postText, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
-
-/** One message of a joined channel, for the serving loop (in the channel's own lane). */
-export interface ChannelWork {
-  kind: 'channel';
-  key: string;
-  post: ChannelPost;
-}
 
 interface ChannelPowers {
   has(...path: string[]): Promise<boolean>;
@@ -87,19 +78,9 @@ const makeControl =
     throw new Error(`channels(action): list, leave or level, not ${JSON.stringify(action)}`);
   };
 
-export const makeJoinedChannels = (setup: {
-  powers: unknown;
-  log: Log;
-  clock: Clock;
-  signal: AbortSignal;
-  /** The persona's name ("Lal", "Fae"): @lal addresses it, whatever it joined as. */
-  agentName: string;
-  /** The main model, or none (then nothing is answered). */
-  main: () => Provider | undefined;
-  /** The routing model (LAL_ROUTER_MODEL …), the main one when none is named. */
-  router: () => Provider | undefined;
-  push: (work: ChannelWork) => void;
-}) => {
+export const makeJoinedChannels = (
+  setup: SpeechSetup & { powers: unknown; push: (work: ChannelWork) => void },
+) => {
   const { log } = setup;
   const powers = E(setup.powers as ChannelPowers);
   const roster = makeChannelRoster(setup.powers, log);
@@ -115,29 +96,45 @@ export const makeJoinedChannels = (setup: {
     const member = (await E(channel as { join(name: string): Promise<unknown> }).join(
       entry.join,
     )) as MemberHandle;
-    const [ownMemberId, name] = await Promise.all([
-      E(member).getMemberId(),
-      E(channel as { getProposedName(): string }).getProposedName(),
-    ]);
+    const ownMemberId = await E(member).getMemberId();
+    const name = entry.name ?? entry.key;
     if (entry.lastSeen === '') {
       // Joined just now: what was said before is context, not work.
       const last = (await postsOf(member)).at(-1);
       if (last !== undefined) roster.seen(entry, String(last.number));
     }
+    const view = makeChannelView(member);
+    // Every post is seen (a turn shows the thread, edits folded); only others' new posts are
+    // work: the agent's own and edits never hold a member's next message behind the serving
+    // loop's wait for the mail stream.
     const watch = watchChannel(
       member,
       entry.key,
-      post => setup.push({ kind: 'channel', key: entry.key, post }),
+      post => {
+        view.see(post);
+        if (post.memberId !== ownMemberId && post.replyType !== 'edit')
+          setup.push({ kind: 'channel', key: entry.key, post });
+      },
       log,
     );
-    const joined: Live = { member, ownMemberId, name, watch };
+    const joined: Live = { member, ownMemberId, name, watch, view };
     live.set(entry.key, joined);
+    // Mentions that waited when the agent last stopped wait again, in order (their threads were told).
+    for (const number of entry.waiting ?? []) {
+      // eslint-disable-next-line no-await-in-loop -- a few at most, each read once
+      const post = (await view.postsUpTo(BigInt(number))).find(
+        one => String(one.number) === number,
+      );
+      if (post === undefined) roster.waits(entry, number, false);
+      else setup.push({ kind: 'channel', key: entry.key, post, held: true });
+    }
     return joined;
   };
 
-  const { answer, serveMention, route } = makeChannelSpeech({
+  const { serveMention, route, answerWithin } = makeChannelSpeech({
     ...setup,
     claim: (entry, number) => roster.claim(entry, number),
+    waits: (entry, number, waiting) => roster.waits(entry, number, waiting),
     leave: key => {
       live.get(key)?.watch.stop();
       live.delete(key);
@@ -167,6 +164,7 @@ export const makeJoinedChannels = (setup: {
           key,
           channelId: notice.channelId,
           join: notice.join,
+          name: notice.edge,
           level: 'normal',
           lastSeen: '',
           answered: [],
@@ -177,10 +175,10 @@ export const makeJoinedChannels = (setup: {
       delete entry.disabled;
       const joined = live.get(entry.key) ?? (await connect(entry));
       if (roster.claim(entry, notice.replyTo)) {
-        const post = (await postsOf(joined.member)).find(
-          one => String(one.number) === notice.replyTo,
-        );
-        if (post === undefined) await answer(entry, joined, BigInt(notice.replyTo));
+        const answering = BigInt(notice.replyTo);
+        const post = (await joined.view.postsUpTo(answering)).find(one => one.number === answering);
+        if (post === undefined)
+          log(`channel ${entry.key}: no message #${answering} there to answer`);
         else await serveMention(entry, joined, post);
       }
       await roster.save();
@@ -190,14 +188,18 @@ export const makeJoinedChannels = (setup: {
       const entry = roster.get(work.key);
       const joined = live.get(work.key);
       const { post } = work;
-      if (entry === undefined || joined === undefined || !roster.isNew(entry, String(post.number)))
+      if (entry === undefined || joined === undefined) return;
+      // A mention that waited: claimed before, its thread told why; answered once it may be.
+      if (work.held === true) {
+        await answerWithin(entry, joined, post, true);
+        await roster.save();
         return;
-      roster.seen(entry, String(post.number));
-      if (post.memberId !== joined.ownMemberId && post.replyType !== 'edit') {
-        if (addressed(entry, postText(post))) {
-          if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
-        } else await route(entry, joined, post);
       }
+      if (!roster.isNew(entry, String(post.number))) return;
+      roster.seen(entry, String(post.number));
+      if (addressed(entry, postText(post))) {
+        if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
+      } else await route(entry, joined, post);
       await roster.save();
     },
     control: makeControl(roster, live, powers),

@@ -10,8 +10,12 @@ import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
+import type { AgentConfig } from '../config/config.js';
 import { loadModel, type ModelChoice } from '../serving/load-model.js';
-import { makeJoinedChannels, type ChannelWork, type JoinedChannels } from './joined-channels.js';
+import type { HistoryArchive } from '../recall/history-archive.js';
+import { makeChannelBudget, type BudgetParts } from './channel-budget.js';
+import type { ChannelWork } from './channel-thread.js';
+import { makeJoinedChannels, type JoinedChannels } from './joined-channels.js';
 
 const providerOf = (choice: ModelChoice) => ('provider' in choice ? choice.provider : undefined);
 
@@ -19,6 +23,8 @@ export const startChannels = async (setup: {
   powers: unknown;
   env: Env;
   persona: 'lal' | 'fae';
+  /** When an answer's placeholder is posted (LAL_PROGRESS_AFTER_MS); undefined: never (LAL_PROGRESS=0). */
+  placeholderAfterMs: number | undefined;
   model: ModelChoice;
   memory: Memory;
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
@@ -28,6 +34,10 @@ export const startChannels = async (setup: {
   clock: Clock;
   signal: AbortSignal;
   push: (work: ChannelWork) => void;
+  /** What a channel pays with: its bounds as a party, the hourly budgets (./channel-budget.ts). */
+  budget: Omit<BudgetParts<ChannelWork>, 'clock'>;
+  /** The searchable history: a channel's turns are kept there as the channel's. */
+  history: Pick<HistoryArchive, 'add'>;
 }): Promise<JoinedChannels> => {
   const { env, log, redact, clock } = setup;
   const routerModel = env.LAL_ROUTER_MODEL;
@@ -50,6 +60,10 @@ export const startChannels = async (setup: {
     agentName: setup.persona === 'fae' ? 'Fae' : 'Lal',
     main: () => providerOf(setup.model),
     router: () => providerOf(router),
+    placeholderAfterMs: setup.placeholderAfterMs,
+    persona: setup.persona,
+    budget: makeChannelBudget({ ...setup.budget, clock }),
+    remember: (turn, channel) => setup.history.add(turn, undefined, channel),
     push: setup.push,
   });
   setup.status.section('Channels', () => {
@@ -75,18 +89,40 @@ export const makeChannelsHand = () => {
   let started: JoinedChannels | undefined;
   return {
     start: async (
-      setup: Omit<Parameters<typeof startChannels>[0], 'model' | 'memory' | 'push'> & {
+      setup: Omit<
+        Parameters<typeof startChannels>[0],
+        'model' | 'memory' | 'push' | 'budget' | 'history' | 'persona' | 'placeholderAfterMs'
+      > & {
+        config: Pick<AgentConfig, 'persona' | 'liveProgress' | 'progressAfterMs'>;
         queue: { push(work: ChannelWork): void };
-        parts: { daemon: { generation: string }; model: ModelChoice; memory: Memory };
+        parts: {
+          daemon: { generation: string; canEdit: boolean };
+          model: ModelChoice;
+          memory: Memory;
+          history: Pick<HistoryArchive, 'add'>;
+          senders: BudgetParts<ChannelWork>['senders'];
+          quotaWaits: BudgetParts<ChannelWork>['quotaWaits'];
+          tell: (origin: undefined, text: string) => Promise<void>;
+        };
         onCancel: { add(hook: () => void): unknown };
       },
     ): Promise<JoinedChannels | undefined> => {
-      const { parts, onCancel, queue, ...rest } = setup;
+      const { parts, onCancel, queue, config, ...rest } = setup;
       if (parts.daemon.generation !== 'newest') return undefined;
       const channels = await startChannels({
         ...rest,
+        persona: config.persona,
+        // Live progress as in the inbox: only where the daemon edits, and only when on.
+        placeholderAfterMs:
+          config.liveProgress && parts.daemon.canEdit ? config.progressAfterMs : undefined,
         model: parts.model,
         memory: parts.memory,
+        history: parts.history,
+        budget: {
+          senders: parts.senders,
+          quotaWaits: parts.quotaWaits,
+          tellHost: line => parts.tell(undefined, line),
+        },
         push: work => queue.push(work),
       });
       onCancel.add(() => channels.stop());

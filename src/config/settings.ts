@@ -93,12 +93,12 @@ export const LIMIT_SETTINGS = {
   maxPeerExchanges: {
     env: 'LAL_MAX_PEER_EXCHANGES',
     default: 10,
-    doc: "turns in a row answering one sender that is not the HOST, without a message from the HOST in between; then that sender's messages wait in the inbox (dismissed only when served), the HOST is told once, in one line, who is held, and any message from the HOST starts the count again. `help()` shows who is held (kept across restarts)",
+    doc: "turns in a row answering one sender that is not the HOST, without a message from the HOST in between; then that sender's messages wait in the inbox (dismissed only when served), the HOST is told once, in one line, who is held, and any message from the HOST starts the count again. `help()` shows who is held (kept across restarts). A channel the agent joined is a sender of its own here: its mentions wait unanswered in the channel",
   },
   maxTurnsPerSenderPerHour: {
     env: 'LAL_MAX_TURNS_PER_SENDER_PER_HOUR',
     default: 60,
-    doc: 'turns for one sender (not the HOST) in any hour; then its messages wait in the inbox until the hour frees up, and the HOST is told once until when',
+    doc: "turns for one sender (not the HOST; a channel the agent joined is one) in any hour; then its messages wait in the inbox (a channel's mentions, unanswered) until the hour frees up, and the HOST is told once until when",
   },
   // A cut reply is answered "retry shorter"; the third in a row means it is not working.
   maxTruncatedReplies: {
@@ -132,7 +132,7 @@ export const FLAG_SETTINGS = {
   liveProgress: {
     env: 'LAL_PROGRESS',
     default: true,
-    doc: 'newest daemon only: `0` turns off live progress (the placeholder reply to `@host` edited as the turn goes, `done: false` until the answer)',
+    doc: 'newest daemon only: `0` turns off live progress (the placeholder reply to `@host` edited as the turn goes, `done: false` until the answer; in a channel, the placeholder in the thread edited into the answer)',
   },
 } as const satisfies Record<string, FlagSetting>;
 harden(FLAG_SETTINGS);
@@ -175,13 +175,13 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_PROGRESS_AFTER_MS',
     default: '1000',
     read: 'readAgentConfig: a whole number of milliseconds, 0 or more',
-    doc: 'newest daemon only: how long a turn runs before its live-progress placeholder is posted; a turn answered sooner is one plain reply, so progress adds no daemon round trip to a quick answer; `0` posts it at once',
+    doc: 'newest daemon only: how long a turn (or a channel answer) runs before its live-progress placeholder is posted; one answered sooner is one plain reply, so progress adds no daemon round trip to a quick answer; `0` posts it at once',
   },
   {
     env: 'LAL_MAX_CALLS_PER_HOUR',
     default: 'none',
     read: 'readHourlyQuota (src/usage/hourly-quota.ts): a positive whole number, none by default',
-    doc: 'model calls the agent may make in any hour; when spent, new mail waits (its sender is told until when) and is served then. Checked before every model call: a turn in progress stops before the call that would go past the budget, its sender is told when the message is taken up again, and the message waits in the inbox until then',
+    doc: 'model calls the agent may make in any hour; when spent, new mail waits (its sender is told until when) and is served then. Checked before every model call: a turn in progress stops before the call that would go past the budget, its sender is told when the message is taken up again, and the message waits in the inbox until then. In a channel, a mention waits (its thread told once) and an unaddressed message is not routed',
   },
   {
     env: 'LAL_MAX_TOKENS_PER_HOUR',

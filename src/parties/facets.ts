@@ -24,7 +24,7 @@ import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
 import { withoutOps } from '../agent-tools/tool-groups.js';
 import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { promptFor, type DaemonWords } from '../daemon/speak-generation.js';
-import { systemPrompt } from '../prompt/system-prompt.js';
+import { channelPrompt, systemPrompt } from '../prompt/system-prompt.js';
 import { E } from '@endo/far';
 import { HOST_PARTY, partyOf, type Party } from './party.js';
 import { makePeerPowers } from './peer-powers.js';
@@ -61,6 +61,32 @@ export interface Facet {
   /** The system prompt: it names only what the turn holds. */
   prompt: string;
 }
+
+/**
+ * What a channel's turn holds (docs/behaviour.md 11.4): a channel is a party of many members, all
+ * untrusted, and its turn holds nothing of the agent's: no powers, no tool (whatever the HOST
+ * shared with other parties), no ask; its one effect is its post in that channel, which the
+ * channel part makes with the agent's own member handle.
+ */
+export interface ChannelFacet {
+  party: Party & { kind: 'channel' };
+  /** The tools offered: none. */
+  offer(): ToolSchema[];
+  /** Whether the turn holds the tool a call names: never. */
+  holds(names: readonly string[]): boolean;
+  /** The system prompt: it names nothing the turn does not hold. */
+  prompt: string;
+}
+
+/** The facet of a channel's turn, by the channel's name: the same whatever the HOST shares. */
+export const channelFacet = (persona: Persona, channel: string): ChannelFacet =>
+  harden({
+    party: harden({ kind: 'channel', name: channel }),
+    offer: () => [],
+    holds: () => false,
+    prompt: channelPrompt(persona, channel),
+  });
+harden(channelFacet);
 
 export interface FacetMaker {
   /** The facet of the turn about this message (the HOST's for its own, and for work that serves no message). */

@@ -5,14 +5,20 @@
  * A leaf: every folder may import it.
  */
 
-/** Whom a turn serves. */
-export type Party = Readonly<{ kind: 'host' }> | Readonly<{ kind: 'peer'; name: string }>;
+/** Whom a turn serves: the HOST, another party by its mail, or a channel (many members, all untrusted). */
+export type Party =
+  | Readonly<{ kind: 'host' }>
+  | Readonly<{ kind: 'peer'; name: string }>
+  | Readonly<{ kind: 'channel'; name: string }>;
 
 export const HOST_PARTY: Party = harden({ kind: 'host' });
 harden(HOST_PARTY);
 
 /** The party of a turn about this message: the HOST for its own and for the agent's own work (no message). */
-export const partyOf = (origin: { sender: string } | undefined, hostName: string): Party =>
+export const partyOf = (
+  origin: { sender: string } | undefined,
+  hostName: string,
+): Exclude<Party, { kind: 'channel' }> =>
   origin === undefined || origin.sender === hostName
     ? HOST_PARTY
     : harden({ kind: 'peer', name: origin.sender });

@@ -52,9 +52,10 @@ export interface ConversationBounds<W> {
   check(key: string, isHost: boolean): Hold | undefined;
   /**
    * Keeps `work` until the sender may be served again; returns the line to
-   * tell the HOST, the first time only for each hold.
+   * tell the HOST, the first time only for each hold. `where` its messages
+   * wait, as the line says it ("in my inbox" for mail).
    */
-  hold(key: string, name: string, hold: Hold, work: W): string | undefined;
+  hold(key: string, name: string, hold: Hold, work: W, where?: string): string | undefined;
   /** A turn for this sender starts: counted; the HOST's lets every sender held for its exchanges go on. */
   served(key: string, name: string, isHost: boolean): void;
   /** For help(): the senders served, most recent first, with who is held. */
@@ -83,18 +84,18 @@ export const makeConversationBounds = <W>(options: {
   const check = (key: string, isHost: boolean): Hold | undefined =>
     peerHold(isHost ? undefined : find(key), limits, clock.now());
 
-  const tellLine = (name: string, hold: Hold): string =>
+  const tellLine = (name: string, hold: Hold, where: string): string =>
     hold.reason === 'exchanges'
-      ? `I stopped answering ${name} after ${limits.maxPeerExchanges} turns in a row without a word from you (LAL_MAX_PEER_EXCHANGES); its messages wait in my inbox. Send me any message to let me go on.`
-      : `I have answered ${name} ${limits.maxTurnsPerSenderPerHour} times in the last hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR); its messages wait in my inbox until ${new Date(hold.until).toISOString()}.`;
+      ? `I stopped answering ${name} after ${limits.maxPeerExchanges} turns in a row without a word from you (LAL_MAX_PEER_EXCHANGES); its messages wait ${where}. Send me any message to let me go on.`
+      : `I have answered ${name} ${limits.maxTurnsPerSenderPerHour} times in the last hour (LAL_MAX_TURNS_PER_SENDER_PER_HOUR); its messages wait ${where} until ${new Date(hold.until).toISOString()}.`;
 
   return {
     check,
-    hold(key, name, hold, work) {
+    hold(key, name, hold, work, where = 'in my inbox') {
       const record = recordFor(records, key, name, isHeld);
       holds.park(holdKey.sender(key), work, hold.reason === 'hourly' ? hold.until : undefined);
       return holds.tellOnce(holdKey.sender(key), hold.reason)
-        ? tellLine(record.name, hold)
+        ? tellLine(record.name, hold, where)
         : undefined;
     },
     served(key, name, isHost) {

@@ -25,6 +25,8 @@ export interface ExchangeRecord {
   out: string;
   /** The label its words carry, when some did not come from the sender (src/history/word-labels.ts). */
   read?: string;
+  /** The channel whose turn it was (src/channels/): only the HOST's turns find it. */
+  ch?: string;
 }
 
 // A message or answer longer than this is cut: the record stays well under a chunk.
@@ -50,6 +52,7 @@ export const recordOfTurn = (
   origin: Origin | undefined,
   at: number | undefined,
   redact: (text: string) => string,
+  channel?: string,
 ): ExchangeRecord => {
   const first = turn.messages[0];
   const notice = first?.role === 'user' ? first.content : turn.title;
@@ -59,6 +62,7 @@ export const recordOfTurn = (
       : { n: Number(origin.number), from: origin.sender }),
     ...(at === undefined ? {} : { at }),
     ...(turn.label === undefined ? {} : { read: turn.label.read }),
+    ...(channel === undefined ? {} : { ch: channel }),
     in: redactThenCut(notice, redact),
     out: redactThenCut(
       describeActions(
@@ -108,7 +112,8 @@ export const isExchangeRecord = (value: unknown): value is ExchangeRecord => {
     isOptionalNumber(record.n) &&
     isOptionalNumber(record.at) &&
     (record.from === undefined || typeof record.from === 'string') &&
-    (record.read === undefined || typeof record.read === 'string')
+    (record.read === undefined || typeof record.read === 'string') &&
+    (record.ch === undefined || typeof record.ch === 'string')
   );
 };
 harden(isExchangeRecord);

@@ -43,8 +43,8 @@ harden(CHUNK_BYTES);
 const MB = 1024 * 1024;
 
 export interface HistoryArchive {
-  /** Adds a finished turn; it reaches the store at the next save. */
-  add(turn: Turn, origin: Origin | undefined): void;
+  /** Adds a finished turn (a channel's, when `channel` names it); it reaches the store at the next save. */
+  add(turn: Turn, origin: Origin | undefined, channel?: string): void;
   /** Writes the open chunk if it changed, closes it when full, drops the oldest beyond the bound. */
   save(): Promise<void>;
   /** Forgets the whole history (forget()); says how many chunks went. */
@@ -194,8 +194,8 @@ export const loadHistoryArchive = async (
   }
 
   return {
-    add(turn, origin) {
-      append([recordOfTurn(turn, origin, clock.now(), redact)]);
+    add(turn, origin, channel) {
+      append([recordOfTurn(turn, origin, clock.now(), redact, channel)]);
     },
     save,
     async forget() {

@@ -30,6 +30,8 @@ harden(SEARCH_MS);
 interface RecalledExchange {
   messageNumber?: number;
   from?: string;
+  /** The channel whose turn it was: its members' words, never the HOST's. */
+  channel?: string;
   date?: string;
   /** What came in (the notice's own `Message #N from …:` left off). */
   message: string;
@@ -67,6 +69,7 @@ const excerpt = (text: string, terms: readonly string[]): string => {
 const shown = (record: ExchangeRecord, terms: readonly string[]): RecalledExchange => ({
   ...(record.n === undefined ? {} : { messageNumber: record.n }),
   ...(record.from === undefined ? {} : { from: record.from }),
+  ...(record.ch === undefined ? {} : { channel: record.ch }),
   // To the minute: enough to tell when, without seconds that only cost tokens.
   ...(record.at === undefined
     ? {}
@@ -102,8 +105,8 @@ export const searchHistory = async (options: {
   const see = (records: readonly ExchangeRecord[]) => {
     for (let index = records.length - 1; index >= 0; index -= 1) {
       const record = records[index]!;
-      // Another sender's exchange is not this thread's: never read, never counted.
-      if (from !== undefined && record.from !== from) continue;
+      // Another sender's exchange, or a channel's, is not this thread's: never read, never counted.
+      if (from !== undefined && (record.from !== from || record.ch !== undefined)) continue;
       ranking.see(wordsOf(`${record.in}\n${record.out}`), record);
     }
   };

@@ -14,7 +14,7 @@ import type { AgentParts } from './agent-parts.js';
 import { safeDismiss } from './finish-message.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { MailWork, Work } from './work.js';
-import type { ChannelWork } from '../channels/joined-channels.js';
+import type { ChannelWork } from '../channels/channel-thread.js';
 
 export interface WorkHandlers {
   mail(work: MailWork): Promise<void>;

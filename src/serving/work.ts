@@ -7,7 +7,7 @@
  */
 import type { MessageRecord } from '../mail/message-record.js';
 import type { Lane } from './work-queue.js';
-import type { ChannelWork } from '../channels/joined-channels.js';
+import type { ChannelWork } from '../channels/channel-thread.js';
 
 export type MailWork = { kind: 'mail'; message: MessageRecord; lane?: Lane };
 

@@ -1,60 +1,80 @@
 /**
- * Builds a FaeTool exo from one record: its name, description and
- * `parameters` (the JSON schema the model is offered), what a call returns,
- * help notes and `run`. The arguments' names (no undeclared one where
- * `additionalProperties` is false) and the required ones are checked from
- * `parameters` before `run` sees them, and the help's first line is written
- * from them, so each parameter is stated once. The schema and every result
- * are hardened (they cross `E()`), and a failure reaches the caller as a
- * hardened Error carrying only its message.
+ * Builds a FaeTool exo from one record: its name, description, `parameters`,
+ * what a call returns, help notes and `run`. The parameters are stated once
+ * (./fae-parameters.ts): they yield the JSON schema the model is offered, the
+ * check of each call's arguments (names, required ones, types, bounds,
+ * choices) and the typed values `run` is given, and the help's first line is
+ * written from them. A schema from elsewhere (an MCP server's) is checked by
+ * its names and required ones, the rest being its server's. The schema and
+ * every result are hardened (they cross `E()`), and a failure reaches the
+ * caller as a hardened Error carrying only its message.
  */
 import { makeExo } from '@endo/exo';
 import { Fail, q } from '@endo/errors';
-import { FaeToolInterface } from '../../src/agent-tools/fae-tool.js';
+import { FaeToolInterface, type FaeTool } from '../../src/agent-tools/fae-tool.js';
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
+import type { FaeParameters } from './fae-parameters.js';
 import { describeError } from '../../providers/describe-error.js';
 
-export interface FaeToolSpec {
+interface FaeToolBase {
   /** The name the model calls the tool by (the schema's `function.name`). */
   name: string;
   description: string;
-  parameters: JsonSchema;
-  /** What a call answers (`{ greeting, language }`); with it the help starts with a line written from `parameters`. */
+  /** What a call answers (`{ greeting, language }`); with it the help starts with a line written from the parameters. */
   returns?: string;
   /** The help: what the first line does not say (all of it without `returns`). */
   help: string;
+}
+
+/** A tool whose parameters are stated once (./fae-parameters.ts): `run` gets their values, read and checked. */
+interface TypedFaeToolSpec<V> extends FaeToolBase {
+  parameters: FaeParameters<V>;
+  run(values: V): unknown;
+}
+
+/** A tool whose schema comes from elsewhere (an MCP server's): names and required ones checked, the rest is the tool's. */
+export interface FaeToolSpec extends FaeToolBase {
+  parameters: JsonSchema;
   /** Runs a call whose argument names and required arguments were checked against `parameters`. */
-  run: (args: ToolArgs) => unknown;
+  run(args: ToolArgs): unknown;
 }
 
 /** The help's first line longer than this puts its `->` on a line of its own. */
 const SIGNATURE_WIDTH = 100;
 
 /** `greet({ name, language? }) -> { greeting, language }`, from the parameters: the optional ones marked `?`. */
-const signatureOf = (spec: FaeToolSpec, returns: string): string => {
-  const required = spec.parameters.required ?? [];
-  const names = Object.keys(spec.parameters.properties ?? {}).map(name =>
+const signatureOf = (toolName: string, schema: JsonSchema, returns: string): string => {
+  const required = schema.required ?? [];
+  const names = Object.keys(schema.properties ?? {}).map(name =>
     required.includes(name) ? name : `${name}?`,
   );
-  const call = `${spec.name}({ ${names.join(', ')} })`;
+  const call = `${toolName}({ ${names.join(', ')} })`;
   const line = `${call} -> ${returns}`;
   return line.length <= SIGNATURE_WIDTH ? line : `${call}\n  -> ${returns}`;
 };
 
-/** Refuses undeclared argument names (where the schema closes them) and missing required ones, by name. */
-const checkArguments = (spec: FaeToolSpec, args: ToolArgs): void => {
-  const declared = Object.keys(spec.parameters.properties ?? {});
-  if (spec.parameters.additionalProperties === false) {
+/** A schema from elsewhere, read as parameters: undeclared names (where it closes them) and missing required ones refused, by name. */
+const schemaParameters = (schema: JsonSchema): FaeParameters<ToolArgs> => ({
+  schema,
+  read: (toolName, args) => {
+    checkArguments(toolName, schema, args);
+    return args;
+  },
+});
+
+const checkArguments = (toolName: string, schema: JsonSchema, args: ToolArgs): void => {
+  const declared = Object.keys(schema.properties ?? {});
+  if (schema.additionalProperties === false) {
     const unknown = Object.keys(args).filter(key => !declared.includes(key));
     if (unknown.length > 0)
       throw Error(
-        `${spec.name}: unknown argument(s) ${unknown.join(', ')}; expected ${declared.join(', ')}`,
+        `${toolName}: unknown argument(s) ${unknown.join(', ')}; expected ${declared.join(', ')}`,
       );
   }
-  for (const key of spec.parameters.required ?? [])
+  for (const key of schema.required ?? [])
     if (args[key] === undefined || args[key] === null)
-      throw Error(`${spec.name}: ${key} is required`);
+      throw Error(`${toolName}: ${key} is required`);
 };
 
 /** What the model APIs accept as a function name (OpenAI's rule, the strictest of them). */
@@ -64,7 +84,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * A malformed spec is the tool author's mistake: refused when the tool is made (a programmer
  * error, thrown with `Fail` and the value quoted), not offered to the model to fail when called.
  */
-const assertSpec = (spec: FaeToolSpec): void => {
+const assertSpec = (spec: FaeToolSpec | TypedFaeToolSpec<unknown>): void => {
   (typeof spec.name === 'string' && TOOL_NAME.test(spec.name)) ||
     Fail`FaeTool name must be 1 to 64 letters, digits, _ or -, got ${q(spec.name)}`;
   typeof spec.run === 'function' ||
@@ -82,22 +102,40 @@ const assertSpec = (spec: FaeToolSpec): void => {
     Fail`FaeTool ${q(spec.name)}: parameters must be a JSON schema object, got ${q(spec.parameters)}`;
 };
 
-export const makeFaeTool = (spec: FaeToolSpec) => {
-  assertSpec(spec);
+/** Stated parameters (./fae-parameters.ts), or a schema from elsewhere read by names alone. */
+const isStated = (
+  spec: FaeToolSpec | TypedFaeToolSpec<unknown>,
+): spec is TypedFaeToolSpec<unknown> => typeof spec.parameters.read === 'function';
+
+/** Stated parameters (./fae-parameters.ts), or a schema from elsewhere read by its names alone. */
+const statedSpec = (spec: FaeToolSpec | TypedFaeToolSpec<unknown>): TypedFaeToolSpec<unknown> =>
+  isStated(spec) ? spec : { ...spec, parameters: schemaParameters(spec.parameters) };
+
+/** Stated parameters give `run` their values' types; a schema from elsewhere gives it the arguments. */
+interface MakeFaeTool {
+  <V>(spec: TypedFaeToolSpec<V>): FaeTool;
+  (spec: FaeToolSpec): FaeTool;
+}
+
+export const makeFaeTool: MakeFaeTool = (
+  made: FaeToolSpec | TypedFaeToolSpec<unknown>,
+): FaeTool => {
+  assertSpec(made);
+  const spec = statedSpec(made);
+  const { parameters } = spec;
   const toolSchema: ToolSchema = harden({
     type: 'function',
     function: {
       name: spec.name,
       description: spec.description,
-      parameters: spec.parameters,
+      parameters: parameters.schema,
     },
   });
   const helpText =
-    spec.returns === undefined ? spec.help : `${signatureOf(spec, spec.returns)}\n${spec.help}`;
-  const run = (args: ToolArgs) => {
-    checkArguments(spec, args);
-    return spec.run(args);
-  };
+    spec.returns === undefined
+      ? spec.help
+      : `${signatureOf(spec.name, parameters.schema, spec.returns)}\n${spec.help}`;
+  const run = (args: ToolArgs) => spec.run(parameters.read(spec.name, args));
   return makeExo(spec.name, FaeToolInterface, {
     schema() {
       return toolSchema;

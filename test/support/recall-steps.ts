@@ -1,0 +1,22 @@
+/**
+ * A turn that asks `mail recall` and replies with what came back, for the
+ * tests of the searchable history (docs/behaviour.md 3.11).
+ */
+import { latestMessageNumber } from './agent-harness.js';
+import { callTool, type RecordedRequest, type Step } from './scripted-provider.js';
+
+export const lastToolResult = (request: RecordedRequest): string => {
+  const last = request.messages.at(-1);
+  if (last?.role !== 'tool') throw new Error('the model expected a tool result');
+  return last.content;
+};
+
+/** The model asks recall with `query`, then replies `recalled: <what it got back>`. */
+export const recallSteps = (query: string): Step[] => [
+  request => callTool('mail', { op: 'recall', query, messageNumber: latestMessageNumber(request) }),
+  request =>
+    callTool('reply', {
+      messageNumber: latestMessageNumber(request),
+      strings: [`recalled: ${lastToolResult(request)}`],
+    }),
+];
