@@ -167,7 +167,7 @@ const modules = [
   {
     name: 'toolbox',
     mutate: ['src/toolbox/plan-offer.ts', 'src/toolbox/search-tools.ts', 'src/toolbox/toolbox.ts'],
-    tests: ['test/toolbox-search.test.ts', 'test/agent-toolbox.test.ts'],
+    tests: ['test/toolbox-module.test.ts', 'test/toolbox-search.test.ts'],
   },
   {
     name: 'schedule',

@@ -9,7 +9,7 @@ import { Fail, q } from '@endo/errors';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isToolName } from '../tools/index.js';
-import { toolModuleSpecifier } from '../tools/tool-source.js';
+import { toolModuleEntries, toolModuleSpecifier } from '../tools/tool-source.js';
 import type { ToolCapletPlan } from './make-tool-caplets.js';
 import { assertModuleExists } from './module-specifier.js';
 import { pickEnv, type SourceEnv } from './passed-env.js';
@@ -26,7 +26,7 @@ export const planToolSource = (
   cwd: string,
   specifier: string,
 ): ToolCapletPlan | undefined => {
-  const entries = listSetting(env.FAE_TOOL_MODULES);
+  const entries = toolModuleEntries(env.FAE_TOOL_MODULES);
   if (entries.length === 0) return undefined;
   const petName = (env.FAE_TOOL_SOURCE ?? '').trim() || 'tool-source';
   PET_NAME.test(petName) ||

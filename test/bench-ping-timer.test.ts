@@ -117,7 +117,9 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
     const names = await E(host.host as unknown as Introspectable).__getMethodNames__();
     let inFlight = 0;
     let most = 0;
+    const dismissed: unknown[] = [];
     const dismiss = async (...args: unknown[]) => {
+      dismissed.push(args[0]);
       inFlight += 1;
       most = Math.max(most, inFlight);
       try {
@@ -154,6 +156,8 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
 
     expect(times.map(each => each.samples.length)).toEqual([3, 3]);
     expect(most).toBe(1);
+    // Each once: a second dismissal of a number is refused (f0a46042a: "Invalid request number").
+    expect(new Set(dismissed).size).toBe(dismissed.length);
     expect(rejections).toEqual([]);
     const left = (await E(host.host).listMessages()).map(textOf);
     expect(left.filter(text => /ping-\d+/.test(text))).toEqual([]);

@@ -72,12 +72,10 @@ describe('what a request is offered', () => {
   });
 
   test('past it, the toolbox last, describing its sources, the largest first, and some of their tools', () => {
-    const sources: Record<string, string[]> = {
-      big: tenTools.slice(0, 5),
-      small: ['solo'],
-      mid: ['m1', 'm2'],
-    };
+    // The smaller sources first: the description names the largest first, whatever the order.
+    const sources: Record<string, string[]> = {};
     for (let index = 0; index < 5; index += 1) sources[`extra-${index}`] = [`x${index}`];
+    Object.assign(sources, { small: ['solo'], mid: ['m1', 'm2'], big: tenTools.slice(0, 5) });
     const toolbox = makeToolbox({
       registry: makeRegistry(sources),
       settings: { budgetTokens: 1, always: new Set(['solo']) },
@@ -93,18 +91,38 @@ describe('what a request is offered', () => {
       'Finds and calls the 12 tools not offered here: find (words for what it does) returns the best with their parameters; use (its name) with arguments calls one. ' +
         'Sources: big (5: tool-00, tool-01, tool-02, …); mid (2: m1, m2); extra-0 (1: x0); extra-1 (1: x1); extra-2 (1: x2); extra-3 (1: x3), and 1 more.',
     );
-    expect(offered.at(-1)!.function.parameters).toEqual({
-      type: 'object',
-      properties: {
-        find: { type: 'string' },
-        use: { type: 'string' },
-        arguments: { type: 'object' },
+    expect(offered.at(-1)).toEqual({
+      type: 'function',
+      function: {
+        name: TOOLBOX_NAME,
+        description,
+        parameters: {
+          type: 'object',
+          properties: {
+            find: { type: 'string' },
+            use: { type: 'string' },
+            arguments: { type: 'object' },
+          },
+        },
       },
     });
+    expect(toolbox.registry.find(TOOLBOX_NAME)!.tool.schema()).toBe(offered.at(-1));
     expect(toolbox.registry.find(TOOLBOX_NAME)?.schema).toBe(offered.at(-1));
     expect(toolbox.registry.find('m1')?.petName).toBe('mid');
     // The same deferred set: the same toolbox schema, so a request's beginning stays the same.
     expect(toolbox.offer(all).at(-1)).toBe(offered.at(-1));
+  });
+
+  test('a source of exactly three tools lists them all, and six sources are all named', () => {
+    const sources: Record<string, string[]> = { three: ['t1', 't2', 't3'] };
+    for (let index = 0; index < 5; index += 1) sources[`one-${index}`] = [`o${index}`];
+    const toolbox = makeToolbox({
+      registry: makeRegistry(sources),
+      settings: { budgetTokens: 1, always: new Set() },
+    });
+    expect(toolbox.offer(all).at(-1)!.function.description).toMatch(
+      /Sources: three \(3: t1, t2, t3\); one-0 \(1: o0\); one-1 \(1: o1\); one-2 \(1: o2\); one-3 \(1: o3\); one-4 \(1: o4\)\.$/,
+    );
   });
 
   test('only what the policy allows is offered, deferred or found', async () => {
@@ -246,7 +264,7 @@ describe('the tools used lately, per thread', () => {
     expect(used(2)).toEqual(['t05', 't19', TOOLBOX_NAME]);
   });
 
-  test('at most 64 threads are remembered, the least lately served forgotten first', () => {
+  test('at most 64 threads are remembered, the one whose tools were used longest ago forgotten first', () => {
     const toolbox = makeToolbox({
       registry: makeRegistry({ src: tenTools }),
       settings: budgetFor(3),
@@ -254,13 +272,21 @@ describe('the tools used lately, per thread', () => {
     toolbox.beginTurn('first', true);
     toolbox.offer(all);
     toolbox.unwrap(call('tool-03', {}));
-    for (let index = 0; index < 64; index += 1) {
-      toolbox.beginTurn(`peer-${index}`, true);
-      toolbox.unwrap(call('tool-04', {}));
-    }
+    const serve = (from: number, to: number) => {
+      for (let index = from; index < to; index += 1) {
+        toolbox.beginTurn(`peer-${index}`, true);
+        toolbox.unwrap(call('tool-04', {}));
+      }
+    };
+    // Sixty-four threads in all: the first is still remembered.
+    serve(0, 63);
+    toolbox.beginTurn('first', true);
+    expect(names(toolbox.offer(all))).toEqual(['tool-03', TOOLBOX_NAME]);
+    // A sixty-fifth: the one whose tools were remembered longest ago (the first's) is forgotten.
+    serve(63, 64);
     toolbox.beginTurn('first', true);
     expect(names(toolbox.offer(all))).toEqual([TOOLBOX_NAME]);
-    toolbox.beginTurn('peer-63', true);
+    toolbox.beginTurn('peer-0', true);
     expect(names(toolbox.offer(all))).toEqual(['tool-04', TOOLBOX_NAME]);
   });
 });

@@ -47,6 +47,38 @@ describe('planOffer', () => {
   });
 });
 
+describe('planOffer at its bounds', () => {
+  const a = schema('a');
+  const b = schema('b');
+  const c = schema('c');
+  const tokens = Math.ceil(JSON.stringify(a).length / 3);
+
+  test('tools that fill the budget exactly are all offered', () => {
+    const plan = planOffer([a, b], { budgetTokens: 2 * tokens, always: new Set(), recent: [] });
+    expect(names(plan.direct)).toEqual(['a', 'b']);
+  });
+
+  test('a name always offered or used lately that is not a tool is passed over', () => {
+    const plan = planOffer([a, b, c], {
+      budgetTokens: 2 * tokens,
+      always: new Set(['gone']),
+      recent: ['missing', 'b'],
+    });
+    expect(names(plan.direct)).toEqual(['b']);
+    expect(names(plan.deferred)).toEqual(['a', 'c']);
+  });
+
+  test('one both always offered and used lately is counted once, and one that fits exactly is offered', () => {
+    const plan = planOffer([a, b, c], {
+      budgetTokens: 2 * tokens,
+      always: new Set(['a']),
+      recent: ['a', 'b', 'c'],
+    });
+    expect(names(plan.direct)).toEqual(['a', 'b']);
+    expect(names(plan.deferred)).toEqual(['c']);
+  });
+});
+
 describe('searchTools', () => {
   const tools = toolbox(121);
 
@@ -91,6 +123,41 @@ describe('searchTools', () => {
     );
     expect(huge.cut).toBe('only the first 24 words of the query were searched');
     expect(huge.found).toEqual([]);
+  });
+
+  test('names are read as words: camelCase and a digit before a capital split', () => {
+    const named = [schema('createInvoice'), schema('v2Export'), schema('other')];
+    expect(searchTools(named, 'invoice').found.map(each => each.name)).toEqual(['createInvoice']);
+    expect(searchTools(named, 'export').found.map(each => each.name)).toEqual(['v2Export']);
+    // A lower-case letter after a lower-case one does not split a word.
+    expect(searchTools(named, 'nvoice').found).toEqual([]);
+  });
+
+  test("each parameter's words stay apart from the next parameter's", () => {
+    const tool = schema('lister', 'Lists.', {
+      first: { type: 'string', description: 'an alpha' },
+      second: { type: 'string', description: 'a beta' },
+      third: { type: 'string' },
+    });
+    expect(searchTools([tool], 'alpha').found).toHaveLength(1);
+    expect(searchTools([tool], 'second').found).toHaveLength(1);
+    expect(searchTools([tool], 'third').found).toHaveLength(1);
+  });
+
+  test('a query is cut past 1,000 characters or 24 words, and says so only then', () => {
+    const named = [schema('createInvoice')];
+    const exactly = (count: number) =>
+      Array.from({ length: count }, (_, index) => `invoice${index}`).join(' ');
+    expect(searchTools(named, exactly(24))).not.toHaveProperty('cut');
+    expect(searchTools(named, exactly(25)).cut).toBe(
+      'only the first 24 words of the query were searched',
+    );
+    const long = 'x'.repeat(1_000);
+    expect(searchTools(named, long)).not.toHaveProperty('cut');
+    // Past the first 1,000 characters nothing is read: "invoice" there is not searched.
+    const past = searchTools(named, `${long} invoice`);
+    expect(past.cut).toMatch(/^only the first \d+ words of the query were searched$/);
+    expect(past.found).toEqual([]);
   });
 
   test('5,000 tools are searched (time is the bench’s)', () => {

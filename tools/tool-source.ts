@@ -10,6 +10,7 @@
  * that cannot be loaded or made, and a tool whose name an earlier one took,
  * are left out and named in `help()`; the rest are offered.
  */
+import { Fail, q } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
@@ -32,24 +33,27 @@ export const ToolSourceInterface = M.interface('ToolSource', {
 export const toolModuleSpecifier = (entry: string): string => {
   if (isToolName(entry)) return toolModuleUrl(entry);
   if (entry.startsWith('file://')) return entry;
-  if (isAbsolute(entry)) return pathToFileURL(entry).href;
-  throw Error(
-    `TOOL_MODULES: ${JSON.stringify(entry)} is neither a built-in tool (math, readFile, …) nor an absolute path or file:// URL`,
-  );
+  isAbsolute(entry) ||
+    Fail`TOOL_MODULES: ${q(entry)} is neither a built-in tool (math, readFile, …) nor an absolute path or file:// URL`;
+  return pathToFileURL(entry).href;
 };
 harden(toolModuleSpecifier);
 
-/** The entries of TOOL_MODULES, comma-separated, blanks dropped. */
-export const readToolModules = (env: Env | undefined): string[] => {
-  const entries = (env?.TOOL_MODULES ?? '')
+/** The entries of a list of modules, comma-separated (a path may hold spaces), blanks dropped. */
+export const toolModuleEntries = (raw: string | undefined): string[] =>
+  (raw ?? '')
     .split(',')
     .map(entry => entry.trim())
     .filter(entry => entry !== '');
-  if (entries.length === 0)
-    throw Error('TOOL_MODULES names no module (comma-separated paths or built-in tool names)');
+harden(toolModuleEntries);
+
+/** The entries of TOOL_MODULES; none is an error. */
+const readToolModules = (env: Env | undefined): string[] => {
+  const entries = toolModuleEntries(env?.TOOL_MODULES);
+  entries.length > 0 ||
+    Fail`TOOL_MODULES names no module (comma-separated paths or built-in tool names)`;
   return entries;
 };
-harden(readToolModules);
 
 interface Offered {
   tools: FaeTool[];

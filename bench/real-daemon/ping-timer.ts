@@ -60,9 +60,9 @@ const watchAnswers = async (powers: HostPowers) => {
   const waiting = new Map<string, { answered: () => void; failed: (why: string) => void }>();
   // Dismissed once the run is over: off the timed path, and f0a46042a refuses a message dismissed
   // as soon as its stream gives it ("Formula does not exist for pet name").
-  const toDismiss: bigint[] = [];
+  const toDismiss = new Set<bigint>();
   const dismiss = (number: unknown) => {
-    if (typeof number === 'bigint') toDismiss.push(number);
+    if (typeof number === 'bigint') toDismiss.add(number);
   };
   const read = async () => {
     for (;;) {
