@@ -25,6 +25,8 @@ export interface ServerCheck {
   problem?: string;
   /** False when the model cannot be used as configured: the agent would fail on every message. */
   usable: boolean;
+  /** True when the server refused the credentials (the key is what to change). */
+  refused?: boolean;
 }
 
 export interface CheckOptions extends ListOptions {
@@ -176,6 +178,7 @@ export const checkServer = async (
     return {
       models: [],
       usable: false,
+      refused: true,
       problem: `${where} refuses the credentials (HTTP ${answer.status}) — set LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to a valid key.`,
     };
   const other = await findOtherApi(config, options);

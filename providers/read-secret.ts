@@ -38,7 +38,7 @@ export const readSecret = (env: Env, name: string): string | undefined => {
   if (!path.isAbsolute(file)) {
     throw new ProviderError(
       'config',
-      `${fileVariable} must be an absolute path; got ${JSON.stringify(file)}`,
+      `${fileVariable} must be an absolute path; got ${JSON.stringify(file)}${file.startsWith('~') ? ' (a ~ in quotes is not your home folder: quotes stop its expansion, as in a shell; write it unquoted or as $HOME)' : ''}`,
     );
   }
   let text: string;

@@ -99,6 +99,10 @@ describe('eval-proposals (behaviour 5)', () => {
     const notice = run.provider.requests.at(-1)!.messages.at(-1)!.content;
     expect(notice).toMatch(/COUNTER-PROPOSAL/);
     expect(notice).toContain('Math.max(6 * 7, 0)');
+    // The turn is titled by what it is about, not by the daemon's message type.
+    const titles = run.events.flatMap(event => (event.kind === 'turn-start' ? [event.title] : []));
+    expect(titles.at(-1)).toMatch(/: "counter-proposal: Math\.max\(6 \* 7, 0\)"$/);
+    expect(titles.join('\n')).not.toContain('eval-proposal-reviewer');
   });
 
   test('a second message is answered while a proposal is still pending', async () => {

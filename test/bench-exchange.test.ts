@@ -19,7 +19,7 @@ test("an earlier piece of work's memory write does not end the exchange: its own
     const event =
       kind === 'turn-start'
         ? { kind, title: 'ping' }
-        : { kind, stopReason: 'answered' as const, modelCalls: 1, usage };
+        : { kind, title: 'ping', stopReason: 'answered' as const, modelCalls: 1, usage };
     events.push({ at: performance.now(), event, saves: written });
   };
   let polls = 0;

@@ -36,6 +36,27 @@ describe('readToolPolicy', () => {
     ]);
   });
 
+  test("LAL_TOOLS_CONFIRM asks the HOST first whoever is served, the HOST's own turns too", () => {
+    const policy = readToolPolicy({
+      LAL_TOOLS_CONFIRM: 'runCommand, writeFile',
+      LAL_TOOLS_APPROVE: 'send',
+    });
+    expect(policy.needsApproval(['runCommand'], 'HOST')).toBe(true);
+    expect(policy.needsApproval(['writeFile'], 'alice')).toBe(true);
+    expect(policy.needsApproval(['runCommand'], undefined)).toBe(true);
+    // The HOST stays trusted for the rest: LAL_TOOLS_APPROVE still spares it, and its mail is served first.
+    expect(policy.needsApproval(['send'], 'HOST')).toBe(false);
+    expect(policy.needsApproval(['readFile'], 'HOST')).toBe(false);
+    expect(policy.trusts('HOST')).toBe(true);
+    expect(policy.describe('@host')).toEqual([
+      '@host approves each call of: send (not asked while serving HOST, @host)',
+      '@host confirms each call of: runCommand, writeFile (asked whoever is served, @host too: LAL_TOOLS_CONFIRM)',
+    ]);
+    expect(toolPolicyProblems({ LAL_TOOLS_CONFIRM: ',' })).toEqual([
+      'LAL_TOOLS_CONFIRM is ",": it names no tool, so no call asks the HOST first on the HOST\'s own turns.',
+    ]);
+  });
+
   test('a list that is only spaces is no list: LAL_TOOLS_ALLOW of spaces allows everything', () => {
     const policy = readToolPolicy({ LAL_TOOLS_ALLOW: '   ', LAL_TOOLS_DENY: ' ' });
     expect(policy.allows(['reply'])).toBe(true);

@@ -159,6 +159,7 @@ describe('answers that are not a list', () => {
     expect(await check({ LAL_HOST: `${host}/v1` })).toEqual({
       models: [],
       usable: false,
+      refused: true,
       problem: `${host}/v1 refuses the credentials (HTTP ${status}) — set LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to a valid key.`,
     });
   });

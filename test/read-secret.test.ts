@@ -29,7 +29,11 @@ describe('readSecret', () => {
       readSecret({ LAL_AUTH_TOKEN: 'sk-direct-1111', LAL_AUTH_TOKEN_FILE: file }, 'LAL_AUTH_TOKEN'),
     ).toThrow(/^set LAL_AUTH_TOKEN or LAL_AUTH_TOKEN_FILE, not both$/);
     expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: 'token' }, 'LAL_AUTH_TOKEN')).toThrow(
-      /must be an absolute path/,
+      /must be an absolute path; got "token"$/,
+    );
+    // A quoted ~ reaches the program unexpanded: said so.
+    expect(() => readSecret({ LAL_AUTH_TOKEN_FILE: '~/key' }, 'LAL_AUTH_TOKEN')).toThrow(
+      /got "~\/key" \(a ~ in quotes is not your home folder: quotes stop its expansion, as in a shell; write it unquoted or as \$HOME\)$/,
     );
     expect(() =>
       readSecret({ LAL_AUTH_TOKEN_FILE: path.join(folder, 'missing') }, 'LAL_AUTH_TOKEN'),

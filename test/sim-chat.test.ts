@@ -36,6 +36,7 @@ const modelScript = (request: NormalizedRequest): ScriptedReply => {
         { name: 'send', arguments: { recipient: 'HOST', strings: ['The box is made.'] } },
       ],
     };
+  if (told.startsWith('REJECTED')) return { text: `Not run: ${told.split('\n')[0]}` };
   if (told.includes('make a box'))
     return { toolCalls: [{ name: 'makeDirectory', arguments: { petNamePath: ['box'] } }] };
   if (told.includes('GRANTED')) {
@@ -161,9 +162,34 @@ describe('npm start, not on a terminal', () => {
     const number = /asks to call a tool \(approval request #(\d+)\):/.exec(run.stdout)?.[1];
     expect(number).toBeDefined();
     expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');
-    expect(run.stdout).toContain(`answer with /grant ${number} · /reject ${number} [reason]`);
+    expect(run.stdout).toContain(
+      `allow it? y (yes) · n (no) · a (always for makeDirectory) — or /grant ${number} · /reject ${number} [reason]`,
+    );
     expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
     expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);
+  });
+
+  it('/inbox names a waiting proposal for what it is; /dismiss all refuses it, so the agent hears it will not run', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const run = await runSim({ LAL_HOST: server.url }, input => {
+      input.write('what is 6 * 7?\n');
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(() => {
+        input.write('/inbox\n/dismiss all\n');
+        void input.waitFor(/lal › Not run:/).then(() => input.end());
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const number = /eval-proposal #(\d+)\):/.exec(run.stdout)?.[1];
+    expect(run.stdout).toMatch(
+      new RegExp(`^dismissed every message \\(#${number} refused: lal is told\\)$`, 'm'),
+    );
+    // /inbox says what the proposal is, not the daemon's message type.
+    expect(run.stdout).toMatch(new RegExp(`^#${number} lal: asks to run code: 6 \\* 7$`, 'm'));
+    expect(run.stdout).not.toContain('eval-proposal-reviewer');
+    expect(run.stdout).toMatch(
+      /^#\d+ lal › Not run: REJECTED.*The host dismissed it without an answer/m,
+    );
   });
 
   it('without a model server says so in one line naming LAL_HOST and exits non-zero', async () => {

@@ -43,6 +43,14 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(
       demoModel(told('Message #2 from HOST: please run `ls -la`', ['reply', 'runCommand'])),
     ).toEqual({ toolCalls: [{ name: 'runCommand', arguments: { command: 'ls -la' } }] });
+    // With many tools (an MCP server's too) runCommand waits behind the toolbox: used through it.
+    expect(
+      demoModel(told('Message #2 from HOST: please run `ls -la`', ['reply', 'toolbox'])),
+    ).toEqual({
+      toolCalls: [
+        { name: 'toolbox', arguments: { use: 'runCommand', arguments: { command: 'ls -la' } } },
+      ],
+    });
     expect(demoModel(told('Message #7 from HOST: here is a tool @math'))).toEqual({
       toolCalls: [
         {

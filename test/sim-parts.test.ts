@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs, USAGE } from '../sim/chat/cli-args.js';
 import { capletEnv, loadEnv, parseDotEnv } from '../sim/chat/dotenv.js';
 import { COMMAND_HELP, parseCommand } from '../sim/chat/commands.js';
@@ -31,11 +31,20 @@ describe('flags', () => {
         fresh: false,
         demo: false,
         newest: false,
+        yes: false,
       },
     });
-    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo'])).toEqual({
+    expect(parseCliArgs(['--persona', 'fae', '--verbose', '--fresh', '--demo', '--yes'])).toEqual({
       ok: true,
-      args: { persona: 'fae', help: false, verbose: true, fresh: true, demo: true, newest: false },
+      args: {
+        persona: 'fae',
+        help: false,
+        verbose: true,
+        fresh: true,
+        demo: true,
+        newest: false,
+        yes: true,
+      },
     });
     expect(parseCliArgs(['--persona=FAE'])).toMatchObject({ ok: true, args: { persona: 'fae' } });
   });
@@ -131,17 +140,22 @@ describe('a streamed reply in the simulator', () => {
   });
 });
 
+/** A presenter on a plain screen whose lines are kept in `printed`. */
+const printingPresenter = () => {
+  const printed: string[] = [];
+  const screen: Screen = {
+    tty: false,
+    print: (_kind, ...texts) => void printed.push(texts.join(' ')),
+    status: () => {},
+    attachPrompt: () => {},
+    close: () => {},
+  };
+  return { printed, presenter: makePresenter(screen, 'lal') };
+};
+
 describe('a failed tool call in the simulator', () => {
   it('shows a message number the daemon quoted as a bigint as #n', () => {
-    const printed: string[] = [];
-    const screen: Screen = {
-      tty: false,
-      print: (_kind, ...texts) => void printed.push(texts.join(' ')),
-      status: () => {},
-      attachPrompt: () => {},
-      close: () => {},
-    };
-    const presenter = makePresenter(screen, 'lal');
+    const { printed, presenter } = printingPresenter();
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
     presenter.observe({ kind: 'tool-call', name: 'dismiss', summary: '{"messageNumber":6}' });
     presenter.observe({
@@ -151,6 +165,34 @@ describe('a failed tool call in the simulator', () => {
       preview: 'No such message with number "[6n]"',
     });
     expect(printed).toContain('  → dismiss #6 ✗ No such message with number #6');
+  });
+});
+
+describe('turns no message began, in the simulator', () => {
+  it("a wake-up's turn and a helper's say what they are; a helper's turn over line names it", async () => {
+    const { printed, presenter } = printingPresenter();
+    const end = (title: string) =>
+      presenter.observe({
+        kind: 'turn-end',
+        title,
+        stopReason: 'done',
+        modelCalls: 1,
+        usage: { inputTokens: 10, outputTokens: 2 },
+      });
+    presenter.observe({ kind: 'turn-start', title: 'wake-up w1: "stretch"' });
+    end('wake-up w1: "stretch"');
+    presenter.observe({ kind: 'turn-start', title: 'helper h2: "sum the list"' });
+    presenter.observe({ kind: 'turn-start', title: '#5 from HOST: "ping"' });
+    end('helper h2: "sum the list"');
+    end('#5 from HOST: "ping"');
+    await vi.waitFor(() => expect(printed.length).toBeGreaterThanOrEqual(5));
+    expect(printed).toEqual([
+      '  ◦ wake-up w1 (a schedule came due): "stretch"',
+      '  · turn over: 1 model call, 10 in / 2 out tokens',
+      '  ◦ helper h2 at work on "sum the list"',
+      "  · helper h2's turn over: 1 model call, 10 in / 2 out tokens",
+      '  · turn over: 1 model call, 10 in / 2 out tokens',
+    ]);
   });
 });
 
@@ -391,6 +433,49 @@ describe('preflight', () => {
       await checkModelServer({ LAL_HOST: server.url, LAL_AUTH_TOKEN: 'right-key-123' }),
     ).toMatchObject({ ok: true });
     expect(server.requests.map(request => request.path)).toContain('/v1/models');
+  });
+
+  it('LAL_PROVIDER=anthropic without a key, at an OpenAI-compatible server: says in one run that it is not Anthropic', async () => {
+    server = await startModelServer({ protocol: 'openai', reply: () => ({ text: '' }) });
+    const host = server.url.replace(/\/v1$/, '');
+    const said = await checkModelServer({ LAL_HOST: host, LAL_PROVIDER: 'anthropic' });
+    expect(said).toEqual({
+      ok: false,
+      line: `${host} is not Anthropic's API (its model list is an OpenAI-compatible one) — set LAL_PROVIDER=openai and LAL_HOST to ${host}/v1.`,
+    });
+    // At Anthropic's API itself (it refuses the placeholder), the key is what is missing.
+    await server.close();
+    server = await startModelServer({
+      protocol: 'anthropic',
+      reply: () => ({ text: '' }),
+      apiKey: 'right-key-123',
+    });
+    const anthropic = await checkModelServer({ LAL_HOST: server.url, LAL_PROVIDER: 'anthropic' });
+    expect(anthropic).toMatchObject({
+      ok: false,
+      line: expect.stringMatching(/^LAL_AUTH_TOKEN is required for Anthropic/),
+    });
+  });
+
+  it('nothing set and nothing at the default address: names --demo beside starting Ollama', async () => {
+    const refused = (() =>
+      Promise.reject(
+        Object.assign(new TypeError('fetch failed'), {
+          cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), {
+            code: 'ECONNREFUSED',
+          }),
+        }),
+      )) as unknown as typeof fetch;
+    const said = await checkModelServer({}, refused);
+    expect(said).toEqual({
+      ok: false,
+      line: expect.stringMatching(
+        /^Nothing answers at http:\/\/localhost:11434 .*start Ollama.* Or try it without a model: npm start -- --demo$/,
+      ),
+    });
+    // With LAL_HOST set, the person has a server in mind: no word of the double.
+    const named = await checkModelServer({ LAL_HOST: 'http://127.0.0.1:9' }, refused);
+    expect(named).toMatchObject({ ok: false, line: expect.not.stringContaining('--demo') });
   });
 
   it('turns a configuration error into one line', async () => {

@@ -259,3 +259,22 @@ describe('errors that teach, at the module', () => {
     );
   });
 });
+
+describe('a name the daemon refuses', () => {
+  test('says the naming rule and a name that would do (adoptTool toolName "runCommand")', async () => {
+    const said = await explained(Error('Invalid name "runCommand"'), 'mail', {
+      op: 'adoptTool',
+      messageNumber: 3n,
+      edgeName: 'math-tool',
+      toolName: 'runCommand',
+    });
+    expect(said.message).toBe(
+      'Invalid name "runCommand" (a pet name is lowercase letters, digits and "-", starting with a letter or digit, at most 128 characters: "run-command" would do)',
+    );
+    const pet = await explained(Error('Invalid pet name "My Notes!"'), 'names', {
+      op: 'makeDirectory',
+      path: 'My Notes!',
+    });
+    expect(pet.message).toContain('"my-notes" would do');
+  });
+});

@@ -38,6 +38,14 @@ export const rootedToolNames: readonly ToolName[] = Object.freeze([
 ] as const);
 harden(rootedToolNames);
 
+/** Tools that change something outside the agent (files, processes): `npm start` asks before their calls. */
+export const sideEffectToolNames: readonly ToolName[] = Object.freeze([
+  'writeFile',
+  'editFile',
+  'runCommand',
+] as const);
+harden(sideEffectToolNames);
+
 export const isToolName = (name: string): name is ToolName => {
   return Object.hasOwn(toolModuleFiles, name);
 };

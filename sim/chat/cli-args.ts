@@ -16,12 +16,14 @@ export interface CliArgs {
   newest: boolean;
   /** Think with the scripted model double, started in this process. */
   demo: boolean;
+  /** Run side-effecting tools without asking first (as the daemon does for its HOST). */
+  yes: boolean;
 }
 
 export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 export const USAGE = [
-  'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--verbose] [--help]',
+  'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--yes] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
   '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
@@ -29,6 +31,8 @@ export const USAGE = [
   '                     `npm run model-double` serves the same one for a daemon)',
   '  --newest           play the newest daemon: channels (/channel), live progress',
   '  --fresh            start clean: forget what earlier runs kept in the state folder',
+  '  --yes              let runCommand, writeFile and editFile act without asking you first',
+  '                     (by default each asks: y, n, or a for always; LAL_TOOLS_CONFIRM sets the list)',
   "  --verbose          also show the agent's log lines (always written to the log file)",
   '  --help             this text',
   '',
@@ -46,7 +50,7 @@ harden(USAGE);
 const personas: readonly Persona[] = ['lal', 'fae'];
 
 /** The flags, for the one nearest a mistyped flag. */
-const FLAGS = ['--persona', '--demo', '--fresh', '--verbose', '--help'];
+const FLAGS = ['--persona', '--demo', '--newest', '--fresh', '--yes', '--verbose', '--help'];
 
 const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
@@ -72,6 +76,7 @@ export const parseCliArgs = (
     fresh: false,
     newest: false,
     demo: false,
+    yes: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
@@ -96,6 +101,10 @@ export const parseCliArgs = (
         break;
       case '--demo':
         args.demo = true;
+        break;
+      case '--yes':
+      case '-y':
+        args.yes = true;
         break;
       case '--persona': {
         const value = inline ?? argv[(index += 1)];

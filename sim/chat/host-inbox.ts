@@ -14,6 +14,8 @@ export interface HostInbox {
   pendingProposals(): bigint[];
   /** What a waiting message is: an eval-proposal, or a request for approval of a tool call. */
   pendingKind(number: bigint): 'proposal' | 'approval' | undefined;
+  /** The tool an approval request waiting is about. */
+  pendingTool(number: bigint): string | undefined;
   /** No longer waiting on this proposal (answered or dismissed). */
   forget(number: bigint): void;
   /** Resolves once a message from someone other than HOST has arrived. */
@@ -30,15 +32,20 @@ const packageText = (strings: readonly string[], names: readonly string[]): stri
 const APPROVAL =
   /^(?:While serving message #\d+ from .+?, )?(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
 
+/** The tool a request for approval is about: the first word of the call it shows. */
+const toolOf = (description: string): string | undefined =>
+  /^[\w.-]+/.exec(APPROVAL.exec(description)?.[2] ?? '')?.[0];
+
 /** Shows a request for approval with what to type to answer it. */
 const showApproval = (screen: Screen, number: bigint, sender: string, description: string) => {
   const n = String(number);
   const found = APPROVAL.exec(description);
   const action = found?.[2] ?? description;
+  const tool = toolOf(description) ?? 'this tool';
   screen.print(
     'proposal',
     `#${n} ${sender} asks to call a tool (approval request #${n}):`,
-    `${action}\nanswer with /grant ${n} · /reject ${n} [reason]`,
+    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]`,
   );
 };
 
@@ -71,9 +78,16 @@ export const followHostInbox = (options: {
   screen: Screen;
   presenter: Presenter;
   report: (problem: string) => void;
+  /**
+   * Whether the person answered "always" for this tool: its requests are
+   * approved as they come (`approve`), and said in one line.
+   */
+  alwaysAllowed?: (tool: string) => boolean;
+  approve?: (number: bigint) => Promise<void>;
 }): HostInbox => {
   const { host, hostId, screen, presenter } = options;
   const pending = new Map<bigint, 'proposal' | 'approval'>();
+  const tools = new Map<bigint, string>();
   let stopped = false;
   let iterator: AsyncIterator<MessageRecord> | undefined;
   let resolveFirst: () => void = () => {};
@@ -112,6 +126,15 @@ export const followHostInbox = (options: {
         break;
       case 'request':
         if (APPROVAL.test(record.description)) {
+          const tool = toolOf(record.description);
+          if (tool !== undefined && options.alwaysAllowed?.(tool) === true && options.approve) {
+            presenter.show(() =>
+              screen.print('note', `#${n} ${sender} calls ${tool}: allowed (you said always)`),
+            );
+            await options.approve(record.number);
+            break;
+          }
+          if (tool !== undefined) tools.set(record.number, tool);
           pending.set(record.number, 'approval');
           record.settled.then(
             () => pending.delete(record.number),
@@ -151,8 +174,10 @@ export const followHostInbox = (options: {
   return {
     pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     pendingKind: number => pending.get(number),
+    pendingTool: number => (pending.has(number) ? tools.get(number) : undefined),
     forget: number => {
       pending.delete(number);
+      tools.delete(number);
     },
     firstMessage,
     stop() {

@@ -5,11 +5,11 @@
  */
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
-import { createInterface } from 'node:readline';
 import { capletEnv } from './dotenv.js';
-import { makePlainScreen, makeTtyScreen, PROMPT, type Screen } from './screen.js';
+import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
+import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { startSession, type Session } from './session.js';
@@ -20,6 +20,8 @@ import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
+import { openReadline } from './read-lines.js';
+import { approveRequest } from './answer-approval.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -30,7 +32,7 @@ const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, m
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
   const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
-  const { persona, verbose, fresh, demo, newest } = args;
+  const { persona, verbose, fresh, demo, newest, yes } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -45,8 +47,13 @@ const main = async (): Promise<void> => {
     persona,
     folderName: stateNameFor(persona, demo),
     fresh,
-    powers: () => session?.mailHost.guest(session.guestName).powers,
+    profile: newest ? 'newest' : 'f0a46042a',
+    session: () =>
+      session === undefined
+        ? undefined
+        : { mailHost: session.mailHost, powers: session.mailHost.guest(session.guestName).powers },
     report: problem => screen.print('error', problem),
+    note: line => screen.print('note', line),
   });
 
   const { config } = preflight;
@@ -58,19 +65,22 @@ const main = async (): Promise<void> => {
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
+  const logLine = (line: string) => {
+    state.log.write(line);
+    if (verbose) screen.print('log', `  ${line}`);
+  };
+  const restoreStderr = divertStderr(logLine);
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
-    env: capletEnv(settings),
-    log: line => {
-      state.log.write(line);
-      if (verbose) screen.print('log', `  ${line}`);
-    },
+    env: capletEnv(state.approvals.settingsFor(settings, yes)),
+    log: logLine,
     observe: event => {
       presenter.observe(event);
       state.see(event);
     },
     restore: state.restore,
+    daemon: state.daemon,
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,
@@ -78,6 +88,8 @@ const main = async (): Promise<void> => {
     screen,
     presenter,
     report: problem => screen.print('error', problem),
+    alwaysAllowed: tool => state.approvals.isAlways(tool),
+    approve: number => approveRequest(session.mailHost.host, number),
   });
 
   let leaving = false;
@@ -96,6 +108,7 @@ const main = async (): Promise<void> => {
       screen.close();
       state.log.close();
       restoreConsole();
+      restoreStderr();
       if (tty) process.stdout.write('\n');
     }
     process.exit(code);
@@ -111,13 +124,12 @@ const main = async (): Promise<void> => {
     inbox,
     presenter,
     cwd,
+    stateFolder: state.folder,
+    approvals: state.approvals,
+    keptTools: state.tools,
     quit: () => void leave(0),
   };
-  const readline = createInterface({
-    input: process.stdin,
-    ...(tty ? { output: process.stdout, prompt: PROMPT } : {}),
-    terminal: tty,
-  });
+  const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
   const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
 

@@ -45,6 +45,21 @@ const tailOf = (text: string): string => {
   return flat.length > TAIL_CHARS ? `…${flat.slice(-(TAIL_CHARS - 1))}` : flat;
 };
 
+/**
+ * The line that says what a turn is, for one that neither a message on the
+ * screen nor an answer of yours began: a wake-up, a heartbeat check, a
+ * helper at work. Undefined for the others.
+ */
+const headerOf = (title: string): string | undefined => {
+  const wake = /^wake-up (\S+): ([\s\S]*)$/.exec(title);
+  if (wake !== null) return `wake-up ${wake[1]} (a schedule came due): ${wake[2]}`;
+  const helper = /^helper (\S+): ([\s\S]*)$/.exec(title);
+  if (helper !== null) return `helper ${helper[1]} at work on ${helper[2]}`;
+  if (title.startsWith('heartbeat: '))
+    return `heartbeat check: ${title.slice('heartbeat: '.length)}`;
+  return undefined;
+};
+
 /** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
 const formatCount = (count: number): string => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 
@@ -90,6 +105,9 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         printSummaries();
         activeTurns += 1;
         turns += 1;
+        // A turn no message began (a wake-up, a helper) says what it is first.
+        const header = headerOf(event.title);
+        if (header !== undefined) screen.print('usage', `  ◦ ${header}`);
         const number = /^#(\d+) /.exec(event.title)?.[1];
         if (number !== undefined) started.add(number);
         inProgress = number === undefined ? undefined : BigInt(number);
@@ -140,7 +158,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
           event.stopReason === 'done' || event.stopReason === 'answered'
             ? ''
             : ` (${event.stopReason})`;
-        summaries.push(`  · turn over${how}: ${callCount}${usage}`);
+        const whose = /^helper (h\d+):/.exec(event.title)?.[1];
+        summaries.push(
+          `  · ${whose === undefined ? '' : `helper ${whose}'s `}turn over${how}: ${callCount}${usage}`,
+        );
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         if (activeTurns === 0) screen.status(undefined);
         break;

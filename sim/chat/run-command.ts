@@ -6,6 +6,7 @@ import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
+import { attachMcp } from './attach-mcp.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
@@ -14,6 +15,9 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
+import { answerAtPrompt, approveRequest } from './answer-approval.js';
+import type { Approvals } from './approvals.js';
+import type { KeptTools } from './kept-tools.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
@@ -27,6 +31,12 @@ export interface CommandContext {
   inbox: HostInbox;
   presenter: Presenter;
   cwd: string;
+  /** The simulator's state folder (an MCP server's own folder is made in it). */
+  stateFolder: string;
+  /** The tools the person answered "always" for (./approvals.ts). */
+  approvals: Approvals;
+  /** The tools attached, kept across runs once adopted (./kept-tools.ts). */
+  keptTools: KeptTools;
   quit: () => void;
 }
 
@@ -57,6 +67,52 @@ const dismissAnswered = async (
   await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
 };
 
+/** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
+const DISMISSED = 'The host dismissed it without an answer';
+
+/**
+ * A proposal or approval request dismissed unanswered is refused first, so
+ * the agent hears that it will not run (and tells whoever asked), as it
+ * would hear a rejection; a dismissal alone would leave it waiting.
+ */
+const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigint) => {
+  const kind = inbox.pendingKind(number);
+  inbox.forget(number);
+  if (kind === 'approval') await E(session.mailHost.host).reject(number, DISMISSED);
+  else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
+};
+
+/** `/dismiss n|all`: what waits for an answer is refused first (its agent told), then dismissed. */
+const dismiss = async (number: bigint | 'all', context: CommandContext): Promise<void> => {
+  const { session, screen, inbox } = context;
+  const { host } = session.mailHost;
+  const refused =
+    number === 'all'
+      ? inbox.pendingProposals()
+      : inbox.pendingKind(number) === undefined
+        ? []
+        : [number];
+  if (number !== 'all') {
+    const messages = await E(host).listMessages();
+    if (!messages.some(message => message.number === number))
+      throw notActionable(number, 'a message');
+  }
+  for (const each of refused) await refuseDismissed(context, each);
+  if (number === 'all') await E(host).dismissAll();
+  else {
+    await E(host).dismiss(number);
+    inbox.forget(number);
+  }
+  screen.print(
+    'note',
+    number === 'all' ? 'dismissed every message' : `dismissed #${number}`,
+    // Said only when a proposal or request was among them: the agent is told it was refused.
+    ...(refused.length === 0
+      ? []
+      : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
+  );
+};
+
 const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
   const { host } = session.mailHost;
   const messages = await E(host).listMessages();
@@ -76,7 +132,9 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
             .join('')
         : message.type === 'request'
           ? `request: ${message.description}`
-          : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
+          : message.type === 'eval-proposal-reviewer'
+            ? `asks to run code: ${message.source}`
+            : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
   }
 };
@@ -103,6 +161,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'message':
       context.presenter.touch();
+      // While a tool call waits for approval, y, n or a answers it.
+      if (await answerAtPrompt(command.text, { host, inbox, approvals: context.approvals, screen }))
+        return;
       await E(host).send(session.guestName, [command.text], [], []);
       return;
     case 'help':
@@ -115,7 +176,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       // help() without its first paragraph (the methods): the sections of the agent's state.
       const help = (await E(session.caplet.value as AgentControls).help()).split('\n\n');
       const said = help.slice(1).join('\n\n');
-      screen.print('note', said === '' ? 'Nothing to report yet.' : said);
+      screen.print(
+        'note',
+        `${said === '' ? 'Nothing to report yet.' : said}\n${context.approvals.describe()}`,
+      );
       return;
     }
     case 'memory': {
@@ -130,27 +194,36 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await E(session.caplet.value as AgentControls).forget();
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
-    case 'attach':
-      screen.print(
-        'note',
-        await attachTool({
-          host,
-          guestName: session.guestName,
-          tool: command.tool,
-          folder: command.folder,
-          cwd: context.cwd,
-        }),
-      );
+    case 'attach': {
+      const { attached, said } = await (command.tool.toLowerCase() === 'mcp'
+        ? attachMcp({
+            host,
+            special: session.mailHost.special,
+            guestName: session.guestName,
+            guest: session.mailHost.guest(session.guestName).powers,
+            rest: command.folder ?? '',
+            cwd: context.cwd,
+            stateFolder: context.stateFolder,
+          })
+        : attachTool({
+            host,
+            special: session.mailHost.special,
+            guestName: session.guestName,
+            tool: command.tool,
+            folder: command.folder,
+            cwd: context.cwd,
+          }));
+      await context.keptTools.attached(host, attached);
+      screen.print('note', said);
       return;
+    }
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
       if (inbox.pendingKind(number) === 'approval') {
-        // Resolving the request, with any value, is the approval.
-        await E(host).storeValue(harden('approved'), 'approved');
-        await E(host).resolve(number, 'approved');
+        inbox.forget(number);
+        await approveRequest(host, number);
         screen.print('note', `approved #${number}`);
-        await dismissAnswered(context, number);
         return;
       }
       const result = await E(host).grantEvaluate(number);
@@ -180,20 +253,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await dismissAnswered(context, command.number);
       return;
     case 'dismiss':
-      if (command.number === 'all') {
-        await E(host).dismissAll();
-        for (const number of inbox.pendingProposals()) inbox.forget(number);
-      } else {
-        const messages = await E(host).listMessages();
-        if (!messages.some(message => message.number === command.number))
-          throw notActionable(command.number, 'a message');
-        await E(host).dismiss(command.number);
-        inbox.forget(command.number);
-      }
-      screen.print(
-        'note',
-        command.number === 'all' ? 'dismissed every message' : `dismissed #${command.number}`,
-      );
+      await dismiss(command.number, context);
       return;
     case 'schedules':
     case 'helpers':

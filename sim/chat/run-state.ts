@@ -8,6 +8,11 @@ import type { AgentEvent } from '../../src/events/agent-events.js';
 import { describeError } from '../../providers/describe-error.js';
 import { openAgentLog } from './agent-log-file.js';
 import { makeKeptStore } from './kept-store.js';
+import { makeKeptDaemon } from './kept-daemon.js';
+import { makeInputHistory } from './input-history.js';
+import { makeApprovals } from './approvals.js';
+import { makeKeptTools, type ToolPowers } from './kept-tools.js';
+import type { DaemonProfile, MailHost } from '../mail-host/index.js';
 import { makeStateFolder, stateFolderFor } from './state-folder.js';
 
 /** The agent writes its memory just after a turn: it is kept a moment later. */
@@ -24,31 +29,63 @@ export const openRunState = (options: {
   /** The state folder's own name (the persona's, or its demo's). */
   folderName: string;
   fresh: boolean;
-  /** The guest's powers, once the session is there. */
-  powers: () => StorePowers | undefined;
+  /** The daemon generation played (each keeps an identity of its own). */
+  profile: DaemonProfile;
+  /** The daemon and the guest's powers, once the session is there. */
+  session: () => { mailHost: MailHost; powers: StorePowers & ToolPowers } | undefined;
   report: (problem: string) => void;
+  /** Tells the person something that is no problem. */
+  note: (line: string) => void;
 }) => {
   const folder = makeStateFolder(stateFolderFor(options.processEnv, options.folderName));
   const kept = makeKeptStore(folder);
+  const daemon = makeKeptDaemon(folder, options.fresh);
+  const tools = makeKeptTools(folder, options.fresh);
   const log = openAgentLog(folder, options.settings);
   let turnFailed = false;
   let timer: NodeJS.Timeout | undefined;
 
   const save = async (): Promise<void> => {
     clearTimeout(timer);
-    const powers = options.powers();
-    if (powers === undefined) return;
-    await kept.save(powers).catch((error: unknown) => {
+    const session = options.session();
+    if (session === undefined) return;
+    await kept.save(session.powers).catch((error: unknown) => {
       options.report(`could not keep the conversation in ${kept.path}: ${describeError(error)}`);
     });
+    await tools.save(session.powers).catch((error: unknown) => {
+      options.report(`could not keep the agent's tools in ${tools.path}: ${describeError(error)}`);
+    });
+    try {
+      daemon.save(options.profile, session.mailHost);
+    } catch (error) {
+      options.report(
+        `could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`,
+      );
+    }
   };
 
   return {
+    folder,
     log,
+    /** The tools answered "always" for, kept between runs. */
+    approvals: makeApprovals(folder, options.fresh),
+    /** The lines typed at the prompt, kept between runs. */
+    history: makeInputHistory(folder, options.fresh),
     /** The line that names the folder and the log. */
     intro: `${options.persona}'s state is kept in ${folder} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path ?? `not written (${log.why})`}. /help lists the commands.`,
-    restore: async (powers: StorePowers): Promise<void> => {
-      if (!options.fresh) await kept.restore(powers);
+    /** The daemon to start: the one earlier runs were, unless `--fresh`. */
+    daemon: {
+      identity: daemon.identity(options.profile),
+      started: (mailHost: MailHost) => daemon.started(options.profile, mailHost),
+    },
+    /** The tools the HOST attached this run (kept when the agent adopts them). */
+    tools,
+    /** What earlier runs kept, put back before the agent starts; the person told which tools came back. */
+    restore: async (powers: StorePowers & ToolPowers, mailHost: MailHost): Promise<void> => {
+      if (options.fresh) return;
+      await kept.restore(powers);
+      const said = await tools.restore(mailHost.host, mailHost.special, powers);
+      if (said !== undefined) options.note(said);
     },
     see(event: AgentEvent) {
       if (event.kind !== 'turn-end') return;

@@ -15,6 +15,7 @@ import {
   type CapletHandle,
   type DaemonProfile,
   type MailHost,
+  type SeededIdentity,
 } from '../mail-host/index.js';
 
 type GuestPowersOf = ReturnType<MailHost['guest']>['powers'];
@@ -40,16 +41,25 @@ export const startSession = async (options: {
   log: (line: string) => void;
   observe: (event: AgentEvent) => void;
   /** Fills the guest's store before the agent starts (what an earlier run kept). */
-  restore?: (guestPowers: GuestPowersOf) => Promise<void>;
+  restore?: (guestPowers: GuestPowersOf, mailHost: MailHost) => Promise<void>;
   /** The daemon generation played: f0a46042a by default, the newest with --newest. */
   profile?: DaemonProfile;
+  /**
+   * The daemon an earlier run was (./kept-daemon.ts): its ids drawn from the
+   * same seed, told once the guest is there so its numbering goes on.
+   */
+  daemon?: { identity: SeededIdentity; started(mailHost: MailHost): void };
 }): Promise<Session> => {
   const { persona } = options;
-  const mailHost = makeMailHost(options.profile === undefined ? {} : { profile: options.profile });
+  const mailHost = makeMailHost({
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+    ...(options.daemon === undefined ? {} : { identity: options.daemon.identity }),
+  });
   const guestName = persona;
   const powersName = `profile-for-${persona}`;
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });
-  await options.restore?.(mailHost.guest(guestName).powers);
+  options.daemon?.started(mailHost);
+  await options.restore?.(mailHost.guest(guestName).powers, mailHost);
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, { ...extra, log: options.log, observe: options.observe });
   const resultName = `controller-for-${persona}`;

@@ -8,7 +8,8 @@ import { makeAgentRegistry, type Agent, type AgentRegistry } from './agents.js';
 import { makeCapletRunner, type CapletRunner, type WorkerConnection } from './caplets.js';
 import { makeDirectoryMaker } from './directory.js';
 import { makeFormulaTable, type FormulaTable } from './formula-table.js';
-import { makeIdMinter, randomHex512 } from './formula-id.js';
+import { randomHex512 } from './formula-id.js';
+import { makeSeededMinter, type SeededIdentity } from './seeded-ids.js';
 import { makeGuestPowers } from './guest-powers.js';
 import { makeMailOps, type MailOps } from './mail-ops.js';
 import { makeChannels, type Channels } from './channels.js';
@@ -27,6 +28,8 @@ export interface DaemonPartsOptions {
   now?: (() => Date) | undefined;
   profile?: DaemonProfile | undefined;
   connection?: WorkerConnection | undefined;
+  /** Draws the node's number and the first ids from a seed (./seeded-ids.ts); random otherwise. */
+  identity?: SeededIdentity | undefined;
 }
 
 export interface DaemonParts {
@@ -46,6 +49,8 @@ export interface DaemonParts {
   readonly pins: PetStore;
   /** The daemon's revivePins: provides every formula PINS names. */
   revivePins(): Promise<void>;
+  /** How many ids this daemon has minted (the seeded ones among them). */
+  minted(): number;
   /** A guest; with `mint`, one whose ids are another node's (an agent of a peer daemon). */
   formulateGuest(hostHandleId: FormulaId, mint?: () => FormulaId): Agent;
 }
@@ -54,7 +59,9 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const now = options.now ?? (() => new Date());
   const profile = assertProfile(options.profile ?? 'f0a46042a');
   const special = specialNamesOf(profile);
-  const table = makeFormulaTable(makeIdMinter(randomNumberOf(profile)));
+  const random = randomNumberOf(profile);
+  const minter = makeSeededMinter(random, options.identity);
+  const table = makeFormulaTable(minter);
   const directories = makeDirectoryMaker(table, nameChangesPresenter(profile, table));
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
@@ -134,6 +141,7 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
     },
     pins: pins.store,
     revivePins,
+    minted: minter.minted,
     formulateGuest,
   };
 };

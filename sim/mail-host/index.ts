@@ -33,6 +33,7 @@ export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';
 export type { DaemonProfile } from './profile.js';
+export type { SeededIdentity } from './seeded-ids.js';
 export { idFromLocator } from './locator.js';
 export { chatView } from './chat-view.js';
 /* eslint-enable @endo/harden-exports */

@@ -13,6 +13,7 @@ import { makeHostReview } from './host-review.js';
 import { assertPetName, isName, isSpecialName, namePathFrom, quote } from './pet-name.js';
 import { randomNumberOf, type DaemonProfile, type SpecialNames } from './profile.js';
 import { isFormulaId, makeIdMinter } from './formula-id.js';
+import type { SeededIdentity } from './seeded-ids.js';
 import { makeWaitForMessage } from './wait-for-message.js';
 import { notifyMention } from './channel-mention.js';
 import type {
@@ -39,6 +40,11 @@ export interface MailHostOptions {
    * can leave out what the connection keeps (the bench's memory figure).
    */
   connection?: WorkerConnection;
+  /**
+   * The node's number and the ids formulated at start drawn from a seed, so a
+   * host made again with it is the same daemon (./seeded-ids.ts); random otherwise.
+   */
+  identity?: SeededIdentity;
 }
 
 export interface MailHost {
@@ -63,6 +69,12 @@ export interface MailHost {
    * main worker), or its formula id — once its make has returned.
    */
   caplet(nameOrId: string): CapletHandle | undefined;
+  /** How many formula ids this daemon has minted so far (what `identity.seeded` counts). */
+  mintedIds(): number;
+  /** Each agent's next message number, by its AGENT id. */
+  messageNumbers(): Record<FormulaId, string>;
+  /** Each agent named goes on numbering its messages from the number given (never back). */
+  continueNumbering(next: Readonly<Record<FormulaId, string>>): void;
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
   /**
@@ -163,6 +175,18 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         (id, workerId) =>
           id === nameOrId || (named !== undefined && (id === named || workerId === named)),
       );
+    },
+    mintedIds: parts.minted,
+    messageNumbers: () =>
+      Object.fromEntries(
+        [host, ...parts.guests].map(agent => [agent.agentId, String(agent.mailbox.nextNumber())]),
+      ),
+    continueNumbering: next => {
+      for (const agent of [host, ...parts.guests]) {
+        const number = next[agent.agentId];
+        if (number !== undefined && /^\d+$/.test(number))
+          agent.mailbox.continueFrom(BigInt(number));
+      }
     },
     restart: makeRestart(host, parts),
     providePeerGuest: async (name, { introducedNames = {} } = {}) => {

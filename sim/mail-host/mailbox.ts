@@ -41,6 +41,10 @@ export interface Mailbox {
   history(number: bigint): readonly Revision[];
   /** How many follows are open (not ended by return() nor failed). */
   followers(): number;
+  /** The number the next message gets. */
+  nextNumber(): bigint;
+  /** Numbers go on from `next` (a daemon made again from its state), never back. */
+  continueFrom(next: bigint): void;
 }
 
 /** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
@@ -118,6 +122,10 @@ export const makeMailbox = (
       topic.failAll(error);
     },
     followers: () => feeds.size,
+    nextNumber: () => nextNumber,
+    continueFrom: next => {
+      if (next > nextNumber) nextNumber = next;
+    },
   };
 };
 harden(makeMailbox);

@@ -42,6 +42,15 @@ const lastNumber = (text: string): number | undefined => {
   return found === undefined ? undefined : Number(found);
 };
 
+/**
+ * The last message the agent was told of, from its "Message #n from X: "
+ * on: a notice may come before it (an outcome's label kept from an earlier turn).
+ */
+const lastMessage = (told: string): string => {
+  const at = [...told.matchAll(/(?:^|\n)(Message #\d+ from [^:\n]+: )/g)].pop();
+  return at === undefined ? told : told.slice(at.index + at[0].length - at[1]!.length);
+};
+
 /** What the sender wrote: the body after the last "Message #n from X: " (a labelled outcome may stand before it). */
 const bodyOf = (told: string): string => {
   const found = [...told.matchAll(/(?:^|\n)Message #\d+ from [^:\n]+: /g)].pop();
@@ -104,9 +113,10 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (helper !== null) return answer(request, told, `From my helper: ${cut(helper[1]!)}`);
   const granted = /(?:^|\n)GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
-  const other = /(?:^|\n)((?:REJECTED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(
-    told,
-  );
+  const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
+  if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
+  const other =
+    /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(told);
   if (other === null) return undefined;
   return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };
@@ -169,7 +179,8 @@ const asHelper = (told: string): ScriptedReply => ({
 });
 
 /** The moves for a message someone sent. */
-const forMessage = (request: NormalizedRequest, told: string): ScriptedReply => {
+const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedReply => {
+  const told = lastMessage(toldWhole);
   const body = bodyOf(told);
   const has = (tool: string) => request.toolNames.includes(tool);
   if (has('handBack')) return asHelper(told);
@@ -203,6 +214,11 @@ const forMessage = (request: NormalizedRequest, told: string): ScriptedReply => 
   const command = /`([^`]+)`/.exec(body)?.[1];
   if (command !== undefined && has('runCommand'))
     return { toolCalls: [{ name: 'runCommand', arguments: { command } }] };
+  // Past the schema budget the agent's tools wait behind the toolbox (docs/mcp.md): used through it.
+  if (command !== undefined && has('toolbox'))
+    return {
+      toolCalls: [{ name: 'toolbox', arguments: { use: 'runCommand', arguments: { command } } }],
+    };
   const sum = ARITHMETIC.exec(body)?.[0].trim();
   if (sum !== undefined && has('evaluate'))
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };

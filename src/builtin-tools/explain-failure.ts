@@ -100,6 +100,35 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
   return undefined;
 };
 
+/** The daemon's words for a name it refuses (`Invalid name "runCommand"`, `Invalid pet name …`). */
+const INVALID_NAME = /Invalid (?:pet )?name ("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The naming rule, when the daemon refused a name (at f0a46042a pet names are
+ * lowercase): what a valid name looks like, and the one nearest the name given.
+ */
+const nameRuleHint = (message: string): Hint | undefined => {
+  const found = INVALID_NAME.exec(message);
+  if (found === null) return undefined;
+  let given: unknown;
+  try {
+    given = JSON.parse(found[1]!);
+  } catch {
+    return undefined;
+  }
+  if (typeof given !== 'string') return undefined;
+  const valid = given
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 128);
+  return {
+    about: aboutName(given),
+    text: `a pet name is lowercase letters, digits and "-", starting with a letter or digit, at most 128 characters${valid === '' ? '' : `: "${valid}" would do`}`,
+  };
+};
+
 /** What is wrong with the message number or edge name, when either names nothing. */
 const messageHint = async (powers: Far, args: Args): Promise<Hint | undefined> => {
   // The call's values hold a message number as the bigint ./read-args.ts read from 5, "5" or "+5".
@@ -154,6 +183,7 @@ const hintsFor = async (
   // The look-ups only help: one that fails adds nothing, and the error stands as it is.
   const quietly = (lookUp: Promise<Hint | undefined>) => lookUp.catch(() => undefined);
   const found = await Promise.all([
+    nameRuleHint(message),
     quietly(messageHint(powers, args)),
     ...pathsNamed(grouped?.group ?? name, op, args).map(path => quietly(missingName(powers, path))),
   ]);

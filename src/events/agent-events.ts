@@ -24,6 +24,8 @@ export type AgentEvent =
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
   | {
       kind: 'turn-end';
+      /** The turn-start's title: which turn ended, when turns overlap (a helper's beside the agent's). */
+      title: string;
       stopReason: StopReason;
       modelCalls: number;
       usage: Usage;

@@ -103,6 +103,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     const { modelCalls, usage, models } = tally;
     observe({
       kind: 'turn-end',
+      title: setup.title,
       stopReason,
       modelCalls,
       usage,

@@ -34,6 +34,20 @@ export const isProposalType = (type: unknown): boolean =>
   type === 'eval-proposal-reviewer' || type === 'eval-proposal-proposer';
 harden(isProposalType);
 
+/**
+ * A message in a few words, for a turn's title: a package's text, a
+ * counter-proposal's code, a request's description; the type of anything else.
+ */
+export const messagePreview = (message: MessageRecord): string => {
+  if (message.type === 'package') return packageText(message);
+  if (isProposalType(message.type))
+    return `counter-proposal: ${typeof message.source === 'string' ? message.source : ''}`;
+  if (message.type === 'request')
+    return `request: ${typeof message.description === 'string' ? message.description : ''}`;
+  return String(message.type);
+};
+harden(messagePreview);
+
 /** A key that stays the same when the daemon replays the message after a restart. */
 export const messageKey = (message: MessageRecord): string | undefined => {
   // 96 random bits of the id are plenty to tell messages apart, and keep the stored memory small.

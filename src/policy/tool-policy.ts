@@ -2,8 +2,10 @@
  * Which tools the model is offered and which calls the HOST must approve
  * first, from the environment: LAL_TOOLS_ALLOW (only these, when set),
  * LAL_TOOLS_DENY (never these), LAL_TOOLS_APPROVE (every call asks the HOST
- * first) and LAL_TRUSTED_SENDERS (pet names, default HOST, whose messages
- * may use approval-gated tools without asking). Names are tools' call
+ * first), LAL_TRUSTED_SENDERS (pet names, default HOST, whose messages
+ * may use approval-gated tools without asking) and LAL_TOOLS_CONFIRM (every
+ * call asks the HOST first, whoever is served: the HOST's own turns too, as
+ * `npm start` asks before a side-effecting tool). Names are tools' call
  * names, built-in or FaeTool; for a grouped built-in (`names`, `mail`) the
  * group's name stands for all its ops, and an op's name (`remove`, the
  * tool's former name) for that op alone: a group is offered with the ops
@@ -39,13 +41,15 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
   const deny = readNames(env, 'LAL_TOOLS_DENY') ?? new Set<string>();
   const approve = readNames(env, 'LAL_TOOLS_APPROVE') ?? new Set<string>();
   const trusted = readNames(env, 'LAL_TRUSTED_SENDERS') ?? new Set(HOST_NAMES);
+  const confirm = readNames(env, 'LAL_TOOLS_CONFIRM') ?? new Set<string>();
   const any = (set: ReadonlySet<string>, names: CallNames) => names.some(name => set.has(name));
   const allows = (names: CallNames) =>
     !any(deny, names) && (allow === undefined || any(allow, names));
   return {
     allows,
     needsApproval: (names, sender) =>
-      any(approve, names) && (sender === undefined || !trusted.has(sender)),
+      any(confirm, names) ||
+      (any(approve, names) && (sender === undefined || !trusted.has(sender))),
     trusts: sender => trusted.has(sender),
     trustedNames: () => [...trusted],
     offered: schemas =>
@@ -70,6 +74,11 @@ export const readToolPolicy = (env: Env): ToolPolicy => {
         ? []
         : [
             `${host} approves each call of: ${[...approve].join(', ')} (${trusted.size === 0 ? 'asked whoever is served' : `not asked while serving ${[...trusted].join(', ')}`})`,
+          ]),
+      ...(confirm.size === 0
+        ? []
+        : [
+            `${host} confirms each call of: ${[...confirm].join(', ')} (asked whoever is served, ${host} too: LAL_TOOLS_CONFIRM)`,
           ]),
     ],
   };

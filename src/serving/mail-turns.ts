@@ -10,7 +10,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
 import { messageNotice } from '../mail/message-notice.js';
-import { cut, messageKey, packageText } from '../mail/message-record.js';
+import { cut, messageKey, messagePreview } from '../mail/message-record.js';
 import type { Origin } from '../mail/origin.js';
 import { quotaNotice } from '../usage/quota-waits.js';
 import { holdKey } from '../lifecycle/holds.js';
@@ -88,7 +88,7 @@ export const makeMailTurns = (options: {
       await finishWith(message.number);
       return;
     }
-    const preview = message.type === 'package' ? packageText(message) : String(message.type);
+    const preview = messagePreview(message);
     const title = `#${message.number} from ${sender}: ${JSON.stringify(cut(redact(preview).replace(/\s+/g, ' '), 160))}`;
     const outcome = await turns.serve(
       title,

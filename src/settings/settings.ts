@@ -241,7 +241,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_TOOLS_ALLOW',
     default: 'all',
     read: 'src/policy/tool-policy.ts: a comma-separated list',
-    doc: 'comma-separated tool names (built-in or FaeTool): only these are offered to the model. In this list and the next three, spaces and empty items are ignored; a blank value is unset, but a value of only commas (`,`) is an empty list, read as written: here no tool is offered, and in `LAL_TRUSTED_SENDERS` no sender is trusted (the HOST is told so at start, as a configuration problem). For the grouped built-ins a name may be the group (`names`, `mail`: all its ops) or one op (`list`, `remove`, `dismiss`: the tool names these had before), here and in `LAL_TOOLS_DENY` and `LAL_TOOLS_APPROVE`; a group is offered with the ops allowed, and a call is judged by its op and its group',
+    doc: 'comma-separated tool names (built-in or FaeTool): only these are offered to the model. In this list and the next four, spaces and empty items are ignored; a blank value is unset, but a value of only commas (`,`) is an empty list, read as written: here no tool is offered, and in `LAL_TRUSTED_SENDERS` no sender is trusted (the HOST is told so at start, as a configuration problem). For the grouped built-ins a name may be the group (`names`, `mail`: all its ops) or one op (`list`, `remove`, `dismiss`: the tool names these had before), here and in `LAL_TOOLS_DENY` and `LAL_TOOLS_APPROVE`; a group is offered with the ops allowed, and a call is judged by its op and its group',
   },
   {
     env: 'LAL_TOOLS_DENY',
@@ -254,6 +254,12 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     default: 'none',
     read: 'src/policy/tool-policy.ts: a comma-separated list',
     doc: 'comma-separated tool names whose every call is first put to the HOST as a request: the model gets `pending`; the HOST resolving the request (with any value) runs the call and an APPROVED notice brings the result, rejecting it sends a REFUSED notice with the reason. `help()` lists the calls waiting and those approved and still running (the first 200 characters of each, with its whole length); in `npm start`, `/grant n` and `/reject n [reason]` answer them',
+  },
+  {
+    env: 'LAL_TOOLS_CONFIRM',
+    default: 'none (in `npm start`: `runCommand`, `writeFile`, `editFile`)',
+    read: 'src/policy/tool-policy.ts: a comma-separated list',
+    doc: "comma-separated tool names whose every call is put to the HOST first as `LAL_TOOLS_APPROVE` puts it, whoever is served: the HOST's own turns too (`LAL_TRUSTED_SENDERS` does not spare them). `npm start` sets it to the tools that change files or run commands, less those you answered `always` for (kept in its state folder), unless it is set or `npm start -- --yes` runs them unasked",
   },
   {
     env: 'LAL_TRUSTED_SENDERS',

@@ -1,7 +1,7 @@
 /**
  * How the tool policy's lists are read from the environment (src/policy/tool-policy.ts
  * holds the policy they make): LAL_TOOLS_ALLOW, LAL_TOOLS_DENY, LAL_TOOLS_APPROVE and
- * LAL_TRUSTED_SENDERS, each a comma-separated list of names. A settings reader, so the
+ * LAL_TOOLS_CONFIRM and LAL_TRUSTED_SENDERS, each a comma-separated list of names. A settings reader, so the
  * config reads it without importing the policy (docs/architecture.md, "Layers").
  */
 import type { Env } from '../../providers/types.js';
@@ -15,6 +15,7 @@ const EMPTY_MEANS: Readonly<Record<string, string>> = {
   LAL_TOOLS_ALLOW: 'names no tool, so no tool is offered (unset, every tool is)',
   LAL_TOOLS_DENY: 'names no tool, so no tool is denied',
   LAL_TOOLS_APPROVE: 'names no tool, so no call asks the HOST first',
+  LAL_TOOLS_CONFIRM: "names no tool, so no call asks the HOST first on the HOST's own turns",
   LAL_TRUSTED_SENDERS:
     "names no sender, so no sender is trusted: every gated call asks the HOST, even the HOST's own",
 };

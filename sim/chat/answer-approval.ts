@@ -1,0 +1,64 @@
+/**
+ * Answering an agent's request to call a tool (./approvals.ts): approving
+ * it (resolving the request, with any value, is the approval), and the short
+ * answers typed at the prompt while one waits: y (yes), n (no), a (always
+ * for this tool, kept in the state folder).
+ */
+import { E } from '@endo/far';
+import type { HostPowers } from '../mail-host/index.js';
+import type { Approvals } from './approvals.js';
+import type { HostInbox } from './host-inbox.js';
+import type { Screen } from './screen.js';
+
+/** Approves request #number; it then leaves the HOST's inbox. */
+export const approveRequest = async (host: HostPowers, number: bigint): Promise<void> => {
+  await E(host).storeValue(harden('approved'), 'approved');
+  await E(host).resolve(number, 'approved');
+  await Promise.resolve(E(host).dismiss(number)).catch(() => {});
+};
+harden(approveRequest);
+
+const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
+  y: 'yes',
+  yes: 'yes',
+  n: 'no',
+  no: 'no',
+  a: 'always',
+  always: 'always',
+});
+
+/**
+ * A line that is a short answer while a request for approval waits: answers
+ * the latest one and returns true; any other line returns false (it is a message).
+ */
+export const answerAtPrompt = async (
+  text: string,
+  context: { host: HostPowers; inbox: HostInbox; approvals: Approvals; screen: Screen },
+): Promise<boolean> => {
+  const answer = ANSWERS[text.trim().toLowerCase()];
+  if (answer === undefined) return false;
+  const { host, inbox, approvals, screen } = context;
+  const number = inbox
+    .pendingProposals()
+    .filter(each => inbox.pendingKind(each) === 'approval')
+    .at(-1);
+  if (number === undefined) return false;
+  const tool = inbox.pendingTool(number);
+  inbox.forget(number);
+  if (answer === 'no') {
+    await E(host).reject(number, 'Refused by the host');
+    await Promise.resolve(E(host).dismiss(number)).catch(() => {});
+    screen.print('note', `refused #${number}`);
+    return true;
+  }
+  if (answer === 'always' && tool !== undefined) approvals.allowAlways(tool);
+  await approveRequest(host, number);
+  screen.print(
+    'note',
+    answer === 'always' && tool !== undefined
+      ? `approved #${number}; ${tool} runs without asking from now on (kept in ${approvals.path})`
+      : `approved #${number}`,
+  );
+  return true;
+};
+harden(answerAtPrompt);

@@ -1,0 +1,100 @@
+/**
+ * `/attach mcp <name> <command> [args…]` (or `/attach mcp <name> <url>`):
+ * the HOST makes the MCP bridge caplet `mcp-<name>` with these settings, as
+ * setup-tools does from MCP_* (docs/mcp.md), and puts it in the agent's
+ * `tools/`, where the agent finds the server's tools at its next turn. A
+ * local server runs in the same bubblewrap sandbox as in the daemon: its
+ * only writable folder is one of its own in the state folder, no network.
+ * An argument naming a file that exists (a server's `dist/index.js`) is made
+ * absolute, since the server starts in its own folder.
+ */
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { E } from '@endo/far';
+import { mcpBridgeModuleUrl } from '../../tools/index.js';
+import { planMcpBridge } from '../../setup/mcp-bridge-plan.js';
+import { readSetupDaemon } from '../../setup/setup-daemon.js';
+import { describeError } from '../../providers/describe-error.js';
+import type { HostPowers } from '../mail-host/index.js';
+import { makeToolCaplet, type AttachedTool } from './attach-tool.js';
+
+const MCP_USAGE =
+  'Usage: /attach mcp <name> <command> [args…] (a local server, sandboxed) or /attach mcp <name> <url>; e.g. /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+
+/** Words as a shell splits them, quotes kept together ("a b" or 'a b'). */
+const wordsOf = (text: string): string[] =>
+  [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(match => match[1] ?? match[2] ?? match[3]!);
+
+/** Checks the settings as the bridge will read them (the same check setup-tools runs); throws with a clear message. */
+const planMcp = (
+  rest: string,
+  cwd: string,
+  stateFolder: string,
+): Extract<AttachedTool, { kind: 'mcp' }> => {
+  const [name, first, ...args] = wordsOf(rest);
+  if (name === undefined || first === undefined) throw Error(MCP_USAGE);
+  const local = !/^https?:\/\//.test(first);
+  const serverFolder = join(stateFolder, 'mcp', name);
+  // The real path: the sandbox binds a server's node_modules as it is on disk, not through a link.
+  const absolute = (word: string) =>
+    !isAbsolute(word) && existsSync(resolve(cwd, word)) ? realpathSync(resolve(cwd, word)) : word;
+  const settings: Record<string, string> = local
+    ? {
+        MCP_NAME: name,
+        MCP_COMMAND: absolute(first),
+        MCP_ARGS: JSON.stringify(args.map(absolute)),
+        MCP_CWD: serverFolder,
+      }
+    : { MCP_NAME: name, MCP_URL: first };
+  if (local) mkdirSync(serverFolder, { recursive: true, mode: 0o700 });
+  const plan = planMcpBridge(settings, cwd, mcpBridgeModuleUrl());
+  if (plan === undefined) throw Error(MCP_USAGE);
+  return { kind: 'mcp', env: plan.env, petName: plan.petName };
+};
+
+/** The names of the tools the bridge's server offers (starting it), or why it could not list them. */
+const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
+  try {
+    const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
+    const tools = await E(bridge).listTools();
+    const names = await Promise.all(
+      tools.map(
+        async tool =>
+          (await E(tool as { schema(): Promise<{ function: { name: string } }> }).schema()).function
+            .name,
+      ),
+    );
+    return `its server offers ${names.length} tool${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
+  } catch (error) {
+    return `its server could not list its tools yet: ${describeError(error)}`;
+  }
+};
+
+/** Makes the bridge and puts it in the agent's tools/; resolves to what was made and a line saying so. */
+export const attachMcp = async (options: {
+  host: HostPowers;
+  special: { main: string; none: string };
+  guestName: string;
+  guest: { has(...path: string[]): unknown; makeDirectory(path: string | string[]): unknown };
+  rest: string;
+  cwd: string;
+  stateFolder: string;
+}): Promise<{ attached: AttachedTool; said: string }> => {
+  const attached = planMcp(options.rest, options.cwd, options.stateFolder);
+  const { host, guest, special } = options;
+  if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
+  await makeToolCaplet(host, special, attached);
+  if (!(await E(guest).has('tools'))) await E(guest).makeDirectory('tools');
+  const daemon = await readSetupDaemon(host);
+  await daemon.storeIdentifier(
+    guest,
+    ['tools', attached.petName],
+    (await E(host).identify(attached.petName)) as string,
+  );
+  const offered = await toolsOffered(host, attached.petName);
+  return {
+    attached,
+    said: `put ${attached.petName} in ${options.guestName}'s tools/ (${offered}); ${options.guestName} offers them from its next turn`,
+  };
+};
+harden(attachMcp);

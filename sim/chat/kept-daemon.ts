@@ -1,0 +1,80 @@
+/**
+ * The daemon double's identity, kept in the simulator's state folder
+ * between runs as the real daemon keeps its own state: the seed its ids
+ * come from (so the HOST and the agent have the same ids on every run, and
+ * the agent's records of who it served still name them) and where each
+ * inbox's message numbers had got to (so a new message never takes the
+ * number of one the agent remembers). One entry per daemon generation, whose
+ * ids differ in length. Written whole to a new file then renamed.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DaemonProfile, MailHost, SeededIdentity } from '../mail-host/index.js';
+
+const FILE = 'daemon.json';
+const VERSION = 1;
+
+interface KeptGeneration {
+  seed: string;
+  /** How many ids, from the first, the daemon had made when its agent started. */
+  seeded: number;
+  /** Each agent's next message number, by its AGENT id. */
+  numbers: Record<string, string>;
+}
+
+interface KeptDaemonFile {
+  version: number;
+  generations: Partial<Record<DaemonProfile, KeptGeneration>>;
+}
+
+const isGeneration = (value: unknown): value is KeptGeneration => {
+  const kept = value as KeptGeneration | null;
+  return (
+    typeof kept?.seed === 'string' &&
+    /^[0-9a-f]+$/.test(kept.seed) &&
+    Number.isSafeInteger(kept.seeded) &&
+    typeof kept.numbers === 'object' &&
+    kept.numbers !== null
+  );
+};
+
+export const makeKeptDaemon = (folder: string, fresh: boolean) => {
+  const path = join(folder, FILE);
+  const read = (): KeptDaemonFile => {
+    if (fresh || !existsSync(path)) return { version: VERSION, generations: {} };
+    const file = JSON.parse(readFileSync(path, 'utf8')) as KeptDaemonFile;
+    if (file.version !== VERSION) throw Error(`${path} is not a file this version can read`);
+    return file;
+  };
+  const file = read();
+  const started = new Map<DaemonProfile, number>();
+
+  return {
+    path,
+    /** The identity to make the daemon with: the one kept, else a new seed (every id at start drawn from it). */
+    identity(profile: DaemonProfile): SeededIdentity {
+      const kept = file.generations[profile];
+      if (isGeneration(kept)) return harden({ seed: kept.seed, seeded: kept.seeded });
+      const seed = randomBytes(32).toString('hex');
+      file.generations[profile] = { seed, seeded: 0, numbers: {} };
+      return harden({ seed, seeded: Number.POSITIVE_INFINITY });
+    },
+    /** Once the agent's guest is there: its numbering goes on, and what was made so far is its identity. */
+    started(profile: DaemonProfile, mailHost: MailHost): void {
+      const kept = file.generations[profile];
+      if (kept !== undefined && isGeneration(kept)) mailHost.continueNumbering(kept.numbers);
+      started.set(profile, mailHost.mintedIds());
+    },
+    /** Writes the identity and the numbers reached. */
+    save(profile: DaemonProfile, mailHost: MailHost): void {
+      const kept = file.generations[profile];
+      const seeded = started.get(profile);
+      if (kept === undefined || seeded === undefined) return;
+      file.generations[profile] = { seed: kept.seed, seeded, numbers: mailHost.messageNumbers() };
+      writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
+      renameSync(`${path}.new`, path);
+    },
+  };
+};
+harden(makeKeptDaemon);

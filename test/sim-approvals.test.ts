@@ -1,0 +1,79 @@
+/**
+ * Asking before a tool acts in `npm start` (README, "What runs without
+ * asking you"): the person is the HOST, whom the daemon trusts, yet a
+ * side-effecting tool's call waits for their answer (y, n, or a for always),
+ * through the agent's own approval path (LAL_TOOLS_CONFIRM); "always" is
+ * kept in the state folder and /status names it; `--yes` runs it unasked.
+ * runCommand runs in bubblewrap, as the sandbox tests need.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+describe('npm start asks before a side-effecting tool acts', () => {
+  it('asks y/n/a; y runs the call once, n refuses it, a keeps runCommand allowed across runs', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const root = makeTempFolder('root');
+    const first = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('please run `echo one > one.txt`\n');
+        await input.waitFor(/allow it\? y \(yes\) · n \(no\) · a \(always for runCommand\)/);
+        // Nothing ran before the answer.
+        expect(existsSync(join(root, 'one.txt'))).toBe(false);
+        input.write('y\n');
+        await input.waitFor(/fae › Done: .*exited with code 0/);
+        input.write('please run `echo two > two.txt`\n');
+        await input.waitFor(/(?:[\s\S]*allow it\?){2}/);
+        input.write('n\n');
+        await input.waitFor(/fae › My host answered: REFUSED/);
+        input.write('please run `echo three > three.txt`\n');
+        await input.waitFor(/(?:[\s\S]*allow it\?){3}/);
+        input.write('a\n');
+        await input.waitFor(/(?:[\s\S]*fae › Done: ){2}/);
+        input.end();
+      });
+    });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('one\n');
+    expect(existsSync(join(root, 'two.txt'))).toBe(false);
+    expect(readFileSync(join(root, 'three.txt'), 'utf8')).toBe('three\n');
+    expect(first.stdout).toMatch(/^approved #\d+; runCommand runs without asking from now on/m);
+
+    // The next run remembers "always" (and has runCommand back): /status says so, and a call runs unasked.
+    const second = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/status\n');
+      input.write('please run `echo four > four.txt`\n');
+      void input.waitFor(/fae › (?:Done|The tool answered): /).then(() => input.end());
+    });
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toMatch(
+      /^Always allowed \(your answers, kept in .*approvals\.json\): runCommand$/m,
+    );
+    expect(second.stdout).not.toContain('allow it?');
+    expect(readFileSync(join(root, 'four.txt'), 'utf8')).toBe('four\n');
+  });
+
+  it('--yes lets runCommand act unasked, as the daemon does for its HOST', async () => {
+    const root = makeTempFolder('root');
+    const run = await runSim(['--demo', '--persona', 'fae', '--yes'], {}, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('please run `echo yes > yes.txt`\n');
+        await input.waitFor(/fae › The tool answered: /);
+        input.write('/status\n');
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).not.toContain('allow it?');
+    expect(run.stdout).not.toContain('LAL_TOOLS_CONFIRM');
+    expect(readFileSync(join(root, 'yes.txt'), 'utf8')).toBe('yes\n');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * `npm start` run again on the same state folder is the same daemon, as
+ * the real daemon is after `endo restart` (docs/behaviour.md 10.1): the
+ * HOST is the HOST the agent served before, not a stranger "on another
+ * daemon"; message numbers go on from where they were, so a number the
+ * agent recalls names one message only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+/** The numbers of the agent's lines a run printed (`#5 lal › …`). */
+const numbersShown = (stdout: string): number[] =>
+  [...stdout.matchAll(/^#(\d+) lal ›/gm)].map(match => Number(match[1]));
+
+describe('npm start run again on the same state folder', () => {
+  it('keeps the HOST one sender and numbers messages on from the last run', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo'], state, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(first.code).toBe(0);
+    const second = await runSim(['--demo'], state, input => {
+      input.write('ping\n/status\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const served = second.stdout.slice(second.stdout.indexOf('Senders served:'));
+    expect(served).toMatch(/^- HOST: 2 turns/m);
+    expect(served).not.toContain('another daemon');
+    // Every number of the second run comes after every number of the first.
+    expect(Math.min(...numbersShown(second.stdout))).toBeGreaterThan(
+      Math.max(...numbersShown(first.stdout)),
+    );
+    expect(second.stdout).toMatch(/→ reply #\d+ "pong" ✓/);
+  });
+});
+
+describe('npm start run again, with a tool the agent adopted', () => {
+  it('gives the tool back before the agent starts, so it still runs (as the daemon keeps tools/)', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const root = makeTempFolder('root');
+    const flags = ['--demo', '--persona', 'fae', '--yes'];
+    const first = await runSim(flags, state, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/fae › I adopted runCommand/).then(() => input.end());
+    });
+    expect(first.code).toBe(0);
+    const second = await runSim(flags, state, input => {
+      input.write('please run `echo back > back.txt`\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(
+      /^Given back to the agent: the tools it held from your \/attach \(run-command\)\.$/m,
+    );
+    expect(second.stdout).toMatch(/→ runCommand command="echo back > back\.txt" ✓/);
+    expect(second.stdout).not.toMatch(/Unknown tool/);
+    expect(readFileSync(join(root, 'back.txt'), 'utf8')).toBe('back\n');
+  });
+});
+
+describe('npm start on a terminal, run again', () => {
+  it('finds last run’s lines with the up arrow (the input history is kept in the state folder)', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') };
+    await runSimOnTty(['--demo'], state, [
+      { after: /Lal agent ready/, keys: 'say kept-line-4521\r' },
+      { after: /turn over/, keys: '/quit\r' },
+    ]);
+    const second = await runSimOnTty(['--demo'], state, [
+      // The up arrow brings back the last line typed before, /quit; twice, the one before it.
+      { after: /Lal agent ready/, keys: '\x1b[A\x1b[A\r' },
+      { after: /turn over/, keys: '/quit\r' },
+    ]);
+    expect(second).toMatch(/You said "say kept-line-4521"/);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * `npm start` on a terminal, as a person types at it: the simulator under a
+ * pseudo-terminal (util-linux `script`), on the dist/ the test run built;
+ * each line is typed once what comes before it has been printed.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHILD_MS } from './patience.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface TtyStep {
+  /** Typed once the output holds this (after the previous step's match). */
+  after: RegExp;
+  keys: string;
+}
+
+/** Runs the simulator with `args` on a terminal, typing `steps`; resolves to what it printed (escapes and all). */
+export const runSimOnTty = (
+  args: string[],
+  env: Record<string, string>,
+  steps: readonly TtyStep[],
+): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const command = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
+      .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: repoRoot,
+      env: { ...process.env, LAL_PROVIDER: '', LAL_MODEL: '', LAL_AUTH_TOKEN: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let from = 0;
+    let next = 0;
+    const typeWhatIsDue = () => {
+      while (next < steps.length) {
+        const step = steps[next]!;
+        const found = step.after.exec(output.slice(from));
+        if (found === null) return;
+        from += found.index + found[0].length;
+        next += 1;
+        child.stdin.write(step.keys);
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      typeWhatIsDue();
+    });
+    // Only a hung child meets this bound.
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_MS);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(output);
+    });
+  });
