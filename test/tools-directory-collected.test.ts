@@ -56,7 +56,10 @@ describe('tools/ when the daemon collects the directory just made (f0a46042a)', 
   it('an agent whose guest has no tools/ makes it, and makes it again when the daemon collects it as it is made', async () => {
     const math = new URL('../tools/math.ts', import.meta.url).href;
     const mailHost = newMailHost();
-    await E(mailHost.host).makeUnconfined('worker-math', math, { resultName: 'math-tool', env: {} });
+    await E(mailHost.host).makeUnconfined('worker-math', math, {
+      resultName: 'math-tool',
+      env: {},
+    });
     const run = await agents.start({
       host: mailHost,
       persona: 'fae',
