@@ -27,6 +27,7 @@ export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
   quiet: 'speak only when a message clearly needs me',
   observer: 'speak only when mentioned',
 });
+harden(LEVEL_SAID);
 
 // Most specific first: "only when mentioned" is not "more active". Each is said as a request
 // ("be quieter", "be an observer"): a question that merely names a level ("what does an
