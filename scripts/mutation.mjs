@@ -318,6 +318,17 @@ const modules = [
     tests: ['test/mcp-settings-cases.test.ts'],
   },
   {
+    name: 'tool-source',
+    mutate: ['tools/tool-source.ts'],
+    // The module's cases; setup-tool-source (the setup through the double) makes each mutant pay ~5 s.
+    tests: ['test/tools-tool-source.test.ts'],
+  },
+  {
+    name: 'tool-source-plan',
+    mutate: ['setup/tool-source-plan.ts'],
+    tests: ['test/setup-tool-source-plan.test.ts'],
+  },
+  {
     name: 'mcp-launch',
     mutate: ['tools/lib/mcp/server-launch.ts'],
     tests: ['test/mcp-server-launch.test.ts'],
