@@ -7,11 +7,10 @@
  * setup through the daemon double is setup-tool-source's; this one is quick
  * enough for the mutation run (docs/mutation.md).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { E } from '@endo/far';
 import { toolModuleUrl } from '../tools/index.js';
 import { getInterfaceGuardPayload } from '@endo/patterns';
@@ -21,9 +20,9 @@ import {
   toolModuleSpecifier,
   ToolSourceInterface,
 } from '../tools/tool-source.js';
+import { useTempFolders } from './support/temp-folders.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'lal-fae-tool-source-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = useTempFolders()('tool-source-modules');
 
 /** A module file in the test's folder; its absolute path. */
 const moduleFile = (name: string, text: string): string => {
