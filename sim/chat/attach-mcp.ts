@@ -53,7 +53,7 @@ const planMcp = (
 };
 
 /** The names of the tools the bridge's server offers (starting it), or why it could not list them. */
-const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
+export const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
   try {
     const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
     const tools = await E(bridge).listTools();
