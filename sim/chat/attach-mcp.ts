@@ -69,6 +69,7 @@ export const toolsOffered = async (host: HostPowers, petName: string): Promise<s
     return `its server could not list its tools yet: ${describeError(error)}`;
   }
 };
+harden(toolsOffered);
 
 /** Makes the bridge and puts it in the agent's tools/; resolves to what was made and a line saying so. */
 export const attachMcp = async (options: {
