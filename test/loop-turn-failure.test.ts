@@ -24,7 +24,10 @@ const asking: Provider = {
   }),
 };
 
-const setupWith = (events: AgentEvent[], runTool: TurnSetup['runTool']): TurnSetup => {
+const setupWith = (
+  events: AgentEvent[],
+  beforeToolCall: TurnSetup['beforeToolCall'],
+): TurnSetup => {
   const conversation = emptyConversation();
   return {
     title: 'a turn',
@@ -36,7 +39,8 @@ const setupWith = (events: AgentEvent[], runTool: TurnSetup['runTool']): TurnSet
       { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
     ],
     decodeCall: call => decodeCall(call, text => text),
-    runTool,
+    ...(beforeToolCall === undefined ? {} : { beforeToolCall }),
+    execute: async () => 'listed',
     takeNotices: () => [],
     stopWhen: [],
     limits: DEFAULT_LIMITS,

@@ -24,7 +24,6 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { decodeCall } from '../agent-tools/decode-call.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../events/agent-events.js';
-import { runToolCall } from '../loop/run-tool-call.js';
 import { executeTool } from '../builtin-tools/execute-tool.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
@@ -238,7 +237,7 @@ const startHelper = (
         setup.redact,
         name => binding.facet.tools.find(name)?.schema.function.parameters,
       ),
-    runTool: guardToolCall({
+    guard: guardToolCall({
       policy: setup.policy,
       gate: { ...setup.approvals, ask: ask => setup.approvals.ask({ ...ask, by }) },
       origin,
@@ -251,15 +250,8 @@ const startHelper = (
                 : setup.boundary.within(binding.facet.powers),
           }),
       ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
-      run: (call, offered) =>
-        runToolCall(
-          call,
-          decoded => executeTool(decoded, context, offered),
-          setup.limits,
-          setup.signal,
-          setup.observe,
-        ),
     }),
+    execute: (decoded, offered) => executeTool(decoded, context, offered),
     takeNotices: () => run.inbox.splice(0, run.inbox.length),
     budget,
     limits: setup.limits,

@@ -15,7 +15,8 @@ import { renderError } from '../encoding/render-for-model.js';
 import { emptyConversation, startTurn, type Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../events/agent-events.js';
-import { runTurn } from '../loop/run-turn.js';
+import { runTurn, type TurnSetup } from '../loop/run-turn.js';
+import type { ToolCallHooks } from '../loop/tool-call-hooks.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { isGroup } from '../agent-tools/tool-groups.js';
 import type { HelperBudget } from './helper-budget.js';
@@ -56,8 +57,10 @@ export interface HelperSetup {
   /** The granted tools (./grant.ts); `handBack` is added here. */
   schemas: readonly ToolSchema[];
   decodeCall: (call: ToolCall) => CallDecoding;
-  /** Judges (the policy's seam) and runs one granted call. */
-  runTool: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
+  /** The policy's seam, the loop's hooks around each granted call (src/policy/guard-tool-call.ts). */
+  guard: ToolCallHooks;
+  /** Runs one call the seam let through. */
+  execute: TurnSetup['execute'];
   /** What arrived for it meanwhile (its own helpers' results). */
   takeNotices: () => string[];
   budget: HelperBudget;
@@ -121,7 +124,7 @@ export const runHelper = async (
       turn,
       tools: () => [...setup.schemas, HAND_BACK_SCHEMA],
       decodeCall: setup.decodeCall,
-      runTool: async (call, offered) => {
+      beforeToolCall: async (call, step) => {
         if (call.call.name === HAND_BACK) {
           handed = handedResult(call) ?? '';
           return JSON.stringify({ handedBack: true });
@@ -130,11 +133,15 @@ export const runHelper = async (
         if (!granted(call, setup.schemas))
           return renderError(
             new Error(
-              `"${call.call.name}" is not one of this helper's tools: ${offered.join(', ')}`,
+              `"${call.call.name}" is not one of this helper's tools: ${step.offered.join(', ')}`,
             ),
           );
-        return setup.runTool(call, offered);
+        return setup.guard.beforeToolCall?.(call, step);
       },
+      ...(setup.guard.afterToolCall === undefined
+        ? {}
+        : { afterToolCall: setup.guard.afterToolCall }),
+      execute: setup.execute,
       takeNotices: setup.takeNotices,
       stopWhen: [() => (handed === undefined ? undefined : 'answered')],
       beforeModelCall: () => {

@@ -5,11 +5,13 @@
  * guard, replies cut by the output limit again and again, cancellation.
  * Provider failures come back as a stop reason with a message, and anything
  * that throws part-way ends the turn the same way (`thrown`), never as a
- * rejection: every turn emits one turn-start and one turn-end.
+ * rejection: every turn emits one turn-start and one turn-end. Each tool call
+ * is the loop's own step: the `beforeToolCall` hook judges it, the loop runs it
+ * (`execute`, under the time limit), and `afterToolCall` is told (./tool-call-hooks.ts).
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding } from '../agent-tools/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
 import type { Observe, StopReason } from '../events/agent-events.js';
@@ -19,6 +21,8 @@ import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
 import { pushMessage, runReplyCalls } from './run-reply-calls.js';
 import type { StopCondition } from './stop-conditions.js';
+import { runToolCall } from './run-tool-call.js';
+import { throughHooks, type ToolCallHooks } from './tool-call-hooks.js';
 import { describeError } from '../../providers/describe-error.js';
 import {
   refuseTruncatedCalls,
@@ -26,7 +30,7 @@ import {
   truncatedRepliesError,
 } from './truncated-reply.js';
 
-export interface TurnSetup {
+export interface TurnSetup extends ToolCallHooks {
   /** What the turn is about, for the turn-start event. */
   title: string;
   provider: Provider;
@@ -35,10 +39,13 @@ export interface TurnSetup {
   turn: Turn;
   /** The tools to offer; asked before every model call (adoptTool can add one). */
   tools: () => readonly ToolSchema[];
-  /** Decodes a call once, for the repeat guard and `runTool` alike. */
+  /** Decodes a call once, for the repeat guard, the hooks and the run alike. */
   decodeCall: (call: ToolCall) => CallDecoding;
-  /** Judges and runs one decoded call and returns the text the model sees (errors included); `offered` names the tools the request offered. */
-  runTool: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
+  /**
+   * Runs one decoded call the hooks let through (src/builtin-tools/execute-tool.ts); the loop
+   * bounds it in time, renders and caps what it returns. `offered`: the tools the request offered.
+   */
+  execute: (call: DecodedCall, offered: readonly string[]) => Promise<unknown>;
   /** Notices to show the model before its next call (settled proposals). */
   takeNotices: () => string[];
   /** Checked after each batch of tool calls; the first that holds ends the turn. */
@@ -208,7 +215,10 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
       guard,
       signal,
       decode: setup.decodeCall,
-      run: call => setup.runTool(call, toolNames),
+      run: call =>
+        throughHooks(call, toolNames, setup, decoded =>
+          runToolCall(decoded, each => setup.execute(each, toolNames), limits, signal, observe),
+        ),
     });
     if (stopped !== undefined) {
       return stopped.stopped === 'cancelled'

@@ -14,7 +14,6 @@ import { startTurn } from '../history/conversation.js';
 import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../events/agent-events.js';
-import { runToolCall } from '../loop/run-tool-call.js';
 import { executeTool } from '../builtin-tools/execute-tool.js';
 import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
 import { whenSenderAnswered } from '../loop/stop-conditions.js';
@@ -32,7 +31,7 @@ import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding, type DecodedCall } from '../agent-tools/decode-call.js';
+import { decodeCall, type DecodedCall } from '../agent-tools/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
 import type { QuotaStop } from '../usage/quota-stop.js';
 import {
@@ -227,7 +226,6 @@ const guardFor = (
   facet: Facet,
   origin: Origin | undefined,
   taint: TurnTaint,
-  run: (call: CallDecoding, offered: readonly string[]) => Promise<string>,
 ) =>
   guardToolCall({
     holds: names => facet.holds(names),
@@ -237,7 +235,6 @@ const guardFor = (
     ...(setup.boundary === undefined ? {} : { boundary: boundaryOf(setup.boundary, facet) }),
     ...(setup.powersGiven === undefined ? {} : { gives: givesOf(setup.powersGiven, facet) }),
     ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
-    run,
   });
 
 /** What of the agent's own a call of this turn gives, read where its paths lead; only the HOST's turn may ask. */
@@ -369,15 +366,9 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       conversation,
       turn,
       ...offeredTools(setup, facet),
-      runTool: guardFor(setup, facet, origin, taint, (call, offered) =>
-        runToolCall(
-          call,
-          decoded => executeTool(decoded, context, offered),
-          config.limits,
-          signal,
-          turnObserve,
-        ),
-      ),
+      // The policy's seam, the loop's two hooks; the loop runs what it lets through.
+      ...guardFor(setup, facet, origin, taint),
+      execute: (decoded, offered) => executeTool(decoded, context, offered),
       // Only this message's outcomes: another message's go to a turn of their own.
       takeNotices: () => takeNoticesOf(setup, origin, taint),
       stopWhen:
