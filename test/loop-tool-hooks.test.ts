@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
-import { runTurn, type TurnSetup } from '../src/loop/run-turn.js';
+import { runTurn, type TurnSetup, type TurnTools } from '../src/loop/run-turn.js';
+import type { ToolCallHooks } from '../src/loop/tool-call-hooks.js';
 import type { Provider } from '../providers/types.js';
 
 /** A model that asks for `list` once, then ends with text. */
@@ -36,8 +37,9 @@ const listsOnce = (): Provider => {
 
 const setupWith = (
   events: AgentEvent[],
-  hooks: Pick<TurnSetup, 'beforeToolCall' | 'afterToolCall' | 'execute'>,
+  { execute, ...hooks }: ToolCallHooks & Pick<TurnTools, 'execute'>,
   limits = DEFAULT_LIMITS,
+  decode: TurnTools['decode'] = call => decodeCall(call, text => text),
 ): TurnSetup => {
   const conversation = emptyConversation();
   return {
@@ -46,16 +48,16 @@ const setupWith = (
     systemPrompt: 'be brief',
     conversation,
     turn: startTurn(conversation, 'a turn', 'hello'),
-    tools: () => [
-      { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
-    ],
-    decodeCall: call => decodeCall(call, text => text),
-    takeNotices: () => [],
-    stopWhen: [],
+    tools: {
+      offer: () => [
+        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
+      ],
+      decode,
+      execute,
+    },
     limits,
     signal: new AbortController().signal,
     observe: event => events.push(event),
-    makeId: () => 'id',
     ...hooks,
   };
 };
@@ -139,14 +141,18 @@ describe('the loop owns the tool step', () => {
 
   test('an undecodable call is run to its own error, never shown to afterToolCall', async () => {
     const steps: string[] = [];
-    const setup = setupWith([], {
-      execute: async () => {
-        steps.push('execute');
-        return 'ran';
+    const setup = setupWith(
+      [],
+      {
+        execute: async () => {
+          steps.push('execute');
+          return 'ran';
+        },
+        afterToolCall: () => steps.push('after'),
       },
-      afterToolCall: () => steps.push('after'),
-    });
-    setup.decodeCall = call => decodeCall({ ...call, arguments: '{"path": ' }, text => text);
+      DEFAULT_LIMITS,
+      call => decodeCall({ ...call, arguments: '{"path": ' }, text => text),
+    );
     await runTurn(setup);
     expect(toolResult(setup)).toMatch(/not valid JSON/);
     expect(steps).toEqual([]);

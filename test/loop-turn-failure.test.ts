@@ -35,18 +35,17 @@ const setupWith = (
     systemPrompt: 'be brief',
     conversation,
     turn: startTurn(conversation, 'a turn', 'hello'),
-    tools: () => [
-      { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
-    ],
-    decodeCall: call => decodeCall(call, text => text),
+    tools: {
+      offer: () => [
+        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
+      ],
+      decode: call => decodeCall(call, text => text),
+      execute: async () => 'listed',
+    },
     ...(beforeToolCall === undefined ? {} : { beforeToolCall }),
-    execute: async () => 'listed',
-    takeNotices: () => [],
-    stopWhen: [],
     limits: DEFAULT_LIMITS,
     signal: new AbortController().signal,
     observe: event => events.push(event),
-    makeId: () => 'id',
   };
 };
 

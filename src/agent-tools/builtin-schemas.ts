@@ -69,6 +69,8 @@ export interface OpRecord {
   brings: string | false;
   /** Whom its side effect is toward. */
   effect: EffectRecord;
+  /** What the turn's outcome notes once it ran (./call-marks.ts): the message it answered, a message sent, one dismissed. */
+  marks?: 'answers' | 'sends' | 'dismisses';
 }
 
 /** A part of a group's description: its ops in the order it names them, each only while offered. */
@@ -231,7 +233,13 @@ const MAIL_OPS = {
     brings: false,
     effect: { toward: 'recipient', what: 'makes a request' },
   },
-  dismiss: { reads: ['messageNumber'], touches: {}, brings: false, effect: 'none' },
+  dismiss: {
+    reads: ['messageNumber'],
+    touches: {},
+    brings: false,
+    effect: 'none',
+    marks: 'dismisses',
+  },
   adopt: {
     reads: ['messageNumber', 'petName', 'edgeName'],
     words: '(its value edgeName as petName)',
@@ -254,6 +262,7 @@ const MAIL_OPS = {
     touches: { gives: [PATH] },
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    marks: 'answers',
   },
   reject: {
     reads: ['messageNumber', 'reason?'],
@@ -261,6 +270,7 @@ const MAIL_OPS = {
     touches: {},
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    marks: 'answers',
   },
   messageHistory: {
     reads: ['messageNumber'],
@@ -301,6 +311,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     touches: { gives: ['petNames'] },
     brings: false,
     effect: { toward: 'message', what: 'replies' },
+    marks: 'answers',
   },
   {
     name: 'send',
@@ -317,6 +328,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
     touches: { gives: ['petNames'] },
     brings: false,
     effect: { toward: 'recipient', what: 'sends a message' },
+    marks: 'sends',
   },
   {
     name: 'names',

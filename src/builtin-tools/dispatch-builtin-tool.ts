@@ -78,7 +78,6 @@ const runOp = async (op: BuiltinOp, values: ToolValues, context: BuiltinContext)
       return requestValue(context, values);
     case 'dismiss':
       await powers.dismiss(number);
-      context.noteDismissed(number);
       return harden({ dismissed: number });
     case 'adopt': {
       const petName = values.petName as string[];
@@ -89,11 +88,9 @@ const runOp = async (op: BuiltinOp, values: ToolValues, context: BuiltinContext)
       return adoptTool(context, values);
     case 'resolve':
       await powers.resolve(number, path);
-      context.noteAnswered(number);
       return harden({ resolved: number });
     case 'reject':
       await powers.reject(number, values.reason as string | undefined);
-      context.noteAnswered(number);
       return harden({ rejected: number });
     case 'messageHistory':
       return readMessageHistory(context.powers, number);

@@ -15,7 +15,7 @@ import { renderError } from '../encoding/render-for-model.js';
 import { emptyConversation, startTurn, type Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../events/agent-events.js';
-import { runTurn, type TurnSetup } from '../loop/run-turn.js';
+import { runTurn, type TurnTools } from '../loop/run-turn.js';
 import type { ToolCallHooks } from '../loop/tool-call-hooks.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { isGroup } from '../agent-tools/tool-groups.js';
@@ -60,7 +60,7 @@ export interface HelperSetup {
   /** The policy's seam, the loop's hooks around each granted call (src/policy/guard-tool-call.ts). */
   guard: ToolCallHooks;
   /** Runs one call the seam let through. */
-  execute: TurnSetup['execute'];
+  execute: TurnTools['execute'];
   /** What arrived for it meanwhile (its own helpers' results). */
   takeNotices: () => string[];
   budget: HelperBudget;
@@ -73,7 +73,6 @@ export interface HelperSetup {
   /** The hourly budget shared with the parent: why to stop now, if it is spent. */
   quotaStop: () => string | undefined;
   observe: Observe;
-  makeId: () => string;
   /** Told of each model call it makes, for help(). */
   onModelCall: () => void;
 }
@@ -122,8 +121,11 @@ export const runHelper = async (
       systemPrompt: setup.systemPrompt,
       conversation,
       turn,
-      tools: () => [...setup.schemas, HAND_BACK_SCHEMA],
-      decodeCall: setup.decodeCall,
+      tools: {
+        offer: () => [...setup.schemas, HAND_BACK_SCHEMA],
+        decode: setup.decodeCall,
+        execute: setup.execute,
+      },
       beforeToolCall: async (call, step) => {
         if (call.call.name === HAND_BACK) {
           handed = handedResult(call) ?? '';
@@ -141,25 +143,24 @@ export const runHelper = async (
       ...(setup.guard.afterToolCall === undefined
         ? {}
         : { afterToolCall: setup.guard.afterToolCall }),
-      execute: setup.execute,
-      takeNotices: setup.takeNotices,
-      stopWhen: [() => (handed === undefined ? undefined : 'answered')],
+      // Its work ends with the batch in which it handed back.
+      endWhen: { called: HAND_BACK },
       beforeModelCall: () => {
+        const show = setup.takeNotices();
         const spent = setup.quotaStop();
         if (spent !== undefined) {
           stoppedBy = 'quota';
-          return spent;
+          return { show, stop: spent };
         }
         if (budget.tokens !== undefined && tokens >= budget.tokens) {
           stoppedBy = 'budget';
-          return `it used its ${budget.tokens} tokens (${tokens})`;
+          return { show, stop: `it used its ${budget.tokens} tokens (${tokens})` };
         }
-        return undefined;
+        return { show };
       },
       limits: { ...setup.limits, maxModelCalls: budget.modelCalls },
       signal: own.signal,
       observe: setup.observe,
-      makeId: setup.makeId,
     });
     const end = ((): HelperEnd => {
       if (handed !== undefined) return { status: 'done', result: handed };

@@ -31,11 +31,9 @@ export const runMessageTool = async (
     mark === undefined ? written : [`${mark}${written[0] ?? ''}`, ...written.slice(1)];
   if (name === 'send') {
     await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
-    context.noteAnswered(undefined);
     return harden({ sent: true, to: recipient });
   }
   await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
-  context.noteAnswered(number);
   return harden({ replied: true, to: number });
 };
 harden(runMessageTool);
