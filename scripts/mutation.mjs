@@ -145,6 +145,19 @@ const modules = [
     tests: ['test/parties-facets.test.ts', 'test/policy-powers-given.test.ts'],
   },
   {
+    name: 'channels',
+    mutate: [
+      'src/channels/channel-levels.ts',
+      'src/channels/route-message.ts',
+      'src/channels/mention-notice.ts',
+      'src/channels/channel-thread.ts',
+      'src/channels/channel-roster.ts',
+      'src/channels/channel-budget.ts',
+      'src/channels/channel-view.ts',
+    ],
+    tests: ['test/channels-decisions.test.ts'],
+  },
+  {
     name: 'labels',
     mutate: ['src/history/word-labels.ts'],
     tests: ['test/history-word-labels.test.ts', 'test/history-threads.test.ts'],
