@@ -10,7 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { runHelper, type HelperSetup } from '../src/helpers/run-helper.js';
-import type { Clock } from '../src/lifecycle/clock.js';
+import { makeManualClock } from './support/manual-clock.js';
+import { replying } from './support/scripted-provider.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import type {
   AssistantMessage,
@@ -42,45 +43,11 @@ const handBack = (result: unknown, id = 'h'): ToolCall => ({
 });
 const list = (id = 'l'): ToolCall => ({ id, name: 'countFiles', arguments: '{}' });
 
-/** A model saying `replies` in order (then "done"), each using `tokens`, keeping what each request showed. */
-const scripted = (
-  replies: AssistantMessage[],
-  seen: ChatMessage[][] = [],
-  tokens = 10,
-): Provider => {
-  let calls = 0;
-  return {
-    kind: 'test',
-    model: 'm',
-    chat: async messages => {
-      seen.push([...messages]);
-      const message: AssistantMessage = replies[calls] ?? said('done');
-      calls += 1;
-      return { message, usage: { inputTokens: tokens, outputTokens: 0 } };
-    },
-  };
-};
-
-/** A clock whose time moves only when the test says, firing what is due. */
-const manualClock = () => {
-  let now = 1_000;
-  const timers: { time: number; fire: () => void }[] = [];
-  const clock: Clock = {
-    now: () => now,
-    at(time, fire) {
-      const timer = { time, fire };
-      timers.push(timer);
-      return () => timers.splice(timers.indexOf(timer), 1);
-    },
-  };
-  return {
-    clock,
-    armed: () => timers.length,
-    advance(ms: number) {
-      now += ms;
-      for (const timer of timers.filter(each => each.time <= now)) timer.fire();
-    },
-  };
+/** The scripted model (test/support/scripted-provider.ts), each answer using `tokens`. */
+const scripted = (replies: AssistantMessage[], seen: ChatMessage[][] = [], tokens = 10) => {
+  const provider = replying(replies, seen);
+  provider.usage = { inputTokens: tokens, outputTokens: 0 };
+  return provider;
 };
 
 const setupWith = (provider: Provider, more: Partial<HelperSetup> = {}): HelperSetup => ({
@@ -97,7 +64,7 @@ const setupWith = (provider: Provider, more: Partial<HelperSetup> = {}): HelperS
   limits: DEFAULT_LIMITS,
   signal: new AbortController().signal,
   cancel: new AbortController().signal,
-  clock: manualClock().clock,
+  clock: makeManualClock(),
   quotaStop: () => undefined,
   observe: () => {},
   onModelCall: () => {},
@@ -299,12 +266,17 @@ describe("a helper's bounds", () => {
           options?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
         }),
     };
-    const timed = manualClock();
-    const running = runHelper(setupWith(waiting, { clock: timed.clock }));
-    timed.advance(59_999);
-    timed.advance(1);
+    const clock = makeManualClock();
+    let settled = false;
+    const running = runHelper(setupWith(waiting, { clock }));
+    void running.then(() => {
+      settled = true;
+    });
+    clock.advance(59_999);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    clock.advance(1);
     expect((await running).end).toEqual({ status: 'timeout' });
-    expect(timed.armed()).toBe(0);
 
     const cancel = new AbortController();
     const cancelled = runHelper(setupWith(waiting, { cancel: cancel.signal }));

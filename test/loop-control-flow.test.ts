@@ -13,21 +13,7 @@ import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { runTurn, type TurnSetup } from '../src/loop/run-turn.js';
 import type { AssistantMessage, ChatMessage, Provider, ToolCall } from '../providers/types.js';
-
-/** A model that says, in order, what `replies` holds (then "done"), and keeps what each request showed. */
-const scripted = (replies: AssistantMessage[], seen: ChatMessage[][] = []): Provider => {
-  let calls = 0;
-  return {
-    kind: 'test',
-    model: 'm',
-    chat: async messages => {
-      seen.push([...messages]);
-      const reply: AssistantMessage = replies[calls] ?? { role: 'assistant', content: 'done' };
-      calls += 1;
-      return { message: reply };
-    },
-  };
-};
+import { replying } from './support/scripted-provider.js';
 
 const calling = (...toolCalls: ToolCall[]): AssistantMessage => ({
   role: 'assistant',
@@ -65,7 +51,7 @@ describe('the outcome says what the turn did', () => {
   test('a reply, a send, a resolve and a dismiss that ran are marked in order', async () => {
     const outcome = await runTurn(
       setupWith(
-        scripted([
+        replying([
           calling(
             replyTo(7),
             { id: 's', name: 'send', arguments: '{"recipient":"bob","strings":["x"]}' },
@@ -91,7 +77,7 @@ describe('the outcome says what the turn did', () => {
 
   test('a call that failed, or that the hook answered instead, marks nothing', async () => {
     const outcome = await runTurn(
-      setupWith(scripted([calling(replyTo(7)), calling(replyTo(8))]), {
+      setupWith(replying([calling(replyTo(7)), calling(replyTo(8))]), {
         tools: {
           offer: () => BUILTIN_SCHEMAS,
           decode: call => decodeCall(call, text => text),
@@ -103,7 +89,7 @@ describe('the outcome says what the turn did', () => {
     );
     expect(outcome.marks).toEqual([]);
     const held = await runTurn(
-      setupWith(scripted([calling(replyTo(7))]), {
+      setupWith(replying([calling(replyTo(7))]), {
         beforeToolCall: async () => '{"status":"pending"}',
       }),
     );
@@ -115,7 +101,7 @@ describe('what ends a turn', () => {
   test('answering its message ends it after that batch, with the reply text; another message does not', async () => {
     const seen: ChatMessage[][] = [];
     const outcome = await runTurn(
-      setupWith(scripted([calling(replyTo(8)), calling(replyTo(7))], seen), {
+      setupWith(replying([calling(replyTo(8)), calling(replyTo(7))], seen), {
         endWhen: { answered: 7n },
       }),
     );
@@ -127,7 +113,7 @@ describe('what ends a turn', () => {
   test('an answer that failed does not end it', async () => {
     let runs = 0;
     const outcome = await runTurn(
-      setupWith(scripted([calling(replyTo(7)), calling(replyTo(7, 'again'))]), {
+      setupWith(replying([calling(replyTo(7)), calling(replyTo(7, 'again'))]), {
         endWhen: { answered: 7n },
         tools: {
           offer: () => BUILTIN_SCHEMAS,
@@ -145,7 +131,7 @@ describe('what ends a turn', () => {
   });
 
   test('without endWhen the model is called again after answering', async () => {
-    const outcome = await runTurn(setupWith(scripted([calling(replyTo(7))])));
+    const outcome = await runTurn(setupWith(replying([calling(replyTo(7))])));
     expect(outcome.stopReason).toBe('done');
     expect(outcome.finalText).toBe('done');
     expect(outcome.modelCalls).toBe(2);
@@ -154,7 +140,7 @@ describe('what ends a turn', () => {
   test('a call of the tool that ends the turn ends it, whatever the hook answered', async () => {
     const handBack: ToolCall = { id: 'h', name: 'reply', arguments: '{"messageNumber":1}' };
     const outcome = await runTurn(
-      setupWith(scripted([calling(handBack)]), {
+      setupWith(replying([calling(handBack)]), {
         endWhen: { called: 'reply' },
         beforeToolCall: async () => '{"handedBack":true}',
       }),
@@ -169,7 +155,7 @@ describe('before each model call, and after silence', () => {
     const seen: ChatMessage[][] = [];
     let asked = 0;
     const outcome = await runTurn(
-      setupWith(scripted([calling(replyTo(3))], seen), {
+      setupWith(replying([calling(replyTo(3))], seen), {
         beforeModelCall: () => {
           asked += 1;
           return asked === 1 ? { show: ['an outcome settled'] } : { stop: 'the budget is spent' };
@@ -187,15 +173,15 @@ describe('before each model call, and after silence', () => {
     const silent: AssistantMessage = { role: 'assistant', content: '' };
     const seen: ChatMessage[][] = [];
     const nudged = await runTurn(
-      setupWith(scripted([silent, silent], seen), { silenceNudge: 'bob is waiting' }),
+      setupWith(replying([silent, silent], seen), { silenceNudge: 'bob is waiting' }),
     );
     expect(nudged.stopReason).toBe('done');
     expect(nudged.modelCalls).toBe(2);
     expect(seen[1]?.at(-1)?.content).toMatch(/bob is waiting$/);
-    const quiet = await runTurn(setupWith(scripted([silent])));
+    const quiet = await runTurn(setupWith(replying([silent])));
     expect(quiet.modelCalls).toBe(1);
     const afterCalls = await runTurn(
-      setupWith(scripted([calling(replyTo(2)), silent]), { silenceNudge: 'bob is waiting' }),
+      setupWith(replying([calling(replyTo(2)), silent]), { silenceNudge: 'bob is waiting' }),
     );
     expect(afterCalls.modelCalls).toBe(2);
   });
