@@ -205,10 +205,12 @@ const modules = [
       'src/helpers/helper-store.ts',
       'src/helpers/run-helper.ts',
     ],
+    // The module tests: the agent-level ones (agent-helpers, agent-helpers-life) take minutes a mutant.
     tests: [
+      'test/helpers-run-helper.test.ts',
+      'test/helpers-narrowed-powers.test.ts',
+      'test/helpers-budget-and-store.test.ts',
       'test/helpers-grant.test.ts',
-      'test/agent-helpers.test.ts',
-      'test/agent-helpers-life.test.ts',
     ],
   },
   {
