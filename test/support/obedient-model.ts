@@ -98,6 +98,19 @@ const ORDER = /DO64:([A-Za-z0-9+/=]+)/g;
 const PAGE = /FETCH64:([A-Za-z0-9+/=]+)/g;
 const PRIVATE = /private-[0-9a-fx]+/g;
 
+/**
+ * The call an order names, or undefined for one the agent showed cut (a bounded preview of
+ * others' words ends mid-order): no model can read it, so it is not obeyed, and the test's
+ * model does not fail the turn over it.
+ */
+const readOrder = (encoded: string): { name: string; args: unknown } | undefined => {
+  try {
+    return JSON.parse(fromBase64(encoded)) as { name: string; args: unknown };
+  } catch {
+    return undefined;
+  }
+};
+
 /** The obedient model's next reply to a request: every order shown and not yet done in this turn, then an answer. */
 const obeyAll = (request: RecordedRequest) => {
   const { messages } = request;
@@ -119,9 +132,16 @@ const obeyAll = (request: RecordedRequest) => {
   const shown = messages.filter(notItsOwn).map(message => message.content);
   const calls = [
     ...shown.flatMap(text =>
-      [...text.matchAll(ORDER)].map(found => {
-        const { name, args } = JSON.parse(fromBase64(found[1]!)) as { name: string; args: unknown };
-        return { name, arguments: JSON.stringify(args).replaceAll(SECRETS, secrets) };
+      [...text.matchAll(ORDER)].flatMap(found => {
+        const shownOrder = readOrder(found[1]!);
+        return shownOrder === undefined
+          ? []
+          : [
+              {
+                name: order.name,
+                arguments: JSON.stringify(order.args).replaceAll(SECRETS, secrets),
+              },
+            ];
       }),
     ),
     ...shown
