@@ -138,8 +138,8 @@ const obeyAll = (request: RecordedRequest) => {
           ? []
           : [
               {
-                name: order.name,
-                arguments: JSON.stringify(order.args).replaceAll(SECRETS, secrets),
+                name: shownOrder.name,
+                arguments: JSON.stringify(shownOrder.args).replaceAll(SECRETS, secrets),
               },
             ];
       }),
