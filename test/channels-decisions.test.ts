@@ -368,14 +368,37 @@ describe('the roster', () => {
   test('mentions that wait are kept, once each, and dropped when answered', () => {
     const roster = makeChannelRoster(directory(), () => {});
     const one = entry();
-    roster.waits(one, '4', true);
-    roster.waits(one, '4', true);
-    roster.waits(one, '6', true);
+    roster.waits(one, '4', 'told');
+    roster.waits(one, '4', 'told');
+    roster.waits(one, '6', 'told');
     expect(one.waiting).toEqual(['4', '6']);
     roster.waits(one, '4', false);
     expect(one.waiting).toEqual(['6']);
     roster.waits(one, '6', false);
     expect(one).not.toHaveProperty('waiting');
+  });
+
+  test("a waiting mention's thread is told once, whatever it waited on first", () => {
+    const roster = makeChannelRoster(directory(), () => {});
+    const one = entry();
+    // Not waiting: its thread has heard nothing.
+    expect(roster.told(one, '4')).toBe(false);
+    // Held by the channel's bounds: waiting, its thread not told.
+    roster.waits(one, '4', 'untold');
+    roster.waits(one, '5', 'untold');
+    expect(roster.told(one, '4')).toBe(false);
+    expect(one).toMatchObject({ waiting: ['4', '5'], untold: ['4', '5'] });
+    // Then over the budget: told.
+    roster.waits(one, '4', 'told');
+    expect(roster.told(one, '4')).toBe(true);
+    expect(one).toMatchObject({ waiting: ['5', '4'], untold: ['5'] });
+    roster.waits(one, '5', false);
+    expect(roster.told(one, '5')).toBe(false);
+    expect(one).not.toHaveProperty('untold');
+    roster.waits(one, '4', false);
+    expect(one).not.toHaveProperty('waiting');
+    // A roster kept before `untold`: each mention waiting had its thread told.
+    expect(roster.told(entry({ waiting: ['7'] }), '7')).toBe(true);
   });
 
   test('reads what it saved, and leaves out an entry that does not read', async () => {
@@ -416,7 +439,7 @@ describe('the roster', () => {
           { ...whole, join: null },
           { ...whole, level: 'loud' },
           { ...whole, lastSeen: 5, answered: ['1', 2, '3'], waiting: 'no', disabled: 'yes' },
-          { ...whole, key: 'ch-2', waiting: ['4', 5] },
+          { ...whole, key: 'ch-2', waiting: ['4', 5], untold: [4, '4'] },
         ],
       }),
     });
@@ -426,6 +449,7 @@ describe('the roster', () => {
     expect(lines).toHaveLength(4);
     expect(roster.get('ch-1')).toEqual({ ...whole, lastSeen: '', answered: ['1', '3'] });
     expect(roster.get('ch-2')?.waiting).toEqual(['4']);
+    expect(roster.get('ch-2')?.untold).toEqual(['4']);
   });
 
   test('a roster of another version is kept aside, never overwritten, and none is followed', async () => {

@@ -92,8 +92,10 @@ export const makeChannelSpeech = (
   setup: SpeechSetup & {
     /** Marks a message answered; false when it already was. */
     claim: (entry: JoinedChannel, number: string) => boolean;
-    /** Keeps (true) or drops (false) a claimed mention among those that wait, over restarts. */
-    waits: (entry: JoinedChannel, number: string, waiting: boolean) => void;
+    /** Keeps a claimed mention among those that wait, over restarts (its thread told or not yet), or drops it (false). */
+    waits: (entry: JoinedChannel, number: string, state: 'told' | 'untold' | false) => void;
+    /** Whether a waiting mention's thread has heard when it will be answered. */
+    told: (entry: JoinedChannel, number: string) => boolean;
     /** Stops following a channel (its membership was disabled). */
     leave: (key: string) => void;
   },
@@ -147,18 +149,26 @@ export const makeChannelSpeech = (
     }
   };
 
-  /** An answer the channel pays for: now, or once its bounds and the budgets let it (`told`: its thread heard why). */
-  const answerWithin = async (
-    entry: JoinedChannel,
-    joined: Live,
-    post: ChannelPost,
-    told: boolean,
-  ) => {
+  /**
+   * An answer the channel pays for: now, or once its bounds and the budgets let it. Its thread
+   * hears once when it will be answered, whatever it waited on before (the channel's bounds are
+   * the HOST's to hear of, not the thread's).
+   */
+  const answerWithin = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
+    const number = String(post.number);
     const work: ChannelWork = { kind: 'channel', key: entry.key, post, held: true };
     const party = channelParty(entry.channelId, joined.name);
-    const mention = { number: post.number, told, say: say(entry, joined, post) };
+    let told = setup.told(entry, number);
+    const mention = {
+      number: post.number,
+      told,
+      say: (text: string) => {
+        told = true;
+        return say(entry, joined, post)(text);
+      },
+    };
     const may = await setup.budget.mayAnswer(party, work, mention);
-    setup.waits(entry, String(post.number), !may);
+    setup.waits(entry, number, may ? false : told ? 'told' : 'untold');
     if (may) await answer(entry, joined, post);
   };
 
@@ -166,7 +176,7 @@ export const makeChannelSpeech = (
   const serveMention = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
     const level = levelAskedFor(postText(post));
     if (level === undefined) {
-      await answerWithin(entry, joined, post, false);
+      await answerWithin(entry, joined, post);
       return;
     }
     entry.level = level;
@@ -198,8 +208,7 @@ export const makeChannelSpeech = (
       );
       return false;
     });
-    if (speak && setup.claim(entry, String(post.number)))
-      await answerWithin(entry, joined, post, false);
+    if (speak && setup.claim(entry, String(post.number))) await answerWithin(entry, joined, post);
   };
 
   return { serveMention, route, answerWithin };

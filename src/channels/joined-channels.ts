@@ -120,7 +120,7 @@ export const makeJoinedChannels = (
     );
     const joined: Live = { member, ownMemberId, name, watch, view };
     live.set(entry.key, joined);
-    // Mentions that waited when the agent last stopped wait again, in order (their threads were told).
+    // Mentions that waited when the agent last stopped wait again, in order (a thread told is not told again).
     for (const number of entry.waiting ?? []) {
       // eslint-disable-next-line no-await-in-loop -- a few at most, each read once
       const post = (await view.postsUpTo(BigInt(number))).find(
@@ -135,7 +135,8 @@ export const makeJoinedChannels = (
   const { serveMention, route, answerWithin } = makeChannelSpeech({
     ...setup,
     claim: (entry, number) => roster.claim(entry, number),
-    waits: (entry, number, waiting) => roster.waits(entry, number, waiting),
+    waits: (entry, number, state) => roster.waits(entry, number, state),
+    told: (entry, number) => roster.told(entry, number),
     leave: key => {
       live.get(key)?.watch.stop();
       live.delete(key);
@@ -190,9 +191,9 @@ export const makeJoinedChannels = (
       const joined = live.get(work.key);
       const { post } = work;
       if (entry === undefined || joined === undefined) return;
-      // A mention that waited: claimed before, its thread told why; answered once it may be.
+      // A mention that waited: claimed before; answered once it may be (its thread told once why).
       if (work.held === true) {
-        await answerWithin(entry, joined, post, true);
+        await answerWithin(entry, joined, post);
         await roster.save();
         return;
       }
