@@ -220,6 +220,21 @@ describe('channels: a space of many parties', () => {
     expect(channelTurn).toMatch(/untrusted/);
   });
 
+  test("authors go by the channel's current member names: a rename shows in the next turn, without a restart", async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Hello Robert.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    expect(answers(run)[0]!.messages[1]!.content).toMatch(/#0 Bob: what is 2\+2\?/);
+    await E(setting.bob).setProposedName('Robert');
+    const asked = await bobSays(setting, '@lal who am I?');
+    await untilAnswer(admin, asked, 'Hello Robert.');
+    const shown = answers(run)[1]!.messages[1]!.content;
+    expect(shown).toMatch(/#0 Robert: what is 2\+2\?/);
+    expect(shown).toMatch(new RegExp(`#${asked} Robert: @lal who am I\\?`));
+    expect(shown).toMatch(/from Robert\.$/);
+    expect(shown).not.toMatch(/Bob/);
+  });
+
   test('a disabled membership: one log line, no retry, no longer followed', async () => {
     const setting = await startInChannel([answer('Four.'), say('pong')]);
     const { run, admin } = setting;

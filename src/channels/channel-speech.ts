@@ -24,7 +24,9 @@ import type { JoinedChannel } from './channel-roster.js';
 import {
   channelRequest,
   foldEdits,
+  memberName,
   postText,
+  threadLine,
   type ChannelPost,
   type ChannelWork,
 } from './channel-thread.js';
@@ -47,9 +49,9 @@ const TITLE_CHARS = 160;
 const channelTurn = (channel: string, post: ChannelPost, author: string, answer: string): Turn => {
   const text = postText(post);
   return {
-    title: `#${post.number} in channel "${channel}" from ${author}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
+    title: `#${post.number} in channel ${JSON.stringify(channel)} from ${JSON.stringify(author)}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
     messages: [
-      { role: 'user', content: `#${post.number} ${author}: ${text}` },
+      { role: 'user', content: `#${post.number} ${threadLine(author, text)}` },
       { role: 'assistant', content: answer },
     ],
     label: { read: `the words of channel "${channel}"'s members`, from: 0 },
@@ -143,7 +145,8 @@ export const makeChannelSpeech = (
           editFailed = error;
         },
       });
-      setup.remember(channelTurn(joined.name, post, authorOf(post.memberId), said), joined.name);
+      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {
       postFailed(entry, editFailed ?? error);
     }
@@ -192,9 +195,13 @@ export const makeChannelSpeech = (
     if (!setup.budget.mayRoute(channelParty(entry.channelId, joined.name))) return;
     const posts = await joined.view.postsUpTo(post.number);
     const authorOf = await joined.view.authors(posts);
-    const lines = foldEdits(posts).map(
-      ({ post: one, text }) =>
-        `${one.memberId === joined.ownMemberId ? setup.agentName : authorOf(one.memberId)}: ${text}`,
+    const lines = foldEdits(posts).map(({ post: one, text }) =>
+      threadLine(
+        one.memberId === joined.ownMemberId
+          ? setup.agentName
+          : memberName(authorOf(one.memberId), one.memberId, setup.agentName),
+        text,
+      ),
     );
     const speak = await shouldSpeak({
       provider: router,
