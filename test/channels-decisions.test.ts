@@ -6,7 +6,13 @@
  * with.
  */
 import { describe, expect, test } from 'vitest';
-import { isLevel, levelAskedFor, LEVEL_MEANING } from '../src/channels/channel-levels.js';
+import fc from 'fast-check';
+import {
+  isLevel,
+  levelAskedFor,
+  LEVEL_MEANING,
+  type Level,
+} from '../src/channels/channel-levels.js';
 import { shouldSpeak } from '../src/channels/route-message.js';
 import { readMentionNotice } from '../src/channels/mention-notice.js';
 import {
@@ -46,7 +52,7 @@ describe('levels', () => {
     ['@lal normal level please', 'normal'],
     ['@LAL BE QUIETER', 'quiet'],
   ])('%j asks for %s', (text, level) => {
-    expect(levelAskedFor(text)).toBe(level);
+    expect(levelAskedFor(text, 'normal')).toBe(level);
   });
 
   test.each([
@@ -59,12 +65,111 @@ describe('levels', () => {
     '@lal speakmore',
     'only when',
   ])('%j asks for none', text => {
-    expect(levelAskedFor(text)).toBeUndefined();
+    expect(levelAskedFor(text, 'normal')).toBeUndefined();
   });
 
   test('the most specific first: "only when mentioned" is not "more active"', () => {
-    expect(levelAskedFor('be more active, but only when mentioned')).toBe('observer');
-    expect(levelAskedFor('be quieter, back to normal tomorrow')).toBe('quiet');
+    expect(levelAskedFor('be more active, but only when mentioned', 'normal')).toBe('observer');
+    expect(levelAskedFor('be quieter, back to normal tomorrow', 'normal')).toBe('quiet');
+  });
+
+  test.each([
+    // A step down from each level, never below observer; "be quiet" is never louder than now.
+    ['@lal speak more slowly', 'active', 'normal'],
+    ['@lal speak more slowly', 'normal', 'quiet'],
+    ['@lal slow down', 'quiet', 'observer'],
+    ['@lal talk a bit less', 'observer', 'observer'],
+    ['@lal be quiet', 'active', 'quiet'],
+    ['@lal be quiet', 'observer', 'observer'],
+    ['@lal calm down please', 'active', 'normal'],
+    ['@lal post fewer messages', 'normal', 'quiet'],
+    ['@lal not so often', 'normal', 'quiet'],
+    ['@lal reply less often', 'normal', 'quiet'],
+    ['@lal speak up more slowly', 'normal', 'quiet'],
+    // A step up, never above active; "be active" is active.
+    ['@lal chime in more often', 'observer', 'quiet'],
+    ['@lal speak up', 'quiet', 'normal'],
+    ['@lal be less quiet', 'normal', 'active'],
+    ['@lal post more frequently', 'active', 'active'],
+    ['@lal be active', 'observer', 'active'],
+    ['@lal back to your usual', 'observer', 'normal'],
+  ])('%j at %s asks for %s', (text, current, level) => {
+    expect(levelAskedFor(text, current as Level)).toBe(level);
+  });
+
+  test.each([
+    '@lal be quieter but jump in more',
+    '@lal be quiet, no, be active',
+    '@lal change your level',
+    '@lal I would like to adjust how often you speak',
+  ])('%j cannot be told: unclear', text => {
+    expect(levelAskedFor(text, 'normal')).toBe('unclear');
+  });
+
+  test.each([
+    '@lal speak more clearly',
+    '@lal talk more about rust',
+    '@lal why do you speak so slowly?',
+    '@lal how often do you speak?',
+    'Does it stay quiet here?',
+  ])('%j asks for none', text => {
+    expect(levelAskedFor(text, 'normal')).toBeUndefined();
+  });
+
+  // Every way of asking, in any words around it, at any level: never the other way.
+  const around = fc.constantFrom('', '@lal ', 'please ', 'hey @lal, ', 'ok ');
+  const after = fc.constantFrom('', ' please', ' here', ', thanks', ' in this channel', '!');
+  const quieter = fc.constantFrom(
+    'speak more slowly',
+    'talk less',
+    'be quieter',
+    'be quiet',
+    'keep quiet',
+    'slow down',
+    'calm down',
+    'tone it down',
+    'back off',
+    'be less chatty',
+    'reply less often',
+    'chime in a bit less',
+    'post fewer messages',
+    'answer more rarely',
+    'speak more quietly',
+    'jump in less',
+  );
+  const louder = fc.constantFrom(
+    'speak more',
+    'speak up',
+    'talk more often',
+    'be more active',
+    'be active',
+    'jump in more',
+    'chime in more often',
+    'post more frequently',
+    'be less quiet',
+    'get more involved',
+  );
+  const level = fc.constantFrom<Level>('active', 'normal', 'quiet', 'observer');
+  const rank = (one: Level) => ['observer', 'quiet', 'normal', 'active'].indexOf(one);
+
+  test('property: quieter words never raise the level, louder ones never lower it', () => {
+    fc.assert(
+      fc.property(around, quieter, after, level, (before, words, then, current) => {
+        const asked = levelAskedFor(`${before}${words}${then}`, current);
+        return isLevel(asked) && rank(asked) <= rank(current) && rank(asked) < 3;
+      }),
+    );
+    fc.assert(
+      fc.property(around, louder, after, level, (before, words, then, current) => {
+        const asked = levelAskedFor(`${before}${words}${then}`, current);
+        return isLevel(asked) && rank(asked) >= rank(current) && rank(asked) > 0;
+      }),
+    );
+    fc.assert(
+      fc.property(around, quieter, louder, level, (before, down, up, current) => {
+        expect(levelAskedFor(`${before}${down} and ${up}`, current)).toBe('unclear');
+      }),
+    );
   });
 
   test('a level is one of four words, each with its meaning', () => {

@@ -175,11 +175,28 @@ export const makeChannelSpeech = (
     if (may) await answer(entry, joined, post);
   };
 
-  /** A post addressed to the agent: a level asked for is set and acknowledged; else it is answered. */
+  /**
+   * A post addressed to the agent: a level asked for is set and acknowledged, one asked for in
+   * words that cannot be told is left as it was and said so (neither asks the model); else it is
+   * answered.
+   */
   const serveMention = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
-    const level = levelAskedFor(postText(post));
+    const level = levelAskedFor(postText(post), entry.level);
     if (level === undefined) {
       await answerWithin(entry, joined, post);
+      return;
+    }
+    if (level === 'unclear') {
+      log(
+        `channel ${entry.key}: a level asked in #${post.number} could not be told; left at ${entry.level}`,
+      );
+      await say(
+        entry,
+        joined,
+        post,
+      )(
+        `I left how readily I speak here as it was (${entry.level}: ${LEVEL_MEANING[entry.level]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`,
+      );
       return;
     }
     entry.level = level;
