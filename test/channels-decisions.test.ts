@@ -93,8 +93,8 @@ describe('levels', () => {
     ['@lal post more frequently', 'active', 'active'],
     ['@lal be active', 'observer', 'active'],
     ['@lal back to your usual', 'observer', 'normal'],
-  ])('%j at %s asks for %s', (text, current, level) => {
-    expect(levelAskedFor(text, current as Level)).toBe(level);
+  ])('%j at %s asks for %s', (text, current, asked) => {
+    expect(levelAskedFor(text, current as Level)).toBe(asked);
   });
 
   test.each([
@@ -149,24 +149,24 @@ describe('levels', () => {
     'be less quiet',
     'get more involved',
   );
-  const level = fc.constantFrom<Level>('active', 'normal', 'quiet', 'observer');
+  const anyLevel = fc.constantFrom<Level>('active', 'normal', 'quiet', 'observer');
   const rank = (one: Level) => ['observer', 'quiet', 'normal', 'active'].indexOf(one);
 
   test('property: quieter words never raise the level, louder ones never lower it', () => {
     fc.assert(
-      fc.property(around, quieter, after, level, (before, words, then, current) => {
+      fc.property(around, quieter, after, anyLevel, (before, words, then, current) => {
         const asked = levelAskedFor(`${before}${words}${then}`, current);
         return isLevel(asked) && rank(asked) <= rank(current) && rank(asked) < 3;
       }),
     );
     fc.assert(
-      fc.property(around, louder, after, level, (before, words, then, current) => {
+      fc.property(around, louder, after, anyLevel, (before, words, then, current) => {
         const asked = levelAskedFor(`${before}${words}${then}`, current);
         return isLevel(asked) && rank(asked) >= rank(current) && rank(asked) > 0;
       }),
     );
     fc.assert(
-      fc.property(around, quieter, louder, level, (before, down, up, current) => {
+      fc.property(around, quieter, louder, anyLevel, (before, down, up, current) => {
         expect(levelAskedFor(`${before}${down} and ${up}`, current)).toBe('unclear');
       }),
     );

@@ -19,7 +19,7 @@ import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
 import { channelParty, type ChannelBudget } from './channel-budget.js';
-import { LEVEL_MEANING, levelAskedFor } from './channel-levels.js';
+import { LEVEL_MEANING, levelAskedFor, type Level } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
 import {
   channelRequest,
@@ -57,6 +57,12 @@ const channelTurn = (channel: string, post: ChannelPost, author: string, answer:
     label: { read: `the words of channel "${channel}"'s members`, from: 0 },
   };
 };
+
+/** The one line that answers a level asked for: the level now, or why it was left as it was. */
+const levelAnswer = (asked: Level | 'unclear', now: Level): string =>
+  asked === 'unclear'
+    ? `I left how readily I speak here as it was (${now}: ${LEVEL_MEANING[now]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`
+    : `Understood: here I now speak ${LEVEL_MEANING[now]}.`;
 
 /** What speaking in the joined channels needs of the agent (./joined-channels.ts passes it on). */
 export interface SpeechSetup {
@@ -186,22 +192,9 @@ export const makeChannelSpeech = (
       await answerWithin(entry, joined, post);
       return;
     }
-    if (level === 'unclear') {
-      log(
-        `channel ${entry.key}: a level asked in #${post.number} could not be told; left at ${entry.level}`,
-      );
-      await say(
-        entry,
-        joined,
-        post,
-      )(
-        `I left how readily I speak here as it was (${entry.level}: ${LEVEL_MEANING[entry.level]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`,
-      );
-      return;
-    }
-    entry.level = level;
-    log(`channel ${entry.key}: level ${level}, asked in #${post.number}`);
-    await say(entry, joined, post)(`Understood: here I now speak ${LEVEL_MEANING[level]}.`);
+    if (level !== 'unclear') entry.level = level;
+    log(`channel ${entry.key}: level ${entry.level}, asked in #${post.number} (${level})`);
+    await say(entry, joined, post)(levelAnswer(level, entry.level));
   };
 
   const route = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
