@@ -71,6 +71,19 @@ export const memberName = (name: string, memberId: string, agentName: string): s
 };
 harden(memberName);
 
+/**
+ * A channel's name as the agent shows it (its turn's prompt, the HOST's lines, help(), recall):
+ * the edge name the notification's sender chose, so one line without quotes, cut; `fallback`
+ * (its key) when nothing is left.
+ */
+export const channelName = (name: string, fallback: string): string =>
+  name
+    .replace(/[\p{Cc}\u2028\u2029"\\`]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, NAME_MAX_CHARS) || fallback;
+harden(channelName);
+
 /** A post's words as a line of the thread: their own line breaks indented, so none reads as a post of its own. */
 export const threadLine = (who: string, text: string): string =>
   `${who}: ${text.replace(LINE_BREAKS, '\n  ')}`;

@@ -18,7 +18,7 @@ import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { postText, type ChannelWork } from './channel-thread.js';
+import { channelName, postText, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
 
@@ -98,7 +98,7 @@ export const makeJoinedChannels = (
       entry.join,
     )) as MemberHandle;
     const ownMemberId = await E(member).getMemberId();
-    const name = entry.name ?? entry.key;
+    const name = channelName(entry.name ?? entry.key, entry.key);
     if (entry.lastSeen === '') {
       // Joined just now: what was said before is context, not work.
       const last = (await postsOf(member)).at(-1);
