@@ -170,6 +170,45 @@ describe('a mention that waits', () => {
   });
 });
 
+describe('a mention that waited on the channel’s bounds', () => {
+  test('then finds the hourly budget spent: its thread hears so once, and it is answered when the budget frees', async () => {
+    const clock = makeManualClock();
+    const setting = await startInChannel(
+      [answer('Four.'), say('pong'), answer('Two.')],
+      { LAL_MAX_PEER_EXCHANGES: '1', LAL_MAX_CALLS_PER_HOUR: '2' },
+      undefined,
+      clock,
+    );
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const two = await bobSays(setting, '@lal two');
+    await run.host.waitForMessage(message =>
+      /^I stopped answering channel "general" after 1 turn/.test(said(message)),
+    );
+    // The HOST's word frees the channel's bound, and spends the hour's last call.
+    await run.send('ping');
+    await run.reply('pong');
+    const told = await untilPost(
+      admin,
+      post =>
+        post.replyTo === String(two) && textOf(post).startsWith("I have used this hour's budget"),
+    );
+    expect(textOf(told)).toMatch(/Your message #\d+ is kept/);
+    clock.advance(HOUR);
+    const edit = await untilPost(admin, post => textOf(post) === 'Two.');
+    const placeholder = ((await E(admin).listMessages()) as Post[]).find(
+      post => String(post.number) === edit.replyTo,
+    );
+    expect(placeholder).toMatchObject({ replyTo: String(two), strings: ['Thinking…'] });
+    expect(
+      ((await E(admin).listMessages()) as Post[]).filter(post =>
+        textOf(post).startsWith("I have used this hour's budget"),
+      ),
+    ).toHaveLength(1);
+    expect(answers(run)).toHaveLength(3);
+  });
+});
+
 type Recalled = {
   found: { channel?: string; message: string; did: string; wordsAfter?: string }[];
 };

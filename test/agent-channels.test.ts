@@ -172,6 +172,26 @@ describe('channels: taking part at the level people set', () => {
     expect(answers(run)).toHaveLength(2);
   });
 
+  test('plain words move the level the way they say, a step at a time; words that cannot be told change nothing and say so', async () => {
+    const setting = await startInChannel([answer('Four.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const level = async (words: string) => {
+      const asked = await bobSays(setting, words);
+      const ack = await untilPost(admin, post => post.replyTo === String(asked));
+      return { said: textOf(ack), level: (await run.channels()).match(/: (\w+) \(/)![1] };
+    };
+    expect(await level('@lal speak more slowly please')).toMatchObject({ level: 'quiet' });
+    expect(await level('@lal slow down even more')).toMatchObject({ level: 'observer' });
+    expect(await level('@lal be quiet')).toMatchObject({ level: 'observer' });
+    expect(await level('@lal you can chime in more often')).toMatchObject({ level: 'quiet' });
+    const unclear = await level('@lal be quieter but jump in more');
+    expect(unclear.level).toBe('quiet');
+    expect(unclear.said).toMatch(/^I left how readily I speak here as it was \(quiet: /);
+    // None of these asked the model: one call, the first mention's answer.
+    expect(answers(run)).toHaveLength(1);
+  });
+
   test('a question that only names a level is answered, not taken for one', async () => {
     const setting = await startInChannel([
       answer('Four.'),
@@ -238,6 +258,21 @@ describe('channels: a space of many parties', () => {
     expect(channelTurn).not.toContain('PINEAPPLE');
     expect(channelTurn).not.toContain('MANGO');
     expect(channelTurn).toMatch(/untrusted/);
+  });
+
+  test("authors go by the channel's current member names: a rename shows in the next turn, without a restart", async () => {
+    const setting = await startInChannel([answer('Four.'), answer('Hello Robert.')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    expect(answers(run)[0]!.messages[1]!.content).toMatch(/#0 Bob: what is 2\+2\?/);
+    await E(setting.bob).setProposedName('Robert');
+    const asked = await bobSays(setting, '@lal who am I?');
+    await untilAnswer(admin, asked, 'Hello Robert.');
+    const shown = answers(run)[1]!.messages[1]!.content;
+    expect(shown).toMatch(/#0 Robert: what is 2\+2\?/);
+    expect(shown).toMatch(new RegExp(`#${asked} Robert: @lal who am I\\?`));
+    expect(shown).toMatch(/from Robert\.$/);
+    expect(shown).not.toMatch(/Bob/);
   });
 
   test('a disabled membership: one log line, no retry, no longer followed', async () => {

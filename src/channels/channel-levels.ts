@@ -1,6 +1,6 @@
 /**
  * How readily the agent speaks in a channel when no one addresses it
- * (docs/behaviour.md 10.3): active, normal, quiet, or observer (only when
+ * (docs/behaviour.md 11.3): active, normal, quiet, or observer (only when
  * mentioned, and then without asking the routing model). People set it in
  * plain words addressed to the agent; the HOST sets it with the controller.
  */
@@ -29,20 +29,68 @@ export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
 });
 harden(LEVEL_SAID);
 
-// Most specific first: "only when mentioned" is not "more active". Each is said as a request
-// ("be quieter", "be an observer"): a question that merely names a level ("what does an
-// observer do?", "is it quieter now?") is answered, not taken for one.
-const ASKED: readonly (readonly [Level, RegExp])[] = harden([
+// Each is said as a request ("be quieter", "be an observer"): a question that merely names a
+// level ("what does an observer do?", "is it quieter now?") is answered, not taken for one.
+const QUESTION =
+  /^(?:@\S+\s+)*(?:what|why|how|when|where|who|which|is|are|was|were|does|did|do)\b/i;
+const OBSERVER =
+  /\bonly (?:speak |talk |answer |respond |reply |post |chime in )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged|tagged|called)\b|\b(?:be|stay|act as|become) an? observer\b|\bjust (?:watch|listen|read)\b|\b(?:be|stay|keep) silent\b|\bstop (?:talking|speaking|chiming in|jumping in)\b/i;
+const NORMAL =
+  /\bback to normal\b|\bbe normal\b|\bnormal level\b|\bback to (?:your )?(?:usual|default)\b/i;
+const VERB = '(?:speak|talk|chime in|jump in|post|reply|respond|answer|comment|interject)';
+// Fewer words: an absolute "be quiet" (never louder than now), or a step down.
+const QUIET = /\b(?:be|stay|keep) quiet\b(?!er)/i;
+const QUIETER = new RegExp(
   [
-    'observer',
-    /\bonly (?:speak |talk |answer |respond |reply )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged)\b|\b(?:be|stay|act as) an? observer\b|\bjust (?:watch|listen)\b|\bstay silent\b/i,
-  ],
-  ['quiet', /\b(?:be|stay|keep) quiet(?:er)?\b|\bspeak less\b|\bbe less (?:chatty|talkative)\b/i],
-  ['active', /\bbe more active\b|\bbe active\b|\bspeak (?:up )?more\b|\bjump in more\b/i],
-  ['normal', /\bback to normal\b|\bbe normal\b|\bnormal level\b/i],
-]);
+    '\\b(?:be|stay|keep|get) quieter\\b',
+    '\\b(?:quiet|calm|pipe|tone it|slow it|keep it) down\\b',
+    '\\bslow(?:er)? down\\b',
+    '\\bback off\\b',
+    '\\bless (?:chatty|talkative|active|often|frequently|eager|much)\\b',
+    '\\bfewer (?:messages|replies|answers|posts|comments|words)\\b',
+    '\\bnot so (?:much|often|chatty|talkative)\\b',
+    `\\b${VERB}(?: up)?(?: (?:a bit|a little|much|far|way))? (?:more |a bit |a little )?(?:less|slow(?:er|ly)|quiet(?:er|ly)|rarely|seldom|softer|softly)\\b`,
+  ].join('|'),
+  'i',
+);
+// More words: an absolute "be active", or a step up.
+const ACTIVE = /\b(?:be|stay) active\b/i;
+const LOUDER = new RegExp(
+  [
+    '\\b(?:be|get) more (?:active|chatty|talkative|involved|engaged)\\b',
+    '\\bless quiet\\b',
+    `\\b${VERB} up\\b(?! (?:more |a bit |a little )?(?:slow|quiet|soft|rare|seldom|less))`,
+    `\\b${VERB}(?: up)? more(?: often| frequently)?\\b(?! (?:slow|quiet|soft|rare|seldom|less|clear|careful|brief|concise|about|on|of|like|than|politely|kindly|simply|plainly))`,
+    '\\bmore (?:often|frequently)\\b',
+  ].join('|'),
+  'i',
+);
+// About the level, but in words that say neither way.
+const ABOUT_LEVEL =
+  /\b(?:change|adjust|set|switch) (?:your |the )?(?:level|mode)\b|\bhow (?:often|much|readily) you (?:speak|talk|post|chime in|jump in|reply|answer)\b/i;
 
-/** The level a message addressed to the agent asks for, if it asks for one. */
-export const levelAskedFor = (text: string): Level | undefined =>
-  ASKED.find(([, words]) => words.test(text))?.[0];
+/** Quietest first: a step down is a step towards observer. */
+const SCALE: readonly Level[] = harden(['observer', 'quiet', 'normal', 'active']);
+const step = (level: Level, by: -1 | 1): Level =>
+  SCALE[Math.min(SCALE.length - 1, Math.max(0, SCALE.indexOf(level) + by))]!;
+const quieterOf = (a: Level, b: Level): Level => (SCALE.indexOf(a) <= SCALE.indexOf(b) ? a : b);
+
+/**
+ * The level a message addressed to the agent asks for, from the channel's `current` one: never
+ * the other way than its words say (quieter, slower, less is never more active); `'unclear'`
+ * when it asks about the level in words that cannot be told apart (both ways at once, or
+ * neither); undefined when it asks for none.
+ */
+export const levelAskedFor = (text: string, current: Level): Level | 'unclear' | undefined => {
+  if (QUESTION.test(text.trim())) return undefined;
+  // The most specific first: "only when mentioned" is not "more active".
+  if (OBSERVER.test(text)) return 'observer';
+  const down = QUIET.test(text) || QUIETER.test(text);
+  const up = ACTIVE.test(text) || LOUDER.test(text);
+  if (down && up) return 'unclear';
+  if (down) return QUIETER.test(text) ? step(current, -1) : quieterOf(current, 'quiet');
+  if (up) return ACTIVE.test(text) ? 'active' : step(current, 1);
+  if (NORMAL.test(text)) return 'normal';
+  return ABOUT_LEVEL.test(text) ? 'unclear' : undefined;
+};
 harden(levelAskedFor);

@@ -32,6 +32,12 @@ export interface JoinedChannel {
   answered: string[];
   /** Mentions claimed that wait for the channel's bounds or the budgets (./channel-budget.ts): answered after a restart too. */
   waiting?: string[];
+  /**
+   * Those of `waiting` whose thread has not heard when they will be answered (they waited on the
+   * channel's bounds, which its thread is not told of). Absent in a roster kept before it: each
+   * mention waiting then had its thread told.
+   */
+  untold?: string[];
   /** Set when the channel disabled the agent's membership: no longer followed. */
   disabled?: true;
 }
@@ -59,6 +65,9 @@ const readEntry = (value: unknown): JoinedChannel | undefined => {
       : [],
     ...(Array.isArray(entry.waiting)
       ? { waiting: entry.waiting.filter((n): n is string => typeof n === 'string') }
+      : {}),
+    ...(Array.isArray(entry.untold)
+      ? { untold: entry.untold.filter((n): n is string => typeof n === 'string') }
       : {}),
     ...(entry.disabled === true ? { disabled: true as const } : {}),
   };
@@ -130,13 +139,20 @@ export const makeChannelRoster = (powers: unknown, log: Log) => {
       if (entry.answered.length > ANSWERED_KEPT) entry.answered.shift();
       return true;
     },
-    /** A claimed mention waits (true) or no longer does (false). */
-    waits: (entry: JoinedChannel, number: string, waiting: boolean) => {
-      const rest = (entry.waiting ?? []).filter(one => one !== number);
-      if (waiting) rest.push(number);
-      if (rest.length > 0) entry.waiting = rest;
+    /** A claimed mention waits, its thread told when it will be answered or not yet; or no longer waits (false). */
+    waits: (entry: JoinedChannel, number: string, state: 'told' | 'untold' | false) => {
+      const waiting = (entry.waiting ?? []).filter(one => one !== number);
+      const untold = (entry.untold ?? []).filter(one => one !== number);
+      if (state !== false) waiting.push(number);
+      if (state === 'untold') untold.push(number);
+      if (waiting.length > 0) entry.waiting = waiting;
       else delete entry.waiting;
+      if (untold.length > 0) entry.untold = untold;
+      else delete entry.untold;
     },
+    /** Whether a mention's thread has heard when it will be answered: only a waiting one's can have. */
+    told: (entry: JoinedChannel, number: string): boolean =>
+      (entry.waiting ?? []).includes(number) && !(entry.untold ?? []).includes(number),
     seen: (entry: JoinedChannel, number: string) => {
       if (entry.lastSeen === '' || BigInt(number) > BigInt(entry.lastSeen)) entry.lastSeen = number;
     },

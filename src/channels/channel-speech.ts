@@ -19,12 +19,14 @@ import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
 import { channelParty, type ChannelBudget } from './channel-budget.js';
-import { LEVEL_SAID, levelAskedFor } from './channel-levels.js';
+import { LEVEL_MEANING, LEVEL_SAID, levelAskedFor, type Level } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
 import {
   channelRequest,
   foldEdits,
+  memberName,
   postText,
+  threadLine,
   type ChannelPost,
   type ChannelWork,
 } from './channel-thread.js';
@@ -47,14 +49,20 @@ const TITLE_CHARS = 160;
 const channelTurn = (channel: string, post: ChannelPost, author: string, answer: string): Turn => {
   const text = postText(post);
   return {
-    title: `#${post.number} in channel "${channel}" from ${author}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
+    title: `#${post.number} in channel ${JSON.stringify(channel)} from ${JSON.stringify(author)}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
     messages: [
-      { role: 'user', content: `#${post.number} ${author}: ${text}` },
+      { role: 'user', content: `#${post.number} ${threadLine(author, text)}` },
       { role: 'assistant', content: answer },
     ],
     label: { read: `the words of channel "${channel}"'s members`, from: 0 },
   };
 };
+
+/** The one line that answers a level asked for: the level now, or why it was left as it was. */
+const levelAnswer = (asked: Level | 'unclear', now: Level): string =>
+  asked === 'unclear'
+    ? `I left how readily I speak here as it was (${now}: ${LEVEL_MEANING[now]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`
+    : `Understood: here I now ${LEVEL_SAID[now]}.`;
 
 /** What speaking in the joined channels needs of the agent (./joined-channels.ts passes it on). */
 export interface SpeechSetup {
@@ -92,8 +100,10 @@ export const makeChannelSpeech = (
   setup: SpeechSetup & {
     /** Marks a message answered; false when it already was. */
     claim: (entry: JoinedChannel, number: string) => boolean;
-    /** Keeps (true) or drops (false) a claimed mention among those that wait, over restarts. */
-    waits: (entry: JoinedChannel, number: string, waiting: boolean) => void;
+    /** Keeps a claimed mention among those that wait, over restarts (its thread told or not yet), or drops it (false). */
+    waits: (entry: JoinedChannel, number: string, state: 'told' | 'untold' | false) => void;
+    /** Whether a waiting mention's thread has heard when it will be answered. */
+    told: (entry: JoinedChannel, number: string) => boolean;
     /** Stops following a channel (its membership was disabled). */
     leave: (key: string) => void;
   },
@@ -141,37 +151,50 @@ export const makeChannelSpeech = (
           editFailed = error;
         },
       });
-      setup.remember(channelTurn(joined.name, post, authorOf(post.memberId), said), joined.name);
+      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {
       postFailed(entry, editFailed ?? error);
     }
   };
 
-  /** An answer the channel pays for: now, or once its bounds and the budgets let it (`told`: its thread heard why). */
-  const answerWithin = async (
-    entry: JoinedChannel,
-    joined: Live,
-    post: ChannelPost,
-    told: boolean,
-  ) => {
+  /**
+   * An answer the channel pays for: now, or once its bounds and the budgets let it. Its thread
+   * hears once when it will be answered, whatever it waited on before (the channel's bounds are
+   * the HOST's to hear of, not the thread's).
+   */
+  const answerWithin = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
+    const number = String(post.number);
     const work: ChannelWork = { kind: 'channel', key: entry.key, post, held: true };
     const party = channelParty(entry.channelId, joined.name);
-    const mention = { number: post.number, told, say: say(entry, joined, post) };
+    let told = setup.told(entry, number);
+    const mention = {
+      number: post.number,
+      told,
+      say: (text: string) => {
+        told = true;
+        return say(entry, joined, post)(text);
+      },
+    };
     const may = await setup.budget.mayAnswer(party, work, mention);
-    setup.waits(entry, String(post.number), !may);
+    setup.waits(entry, number, may ? false : told ? 'told' : 'untold');
     if (may) await answer(entry, joined, post);
   };
 
-  /** A post addressed to the agent: a level asked for is set and acknowledged; else it is answered. */
+  /**
+   * A post addressed to the agent: a level asked for is set and acknowledged, one asked for in
+   * words that cannot be told is left as it was and said so (neither asks the model); else it is
+   * answered.
+   */
   const serveMention = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
-    const level = levelAskedFor(postText(post));
+    const level = levelAskedFor(postText(post), entry.level);
     if (level === undefined) {
-      await answerWithin(entry, joined, post, false);
+      await answerWithin(entry, joined, post);
       return;
     }
-    entry.level = level;
-    log(`channel ${entry.key}: level ${level}, asked in #${post.number}`);
-    await say(entry, joined, post)(`Understood: here I now ${LEVEL_SAID[level]}.`);
+    if (level !== 'unclear') entry.level = level;
+    log(`channel ${entry.key}: level ${entry.level}, asked in #${post.number} (${level})`);
+    await say(entry, joined, post)(levelAnswer(level, entry.level));
   };
 
   const route = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
@@ -182,9 +205,13 @@ export const makeChannelSpeech = (
     if (!setup.budget.mayRoute(channelParty(entry.channelId, joined.name))) return;
     const posts = await joined.view.postsUpTo(post.number);
     const authorOf = await joined.view.authors(posts);
-    const lines = foldEdits(posts).map(
-      ({ post: one, text }) =>
-        `${one.memberId === joined.ownMemberId ? setup.agentName : authorOf(one.memberId)}: ${text}`,
+    const lines = foldEdits(posts).map(({ post: one, text }) =>
+      threadLine(
+        one.memberId === joined.ownMemberId
+          ? setup.agentName
+          : memberName(authorOf(one.memberId), one.memberId, setup.agentName),
+        text,
+      ),
     );
     const speak = await shouldSpeak({
       provider: router,
@@ -198,8 +225,7 @@ export const makeChannelSpeech = (
       );
       return false;
     });
-    if (speak && setup.claim(entry, String(post.number)))
-      await answerWithin(entry, joined, post, false);
+    if (speak && setup.claim(entry, String(post.number))) await answerWithin(entry, joined, post);
   };
 
   return { serveMention, route, answerWithin };

@@ -52,6 +52,42 @@ harden(postText);
 
 const RECENT = 30;
 const POST_MAX_CHARS = 2_000;
+const NAME_MAX_CHARS = 64;
+const LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
+
+/**
+ * A member's name as a turn shows it (a member names itself): one line, cut, and never what the
+ * agent's own posts are shown as ("you (Lal)") nor the agent's name: such a name, or none, is
+ * shown as the member's number with the name it gave.
+ */
+export const memberName = (name: string, memberId: string, agentName: string): string => {
+  const line = name
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .trim()
+    .slice(0, NAME_MAX_CHARS);
+  if (line !== '' && !/^you\b/i.test(line) && line.toLowerCase() !== agentName.toLowerCase())
+    return line;
+  return `member ${memberId}${line === '' ? '' : ` (named ${JSON.stringify(line)})`}`;
+};
+harden(memberName);
+
+/**
+ * A channel's name as the agent shows it (its turn's prompt, the HOST's lines, help(), recall):
+ * the edge name the notification's sender chose, so one line without quotes, cut; `fallback`
+ * (its key) when nothing is left.
+ */
+export const channelName = (name: string, fallback: string): string =>
+  name
+    .replace(/[\p{Cc}\u2028\u2029"\\`]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, NAME_MAX_CHARS) || fallback;
+harden(channelName);
+
+/** A post's words as a line of the thread: their own line breaks indented, so none reads as a post of its own. */
+export const threadLine = (who: string, text: string): string =>
+  `${who}: ${text.replace(LINE_BREAKS, '\n  ')}`;
+harden(threadLine);
 
 /**
  * The channel's posts with each edit folded into the post it revises, oldest first. Only its
@@ -89,9 +125,10 @@ export const channelRequest = (options: {
   const recent = foldEdits(options.posts)
     .filter(({ post }) => post.number <= answering)
     .slice(-RECENT);
+  const nameOf = (memberId: string) => memberName(authorOf(memberId), memberId, agentName);
   const lines = recent.map(({ post, text }) => {
-    const who = post.memberId === ownMemberId ? `you (${agentName})` : authorOf(post.memberId);
-    return `#${post.number} ${who}: ${text.slice(0, POST_MAX_CHARS)}`;
+    const who = post.memberId === ownMemberId ? `you (${agentName})` : nameOf(post.memberId);
+    return `#${post.number} ${threadLine(who, text.slice(0, POST_MAX_CHARS))}`;
   });
   const asker = recent.find(({ post }) => post.number === answering)?.post.memberId;
   return [
@@ -99,7 +136,7 @@ export const channelRequest = (options: {
     {
       role: 'user',
       content: `The channel's recent messages:\n${lines.join('\n')}\n\nAnswer #${answering}${
-        asker === undefined ? '' : ` from ${authorOf(asker)}`
+        asker === undefined ? '' : ` from ${nameOf(asker)}`
       }.`,
     },
   ];

@@ -1,11 +1,12 @@
 /**
  * What the agent knows of one joined channel in this run: its recent posts
  * as the watch saw them (own posts and edits included, so a turn folds
- * them), and its members' names, each looked up once. A channel turn is
- * built from this, not from a fresh listing: a mention is answered without a
- * round trip to the daemon before the model is asked (docs/benchmark.md,
- * figure 16). A post not seen yet (a notification ahead of the watch) is
- * read from the channel.
+ * them), and its members' names as the channel reports them now. A channel
+ * turn is built from this, not from a fresh listing: the posts come from the
+ * watch, and the names of a turn's authors are read all at once (one round
+ * of `getMember`), so a member who renamed itself is shown by its new name at
+ * once, without a restart (docs/behaviour.md 11.4). A post not seen yet (a
+ * notification ahead of the watch) is read from the channel.
  */
 import { E } from '@endo/far';
 import { isChannelPost, type ChannelPost } from './channel-thread.js';
@@ -38,22 +39,19 @@ export interface ChannelView {
   see(post: ChannelPost): void;
   /** The recent posts up to and including `number` (read from the channel when not seen yet). */
   postsUpTo(number: bigint): Promise<readonly ChannelPost[]>;
-  /** Names for the authors of these posts, each member looked up once in this run. */
+  /** Names for the authors of these posts, as the channel reports them now (one lookup each, all at once). */
   authors(posts: readonly ChannelPost[]): Promise<(memberId: string) => string>;
 }
 
 export const makeChannelView = (member: MemberHandle): ChannelView => {
   const recent: ChannelPost[] = [];
-  const names = new Map<string, Promise<string>>();
-  const nameOf = (memberId: string) => {
-    let name = names.get(memberId);
-    if (name === undefined) {
-      name = Promise.resolve(E(member).getMember(memberId))
-        .then(found => found?.proposedName ?? `member ${memberId}`)
-        .catch(() => `member ${memberId}`);
-      names.set(memberId, name);
-    }
-    return name;
+  // The last name read of each member: what a turn shows when the channel cannot be asked.
+  const known = new Map<string, string>();
+  const nameOf = async (memberId: string): Promise<string> => {
+    const found = await Promise.resolve(E(member).getMember(memberId)).catch(() => undefined);
+    const name = found?.proposedName;
+    if (typeof name === 'string' && name !== '') known.set(memberId, name);
+    return known.get(memberId) ?? `member ${memberId}`;
   };
   return harden({
     see: (post: ChannelPost) => {

@@ -18,7 +18,7 @@ import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { postText, type ChannelPost, type ChannelWork } from './channel-thread.js';
+import { channelName, postText, type ChannelPost, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
 
@@ -117,7 +117,7 @@ export const makeJoinedChannels = (
       entry.join,
     )) as MemberHandle;
     const ownMemberId = await E(member).getMemberId();
-    const name = entry.name ?? entry.key;
+    const name = channelName(entry.name ?? entry.key, entry.key);
     if (entry.lastSeen === '') {
       // Joined just now: what was said before is context, not work.
       const last = (await postsOf(member)).at(-1);
@@ -139,7 +139,7 @@ export const makeJoinedChannels = (
     );
     const joined: Live = { member, ownMemberId, name, watch, view };
     live.set(entry.key, joined);
-    // Mentions that waited when the agent last stopped wait again, in order (their threads were told).
+    // Mentions that waited when the agent last stopped wait again, in order (a thread told is not told again).
     for (const number of entry.waiting ?? []) {
       // eslint-disable-next-line no-await-in-loop -- a few at most, each read once
       const post = (await view.postsUpTo(BigInt(number))).find(
@@ -154,7 +154,8 @@ export const makeJoinedChannels = (
   const { serveMention, route, answerWithin } = makeChannelSpeech({
     ...setup,
     claim: (entry, number) => roster.claim(entry, number),
-    waits: (entry, number, waiting) => roster.waits(entry, number, waiting),
+    waits: (entry, number, state) => roster.waits(entry, number, state),
+    told: (entry, number) => roster.told(entry, number),
     leave: key => {
       live.get(key)?.watch.stop();
       live.delete(key);
@@ -206,9 +207,9 @@ export const makeJoinedChannels = (
       const joined = live.get(work.key);
       const { post } = work;
       if (entry === undefined || joined === undefined) return;
-      // A mention that waited: claimed before, its thread told why; answered once it may be.
+      // A mention that waited: claimed before; answered once it may be (its thread told once why).
       if (work.held === true) {
-        await answerWithin(entry, joined, post, true);
+        await answerWithin(entry, joined, post);
         await roster.save();
         return;
       }
