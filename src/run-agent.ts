@@ -209,6 +209,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       config,
       clock,
       log,
+      observe,
       redact,
       toolsFresh,
       finishWith,
