@@ -76,19 +76,24 @@ export const makeMailbox = (
     void record.dismisser.dismiss();
   };
 
+  /** A message in the box under its number: its record, what is kept of it, its first revision. */
+  const place = (number: bigint, envelope: Envelope, date: string): MessageRecord => {
+    const record = stamp(number, envelope, date);
+    messages.set(number, record);
+    stored.set(number, harden({ envelope, date }));
+    if (withDone) {
+      const done = (record as { done?: boolean }).done ?? true;
+      // The daemon's first revision carries done in its envelope too.
+      revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
+    }
+    return record;
+  };
+
   return {
     deliver: envelope => {
       const number = nextNumber;
       nextNumber += 1n;
-      const date = now().toISOString();
-      const record = stamp(number, envelope, date);
-      messages.set(number, record);
-      stored.set(number, harden({ envelope, date }));
-      if (withDone) {
-        const done = (record as { done?: boolean }).done ?? true;
-        // The daemon's first revision carries done in its envelope too.
-        revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
-      }
+      const record = place(number, envelope, now().toISOString());
       topic.publish(record);
       return record;
     },
@@ -142,13 +147,7 @@ export const makeMailbox = (
         .map(([number, { envelope, date }]) => ({ number, envelope, date })),
     putBack: (number, envelope, date) => {
       if (messages.has(number)) return;
-      const record = stamp(number, envelope, date);
-      messages.set(number, record);
-      stored.set(number, harden({ envelope, date }));
-      if (withDone) {
-        const done = (record as { done?: boolean }).done ?? true;
-        revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
-      }
+      place(number, envelope, date);
       if (number >= nextNumber) nextNumber = number + 1n;
     },
   };
