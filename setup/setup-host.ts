@@ -26,6 +26,7 @@ interface SetupHost {
     options: MakeCapletOptions,
   ): Awaitable<unknown>;
   cancel(nameOrPath: string, reason?: Error): Awaitable<void>;
+  makeDirectory(nameOrPath: string | string[]): Awaitable<unknown>;
   /** f0a46042a; the newest daemon has storeIdentifier instead (see setup-daemon.ts). */
   write?(nameOrPath: string | string[], id: string): Awaitable<void>;
   storeIdentifier?(nameOrPath: string | string[], id: string): Awaitable<void>;

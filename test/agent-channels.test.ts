@@ -125,6 +125,26 @@ describe('channels: watching what it joined', () => {
     expect(placeholders).toHaveLength(1);
   });
 
+  // Seen in the chat UI (1ef30c259): "@lal back to normal" was acknowledged at once, and the
+  // chat, which reads the channel only after its post, named that acknowledgement as the
+  // message to answer (the last one); the agent answered its own words with a model call.
+  test('a notification that names the agent’s own post is about the mention it answered: nothing more is said', async () => {
+    const setting = await startInChannel([answer('Four.'), say('pong')]);
+    const { run, admin } = setting;
+    await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
+    const asked = await bobSays(setting, '@lal be quieter');
+    const ack = await untilPost(admin, post => post.replyTo === String(asked));
+    expect(textOf(ack)).toBe('Understood: here I now speak only when a message clearly needs me.');
+    await run.host.mentionInChannel('general', 'lal');
+    // The inbox is served in order: once the ping is answered, the notification was handled.
+    await run.send('ping');
+    await run.reply('pong');
+    const posts = (await E(admin).listMessages()) as Post[];
+    expect(posts.filter(post => post.replyTo === String(ack.number))).toEqual([]);
+    expect(posts.filter(post => post.replyTo === String(asked))).toHaveLength(1);
+    expect(answers(run)).toHaveLength(2);
+  });
+
   test('leaving is the HOST’s: channels("leave") stops following and forgets the channel', async () => {
     const setting = await startInChannel([answer('Four.')]);
     const { run } = setting;
@@ -143,7 +163,7 @@ describe('channels: taking part at the level people set', () => {
     await mentionedBy(setting, 'what is 2+2? @lal', 'Four.');
     const asked = await bobSays(setting, '@lal please only speak when mentioned here');
     const ack = await untilPost(admin, post => post.replyTo === String(asked));
-    expect(textOf(ack)).toMatch(/only when mentioned/);
+    expect(textOf(ack)).toBe('Understood: here I now speak only when mentioned.');
     expect(await run.help()).toMatch(/ch-1 "general": observer/);
     for (let i = 0; i < 100; i += 1) await E(setting.bob).post([`chatter ${i}`], [], []);
     const ping = await bobSays(setting, '@lal ping');

@@ -168,7 +168,9 @@ describe('a mention notification', () => {
           [LOCATOR],
         ),
       ),
-    ).toEqual({ edge: 'general', join: 'lal', replyTo: '12', channelId: 'def456:abc123' });
+    ).toEqual({
+      notice: { edge: 'general', join: 'lal', replyTo: '12', channelId: 'def456:abc123' },
+    });
   });
 
   test('the tag read with its spacing as the chat may write it', () => {
@@ -180,10 +182,46 @@ describe('a mention notification', () => {
           [LOCATOR],
         ),
       ),
-    ).toMatchObject({ join: 'lal', replyTo: '4' });
+    ).toMatchObject({ notice: { join: 'lal', replyTo: '4' } });
   });
 
-  test('one that only looks like it is an ordinary message', () => {
+  test('a message with none of its marks is none', () => {
+    expect(readMentionNotice(notice(['You were mentioned in the news'], [], []))).toBeUndefined();
+    expect(readMentionNotice(notice(['You were mentioned in '], [], []))).toBeUndefined();
+    expect(readMentionNotice(notice(['see ', ' use channelreply'], ['x'], [LOCATOR]))).toBe(
+      undefined,
+    );
+  });
+
+  test('one with any of its marks that does not read says why, in words of its own', () => {
+    const tag = '[channel-reply-info: edge=general join=lal replyTo=12]';
+    const why = (message: MessageRecord) => {
+      const reading = readMentionNotice(message);
+      return reading !== undefined && 'unreadable' in reading ? reading.unreadable : reading;
+    };
+    // Each mark alone makes it one: the opening with a value, the tag's start, the closing line.
+    expect(why(notice(['You were mentioned in ', ': hi'], ['general'], [LOCATOR]))).toBe(
+      'its [channel-reply-info: …] tag is missing or does not read',
+    );
+    expect(why(notice(['[channel-reply-info: edge=general replyTo=1]'], [], []))).toBe(
+      'its [channel-reply-info: …] tag is missing or does not read',
+    );
+    expect(why(notice(['hi. Use channelReply to respond.'], [], []))).toBe(
+      'its [channel-reply-info: …] tag is missing or does not read',
+    );
+    expect(why(notice([`${tag}`], [], []))).toBe('no channel is attached to it');
+    expect(why(notice(['in ', ` ${tag}`], ['other'], [LOCATOR]))).toBe(
+      'its tag names another edge than the value attached first',
+    );
+    expect(why(notice(['in ', ` ${tag}`], ['general'], ['nonsense']))).toBe(
+      'the value attached first has no identity to read',
+    );
+    expect(why(notice(['in ', ` ${tag}`], ['general'], []))).toBe(
+      'the value attached first has no identity to read',
+    );
+  });
+
+  test('only a package is one', () => {
     expect(
       readMentionNotice({
         type: 'request',
@@ -194,13 +232,6 @@ describe('a mention notification', () => {
         ids: [LOCATOR],
       }),
     ).toBeUndefined();
-    const tag = '[channel-reply-info: edge=general join=lal replyTo=12]';
-    expect(readMentionNotice(notice([`${tag}`], [], []))).toBeUndefined();
-    expect(readMentionNotice(notice(['in ', ` ${tag}`], ['other'], [LOCATOR]))).toBeUndefined();
-    expect(
-      readMentionNotice(notice(['in ', ` ${tag}`], ['general'], ['nonsense'])),
-    ).toBeUndefined();
-    expect(readMentionNotice(notice(['in ', ' no tag'], ['general'], [LOCATOR]))).toBeUndefined();
     expect(readMentionNotice({ type: 'request', number: 1n, from: 'x' })).toBeUndefined();
   });
 });
@@ -235,6 +266,20 @@ describe("a channel turn's request", () => {
     expect(folded.map(({ post: one, text }) => [Number(one.number), text])).toEqual([
       [0, 'first'],
       [1, 'whole'],
+    ]);
+  });
+
+  test("another member's edit revises nothing: it is that member's own words, said as an edit", () => {
+    const folded = foldEdits([
+      post(0, '1', 'first'),
+      post(1, '2', 'mine'),
+      post(2, '1', 'yours now', { replyTo: '1', replyType: 'edit' }),
+      post(3, '1', 'first, revised', { replyTo: '0', replyType: 'edit' }),
+    ]);
+    expect(folded.map(({ post: one, text }) => [Number(one.number), one.memberId, text])).toEqual([
+      [0, '1', 'first, revised'],
+      [1, '2', 'mine'],
+      [2, '1', '(an edit of #1) yours now'],
     ]);
   });
 

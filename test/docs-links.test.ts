@@ -61,4 +61,15 @@ describe('links between the documentation pages', () => {
     );
     expect(missing).toEqual([]);
   });
+
+  it('shows every picture in docs/images/ on some page (none left behind by an edit)', () => {
+    const shown = new Set(
+      pages.flatMap(page =>
+        localTargets(readRepoFile(page)).map(target => join(dirname(page), target)),
+      ),
+    );
+    const pictures = readdirSync(join(repoRoot, 'docs/images')).map(name => `docs/images/${name}`);
+    expect(pictures.length).toBeGreaterThan(0);
+    expect(pictures.filter(picture => !shown.has(picture))).toEqual([]);
+  });
 });

@@ -68,7 +68,9 @@ describe('/attach mcp in npm start', () => {
       input.end();
     });
     expect(second.stderr).toBe('');
-    expect(second.stdout).toMatch(/^Given back to the agent: .*\(mcp-everything\)\.$/m);
+    expect(second.stdout).toMatch(
+      /^Given back to the agent: .*\(mcp-everything: its server offers \d+ tools: echo, .*\)\.$/m,
+    );
     expect(second.stdout).toMatch(/^#\d+ fae › It said: .*Echo: over stdio/m);
   });
 

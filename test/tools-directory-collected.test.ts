@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
+import { say } from './support/scripted-provider.js';
+import { useAgents } from './support/use-agents.js';
 import {
   agentSource,
   captureOutput,
@@ -20,6 +22,7 @@ import {
 
 const EXAMPLE_TOOLS = ['greet-tool', 'math-tool', 'timestamp-tool'];
 
+const agents = useAgents();
 const running: MailHost[] = [];
 afterEach(async () => {
   for (const mailHost of running.splice(0)) {
@@ -50,22 +53,46 @@ describe('tools/ when the daemon collects the directory just made (f0a46042a)', 
     );
   });
 
-  it('FAE_GUEST=fae setup-tools: the agent makes tools/ again and moves the introduced tools into it', async () => {
+  it('an agent whose guest has no tools/ makes it, and makes it again when the daemon collects it as it is made', async () => {
+    const math = new URL('../tools/math.ts', import.meta.url).href;
+    const mailHost = newMailHost();
+    await E(mailHost.host).makeUnconfined('worker-math', math, {
+      resultName: 'math-tool',
+      env: {},
+    });
+    const run = await agents.start({
+      host: mailHost,
+      persona: 'fae',
+      introducedNames: { 'math-tool': 'math-tool' },
+      prepare: async host => host.collectDuringNextMakeDirectory(),
+      steps: [say('pong')],
+    });
+    await run.send('ping');
+    await run.reply('pong');
+    const fae = mailHost.guest('fae').powers;
+    expect([...(await E(fae).list('tools'))]).toEqual(['math-tool']);
+    expect(run.logs).toContain('the daemon collected the tools/ just made (attempt 1 of 3)');
+    expect(run.logs.join('\n')).not.toContain('could not prepare tools/');
+  });
+
+  // Tried in a real f0a46042a daemon: of seven fresh guests set up one after the other, five had
+  // their agent's tools/ collected as the agent made it (the setup's pin call ended meanwhile),
+  // each leaving "CapTP Endo exception: … No reference exists at path …" in the worker's log (the
+  // worker's CapTP prints every rejected call) before the agent's own line.
+  it('setup makes a new guest’s tools/ before it starts the agent: the agent makes no directory at start', async () => {
     const mailHost = newMailHost();
     stubEnv({ FAE_GUEST: 'fae', LAL_HOST: 'http://127.0.0.1:9/v1' });
     const output = captureOutput();
-    mailHost.collectDuringNextMakeDirectory();
     await makeToolSetup({
       agentSpecifier: agentSource,
       toolSpecifier: toolSource,
       say: output.say,
     })(mailHost.host);
     await waitForText(mailHost, 'Fae agent ready.');
+    expect(mailHost.callCounts('fae').makeDirectory ?? 0).toBe(0);
     const fae = mailHost.guest('fae').powers;
     expect([...(await E(fae).list('tools'))].sort()).toEqual(EXAMPLE_TOOLS);
-    for (const name of EXAMPLE_TOOLS) expect(await E(fae).has(name)).toBe(false);
-    expect(output.text()).not.toContain('could not prepare tools/');
-    expect(output.text()).toContain('the daemon collected the tools/ just made');
+    expect(output.text()).not.toMatch(/collected|could not prepare/);
   });
 
   it('a tools name left pointing at a collected directory by an earlier run is made again at start', async () => {

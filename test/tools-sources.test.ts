@@ -75,4 +75,65 @@ describe('a tool source in tools/', () => {
     );
     expect(await run.help()).not.toContain('bad name');
   });
+
+  test('a source that cannot answer when it is first found is asked again at the next turn', async () => {
+    // An MCP server still starting (slow under load, after a restart) must not lose its tools
+    // for the whole run: only a tools/ entry that answered a bad schema waits for a change.
+    sourceControl.failing = true;
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-source', sourceUrl, { resultName: 'src', env: {} });
+    const offered: string[][] = [];
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames: { src: 'src' },
+      steps: [
+        request => {
+          offered.push(ours(request.toolNames));
+          return say('1');
+        },
+        request => {
+          offered.push(ours(request.toolNames));
+          return say('2');
+        },
+      ],
+    });
+    await run.send('one');
+    await run.reply('1');
+    expect(run.logs.join('\n')).toContain(
+      "tools/src: tools/src's listTools() failed: the source is down; asked again at the next turn",
+    );
+    sourceControl.failing = false;
+    await run.send('two');
+    await run.reply('2');
+    expect(offered).toEqual([[], ['alpha', 'beta']]);
+    expect(await run.help()).not.toMatch(/tools\/src.*refused/);
+  });
+
+  test('an entry that is neither a tool nor a source is refused until it changes, and not asked again', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-source', sourceUrl, {
+      resultName: 'odd',
+      env: { KIND: 'neither' },
+    });
+    const run = await start({
+      host,
+      persona: 'fae',
+      steps: [() => say('1'), () => say('2')],
+      prepare: async (_host, name) => {
+        await E(host.guest(name).powers).makeDirectory(['tools']);
+        await E(host.host).copy(['odd'], [`profile-for-${name}`, 'tools', 'odd']);
+      },
+    });
+    await run.send('one');
+    await run.reply('1');
+    await run.send('two');
+    await run.reply('2');
+    const logs = run.logs.join('\n');
+    expect(
+      logs.match(/tools\/odd refused: its schema\(\) failed: .*no method "schema"/g),
+    ).toHaveLength(1);
+    expect(logs).not.toContain('asked again');
+    expect(await run.help()).toMatch(/tools\/odd.*no method "schema"/);
+  });
 });

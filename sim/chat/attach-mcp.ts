@@ -53,7 +53,7 @@ const planMcp = (
 };
 
 /** The names of the tools the bridge's server offers (starting it), or why it could not list them. */
-const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
+export const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
   try {
     const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
     const tools = await E(bridge).listTools();
@@ -69,6 +69,7 @@ const toolsOffered = async (host: HostPowers, petName: string): Promise<string> 
     return `its server could not list its tools yet: ${describeError(error)}`;
   }
 };
+harden(toolsOffered);
 
 /** Makes the bridge and puts it in the agent's tools/; resolves to what was made and a line saying so. */
 export const attachMcp = async (options: {

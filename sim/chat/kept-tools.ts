@@ -5,8 +5,9 @@
  * `tools/` that is a tool the HOST made with `/attach` (the same formula)
  * is written down with what it was made from; at the next start each is
  * made again and put back under the same name before the agent starts, so
- * a tool it remembers adopting is there. One whose folder is gone is not,
- * and the person is told.
+ * a tool it remembers adopting is there (an MCP bridge's server started and
+ * its tools listed first). One whose folder is gone is not, and the person
+ * is told.
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { isToolName } from '../../tools/index.js';
 import { readSetupDaemon } from '../../setup/setup-daemon.js';
 import type { HostPowers } from '../mail-host/index.js';
 import { makeToolCaplet, type AttachedTool } from './attach-tool.js';
+import { toolsOffered } from './attach-mcp.js';
 
 const FILE = 'tools.json';
 const VERSION = 1;
@@ -115,7 +117,13 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
           (await E(host).identify(entry.name)) as string,
         );
         await remember(host, attached);
-        back.push(entry.name);
+        // Its server started and listed before the agent's first turn, as /attach does: a server
+        // slow to start (under load) would otherwise miss that turn.
+        back.push(
+          attached.kind === 'mcp'
+            ? `${entry.name}: ${await toolsOffered(host, entry.name)}`
+            : entry.name,
+        );
       }
       return [
         back.length === 0

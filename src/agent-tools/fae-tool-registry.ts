@@ -19,6 +19,7 @@ import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';
 import type { ToolGivers } from './tool-givers.js';
 import {
+  hasNoListTools,
   listSourceTools,
   relistSources,
   type SourceTools,
@@ -114,20 +115,17 @@ export const makeToolRegistry = (options: {
         schema = await bounded<unknown>('its schema()', () => E(tool).schema());
       } catch (schemaError) {
         // Not a FaeTool: perhaps a tool source (an MCP bridge), which offers its tools instead.
-        const sourceTools = await listSourceTools(
-          tool as unknown as ToolSource,
-          [],
-          bounded,
-          petName,
-          log,
-        ).catch(() => {
-          throw schemaError;
-        });
-        return {
-          id,
-          entry: undefined,
-          source: { ref: tool as unknown as ToolSource, tools: sourceTools },
-        };
+        const ref = tool as unknown as ToolSource;
+        let sourceTools: SourceTools = [];
+        try {
+          sourceTools = await listSourceTools(ref, [], bounded, petName, log);
+        } catch (listError) {
+          // Neither method: not a tool. A source that has the method but cannot answer yet (an
+          // MCP server still starting) is asked again at each turn, as a known source is.
+          if (hasNoListTools(listError)) throw schemaError;
+          log(`tools/${petName}: ${describeError(listError)}; asked again at the next turn`);
+        }
+        return { id, entry: undefined, source: { ref, tools: sourceTools } };
       }
       const checked = checkToolSchema(schema);
       if (checked.ok)

@@ -8,7 +8,10 @@
  * path …/formulas/…"). Upstream fixed it after f0a46042a (endo commit
  * 0958702c3, "lock and pin transients when creating formulas"). Here a
  * `tools` that cannot be read for that reason, made now or left by an
- * earlier run, is made again, a few times at most.
+ * earlier run, is made again, a few times at most. Setup makes a new guest's
+ * `tools` before it starts the agent (setup/provision-agent.ts), so this is
+ * the rare case: each check that meets a collected directory costs a raw
+ * "CapTP Endo exception" in the worker's log, printed by the daemon's worker.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';

@@ -20,6 +20,15 @@ export const LEVEL_MEANING: Readonly<Record<Level, string>> = harden({
 });
 harden(LEVEL_MEANING);
 
+/** The same, as the agent says it in its channel when people set the level ("Understood: here I now …"). */
+export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
+  active: 'speak up whenever I have something useful to add',
+  normal: 'speak when a message is plainly for me or I can clearly help',
+  quiet: 'speak only when a message clearly needs me',
+  observer: 'speak only when mentioned',
+});
+harden(LEVEL_SAID);
+
 // Most specific first: "only when mentioned" is not "more active". Each is said as a request
 // ("be quieter", "be an observer"): a question that merely names a level ("what does an
 // observer do?", "is it quieter now?") is answered, not taken for one.

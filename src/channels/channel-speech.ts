@@ -19,7 +19,7 @@ import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
 import { channelParty, type ChannelBudget } from './channel-budget.js';
-import { LEVEL_MEANING, levelAskedFor } from './channel-levels.js';
+import { LEVEL_SAID, levelAskedFor } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
 import {
   channelRequest,
@@ -171,7 +171,7 @@ export const makeChannelSpeech = (
     }
     entry.level = level;
     log(`channel ${entry.key}: level ${level}, asked in #${post.number}`);
-    await say(entry, joined, post)(`Understood: here I now speak ${LEVEL_MEANING[level]}.`);
+    await say(entry, joined, post)(`Understood: here I now ${LEVEL_SAID[level]}.`);
   };
 
   const route = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {

@@ -53,14 +53,23 @@ harden(postText);
 const RECENT = 30;
 const POST_MAX_CHARS = 2_000;
 
-/** The channel's posts with each edit folded into the post it revises, oldest first. */
+/**
+ * The channel's posts with each edit folded into the post it revises, oldest first. Only its
+ * author's edit revises a post: another member's "edit" is that member's own words, shown as
+ * theirs (never in the agent's voice nor another member's); an edit of a post not seen is left out.
+ */
 export const foldEdits = (posts: readonly ChannelPost[]): { post: ChannelPost; text: string }[] => {
   const shown = new Map<string, { post: ChannelPost; text: string }>();
   for (const post of posts) {
-    const revised = post.replyType === 'edit' ? shown.get(post.replyTo ?? '') : undefined;
-    if (revised !== undefined) revised.text = postText(post);
-    else if (post.replyType !== 'edit')
-      shown.set(String(post.number), { post, text: postText(post) });
+    const key = String(post.number);
+    if (post.replyType !== 'edit') {
+      shown.set(key, { post, text: postText(post) });
+      continue;
+    }
+    const revised = shown.get(post.replyTo ?? '');
+    if (revised === undefined) continue;
+    if (revised.post.memberId === post.memberId) revised.text = postText(post);
+    else shown.set(key, { post, text: `(an edit of #${post.replyTo}) ${postText(post)}` });
   }
   return [...shown.values()];
 };

@@ -18,7 +18,7 @@ import { makeChannelView, postsOf, type MemberHandle } from './channel-view.js';
 import { makeChannelSpeech, type Live, type SpeechSetup } from './channel-speech.js';
 import { isLevel, LEVEL_MEANING } from './channel-levels.js';
 import { makeChannelRoster, type JoinedChannel } from './channel-roster.js';
-import { postText, type ChannelWork } from './channel-thread.js';
+import { postText, type ChannelPost, type ChannelWork } from './channel-thread.js';
 import { watchChannel } from './channel-watch.js';
 import type { MentionNotice } from './mention-notice.js';
 
@@ -33,6 +33,25 @@ interface ChannelPowers {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Roster = ReturnType<typeof makeChannelRoster>;
+
+/**
+ * The post a notification is about. The chat names the last message of the channel when the
+ * mention was not in a thread, read after its post: by then it may be the agent's own answer
+ * (an acknowledgement is posted at once). The agent's own posts are never a mention: the
+ * notification is about the post they answer, found up the thread (undefined if none).
+ */
+const mentionNamed = (
+  posts: readonly ChannelPost[],
+  number: bigint,
+  ownMemberId: string,
+): ChannelPost | undefined => {
+  let post = posts.find(one => one.number === number);
+  while (post?.memberId === ownMemberId) {
+    const parent = post.replyTo;
+    post = parent === undefined ? undefined : posts.find(one => String(one.number) === parent);
+  }
+  return post;
+};
 
 /** help()'s lines: each channel joined, its name in the channel, its level. */
 const describeJoined = (roster: Roster, live: ReadonlyMap<string, Live>): string[] =>
@@ -175,13 +194,10 @@ export const makeJoinedChannels = (
       }
       delete entry.disabled;
       const joined = live.get(entry.key) ?? (await connect(entry));
-      if (roster.claim(entry, notice.replyTo)) {
-        const answering = BigInt(notice.replyTo);
-        const post = (await joined.view.postsUpTo(answering)).find(one => one.number === answering);
-        if (post === undefined)
-          log(`channel ${entry.key}: no message #${answering} there to answer`);
-        else await serveMention(entry, joined, post);
-      }
+      const named = BigInt(notice.replyTo);
+      const post = mentionNamed(await joined.view.postsUpTo(named), named, joined.ownMemberId);
+      if (post === undefined) log(`channel ${entry.key}: no message #${named} there to answer`);
+      else if (roster.claim(entry, String(post.number))) await serveMention(entry, joined, post);
       await roster.save();
     },
     /** One message the watch saw. */

@@ -18,8 +18,14 @@ import { holdKey } from '../lifecycle/holds.js';
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 import type { MailWork } from './work.js';
-import { readMentionNotice } from '../channels/mention-notice.js';
+import { readMentionNotice, type MentionReading } from '../channels/mention-notice.js';
 import type { JoinedChannels } from '../channels/joined-channels.js';
+
+/** What the sender of a mention notification that cannot be answered hears: why, and none of its words. */
+const unansweredNotice = (mention: MentionReading): string =>
+  `I did not answer this channel mention notification (${
+    'unreadable' in mention ? mention.unreadable : 'this daemon has no channels'
+  }): its words are the channel members', not yours, and I showed them to no one.`;
 
 export const makeMailTurns = (options: {
   parts: AgentParts;
@@ -93,10 +99,13 @@ export const makeMailTurns = (options: {
     senders.served(senderKey, sender, isHost);
     // "mail from <sender>" wake-ups fire (once per minimum period, in the setter's thread).
     parts.wakeUps.mailFrom(sender);
-    const mention = options.channels === undefined ? undefined : readMentionNotice(message);
-    if (mention !== undefined && options.channels !== undefined) {
-      // Joined and answered in the channel's thread; the notification itself is handled, not answered.
-      await options.channels.onMention(mention, message.number);
+    const mention = readMentionNotice(message);
+    if (mention !== undefined) {
+      // Joined and answered in the channel's thread. The notification itself is handled, never
+      // a turn: its recap is the channel members' words, whoever sent it (docs/behaviour.md 11.1).
+      if ('notice' in mention && options.channels !== undefined)
+        await options.channels.onMention(mention.notice, message.number);
+      else await tell(origin, unansweredNotice(mention));
       handled.add(key);
       await finishWith(message.number);
       return;

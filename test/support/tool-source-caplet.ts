@@ -3,7 +3,8 @@
  * answers the FaeTools `sourceControl.names` names (a name with a space is
  * one whose schema the agent must refuse), or fails while
  * `sourceControl.failing` is set. The test changes `sourceControl` between
- * turns, as an MCP server changes its list.
+ * turns, as an MCP server changes its list. Made with `env: { KIND: 'neither' }`
+ * it is neither a tool nor a source (no `schema()`, no `listTools()`).
  */
 import { Far } from '@endo/far';
 import { makeFaeTool } from '../../tools/lib/make-fae-tool.js';
@@ -45,7 +46,13 @@ const makeTool = (name: string) =>
         run: () => `${name} ran`,
       });
 
-export const make = () => {
+export const make = (
+  _powers: unknown,
+  _context: unknown,
+  options: { env?: Record<string, string> } = {},
+) => {
+  if (options.env?.KIND === 'neither')
+    return Far('NeitherToolNorSource', { help: () => 'Not a tool.' });
   const made = new Map<string, unknown>();
   return Far('ToolSource', {
     listTools: async () => {
