@@ -203,7 +203,6 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },
       ...{ config, createProvider: options.createProvider },
     });
-    const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
       config,
@@ -213,7 +212,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       redact,
       toolsFresh,
       finishWith,
-      dismiss,
+      dismiss: (number: unknown) => safeDismiss(powers, number),
       ...(channels === undefined ? {} : { channels }),
     });
     const save = () => saveMemory(powers, parts.memory, log, redact);
