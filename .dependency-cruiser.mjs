@@ -102,6 +102,14 @@ export default {
       from: { path: '^src/' },
       to: { circular: true },
     },
+    {
+      name: 'no-module-cycle',
+      comment:
+        'No module reaches itself through others, here or in providers/, tools/, setup/: what two modules need of each other lives in a third both import (docs/architecture.md, "Layers").',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
   ],
   options: {
     // Type-only imports are dependencies too.

@@ -8,7 +8,7 @@
  */
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
-import { displayHost } from './providers/provider-errors.js';
+import { displayHost } from './providers/display-host.js';
 import { makeLog } from './src/log/log.js';
 import { watchCancellation } from './src/lifecycle/watch-cancellation.js';
 import { serveAddAgentForm, type AddedAgent } from './setup/serve-add-agent-form.js';

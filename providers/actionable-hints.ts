@@ -2,7 +2,7 @@
  * What a person should change when a server answers in a way that shows the
  * agent is talking to the wrong kind of server, or asks too much of it.
  */
-import { displayHost } from './provider-errors.js';
+import { displayHost } from './display-host.js';
 
 interface Where {
   service: string;

@@ -9,7 +9,7 @@
 import type { ProviderConfig } from './config.js';
 import { closestNames } from './closest-names.js';
 import { firstChatModel, sameModel } from './model-names.js';
-import { displayHost } from './provider-errors.js';
+import { displayHost } from './display-host.js';
 import {
   fetchModelList,
   listProblem,

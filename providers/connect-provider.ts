@@ -9,7 +9,7 @@ import { makeFallbackChain } from './fallback-chain.js';
 import { readFallbackConfigs, readFallbackCoolDownMs } from './fallback-config.js';
 import { checkServer } from './check-server.js';
 import { firstChatModel } from './model-names.js';
-import { displayHost } from './provider-errors.js';
+import { displayHost } from './display-host.js';
 import type { ProviderOptions } from './provider-options.js';
 import type { Env, ModelChoice, Provider } from './types.js';
 

@@ -6,7 +6,8 @@
  * data, never a throw, so the fixed default stays the last resort.
  */
 import type { ProviderConfig } from './config.js';
-import { displayHost, redact } from './provider-errors.js';
+import { displayHost } from './display-host.js';
+import { redact } from './provider-errors.js';
 
 export type ModelList = { ok: true; models: string[] } | { ok: false; reason: string };
 

@@ -7,6 +7,7 @@ import { contextOverflow, wrongEndpointHint } from './actionable-hints.js';
 import { ProviderError } from './types.js';
 import type { ProviderErrorKind } from './types.js';
 import { describeError } from './describe-error.js';
+import { displayHost } from './display-host.js';
 
 export interface FailureContext {
   /** 'Anthropic', 'OpenAI-compatible server', 'Ollama'. */
@@ -29,19 +30,6 @@ export const redact = (text: string, secrets: readonly (string | undefined)[]): 
   return clean;
 };
 harden(redact);
-
-/** The host without any user:password part. */
-export const displayHost = (host: string): string => {
-  try {
-    const url = new URL(host);
-    url.username = '';
-    url.password = '';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return '(unparseable LAL_HOST)';
-  }
-};
-harden(displayHost);
 
 const serverSays = (serverText: string | undefined, secrets: FailureContext['secrets']): string => {
   if (serverText === undefined || serverText.trim() === '') return '';

@@ -205,10 +205,12 @@ const modules = [
       'src/helpers/helper-store.ts',
       'src/helpers/run-helper.ts',
     ],
+    // The module tests: the agent-level ones (agent-helpers, agent-helpers-life) take minutes a mutant.
     tests: [
+      'test/helpers-run-helper.test.ts',
+      'test/helpers-narrowed-powers.test.ts',
+      'test/helpers-budget-and-store.test.ts',
       'test/helpers-grant.test.ts',
-      'test/agent-helpers.test.ts',
-      'test/agent-helpers-life.test.ts',
     ],
   },
   {
@@ -316,6 +318,17 @@ const modules = [
     mutate: ['setup/mcp-bridge-plan.ts'],
     // The plan's unit cases; setup-mcp (which also reaches it) makes each mutant pay ~14 s.
     tests: ['test/mcp-settings-cases.test.ts'],
+  },
+  {
+    name: 'tool-source',
+    mutate: ['tools/tool-source.ts'],
+    // The module's cases; setup-tool-source (the setup through the double) makes each mutant pay ~5 s.
+    tests: ['test/tools-tool-source.test.ts'],
+  },
+  {
+    name: 'tool-source-plan',
+    mutate: ['setup/tool-source-plan.ts'],
+    tests: ['test/setup-tool-source-plan.test.ts'],
   },
   {
     name: 'mcp-launch',

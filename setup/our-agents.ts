@@ -19,7 +19,10 @@ import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
 import type { SetupGuest, SetupHostRef } from './setup-host.js';
 import { guestNamesFor, type GuestNames } from './read-setup-env.js';
-import { HOST_AGENT } from './serve-add-agent-form.js';
+
+/** The manager guest's name for the host's powers (upstream's too). */
+export const HOST_AGENT = 'host-agent';
+harden(HOST_AGENT);
 
 const MARKER_NAME = 'lal-fae-agents';
 const MOST_TRIED = 50;

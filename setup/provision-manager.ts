@@ -16,8 +16,7 @@ import type { SetupHostRef } from './setup-host.js';
 import type { SetupDaemon } from './setup-daemon.js';
 import type { Say } from './say.js';
 import { pinAgent, stopToReplace, type PinOutcome } from './pin-agent.js';
-import { HOST_AGENT } from './serve-add-agent-form.js';
-import { chooseNames, markOurs } from './our-agents.js';
+import { chooseNames, HOST_AGENT, markOurs } from './our-agents.js';
 import { describeWorker, readWorker, workerForChosen } from './read-setup-env.js';
 import type { SourceEnv } from './passed-env.js';
 

@@ -29,10 +29,7 @@ import { readSetupDaemon } from './setup-daemon.js';
 import type { SetupHostRef } from './setup-host.js';
 import { describeError } from '../providers/describe-error.js';
 import { SPECIAL_NAMES } from '../src/daemon/special-names.js';
-
-/** The manager guest's name for the host's powers (upstream's too). */
-export const HOST_AGENT = 'host-agent';
-harden(HOST_AGENT);
+import { HOST_AGENT } from './our-agents.js';
 
 export interface AddedAgent {
   name: string;

@@ -6,15 +6,8 @@
  * follows its mail again with a backoff.
  */
 import { describe, expect, test } from 'vitest';
-import { callTool, say } from './support/scripted-provider.js';
-import {
-  asMessages,
-  replyStep,
-  textOf,
-  waitForMessage,
-  type AgentRun,
-  type Message,
-} from './support/agent-harness.js';
+import { asMessages, replyStep, textOf, type AgentRun } from './support/agent-harness.js';
+import { proposalPending, proposeSixTimesSeven } from './support/pending-proposal.js';
 import { useAgents } from './support/use-agents.js';
 
 const { start } = useAgents();
@@ -53,21 +46,8 @@ describe('following mail when the daemon fails to load a mailbox', () => {
   });
 
   test('when following breaks while a proposal is pending, the message names that proposal', async () => {
-    const run = await start({
-      steps: [
-        callTool('evaluate', {
-          source: '6 * 7',
-          codeNames: [],
-          petNamePaths: [],
-          resultName: 'answer',
-        }),
-        say(''),
-        replyStep('still here'),
-      ],
-    });
-    await run.send('please compute');
-    await waitForMessage(run.host, (message: Message) => message.type === 'eval-proposal-reviewer');
-    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    const run = await start({ steps: [...proposeSixTimesSeven(), replyStep('still here')] });
+    await proposalPending(run);
 
     run.host.failFollowing(run.name, 1);
     const report = await run.reply(REPORT);
@@ -78,23 +58,8 @@ describe('following mail when the daemon fails to load a mailbox', () => {
   });
 
   test('when its own mailbox does not load it cannot send, so the same words go to its log, once', async () => {
-    const run = await start({
-      steps: [
-        callTool('evaluate', {
-          source: '6 * 7',
-          codeNames: [],
-          petNamePaths: [],
-          resultName: 'answer',
-        }),
-        say(''),
-      ],
-    });
-    await run.send('please compute');
-    const proposal = await waitForMessage(
-      run.host,
-      (message: Message) => message.type === 'eval-proposal-reviewer',
-    );
-    await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+    const run = await start({ steps: proposeSixTimesSeven() });
+    const proposal = await proposalPending(run);
     // HOST dismisses its copy without settling it: the agent's own copy stays, so its mailbox will not load.
     await run.host.host.dismiss(proposal.number);
     const logged = run.logs.length;

@@ -7,9 +7,9 @@
  */
 import { E } from '@endo/far';
 import { describe, expect, test } from 'vitest';
-import { callTool, say } from './support/scripted-provider.js';
-import { replyStep, waitForMessage, type AgentRun, type Message } from './support/agent-harness.js';
+import { replyStep, type AgentRun } from './support/agent-harness.js';
 import { makeManualClock } from './support/manual-clock.js';
+import { proposalPending, proposeSixTimesSeven } from './support/pending-proposal.js';
 import { useAgents } from './support/use-agents.js';
 import {
   REVIVAL_FIRST_WAIT_MS,
@@ -32,19 +32,8 @@ const currentHelp = async (run: AgentRun): Promise<string> => {
 /** A pinned agent whose own mailbox holds its pending eval-proposal, restarted. */
 const pinnedWithPendingProposal = async () => {
   const clock = makeManualClock();
-  const run = await start({
-    clock,
-    steps: [
-      callTool('evaluate', { source: '6 * 7', codeNames: [], petNamePaths: [], resultName: 'a' }),
-      say(''),
-    ],
-  });
-  await run.send('please compute');
-  const proposal = await waitForMessage(
-    run.host,
-    (message: Message) => message.type === 'eval-proposal-reviewer',
-  );
-  await expect.poll(() => run.events.filter(event => event.kind === 'turn-end').length).toBe(1);
+  const run = await start({ clock, steps: proposeSixTimesSeven('a') });
+  const proposal = await proposalPending(run);
   // HOST dismisses its copy unsettled: the agent's copy stays, so its mailbox will not load.
   await run.host.host.dismiss(proposal.number);
   const caplet = run.host.caplet(`worker-${run.name}`);

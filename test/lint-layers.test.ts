@@ -3,7 +3,7 @@
  * .dependency-cruiser.mjs, docs/architecture.md "Layers"). This proves the rule set bites: a
  * tiny src/ with an import back up a layer, one to a later peer of its layer, two folders that
  * import each other and a folder no layer names fails the lint with each rule named, while the
- * imports that run down pass.
+ * imports that run down pass; two modules of one folder that import each other fail too.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +79,15 @@ describe('the layer rules (npm run lint:layers)', () => {
       "import { line } from '../history/line.js';\nexport const note = line;\n",
     );
     write('src/history/line.ts', "export { note as line } from '../mail/note.js';\n");
+    // Two modules of one folder that import each other, a type-only import one way.
+    write(
+      'src/agent-tools/registry.ts',
+      "import { choose } from './offered.js';\nexport type Tool = { name: string };\nexport const registry = choose;\n",
+    );
+    write(
+      'src/agent-tools/offered.ts',
+      "import type { Tool } from './registry.js';\nexport const choose = (tool?: Tool) => tool;\n",
+    );
 
     const { failed, output } = await lint();
     expect(failed).toBe(true);
@@ -96,6 +105,14 @@ describe('the layer rules (npm run lint:layers)', () => {
       true,
     );
     expect(errors.some(line => line.includes('no-folder-cycle:'))).toBe(true);
+    expect(
+      errors.some(
+        line => line.includes('no-module-cycle:') && line.includes('src/agent-tools/offered.ts'),
+      ) ||
+        errors.some(
+          line => line.includes('no-module-cycle:') && line.includes('src/agent-tools/registry.ts'),
+        ),
+    ).toBe(true);
     // What runs down is not reported.
     expect(errors.filter(line => line.includes('src/serving/serve.ts'))).toEqual([]);
     expect(errors.filter(line => line.includes('src/asks/ask.ts'))).toEqual([]);

@@ -24,7 +24,10 @@ const asking: Provider = {
   }),
 };
 
-const setupWith = (events: AgentEvent[], runTool: TurnSetup['runTool']): TurnSetup => {
+const setupWith = (
+  events: AgentEvent[],
+  beforeToolCall: TurnSetup['beforeToolCall'],
+): TurnSetup => {
   const conversation = emptyConversation();
   return {
     title: 'a turn',
@@ -32,17 +35,17 @@ const setupWith = (events: AgentEvent[], runTool: TurnSetup['runTool']): TurnSet
     systemPrompt: 'be brief',
     conversation,
     turn: startTurn(conversation, 'a turn', 'hello'),
-    tools: () => [
-      { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
-    ],
-    decodeCall: call => decodeCall(call, text => text),
-    runTool,
-    takeNotices: () => [],
-    stopWhen: [],
+    tools: {
+      offer: () => [
+        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
+      ],
+      decode: call => decodeCall(call, text => text),
+      execute: async () => 'listed',
+    },
+    ...(beforeToolCall === undefined ? {} : { beforeToolCall }),
     limits: DEFAULT_LIMITS,
     signal: new AbortController().signal,
     observe: event => events.push(event),
-    makeId: () => 'id',
   };
 };
 

@@ -11,6 +11,7 @@ import type { ApprovalGate } from '../src/asks/approval-gate.js';
 import type { ApprovalAsk } from '../src/policy/guard-tool-call.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';
+import { throughHooks } from '../src/loop/tool-call-hooks.js';
 import { readToolPolicy } from '../src/policy/tool-policy.js';
 import { toolPolicyProblems } from '../src/settings/tool-policy-settings.js';
 import { pickEnv } from '../setup/passed-env.js';
@@ -204,15 +205,13 @@ describe('guardToolCall', () => {
     origin: { number: bigint; sender: string } | undefined,
   ) => {
     const ran: CallDecoding[] = [];
-    const run = guardToolCall({
-      policy: readToolPolicy(env),
-      gate,
-      origin,
-      run: async call => {
-        ran.push(call);
-        return call.ok ? 'ran' : call.error;
-      },
-    });
+    const hooks = guardToolCall({ policy: readToolPolicy(env), gate, origin });
+    // Through the loop's own step (src/loop/tool-call-hooks.ts), as a turn runs it.
+    const run = (call: CallDecoding, offered: readonly string[]) =>
+      throughHooks(call, offered, hooks, async each => {
+        ran.push(each);
+        return each.ok ? 'ran' : each.error;
+      });
     return { run, ran };
   };
 

@@ -4,9 +4,9 @@
  * MCP variables (and those MCP_ENV names), says which tools its server
  * offers, and gives it to the Fae guest, which offers the server's tools.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeLoopback } from '@endo/captp';
 import { makeMailHost } from '../sim/mail-host/index.js';
@@ -15,27 +15,16 @@ import { MCP_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import {
   agentSource,
   captureOutput,
-  startPongModel,
+  useSetupRuns,
   stubEnv,
   toolSource,
   waitForText,
 } from './support/setup-harness.js';
 import { filesystemServer } from './support/mcp-servers.js';
-import { makeTempDir } from './tools-helpers.js';
-import type { ModelServer } from '../sim/model-server/index.js';
 
 const mcpSource = new URL('../tools/mcp.ts', import.meta.url).href;
 
-const folders: string[] = [];
-const servers: ModelServer[] = [];
-afterEach(() => {
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-});
-afterAll(async () => {
-  await Promise.all(servers.map(server => server.close()));
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
+const { tempFolder, pongModel } = useSetupRuns();
 
 const stubMcpEnv = (values: Record<string, string>) => {
   for (const name of MCP_ENV_NAMES) vi.stubEnv(name, undefined);
@@ -52,10 +41,8 @@ const setupTools = (say: (line: string) => void) =>
 
 describe('setup-tools with MCP_NAME', () => {
   it('makes mcp-files, says its tools, and gives it to the Fae guest, whose agent offers them', async () => {
-    const model = await startPongModel();
-    servers.push(model);
-    const folder = makeTempDir('setup-mcp');
-    folders.push(folder);
+    const model = await pongModel();
+    const folder = tempFolder('setup-mcp');
     writeFileSync(path.join(folder, 'hello.txt'), 'hi\n');
     const mailHost = makeMailHost();
     stubMcpEnv({
@@ -111,8 +98,7 @@ describe('setup-tools with MCP_NAME', () => {
     expect(output.text()).toContain('gave it mcp-files (replacing the one it held)');
 
     // Run again with other settings: the bridge is made anew with them, and the guest given it.
-    const other = makeTempDir('setup-mcp-other');
-    folders.push(other);
+    const other = tempFolder('setup-mcp-other');
     vi.stubEnv('MCP_ARGS', JSON.stringify([filesystemServer, other]));
     vi.stubEnv('MCP_CWD', other);
     await setupTools(output.say)(mailHost.host);
@@ -137,8 +123,7 @@ describe('setup-tools with MCP_NAME', () => {
 
   it('a bridge whose MCP_ARGS an earlier setup stored as is starts after a restart (issue 35)', async () => {
     const mailHost = makeMailHost();
-    const folder = makeTempDir('setup-mcp-restart');
-    folders.push(folder);
+    const folder = tempFolder('setup-mcp-restart');
     await E(mailHost.host).makeUnconfined('worker-mcp', mcpSource, {
       resultName: 'mcp-files',
       env: {
@@ -165,8 +150,7 @@ describe('setup-tools with MCP_NAME', () => {
       { onReject: () => {} },
     );
     const host = await makeFar(mailHost.host);
-    const folder = makeTempDir('setup-mcp-gone');
-    folders.push(folder);
+    const folder = tempFolder('setup-mcp-gone');
     stubMcpEnv({
       MCP_NAME: 'gone',
       MCP_COMMAND: path.join(folder, 'no-such-server'),

@@ -43,6 +43,20 @@ describe('the tool source plan', () => {
     ).toBe('work-tools');
   });
 
+  it('keeps a file:// URL as given', () => {
+    const url = new URL('../tools/math.ts', import.meta.url).href;
+    expect(planToolSource({ FAE_TOOL_MODULES: url }, '/', specifier)?.env.TOOL_MODULES).toBe(url);
+  });
+
+  it('refuses a name or a variable name with anything after what is allowed', () => {
+    expect(() =>
+      planToolSource({ FAE_TOOL_MODULES: 'math', FAE_TOOL_SOURCE: 'tools!' }, '/', specifier),
+    ).toThrow('FAE_TOOL_SOURCE must be a pet name (lower case, digits, -), got "tools!"');
+    expect(() =>
+      planToolSource({ FAE_TOOL_MODULES: 'math', FAE_TOOL_ENV: 'REGION-2' }, '/', specifier),
+    ).toThrow(/"REGION-2" cannot be one/);
+  });
+
   it('refuses a module that does not exist, a name that is no pet name, and a variable name that is none', () => {
     expect(() =>
       planToolSource({ FAE_TOOL_MODULES: 'missing.js' }, toolsFolder, specifier),

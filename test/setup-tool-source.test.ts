@@ -5,10 +5,10 @@
  * named, in the guest's worker beside its agent; every tool caplet it makes
  * shares that worker unless FAE_TOOL_ISOLATE gives it one of its own.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { makeToolSetup } from '../setup-tools.js';
@@ -16,29 +16,18 @@ import { make as makeToolSourceCaplet, toolModuleSpecifier } from '../tools/tool
 import {
   agentSource,
   captureOutput,
-  startPongModel,
+  useSetupRuns,
   stubEnv,
   toolSource,
   waitForText,
 } from './support/setup-harness.js';
-import { makeTempDir } from './tools-helpers.js';
-import type { ModelServer } from '../sim/model-server/index.js';
 
 const sourceModule = new URL('../tools/tool-source.ts', import.meta.url).href;
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const toolboxModule = file('../sim/toolbox-tools.ts');
 const mathModule = file('../tools/math.ts');
 
-const folders: string[] = [];
-const servers: ModelServer[] = [];
-afterEach(() => {
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-});
-afterAll(async () => {
-  await Promise.all(servers.map(server => server.close()));
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
+const { tempFolder, pongModel } = useSetupRuns();
 
 const SETTINGS = [
   'FAE_TOOL_MODULES',
@@ -74,8 +63,7 @@ const namesOf = async (source: Source) =>
 
 describe('a tool source caplet', () => {
   it('setup-tools makes one caplet offering 100 tools and more, in the guest worker, and the agent offers them all', async () => {
-    const model = await startPongModel();
-    servers.push(model);
+    const model = await pongModel();
     const mailHost = makeMailHost();
     stubToolEnv({
       FAE_GUEST: 'fae',
@@ -138,8 +126,7 @@ describe('a tool source caplet', () => {
   });
 
   it('a module that fails, or a tool whose name an earlier one took, is left out and named; the rest are offered', async () => {
-    const folder = makeTempDir('tool-source');
-    folders.push(folder);
+    const folder = tempFolder('tool-source');
     const broken = path.join(folder, 'broken.mjs');
     writeFileSync(broken, "export const make = () => { throw new Error('no key given'); };\n");
     const source = (await makeToolSourceCaplet(undefined, undefined, {

@@ -4,15 +4,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startModelServer,
-  type ModelServer,
-  type NormalizedRequest,
-  type ScriptedReply,
-} from '../sim/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
 import { CHILD_MS } from './support/patience.js';
 import { makeSimRunner, type Feed } from './support/run-sim.js';
+import { useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -70,15 +66,11 @@ const modelScript = (request: NormalizedRequest): ScriptedReply => {
   return { text: 'I did not expect that.' };
 };
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useModelServers();
 
 describe('npm start, not on a terminal', () => {
   it('mails typed lines to the agent and shows its reply, each tool call and its outcome, and the usage, then exits 0', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
+    const server = await startServer({ protocol: 'openai', reply: modelScript, apiKey: SECRET });
     const run = await runSim({ LAL_HOST: server.url, LAL_AUTH_TOKEN: SECRET }, input => {
       input.write('ping\nlook up nothing\n');
       input.end();
@@ -115,7 +107,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('shows an eval-proposal with its number, grants it on /grant <n>, and shows the agent telling the result', async () => {
-    server = await startModelServer({ protocol: 'ollama', reply: modelScript });
+    const server = await startServer({ protocol: 'ollama', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('what is 6 * 7?\n');
       // A script reads the number off the screen, as a person would.
@@ -138,7 +130,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('shows a request for approval of a tool call with how to answer it, and approves it on /grant <n>', async () => {
-    server = await startModelServer({
+    const server = await startServer({
       protocol: 'openai',
       reply: modelScript,
       models: ['double-a', 'double-b'],
@@ -170,7 +162,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('/inbox names a waiting proposal for what it is; /dismiss all refuses it, so the agent hears it will not run', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('what is 6 * 7?\n');
       void input.waitFor(/eval-proposal #(\d+)\):/).then(() => {
@@ -210,7 +202,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('piped, with a model the server does not serve: names the models it has, greets nobody, exits non-zero', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript, models: ['qwen3'] });
+    const server = await startServer({ protocol: 'openai', reply: modelScript, models: ['qwen3'] });
     const run = await runSim({ LAL_HOST: server.url, LAL_MODEL: 'gpt-9' }, input => {
       input.write('ping\n');
       input.end();
@@ -223,7 +215,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('words a number that names nothing to act on the same way for every command, without daemon terms', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('/grant 99\n/reject 0\n/counter 0 1+1\n/dismiss 99\n');
       input.end();
@@ -244,7 +236,7 @@ describe('npm start, not on a terminal', () => {
   it(
     'keeps the conversation across runs in a state folder of its own, named at start; --fresh starts clean (behaviour 10.1)',
     async () => {
-      server = await startModelServer({ protocol: 'openai', reply: modelScript });
+      const server = await startServer({ protocol: 'openai', reply: modelScript });
       const state = makeTempFolder('kept');
       const env = { LAL_HOST: server.url, XDG_STATE_HOME: state };
       const first = await runSim(env, input => {
@@ -281,7 +273,7 @@ describe('npm start, not on a terminal', () => {
   );
 
   it('piped, a turn that fails: its error shown once, and the exit code 1 (behaviour 10.3)', async () => {
-    server = await startModelServer({
+    const server = await startServer({
       protocol: 'openai',
       reply: () => ({ failure: { status: 500, message: 'the GPU caught fire' } }),
     });
@@ -295,7 +287,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('LAL_LOG=off writes no log, and says so', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const state = makeTempFolder('quiet');
     const run = await runSim(
       { LAL_HOST: server.url, XDG_STATE_HOME: state, LAL_LOG: 'off' },
@@ -307,7 +299,7 @@ describe('npm start, not on a terminal', () => {
   });
 
   it('names a misspelt setting and the one it is close to', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url, LAL_HOTS: 'http://x' }, input => input.end());
     expect(run.stderr).toContain(
       'warning: LAL_HOTS is not a setting of lal-fae; did you mean LAL_HOST?',
@@ -317,7 +309,7 @@ describe('npm start, not on a terminal', () => {
 
 describe('npm start and its .env', () => {
   it('says which .env it read, and stops in one line when one is there but cannot be read', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const folder = makeTempFolder('dotenv');
     writeFileSync(join(folder, '.env'), `LAL_HOST=${server.url}\n`);
     const read = await runSimWith([], {}, input => input.end(), folder);
@@ -338,7 +330,7 @@ describe('npm start and its .env', () => {
 
 describe('npm start piped, a turn a bound stopped', () => {
   it('exits 1, counts "1 model call", and says the proposal it made still waits', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url, LAL_MAX_MODEL_CALLS: '1' }, input => {
       input.write('what is 6 * 7?\n');
       input.end();
@@ -354,7 +346,7 @@ describe('npm start piped, a turn a bound stopped', () => {
 
 describe('/status in npm start', () => {
   it('says why live progress is off where the words still stream on screen', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: modelScript });
+    const server = await startServer({ protocol: 'openai', reply: modelScript });
     const run = await runSim({ LAL_HOST: server.url }, input => {
       input.write('/status\n');
       input.end();

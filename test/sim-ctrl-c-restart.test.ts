@@ -10,22 +10,21 @@ import { startSession, type Session } from '../sim/chat/session.js';
 import { makeKeptStore } from '../sim/chat/kept-store.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import {
-  startModelServer,
   type ModelServer,
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
+import { useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 
+const startServer = useModelServers();
 let server: ModelServer | undefined;
 const sessions: Session[] = [];
 afterEach(async () => {
   for (const session of sessions.splice(0))
     await session.caplet.cancel('test over').catch(() => {});
-  await server?.close();
-  server = undefined;
 });
 
 const lastUserText = (request: NormalizedRequest): string =>
@@ -74,7 +73,7 @@ const outcomeRequests = (text: string) =>
 
 describe('Ctrl-C during an outcome turn after a restart', () => {
   it('tells each outcome once: the handled one is not told again, the stopped one is not run again', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: script });
+    server = await startServer({ protocol: 'openai', reply: script });
     const env = { LAL_HOST: server.url, LAL_MODEL: 'double-model' };
     const folder = makeTempFolder('ctrl-c');
     const first: AgentEvent[] = [];

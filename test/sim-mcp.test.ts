@@ -6,25 +6,17 @@
  * the next turn and called like any other, and the bridge comes back at the
  * next run of the same state folder.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startModelServer,
-  type ModelServer,
-  type NormalizedRequest,
-  type ScriptedReply,
-} from '../sim/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeSimRunner } from './support/run-sim.js';
+import { useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useModelServers();
 
 const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
@@ -44,7 +36,7 @@ const model = (request: NormalizedRequest): ScriptedReply => {
 
 describe('/attach mcp in npm start', () => {
   it("puts an MCP server's tools in the agent's hands, sandboxed, and keeps them for the next run", async () => {
-    server = await startModelServer({ protocol: 'openai', reply: model });
+    const server = await startServer({ protocol: 'openai', reply: model });
     const env = { LAL_HOST: server.url, XDG_STATE_HOME: makeTempFolder('state') };
     const first = await runSim(['--persona', 'fae'], env, input => {
       input.write(`/attach mcp everything node ${everythingServer}\n`);
@@ -75,7 +67,7 @@ describe('/attach mcp in npm start', () => {
   });
 
   it('says how to use it when the command is missing', async () => {
-    server = await startModelServer({ protocol: 'openai', reply: model });
+    const server = await startServer({ protocol: 'openai', reply: model });
     const run = await runSim(['--persona', 'fae'], { LAL_HOST: server.url }, input => {
       input.write('/attach mcp everything\n');
       input.end();

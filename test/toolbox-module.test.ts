@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ToolCall, ToolSchema } from '../providers/types.js';
-import type { DynamicTool, ToolRegistry } from '../src/agent-tools/fae-tool-registry.js';
+import type { DynamicTool } from '../src/agent-tools/dynamic-tool.js';
+import type { ToolRegistry } from '../src/agent-tools/fae-tool-registry.js';
 import { makeToolbox, TOOLBOX_NAME } from '../src/toolbox/toolbox.js';
 
 const schema = (name: string, description = `The ${name} tool.`): ToolSchema => ({

@@ -5,7 +5,7 @@
  * converted. The answer names the parameter and what it should be.
  */
 import { describe, expect, test } from 'vitest';
-import { checkFaeArguments } from '../src/agent-tools/check-fae-arguments.js';
+import { checkArgumentNames, checkFaeArguments } from '../src/agent-tools/check-fae-arguments.js';
 
 const schema = {
   type: 'object',
@@ -72,5 +72,30 @@ describe('checkFaeArguments (behaviour 6.1)', () => {
 
   test('a schema without properties or required takes anything', () => {
     expect(checkFaeArguments({ type: 'object' }, { x: 1 })).toBeUndefined();
+  });
+});
+
+describe('the one check of names (the agent and the caplets of tools/ alike)', () => {
+  const closed = { ...schema, additionalProperties: false };
+
+  test('a schema that closes its names refuses one it does not declare, before anything else', () => {
+    expect(checkFaeArguments(closed, { path: 'a', colour: 'red', size: 2 })).toBe(
+      'unknown argument(s) colour, size; expected path, count, ratio, flag, list, options, either, anything',
+    );
+    expect(checkFaeArguments(closed, { colour: 'red' })).toMatch(/^unknown argument\(s\) colour;/);
+    expect(checkFaeArguments(closed, { path: 'a' })).toBeUndefined();
+  });
+
+  test('a schema that leaves its names open takes others as given', () => {
+    expect(checkFaeArguments(schema, { path: 'a', colour: 'red' })).toBeUndefined();
+    expect(
+      checkFaeArguments({ ...schema, additionalProperties: true }, { path: 'a', colour: 'red' }),
+    ).toBeUndefined();
+  });
+
+  test('names alone: a type that does not fit is not its business', () => {
+    expect(checkArgumentNames(closed, { path: 5 })).toBeUndefined();
+    expect(checkArgumentNames(closed, { path: null })).toBe('path is required');
+    expect(checkFaeArguments(closed, { path: 5 })).toMatch(/^path must be a string/);
   });
 });

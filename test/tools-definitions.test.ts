@@ -5,11 +5,13 @@
  * op reads is one the model was told about, a tool's advertised `required`
  * are exactly what it cannot run without, and a group's `op` enum is its ops.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import {
   BUILTIN_DEFINITIONS,
   BUILTIN_SCHEMAS,
   readsEntry,
+  type BuiltinArgs,
+  type BuiltinCall,
   type Reads,
 } from '../src/agent-tools/builtin-schemas.js';
 import { TOOL_GROUPS, type GroupedCall } from '../src/agent-tools/tool-groups.js';
@@ -17,7 +19,20 @@ import {
   dispatchBuiltinTool,
   type BuiltinContext,
 } from '../src/builtin-tools/dispatch-builtin-tool.js';
-import { validateArguments } from '../src/agent-tools/validate-arguments.js';
+import { validateArguments, validatedCall } from '../src/agent-tools/validate-arguments.js';
+import { KINDS, type KindName } from '../src/agent-tools/tool-parameters.js';
+
+/** A value each kind reads. */
+const sampleOf = (kind: KindName): unknown =>
+  ({
+    text: 'x',
+    path: 'a/b',
+    names: ['x'],
+    paths: ['a'],
+    messageNumber: 1,
+    number: 2,
+    value: 'v',
+  })[kind];
 
 const schemaOf = (name: string) =>
   BUILTIN_SCHEMAS.find(schema => schema.function.name === name)!.function.parameters;
@@ -100,17 +115,19 @@ describe('one definition per built-in tool', () => {
 
   test("dispatch's defaults are invariants: a built-in or group it has no case for is named, quoted", async () => {
     const context = {} as BuiltinContext;
-    await expect(dispatchBuiltinTool('frobnicate', {}, undefined, context)).rejects.toThrow(
-      /^Unknown tool "frobnicate"$/,
-    );
+    // Calls no decoding makes: the compiler's exhaustive switch leaves these to the invariants.
+    const made = (op: string) => ({ op, values: {} }) as unknown as BuiltinCall;
+    await expect(
+      dispatchBuiltinTool('frobnicate', made('frobnicate'), undefined, context),
+    ).rejects.toThrow(/^Unknown tool "frobnicate"$/);
     const grouped: GroupedCall = { group: 'files', op: 'open' };
-    await expect(dispatchBuiltinTool('files', {}, grouped, context)).rejects.toThrow(
+    await expect(dispatchBuiltinTool('files', made('open'), grouped, context)).rejects.toThrow(
       /^open: Unknown tool group "files"$/,
     );
     for (const group of ['names', 'mail']) {
-      await expect(dispatchBuiltinTool(group, {}, { group, op: 'shred' }, context)).rejects.toThrow(
-        new RegExp(`^shred: ${group} has no op "shred"$`),
-      );
+      await expect(
+        dispatchBuiltinTool(group, made('shred'), { group, op: 'shred' }, context),
+      ).rejects.toThrow(new RegExp(`^shred: ${group} has no op "shred"$`));
     }
   });
 
@@ -181,3 +198,61 @@ const mailKinds = {
   query: 'text',
   grant: 'list',
 };
+
+describe("each op's one record yields its argument type", () => {
+  test('the types: required ones as their kinds read them, optional ones with a default always there, the others optional', () => {
+    expectTypeOf<BuiltinArgs<'move'>>().toEqualTypeOf<{
+      readonly path: string[];
+      readonly to: string[];
+    }>();
+    expectTypeOf<BuiltinArgs<'list'>>().toEqualTypeOf<{ readonly path: string[] }>();
+    expectTypeOf<BuiltinArgs<'reject'>>().toEqualTypeOf<{
+      readonly messageNumber: bigint;
+      readonly reason?: string;
+    }>();
+    expectTypeOf<BuiltinArgs<'reply'>>().toEqualTypeOf<{
+      readonly messageNumber: bigint;
+      readonly strings: string[];
+      readonly edgeNames: string[];
+      readonly petNames: (string | string[])[];
+    }>();
+    expectTypeOf<BuiltinArgs<'schedule'>>().toEqualTypeOf<{
+      readonly note?: string;
+      readonly delaySeconds?: number;
+      readonly at?: string;
+      readonly every?: string;
+      readonly cancel?: string;
+    }>();
+  });
+
+  test('validatedCall gives the op it runs and the values its record read, as those types say', () => {
+    const moved = validatedCall('names', 'move', { fromPath: 'a/b', toPath: ['c'] });
+    expect(moved).toEqual({ op: 'move', values: { path: ['a', 'b'], to: ['c'] } });
+    const replied = validatedCall('reply', undefined, { messageNumber: '+3', strings: 'hi' });
+    expect(replied).toEqual({
+      op: 'reply',
+      values: { messageNumber: 3n, strings: ['hi'], edgeNames: [], petNames: [] },
+    });
+    // Every op, with its required parameters given: each optional one with a default is there.
+    for (const definition of BUILTIN_DEFINITIONS) {
+      const ops = definition.ops === undefined ? { [definition.name]: definition } : definition.ops;
+      for (const [op, record] of Object.entries(ops)) {
+        const call = validatedCall(
+          definition.name,
+          definition.ops === undefined ? undefined : op,
+          Object.fromEntries(
+            record.reads
+              .map(readsEntry)
+              .filter(({ optional }) => !optional)
+              .map(({ name }) => [name, sampleOf(definition.parameters[name]!.kind)]),
+          ),
+        );
+        expect(call.op).toBe(op);
+        for (const { name, optional } of record.reads.map(readsEntry)) {
+          const filled = KINDS[definition.parameters[name]!.kind];
+          expect(Object.hasOwn(call.values, name)).toBe(!optional || 'absent' in filled);
+        }
+      }
+    }
+  });
+});

@@ -48,8 +48,8 @@ export const toolModuleEntries = (raw: string | undefined): string[] =>
 harden(toolModuleEntries);
 
 /** The entries of TOOL_MODULES; none is an error. */
-const readToolModules = (env: Env | undefined): string[] => {
-  const entries = toolModuleEntries(env?.TOOL_MODULES);
+const readToolModules = (env: Env): string[] => {
+  const entries = toolModuleEntries(env.TOOL_MODULES);
   entries.length > 0 ||
     Fail`TOOL_MODULES names no module (comma-separated paths or built-in tool names)`;
   return entries;

@@ -15,8 +15,8 @@ import { KINDS, type KindName } from './tool-parameters.js';
 // say only what a tool does, and parameters whose name says it go undescribed.
 // Every token here is paid on every request (see the bench's first request).
 
-interface Parameter {
-  kind: KindName;
+interface Parameter<K extends KindName = KindName> {
+  kind: K;
   /** Names the parameter is also read under (its names when ops were tools of their own). */
   aliases?: readonly string[];
 }
@@ -69,6 +69,8 @@ export interface OpRecord {
   brings: string | false;
   /** Whom its side effect is toward. */
   effect: EffectRecord;
+  /** What the turn's outcome notes once it ran (./call-marks.ts): the message it answered, a message sent, one dismissed. */
+  marks?: 'answers' | 'sends' | 'dismisses';
 }
 
 /** A part of a group's description: its ops in the order it names them, each only while offered. */
@@ -134,7 +136,7 @@ export const describeOps = (
 };
 harden(describeOps);
 
-const kind = (name: KindName, ...aliases: string[]): Parameter =>
+const kind = <K extends KindName>(name: K, ...aliases: string[]): Parameter<K> =>
   aliases.length === 0 ? { kind: name } : { kind: name, aliases };
 
 const PATH = 'path';
@@ -231,7 +233,13 @@ const MAIL_OPS = {
     brings: false,
     effect: { toward: 'recipient', what: 'makes a request' },
   },
-  dismiss: { reads: ['messageNumber'], touches: {}, brings: false, effect: 'none' },
+  dismiss: {
+    reads: ['messageNumber'],
+    touches: {},
+    brings: false,
+    effect: 'none',
+    marks: 'dismisses',
+  },
   adopt: {
     reads: ['messageNumber', 'petName', 'edgeName'],
     words: '(its value edgeName as petName)',
@@ -254,6 +262,7 @@ const MAIL_OPS = {
     touches: { gives: [PATH] },
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    marks: 'answers',
   },
   reject: {
     reads: ['messageNumber', 'reason?'],
@@ -261,6 +270,7 @@ const MAIL_OPS = {
     touches: {},
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    marks: 'answers',
   },
   messageHistory: {
     reads: ['messageNumber'],
@@ -281,43 +291,101 @@ harden(MAIL_OPS);
 
 type NamesOp = keyof typeof NAMES_OPS;
 type MailOp = keyof typeof MAIL_OPS;
-/** The built-in tools of their own. */
-type SoleTool = 'reply' | 'send' | 'evaluate' | 'schedule';
-/** Every name a built-in call runs by: a tool of its own, or an op of a group. */
-export type BuiltinOp = SoleTool | NamesOp | MailOp;
+
+const REPLY = {
+  name: 'reply',
+  description: 'Answer a message.',
+  parameters: {
+    messageNumber: kind('messageNumber'),
+    strings: kind('names'),
+    edgeNames: kind('names'),
+    petNames: kind('paths'),
+  },
+  reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
+  existing: ['petNames'],
+  touches: { gives: ['petNames'] },
+  brings: false,
+  effect: { toward: 'message', what: 'replies' },
+  marks: 'answers',
+} as const satisfies SoleDefinition;
+
+const SEND = {
+  name: 'send',
+  description: 'Send a message to a pet name (e.g. HOST).',
+  parameters: {
+    recipient: kind('text'),
+    // Sent exactly as written: the system prompt says so of all text the model writes.
+    strings: kind('names'),
+    edgeNames: kind('names'),
+    petNames: kind('paths'),
+  },
+  reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
+  existing: ['recipient', 'petNames'],
+  touches: { gives: ['petNames'] },
+  brings: false,
+  effect: { toward: 'recipient', what: 'sends a message' },
+  marks: 'sends',
+} as const satisfies SoleDefinition;
+
+const NAMES_PARAMETERS = {
+  path: kind('path', 'petNamePath', 'fromPath', 'petName'),
+  to: kind('path', 'toPath'),
+  value: kind('value'),
+  methodName: kind('text'),
+} as const;
+
+const MAIL_PARAMETERS = {
+  messageNumber: kind('messageNumber'),
+  recipient: kind('text'),
+  description: kind('text'),
+  responseName: kind('text'),
+  edgeName: kind('text'),
+  petName: kind('path', 'path'),
+  toolName: kind('text'),
+  path: kind('path', 'petNamePath'),
+  reason: kind('text'),
+  query: kind('text'),
+  grant: kind('names'),
+} as const;
+
+const EVALUATE = {
+  name: 'evaluate',
+  description:
+    'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName.',
+  parameters: {
+    source: kind('text'),
+    codeNames: kind('names'),
+    petNamePaths: kind('paths'),
+    resultName: kind('text'),
+    workerName: kind('text'),
+  },
+  reads: ['source', 'codeNames?', 'petNamePaths?', 'resultName', 'workerName?'],
+  existing: ['petNamePaths'],
+  touches: { gives: ['petNamePaths'], writes: ['resultName'] },
+  brings: false,
+  effect: 'none',
+} as const satisfies SoleDefinition;
+
+const SCHEDULE = {
+  name: 'schedule',
+  description:
+    'Be woken with a note in its own turn, then tell whoever asked: at an ISO 8601 time, after delaySeconds or every (a period, cron, heartbeat, trigger); cancel: an id.',
+  parameters: {
+    note: kind('text'),
+    delaySeconds: kind('number'),
+    at: kind('text'),
+    every: kind('text'),
+    cancel: kind('text'),
+  },
+  reads: ['note?', 'delaySeconds?', 'at?', 'every?', 'cancel?'],
+  touches: {},
+  brings: false,
+  effect: 'none',
+} as const satisfies SoleDefinition;
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
-  {
-    name: 'reply',
-    description: 'Answer a message.',
-    parameters: {
-      messageNumber: kind('messageNumber'),
-      strings: kind('names'),
-      edgeNames: kind('names'),
-      petNames: kind('paths'),
-    },
-    reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
-    existing: ['petNames'],
-    touches: { gives: ['petNames'] },
-    brings: false,
-    effect: { toward: 'message', what: 'replies' },
-  },
-  {
-    name: 'send',
-    description: 'Send a message to a pet name (e.g. HOST).',
-    parameters: {
-      recipient: kind('text'),
-      // Sent exactly as written: the system prompt says so of all text the model writes.
-      strings: kind('names'),
-      edgeNames: kind('names'),
-      petNames: kind('paths'),
-    },
-    reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
-    existing: ['recipient', 'petNames'],
-    touches: { gives: ['petNames'] },
-    brings: false,
-    effect: { toward: 'recipient', what: 'sends a message' },
-  },
+  REPLY,
+  SEND,
   {
     name: 'names',
     sections: [
@@ -339,12 +407,7 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
       },
       { join: ', ', ops: ['help'] satisfies NamesOp[] },
     ],
-    parameters: {
-      path: kind('path', 'petNamePath', 'fromPath', 'petName'),
-      to: kind('path', 'toPath'),
-      value: kind('value'),
-      methodName: kind('text'),
-    },
+    parameters: NAMES_PARAMETERS,
     ops: NAMES_OPS,
   },
   {
@@ -364,56 +427,66 @@ export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
         ] satisfies MailOp[],
       },
     ],
-    parameters: {
-      messageNumber: kind('messageNumber'),
-      recipient: kind('text'),
-      description: kind('text'),
-      responseName: kind('text'),
-      edgeName: kind('text'),
-      petName: kind('path', 'path'),
-      toolName: kind('text'),
-      path: kind('path', 'petNamePath'),
-      reason: kind('text'),
-      query: kind('text'),
-      grant: kind('names'),
-    },
+    parameters: MAIL_PARAMETERS,
     ops: MAIL_OPS,
   },
-  {
-    name: 'evaluate',
-    description:
-      'Propose JavaScript to your host, with the values at petNamePaths as codeNames; the result is kept as resultName.',
-    parameters: {
-      source: kind('text'),
-      codeNames: kind('names'),
-      petNamePaths: kind('paths'),
-      resultName: kind('text'),
-      workerName: kind('text'),
-    },
-    reads: ['source', 'codeNames?', 'petNamePaths?', 'resultName', 'workerName?'],
-    existing: ['petNamePaths'],
-    touches: { gives: ['petNamePaths'], writes: ['resultName'] },
-    brings: false,
-    effect: 'none',
-  },
-  {
-    name: 'schedule',
-    description:
-      'Be woken with a note in its own turn, then tell whoever asked: at an ISO 8601 time, after delaySeconds or every (a period, cron, heartbeat, trigger); cancel: an id.',
-    parameters: {
-      note: kind('text'),
-      delaySeconds: kind('number'),
-      at: kind('text'),
-      every: kind('text'),
-      cancel: kind('text'),
-    },
-    reads: ['note?', 'delaySeconds?', 'at?', 'every?', 'cancel?'],
-    touches: {},
-    brings: false,
-    effect: 'none',
-  },
+  EVALUATE,
+  SCHEDULE,
 ]);
 harden(BUILTIN_DEFINITIONS);
+
+/** The value a kind's reader gives the tool (./tool-parameters.ts). */
+type KindValue<K extends KindName> = ReturnType<(typeof KINDS)[K]['read']>;
+/** Whether a kind left out stands for a value (`absent`), so the tool always gets one. */
+type FilledWhenAbsent<K extends KindName> = (typeof KINDS)[K] extends { absent: unknown }
+  ? true
+  : false;
+type RequiredNames<R extends Reads> = Exclude<R[number], `${string}?`>;
+type OptionalNames<R extends Reads> = R[number] extends infer E
+  ? E extends `${infer N}?`
+    ? N
+    : never
+  : never;
+type Params = Readonly<Record<string, Parameter>>;
+/** One object type, as the compiler shows it (not an intersection of three). */
+type Flat<T> = { [K in keyof T]: T[K] };
+/** What the tool gets from a record's `reads` over its parameters: the type validateArguments makes. */
+type ArgsOf<P extends Params, R extends Reads> = Flat<
+  {
+    readonly [N in RequiredNames<R> & keyof P as N]: KindValue<P[N]['kind']>;
+  } & {
+    readonly [
+      N in OptionalNames<R> & keyof P as FilledWhenAbsent<P[N]['kind']> extends true ? N : never
+    ]: KindValue<P[N]['kind']>;
+  } & {
+    readonly [
+      N in OptionalNames<R> & keyof P as FilledWhenAbsent<P[N]['kind']> extends true ? never : N
+    ]?: KindValue<P[N]['kind']>;
+  }
+>;
+
+type SoleArgs<D extends { parameters: Params; reads: Reads }> = ArgsOf<D['parameters'], D['reads']>;
+
+/** Each built-in op's arguments, as its one record yields them. */
+type BuiltinArgsTable = {
+  reply: SoleArgs<typeof REPLY>;
+  send: SoleArgs<typeof SEND>;
+  evaluate: SoleArgs<typeof EVALUATE>;
+  schedule: SoleArgs<typeof SCHEDULE>;
+} & { [O in NamesOp]: ArgsOf<typeof NAMES_PARAMETERS, (typeof NAMES_OPS)[O]['reads']> } & {
+  [O in MailOp]: ArgsOf<typeof MAIL_PARAMETERS, (typeof MAIL_OPS)[O]['reads']>;
+};
+
+/** Every name a built-in call runs by: a tool of its own, or an op of a group. */
+type BuiltinOp = keyof BuiltinArgsTable;
+
+/** The arguments an op runs with, typed by its record (no casts where they are read). */
+export type BuiltinArgs<O extends BuiltinOp> = BuiltinArgsTable[O];
+
+/** A built-in call as it runs: its op and its arguments; switching on `op` types `values`. */
+export type BuiltinCall = {
+  [O in BuiltinOp]: { readonly op: O; readonly values: BuiltinArgs<O> };
+}[BuiltinOp];
 
 /** A parameter name of `reads` without its `?`, and whether it may be left out. */
 export const readsEntry = (entry: string): { name: string; optional: boolean } =>

@@ -42,10 +42,29 @@ const fits = (type: string, value: unknown): boolean => {
   }
 };
 
-export const checkFaeArguments = (parameters: JsonSchema, args: Args): string | undefined => {
+/**
+ * The names of a call's arguments against the schema: none it does not declare where it closes
+ * them (`additionalProperties: false`), and every required one given (null is "left out"). The
+ * one check of names, here and in the caplets of `tools/` (tools/lib/make-fae-tool.ts,
+ * tools/lib/fae-parameters.ts). Undefined when they fit; else why not.
+ */
+export const checkArgumentNames = (parameters: JsonSchema, args: Args): string | undefined => {
+  const declared = Object.keys(parameters.properties ?? {});
+  if (parameters.additionalProperties === false) {
+    const unknown = Object.keys(args).filter(key => !declared.includes(key));
+    if (unknown.length > 0)
+      return `unknown argument(s) ${unknown.join(', ')}; expected ${declared.join(', ')}`;
+  }
   for (const name of parameters.required ?? []) {
     if (args[name] === undefined || args[name] === null) return `${name} is required`;
   }
+  return undefined;
+};
+harden(checkArgumentNames);
+
+export const checkFaeArguments = (parameters: JsonSchema, args: Args): string | undefined => {
+  const misnamed = checkArgumentNames(parameters, args);
+  if (misnamed !== undefined) return misnamed;
   for (const [name, schema] of Object.entries(parameters.properties ?? {})) {
     const value = args[name];
     // Not given, or (being optional, since a required one was checked above) given as null, as models write "left out".

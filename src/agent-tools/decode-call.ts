@@ -16,10 +16,10 @@
 import type { JsonSchema, ToolCall } from '../../providers/types.js';
 import { redactStrings } from '../log/agent-output.js';
 import type { Args } from './read-args.js';
-import { BUILTIN_NAMES } from './builtin-schemas.js';
+import { BUILTIN_NAMES, type BuiltinCall } from './builtin-schemas.js';
 import { checkFaeArguments } from './check-fae-arguments.js';
 import { groupedCall, groupOfOp, type GroupedCall } from './tool-groups.js';
-import { validateArguments, type ToolValues } from './validate-arguments.js';
+import { validatedCall, type ToolValues } from './validate-arguments.js';
 import { decodeArguments } from '../encoding/decode-arguments.js';
 import { describeError } from '../../providers/describe-error.js';
 
@@ -38,6 +38,8 @@ export interface DecodedCall extends Decoding {
   args: Args;
   /** What the tool runs with: a built-in's validated values (its readers' forms), else `args`. */
   values: ToolValues;
+  /** A built-in's op and those values typed by its record (undefined for a FaeTool). */
+  builtin: BuiltinCall | undefined;
   /** Its group and op, for a grouped built-in. */
   grouped: GroupedCall | undefined;
 }
@@ -87,10 +89,10 @@ export const decodeCall = (
     return refuse(describeError(error));
   }
   const names = grouped === undefined ? [call.name] : [grouped.op, grouped.group];
-  let values: ToolValues = args;
+  let builtin: BuiltinCall | undefined;
   if (BUILTIN_NAMES.has(call.name)) {
     try {
-      values = validateArguments(grouped?.group ?? call.name, grouped?.op, args);
+      builtin = validatedCall(grouped?.group ?? call.name, grouped?.op, args);
     } catch (error) {
       return refuse(describeError(error), names);
     }
@@ -103,7 +105,8 @@ export const decodeCall = (
     ok: true,
     call,
     args,
-    values,
+    values: builtin?.values ?? args,
+    builtin,
     grouped,
     names,
     key: `${call.name}\u0000${canonical(args)}`,

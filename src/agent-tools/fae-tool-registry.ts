@@ -17,6 +17,7 @@ import { runWithTimeout, TimeoutError } from '../lifecycle/run-with-timeout.js';
 import { checkToolSchema } from './check-tool-schema.js';
 import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';
+import type { DynamicTool, Known } from './dynamic-tool.js';
 import type { ToolGivers } from './tool-givers.js';
 import {
   hasNoListTools,
@@ -29,24 +30,6 @@ import { describeError } from '../../providers/describe-error.js';
 
 export const TOOLS_DIRECTORY = 'tools';
 harden(TOOLS_DIRECTORY);
-
-export interface DynamicTool {
-  /** The name the model calls it by (from its schema). */
-  name: string;
-  /** Its pet name in tools/. */
-  petName: string;
-  schema: ToolSchema;
-  tool: FaeTool;
-}
-
-export interface Known {
-  id: string;
-  entry: DynamicTool | undefined;
-  /** A tool source (tool-sources.ts) under this pet name, and its tools as last listed. */
-  source?: { ref: ToolSource; tools: SourceTools };
-  /** Why the entry is not offered, when it is not. */
-  refused?: string;
-}
 
 export interface ToolRegistry {
   /**

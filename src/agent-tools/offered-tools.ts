@@ -8,7 +8,7 @@
  * refused adoption).
  */
 import type { Log } from '../log/log.js';
-import type { DynamicTool, Known } from './fae-tool-registry.js';
+import type { DynamicTool, Known } from './dynamic-tool.js';
 import type { ToolGivers } from './tool-givers.js';
 
 type Entry = DynamicTool | { refused: string; petName: string };

@@ -7,7 +7,7 @@
  * result is what the tool runs with; an error says what to fix and, for a
  * grouped op, names the op (`move: to is required`).
  */
-import { builtinDefinition, readsEntry } from './builtin-schemas.js';
+import { builtinDefinition, readsEntry, type BuiltinCall } from './builtin-schemas.js';
 import type { Args } from './read-args.js';
 import { given, KINDS, type ParameterKind } from './tool-parameters.js';
 import { describeError } from '../../providers/describe-error.js';
@@ -45,3 +45,12 @@ export const validateArguments = (tool: string, op: string | undefined, args: Ar
   return harden(values);
 };
 harden(validateArguments);
+
+/**
+ * A built-in call as it runs: its op and its values, typed by the op's record. The one place
+ * the checked values meet their type: validateArguments read each from that record, parameter
+ * by parameter, by its kind's reader, which is what `BuiltinArgs` states of it.
+ */
+export const validatedCall = (tool: string, op: string | undefined, args: Args): BuiltinCall =>
+  harden({ op: op ?? tool, values: validateArguments(tool, op, args) } as BuiltinCall);
+harden(validatedCall);

@@ -33,10 +33,6 @@ export interface BuiltinContext {
   tools: ToolRegistry;
   /** The message the current turn is about, if any. */
   origin: Origin | undefined;
-  /** Called when the agent answered or wrote to someone during the turn. */
-  noteAnswered: (number: bigint | undefined) => void;
-  /** Called when the model dismissed a message itself. */
-  noteDismissed: (number: bigint) => void;
   /** The `schedule` tool's wake-ups; absent where a host gives none. */
   wakeUps?: Pick<WakeUps, 'schedule'>;
   /** What the turn has read or shows that did not come from the HOST: a schedule made now carries it (src/history/word-labels.ts). */

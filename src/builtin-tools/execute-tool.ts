@@ -6,17 +6,16 @@
  */
 import { E } from '@endo/far';
 import type { DecodedCall } from '../agent-tools/decode-call.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
 import { closestNames } from '../../providers/closest-names.js';
 import { quoteList } from './explain-failure.js';
 import { dispatchBuiltinTool, type BuiltinContext } from './dispatch-builtin-tool.js';
 
 export const executeTool = async (
-  { call, values, grouped }: DecodedCall,
+  { call, values, builtin, grouped }: DecodedCall,
   context: BuiltinContext,
   offered: readonly string[],
 ): Promise<unknown> => {
-  if (BUILTIN_NAMES.has(call.name)) return dispatchBuiltinTool(call.name, values, grouped, context);
+  if (builtin !== undefined) return dispatchBuiltinTool(call.name, builtin, grouped, context);
   const dynamic = context.tools.find(call.name);
   if (dynamic === undefined) {
     // The request's own list: a tool the policy withholds is not named to the model.

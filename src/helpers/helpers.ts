@@ -24,7 +24,6 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import { decodeCall } from '../agent-tools/decode-call.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../events/agent-events.js';
-import { runToolCall } from '../loop/run-tool-call.js';
 import { executeTool } from '../builtin-tools/execute-tool.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
@@ -190,7 +189,7 @@ const heldPowers = (setup: HelpersSetup, binding: MakerBinding): HeldPowers => (
 /** Runs one helper (./run-helper.ts) with a context made of what it was granted. */
 const startHelper = (
   setup: HelpersSetup,
-  own: { makerFor: (binding: MakerBinding) => MakeHelper; makeId: () => string },
+  own: { makerFor: (binding: MakerBinding) => MakeHelper },
   stored: StoredHelper,
   run: Running,
   binding: MakerBinding,
@@ -212,8 +211,6 @@ const startHelper = (
     requests: binding.facet.requests,
     tools: binding.facet.tools,
     origin,
-    noteAnswered: () => {},
-    noteDismissed: () => {},
     hostName: setup.hostName,
     helpers: own.makerFor({
       origin,
@@ -238,7 +235,7 @@ const startHelper = (
         setup.redact,
         name => binding.facet.tools.find(name)?.schema.function.parameters,
       ),
-    runTool: guardToolCall({
+    guard: guardToolCall({
       policy: setup.policy,
       gate: { ...setup.approvals, ask: ask => setup.approvals.ask({ ...ask, by }) },
       origin,
@@ -251,15 +248,8 @@ const startHelper = (
                 : setup.boundary.within(binding.facet.powers),
           }),
       ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
-      run: (call, offered) =>
-        runToolCall(
-          call,
-          decoded => executeTool(decoded, context, offered),
-          setup.limits,
-          setup.signal,
-          setup.observe,
-        ),
     }),
+    execute: (decoded, offered) => executeTool(decoded, context, offered),
     takeNotices: () => run.inbox.splice(0, run.inbox.length),
     budget,
     limits: setup.limits,
@@ -268,7 +258,6 @@ const startHelper = (
     clock: setup.clock,
     quotaStop: () => setup.quotaStop(origin),
     observe: setup.observe,
-    makeId: own.makeId,
     onModelCall: () => {
       run.calls += 1;
     },
@@ -333,8 +322,6 @@ const makeHand = (setup: HelpersSetup, running: Map<string, Running>) => {
 export const makeHelpers = (setup: HelpersSetup): Helpers => {
   const { store, settings, clock } = setup;
   const running = new Map<string, Running>();
-  let callIds = 0;
-  const makeId = () => `hcall_${Date.now().toString(36)}_${(callIds += 1)}`;
 
   const forget = (id: string) => {
     running.delete(id);
@@ -397,16 +384,7 @@ export const makeHelpers = (setup: HelpersSetup): Helpers => {
       store.running.push(stored);
       running.set(stored.id, run);
       // In the background: the turn that made it goes on (behaviour 7.9).
-      void startHelper(
-        setup,
-        { makerFor, makeId },
-        stored,
-        run,
-        binding,
-        grant,
-        budget,
-        provider,
-      ).then(
+      void startHelper(setup, { makerFor }, stored, run, binding, grant, budget, provider).then(
         ({ end, turn }) => {
           // Stopped with the agent: left in the store, for the next run to tell as lost.
           if (end.status === 'stopped') {

@@ -15,7 +15,8 @@ import { renderError } from '../encoding/render-for-model.js';
 import { emptyConversation, startTurn, type Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Observe } from '../events/agent-events.js';
-import { runTurn } from '../loop/run-turn.js';
+import { runTurn, type TurnTools } from '../loop/run-turn.js';
+import type { ToolCallHooks } from '../loop/tool-call-hooks.js';
 import { meteredProvider } from '../usage/metered-provider.js';
 import { isGroup } from '../agent-tools/tool-groups.js';
 import type { HelperBudget } from './helper-budget.js';
@@ -56,8 +57,10 @@ export interface HelperSetup {
   /** The granted tools (./grant.ts); `handBack` is added here. */
   schemas: readonly ToolSchema[];
   decodeCall: (call: ToolCall) => CallDecoding;
-  /** Judges (the policy's seam) and runs one granted call. */
-  runTool: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
+  /** The policy's seam, the loop's hooks around each granted call (src/policy/guard-tool-call.ts). */
+  guard: ToolCallHooks;
+  /** Runs one call the seam let through. */
+  execute: TurnTools['execute'];
   /** What arrived for it meanwhile (its own helpers' results). */
   takeNotices: () => string[];
   budget: HelperBudget;
@@ -70,7 +73,6 @@ export interface HelperSetup {
   /** The hourly budget shared with the parent: why to stop now, if it is spent. */
   quotaStop: () => string | undefined;
   observe: Observe;
-  makeId: () => string;
   /** Told of each model call it makes, for help(). */
   onModelCall: () => void;
 }
@@ -119,9 +121,12 @@ export const runHelper = async (
       systemPrompt: setup.systemPrompt,
       conversation,
       turn,
-      tools: () => [...setup.schemas, HAND_BACK_SCHEMA],
-      decodeCall: setup.decodeCall,
-      runTool: async (call, offered) => {
+      tools: {
+        offer: () => [...setup.schemas, HAND_BACK_SCHEMA],
+        decode: setup.decodeCall,
+        execute: setup.execute,
+      },
+      beforeToolCall: async (call, step) => {
         if (call.call.name === HAND_BACK) {
           handed = handedResult(call) ?? '';
           return JSON.stringify({ handedBack: true });
@@ -130,29 +135,32 @@ export const runHelper = async (
         if (!granted(call, setup.schemas))
           return renderError(
             new Error(
-              `"${call.call.name}" is not one of this helper's tools: ${offered.join(', ')}`,
+              `"${call.call.name}" is not one of this helper's tools: ${step.offered.join(', ')}`,
             ),
           );
-        return setup.runTool(call, offered);
+        return setup.guard.beforeToolCall?.(call, step);
       },
-      takeNotices: setup.takeNotices,
-      stopWhen: [() => (handed === undefined ? undefined : 'answered')],
+      ...(setup.guard.afterToolCall === undefined
+        ? {}
+        : { afterToolCall: setup.guard.afterToolCall }),
+      // Its work ends with the batch in which it handed back.
+      endWhen: { called: HAND_BACK },
       beforeModelCall: () => {
+        const show = setup.takeNotices();
         const spent = setup.quotaStop();
         if (spent !== undefined) {
           stoppedBy = 'quota';
-          return spent;
+          return { show, stop: spent };
         }
         if (budget.tokens !== undefined && tokens >= budget.tokens) {
           stoppedBy = 'budget';
-          return `it used its ${budget.tokens} tokens (${tokens})`;
+          return { show, stop: `it used its ${budget.tokens} tokens (${tokens})` };
         }
-        return undefined;
+        return { show };
       },
       limits: { ...setup.limits, maxModelCalls: budget.modelCalls },
       signal: own.signal,
       observe: setup.observe,
-      makeId: setup.makeId,
     });
     const end = ((): HelperEnd => {
       if (handed !== undefined) return { status: 'done', result: handed };

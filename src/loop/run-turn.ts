@@ -5,11 +5,14 @@
  * guard, replies cut by the output limit again and again, cancellation.
  * Provider failures come back as a stop reason with a message, and anything
  * that throws part-way ends the turn the same way (`thrown`), never as a
- * rejection: every turn emits one turn-start and one turn-end.
+ * rejection: every turn emits one turn-start and one turn-end. Each tool call
+ * is the loop's own step: the `beforeToolCall` hook judges it, the loop runs it
+ * (`execute`, under the time limit), and `afterToolCall` is told (./tool-call-hooks.ts).
  */
 import type { Provider, ToolCall, ToolSchema, Usage } from '../../providers/types.js';
 import type { AgentLimits } from '../config/config.js';
-import type { CallDecoding } from '../agent-tools/decode-call.js';
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
+import { markOf, type CallMark } from '../agent-tools/call-marks.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
 import type { Observe, StopReason } from '../events/agent-events.js';
@@ -18,7 +21,8 @@ import { callIdsIn, checkReplyCalls } from './check-reply-calls.js';
 import { cleanReply } from './clean-reply.js';
 import { makeRepeatGuard } from './repeat-guard.js';
 import { pushMessage, runReplyCalls } from './run-reply-calls.js';
-import type { StopCondition } from './stop-conditions.js';
+import { runToolCall } from './run-tool-call.js';
+import { throughHooks, type ToolCallHooks } from './tool-call-hooks.js';
 import { describeError } from '../../providers/describe-error.js';
 import {
   refuseTruncatedCalls,
@@ -26,37 +30,54 @@ import {
   truncatedRepliesError,
 } from './truncated-reply.js';
 
-export interface TurnSetup {
+/** The turn's tools as the loop is given them (as pi-mono's loop is given its context's tools). */
+export interface TurnTools {
+  /** The tools to offer; asked before every model call (adoptTool can add one). */
+  offer: () => readonly ToolSchema[];
+  /** Decodes a call once, for the repeat guard, the hooks and the run alike. */
+  decode: (call: ToolCall) => CallDecoding;
+  /**
+   * Runs one decoded call the hooks let through (src/builtin-tools/execute-tool.ts); the loop
+   * bounds it in time, renders and caps what it returns. `offered`: the tools the request offered.
+   */
+  execute: (call: DecodedCall, offered: readonly string[]) => Promise<unknown>;
+}
+
+/** Before each model call (pi-mono's steering): words to show the model first, and why to stop now, if it must. */
+export interface Steering {
+  /** Shown to the model as the user's, in order (this message's outcomes that settled meanwhile). */
+  show?: readonly string[];
+  /** Why the turn stops before this call (an hourly budget is spent). */
+  stop?: string;
+}
+
+/** The loop's hooks: the two around each tool call (./tool-call-hooks.ts) and the steering before each model call. */
+interface TurnHooks extends ToolCallHooks {
+  beforeModelCall?: () => Steering;
+}
+
+/** What ends a turn besides the model's last word and the bounds: its message answered, or a call of the tool that ends it. */
+type TurnEnds = { answered: bigint } | { called: string };
+
+export interface TurnSetup extends TurnHooks {
   /** What the turn is about, for the turn-start event. */
   title: string;
   provider: Provider;
   systemPrompt: string;
   conversation: Conversation;
   turn: Turn;
-  /** The tools to offer; asked before every model call (adoptTool can add one). */
-  tools: () => readonly ToolSchema[];
-  /** Decodes a call once, for the repeat guard and `runTool` alike. */
-  decodeCall: (call: ToolCall) => CallDecoding;
-  /** Judges and runs one decoded call and returns the text the model sees (errors included); `offered` names the tools the request offered. */
-  runTool: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
-  /** Notices to show the model before its next call (settled proposals). */
-  takeNotices: () => string[];
-  /** Checked after each batch of tool calls; the first that holds ends the turn. */
-  stopWhen: readonly StopCondition[];
+  tools: TurnTools;
+  /** Checked after each batch of tool calls: the turn ends `answered` when it holds. */
+  endWhen?: TurnEnds;
   /**
-   * Asked once when the model ends with neither text nor a tool call: a
-   * nudge to show it (e.g. the sender is still waiting), or undefined to end.
+   * Shown once when the model ends with neither text nor a tool call before it called any
+   * tool (its sender is still waiting); when absent, such a turn ends at once.
    */
-  whenSilent?: (turnSoFar: { toolCalls: number }) => string | undefined;
-  /**
-   * Asked before every model call: a reason to stop the turn now (an hourly
-   * budget is spent), or undefined to go on.
-   */
-  beforeModelCall?: () => string | undefined;
+  silenceNudge?: string;
   limits: AgentLimits;
   signal: AbortSignal;
+  /** Where the turn's events go, in order: the loop's one outlet (observers never steer it). */
   observe: Observe;
-  makeId: () => string;
 }
 
 export interface TurnOutcome {
@@ -68,6 +89,8 @@ export interface TurnOutcome {
   usage: Usage;
   /** Set when something threw part-way (the agent failed, not the model): what it said. */
   thrown?: string;
+  /** What the calls that ran did that the turn's server keeps track of, in order (src/agent-tools/call-marks.ts). */
+  marks: readonly CallMark[];
 }
 
 /** Adds what one model call used to the turn's usage. */
@@ -80,20 +103,41 @@ const addUsage = (usage: Usage, used: Usage | undefined) => {
   }
 };
 
-/** What a turn has used so far: read by its one turn-end. */
+/** What a turn has used and done so far: read by its one turn-end. */
 interface Tally {
   modelCalls: number;
   usage: Usage;
   /** Which models served the turn (more than one when a fallback took over). */
   models: string[];
+  marks: CallMark[];
 }
+
+// Call ids the loop makes for calls that came without one (or with one in use), unique in this worker.
+let callIds = 0;
+const makeCallId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
+
+/** Whether the calls of one batch end the turn as `endWhen` says. */
+const endsTurn = (
+  endWhen: TurnEnds | undefined,
+  batch: { marks: readonly CallMark[]; stepped: readonly string[] },
+): boolean => {
+  if (endWhen === undefined) return false;
+  if ('called' in endWhen) return batch.stepped.includes(endWhen.called);
+  return batch.marks.some(mark => mark.kind === 'answered' && mark.number === endWhen.answered);
+};
 
 type End = (stopReason: StopReason, finalText?: string, error?: string) => TurnOutcome;
 
 export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   const { observe } = setup;
   observe({ kind: 'turn-start', title: setup.title });
-  const tally: Tally = { modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, models: [] };
+  const tally: Tally = {
+    modelCalls: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    models: [],
+    marks: [],
+  };
+  let ended = false;
   const end = (
     stopReason: StopReason,
     finalText = '',
@@ -101,6 +145,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     thrown?: string,
   ): TurnOutcome => {
     const { modelCalls, usage, models } = tally;
+    ended = true;
     observe({
       kind: 'turn-end',
       title: setup.title,
@@ -117,10 +162,15 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       usage,
       ...(error === undefined ? {} : { error }),
       ...(thrown === undefined ? {} : { thrown }),
+      marks: harden([...tally.marks]),
     };
   };
+  // A call the HOST approves after the turn ran through the same step: it marks no ended turn.
+  const mark = (made: CallMark) => {
+    if (!ended) tally.marks.push(made);
+  };
   try {
-    return await runSteps(setup, tally, end);
+    return await runSteps(setup, tally, end, mark);
   } catch (error) {
     const thrown = describeError(error);
     return end('error', '', `the agent failed: ${thrown}`, thrown);
@@ -129,8 +179,13 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
 harden(runTurn);
 
 /** The model calls and tool calls of a turn, until something ends it (`end`). */
-const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnOutcome> => {
-  const { provider, conversation, turn, limits, signal, observe } = setup;
+const runSteps = async (
+  setup: TurnSetup,
+  tally: Tally,
+  end: End,
+  mark: (made: CallMark) => void,
+): Promise<TurnOutcome> => {
+  const { provider, conversation, turn, limits, signal, observe, tools: turnTools } = setup;
   const guard = makeRepeatGuard(limits);
   let nudged = false;
   let toolCallsMade = 0;
@@ -138,14 +193,14 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
   let cutInARow = 0;
   for (;;) {
     if (signal.aborted) return end('cancelled');
-    for (const notice of setup.takeNotices()) pushMessage(turn, { role: 'user', content: notice });
+    const steering = setup.beforeModelCall?.() ?? {};
+    for (const words of steering.show ?? []) pushMessage(turn, { role: 'user', content: words });
     if (tally.modelCalls >= limits.maxModelCalls) {
       const calls = `${limits.maxModelCalls} model call${limits.maxModelCalls === 1 ? '' : 's'}`;
       return end('max-model-calls', '', `the turn used its ${calls}`);
     }
-    const stop = setup.beforeModelCall?.();
-    if (stop !== undefined) return end('quota', '', stop);
-    const tools = setup.tools();
+    if (steering.stop !== undefined) return end('quota', '', steering.stop);
+    const tools = turnTools.offer();
     const request = buildRequest(setup.systemPrompt, conversation, tools, limits);
     tally.modelCalls += 1;
     observe({
@@ -168,7 +223,7 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
     const toolNames = tools.map(tool => tool.function.name);
     const checkedCalls = checkReplyCalls(cleaned.toolCalls ?? [], {
       idsInUse: callIdsIn(conversation.turns.flatMap(past => past.messages)),
-      makeId: setup.makeId,
+      makeId: makeCallId,
       maxCalls: limits.maxCallsPerReply,
       toolNames,
     });
@@ -192,8 +247,8 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
     }
     if (calls.length === 0) {
       const nudge =
-        reply.content.trim() === '' && !nudged
-          ? setup.whenSilent?.({ toolCalls: toolCallsMade })
+        reply.content.trim() === '' && !nudged && toolCallsMade === 0
+          ? setup.silenceNudge
           : undefined;
       if (nudge === undefined) return end('done', reply.content);
       nudged = true;
@@ -202,13 +257,29 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
     }
 
     if (!outcome.truncated) toolCallsMade += calls.length;
+    const batch: { marks: CallMark[]; stepped: string[] } = { marks: [], stepped: [] };
+    const execute = async (decoded: DecodedCall) => {
+      const result = await turnTools.execute(decoded, toolNames);
+      // Reached only when the call ran without an error.
+      const made = markOf(decoded);
+      if (made !== undefined) {
+        batch.marks.push(made);
+        mark(made);
+      }
+      return result;
+    };
     // eslint-disable-next-line no-await-in-loop -- the next model call needs this reply's tool results
     const stopped = await runReplyCalls(checked, {
       turn,
       guard,
       signal,
-      decode: setup.decodeCall,
-      run: call => setup.runTool(call, toolNames),
+      decode: turnTools.decode,
+      run: call => {
+        batch.stepped.push(call.call.name);
+        return throughHooks(call, toolNames, setup, decoded =>
+          runToolCall(decoded, execute, limits, signal, observe),
+        );
+      },
     });
     if (stopped !== undefined) {
       return stopped.stopped === 'cancelled'
@@ -216,9 +287,6 @@ const runSteps = async (setup: TurnSetup, tally: Tally, end: End): Promise<TurnO
         : end('repeated-calls', '', stopped.error);
     }
     if (cutTooOften) return end('truncated', '', truncatedRepliesError(cutInARow));
-    for (const condition of setup.stopWhen) {
-      const reason = condition({ toolCalls: calls });
-      if (reason !== undefined) return end(reason, reply.content);
-    }
+    if (endsTurn(setup.endWhen, batch)) return end('answered', reply.content);
   }
 };

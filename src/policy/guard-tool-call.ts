@@ -1,5 +1,6 @@
 /**
- * The policy's seam before a tool runs (as pi's `beforeToolCall`), judging
+ * The policy's seam before a tool runs, the loop's `beforeToolCall` and `afterToolCall` hooks
+ * (src/loop/tool-call-hooks.ts, as pi's), judging
  * the call as decoded once (src/agent-tools/decode-call.ts): a call that could
  * not be decoded never runs; a tool or op the policy does not allow is
  * refused (the model may name one it was not offered, or write an op's
@@ -46,24 +47,25 @@ export interface ApprovalSeam {
   takeAllowance(digest: string): boolean;
 }
 
-export const guardToolCall =
-  (options: {
-    policy: ToolPolicy;
-    gate: ApprovalSeam;
-    origin: Origin | undefined;
-    /** What no call may touch: the agent's own store, the names that grant trust, tools/ (behaviour 9.6, 9.7). */
-    boundary?: Pick<StoreBoundary, 'refusal'>;
-    /** What this turn has read that did not come from the HOST, and whom a call reaches (behaviour 9.10). */
-    taint?: { turn: TurnTaint; parties: CallParties };
-    /** Runs a decoded call, or answers one that could not be decoded with its error. */
-    run: (call: CallDecoding, offered: readonly string[]) => Promise<string>;
-    /** Whether the turn's facet holds the tool a call names (src/parties/facets.ts): one it does not is no tool at all. */
-    holds?: (names: readonly string[]) => boolean;
-    /** What of the agent's own a call gives (./powers-given.ts), and whether the turn is the HOST's, which may ask for it. */
-    gives?: { given(call: DecodedCall): Promise<string | undefined>; hostTurn: boolean };
-  }) =>
-  async (call: CallDecoding, offered: readonly string[]): Promise<string> => {
-    const { policy, gate, origin, run, boundary, taint, holds, gives } = options;
+export const guardToolCall = (options: {
+  policy: ToolPolicy;
+  gate: ApprovalSeam;
+  origin: Origin | undefined;
+  /** What no call may touch: the agent's own store, the names that grant trust, tools/ (behaviour 9.6, 9.7). */
+  boundary?: Pick<StoreBoundary, 'refusal'>;
+  /** What this turn has read that did not come from the HOST, and whom a call reaches (behaviour 9.10). */
+  taint?: { turn: TurnTaint; parties: CallParties };
+  /** Whether the turn's facet holds the tool a call names (src/parties/facets.ts): one it does not is no tool at all. */
+  holds?: (names: readonly string[]) => boolean;
+  /** What of the agent's own a call gives (./powers-given.ts), and whether the turn is the HOST's, which may ask for it. */
+  gives?: { given(call: DecodedCall): Promise<string | undefined>; hostTurn: boolean };
+}) => ({
+  /** The loop's `beforeToolCall` (src/loop/tool-call-hooks.ts): what the model sees instead of the call running now, if anything. */
+  beforeToolCall: async (
+    call: CallDecoding,
+    { offered, later }: { offered: readonly string[]; later: () => Promise<string> },
+  ): Promise<string | undefined> => {
+    const { policy, gate, origin, boundary, taint, holds, gives } = options;
     // Not in the facet: not there, whatever the policy or the HOST's approval would say of it.
     if (holds !== undefined && !holds(call.names))
       return renderError(
@@ -73,7 +75,8 @@ export const guardToolCall =
       );
     // Judged by the names it could be read under, so a denied op is told as denied whatever else is wrong with it.
     if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
-    if (!call.ok) return run(call, offered);
+    // Run, and answered with its own error: nothing to judge, nothing to ask the HOST.
+    if (!call.ok) return undefined;
     const outOfReach = await boundary?.refusal(call);
     if (outOfReach !== undefined) return renderError(new Error(outOfReach));
     const given = await gives?.given(call);
@@ -83,31 +86,25 @@ export const guardToolCall =
           `${given} is not this turn's to give: only a turn of the HOST's may, with its approval`,
         ),
       );
-    const runIt = async (decoded: DecodedCall) => {
-      const result = await run(decoded, offered);
-      const read = untrustedRead(decoded);
-      if (read !== undefined) taint?.turn.note(read);
-      return result;
-    };
     const why =
       given === undefined
         ? await taintedWhy(call, policy, origin, taint)
         : `it gives ${given}, which only the HOST's approval of this very call allows`;
-    if (why === undefined && !policy.needsApproval(call.names, origin?.sender)) return runIt(call);
+    if (why === undefined && !policy.needsApproval(call.names, origin?.sender)) return undefined;
     const action = describeCall(call);
     const digest = digestOfCall(action);
     // Approved while the agent was restarting: this one call runs without asking again.
-    if (gate.takeAllowance(digest)) return runIt(call);
+    if (gate.takeAllowance(digest)) return undefined;
     return JSON.stringify(
-      gate.ask({
-        action,
-        digest,
-        origin,
-        run: () => runIt(call),
-        ...(why === undefined ? {} : { why }),
-      }),
+      gate.ask({ action, digest, origin, run: later, ...(why === undefined ? {} : { why }) }),
     );
-  };
+  },
+  /** The loop's `afterToolCall`: what a call that ran brought into the turn is noted in its taint. */
+  afterToolCall: (call: DecodedCall): void => {
+    const read = untrustedRead(call);
+    if (read !== undefined) options.taint?.turn.note(read);
+  },
+});
 harden(guardToolCall);
 
 /** Why the taint rule asks the HOST about this call, if it does. */

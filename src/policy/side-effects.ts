@@ -12,6 +12,7 @@
  * writes among its own names only (src/parties/), so those go ahead. A turn
  * that read nothing untrusted is never slowed.
  */
+import { makeError, q, X } from '@endo/errors';
 import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { opRecord } from '../agent-tools/builtin-schemas.js';
 
@@ -38,12 +39,15 @@ export type Effect =
 export const effectOf = (decoded: DecodedCall): Effect | undefined => {
   const effect = recordOf(decoded)?.effect ?? 'none';
   const { values } = decoded;
-  const number = values.messageNumber as bigint;
   if (effect === 'none') return undefined;
   if (effect === 'write') return { kind: 'write' };
-  if (effect === 'adopt') return { kind: 'adopt', number };
-  return effect.toward === 'recipient'
-    ? { kind: 'to', name: String(values.recipient), what: effect.what }
+  if (effect !== 'adopt' && effect.toward === 'recipient')
+    return { kind: 'to', name: String(values.recipient), what: effect.what };
+  // Invariant: every op whose effect is toward a message or an adoption reads its number (its record's `reads`).
+  const number = values.messageNumber;
+  if (typeof number !== 'bigint') throw makeError(X`${q(decoded.call.name)} has no message number`);
+  return effect === 'adopt'
+    ? { kind: 'adopt', number }
     : { kind: 'message', number, what: effect.what };
 };
 harden(effectOf);

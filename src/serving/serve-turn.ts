@@ -14,10 +14,8 @@ import { startTurn } from '../history/conversation.js';
 import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
 import type { Observe } from '../events/agent-events.js';
-import { runToolCall } from '../loop/run-tool-call.js';
 import { executeTool } from '../builtin-tools/execute-tool.js';
-import { runTurn, type TurnOutcome } from '../loop/run-turn.js';
-import { whenSenderAnswered } from '../loop/stop-conditions.js';
+import { runTurn, type Steering, type TurnOutcome, type TurnTools } from '../loop/run-turn.js';
 import { cut } from '../mail/message-record.js';
 import type { NameOf } from '../mail/sender-names.js';
 import type { TellSender } from '../mail/tell-sender.js';
@@ -32,7 +30,7 @@ import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { ApprovalGate } from '../asks/approval-gate.js';
 import { guardToolCall } from '../policy/guard-tool-call.js';
-import { decodeCall, type CallDecoding, type DecodedCall } from '../agent-tools/decode-call.js';
+import { decodeCall, type DecodedCall } from '../agent-tools/decode-call.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
 import type { QuotaStop } from '../usage/quota-stop.js';
 import {
@@ -138,7 +136,6 @@ const builtinContextFor = (
   facet: Facet,
   origin: Origin | undefined,
   placeholder: Placeholder | undefined,
-  notes: Pick<BuiltinContext, 'noteAnswered' | 'noteDismissed'>,
   turn: TurnTaint,
   /** The sender whose thread the turn is in; undefined for the HOST's (which sees all). */
   thread: string | undefined,
@@ -149,7 +146,6 @@ const builtinContextFor = (
   requests: facet.requests,
   tools: facet.tools,
   origin,
-  ...notes,
   hostName: setup.daemon?.names.host ?? 'HOST',
   // tools/ and the guest's own directory are in the HOST's facet alone.
   ...(setup.givers === undefined || facet.party.kind !== 'host' ? {} : { givers: setup.givers }),
@@ -178,16 +174,17 @@ const builtinContextFor = (
     : { speak: speakThrough(placeholder, origin, setup.powers) }),
 });
 
-/** What a request offers (the facet's tools, the toolbox past the budget), and each call decoded as the tool it names. */
-const offeredTools = (setup: TurnServerSetup, facet: Facet) => ({
-  tools: () => facet.offer(),
+/** The turn's tools: what a request offers (the facet's, the toolbox past the budget), each call decoded as the tool it names, run in `context`. */
+const turnTools = (setup: TurnServerSetup, facet: Facet, context: BuiltinContext): TurnTools => ({
+  offer: () => facet.offer(),
   // A call through `toolbox` is judged and run as the tool it names (src/toolbox/toolbox.ts).
-  decodeCall: (call: ToolCall) =>
+  decode: (call: ToolCall) =>
     decodeCall(
       setup.toolbox?.unwrap(call) ?? call,
       setup.redact,
       name => facet.tools.find(name)?.schema.function.parameters,
     ),
+  execute: (decoded, offered) => executeTool(decoded, context, offered),
 });
 
 /** A helper is made from what this turn holds: its facet, as the policy lets it through (behaviour 7.9). */
@@ -227,7 +224,6 @@ const guardFor = (
   facet: Facet,
   origin: Origin | undefined,
   taint: TurnTaint,
-  run: (call: CallDecoding, offered: readonly string[]) => Promise<string>,
 ) =>
   guardToolCall({
     holds: names => facet.holds(names),
@@ -237,7 +233,6 @@ const guardFor = (
     ...(setup.boundary === undefined ? {} : { boundary: boundaryOf(setup.boundary, facet) }),
     ...(setup.powersGiven === undefined ? {} : { gives: givesOf(setup.powersGiven, facet) }),
     ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
-    run,
   });
 
 /** What of the agent's own a call of this turn gives, read where its paths lead; only the HOST's turn may ask. */
@@ -257,17 +252,23 @@ const observeThrough =
     placeholder?.see(event);
   };
 
-/** This message's outcomes (another message's go to a turn of their own), each tainting the turn. */
-const takeNoticesOf = (
-  setup: TurnServerSetup,
-  origin: Origin | undefined,
-  taint: Pick<TurnTaint, 'note'>,
-): string[] => {
-  const taken = setup.notices.takeFor(origin);
-  // An outcome carries what someone else answered, or what a call or code returned.
-  for (const notice of taken) taint.note(`the outcome ${notice.id}`, 'notice');
-  return taken.map(notice => notice.text);
-};
+/**
+ * Before each model call: this message's outcomes (another message's go to a turn of their
+ * own), each tainting the turn, and why to stop when an hourly budget is spent.
+ */
+const steeringOf =
+  (setup: TurnServerSetup, origin: Origin | undefined, taint: Pick<TurnTaint, 'note'>) =>
+  (): Steering => {
+    const taken = setup.notices.takeFor(origin);
+    // An outcome carries what someone else answered, or what a call or code returned.
+    for (const notice of taken) taint.note(`the outcome ${notice.id}`, 'notice');
+    const stop = setup.quotaStop?.(origin);
+    return { show: taken.map(notice => notice.text), ...(stop === undefined ? {} : { stop }) };
+  };
+
+/** When the turn ends besides the model's last word: once its message is answered, if the configuration says so. */
+const endWhenOf = (config: AgentConfig, origin: Origin | undefined) =>
+  config.stopAfterAnswer && origin !== undefined ? { endWhen: { answered: origin.number } } : {};
 
 /** A finished turn, closed in the history by now whatever ended it, filed where each part belongs. */
 const fileTurn = (
@@ -290,8 +291,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
   const hostName = setup.daemon?.names.host ?? 'HOST';
   // Messages the model dismissed that are not the one it handled wait here for their own turn; bounded for long runs.
   const dismissedByModel = makeBoundedSet<bigint>(DISMISSED_REMEMBERED);
-  let callIds = 0;
-  const makeId = () => `call_${Date.now().toString(36)}_${(callIds += 1)}`;
 
   const serve = async (
     title: string,
@@ -334,8 +333,6 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     ended: (end: TurnEnded) => void,
   ): Promise<TurnOutcome> => {
     const turnObserve = observeThrough(observe, placeholder);
-    // What the model said to whom during this turn.
-    const answered = new Set<string>();
     // A sender's turn sees its own thread only; the HOST's sees every turn (behaviour 9.1).
     const thread = threadSender(origin, hostName);
     const conversation =
@@ -346,18 +343,7 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
     // The one place the turn's powers come from: the facet of the party it serves.
     const facet = setup.facets.facetFor(origin);
     const context: BuiltinContext = {
-      ...builtinContextFor(
-        setup,
-        facet,
-        origin,
-        placeholder,
-        {
-          noteAnswered: number => answered.add(number === undefined ? 'sent' : String(number)),
-          noteDismissed: number => dismissedByModel.add(number),
-        },
-        taint,
-        thread,
-      ),
+      ...builtinContextFor(setup, facet, origin, placeholder, taint, thread),
       ...helpersOf(setup, facet, origin, taint),
     };
     setup.toolbox?.beginTurn(thread, rewritesBeginning(conversation, config.limits.keepTurns));
@@ -368,38 +354,24 @@ export const makeTurnServer = (setup: TurnServerSetup): TurnServer => {
       systemPrompt: facet.prompt,
       conversation,
       turn,
-      ...offeredTools(setup, facet),
-      runTool: guardFor(setup, facet, origin, taint, (call, offered) =>
-        runToolCall(
-          call,
-          decoded => executeTool(decoded, context, offered),
-          config.limits,
-          signal,
-          turnObserve,
-        ),
-      ),
-      // Only this message's outcomes: another message's go to a turn of their own.
-      takeNotices: () => takeNoticesOf(setup, origin, taint),
-      stopWhen:
-        config.stopAfterAnswer && origin !== undefined
-          ? [whenSenderAnswered(() => answered.has(String(origin.number)))]
-          : [],
+      tools: turnTools(setup, facet, context),
+      // The policy's seam, the loop's two hooks; the loop runs what it lets through.
+      ...guardFor(setup, facet, origin, taint),
+      beforeModelCall: steeringOf(setup, origin, taint),
+      ...endWhenOf(config, origin),
       // A turn with no tool call and no word leaves the sender waiting with nothing.
-      whenSilent: ({ toolCalls }) =>
-        quiet || origin === undefined || toolCalls > 0 ? undefined : silenceNudge(origin),
-      ...(setup.quotaStop === undefined
-        ? {}
-        : { beforeModelCall: () => setup.quotaStop?.(origin) }),
+      ...(quiet || origin === undefined ? {} : { silenceNudge: silenceNudge(origin) }),
       limits: config.limits,
       signal,
       observe: turnObserve,
-      makeId,
     });
+    // What the model did that the server keeps: the messages it dismissed wait for their own turn's end.
+    for (const mark of outcome.marks)
+      if (mark.kind === 'dismissed') dismissedByModel.add(mark.number);
     ended(
       await tellTurnEnd({
         outcome,
         thrown: outcome.thrown === undefined ? undefined : setup.redact(outcome.thrown),
-        answered,
         origin,
         turn,
         placeholder,

@@ -30,8 +30,6 @@ export const tellTurnEnd = async (options: {
   outcome: TurnOutcome;
   /** Set when the turn threw instead of ending. */
   thrown: string | undefined;
-  /** Numbers the model replied to during the turn ('sent' for a send). */
-  answered: ReadonlySet<string>;
   origin: Origin | undefined;
   turn: Turn;
   placeholder: Placeholder | undefined;
@@ -43,9 +41,11 @@ export const tellTurnEnd = async (options: {
   /** A heartbeat's turn: an ordinary end tells no one (its model sends what needs telling). */
   quiet?: boolean;
 }): Promise<TurnEnded> => {
-  const { outcome, thrown, answered, origin, placeholder } = options;
-  const spoke =
-    answered.has('sent') || (origin !== undefined && answered.has(String(origin.number)));
+  const { outcome, thrown, origin, placeholder } = options;
+  // The model spoke when it sent a message, or answered this turn's message (its outcome's marks).
+  const spoke = outcome.marks.some(
+    mark => mark.kind === 'sent' || (mark.kind === 'answered' && mark.number === origin?.number),
+  );
   const pending = origin !== undefined && options.asks.hasPendingFor(origin.number);
   const ending: Ending =
     options.quiet === true && outcome.stopReason === 'done'

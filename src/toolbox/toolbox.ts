@@ -16,7 +16,8 @@
  */
 import type { ToolCall, ToolSchema } from '../../providers/types.js';
 import { closestNames } from '../../providers/closest-names.js';
-import type { DynamicTool, ToolRegistry } from '../agent-tools/fae-tool-registry.js';
+import type { DynamicTool } from '../agent-tools/dynamic-tool.js';
+import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import { planOffer } from './plan-offer.js';
 import { searchTools } from './search-tools.js';
 import type { ToolboxSettings } from '../settings/toolbox-settings.js';

@@ -99,3 +99,16 @@ export const makeScriptedProvider = (steps: Step[] = []): ScriptedProvider => {
   };
   return provider;
 };
+
+/** A model that gives `replies` in order, then "done", putting each request's messages in `seen`. */
+export const replying = (
+  replies: readonly AssistantMessage[],
+  seen: ChatMessage[][] = [],
+): ScriptedProvider =>
+  makeScriptedProvider(
+    [...replies, say('done'), say('done')].map(reply => (request: RecordedRequest) => {
+      seen.push(request.messages);
+      return reply;
+    }),
+  );
+harden(replying);

@@ -4,12 +4,13 @@
  * lines and the agents' logs on stderr), a wire model that answers "pong" to
  * every message, and look-ups of the host's inbox.
  */
-import { vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { E } from '@endo/far';
 import type { MessageRecord, makeMailHost } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
 import { SANDBOX_ENV_NAMES } from '../../tools/lib/tool-settings.js';
+import { useTempFolders } from './temp-folders.js';
 import { toolModuleFiles, type ToolName } from '../../tools/index.js';
 
 type MailHost = ReturnType<typeof makeMailHost>;
@@ -69,3 +70,26 @@ export const startPongModel = async (apiKey?: string): Promise<ModelServer> =>
       };
     },
   });
+
+/**
+ * What a file of setup runs needs around them: the environment and the spies put back after
+ * each test; folders (`tempFolder(label)`) and pong models (`pongModel()`) made in its tests,
+ * removed and closed after them all.
+ */
+export const useSetupRuns = () => {
+  const tempFolder = useTempFolders();
+  const models: ModelServer[] = [];
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await Promise.all(models.splice(0).map(model => model.close()));
+  });
+  const pongModel = async (apiKey?: string): Promise<ModelServer> => {
+    const model = await startPongModel(apiKey);
+    models.push(model);
+    return model;
+  };
+  return { tempFolder, pongModel };
+};

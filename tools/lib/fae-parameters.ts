@@ -10,6 +10,7 @@
  */
 import type { JsonSchema } from '../../providers/types.js';
 import { describeType, toNumber, type ToolArgs } from './tool-args.js';
+import { checkArgumentNames } from '../../src/agent-tools/check-fae-arguments.js';
 
 /** One parameter: its schema, whether a call may leave it out, and how a given value is read. */
 export interface FaeParameter<T> {
@@ -161,19 +162,15 @@ export const parameters = <S extends ParameterShape>(shape: S): FaeParameters<Va
     additionalProperties: false,
   });
   const read = (toolName: string, args: ToolArgs): ValuesOf<S> => {
-    const unknown = Object.keys(args).filter(key => !names.includes(key));
-    if (unknown.length > 0)
-      throw Error(
-        `${toolName}: unknown argument(s) ${unknown.join(', ')}; expected ${names.join(', ')}`,
-      );
+    // Names and required ones by the agent's one check of names, from the schema these yield.
+    const misnamed = checkArgumentNames(schema, args);
+    if (misnamed !== undefined) throw Error(`${toolName}: ${misnamed}`);
     const values: Record<string, unknown> = {};
     for (const name of names) {
       const parameter = shape[name]!;
       const value = args[name];
-      if (value === undefined || value === null) {
-        if (!parameter.optional) throw Error(`${toolName}: ${name} is required`);
-        continue;
-      }
+      // Left out (a required one was refused above).
+      if (value === undefined || value === null) continue;
       values[name] = parameter.read(`${toolName}: ${name}`, value);
     }
     return values as ValuesOf<S>;

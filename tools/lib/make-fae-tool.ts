@@ -12,6 +12,7 @@
 import { makeExo } from '@endo/exo';
 import { Fail, q } from '@endo/errors';
 import { FaeToolInterface, type FaeTool } from '../../src/agent-tools/fae-tool.js';
+import { checkArgumentNames } from '../../src/agent-tools/check-fae-arguments.js';
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
 import type { FaeParameters } from './fae-parameters.js';
@@ -54,28 +55,15 @@ const signatureOf = (toolName: string, schema: JsonSchema, returns: string): str
   return line.length <= SIGNATURE_WIDTH ? line : `${call}\n  -> ${returns}`;
 };
 
-/** A schema from elsewhere, read as parameters: undeclared names (where it closes them) and missing required ones refused, by name. */
+/** A schema from elsewhere, read as parameters: undeclared names (where it closes them) and missing required ones refused, by name (the agent's one check of names). */
 const schemaParameters = (schema: JsonSchema): FaeParameters<ToolArgs> => ({
   schema,
   read: (toolName, args) => {
-    checkArguments(toolName, schema, args);
+    const misnamed = checkArgumentNames(schema, args);
+    if (misnamed !== undefined) throw Error(`${toolName}: ${misnamed}`);
     return args;
   },
 });
-
-const checkArguments = (toolName: string, schema: JsonSchema, args: ToolArgs): void => {
-  const declared = Object.keys(schema.properties ?? {});
-  if (schema.additionalProperties === false) {
-    const unknown = Object.keys(args).filter(key => !declared.includes(key));
-    if (unknown.length > 0)
-      throw Error(
-        `${toolName}: unknown argument(s) ${unknown.join(', ')}; expected ${declared.join(', ')}`,
-      );
-  }
-  for (const key of schema.required ?? [])
-    if (args[key] === undefined || args[key] === null)
-      throw Error(`${toolName}: ${key} is required`);
-};
 
 /** What the model APIs accept as a function name (OpenAI's rule, the strictest of them). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

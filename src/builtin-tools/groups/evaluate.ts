@@ -3,17 +3,15 @@
  * daemon allows), its outcome arriving later as a notice.
  */
 import type { BuiltinContext } from '../builtin-context.js';
-import type { ToolValues } from '../../agent-tools/validate-arguments.js';
+import type { BuiltinArgs } from '../../agent-tools/builtin-schemas.js';
 
 /** Undefined and "#undefined" both mean: no worker name. */
 const workerNameOf = (value: string | undefined): string | undefined =>
   value === 'undefined' || value === '#undefined' ? undefined : value;
 
 /** Proposes the code, with the values its definition read (../builtin-schemas.ts). */
-export const runEvaluate = (values: ToolValues, context: BuiltinContext): unknown => {
-  const source = values.source as string;
-  const codeNames = values.codeNames as string[];
-  const petNamePaths = values.petNamePaths as (string | string[])[];
+export const runEvaluate = (values: BuiltinArgs<'evaluate'>, context: BuiltinContext): unknown => {
+  const { source, codeNames, petNamePaths } = values;
   if (codeNames.length !== petNamePaths.length) {
     throw new Error(
       `codeNames and petNamePaths must have the same length, got ${codeNames.length} and ${petNamePaths.length}`,
@@ -23,8 +21,8 @@ export const runEvaluate = (values: ToolValues, context: BuiltinContext): unknow
     source,
     codeNames,
     petNamePaths,
-    resultName: values.resultName as string,
-    workerName: workerNameOf(values.workerName as string | undefined),
+    resultName: values.resultName,
+    workerName: workerNameOf(values.workerName),
     origin: context.origin,
   });
 };

@@ -10,7 +10,7 @@ import type { MessageRecord } from '../../mail/message-record.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { TOOLS_DIRECTORY } from '../../agent-tools/fae-tool-registry.js';
 import { BUILTIN_NAMES } from '../../agent-tools/builtin-schemas.js';
-import type { ToolValues } from '../../agent-tools/validate-arguments.js';
+import type { BuiltinArgs } from '../../agent-tools/builtin-schemas.js';
 
 /**
  * A mailed tool that cannot be offered leaves tools/ again, and whoever
@@ -53,11 +53,12 @@ const senderOf = async (context: BuiltinContext, number: bigint): Promise<string
  * or shadows one the model has (behaviour 9.8). Who gave it is recorded
  * (../tool-givers.ts) before it is first offered.
  */
-export const adoptTool = async (context: BuiltinContext, values: ToolValues): Promise<unknown> => {
-  const number = values.messageNumber as bigint;
-  const toolName = values.toolName as string;
+export const adoptTool = async (
+  context: BuiltinContext,
+  values: BuiltinArgs<'adoptTool'>,
+): Promise<unknown> => {
+  const { messageNumber: number, toolName, edgeName } = values;
   if (toolName.includes('/')) throw new Error('toolName must be one pet name, without "/"');
-  const edgeName = values.edgeName as string;
   if (await E(context.powers).has(TOOLS_DIRECTORY, toolName))
     throw new Error(
       `${TOOLS_DIRECTORY}/${toolName} is taken, and a tool never replaces another: choose a new toolName`,
@@ -116,9 +117,9 @@ harden(listMessages);
 /** `request`: a value asked of a recipient, whose answer comes later as a notice. */
 export const requestValue = async (
   context: BuiltinContext,
-  values: ToolValues,
+  values: BuiltinArgs<'request'>,
 ): Promise<unknown> => {
-  const recipient = values.recipient as string;
+  const { recipient } = values;
   // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
   const mark = await context.markForHost?.({
     kind: 'to',
@@ -127,8 +128,8 @@ export const requestValue = async (
   });
   return context.requests.request({
     recipient,
-    description: `${mark ?? ''}${values.description as string}`,
-    responseName: values.responseName as string | undefined,
+    description: `${mark ?? ''}${values.description}`,
+    responseName: values.responseName,
     origin: context.origin,
   });
 };

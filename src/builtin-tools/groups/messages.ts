@@ -4,38 +4,56 @@
  */
 import { E } from '@endo/far';
 import type { BuiltinContext } from '../builtin-context.js';
-import { checkMessageParts, type MessageParts } from '../../agent-tools/read-args.js';
-import type { ToolValues } from '../../agent-tools/validate-arguments.js';
+import { checkMessageParts } from '../../agent-tools/read-args.js';
+import type { BuiltinArgs } from '../../agent-tools/builtin-schemas.js';
 
-/** `send`, else `reply`, with the values their definitions read (../builtin-schemas.ts). */
-export const runMessageTool = async (
-  name: 'reply' | 'send',
-  values: ToolValues,
+/** The message's parts checked, and its first string marked for the HOST when the turn marks the model's words (behaviour 9.9). */
+const writtenParts = async (
+  values: BuiltinArgs<'reply'> | BuiltinArgs<'send'>,
   context: BuiltinContext,
-): Promise<unknown> => {
-  const powers = E(context.powers);
-  const {
-    strings: written,
-    edgeNames,
-    petNames,
-  } = checkMessageParts(values as unknown as MessageParts);
-  const recipient = values.recipient as string;
-  const number = values.messageNumber as bigint;
-  // The HOST reads, in the agent's words, that the text is the model's and whom it serves (behaviour 9.9).
-  const mark = await context.markForHost?.(
-    name === 'send'
-      ? { kind: 'to', name: recipient, what: 'sends a message' }
-      : { kind: 'message', number, what: 'replies' },
-  );
+  toward: Parameters<NonNullable<BuiltinContext['markForHost']>>[0],
+) => {
+  const { strings: written, edgeNames, petNames } = checkMessageParts(values);
+  const mark = await context.markForHost?.(toward);
   const strings =
     mark === undefined ? written : [`${mark}${written[0] ?? ''}`, ...written.slice(1)];
-  if (name === 'send') {
-    await (context.speak ?? powers).send(recipient, strings, edgeNames, petNames);
-    context.noteAnswered(undefined);
-    return harden({ sent: true, to: recipient });
-  }
-  await (context.speak ?? powers).reply(number, strings, edgeNames, petNames);
-  context.noteAnswered(number);
+  return { strings, edgeNames, petNames };
+};
+
+/** `send`, with the values its definition read (../builtin-schemas.ts). */
+export const runSend = async (
+  values: BuiltinArgs<'send'>,
+  context: BuiltinContext,
+): Promise<unknown> => {
+  const { recipient } = values;
+  const parts = await writtenParts(values, context, {
+    kind: 'to',
+    name: recipient,
+    what: 'sends a message',
+  });
+  await (context.speak ?? E(context.powers)).send(
+    recipient,
+    parts.strings,
+    parts.edgeNames,
+    parts.petNames,
+  );
+  return harden({ sent: true, to: recipient });
+};
+harden(runSend);
+
+/** `reply`, with the values its definition read (../builtin-schemas.ts). */
+export const runReply = async (
+  values: BuiltinArgs<'reply'>,
+  context: BuiltinContext,
+): Promise<unknown> => {
+  const number = values.messageNumber;
+  const parts = await writtenParts(values, context, { kind: 'message', number, what: 'replies' });
+  await (context.speak ?? E(context.powers)).reply(
+    number,
+    parts.strings,
+    parts.edgeNames,
+    parts.petNames,
+  );
   return harden({ replied: true, to: number });
 };
-harden(runMessageTool);
+harden(runReply);

@@ -1,0 +1,37 @@
+/**
+ * The loop's two named hooks around a tool call (as pi-mono's agent loop offers them): the
+ * policy's seam before a call (src/policy/guard-tool-call.ts) and what is noted after one ran.
+ * The loop owns the step: it asks `beforeToolCall`, runs the call itself or answers with what
+ * the hook said instead, and tells `afterToolCall`; a call the HOST approves later runs through
+ * the same step (`later`), under the same time limit and events.
+ */
+import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
+
+export interface ToolCallHooks {
+  /**
+   * Asked before a call runs: the text the model sees instead (a refusal, a pending approval),
+   * or undefined to run it now. `later` runs it as the loop would, for an approval given after.
+   */
+  beforeToolCall?: (
+    call: CallDecoding,
+    step: { offered: readonly string[]; later: () => Promise<string> },
+  ) => Promise<string | undefined>;
+  /** Told after a decoded call ran (the taint rule notes what its result brought in). */
+  afterToolCall?: (call: DecodedCall) => void;
+}
+
+/** One call through the hooks: answered instead, or run by `run` and told after. */
+export const throughHooks = async (
+  call: CallDecoding,
+  offered: readonly string[],
+  hooks: ToolCallHooks,
+  run: (call: CallDecoding) => Promise<string>,
+): Promise<string> => {
+  const runIt = async () => {
+    const text = await run(call);
+    if (call.ok) hooks.afterToolCall?.(call);
+    return text;
+  };
+  return (await hooks.beforeToolCall?.(call, { offered, later: runIt })) ?? runIt();
+};
+harden(throughHooks);

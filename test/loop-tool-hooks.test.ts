@@ -1,0 +1,160 @@
+/**
+ * The loop owns each tool call's step (src/loop/tool-call-hooks.ts, as pi-mono's agent loop):
+ * `beforeToolCall` judges it, the loop runs what is let through with the `execute` it was
+ * given, under the tool time limit, and tells `afterToolCall`; what the hook answers instead
+ * is what the model sees, and nothing runs; a call run later (an approval) goes through the
+ * same step.
+ */
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_LIMITS } from '../src/config/config.js';
+import { emptyConversation, startTurn } from '../src/history/conversation.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
+import { decodeCall } from '../src/agent-tools/decode-call.js';
+import { runTurn, type TurnSetup, type TurnTools } from '../src/loop/run-turn.js';
+import type { ToolCallHooks } from '../src/loop/tool-call-hooks.js';
+import type { Provider } from '../providers/types.js';
+
+/** A model that asks for `list` once, then ends with text. */
+const listsOnce = (): Provider => {
+  let calls = 0;
+  return {
+    kind: 'test',
+    model: 'm',
+    chat: async () => {
+      calls += 1;
+      return calls === 1
+        ? {
+            message: {
+              role: 'assistant',
+              content: '',
+              toolCalls: [{ id: 'c1', name: 'list', arguments: '{"path":"a"}' }],
+            },
+          }
+        : { message: { role: 'assistant', content: 'done' } };
+    },
+  };
+};
+
+const setupWith = (
+  events: AgentEvent[],
+  { execute, ...hooks }: ToolCallHooks & Pick<TurnTools, 'execute'>,
+  limits = DEFAULT_LIMITS,
+  decode: TurnTools['decode'] = call => decodeCall(call, text => text),
+): TurnSetup => {
+  const conversation = emptyConversation();
+  return {
+    title: 'a turn',
+    provider: listsOnce(),
+    systemPrompt: 'be brief',
+    conversation,
+    turn: startTurn(conversation, 'a turn', 'hello'),
+    tools: {
+      offer: () => [
+        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
+      ],
+      decode,
+      execute,
+    },
+    limits,
+    signal: new AbortController().signal,
+    observe: event => events.push(event),
+    ...hooks,
+  };
+};
+
+/** What the model was shown as the result of its one call. */
+const toolResult = (setup: TurnSetup) =>
+  setup.turn.messages.find(message => message.role === 'tool')?.content;
+
+describe('the loop owns the tool step', () => {
+  test('a call the hook lets through runs with the given execute, and afterToolCall is told after', async () => {
+    const steps: string[] = [];
+    const events: AgentEvent[] = [];
+    const setup = setupWith(events, {
+      beforeToolCall: async (call, { offered }) => {
+        steps.push(`before ${call.call.name} of ${offered.join(',')}`);
+        return undefined;
+      },
+      execute: async (call, offered) => {
+        steps.push(
+          `execute ${call.call.name} ${JSON.stringify(call.args)} of ${offered.join(',')}`,
+        );
+        return { listed: ['x'] };
+      },
+      afterToolCall: call => steps.push(`after ${call.call.name}`),
+    });
+    const outcome = await runTurn(setup);
+    expect(outcome.stopReason).toBe('done');
+    expect(steps).toEqual([
+      'before list of list',
+      'execute list {"path":"a"} of list',
+      'after list',
+    ]);
+    expect(JSON.parse(toolResult(setup) ?? '')).toEqual({ listed: ['x'] });
+    // The loop's own events say the call and its result.
+    expect(events.filter(event => event.kind === 'tool-result')).toMatchObject([
+      { name: 'list', ok: true },
+    ]);
+  });
+
+  test('what beforeToolCall answers instead is what the model sees; nothing runs and nothing is noted', async () => {
+    const steps: string[] = [];
+    const setup = setupWith([], {
+      beforeToolCall: async () => '{"error":"refused: not yours"}',
+      execute: async () => {
+        steps.push('execute');
+        return 'ran';
+      },
+      afterToolCall: () => steps.push('after'),
+    });
+    await runTurn(setup);
+    expect(toolResult(setup)).toBe('{"error":"refused: not yours"}');
+    expect(steps).toEqual([]);
+  });
+
+  test('a call run later (an approval) goes through the same step: executed, timed, told after', async () => {
+    const steps: string[] = [];
+    let later: (() => Promise<string>) | undefined;
+    const setup = setupWith(
+      [],
+      {
+        beforeToolCall: async (_call, step) => {
+          later = step.later;
+          return '{"status":"pending"}';
+        },
+        execute: () => {
+          steps.push('execute');
+          // Never settles: only the loop's time limit ends it.
+          return new Promise(() => {});
+        },
+        afterToolCall: () => steps.push('after'),
+      },
+      { ...DEFAULT_LIMITS, toolTimeoutMs: 5 },
+    );
+    await runTurn(setup);
+    expect(toolResult(setup)).toBe('{"status":"pending"}');
+    expect(steps).toEqual([]);
+    const text = await later!();
+    expect(text).toMatch(/timed out/);
+    expect(steps).toEqual(['execute', 'after']);
+  });
+
+  test('an undecodable call is run to its own error, never shown to afterToolCall', async () => {
+    const steps: string[] = [];
+    const setup = setupWith(
+      [],
+      {
+        execute: async () => {
+          steps.push('execute');
+          return 'ran';
+        },
+        afterToolCall: () => steps.push('after'),
+      },
+      DEFAULT_LIMITS,
+      call => decodeCall({ ...call, arguments: '{"path": ' }, text => text),
+    );
+    await runTurn(setup);
+    expect(toolResult(setup)).toMatch(/not valid JSON/);
+    expect(steps).toEqual([]);
+  });
+});
