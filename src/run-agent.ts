@@ -203,16 +203,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },
       ...{ config, createProvider: options.createProvider },
     });
-    const dismiss = (number: unknown) => safeDismiss(powers, number);
     const handleMail = makeMailTurns({
       parts,
       config,
       clock,
       log,
+      observe,
       redact,
       toolsFresh,
       finishWith,
-      dismiss,
+      dismiss: (number: unknown) => safeDismiss(powers, number),
       ...(channels === undefined ? {} : { channels }),
     });
     const save = () => saveMemory(powers, parts.memory, log, redact);

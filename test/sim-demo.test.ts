@@ -140,6 +140,38 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     });
   });
 
+  it("fills a found tool's first required parameter, so an MCP server's echo works from --demo (docs/mcp.md)", () => {
+    const ask = 'Message #3 from HOST: use a tool to echo hello';
+    const afterFind: NormalizedRequest = {
+      ...told(ask, ['reply', 'toolbox']),
+      messages: [
+        { role: 'user', text: ask },
+        {
+          role: 'tool',
+          text: JSON.stringify({
+            found: [
+              {
+                name: 'echo',
+                description: 'Echoes back the input',
+                parameters: {
+                  type: 'object',
+                  properties: { message: { type: 'string' } },
+                  required: ['message'],
+                },
+              },
+            ],
+            of: 13,
+          }),
+        },
+      ],
+    };
+    expect(demoModel(afterFind)).toEqual({
+      toolCalls: [
+        { name: 'toolbox', arguments: { use: 'echo', arguments: { message: 'echo hello' } } },
+      ],
+    });
+  });
+
   it('schedules a reminder or a recurring check, and says the note when its wake-up comes', () => {
     const tools = ['reply', 'send', 'schedule'];
     expect(

@@ -5,10 +5,12 @@
  * all the same (LAL_TOOLS_CONFIRM, the daemon's own approval path). An
  * answer of "always" for a tool is kept in the state folder: from the next
  * run that tool is no longer named, and in this run its requests are
- * approved as they come. `--yes` (or LAL_TOOLS_CONFIRM set by the person)
- * leaves the policy as given.
+ * approved as they come. A LAL_TOOLS_CONFIRM the person sets names tools to
+ * ask about besides those (a list that replaced them would let runCommand act
+ * unasked because of another tool's name, or a misspelt one); `--yes` leaves
+ * the policy as given. `--fresh` forgets the answers, for later runs too.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sideEffectToolNames } from '../../tools/index.js';
 
@@ -24,8 +26,10 @@ interface KeptApprovals {
 
 export const makeApprovals = (folder: string, fresh: boolean) => {
   const path = join(folder, FILE);
+  // Forgotten, not only unread: the next run without --fresh must not find them again.
+  if (fresh) rmSync(path, { force: true });
   const read = (): string[] => {
-    if (fresh || !existsSync(path)) return [];
+    if (!existsSync(path)) return [];
     const kept = JSON.parse(readFileSync(path, 'utf8')) as KeptApprovals;
     if (kept.version !== VERSION || !Array.isArray(kept.always))
       throw Error(`${path} is not a file this version can read`);
@@ -37,12 +41,18 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
     path,
     /**
      * The settings with the tools to ask about: the side-effecting ones not
-     * answered "always", unless the person set the policy or passed --yes.
+     * answered "always", and those the person named; with --yes only theirs.
      */
     settingsFor(settings: Record<string, string>, yes: boolean): Record<string, string> {
-      if (yes || (settings[SETTING] ?? '').trim() !== '') return settings;
-      const asked = sideEffectToolNames.filter(name => !always.has(name));
-      // An empty list would be read as written and said at start as a mistake: left unset instead.
+      if (yes) return settings;
+      const named = (settings[SETTING] ?? '')
+        .split(',')
+        .map(name => name.trim())
+        .filter(name => name !== '');
+      const asked = [
+        ...new Set([...sideEffectToolNames.filter(name => !always.has(name)), ...named]),
+      ];
+      // An empty list would be read as written and said at start as a mistake: left as it was instead.
       return asked.length === 0 ? settings : { ...settings, [SETTING]: asked.join(',') };
     },
     isAlways: (tool: string): boolean => always.has(tool),

@@ -5,6 +5,7 @@
  * waiting for an answer.
  */
 import { E } from '@endo/far';
+import { makeDaemonAdapter, type MailStream } from '../../src/daemon/daemon-adapter.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
@@ -89,7 +90,13 @@ export const followHostInbox = (options: {
   const pending = new Map<bigint, 'proposal' | 'approval'>();
   const tools = new Map<bigint, string>();
   let stopped = false;
-  let iterator: AsyncIterator<MessageRecord> | undefined;
+  let iterator: MailStream | undefined;
+  /**
+   * What each message number showed. The newest daemon's live progress posts
+   * a placeholder reply, then edits it (`done: false`) until the answer
+   * (`done: true`): each finished text is shown once, the drafts between not.
+   */
+  const shown = new Map<bigint, string>();
   let resolveFirst: () => void = () => {};
   const firstMessage = new Promise<void>(resolve => {
     resolveFirst = resolve;
@@ -100,21 +107,24 @@ export const followHostInbox = (options: {
     return names[0] ?? 'someone';
   };
 
-  const handle = async (record: MessageRecord): Promise<void> => {
-    if (record.from === hostId) {
+  const handle = async (record: MessageRecord, idOf: (from: unknown) => unknown): Promise<void> => {
+    if ((record as { done?: boolean }).done === false) return;
+    const text = record.type === 'package' ? packageText(record.strings, record.names) : '';
+    if (shown.get(record.number) === text) return;
+    shown.set(record.number, text);
+    const from = idOf(record.from);
+    if (from === hostId) {
       // HOST's own sent copies would fill /inbox with what the person typed.
       await E(host)
         .dismiss(record.number)
         .catch(() => {});
       return;
     }
-    const sender = await nameOf(record.from);
+    const sender = typeof from === 'string' ? await nameOf(from) : 'someone';
     const n = String(record.number);
     switch (record.type) {
       case 'package':
-        presenter.show(() =>
-          screen.print('agent', `#${n} ${sender} ›`, packageText(record.strings, record.names)),
-        );
+        presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, text));
         break;
       case 'eval-proposal-reviewer':
         pending.set(record.number, 'proposal');
@@ -158,11 +168,14 @@ export const followHostInbox = (options: {
   };
 
   const follow = async () => {
-    iterator = await E(host).followMessages();
+    // Either daemon: a remote iterator at f0a46042a, an exo-stream reader with locators in the newest.
+    const daemon = await makeDaemonAdapter(host, () => {});
+    iterator = await daemon.follow();
+    if (stopped) void iterator.return(undefined).catch(() => {});
     for (;;) {
-      const step = await E(iterator).next();
-      if (step.done || stopped) return;
-      await handle(step.value).catch((error: unknown) =>
+      const step = await iterator.next();
+      if (step.done === true || stopped) return;
+      await handle(step.value as MessageRecord, daemon.idOf).catch((error: unknown) =>
         options.report(`could not show message: ${(error as Error).message}`),
       );
     }
@@ -182,8 +195,7 @@ export const followHostInbox = (options: {
     firstMessage,
     stop() {
       stopped = true;
-      if (iterator?.return !== undefined)
-        void Promise.resolve(E(iterator).return(undefined)).catch(() => {});
+      if (iterator !== undefined) void iterator.return(undefined).catch(() => {});
     },
   };
 };

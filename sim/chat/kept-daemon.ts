@@ -4,13 +4,16 @@
  * come from (so the HOST and the agent have the same ids on every run, and
  * the agent's records of who it served still name them) and where each
  * inbox's message numbers had got to (so a new message never takes the
- * number of one the agent remembers). One entry per daemon generation, whose
- * ids differ in length. Written whole to a new file then renamed.
+ * number of one the agent remembers), and each agent's undismissed text
+ * messages (as the daemon keeps an inbox: an answer still pending for one, an
+ * eval-proposal's outcome, is told in reply to it). One entry per daemon
+ * generation, whose ids differ in length. Written whole to a new file then
+ * renamed; a file of an earlier release, without mail, loads as keeping none.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DaemonProfile, MailHost, SeededIdentity } from '../mail-host/index.js';
+import type { DaemonProfile, KeptMessage, MailHost, SeededIdentity } from '../mail-host/index.js';
 
 const FILE = 'daemon.json';
 const VERSION = 1;
@@ -21,6 +24,8 @@ interface KeptGeneration {
   seeded: number;
   /** Each agent's next message number, by its AGENT id. */
   numbers: Record<string, string>;
+  /** Each agent's undismissed text messages, by its AGENT id (absent before this was kept). */
+  mail?: Record<string, KeptMessage[]>;
 }
 
 interface KeptDaemonFile {
@@ -63,7 +68,10 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
     /** Once the agent's guest is there: its numbering goes on, and what was made so far is its identity. */
     started(profile: DaemonProfile, mailHost: MailHost): void {
       const kept = file.generations[profile];
-      if (kept !== undefined && isGeneration(kept)) mailHost.continueNumbering(kept.numbers);
+      if (kept !== undefined && isGeneration(kept)) {
+        mailHost.continueNumbering(kept.numbers);
+        if (typeof kept.mail === 'object' && kept.mail !== null) mailHost.putBackMail(kept.mail);
+      }
       started.set(profile, mailHost.mintedIds());
     },
     /** Writes the identity and the numbers reached. */
@@ -71,7 +79,12 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
       const kept = file.generations[profile];
       const seeded = started.get(profile);
       if (kept === undefined || seeded === undefined) return;
-      file.generations[profile] = { seed: kept.seed, seeded, numbers: mailHost.messageNumbers() };
+      file.generations[profile] = {
+        seed: kept.seed,
+        seeded,
+        numbers: mailHost.messageNumbers(),
+        mail: mailHost.keptMail(),
+      };
       writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
       renameSync(`${path}.new`, path);
     },

@@ -136,6 +136,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         thinking('is thinking…');
         break;
       }
+      case 'held':
+        // Kept for later by the agent (its sender is told when): taken up, not waiting to be.
+        started.add(String(event.number));
+        break;
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
         inProgress = undefined;

@@ -88,6 +88,8 @@ export const openRunState = (options: {
       if (said !== undefined) options.note(said);
     },
     see(event: AgentEvent) {
+      // A message held for later (the hourly budget, a bound) is not answered in this run either.
+      if (event.kind === 'held') turnFailed = true;
       if (event.kind !== 'turn-end') return;
       // A turn that did not answer (an error, a bound, the budget) fails a script as an error does.
       if (event.stopReason !== 'done' && event.stopReason !== 'answered') turnFailed = true;

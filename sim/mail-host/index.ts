@@ -28,7 +28,7 @@
 // Re-exports: each value is hardened in the module that defines it; types have nothing at run time.
 /* eslint-disable @endo/harden-exports */
 export { makeMailHost } from './mail-host.js';
-export type { MailHost } from './mail-host.js';
+export type { KeptMessage, MailHost } from './mail-host.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';

@@ -19,6 +19,7 @@ import { notifyMention } from './channel-mention.js';
 import type {
   CapletHandle,
   CounterProposal,
+  Envelope,
   FormulaId,
   GuestView,
   HostPowers,
@@ -28,6 +29,13 @@ import type {
   StartCapletOptions,
   WaitForMessageOptions,
 } from './types.js';
+
+/** A message as a state folder keeps it between runs (its number written out). */
+export interface KeptMessage {
+  number: string;
+  envelope: Envelope;
+  date: string;
+}
 
 export interface MailHostOptions {
   /** The clock message dates come from. */
@@ -75,6 +83,10 @@ export interface MailHost {
   messageNumbers(): Record<FormulaId, string>;
   /** Each agent named goes on numbering its messages from the number given (never back). */
   continueNumbering(next: Readonly<Record<FormulaId, string>>): void;
+  /** Each guest's undismissed text messages, by its AGENT id, as JSON keeps them. */
+  keptMail(): Record<FormulaId, KeptMessage[]>;
+  /** Puts back the messages `keptMail` gave, each guest's under its numbers (a daemon's inbox outlives it). */
+  putBackMail(kept: Readonly<Record<FormulaId, readonly KeptMessage[]>>): void;
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
   /**
@@ -186,6 +198,23 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         const number = next[agent.agentId];
         if (number !== undefined && /^\d+$/.test(number))
           agent.mailbox.continueFrom(BigInt(number));
+      }
+    },
+    keptMail: () =>
+      Object.fromEntries(
+        parts.guests.map(guest => [
+          guest.agentId,
+          guest.mailbox
+            .keptText()
+            .map(({ number, envelope, date }) => ({ number: String(number), envelope, date })),
+        ]),
+      ),
+    putBackMail: kept => {
+      for (const guest of parts.guests) {
+        for (const { number, envelope, date } of kept[guest.agentId] ?? []) {
+          if (/^\d+$/.test(number) && envelope.type === 'package')
+            guest.mailbox.putBack(BigInt(number), harden(envelope), date);
+        }
       }
     },
     restart: makeRestart(host, parts),

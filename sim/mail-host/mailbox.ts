@@ -45,6 +45,13 @@ export interface Mailbox {
   nextNumber(): bigint;
   /** Numbers go on from `next` (a daemon made again from its state), never back. */
   continueFrom(next: bigint): void;
+  /**
+   * The undismissed text messages (no value attached), as the simulator's
+   * state folder keeps them between runs, oldest first.
+   */
+  keptText(): { number: bigint; envelope: Envelope; date: string }[];
+  /** Puts back a message an earlier run kept, under its number; numbering goes on past it. */
+  putBack(number: bigint, envelope: Envelope, date: string): void;
 }
 
 /** `withDone`: the newest daemon stamps every message with `done` (true unless a revision says otherwise). */
@@ -69,19 +76,24 @@ export const makeMailbox = (
     void record.dismisser.dismiss();
   };
 
+  /** A message in the box under its number: its record, what is kept of it, its first revision. */
+  const place = (number: bigint, envelope: Envelope, date: string): MessageRecord => {
+    const record = stamp(number, envelope, date);
+    messages.set(number, record);
+    stored.set(number, harden({ envelope, date }));
+    if (withDone) {
+      const done = (record as { done?: boolean }).done ?? true;
+      // The daemon's first revision carries done in its envelope too.
+      revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
+    }
+    return record;
+  };
+
   return {
     deliver: envelope => {
       const number = nextNumber;
       nextNumber += 1n;
-      const date = now().toISOString();
-      const record = stamp(number, envelope, date);
-      messages.set(number, record);
-      stored.set(number, harden({ envelope, date }));
-      if (withDone) {
-        const done = (record as { done?: boolean }).done ?? true;
-        // The daemon's first revision carries done in its envelope too.
-        revisions.set(number, [harden({ envelope: harden({ ...envelope, done }), done, date })]);
-      }
+      const record = place(number, envelope, now().toISOString());
       topic.publish(record);
       return record;
     },
@@ -125,6 +137,18 @@ export const makeMailbox = (
     nextNumber: () => nextNumber,
     continueFrom: next => {
       if (next > nextNumber) nextNumber = next;
+    },
+    keptText: () =>
+      [...stored.entries()]
+        .filter(
+          ([number, { envelope }]) =>
+            messages.has(number) && envelope.type === 'package' && envelope.ids.length === 0,
+        )
+        .map(([number, { envelope, date }]) => ({ number, envelope, date })),
+    putBack: (number, envelope, date) => {
+      if (messages.has(number)) return;
+      place(number, envelope, date);
+      if (number >= nextNumber) nextNumber = number + 1n;
     },
   };
 };

@@ -74,6 +74,19 @@ const answer = (request: NormalizedRequest, told: string, text: string): Scripte
 const cut = (text: string) =>
   text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 
+/** The first required parameter of the first tool a toolbox search found (`title` when it names none). */
+const firstParameterOf = (result: string): string => {
+  try {
+    const parameters = (JSON.parse(result) as { found?: { parameters?: { required?: unknown } }[] })
+      .found?.[0]?.parameters;
+    const [first] = Array.isArray(parameters?.required) ? parameters.required : [];
+    return typeof first === 'string' ? first : 'title';
+  } catch {
+    // A result that is not JSON names no parameter.
+    return 'title';
+  }
+};
+
 /** After a tool's result: say what came of it. */
 const afterTool = (request: NormalizedRequest, told: string, result: string): ScriptedReply => {
   const helper = /"helperId":"([^"]+)"/.exec(result)?.[1];
@@ -86,7 +99,10 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
       toolCalls: [
         {
           name: 'toolbox',
-          arguments: { use: found, arguments: { title: wanted[2] ?? wanted[1]! } },
+          arguments: {
+            use: found,
+            arguments: { [firstParameterOf(result)]: wanted[2] ?? wanted[1]! },
+          },
         },
       ],
     };

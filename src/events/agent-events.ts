@@ -22,6 +22,8 @@ export type AgentEvent =
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
+  /** A message kept for later, no turn now (an hourly budget spent, its sender past a bound); its sender is told. */
+  | { kind: 'held'; number: bigint; reason: string }
   | {
       kind: 'turn-end';
       /** The turn-start's title: which turn ended, when turns overlap (a helper's beside the agent's). */

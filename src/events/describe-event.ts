@@ -18,6 +18,8 @@ export const describeEvent = (event: AgentEvent): string | undefined => {
       return `→ ${event.name} ${event.summary}`;
     case 'tool-result':
       return `${event.ok ? '✓' : '✗'} ${event.name} ${event.preview}`;
+    case 'held':
+      return `message #${event.number} held: ${event.reason}`;
     case 'turn-end':
       return `turn ended (${event.stopReason}) after ${event.modelCalls} model call(s)${event.error === undefined ? '' : `: ${event.error}`}`;
     default:

@@ -8,6 +8,7 @@
 import { describeError } from '../../providers/describe-error.js';
 import type { AgentConfig } from '../config/config.js';
 import type { Clock } from '../lifecycle/clock.js';
+import type { Observe } from '../events/agent-events.js';
 import type { Log } from '../log/log.js';
 import { messageNotice } from '../mail/message-notice.js';
 import { cut, messageKey, messagePreview } from '../mail/message-record.js';
@@ -31,6 +32,8 @@ export const makeMailTurns = (options: {
   config: AgentConfig;
   clock: Clock;
   log: Log;
+  /** Told of each message held for later (a script waiting for answers learns none comes now). */
+  observe: Observe;
   redact: (text: string) => string;
   toolsFresh: ToolsFreshness;
   finishWith: (number: bigint) => Promise<void>;
@@ -38,7 +41,7 @@ export const makeMailTurns = (options: {
   /** The channels (newest daemon): a mention notification is answered in its channel, not here. */
   channels?: Pick<JoinedChannels, 'onMention'>;
 }) => {
-  const { parts, config, clock, log, redact, toolsFresh, finishWith, dismiss } = options;
+  const { parts, config, clock, log, observe, redact, toolsFresh, finishWith, dismiss } = options;
   const { handled, revisions, quotaWaits, holds, turns, tell, nameOf, senders } = parts;
   const hostName = parts.daemon.names.host;
 
@@ -71,6 +74,11 @@ export const makeMailTurns = (options: {
     if (held !== undefined) {
       // It waits (undismissed, so a restart finds it too); the HOST hears once who is held.
       const line = senders.hold(senderKey, sender, held, work);
+      observe({
+        kind: 'held',
+        number: message.number,
+        reason: `${sender} is past a bound on conversations`,
+      });
       if (line !== undefined) await tell(undefined, line);
       return;
     }
@@ -78,6 +86,11 @@ export const makeMailTurns = (options: {
     if (wait !== undefined) {
       // The message waits (undismissed, so a restart finds it too) and its sender hears when.
       quotaWaits.hold(work, wait);
+      observe({
+        kind: 'held',
+        number: message.number,
+        reason: `the hourly budget (${wait.reason})`,
+      });
       if (holds.tellOnce(told, 'quota'))
         await tell(origin, quotaNotice(wait, message.number, clock.now()));
       return;

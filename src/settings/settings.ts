@@ -259,7 +259,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_TOOLS_CONFIRM',
     default: 'none (in `npm start`: `runCommand`, `writeFile`, `editFile`)',
     read: 'src/policy/tool-policy.ts: a comma-separated list',
-    doc: "comma-separated tool names whose every call is put to the HOST first as `LAL_TOOLS_APPROVE` puts it, whoever is served: the HOST's own turns too (`LAL_TRUSTED_SENDERS` does not spare them). `npm start` sets it to the tools that change files or run commands, less those you answered `always` for (kept in its state folder), unless it is set or `npm start -- --yes` runs them unasked",
+    doc: "comma-separated tool names whose every call is put to the HOST first as `LAL_TOOLS_APPROVE` puts it, whoever is served: the HOST's own turns too (`LAL_TRUSTED_SENDERS` does not spare them). `npm start` asks about the tools that change files or run commands, less those you answered `always` for (kept in its state folder; `--fresh` forgets them), and about the tools you name here besides them (naming others never drops them); with `npm start -- --yes` only about those you name",
   },
   {
     env: 'LAL_TRUSTED_SENDERS',

@@ -1,0 +1,50 @@
+/**
+ * The simulator's answers of "always" and the tools it asks about (README,
+ * "What runs without asking you"): `--fresh` forgets the answers for good,
+ * and a LAL_TOOLS_CONFIRM the person sets names tools to ask about besides
+ * those that change files or run commands, never instead of them.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeApprovals } from '../sim/chat/approvals.js';
+import { sideEffectToolNames } from '../tools/index.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+
+const asked = (settings: Record<string, string>) =>
+  (settings.LAL_TOOLS_CONFIRM ?? '').split(',').filter(name => name !== '');
+
+describe('"always" answers in the state folder', () => {
+  it('--fresh forgets them for the later runs too, not only its own', () => {
+    const folder = makeTempFolder('state');
+    makeApprovals(folder, false).allowAlways('runCommand');
+    expect(makeApprovals(folder, false).isAlways('runCommand')).toBe(true);
+    expect(makeApprovals(folder, true).isAlways('runCommand')).toBe(false);
+    const after = makeApprovals(folder, false);
+    expect(after.isAlways('runCommand')).toBe(false);
+    expect(asked(after.settingsFor({}, false))).toContain('runCommand');
+  });
+});
+
+describe('the tools npm start asks about', () => {
+  it('by default, those that change files or run commands, less those answered always', () => {
+    const folder = makeTempFolder('state');
+    expect(asked(makeApprovals(folder, false).settingsFor({}, false)).sort()).toEqual(
+      [...sideEffectToolNames].sort(),
+    );
+    makeApprovals(folder, false).allowAlways('runCommand');
+    expect(asked(makeApprovals(folder, false).settingsFor({}, false))).not.toContain('runCommand');
+  });
+
+  it('LAL_TOOLS_CONFIRM set by the person adds its tools; runCommand and the file tools are still asked', () => {
+    const approvals = makeApprovals(makeTempFolder('state'), false);
+    const settings = approvals.settingsFor({ LAL_TOOLS_CONFIRM: ' math ,runComand' }, false);
+    expect(asked(settings).sort()).toEqual([...sideEffectToolNames, 'math', 'runComand'].sort());
+  });
+
+  it('--yes asks about only what the person named', () => {
+    const approvals = makeApprovals(makeTempFolder('state'), false);
+    expect(approvals.settingsFor({}, true)).toEqual({});
+    expect(asked(approvals.settingsFor({ LAL_TOOLS_CONFIRM: 'math' }, true))).toEqual(['math']);
+  });
+});

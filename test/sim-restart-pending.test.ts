@@ -1,0 +1,40 @@
+/**
+ * `npm start` run again with eval-proposals still pending (docs/behaviour.md
+ * 10.1, 10.2): the daemon double keeps the agent's undismissed mail across
+ * runs, as the real daemon keeps an inbox over `endo restart`, so each
+ * outcome ("UNKNOWN: I restarted while …") is told in reply to the message
+ * that asked, once, and no model call is spent on a message that vanished.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+describe('npm start run again with proposals pending', () => {
+  it('tells each outcome in reply to the message that asked, once', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo'], state, input => {
+      input.write('what is 6 * 7? Work it out with code.\n');
+      input.write('what is 5 * 9? Work it out with code.\n');
+      input.end();
+    });
+    expect(first.stdout).toMatch(/asks to run code \(eval-proposal #\d+\): 5 \* 9/);
+    const asked = [...first.stdout.matchAll(/^you › what is/gm)].length;
+    expect(asked).toBe(2);
+
+    const second = await runSim(['--demo'], state, input => {
+      void input.waitFor(/(?:[\s\S]*lal › My host answered: UNKNOWN){2}/).then(() => input.end());
+    });
+    expect(second.stderr).toBe('');
+    expect(second.stdout).not.toContain('No such message');
+    expect(second.stdout).not.toContain('repeated');
+    const told = second.stdout.match(
+      /lal › My host answered: UNKNOWN: I restarted while your proposal p\d/g,
+    );
+    expect(told).toHaveLength(2);
+    // Each turn is the reply and no more: one model call, the reply ending it.
+    expect(second.stdout).toMatch(/(?:[\s\S]*turn over: 1 model call){2}/);
+  });
+});
