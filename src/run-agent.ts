@@ -174,16 +174,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
-      powers,
-      env: agentEnv,
-      config,
-      status,
-      log,
-      observe,
-      redact,
-      clock,
-      queue,
-      signal,
+      ...{ powers, env: agentEnv, config, status, log, observe, redact, clock, queue, signal },
       createProvider: options.createProvider,
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
