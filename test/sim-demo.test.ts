@@ -383,9 +383,14 @@ describe('npm start -- --demo', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /thinks with double-model at http:\/\/127\.0\.0\.1:\d+\/v1 \(openai, the scripted model double of --demo\)/,
+      /thinks with double-model, the only model the double lists, at http:\/\/127\.0\.0\.1:\d+\/v1 \(openai, the scripted model double of --demo\)/,
     );
     expect(run.stdout).toMatch(/lal-fae\/lal-demo /);
+    // The person set no LAL_MODEL (nor does --demo honour one): the greeting says where the model came from.
+    expect(run.stdout).toMatch(
+      /^#\d+ lal › Lal agent ready\. I think with double-model \(openai\), the first model the server lists\.$/m,
+    );
+    expect(run.stdout).not.toContain('LAL_MODEL');
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › Here is a long answer, streamed/m);
   });

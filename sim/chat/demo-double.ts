@@ -2,7 +2,8 @@
  * `npm start -- --demo`: the scripted model double (sim/model-server's
  * demo-model.ts) started in this process on a free loopback port, and the
  * settings that point the agent at it in place of the person's own model
- * (their key is not sent to it). Its conversation is kept apart from the
+ * (their key is not sent to it, nor their LAL_MODEL: the agent takes the
+ * double's one model from its list, as it says). Its conversation is kept apart from the
  * real model's, in a state folder of its own.
  */
 import { startDemoServers } from '../model-server/demo-servers.js';
@@ -14,11 +15,14 @@ export const startDemoDouble = async (env: Readonly<Record<string, string>>) => 
     env: {
       ...env,
       LAL_HOST: server!.url,
-      LAL_MODEL: DEMO_MODEL,
+      // Unset, not named: the agent takes the only model the double lists, and says so (not "as LAL_MODEL says").
+      LAL_MODEL: '',
       LAL_PROVIDER: 'openai',
       LAL_AUTH_TOKEN: '',
       LAL_AUTH_TOKEN_FILE: '',
     },
+    /** The model the double lists, the only one. */
+    model: DEMO_MODEL,
     close: () => server!.close(),
   };
 };

@@ -57,9 +57,15 @@ const main = async (): Promise<void> => {
   });
 
   const { config } = preflight;
+  const model =
+    double !== undefined
+      ? `${double.model}, the only model the double lists,`
+      : config.modelFromEnv
+        ? config.model
+        : 'the first model the server lists';
   screen.print(
     'note',
-    `lal-fae simulator: you are HOST; ${persona} thinks with ${config.modelFromEnv ? config.model : 'the first model the server lists'} at ${config.host} (${config.kind}${demo ? ', the scripted model double of --demo' : ''}).`,
+    `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}${demo ? ', the scripted model double of --demo' : ''}).`,
   );
   if (envNote !== undefined) screen.print('note', envNote);
   screen.print('note', state.intro);
