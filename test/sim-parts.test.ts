@@ -123,6 +123,7 @@ describe('a streamed reply in the simulator', () => {
       print: () => {},
       status: text => statuses.push(text),
       attachPrompt: () => {},
+      takeBackEcho: () => {},
       close: () => {},
     };
     const presenter = makePresenter(screen, 'lal');
@@ -148,6 +149,7 @@ const printingPresenter = () => {
     print: (_kind, ...texts) => void printed.push(texts.join(' ')),
     status: () => {},
     attachPrompt: () => {},
+    takeBackEcho: () => {},
     close: () => {},
   };
   return { printed, presenter: makePresenter(screen, 'lal') };

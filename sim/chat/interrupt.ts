@@ -2,8 +2,8 @@
  * Ctrl-C on a terminal (behaviour 10.2): it stops the turn in progress (the
  * session makes the agent again from its store); a second press within
  * LEAVE_WINDOW_MS of the first leaves, whatever the agent took up meanwhile
- * (the next queued message, an outcome), and so does a press while the agent
- * is idle.
+ * (the next queued message, an outcome). A press while the agent is idle
+ * says in one line how to leave: a second press, or /quit.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
@@ -29,8 +29,13 @@ export const makeInterrupt = (options: {
     const pressed = now();
     const again = pressed - lastPress < LEAVE_WINDOW_MS;
     lastPress = pressed;
-    if (stopping || again || !presenter.busy()) {
+    if (stopping || again) {
       await leave(0);
+      return;
+    }
+    // Nothing to stop: one press is no wish to leave yet (a terminal's habit), so say how.
+    if (!presenter.busy()) {
+      screen.print('note', `(Ctrl-C again within ${LEAVE_WINDOW_MS / 1000} s, or /quit, leaves)`);
       return;
     }
     stopping = true;

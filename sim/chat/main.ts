@@ -144,6 +144,11 @@ const main = async (): Promise<void> => {
     screen.attachPrompt(readline);
     let chain = Promise.resolve();
     readline.on('line', line => {
+      // Typed while a turn runs: shown after that turn's lines (its "turn over"), not above them.
+      if (presenter.busy() && line.trim() !== '') {
+        screen.takeBackEcho(line);
+        presenter.afterTurn(() => screen.print('you', 'you ›', line));
+      }
       chain = chain.then(() => runCommand(parseCommand(line), context));
     });
     readline.on('SIGINT', () => void interrupt());

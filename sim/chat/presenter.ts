@@ -20,6 +20,12 @@ export interface Presenter {
   show(print: () => void): void;
   /** True while a turn runs or a tool call is out. */
   busy(): boolean;
+  /**
+   * Prints once the turn in progress has said it is over (its "turn over"
+   * line), at once when none runs: a line the person typed meanwhile goes
+   * after that turn's lines, not above them.
+   */
+  afterTurn(print: () => void): void;
   /** When anything last happened (ms since the epoch). */
   lastActivity(): number;
   /** The message numbers (in the agent's inbox) whose turn has started. */
@@ -77,6 +83,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let holdTimer: NodeJS.Timeout | undefined;
   let summaries: string[] = [];
   let summaryTimer: NodeJS.Timeout | undefined;
+  let afterTurns: (() => void)[] = [];
 
   const printSummaries = () => {
     if (summaryTimer !== undefined) clearTimeout(summaryTimer);
@@ -84,6 +91,12 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     const out = summaries;
     summaries = [];
     for (const line of out) screen.print('usage', line);
+    if (activeTurns > 0) return;
+    // Only now is the prompt idle again: the turn's last line is above it.
+    if (out.length > 0) screen.status(undefined);
+    const waiting = afterTurns;
+    afterTurns = [];
+    for (const print of waiting) print();
   };
 
   const flush = () => {
@@ -167,7 +180,6 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
           `  · ${whose === undefined ? '' : `helper ${whose}'s `}turn over${how}: ${callCount}${usage}`,
         );
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
-        if (activeTurns === 0) screen.status(undefined);
         break;
       }
       default:
@@ -187,6 +199,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       holdTimer ??= setTimeout(flush, HOLD_MS);
     },
     busy: () => activeTurns > 0 || calls.length > 0 || summaries.length > 0,
+    afterTurn(print) {
+      if (activeTurns === 0 && summaries.length === 0) print();
+      else afterTurns.push(print);
+    },
     lastActivity: () => touched,
     startedMessages: () => started,
     turnsStarted: () => turns,

@@ -5,7 +5,8 @@
  * file): plain lines, no escape codes, no spinner.
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
-import { clearLine, cursorTo } from 'node:readline';
+import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 
 type LineKind =
@@ -19,6 +20,8 @@ export interface Screen {
   status(text: string | undefined): void;
   /** Lets the screen redraw the prompt after output (terminal only). */
   attachPrompt(readline: ReadlineInterface): void;
+  /** Takes back the terminal's echo of the line just typed, to be shown elsewhere (terminal only). */
+  takeBackEcho(line: string): void;
   close(): void;
 }
 
@@ -92,6 +95,7 @@ export const makePlainScreen = (
       current = text;
     },
     attachPrompt() {},
+    takeBackEcho() {},
     close: stop,
   };
 };
@@ -150,6 +154,16 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     },
     attachPrompt(given) {
       readline = given;
+      redraw();
+    },
+    takeBackEcho(line) {
+      if (readline === undefined) return;
+      // The prompt and the line as the terminal wrapped them, escapes left out of the width.
+      const width = stripVTControlCharacters(readline.getPrompt()).length + line.length;
+      const rows = Math.max(1, Math.ceil(width / Math.max(1, out.columns || 80)));
+      moveCursor(out, 0, -rows);
+      cursorTo(out, 0);
+      clearScreenDown(out);
       redraw();
     },
     close() {

@@ -1,0 +1,86 @@
+/**
+ * Where a turn's "turn over" line goes on a terminal (README, "The
+ * simulator"): right after the turn's last words, before the prompt comes
+ * back idle; a line the person typed while the turn was still running is
+ * shown after it, not above it.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { makePresenter } from '../sim/chat/presenter.js';
+import { makeTtyScreen, type Screen } from '../sim/chat/screen.js';
+
+const recordingScreen = () => {
+  const seen: string[] = [];
+  const screen: Screen = {
+    tty: true,
+    print: (_kind, ...texts) => void seen.push(`print ${texts.join(' ')}`),
+    status: text => void seen.push(`status ${text ?? 'idle'}`),
+    attachPrompt: () => {},
+    takeBackEcho: () => {},
+    close: () => {},
+  };
+  return { seen, screen };
+};
+
+const endTurn = (presenter: ReturnType<typeof makePresenter>) =>
+  presenter.observe({
+    kind: 'turn-end',
+    title: '#3 from HOST: "ping"',
+    stopReason: 'done',
+    modelCalls: 2,
+    usage: { inputTokens: 10, outputTokens: 2 },
+  });
+
+describe('the turn over line on a terminal', () => {
+  it('comes before the prompt is idle again', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
+    endTurn(presenter);
+    await vi.waitFor(() => expect(seen).toContain('status idle'));
+    const over = seen.findIndex(line => line.startsWith('print   · turn over'));
+    expect(over).toBeGreaterThan(-1);
+    expect(over).toBeLessThan(seen.indexOf('status idle'));
+  });
+
+  it('comes before a line the person typed while the turn ran', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
+    presenter.afterTurn(() => screen.print('you', 'you ›', 'and another thing'));
+    endTurn(presenter);
+    await vi.waitFor(() => expect(seen).toContain('print you › and another thing'));
+    expect(seen.filter(line => line.startsWith('print'))).toEqual([
+      'print   · turn over: 2 model calls, 10 in / 2 out tokens',
+      'print you › and another thing',
+    ]);
+  });
+
+  it('a line typed while nothing runs is shown at once', () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.afterTurn(() => screen.print('you', 'you ›', 'hello'));
+    expect(seen).toEqual(['print you › hello']);
+  });
+});
+
+describe("the terminal's echo of a line typed during a turn", () => {
+  it('is taken back, every row it wrapped onto, and the prompt drawn again', () => {
+    const written: string[] = [];
+    const out = {
+      columns: 20,
+      write: (text: string) => void written.push(text),
+    } as unknown as NodeJS.WriteStream;
+    const screen = makeTtyScreen(out);
+    let prompted = 0;
+    screen.attachPrompt({
+      getPrompt: () => '\x1b[2m⠋ lal is thinking…\x1b[0m › ',
+      setPrompt: () => {},
+      prompt: () => void (prompted += 1),
+    } as never);
+    const before = prompted;
+    // 20 prompt characters and 25 typed: three rows of 20 columns.
+    screen.takeBackEcho('x'.repeat(25));
+    expect(written.join('')).toContain('\x1b[3A');
+    expect(prompted).toBe(before + 1);
+  });
+});
