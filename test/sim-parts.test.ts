@@ -124,6 +124,7 @@ describe('a streamed reply in the simulator', () => {
       status: text => statuses.push(text),
       attachPrompt: () => {},
       takeBackEcho: () => {},
+      takeBackEcho: () => {},
       close: () => {},
     };
     const presenter = makePresenter(screen, 'lal');
@@ -149,6 +150,7 @@ const printingPresenter = () => {
     print: (_kind, ...texts) => void printed.push(texts.join(' ')),
     status: () => {},
     attachPrompt: () => {},
+    takeBackEcho: () => {},
     takeBackEcho: () => {},
     close: () => {},
   };

@@ -5,7 +5,7 @@
  * still works. A file that is there but cannot be read (no permission, a
  * folder, a broken link) is said in one line; a missing one is no problem.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -101,6 +101,30 @@ const isBrokenLink = (file: string): boolean => {
   }
 };
 
+/** The owner of a file, when it can be told. */
+const ownerOf = (file: string): number | undefined => {
+  try {
+    return statSync(file).uid;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Permission denied, with what would fix it: the person's own file they
+ * can chmod; another user's only its owner (or root) can change, and a
+ * chmod of their own would fail too.
+ */
+export const deniedLine = (
+  file: string,
+  owner: number | undefined = ownerOf(file),
+  me: number | undefined = process.getuid?.(),
+): string =>
+  owner === undefined || me === undefined || owner === me
+    ? `${file} could not be read: permission denied (chmod u+r ${file})`
+    : `${file} could not be read: permission denied; it belongs to another user (uid ${owner}), so only they or root can change that (sudo chown $(id -u) ${file}), or move it away and write a .env of your own`;
+harden(deniedLine);
+
 /** The file's text; undefined when there is none (not an error); a line when it is there but unreadable. */
 const readEnvFile = (file: string): { text?: string; unreadable?: string } => {
   try {
@@ -115,8 +139,7 @@ const readEnvFile = (file: string): { text?: string; unreadable?: string } => {
     }
     if (code === 'EISDIR')
       return { unreadable: `${file} could not be read: it is a folder, not a file` };
-    if (code === 'EACCES' || code === 'EPERM')
-      return { unreadable: `${file} could not be read: permission denied (chmod u+r ${file})` };
+    if (code === 'EACCES' || code === 'EPERM') return { unreadable: deniedLine(file) };
     return { unreadable: `${file} could not be read: ${describeError(error)}` };
   }
 };
