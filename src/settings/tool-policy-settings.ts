@@ -5,6 +5,7 @@
  * config reads it without importing the policy (docs/architecture.md, "Layers").
  */
 import type { Env } from '../../providers/types.js';
+import { closestNames } from '../../providers/closest-names.js';
 
 /**
  * Each list the policy reads, and what it means when it is set but names
@@ -48,3 +49,28 @@ export const toolPolicyProblems = (env: Env): string[] =>
     return [`${name} is ${JSON.stringify(text)}: it ${EMPTY_MEANS[name]}.`];
   });
 harden(toolPolicyProblems);
+
+/** The lists that name tools (LAL_TRUSTED_SENDERS names senders). */
+const TOOL_LISTS: readonly string[] = harden(
+  POLICY_ENV_NAMES.filter(name => name.startsWith('LAL_TOOLS_')),
+);
+
+/**
+ * One line per tool name in the policy's lists that names no tool known at
+ * start (`known`: the built-ins, their groups and ops, and the tools there
+ * are to attach), with the nearest known ones: a misspelt name would
+ * otherwise deny or gate nothing, silently. The name is kept as written and
+ * never refused, since a tool attached later (an MCP server's) may bear it.
+ */
+export const unknownToolNames = (env: Env, known: Iterable<string>): string[] => {
+  const knownSet = new Set(known);
+  return [...TOOL_LISTS].sort().flatMap(list =>
+    namesIn(env[list] ?? '')
+      .filter(name => !knownSet.has(name))
+      .map(name => {
+        const near = closestNames(name, knownSet);
+        return `${list} names ${name}, no tool known at start${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ' (a tool attached later under that name is judged by it)'}`;
+      }),
+  );
+};
+harden(unknownToolNames);
