@@ -124,7 +124,6 @@ describe('a streamed reply in the simulator', () => {
       status: text => statuses.push(text),
       attachPrompt: () => {},
       takeBackEcho: () => {},
-      takeBackEcho: () => {},
       close: () => {},
     };
     const presenter = makePresenter(screen, 'lal');
@@ -150,7 +149,6 @@ const printingPresenter = () => {
     print: (_kind, ...texts) => void printed.push(texts.join(' ')),
     status: () => {},
     attachPrompt: () => {},
-    takeBackEcho: () => {},
     takeBackEcho: () => {},
     close: () => {},
   };

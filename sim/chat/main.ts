@@ -7,7 +7,7 @@
 import '@endo/init';
 import { capletEnv } from './dotenv.js';
 import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
-import { makePresenter } from './presenter.js';
+import { makePresenter, type Presenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
@@ -28,6 +28,28 @@ const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
 
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
+
+/** The first line: who the person is, and which model the agent thinks with, from where. */
+const firstLine = (
+  persona: string,
+  config: { modelFromEnv: boolean; model: string; host: string; kind: string },
+  double: { model: string } | undefined,
+): string => {
+  const model =
+    double !== undefined
+      ? `${double.model}, the only model the double lists,`
+      : config.modelFromEnv
+        ? config.model
+        : 'the first model the server lists';
+  return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}${double === undefined ? '' : ', the scripted model double of --demo'}).`;
+};
+
+/** A line typed while a turn runs: shown after that turn's lines (its "turn over"), not above them. */
+const placeTypedLine = (line: string, presenter: Presenter, screen: Screen): void => {
+  if (!presenter.busy() || line.trim() === '') return;
+  screen.takeBackEcho(line);
+  presenter.afterTurn(() => screen.print('you', 'you ›', line));
+};
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
@@ -56,17 +78,7 @@ const main = async (): Promise<void> => {
     note: line => screen.print('note', line),
   });
 
-  const { config } = preflight;
-  const model =
-    double !== undefined
-      ? `${double.model}, the only model the double lists,`
-      : config.modelFromEnv
-        ? config.model
-        : 'the first model the server lists';
-  screen.print(
-    'note',
-    `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}${demo ? ', the scripted model double of --demo' : ''}).`,
-  );
+  screen.print('note', firstLine(persona, preflight.config, double));
   if (envNote !== undefined) screen.print('note', envNote);
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
@@ -144,11 +156,7 @@ const main = async (): Promise<void> => {
     screen.attachPrompt(readline);
     let chain = Promise.resolve();
     readline.on('line', line => {
-      // Typed while a turn runs: shown after that turn's lines (its "turn over"), not above them.
-      if (presenter.busy() && line.trim() !== '') {
-        screen.takeBackEcho(line);
-        presenter.afterTurn(() => screen.print('you', 'you ›', line));
-      }
+      placeTypedLine(line, presenter, screen);
       chain = chain.then(() => runCommand(parseCommand(line), context));
     });
     readline.on('SIGINT', () => void interrupt());

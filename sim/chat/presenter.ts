@@ -69,6 +69,25 @@ const headerOf = (title: string): string | undefined => {
 /** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
 const formatCount = (count: number): string => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 
+/** A turn's summary: how it ended, its model calls and tokens. */
+const turnOverLine = (event: Extract<AgentEvent, { kind: 'turn-end' }>): string => {
+  const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
+  const cached =
+    cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
+  const usage =
+    inputTokens + outputTokens > 0
+      ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens`
+      : '';
+  const served =
+    event.models === undefined || event.models.length === 0 ? '' : ` (${event.models.join(', ')})`;
+  const callCount = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}${served}`;
+  // Why it stopped, in a word: the agent has told HOST in its own message (one place says it).
+  const how =
+    event.stopReason === 'done' || event.stopReason === 'answered' ? '' : ` (${event.stopReason})`;
+  const whose = /^helper (h\d+):/.exec(event.title)?.[1];
+  return `  · ${whose === undefined ? '' : `helper ${whose}'s `}turn over${how}: ${callCount}${usage}`;
+};
+
 /** How long the turn's summary waits for the agent's last words (sent just after the turn ends). */
 const SUMMARY_DELAY_MS = 150;
 
@@ -158,27 +177,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         inProgress = undefined;
         calls.length = 0;
         flush();
-        const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
-        const cached =
-          cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
-        const usage =
-          inputTokens + outputTokens > 0
-            ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens`
-            : '';
-        const served =
-          event.models === undefined || event.models.length === 0
-            ? ''
-            : ` (${event.models.join(', ')})`;
-        const callCount = `${event.modelCalls} model call${event.modelCalls === 1 ? '' : 's'}${served}`;
-        // Why it stopped, in a word: the agent has told HOST in its own message (one place says it).
-        const how =
-          event.stopReason === 'done' || event.stopReason === 'answered'
-            ? ''
-            : ` (${event.stopReason})`;
-        const whose = /^helper (h\d+):/.exec(event.title)?.[1];
-        summaries.push(
-          `  · ${whose === undefined ? '' : `helper ${whose}'s `}turn over${how}: ${callCount}${usage}`,
-        );
+        summaries.push(turnOverLine(event));
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         break;
       }
