@@ -9,6 +9,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool, say } from './support/scripted-provider.js';
+import { latestMessageNumber } from './support/agent-harness.js';
+import { guest, turnEnds } from './support/agent-observers.js';
+import { mailAs, providePeer, toolResults } from './support/among-others.js';
+import { DAEMON_PROFILES } from '../sim/mail-host/profile.js';
 import { useAgents } from './support/use-agents.js';
 import { sourceControl } from './support/tool-source-caplet.js';
 
@@ -137,3 +141,67 @@ describe('a tool source in tools/', () => {
     expect(await run.help()).toMatch(/tools\/odd.*no method "schema"/);
   });
 });
+
+describe.each(DAEMON_PROFILES)(
+  "a peer's tool source that cannot answer yet (%s daemon)",
+  profile => {
+    // Asking a silent source again (above) is for the HOST's own tools/: a peer's source is adopted
+    // only once it offers a tool, so one that stalls at adoption and speaks later offers nothing.
+    test('is not adopted, and its tools are never offered when it starts answering', async () => {
+      sourceControl.failing = true;
+      const host = makeMailHost({ profile });
+      await E(host.host).makeUnconfined('worker-peer-source', sourceUrl, {
+        resultName: 'peer-src',
+        env: {},
+      });
+      const run = await start({
+        host,
+        persona: 'fae',
+        prepare: async (_host, name) => {
+          await providePeer(host, name, 'mallory');
+          await E(host.host).copy(['peer-src'], ['profile-for-mallory', 'peer-src']);
+        },
+      });
+      let number = -1;
+      run.provider.push(request => {
+        number = latestMessageNumber(request);
+        // It asks the HOST, so her message stays while the request waits.
+        return callTool('mail', {
+          op: 'request',
+          recipient: run.host.special.host,
+          description: 'mallory offers tools',
+        });
+      }, say(''));
+      await mailAs(run, 'mallory', 'here are my tools', {
+        edgeNames: ['tools'],
+        petNames: ['peer-src'],
+      });
+      await expect.poll(() => turnEnds(run)).toBe(1);
+
+      run.provider.push(
+        () =>
+          callTool('mail', {
+            op: 'adoptTool',
+            messageNumber: number,
+            toolName: 'ptools',
+            edgeName: 'tools',
+          }),
+        say('tried'),
+      );
+      await run.send(`adopt the tools of mallory's message #${number}`);
+      await run.reply('tried');
+      expect(toolResults(run.provider.requests.at(-1)).at(-1)).toMatch(/"error":"adoptTool: not adopted: it is not a usable FaeTool/);
+      expect(await guest(run).has('tools', 'ptools')).toBe(false);
+
+      sourceControl.failing = false;
+      const offered: string[][] = [];
+      run.provider.push(request => {
+        offered.push(ours(request.toolNames));
+        return say('later');
+      });
+      await run.send('what can you do now?');
+      await run.reply('later');
+      expect(offered).toEqual([[]]);
+    });
+  },
+);
