@@ -247,7 +247,6 @@ describe('what a helper may call', () => {
     });
     for (const schemas of [[LIST], [opless()], [opless({})]]) {
       const ran: string[] = [];
-      // eslint-disable-next-line no-await-in-loop -- one helper after the other, each judged alone
       const { turn } = await runHelper(
         setupWith(
           scripted([
