@@ -29,12 +29,7 @@ export const describeModelChoice = (provider: Provider): string => {
     parts.push(
       `The server also offers ${shown.join(', ')}${others.length > shown.length ? ` and ${others.length - shown.length} more` : ''}; set LAL_MODEL to choose one.`,
     );
-  } else if (
-    choice !== undefined &&
-    choice.source !== 'LAL_MODEL' &&
-    // A server that lists this model alone (the scripted double of --demo) has no other to choose.
-    !(choice.offered.length === 1 && sameModel(choice.offered[0]!, provider.model))
-  ) {
+  } else if (choice !== undefined && choice.source !== 'LAL_MODEL') {
     parts.push('Set LAL_MODEL to choose another.');
   }
   const fallbacks = (provider.chain ?? []).slice(1);
