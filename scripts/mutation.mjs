@@ -216,11 +216,9 @@ const modules = [
   {
     name: 'mcp-bridge',
     mutate: ['tools/mcp.ts', 'tools/lib/mcp/mcp-tool-schemas.ts', 'tools/lib/mcp/mcp-result.ts'],
-    tests: [
-      'test/mcp-bridge-tools.test.ts',
-      'test/mcp-misbehaving-server.test.ts',
-      'test/mcp-fae.test.ts',
-    ],
+    // The module tests (a connection double); mcp-misbehaving-server starts a server child and
+    // mcp-fae an agent, each some seconds a mutant: both still run in `npm test`.
+    tests: ['test/mcp-bridge-tools.test.ts'],
   },
   {
     name: 'work-queue',

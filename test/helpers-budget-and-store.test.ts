@@ -23,6 +23,16 @@ describe("a helper's budget", () => {
     ['model', false],
     ['model two words', false],
     ['readFile', false],
+    // Spaces around and within an item are as people type them.
+    ['  model qwen3  ', true],
+    ['model  qwen3', true],
+    ['5 model  calls', true],
+    ['2000tokens', true],
+    // A pet name that ends like an item, or an item with more after it, is not one.
+    ['v2calls', false],
+    ['v2tokens', false],
+    ['5 tokenses', false],
+    ['my model qwen3', false],
   ])('%j is a budget item: %s', (item, expected) => {
     expect(isBudgetItem(item)).toBe(expected);
   });
@@ -36,6 +46,13 @@ describe("a helper's budget", () => {
       modelCalls: 2,
       ms: 60_000,
       cut: [],
+    });
+  });
+
+  test('items written with spaces of their own are read as written', () => {
+    expect(readHelperBudget(['5 model  calls', 'model  qwen3'], bounds)).toMatchObject({
+      modelCalls: 5,
+      model: 'qwen3',
     });
   });
 
@@ -90,12 +107,18 @@ describe('the helpers the store keeps', () => {
         { ...helper, origin: { number: 12, sender: 'bob' } },
         { ...helper, origin: { number: '1x', sender: 'bob' } },
         { ...helper, origin: { number: '12', sender: null } },
+        { ...helper, origin: { number: 'x12', sender: 'bob' } },
+        undefined,
       ],
     };
     expect(readHelperStore(stored)).toEqual({
       store: { seq: 7, running: [helper, own] },
-      lost: 11,
+      lost: 13,
     });
+  });
+
+  test('a new store: none running, numbered from the start', () => {
+    expect(emptyHelperStore()).toStrictEqual({ seq: 0, running: [] });
   });
 
   test.each([null, undefined, 'text', 3])('%j reads as none', value => {

@@ -9,13 +9,14 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/config.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
-import { runHelper, type HelperSetup } from '../src/helpers/run-helper.js';
+import { helperPrompt, runHelper, type HelperSetup } from '../src/helpers/run-helper.js';
 import { makeManualClock } from './support/manual-clock.js';
 import { replying } from './support/scripted-provider.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import type {
   AssistantMessage,
   ChatMessage,
+  ChatResult,
   Provider,
   ToolCall,
   ToolSchema,
@@ -110,6 +111,54 @@ describe('how a helper ends its work', () => {
     expect(silent.end).toEqual({ status: 'failed', error: 'it ended without a result' });
   });
 
+  test('handBack is offered with its one required text, and its call is answered as handed back', async () => {
+    const provider = scripted([calling(handBack('3 files'))]);
+    const { turn } = await runHelper(setupWith(provider));
+    expect(provider.requests[0]?.tools.at(-1)).toStrictEqual({
+      type: 'function',
+      function: {
+        name: 'handBack',
+        description: 'Hand your result back to whoever gave you the task; your work ends.',
+        parameters: {
+          type: 'object',
+          properties: { result: { type: 'string' } },
+          required: ['result'],
+        },
+      },
+    });
+    expect(resultOf(turn, 'h')).toBe('{"handedBack":true}');
+  });
+
+  test('its prompt names the agent it helps, its one task, handBack and that it mails no one', () => {
+    expect(helperPrompt('Lal')).toBe(
+      `You are a helper of Lal, an assistant in an Endo daemon. You were made for one task, given below, with only the tools listed; you see nothing else of Lal's. Do the task, then call handBack once with the whole result. You cannot message anyone. A result {"error": "..."} means the call failed: fix the arguments, or hand back what went wrong.`,
+    );
+  });
+
+  test('once it has ended, neither its time, the cancel nor the stop reaches the calls it made', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const inner = scripted([calling(list('a')), calling(handBack('ok'))]);
+    const watched: Provider = {
+      ...inner,
+      chat: (messages, tools, options) => {
+        signals.push(options?.signal);
+        return inner.chat(messages, tools, options);
+      },
+    };
+    const clock = makeManualClock();
+    const cancel = new AbortController();
+    const stop = new AbortController();
+    const { end } = await runHelper(
+      setupWith(watched, { clock, cancel: cancel.signal, signal: stop.signal }),
+    );
+    expect(end).toEqual({ status: 'done', result: 'ok' });
+    expect(signals).toHaveLength(2);
+    clock.advance(60_000);
+    cancel.abort();
+    stop.abort();
+    expect(signals.map(signal => signal?.aborted)).toEqual([false, false]);
+  });
+
   test('its own conversation starts with its task alone, under its own prompt', async () => {
     const seen: ChatMessage[][] = [];
     const { turn } = await runHelper(setupWith(scripted([said('ok')], seen)));
@@ -187,6 +236,39 @@ describe('what a helper may call', () => {
     expect(resultOf(turn, 'c')).toMatch(/error/);
   });
 
+  test('a group it was not granted, or one granted without ops, runs none of its ops', async () => {
+    const opless = (properties?: Record<string, never>): ToolSchema => ({
+      type: 'function',
+      function: {
+        name: 'names',
+        description: 'names',
+        parameters: properties === undefined ? { type: 'object' } : { type: 'object', properties },
+      },
+    });
+    for (const schemas of [[LIST], [opless()], [opless({})]]) {
+      const ran: string[] = [];
+      const { turn } = await runHelper(
+        setupWith(
+          scripted([
+            calling({ id: 'a', name: 'names', arguments: '{"op":"list"}' }),
+            calling(handBack('ok')),
+          ]),
+          {
+            schemas,
+            execute: async call => {
+              ran.push(call.names.join('/'));
+              return 'ran';
+            },
+          },
+        ),
+      );
+      expect(ran).toEqual([]);
+      expect(JSON.parse(resultOf(turn, 'a') ?? '{}')).toEqual({
+        error: `"names" is not one of this helper's tools: ${[...schemas.map(each => each.function.name), 'handBack'].join(', ')}`,
+      });
+    }
+  });
+
   test('what the seam answers instead is what its model sees', async () => {
     const { turn } = await runHelper(
       setupWith(scripted([calling(list('l1')), calling(handBack('ok'))]), {
@@ -240,6 +322,31 @@ describe("a helper's bounds", () => {
       }),
     );
     expect(under.end).toEqual({ status: 'done', result: 'ok' });
+  });
+
+  test('its tokens: input and output both count, and reaching the budget exactly stops it', async () => {
+    const both = scripted([calling(list('a')), calling(list('b')), calling(list('c'))]);
+    both.usage = { inputTokens: 30, outputTokens: 20 };
+    const exact = await runHelper(
+      setupWith(both, { budget: { modelCalls: 5, tokens: 100, ms: 60_000, cut: [] } }),
+    );
+    expect(exact.end).toEqual({ status: 'budget', why: 'it used its 100 tokens (100)' });
+    expect(exact.modelCalls).toBe(2);
+  });
+
+  test('an answer that reports no usage counts no tokens', async () => {
+    const inner = scripted([calling(list('a')), calling(handBack('ok'))]);
+    const unmetered: Provider = {
+      ...inner,
+      chat: async (messages, tools, options): Promise<ChatResult> => {
+        const { usage: _usage, ...rest } = await inner.chat(messages, tools, options);
+        return rest;
+      },
+    };
+    const { end } = await runHelper(
+      setupWith(unmetered, { budget: { modelCalls: 5, tokens: 1, ms: 60_000, cut: [] } }),
+    );
+    expect(end).toEqual({ status: 'done', result: 'ok' });
   });
 
   test('the hourly budget it shares with its parent stops it, saying why', async () => {

@@ -44,8 +44,13 @@ describe('cron', () => {
     const runsOfDay = (expression: string, start: number) => {
       const cron = parseCron(expression);
       const runs: string[] = [];
-      for (let at = nextCronTime(cron, start - 1, 'UTC'); at !== undefined && at < start + DAY;)
-        runs.push(new Date(at).toISOString().slice(11, 16)) && (at = nextCronTime(cron, at, 'UTC'));
+      for (let at = nextCronTime(cron, start - 1, 'UTC'); at !== undefined && at < start + DAY;) {
+        // A day has at most 1,440 runs: more means the next run did not move on (a failure, not a hang).
+        if (runs.length === 1_440)
+          throw new Error(`${expression}: the next run stays at ${iso(at)}`);
+        runs.push(new Date(at).toISOString().slice(11, 16));
+        at = nextCronTime(cron, at, 'UTC');
+      }
       return runs;
     };
     // Friday 2026-07-03: a weekday of July.

@@ -9,6 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { makeWakeUps, readScheduleArgs, wakeUpNotice } from '../src/schedule/wake-ups.js';
 import { isWakeUp, originOf, type WakeUp } from '../src/schedule/wake-up-record.js';
 import { makeManualClock } from './support/manual-clock.js';
+import { validatedCall } from '../src/agent-tools/validate-arguments.js';
+import type { Args } from '../src/agent-tools/read-args.js';
 
 const start = Date.UTC(2026, 10, 23, 9, 0, 0);
 
@@ -29,29 +31,38 @@ const setUp = (max = 3) => {
   return { clock, stored, due, wakeUps, args };
 };
 
+/** The schedule tool's arguments as the dispatch reads them: validated by its record, then read. */
+const scheduleArgs = (raw: Args) => {
+  const call = validatedCall('schedule', undefined, raw);
+  if (call.op !== 'schedule') throw new Error(`not the schedule op: ${call.op}`);
+  return readScheduleArgs(call.values);
+};
+
 describe('readScheduleArgs', () => {
   test('a delay given as text is read as a number; empty strings count as absent', () => {
-    expect(readScheduleArgs({ note: 'tea', delaySeconds: '90', at: '' })).toEqual({
+    expect(scheduleArgs({ note: 'tea', delaySeconds: '90', at: '', every: '' })).toStrictEqual({
       note: 'tea',
       delaySeconds: 90,
       at: undefined,
       cancel: undefined,
     });
+    expect(scheduleArgs({ note: 'tea', every: '1h' })).toMatchObject({ every: '1h' });
   });
 
   test('malformed arguments are refused with a reason', () => {
-    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: 'soon' })).toThrow(
-      /delaySeconds must be a number of seconds/,
-    );
-    expect(() => readScheduleArgs({ note: 'tea', delaySeconds: true })).toThrow(
+    expect(() => scheduleArgs({ note: 'tea', delaySeconds: 'soon' })).toThrow(
       /delaySeconds must be a number/,
     );
-    expect(() => readScheduleArgs({ note: 42, delaySeconds: 5 })).toThrow(/note must be a string/);
-    expect(() => readScheduleArgs({ delaySeconds: 5 })).toThrow(/note is required/);
+    expect(() => scheduleArgs({ note: 'tea', delaySeconds: true })).toThrow(
+      /delaySeconds must be a number/,
+    );
+    expect(() => scheduleArgs({ note: ['tea'], delaySeconds: 5 })).toThrow(/note must be a string/);
+    expect(() => scheduleArgs({ delaySeconds: 5 })).toThrow(/note is required/);
+    expect(() => scheduleArgs({ note: '', delaySeconds: 5 })).toThrow(/note is required/);
   });
 
   test('a cancel needs no note', () => {
-    expect(readScheduleArgs({ cancel: 'w1' })).toEqual({
+    expect(scheduleArgs({ cancel: 'w1' })).toStrictEqual({
       note: '',
       delaySeconds: undefined,
       at: undefined,

@@ -59,7 +59,7 @@ const canonical = (value: unknown): string =>
       ? Object.fromEntries(
           Object.keys(item)
             .sort()
-            .map(key => [key, (item as Record<string, unknown>)[key]]),
+            .map(key => [key, Reflect.get(item, key)]),
         )
       : item,
   );

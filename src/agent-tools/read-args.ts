@@ -48,6 +48,12 @@ export const readStringList = (args: Args, name: string): string[] => {
 };
 harden(readStringList);
 
+/** A path written as its parts: at least one, each a name. */
+const isPathParts = (item: unknown): item is string[] =>
+  Array.isArray(item) &&
+  item.length > 0 &&
+  item.every(part => typeof part === 'string' && part !== '');
+
 /** Pet names or paths ("dir/name" or ["dir", "name"]) for attached values. */
 export const readPathList = (args: Args, name: string): (string | string[])[] => {
   const value = args[name];
@@ -55,13 +61,7 @@ export const readPathList = (args: Args, name: string): (string | string[])[] =>
   if (!Array.isArray(value)) throw new Error(`${name} must be an array of pet names`);
   return value.map((item, index) => {
     if (typeof item === 'string' && item !== '') return item.includes('/') ? item.split('/') : item;
-    if (
-      Array.isArray(item) &&
-      item.length > 0 &&
-      item.every(part => typeof part === 'string' && part !== '')
-    ) {
-      return item as string[];
-    }
+    if (isPathParts(item)) return item;
     throw new Error(`${name}[${index}] must be a pet name or a path`);
   });
 };

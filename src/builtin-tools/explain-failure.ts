@@ -27,9 +27,13 @@ harden(quoteList);
 
 type Path = string[];
 
-/** A name or path as the call's values hold it: ./read-args.ts has refused empty names and parts. */
+/** A path as the call's values hold one: names, which ./read-args.ts has refused empty. */
+const isPath = (value: unknown): value is Path =>
+  Array.isArray(value) && value.every(part => typeof part === 'string');
+
+/** A name or path as the call's values hold it; anything else names nothing. */
 const asPath = (value: unknown): Path =>
-  typeof value === 'string' ? value.split('/') : Array.isArray(value) ? (value as Path) : [];
+  typeof value === 'string' ? value.split('/') : isPath(value) ? value : [];
 
 /** What a tool or op reads that must exist, and what it makes, from its record (./builtin-schemas.ts). */
 const namedBy = (

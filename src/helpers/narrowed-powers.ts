@@ -20,10 +20,9 @@ const noMail = (method: string) => (): never => {
 
 export const narrowedPowers = (powers: PowersRef, given: readonly (readonly string[])[]) => {
   const shown = given.map(path => path.join('/'));
+  // A grant longer than the path is not within it: the path has no part where the grant's next is.
   const within = (path: readonly string[]) =>
-    given.some(
-      grant => grant.length <= path.length && grant.every((part, index) => path[index] === part),
-    );
+    given.some(grant => grant.every((part, index) => path[index] === part));
   const check = (path: readonly string[]): string[] => {
     if (!within(path))
       throw new Error(

@@ -106,7 +106,8 @@ export const runHelper = async (
   setup.cancel.addEventListener('abort', onCancel);
   setup.signal.addEventListener('abort', onCancel);
   let tokens = 0;
-  let stoppedBy: 'quota' | 'budget' | undefined;
+  // Whether its own tokens stopped it, rather than the hourly budget it shares.
+  let overTokens = false;
   let handed: string | undefined;
   const provider = meteredProvider(setup.provider, (_model, result) => {
     tokens += (result.usage?.inputTokens ?? 0) + (result.usage?.outputTokens ?? 0);
@@ -148,12 +149,9 @@ export const runHelper = async (
       beforeModelCall: () => {
         const show = setup.takeNotices();
         const spent = setup.quotaStop();
-        if (spent !== undefined) {
-          stoppedBy = 'quota';
-          return { show, stop: spent };
-        }
-        if (budget.tokens !== undefined && tokens >= budget.tokens) {
-          stoppedBy = 'budget';
+        if (spent !== undefined) return { show, stop: spent };
+        if (tokens >= (budget.tokens ?? Number.POSITIVE_INFINITY)) {
+          overTokens = true;
           return { show, stop: `it used its ${budget.tokens} tokens (${tokens})` };
         }
         return { show };
@@ -163,6 +161,7 @@ export const runHelper = async (
       observe: setup.observe,
     });
     const end = ((): HelperEnd => {
+      const why = outcome.error ?? outcome.stopReason;
       if (handed !== undefined) return { status: 'done', result: handed };
       switch (outcome.stopReason) {
         case 'done':
@@ -173,16 +172,14 @@ export const runHelper = async (
           if (timedOut) return { status: 'timeout' };
           return setup.cancel.aborted ? { status: 'cancelled' } : { status: 'stopped' };
         case 'quota':
-          return stoppedBy === 'budget'
-            ? { status: 'budget', why: outcome.error ?? '' }
-            : { status: 'quota', why: outcome.error ?? '' };
+          return overTokens ? { status: 'budget', why } : { status: 'quota', why };
         case 'max-model-calls':
           return {
             status: 'budget',
             why: `it used its ${budget.modelCalls} model call${budget.modelCalls === 1 ? '' : 's'}`,
           };
         default:
-          return { status: 'failed', error: outcome.error ?? outcome.stopReason };
+          return { status: 'failed', error: why };
       }
     })();
     return { end, turn, modelCalls: outcome.modelCalls };

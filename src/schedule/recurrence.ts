@@ -124,7 +124,8 @@ export const runsUntil = (
     count += 1;
     next = nextCronTime(every.cron, next, timeZone);
   }
-  while (next !== undefined && next <= now) next = nextCronTime(every.cron, now, timeZone);
+  // Counted no further: the next run after now is one look, croner answering strictly after it.
+  if (next !== undefined && next <= now) next = nextCronTime(every.cron, now, timeZone);
   return { count, next };
 };
 harden(runsUntil);

@@ -12,6 +12,7 @@
 import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings } from '../settings/schedule-settings.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Origin } from '../mail/origin.js';
+import type { BuiltinArgs } from '../agent-tools/builtin-schemas.js';
 import { describeSlots, partyOf, slotRefusal } from '../peers/party-slots.js';
 import { onTheClock, readEvery, readUntil, runsUntil, type Every } from './recurrence.js';
 import { advanceRun, firstRun, resumedAt } from './run-times.js';
@@ -401,38 +402,21 @@ export const heartbeatNotice = (items: readonly WakeUp[], who: string): string =
   ].join('\n');
 harden(heartbeatNotice);
 
-/** The `schedule` tool's arguments, checked (a number given as text is read as one). */
-export const readScheduleArgs = (args: Readonly<Record<string, unknown>>): ScheduleArgs => {
-  const text = (name: string): string | undefined => {
-    const value = args[name];
-    if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string') throw new Error(`${name} must be a string`);
-    return value;
-  };
-  const rawDelay = args.delaySeconds;
-  let delaySeconds: number | undefined;
-  if (rawDelay !== undefined && rawDelay !== null && rawDelay !== '') {
-    delaySeconds =
-      typeof rawDelay === 'number'
-        ? rawDelay
-        : typeof rawDelay === 'string'
-          ? Number(rawDelay)
-          : Number.NaN;
-    if (!Number.isFinite(delaySeconds)) throw new Error('delaySeconds must be a number of seconds');
-  }
-  const cancel = text('cancel');
-  const note = text('note');
+/**
+ * The `schedule` tool's arguments as its record read them (src/agent-tools/builtin-schemas.ts:
+ * text, a finite number, "" left out), with the one rule no record states: a note is needed
+ * unless it cancels.
+ */
+export const readScheduleArgs = (values: BuiltinArgs<'schedule'>): ScheduleArgs => {
+  const { note, delaySeconds, at, cancel, every } = values;
   if (cancel === undefined && note === undefined)
     throw new Error('note is required: what to do when woken');
-  const every = text('every');
-  const until = text('until');
   return {
     note: note ?? '',
     delaySeconds,
-    at: text('at'),
+    at,
     cancel,
     ...(every === undefined ? {} : { every }),
-    ...(until === undefined ? {} : { until }),
   };
 };
 harden(readScheduleArgs);

@@ -25,24 +25,21 @@ const UNITS: Readonly<Record<string, number>> = {
   days: 86_400_000,
 };
 
-const PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/gy;
+/** A whole duration: one or more parts, each a number and a unit, spaces between them allowed. */
+const WHOLE = /^(?:\d+(?:\.\d+)?\s*[a-z]+ *)+$/;
+/** One part of it: the number and the unit's name. */
+const PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
 
 /** Milliseconds, or undefined when `text` is not a duration. */
 export const readDuration = (text: string): number | undefined => {
   const compact = text.trim().toLowerCase();
-  if (compact === '') return undefined;
+  // Checked whole first, so the parts are read by one pass that always ends (no loop of its own).
+  if (!WHOLE.test(compact)) return undefined;
   let total = 0;
-  PART.lastIndex = 0;
-  let at = 0;
-  while (at < compact.length) {
-    PART.lastIndex = at;
-    const match = PART.exec(compact);
-    if (match === null) return undefined;
-    const unit = UNITS[match[2]!];
+  for (const [, amount, name] of compact.matchAll(PART)) {
+    const unit = UNITS[name!];
     if (unit === undefined) return undefined;
-    total += Number(match[1]) * unit;
-    at = PART.lastIndex;
-    while (compact[at] === ' ') at += 1;
+    total += Number(amount) * unit;
   }
   return total > 0 && Number.isFinite(total) ? Math.round(total) : undefined;
 };
