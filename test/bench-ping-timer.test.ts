@@ -193,7 +193,7 @@ test('each round pings the guests in an order of its own, so no guest always fol
   await makeFloor(host, 'three');
   const sent: string[] = [];
   // The host's powers, each method passed on; each send's recipient noted.
-  const names = await E(host.host as Introspectable).__getMethodNames__();
+  const names = await E(host.host as unknown as Introspectable).__getMethodNames__();
   const methods = Object.fromEntries(
     names
       .filter(name => !name.startsWith('__'))
