@@ -96,6 +96,7 @@ describe('levels', () => {
     ['@lal be active', 'observer', 'active'],
     ['@lal back to your usual', 'observer', 'normal'],
     ['@lal back to default', 'quiet', 'normal'],
+    ['@LAL SPEAK UP', 'quiet', 'normal'],
     // "Do" before a request stresses it; only "do" before who is asked makes a question.
     ['@lal do speak up', 'quiet', 'normal'],
     ['Do be quieter, @lal', 'normal', 'quiet'],
