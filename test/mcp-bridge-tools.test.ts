@@ -314,5 +314,9 @@ describe('the MCP bridge made from its env', () => {
       env: harden({ MCP_NAME: 'entry', MCP_URL: 'http://127.0.0.1:1/mcp' }),
     });
     expect(String(bridge)).toBe('[object Alleged: mcp-entry]');
+    // Made without options: no env, so no server to bridge, said as the settings say it.
+    expect(() => make()).toThrow(
+      /^mcp: set MCP_COMMAND \(and MCP_ARGS, MCP_CWD\) to start a local server, or MCP_URL$/,
+    );
   });
 });
