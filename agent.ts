@@ -14,6 +14,7 @@ import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/lifecycle/clock.js';
 import type { RevivalMemory } from './src/lifecycle/revival-backoff.js';
+import type { HostConfirm } from './src/policy/tool-policy.js';
 
 // An M.interface is hardened where it is made (src/agent-tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
@@ -56,6 +57,8 @@ export interface MakeOptions {
   clock?: Clock;
   /** Failed starts remembered across the incarnations of one agent; the worker process's by default. */
   revivals?: RevivalMemory;
+  /** The calls to put to the HOST first, kept by the host and read at each call, in place of LAL_TOOLS_CONFIRM (`npm start`'s answers). */
+  confirm?: HostConfirm;
 }
 
 const defaultCreateProvider = async (env: Env, { log }: { log: Log }): Promise<Provider> => {
@@ -79,6 +82,7 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     ...(options.cancelled === undefined ? {} : { cancelled: options.cancelled }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.revivals === undefined ? {} : { revivals: options.revivals }),
+    ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
   });
   return makeExo('LalFaeAgent', AgentInterface, {
     help(methodName?: string) {

@@ -35,6 +35,7 @@ import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
 import { makeChannelsHand } from './channels/start-channels.js';
+import type { HostConfirm } from './policy/tool-policy.js';
 
 export interface AgentOptions {
   powers: PowersRef;
@@ -55,6 +56,8 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
+  /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
+  confirm?: HostConfirm;
 }
 
 export interface RunningAgent {
@@ -171,17 +174,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
-      powers,
-      env: agentEnv,
-      config,
-      status,
-      log,
-      observe,
-      redact,
-      clock,
-      queue,
-      signal,
+      ...{ powers, env: agentEnv, config, status, log, observe, redact, clock, queue, signal },
       createProvider: options.createProvider,
+      ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
     onCancel.add(() => parts.stop());
     if (starts.through()) log('my mailbox loads again: back at work');

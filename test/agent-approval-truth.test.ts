@@ -52,7 +52,7 @@ describe('the request to the HOST', () => {
     await expect.poll(() => hostRequests(run)).toHaveLength(1);
     const [asked] = await hostRequests(run);
     expect(asked!.description).toBe(
-      'Lal asks to call makeDirectory {"petNamePath":["box"]} (approval a1). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.',
+      'Lal asks to call makeDirectory {"petNamePath":["box"]}, asked because LAL_TOOLS_APPROVE gates this tool (approval a1). Resolve this request with any value to allow it (endo resolve takes the name of a stored value: endo store --text yes --name yes, then resolve with yes); reject it, with a reason, to refuse.',
     );
   });
 });

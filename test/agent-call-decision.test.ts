@@ -201,7 +201,7 @@ describe('an approval stored by the previous release (its text only, cut at 400 
     await expect.poll(() => turnEnds(run)).toBe(1);
     const [asked] = await hostRequests(run);
     const shown =
-      /^While serving message #\d+ from HOST, Lal asks to call (send \{.*\}) \(approval/s.exec(
+      /^While serving message #\d+ from HOST, Lal asks to call (send \{.*\}), asked because LAL_TOOLS_APPROVE gates/s.exec(
         String(asked!.description),
       )![1]!;
     await storeAsBefore(run, action(shown));

@@ -185,9 +185,11 @@ describe('channels: taking part at the level people set', () => {
     expect(await level('@lal slow down even more')).toMatchObject({ level: 'observer' });
     expect(await level('@lal be quiet')).toMatchObject({ level: 'observer' });
     expect(await level('@lal you can chime in more often')).toMatchObject({ level: 'quiet' });
+    // "Do" before a verb stresses the request; it is no question ("do you …?").
+    expect(await level('@lal do speak up')).toMatchObject({ level: 'normal' });
     const unclear = await level('@lal be quieter but jump in more');
-    expect(unclear.level).toBe('quiet');
-    expect(unclear.said).toMatch(/^I left how readily I speak here as it was \(quiet: /);
+    expect(unclear.level).toBe('normal');
+    expect(unclear.said).toMatch(/^I left how readily I speak here as it was \(normal: /);
     // None of these asked the model: one call, the first mention's answer.
     expect(answers(run)).toHaveLength(1);
   });

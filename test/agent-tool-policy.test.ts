@@ -96,7 +96,7 @@ describe('approval by the HOST (LAL_TOOLS_APPROVE)', () => {
     const { run, origin } = await startGated();
     const asked = await waitForMessage(run.host, (message: Message) => message.type === 'request');
     expect(asked.description).toMatch(
-      /^While serving message #\d+ from HOST, Lal asks to call makeDirectory \{"petNamePath":\["box"\]\} \(approval a1\)/,
+      /^While serving message #\d+ from HOST, Lal asks to call makeDirectory \{"petNamePath":\["box"\]\}, asked because LAL_TOOLS_APPROVE gates this tool for HOST, whom LAL_TRUSTED_SENDERS does not name \(approval a1\)/,
     );
     await expect.poll(() => turnEnds(run)).toBe(1);
     expect(JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content)).toMatchObject({

@@ -94,6 +94,10 @@ describe('levels', () => {
     ['@lal post more frequently', 'active', 'active'],
     ['@lal be active', 'observer', 'active'],
     ['@lal back to your usual', 'observer', 'normal'],
+    // "Do" before a request stresses it; only "do" before who is asked makes a question.
+    ['@lal do speak up', 'quiet', 'normal'],
+    ['Do be quieter, @lal', 'normal', 'quiet'],
+    ['@lal please do talk less', 'active', 'normal'],
   ])('%j at %s asks for %s', (text, current, asked) => {
     expect(levelAskedFor(text, current as Level)).toBe(asked);
   });
@@ -113,6 +117,9 @@ describe('levels', () => {
     '@lal why do you speak so slowly?',
     '@lal how often do you speak?',
     'Does it stay quiet here?',
+    '@lal do you speak up more at night?',
+    'do we keep quiet here?',
+    "@lal do y'all talk less on weekends?",
   ])('%j asks for none', text => {
     expect(levelAskedFor(text, 'normal')).toBeUndefined();
   });

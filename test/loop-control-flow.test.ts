@@ -7,13 +7,12 @@
  * model is nudged once with the words it was given.
  */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/config/config.js';
-import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { runTurn, type TurnSetup } from '../src/loop/run-turn.js';
 import type { AssistantMessage, ChatMessage, Provider, ToolCall } from '../providers/types.js';
 import { replying } from './support/scripted-provider.js';
+import { turnSetup } from './support/turn-setup.js';
 
 const calling = (...toolCalls: ToolCall[]): AssistantMessage => ({
   role: 'assistant',
@@ -27,25 +26,15 @@ const replyTo = (number: number, id = `r${number}`): ToolCall => ({
   arguments: JSON.stringify({ messageNumber: number, strings: ['hi'] }),
 });
 
-const setupWith = (provider: Provider, more: Partial<TurnSetup> = {}): TurnSetup => {
-  const conversation = emptyConversation();
-  return {
-    title: 'a turn',
-    provider,
-    systemPrompt: 'be brief',
-    conversation,
-    turn: startTurn(conversation, 'a turn', 'hello'),
+const setupWith = (provider: Provider, more: Partial<TurnSetup> = {}): TurnSetup =>
+  turnSetup(provider, {
     tools: {
       offer: () => BUILTIN_SCHEMAS,
       decode: call => decodeCall(call, text => text),
       execute: async call => ({ ran: call.call.name }),
     },
-    limits: DEFAULT_LIMITS,
-    signal: new AbortController().signal,
-    observe: () => {},
     ...more,
-  };
-};
+  });
 
 describe('the outcome says what the turn did', () => {
   test('a reply, a send, a resolve and a dismiss that ran are marked in order', async () => {

@@ -7,12 +7,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/config.js';
-import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { runTurn, type TurnSetup, type TurnTools } from '../src/loop/run-turn.js';
 import type { ToolCallHooks } from '../src/loop/tool-call-hooks.js';
 import type { Provider } from '../providers/types.js';
+import { listTool, turnSetup } from './support/turn-setup.js';
 
 /** A model that asks for `list` once, then ends with text. */
 const listsOnce = (): Provider => {
@@ -39,28 +39,14 @@ const setupWith = (
   events: AgentEvent[],
   { execute, ...hooks }: ToolCallHooks & Pick<TurnTools, 'execute'>,
   limits = DEFAULT_LIMITS,
-  decode: TurnTools['decode'] = call => decodeCall(call, text => text),
-): TurnSetup => {
-  const conversation = emptyConversation();
-  return {
-    title: 'a turn',
-    provider: listsOnce(),
-    systemPrompt: 'be brief',
-    conversation,
-    turn: startTurn(conversation, 'a turn', 'hello'),
-    tools: {
-      offer: () => [
-        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
-      ],
-      decode,
-      execute,
-    },
+  decode: TurnTools['decode'] = listTool().decode,
+): TurnSetup =>
+  turnSetup(listsOnce(), {
+    tools: { ...listTool(), decode, execute },
     limits,
-    signal: new AbortController().signal,
     observe: event => events.push(event),
     ...hooks,
-  };
-};
+  });
 
 /** What the model was shown as the result of its one call. */
 const toolResult = (setup: TurnSetup) =>

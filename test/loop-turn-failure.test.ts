@@ -5,12 +5,10 @@
  * the caller must close for it.
  */
 import { expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/config/config.js';
-import { emptyConversation, startTurn } from '../src/history/conversation.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
-import { decodeCall } from '../src/agent-tools/decode-call.js';
 import { runTurn, type TurnSetup } from '../src/loop/run-turn.js';
 import type { Provider } from '../providers/types.js';
+import { turnSetup } from './support/turn-setup.js';
 
 const asking: Provider = {
   kind: 'test',
@@ -24,30 +22,11 @@ const asking: Provider = {
   }),
 };
 
-const setupWith = (
-  events: AgentEvent[],
-  beforeToolCall: TurnSetup['beforeToolCall'],
-): TurnSetup => {
-  const conversation = emptyConversation();
-  return {
-    title: 'a turn',
-    provider: asking,
-    systemPrompt: 'be brief',
-    conversation,
-    turn: startTurn(conversation, 'a turn', 'hello'),
-    tools: {
-      offer: () => [
-        { type: 'function', function: { name: 'list', description: 'list', parameters: {} } },
-      ],
-      decode: call => decodeCall(call, text => text),
-      execute: async () => 'listed',
-    },
+const setupWith = (events: AgentEvent[], beforeToolCall: TurnSetup['beforeToolCall']): TurnSetup =>
+  turnSetup(asking, {
     ...(beforeToolCall === undefined ? {} : { beforeToolCall }),
-    limits: DEFAULT_LIMITS,
-    signal: new AbortController().signal,
     observe: event => events.push(event),
-  };
-};
+  });
 
 test('a turn that throws part-way resolves to an error outcome with one turn-start and one turn-end', async () => {
   const events: AgentEvent[] = [];

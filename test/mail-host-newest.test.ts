@@ -79,6 +79,8 @@ describe('the newest daemon profile', () => {
     await E(host).send('lal', ['second'], [], []);
     const second = (await stream.next()).value as Record_;
     expect(second.strings).toEqual(['second']);
+    // Sent while the list was still being read: given again as new, as the daemons do.
+    expect(((await stream.next()).value as Record_).number).toBe(second.number);
     // The host edits its message: it comes again under the same number.
     const hostCopy = ((await E(host).listMessages()) as Record_[]).find(
       record => record.strings?.[0] === 'second',

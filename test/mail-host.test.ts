@@ -235,6 +235,26 @@ describe('mail', () => {
     expect(await E(iterator).next()).toMatchObject({ done: true });
   });
 
+  // Both daemons subscribe to new messages, then walk the live list (mail.js,
+  // currentAndSubsequentMessages): at f0a46042a 60 messages sent while a follower read a backlog
+  // of 412 each came twice.
+  it('followMessages gives twice a message delivered while the backlog is read, as the daemons do', async () => {
+    const { mailHost, powers } = await startLal();
+    await mailHost.host.send('lal', ['one'], [], []);
+    await mailHost.host.send('lal', ['two'], [], []);
+    const iterator = await E(powers).followMessages();
+    const texts = async (count: number) => {
+      const read: string[] = [];
+      for (let index = 0; index < count; index += 1)
+        read.push(((await E(iterator).next()).value as PackageMessage).strings.join(''));
+      return read;
+    };
+    expect(await texts(1)).toEqual(['one']);
+    await mailHost.host.send('lal', ['three'], [], []);
+    expect(await texts(3)).toEqual(['two', 'three', 'three']);
+    await E(iterator).return();
+  });
+
   it('adopts an attached value into a path, and answers requests', async () => {
     const { mailHost, powers } = await startLal();
     await mailHost.host.storeValue('a calculator', 'calc');

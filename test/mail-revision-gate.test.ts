@@ -5,9 +5,11 @@
  * answered before a restart is replayed, never amended; a revision of one
  * answered in this run is amended, and said once in the next notice; an
  * unfinished one waits; a showing with a later one behind it is superseded;
- * what it remembers is bounded.
+ * a showing that repeats the current form is dropped as it arrives; what it
+ * remembers is bounded.
  */
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import type { MessageRecord } from '../src/mail/message-record.js';
 import { makeRevisionGate } from '../src/mail/revision-gate.js';
 
@@ -93,7 +95,7 @@ describe('a message not answered', () => {
 
   test('without a key it is always served, and nothing about it is kept', () => {
     const gate = makeRevisionGate();
-    gate.saw(undefined, showing('a', { done: false }));
+    gate.admit(undefined, showing('a', { done: false }));
     expect(gate.takenBack(undefined)).toBe(false);
     expect(gate.classify(undefined, showing('a', { done: false }), true)).toBe('serve');
     gate.answered(undefined, showing('a'));
@@ -106,8 +108,8 @@ describe('showings waiting in the queue', () => {
     const gate = makeRevisionGate();
     const early = showing('hel', { done: false });
     const late = showing('hello');
-    gate.saw('k', early);
-    gate.saw('k', late);
+    gate.admit('k', early);
+    gate.admit('k', late);
     expect(gate.classify('k', early, false)).toBe('superseded');
     expect(gate.classify('k', late, false)).toBe('serve');
   });
@@ -115,7 +117,7 @@ describe('showings waiting in the queue', () => {
   test('once the latest showing is answered, a showing met afterwards is judged on its own', () => {
     const gate = makeRevisionGate();
     const late = showing('hello');
-    gate.saw('k', late);
+    gate.admit('k', late);
     gate.answered('k', late);
     expect(gate.classify('k', showing('hello'), true)).toBe('replayed');
   });
@@ -123,13 +125,13 @@ describe('showings waiting in the queue', () => {
   test('taken back while its turn ran (a showing with done: false) until it is served finished', () => {
     const gate = makeRevisionGate();
     expect(gate.takenBack('k')).toBe(false);
-    gate.saw('k', showing('hello'));
+    gate.admit('k', showing('hello'));
     expect(gate.takenBack('k')).toBe(false);
-    gate.saw('k', showing('hello, and', { done: false }));
+    gate.admit('k', showing('hello, and', { done: false }));
     expect(gate.takenBack('k')).toBe(true);
     expect(gate.takenBack('other')).toBe(false);
     const final = showing('hello, and more');
-    gate.saw('k', final);
+    gate.admit('k', final);
     expect(gate.takenBack('k')).toBe(true);
     expect(gate.classify('k', final, false)).toBe('serve');
     expect(gate.takenBack('k')).toBe(false);
@@ -140,15 +142,15 @@ describe('what the gate remembers is bounded', () => {
   test(`the latest showings of ${REMEMBERED} messages: the least recently shown goes first`, () => {
     const gate = makeRevisionGate();
     const early = showing('hel', { done: false });
-    gate.saw('first', early);
-    gate.saw('first', showing('hello'));
-    gate.saw('kept', showing('x', { done: false }));
-    gate.saw('kept', showing('x'));
-    for (let n = 0; n < REMEMBERED - 2; n += 1) gate.saw(`m${n}`, showing('m'));
+    gate.admit('first', early);
+    gate.admit('first', showing('hello'));
+    gate.admit('kept', showing('x', { done: false }));
+    gate.admit('kept', showing('x'));
+    for (let n = 0; n < REMEMBERED - 2; n += 1) gate.admit(`m${n}`, showing('m'));
     // Shown again: now the most recent.
     const keptLatest = showing('x!');
-    gate.saw('kept', keptLatest);
-    gate.saw('one more', showing('m'));
+    gate.admit('kept', keptLatest);
+    gate.admit('one more', showing('m'));
     // "first"'s later showing was forgotten: its early one is no longer known to be superseded.
     expect(gate.classify('first', early, false)).toBe('wait');
     expect(gate.classify('kept', showing('x', { done: false }), false)).toBe('superseded');
@@ -156,7 +158,7 @@ describe('what the gate remembers is bounded', () => {
 
   test(`messages taken back: ${REMEMBERED} at most, the oldest forgotten first`, () => {
     const gate = makeRevisionGate();
-    for (let n = 0; n <= REMEMBERED; n += 1) gate.saw(`m${n}`, showing('m', { done: false }));
+    for (let n = 0; n <= REMEMBERED; n += 1) gate.admit(`m${n}`, showing('m', { done: false }));
     expect(gate.takenBack('m0')).toBe(false);
     expect(gate.takenBack('m1')).toBe(true);
     expect(gate.takenBack(`m${REMEMBERED}`)).toBe(true);
@@ -179,9 +181,9 @@ describe('what the gate remembers, at the bound', () => {
   test(`exactly ${REMEMBERED} messages shown are all remembered`, () => {
     const gate = makeRevisionGate();
     const early = showing('hel', { done: false });
-    gate.saw('first', early);
-    gate.saw('first', showing('hello'));
-    for (let n = 1; n < REMEMBERED; n += 1) gate.saw(`m${n}`, showing('m'));
+    gate.admit('first', early);
+    gate.admit('first', showing('hello'));
+    for (let n = 1; n < REMEMBERED; n += 1) gate.admit(`m${n}`, showing('m'));
     expect(gate.classify('first', early, false)).toBe('superseded');
   });
 
@@ -195,14 +197,14 @@ describe('what the gate remembers, at the bound', () => {
   test('a showing without a key takes no place among those remembered', () => {
     const gate = makeRevisionGate();
     const early = showing('hel', { done: false });
-    gate.saw('first', early);
-    gate.saw('first', showing('hello'));
+    gate.admit('first', early);
+    gate.admit('first', showing('hello'));
     gate.answered('answered', showing('a'));
     for (let n = 1; n < REMEMBERED; n += 1) {
-      gate.saw(`m${n}`, showing('m', { done: false }));
+      gate.admit(`m${n}`, showing('m', { done: false }));
       gate.answered(`m${n}`, showing('m'));
     }
-    gate.saw(undefined, showing('no key', { done: false }));
+    gate.admit(undefined, showing('no key', { done: false }));
     gate.answered(undefined, showing('no key'));
     expect(gate.classify('first', early, false)).toBe('superseded');
     expect(gate.takenBack('first')).toBe(true);
@@ -214,10 +216,93 @@ describe('answering a showing', () => {
   test('keeps a later showing that came meanwhile as the current form: the one answered is superseded', () => {
     const gate = makeRevisionGate();
     const first = showing('hello');
-    gate.saw('k', first);
+    gate.admit('k', first);
     expect(gate.classify('k', first, false)).toBe('serve');
-    gate.saw('k', showing('hello, edited'));
+    gate.admit('k', showing('hello, edited'));
     gate.answered('k', first);
     expect(gate.classify('k', first, true)).toBe('superseded');
+  });
+});
+
+describe('a showing that repeats the current form', () => {
+  test('is dropped as it arrives, whoever made the copy; a revision is taken in', () => {
+    const gate = makeRevisionGate();
+    const first = showing('hello');
+    expect(gate.admit('k', first)).toBe(true);
+    // The daemon's second showing of the same message: another copy, the same form.
+    expect(gate.admit('k', showing('hello'))).toBe(false);
+    expect(gate.admit('k', showing('hello', { done: true }))).toBe(false);
+    expect(gate.classify('k', first, false)).toBe('serve');
+    expect(gate.admit('k', showing('hello, edited'))).toBe(true);
+    expect(gate.admit('k', showing('hello, edited'))).toBe(false);
+    // The stream's order decides: an older form shown after a newer one is the current form again.
+    expect(gate.admit('k', showing('hello'))).toBe(true);
+  });
+
+  test('once answered, a repeat of the form answered is dropped, and a revision is taken in', () => {
+    const gate = makeRevisionGate();
+    const first = showing('hello');
+    gate.admit('k', first);
+    gate.answered('k', first);
+    expect(gate.admit('k', showing('hello'))).toBe(false);
+    expect(gate.admit('k', showing('hello', { done: false }))).toBe(true);
+  });
+
+  test('after a restart (a gate of its own) the first showing is taken in, to be replayed, and its repeat is dropped', () => {
+    const gate = makeRevisionGate();
+    const replayed = showing('hello');
+    expect(gate.admit('k', replayed)).toBe(true);
+    expect(gate.classify('k', replayed, true)).toBe('replayed');
+    expect(gate.admit('k', showing('hello'))).toBe(false);
+  });
+
+  test('one of another message, or without a key, is taken in', () => {
+    const gate = makeRevisionGate();
+    gate.admit('k', showing('hello'));
+    expect(gate.admit('other', showing('hello'))).toBe(true);
+    expect(gate.admit(undefined, showing('hello'))).toBe(true);
+    expect(gate.admit(undefined, showing('hello'))).toBe(true);
+  });
+});
+
+describe('for every sequence of showings and answers', () => {
+  const step = fc.oneof(
+    fc.record({
+      key: fc.constantFrom('a', 'b', 'c'),
+      text: fc.constantFrom('hi', 'hi!', 'hello'),
+      done: fc.boolean(),
+    }),
+    fc.record({ answer: fc.constantFrom('a', 'b', 'c') }),
+  );
+
+  test("a showing is taken in exactly when it differs from its message's previous one, and the last taken in decides", () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), steps => {
+        const gate = makeRevisionGate();
+        /** The form each message was last shown in, and its showings taken in and not yet answered. */
+        const previous = new Map<string, string>();
+        const waiting = new Map<string, MessageRecord[]>();
+        for (const each of steps) {
+          if ('answer' in each) {
+            const taken = waiting.get(each.answer) ?? [];
+            const last = taken.at(-1);
+            if (last === undefined) continue;
+            expect(gate.classify(each.answer, last, false)).not.toBe('superseded');
+            for (const earlier of taken.slice(0, -1))
+              expect(gate.classify(each.answer, earlier, false)).toBe('superseded');
+            gate.answered(each.answer, last);
+            waiting.set(each.answer, []);
+            continue;
+          }
+          const record = showing(each.text, { done: each.done });
+          const form = `${each.text}/${each.done}`;
+          const taken = gate.admit(each.key, record);
+          expect(taken).toBe(previous.get(each.key) !== form);
+          previous.set(each.key, form);
+          if (taken) waiting.set(each.key, [...(waiting.get(each.key) ?? []), record]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

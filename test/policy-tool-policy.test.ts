@@ -12,7 +12,7 @@ import type { ApprovalAsk } from '../src/policy/guard-tool-call.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
 import { guardToolCall } from '../src/policy/guard-tool-call.js';
 import { throughHooks } from '../src/loop/tool-call-hooks.js';
-import { readToolPolicy } from '../src/policy/tool-policy.js';
+import { readToolPolicy, type HostConfirm } from '../src/policy/tool-policy.js';
 import { toolPolicyProblems } from '../src/settings/tool-policy-settings.js';
 import { pickEnv } from '../setup/passed-env.js';
 
@@ -214,6 +214,52 @@ describe('guardToolCall', () => {
       });
     return { run, ran };
   };
+
+  test('the reason a call asks names what made it ask: the setting set, the host own list, or the taint and what was read', async () => {
+    // A turn that has read a tool's result (an earlier turn's, as its request shows).
+    const taint = {
+      turn: { peerTurn: false, read: () => 'the result of the tool runCommand', note: () => {} },
+      parties: { partyOf: async () => 'host' as const },
+    };
+    const ask = async (env: Record<string, string>, sender: string, hostConfirm?: HostConfirm) => {
+      const { gate, asked } = makeGate();
+      const hooks = guardToolCall({
+        policy: readToolPolicy(env, hostConfirm),
+        gate,
+        origin: { number: 3n, sender },
+        taint,
+      });
+      await throughHooks(
+        decode('runCommand', '{"command":"touch b.txt"}'),
+        ['runCommand'],
+        hooks,
+        async () => 'ran',
+      );
+      expect(asked).toHaveLength(1);
+      return asked[0]!.why;
+    };
+    // LAL_TOOLS_CONFIRM asks the HOST whatever the turn read: it is named, LAL_TOOLS_APPROVE (unset) is not.
+    expect(await ask({ LAL_TOOLS_CONFIRM: 'runCommand' }, 'HOST')).toBe(
+      'LAL_TOOLS_CONFIRM names this tool',
+    );
+    // An in-process host's own list (npm start's) says its own reason, whatever env holds.
+    const hostConfirm: HostConfirm = {
+      why: names => (names.includes('runCommand') ? 'npm start asks (its default)' : undefined),
+      tools: () => ['runCommand'],
+      source: "npm start's list",
+    };
+    expect(await ask({ LAL_TOOLS_CONFIRM: 'math' }, 'HOST', hostConfirm)).toBe(
+      'npm start asks (its default)',
+    );
+    // LAL_TOOLS_APPROVE asks about an untrusted sender's call whatever the turn read.
+    expect(await ask({ LAL_TOOLS_APPROVE: 'runCommand' }, 'alice')).toBe(
+      'LAL_TOOLS_APPROVE gates this tool for alice, whom LAL_TRUSTED_SENDERS does not name',
+    );
+    // Only the taint makes a trusted sender's gated call wait: then the taint and what was read are said.
+    expect(await ask({ LAL_TOOLS_APPROVE: 'runCommand' }, 'HOST')).toBe(
+      'this turn has read the result of the tool runCommand, which did not come from the HOST, and LAL_TOOLS_APPROVE gates this tool',
+    );
+  });
 
   test('a call that cannot be decoded is answered with its error, never put to the HOST', async () => {
     const { gate, asked } = makeGate();

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { makeApprovals } from '../sim/chat/approvals.js';
 import { sideEffectToolNames } from '../tools/index.js';
 import { useTempFolders } from './support/temp-folders.js';
+import type { HostConfirm } from '../src/policy/tool-policy.js';
 
 const makeTempFolder = useTempFolders();
 
-const asked = (settings: Record<string, string>) =>
-  (settings.LAL_TOOLS_CONFIRM ?? '').split(',').filter(name => name !== '');
+const asked = (confirm: HostConfirm) => [...confirm.tools()];
 
 describe('"always" answers in the state folder', () => {
   it('--fresh forgets them for the later runs too, not only its own', () => {
@@ -22,29 +22,49 @@ describe('"always" answers in the state folder', () => {
     expect(makeApprovals(folder, true).isAlways('runCommand')).toBe(false);
     const after = makeApprovals(folder, false);
     expect(after.isAlways('runCommand')).toBe(false);
-    expect(asked(after.settingsFor({}, false))).toContain('runCommand');
+    expect(asked(after.confirmFor({}, false))).toContain('runCommand');
   });
 });
 
 describe('the tools npm start asks about', () => {
   it('by default, those that change files or run commands, less those answered always', () => {
     const folder = makeTempFolder('state');
-    expect(asked(makeApprovals(folder, false).settingsFor({}, false)).sort()).toEqual(
+    expect(asked(makeApprovals(folder, false).confirmFor({}, false)).sort()).toEqual(
       [...sideEffectToolNames].sort(),
     );
     makeApprovals(folder, false).allowAlways('runCommand');
-    expect(asked(makeApprovals(folder, false).settingsFor({}, false))).not.toContain('runCommand');
+    expect(asked(makeApprovals(folder, false).confirmFor({}, false))).not.toContain('runCommand');
   });
 
   it('LAL_TOOLS_CONFIRM set by the person adds its tools; runCommand and the file tools are still asked', () => {
     const approvals = makeApprovals(makeTempFolder('state'), false);
-    const settings = approvals.settingsFor({ LAL_TOOLS_CONFIRM: ' math ,runComand' }, false);
+    const settings = approvals.confirmFor({ LAL_TOOLS_CONFIRM: ' math ,runComand' }, false);
     expect(asked(settings).sort()).toEqual([...sideEffectToolNames, 'math', 'runComand'].sort());
   });
 
   it('--yes asks about only what the person named', () => {
     const approvals = makeApprovals(makeTempFolder('state'), false);
-    expect(approvals.settingsFor({}, true)).toEqual({});
-    expect(asked(approvals.settingsFor({ LAL_TOOLS_CONFIRM: 'math' }, true))).toEqual(['math']);
+    expect(asked(approvals.confirmFor({}, true))).toEqual([]);
+    expect(asked(approvals.confirmFor({ LAL_TOOLS_CONFIRM: 'math' }, true))).toEqual(['math']);
+  });
+});
+
+describe('what the policy reads of the answers', () => {
+  it('"always" ends the asking at once, for the tools named too, each reason saying what asks', () => {
+    const approvals = makeApprovals(makeTempFolder('state'), false);
+    const confirm = approvals.confirmFor({ LAL_TOOLS_CONFIRM: 'math' }, false);
+    expect(confirm.why(['runCommand'])).toMatch(/^npm start asks before runCommand, .*its default/);
+    expect(confirm.why(['math'])).toBe('you named math in LAL_TOOLS_CONFIRM');
+    expect(confirm.why(['readFile'])).toBeUndefined();
+    approvals.allowAlways('runCommand');
+    approvals.allowAlways('math');
+    // The same confirm, read again: no restart needed.
+    expect(confirm.why(['runCommand'])).toBeUndefined();
+    expect(confirm.why(['math'])).toBeUndefined();
+    expect(asked(confirm)).not.toContain('runCommand');
+    // A grouped tool's call is read by its op and its group.
+    expect(
+      approvals.confirmFor({ LAL_TOOLS_CONFIRM: 'names' }, true).why(['remove', 'names']),
+    ).toBe('you named names in LAL_TOOLS_CONFIRM');
   });
 });

@@ -2,17 +2,19 @@
  * Asking before a tool acts (README, "What runs without asking you"): in
  * `npm start` the person is the HOST, whom the daemon trusts, so the agent's
  * policy is told to put each call of a side-effecting tool to the HOST first
- * all the same (LAL_TOOLS_CONFIRM, the daemon's own approval path). An
- * answer of "always" for a tool is kept in the state folder: from the next
- * run that tool is no longer named, and in this run its requests are
- * approved as they come. A LAL_TOOLS_CONFIRM the person sets names tools to
+ * all the same (the list LAL_TOOLS_CONFIRM holds in the daemon, kept here
+ * and read by the policy at each call). An answer of "always" for a tool is
+ * kept in the state folder and ends the asking at once: its next call acts
+ * unasked, in this run and the next. A LAL_TOOLS_CONFIRM the person sets names tools to
  * ask about besides those (a list that replaced them would let runCommand act
- * unasked because of another tool's name, or a misspelt one); `--yes` leaves
- * the policy as given. `--fresh` forgets the answers, for later runs too.
+ * unasked because of another tool's name, or a misspelt one); `--yes` asks
+ * about only those. `--fresh` forgets the answers, for later runs too.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sideEffectToolNames } from '../../tools/index.js';
+import type { HostConfirm } from '../../src/policy/tool-policy.js';
+import { readNames } from '../../src/settings/tool-policy-settings.js';
 
 const FILE = 'approvals.json';
 const VERSION = 1;
@@ -40,23 +42,30 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
   return harden({
     path,
     /**
-     * The settings with the tools to ask about: the side-effecting ones not
-     * answered "always", and those the person named; with --yes only theirs.
+     * The tools npm start puts to the person first, read by the agent's policy
+     * at each call (in place of LAL_TOOLS_CONFIRM, src/policy/tool-policy.ts):
+     * the side-effecting ones and those the person named, less those answered
+     * "always" (at once, in this run too); with --yes only those named. Each
+     * says why it asks: npm start's default, or the person's setting.
      */
-    settingsFor(settings: Record<string, string>, yes: boolean): Record<string, string> {
-      if (yes) return settings;
-      const named = (settings[SETTING] ?? '')
-        .split(',')
-        .map(name => name.trim())
-        .filter(name => name !== '');
-      const asked = [
-        ...new Set([...sideEffectToolNames.filter(name => !always.has(name)), ...named]),
-      ];
-      // An empty list would be read as written and said at start as a mistake: left as it was instead.
-      return asked.length === 0 ? settings : { ...settings, [SETTING]: asked.join(',') };
+    confirmFor(settings: Readonly<Record<string, string>>, yes: boolean): HostConfirm {
+      const named = readNames(settings, SETTING) ?? new Set<string>();
+      const byDefault = new Set<string>(yes ? [] : sideEffectToolNames);
+      const why = (name: string): string | undefined => {
+        if (always.has(name)) return undefined;
+        if (named.has(name)) return `you named ${name} in ${SETTING}`;
+        return byDefault.has(name)
+          ? `npm start asks before ${name}, which changes files or runs commands (its default: a answers always, --yes asks about none)`
+          : undefined;
+      };
+      return harden({
+        why: (names: readonly string[]) => names.map(why).find(reason => reason !== undefined),
+        tools: () => [...new Set([...byDefault, ...named])].filter(name => why(name) !== undefined),
+        source: `npm start's list: ${yes ? 'with --yes only' : 'its default and'} ${SETTING}, less your answers of always`,
+      });
     },
     isAlways: (tool: string): boolean => always.has(tool),
-    /** "always" for this tool: kept, and its calls run without asking from now on. */
+    /** "always" for this tool: kept, and its calls run without asking from now on (its next one too). */
     allowAlways(tool: string): void {
       always.add(tool);
       const kept: KeptApprovals = { version: VERSION, always: [...always].sort() };

@@ -80,8 +80,10 @@ export const followHostInbox = (options: {
   presenter: Presenter;
   report: (problem: string) => void;
   /**
-   * Whether the person answered "always" for this tool: its requests are
-   * approved as they come (`approve`), and said in one line.
+   * Whether the person answered "always" for this tool: the agent no longer
+   * asks (./approvals.ts), but a request made before the answer (another
+   * waiting, or one shown again after a restart) is approved as it comes
+   * (`approve`), and said in one line.
    */
   alwaysAllowed?: (tool: string) => boolean;
   approve?: (number: bigint) => Promise<void>;

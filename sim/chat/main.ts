@@ -73,7 +73,8 @@ const main = async (): Promise<void> => {
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
-    env: capletEnv(state.approvals.settingsFor(settings, yes)),
+    env: capletEnv(settings),
+    confirm: state.approvals.confirmFor(settings, yes),
     log: logLine,
     observe: event => {
       presenter.observe(event);

@@ -2,14 +2,15 @@
  * The simulated daemon with one agent in it, started as `setup.ts` starts it
  * in the real daemon: a guest with its profile, and the agent's `make` run
  * on the guest's powers in its own worker (CapTP loopback, through `E()`),
- * with the real providers chosen from env. The host adds only a log sink and
- * a progress observer.
+ * with the real providers chosen from env. The host adds only a log sink,
+ * a progress observer and the person's list of tools to be asked about.
  */
 import { E } from '@endo/far';
 import { make } from '../../agent.js';
 import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Persona } from '../../src/config/config.js';
+import type { HostConfirm } from '../../src/policy/tool-policy.js';
 import {
   makeMailHost,
   type CapletHandle,
@@ -49,6 +50,8 @@ export const startSession = async (options: {
    * same seed, told once the guest is there so its numbering goes on.
    */
   daemon?: { identity: SeededIdentity; started(mailHost: MailHost): void };
+  /** The calls put to the person first, read at each call (./approvals.ts), in place of LAL_TOOLS_CONFIRM. */
+  confirm?: HostConfirm;
 }): Promise<Session> => {
   const { persona } = options;
   const mailHost = makeMailHost({
@@ -61,7 +64,12 @@ export const startSession = async (options: {
   options.daemon?.started(mailHost);
   await options.restore?.(mailHost.guest(guestName).powers, mailHost);
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
-    make(powers as never, context, { ...extra, log: options.log, observe: options.observe });
+    make(powers as never, context, {
+      ...extra,
+      log: options.log,
+      observe: options.observe,
+      ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
+    });
   const resultName = `controller-for-${persona}`;
   const session: Session = {
     mailHost,

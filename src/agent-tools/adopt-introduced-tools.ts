@@ -15,13 +15,11 @@ import { ensureToolsDirectory } from './tools-directory.js';
 import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
 import { isSpecialName } from '../daemon/special-names.js';
+import { toolShapeOf } from './tool-shape.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
-const FAE_TOOL_METHODS = ['schema', 'execute', 'help'];
-/** A tool source (tool-sources.ts, e.g. an MCP bridge) offers FaeTools instead of being one. */
-const TOOL_SOURCE_METHODS = ['listTools'];
 
-const isFaeTool = async (value: unknown): Promise<boolean> => {
+const isToolOrSource = async (value: unknown): Promise<boolean> => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
   if (getInterfaceOf(value) === undefined) return false;
   const names: unknown = await runWithTimeout(
@@ -29,11 +27,8 @@ const isFaeTool = async (value: unknown): Promise<boolean> => {
     PROBE_TIMEOUT_MS,
     'Probing an introduced name',
   ).catch(() => undefined);
-  if (!Array.isArray(names)) return false;
-  return (
-    FAE_TOOL_METHODS.every(method => names.includes(method)) ||
-    TOOL_SOURCE_METHODS.every(method => names.includes(method))
-  );
+  // A tool source (e.g. an MCP bridge) offers FaeTools instead of being one: it moves in too.
+  return Array.isArray(names) && toolShapeOf(names) !== 'neither';
 };
 
 export const adoptIntroducedTools = async (options: {
@@ -53,7 +48,7 @@ export const adoptIntroducedTools = async (options: {
     candidates.map(async name => {
       try {
         const value = await E(powers).lookup(name);
-        if (!(await isFaeTool(value))) return;
+        if (!(await isToolOrSource(value))) return;
         if (await E(powers).has(TOOLS_DIRECTORY, name)) {
           log(`introduced tool "${name}" not moved: tools/${name} already exists`);
           return;

@@ -19,8 +19,9 @@ import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';
 import type { DynamicTool, Known } from './dynamic-tool.js';
 import type { ToolGivers } from './tool-givers.js';
+import { toolShapeOf } from './tool-shape.js';
+import type { Introspectable } from '../daemon/remote-objects.js';
 import {
-  hasNoListTools,
   listSourceTools,
   relistSources,
   type SourceTools,
@@ -97,15 +98,19 @@ export const makeToolRegistry = (options: {
       try {
         schema = await bounded<unknown>('its schema()', () => E(tool).schema());
       } catch (schemaError) {
-        // Not a FaeTool: perhaps a tool source (an MCP bridge), which offers its tools instead.
+        // Not a FaeTool that answers: perhaps a tool source (an MCP bridge), told by its methods;
+        // an entry that cannot say them in time is refused as one whose schema() failed is.
+        const methods = await bounded<string[]>('its methods', () =>
+          E(tool as unknown as Introspectable).__getMethodNames__(),
+        ).catch(() => []);
+        if (toolShapeOf(methods) !== 'source') throw schemaError;
         const ref = tool as unknown as ToolSource;
         let sourceTools: SourceTools = [];
         try {
           sourceTools = await listSourceTools(ref, [], bounded, petName, log);
         } catch (listError) {
-          // Neither method: not a tool. A source that has the method but cannot answer yet (an
-          // MCP server still starting) is asked again at each turn, as a known source is.
-          if (hasNoListTools(listError)) throw schemaError;
+          // A source that cannot answer yet (an MCP server still starting) is asked again at each
+          // turn, as a known source is.
           log(`tools/${petName}: ${describeError(listError)}; asked again at the next turn`);
         }
         return { id, entry: undefined, source: { ref, tools: sourceTools } };

@@ -72,18 +72,6 @@ export const listSourceTools = async (
 };
 harden(listSourceTools);
 
-/**
- * Whether `listTools()` failed because the object has no such method (eventual-send's "has no
- * method" error, through the bounded call's cause): then it is no tool source at all, where any
- * other failure is a source that cannot answer now.
- */
-export const hasNoListTools = (error: unknown): boolean => {
-  for (let each: unknown = error; each instanceof Error; each = each.cause)
-    if (/has no method "?listTools\b/.test(each.message)) return true;
-  return false;
-};
-harden(hasNoListTools);
-
 /** What the registry knows of a tools/ entry that is a source. */
 export interface SourceHolder {
   source?: { ref: ToolSource; tools: SourceTools };

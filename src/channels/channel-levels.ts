@@ -30,9 +30,10 @@ export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
 harden(LEVEL_SAID);
 
 // Each is said as a request ("be quieter", "be an observer"): a question that merely names a
-// level ("what does an observer do?", "is it quieter now?") is answered, not taken for one.
+// level ("what does an observer do?", "is it quieter now?") is answered, not taken for one. "Do"
+// asks only before whom it asks about ("do you speak up?"); before a verb it stresses a request.
 const QUESTION =
-  /^(?:@\S+\s+)*(?:what|why|how|when|where|who|which|is|are|was|were|does|did|do)\b/i;
+  /^(?:@\S+\s+)*(?:what|why|how|when|where|who|which|is|are|was|were|does|did|do(?=\s+(?:you|we|they|i|it|he|she|people|others|y'all|u)\b))\b/i;
 const OBSERVER =
   /\bonly (?:speak |talk |answer |respond |reply |post |chime in )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged|tagged|called)\b|\b(?:be|stay|act as|become) an? observer\b|\bjust (?:watch|listen|read)\b|\b(?:be|stay|keep) silent\b|\bstop (?:talking|speaking|chiming in|jumping in)\b/i;
 const NORMAL =

@@ -12,12 +12,21 @@
  * waited for, never marked handled.
  *
  * Showings wait in the work queue behind other turns, so the gate also keeps
- * the latest showing of each message as the mail arrives (`saw`): a showing
+ * the latest showing of each message as the mail arrives (`admit`): a showing
  * with a later one behind it is `superseded` (that later one decides, in its
  * own turn), and a message its sender took back (`done: false`) while its
  * turn ran is not yet answered in its final form (`takenBack`): it is neither
  * marked handled nor dismissed, so the sender's final edit reaches it and is
  * answered.
+ *
+ * Every showing enters through `admit`, which drops one that repeats the
+ * message's latest showing (or, once that was answered, the one answered):
+ * both daemons' followMessages give twice a message delivered while the
+ * backlog is read, and a stream followed again (a reconnect, a restart)
+ * shows every waiting message anew (docs/daemon-api.md). Dropping a repeat
+ * of the latest form never changes which form is current, so a message
+ * waits once and is counted once; `classify` still gives one turn per
+ * message should a repeat get past the bound.
  */
 import type { MessageRecord } from './message-record.js';
 
@@ -47,9 +56,15 @@ export const makeRevisionGate = () => {
     return last !== undefined && last !== message ? last : undefined;
   };
   return {
-    /** Told of each showing as it arrives, before it waits in the queue. */
-    saw(key: string | undefined, message: MessageRecord) {
-      if (key === undefined) return;
+    /**
+     * Told of each showing as it arrives, before it waits in the queue: false for a repeat of
+     * the message's current form (its latest showing, else the one answered), to be dropped.
+     */
+    admit(key: string | undefined, message: MessageRecord): boolean {
+      if (key === undefined) return true;
+      const current = latest.get(key);
+      const shown = current === undefined ? answered.get(key) : fingerprint(current);
+      if (shown === fingerprint(message)) return false;
       latest.delete(key);
       latest.set(key, message);
       if (latest.size > REMEMBERED) latest.delete(latest.keys().next().value as string);
@@ -58,6 +73,7 @@ export const makeRevisionGate = () => {
         if (retracted.size > REMEMBERED)
           retracted.delete(retracted.values().next().value as string);
       }
+      return true;
     },
     /** Whether its sender took the message back (a showing with `done: false`) since its turn began. */
     takenBack(key: string | undefined): boolean {

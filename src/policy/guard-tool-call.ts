@@ -6,8 +6,9 @@
  * refused (the model may name one it was not offered, or write an op's
  * arguments oddly); a call that would touch what the model may not
  * (./store-boundary.ts) is refused; a call that needs the HOST's approval
- * (LAL_TOOLS_APPROVE, or the taint rule of ./side-effects.ts once the turn
- * has read untrusted content) is put to the HOST whole (./describe-call.ts)
+ * (LAL_TOOLS_CONFIRM, LAL_TOOLS_APPROVE, or the taint rule of ./side-effects.ts
+ * once the turn has read untrusted content) is put to the HOST whole (./describe-call.ts),
+ * with the one reason that made it ask,
  * instead of running now, unless the HOST already approved exactly this
  * call across a restart. What a call that runs brings into the turn is
  * noted in the turn's taint (./turn-taint.ts).
@@ -31,7 +32,7 @@ export interface ApprovalAsk {
   origin: Origin | undefined;
   /** Does it, once approved; returns what the model should see. */
   run: () => Promise<string>;
-  /** Why the HOST is asked, when it is not only LAL_TOOLS_APPROVE (the taint rule, behaviour 9.10). */
+  /** Why the HOST is asked: the setting that asks, or the taint rule and what the turn read (behaviour 9.10). */
   why?: string;
   /** Who asks, when not the agent itself: its helper, named with its task (behaviour 7.9). */
   by?: string;
@@ -86,18 +87,18 @@ export const guardToolCall = (options: {
           `${given} is not this turn's to give: only a turn of the HOST's may, with its approval`,
         ),
       );
+    // What asks is named, never another rule: a setting that asks whatever the turn read is the reason then.
     const why =
       given === undefined
-        ? await taintedWhy(call, policy, origin, taint)
+        ? (policy.whyAsked(call.names, origin?.sender) ??
+          (await taintedWhy(call, policy, origin, taint)))
         : `it gives ${given}, which only the HOST's approval of this very call allows`;
-    if (why === undefined && !policy.needsApproval(call.names, origin?.sender)) return undefined;
+    if (why === undefined) return undefined;
     const action = describeCall(call);
     const digest = digestOfCall(action);
     // Approved while the agent was restarting: this one call runs without asking again.
     if (gate.takeAllowance(digest)) return undefined;
-    return JSON.stringify(
-      gate.ask({ action, digest, origin, run: later, ...(why === undefined ? {} : { why }) }),
-    );
+    return JSON.stringify(gate.ask({ action, digest, origin, run: later, why }));
   },
   /** The loop's `afterToolCall`: what a call that ran brought into the turn is noted in its taint. */
   afterToolCall: (call: DecodedCall): void => {

@@ -14,7 +14,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { Observe } from '../events/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
-import { readToolPolicy, type ToolPolicy } from '../policy/tool-policy.js';
+import { readToolPolicy, type HostConfirm, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
 import { makePowersGiven } from '../policy/powers-given.js';
@@ -114,6 +114,8 @@ export interface PartsSetup {
   queue: WorkQueue<Work>;
   signal: AbortSignal;
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
+  /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
+  confirm?: HostConfirm;
 }
 
 /** What waits for an answer: outcomes for the model, asks kept over restarts, code, requests, tool approvals. */
@@ -145,7 +147,7 @@ const assembleTrackers = (
         })
       : makeProposalTracker({ powers, log, notices, asks });
   const requests = makeRequestTracker({ powers, notices, asks });
-  const policy = readToolPolicy(env);
+  const policy = readToolPolicy(env, setup.confirm);
   const approvals = makeApprovalGate({
     powers,
     notices,

@@ -57,8 +57,9 @@ export const followAgentMail = (options: {
   };
   const arrive = (message: MessageRecord) => {
     lastArrival = Date.now();
-    // The gate knows each message's latest showing before any waits in a lane.
-    parts.revisions.saw(messageKey(message), message);
+    // The gate knows each message's latest showing before any waits in a lane, and drops a
+    // repeat of it (the daemons show a message twice: src/mail/revision-gate.ts).
+    if (!parts.revisions.admit(messageKey(message), message)) return;
     arrivals = arrivals.then(() =>
       laneOf(message).then(
         lane => options.push({ kind: 'mail', message, lane }),

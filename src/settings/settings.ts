@@ -253,13 +253,13 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_TOOLS_APPROVE',
     default: 'none',
     read: 'src/policy/tool-policy.ts: a comma-separated list',
-    doc: 'comma-separated tool names whose every call is first put to the HOST as a request: the model gets `pending`; the HOST resolving the request (with any value) runs the call and an APPROVED notice brings the result, rejecting it sends a REFUSED notice with the reason. `help()` lists the calls waiting and those approved and still running (the first 200 characters of each, with its whole length); in `npm start`, `/grant n` and `/reject n [reason]` answer them',
+    doc: 'comma-separated tool names whose every call is first put to the HOST as a request: the model gets `pending`; the HOST resolving the request (with any value) runs the call and an APPROVED notice brings the result, rejecting it sends a REFUSED notice with the reason. The request says why it asks (`LAL_TOOLS_APPROVE gates this tool for alice, whom LAL_TRUSTED_SENDERS does not name`, or the taint rule and what the turn read: behaviour.md 9.10). `help()` lists the calls waiting and those approved and still running (the first 200 characters of each, with its whole length); in `npm start`, `/grant n` and `/reject n [reason]` answer them',
   },
   {
     env: 'LAL_TOOLS_CONFIRM',
     default: 'none (in `npm start`: `runCommand`, `writeFile`, `editFile`)',
     read: 'src/policy/tool-policy.ts: a comma-separated list',
-    doc: "comma-separated tool names whose every call is put to the HOST first as `LAL_TOOLS_APPROVE` puts it, whoever is served: the HOST's own turns too (`LAL_TRUSTED_SENDERS` does not spare them). `npm start` asks about the tools that change files or run commands, less those you answered `always` for (kept in its state folder; `--fresh` forgets them), and about the tools you name here besides them (naming others never drops them); with `npm start -- --yes` only about those you name",
+    doc: "comma-separated tool names whose every call is put to the HOST first as `LAL_TOOLS_APPROVE` puts it, whoever is served: the HOST's own turns too (`LAL_TRUSTED_SENDERS` does not spare them). `npm start` asks about the tools that change files or run commands, and about the tools you name here besides them (naming others never drops them), less those you answered `always` for (from their very next call; kept in its state folder; `--fresh` forgets them); with `npm start -- --yes` only about those you name. Each request says what asked: `LAL_TOOLS_CONFIRM names this tool`, or in `npm start` its default or `you named math in LAL_TOOLS_CONFIRM`",
   },
   {
     env: 'LAL_TRUSTED_SENDERS',

@@ -14,6 +14,8 @@ let waiters: { count: number; wake: () => void }[] = [];
 export const sourceControl = {
   names: ['alpha', 'beta'],
   failing: false,
+  /** What listTools() says while failing (an MCP server's own words reach the agent this way). */
+  failure: 'the source is down',
   /** How many times listTools() was asked. */
   calls: 0,
   /** Resolves once listTools() has been asked `count` times in all. */
@@ -57,7 +59,7 @@ export const make = (
   return Far('ToolSource', {
     listTools: async () => {
       counted();
-      if (sourceControl.failing) throw Error('the source is down');
+      if (sourceControl.failing) throw Error(sourceControl.failure);
       return harden(
         sourceControl.names.map(name => {
           if (!made.has(name)) made.set(name, makeTool(name));

@@ -1,0 +1,19 @@
+/**
+ * What makes an object in the guest's directory a tool, read from the methods it answers
+ * (`__getMethodNames__`, which every far object has) rather than from how a failed call is
+ * worded: a FaeTool (fae-tool.ts), or a source that offers FaeTools (tool-sources.ts, e.g. the
+ * MCP bridge). The adoption of introduced names and the registry of tools/ both read it.
+ */
+const FAE_TOOL_METHODS = harden(['schema', 'execute', 'help']);
+const TOOL_SOURCE_METHODS = harden(['listTools']);
+
+export type ToolShape = 'tool' | 'source' | 'neither';
+
+/** A FaeTool first: an object with both kinds of method is used as the tool it says it is. */
+export const toolShapeOf = (methodNames: readonly unknown[]): ToolShape => {
+  const has = (methods: readonly string[]) => methods.every(method => methodNames.includes(method));
+  if (has(FAE_TOOL_METHODS)) return 'tool';
+  if (has(TOOL_SOURCE_METHODS)) return 'source';
+  return 'neither';
+};
+harden(toolShapeOf);
