@@ -87,26 +87,13 @@ describe('taken up again after a pause', () => {
   });
 
   test('due now or before: the next run after now, a heartbeat item a period on, a trigger as it was', () => {
-    expect(resumedAt(entry({ at: now, every: '1h' }), every('1h'), now, settings)).toBe(now + HOUR);
-    expect(
-      resumedAt(entry({ at: now - HOUR, every: 'heartbeat' }), every('heartbeat'), now, settings),
-    ).toBe(now + 30 * MIN);
-    expect(
-      resumedAt(
-        entry({ at: now - HOUR, every: 'heartbeat 2h' }),
-        every('heartbeat 2h'),
-        now,
-        settings,
-      ),
-    ).toBe(now + 2 * HOUR);
-    expect(
-      resumedAt(
-        entry({ at: now - HOUR, every: 'mail from bob' }),
-        every('mail from bob'),
-        now,
-        settings,
-      ),
-    ).toBe(now - HOUR);
+    /** Where an entry of this `every`, due at `at`, takes up again now. */
+    const resumed = (at: number, text: string) =>
+      resumedAt(entry({ at, every: text }), every(text), now, settings);
+    expect(resumed(now, '1h')).toBe(now + HOUR);
+    expect(resumed(now - HOUR, 'heartbeat')).toBe(now + 30 * MIN);
+    expect(resumed(now - HOUR, 'heartbeat 2h')).toBe(now + 2 * HOUR);
+    expect(resumed(now - HOUR, 'mail from bob')).toBe(now - HOUR);
   });
 });
 
