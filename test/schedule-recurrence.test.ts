@@ -226,6 +226,9 @@ describe('the edges of what is read', () => {
       expect(readDuration(bad), bad).toBeUndefined();
     expect(readDuration('1h 30m')).toBe(90 * MIN);
     expect(readDuration('12 mins')).toBe(12 * MIN);
+    expect(readDuration('1.25h')).toBe(75 * MIN);
+    // A unit is its whole word: "months" is none, though it starts as minutes do.
+    expect(readDuration('5 months')).toBeUndefined();
     expect(formatDuration(0)).toBe('0s');
   });
 

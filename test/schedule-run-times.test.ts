@@ -84,6 +84,9 @@ describe('taken up again after a pause', () => {
       now + HOUR,
     );
     expect(resumedAt(entry({ at: now - HOUR }), undefined, now, settings)).toBe(now - HOUR);
+    expect(
+      resumedAt(entry({ at: now + MIN, every: 'heartbeat' }), every('heartbeat'), now, settings),
+    ).toBe(now + MIN);
   });
 
   test('due now or before: the next run after now, a heartbeat item a period on, a trigger as it was', () => {
