@@ -195,6 +195,7 @@ const modules = [
       'test/schedule-recurrence.test.ts',
       'test/schedule-recurring.test.ts',
       'test/schedule-wake-ups.test.ts',
+      'test/schedule-run-times.test.ts',
     ],
   },
   {
@@ -218,7 +219,7 @@ const modules = [
     mutate: ['tools/mcp.ts', 'tools/lib/mcp/mcp-tool-schemas.ts', 'tools/lib/mcp/mcp-result.ts'],
     // The module tests (a connection double); mcp-misbehaving-server starts a server child and
     // mcp-fae an agent, each some seconds a mutant: both still run in `npm test`.
-    tests: ['test/mcp-bridge-tools.test.ts'],
+    tests: ['test/mcp-bridge-tools.test.ts', 'test/mcp-bridge-parts.test.ts'],
   },
   {
     name: 'work-queue',

@@ -186,6 +186,52 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
   });
 });
 
+test('each round pings the guests in an order of its own, so no guest always follows the same one', async () => {
+  const host = makeMailHost();
+  await makeFloor(host, 'one');
+  await makeFloor(host, 'two');
+  await makeFloor(host, 'three');
+  const sent: string[] = [];
+  // The host's powers, each method passed on; each send's recipient noted.
+  const names = await E(host.host as unknown as Introspectable).__getMethodNames__();
+  const methods = Object.fromEntries(
+    names
+      .filter(name => !name.startsWith('__'))
+      .map(name => [
+        name,
+        (...args: unknown[]) => {
+          if (name === 'send') sent.push(args[0] as string);
+          return (E(host.host) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(
+            ...args,
+          );
+        },
+      ]),
+  );
+  const powers = Far('host powers that note each send', methods);
+  const guests = ['one', 'two', 'three'];
+  const times = await timePings(powers as unknown as Parameters<typeof timePings>[0], guests, {
+    ...quick,
+    pings: 6,
+  });
+  expect(times.map(each => [each.guest, each.samples.length])).toEqual(
+    guests.map(guest => [guest, 6]),
+  );
+  // Eight rounds, each guest once in each.
+  expect(sent).toHaveLength(24);
+  for (let round = 0; round < 8; round += 1)
+    expect([...sent.slice(round * 3, round * 3 + 3)].sort()).toEqual([...guests].sort());
+  for (const guest of guests) {
+    const before = new Set(
+      sent.flatMap((each, at) => (each === guest && at > 0 ? [sent[at - 1]] : [])),
+    );
+    before.delete(guest);
+    // Every other guest came just before it at some round.
+    expect([...before].sort(), `the guests before ${guest}`).toEqual(
+      guests.filter(other => other !== guest).sort(),
+    );
+  }
+});
+
 test('a guest that never answers stops the run, naming it and the time it had', async () => {
   const host = makeMailHost();
   await E(host.host).provideGuest('nobody', { agentName: 'profile-for-nobody' });

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import {
   isLevel,
+  levelAnswer,
   levelAskedFor,
   LEVEL_MEANING,
   type Level,
@@ -94,6 +95,8 @@ describe('levels', () => {
     ['@lal post more frequently', 'active', 'active'],
     ['@lal be active', 'observer', 'active'],
     ['@lal back to your usual', 'observer', 'normal'],
+    ['@lal back to default', 'quiet', 'normal'],
+    ['@LAL SPEAK UP', 'quiet', 'normal'],
     // "Do" before a request stresses it; only "do" before who is asked makes a question.
     ['@lal do speak up', 'quiet', 'normal'],
     ['Do be quieter, @lal', 'normal', 'quiet'],
@@ -106,6 +109,7 @@ describe('levels', () => {
     '@lal be quieter but jump in more',
     '@lal be quiet, no, be active',
     '@lal change your level',
+    '@lal switch mode',
     '@lal I would like to adjust how often you speak',
   ])('%j cannot be told: unclear', text => {
     expect(levelAskedFor(text, 'normal')).toBe('unclear');
@@ -117,6 +121,10 @@ describe('levels', () => {
     '@lal why do you speak so slowly?',
     '@lal how often do you speak?',
     'Does it stay quiet here?',
+    // Spaces of any width before and after a mention or a "do" still make a question.
+    '  @lal what does "be an observer" mean?',
+    '@lal  what does "be an observer" mean?',
+    '@lal do  you speak up more at night?',
     '@lal do you speak up more at night?',
     'do we keep quiet here?',
     "@lal do y'all talk less on weekends?",
@@ -369,6 +377,7 @@ describe("a member's name and a post's line breaks", () => {
     ['', 'member 7'],
     ['\n', 'member 7'],
     ['Youssef', 'Youssef'],
+    ['Bayou', 'Bayou'],
     ['Lala', 'Lala'],
   ])('%j is shown as %j', (name, shown) => {
     expect(memberName(name, '7', 'Lal')).toBe(shown);
@@ -466,20 +475,30 @@ describe("a channel turn's request", () => {
 });
 
 /** A directory double of the agent's own names, as the roster keeps them. */
+/** The guest's directory as the daemon keeps it: a path through a directory not made throws. */
 const directory = (stored: Record<string, unknown> = {}) => {
   const names = new Map<string, unknown>(Object.entries(stored));
+  const directories = new Set([...names.keys()].map(key => key.split('/')[0]!));
+  const through = (path: string[]) => {
+    if (path.length > 1 && !directories.has(path[0]!))
+      throw Error(`Unknown pet name: ${JSON.stringify(path[0])}`);
+    return path.join('/');
+  };
   return {
-    has: async (...path: string[]) =>
-      names.has(path.join('/')) ||
-      [...names.keys()].some(key => key.startsWith(`${path.join('/')}/`)),
-    lookup: async (path: string[]) => names.get(path.join('/')),
-    storeValue: async (value: unknown, path: string[]) => {
-      names.set(path.join('/'), value);
+    has: async (...path: string[]) => {
+      const key = through(path);
+      return names.has(key) || directories.has(key);
     },
-    makeDirectory: async (_name: string) => {},
+    lookup: async (path: string[]) => names.get(through(path)),
+    storeValue: async (value: unknown, path: string[]) => {
+      names.set(through(path), value);
+    },
+    makeDirectory: async (name: string) => {
+      directories.add(name);
+    },
     move: async (from: string[], to: string[]) => {
-      names.set(to.join('/'), names.get(from.join('/')));
-      names.delete(from.join('/'));
+      names.set(through(to), names.get(through(from)));
+      names.delete(through(from));
     },
     names,
   };
@@ -552,7 +571,7 @@ describe('the roster', () => {
     const store = directory();
     const first = makeChannelRoster(store, () => {});
     first.add(entry({ name: 'general', waiting: ['3'], disabled: true }));
-    first.add(entry({ key: 'ch-2', channelId: 'c:d' }));
+    first.add(entry({ key: 'ch-2', channelId: 'c:d', lastSeen: '9' }));
     await first.save();
     const kept = JSON.parse(store.names.get('agent-channels/roster') as string) as {
       version: number;
@@ -565,6 +584,7 @@ describe('the roster', () => {
     await again.load();
     expect(again.get('ch-1')).toEqual(entry({ name: 'general', waiting: ['3'], disabled: true }));
     expect(again.byChannelId('c:d')?.key).toBe('ch-2');
+    expect(again.isNew(again.get('ch-2')!, '9')).toBe(false);
     expect(again.all()).toHaveLength(2);
     expect(lines).toEqual([
       'a joined channel in the store did not read; left out',
@@ -585,7 +605,14 @@ describe('the roster', () => {
           { ...whole, channelId: undefined },
           { ...whole, join: null },
           { ...whole, level: 'loud' },
-          { ...whole, lastSeen: 5, answered: ['1', 2, '3'], waiting: 'no', disabled: 'yes' },
+          {
+            ...whole,
+            name: 5,
+            lastSeen: 5,
+            answered: ['1', 2, '3'],
+            waiting: 'no',
+            disabled: 'yes',
+          },
           { ...whole, key: 'ch-2', waiting: ['4', 5], untold: [4, '4'] },
         ],
       }),
@@ -627,9 +654,10 @@ describe('the roster', () => {
   test('its directory is made once, when it is not there; a free key skips those taken', async () => {
     const store = directory();
     const made: string[] = [];
+    const { makeDirectory } = store;
     store.makeDirectory = async (name: string) => {
       made.push(name);
-      store.names.set(`${name}/.`, true);
+      await makeDirectory(name);
     };
     const roster = makeChannelRoster(store, () => {});
     roster.add(entry({ key: 'ch-2' }));
@@ -793,5 +821,29 @@ describe('what the agent saw of a channel', () => {
     expect((await view.authors([post(0, '1', 'a')]))('1')).toBe('Robert');
     for (let n = 1; n <= 200; n += 1) view.see(post(n, '1', `p${n}`));
     expect((await view.postsUpTo(200n))[0]!.number).toBe(1n);
+  });
+});
+
+describe('what the agent says when asked for a level', () => {
+  test('each level is acknowledged in words of its own, saying how it speaks now', () => {
+    const said = (['active', 'normal', 'quiet', 'observer'] as const).map(level =>
+      levelAnswer(level, level),
+    );
+    expect(new Set(said).size).toBe(4);
+    for (const line of said) expect(line).toMatch(/^Understood: here I now speak \w.* \w+\.$/);
+    expect(levelAnswer('observer', 'observer')).toBe(
+      'Understood: here I now speak only when mentioned.',
+    );
+  });
+
+  test('words that cannot be told leave the level, say it and how to ask', () => {
+    expect(levelAnswer('unclear', 'quiet')).toMatch(
+      /^I left how readily I speak here as it was \(quiet: speaks only when a message clearly needs it\).*"be quieter"/,
+    );
+  });
+
+  test('only the four levels are levels', () => {
+    expect(['active', 'normal', 'quiet', 'observer'].filter(isLevel)).toHaveLength(4);
+    expect(['loud', '', 'Quiet', 1, undefined].filter(isLevel)).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { formatDuration, parseDuration, readDuration } from '../src/settings/durations.js';
-import { nextCronTime, parseCron } from '../src/schedule/cron.js';
-import { readEvery, readUntil, runsUntil } from '../src/schedule/recurrence.js';
+import { countCronRuns, nextCronTime, parseCron } from '../src/schedule/cron.js';
+import { readEvery, readUntil, runsUntil, type Every } from '../src/schedule/recurrence.js';
 import { readScheduleSettings } from '../src/settings/schedule-settings.js';
 
 const MIN = 60_000;
@@ -217,6 +217,100 @@ describe('until', () => {
     expect(() => readUntil('christmas', now)).toThrow(
       'until: "christmas" is neither a time nor a count; e.g. "2026-12-31T18:00:00Z" or "5 times"',
     );
+  });
+});
+
+describe('the edges of what is read', () => {
+  test('durations: nothing but parts, each part a number and a unit; none at all is 0s', () => {
+    for (const bad of ['x1h', '1h x', '1h!', '1.h', '1h 30'])
+      expect(readDuration(bad), bad).toBeUndefined();
+    expect(readDuration('1h 30m')).toBe(90 * MIN);
+    expect(readDuration('12 mins')).toBe(12 * MIN);
+    expect(readDuration('1.25h')).toBe(75 * MIN);
+    // A unit is its whole word: "months" is none, though it starts as minutes do.
+    expect(readDuration('5 months')).toBeUndefined();
+    expect(formatDuration(0)).toBe('0s');
+  });
+
+  test('cron: spaces around and between the fields are one; croner says what is wrong', () => {
+    expect(parseCron('  0  9 * * 1-5 ').text).toBe('0 9 * * 1-5');
+    expect(() => parseCron('61 * * * *')).toThrow(
+      'cron "61 * * * *": Invalid value for minute: 61; e.g. "0 9 * * 1-5" (09:00 on weekdays) or "*/30 * * * *" (every half hour)',
+    );
+  });
+
+  test('cron runs are counted up to and with the last moment, at most as many as asked', () => {
+    const hourly = parseCron('0 * * * *');
+    const nine = Date.UTC(2026, 10, 23, 9);
+    expect(countCronRuns(hourly, nine, nine + 3 * HOUR, 'UTC', 10)).toBe(3);
+    expect(countCronRuns(hourly, nine, nine + 3 * HOUR - 1, 'UTC', 10)).toBe(2);
+    expect(countCronRuns(hourly, nine, nine + 3 * HOUR, 'UTC', 2)).toBe(2);
+  });
+
+  test('every: its word, its spaces and its end are read wherever a person puts them', () => {
+    expect(readEvery(' every 30m ', MIN).text).toBe('30m');
+    expect(readEvery('every  cron 0 9 * * *', MIN).text).toBe('cron 0 9 * * *');
+    expect(readEvery('30 9 * * 1-5', MIN).text).toBe('cron 30 9 * * 1-5');
+    expect(readEvery('change in every report', MIN).every).toEqual({
+      kind: 'change',
+      path: 'every report',
+    });
+    expect(readEvery('mail from  bob', MIN).every).toEqual({ kind: 'mail', sender: 'bob' });
+    expect(readEvery('change in  docs/reports//', MIN).every).toEqual({
+      kind: 'change',
+      path: 'docs/reports',
+    });
+    expect(readEvery('30m skip missed', MIN).skipMissed).toBe(true);
+    expect(readEvery('30m,skip missed', MIN).skipMissed).toBe(true);
+    expect(readEvery('1h until  2026-12-31T18:00:00Z', MIN).until).toBe('2026-12-31T18:00:00Z');
+    for (const end of ['12 times', '5times', '1 time', '1 run'])
+      expect(readEvery(`1h, ${end}`, MIN).until, end).toBe(end);
+  });
+
+  test('every: exactly the minimum period is allowed; a heartbeat period is named as written', () => {
+    expect(readEvery('1m', MIN).text).toBe('1m');
+    expect(() => readEvery('heartbeat 10s', MIN)).toThrow(
+      'every: "10s" is more often than the 1m allowed (LAL_MIN_SCHEDULE_SECONDS); e.g. "30m"',
+    );
+    expect(() => readEvery('heartbeat soon', MIN)).toThrow(/^every: "soon" is not a duration/);
+  });
+
+  test('every: five fields only when they are all there is; a folder that is only slashes is none', () => {
+    const notEither = /is not a period or trigger/;
+    expect(() => readEvery('at 0 9 * * 1', MIN)).toThrow(notEither);
+    expect(() => readEvery('0 9 * * 1 2', MIN)).toThrow(notEither);
+    expect(() => readEvery('1h, 5 times over', MIN)).toThrow(notEither);
+    expect(() => readEvery('change in /', MIN)).toThrow(
+      'every: "change in" wants a directory you hold, e.g. "change in inbox"',
+    );
+    expect(() => readEvery('mail from bob skip missed x', MIN)).toThrow(
+      'every: "mail from" wants one pet name, e.g. "mail from bob"; got "bob skip missed x"',
+    );
+  });
+
+  test('until: spaces, one-digit and many-digit counts, and a time that is now has passed', () => {
+    const now = Date.UTC(2026, 10, 23, 9);
+    expect(readUntil(' 5 times ', now)).toEqual({ runsLeft: 5 });
+    expect(readUntil('12 times', now)).toEqual({ runsLeft: 12 });
+    expect(readUntil('5times', now)).toEqual({ runsLeft: 5 });
+    expect(readUntil('1 time', now)).toEqual({ runsLeft: 1 });
+    expect(readUntil('1 run', now)).toEqual({ runsLeft: 1 });
+    expect(readUntil('1', now)).toEqual({ runsLeft: 1 });
+    expect(() => readUntil('x5', now)).toThrow(/neither a time nor a count/);
+    expect(() => readUntil(new Date(now).toISOString(), now)).toThrow(/has passed already/);
+  });
+
+  test('runs of a cron not yet due: none, and the next is when it is due', () => {
+    const cron = readEvery('cron 0 9 * * *', MIN).every as Extract<Every, { kind: 'cron' }>;
+    const nine = Date.UTC(2026, 10, 23, 9);
+    expect(runsUntil(cron, nine, nine - HOUR, 'UTC')).toEqual({ count: 0, next: nine });
+  });
+
+  test('a cron down for more than 10,000 of its runs counts 10,000, and the next is after now', () => {
+    const minutely = readEvery('cron * * * * *', MIN).every as Extract<Every, { kind: 'cron' }>;
+    const due = Date.UTC(2026, 10, 23, 9);
+    const now = due + 7 * DAY;
+    expect(runsUntil(minutely, due, now, 'UTC')).toEqual({ count: 10_000, next: now + MIN });
   });
 });
 

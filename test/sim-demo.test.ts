@@ -227,6 +227,30 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     ).toContain('You said');
   });
 
+  it('tells the note of a wake-up that comes after a labelled outcome (its note first in the notice)', () => {
+    // As a real daemon's agent told it: a helper's outcome turn came just before the wake-up.
+    const tools = ['reply', 'send', 'schedule', 'evaluate'];
+    const labelled = [
+      'outcome (labelled: the outcome h2): [Then, after reading the outcome h2, which did not come from the HOST, the agent did: replied. Those words are kept out of later turns; mail recall shows them, labelled.]',
+      '',
+      'WAKE-UP w1: the time you set has come (2026-11-29T10:17:08.730Z; set at 2026-11-29T10:15:08.730Z while serving message #14 from @host). It recurs: every 1m.',
+      'Your note: "check the inbox"',
+      'Next: do what the note says, then tell @host with send("@host", …) (message #14 may be gone).',
+    ].join('\n');
+    expect(demoModel(told(labelled, tools))).toEqual({
+      toolCalls: [
+        { name: 'send', arguments: { recipient: '@host', strings: ['w1: check the inbox'] } },
+      ],
+    });
+    const woken = told(labelled, tools);
+    expect(
+      demoModel({
+        ...woken,
+        messages: [...woken.messages, { role: 'tool' as const, text: '{"sent":true}' }],
+      }),
+    ).toEqual({ text: 'Told.' });
+  });
+
   it('streams a long answer when asked for one, and says what it understands otherwise', () => {
     const story = demoModel(told('Message #4 from HOST: tell me a long story'));
     expect(story).toMatchObject({ frameGapMs: expect.any(Number) });

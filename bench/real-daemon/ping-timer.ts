@@ -2,7 +2,8 @@
  * Times pings in a real daemon (docs/benchmark.md, "Measuring both ratios in
  * a real daemon"): run as the host (`endo run --UNCONFINED
  * dist/bench/real-daemon/ping-timer.js --powers AGENT lal echo-llm echo`), it
- * sends `ping-<n>` to each guest named in turn and times it to the answer,
+ * sends `ping-<n>` to each guest named, once a round in the round's own
+ * order (ping-order.ts), and times it to the answer,
  * read from the host's own mail stream as it arrives (no polling, which
  * would load the daemon it measures), then prints each guest's median and
  * its ratio to the last guest's, the floor.
@@ -14,6 +15,7 @@ import { readPingTimerSettings, type PingTimerSettings } from '../bench-settings
 import { median, ms, percentile } from '../stats.js';
 import { sayToConsole, type Say } from '../../setup/say.js';
 import { isPing, pingText, readAnswer } from './ping-words.js';
+import { pingOrder } from './ping-order.js';
 
 const WARMUP_ROUNDS = 2;
 
@@ -112,7 +114,7 @@ const watchAnswers = async (powers: HostPowers) => {
   };
 };
 
-/** Pings each guest in turn, round after round; the first rounds warm up and are not counted. */
+/** Pings each guest once a round, in the round's own order; the first rounds warm up and are not counted. */
 export const timePings = async (
   powers: HostPowers,
   guests: readonly string[],
@@ -125,7 +127,8 @@ export const timePings = async (
   let n = Date.now() % 1_000_000_000;
   try {
     for (let round = 0; round < WARMUP_ROUNDS + settings.pings; round += 1) {
-      for (const each of times) {
+      for (const index of pingOrder(times.length, round)) {
+        const each = times[index]!;
         n += 1;
         const ping = pingText(n);
         const answered = watch.answerTo(ping, each.guest, settings.timeoutMs);

@@ -7,6 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLogLevel } from '../../src/settings/settings.js';
 
 /** How many runs' logs stay in the state folder. */
 const KEPT_LOGS = 5;
@@ -37,8 +38,7 @@ export const openAgentLog = (
   env: Readonly<Record<string, string | undefined>>,
   now: Date = new Date(),
 ): AgentLogFile => {
-  const level = (env.LAL_LOG ?? '').trim().toLowerCase();
-  if (level === 'off' || level === 'none')
+  if (readLogLevel(env) === 'off')
     return { path: undefined, why: 'LAL_LOG=off', write: () => {}, close: () => {} };
   let fd: number | undefined;
   let path: string | undefined;

@@ -51,6 +51,15 @@ const lastMessage = (told: string): string => {
   return at === undefined ? told : told.slice(at.index + at[0].length - at[1]!.length);
 };
 
+/**
+ * A wake-up's notice, from its "WAKE-UP" line on: the label of an earlier turn's outcome may
+ * stand before it (as it may before a message).
+ */
+const wakeUpOf = (told: string): string | undefined => {
+  const at = [...told.matchAll(/(?:^|\n)WAKE-UP /g)].pop();
+  return at === undefined ? undefined : told.slice(at.index).trimStart();
+};
+
 /** What the sender wrote: the body after the last "Message #n from X: " (a labelled outcome may stand before it). */
 const bodyOf = (told: string): string => {
   const found = [...told.matchAll(/(?:^|\n)Message #\d+ from [^:\n]+: /g)].pop();
@@ -112,7 +121,7 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
   if (adopted !== undefined)
     return answer(request, told, `I adopted ${adopted}; ask me to use it.`);
   // A wake-up's turn is over once the note is told.
-  if (told.startsWith('WAKE-UP ')) return { text: 'Told.' };
+  if (wakeUpOf(told) !== undefined) return { text: 'Told.' };
   const scheduled = /"scheduled":"([^"]+)"(?:,"at":"([^"]+)")?/.exec(result);
   if (scheduled !== null)
     return answer(
@@ -166,7 +175,7 @@ const scheduleFor = (body: string): ScriptedReply | undefined => {
 /** A wake-up's turn: do what the note says (here: say it) to whoever set it. */
 const afterWakeUp = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const wake = /^WAKE-UP (\S+):[\s\S]*?Your note: ("(?:[^"\\]|\\.)*")[\s\S]*?send\("([^"]+)"/.exec(
-    told,
+    wakeUpOf(told) ?? '',
   );
   if (wake === null || !request.toolNames.includes('send')) return undefined;
   const note = JSON.parse(wake[2]!) as string;

@@ -21,7 +21,7 @@ export const LEVEL_MEANING: Readonly<Record<Level, string>> = harden({
 harden(LEVEL_MEANING);
 
 /** The same, as the agent says it in its channel when people set the level ("Understood: here I now …"). */
-export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
+const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
   active: 'speak up whenever I have something useful to add',
   normal: 'speak when a message is plainly for me or I can clearly help',
   quiet: 'speak only when a message clearly needs me',
@@ -29,13 +29,20 @@ export const LEVEL_SAID: Readonly<Record<Level, string>> = harden({
 });
 harden(LEVEL_SAID);
 
+/** The one line that answers a level asked for: the level now, or why it was left as it was. */
+export const levelAnswer = (asked: Level | 'unclear', now: Level): string =>
+  asked === 'unclear'
+    ? `I left how readily I speak here as it was (${now}: ${LEVEL_MEANING[now]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`
+    : `Understood: here I now ${LEVEL_SAID[now]}.`;
+harden(levelAnswer);
+
 // Each is said as a request ("be quieter", "be an observer"): a question that merely names a
 // level ("what does an observer do?", "is it quieter now?") is answered, not taken for one. "Do"
 // asks only before whom it asks about ("do you speak up?"); before a verb it stresses a request.
 const QUESTION =
   /^(?:@\S+\s+)*(?:what|why|how|when|where|who|which|is|are|was|were|does|did|do(?=\s+(?:you|we|they|i|it|he|she|people|others|y'all|u)\b))\b/i;
 const OBSERVER =
-  /\bonly (?:speak |talk |answer |respond |reply |post |chime in )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged|tagged|called)\b|\b(?:be|stay|act as|become) an? observer\b|\bjust (?:watch|listen|read)\b|\b(?:be|stay|keep) silent\b|\bstop (?:talking|speaking|chiming in|jumping in)\b/i;
+  /\bonly (?:speak |talk |answer |respond |reply |post |chime in )?(?:when|if) (?:you(?:'re| are) )?(?:mentioned|addressed|asked|pinged|tagged|called)\b|\b(?:be|stay|act as|become) an observer\b|\bjust (?:watch|listen|read)\b|\b(?:be|stay|keep) silent\b|\bstop (?:talking|speaking|chiming in|jumping in)\b/i;
 const NORMAL =
   /\bback to normal\b|\bbe normal\b|\bnormal level\b|\bback to (?:your )?(?:usual|default)\b/i;
 const VERB = '(?:speak|talk|chime in|jump in|post|reply|respond|answer|comment|interject)';

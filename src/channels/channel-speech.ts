@@ -19,7 +19,7 @@ import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
 import { channelParty, type ChannelBudget } from './channel-budget.js';
-import { LEVEL_MEANING, LEVEL_SAID, levelAskedFor, type Level } from './channel-levels.js';
+import { levelAnswer, levelAskedFor } from './channel-levels.js';
 import type { JoinedChannel } from './channel-roster.js';
 import {
   channelRequest,
@@ -57,12 +57,6 @@ const channelTurn = (channel: string, post: ChannelPost, author: string, answer:
     label: { read: `the words of channel "${channel}"'s members`, from: 0 },
   };
 };
-
-/** The one line that answers a level asked for: the level now, or why it was left as it was. */
-const levelAnswer = (asked: Level | 'unclear', now: Level): string =>
-  asked === 'unclear'
-    ? `I left how readily I speak here as it was (${now}: ${LEVEL_MEANING[now]}): I could not tell whether you want me quieter or more active. Say "be quieter", "be more active", "only when mentioned" or "back to normal".`
-    : `Understood: here I now ${LEVEL_SAID[now]}.`;
 
 /** What speaking in the joined channels needs of the agent (./joined-channels.ts passes it on). */
 export interface SpeechSetup {

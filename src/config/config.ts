@@ -13,6 +13,7 @@ import { readToolboxSettings, type ToolboxSettings } from '../settings/toolbox-s
 import {
   FLAG_SETTINGS,
   LIMIT_SETTINGS,
+  logLevelProblem,
   readAgentName,
   type AgentFlags,
   type AgentLimits,
@@ -120,6 +121,8 @@ export const readAgentConfig = (env: Env): AgentConfig => {
   const schedule = readScheduleSettings(env, problems);
   const toolbox = readToolboxSettings(env, problems);
   const helpers = readHelperSettings(env, problems);
+  const logProblem = logLevelProblem(env);
+  if (logProblem !== undefined) problems.push(logProblem);
   return harden({
     persona,
     name: readAgentName(env),

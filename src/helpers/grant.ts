@@ -13,6 +13,7 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import { groupOfOp, isGroup, keepOps, offeredOps } from '../agent-tools/tool-groups.js';
+import { opRecord } from '../agent-tools/builtin-schemas.js';
 
 /** The op of `mail` that makes a helper: the one mail op a helper may be given. */
 const HELPER_OP = 'helper';
@@ -27,14 +28,14 @@ const NOT_A_HELPERS: Readonly<Record<string, string>> = harden({
   toolbox: 'name the tools themselves',
 });
 
-/** The names ops a helper given pet names may use on them, when the parent holds them. */
-const READING_OPS: readonly string[] = harden([
-  'list',
-  'has',
-  'lookup',
-  'identify',
-  'inspectCapability',
-]);
+/**
+ * Whether a helper given pet names may use this names op on them (when the parent holds it): its
+ * record says it only reads the names it is given (src/agent-tools/builtin-schemas.ts).
+ */
+const onlyReads = (op: string): boolean => {
+  const record = opRecord('names', op);
+  return record?.effect === 'none' && record.touches.reads !== undefined;
+};
 
 export interface HeldPowers {
   /** The tool schemas the parent holds (policy-filtered). */
@@ -128,7 +129,7 @@ export const decideGrant = async (asked: readonly string[], held: HeldPowers): P
   if (paths.length > 0) {
     const namesSchema = held.schemas.find(schema => schema.function.name === 'names');
     const namesOps = namesSchema === undefined ? [] : (offeredOps(namesSchema) ?? []);
-    for (const op of namesOps) if (READING_OPS.includes(op)) ops.add(op);
+    for (const op of namesOps) if (onlyReads(op)) ops.add(op);
   }
   return {
     schemas: narrowSchemas(held.schemas, tools, ops),

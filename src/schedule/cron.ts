@@ -19,9 +19,17 @@ const fail = (text: string, why: string): never => {
   throw new Error(`cron ${JSON.stringify(text)}: ${why}; ${EXAMPLE}`);
 };
 
-/** A job that never runs, only answers when it would: five fields, either day field may match. */
-const jobOf = (text: string, timeZone: string) =>
-  new CronJob(text, { timezone: timeZone, mode: '5-part', domAndDow: false, paused: true });
+/**
+ * A job that only answers when it would run (croner schedules a job only when given a function):
+ * five fields, either day field may match, no run at or after `stopAt` (ms) when given.
+ */
+const jobOf = (text: string, timeZone: string, stopAt?: number) =>
+  new CronJob(text, {
+    timezone: timeZone,
+    mode: '5-part',
+    domAndDow: false,
+    ...(stopAt === undefined ? {} : { stopAt: new Date(stopAt) }),
+  });
 
 export const parseCron = (expression: string): Cron => {
   const text = expression.trim().replace(/\s+/g, ' ');
@@ -49,3 +57,13 @@ export const nextCronTime = (cron: Cron, after: number, timeZone: string): numbe
   return next === null ? undefined : next.getTime();
 };
 harden(nextCronTime);
+
+/** How many times the expression fires after `after` up to `until` itself (ms), counting at most `most`. */
+export const countCronRuns = (
+  cron: Cron,
+  after: number,
+  until: number,
+  timeZone: string,
+  most: number,
+): number => jobOf(cron.text, timeZone, until + 1).nextRuns(most, new Date(after)).length;
+harden(countCronRuns);

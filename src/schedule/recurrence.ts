@@ -6,7 +6,7 @@
  * form is the normalised text, read again here whenever it is needed, so
  * the one reader is the one source of what a schedule means.
  */
-import { nextCronTime, parseCron, type Cron } from './cron.js';
+import { countCronRuns, nextCronTime, parseCron, type Cron } from './cron.js';
 import { formatDuration, parseDuration, readDuration } from '../settings/durations.js';
 
 export type Every =
@@ -118,15 +118,12 @@ export const runsUntil = (
     const count = Math.floor((now - due) / every.ms) + 1;
     return { count, next: due + count * every.ms };
   }
-  let count = 1;
-  let next = nextCronTime(every.cron, due, timeZone);
-  while (next !== undefined && next <= now && count < MAX_COUNTED) {
-    count += 1;
-    next = nextCronTime(every.cron, next, timeZone);
-  }
-  // Counted no further: the next run after now is one look, croner answering strictly after it.
-  if (next !== undefined && next <= now) next = nextCronTime(every.cron, now, timeZone);
-  return { count, next };
+  // The run at `due` and those after it up to now, counted by croner (no loop of ours a mutation
+  // could make endless); the next is the first after now.
+  return {
+    count: 1 + countCronRuns(every.cron, due, now, timeZone, MAX_COUNTED - 1),
+    next: nextCronTime(every.cron, now, timeZone),
+  };
 };
 harden(runsUntil);
 

@@ -45,11 +45,10 @@ export const firstRun = (
   every: Every | undefined,
   settings: TimeSettings,
 ): number => {
-  const given = args.delaySeconds !== undefined || args.at !== undefined;
-  if (every === undefined && !given) throw new Error(EITHER);
-  if (given) return givenTime(args.delaySeconds, args.at, now);
-  if (every === undefined || every.kind === 'heartbeat')
-    return now + (every?.ms ?? settings.heartbeatMs);
+  if (args.delaySeconds !== undefined || args.at !== undefined)
+    return givenTime(args.delaySeconds, args.at, now);
+  if (every === undefined) throw new Error(EITHER);
+  if (every.kind === 'heartbeat') return now + (every.ms ?? settings.heartbeatMs);
   if (!onTheClock(every)) return now;
   const at = nextRun(every, now, settings.timeZone);
   if (at === undefined)

@@ -6,6 +6,7 @@
  * passes to the agent (setup/passed-env.ts) and the misspelt-setting check
  * (setup/known-settings.ts) come from the same table.
  */
+import { closestNames } from '../../providers/closest-names.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../providers/config.js';
 import { settingNames, type SettingRow } from '../../providers/setting-row.js';
 import type { Env } from '../../providers/types.js';
@@ -169,7 +170,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_LOG',
     default: '`turns`',
     read: 'readLogLevel, for makeLog (src/log/log.ts) and the turn lines (src/log/turn-lines.ts)',
-    doc: "what the agent's log (stderr in the worker) holds: `turns`, one line a turn (whom it served, how it ended, model calls, tools called, tokens, time) and what goes wrong; `steps` (or `info`, `debug`), each model call and tool call too; `off`, nothing",
+    doc: "what the agent's log (stderr in the worker) holds: `turns`, one line a turn (whom it served, how it ended, model calls, tools called, tokens, time) and what goes wrong; `steps` (or `info`, `debug`), each model call and tool call too; `off`, nothing; any other word is told to the HOST as a configuration problem and reads as `turns`",
   },
   {
     env: 'LAL_PROGRESS_AFTER_MS',
@@ -297,15 +298,34 @@ harden(AGENT_SETTINGS);
 export const AGENT_ENV_NAMES: readonly string[] = settingNames(AGENT_SETTINGS);
 harden(AGENT_ENV_NAMES);
 
-/** How much the agent's log holds (LAL_LOG): a turn a line by default; an unknown word reads as the default. */
+/** How much the agent's log holds (LAL_LOG): a turn a line by default. */
 export type LogLevel = 'off' | 'turns' | 'steps';
-export const readLogLevel = (env: Env): LogLevel => {
-  const word = (env.LAL_LOG ?? '').trim().toLowerCase();
-  if (word === 'off' || word === 'none') return 'off';
-  if (word === 'steps' || word === 'info' || word === 'debug' || word === 'verbose') return 'steps';
-  return 'turns';
-};
+
+/** The words LAL_LOG takes, in the order docs/configuration.md names them; the first is the default. */
+const LOG_WORDS: ReadonlyMap<string, LogLevel> = new Map([
+  ['turns', 'turns'],
+  ['steps', 'steps'],
+  ['info', 'steps'],
+  ['debug', 'steps'],
+  ['off', 'off'],
+]);
+
+const logWordOf = (env: Env): string => (env.LAL_LOG ?? '').trim().toLowerCase();
+
+/** An unknown word reads as the default (logLevelProblem says so to the HOST). */
+export const readLogLevel = (env: Env): LogLevel => LOG_WORDS.get(logWordOf(env)) ?? 'turns';
 harden(readLogLevel);
+
+/** The configuration problem of a LAL_LOG word it does not take, naming those it does. */
+export const logLevelProblem = (env: Env): string | undefined => {
+  const word = logWordOf(env);
+  if (word === '' || LOG_WORDS.has(word)) return undefined;
+  const [near] = closestNames(word, LOG_WORDS.keys(), 1);
+  const words = [...LOG_WORDS.keys()].join(', ');
+  const got = `LAL_LOG must be one of ${words}, got "${env.LAL_LOG ?? ''}"`;
+  return near === undefined ? `${got}; using turns.` : `${got}; did you mean ${near}? Using turns.`;
+};
+harden(logLevelProblem);
 
 /** The agent's name in its log lines and help(): LAL_NAME (setup passes the guest's name), else the persona. */
 export const readAgentName = (env: Env): string =>

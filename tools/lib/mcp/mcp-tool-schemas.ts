@@ -23,14 +23,17 @@ export interface BridgedTools {
   refused: { mcpName: string; reason: string }[];
 }
 
+/**
+ * The name itself, else numbered from 2 (`name_2`), cut so the number fits in 64. One name more
+ * than are taken is among them, so one is free: no search that could go on forever.
+ */
 const modelName = (mcpName: string, taken: ReadonlySet<string>): string => {
   const base = mcpName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
-  if (!taken.has(base)) return base;
-  for (let index = 2; ; index += 1) {
-    const suffix = `_${index}`;
-    const candidate = `${base.slice(0, 64 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+  const numbered = Array.from({ length: taken.size }, (_, at) => {
+    const suffix = `_${at + 2}`;
+    return `${base.slice(0, 64 - suffix.length)}${suffix}`;
+  });
+  return [base, ...numbered].find(name => !taken.has(name))!;
 };
 
 export const bridgeTools = (tools: readonly Tool[]): BridgedTools => {
