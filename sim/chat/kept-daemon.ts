@@ -6,7 +6,9 @@
  * inbox's message numbers had got to (so a new message never takes the
  * number of one the agent remembers), and each agent's undismissed text
  * messages (as the daemon keeps an inbox: an answer still pending for one, an
- * eval-proposal's outcome, is told in reply to it). One entry per daemon
+ * eval-proposal's outcome, is told in reply to it) and requests with how their
+ * promise stood (a request waiting for the person's answer is still waiting,
+ * and answered then, ../mail-host/kept-mail.ts). One entry per daemon
  * generation, whose ids differ in length. Written whole to a new file then
  * renamed; a file of an earlier release, without mail, loads as keeping none.
  */
@@ -24,7 +26,7 @@ interface KeptGeneration {
   seeded: number;
   /** Each agent's next message number, by its AGENT id. */
   numbers: Record<string, string>;
-  /** Each agent's undismissed text messages, by its AGENT id (absent before this was kept). */
+  /** Each agent's undismissed text messages and requests, by its AGENT id (absent before this was kept). */
   mail?: Record<string, KeptMessage[]>;
 }
 

@@ -170,11 +170,7 @@ const main = async (): Promise<void> => {
     presenter,
     context,
     idle: () =>
-      waitUntilIdle(
-        () =>
-          !presenter.busy() && !mailWaitingForAgent(session.mailHost, session.guestName, presenter),
-        presenter,
-      ),
+      waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session, presenter), presenter),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
   // A script learns from the exit code that a turn failed (its words are on the screen already).

@@ -28,6 +28,11 @@ export interface Session {
   /** The agent's current incarnation (a new one after stopTurn). */
   caplet: CapletHandle;
   /**
+   * The numbers of the messages an earlier run left in the agent's inbox (one
+   * waiting for an answer to its request, say): no turn of this run is owed them.
+   */
+  earlierMail: ReadonlySet<string>;
+  /**
    * Stops the turn in progress: the agent is cancelled, the message the turn
    * was about leaves its inbox (so it is not taken up again), and the agent
    * is made again from its store, as the daemon does after a restart.
@@ -62,6 +67,12 @@ export const startSession = async (options: {
   const powersName = `profile-for-${persona}`;
   await E(mailHost.host).provideGuest(guestName, { agentName: powersName });
   options.daemon?.started(mailHost);
+  const earlierMail = new Set(
+    mailHost
+      .guest(guestName)
+      .inbox()
+      .map(message => String(message.number)),
+  );
   await options.restore?.(mailHost.guest(guestName).powers, mailHost);
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, {
@@ -74,6 +85,7 @@ export const startSession = async (options: {
   const session: Session = {
     mailHost,
     guestName,
+    earlierMail,
     caplet: await mailHost.startCaplet(makeWithHostHooks, {
       powersName,
       resultName,

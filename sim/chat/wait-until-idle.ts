@@ -4,23 +4,27 @@
  * happened for a short quiet period (a granted proposal's notice, say,
  * reaches the agent a few ticks after the grant).
  */
-import type { MailHost } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
+import type { Session } from './session.js';
 
 const QUIET_MS = 400;
 const POLL_MS = 50;
 
-/** Mail from HOST still in the agent's inbox whose turn has not started. */
+/** Mail from HOST still in the agent's inbox whose turn has not started (an earlier run's is not owed one). */
 export const mailWaitingForAgent = (
-  mailHost: MailHost,
-  guestName: string,
+  { mailHost, guestName, earlierMail }: Pick<Session, 'mailHost' | 'guestName' | 'earlierMail'>,
   presenter: Presenter,
 ): boolean => {
   const started = presenter.startedMessages();
   return mailHost
     .guest(guestName)
     .inbox()
-    .some(message => message.from === mailHost.hostId && !started.has(String(message.number)));
+    .some(
+      message =>
+        message.from === mailHost.hostId &&
+        !started.has(String(message.number)) &&
+        !earlierMail.has(String(message.number)),
+    );
 };
 harden(mailWaitingForAgent);
 

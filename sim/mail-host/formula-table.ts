@@ -5,6 +5,7 @@
 import type { DirectoryNode } from './directory.js';
 import type { FormulaId } from './types.js';
 import type { IdMinter } from './formula-id.js';
+import type { KeptOutcome } from './promise-formula.js';
 
 export type FormulaType =
   | 'directory'
@@ -27,6 +28,8 @@ export interface FormulaEntry {
   provide(): unknown;
   /** For formulas that are name hubs in this process: direct access for path walks. */
   readonly node?: DirectoryNode;
+  /** A promise formula: how it stands now, for the simulator's state folder. */
+  readonly outcome?: () => KeptOutcome;
 }
 
 /** What collection needs of a pet store. */
@@ -159,6 +162,7 @@ export const makeFormulaTable = (minter: IdMinter) => {
     },
     size: () => entries.size,
     typeOf: (id: FormulaId): FormulaType | undefined => entries.get(id)?.type,
+    outcomeOf: (id: FormulaId): KeptOutcome | undefined => entries.get(id)?.outcome?.(),
     nodeOf: (id: FormulaId): DirectoryNode | undefined => entries.get(id)?.node,
   };
 };

@@ -16,6 +16,8 @@ import { isFormulaId, makeIdMinter } from './formula-id.js';
 import type { SeededIdentity } from './seeded-ids.js';
 import { makeWaitForMessage } from './wait-for-message.js';
 import { notifyMention } from './channel-mention.js';
+import { envelopeToPutBack, keptMessage } from './kept-mail.js';
+import type { KeptOutcome } from './promise-formula.js';
 import type {
   CapletHandle,
   CounterProposal,
@@ -30,11 +32,15 @@ import type {
   WaitForMessageOptions,
 } from './types.js';
 
-/** A message as a state folder keeps it between runs (its number written out). */
+/**
+ * A message as a state folder keeps it between runs (its number written
+ * out); a request with how its promise stood, as the daemon keeps both.
+ */
 export interface KeptMessage {
   number: string;
   envelope: Envelope;
   date: string;
+  outcome?: KeptOutcome;
 }
 
 export interface MailHostOptions {
@@ -83,7 +89,10 @@ export interface MailHost {
   messageNumbers(): Record<FormulaId, string>;
   /** Each agent named goes on numbering its messages from the number given (never back). */
   continueNumbering(next: Readonly<Record<FormulaId, string>>): void;
-  /** Each guest's undismissed text messages, by its AGENT id, as JSON keeps them. */
+  /**
+   * Each agent's undismissed text messages and requests (the HOST's requests
+   * only), by its AGENT id, as JSON keeps them.
+   */
   keptMail(): Record<FormulaId, KeptMessage[]>;
   /** Puts back the messages `keptMail` gave, each guest's under its numbers (a daemon's inbox outlives it). */
   putBackMail(kept: Readonly<Record<FormulaId, readonly KeptMessage[]>>): void;
@@ -202,18 +211,21 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
     },
     keptMail: () =>
       Object.fromEntries(
-        parts.guests.map(guest => [
-          guest.agentId,
-          guest.mailbox
-            .keptText()
-            .map(({ number, envelope, date }) => ({ number: String(number), envelope, date })),
+        [host, ...parts.guests].map(agent => [
+          agent.agentId,
+          agent.mailbox
+            .keptMessages()
+            // The HOST's own words are shown once, in the run they came; a request waits for its answer.
+            .filter(({ envelope }) => agent !== host || envelope.type === 'request')
+            .map(({ number, envelope, date }) => keptMessage(parts.table, number, envelope, date)),
         ]),
       ),
     putBackMail: kept => {
-      for (const guest of parts.guests) {
-        for (const { number, envelope, date } of kept[guest.agentId] ?? []) {
-          if (/^\d+$/.test(number) && envelope.type === 'package')
-            guest.mailbox.putBack(BigInt(number), harden(envelope), date);
+      for (const agent of [host, ...parts.guests]) {
+        for (const message of kept[agent.agentId] ?? []) {
+          const envelope = envelopeToPutBack(parts.table, message);
+          if (/^\d+$/.test(message.number) && envelope !== undefined)
+            agent.mailbox.putBack(BigInt(message.number), envelope, message.date);
         }
       }
     },

@@ -46,10 +46,10 @@ export interface Mailbox {
   /** Numbers go on from `next` (a daemon made again from its state), never back. */
   continueFrom(next: bigint): void;
   /**
-   * The undismissed text messages (no value attached), as the simulator's
-   * state folder keeps them between runs, oldest first.
+   * The undismissed text messages (no value attached) and requests, as the
+   * simulator's state folder keeps them between runs, oldest first.
    */
-  keptText(): { number: bigint; envelope: Envelope; date: string }[];
+  keptMessages(): { number: bigint; envelope: Envelope; date: string }[];
   /** Puts back a message an earlier run kept, under its number; numbering goes on past it. */
   putBack(number: bigint, envelope: Envelope, date: string): void;
 }
@@ -138,11 +138,13 @@ export const makeMailbox = (
     continueFrom: next => {
       if (next > nextNumber) nextNumber = next;
     },
-    keptText: () =>
+    keptMessages: () =>
       [...stored.entries()]
         .filter(
           ([number, { envelope }]) =>
-            messages.has(number) && envelope.type === 'package' && envelope.ids.length === 0,
+            messages.has(number) &&
+            ((envelope.type === 'package' && envelope.ids.length === 0) ||
+              envelope.type === 'request'),
         )
         .map(([number, { envelope, date }]) => ({ number, envelope, date })),
     putBack: (number, envelope, date) => {

@@ -132,6 +132,26 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
   return answer(request, told, `The tool answered: ${cut(result)}`);
 };
 
+/** The HOST's yes to a call asked before a restart: the call made again, as the notice says (it runs unasked). */
+const approvedBeforeRestart = (
+  request: NormalizedRequest,
+  told: string,
+): ScriptedReply | undefined => {
+  const again =
+    /(?:^|\n)APPROVED: [^\n]*? approved the call ([\w.-]+) (\{[^\n]*\}) \(approval [^)\n]+\), but I restarted meanwhile, so it has not run yet/.exec(
+      told,
+    );
+  if (again === null || !request.toolNames.includes(again[1]!)) return undefined;
+  try {
+    return {
+      toolCalls: [{ name: again[1]!, arguments: JSON.parse(again[2]!) as Record<string, unknown> }],
+    };
+  } catch {
+    // A call cut short in the notice cannot be made again whole.
+    return undefined;
+  }
+};
+
 /** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
@@ -140,6 +160,8 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
   const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
   if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
+  const callAgain = approvedBeforeRestart(request, told);
+  if (callAgain !== undefined) return callAgain;
   const other =
     /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(told);
   if (other === null) return undefined;
