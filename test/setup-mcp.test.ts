@@ -165,6 +165,25 @@ describe('setup-tools with MCP_NAME', () => {
     expect(rejections).toEqual([]);
   });
 
+  it('a server that stops at start is said with the last line it wrote, not only "Connection closed"', async () => {
+    const folder = tempFolder('setup-mcp-stops');
+    stubMcpEnv({
+      MCP_NAME: 'stops',
+      MCP_COMMAND: process.execPath,
+      MCP_ARGS: JSON.stringify([
+        '-e',
+        "console.error('starting'); console.error('Error: Cannot find module /nowhere.js'); process.exit(1)",
+      ]),
+      MCP_CWD: folder,
+      MCP_UNSANDBOXED: '1',
+    });
+    const output = captureOutput();
+    await setupTools(output.say)(await makeLoopback('cli').makeFar(makeMailHost().host));
+    expect(output.text()).toMatch(
+      /^warning: "mcp-stops" could not list its server's tools: mcp: could not connect to the MCP server "stops": .+ \(the server exited with code 1; the last line it wrote: "Error: Cannot find module \/nowhere\.js"\)$/m,
+    );
+  });
+
   it('refuses bad MCP settings before making anything, naming the variable', async () => {
     const mailHost = makeMailHost();
     stubMcpEnv({ MCP_NAME: 'files', MCP_COMMAND: 'node', MCP_ARGS: '[1, 2]', MCP_CWD: '/tmp' });

@@ -26,6 +26,8 @@ const MAX_STDERR_LINE = 4096;
 export interface ChildTransport extends Transport {
   /** How the child ended, in words, once it has. */
   ended(): string | undefined;
+  /** The last line it wrote on stderr, if any: often why a server that cannot start stopped. */
+  lastWords(): string | undefined;
   pid(): number | undefined;
 }
 
@@ -37,6 +39,7 @@ export const makeChildTransport = (
   let endedAs: string | undefined;
   const reader = new ReadBuffer();
   let stderrRest = '';
+  let lastLine: string | undefined;
 
   const killGroup = () => {
     if (child?.pid === undefined) return;
@@ -55,7 +58,9 @@ export const makeChildTransport = (
       stderrRest = '';
     }
     for (const line of lines) {
-      if (line.trim() !== '') onStderrLine(line.slice(0, MAX_STDERR_LINE));
+      if (line.trim() === '') continue;
+      lastLine = line.slice(0, MAX_STDERR_LINE);
+      onStderrLine(lastLine);
     }
   };
 
@@ -134,6 +139,7 @@ export const makeChildTransport = (
       });
     },
     ended: () => endedAs,
+    lastWords: () => lastLine,
     pid: () => child?.pid,
   };
   return transport;

@@ -33,6 +33,8 @@ type ProgressListener = (tool: string, progress: number, total: number | undefin
 
 /** Pages of `tools/list` read at most (a server that pages forever is cut off). */
 const MAX_TOOL_PAGES = 50;
+/** How much of a server's last stderr line a failure to connect quotes. */
+const LAST_WORDS_CHARS = 200;
 
 export interface McpConnection {
   /** The server's tools as last listed; connects (or restarts) when nothing was listed yet. */
@@ -154,6 +156,15 @@ export const makeMcpConnection = (
     return next;
   };
 
+  // A server that cannot start says why on stderr, which the log alone would otherwise hold.
+  const howItEnded = (transport: unknown): string => {
+    const child = transport as Partial<ChildTransport>;
+    const ended = child.ended?.();
+    if (ended === undefined) return '';
+    const words = child.lastWords?.();
+    return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
+  };
+
   const connect = async (): Promise<Live> => {
     const transport = await openTransport(server, log);
     started += 1;
@@ -176,9 +187,10 @@ export const makeMcpConnection = (
       await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
       await client.close().catch(() => {});
-      throw Error(`mcp: could not connect to the MCP server "${name}": ${describeError(error)}`, {
-        cause: error,
-      });
+      throw Error(
+        `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
+        { cause: error },
+      );
     }
     live = current;
     await relist(current);
