@@ -119,6 +119,15 @@ const openTransport = async (
   return makeChildTransport(launch, line => log(`stderr: ${line}`));
 };
 
+// A server that cannot start says why on stderr, which the log alone would otherwise hold.
+const howItEnded = (transport: unknown): string => {
+  const child = transport as Partial<ChildTransport>;
+  const ended = child.ended?.();
+  if (ended === undefined) return '';
+  const words = child.lastWords?.();
+  return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
+};
+
 export const makeMcpConnection = (
   settings: McpSettings,
   log: (line: string) => void,
@@ -154,15 +163,6 @@ export const makeMcpConnection = (
     };
     void next.then(clear, clear);
     return next;
-  };
-
-  // A server that cannot start says why on stderr, which the log alone would otherwise hold.
-  const howItEnded = (transport: unknown): string => {
-    const child = transport as Partial<ChildTransport>;
-    const ended = child.ended?.();
-    if (ended === undefined) return '';
-    const words = child.lastWords?.();
-    return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
   };
 
   const connect = async (): Promise<Live> => {
