@@ -39,7 +39,8 @@ const LAST_WORDS_CHARS = 200;
 export interface McpConnection {
   /** The server's tools as last listed; connects (or restarts) when nothing was listed yet. */
   tools(): Promise<readonly Tool[]>;
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Calls a tool; when `stop` aborts, the server is told `notifications/cancelled` and the call fails saying so. */
+  call(name: string, args: Record<string, unknown>, stop?: AbortSignal): Promise<CallToolResult>;
   /** Called after the tool list changed (a notification, or a restart that listed it anew). */
   onToolsChanged(listener: () => void): void;
   /** Called with each progress notification of a call (`progress` of `total`). */
@@ -213,16 +214,22 @@ export const makeMcpConnection = (
       await ensure();
       return listed ?? [];
     },
-    call: async (tool, args) => {
+    call: async (tool, args, stop) => {
       const current = await ensure();
       try {
         return (await current.client.callTool({ name: tool, arguments: args }, undefined, {
           timeout: timeoutMs,
+          ...(stop === undefined ? {} : { signal: stop }),
           onprogress: ({ progress, total }) => {
             for (const listener of progressListeners) listener(tool, progress, total);
           },
         })) as CallToolResult;
       } catch (error) {
+        // Stopped by its caller: the SDK told the server to cancel it; the connection is sound.
+        if (stop?.aborted === true)
+          throw Error(
+            `mcp: ${tool} was stopped (${describeError(stop.reason)}); the server was asked to cancel it`,
+          );
         // Not an answer but a broken transport (a remote server that restarted and forgot the
         // session, or went away): dropped, so the next call connects again.
         const broken = current.closed === undefined && !(error instanceof McpError);
