@@ -19,6 +19,7 @@ import { startFakeMcpServer } from './support/mcp-fake-server.js';
 import { startMcpBridge } from '../tools/mcp.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
+import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 
 const mcpUrl = new URL('../tools/mcp.ts', import.meta.url).href;
 const { start } = useAgents();
@@ -219,6 +220,40 @@ describe('Fae with an MCP bridge in tools/', () => {
       expect(await E(shout).execute({ text: 'three' })).toBe('THREE');
       expect(connection.starts()).toBe(2);
       expect(logs.join('\n')).not.toContain(token);
+    } finally {
+      await connection.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('a bridged call stopped by its caller (behaviour 6.7)', () => {
+  test('the server is told notifications/cancelled, the call fails saying so, and the connection serves the next', async () => {
+    const token = 'fake-token-5e6f7a8b9c';
+    const fake = await startFakeMcpServer(token, { waiting: true });
+    const tokenFile = path.join(tempDir('mcp-stop'), 'token');
+    writeFileSync(tokenFile, token);
+    const { bridge, connection } = startMcpBridge(
+      harden({ MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile }),
+      () => {},
+    );
+    try {
+      const wait = (await E(bridge).tool('wait')) as FaeTool;
+      const arrived = fake.nextWait();
+      let stop: (why: string) => void = () => {};
+      const stopped = new Promise<string>(resolve => {
+        stop = resolve;
+      });
+      const pending = E(wait).executeUntil!(harden({}), stopped);
+      const { cancelled } = await arrived;
+      stop('its turn was stopped');
+      await expect(pending).rejects.toThrow(
+        /^mcp: wait was stopped \(its turn was stopped\); the server was asked to cancel it$/,
+      );
+      expect(await cancelled).toBe('its turn was stopped');
+      const shout = (await E(bridge).tool('shout')) as FaeTool;
+      expect(await E(shout).execute(harden({ text: 'after' }))).toBe('AFTER');
+      expect(connection.starts()).toBe(1);
     } finally {
       await connection.close();
       await fake.close();
