@@ -113,7 +113,7 @@ describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour
       // The agent and its helper run at once: each request takes the next step of its own script.
       steps: Array.from({ length: 4 }, (): Step => request => {
         const next = (isHelpers(request) ? helper : agent).shift();
-        if (next === undefined) throw new Error('no step left');
+        if (next === undefined || next instanceof Error) throw new Error('no step left');
         return typeof next === 'function' ? next(request, undefined, () => {}) : next;
       }),
     });
@@ -126,7 +126,7 @@ describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour
     expect(existsSync(join(root, 'out.txt'))).toBe(false);
   });
 
-  test("an upstream-shaped FaeTool gets execute(args) alone; one that can be stopped gets executeUntil, told once it answered", async () => {
+  test('an upstream-shaped FaeTool gets execute(args) alone; one that can be stopped gets executeUntil, told once it answered', async () => {
     const probeDir = makeTempFolder('stop-probe');
     const run = await start({
       ...(await hostWithTools(profile, {

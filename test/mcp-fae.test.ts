@@ -19,7 +19,6 @@ import { startFakeMcpServer } from './support/mcp-fake-server.js';
 import { startMcpBridge } from '../tools/mcp.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeTempDir } from './tools-helpers.js';
-import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 
 const mcpUrl = new URL('../tools/mcp.ts', import.meta.url).href;
 const { start } = useAgents();
@@ -238,20 +237,20 @@ describe('a bridged call stopped by its caller (behaviour 6.7)', () => {
       () => {},
     );
     try {
-      const wait = (await E(bridge).tool('wait')) as FaeTool;
+      const wait = await E(bridge).tool('wait');
       const arrived = fake.nextWait();
       let stop: (why: string) => void = () => {};
       const stopped = new Promise<string>(resolve => {
         stop = resolve;
       });
-      const pending = E(wait).executeUntil!(harden({}), stopped);
+      const pending = E(wait).executeUntil(harden({}), stopped);
       const { cancelled } = await arrived;
       stop('its turn was stopped');
       await expect(pending).rejects.toThrow(
         /^mcp: wait was stopped \(its turn was stopped\); the server was asked to cancel it$/,
       );
       expect(await cancelled).toBe('its turn was stopped');
-      const shout = (await E(bridge).tool('shout')) as FaeTool;
+      const shout = await E(bridge).tool('shout');
       expect(await E(shout).execute(harden({ text: 'after' }))).toBe('AFTER');
       expect(connection.starts()).toBe(1);
     } finally {

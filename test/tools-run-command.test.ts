@@ -91,7 +91,7 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     const stopped = new Promise<string>(resolve => {
       stop = resolve;
     });
-    const pending = E(tool).executeUntil!(
+    const pending = E(tool).executeUntil(
       harden({ command: `sleep ${marker} & wait; echo hi > out.txt`, timeoutMs: largestTimeoutMs }),
       stopped,
     ) as Promise<CommandResult & { stopped: boolean }>;
@@ -113,7 +113,7 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
   it('a call stopped before its command started runs nothing and says so', async () => {
     const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
     await expect(
-      E(tool).executeUntil!(
+      E(tool).executeUntil(
         harden({ command: 'echo hi > out.txt' }),
         Promise.resolve('its turn was stopped'),
       ),
@@ -127,8 +127,10 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     const stopped = new Promise<string>(resolve => {
       stop = resolve;
     });
-    const result = (await E(tool).executeUntil!(harden({ command: 'echo done' }), stopped)) as
-      CommandResult & { stopped: boolean };
+    const result = (await E(tool).executeUntil(
+      harden({ command: 'echo done' }),
+      stopped,
+    )) as CommandResult & { stopped: boolean };
     stop('it answered');
     expect(result.stopped).toBe(false);
     expect(result.status).toBe('exited with code 0');

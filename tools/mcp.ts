@@ -78,7 +78,9 @@ export const makeMcpBridge = (
         let text: string;
         let isError: boolean;
         try {
-          ({ text, isError } = describeResult(await connection.call(bridged.mcpName, { ...args }, stop)));
+          ({ text, isError } = describeResult(
+            await connection.call(bridged.mcpName, { ...args }, stop),
+          ));
         } catch (error) {
           const message = redactText(describeError(error));
           log(`${bridged.mcpName}: ${message}`);

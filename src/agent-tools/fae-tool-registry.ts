@@ -19,8 +19,7 @@ import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';
 import type { DynamicTool, Known } from './dynamic-tool.js';
 import type { ToolGivers } from './tool-givers.js';
-import { canStop, toolShapeOf } from './tool-shape.js';
-import type { Introspectable } from '../daemon/remote-objects.js';
+import { canStop, methodNamesOf, toolShapeOf } from './tool-shape.js';
 import {
   listSourceTools,
   relistSources,
@@ -94,11 +93,8 @@ export const makeToolRegistry = (options: {
       const tool = await bounded<FaeTool>('its look-up', () =>
         E(powers).lookup([TOOLS_DIRECTORY, petName]),
       );
-      // Asked beside its schema, not after it: what it is (a tool, one that can be stopped, a
-      // source) costs no round trip's wait. One that cannot say is taken for none of them.
-      const methods = bounded<string[]>('its methods', () =>
-        E(tool as unknown as Introspectable).__getMethodNames__(),
-      ).catch((): string[] => []);
+      // What it is (a tool, one that can be stopped, a source) costs no round trip's wait.
+      const methods = methodNamesOf(tool, bounded, 'its methods');
       let schema: unknown;
       try {
         schema = await bounded<unknown>('its schema()', () => E(tool).schema());

@@ -6,6 +6,9 @@
  * the registry reads from the same answer whether a FaeTool can be stopped part-way (fae-tool.ts's
  * `executeUntil`, behaviour 6.7).
  */
+import { E } from '@endo/far';
+import type { Introspectable } from '../daemon/remote-objects.js';
+
 const FAE_TOOL_METHODS = harden(['schema', 'execute', 'help']);
 const TOOL_SOURCE_METHODS = harden(['listTools']);
 
@@ -24,3 +27,17 @@ harden(toolShapeOf);
 export const canStop = (methodNames: readonly unknown[]): boolean =>
   methodNames.includes('executeUntil');
 harden(canStop);
+
+/**
+ * The methods an object answers, asked through `bounded` (a call that must answer in time); one
+ * that cannot say is taken for an object of none. Asked beside its schema, not after it.
+ */
+export const methodNamesOf = (
+  ref: unknown,
+  bounded: <T>(what: string, call: () => unknown) => Promise<T>,
+  what: string,
+): Promise<string[]> =>
+  bounded<string[]>(what, () => E(ref as Introspectable).__getMethodNames__()).catch(
+    (): string[] => [],
+  );
+harden(methodNamesOf);

@@ -11,8 +11,7 @@ import type { FaeTool } from './fae-tool.js';
 import type { Log } from '../log/log.js';
 import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
-import { canStop } from './tool-shape.js';
-import type { Introspectable } from '../daemon/remote-objects.js';
+import { canStop, methodNamesOf } from './tool-shape.js';
 import { describeError } from '../../providers/describe-error.js';
 
 /**
@@ -27,8 +26,7 @@ export interface ToolSource {
 }
 
 type SourceTool =
-  | { tool: FaeTool; schema: ToolSchema; stoppable: boolean }
-  | { tool: FaeTool; refused: string };
+  { tool: FaeTool; schema: ToolSchema; stoppable: boolean } | { tool: FaeTool; refused: string };
 
 /** What one source offered last: its tools in its order, each with its checked schema or why it is refused. */
 export type SourceTools = SourceTool[];
@@ -61,9 +59,7 @@ export const listSourceTools = async (
       const known = before.find(each => each.tool === tool);
       if (known !== undefined) return known;
       // Asked beside its schema (as the registry asks a tool of tools/): whether it can be stopped.
-      const methods = bounded<string[]>(`a tool of tools/${petName}'s methods`, () =>
-        E(tool as unknown as Introspectable).__getMethodNames__(),
-      ).catch((): string[] => []);
+      const methods = methodNamesOf(tool, bounded, `a tool of tools/${petName}'s methods`);
       try {
         const checked = checkToolSchema(
           await bounded<unknown>(`a schema() of tools/${petName}`, () => E(tool).schema()),

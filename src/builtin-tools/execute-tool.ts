@@ -36,7 +36,7 @@ export const executeTool = async (
     );
   }
   return dynamic.stoppable
-    ? E(dynamic.tool).executeUntil!(values, whenStopped(stop))
+    ? E(dynamic.tool).executeUntil(values, whenStopped(stop))
     : E(dynamic.tool).execute(values);
 };
 harden(executeTool);

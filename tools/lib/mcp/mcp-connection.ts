@@ -87,7 +87,11 @@ const describeFailure = (
   settings: McpSettings,
   tool: string,
   broken = false,
+  stop?: AbortSignal,
 ): string => {
+  // Stopped by its caller (behaviour 6.7): the SDK told the server to cancel it; the connection is sound.
+  if (stop?.aborted === true)
+    return `mcp: ${tool} was stopped (${describeError(stop.reason)}); the server was asked to cancel it`;
   if (broken)
     return `mcp: ${tool} failed: ${closed}; the connection is made again at the next call`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
@@ -99,6 +103,10 @@ const describeFailure = (
     return `mcp: ${tool} failed: ${closed ?? `the MCP server "${settings.name}" closed the connection`} during the call; it is started again at the next call`;
   return `mcp: ${tool} failed: ${describeError(error)}`;
 };
+
+/** A call failed with no answer from the server and not because its caller stopped it (the SDK's own abort). */
+const failedUnasked = (error: unknown, stop: AbortSignal | undefined): boolean =>
+  !(error instanceof McpError) && stop?.aborted !== true;
 
 /** The transport to the server: HTTP with the token read now, or a started (sandboxed) child. */
 const openTransport = async (
@@ -225,21 +233,15 @@ export const makeMcpConnection = (
           },
         })) as CallToolResult;
       } catch (error) {
-        // Stopped by its caller: the SDK told the server to cancel it; the connection is sound.
-        if (stop?.aborted === true)
-          throw Error(
-            `mcp: ${tool} was stopped (${describeError(stop.reason)}); the server was asked to cancel it`,
-          );
-        // Not an answer but a broken transport (a remote server that restarted and forgot the
-        // session, or went away): dropped, so the next call connects again.
-        const broken = current.closed === undefined && !(error instanceof McpError);
+        // A broken transport (a remote server restarted or gone), not an answer: dropped, made again.
+        const broken = current.closed === undefined && failedUnasked(error, stop);
         if (broken) {
           if (live === current) live = undefined;
           current.closed = `the connection to the MCP server "${name}" failed (${describeError(error)})`;
           log(`${current.closed}; it is made again at the next call`);
           void current.client.close().catch(() => {});
         }
-        throw Error(describeFailure(error, current.closed, settings, tool, broken), {
+        throw Error(describeFailure(error, current.closed, settings, tool, broken, stop), {
           cause: error,
         });
       }
