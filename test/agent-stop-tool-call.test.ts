@@ -1,7 +1,8 @@
 /**
  * A stopped turn stops the tool call it is waiting on (docs/behaviour.md 6.7), through make() in
  * the daemon double under lockdown, the tools in workers of their own reached through E(): a turn
- * cancelled while `runCommand` runs, or a call past the agent's time limit, leaves no process of
+ * cancelled while `runCommand` runs (on its own, or through a tool source), or a call past the
+ * agent's time limit, leaves no process of
  * the command behind and its later write never happens; a helper the HOST cancels stops its call
  * the same way; a FaeTool shaped as upstream Endo's is still called with `execute(args)` alone,
  * one that can be stopped through `executeUntil` (told once the call answered), and one whose
@@ -9,6 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { DAEMON_PROFILES, makeMailHost, type DaemonProfile } from '../sim/mail-host/index.js';
@@ -21,6 +23,8 @@ import { runningWith } from './tools-helpers.js';
 
 const runCommandUrl = new URL('../tools/run-command.ts', import.meta.url).href;
 const probeUrl = new URL('./support/stop-probe-tool.ts', import.meta.url).href;
+const toolSourceUrl = new URL('../tools/tool-source.ts', import.meta.url).href;
+const runCommandPath = fileURLToPath(runCommandUrl);
 
 const { start } = useAgents();
 const makeTempFolder = useTempFolders();
@@ -93,6 +97,27 @@ describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour
     expect(existsSync(join(root, 'out.txt'))).toBe(false);
     await run.send('are you there?');
     await run.reply('still here');
+  });
+
+  test("a tool source's runCommand is stopped the same way when its turn is cancelled", async () => {
+    const root = makeTempFolder('stop-source');
+    const { marker, command } = lingering();
+    const run = await start({
+      ...(await hostWithTools(profile, {
+        'tool-source': {
+          url: toolSourceUrl,
+          env: { TOOL_MODULES: runCommandPath, FAE_CWD: root, ...sandboxEnv },
+        },
+      })),
+      persona: 'fae',
+      env: { LAL_TOOL_TIMEOUT_MS: '600000' },
+      steps: [callTool('runCommand', { command, timeoutMs: 120_000 })],
+    });
+    await run.send('run the long command');
+    await expect.poll(() => runningWith(marker).length).toBeGreaterThan(0);
+    await run.cancel();
+    await expect.poll(() => runningWith(marker).length).toBe(0);
+    expect(existsSync(join(root, 'out.txt'))).toBe(false);
   });
 
   test('a helper the HOST cancels stops the command it runs', async () => {
