@@ -12,7 +12,8 @@ import { Far } from '@endo/far';
 import { runToolCall } from '../src/loop/run-tool-call.js';
 import { executeTool } from '../src/builtin-tools/execute-tool.js';
 import { decodeCall, type DecodedCall } from '../src/agent-tools/decode-call.js';
-import { canStop } from '../src/agent-tools/tool-shape.js';
+import { canStop, methodNamesOf, toolShapeOf } from '../src/agent-tools/tool-shape.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
 import type { BuiltinContext } from '../src/builtin-tools/dispatch-builtin-tool.js';
 
 const decoding = decodeCall({ id: 'c1', name: 'probe', arguments: '{"n":1}' }, text => text);
@@ -71,6 +72,49 @@ describe("a call's stop", () => {
     expect(await run.text).toBe('"fine"');
     expect(run.stop()?.reason).toBe('it answered');
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+  });
+
+  test('a call that fails is over as one that answered: its stop says so, its events say it failed', async () => {
+    let stop: AbortSignal | undefined;
+    const events: AgentEvent[] = [];
+    const text = await runToolCall(
+      call,
+      (_decoded, given) => {
+        stop = given;
+        return Promise.reject(new Error('no such thing'));
+      },
+      limits(),
+      new AbortController().signal,
+      event => events.push(event),
+    );
+    expect(text).toBe('{"error":"no such thing"}');
+    expect(stop?.reason).toBe('it answered');
+    expect(events).toEqual([
+      { kind: 'tool-call', name: 'probe', summary: '{"n":1}' },
+      { kind: 'tool-result', name: 'probe', ok: false, preview: '{"error":"no such thing"}' },
+    ]);
+  });
+
+  test('a call that could not be decoded runs nothing and says why', async () => {
+    const events: AgentEvent[] = [];
+    const bad = decodeCall({ id: 'c2', name: 'probe', arguments: '{not json' }, text => text);
+    let ran = false;
+    const text = await runToolCall(
+      bad,
+      () => {
+        ran = true;
+        return Promise.resolve('ran');
+      },
+      limits(),
+      new AbortController().signal,
+      event => events.push(event),
+    );
+    expect(ran).toBe(false);
+    expect(text).toMatch(/^\{"error":".+"\}$/);
+    expect(events).toEqual([
+      { kind: 'tool-call', name: 'probe', summary: '{not json' },
+      { kind: 'tool-result', name: 'probe', ok: false, preview: expect.any(String) },
+    ]);
   });
 
   test('a call whose turn already stopped is not started', async () => {
@@ -147,6 +191,39 @@ describe('executeTool', () => {
     stop.abort();
     await executeTool(call, contextWith(true, calls), ['probe'], stop.signal);
     expect(await (calls[0]![2] as Promise<unknown>)).toBe('it was stopped');
+  });
+});
+
+describe('executeTool, a name no tool has', () => {
+  test('is told the tools offered and the nearest', async () => {
+    const odd = decodeCall({ id: 'c3', name: 'prob', arguments: '{}' }, text => text);
+    if (!odd.ok) throw new Error('the call did not decode');
+    await expect(
+      executeTool(odd, contextWith(false, []), ['probe', 'other'], new AbortController().signal),
+    ).rejects.toThrow(
+      'Unknown tool "prob". The tools you have are: probe, other; the nearest to "prob": "probe"',
+    );
+  });
+});
+
+describe('what an object is, from its methods', () => {
+  test('a FaeTool first, then a source, else neither', () => {
+    expect(toolShapeOf(['schema', 'execute', 'help'])).toBe('tool');
+    expect(toolShapeOf(['schema', 'execute', 'help', 'listTools'])).toBe('tool');
+    expect(toolShapeOf(['listTools'])).toBe('source');
+    expect(toolShapeOf(['schema', 'execute'])).toBe('neither');
+    expect(toolShapeOf(['execute', 'help'])).toBe('neither');
+    expect(toolShapeOf(['schema', 'help'])).toBe('neither');
+    expect(toolShapeOf([])).toBe('neither');
+  });
+
+  test('methodNamesOf asks the object; one that cannot say answers none', async () => {
+    const bounded = <T>(_what: string, ask: () => unknown) => Promise.resolve(ask()) as Promise<T>;
+    expect(
+      await methodNamesOf(Far('Probe', { schema: () => ({}) }), bounded, 'its methods'),
+    ).toContain('schema');
+    const failing = <T>(what: string): Promise<T> => Promise.reject(new Error(`${what} failed`));
+    expect(await methodNamesOf(Far('Probe', {}), failing, 'its methods')).toEqual([]);
   });
 });
 
