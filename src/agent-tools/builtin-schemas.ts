@@ -334,18 +334,24 @@ harden(MAIL_OPS);
 type NamesOp = keyof typeof NAMES_OPS;
 type MailOp = keyof typeof MAIL_OPS;
 
+/**
+ * A message's parts as `reply` and `send` both read them: its strings (sent exactly as written:
+ * the system prompt says so of all text the model writes) and the values of pet names attached
+ * under edge names, which it gives to whoever receives it.
+ */
+const MESSAGE_PARTS = {
+  parameters: { strings: kind('names'), edgeNames: kind('names'), petNames: kind('paths') },
+  reads: ['strings', 'edgeNames?', 'petNames?'],
+  touches: { gives: ['petNames'] },
+} as const;
+
 const REPLY = {
   name: 'reply',
   description: 'Answer a message.',
-  parameters: {
-    messageNumber: kind('messageNumber'),
-    strings: kind('names'),
-    edgeNames: kind('names'),
-    petNames: kind('paths'),
-  },
-  reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
+  parameters: { messageNumber: kind('messageNumber'), ...MESSAGE_PARTS.parameters },
+  reads: ['messageNumber', ...MESSAGE_PARTS.reads],
   existing: ['petNames'],
-  touches: { gives: ['petNames'] },
+  touches: MESSAGE_PARTS.touches,
   brings: false,
   effect: { toward: 'message', what: 'replies' },
   heldBy: 'anyone',
@@ -355,16 +361,10 @@ const REPLY = {
 const SEND = {
   name: 'send',
   description: 'Send a message to a pet name (e.g. HOST).',
-  parameters: {
-    recipient: kind('text'),
-    // Sent exactly as written: the system prompt says so of all text the model writes.
-    strings: kind('names'),
-    edgeNames: kind('names'),
-    petNames: kind('paths'),
-  },
-  reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
+  parameters: { recipient: kind('text'), ...MESSAGE_PARTS.parameters },
+  reads: ['recipient', ...MESSAGE_PARTS.reads],
   existing: ['recipient', 'petNames'],
-  touches: { gives: ['petNames'] },
+  touches: MESSAGE_PARTS.touches,
   brings: false,
   effect: { toward: 'recipient', what: 'sends a message' },
   heldBy: 'anyone',
