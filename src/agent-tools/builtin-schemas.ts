@@ -75,6 +75,8 @@ export interface OpRecord {
    * grants it to a helper, nor runs it, by whatever name it is called.
    */
   heldBy: 'anyone' | 'host';
+  /** `newest`: only the newest daemon has what it needs (messages' revisions), so the older one is not offered it. */
+  daemon?: 'newest';
   /** What the turn's outcome notes once it ran (./call-marks.ts): the message it answered, a message sent, one dismissed. */
   marks?: 'answers' | 'sends' | 'dismisses';
 }
@@ -312,6 +314,7 @@ const MAIL_OPS = {
     brings: "a message's history",
     effect: 'none',
     heldBy: 'anyone',
+    daemon: 'newest',
   },
   recall: {
     reads: ['query'],
@@ -596,19 +599,24 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
 );
 harden(BUILTIN_NAMES);
 
-/**
- * The names of the built-ins only the HOST's turns hold (a tool of its own, or an op of a group),
- * as their records say (`heldBy`): what another party's facet takes away (src/parties/facets.ts).
- */
-export const HOST_ONLY_NAMES: ReadonlySet<string> = new Set(
-  BUILTIN_DEFINITIONS.flatMap(definition =>
-    definition.ops === undefined
-      ? definition.heldBy === 'host'
-        ? [definition.name]
-        : []
-      : Object.entries(definition.ops).flatMap(([op, record]) =>
-          record.heldBy === 'host' ? [op] : [],
-        ),
-  ),
+/** The names a built-in call runs by (a tool of its own, or an op of a group) whose record `holds`. */
+const namesWhose = (holds: (record: OpRecord) => boolean): ReadonlySet<string> =>
+  harden(
+    new Set(
+      BUILTIN_DEFINITIONS.flatMap(definition =>
+        definition.ops === undefined
+          ? holds(definition)
+            ? [definition.name]
+            : []
+          : Object.entries(definition.ops).flatMap(([op, record]) => (holds(record) ? [op] : [])),
+      ),
+    ),
+  );
+
+/** The built-ins only the HOST's turns hold, as their records say (`heldBy`): what another party's facet takes away (src/parties/facets.ts). */
+export const HOST_ONLY_NAMES: ReadonlySet<string> = namesWhose(record => record.heldBy === 'host');
+
+/** The built-ins only the newest daemon has what they need for, as their records say (`daemon`: src/prompt/speak-generation.ts). */
+export const NEWEST_DAEMON_NAMES: ReadonlySet<string> = namesWhose(
+  record => record.daemon === 'newest',
 );
-harden(HOST_ONLY_NAMES);

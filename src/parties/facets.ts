@@ -21,7 +21,7 @@ import type { Proposal, ProposalTracker } from '../asks/proposal-tracker.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
-import { keepOps } from '../agent-tools/tool-groups.js';
+import { keepNames } from '../agent-tools/tool-groups.js';
 import { BUILTIN_NAMES, HOST_ONLY_NAMES } from '../agent-tools/builtin-schemas.js';
 import { promptFor, type DaemonWords } from '../prompt/speak-generation.js';
 import { channelPrompt, systemPrompt } from '../prompt/system-prompt.js';
@@ -170,12 +170,7 @@ const peerFacet = (
   // What only the HOST's turns hold is taken away as each built-in's record says (its `heldBy`):
   // a tool of its own, or an op of a group (a group left with none goes too).
   const partyHolds = (name: string) => !HOST_ONLY_NAMES.has(name);
-  const ownBuiltins = () =>
-    policy
-      .offered(builtins)
-      .flatMap(schema =>
-        partyHolds(schema.function.name) ? (keepOps(schema, partyHolds) ?? []) : [],
-      );
+  const ownBuiltins = () => keepNames(policy.offered(builtins), partyHolds);
   const sharedSchemas = (schemas: readonly ToolSchema[]) =>
     policy.offered(schemas).filter(schema => isShared(schema.function.name));
   return harden({
