@@ -615,8 +615,10 @@ const namesWhose = (holds: (record: OpRecord) => boolean): ReadonlySet<string> =
 
 /** The built-ins only the HOST's turns hold, as their records say (`heldBy`): what another party's facet takes away (src/parties/facets.ts). */
 export const HOST_ONLY_NAMES: ReadonlySet<string> = namesWhose(record => record.heldBy === 'host');
+harden(HOST_ONLY_NAMES);
 
 /** The built-ins only the newest daemon has what they need for, as their records say (`daemon`: src/prompt/speak-generation.ts). */
 export const NEWEST_DAEMON_NAMES: ReadonlySet<string> = namesWhose(
   record => record.daemon === 'newest',
 );
+harden(NEWEST_DAEMON_NAMES);
