@@ -91,11 +91,15 @@ describe('readToolPolicy', () => {
     expect(byDefault.needsApproval(['send'], 'alice')).toBe(true);
     expect(byDefault.needsApproval(['send'], undefined)).toBe(true);
     expect(byDefault.needsApproval(['reply'], 'alice')).toBe(false);
-    const named = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: 'alice' });
+    // Why it asks: the setting, and the sender it names when there is one.
+    expect(byDefault.whyAsked(['send'], undefined)).toBe('LAL_TOOLS_APPROVE gates this tool');
+    expect(byDefault.trustedNames()).toEqual(['HOST', '@host']);
+    const named = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: 'alice, bob' });
+    expect(named.trustedNames()).toEqual(['alice', 'bob']);
     expect(named.needsApproval(['send'], 'alice')).toBe(false);
     expect(named.needsApproval(['send'], 'HOST')).toBe(true);
     expect(named.describe()).toEqual([
-      'HOST approves each call of: send (not asked while serving alice)',
+      'HOST approves each call of: send (not asked while serving alice, bob)',
     ]);
     // A list of no sender trusts no one: even the HOST's own calls ask (and the HOST is told at start).
     const nobody = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
@@ -279,8 +283,12 @@ describe('guardToolCall', () => {
     const answer = await run(decode('deploy', '{"to":"bob","strings":["hi"]}'), ['deploy']);
     expect(JSON.parse(answer)).toEqual({ status: 'pending', approvalId: 'a1' });
     expect(ran).toEqual([]);
-    expect(asked.map(({ action, origin }) => ({ action, origin }))).toEqual([
-      { action: 'deploy {"to":"bob","strings":["hi"]}', origin: undefined },
+    expect(asked.map(({ action, origin, why }) => ({ action, origin, why }))).toEqual([
+      {
+        action: 'deploy {"to":"bob","strings":["hi"]}',
+        origin: undefined,
+        why: 'LAL_TOOLS_APPROVE gates this tool',
+      },
     ]);
     expect(asked[0]!.digest).toBe(digestOfCall(asked[0]!.action));
   });
