@@ -349,6 +349,9 @@ describe("guardToolCall's seams: the facet, the store boundary, the powers given
     return { answer, ran };
   };
   const origin = { number: 4n, sender: 'HOST' };
+  /** The guard of a HOST's turn with no setting, judging by this taint. */
+  const guardWith = (taint: ReturnType<typeof taintOf>['taint']) =>
+    guardToolCall({ policy: readToolPolicy({}), gate: noAsk(), origin, taint });
 
   test('a tool the facet does not hold is no tool: told as unknown, with the tools offered, whatever else', async () => {
     const seen: (readonly string[])[] = [];
@@ -501,21 +504,11 @@ describe("guardToolCall's seams: the facet, the store boundary, the powers given
     ]);
     // The same call toward the turn's own sender goes ahead.
     const toSender = taintOf('a value from the directory', 'sender');
-    const free = guardToolCall({
-      policy: readToolPolicy({}),
-      gate: noAsk(),
-      origin,
-      taint: toSender.taint,
-    });
+    const free = guardWith(toSender.taint);
     expect(await runThrough(free, send)).toEqual({ answer: 'ran', ran: 1 });
     // A call with no effect toward anyone is not asked about whom it reaches.
     const none = taintOf('a value from the directory');
-    const quiet = guardToolCall({
-      policy: readToolPolicy({}),
-      gate: noAsk(),
-      origin,
-      taint: none.taint,
-    });
+    const quiet = guardWith(none.taint);
     expect(await runThrough(quiet, decode('has', '{"path":["box"]}'))).toEqual({
       answer: 'ran',
       ran: 1,
@@ -523,19 +516,14 @@ describe("guardToolCall's seams: the facet, the store boundary, the powers given
     expect(none.asks).toEqual([]);
     // A turn that read nothing untrusted is never slowed, and not asked whom it reaches.
     const clean = taintOf(undefined);
-    const plain = guardToolCall({
-      policy: readToolPolicy({}),
-      gate: noAsk(),
-      origin,
-      taint: clean.taint,
-    });
+    const plain = guardWith(clean.taint);
     expect(await runThrough(plain, send)).toEqual({ answer: 'ran', ran: 1 });
     expect(clean.asks).toEqual([]);
   });
 
   test('after a call ran, what its result brought in is noted in the turn; a result that brings nothing is not', async () => {
     const { noted, taint } = taintOf(undefined);
-    const hooks = guardToolCall({ policy: readToolPolicy({}), gate: noAsk(), origin, taint });
+    const hooks = guardWith(taint);
     await runThrough(hooks, decode('lookup', '{"path":["box"]}'));
     await runThrough(hooks, decode('has', '{"path":["box"]}'));
     await runThrough(hooks, decode('runCommand', '{"command":"ls"}'), ['runCommand']);
