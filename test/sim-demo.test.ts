@@ -13,6 +13,7 @@ import { startDemoServers } from '../sim/model-server/demo-servers.js';
 import type { ModelServer, NormalizedRequest } from '../sim/model-server/index.js';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
+import { readRepoFile } from './support/repo-files.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
@@ -417,5 +418,45 @@ describe('npm start -- --demo', () => {
     expect(run.stdout).not.toContain('as `LAL_MODEL` says');
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › Here is a long answer, streamed/m);
+  });
+});
+
+describe("README's toolbox example, as printed", () => {
+  it('runs in npm start -- --demo: /attach toolbox, then a tool found by what it does and called', async () => {
+    const readme = readRepoFile('README.md');
+    const section = readme.slice(readme.indexOf('### Try it without a model'));
+    const block = /```\n(\$ npm start -- [^\n]*\n[\s\S]*?)```/.exec(section)?.[1];
+    expect(block, 'the README shows the toolbox session').toContain('/attach toolbox');
+    const [command, ...printed] = block!.trimEnd().split('\n');
+    const args = command!.replace('$ npm start -- ', '').split(' ');
+    const typed = printed.filter(line => line.startsWith('you › ')).map(line => line.slice(6));
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const run = await runSim(args, state, input => {
+      input.write(typed.map(line => `${line}\n`).join(''));
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // Every line the README prints comes, in its order.
+    const lines = run.stdout.split('\n');
+    let at = 0;
+    for (const line of printed) {
+      const found = lines.indexOf(line, at);
+      expect(found, `${line}\n--- printed:\n${run.stdout}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+    // Kept in the state folder as the other attached tools are: the next run has it still.
+    const again = await runSim(args, state, input => {
+      input.write(`${typed.at(-1)!}\n`);
+      input.end();
+    });
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toMatch(/^Given back to the agent: .*\(sample-toolbox\)\.$/m);
+    expect(again.stdout).toContain(printed.at(-1)!.replace(/^#\d+ /, ''));
+  });
+
+  it('says how to get a toolbox when asked to use a tool without one', () => {
+    const ask = told('Message #3 from HOST: use a tool to plan a meeting called "standup"');
+    expect(JSON.stringify(demoModel(ask))).toContain('/attach toolbox gives me 120 sample tools');
   });
 });

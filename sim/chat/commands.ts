@@ -36,6 +36,8 @@ export const COMMAND_HELP = [
   '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
   "  /attach mcp <name> <command> [args…]   an MCP server's tools, sandboxed (docs/mcp.md), e.g.",
   '                             /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+  '  /attach toolbox            120 sample tools (repository, calendar, mail, files, tickets),',
+  '                             found through the toolbox tool: use a tool to plan a meeting called "standup"',
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
   '                             (default: the latest pending one)',
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',

@@ -209,6 +209,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
             host,
             special: session.mailHost.special,
             guestName: session.guestName,
+            guest: session.mailHost.guest(session.guestName).powers,
             tool: command.tool,
             folder: command.folder,
             cwd: context.cwd,

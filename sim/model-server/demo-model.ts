@@ -213,6 +213,10 @@ const HELPER_WANTED = /\bask a helper to (.+)$/i;
 /** "use a tool to schedule a meeting called "standup"": the toolbox searched, then the tool found called. */
 const TOOL_WANTED = /\buse a tool to (.+?)(?: called "([^"]+)")?$/i;
 
+/** What the double says to "use a tool to …" when the agent offers no toolbox. */
+const NO_TOOLBOX =
+  'I hold no toolbox to find a tool in (it is offered once my tools are too many to offer each). In npm start, /attach toolbox gives me 120 sample tools to try it with.';
+
 /** A helper's own turn: it hands back what it was asked, having no real work to do. */
 const asHelper = (told: string): ScriptedReply => ({
   toolCalls: [
@@ -241,6 +245,8 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   const wanted = TOOL_WANTED.exec(body.trim());
   if (wanted !== null && has('toolbox'))
     return { toolCalls: [{ name: 'toolbox', arguments: { find: wanted[1]! } }] };
+  // Without a toolbox there is nothing to search: say how to get one rather than guess.
+  if (wanted !== null) return answer(request, told, NO_TOOLBOX);
   const scheduled = has('schedule') ? scheduleFor(body) : undefined;
   if (scheduled !== undefined) return scheduled;
   const attached = /@([A-Za-z][\w-]*)/.exec(body)?.[1];
