@@ -42,6 +42,7 @@ export const COMMAND_HELP = [
   '                             (default: the latest pending one)',
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',
   '  y, n, a                    while a tool call waits for approval: yes, no, or always for that tool',
+  '                             (when none waits they are not mailed; yes or no written out is a message)',
   '                             (kept in the state folder; --yes lets runCommand and the file tools act unasked)',
   '  /counter <n> <source>      answer proposal #n with different code',
   '  /dismiss <n>|all           remove message #n (or all) from your inbox',

@@ -162,8 +162,8 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'message':
       context.presenter.touch();
       // While a tool call waits for approval, y, n or a answers it.
-      if (await answerAtPrompt(command.text, { host, inbox, approvals: context.approvals, screen }))
-        return;
+      const waiting = { host, inbox, approvals: context.approvals, screen };
+      if (await answerAtPrompt(command.text, { ...waiting, guestName: session.guestName })) return;
       await E(host).send(session.guestName, [command.text], [], []);
       return;
     case 'help':
