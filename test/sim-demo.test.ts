@@ -460,3 +460,50 @@ describe("README's toolbox example, as printed", () => {
     expect(JSON.stringify(demoModel(ask))).toContain('/attach toolbox gives me 120 sample tools');
   });
 });
+
+describe('a counter-proposal in --demo', () => {
+  it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
+    const notice = [
+      'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
+      'const at = "time: 12:30";\nat.length',
+      'Endowments: none',
+      'Worker: a new worker; result name: none',
+      'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
+    ].join('\n');
+    expect(demoModel(told(notice))).toEqual({
+      toolCalls: [
+        {
+          name: 'evaluate',
+          arguments: { source: 'const at = "time: 12:30";\nat.length', resultName: 'answer' },
+        },
+      ],
+    });
+    expect(demoModel(told(notice, ['reply']))).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 4,
+            strings: ['My host proposes different code: const at = "time: 12:30";\nat.length'],
+          },
+        },
+      ],
+    });
+  });
+
+  it('/counter then /grant: the code the person gave runs and its result is told', async () => {
+    const run = await runSim(['--demo'], {}, input => {
+      input.write('what is 6 * 7?\n');
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(async found => {
+        input.write(`/counter ${found[1]} 7 * 6 + 1\n`);
+        const again = await input.waitFor(/eval-proposal #(\d+)\): 7 \* 6 \+ 1/);
+        input.write(`/grant ${again[1]}\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+$/m);
+    expect(run.stdout).toMatch(/^#\d+ lal › It is 43\.$/m);
+    expect(run.stdout).not.toMatch(/proposes different code:$/m);
+  });
+});

@@ -152,6 +152,21 @@ const approvedBeforeRestart = (
   }
 };
 
+/**
+ * A counter-proposal (src/mail/message-notice.ts): its code is on the lines
+ * after its heading, up to "Endowments:". The double takes it up as the
+ * notice invites, proposing it with evaluate; without evaluate it says the
+ * code whole, not the heading alone.
+ */
+const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
+  const counter = /(?:^|\n)COUNTER-PROPOSAL: [^\n]*\n([\s\S]*?)\nEndowments: /.exec(told);
+  if (counter === null) return undefined;
+  const source = counter[1]!.trim();
+  return request.toolNames.includes('evaluate')
+    ? { toolCalls: [{ name: 'evaluate', arguments: { source, resultName: 'answer' } }] }
+    : answer(request, told, `My host proposes different code: ${cut(source)}`);
+};
+
 /** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
@@ -162,8 +177,9 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
   const callAgain = approvedBeforeRestart(request, told);
   if (callAgain !== undefined) return callAgain;
-  const other =
-    /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(told);
+  const counter = counterFor(request, told);
+  if (counter !== undefined) return counter;
+  const other = /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED)\b[^\n]*)/.exec(told);
   if (other === null) return undefined;
   return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };
