@@ -413,9 +413,10 @@ describe('npm start -- --demo', () => {
     expect(run.stdout).toMatch(/lal-fae\/lal-demo /);
     // The person set no LAL_MODEL (nor does --demo honour one): the greeting says where the model came from.
     expect(run.stdout).toMatch(
-      /^#\d+ lal › Lal agent ready\. I think with double-model \(openai\), the first model the server lists\./m,
+      /^#\d+ lal › Lal agent ready\. I think with double-model \(openai\), the only model the server lists\.$/m,
     );
-    expect(run.stdout).not.toContain('as `LAL_MODEL` says');
+    // The demo picks its model: nothing says to set LAL_MODEL.
+    expect(run.stdout).not.toContain('LAL_MODEL');
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › Here is a long answer, streamed/m);
   });
