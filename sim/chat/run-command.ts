@@ -161,9 +161,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'message':
       context.presenter.touch();
-      // While a tool call waits for approval, y, n or a answers it.
-      const waiting = { host, inbox, approvals: context.approvals, screen };
-      if (await answerAtPrompt(command.text, { ...waiting, guestName: session.guestName })) return;
+      // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
+      if (await answerAtPrompt(command.text, { ...context, host, guestName: session.guestName }))
+        return;
       await E(host).send(session.guestName, [command.text], [], []);
       return;
     case 'help':
