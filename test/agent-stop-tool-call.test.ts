@@ -61,11 +61,14 @@ const runCommandTool = (root: string) => ({
 });
 
 describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour 6.7)', profile => {
-  test('a turn cancelled while runCommand runs: its process group is gone and its file never appears', async () => {
-    const root = makeTempFolder('stop-run');
+  /** Cancels the agent while runCommand, offered by `tools`, runs the lingering command in `root`. */
+  const cancelWhileRunning = async (
+    root: string,
+    tools: Parameters<typeof hostWithTools>[1],
+  ): Promise<void> => {
     const { marker, command } = lingering();
     const run = await start({
-      ...(await hostWithTools(profile, runCommandTool(root))),
+      ...(await hostWithTools(profile, tools)),
       persona: 'fae',
       // Neither the agent's limit nor the command's own ends it: only the stop can.
       env: { LAL_TOOL_TIMEOUT_MS: '600000' },
@@ -76,6 +79,21 @@ describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour
     await run.cancel();
     await expect.poll(() => runningWith(marker).length).toBe(0);
     expect(existsSync(join(root, 'out.txt'))).toBe(false);
+  };
+
+  test('a turn cancelled while runCommand runs: its process group is gone and its file never appears', async () => {
+    const root = makeTempFolder('stop-run');
+    await cancelWhileRunning(root, runCommandTool(root));
+  });
+
+  test("a tool source's runCommand is stopped the same way when its turn is cancelled", async () => {
+    const root = makeTempFolder('stop-source');
+    await cancelWhileRunning(root, {
+      'tool-source': {
+        url: toolSourceUrl,
+        env: { TOOL_MODULES: runCommandPath, FAE_CWD: root, ...sandboxEnv },
+      },
+    });
   });
 
   test("a call past the agent's time limit is stopped too, and the agent serves the next message", async () => {
@@ -97,27 +115,6 @@ describe.each(DAEMON_PROFILES)('stopping a tool call on the %s daemon (behaviour
     expect(existsSync(join(root, 'out.txt'))).toBe(false);
     await run.send('are you there?');
     await run.reply('still here');
-  });
-
-  test("a tool source's runCommand is stopped the same way when its turn is cancelled", async () => {
-    const root = makeTempFolder('stop-source');
-    const { marker, command } = lingering();
-    const run = await start({
-      ...(await hostWithTools(profile, {
-        'tool-source': {
-          url: toolSourceUrl,
-          env: { TOOL_MODULES: runCommandPath, FAE_CWD: root, ...sandboxEnv },
-        },
-      })),
-      persona: 'fae',
-      env: { LAL_TOOL_TIMEOUT_MS: '600000' },
-      steps: [callTool('runCommand', { command, timeoutMs: 120_000 })],
-    });
-    await run.send('run the long command');
-    await expect.poll(() => runningWith(marker).length).toBeGreaterThan(0);
-    await run.cancel();
-    await expect.poll(() => runningWith(marker).length).toBe(0);
-    expect(existsSync(join(root, 'out.txt'))).toBe(false);
   });
 
   test('a helper the HOST cancels stops the command it runs', async () => {
