@@ -59,3 +59,21 @@ describe.each<[DaemonProfile, 'lal' | 'fae']>([
     expect(counts).toEqual({ reply: PINGS, dismiss: 2 * PINGS, storeValue: 2 * PINGS });
   });
 });
+
+describe.each<DaemonProfile>(['f0a46042a', 'newest'])('work that changes nothing (%s)', profile => {
+  test('writes nothing: the HOST listing the schedules between two pings costs the daemon no write', async () => {
+    const run = await start({ profile, steps: [replyStep('pong'), replyStep('pong again')] });
+    const calls = traced(run);
+    await run.send('ping');
+    await run.reply('pong');
+    await untilSaved(calls);
+    calls.length = 0;
+    // A piece of work of the serving loop, which saves the memory after each.
+    expect(await run.schedules()).toMatch(/schedule/i);
+    // Served after it: once its writes are done, the listing's are too.
+    await run.send('ping again');
+    await run.reply('pong again');
+    await untilSaved(calls);
+    expect(calls.filter(call => call === 'storeValue')).toHaveLength(2);
+  });
+});
