@@ -10,6 +10,7 @@ import type { ProviderConfig } from './config.js';
 import { closestNames } from './closest-names.js';
 import { firstChatModel, sameModel } from './model-names.js';
 import { displayHost } from './display-host.js';
+import { badPortProblem } from './bad-port.js';
 import {
   fetchModelList,
   listProblem,
@@ -155,6 +156,8 @@ export const checkServer = async (
     if (otherApi !== undefined) return { models: [], usable: false, problem: otherApi };
     return checkList(answer.models, config, where);
   }
+  if (answer.kind === 'bad-port')
+    return { models: [], usable: false, problem: badPortProblem(config.host) };
   if (answer.kind === 'unreachable' && unresolved(answer.reason)) {
     const name = new URL(config.host).hostname;
     return {

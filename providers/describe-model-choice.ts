@@ -10,10 +10,13 @@ import { isEmbeddingModel, sameModel } from './model-names.js';
 export const describeModelChoice = (provider: Provider): string => {
   const choice = provider.choice;
   const parts = [`I think with ${provider.model} (${provider.kind})`];
+  // A server that lists this model alone (llama.cpp's llama-server, the double of --demo) offers no other to choose.
+  const only = choice?.offered.length === 1 && sameModel(choice.offered[0]!, provider.model);
   if (choice?.source === 'LAL_MODEL') parts[0] += ', as LAL_MODEL says';
   else if (choice?.source === 'detected')
-    parts[0] +=
-      choice.passedOver === undefined || choice.passedOver.length === 0
+    parts[0] += only
+      ? ', the only model the server lists'
+      : choice.passedOver === undefined || choice.passedOver.length === 0
         ? ', the first model the server lists'
         : `, the first chat model the server lists (${choice.passedOver.join(', ')} ${choice.passedOver.length === 1 ? 'is an embedding model' : 'are embedding models'})`;
   else if (choice?.source === 'default')
@@ -30,7 +33,9 @@ export const describeModelChoice = (provider: Provider): string => {
       `The server also offers ${shown.join(', ')}${others.length > shown.length ? ` and ${others.length - shown.length} more` : ''}; set LAL_MODEL to choose one.`,
     );
   } else if (choice !== undefined && choice.source !== 'LAL_MODEL') {
-    parts.push('Set LAL_MODEL to choose another.');
+    if (!only) parts.push('Set LAL_MODEL to choose another.');
+    else if (provider.kind === 'ollama')
+      parts.push('`ollama pull <model>` adds another; LAL_MODEL then chooses it.');
   }
   const fallbacks = (provider.chain ?? []).slice(1);
   if (fallbacks.length > 0)

@@ -8,6 +8,7 @@
 import type { ProviderConfig } from './config.js';
 import { displayHost } from './display-host.js';
 import { redact } from './provider-errors.js';
+import { badPortProblem, isBadPort } from './bad-port.js';
 
 export type ModelList = { ok: true; models: string[] } | { ok: false; reason: string };
 
@@ -15,6 +16,7 @@ export type ModelList = { ok: true; models: string[] } | { ok: false; reason: st
 export type ListAnswer =
   | { kind: 'list'; models: string[]; shape: ListShape }
   | { kind: 'unreachable'; reason: string }
+  | { kind: 'bad-port' }
   | { kind: 'http'; status: number }
   | { kind: 'web-page' }
   | { kind: 'not-a-list' };
@@ -108,6 +110,7 @@ export const fetchModelList = async (
       ? { kind: 'not-a-list' }
       : { kind: 'list', models, shape: shapeOf(body) };
   } catch (error) {
+    if (isBadPort(error)) return { kind: 'bad-port' };
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
     const text =
       typeof cause?.code === 'string'
@@ -123,6 +126,8 @@ harden(fetchModelList);
 /** The reason a list answer gives no models, in words. */
 export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where: string) => {
   switch (answer.kind) {
+    case 'bad-port':
+      return badPortProblem(where);
     case 'unreachable':
       return `could not ask ${where} for its models: ${answer.reason}`;
     case 'http':

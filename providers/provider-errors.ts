@@ -8,6 +8,7 @@ import { ProviderError } from './types.js';
 import type { ProviderErrorKind } from './types.js';
 import { describeError } from './describe-error.js';
 import { displayHost } from './display-host.js';
+import { badPortProblem, isBadPort } from './bad-port.js';
 
 export interface FailureContext {
   /** 'Anthropic', 'OpenAI-compatible server', 'Ollama'. */
@@ -107,6 +108,8 @@ const UNREACHABLE = new Set([
 ]);
 
 export const connectionFailure = (error: unknown, context: FailureContext): ProviderError => {
+  if (isBadPort(error))
+    return new ProviderError('connection', redact(badPortProblem(context.host), context.secrets));
   const code = causeCode(error);
   const detail = code === undefined ? '' : ` (${code})`;
   const where = `${context.service} at ${displayHost(context.host)}`;

@@ -62,7 +62,7 @@ test('a primary that starts failing mid-turn hands the turn to the fallback, whi
   });
   keepAgent(run);
   expect(textOf(run.greeting!)).toMatch(
-    /I think with gpt-local \(openai\), the first model the server lists\..* If it fails I fall back to claude-backup at http:\/\/127\.0\.0\.1:\d+\./,
+    /I think with gpt-local \(openai\), the only model the server lists\..* If it fails I fall back to claude-backup at http:\/\/127\.0\.0\.1:\d+\./,
   );
   await run.send('ping');
   // However long the two servers take (a loaded machine), the turn's end is the moment to look.

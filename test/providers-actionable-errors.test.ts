@@ -49,6 +49,22 @@ describe('errors a person can act on (behaviour 7.3)', () => {
     expect(error.message).toMatch(/^Cannot reach Ollama at .* \(ECONNREFUSED\)\. Is it running\?/);
   });
 
+  test.each(['ollama', 'openai', 'anthropic'])(
+    '%s: a port Node refuses to use (6000) is said so, not "Cannot reach … Is it running?"',
+    async provider => {
+      const error = await failureOf({
+        LAL_HOST: provider === 'openai' ? 'http://127.0.0.1:6000/v1' : 'http://127.0.0.1:6000',
+        LAL_PROVIDER: provider,
+        LAL_AUTH_TOKEN: 'test-key-not-real',
+      });
+      expect(error.kind).toBe('connection');
+      expect(error.message).not.toMatch(/Cannot reach|Is it running/);
+      expect(error.message).toMatch(
+        /^Node refuses to use port 6000 of LAL_HOST \(http:\/\/127\.0\.0\.1:6000/,
+      );
+    },
+  );
+
   test("an OpenAI-shaped 404 on the Ollama path names the server's words and suggests /v1", async () => {
     const host = await serve(
       json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }),

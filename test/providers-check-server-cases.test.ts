@@ -288,6 +288,18 @@ describe('what is near a setting, but is not it', () => {
 });
 
 describe('nothing that answers: no models, not usable', () => {
+  it.each([6000, 1])(
+    'a port Node refuses to use (%i: fetch throws "bad port" before connecting) is said so, not "Nothing answers"',
+    async port => {
+      const result = await check({ LAL_HOST: `http://127.0.0.1:${port}/v1` });
+      expect(result).toEqual({
+        models: [],
+        usable: false,
+        problem: `Node refuses to use port ${port} of LAL_HOST (http://127.0.0.1:${port}/v1): its fetch blocks the port (a "bad port" of the Fetch standard, kept for other services), so no server there can be reached — run the model server on another port and set LAL_HOST to it.`,
+      });
+    },
+  );
+
   it('nothing listening', async () => {
     const { host } = await serve({});
     await raw.close();

@@ -54,9 +54,22 @@ describe('model detection', () => {
     expect(listCalls(server).map(request => request.path)).toEqual(['/v1/models']);
     await provider.chat([{ role: 'user', content: 'hello' }], []);
     expect(chats(server)[0]!.normalized!.model).toBe('solo-7b');
-    const said = describeModelChoice(provider);
-    expect(said).toMatch(/^I think with solo-7b \(openai\), the first model the server lists\./);
-    expect(said).toContain('LAL_MODEL');
+    // A server that lists one model (llama.cpp's llama-server, the double of `npm start -- --demo`)
+    // has no other for LAL_MODEL to choose: the greeting says it is the only one, not "Set LAL_MODEL
+    // to choose another" (which this test held before the newcomer trial of issue 45 found it wrong).
+    expect(describeModelChoice(provider)).toBe(
+      'I think with solo-7b (openai), the only model the server lists.',
+    );
+  });
+
+  it('says how Ollama gets another model when it has one only', async () => {
+    const server = await start('ollama', scriptedReplies([], { text: 'hi' }), {
+      models: ['qwen3:latest'],
+    });
+    const provider = await connectProvider({ LAL_HOST: server.url });
+    expect(describeModelChoice(provider)).toBe(
+      'I think with qwen3:latest (ollama), the only model the server lists. `ollama pull <model>` adds another; LAL_MODEL then chooses it.',
+    );
   });
 
   it('uses the first of several Ollama models and names the others', async () => {

@@ -77,3 +77,25 @@ describe('npm start asks before a side-effecting tool acts', () => {
     expect(readFileSync(join(root, 'yes.txt'), 'utf8')).toBe('yes\n');
   });
 });
+
+describe('y, n or a typed when nothing waits for an answer', () => {
+  it('is not mailed: the person hears that nothing waits; a word (yes) is a message', async () => {
+    const run = await runSim(['--demo'], {}, input => {
+      input.write('y\nN\na\nyes\nwhat is 6 * 7?\ny\n');
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const nothing = run.stdout.match(/^Nothing is waiting for your answer: .*$/gm) ?? [];
+    expect(nothing).toHaveLength(3);
+    expect(nothing[0]).toContain('write the word (yes, no) to say it to lal');
+    expect(run.stdout).not.toMatch(/You said "[yna]"/i);
+    // The agent heard only the word.
+    expect(run.stdout).toMatch(/^#\d+ lal › You said "yes"/m);
+    // While an eval-proposal waits, the letter names it and the commands that answer it.
+    expect(run.stdout).toMatch(
+      /^No tool call is waiting for approval \(y, n and a answer those\); eval-proposal #(\d+) waits for \/grant \1 or \/reject \1;/m,
+    );
+    expect(run.stdout.match(/turn over/g)).toHaveLength(2);
+  });
+});

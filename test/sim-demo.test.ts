@@ -13,6 +13,7 @@ import { startDemoServers } from '../sim/model-server/demo-servers.js';
 import type { ModelServer, NormalizedRequest } from '../sim/model-server/index.js';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
+import { readRepoFile } from './support/repo-files.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
@@ -412,10 +413,98 @@ describe('npm start -- --demo', () => {
     expect(run.stdout).toMatch(/lal-fae\/lal-demo /);
     // The person set no LAL_MODEL (nor does --demo honour one): the greeting says where the model came from.
     expect(run.stdout).toMatch(
-      /^#\d+ lal › Lal agent ready\. I think with double-model \(openai\), the first model the server lists\./m,
+      /^#\d+ lal › Lal agent ready\. I think with double-model \(openai\), the only model the server lists\.$/m,
     );
-    expect(run.stdout).not.toContain('as `LAL_MODEL` says');
+    // The demo picks its model: nothing says to set LAL_MODEL.
+    expect(run.stdout).not.toContain('LAL_MODEL');
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › Here is a long answer, streamed/m);
+  });
+});
+
+describe("README's toolbox example, as printed", () => {
+  it('runs in npm start -- --demo: /attach toolbox, then a tool found by what it does and called', async () => {
+    const readme = readRepoFile('README.md');
+    const section = readme.slice(readme.indexOf('### Try it without a model'));
+    const block = /```\n(\$ npm start -- [^\n]*\n[\s\S]*?)```/.exec(section)?.[1];
+    expect(block, 'the README shows the toolbox session').toContain('/attach toolbox');
+    const [command, ...printed] = block!.trimEnd().split('\n');
+    const args = command!.replace('$ npm start -- ', '').split(' ');
+    const typed = printed.filter(line => line.startsWith('you › ')).map(line => line.slice(6));
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const run = await runSim(args, state, input => {
+      input.write(typed.map(line => `${line}\n`).join(''));
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // Every line the README prints comes, in its order.
+    const lines = run.stdout.split('\n');
+    let at = 0;
+    for (const line of printed) {
+      const found = lines.indexOf(line, at);
+      expect(found, `${line}\n--- printed:\n${run.stdout}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+    // Kept in the state folder as the other attached tools are: the next run has it still.
+    const again = await runSim(args, state, input => {
+      input.write(`${typed.at(-1)!}\n`);
+      input.end();
+    });
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toMatch(/^Given back to the agent: .*\(sample-toolbox\)\.$/m);
+    expect(again.stdout).toContain(printed.at(-1)!.replace(/^#\d+ /, ''));
+  });
+
+  it('says how to get a toolbox when asked to use a tool without one', () => {
+    const ask = told('Message #3 from HOST: use a tool to plan a meeting called "standup"');
+    expect(JSON.stringify(demoModel(ask))).toContain('/attach toolbox gives me 120 sample tools');
+  });
+});
+
+describe('a counter-proposal in --demo', () => {
+  it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
+    const notice = [
+      'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
+      'const at = "time: 12:30";\nat.length',
+      'Endowments: none',
+      'Worker: a new worker; result name: none',
+      'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
+    ].join('\n');
+    expect(demoModel(told(notice))).toEqual({
+      toolCalls: [
+        {
+          name: 'evaluate',
+          arguments: { source: 'const at = "time: 12:30";\nat.length', resultName: 'answer' },
+        },
+      ],
+    });
+    expect(demoModel(told(notice, ['reply']))).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 4,
+            strings: ['My host proposes different code: const at = "time: 12:30";\nat.length'],
+          },
+        },
+      ],
+    });
+  });
+
+  it('/counter then /grant: the code the person gave runs and its result is told', async () => {
+    const run = await runSim(['--demo'], {}, input => {
+      input.write('what is 6 * 7?\n');
+      void input.waitFor(/eval-proposal #(\d+)\):/).then(async found => {
+        input.write(`/counter ${found[1]} 7 * 6 + 1\n`);
+        const again = await input.waitFor(/eval-proposal #(\d+)\): 7 \* 6 \+ 1/);
+        input.write(`/grant ${again[1]}\n`);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+$/m);
+    expect(run.stdout).toMatch(/^#\d+ lal › It is 43\.$/m);
+    expect(run.stdout).not.toMatch(/proposes different code:$/m);
   });
 });

@@ -229,6 +229,26 @@ describe('.env', () => {
     });
     expect(problems).toEqual(['line 5 is not KEY=VALUE']);
   });
+  it('names the file and line of a quote left open (never closed, or closed only after swallowing settings)', () => {
+    // Never closed: Node's parser keeps the quote in the value; the next keys still read.
+    const never = parseDotEnv('LAL_HOST=http://x:1/v1\nLAL_MODEL="qwen3\nLAL_PROVIDER=openai\n');
+    expect(never.values).toMatchObject({ LAL_HOST: 'http://x:1/v1', LAL_PROVIDER: 'openai' });
+    expect(never.problems).toEqual([
+      'line 2: the value of LAL_MODEL opens a " quote that no line after it closes',
+    ]);
+    // Closed lines later: the settings between are read as part of the value, not as settings.
+    const late = parseDotEnv("LAL_MODEL='qwen3\nLAL_HOST=http://x:1/v1\nLAL_PERSONA='fae'\n");
+    expect(late.problems).toEqual([
+      "line 1: the value of LAL_MODEL opens a ' quote that only line 3 closes, so lines 2–3 are read as part of it, not as settings (a quote left open?)",
+    ]);
+    // A quoted value that spans lines on purpose is no problem.
+    expect(parseDotEnv('LAL_MODEL="two\nlines"\n').problems).toEqual([]);
+    const folder = makeTempFolder('env');
+    writeFileSync(join(folder, '.env'), 'LAL_MODEL="qwen3\n');
+    expect(loadEnv(folder, {}).problems).toContain(
+      `${join(folder, '.env')}: line 1: the value of LAL_MODEL opens a " quote that no line after it closes`,
+    );
+  });
   it('lets the process env win over the file, and passes the caplet only set LAL_ variables', () => {
     const folder = makeTempFolder('env');
     writeFileSync(join(folder, '.env'), 'LAL_HOST=http://file:1\nLAL_MODEL=from-file\n');

@@ -29,20 +29,42 @@ const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
 
 /**
  * A line that is a short answer while a request for approval waits: answers
- * the latest one and returns true; any other line returns false (it is a message).
+ * the latest one and returns true. When none waits, a letter (y, n, a) is
+ * the prompt's key pressed late, not a word for the agent: the person is
+ * told that nothing waits and it returns true; a word (yes, no, always) is
+ * then a message, as an answer to a question the agent asked in its reply
+ * would be. Any other line returns false (it is a message).
  */
 export const answerAtPrompt = async (
   text: string,
-  context: { host: HostPowers; inbox: HostInbox; approvals: Approvals; screen: Screen },
+  context: {
+    host: HostPowers;
+    inbox: HostInbox;
+    approvals: Approvals;
+    screen: Screen;
+    guestName: string;
+  },
 ): Promise<boolean> => {
-  const answer = ANSWERS[text.trim().toLowerCase()];
+  const typed = text.trim().toLowerCase();
+  const answer = ANSWERS[typed];
   if (answer === undefined) return false;
   const { host, inbox, approvals, screen } = context;
   const number = inbox
     .pendingProposals()
     .filter(each => inbox.pendingKind(each) === 'approval')
     .at(-1);
-  if (number === undefined) return false;
+  if (number === undefined) {
+    if (typed.length > 1) return false;
+    const proposal = inbox.pendingProposals().at(-1);
+    const say = `write the word (yes, no) to say it to ${context.guestName}`;
+    screen.print(
+      'note',
+      proposal === undefined
+        ? `Nothing is waiting for your answer: y, n and a answer a tool call that asks for approval; ${say}.`
+        : `No tool call is waiting for approval (y, n and a answer those); eval-proposal #${proposal} waits for /grant ${proposal} or /reject ${proposal}; ${say}.`,
+    );
+    return true;
+  }
   const tool = inbox.pendingTool(number);
   inbox.forget(number);
   if (answer === 'no') {

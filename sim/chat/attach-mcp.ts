@@ -13,10 +13,14 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { E } from '@endo/far';
 import { mcpBridgeModuleUrl } from '../../tools/index.js';
 import { planMcpBridge } from '../../setup/mcp-bridge-plan.js';
-import { readSetupDaemon } from '../../setup/setup-daemon.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { HostPowers } from '../mail-host/index.js';
-import { makeToolCaplet, type AttachedTool } from './attach-tool.js';
+import {
+  makeToolCaplet,
+  placeInTools,
+  type AttachedTool,
+  type ToolsHolder,
+} from './attach-tool.js';
 
 const MCP_USAGE =
   'Usage: /attach mcp <name> <command> [args…] (a local server, sandboxed) or /attach mcp <name> <url>; e.g. /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js';
@@ -76,7 +80,7 @@ export const attachMcp = async (options: {
   host: HostPowers;
   special: { main: string; none: string };
   guestName: string;
-  guest: { has(...path: string[]): unknown; makeDirectory(path: string | string[]): unknown };
+  guest: ToolsHolder;
   rest: string;
   cwd: string;
   stateFolder: string;
@@ -85,13 +89,7 @@ export const attachMcp = async (options: {
   const { host, guest, special } = options;
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
-  if (!(await E(guest).has('tools'))) await E(guest).makeDirectory('tools');
-  const daemon = await readSetupDaemon(host);
-  await daemon.storeIdentifier(
-    guest,
-    ['tools', attached.petName],
-    (await E(host).identify(attached.petName)) as string,
-  );
+  await placeInTools(host, guest, attached.petName);
   const offered = await toolsOffered(host, attached.petName);
   return {
     attached,

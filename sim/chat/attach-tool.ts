@@ -1,7 +1,9 @@
 /**
  * `/attach <tool> [folder]`: the host makes one of the tool caplets (as
  * setup-tools does, from its built module) and mails it to the agent, which
- * can adopt it as a tool.
+ * can adopt it as a tool. `/attach toolbox` puts the simulator's sample
+ * toolbox (120 stand-in tools, ../toolbox-tools.ts) in the agent's tools/,
+ * as the daemon guide's tool source does, to try the toolbox with.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,13 +16,22 @@ import {
   toolModuleUrl,
   type ToolName,
 } from '../../tools/index.js';
+import { readSetupDaemon } from '../../setup/setup-daemon.js';
 import type { HostPowers } from '../mail-host/index.js';
+import { TOOLBOX_SOURCE_URL } from '../toolbox-host.js';
 
 /** The pet name for a tool: lowercase with hyphens (`readFile` → `read-file`). */
 const toolPetName = (tool: ToolName): string =>
   tool.replace(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 
-const allToolNames = (): string => [...exampleToolNames, ...rootedToolNames].join(', ');
+/** `/attach toolbox`: the sample toolbox, under this pet name in the agent's tools/. */
+const TOOLBOX_WORD = 'toolbox';
+const TOOLBOX_PET_NAME = 'sample-toolbox';
+/** As many tools as the daemon guide's source offers (docs/daemon-guide.md, "A Fae with a hundred tools"). */
+const TOOLBOX_TOOLS = '120';
+
+const allToolNames = (): string =>
+  [...exampleToolNames, ...rootedToolNames, `${TOOLBOX_WORD} (120 sample tools)`].join(', ');
 
 /** Finds the tool by its name in any case (`readfile`, `read-file`). */
 const findTool = (given: string): ToolName | undefined => {
@@ -35,7 +46,13 @@ const findTool = (given: string): ToolName | undefined => {
  */
 export type AttachedTool =
   | { kind: 'tool'; tool: ToolName; root: string | undefined; petName: string }
-  | { kind: 'mcp'; env: Readonly<Record<string, string>>; petName: string };
+  | { kind: 'mcp'; env: Readonly<Record<string, string>>; petName: string }
+  | { kind: 'toolbox'; petName: string };
+
+/** The sample toolbox, as the HOST makes it and a restart makes it again. */
+export const sampleToolbox = (petName = TOOLBOX_PET_NAME): AttachedTool =>
+  harden({ kind: 'toolbox', petName });
+harden(sampleToolbox);
 
 /** Checks the tool and its folder; throws with a clear message. */
 const planTool = (
@@ -72,10 +89,12 @@ export const makeToolCaplet = async (
   const [specifier, env] =
     attached.kind === 'mcp'
       ? [mcpBridgeModuleUrl(), attached.env]
-      : [
-          toolModuleUrl(attached.tool),
-          attached.root === undefined ? {} : { FAE_CWD: attached.root },
-        ];
+      : attached.kind === 'toolbox'
+        ? [TOOLBOX_SOURCE_URL, { TOOLBOX_TO: TOOLBOX_TOOLS }]
+        : [
+            toolModuleUrl(attached.tool),
+            attached.root === undefined ? {} : { FAE_CWD: attached.root },
+          ];
   await E(host).makeUnconfined(special.main, specifier, {
     powersName: special.none,
     resultName: attached.petName,
@@ -84,15 +103,63 @@ export const makeToolCaplet = async (
 };
 harden(makeToolCaplet);
 
-/** Makes the tool and mails it; resolves to what was made and a line saying so. Throws with a clear message. */
+/** The agent's powers that hold its tools/. */
+export interface ToolsHolder {
+  has(...path: string[]): unknown;
+  makeDirectory(path: string | string[]): unknown;
+}
+
+/**
+ * Puts what the HOST made under `petName` in the agent's tools/, as
+ * setup-tools does for a tool source: the agent offers it from its next turn.
+ */
+export const placeInTools = async (
+  host: HostPowers,
+  guest: ToolsHolder,
+  petName: string,
+): Promise<void> => {
+  if (!(await E(guest).has('tools'))) await E(guest).makeDirectory('tools');
+  const daemon = await readSetupDaemon(host);
+  await daemon.storeIdentifier(
+    guest,
+    ['tools', petName],
+    (await E(host).identify(petName)) as string,
+  );
+};
+harden(placeInTools);
+
+/** `/attach toolbox`: the sample toolbox made and put in the agent's tools/ (no adoption asked). */
+const attachToolbox = async (options: {
+  host: HostPowers;
+  special: { main: string; none: string };
+  guestName: string;
+  guest: ToolsHolder;
+}): Promise<{ attached: AttachedTool; said: string }> => {
+  const attached = sampleToolbox();
+  const { host, guestName } = options;
+  if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
+  await makeToolCaplet(host, options.special, attached);
+  await placeInTools(host, options.guest, attached.petName);
+  return {
+    attached,
+    said: `put ${attached.petName} in ${guestName}'s tools/: ${TOOLBOX_TOOLS} stand-in tools (repository, calendar, mail, files, tickets; each answers what it was given) that ${guestName} finds with its toolbox tool from its next turn; try: use a tool to plan a meeting called "standup"`,
+  };
+};
+
+/** Makes the tool and mails it (the sample toolbox: puts it in tools/); resolves to what was made and a line saying so. Throws with a clear message. */
 export const attachTool = async (options: {
   host: HostPowers;
   special: { main: string; none: string };
   guestName: string;
+  guest: ToolsHolder;
   tool: string;
   folder: string | undefined;
   cwd: string;
 }): Promise<{ attached: AttachedTool; said: string }> => {
+  if (options.tool.toLowerCase() === TOOLBOX_WORD) {
+    if (options.folder !== undefined) throw Error(`${TOOLBOX_WORD} takes no folder`);
+    return attachToolbox(options);
+  }
   const attached = planTool(options.tool, options.folder, options.cwd);
   await makeToolCaplet(options.host, options.special, attached);
   const { petName, root } = attached;

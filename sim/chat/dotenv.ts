@@ -43,10 +43,21 @@ const scanLines = (text: string) => {
   const lines = text.split(/\r?\n/);
   const bad: number[] = [];
   const quoteOf = new Map<string, string | undefined>();
-  let open: string | undefined;
+  /** A quote left open: never closed, or closed only after lines that look like settings. */
+  const unclosed: string[] = [];
+  let open: { quote: string; key: string; line: number; swallows: boolean } | undefined;
+  const opened = (what: NonNullable<typeof open>) =>
+    `line ${what.line}: the value of ${what.key} opens a ${what.quote} quote that`;
   for (const [index, raw] of lines.entries()) {
     if (open !== undefined) {
-      if (raw.includes(open)) open = undefined;
+      open.swallows ||= KEY_LINE.test(raw.trim());
+      if (raw.includes(open.quote)) {
+        if (open.swallows)
+          unclosed.push(
+            `${opened(open)} only line ${index + 1} closes, so lines ${open.line + 1}–${index + 1} are read as part of it, not as settings (a quote left open?)`,
+          );
+        open = undefined;
+      }
       continue;
     }
     const line = raw.trim();
@@ -59,9 +70,12 @@ const scanLines = (text: string) => {
     }
     const value = found[2]!.trim();
     quoteOf.set(found[1]!, /^["'`]/.test(value) ? value[0] : undefined);
-    open = opensQuote(value);
+    const quote = opensQuote(value);
+    open =
+      quote === undefined ? undefined : { quote, key: found[1]!, line: index + 1, swallows: false };
   }
-  return { cleaned: lines.join('\n'), bad, quoteOf };
+  if (open !== undefined) unclosed.push(`${opened(open)} no line after it closes`);
+  return { cleaned: lines.join('\n'), bad, quoteOf, unclosed };
 };
 
 /**
@@ -75,9 +89,9 @@ export const parseDotEnv = (
   text: string,
   home: string = homedir(),
 ): { values: Record<string, string>; problems: string[] } => {
-  const { cleaned, bad, quoteOf } = scanLines(text);
+  const { cleaned, bad, quoteOf, unclosed } = scanLines(text);
   // The line itself is not shown: it may hold a secret.
-  const problems = bad.map(line => `line ${line} is not KEY=VALUE`);
+  const problems = [...bad.map(line => `line ${line} is not KEY=VALUE`), ...unclosed];
   const values: Record<string, string> = {};
   for (const [key, value = ''] of Object.entries(parseEnv(cleaned))) {
     const quote = quoteOf.get(key);

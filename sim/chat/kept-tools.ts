@@ -13,22 +13,26 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { E } from '@endo/far';
 import { isToolName } from '../../tools/index.js';
-import { readSetupDaemon } from '../../setup/setup-daemon.js';
 import type { HostPowers } from '../mail-host/index.js';
-import { makeToolCaplet, type AttachedTool } from './attach-tool.js';
+import { makeToolCaplet, placeInTools, sampleToolbox, type AttachedTool } from './attach-tool.js';
 import { toolsOffered } from './attach-mcp.js';
 
 const FILE = 'tools.json';
 const VERSION = 1;
 const TOOLS = 'tools';
 
-/** Its name in the agent's tools/, and what it was made from: a tool (and its root), or an MCP bridge's settings. */
+/**
+ * Its name in the agent's tools/, and what it was made from: a tool (and its
+ * root), an MCP bridge's settings, or the sample toolbox (`sample`, added
+ * within version 1: an older reader says it is not a tool it makes).
+ */
 type KeptTool = { name: string } & (
-  { tool: string; root?: string } | { mcp: Record<string, string> }
+  { tool: string; root?: string } | { mcp: Record<string, string> } | { sample: 'toolbox' }
 );
 
 /** What a kept entry makes again, under its name; undefined for one this version cannot make. */
 const attachedFrom = (kept: KeptTool): AttachedTool | undefined => {
+  if ('sample' in kept) return kept.sample === 'toolbox' ? sampleToolbox(kept.name) : undefined;
   if ('mcp' in kept)
     return typeof kept.mcp === 'object' && kept.mcp !== null
       ? { kind: 'mcp', env: kept.mcp, petName: kept.name }
@@ -42,11 +46,14 @@ const attachedFrom = (kept: KeptTool): AttachedTool | undefined => {
 const keptFrom = (name: string, tool: AttachedTool): KeptTool =>
   tool.kind === 'mcp'
     ? { name, mcp: { ...tool.env } }
-    : { name, tool: tool.tool, ...(tool.root === undefined ? {} : { root: tool.root }) };
+    : tool.kind === 'toolbox'
+      ? { name, sample: 'toolbox' }
+      : { name, tool: tool.tool, ...(tool.root === undefined ? {} : { root: tool.root }) };
 
 /** The folder a tool needs that is gone, if one is. */
 const goneFolder = (tool: AttachedTool): string | undefined => {
-  const folder = tool.kind === 'mcp' ? tool.env.MCP_CWD : tool.root;
+  const folder =
+    tool.kind === 'mcp' ? tool.env.MCP_CWD : tool.kind === 'toolbox' ? undefined : tool.root;
   return folder !== undefined && !isFolder(folder) ? folder : undefined;
 };
 
@@ -97,8 +104,6 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
     ): Promise<string | undefined> {
       const kept = read();
       if (kept.length === 0) return undefined;
-      const daemon = await readSetupDaemon(host);
-      if (!(await E(guest).has(TOOLS))) await E(guest).makeDirectory(TOOLS);
       const back: string[] = [];
       const missing: string[] = [];
       for (const entry of kept) {
@@ -111,11 +116,7 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
           continue;
         }
         await makeToolCaplet(host, special, attached);
-        await daemon.storeIdentifier(
-          guest,
-          [TOOLS, entry.name],
-          (await E(host).identify(entry.name)) as string,
-        );
+        await placeInTools(host, guest, entry.name);
         await remember(host, attached);
         // Its server started and listed before the agent's first turn, as /attach does: a server
         // slow to start (under load) would otherwise miss that turn.

@@ -161,8 +161,8 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'message':
       context.presenter.touch();
-      // While a tool call waits for approval, y, n or a answers it.
-      if (await answerAtPrompt(command.text, { host, inbox, approvals: context.approvals, screen }))
+      // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
+      if (await answerAtPrompt(command.text, { ...context, host, guestName: session.guestName }))
         return;
       await E(host).send(session.guestName, [command.text], [], []);
       return;
@@ -209,6 +209,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
             host,
             special: session.mailHost.special,
             guestName: session.guestName,
+            guest: session.mailHost.guest(session.guestName).powers,
             tool: command.tool,
             folder: command.folder,
             cwd: context.cwd,

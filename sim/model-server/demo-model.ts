@@ -152,6 +152,21 @@ const approvedBeforeRestart = (
   }
 };
 
+/**
+ * A counter-proposal (src/mail/message-notice.ts): its code is on the lines
+ * after its heading, up to "Endowments:". The double takes it up as the
+ * notice invites, proposing it with evaluate; without evaluate it says the
+ * code whole, not the heading alone.
+ */
+const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
+  const counter = /(?:^|\n)COUNTER-PROPOSAL: [^\n]*\n([\s\S]*?)\nEndowments: /.exec(told);
+  if (counter === null) return undefined;
+  const source = counter[1]!.trim();
+  return request.toolNames.includes('evaluate')
+    ? { toolCalls: [{ name: 'evaluate', arguments: { source, resultName: 'answer' } }] }
+    : answer(request, told, `My host proposes different code: ${cut(source)}`);
+};
+
 /** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
@@ -162,8 +177,9 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
   const callAgain = approvedBeforeRestart(request, told);
   if (callAgain !== undefined) return callAgain;
-  const other =
-    /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED|COUNTER-PROPOSAL)\b[^\n]*)/.exec(told);
+  const counter = counterFor(request, told);
+  if (counter !== undefined) return counter;
+  const other = /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED)\b[^\n]*)/.exec(told);
   if (other === null) return undefined;
   return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };
@@ -213,6 +229,10 @@ const HELPER_WANTED = /\bask a helper to (.+)$/i;
 /** "use a tool to schedule a meeting called "standup"": the toolbox searched, then the tool found called. */
 const TOOL_WANTED = /\buse a tool to (.+?)(?: called "([^"]+)")?$/i;
 
+/** What the double says to "use a tool to …" when the agent offers no toolbox. */
+const NO_TOOLBOX =
+  'I hold no toolbox to find a tool in (it is offered once my tools are too many to offer each). In npm start, /attach toolbox gives me 120 sample tools to try it with.';
+
 /** A helper's own turn: it hands back what it was asked, having no real work to do. */
 const asHelper = (told: string): ScriptedReply => ({
   toolCalls: [
@@ -241,6 +261,8 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   const wanted = TOOL_WANTED.exec(body.trim());
   if (wanted !== null && has('toolbox'))
     return { toolCalls: [{ name: 'toolbox', arguments: { find: wanted[1]! } }] };
+  // Without a toolbox there is nothing to search: say how to get one rather than guess.
+  if (wanted !== null) return answer(request, told, NO_TOOLBOX);
   const scheduled = has('schedule') ? scheduleFor(body) : undefined;
   if (scheduled !== undefined) return scheduled;
   const attached = /@([A-Za-z][\w-]*)/.exec(body)?.[1];

@@ -1,0 +1,32 @@
+/**
+ * A port Node's fetch will not use: the Fetch standard blocks some ports
+ * (1, 6000 for X11, 25 for mail, …) and undici refuses them before any
+ * connection is tried, throwing "fetch failed" caused by "bad port". No
+ * server on such a port can be reached from Node, so this is said apart from
+ * "nothing answers" (the start-up check) and "cannot reach" (a model call).
+ */
+import { displayHost } from './display-host.js';
+
+/** Whether `error` (or one of its causes) is fetch's refusal of a blocked port. */
+export const isBadPort = (error: unknown): boolean => {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if (current.message === 'bad port') return true;
+    current = current.cause;
+  }
+  return false;
+};
+harden(isBadPort);
+
+/** The sentence a person acts on: the port, the address, and what to change. */
+export const badPortProblem = (host: string): string => {
+  const where = displayHost(host);
+  let port = '';
+  try {
+    port = new URL(host).port;
+  } catch {
+    // An address that does not parse names no port; the sentence still names LAL_HOST.
+  }
+  return `Node refuses to use port ${port === '' ? '(the default)' : port} of LAL_HOST (${where}): its fetch blocks the port (a "bad port" of the Fetch standard, kept for other services), so no server there can be reached — run the model server on another port and set LAL_HOST to it.`;
+};
+harden(badPortProblem);
