@@ -15,7 +15,7 @@ import type { ChannelPost } from '../src/channels/channel-thread.js';
 import type { MemberHandle } from '../src/channels/channel-view.js';
 
 const post = (number: number): ChannelPost =>
-  harden({ number: BigInt(number), memberId: '1', strings: [`post ${number}`] }) as ChannelPost;
+  harden({ number: BigInt(number), memberId: '1', strings: [`post ${number}`] });
 
 test('a post shown again is handed on once; later posts still come, in order', async () => {
   const topic = makeTopic<ChannelPost>();
