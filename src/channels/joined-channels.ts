@@ -124,13 +124,11 @@ export const makeJoinedChannels = (
       if (last !== undefined) roster.seen(entry, String(last.number));
     }
     const view = makeChannelView(member);
-    /** The last post this watch queued: the stream gives posts in order, and one again at most. */
-    let queued: bigint | undefined;
     // Every post is seen (a turn shows the thread, edits folded); only others' new posts are
     // work: the agent's own and edits never hold a member's next message behind the serving
     // loop's wait for the mail stream. A post seen before (the stream starts with every post so
-    // far) or shown again (as the inbox shows mail twice, src/mail/revision-gate.ts) is dropped
-    // here rather than queued to be skipped: each piece of work costs a memory write (issue 46).
+    // far) is dropped here rather than queued to be skipped: each piece of work costs a memory
+    // write (issue 46); the watch hands on each post once.
     const watch = watchChannel(
       member,
       entry.key,
@@ -138,8 +136,6 @@ export const makeJoinedChannels = (
         view.see(post);
         if (post.memberId === ownMemberId || post.replyType === 'edit') return;
         if (!roster.isNew(entry, String(post.number))) return;
-        if (queued !== undefined && post.number <= queued) return;
-        queued = post.number;
         setup.push({ kind: 'channel', key: entry.key, post });
       },
       log,
