@@ -36,7 +36,7 @@ import { provisionManager, readManagerWorker } from './setup/provision-manager.j
 import { assertModuleExists } from './setup/module-specifier.js';
 import { sayToConsole, type Say } from './setup/say.js';
 import type { SetupHostRef } from './setup/setup-host.js';
-import { unknownSettings } from './setup/known-settings.js';
+import { unknownPolicyTools, unknownSettings } from './setup/known-settings.js';
 
 // eslint-disable-next-line @endo/harden-exports -- hardened where it is defined (setup/passed-env.ts)
 export { PASSED_ENV_NAMES } from './setup/passed-env.js';
@@ -73,7 +73,8 @@ export const makeSetup =
     args.length <= 1 ||
       Fail`Usage: ${q(setupCommand(daemon))} [guest-name] (or set LAL_NAME); got ${q(args.length)} arguments`;
     const env = readEndoLlmEnv(options.env ?? process.env, say);
-    for (const warning of unknownSettings(env)) say(`warning: ${warning}`);
+    for (const warning of [...unknownSettings(env), ...unknownPolicyTools(env)])
+      say(`warning: ${warning}`);
     const [nameArgument] = args;
     const rawName = nameArgument ?? (env.LAL_NAME || DEFAULT_GUEST);
     const names = guestNamesFor(

@@ -63,6 +63,10 @@ const modules = [
       'test/agent-call-decision.test.ts',
       'test/agent-pending-restart.test.ts',
       'test/agent-trust-follows-names.test.ts',
+      // The seams' own judges: the facet's holds, the powers given, the taint (issue 43).
+      'test/parties-facets.test.ts',
+      'test/policy-powers-given.test.ts',
+      'test/policy-taint.test.ts',
     ],
   },
   {

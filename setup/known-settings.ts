@@ -7,6 +7,8 @@ import { closestNames } from '../providers/closest-names.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 import { SETUP_ENV_NAMES } from './setup-settings.js';
+import { toolModuleFiles } from '../tools/index.js';
+import { unknownPolicyToolNames } from '../src/toolbox/own-tool-names.js';
 
 /** Every LAL_/FAE_ variable read anywhere; docs/configuration.md has each (test/docs-configuration.test.ts). */
 export const KNOWN_SETTINGS: readonly string[] = [
@@ -32,3 +34,13 @@ export const unknownSettings = (env: SourceEnv, alsoKnown: readonly string[] = [
       return `${name} is not a setting of lal-fae${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ' (see the configuration table)'}`;
     });
 harden(unknownSettings);
+
+/**
+ * One warning per tool name in LAL_TOOLS_ALLOW/DENY/APPROVE/CONFIRM that no
+ * tool known before the agent starts bears (its own, and the tools this
+ * package gives), with the nearest: setup.ts and `npm start` say it; the
+ * agent says it again at start, knowing the tools it then holds.
+ */
+export const unknownPolicyTools = (env: SourceEnv): string[] =>
+  unknownPolicyToolNames(env, Object.keys(toolModuleFiles));
+harden(unknownPolicyTools);

@@ -25,6 +25,7 @@ import { makeNoticeTurns } from './serving/notice-turns.js';
 import { makeWakeTurns } from './serving/wake-turns.js';
 import { controlSchedules } from './schedule/control-schedules.js';
 import { runServingLoop } from './serving/serving-loop.js';
+import { unknownPolicyToolNames } from './toolbox/own-tool-names.js';
 import { greetHost, prepareToolsFolder } from './serving/start-up.js';
 import { makeToolsFreshness } from './serving/tools-freshness.js';
 import { describeError } from '../providers/describe-error.js';
@@ -120,9 +121,9 @@ const makeHelpersHand = () => {
   };
 };
 
-const describeConfig = (config: ReturnType<typeof readAgentConfig>) => [
+const describeConfig = (config: ReturnType<typeof readAgentConfig>, more: readonly string[]) => [
   `persona: ${config.persona}`,
-  ...config.problems.map(problem => `configuration: ${problem}`),
+  ...[...config.problems, ...more].map(problem => `configuration: ${problem}`),
 ];
 
 /** The agent stopped with an error. Powers that fail to load are said once a run of failed starts: to HOST if it can, else in the log. */
@@ -146,7 +147,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const { powers, env } = options;
   const config = readAgentConfig(env);
   const status = options.status ?? makeStatusBoard();
-  status.section('Agent', () => describeConfig(config));
+  /** The policy lists' names that name no tool the agent knows, said once its tools are read at start. */
+  let unknownTools: readonly string[] = [];
+  status.section('Agent', () => describeConfig(config, unknownTools));
   const { log, observe, redact, addSecret } = makeAgentOutput(env, options);
   const [controller, clock] = [new AbortController(), options.clock ?? systemClock];
   // Others' turns wait for the mail stream to catch up, so a HOST's message behind a flood goes first.
@@ -193,6 +196,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     onCancel.add(() => toolsFresh.stop());
     // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
     await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
+    // Only now are the tools it holds known: a policy list's name that is none of them is said once.
+    unknownTools = unknownPolicyToolNames(
+      agentEnv,
+      parts.tools.offeredBy().map(tool => tool.name),
+    );
+    for (const line of unknownTools) log(`configuration: ${line}`);
     // Channels exist on the newest daemon only; those joined before a restart are followed again.
     const channels = await channelsHand.start({
       ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },

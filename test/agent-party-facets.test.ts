@@ -318,9 +318,23 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
     ]);
     const before = turnEnds(run);
     let offered: string[] = [];
+    let mailOps: unknown;
+    let adopted: string | undefined;
     run.provider.push(
       request => {
         offered = request.toolNames;
+        mailOps = request.tools.find(tool => tool.function.name === 'mail')?.function.parameters
+          .properties?.op?.enum;
+        // What only the HOST holds (its record's heldBy) is no tool in her woken turn either.
+        return callTool('mail', {
+          op: 'adoptTool',
+          messageNumber: 0,
+          toolName: 'mine',
+          edgeName: 'tool',
+        });
+      },
+      request => {
+        adopted = toolResults(request).at(-1);
         return callTool('names', { op: 'lookup', path: 'vault-code' });
       },
       request =>
@@ -333,5 +347,8 @@ describe.each(DAEMON_PROFILES)('a turn holds only its party’s powers (%s daemo
     expect(JSON.stringify(toMallory.map(message => message.strings))).not.toMatch(/7311/);
     expect(JSON.stringify(toMallory.map(message => message.strings))).toMatch(/Unknown pet name/);
     expect(offered).not.toContain('fetch');
+    expect(mailOps).toEqual(expect.arrayContaining(['request', 'adopt']));
+    expect(mailOps).not.toContain('adoptTool');
+    expect(adopted).toMatch(/Unknown tool \\"adoptTool\\"/);
   });
 });

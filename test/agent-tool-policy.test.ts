@@ -16,6 +16,7 @@ import {
 } from './support/agent-harness.js';
 import { turnEnds } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
+import { makeToolboxHost } from '../sim/toolbox-host.js';
 
 const { start } = useAgents();
 
@@ -179,6 +180,47 @@ describe("help()'s policy lines", () => {
     });
     expect(await run.help()).toContain(
       `${host} approves each call of: makeDirectory (not asked while serving HOST, @host)`,
+    );
+  });
+});
+
+describe('a misspelt tool name in a policy list', () => {
+  const misspelt =
+    'LAL_TOOLS_DENY names lisMessages, no tool known at start; did you mean listMessages?';
+  test.each(['f0a46042a', 'newest'] as const)(
+    'is said once at start, in the log and help(), with the nearest tool (%s daemon); it is kept as written',
+    async profile => {
+      const run = await start({
+        profile,
+        env: { LAL_TOOLS_DENY: 'lisMessages', LAL_TOOLS_APPROVE: 'reply, zzqx' },
+        steps: [say('hi')],
+      });
+      await run.send('hello');
+      await run.reply('hi');
+      expect(run.logs.filter(line => line.includes('lisMessages'))).toEqual([
+        `configuration: ${misspelt}`,
+      ]);
+      expect(run.logs.filter(line => line.includes('zzqx'))).toEqual([
+        'configuration: LAL_TOOLS_APPROVE names zzqx, no tool known at start (a tool attached later under that name is judged by it)',
+      ]);
+      expect(await run.help()).toContain(`configuration: ${misspelt}`);
+    },
+  );
+
+  test('a tool the agent holds at start is known: only the misspelling of it is said', async () => {
+    const run = await start({
+      host: await makeToolboxHost(),
+      persona: 'fae',
+      env: { LAL_TOOLS_APPROVE: 'calendar_create_item, calendar_creat_item' },
+      introducedNames: { work: 'work', more: 'more' },
+      steps: [say('hi')],
+    });
+    await run.send('hello');
+    await run.reply('hi');
+    const said = run.logs.filter(line => line.includes('LAL_TOOLS_APPROVE'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^configuration: LAL_TOOLS_APPROVE names calendar_creat_item, no tool known at start; did you mean calendar_create_item\b/,
     );
   });
 });

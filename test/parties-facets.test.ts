@@ -12,7 +12,8 @@ import { partySchedules } from '../src/parties/party-schedules.js';
 import { makePeerPowers } from '../src/parties/peer-powers.js';
 import { channelFacet, makeFacetMaker, type FacetParts } from '../src/parties/facets.js';
 import type { ScheduleArgs } from '../src/schedule/wake-ups.js';
-import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
+import { BUILTIN_DEFINITIONS, BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
+import { offeredOps } from '../src/agent-tools/tool-groups.js';
 import { readToolPolicy } from '../src/policy/tool-policy.js';
 import type { ToolSchema } from '../providers/types.js';
 import type { ToolRegistry } from '../src/agent-tools/fae-tool-registry.js';
@@ -357,6 +358,45 @@ describe('facets', () => {
     expect(shared.tools.find('fetch')?.name).toBe('fetch');
     expect(shared.tools.offeredBy().map(tool => tool.name)).toEqual(['fetch']);
     expect(makeFacetMaker(parts()).describe()).toHaveLength(1);
+  });
+
+  test("what a built-in's record says only the HOST holds, another party's turn holds by no path: not offered, not in what a helper is granted from, not run by any name", () => {
+    // Read from the records themselves (`heldBy`), so an op added later is judged here as it says.
+    const calls = BUILTIN_DEFINITIONS.flatMap(definition =>
+      definition.ops === undefined
+        ? [{ name: definition.name, names: [definition.name], heldBy: definition.heldBy }]
+        : Object.entries(definition.ops).map(([op, record]) => ({
+            name: op,
+            names: [op, definition.name],
+            heldBy: record.heldBy,
+          })),
+    );
+    const hostOnly = calls.filter(call => call.heldBy === 'host').map(call => call.name);
+    expect(hostOnly).toContain('adoptTool');
+    // The calls a list of schemas offers: a group's ops, or the tool itself.
+    const offeredCalls = (schemas: readonly ToolSchema[]) =>
+      schemas.flatMap(schema => offeredOps(schema) ?? [schema.function.name]);
+    const everyCall = calls.map(call => call.name);
+    const maker = makeFacetMaker(parts({ LAL_SHARED_TOOLS: '*' }));
+    const host = maker.facetFor({ sender: 'HOST' });
+    // A wake-up the party set, and a helper its turn makes, hold the party's facet: the same one.
+    const peer = maker.facetFor({ sender: 'mallory' });
+    expect(offeredCalls(host.offer())).toEqual(expect.arrayContaining(everyCall));
+    for (const facet of [peer, maker.facetFor({ sender: 'alice' })]) {
+      for (const schemas of [facet.offer(), facet.held()]) {
+        const offered = offeredCalls(schemas);
+        expect(offered.filter(name => hostOnly.includes(name))).toEqual([]);
+        expect(offered).toEqual(
+          expect.arrayContaining(everyCall.filter(name => !hostOnly.includes(name))),
+        );
+      }
+      for (const call of calls) {
+        const held = call.heldBy === 'anyone';
+        expect(facet.holds(call.names), call.name).toBe(held);
+        expect(facet.holds([call.name]), call.name).toBe(held);
+        expect(host.holds(call.names), call.name).toBe(true);
+      }
+    }
   });
 
   test("a channel's holds nothing: no tool (whatever the HOST shares: it reads no setting), and its prompt says so", () => {

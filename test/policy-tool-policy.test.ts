@@ -6,7 +6,7 @@
  * agent-call-decision.test.ts; `npm run mutation -- policy` judges these.
  */
 import { describe, expect, test } from 'vitest';
-import { decodeCall, type CallDecoding } from '../src/agent-tools/decode-call.js';
+import { decodeCall, type CallDecoding, type DecodedCall } from '../src/agent-tools/decode-call.js';
 import type { ApprovalGate } from '../src/asks/approval-gate.js';
 import type { ApprovalAsk } from '../src/policy/guard-tool-call.js';
 import { describeCall, digestOfCall, digestOfStored } from '../src/policy/describe-call.js';
@@ -91,11 +91,15 @@ describe('readToolPolicy', () => {
     expect(byDefault.needsApproval(['send'], 'alice')).toBe(true);
     expect(byDefault.needsApproval(['send'], undefined)).toBe(true);
     expect(byDefault.needsApproval(['reply'], 'alice')).toBe(false);
-    const named = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: 'alice' });
+    // Why it asks: the setting, and the sender it names when there is one.
+    expect(byDefault.whyAsked(['send'], undefined)).toBe('LAL_TOOLS_APPROVE gates this tool');
+    expect(byDefault.trustedNames()).toEqual(['HOST', '@host']);
+    const named = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: 'alice, bob' });
+    expect(named.trustedNames()).toEqual(['alice', 'bob']);
     expect(named.needsApproval(['send'], 'alice')).toBe(false);
     expect(named.needsApproval(['send'], 'HOST')).toBe(true);
     expect(named.describe()).toEqual([
-      'HOST approves each call of: send (not asked while serving alice)',
+      'HOST approves each call of: send (not asked while serving alice, bob)',
     ]);
     // A list of no sender trusts no one: even the HOST's own calls ask (and the HOST is told at start).
     const nobody = readToolPolicy({ LAL_TOOLS_APPROVE: 'send', LAL_TRUSTED_SENDERS: ' , ' });
@@ -279,8 +283,12 @@ describe('guardToolCall', () => {
     const answer = await run(decode('deploy', '{"to":"bob","strings":["hi"]}'), ['deploy']);
     expect(JSON.parse(answer)).toEqual({ status: 'pending', approvalId: 'a1' });
     expect(ran).toEqual([]);
-    expect(asked.map(({ action, origin }) => ({ action, origin }))).toEqual([
-      { action: 'deploy {"to":"bob","strings":["hi"]}', origin: undefined },
+    expect(asked.map(({ action, origin, why }) => ({ action, origin, why }))).toEqual([
+      {
+        action: 'deploy {"to":"bob","strings":["hi"]}',
+        origin: undefined,
+        why: 'LAL_TOOLS_APPROVE gates this tool',
+      },
     ]);
     expect(asked[0]!.digest).toBe(digestOfCall(asked[0]!.action));
   });
@@ -293,6 +301,239 @@ describe('guardToolCall', () => {
     expect(ran).toHaveLength(1);
     await run(call, ['deploy']);
     expect(asked).toHaveLength(1);
+  });
+});
+
+describe("guardToolCall's seams: the facet, the store boundary, the powers given, the taint", () => {
+  const noAsk = (): ApprovalGate & { asked: ApprovalAsk[] } => {
+    const asked: ApprovalAsk[] = [];
+    return {
+      asked,
+      ask: request => {
+        asked.push(request);
+        return { status: 'pending', approvalId: 'a9' };
+      },
+      pending: () => [],
+      describe: () => [],
+      takeAllowance: () => false,
+      resume: async () => {},
+    };
+  };
+  const taintOf = (read: string | undefined, party: 'host' | 'sender' | 'other' = 'other') => {
+    const noted: string[] = [];
+    const asks: unknown[] = [];
+    return {
+      noted,
+      asks,
+      taint: {
+        turn: { peerTurn: false, read: () => read, note: (what: string) => noted.push(what) },
+        parties: {
+          partyOf: async (effect: unknown, origin: unknown) => {
+            asks.push({ effect, origin });
+            return party;
+          },
+        },
+      },
+    };
+  };
+  const runThrough = async (
+    hooks: ReturnType<typeof guardToolCall>,
+    call: CallDecoding,
+    offered: readonly string[] = ['send', 'names'],
+  ) => {
+    let ran = 0;
+    const answer = await throughHooks(call, offered, hooks, async () => {
+      ran += 1;
+      return 'ran';
+    });
+    return { answer, ran };
+  };
+  const origin = { number: 4n, sender: 'HOST' };
+  /** The guard of a HOST's turn with no setting, judging by this taint. */
+  const guardWith = (taint: ReturnType<typeof taintOf>['taint']) =>
+    guardToolCall({ policy: readToolPolicy({}), gate: noAsk(), origin, taint });
+
+  test('a tool the facet does not hold is no tool: told as unknown, with the tools offered, whatever else', async () => {
+    const seen: (readonly string[])[] = [];
+    const gate = noAsk();
+    const hooks = guardToolCall({
+      policy: readToolPolicy({ LAL_TOOLS_CONFIRM: 'mail' }),
+      gate,
+      origin,
+      holds: names => {
+        seen.push(names);
+        return false;
+      },
+      boundary: { refusal: async () => 'never asked' },
+    });
+    const { answer, ran } = await runThrough(
+      hooks,
+      decode('adoptTool', '{"messageNumber":"1","toolName":"x","edgeName":"y"}'),
+      ['send', 'names'],
+    );
+    expect(JSON.parse(answer)).toEqual({
+      error: 'Unknown tool "adoptTool". The tools you have are: send, names',
+    });
+    expect(ran).toBe(0);
+    expect(gate.asked).toEqual([]);
+    expect(seen).toEqual([['adoptTool', 'mail']]);
+    // A call with no names (none decoded) is told by the name it was called by.
+    const nameless = { ...decode('ghost', '{}'), names: [] } as CallDecoding;
+    const told = await runThrough(hooks, nameless, ['send']);
+    expect(JSON.parse(told.answer)).toEqual({
+      error: 'Unknown tool "ghost". The tools you have are: send',
+    });
+  });
+
+  test('a tool the facet holds goes on to the policy, and runs when nothing else stands in the way', async () => {
+    const hooks = guardToolCall({
+      policy: readToolPolicy({}),
+      gate: noAsk(),
+      origin,
+      holds: names => names.includes('send'),
+    });
+    expect(await runThrough(hooks, decode('send', '{"recipient":"bob","strings":["hi"]}'))).toEqual(
+      { answer: 'ran', ran: 1 },
+    );
+    const denied = guardToolCall({
+      policy: readToolPolicy({ LAL_TOOLS_DENY: 'send' }),
+      gate: noAsk(),
+      origin,
+      holds: () => true,
+    });
+    const { answer, ran } = await runThrough(
+      denied,
+      decode('send', '{"recipient":"bob","strings":["hi"]}'),
+    );
+    expect(JSON.parse(answer).error).toMatch(/LAL_TOOLS_DENY/);
+    expect(ran).toBe(0);
+  });
+
+  test("the store boundary's refusal is the answer and nothing runs; a call it lets by runs; an undecodable call never reaches it", async () => {
+    const judged: string[] = [];
+    const hooks = guardToolCall({
+      policy: readToolPolicy({}),
+      gate: noAsk(),
+      origin,
+      boundary: {
+        refusal: async call => {
+          judged.push(call.call.name);
+          return call.call.name === 'lookup'
+            ? '"agent-memory" is the agent\'s own store'
+            : undefined;
+        },
+      },
+    });
+    const refused = await runThrough(hooks, decode('lookup', '{"path":["agent-memory"]}'));
+    expect(JSON.parse(refused.answer)).toEqual({
+      error: '"agent-memory" is the agent\'s own store',
+    });
+    expect(refused.ran).toBe(0);
+    expect(await runThrough(hooks, decode('has', '{"path":["box"]}'))).toEqual({
+      answer: 'ran',
+      ran: 1,
+    });
+    await runThrough(hooks, decode('lookup', '{"path": ['));
+    expect(judged).toEqual(['lookup', 'has']);
+  });
+
+  test("what a call gives of the agent's own is refused to a turn not the HOST's, and put to the HOST, whole, in the HOST's", async () => {
+    const given = async (call: DecodedCall) =>
+      call.call.name === 'send' ? 'the value at "secret"' : undefined;
+    const send = decode('send', '{"recipient":"bob","strings":["hi"],"petNames":["secret"]}');
+    const peer = guardToolCall({
+      policy: readToolPolicy({}),
+      gate: noAsk(),
+      origin: { number: 5n, sender: 'alice' },
+      gives: { given, hostTurn: false },
+    });
+    const refused = await runThrough(peer, send);
+    expect(JSON.parse(refused.answer)).toEqual({
+      error:
+        'the value at "secret" is not this turn\'s to give: only a turn of the HOST\'s may, with its approval',
+    });
+    expect(refused.ran).toBe(0);
+    // What gives nothing runs in a peer's turn as in any other.
+    expect(await runThrough(peer, decode('has', '{"path":["box"]}'))).toEqual({
+      answer: 'ran',
+      ran: 1,
+    });
+    const gate = noAsk();
+    const host = guardToolCall({
+      policy: readToolPolicy({}),
+      gate,
+      origin,
+      gives: { given, hostTurn: true },
+      // The taint would ask for another reason: the gift is the one named.
+      taint: taintOf('a peer message').taint,
+    });
+    const asked = await runThrough(host, send);
+    expect(JSON.parse(asked.answer)).toEqual({ status: 'pending', approvalId: 'a9' });
+    expect(asked.ran).toBe(0);
+    expect(gate.asked.map(({ action, why, origin: from }) => ({ action, why, from }))).toEqual([
+      {
+        action: describeCall(send as DecodedCall),
+        why: 'it gives the value at "secret", which only the HOST\'s approval of this very call allows',
+        from: origin,
+      },
+    ]);
+    expect(await runThrough(host, decode('has', '{"path":["box"]}'))).toEqual({
+      answer: 'ran',
+      ran: 1,
+    });
+  });
+
+  test('a tainted turn asks the HOST about a call toward someone else, by whom its effect reaches; an untainted one does not', async () => {
+    const send = decode('send', '{"recipient":"bob","strings":["hi"]}');
+    const tainted = taintOf('a value from the directory', 'other');
+    const gate = noAsk();
+    const hooks = guardToolCall({
+      policy: readToolPolicy({}),
+      gate,
+      origin,
+      taint: tainted.taint,
+    });
+    const asked = await runThrough(hooks, send);
+    expect(asked.ran).toBe(0);
+    expect(gate.asked).toHaveLength(1);
+    expect(gate.asked[0]!.why).toMatch(
+      /^this turn has read a value from the directory, which did not come from the HOST/,
+    );
+    expect(tainted.asks).toEqual([
+      { effect: { kind: 'to', name: 'bob', what: 'sends a message' }, origin },
+    ]);
+    // The same call toward the turn's own sender goes ahead.
+    const toSender = taintOf('a value from the directory', 'sender');
+    const free = guardWith(toSender.taint);
+    expect(await runThrough(free, send)).toEqual({ answer: 'ran', ran: 1 });
+    // A call with no effect toward anyone is not asked about whom it reaches.
+    const none = taintOf('a value from the directory');
+    const quiet = guardWith(none.taint);
+    expect(await runThrough(quiet, decode('has', '{"path":["box"]}'))).toEqual({
+      answer: 'ran',
+      ran: 1,
+    });
+    expect(none.asks).toEqual([]);
+    // A turn that read nothing untrusted is never slowed, and not asked whom it reaches.
+    const clean = taintOf(undefined);
+    const plain = guardWith(clean.taint);
+    expect(await runThrough(plain, send)).toEqual({ answer: 'ran', ran: 1 });
+    expect(clean.asks).toEqual([]);
+  });
+
+  test('after a call ran, what its result brought in is noted in the turn; a result that brings nothing is not', async () => {
+    const { noted, taint } = taintOf(undefined);
+    const hooks = guardWith(taint);
+    await runThrough(hooks, decode('lookup', '{"path":["box"]}'));
+    await runThrough(hooks, decode('has', '{"path":["box"]}'));
+    await runThrough(hooks, decode('runCommand', '{"command":"ls"}'), ['runCommand']);
+    expect(noted).toEqual(['a value from the directory', 'the result of the tool runCommand']);
+    // With no taint to note in, a call still runs.
+    const bare = guardToolCall({ policy: readToolPolicy({}), gate: noAsk(), origin });
+    expect(await runThrough(bare, decode('lookup', '{"path":["box"]}'))).toEqual({
+      answer: 'ran',
+      ran: 1,
+    });
   });
 });
 

@@ -164,6 +164,20 @@ describe('setup.ts', () => {
     });
   });
 
+  it('names a misspelt tool in a policy list with the nearest tool, as npm start does, and passes it as written', async () => {
+    const mailHost = newMailHost();
+    stubEnv({ LAL_HOST: CLOSED_HOST, LAL_TOOLS_DENY: 'runComand, math' });
+    const output = captureOutput();
+    await makeSetup({ agentSpecifier: echoSource, say: output.say })(mailHost.host);
+    expect(output.text()).toContain(
+      'warning: LAL_TOOLS_DENY names runComand, no tool known at start; did you mean runCommand?',
+    );
+    expect(output.text()).not.toMatch(/names math\b/);
+    const echo = await E(mailHost.host).lookup('controller-for-lal');
+    const env = await E(echo as { env(): Record<string, string> }).env();
+    expect(env.LAL_TOOLS_DENY).toBe('runComand, math');
+  });
+
   it('LAL_NAME=fae provisions fae with the fae persona', async () => {
     const mailHost = newMailHost();
     stubEnv({ LAL_NAME: 'fae', LAL_HOST: CLOSED_HOST });

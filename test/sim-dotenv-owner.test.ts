@@ -17,27 +17,30 @@ const dotenvModule = pathToFileURL(join(repoRoot, 'dist/sim/chat/dotenv.js')).hr
 
 describe("a .env that is someone else's", () => {
   // Run as root (as here and in CI containers), the child reads it as nobody: root's file is another user's.
-  it.skipIf(process.getuid?.() !== 0)('names its owner and what would fix it', () => {
-    const folder = makeTempFolder('env-owner');
-    // Its folders open to others (temporary folders are the test's own): only the file is closed.
-    chmodSync(dirname(folder), 0o711);
-    chmodSync(folder, 0o755);
-    const file = join(folder, '.env');
-    writeFileSync(file, 'LAL_MODEL=x\n', { mode: 0o600 });
-    const read = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import '@endo/init'; const { loadEnv } = await import(${JSON.stringify(dotenvModule)}); process.stdout.write(loadEnv(${JSON.stringify(folder)}, {}).unreadable ?? 'read');`,
-      ],
-      { cwd: repoRoot, uid: 65534, gid: 65534, encoding: 'utf8' },
-    );
-    expect(read.stderr).toBe('');
-    expect(read.stdout).toBe(
-      `${file} could not be read: permission denied; it belongs to another user (uid 0), so only they or root can change that (sudo chown $(id -u) ${file}), or move it away and write a .env of your own`,
-    );
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'names its owner and what would fix it (runs only as root: the child reads the file as nobody)',
+    () => {
+      const folder = makeTempFolder('env-owner');
+      // Its folders open to others (temporary folders are the test's own): only the file is closed.
+      chmodSync(dirname(folder), 0o711);
+      chmodSync(folder, 0o755);
+      const file = join(folder, '.env');
+      writeFileSync(file, 'LAL_MODEL=x\n', { mode: 0o600 });
+      const read = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import '@endo/init'; const { loadEnv } = await import(${JSON.stringify(dotenvModule)}); process.stdout.write(loadEnv(${JSON.stringify(folder)}, {}).unreadable ?? 'read');`,
+        ],
+        { cwd: repoRoot, uid: 65534, gid: 65534, encoding: 'utf8' },
+      );
+      expect(read.stderr).toBe('');
+      expect(read.stdout).toBe(
+        `${file} could not be read: permission denied; it belongs to another user (uid 0), so only they or root can change that (sudo chown $(id -u) ${file}), or move it away and write a .env of your own`,
+      );
+    },
+  );
 
   it('names the chmod for one of your own, the owner for another', () => {
     expect(deniedLine('/x/.env', 1000, 1000)).toBe(

@@ -54,3 +54,35 @@ describe('npm start -- --newest', () => {
     expect(run.code).toBe(0);
   });
 });
+
+/** The numbers of the agent's lines a run printed (`#5 lal › …`). */
+const numbersShown = (stdout: string): number[] =>
+  [...stdout.matchAll(/^#(\d+) lal ›/gm)].map(match => Number(match[1]));
+
+describe('npm start with and without --newest, one after the other', () => {
+  it('never mixes the two daemons in one state folder: each keeps its HOST and its numbering', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const ping = (flags: string[]) =>
+      runSim(['--demo', ...flags], state, input => {
+        input.write('ping\n/status\n');
+        input.end();
+      });
+    const first = await ping([]);
+    const newest = await ping(['--newest']);
+    const again = await ping([]);
+    for (const run of [first, newest, again]) {
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      // Each run's HOST is the HOST its daemon's agent served before, never a stranger.
+      expect(run.stdout).not.toContain('another daemon');
+    }
+    const folderOf = (stdout: string) => /^lal's state is kept in (\S+) /m.exec(stdout)?.[1];
+    expect(folderOf(newest.stdout)).toBe(`${folderOf(first.stdout)}-newest`);
+    expect(folderOf(again.stdout)).toBe(folderOf(first.stdout));
+    // The run without --newest goes on from its own last number, whatever the newest daemon did.
+    expect(Math.min(...numbersShown(again.stdout))).toBeGreaterThan(
+      Math.max(...numbersShown(first.stdout)),
+    );
+    expect(again.stdout).toMatch(/^- HOST: 2 turns/m);
+  });
+});

@@ -544,13 +544,16 @@ describe('.env that is there but cannot be read', () => {
   });
 
   // Root reads any file, so the permission is checked only as another user (as CI runs).
-  it.skipIf(process.getuid?.() === 0)('one without read permission', () => {
-    const folder = makeTempFolder('env-mode');
-    writeFileSync(join(folder, '.env'), 'LAL_MODEL=x\n', { mode: 0o000 });
-    expect(loadEnv(folder, {}).unreadable).toBe(
-      `${join(folder, '.env')} could not be read: permission denied (chmod u+r ${join(folder, '.env')})`,
-    );
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'one without read permission (runs only as a user other than root: root reads any file)',
+    () => {
+      const folder = makeTempFolder('env-mode');
+      writeFileSync(join(folder, '.env'), 'LAL_MODEL=x\n', { mode: 0o000 });
+      expect(loadEnv(folder, {}).unreadable).toBe(
+        `${join(folder, '.env')} could not be read: permission denied (chmod u+r ${join(folder, '.env')})`,
+      );
+    },
+  );
 
   it("says when quotes keep a ~ from being the home folder, and reads Node's .env format", () => {
     const { values, problems } = parseDotEnv(

@@ -134,7 +134,7 @@ describe('resolveInside failures', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('descriptors (Linux /proc)', () => {
+describe.runIf(process.platform === 'linux')('descriptors (runs only on Linux: /proc)', () => {
   it('the root itself, opened and then deleted, is still the root', async () => {
     const empty = path.join(root, 'inner', 'empty');
     mkdirSync(empty);

@@ -240,7 +240,7 @@ describe('confine.ts', () => {
   });
 
   it.runIf(process.platform === 'linux')(
-    'a descriptor opened outside the root is caught after the open (the TOCTOU re-check)',
+    'a descriptor opened outside the root is caught after the open (the TOCTOU re-check; runs only on Linux: /proc)',
     async () => {
       const handle = await open(path.join(outside, 'secret.txt'), 'r');
       try {

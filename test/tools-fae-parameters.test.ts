@@ -167,3 +167,21 @@ describe('a tool made from stated parameters', () => {
     });
   });
 });
+
+describe('a bound a tool holds is its schema’s', () => {
+  test('greet: a name of only spaces is refused by what its schema states (a pattern), not by a check of its own', async () => {
+    const greet = makeGreet();
+    const schema = await E(greet).schema();
+    const pattern = schema.function.parameters.properties?.name?.pattern;
+    expect(typeof pattern).toBe('string');
+    const allows = (name: string) => new RegExp(String(pattern), 'u').test(name);
+    expect(allows('   ')).toBe(false);
+    expect(allows(' Ada ')).toBe(true);
+    await expect(E(greet).execute(harden({ name: ' \t ' }))).rejects.toThrow(
+      /^greet: name must not be blank$/,
+    );
+    expect(await E(greet).execute(harden({ name: '  Ada ' }))).toMatchObject({
+      greeting: 'Hello, Ada!',
+    });
+  });
+});

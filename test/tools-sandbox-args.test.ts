@@ -156,7 +156,7 @@ const noCgroups = (): CommandCgroups => ({
 });
 
 describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
-  "RLIMIT_NPROC counts the user's running processes",
+  "RLIMIT_NPROC counts the user's running processes (runs only on Linux as root: it runs processes as another uid)",
   () => {
     it('a user running two processes gets two more than the allowance', async () => {
       const uid = 4343;

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeCommandCgroups } from '../tools/lib/sandbox/command-cgroups.js';
+import { skippedBecause } from './support/skipped-because.js';
 
 const limits = { maxProcesses: 8, memoryBytes: 64 * 1024 * 1024 };
 const probe = makeCommandCgroups(limits);
@@ -28,7 +29,7 @@ afterEach(() => {
   }
 });
 
-describe.skipIf(reason !== undefined)('command cgroups', () => {
+describe.skipIf(reason !== undefined)(`command cgroups${skippedBecause(reason)}`, () => {
   it('write the limits, and release() kills a process left in them', async () => {
     const cgroups = makeCommandCgroups(limits);
     const pidsDir = cgroups.procsFiles

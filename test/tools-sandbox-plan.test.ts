@@ -16,6 +16,7 @@ import {
 } from '../tools/lib/sandbox/sandbox-plan.js';
 import { readSandboxSettings } from '../tools/lib/sandbox/sandbox-settings.js';
 import { makeTempDir } from './tools-helpers.js';
+import { skippedBecause } from './support/skipped-because.js';
 
 const programs = { bwrap: '/usr/bin/bwrap', prlimit: '/usr/bin/prlimit' };
 const settings = readSandboxSettings({ FAE_SANDBOX_MAX_PROCESSES: '16' }, 'test');
@@ -104,26 +105,29 @@ describe('bounding the number of processes', () => {
 });
 
 const problem = await checkSandbox();
-describe.skipIf(problem !== undefined)('the prlimit-only plan runs here', () => {
-  it('as a command line that works: the command runs inside at /work', () => {
-    const found = findSandboxPrograms(process.env.PATH);
-    expect(typeof found).toBe('object');
-    const root = makeTempDir('plan-root');
-    const made = asPlan(
-      planSandboxedRun(
-        found as { bwrap: string; prlimit: string },
-        root,
-        settings,
-        { file: '/bin/sh', argv: ['-c', 'pwd'] },
-        {
-          uid: NOBODY_RUNNING,
-          makeCgroups: () => fakeCgroups([], false),
-        },
-      ),
-    );
-    const ran = spawnSync(made.file, made.argv, { encoding: 'utf8' });
-    rmSync(root, { recursive: true, force: true });
-    expect(ran.stderr).toBe('');
-    expect(ran.stdout).toBe('/work\n');
-  });
-});
+describe.skipIf(problem !== undefined)(
+  `the prlimit-only plan runs here${skippedBecause(problem)}`,
+  () => {
+    it('as a command line that works: the command runs inside at /work', () => {
+      const found = findSandboxPrograms(process.env.PATH);
+      expect(typeof found).toBe('object');
+      const root = makeTempDir('plan-root');
+      const made = asPlan(
+        planSandboxedRun(
+          found as { bwrap: string; prlimit: string },
+          root,
+          settings,
+          { file: '/bin/sh', argv: ['-c', 'pwd'] },
+          {
+            uid: NOBODY_RUNNING,
+            makeCgroups: () => fakeCgroups([], false),
+          },
+        ),
+      );
+      const ran = spawnSync(made.file, made.argv, { encoding: 'utf8' });
+      rmSync(root, { recursive: true, force: true });
+      expect(ran.stderr).toBe('');
+      expect(ran.stdout).toBe('/work\n');
+    });
+  },
+);

@@ -19,7 +19,7 @@ const greetings: Readonly<Record<string, { language: string; before: string; aft
 const languageCodes = Object.keys(greetings);
 
 const greetParameters = {
-  name: text('Who to greet.'),
+  name: text('Who to greet.', { trimmed: true }),
   language: optional(
     choice(
       `Language code (default "en"): ${languageCodes
@@ -32,9 +32,7 @@ const greetParameters = {
   ),
 };
 
-function run({ name: given, language = 'en' }: ValuesOf<typeof greetParameters>) {
-  const name = given.trim();
-  if (name === '') throw Error(`${toolName}: name must not be blank`);
+function run({ name, language = 'en' }: ValuesOf<typeof greetParameters>) {
   const template = greetings[language]!;
   return {
     greeting: `${template.before}${name}${template.after}`,

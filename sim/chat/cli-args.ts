@@ -40,8 +40,8 @@ export const USAGE = [
   "file of the folder npm start runs in: the package's own, beside package.json); default a local",
   'Ollama at http://localhost:11434.',
   'The conversation is kept across runs in a state folder of its own, named when it starts',
-  '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>), with the last',
-  "runs' logs. When stdin is not a terminal, each line is one message or command; the program",
+  '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>; -demo and -newest',
+  "added for --demo and --newest, each daemon's apart), with the last runs' logs. When stdin is not a terminal, each line is one message or command; the program",
   'exits once the input has ended and the agent is idle, with 1 when a turn failed or stopped',
   'without answering (a bound, the hourly budget).',
 ].join('\n');

@@ -9,19 +9,8 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { unknownSettings } from '../../setup/known-settings.js';
+import { unknownPolicyTools, unknownSettings } from '../../setup/known-settings.js';
 import { describeError } from '../../providers/describe-error.js';
-import { unknownToolNames } from '../../src/settings/tool-policy-settings.js';
-import { BUILTIN_NAMES } from '../../src/agent-tools/builtin-schemas.js';
-import { TOOLBOX_NAME } from '../../src/toolbox/toolbox.js';
-import { toolModuleFiles } from '../../tools/index.js';
-
-/** The tools known at start: the built-ins (groups and ops), the toolbox, and this package's tools to attach. */
-const KNOWN_TOOLS: readonly string[] = harden([
-  ...BUILTIN_NAMES,
-  TOOLBOX_NAME,
-  ...Object.keys(toolModuleFiles),
-]);
 
 const KEY_LINE = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 const HOME_VARIABLE = /\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g;
@@ -185,7 +174,7 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
     problems: [
       ...parsed.problems.map(problem => `${file}: ${problem}`),
       ...unknownSettings(env),
-      ...unknownToolNames(env, KNOWN_TOOLS),
+      ...unknownPolicyTools(env),
     ],
     ...(unreadable === undefined ? {} : { unreadable }),
   };

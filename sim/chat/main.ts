@@ -67,7 +67,7 @@ const main = async (): Promise<void> => {
     processEnv: process.env,
     settings,
     persona,
-    folderName: stateNameFor(persona, demo),
+    folderName: stateNameFor(persona, { demo, newest }),
     fresh,
     profile: newest ? 'newest' : 'f0a46042a',
     session: () =>

@@ -3,7 +3,8 @@
  * docs/behaviour.md: "It remembers" holds in `npm start` too): what the
  * agent stored (./kept-store.ts) and the last runs' logs
  * (./agent-log-file.ts). It is `$XDG_STATE_HOME/lal-fae/<persona>`, else
- * `~/.local/state/lal-fae/<persona>`, made readable by its user only: it
+ * `~/.local/state/lal-fae/<persona>` (its name from ./demo-double.ts's
+ * stateNameFor: the demo's and the newest daemon's apart), made readable by its user only: it
  * holds the conversation.
  */
 import { mkdirSync } from 'node:fs';

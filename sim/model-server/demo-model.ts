@@ -23,7 +23,7 @@ const WORD_GAP_MS = 25;
 const PREVIEW_CHARS = 300;
 
 const DEMO_HELP =
-  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox ("use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox (in npm start, /attach toolbox gives me one; then "use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
 
 const LONG_ANSWER = [
   'Here is a long answer, streamed a word at a time as a real model writes it.',

@@ -52,8 +52,8 @@ type EffectRecord =
  * must exist, so that a failed call's error can say what would have been
  * right (./explain-failure.ts); and, stated here once for the policy, which
  * paths it touches, what its result brings in that did not come from the
- * HOST, and whom its side effect is toward. Each of the last three is
- * required: an op without them does not compile.
+ * HOST, whom its side effect is toward, and which parties hold it. Each of
+ * the last four is required: an op without them does not compile.
  */
 export interface OpRecord {
   reads: Reads;
@@ -69,6 +69,14 @@ export interface OpRecord {
   brings: string | false;
   /** Whom its side effect is toward. */
   effect: EffectRecord;
+  /**
+   * Which parties' turns hold it (src/parties/facets.ts): `host` for an op that reaches what only
+   * the HOST has (`adoptTool` writes in tools/), so another party's facet neither offers it, nor
+   * grants it to a helper, nor runs it, by whatever name it is called.
+   */
+  heldBy: 'anyone' | 'host';
+  /** `newest`: only the newest daemon has what it needs (messages' revisions), so the older one is not offered it. */
+  daemon?: 'newest';
   /** What the turn's outcome notes once it ran (./call-marks.ts): the message it answered, a message sent, one dismissed. */
   marks?: 'answers' | 'sends' | 'dismisses';
 }
@@ -149,14 +157,22 @@ const NAMES_OPS = {
     touches: { reads: [PATH] },
     brings: false,
     effect: 'none',
+    heldBy: 'anyone',
   },
-  has: { reads: [PATH], touches: { reads: [PATH] }, brings: false, effect: 'none' },
+  has: {
+    reads: [PATH],
+    touches: { reads: [PATH] },
+    brings: false,
+    effect: 'none',
+    heldBy: 'anyone',
+  },
   lookup: {
     reads: [PATH],
     existing: [PATH],
     touches: { reads: [PATH] },
     brings: 'a value from the directory',
     effect: 'none',
+    heldBy: 'anyone',
   },
   identify: {
     reads: [PATH],
@@ -164,6 +180,7 @@ const NAMES_OPS = {
     touches: { reads: [PATH] },
     brings: false,
     effect: 'none',
+    heldBy: 'anyone',
   },
   inspectCapability: {
     reads: [PATH],
@@ -172,6 +189,7 @@ const NAMES_OPS = {
     touches: { reads: [PATH] },
     brings: "a capability's own help",
     effect: 'none',
+    heldBy: 'anyone',
   },
   remove: {
     reads: [PATH],
@@ -179,6 +197,7 @@ const NAMES_OPS = {
     touches: { writes: [PATH] },
     brings: false,
     effect: 'write',
+    heldBy: 'anyone',
   },
   move: {
     reads: [PATH, 'to'],
@@ -188,6 +207,7 @@ const NAMES_OPS = {
     touches: { writes: [PATH, 'to'] },
     brings: false,
     effect: 'write',
+    heldBy: 'anyone',
   },
   copy: {
     reads: [PATH, 'to'],
@@ -197,6 +217,7 @@ const NAMES_OPS = {
     touches: { reads: [PATH], writes: ['to'] },
     brings: false,
     effect: 'write',
+    heldBy: 'anyone',
   },
   makeDirectory: {
     reads: [PATH],
@@ -204,6 +225,7 @@ const NAMES_OPS = {
     touches: { writes: [PATH] },
     brings: false,
     effect: 'write',
+    heldBy: 'anyone',
   },
   store: {
     reads: ['value', PATH],
@@ -212,6 +234,7 @@ const NAMES_OPS = {
     touches: { writes: [PATH] },
     brings: false,
     effect: 'write',
+    heldBy: 'anyone',
   },
   help: {
     reads: ['methodName?'],
@@ -219,12 +242,19 @@ const NAMES_OPS = {
     touches: {},
     brings: false,
     effect: 'none',
+    heldBy: 'anyone',
   },
 } as const satisfies Record<string, OpRecord>;
 
 /** The `mail` group's ops, in the order of its `op` enum. */
 const MAIL_OPS = {
-  listMessages: { reads: [], touches: {}, brings: "others' messages in the inbox", effect: 'none' },
+  listMessages: {
+    reads: [],
+    touches: {},
+    brings: "others' messages in the inbox",
+    effect: 'none',
+    heldBy: 'anyone',
+  },
   request: {
     reads: ['recipient', 'description', 'responseName?'],
     words: '(ask recipient for a value: description, kept as responseName)',
@@ -232,12 +262,14 @@ const MAIL_OPS = {
     touches: { writes: ['responseName'] },
     brings: false,
     effect: { toward: 'recipient', what: 'makes a request' },
+    heldBy: 'anyone',
   },
   dismiss: {
     reads: ['messageNumber'],
     touches: {},
     brings: false,
     effect: 'none',
+    heldBy: 'anyone',
     marks: 'dismisses',
   },
   adopt: {
@@ -247,6 +279,7 @@ const MAIL_OPS = {
     touches: { writes: ['petName'] },
     brings: false,
     effect: 'adopt',
+    heldBy: 'anyone',
   },
   adoptTool: {
     reads: ['messageNumber', 'toolName', 'edgeName'],
@@ -254,6 +287,7 @@ const MAIL_OPS = {
     touches: { adoptsTool: 'toolName' },
     brings: false,
     effect: 'adopt',
+    heldBy: 'host',
   },
   resolve: {
     reads: ['messageNumber', PATH],
@@ -262,6 +296,7 @@ const MAIL_OPS = {
     touches: { gives: [PATH] },
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    heldBy: 'anyone',
     marks: 'answers',
   },
   reject: {
@@ -270,6 +305,7 @@ const MAIL_OPS = {
     touches: {},
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
+    heldBy: 'anyone',
     marks: 'answers',
   },
   messageHistory: {
@@ -277,14 +313,23 @@ const MAIL_OPS = {
     touches: {},
     brings: "a message's history",
     effect: 'none',
+    heldBy: 'anyone',
+    daemon: 'newest',
   },
-  recall: { reads: ['query'], touches: {}, brings: 'the kept history', effect: 'none' },
+  recall: {
+    reads: ['query'],
+    touches: {},
+    brings: 'the kept history',
+    effect: 'none',
+    heldBy: 'anyone',
+  },
   helper: {
     reads: ['description', 'grant?'],
     words: '(a helper does description with grant)',
     touches: { gives: ['grant'] },
     brings: false,
     effect: 'none',
+    heldBy: 'anyone',
   },
 } as const satisfies Record<string, OpRecord>;
 harden(MAIL_OPS);
@@ -292,38 +337,40 @@ harden(MAIL_OPS);
 type NamesOp = keyof typeof NAMES_OPS;
 type MailOp = keyof typeof MAIL_OPS;
 
+/**
+ * A message's parts as `reply` and `send` both read them: its strings (sent exactly as written:
+ * the system prompt says so of all text the model writes) and the values of pet names attached
+ * under edge names, which it gives to whoever receives it.
+ */
+const MESSAGE_PARTS = {
+  parameters: { strings: kind('names'), edgeNames: kind('names'), petNames: kind('paths') },
+  reads: ['strings', 'edgeNames?', 'petNames?'],
+  touches: { gives: ['petNames'] },
+} as const;
+
 const REPLY = {
   name: 'reply',
   description: 'Answer a message.',
-  parameters: {
-    messageNumber: kind('messageNumber'),
-    strings: kind('names'),
-    edgeNames: kind('names'),
-    petNames: kind('paths'),
-  },
-  reads: ['messageNumber', 'strings', 'edgeNames?', 'petNames?'],
+  parameters: { messageNumber: kind('messageNumber'), ...MESSAGE_PARTS.parameters },
+  reads: ['messageNumber', ...MESSAGE_PARTS.reads],
   existing: ['petNames'],
-  touches: { gives: ['petNames'] },
+  touches: MESSAGE_PARTS.touches,
   brings: false,
   effect: { toward: 'message', what: 'replies' },
+  heldBy: 'anyone',
   marks: 'answers',
 } as const satisfies SoleDefinition;
 
 const SEND = {
   name: 'send',
   description: 'Send a message to a pet name (e.g. HOST).',
-  parameters: {
-    recipient: kind('text'),
-    // Sent exactly as written: the system prompt says so of all text the model writes.
-    strings: kind('names'),
-    edgeNames: kind('names'),
-    petNames: kind('paths'),
-  },
-  reads: ['recipient', 'strings', 'edgeNames?', 'petNames?'],
+  parameters: { recipient: kind('text'), ...MESSAGE_PARTS.parameters },
+  reads: ['recipient', ...MESSAGE_PARTS.reads],
   existing: ['recipient', 'petNames'],
-  touches: { gives: ['petNames'] },
+  touches: MESSAGE_PARTS.touches,
   brings: false,
   effect: { toward: 'recipient', what: 'sends a message' },
+  heldBy: 'anyone',
   marks: 'sends',
 } as const satisfies SoleDefinition;
 
@@ -364,6 +411,7 @@ const EVALUATE = {
   touches: { gives: ['petNamePaths'], writes: ['resultName'] },
   brings: false,
   effect: 'none',
+  heldBy: 'anyone',
 } as const satisfies SoleDefinition;
 
 const SCHEDULE = {
@@ -381,6 +429,7 @@ const SCHEDULE = {
   touches: {},
   brings: false,
   effect: 'none',
+  heldBy: 'anyone',
 } as const satisfies SoleDefinition;
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
@@ -549,3 +598,27 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
   ]),
 );
 harden(BUILTIN_NAMES);
+
+/** The names a built-in call runs by (a tool of its own, or an op of a group) whose record `holds`. */
+const namesWhose = (holds: (record: OpRecord) => boolean): ReadonlySet<string> =>
+  harden(
+    new Set(
+      BUILTIN_DEFINITIONS.flatMap(definition =>
+        definition.ops === undefined
+          ? holds(definition)
+            ? [definition.name]
+            : []
+          : Object.entries(definition.ops).flatMap(([op, record]) => (holds(record) ? [op] : [])),
+      ),
+    ),
+  );
+
+/** The built-ins only the HOST's turns hold, as their records say (`heldBy`): what another party's facet takes away (src/parties/facets.ts). */
+export const HOST_ONLY_NAMES: ReadonlySet<string> = namesWhose(record => record.heldBy === 'host');
+harden(HOST_ONLY_NAMES);
+
+/** The built-ins only the newest daemon has what they need for, as their records say (`daemon`: src/prompt/speak-generation.ts). */
+export const NEWEST_DAEMON_NAMES: ReadonlySet<string> = namesWhose(
+  record => record.daemon === 'newest',
+);
+harden(NEWEST_DAEMON_NAMES);

@@ -99,7 +99,10 @@ export const keepOps = (
 };
 harden(keepOps);
 
-/** A schema without these ops (unchanged if none would be left). */
-export const withoutOps = (schema: ToolSchema, ops: ReadonlySet<string>): ToolSchema =>
-  keepOps(schema, op => !ops.has(op)) ?? schema;
-harden(withoutOps);
+/** The schemas with only the tools and ops `keep` lets through, by name (a group left with no op goes too). */
+export const keepNames = (
+  schemas: readonly ToolSchema[],
+  keep: (name: string) => boolean,
+): ToolSchema[] =>
+  schemas.flatMap(schema => (keep(schema.function.name) ? (keepOps(schema, keep) ?? []) : []));
+harden(keepNames);

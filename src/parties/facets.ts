@@ -21,8 +21,8 @@ import type { Proposal, ProposalTracker } from '../asks/proposal-tracker.js';
 import type { ToolRegistry } from '../agent-tools/fae-tool-registry.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
-import { withoutOps } from '../agent-tools/tool-groups.js';
-import { BUILTIN_NAMES } from '../agent-tools/builtin-schemas.js';
+import { keepNames } from '../agent-tools/tool-groups.js';
+import { BUILTIN_NAMES, HOST_ONLY_NAMES } from '../agent-tools/builtin-schemas.js';
 import { promptFor, type DaemonWords } from '../prompt/speak-generation.js';
 import { channelPrompt, systemPrompt } from '../prompt/system-prompt.js';
 import { E } from '@endo/far';
@@ -113,9 +113,6 @@ export interface FacetParts {
   wakeUps?: Pick<WakeUps, 'schedule'>;
 }
 
-/** Built-in ops only the HOST's turns hold: `adoptTool` writes in tools/, which is the HOST's. */
-const HOST_ONLY_OPS: ReadonlySet<string> = new Set(['adoptTool']);
-
 /** The registry as a party sees it: only the tools the HOST shared with it (and the toolbox over them). */
 const sharedRegistry = (registry: ToolRegistry, shared: (tool: string) => boolean): ToolRegistry =>
   harden({
@@ -170,8 +167,10 @@ const peerFacet = (
     nameOf: parts.nameOf,
   });
   const directory = powers.directory();
-  const ownBuiltins = () =>
-    policy.offered(builtins).map(schema => withoutOps(schema, HOST_ONLY_OPS));
+  // What only the HOST's turns hold is taken away as each built-in's record says (its `heldBy`):
+  // a tool of its own, or an op of a group (a group left with none goes too).
+  const partyHolds = (name: string) => !HOST_ONLY_NAMES.has(name);
+  const ownBuiltins = () => keepNames(policy.offered(builtins), partyHolds);
   const sharedSchemas = (schemas: readonly ToolSchema[]) =>
     policy.offered(schemas).filter(schema => isShared(schema.function.name));
   return harden({
@@ -209,7 +208,7 @@ const peerFacet = (
     ],
     held: () => [...ownBuiltins(), ...sharedSchemas(registry.schemas())],
     holds: (names: readonly string[]) =>
-      !names.some(name => HOST_ONLY_OPS.has(name)) &&
+      names.every(partyHolds) &&
       names.some(name => BUILTIN_NAMES.has(name) || tools.find(name) !== undefined),
     prompt,
   });

@@ -17,9 +17,9 @@ export const describeCall = ({ call, args, grouped }: DecodedCall): string => {
 };
 harden(describeCall);
 
-/** The allowance key of a described call. */
+/** The allowance key of a described call (its UTF-8, a string's default). */
 export const digestOfCall = (described: string): string =>
-  createHash('sha256').update(described, 'utf8').digest('hex');
+  createHash('sha256').update(described).digest('hex');
 harden(digestOfCall);
 
 /**

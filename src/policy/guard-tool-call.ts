@@ -115,8 +115,9 @@ const taintedWhy = async (
   origin: Origin | undefined,
   taint: { turn: TurnTaint; parties: CallParties } | undefined,
 ): Promise<string | undefined> => {
-  const read = taint?.turn.read();
-  if (taint === undefined || read === undefined) return undefined;
+  if (taint === undefined) return undefined;
+  const read = taint.turn.read();
+  if (read === undefined) return undefined;
   const effect = effectOf(call);
   return whyAskHost({
     read,

@@ -6,7 +6,8 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import type { DaemonAdapter } from '../daemon/daemon-adapter.js';
-import { withoutOps } from '../agent-tools/tool-groups.js';
+import { keepNames } from '../agent-tools/tool-groups.js';
+import { NEWEST_DAEMON_NAMES } from '../agent-tools/builtin-schemas.js';
 
 /** What the wording depends on: the generation and its special names. */
 export type DaemonWords = Pick<DaemonAdapter, 'generation' | 'names'>;
@@ -21,16 +22,9 @@ const respell = (text: string, daemon: DaemonWords): string =>
       word => daemon.names[word.toLowerCase() as 'host' | 'self' | 'agent' | 'mail'],
     );
 
-/** Tools (or ops of a grouped tool) offered only on daemons that have what they need. */
-const NEWEST_ONLY = new Set(['messageHistory']);
-
-/** The schemas without the newest daemon's own tools and ops. */
+/** The schemas without what only the newest daemon has what it needs for (each record's `daemon`). */
 const withoutNewestOnly = (schemas: readonly ToolSchema[]): readonly ToolSchema[] =>
-  harden(
-    schemas
-      .filter(schema => !NEWEST_ONLY.has(schema.function.name))
-      .map(schema => withoutOps(schema, NEWEST_ONLY)),
-  );
+  harden(keepNames(schemas, name => !NEWEST_DAEMON_NAMES.has(name)));
 
 export const promptFor = (prompt: string, daemon: DaemonWords | undefined): string =>
   // Respelled, and nothing added: the prompt's special names then start with @, the evaluate

@@ -43,9 +43,10 @@ import { makeDirectoryWatch, type DirectoryWatch } from '../schedule/watch-direc
 import { makePendingAsks, type PendingAsks } from '../asks/pending-asks.js';
 import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
-import { BUILTIN_NAMES, BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
+import { BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import { schemasFor } from '../prompt/speak-generation.js';
-import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
+import { makeToolbox, type Toolbox } from '../toolbox/toolbox.js';
+import { OWN_TOOL_NAMES } from '../toolbox/own-tool-names.js';
 import {
   makeToolRegistry,
   TOOLS_DIRECTORY,
@@ -269,7 +270,7 @@ const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
     powers,
     log,
     // `toolbox` is the agent's own while tools are deferred: no FaeTool may take its name.
-    builtinNames: new Set([...BUILTIN_NAMES, TOOLBOX_NAME]),
+    builtinNames: new Set(OWN_TOOL_NAMES),
     lookupTimeoutMs: config.limits.toolLookupTimeoutMs,
     givers,
   });

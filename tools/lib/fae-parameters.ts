@@ -26,15 +26,25 @@ const stringOf = (where: string, value: unknown): string => {
   return value;
 };
 
-/** A string; refused when empty unless `allowEmpty` (a file's content). */
+/**
+ * A string; refused when empty unless `allowEmpty` (a file's content). `trimmed`: read without
+ * the spaces around it and refused when nothing else is left, which its schema states as a
+ * pattern (some character not a space), so the model is told the bound it is held to.
+ */
 export const text = (
   description: string,
-  { allowEmpty = false }: { allowEmpty?: boolean } = {},
+  { allowEmpty = false, trimmed = false }: { allowEmpty?: boolean; trimmed?: boolean } = {},
 ): FaeParameter<string> => ({
-  schema: harden({ type: 'string', description, ...(allowEmpty ? {} : { minLength: 1 }) }),
+  schema: harden({
+    type: 'string',
+    description,
+    ...(allowEmpty ? {} : { minLength: 1 }),
+    ...(trimmed ? { pattern: '\\S' } : {}),
+  }),
   optional: false,
   read: (where, value) => {
-    const read = stringOf(where, value);
+    const read = trimmed ? stringOf(where, value).trim() : stringOf(where, value);
+    if (trimmed && read === '') throw Error(`${where} must not be blank`);
     if (!allowEmpty && read === '') throw Error(`${where} must not be empty`);
     return read;
   },

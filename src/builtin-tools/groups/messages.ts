@@ -7,7 +7,10 @@ import type { BuiltinContext } from '../builtin-context.js';
 import { checkMessageParts } from '../../agent-tools/read-args.js';
 import type { BuiltinArgs } from '../../agent-tools/builtin-schemas.js';
 
-/** The message's parts checked, and its first string marked for the HOST when the turn marks the model's words (behaviour 9.9). */
+/**
+ * The message's parts checked, and its first string marked for the HOST when the turn marks the
+ * model's words (behaviour 9.9), in the order `send` and `reply` take them after whom they go to.
+ */
 const writtenParts = async (
   values: BuiltinArgs<'reply'> | BuiltinArgs<'send'>,
   context: BuiltinContext,
@@ -17,7 +20,7 @@ const writtenParts = async (
   const mark = await context.markForHost?.(toward);
   const strings =
     mark === undefined ? written : [`${mark}${written[0] ?? ''}`, ...written.slice(1)];
-  return { strings, edgeNames, petNames };
+  return [strings, edgeNames, petNames] as const;
 };
 
 /** `send`, with the values its definition read (../builtin-schemas.ts). */
@@ -31,12 +34,7 @@ export const runSend = async (
     name: recipient,
     what: 'sends a message',
   });
-  await (context.speak ?? E(context.powers)).send(
-    recipient,
-    parts.strings,
-    parts.edgeNames,
-    parts.petNames,
-  );
+  await (context.speak ?? E(context.powers)).send(recipient, ...parts);
   return harden({ sent: true, to: recipient });
 };
 harden(runSend);
@@ -48,12 +46,7 @@ export const runReply = async (
 ): Promise<unknown> => {
   const number = values.messageNumber;
   const parts = await writtenParts(values, context, { kind: 'message', number, what: 'replies' });
-  await (context.speak ?? E(context.powers)).reply(
-    number,
-    parts.strings,
-    parts.edgeNames,
-    parts.petNames,
-  );
+  await (context.speak ?? E(context.powers)).reply(number, ...parts);
   return harden({ replied: true, to: number });
 };
 harden(runReply);
