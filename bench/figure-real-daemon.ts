@@ -6,7 +6,9 @@
  * caplet's is how many such calls stand between the message and the model
  * call: counted here for a ping on both daemon profiles, with live progress
  * on (the default) and with LAL_PROGRESS=0, against the double's own clock
- * (calls seen before the model server received the request). On the newest
+ * (calls seen before the model server received the request), and every call
+ * a ping makes until its memory is written (issue 46: each a round trip after
+ * the reply, beside the daemon's delivery of it). On the newest
  * daemon, a ping's time to its answer with live progress on over
  * LAL_PROGRESS=0, pings to the two agents interleaved. Beside the agent, an
  * in-process floor (./model-echo.ts: a caplet that only asks the same model
@@ -27,6 +29,9 @@ const PINGS = 40;
 const PROGRESS_TARGET = 1.05;
 // Issue 35: a ping to the agent ≤ 1.05× a ping to a caplet that only asks the model and replies.
 const FLOOR_TARGET = 1.05;
+// Issue 46: what any caplet answering mail calls (the reply, the message's dismissal and its own
+// copy's), and the agent's history and memory written once each.
+const CALLS_PER_PING = 5;
 
 interface Setting {
   profile: DaemonProfile;
@@ -37,17 +42,23 @@ interface Setting {
 const startOn = ({ profile, persona, env }: Setting) =>
   startBenchAgent({ persona, host: makeMailHost({ profile }), env });
 
-/** A ping: its time to the answer (turn-end), and the daemon calls made before its first model request. */
+/**
+ * A ping: its time to the answer (turn-end), the daemon calls made before its first model request,
+ * and every daemon call it made until its memory was written (the exchange's end), by method.
+ */
 const ping = async (agent: BenchAgent, text: string) => {
-  const stamps: number[] = [];
-  const stop = agent.host.traceCalls(agent.name, () => stamps.push(performance.now()));
+  const stamps: { at: number; method: string }[] = [];
+  const stop = agent.host.traceCalls(agent.name, method =>
+    stamps.push({ at: performance.now(), method }),
+  );
   const before = agent.server.requests.length;
   try {
     const exchange = await agent.exchange(text);
     const first = agent.server.requests[before]?.receivedAt ?? Number.POSITIVE_INFINITY;
     return {
       answerMs: exchange.turnEndAt - exchange.sentAt,
-      callsBefore: stamps.filter(at => at < first).length,
+      callsBefore: stamps.filter(({ at }) => at < first).length,
+      calls: stamps.map(({ method }) => method),
     };
   } finally {
     stop();
@@ -55,20 +66,39 @@ const ping = async (agent: BenchAgent, text: string) => {
   }
 };
 
-/** The most daemon calls any of the pings made before its model call. */
-const callsBeforeModel = async (setting: Setting): Promise<number> => {
+/** Each method's count, as `reply 1, dismiss 2`, in the order first called. */
+const byMethod = (calls: readonly string[]): string => {
+  const counts = new Map<string, number>();
+  for (const call of calls) counts.set(call, (counts.get(call) ?? 0) + 1);
+  return [...counts].map(([method, count]) => `${method} ${count}`).join(', ');
+};
+
+/**
+ * The most daemon calls any of the pings made before its model call, and the most any made in
+ * all (with that ping's calls by method).
+ */
+const callsOfPings = async (
+  setting: Setting,
+): Promise<{ before: number; all: number; which: string }> => {
   const agent = await startOn(setting);
   try {
-    let most = 0;
+    const most = { before: 0, all: 0, which: '' };
     for (let index = 0; index < WARMUP + PINGS; index += 1) {
-      const { callsBefore } = await ping(agent, `ping ${index}`);
-      if (index >= WARMUP) most = Math.max(most, callsBefore);
+      const { callsBefore, calls } = await ping(agent, `ping ${index}`);
+      if (index < WARMUP) continue;
+      most.before = Math.max(most.before, callsBefore);
+      if (calls.length > most.all || most.which === '') {
+        most.all = calls.length;
+        most.which = byMethod(calls);
+      }
     }
     return most;
   } finally {
     await agent.stop();
   }
 };
+const callsBeforeModel = async (setting: Setting): Promise<number> =>
+  (await callsOfPings(setting)).before;
 
 /** Median time to the answer with live progress on and with LAL_PROGRESS=0 (newest), interleaved. */
 const progressTimes = async () => {
@@ -135,15 +165,31 @@ const floorRows = async (
 export const realDaemonFigure = async (): Promise<FigureResult> => {
   const rows: FigureRow[] = [];
   const counts: Record<string, number> = {};
+  const perPing: Record<string, { all: number; which: string }> = {};
   for (const profile of ['f0a46042a', 'newest'] as const) {
     for (const persona of ['lal', 'fae'] as const) {
-      const withProgress = await callsBeforeModel({ profile, persona, env: {} });
+      const {
+        before: withProgress,
+        all,
+        which,
+      } = await callsOfPings({
+        profile,
+        persona,
+        env: {},
+      });
       counts[`${profile}/${persona}`] = withProgress;
+      perPing[`${profile}/${persona}`] = { all, which };
       rows.push({
         label: `daemon calls before the model call, ping (${persona}, ${profile})`,
         measured: `${withProgress}`,
         target: profile === 'newest' ? '0 (live progress on, the default)' : '0',
         verdict: judged(withProgress === 0),
+      });
+      rows.push({
+        label: `  daemon calls of the whole ping, the most of any`,
+        measured: `${all} (${which})`,
+        target: `≤ ${CALLS_PER_PING}: the floor's 3 and the history's and memory's writes`,
+        verdict: judged(all <= CALLS_PER_PING),
       });
     }
   }
@@ -195,13 +241,14 @@ export const realDaemonFigure = async (): Promise<FigureResult> => {
       warmup: WARMUP,
       pings: PINGS,
       callsBeforeModel: counts,
+      callsPerPing: perPing,
       progressOnMs: progress.on,
       progressOffMs: progress.off,
       progressRatio: ratio,
       againstFloorMs: floors,
     },
     notes: [
-      `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
+      `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the most it made in all, until its memory was written (each a round trip in a real daemon, after the reply; issue 46), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
       `The model-calling echo (bench/model-echo.ts) is a caplet beside the agent in the same mail host that answers each ping with one request through the agent's provider (the persona's system prompt and tools, one notice) to the same model double, then replies: the floor of anything that calls a model. Medians over ${PINGS} pings to each, interleaved, each on a quiet process; "delivered" is the message landing in the guest's inbox, "reply delivered" its reply call reaching the guest's powers, "model answer" the double's response finished. The double's own time grows with the request, and the agent's carries its conversation: that part of the gap is the model's, not the agent's.`,
     ],
   };

@@ -18,15 +18,19 @@ export const isBadPort = (error: unknown): boolean => {
 };
 harden(isBadPort);
 
-/** The sentence a person acts on: the port, the address, and what to change. */
-export const badPortProblem = (host: string): string => {
-  const where = displayHost(host);
-  let port = '';
+/** The port an address names, if it names one. */
+const portOf = (host: string): string | undefined => {
   try {
-    port = new URL(host).port;
+    return new URL(host).port || undefined;
   } catch {
     // An address that does not parse names no port; the sentence still names LAL_HOST.
+    return undefined;
   }
-  return `Node refuses to use port ${port === '' ? '(the default)' : port} of LAL_HOST (${where}): its fetch blocks the port (a "bad port" of the Fetch standard, kept for other services), so no server there can be reached — run the model server on another port and set LAL_HOST to it.`;
+};
+
+/** The sentence a person acts on: the port, the address, and what to change. */
+export const badPortProblem = (host: string): string => {
+  const port = portOf(host);
+  return `Node refuses to use ${port === undefined ? 'the port' : `port ${port}`} of LAL_HOST (${displayHost(host)}): its fetch blocks the port (a "bad port" of the Fetch standard, kept for other services), so no server there can be reached — run the model server on another port and set LAL_HOST to it.`;
 };
 harden(badPortProblem);

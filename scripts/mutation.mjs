@@ -284,11 +284,12 @@ const modules = [
   },
   {
     name: 'check-server',
-    mutate: ['providers/check-server.ts', 'providers/model-names.ts'],
+    mutate: ['providers/check-server.ts', 'providers/model-names.ts', 'providers/bad-port.ts'],
     tests: [
       'test/providers-check-server-cases.test.ts',
       'test/providers-check-server.test.ts',
       'test/preflight-first-hour.test.ts',
+      'test/providers-actionable-errors.test.ts',
     ],
   },
   {

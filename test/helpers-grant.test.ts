@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ToolSchema } from '../providers/types.js';
-import { BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
+import { BUILTIN_DEFINITIONS, BUILTIN_SCHEMAS } from '../src/agent-tools/builtin-schemas.js';
 import { keepOps, offeredOps } from '../src/agent-tools/tool-groups.js';
 import { decideGrant, type HeldPowers } from '../src/helpers/grant.js';
 
@@ -133,6 +133,32 @@ describe('what a helper is refused', () => {
     ['toolbox', 'name the tools themselves'],
   ])('%s, held by the parent, is never a helper’s', async (name, why) => {
     expect(await refusal([name])).toBe(`Not granted: "${name}" (${why}). Nothing was made.`);
+  });
+
+  test('every built-in its record refuses a helper is refused in the record’s words, by its name, its op or its group; what it grants is granted', async () => {
+    // Read from the records (`forHelper`), so a built-in added later is judged here as it says.
+    const calls = BUILTIN_DEFINITIONS.flatMap(definition =>
+      definition.ops === undefined
+        ? [{ name: definition.name, forHelper: definition.forHelper }]
+        : Object.entries(definition.ops).map(([op, record]) => ({
+            name: op,
+            forHelper: record.forHelper,
+          })),
+    );
+    const refused = calls.filter(call => call.forHelper !== 'granted');
+    expect(refused.map(call => call.name)).toEqual(
+      expect.arrayContaining(['reply', 'send', 'evaluate', 'schedule', 'request', 'adoptTool']),
+    );
+    for (const { name, forHelper } of refused)
+      if (forHelper !== 'granted')
+        expect(await refusal([name])).toBe(
+          `Not granted: "${name}" (${forHelper.refused}). Nothing was made.`,
+        );
+    const everything = held({ schemas: BUILTIN_SCHEMAS });
+    for (const { name } of calls.filter(call => call.forHelper === 'granted')) {
+      const grant = await decideGrant([name], everything);
+      expect(grant.named, name).toEqual([name]);
+    }
   });
 
   test('a tool the policy denies the parent is refused in the policy’s words, even when a pet name is so called', async () => {

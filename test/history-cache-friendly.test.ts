@@ -235,7 +235,7 @@ describe('a conversation stored by the previous release', () => {
 });
 
 describe('the critical path', () => {
-  test('once warm, the only daemon call between a message and its reply is the reply; tools/ is checked after it', async () => {
+  test('once warm, the only daemon call between a message and its reply is the reply; the memory is written after it', async () => {
     const run = await startAgent({ steps: [replyStep('pong'), replyStep('pong again')] });
     await run.send('ping');
     await run.reply('pong');
@@ -252,7 +252,7 @@ describe('the critical path', () => {
     });
     await run.send('ping again');
     await run.reply('pong again');
-    await expect.poll(() => after.includes('listIdentifiers')).toBe(true);
+    await expect.poll(() => after.includes('storeValue')).toBe(true);
     stop();
     stopAfter();
     expect(calls).toEqual(['reply']);

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
+import { badPortProblem, isBadPort } from '../providers/bad-port.js';
 import { useRawServer, type RawHandler } from './support/raw-http-server.js';
 
 type Handler = RawHandler;
@@ -64,6 +65,26 @@ describe('errors a person can act on (behaviour 7.3)', () => {
       );
     },
   );
+
+  test('a "bad port" is found along the causes, never looping on a cause that names itself; the port is named when the address has one', () => {
+    const refused = new TypeError('fetch failed', { cause: new Error('bad port') });
+    expect(isBadPort(refused)).toBe(true);
+    expect(isBadPort(new Error('outer', { cause: refused }))).toBe(true);
+    expect(isBadPort(new TypeError('fetch failed', { cause: new Error('other') }))).toBe(false);
+    expect(isBadPort('bad port')).toBe(false);
+    const looped = new Error('fetch failed');
+    (looped as { cause?: unknown }).cause = looped;
+    expect(isBadPort(looped)).toBe(false);
+    expect(badPortProblem('http://127.0.0.1:6000/v1')).toMatch(
+      /^Node refuses to use port 6000 of LAL_HOST \(http:\/\/127\.0\.0\.1:6000\/v1\): /,
+    );
+    expect(badPortProblem('http://127.0.0.1/v1')).toMatch(
+      /^Node refuses to use the port of LAL_HOST \(http:\/\/127\.0\.0\.1\/v1\): /,
+    );
+    expect(badPortProblem('no address')).toMatch(
+      /^Node refuses to use the port of LAL_HOST \(\(unparseable LAL_HOST\)\): /,
+    );
+  });
 
   test("an OpenAI-shaped 404 on the Ollama path names the server's words and suggests /v1", async () => {
     const host = await serve(

@@ -61,6 +61,7 @@ const serve = (
   works: Work[],
   handle: Partial<WorkHandlers>,
   logs: string[],
+  memory = freshMemory(0),
 ): Promise<void> => {
   const queue = makeWorkQueue<Work>();
   works.forEach(work => queue.push(work));
@@ -72,7 +73,7 @@ const serve = (
     signal: new AbortController().signal,
     powers,
     parts: {
-      memory: freshMemory(0),
+      memory,
       history: { save: async () => {} } as never,
       nameOf: makeSenderNames(powers),
       tell: makeTellSender(powers, log, redact),
@@ -95,19 +96,25 @@ test('a message whose work fails outside a turn is answered with the failure and
   const { powers, said, dismissed, stored } = makePowers();
   const logs: string[] = [];
   const served: bigint[] = [];
+  const memory = freshMemory(0);
+  // Each piece of work changes the memory before it fails or ends (a memory unchanged is not written again).
+  const changed = (what: string) => memory.handled.push(what);
   await serve(
     powers,
     [mail(1n, HOST_ID), { kind: 'wake', id: 'w1' }, mail(2n, HOST_ID)],
     {
       mail: async work => {
+        changed(String(work.message.number));
         if (work.message.number === 1n) throw Error('the lookup broke (token sekret)');
         served.push(work.message.number as bigint);
       },
       wake: async () => {
+        changed('w1');
         throw Error('the wake-up broke');
       },
     },
     logs,
+    memory,
   );
   expect(said).toEqual([
     {

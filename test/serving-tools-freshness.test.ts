@@ -187,10 +187,49 @@ describe('tools/ before a turn', () => {
     expect(refreshed()).toBe(2);
   });
 
-  test('while tools/ holds a tool source, it is read before every turn', async () => {
+  test('while tools/ holds a tool source, it is read before and after every turn', async () => {
     const { freshness, refreshed } = await followedAndRead({ sources: true });
     await freshness.beforeTurn();
     await freshness.beforeTurn();
+    expect(refreshed()).toBe(3);
+    await freshness.afterTurn();
+    expect(refreshed()).toBe(4);
+  });
+});
+
+// Issue 46: a listing of tools/ after every turn was a daemon round trip per ping that told nothing new.
+describe('tools/ after a turn', () => {
+  test('followed and unchanged: no read after a turn either', async () => {
+    const { freshness, refreshed, streams } = await followedAndRead({
+      known: { calculator: 'n1:d1' },
+    });
+    await streams[0]!.change({ add: 'calculator', value: 'n1:d1' });
+    await freshness.afterTurn();
+    await freshness.beforeTurn();
+    await freshness.afterTurn();
+    expect(refreshed()).toBe(1);
+  });
+
+  test('a change seen during the turn is read after it, once', async () => {
+    const { freshness, refreshed, streams } = await followedAndRead();
+    await streams[0]!.change({ add: 'greeter', value: 'n3:d3' });
+    await freshness.afterTurn();
+    expect(refreshed()).toBe(2);
+    await freshness.afterTurn();
+    await freshness.beforeTurn();
+    expect(refreshed()).toBe(2);
+  });
+
+  test('a check of a change that fails is logged, and tools/ is read again at the next chance', async () => {
+    const { freshness, refreshed, streams, logs } = await followedAndRead({
+      refreshes: ['read', Error('daemon busy')],
+    });
+    await streams[0]!.change({ add: 'greeter', value: 'n3:d3' });
+    await freshness.afterTurn();
+    expect(logs).toEqual(['could not check tools/: daemon busy']);
+    await freshness.beforeTurn();
+    expect(refreshed()).toBe(3);
+    await freshness.afterTurn();
     expect(refreshed()).toBe(3);
   });
 });
@@ -258,6 +297,21 @@ describe('a tools/ the daemon collected', () => {
     await freshness.beforeTurn();
     expect(refreshed()).toBe(2);
     expect(logs).toHaveLength(1);
+  });
+
+  test('collected again as it is made again: checked again at the next chance, until it reads', async () => {
+    const { freshness, refreshed, remade, streams } = setUp({
+      refreshes: ['collected', 'collected', 'read'],
+    });
+    await freshness.follow();
+    await streams[0]!.waiting();
+    await freshness.afterTurn();
+    expect(remade()).toBe(1);
+    expect(refreshed()).toBe(2);
+    await freshness.beforeTurn();
+    expect(refreshed()).toBe(3);
+    await freshness.afterTurn();
+    expect(refreshed()).toBe(3);
   });
 });
 

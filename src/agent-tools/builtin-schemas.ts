@@ -75,6 +75,11 @@ export interface OpRecord {
    * grants it to a helper, nor runs it, by whatever name it is called.
    */
   heldBy: 'anyone' | 'host';
+  /**
+   * Whether a helper may be granted it (src/helpers/grant.ts): `granted`, or why never (its every
+   * use reaches someone or something beyond the helper's task, which it hands back instead).
+   */
+  forHelper: 'granted' | { refused: string };
   /** `newest`: only the newest daemon has what it needs (messages' revisions), so the older one is not offered it. */
   daemon?: 'newest';
   /** What the turn's outcome notes once it ran (./call-marks.ts): the message it answered, a message sent, one dismissed. */
@@ -149,6 +154,9 @@ const kind = <K extends KindName>(name: K, ...aliases: string[]): Parameter<K> =
 
 const PATH = 'path';
 
+/** Why a helper is given no op that mails: it hands back its result instead. */
+const MAILS_NO_ONE = { refused: 'a helper mails no one: it hands back its result' } as const;
+
 /** The `names` group's ops, in the order of its `op` enum. */
 const NAMES_OPS = {
   list: {
@@ -158,6 +166,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   has: {
     reads: [PATH],
@@ -165,6 +174,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   lookup: {
     reads: [PATH],
@@ -173,6 +183,7 @@ const NAMES_OPS = {
     brings: 'a value from the directory',
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   identify: {
     reads: [PATH],
@@ -181,6 +192,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   inspectCapability: {
     reads: [PATH],
@@ -190,6 +202,7 @@ const NAMES_OPS = {
     brings: "a capability's own help",
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   remove: {
     reads: [PATH],
@@ -198,6 +211,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'write',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   move: {
     reads: [PATH, 'to'],
@@ -208,6 +222,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'write',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   copy: {
     reads: [PATH, 'to'],
@@ -218,6 +233,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'write',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   makeDirectory: {
     reads: [PATH],
@@ -226,6 +242,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'write',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   store: {
     reads: ['value', PATH],
@@ -235,6 +252,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'write',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
   help: {
     reads: ['methodName?'],
@@ -243,6 +261,7 @@ const NAMES_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
 } as const satisfies Record<string, OpRecord>;
 
@@ -254,6 +273,7 @@ const MAIL_OPS = {
     brings: "others' messages in the inbox",
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
   },
   request: {
     reads: ['recipient', 'description', 'responseName?'],
@@ -263,6 +283,7 @@ const MAIL_OPS = {
     brings: false,
     effect: { toward: 'recipient', what: 'makes a request' },
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
   },
   dismiss: {
     reads: ['messageNumber'],
@@ -270,6 +291,7 @@ const MAIL_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
     marks: 'dismisses',
   },
   adopt: {
@@ -280,6 +302,7 @@ const MAIL_OPS = {
     brings: false,
     effect: 'adopt',
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
   },
   adoptTool: {
     reads: ['messageNumber', 'toolName', 'edgeName'],
@@ -288,6 +311,7 @@ const MAIL_OPS = {
     brings: false,
     effect: 'adopt',
     heldBy: 'host',
+    forHelper: MAILS_NO_ONE,
   },
   resolve: {
     reads: ['messageNumber', PATH],
@@ -297,6 +321,7 @@ const MAIL_OPS = {
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
     marks: 'answers',
   },
   reject: {
@@ -306,6 +331,7 @@ const MAIL_OPS = {
     brings: false,
     effect: { toward: 'message', what: 'answers a request' },
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
     marks: 'answers',
   },
   messageHistory: {
@@ -314,6 +340,7 @@ const MAIL_OPS = {
     brings: "a message's history",
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
     daemon: 'newest',
   },
   recall: {
@@ -322,6 +349,7 @@ const MAIL_OPS = {
     brings: 'the kept history',
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: MAILS_NO_ONE,
   },
   helper: {
     reads: ['description', 'grant?'],
@@ -330,6 +358,7 @@ const MAIL_OPS = {
     brings: false,
     effect: 'none',
     heldBy: 'anyone',
+    forHelper: 'granted',
   },
 } as const satisfies Record<string, OpRecord>;
 harden(MAIL_OPS);
@@ -358,6 +387,7 @@ const REPLY = {
   brings: false,
   effect: { toward: 'message', what: 'replies' },
   heldBy: 'anyone',
+  forHelper: MAILS_NO_ONE,
   marks: 'answers',
 } as const satisfies SoleDefinition;
 
@@ -371,6 +401,7 @@ const SEND = {
   brings: false,
   effect: { toward: 'recipient', what: 'sends a message' },
   heldBy: 'anyone',
+  forHelper: MAILS_NO_ONE,
   marks: 'sends',
 } as const satisfies SoleDefinition;
 
@@ -412,6 +443,7 @@ const EVALUATE = {
   brings: false,
   effect: 'none',
   heldBy: 'anyone',
+  forHelper: { refused: 'a helper proposes no code to the host' },
 } as const satisfies SoleDefinition;
 
 const SCHEDULE = {
@@ -430,6 +462,7 @@ const SCHEDULE = {
   brings: false,
   effect: 'none',
   heldBy: 'anyone',
+  forHelper: { refused: 'a helper sets no schedules' },
 } as const satisfies SoleDefinition;
 
 export const BUILTIN_DEFINITIONS: readonly BuiltinDefinition[] = harden([
@@ -622,3 +655,20 @@ export const NEWEST_DAEMON_NAMES: ReadonlySet<string> = namesWhose(
   record => record.daemon === 'newest',
 );
 harden(NEWEST_DAEMON_NAMES);
+
+/** Why a helper is never granted a built-in, as its records say: its own, its op's, or for a group the first of its ops it may not have. */
+export const helperRefusal = (name: string): string | undefined => {
+  const refusalOf = (record: OpRecord) =>
+    record.forHelper === 'granted' ? undefined : record.forHelper.refused;
+  for (const definition of BUILTIN_DEFINITIONS) {
+    if (definition.ops === undefined) {
+      if (definition.name === name) return refusalOf(definition);
+    } else if (definition.name === name) {
+      return Object.values(definition.ops)
+        .map(refusalOf)
+        .find(why => why !== undefined);
+    } else if (Object.hasOwn(definition.ops, name)) return refusalOf(definition.ops[name]!);
+  }
+  return undefined;
+};
+harden(helperRefusal);

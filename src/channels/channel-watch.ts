@@ -1,7 +1,11 @@
 /**
  * Follows one joined channel (`followMessages`, never polling): each
  * message is handed on as it comes, the earlier ones first (the stream
- * starts with every message so far; the caller skips those it has seen).
+ * starts with every message so far; the caller skips those it has seen),
+ * and once: a message shown again (numbered no later than one handed on, as
+ * a stream that subscribes before it lists shows a message posted while it
+ * lists; the inbox's gate drops such repeats too, src/mail/revision-gate.ts)
+ * is dropped here, before it can wait in the work queue (issue 46).
  * Stopping closes the stream; a stream that fails (the membership disabled,
  * the daemon gone) ends the watch with one log line.
  */
@@ -32,11 +36,15 @@ export const watchChannel = (
       void stream.return(undefined);
     };
     if (stopped) close();
+    let last: bigint | undefined;
     for (;;) {
       // eslint-disable-next-line no-await-in-loop -- one message at a time, in order
       const step = await stream.next();
       if (step.done === true || stopped) return;
-      if (isChannelPost(step.value)) onPost(step.value);
+      if (!isChannelPost(step.value)) continue;
+      if (last !== undefined && step.value.number <= last) continue;
+      last = step.value.number;
+      onPost(step.value);
     }
   })().catch((error: unknown) => {
     if (!stopped) log(`stopped following channel ${name}: ${describeError(error)}`);

@@ -126,14 +126,17 @@ export const makeJoinedChannels = (
     const view = makeChannelView(member);
     // Every post is seen (a turn shows the thread, edits folded); only others' new posts are
     // work: the agent's own and edits never hold a member's next message behind the serving
-    // loop's wait for the mail stream.
+    // loop's wait for the mail stream. A post seen before (the stream starts with every post so
+    // far) is dropped here rather than queued to be skipped: each piece of work costs a memory
+    // write (issue 46); the watch hands on each post once.
     const watch = watchChannel(
       member,
       entry.key,
       post => {
         view.see(post);
-        if (post.memberId !== ownMemberId && post.replyType !== 'edit')
-          setup.push({ kind: 'channel', key: entry.key, post });
+        if (post.memberId === ownMemberId || post.replyType === 'edit') return;
+        if (!roster.isNew(entry, String(post.number))) return;
+        setup.push({ kind: 'channel', key: entry.key, post });
       },
       log,
     );

@@ -13,20 +13,14 @@
  */
 import type { ToolSchema } from '../../providers/types.js';
 import { groupOfOp, isGroup, keepOps, offeredOps } from '../agent-tools/tool-groups.js';
-import { opRecord } from '../agent-tools/builtin-schemas.js';
+import { helperRefusal, opRecord } from '../agent-tools/builtin-schemas.js';
+import { TOOLBOX_NAME } from '../toolbox/toolbox.js';
 
-/** The op of `mail` that makes a helper: the one mail op a helper may be given. */
+/** The op of `mail` that makes a helper: granted (its record says so) only while the depth limit allows. */
 const HELPER_OP = 'helper';
 
-/** Tools whose every use reaches someone or something beyond the task: never a helper's. */
-const NOT_A_HELPERS: Readonly<Record<string, string>> = harden({
-  reply: 'a helper mails no one: it hands back its result',
-  send: 'a helper mails no one: it hands back its result',
-  mail: 'a helper mails no one: it hands back its result',
-  evaluate: 'a helper proposes no code to the host',
-  schedule: 'a helper sets no schedules',
-  toolbox: 'name the tools themselves',
-});
+/** A helper is granted the tools themselves, never the toolbox's stand-in for them. */
+const TOOLBOX_REFUSAL = 'name the tools themselves';
 
 /**
  * Whether a helper given pet names may use this names op on them (when the parent holds it): its
@@ -64,10 +58,9 @@ const isHelperOpName = (name: string) => name === HELPER_OP;
 /** Why one asked name cannot be granted as a tool, or undefined when it is a tool it may have. */
 const toolRefusal = (name: string, held: HeldPowers): string | undefined => {
   if (isHelperOpName(name)) return held.canNest ? undefined : held.depthLimit;
-  const group = groupOfOp(name);
-  if (group === 'mail' || Object.hasOwn(NOT_A_HELPERS, name))
-    return NOT_A_HELPERS[name] ?? NOT_A_HELPERS.mail;
-  return undefined;
+  if (name === TOOLBOX_NAME) return TOOLBOX_REFUSAL;
+  // What reaches beyond the task (mail, code, schedules): each built-in's record says (`forHelper`).
+  return helperRefusal(name);
 };
 
 /** The ops of held group schemas asked for (by group name: all it holds), and held plain tools asked for. */

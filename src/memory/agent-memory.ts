@@ -325,6 +325,14 @@ const redactedJson = (value: unknown, redact: (text: string) => string): string 
   });
 };
 
+/**
+ * What was last written for each memory: a piece of work that changed nothing (a post or a
+ * message skipped, a listing of the schedules) writes nothing, as each write is a round trip to
+ * the daemon and, on the newest, a database write and a name change its followers are told of
+ * (issue 46). Only this module writes the memory's name.
+ */
+const lastWritten = new WeakMap<Memory, string>();
+
 export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
@@ -351,7 +359,9 @@ export const saveMemory = async (
       },
       redact,
     );
+    if (lastWritten.get(memory) === snapshot) return;
     await E(powers).storeValue(snapshot, MEMORY_NAME);
+    lastWritten.set(memory, snapshot);
   } catch (error) {
     log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
   }

@@ -3,13 +3,18 @@
  * agent follows tools/'s name changes (both daemons offer
  * `followNameChanges` on a directory): a tool put there while the agent
  * waits is read before the next turn, and an unchanged tools/ costs no round
- * trip before a turn. tools/ is also checked after each turn, beside the
- * dismissal and the memory write: that is where a tools/ the daemon collected
- * (tools-directory.ts) is found, made again, and the tools left at the top
- * level moved in. While tools/ holds a tool source (an MCP bridge,
- * tool-sources.ts), whose tools change without tools/ changing, it is read
- * before each turn too, and so it is while tools/ cannot be followed (its
- * stream broke or never opened). adoptTool brings in a tool at once itself.
+ * trip before a turn or after it. A change seen during a turn is read after
+ * that turn, beside the dismissal and the memory write, rather than before
+ * the next one; a followed, unchanged tools/ is not read then either (a
+ * ping's extra round trip on the daemon, issue 46). A check is also where a
+ * tools/ the daemon collected (tools-directory.ts) is found, made again, and
+ * the tools left at the top level moved in: the daemon collects one only in
+ * the window of its making (start-up, or made again here), and the check that
+ * follows that making finds it. While tools/ holds a tool source (an MCP
+ * bridge, tool-sources.ts), whose tools change without tools/ changing, it is
+ * read before and after each turn, and so it is while tools/ cannot be
+ * followed (its stream broke or never opened). adoptTool brings in a tool at
+ * once itself.
  */
 import { E } from '@endo/far';
 import type { MailStream } from '../daemon/daemon-adapter.js';
@@ -33,7 +38,7 @@ export interface ToolsFreshness {
   follow(): Promise<void>;
   /** Before a turn: reads tools/ if it was never read or changed since. */
   beforeTurn(): Promise<void>;
-  /** After a turn: checks tools/ again (and makes it again if it was collected). */
+  /** After a turn: checks tools/ again if it may have changed (and makes it again if it was collected). */
   afterTurn(): Promise<void>;
   stop(): void;
 }
@@ -92,7 +97,7 @@ export const makeToolsFreshness = (options: {
     };
     watch().catch((error: unknown) => {
       if (following !== stream || stopped) return;
-      // Changes no longer reach us: tools/ is read before each turn instead (beforeTurn).
+      // Changes no longer reach us: tools/ is read before and after each turn instead.
       following = undefined;
       log(`stopped following tools/ (${describeError(error)}); it is read before each turn`);
     });
@@ -111,24 +116,31 @@ export const makeToolsFreshness = (options: {
       if ((await tools.refresh()) === 'collected') {
         log(`${TOOLS_DIRECTORY}/ names a directory the daemon collected: making it again`);
         await remake();
-        await tools.refresh();
+        const again = await tools.refresh();
         await follow();
+        // Collected again as it was made: checked again at the next turn's end.
+        known = again !== 'collected';
+        return;
       }
       known = true;
     } catch (error) {
+      // What changed was not read: read at the next chance.
+      known = false;
       log(`could not check tools/: ${describeError(error)}`);
     }
   };
 
+  // A tool source (an MCP bridge) may have changed its tools since: asked every time.
+  // Unfollowed (it could not be followed, or its stream broke), tools/ is read every time.
+  const checkIfChanged = () =>
+    known && following !== undefined && !changedSinceRead() && !tools.hasSources()
+      ? Promise.resolve()
+      : check();
+
   return {
     follow,
-    // A tool source (an MCP bridge) may have changed its tools since: asked before every turn.
-    // Unfollowed (it could not be followed, or its stream broke), tools/ is read before every turn.
-    beforeTurn: () =>
-      known && following !== undefined && !changedSinceRead() && !tools.hasSources()
-        ? Promise.resolve()
-        : check(),
-    afterTurn: check,
+    beforeTurn: checkIfChanged,
+    afterTurn: checkIfChanged,
     stop: () => {
       stopped = true;
       stopFollowing();

@@ -1,0 +1,79 @@
+/**
+ * What a warm ping costs the daemon (issue 46, point 8: in a real daemon each
+ * call on the guest's powers is a round trip, and on the newest daemon a
+ * database write): the calls any caplet that answers mail makes (the reply,
+ * the message's dismissal and its own copy's), and the agent's memory and
+ * its searchable history written once each; nothing else, on both daemon
+ * profiles, for Lal and Fae. Counted in the daemon double through make()
+ * (docs/benchmark.md, "Live progress and a ping, in a real daemon").
+ */
+import { describe, expect, test } from 'vitest';
+import type { DaemonProfile } from '../sim/mail-host/index.js';
+import { replyStep, type AgentRun } from './support/agent-harness.js';
+import { useAgents } from './support/use-agents.js';
+
+const { start } = useAgents();
+
+const PINGS = 3;
+
+/** The calls on the guest's powers, as they come. */
+const traced = (run: AgentRun) => {
+  const calls: string[] = [];
+  run.host.traceCalls(run.name, method => calls.push(method));
+  return calls;
+};
+
+/**
+ * Waits until the last ping's work is finished: the history's write and then the memory's are the
+ * last things a piece of work does, after its reply.
+ */
+const untilSaved = (calls: string[]) =>
+  expect
+    .poll(() => calls.slice(calls.lastIndexOf('reply')).filter(call => call === 'storeValue'))
+    .toHaveLength(2);
+
+describe.each<[DaemonProfile, 'lal' | 'fae']>([
+  ['f0a46042a', 'lal'],
+  ['f0a46042a', 'fae'],
+  ['newest', 'lal'],
+  ['newest', 'fae'],
+])('a warm ping (%s, %s)', (profile, persona) => {
+  test('costs the daemon the reply, two dismissals and one write each of the memory and the history', async () => {
+    const run = await start({
+      profile,
+      persona,
+      steps: Array.from({ length: PINGS + 1 }, (_, index) => replyStep(`pong ${index}`)),
+    });
+    const calls = traced(run);
+    await run.send('ping 0');
+    await run.reply('pong 0');
+    await untilSaved(calls);
+    calls.length = 0;
+    for (let index = 1; index <= PINGS; index += 1) {
+      await run.send(`ping ${index}`);
+      await run.reply(`pong ${index}`);
+      await untilSaved(calls);
+    }
+    const counts: Record<string, number> = {};
+    for (const call of calls) counts[call] = (counts[call] ?? 0) + 1;
+    expect(counts).toEqual({ reply: PINGS, dismiss: 2 * PINGS, storeValue: 2 * PINGS });
+  });
+});
+
+describe.each<DaemonProfile>(['f0a46042a', 'newest'])('work that changes nothing (%s)', profile => {
+  test('writes nothing: the HOST listing the schedules between two pings costs the daemon no write', async () => {
+    const run = await start({ profile, steps: [replyStep('pong'), replyStep('pong again')] });
+    const calls = traced(run);
+    await run.send('ping');
+    await run.reply('pong');
+    await untilSaved(calls);
+    calls.length = 0;
+    // A piece of work of the serving loop, which saves the memory after each.
+    expect(await run.schedules()).toMatch(/schedule/i);
+    // Served after it: once its writes are done, the listing's are too.
+    await run.send('ping again');
+    await run.reply('pong again');
+    await untilSaved(calls);
+    expect(calls.filter(call => call === 'storeValue')).toHaveLength(2);
+  });
+});
