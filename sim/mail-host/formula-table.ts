@@ -153,6 +153,8 @@ export const makeFormulaTable = (minter: IdMinter) => {
     remember,
     idOf,
     watchStore,
+    /** Whether any pet store names the formula (the daemon keeps what any name reaches). */
+    isNamed,
     afterDirectoryMade,
     onCollected: (listener: CollectionListener) => {
       collectionListeners.push(listener);

@@ -78,9 +78,12 @@ export const formulateHost = (parts: DaemonParts): Agent => {
     agent => makeHostPowers(agent, table, mail, makeHostOnlyMethods(agent, parts), profile),
     hostSpecials,
   );
-  // A caplet neither the host nor its PINS name any longer is collected, which cancels it.
+  // A caplet no pet store names any longer (the host's, its PINS, a guest's tools/) is
+  // collected, which cancels it; one a guest still names lives on, as in the daemon.
   const isNamed = (id: FormulaId) =>
-    host.names.reverseIdentify(id).length > 0 || pins.reverseIdentify(id).length > 0;
+    host.names.reverseIdentify(id).length > 0 ||
+    pins.reverseIdentify(id).length > 0 ||
+    table.isNamed(id);
   host.names.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
   pins.onUnbind(id => caplets.collectIfUnnamed(id, isNamed));
   return host;

@@ -1,0 +1,34 @@
+/**
+ * A tool attached twice in `npm start`: the agent refuses the second adoption (a tool never
+ * replaces another, docs/behaviour.md), and the conversation is still kept in the state folder
+ * after it (README: "memory survives a restart"), not lost to a name the refused attachment left
+ * behind.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+describe('/attach of a tool the agent already holds', () => {
+  it('is refused, and the conversation after it is still kept for the next run', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/attach math\n');
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('/attach math\n');
+        await input.waitFor(/is taken/);
+        input.write('ping\n');
+        await input.waitFor(/pong/);
+        input.end();
+      });
+    });
+    expect(`${first.stdout}${first.stderr}`).not.toContain('could not keep');
+    const second = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/memory\n');
+      input.end();
+    });
+    expect(second.stdout).toMatch(/ping/);
+  });
+});
