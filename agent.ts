@@ -18,7 +18,7 @@ import type { HostConfirm } from './src/policy/tool-policy.js';
 
 // An M.interface is hardened where it is made (src/agent-tools/fae-tool.ts); harden() on it again is redundant.
 // eslint-disable-next-line @endo/harden-exports
-export { FaeToolInterface } from './src/agent-tools/fae-tool.js';
+export { FaeToolInterface, StoppableFaeToolInterface } from './src/agent-tools/fae-tool.js';
 
 const AgentInterface = M.interface('LalFaeAgent', {
   help: M.call().optional(M.string()).returns(M.string()),

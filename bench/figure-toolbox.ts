@@ -46,6 +46,7 @@ const registryOf = (schemas: ToolSchema[]): ToolRegistry => {
         petName: schema.function.name.split('_')[0]!,
         schema,
         tool: undefined as never,
+        stoppable: false,
       },
     ]),
   );

@@ -339,6 +339,15 @@ const modules = [
     mutate: ['tools/lib/mcp/server-launch.ts'],
     tests: ['test/mcp-server-launch.test.ts'],
   },
+  {
+    name: 'call-stop',
+    mutate: [
+      'src/loop/run-tool-call.ts',
+      'src/builtin-tools/execute-tool.ts',
+      'src/agent-tools/tool-shape.ts',
+    ],
+    tests: ['test/loop-call-stop.test.ts', 'test/loop-tool-hooks.test.ts'],
+  },
 ];
 
 const args = process.argv.slice(2);

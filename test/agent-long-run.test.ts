@@ -62,7 +62,7 @@ describe('no leaks on long runs', () => {
       const call: ToolCall = { id: `c${index}`, name: 'odd', arguments: JSON.stringify({ mode }) };
       const text = await runToolCall(
         decoded(call),
-        each => executeTool(each, context, ['odd']),
+        (each, stop) => executeTool(each, context, ['odd'], stop),
         limits,
         controller.signal,
         () => {},
@@ -80,7 +80,7 @@ describe('no leaks on long runs', () => {
     const context = contextWithTool();
     const pending = runToolCall(
       decoded({ id: 'a', name: 'odd', arguments: '{"mode":"hang"}' }),
-      each => executeTool(each, context, ['odd']),
+      (each, stop) => executeTool(each, context, ['odd'], stop),
       { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
       controller.signal,
       () => {},
@@ -93,7 +93,7 @@ describe('no leaks on long runs', () => {
     expect(
       await runToolCall(
         decoded({ id: 'b', name: 'odd', arguments: '{"mode":"hang"}' }),
-        each => executeTool(each, context, ['odd']),
+        (each, stop) => executeTool(each, context, ['odd'], stop),
         { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
         controller.signal,
         () => {},

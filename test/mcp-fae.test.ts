@@ -226,6 +226,40 @@ describe('Fae with an MCP bridge in tools/', () => {
   });
 });
 
+describe('a bridged call stopped by its caller (behaviour 6.7)', () => {
+  test('the server is told notifications/cancelled, the call fails saying so, and the connection serves the next', async () => {
+    const token = 'fake-token-5e6f7a8b9c';
+    const fake = await startFakeMcpServer(token, { waiting: true });
+    const tokenFile = path.join(tempDir('mcp-stop'), 'token');
+    writeFileSync(tokenFile, token);
+    const { bridge, connection } = startMcpBridge(
+      harden({ MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile }),
+      () => {},
+    );
+    try {
+      const wait = await E(bridge).tool('wait');
+      const arrived = fake.nextWait();
+      let stop: (why: string) => void = () => {};
+      const stopped = new Promise<string>(resolve => {
+        stop = resolve;
+      });
+      const pending = E(wait).executeUntil(harden({}), stopped);
+      const { cancelled } = await arrived;
+      stop('its turn was stopped');
+      await expect(pending).rejects.toThrow(
+        /^mcp: wait was stopped \(its turn was stopped\); the server was asked to cancel it$/,
+      );
+      expect(await cancelled).toBe('its turn was stopped');
+      const shout = await E(bridge).tool('shout');
+      expect(await E(shout).execute(harden({ text: 'after' }))).toBe('AFTER');
+      expect(connection.starts()).toBe(1);
+    } finally {
+      await connection.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('the bridge to a remote server that offers what real servers may', () => {
   const withOddServer = async (
     body: (

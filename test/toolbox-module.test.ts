@@ -28,6 +28,7 @@ const makeRegistry = (sources: Record<string, string[]>) => {
         petName,
         schema: each,
         tool: { schema: () => each, execute: async () => name, help: () => name },
+        stoppable: false,
       });
     }
   const registry = {

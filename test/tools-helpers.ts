@@ -64,3 +64,18 @@ export function snapshotTree(dir: string, skip: readonly string[] = []): Record<
   walk(dir);
   return snapshot;
 }
+
+/** Processes whose command line holds `marker`, and are alive, not zombies (a killed child may linger unreaped in a container). */
+export function runningWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc').filter(entry => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(name));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return found;
+}

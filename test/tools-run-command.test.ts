@@ -5,13 +5,13 @@
 // (tools-sandbox.test.ts has what the sandbox itself must hold).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { E } from '@endo/far';
-import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as runCommand from '../tools/run-command.js';
 import { largestTimeoutMs } from '../tools/run-command.js';
 import { makeChildEnv } from '../tools/lib/child-env.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
 import { SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
-import { makeTempDir, makeTool } from './tools-helpers.js';
+import { makeTempDir, makeTool, runningWith } from './tools-helpers.js';
 
 type CommandResult = {
   command: string;
@@ -42,21 +42,6 @@ const modes = [
   },
   ...(sandboxed ? [{ mode: 'in bubblewrap', env: {}, insideRoot: () => '/work' }] : []),
 ];
-
-/** Processes whose command line holds `marker`, and are alive, not zombies (a killed child may linger unreaped in a container). */
-function runningWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc').filter(entry => /^\d+$/.test(entry))) {
-    try {
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(name));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return found;
-}
 
 describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
   async function run(args: Record<string, unknown>): Promise<CommandResult> {
@@ -96,6 +81,60 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
     expect(result.signal).toBe('SIGKILL');
     expect(result.stdout).toBe('started\n');
     await expect.poll(() => runningWith(marker).length).toBe(0);
+  });
+
+  it('stopped by its caller (executeUntil), the whole process group is killed and its later write never happens', async () => {
+    const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
+    // Long past every bound of the test: only the stop can end it in time.
+    const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    let stop: (why: string) => void = () => {};
+    const stopped = new Promise<string>(resolve => {
+      stop = resolve;
+    });
+    const pending = E(tool).executeUntil(
+      harden({ command: `sleep ${marker} & wait; echo hi > out.txt`, timeoutMs: largestTimeoutMs }),
+      stopped,
+    ) as Promise<CommandResult & { stopped: boolean }>;
+    await expect.poll(() => runningWith(marker).length).toBeGreaterThan(0);
+    stop('its turn was stopped');
+    // The call answers once the child closed: the kill came from the stop, not the timeout.
+    const result = await pending;
+    expect(result.stopped).toBe(true);
+    expect(result.timedOut).toBe(false);
+    expect(result.status).toBe(
+      "stopped by its caller (its turn was stopped); the command's process group was killed",
+    );
+    expect(result.signal).toBe('SIGKILL');
+    await expect.poll(() => runningWith(marker).length).toBe(0);
+    // The shell that would write it is gone with the sleep.
+    expect(existsSync(`${root}/out.txt`)).toBe(false);
+  });
+
+  it('a call stopped before its command started runs nothing and says so', async () => {
+    const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
+    await expect(
+      E(tool).executeUntil(
+        harden({ command: 'echo hi > out.txt' }),
+        Promise.resolve('its turn was stopped'),
+      ),
+    ).rejects.toThrow('runCommand: "echo hi > out.txt" was not run: its turn was stopped');
+    expect(existsSync(`${root}/out.txt`)).toBe(false);
+  });
+
+  it('a stop that comes after the answer changes nothing', async () => {
+    const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
+    let stop: (why: string) => void = () => {};
+    const stopped = new Promise<string>(resolve => {
+      stop = resolve;
+    });
+    const result = (await E(tool).executeUntil(
+      harden({ command: 'echo done' }),
+      stopped,
+    )) as CommandResult & { stopped: boolean };
+    stop('it answered');
+    expect(result.stopped).toBe(false);
+    expect(result.status).toBe('exited with code 0');
+    expect(result.stdout).toBe('done\n');
   });
 
   it('returns once the command exits even when a background job holds its output', async () => {

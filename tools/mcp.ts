@@ -71,14 +71,16 @@ export const makeMcpBridge = (
         `Arguments: ${JSON.stringify(bridged.schema.function.parameters)}`,
         `A call that takes longer than ${settings.timeoutMs} ms fails; images and binary resources are described, not shown.`,
       ].join('\n'),
-      run: async (args: ToolArgs) => {
+      run: async (args: ToolArgs, stop: AbortSignal) => {
         if (!offered.some(each => each.mcpName === bridged.mcpName)) {
           throw Error(`mcp: ${bridged.name} is no longer offered by the MCP server "${name}"`);
         }
         let text: string;
         let isError: boolean;
         try {
-          ({ text, isError } = describeResult(await connection.call(bridged.mcpName, { ...args })));
+          ({ text, isError } = describeResult(
+            await connection.call(bridged.mcpName, { ...args }, stop),
+          ));
         } catch (error) {
           const message = redactText(describeError(error));
           log(`${bridged.mcpName}: ${message}`);

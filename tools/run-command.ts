@@ -2,8 +2,10 @@
  * `runCommand`: runs a shell command (string, through /bin/sh -c) or an argv
  * array (no shell) inside a bubblewrap sandbox whose only writable folder is
  * the tool root (see sandbox/sandbox-plan.ts). The child gets its own process
- * group, killed whole when the timeout (bounded) runs out; stdout and stderr
- * are each capped with a marker; its environment comes from an allow list.
+ * group, killed whole when the timeout (bounded) runs out or when its caller
+ * stops the call (`executeUntil`'s `stopped`: the turn was cancelled,
+ * behaviour 6.7); stdout and stderr are each capped with a marker; its
+ * environment comes from an allow list.
  *
  * No sandbox, no command: where bubblewrap is missing or cannot make its
  * namespaces, the tool refuses in one line saying how to install it, unless
@@ -69,18 +71,40 @@ function killGroup(child: ChildProcess): void {
 }
 
 function describeOutcome(
-  timedOut: boolean,
+  ended: { timedOut: boolean; stopped: string | undefined },
   timeoutMs: number,
   exitCode: number | null,
   signal: string | null,
 ): string {
-  if (timedOut) return `timed out after ${timeoutMs} ms; the command's process group was killed`;
+  if (ended.stopped !== undefined)
+    return `stopped by its caller (${ended.stopped}); the command's process group was killed`;
+  if (ended.timedOut)
+    return `timed out after ${timeoutMs} ms; the command's process group was killed`;
   if (exitCode !== null) return `exited with code ${exitCode}`;
   return `killed by ${signal ?? 'a signal'}`;
 }
 
-function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: number) {
+/** Why the caller stopped the call, in its words. */
+const whyStopped = (stop: AbortSignal): string =>
+  typeof stop.reason === 'string' ? stop.reason : 'the call was stopped';
+
+/** The call was stopped before its command started: nothing ran. */
+const notStarted = (spec: CommandSpec, stop: AbortSignal): Error =>
+  Error(`${toolName}: ${JSON.stringify(spec.shown)} was not run: ${whyStopped(stop)}`);
+
+function runChild(
+  root: string,
+  spec: CommandSpec,
+  launch: Launch,
+  timeoutMs: number,
+  stop: AbortSignal,
+) {
   return new Promise<Record<string, unknown>>((resolve, reject) => {
+    if (stop.aborted) {
+      launch.release();
+      reject(notStarted(spec, stop));
+      return;
+    }
     let child: ChildProcess;
     try {
       child = spawn(launch.file, launch.argv, {
@@ -105,6 +129,7 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
     child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
 
     let timedOut = false;
+    let stopped: string | undefined;
     let settled = false;
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
@@ -114,6 +139,7 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
       if (settled) return;
       settled = true;
       clearTimeout(timeoutTimer);
+      stop.removeEventListener('abort', onStop);
       if (drainTimer !== undefined) clearTimeout(drainTimer);
       launch.release();
       const why = exitCode === 1 ? launch.notStarted?.(stderr.text()) : undefined;
@@ -133,7 +159,8 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
         exitCode,
         signal: exitSignal,
         timedOut,
-        status: describeOutcome(timedOut, timeoutMs, exitCode, exitSignal),
+        stopped: stopped !== undefined,
+        status: describeOutcome({ timedOut, stopped }, timeoutMs, exitCode, exitSignal),
         stdout: stdout.text(),
         stderr: stderr.text(),
         stdoutBytes: stdout.totalBytes,
@@ -148,16 +175,28 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
       finish();
     };
 
-    const timeoutTimer = setTimeout(() => {
-      timedOut = true;
+    // The timeout and the caller's stop end it alike: the whole group killed, the pipes given a grace.
+    const killed = () => {
       killGroup(child);
-      drainTimer = setTimeout(abandonPipes, drainGraceMs);
+      if (drainTimer === undefined) drainTimer = setTimeout(abandonPipes, drainGraceMs);
+    };
+    const timeoutTimer = setTimeout(() => {
+      if (stopped !== undefined) return;
+      timedOut = true;
+      killed();
     }, timeoutMs);
+    const onStop = () => {
+      if (settled || timedOut) return;
+      stopped = whyStopped(stop);
+      killed();
+    };
+    stop.addEventListener('abort', onStop, { once: true });
 
     child.on('error', error => {
       if (settled) return;
       settled = true;
       clearTimeout(timeoutTimer);
+      stop.removeEventListener('abort', onStop);
       launch.release();
       const code = (error as { code?: unknown }).code;
       reject(
@@ -171,7 +210,7 @@ function runChild(root: string, spec: CommandSpec, launch: Launch, timeoutMs: nu
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
-      if (!timedOut) drainTimer = setTimeout(abandonPipes, drainGraceMs);
+      if (drainTimer === undefined) drainTimer = setTimeout(abandonPipes, drainGraceMs);
     });
     child.on('close', (code, signal) => {
       exitCode = code;
@@ -252,21 +291,25 @@ export const make = (_powers?: unknown, _context?: unknown, options?: { env?: En
     description: `Run a command in the working directory (${SANDBOX_ROOT} inside a sandbox: the system read-only, no network, /tmp private) and return its exit code, stdout and stderr (each capped). A string runs through /bin/sh; an array runs the program directly.`,
     parameters: parameters(runCommandParameters),
     returns:
-      '{ command, sandbox, exitCode, signal, timedOut, status, stdout, stderr, stdoutBytes, stderrBytes }',
+      '{ command, sandbox, exitCode, signal, timedOut, stopped, status, stdout, stderr, stdoutBytes, stderrBytes }',
     help: [
       'command: a string (run by /bin/sh -c) or an array [program, ...args] (no shell).',
       `Runs in a bubblewrap sandbox: the tool root is ${SANDBOX_ROOT} and the only writable folder besides a private /tmp (HOME),`,
       'the system is read-only, there is no network, and processes, memory, CPU time and file size are limited.',
       `timeoutMs defaults to ${defaultTimeoutMs} and may not exceed ${largestTimeoutMs};`,
-      'at the timeout the whole process group is killed and status says "timed out after N ms".',
+      'at the timeout the whole process group is killed and status says "timed out after N ms";',
+      'so it is when the caller stops the call (its turn cancelled): stopped is true and status says why.',
       `stdout and stderr are each cut at ${outputCapBytes} bytes with a marker giving the full size.`,
       'A non-zero exit is a result, not an error. The environment is only PATH, HOME, LANG, TERM and PWD.',
       'Without a working sandbox the tool refuses, unless its host set FAE_RUN_COMMAND_UNSANDBOXED=1.',
     ].join('\n'),
-    run: ({ command, timeoutMs = defaultTimeoutMs }: ValuesOf<typeof runCommandParameters>) => {
+    run: (
+      { command, timeoutMs = defaultTimeoutMs }: ValuesOf<typeof runCommandParameters>,
+      stop: AbortSignal,
+    ) => {
       const spec = commandSpec(command);
       return prepareLaunch(root, settings, spec).then(launch =>
-        runChild(root, spec, launch, timeoutMs),
+        runChild(root, spec, launch, timeoutMs, stop),
       );
     },
   });

@@ -40,6 +40,13 @@ const findTool = (given: string): ToolName | undefined => {
   return [...exampleToolNames, ...rootedToolNames].find(name => name.toLowerCase() === plain);
 };
 
+/** The pet name `/attach <tool>` gives a tool named so (in any case), if it names one. */
+export const attachedPetName = (given: string): string | undefined => {
+  const tool = findTool(given);
+  return tool === undefined ? undefined : toolPetName(tool);
+};
+harden(attachedPetName);
+
 /**
  * What the HOST made for `/attach`, under its pet name: one of the tools
  * (its root for the rooted ones), or an MCP bridge (its settings, ./attach-mcp.ts).

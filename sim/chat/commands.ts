@@ -10,6 +10,7 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'inbox' }
   | { kind: 'attach'; tool: string; folder: string | undefined }
+  | { kind: 'detach'; words: string }
   | { kind: 'grant'; number: bigint | undefined }
   | { kind: 'reject'; number: bigint | undefined; reason: string | undefined }
   | { kind: 'counter'; number: bigint; source: string }
@@ -38,6 +39,7 @@ export const COMMAND_HELP = [
   '                             /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js',
   '  /attach toolbox            120 sample tools (repository, calendar, mail, files, tickets),',
   '                             found through the toolbox tool: use a tool to plan a meeting called "standup"',
+  "  /detach <tool> | mcp <name>   take what you attached out of the agent's tools/ (not given back next run)",
   '  /grant [n]                 run eval-proposal #n, or approve the tool call asked in request #n',
   '                             (default: the latest pending one)',
   '  /reject [n] [reason]       refuse eval-proposal or approval request #n (default: the latest pending one)',
@@ -90,6 +92,10 @@ export const parseCommand = (line: string): Parsed => {
       if (tool === '') return { kind: 'error', error: 'Usage: /attach <tool> [folder]' };
       return { kind: 'attach', tool, folder: folder === '' ? undefined : folder };
     }
+    case 'detach':
+      if (rest === '')
+        return { kind: 'error', error: 'Usage: /detach <tool> (or /detach mcp <name>)' };
+      return { kind: 'detach', words: rest };
     case 'grant': {
       if (rest === '') return { kind: 'grant', number: undefined };
       if (!NUMBER.test(rest))

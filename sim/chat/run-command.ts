@@ -7,6 +7,7 @@ import { E } from '@endo/far';
 import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
 import { attachMcp } from './attach-mcp.js';
+import { detachTool } from './detach-tool.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
@@ -39,6 +40,15 @@ export interface CommandContext {
   keptTools: KeptTools;
   quit: () => void;
 }
+
+/** `/detach`: the HOST takes a tool it attached out of the agent's tools/ (./detach-tool.ts). */
+const detachFrom = (session: Session, words: string): Promise<string> =>
+  detachTool({
+    host: session.mailHost.host,
+    guest: session.mailHost.guest(session.guestName).powers,
+    guestName: session.guestName,
+    words,
+  });
 
 /** One wording for a number that names nothing the command can act on, whatever the command. */
 const notActionable = (number: bigint, what: string): Error =>
@@ -218,6 +228,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', said);
       return;
     }
+    case 'detach':
+      screen.print('note', await detachFrom(session, command.words));
+      return;
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();

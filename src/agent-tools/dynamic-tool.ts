@@ -14,6 +14,8 @@ export interface DynamicTool {
   petName: string;
   schema: ToolSchema;
   tool: FaeTool;
+  /** Whether it answers `executeUntil` (./fae-tool.ts): a call of it can be stopped part-way. */
+  stoppable: boolean;
 }
 
 /** One entry of tools/ under its formula id: a FaeTool, a tool source, or why it is refused. */

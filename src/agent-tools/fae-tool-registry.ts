@@ -19,8 +19,7 @@ import { isCollectedFormula } from './tools-directory.js';
 import { chooseOffered, whoGave } from './offered-tools.js';
 import type { DynamicTool, Known } from './dynamic-tool.js';
 import type { ToolGivers } from './tool-givers.js';
-import { toolShapeOf } from './tool-shape.js';
-import type { Introspectable } from '../daemon/remote-objects.js';
+import { canStop, methodNamesOf, toolShapeOf } from './tool-shape.js';
 import {
   listSourceTools,
   relistSources,
@@ -94,16 +93,15 @@ export const makeToolRegistry = (options: {
       const tool = await bounded<FaeTool>('its look-up', () =>
         E(powers).lookup([TOOLS_DIRECTORY, petName]),
       );
+      // What it is (a tool, one that can be stopped, a source) costs no round trip's wait.
+      const methods = methodNamesOf(tool, bounded, 'its methods');
       let schema: unknown;
       try {
         schema = await bounded<unknown>('its schema()', () => E(tool).schema());
       } catch (schemaError) {
         // Not a FaeTool that answers: perhaps a tool source (an MCP bridge), told by its methods;
         // an entry that cannot say them in time is refused as one whose schema() failed is.
-        const methods = await bounded<string[]>('its methods', () =>
-          E(tool as unknown as Introspectable).__getMethodNames__(),
-        ).catch(() => []);
-        if (toolShapeOf(methods) !== 'source') throw schemaError;
+        if (toolShapeOf(await methods) !== 'source') throw schemaError;
         const ref = tool as unknown as ToolSource;
         let sourceTools: SourceTools = [];
         try {
@@ -119,7 +117,13 @@ export const makeToolRegistry = (options: {
       if (checked.ok)
         return {
           id,
-          entry: { name: checked.schema.function.name, petName, schema: checked.schema, tool },
+          entry: {
+            name: checked.schema.function.name,
+            petName,
+            schema: checked.schema,
+            tool,
+            stoppable: canStop(await methods),
+          },
         };
       reason = checked.reason;
     } catch (error) {

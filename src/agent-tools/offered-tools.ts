@@ -20,7 +20,13 @@ const entriesOf = (petName: string, known: Known): Entry[] => {
     return known.refused === undefined ? [] : [{ refused: known.refused, petName }];
   return known.source.tools.map(each =>
     'schema' in each
-      ? { name: each.schema.function.name, petName, schema: each.schema, tool: each.tool }
+      ? {
+          name: each.schema.function.name,
+          petName,
+          schema: each.schema,
+          tool: each.tool,
+          stoppable: each.stoppable,
+        }
       : { refused: each.refused, petName: `${petName} (one of its tools)` },
   );
 };

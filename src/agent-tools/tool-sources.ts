@@ -11,6 +11,7 @@ import type { FaeTool } from './fae-tool.js';
 import type { Log } from '../log/log.js';
 import type { ToolSchema } from '../../providers/types.js';
 import { checkToolSchema } from './check-tool-schema.js';
+import { canStop, methodNamesOf } from './tool-shape.js';
 import { describeError } from '../../providers/describe-error.js';
 
 /**
@@ -24,7 +25,8 @@ export interface ToolSource {
   listTools(): Promise<FaeTool[]>;
 }
 
-type SourceTool = { tool: FaeTool; schema: ToolSchema } | { tool: FaeTool; refused: string };
+type SourceTool =
+  { tool: FaeTool; schema: ToolSchema; stoppable: boolean } | { tool: FaeTool; refused: string };
 
 /** What one source offered last: its tools in its order, each with its checked schema or why it is refused. */
 export type SourceTools = SourceTool[];
@@ -56,11 +58,13 @@ export const listSourceTools = async (
     (answered as FaeTool[]).slice(0, MAX_SOURCE_TOOLS).map(async (tool): Promise<SourceTool> => {
       const known = before.find(each => each.tool === tool);
       if (known !== undefined) return known;
+      // Asked beside its schema (as the registry asks a tool of tools/): whether it can be stopped.
+      const methods = methodNamesOf(tool, bounded, `a tool of tools/${petName}'s methods`);
       try {
         const checked = checkToolSchema(
           await bounded<unknown>(`a schema() of tools/${petName}`, () => E(tool).schema()),
         );
-        if (checked.ok) return { tool, schema: checked.schema };
+        if (checked.ok) return { tool, schema: checked.schema, stoppable: canStop(await methods) };
         log(`a tool of tools/${petName} is refused: ${checked.reason}`);
         return { tool, refused: checked.reason };
       } catch (error) {

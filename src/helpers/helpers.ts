@@ -249,7 +249,7 @@ const startHelper = (
           }),
       ...(setup.parties === undefined ? {} : { taint: { turn: taint, parties: setup.parties } }),
     }),
-    execute: (decoded, offered) => executeTool(decoded, context, offered),
+    execute: (decoded, offered, stop) => executeTool(decoded, context, offered, stop),
     takeNotices: () => run.inbox.splice(0, run.inbox.length),
     budget,
     limits: setup.limits,

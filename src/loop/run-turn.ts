@@ -38,9 +38,10 @@ export interface TurnTools {
   decode: (call: ToolCall) => CallDecoding;
   /**
    * Runs one decoded call the hooks let through (src/builtin-tools/execute-tool.ts); the loop
-   * bounds it in time, renders and caps what it returns. `offered`: the tools the request offered.
+   * bounds it in time, renders and caps what it returns. `offered`: the tools the request offered;
+   * `stop`: aborts when the loop no longer waits for the call (./run-tool-call.ts).
    */
-  execute: (call: DecodedCall, offered: readonly string[]) => Promise<unknown>;
+  execute: (call: DecodedCall, offered: readonly string[], stop: AbortSignal) => Promise<unknown>;
 }
 
 /** Before each model call (pi-mono's steering): words to show the model first, and why to stop now, if it must. */
@@ -258,8 +259,8 @@ const runSteps = async (
 
     if (!outcome.truncated) toolCallsMade += calls.length;
     const batch: { marks: CallMark[]; stepped: string[] } = { marks: [], stepped: [] };
-    const execute = async (decoded: DecodedCall) => {
-      const result = await turnTools.execute(decoded, toolNames);
+    const execute = async (decoded: DecodedCall, stop: AbortSignal) => {
+      const result = await turnTools.execute(decoded, toolNames, stop);
       // Reached only when the call ran without an error.
       const made = markOf(decoded);
       if (made !== undefined) {

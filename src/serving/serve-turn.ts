@@ -184,7 +184,7 @@ const turnTools = (setup: TurnServerSetup, facet: Facet, context: BuiltinContext
       setup.redact,
       name => facet.tools.find(name)?.schema.function.parameters,
     ),
-  execute: (decoded, offered) => executeTool(decoded, context, offered),
+  execute: (decoded, offered, stop) => executeTool(decoded, context, offered, stop),
 });
 
 /** A helper is made from what this turn holds: its facet, as the policy lets it through (behaviour 7.9). */

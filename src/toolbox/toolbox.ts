@@ -129,6 +129,8 @@ export const makeToolbox = (options: {
       schema,
       // Local: E() on it runs at once, as a FaeTool's would through its vat.
       tool: harden({ schema: () => schema, execute, help: () => schema.function.description }),
+      // Its search answers at once: nothing to stop.
+      stoppable: false,
     });
 
   /** Sets a thread's entry as the latest served, forgetting the least lately served past the bound. */

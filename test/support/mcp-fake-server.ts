@@ -9,7 +9,8 @@
  * are media, links, resources, structured content or a tool error; three
  * tools whose MCP names (`files.read`, `files/read`, `files read`) are no
  * valid tool name, one with a title and no description, two with neither;
- * and `huge`, whose schema is too large to offer.
+ * and `huge`, whose schema is too large to offer. With `waiting`, it offers `wait`, which
+ * answers only when its caller cancels it (`notifications/cancelled`), and says when.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -28,6 +29,8 @@ export interface FakeMcpServer {
   restart(): Promise<void>;
   /** Resolves at the next `tools/list` request the server receives. */
   nextToolsList(): Promise<void>;
+  /** With `waiting`: resolves when a call of `wait` arrives, then with the reason of its cancellation. */
+  nextWait(): Promise<{ cancelled: Promise<string> }>;
   /** The Authorization headers it was sent, and how many requests it refused. */
   seen: { authorizations: string[]; refused: number };
   close(): Promise<void>;
@@ -92,8 +95,9 @@ const addOddTools = (server: McpServer) => {
 
 export const startFakeMcpServer = async (
   token: string,
-  options: { odd?: boolean } = {},
+  options: { odd?: boolean; waiting?: boolean } = {},
 ): Promise<FakeMcpServer> => {
+  const waitCalls: ((call: { cancelled: Promise<string> }) => void)[] = [];
   const added = new Set<string>();
   const removed = new Set<string>();
   let registered = new Map<string, RegisteredTool>();
@@ -113,6 +117,18 @@ export const startFakeMcpServer = async (
         ),
       );
     if (options.odd === true) addOddTools(server);
+    if (options.waiting === true)
+      server.registerTool(
+        'wait',
+        { description: 'Answers once it is cancelled.', inputSchema: {} },
+        (_args, extra) => {
+          const cancelled = new Promise<string>(resolve => {
+            extra.signal.addEventListener('abort', () => resolve(String(extra.signal.reason)));
+          });
+          for (const wake of waitCalls.splice(0)) wake({ cancelled });
+          return cancelled.then(() => ({ content: [] }));
+        },
+      );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
     await server.connect(transport);
     registered = tools;
@@ -169,6 +185,7 @@ export const startFakeMcpServer = async (
       for (const name of added) registered.set(name, addReverse(current.server, name));
     },
     nextToolsList: () => new Promise<void>(resolve => listWaiters.push(resolve)),
+    nextWait: () => new Promise(resolve => waitCalls.push(resolve)),
     seen,
     close: async () => {
       await current.server.close();

@@ -14,6 +14,8 @@ export interface TtyStep {
   /** Typed once the output holds this (after the previous step's match). */
   after: RegExp;
   keys: string;
+  /** Awaited once the output matched, before the keys are typed (a check while the simulator still runs). */
+  before?: () => Promise<void>;
 }
 
 /** Runs the simulator with `args` on a terminal, typing `steps`; resolves to what it printed (escapes and all). */
@@ -34,14 +36,31 @@ export const runSimOnTty = (
     let output = '';
     let from = 0;
     let next = 0;
+    // A step's `before` still running: the steps after it wait.
+    let waiting = false;
     const typeWhatIsDue = () => {
-      while (next < steps.length) {
+      while (next < steps.length && !waiting) {
         const step = steps[next]!;
         const found = step.after.exec(output.slice(from));
         if (found === null) return;
         from += found.index + found[0].length;
         next += 1;
-        child.stdin.write(step.keys);
+        if (step.before === undefined) {
+          child.stdin.write(step.keys);
+          continue;
+        }
+        waiting = true;
+        step.before().then(
+          () => {
+            waiting = false;
+            child.stdin.write(step.keys);
+            typeWhatIsDue();
+          },
+          (error: unknown) => {
+            child.kill('SIGKILL');
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
       }
     };
     child.stdout.on('data', (chunk: Buffer) => {

@@ -7,11 +7,14 @@
  * written from them. A schema from elsewhere (an MCP server's) is checked by
  * its names and required ones, the rest being its server's. The schema and
  * every result are hardened (they cross `E()`), and a failure reaches the
- * caller as a hardened Error carrying only its message.
+ * caller as a hardened Error carrying only its message. Every tool made here
+ * can be stopped part-way (behaviour 6.7): besides upstream's `execute(args)`
+ * it answers `executeUntil(args, stopped)`, and `run` gets an AbortSignal that
+ * aborts when `stopped` settles, either way.
  */
 import { makeExo } from '@endo/exo';
 import { Fail, q } from '@endo/errors';
-import { FaeToolInterface, type FaeTool } from '../../src/agent-tools/fae-tool.js';
+import { StoppableFaeToolInterface, type FaeTool } from '../../src/agent-tools/fae-tool.js';
 import { checkArgumentNames } from '../../src/agent-tools/check-fae-arguments.js';
 import type { JsonSchema, ToolSchema } from '../../providers/types.js';
 import type { ToolArgs } from './tool-args.js';
@@ -31,14 +34,15 @@ interface FaeToolBase {
 /** A tool whose parameters are stated once (./fae-parameters.ts): `run` gets their values, read and checked. */
 interface TypedFaeToolSpec<V> extends FaeToolBase {
   parameters: FaeParameters<V>;
-  run(values: V): unknown;
+  /** `stop` aborts when the caller stops waiting (./make-fae-tool.ts's `executeUntil`); a call may ignore it. */
+  run(values: V, stop: AbortSignal): unknown;
 }
 
 /** A tool whose schema comes from elsewhere (an MCP server's): names and required ones checked, the rest is the tool's. */
 export interface FaeToolSpec extends FaeToolBase {
   parameters: JsonSchema;
-  /** Runs a call whose argument names and required arguments were checked against `parameters`. */
-  run(args: ToolArgs): unknown;
+  /** Runs a call whose argument names and required arguments were checked against `parameters`; `stop` as above. */
+  run(args: ToolArgs, stop: AbortSignal): unknown;
 }
 
 /** The help's first line longer than this puts its `->` on a line of its own. */
@@ -123,20 +127,31 @@ export const makeFaeTool: MakeFaeTool = (
     spec.returns === undefined
       ? spec.help
       : `${signatureOf(spec.name, parameters.schema, spec.returns)}\n${spec.help}`;
-  const run = (args: ToolArgs) => spec.run(parameters.read(spec.name, args));
-  return makeExo(spec.name, FaeToolInterface, {
+  const run = async (args: ToolArgs, stop: AbortSignal) => {
+    try {
+      return harden(await spec.run(parameters.read(spec.name, args), stop));
+    } catch (error) {
+      // A fresh hardened Error: passable, and free of whatever else the
+      // original carried (Node fs errors hold absolute paths in fields).
+      const message = describeError(error);
+      throw harden(Error(message));
+    }
+  };
+  return makeExo(spec.name, StoppableFaeToolInterface, {
     schema() {
       return toolSchema;
     },
-    async execute(args: ToolArgs) {
-      try {
-        return harden(await run(args));
-      } catch (error) {
-        // A fresh hardened Error: passable, and free of whatever else the
-        // original carried (Node fs errors hold absolute paths in fields).
-        const message = describeError(error);
-        throw harden(Error(message));
-      }
+    execute(args: ToolArgs) {
+      // Upstream's call: nothing stops it but its own bounds.
+      return run(args, new AbortController().signal);
+    },
+    executeUntil(args: ToolArgs, stopped: Promise<unknown>) {
+      const stop = new AbortController();
+      // Settled either way: a rejection is how a caller that went away (its connection lost) stops it.
+      const abort = (why: unknown) =>
+        stop.abort(typeof why === 'string' ? why : 'the caller stopped waiting');
+      void Promise.resolve(stopped).then(abort, abort);
+      return run(args, stop.signal);
     },
     help() {
       return helpText;

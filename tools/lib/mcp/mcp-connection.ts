@@ -39,7 +39,8 @@ const LAST_WORDS_CHARS = 200;
 export interface McpConnection {
   /** The server's tools as last listed; connects (or restarts) when nothing was listed yet. */
   tools(): Promise<readonly Tool[]>;
-  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Calls a tool; when `stop` aborts, the server is told `notifications/cancelled` and the call fails saying so. */
+  call(name: string, args: Record<string, unknown>, stop?: AbortSignal): Promise<CallToolResult>;
   /** Called after the tool list changed (a notification, or a restart that listed it anew). */
   onToolsChanged(listener: () => void): void;
   /** Called with each progress notification of a call (`progress` of `total`). */
@@ -86,7 +87,11 @@ const describeFailure = (
   settings: McpSettings,
   tool: string,
   broken = false,
+  stop?: AbortSignal,
 ): string => {
+  // Stopped by its caller (behaviour 6.7): the SDK told the server to cancel it; the connection is sound.
+  if (stop?.aborted === true)
+    return `mcp: ${tool} was stopped (${describeError(stop.reason)}); the server was asked to cancel it`;
   if (broken)
     return `mcp: ${tool} failed: ${closed}; the connection is made again at the next call`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
@@ -98,6 +103,10 @@ const describeFailure = (
     return `mcp: ${tool} failed: ${closed ?? `the MCP server "${settings.name}" closed the connection`} during the call; it is started again at the next call`;
   return `mcp: ${tool} failed: ${describeError(error)}`;
 };
+
+/** A call failed with no answer from the server and not because its caller stopped it (the SDK's own abort). */
+const failedUnasked = (error: unknown, stop: AbortSignal | undefined): boolean =>
+  !(error instanceof McpError) && stop?.aborted !== true;
 
 /** The transport to the server: HTTP with the token read now, or a started (sandboxed) child. */
 const openTransport = async (
@@ -213,26 +222,26 @@ export const makeMcpConnection = (
       await ensure();
       return listed ?? [];
     },
-    call: async (tool, args) => {
+    call: async (tool, args, stop) => {
       const current = await ensure();
       try {
         return (await current.client.callTool({ name: tool, arguments: args }, undefined, {
           timeout: timeoutMs,
+          ...(stop === undefined ? {} : { signal: stop }),
           onprogress: ({ progress, total }) => {
             for (const listener of progressListeners) listener(tool, progress, total);
           },
         })) as CallToolResult;
       } catch (error) {
-        // Not an answer but a broken transport (a remote server that restarted and forgot the
-        // session, or went away): dropped, so the next call connects again.
-        const broken = current.closed === undefined && !(error instanceof McpError);
+        // A broken transport (a remote server restarted or gone), not an answer: dropped, made again.
+        const broken = current.closed === undefined && failedUnasked(error, stop);
         if (broken) {
           if (live === current) live = undefined;
           current.closed = `the connection to the MCP server "${name}" failed (${describeError(error)})`;
           log(`${current.closed}; it is made again at the next call`);
           void current.client.close().catch(() => {});
         }
-        throw Error(describeFailure(error, current.closed, settings, tool, broken), {
+        throw Error(describeFailure(error, current.closed, settings, tool, broken, stop), {
           cause: error,
         });
       }

@@ -1,0 +1,93 @@
+/**
+ * Ctrl-C in `npm start` stops the tool call the turn waits on (behaviour 6.7 and 10.2): on a
+ * terminal, with runCommand attached, a turn whose command would write a file after a long sleep
+ * is stopped with Ctrl-C; while the simulator still runs, no process of the command is left and
+ * the file never appears. runCommand runs in bubblewrap here, as npm start runs it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { useModelServers } from './support/model-servers.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
+import { useTempFolders } from './support/temp-folders.js';
+import { runningWith } from './tools-helpers.js';
+import { skippedBecause } from './support/skipped-because.js';
+
+const makeTempFolder = useTempFolders();
+const startServer = useModelServers();
+const problem = await checkSandbox();
+
+const lastUserText = (request: NormalizedRequest): string =>
+  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
+
+describe.skipIf(problem !== undefined)(
+  `Ctrl-C in npm start while runCommand runs${skippedBecause(problem)}`,
+  () => {
+    it('kills the command: no process of it is left and its later write never happens', async () => {
+      const root = makeTempFolder('root');
+      // Long past every bound of the test: only the stop can end it in time.
+      const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      const script = (request: NormalizedRequest): ScriptedReply => {
+        const last = request.messages.at(-1);
+        if (last?.role === 'tool') return { text: `The tool answered: ${last.text}` };
+        const told = lastUserText(request);
+        const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
+        if (offered !== null)
+          return {
+            toolCalls: [
+              {
+                name: 'adoptTool',
+                arguments: {
+                  messageNumber: Number(offered[1]),
+                  edgeName: 'run-command',
+                  toolName: 'run-command',
+                },
+              },
+            ],
+          };
+        if (told.includes('run the long one'))
+          return {
+            toolCalls: [
+              {
+                name: 'runCommand',
+                arguments: {
+                  command: `sleep ${marker} & wait; echo hi > out.txt`,
+                  timeoutMs: 120_000,
+                },
+              },
+            ],
+          };
+        return { text: 'ok' };
+      };
+      const server = await startServer({ protocol: 'openai', reply: script });
+      const env = {
+        LAL_HOST: server.url,
+        LAL_MODEL: 'double-model',
+        XDG_STATE_HOME: makeTempFolder('state'),
+        TMPDIR: makeTempFolder('tmp'),
+        LAL_TOOL_TIMEOUT_MS: '600000',
+      };
+      const output = await runSimOnTty(['--persona', 'fae', '--yes'], env, [
+        { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
+        { after: /turn over/, keys: 'please run the long one\r' },
+        {
+          after: /fae is running runCommand/,
+          keys: '\x03',
+          before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
+        },
+        {
+          after: /stopped; what it kept is still there/,
+          keys: '/quit\r',
+          // Looked at while the simulator runs: its leaving must not be what ends the command.
+          before: async () => {
+            await expect.poll(() => runningWith(marker).length).toBe(0);
+            expect(existsSync(join(root, 'out.txt'))).toBe(false);
+          },
+        },
+      ]);
+      expect(output).toMatch(/Stopping fae's turn/);
+    });
+  },
+);

@@ -1,0 +1,56 @@
+/**
+ * `/detach` in `npm start`, the inverse of `/attach` (README's command list): the tool the
+ * person attached and the agent adopted is taken out of the agent's tools/, so the agent no
+ * longer offers it from its next turn and the next run of the same state folder does not give it
+ * back; a name that nothing holds is refused, saying what tools/ holds.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+/** What each /status of a run printed, up to the next line typed. */
+const statuses = (stdout: string): string[] =>
+  stdout
+    .split('you › /status')
+    .slice(1)
+    .map(block => block.split('you › ')[0]!);
+
+describe('/detach in npm start', () => {
+  it('takes an attached tool out of the agent’s hands, for this run and the next', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/attach math\n');
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('/status\n/detach math\n');
+        await input.waitFor(/^took math out of fae's tools\//m);
+        // A turn reads tools/ again; /status then tells what it offers.
+        input.write('ping\n/status\n/detach math\n');
+        input.end();
+      });
+    });
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(
+      /^took math out of fae's tools\/; fae no longer offers it from its next turn$/m,
+    );
+    const [before, after] = statuses(first.stdout);
+    expect(before).toMatch(/^Tools offered:\n- math: tools\/math/m);
+    expect(after).toMatch(/^Tools:/m);
+    expect(after).not.toMatch(/tools\/math/);
+    expect(first.stdout).toMatch(
+      /Nothing named math is in fae's tools\/ or among what you attached; fae's tools\/ holds: nothing/,
+    );
+
+    const second = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/status\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    expect(second.stdout).not.toContain('Given back to the agent');
+    const [again] = statuses(second.stdout);
+    expect(again).toMatch(/^Tools:/m);
+    expect(again).not.toMatch(/tools\/math/);
+  });
+});
