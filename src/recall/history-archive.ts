@@ -133,7 +133,8 @@ const sameRecord = (a: ExchangeRecord, b: ExchangeRecord | undefined) =>
 /**
  * The open chunk the memory holds, checked against the closed chunks: when one was written under
  * its number and begins with its exchanges, the agent stopped after writing that chunk and before
- * its memory said so, and they are not kept twice; a number already taken otherwise moves on.
+ * its memory said so, and they are not kept twice; a number already taken otherwise moves on, the
+ * exchanges kept (also when that chunk cannot be read: kept twice rather than lost).
  */
 const reconcile = async (
   { powers, log }: ArchiveSetup,
@@ -177,12 +178,11 @@ export const loadHistoryArchive = async (
   }
   let { present, closed } = loaded;
   const fromBefore = holder.openChunk === undefined;
-  let open: OpenChunk = holder.openChunk ?? { seq: nextSeqAfter(closed), exchanges: [] };
-  try {
-    open = await reconcile(setup, open, closed);
-  } catch (error) {
-    log(`could not check the history's open chunk (${describeError(error)}); kept as it is`);
-  }
+  let open = await reconcile(
+    setup,
+    holder.openChunk ?? { seq: nextSeqAfter(closed), exchanges: [] },
+    closed,
+  );
   holder.openChunk = open;
   let openText = serializeChunk(open.exchanges);
   let openBytes = utf8Bytes(openText);
