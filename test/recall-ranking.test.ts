@@ -515,3 +515,48 @@ describe('the open chunk the memory holds, checked at load (memory version 11)',
     expect(await E(real).has('agent-history')).toBe(false);
   });
 });
+
+describe('the history directory found at load', () => {
+  test('is the one chunks go on being written in: not made again over the chunks it holds', async () => {
+    const { powers, real } = await guest();
+    await E(real).makeDirectory('agent-history');
+    await E(real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'c1-9',
+    ]);
+    const before = await E(real).identify('agent-history');
+    const { archive } = await load(powers);
+    await fillAChunk(archive, 1);
+    expect(await E(real).identify('agent-history')).toBe(before);
+    expect([...(await E(real).list('agent-history'))].sort()).toEqual([
+      'c1-9',
+      expect.stringMatching(/^c2-\d+$/),
+    ]);
+    // The same with an empty open chunk of version 10 there, removed at load.
+    const other = await guest();
+    await E(other.real).makeDirectory('agent-history');
+    await E(other.real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'open',
+    ]);
+    const id = await E(other.real).identify('agent-history');
+    const reloaded = await load(other.powers);
+    await fillAChunk(reloaded.archive, 1);
+    expect(await E(other.real).identify('agent-history')).toBe(id);
+    expect(await E(other.real).list('agent-history')).toEqual([expect.stringMatching(/^c1-\d+$/)]);
+  });
+
+  test('an open chunk numbered below the closed ones, where no chunk has its number (dropped), keeps its exchanges under the next', async () => {
+    const { powers, real } = await guest();
+    await E(real).makeDirectory('agent-history');
+    await E(real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'c3-9',
+    ]);
+    const mine = [{ n: 5, in: 'Message #5: the boat is blue', out: 'noted' }];
+    const { memory } = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: mine },
+    });
+    expect(memory.openChunk).toEqual({ seq: 4, exchanges: mine });
+  });
+});

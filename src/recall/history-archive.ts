@@ -186,7 +186,6 @@ export const loadHistoryArchive = async (
   holder.openChunk = open;
   let openText = serializeChunk(open.exchanges);
   let openBytes = utf8Bytes(openText);
-  let openChanged = false;
   let dropped = 0;
   const totalBytes = () => closed.reduce((sum, chunk) => sum + chunk.bytes, 0) + openBytes;
 
@@ -199,7 +198,6 @@ export const loadHistoryArchive = async (
 
   const append = (records: readonly ExchangeRecord[]) => {
     setOpen({ seq: open.seq, exchanges: [...open.exchanges, ...records] });
-    openChanged = true;
   };
 
   const dropOldest = async () => {
@@ -219,8 +217,8 @@ export const loadHistoryArchive = async (
     }
   };
 
+  // Nothing to do unless the open chunk is full or the history over its bound: no daemon call then.
   const save = async () => {
-    if (!openChanged) return;
     try {
       if (openBytes >= CHUNK_BYTES) {
         if (!present) {
@@ -238,7 +236,6 @@ export const loadHistoryArchive = async (
         closed = [...closed, chunk];
         setOpen({ seq: open.seq + 1, exchanges: [] });
       }
-      openChanged = false;
       await dropOldest();
     } catch (error) {
       // Kept in the memory and tried again at the next save; a directory the daemon collected is made again then.
@@ -266,7 +263,6 @@ export const loadHistoryArchive = async (
       const chunks = closed.length + (open.exchanges.length > 0 ? 1 : 0);
       closed = [];
       setOpen({ seq: 1, exchanges: [] });
-      openChanged = false;
       if (present) {
         try {
           // Emptied in place: a new directory over the name would have the daemon collect the
