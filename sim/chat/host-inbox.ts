@@ -1,22 +1,39 @@
 /**
  * The person's side of the mail: follows HOST's inbox, shows each new
- * message (the agent's words, its eval-proposals with how to answer them),
+ * message (the agent's words, its eval-proposals with how to answer them,
+ * and on the newest daemon its requests to run code, shown with the code),
  * dismisses HOST's own sent copies, and keeps track of proposals still
  * waiting for an answer.
  */
 import { E } from '@endo/far';
-import { makeDaemonAdapter, type MailStream } from '../../src/daemon/daemon-adapter.js';
+import {
+  idFromLocator,
+  makeDaemonAdapter,
+  type MailStream,
+} from '../../src/daemon/daemon-adapter.js';
+import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
+import { makeSenderNames } from './sender-name.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 
+/**
+ * What waits for the person's answer: an eval-proposal (f0a46042a), a
+ * request for approval of a tool call, or a request to run code (the newest
+ * daemon runs a guest's `evaluate` unasked, so the agent asks @host first:
+ * src/asks/host-approved-evaluation.ts).
+ */
+export type PendingKind = 'proposal' | 'approval' | 'code';
+
 export interface HostInbox {
-  /** Proposals and approval requests not yet answered, oldest first. */
+  /** Proposals and requests not yet answered, oldest first. */
   pendingProposals(): bigint[];
-  /** What a waiting message is: an eval-proposal, or a request for approval of a tool call. */
-  pendingKind(number: bigint): 'proposal' | 'approval' | undefined;
+  /** What a waiting message is. */
+  pendingKind(number: bigint): PendingKind | undefined;
   /** The tool an approval request waiting is about. */
   pendingTool(number: bigint): string | undefined;
+  /** The message that showed the code a request to run code is about (it goes once that is answered). */
+  codeMessage(number: bigint): bigint | undefined;
   /** No longer waiting on this proposal (answered or dismissed). */
   forget(number: bigint): void;
   /** Resolves once a message from someone other than HOST has arrived. */
@@ -50,6 +67,30 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   );
 };
 
+/** The answers a proposal or a request to run code takes. */
+const codeAnswers = (n: string) =>
+  `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`;
+
+/** Shows a request to run code with the code it is about and what to type to answer it. */
+const showCodeRequest = (
+  screen: Screen,
+  number: bigint,
+  sender: string,
+  request: { endowments: string; resultName: string },
+  source: string | undefined,
+) => {
+  const n = String(number);
+  screen.print(
+    'proposal',
+    `#${n} ${sender} asks to run code (request #${n}):`,
+    [
+      source ?? '(the code it sent before: /inbox lists it)',
+      `endowments: ${request.endowments} · result: ${request.resultName}`,
+      codeAnswers(n),
+    ].join('\n'),
+  );
+};
+
 /** Shows a proposal with what to type to answer it. */
 const showProposal = (
   screen: Screen,
@@ -64,7 +105,7 @@ const showProposal = (
   const details = [
     record.source,
     `endowments: ${endowments.length > 0 ? endowments.join(', ') : 'none'}${record.workerName === undefined ? '' : ` · worker: ${record.workerName}`}`,
-    `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`,
+    codeAnswers(n),
   ];
   screen.print(
     'proposal',
@@ -89,8 +130,12 @@ export const followHostInbox = (options: {
   approve?: (number: bigint) => Promise<void>;
 }): HostInbox => {
   const { host, hostId, screen, presenter } = options;
-  const pending = new Map<bigint, 'proposal' | 'approval'>();
+  const pending = new Map<bigint, PendingKind>();
   const tools = new Map<bigint, string>();
+  /** The code each sender last sent to be read before its request to run it: the message and its code. */
+  const codeSent = new Map<string, { number: bigint; source: string }>();
+  /** A request to run code → the message that showed that code. */
+  const codeMessages = new Map<bigint, bigint>();
   let stopped = false;
   let iterator: MailStream | undefined;
   /**
@@ -104,17 +149,26 @@ export const followHostInbox = (options: {
     resolveFirst = resolve;
   });
 
-  const nameOf = async (id: string): Promise<string> => {
-    const names = await E(host).reverseIdentify(id);
-    return names[0] ?? 'someone';
+  const nameOf = makeSenderNames(host, hostId);
+
+  /** Waits for an answer until the request settles (answered here, or by a restart's replay). */
+  const awaitAnswer = (
+    record: { number: bigint; settled: Promise<unknown> },
+    kind: PendingKind,
+  ) => {
+    pending.set(record.number, kind);
+    record.settled.then(
+      () => pending.delete(record.number),
+      () => pending.delete(record.number),
+    );
   };
 
-  const handle = async (record: MessageRecord, idOf: (from: unknown) => unknown): Promise<void> => {
+  const handle = async (record: MessageRecord): Promise<void> => {
     if ((record as { done?: boolean }).done === false) return;
     const text = record.type === 'package' ? packageText(record.strings, record.names) : '';
     if (shown.get(record.number) === text) return;
     shown.set(record.number, text);
-    const from = idOf(record.from);
+    const from = idFromLocator(record.from);
     if (from === hostId) {
       // HOST's own sent copies would fill /inbox with what the person typed.
       await E(host)
@@ -122,21 +176,34 @@ export const followHostInbox = (options: {
         .catch(() => {});
       return;
     }
-    const sender = typeof from === 'string' ? await nameOf(from) : 'someone';
+    const sender = await nameOf(record.from);
     const n = String(record.number);
+    const code = record.type === 'package' ? readCodeForHost(text) : undefined;
+    const codeRequest = record.type === 'request' ? readCodeRequest(record.description) : undefined;
     switch (record.type) {
       case 'package':
+        // The code to be read before a request to run it: shown with that request, which follows.
+        if (code !== undefined && from !== undefined) {
+          codeSent.set(from, { number: record.number, source: code });
+          break;
+        }
         presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, text));
         break;
       case 'eval-proposal-reviewer':
-        pending.set(record.number, 'proposal');
-        record.settled.then(
-          () => pending.delete(record.number),
-          () => pending.delete(record.number),
-        );
+        awaitAnswer(record, 'proposal');
         presenter.show(() => showProposal(screen, record, sender));
         break;
       case 'request':
+        if (codeRequest !== undefined) {
+          const sent = from === undefined ? undefined : codeSent.get(from);
+          if (from !== undefined) codeSent.delete(from);
+          if (sent !== undefined) codeMessages.set(record.number, sent.number);
+          awaitAnswer(record, 'code');
+          presenter.show(() =>
+            showCodeRequest(screen, record.number, sender, codeRequest, sent?.source),
+          );
+          break;
+        }
         if (APPROVAL.test(record.description)) {
           const tool = toolOf(record.description);
           if (tool !== undefined && options.alwaysAllowed?.(tool) === true && options.approve) {
@@ -147,11 +214,7 @@ export const followHostInbox = (options: {
             break;
           }
           if (tool !== undefined) tools.set(record.number, tool);
-          pending.set(record.number, 'approval');
-          record.settled.then(
-            () => pending.delete(record.number),
-            () => pending.delete(record.number),
-          );
+          awaitAnswer(record, 'approval');
           presenter.show(() => showApproval(screen, record.number, sender, record.description));
           break;
         }
@@ -177,7 +240,7 @@ export const followHostInbox = (options: {
     for (;;) {
       const step = await iterator.next();
       if (step.done === true || stopped) return;
-      await handle(step.value as MessageRecord, daemon.idOf).catch((error: unknown) =>
+      await handle(step.value as MessageRecord).catch((error: unknown) =>
         options.report(`could not show message: ${(error as Error).message}`),
       );
     }
@@ -190,9 +253,11 @@ export const followHostInbox = (options: {
     pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     pendingKind: number => pending.get(number),
     pendingTool: number => (pending.has(number) ? tools.get(number) : undefined),
+    codeMessage: number => codeMessages.get(number),
     forget: number => {
       pending.delete(number);
       tools.delete(number);
+      codeMessages.delete(number);
     },
     firstMessage,
     stop() {

@@ -17,6 +17,7 @@ import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
 import { answerAtPrompt, approveRequest } from './answer-approval.js';
+import { makeSenderNames } from './sender-name.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
 
@@ -68,14 +69,25 @@ const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => 
   return latest;
 };
 
-/** An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays). */
+/**
+ * An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays), and so
+ * does the message that showed the code of an answered request to run code.
+ */
 const dismissAnswered = async (
   { session, inbox }: CommandContext,
   number: bigint,
 ): Promise<void> => {
+  const shownCode = inbox.codeMessage(number);
   inbox.forget(number);
-  await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
+  for (const each of shownCode === undefined ? [number] : [number, shownCode])
+    await Promise.resolve(E(session.mailHost.host).dismiss(each)).catch(() => {});
 };
+
+/**
+ * /counter on the newest daemon, which has no counter-proposals: the request to run code is
+ * refused with the code the HOST would run instead as its reason (the agent may propose it).
+ */
+const COUNTER_REASON = 'Counter-proposal: the host would run this code instead:';
 
 /** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
 const DISMISSED = 'The host dismissed it without an answer';
@@ -87,9 +99,13 @@ const DISMISSED = 'The host dismissed it without an answer';
  */
 const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigint) => {
   const kind = inbox.pendingKind(number);
+  const shownCode = inbox.codeMessage(number);
   inbox.forget(number);
-  if (kind === 'approval') await E(session.mailHost.host).reject(number, DISMISSED);
+  if (kind === 'approval' || kind === 'code')
+    await E(session.mailHost.host).reject(number, DISMISSED);
   else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
+  if (shownCode !== undefined)
+    await Promise.resolve(E(session.mailHost.host).dismiss(shownCode)).catch(() => {});
 };
 
 /** `/dismiss n|all`: what waits for an answer is refused first (its agent told), then dismissed. */
@@ -130,9 +146,9 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
     screen.print('note', 'Your inbox is empty.');
     return;
   }
+  const nameOf = makeSenderNames(host, session.mailHost.hostId);
   for (const message of messages) {
-    const names = await E(host).reverseIdentify(message.from);
-    const from = message.from === session.mailHost.hostId ? 'you' : (names[0] ?? 'someone');
+    const from = await nameOf(message.from);
     const what =
       message.type === 'package'
         ? message.strings
@@ -234,10 +250,19 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'grant': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
-      if (inbox.pendingKind(number) === 'approval') {
+      const kind = inbox.pendingKind(number);
+      if (kind === 'approval' || kind === 'code') {
+        const shownCode = inbox.codeMessage(number);
         inbox.forget(number);
         await approveRequest(host, number);
-        screen.print('note', `approved #${number}`);
+        if (shownCode !== undefined)
+          await Promise.resolve(E(host).dismiss(shownCode)).catch(() => {});
+        screen.print(
+          'note',
+          kind === 'code'
+            ? `granted #${number}: ${session.guestName} runs the code now`
+            : `approved #${number}`,
+        );
         return;
       }
       const result = await E(host).grantEvaluate(number);
@@ -248,8 +273,11 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'reject': {
       const number = proposalNumber(command.number, inbox);
       context.presenter.touch();
-      if (inbox.pendingKind(number) === 'approval')
+      const kind = inbox.pendingKind(number);
+      if (kind === 'approval')
         await E(host).reject(number, command.reason ?? 'Refused by the host');
+      else if (kind === 'code')
+        await E(host).reject(number, command.reason ?? 'Rejected by the host');
       else await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
       screen.print(
         'note',
@@ -258,14 +286,27 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await dismissAnswered(context, number);
       return;
     }
-    case 'counter':
-      if (inbox.pendingKind(command.number) !== 'proposal')
-        throw notActionable(command.number, 'an eval-proposal waiting for an answer');
+    case 'counter': {
+      const kind = inbox.pendingKind(command.number);
+      if (kind !== 'proposal' && kind !== 'code')
+        throw notActionable(
+          command.number,
+          'an eval-proposal or request to run code waiting for an answer',
+        );
       context.presenter.touch();
-      await session.mailHost.counterPropose(command.number, { source: command.source });
-      screen.print('note', `sent a counter-proposal for #${command.number}`);
+      if (kind === 'code') {
+        await E(host).reject(command.number, `${COUNTER_REASON}\n${command.source}`);
+        screen.print(
+          'note',
+          `sent a counter-proposal for #${command.number} (this daemon has none: the request is refused with your code as the reason, and ${session.guestName} may propose it)`,
+        );
+      } else {
+        await session.mailHost.counterPropose(command.number, { source: command.source });
+        screen.print('note', `sent a counter-proposal for #${command.number}`);
+      }
       await dismissAnswered(context, command.number);
       return;
+    }
     case 'dismiss':
       await dismiss(command.number, context);
       return;
