@@ -85,13 +85,32 @@ describe('npm start -- --newest, as the plain simulator', () => {
   it("shows the agent's answer in a channel as it comes, without /channel show", async () => {
     const run = await runSim(['--demo', '--newest'], {}, input => {
       input.write('/channel new room\n/channel post room as bob ping @lal\n');
-      void input.waitFor(/^#\d+ lal in room \(re #0\) › pong$/m).then(() => input.end());
+      void input.waitFor(/^#\d+ lal in room \(re #0\) › pong/m).then(() => input.end());
     });
     expect(run.stderr).toBe('');
-    expect(run.stdout).not.toContain('/channel show');
-    // Shown once, and the person's own post is not echoed back as someone else's.
+    // Said which turn it is, as a wake-up's or a helper's turn is, and shown once.
+    expect(run.stdout).toMatch(/^ {2}◦ answering in channel "room": #0 from "bob"$/m);
     expect(run.stdout.match(/ lal in room /g)).toHaveLength(1);
-    expect(run.stdout).not.toMatch(/bob in room/);
+    // The person's own posts are not shown back as someone else's.
+    expect(run.stdout).not.toMatch(/bob in room|you in room/);
+    expect(run.code).toBe(0);
+  });
+
+  it('shows a long answer in a channel once, as it ends, not the drafts of its live progress', async () => {
+    const run = await runSim(['--demo', '--newest'], { LAL_PROGRESS_AFTER_MS: '0' }, input => {
+      input.write('/channel new room\n/channel post room as bob tell me a long story @lal\n');
+      void input
+        .waitFor(/That is all this double has to say[^\n]*\n[^\n]*turn over/)
+        .then(() => input.end());
+    });
+    expect(run.stderr).toBe('');
+    // The placeholder, then the answer under the same number, above its turn's "turn over" line.
+    const shown = run.stdout.split('\n').filter(line => / lal in room /.test(line));
+    expect(shown).toEqual([
+      expect.stringMatching(/^#(\d+) lal in room \(re #0\) › Thinking…$/),
+      expect.stringMatching(/^#\d+ lal in room \(re #0\) › Here is a long answer/),
+    ]);
+    expect(shown[1]!.split(' ')[0]).toBe(shown[0]!.split(' ')[0]);
     expect(run.code).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox } from './host-inbox.js';
+import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
@@ -111,12 +112,19 @@ const main = async (): Promise<void> => {
     approve: number => approveRequest(session.mailHost.host, number),
   });
 
+  const channelEcho = makeChannelEcho({
+    screen,
+    presenter,
+    report: problem => screen.print('error', problem),
+  });
+
   let leaving = false;
   const leave = async (code: number): Promise<never> => {
     if (!leaving) {
       leaving = true;
       screen.status(undefined);
       inbox.stop();
+      channelEcho.stop();
       // Cancelling through the caplet's context aborts a model call in flight.
       await Promise.race([
         session.caplet.cancel('the host left').catch(() => {}),
@@ -146,6 +154,7 @@ const main = async (): Promise<void> => {
     stateFolder: state.folder,
     approvals: state.approvals,
     keptTools: state.tools,
+    channelEcho,
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));

@@ -11,6 +11,7 @@ import { detachTool } from './detach-tool.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
+import type { ChannelEcho } from './channel-echo.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
@@ -39,6 +40,8 @@ export interface CommandContext {
   approvals: Approvals;
   /** The tools attached, kept across runs once adopted (./kept-tools.ts). */
   keptTools: KeptTools;
+  /** Shows what others post in the channels the person uses (./channel-echo.ts). */
+  channelEcho?: ChannelEcho;
   quit: () => void;
 }
 
@@ -315,7 +318,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', await controllerSays(session.caplet.value, command));
       return;
     case 'channel':
-      screen.print('note', await runChannelCommand(command, session.mailHost, session.guestName));
+      screen.print(
+        'note',
+        await runChannelCommand(command, session.mailHost, session.guestName, context.channelEcho),
+      );
       return;
     case 'quit':
       context.quit();

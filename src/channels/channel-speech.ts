@@ -15,6 +15,7 @@ import { describeError } from '../../providers/describe-error.js';
 import type { Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
+import type { Observe } from '../events/agent-events.js';
 import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
@@ -75,6 +76,8 @@ export interface SpeechSetup {
   budget: ChannelBudget<ChannelWork>;
   /** Keeps an answered turn in the searchable history as the channel's. */
   remember: (turn: Turn, channel: string) => void;
+  /** Told of each answer's turn as of a mail turn's (its start, its streamed text, its end). */
+  observe: Observe;
 }
 
 /** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
@@ -117,10 +120,19 @@ export const makeChannelSpeech = (
     }
     const facet = channelFacet(setup.persona, joined.name);
     let editFailed: unknown;
+    let title: string | undefined;
     try {
       const posts = await joined.view.postsUpTo(post.number);
       const authorOf = await joined.view.authors(posts);
-      const said = await answerInChannel({
+      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      // Names only (no member's words): a host shows it, and the log keeps it, as the turn's title.
+      title = `in channel ${JSON.stringify(joined.name)}: #${post.number} from ${JSON.stringify(author)}`;
+      setup.observe({ kind: 'turn-start', title });
+      const {
+        answer: said,
+        usage,
+        model,
+      } = await answerInChannel({
         member: joined.member,
         ownMemberId: joined.ownMemberId,
         request: channelRequest({
@@ -144,10 +156,27 @@ export const makeChannelSpeech = (
         onEditError: error => {
           editFailed = error;
         },
+        onText: text => setup.observe({ kind: 'model-text', call: 1, text }),
       });
-      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      setup.observe({
+        kind: 'turn-end',
+        title,
+        stopReason: 'answered',
+        modelCalls: 1,
+        usage: usage ?? { inputTokens: 0, outputTokens: 0 },
+        models: [model],
+      });
       setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {
+      if (title !== undefined)
+        setup.observe({
+          kind: 'turn-end',
+          title,
+          stopReason: 'error',
+          modelCalls: 1,
+          usage: { inputTokens: 0, outputTokens: 0 },
+          error: describeError(editFailed ?? error),
+        });
       postFailed(entry, editFailed ?? error);
     }
   };
