@@ -83,7 +83,7 @@ export const runChannelCommand = async (
     if (mailHost.profile !== 'newest')
       throw Error('Channels are the newest daemon’s: start the simulator with --newest');
     const made = await host.makeChannel(command.channel, 'you');
-    echo?.postsAs(command.channel, await E(made as Far).getMemberId());
+    echo?.postsAs(command.channel, await E(made).getMemberId());
     await echo?.follow(command.channel, made);
     return `Channel ${command.channel} made; /channel post ${command.channel} <text> writes in it.`;
   }
@@ -97,7 +97,7 @@ export const runChannelCommand = async (
       ? channel
       : await memberFor(mailHost, channel, command.channel, command.member);
   // Known as the person's before it posts, so its post is never shown back as another's.
-  echo?.postsAs(command.channel, await E(poster as Far).getMemberId());
+  echo?.postsAs(command.channel, await E(poster).getMemberId());
   await echo?.follow(command.channel, channel);
   await E(poster).post([command.text], [], []);
   const mentioned = new RegExp(`@${agentName}(?![\\w-])`, 'i').test(command.text);

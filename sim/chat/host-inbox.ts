@@ -11,8 +11,8 @@ import {
   makeDaemonAdapter,
   type MailStream,
 } from '../../src/daemon/daemon-adapter.js';
-import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import { makeSenderNames } from './sender-name.js';
+import { codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
@@ -23,7 +23,7 @@ import type { Screen } from './screen.js';
  * daemon runs a guest's `evaluate` unasked, so the agent asks @host first:
  * src/asks/host-approved-evaluation.ts).
  */
-export type PendingKind = 'proposal' | 'approval' | 'code';
+type PendingKind = 'proposal' | 'approval' | 'code';
 
 export interface HostInbox {
   /** Proposals and requests not yet answered, oldest first. */
@@ -67,30 +67,6 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   );
 };
 
-/** The answers a proposal or a request to run code takes. */
-const codeAnswers = (n: string) =>
-  `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`;
-
-/** Shows a request to run code with the code it is about and what to type to answer it. */
-const showCodeRequest = (
-  screen: Screen,
-  number: bigint,
-  sender: string,
-  request: { endowments: string; resultName: string },
-  source: string | undefined,
-) => {
-  const n = String(number);
-  screen.print(
-    'proposal',
-    `#${n} ${sender} asks to run code (request #${n}):`,
-    [
-      source ?? '(the code it sent before: /inbox lists it)',
-      `endowments: ${request.endowments} · result: ${request.resultName}`,
-      codeAnswers(n),
-    ].join('\n'),
-  );
-};
-
 /** Shows a proposal with what to type to answer it. */
 const showProposal = (
   screen: Screen,
@@ -114,6 +90,19 @@ const showProposal = (
   );
 };
 
+/** Waits for an answer until the request settles (answered here, or by a restart's replay). */
+const awaitsAnswer = (
+  pending: Map<bigint, PendingKind>,
+  record: { number: bigint; settled: Promise<unknown> },
+  kind: PendingKind,
+) => {
+  pending.set(record.number, kind);
+  record.settled.then(
+    () => pending.delete(record.number),
+    () => pending.delete(record.number),
+  );
+};
+
 export const followHostInbox = (options: {
   host: HostPowers;
   hostId: string;
@@ -132,10 +121,7 @@ export const followHostInbox = (options: {
   const { host, hostId, screen, presenter } = options;
   const pending = new Map<bigint, PendingKind>();
   const tools = new Map<bigint, string>();
-  /** The code each sender last sent to be read before its request to run it: the message and its code. */
-  const codeSent = new Map<string, { number: bigint; source: string }>();
-  /** A request to run code → the message that showed that code. */
-  const codeMessages = new Map<bigint, bigint>();
+  const codeRequests = makeCodeRequests(screen);
   let stopped = false;
   let iterator: MailStream | undefined;
   /**
@@ -151,17 +137,8 @@ export const followHostInbox = (options: {
 
   const nameOf = makeSenderNames(host, hostId);
 
-  /** Waits for an answer until the request settles (answered here, or by a restart's replay). */
-  const awaitAnswer = (
-    record: { number: bigint; settled: Promise<unknown> },
-    kind: PendingKind,
-  ) => {
-    pending.set(record.number, kind);
-    record.settled.then(
-      () => pending.delete(record.number),
-      () => pending.delete(record.number),
-    );
-  };
+  const awaitAnswer = (record: { number: bigint; settled: Promise<unknown> }, kind: PendingKind) =>
+    awaitsAnswer(pending, record, kind);
 
   const handle = async (record: MessageRecord): Promise<void> => {
     if ((record as { done?: boolean }).done === false) return;
@@ -178,30 +155,21 @@ export const followHostInbox = (options: {
     }
     const sender = await nameOf(record.from);
     const n = String(record.number);
-    const code = record.type === 'package' ? readCodeForHost(text) : undefined;
-    const codeRequest = record.type === 'request' ? readCodeRequest(record.description) : undefined;
     switch (record.type) {
       case 'package':
         // The code to be read before a request to run it: shown with that request, which follows.
-        if (code !== undefined && from !== undefined) {
-          codeSent.set(from, { number: record.number, source: code });
-          break;
-        }
+        if (codeRequests.keepCode(from, record.number, text)) break;
         presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, text));
         break;
       case 'eval-proposal-reviewer':
         awaitAnswer(record, 'proposal');
         presenter.show(() => showProposal(screen, record, sender));
         break;
-      case 'request':
+      case 'request': {
+        const codeRequest = codeRequests.request(from, record.number, sender, record.description);
         if (codeRequest !== undefined) {
-          const sent = from === undefined ? undefined : codeSent.get(from);
-          if (from !== undefined) codeSent.delete(from);
-          if (sent !== undefined) codeMessages.set(record.number, sent.number);
           awaitAnswer(record, 'code');
-          presenter.show(() =>
-            showCodeRequest(screen, record.number, sender, codeRequest, sent?.source),
-          );
+          presenter.show(codeRequest);
           break;
         }
         if (APPROVAL.test(record.description)) {
@@ -226,6 +194,7 @@ export const followHostInbox = (options: {
           ),
         );
         break;
+      }
       default:
         presenter.show(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
     }
@@ -253,11 +222,11 @@ export const followHostInbox = (options: {
     pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     pendingKind: number => pending.get(number),
     pendingTool: number => (pending.has(number) ? tools.get(number) : undefined),
-    codeMessage: number => codeMessages.get(number),
+    codeMessage: number => codeRequests.codeMessage(number),
     forget: number => {
       pending.delete(number);
       tools.delete(number);
-      codeMessages.delete(number);
+      codeRequests.forget(number);
     },
     firstMessage,
     stop() {

@@ -17,7 +17,8 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
-import { answerAtPrompt, approveRequest } from './answer-approval.js';
+import { answerAtPrompt } from './answer-approval.js';
+import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
@@ -53,94 +54,6 @@ const detachFrom = (session: Session, words: string): Promise<string> =>
     guestName: session.guestName,
     words,
   });
-
-/** One wording for a number that names nothing the command can act on, whatever the command. */
-const notActionable = (number: bigint, what: string): Error =>
-  Error(`#${number} is not ${what} in your inbox; /inbox lists your messages`);
-
-/** The proposal a command is about: the one named, or the latest pending one. */
-const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => {
-  if (given !== undefined) {
-    if (inbox.pendingKind(given) === undefined)
-      throw notActionable(given, 'an eval-proposal or approval request waiting for an answer');
-    return given;
-  }
-  const pending = inbox.pendingProposals();
-  const latest = pending[pending.length - 1];
-  if (latest === undefined)
-    throw Error('No eval-proposal or approval request is waiting for an answer');
-  return latest;
-};
-
-/**
- * An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays), and so
- * does the message that showed the code of an answered request to run code.
- */
-const dismissAnswered = async (
-  { session, inbox }: CommandContext,
-  number: bigint,
-): Promise<void> => {
-  const shownCode = inbox.codeMessage(number);
-  inbox.forget(number);
-  for (const each of shownCode === undefined ? [number] : [number, shownCode])
-    await Promise.resolve(E(session.mailHost.host).dismiss(each)).catch(() => {});
-};
-
-/**
- * /counter on the newest daemon, which has no counter-proposals: the request to run code is
- * refused with the code the HOST would run instead as its reason (the agent may propose it).
- */
-const COUNTER_REASON = 'Counter-proposal: the host would run this code instead:';
-
-/** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
-const DISMISSED = 'The host dismissed it without an answer';
-
-/**
- * A proposal or approval request dismissed unanswered is refused first, so
- * the agent hears that it will not run (and tells whoever asked), as it
- * would hear a rejection; a dismissal alone would leave it waiting.
- */
-const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigint) => {
-  const kind = inbox.pendingKind(number);
-  const shownCode = inbox.codeMessage(number);
-  inbox.forget(number);
-  if (kind === 'approval' || kind === 'code')
-    await E(session.mailHost.host).reject(number, DISMISSED);
-  else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
-  if (shownCode !== undefined)
-    await Promise.resolve(E(session.mailHost.host).dismiss(shownCode)).catch(() => {});
-};
-
-/** `/dismiss n|all`: what waits for an answer is refused first (its agent told), then dismissed. */
-const dismiss = async (number: bigint | 'all', context: CommandContext): Promise<void> => {
-  const { session, screen, inbox } = context;
-  const { host } = session.mailHost;
-  const refused =
-    number === 'all'
-      ? inbox.pendingProposals()
-      : inbox.pendingKind(number) === undefined
-        ? []
-        : [number];
-  if (number !== 'all') {
-    const messages = await E(host).listMessages();
-    if (!messages.some(message => message.number === number))
-      throw notActionable(number, 'a message');
-  }
-  for (const each of refused) await refuseDismissed(context, each);
-  if (number === 'all') await E(host).dismissAll();
-  else {
-    await E(host).dismiss(number);
-    inbox.forget(number);
-  }
-  screen.print(
-    'note',
-    number === 'all' ? 'dismissed every message' : `dismissed #${number}`,
-    // Said only when a proposal or request was among them: the agent is told it was refused.
-    ...(refused.length === 0
-      ? []
-      : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
-  );
-};
 
 const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
   const { host } = session.mailHost;
@@ -250,66 +163,15 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'detach':
       screen.print('note', await detachFrom(session, command.words));
       return;
-    case 'grant': {
-      const number = proposalNumber(command.number, inbox);
-      context.presenter.touch();
-      const kind = inbox.pendingKind(number);
-      if (kind === 'approval' || kind === 'code') {
-        const shownCode = inbox.codeMessage(number);
-        inbox.forget(number);
-        await approveRequest(host, number);
-        if (shownCode !== undefined)
-          await Promise.resolve(E(host).dismiss(shownCode)).catch(() => {});
-        screen.print(
-          'note',
-          kind === 'code'
-            ? `granted #${number}: ${session.guestName} runs the code now`
-            : `approved #${number}`,
-        );
-        return;
-      }
-      const result = await E(host).grantEvaluate(number);
-      screen.print('note', `granted #${number} →`, await renderForModel(result));
-      await dismissAnswered(context, number);
+    case 'grant':
+      await grant(command.number, context);
       return;
-    }
-    case 'reject': {
-      const number = proposalNumber(command.number, inbox);
-      context.presenter.touch();
-      const kind = inbox.pendingKind(number);
-      if (kind === 'approval')
-        await E(host).reject(number, command.reason ?? 'Refused by the host');
-      else if (kind === 'code')
-        await E(host).reject(number, command.reason ?? 'Rejected by the host');
-      else await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
-      screen.print(
-        'note',
-        `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`,
-      );
-      await dismissAnswered(context, number);
+    case 'reject':
+      await reject(command.number, command.reason, context);
       return;
-    }
-    case 'counter': {
-      const kind = inbox.pendingKind(command.number);
-      if (kind !== 'proposal' && kind !== 'code')
-        throw notActionable(
-          command.number,
-          'an eval-proposal or request to run code waiting for an answer',
-        );
-      context.presenter.touch();
-      if (kind === 'code') {
-        await E(host).reject(command.number, `${COUNTER_REASON}\n${command.source}`);
-        screen.print(
-          'note',
-          `sent a counter-proposal for #${command.number} (this daemon has none: the request is refused with your code as the reason, and ${session.guestName} may propose it)`,
-        );
-      } else {
-        await session.mailHost.counterPropose(command.number, { source: command.source });
-        screen.print('note', `sent a counter-proposal for #${command.number}`);
-      }
-      await dismissAnswered(context, command.number);
+    case 'counter':
+      await counter(command.number, command.source, context);
       return;
-    }
     case 'dismiss':
       await dismiss(command.number, context);
       return;
