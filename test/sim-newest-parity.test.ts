@@ -1,6 +1,6 @@
 /**
  * `npm start -- --newest` does what the plain simulator does (README,
- * "Commands"), in the newest daemon's way (docs/daemon-api.md, "The newest
+ * "Commands"; docs/behaviour.md 10.5), in the newest daemon's way (docs/daemon-api.md, "The newest
  * generation"): senders are `endo://…?type=handle` locators, so /inbox names
  * them as the plain run does; code is a request the agent puts to @host
  * (docs/daemon-guide.md, "Which daemons"), which the person sees with the

@@ -93,17 +93,17 @@ const makePostFailed =
     } else log(`channel ${entry.key}: could not answer: ${why}`);
   };
 
-/** An answer's turn as its observers hear it end: answered with what it used, or failed. */
+/** An answer's turn as its observers hear it end: answered with what it used, failed, or stopped. */
 const turnEnd = (
   title: string,
-  outcome: { usage: Usage | undefined; model: string } | { error: unknown },
+  outcome: { usage: Usage | undefined; model: string } | { error: unknown; stopped: boolean },
 ): AgentEvent =>
   'error' in outcome
     ? {
         kind: 'turn-end',
         title,
         modelCalls: 1,
-        stopReason: 'error',
+        stopReason: outcome.stopped ? 'cancelled' : 'error',
         usage: { inputTokens: 0, outputTokens: 0 },
         error: describeError(outcome.error),
       }
@@ -165,7 +165,8 @@ const makeAnswer =
       setup.observe(turnEnd(title, used));
       setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {
-      if (title !== undefined) setup.observe(turnEnd(title, { error: editFailed ?? error }));
+      if (title !== undefined)
+        setup.observe(turnEnd(title, { error: editFailed ?? error, stopped: signal.aborted }));
       postFailed(entry, editFailed ?? error);
     }
   };
