@@ -4,7 +4,6 @@
  */
 import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
-import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
 import { attachMcp } from './attach-mcp.js';
 import { detachTool } from './detach-tool.js';
@@ -96,7 +95,7 @@ const controllerSays = (
 };
 
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
-  const { session, screen, inbox } = context;
+  const { session, screen } = context;
   const { host } = session.mailHost;
   switch (command.kind) {
     case 'empty':

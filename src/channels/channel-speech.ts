@@ -183,7 +183,7 @@ export const makeChannelSpeech = (
     leave: (key: string) => void;
   },
 ) => {
-  const { log, clock, signal } = setup;
+  const { log, signal } = setup;
   const postFailed = makePostFailed(log, setup.leave);
   const say = (entry: JoinedChannel, joined: Live, post: ChannelPost) => (text: string) =>
     E(joined.member)
