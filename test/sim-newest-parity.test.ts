@@ -84,10 +84,12 @@ describe('npm start -- --newest, as the plain simulator', () => {
 
   it("shows the agent's answer in a channel as it comes, without /channel show", async () => {
     const run = await runSim(['--demo', '--newest'], {}, input => {
+      // Piped, the input ends at once: the run waits for the answer the mention is owed.
       input.write('/channel new room\n/channel post room as bob ping @lal\n');
-      void input.waitFor(/^#\d+ lal in room \(re #0\) › pong/m).then(() => input.end());
+      input.end();
     });
     expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^#\d+ lal in room \(re #0\) › pong/m);
     // Said which turn it is, as a wake-up's or a helper's turn is, and shown once.
     expect(run.stdout).toMatch(/^ {2}◦ answering in channel "room": #0 from "bob"$/m);
     expect(run.stdout.match(/ lal in room /g)).toHaveLength(1);

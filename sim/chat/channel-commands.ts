@@ -8,7 +8,7 @@
 import { foldEdits, type ChannelPost } from '../../src/channels/channel-thread.js';
 import { E } from '@endo/far';
 import type { MailHost } from '../mail-host/index.js';
-import { makeMemberNames, type ChannelEcho } from './channel-echo.js';
+import { makeMemberNames, mentions, type ChannelEcho } from './channel-echo.js';
 
 export type ChannelCommand =
   | { kind: 'channel'; action: 'new' | 'show'; channel: string }
@@ -100,7 +100,7 @@ export const runChannelCommand = async (
   echo?.postsAs(command.channel, await E(poster).getMemberId());
   await echo?.follow(command.channel, channel);
   await E(poster).post([command.text], [], []);
-  const mentioned = new RegExp(`@${agentName}(?![\\w-])`, 'i').test(command.text);
+  const mentioned = mentions(command.text, agentName);
   const joined = ((await E(channel).getMembers()) as { invitedAs: string }[]).some(
     one => one.invitedAs === agentName,
   );

@@ -64,6 +64,12 @@ const main = async (): Promise<void> => {
   const restoreConsole = quietConsole();
   const presenter = makePresenter(screen, persona);
   let session: Session | undefined;
+  const channelEcho = makeChannelEcho({
+    screen,
+    presenter,
+    agentName: persona,
+    report: problem => screen.print('error', problem),
+  });
   const state = openRunState({
     processEnv: process.env,
     settings,
@@ -98,6 +104,7 @@ const main = async (): Promise<void> => {
     observe: event => {
       presenter.observe(event);
       state.see(event);
+      channelEcho.see(event);
     },
     restore: state.restore,
     daemon: state.daemon,
@@ -110,12 +117,6 @@ const main = async (): Promise<void> => {
     report: problem => screen.print('error', problem),
     alwaysAllowed: tool => state.approvals.isAlways(tool),
     approve: number => approveRequest(session.mailHost.host, number),
-  });
-
-  const channelEcho = makeChannelEcho({
-    screen,
-    presenter,
-    report: problem => screen.print('error', problem),
   });
 
   let leaving = false;
@@ -179,7 +180,13 @@ const main = async (): Promise<void> => {
     presenter,
     context,
     idle: () =>
-      waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session, presenter), presenter),
+      waitUntilIdle(
+        () =>
+          !presenter.busy() &&
+          !mailWaitingForAgent(session, presenter) &&
+          !channelEcho.owesAnswer(),
+        presenter,
+      ),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
   // A script learns from the exit code that a turn failed (its words are on the screen already).
