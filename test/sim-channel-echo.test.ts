@@ -34,7 +34,7 @@ const until = (check: () => boolean) =>
 
 const setUp = async () => {
   const mailHost = makeMailHost({ profile: 'newest' });
-  const admin = (await E(mailHost.host as Far).makeChannel('room', 'you')) as Far;
+  const admin = (await E(mailHost.host as Far).makeChannel('room', 'you'));
   const join = async (name: string) => {
     await E(admin).createInvitation(name);
     return E(admin).join(name) as Promise<Far>;

@@ -44,7 +44,8 @@ export const makeCodeRequests = (screen: Screen) => {
           'proposal',
           `#${n} ${sender} asks to run code (request #${n}):`,
           [
-            code?.source ?? '(the code it sent before: /inbox lists it)',
+            code?.source ??
+              `(its code was shown in an earlier run, and is not kept: /reject ${n}, then ask again to see it)`,
             `endowments: ${request.endowments} · result: ${request.resultName}`,
             codeAnswers(n),
           ].join('\n'),
