@@ -14,7 +14,7 @@ import { makePlainScreen } from '../sim/chat/screen.js';
 type Far = any;
 
 /** Resolves once `check` holds, looked at after each line printed. */
-const printedUntil = (lines: string[], check: () => boolean, onLine: Set<() => void>) =>
+const printedUntil = (check: () => boolean, onLine: Set<() => void>) =>
   new Promise<void>(resolve => {
     const look = () => {
       if (!check()) return;
@@ -34,7 +34,7 @@ const until = (check: () => boolean) =>
 
 const setUp = async () => {
   const mailHost = makeMailHost({ profile: 'newest' });
-  const admin = (await E(mailHost.host as Far).makeChannel('room', 'you'));
+  const admin = await E(mailHost.host as Far).makeChannel('room', 'you');
   const join = async (name: string) => {
     await E(admin).createInvitation(name);
     return E(admin).join(name) as Promise<Far>;
@@ -63,7 +63,7 @@ describe("the simulator's echo of a channel", () => {
     await until(() => echo.owesAnswer());
     await E(admin).post(['no mention here'], [], []);
     await E(lal).post(['Four.'], [], [], '0');
-    await printedUntil(lines, () => lines.some(line => line.includes('Four.')), onLine);
+    await printedUntil(() => lines.some(line => line.includes('Four.')), onLine);
     expect(echo.owesAnswer()).toBe(false);
     expect(lines).toEqual(['#2 lal in room (re #0) › Four.']);
     echo.stop();
