@@ -36,7 +36,7 @@ describe('npm start -- --newest, as the plain simulator', () => {
     const run = await runSim(['--demo', '--newest'], {}, input => {
       input.write('what is 6 * 7?\n');
       void input.waitFor(/asks to run code \(request #(\d+)\):/).then(found => {
-        input.write(`/grant ${found[1]}\n/status\n`);
+        input.write(`/inbox\n/grant ${found[1]}\n/status\n`);
         input.end();
       });
     });
@@ -46,6 +46,11 @@ describe('npm start -- --newest, as the plain simulator', () => {
       /^#(\d+) lal asks to run code \(request #\1\): 6 \* 7\n {2}endowments: none · result: answer\n {2}answer with \/grant \1 · \/reject \1 \[reason\] · \/counter \1 <source>$/m,
     );
     expect(run.stdout).not.toContain('cannot answer requests');
+    // /inbox says what each of the two messages is, as it names an eval-proposal in the plain run.
+    expect(run.stdout).toMatch(/^#\d+ lal: the code it asks to run: 6 \* 7$/m);
+    expect(run.stdout).toMatch(
+      /^#\d+ lal: asks to run code \(endowments: none; result: answer\)$/m,
+    );
     expect(run.stdout).toMatch(/^granted #\d+: lal runs the code now$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);
     // /status says one thing about code: the agent asks @host first; nothing says it runs unasked.

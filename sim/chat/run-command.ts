@@ -19,6 +19,7 @@ import { describeKept } from './describe-kept.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
+import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
 
@@ -64,18 +65,30 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
   const nameOf = makeSenderNames(host, session.mailHost.hostId);
   for (const message of messages) {
     const from = await nameOf(message.from);
-    const what =
+    const text =
       message.type === 'package'
         ? message.strings
             .map((part, index) =>
               index < message.names.length ? `${part}@${message.names[index]}` : part,
             )
             .join('')
-        : message.type === 'request'
-          ? `request: ${message.description}`
-          : message.type === 'eval-proposal-reviewer'
-            ? `asks to run code: ${message.source}`
-            : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
+        : '';
+    // On the newest daemon code comes as two messages (./code-requests.ts): each said for what it is.
+    const code = readCodeForHost(text);
+    const codeRequest =
+      message.type === 'request' ? readCodeRequest(message.description) : undefined;
+    const what =
+      message.type === 'package'
+        ? code === undefined
+          ? text
+          : `the code it asks to run: ${code}`
+        : codeRequest !== undefined
+          ? `asks to run code (endowments: ${codeRequest.endowments}; result: ${codeRequest.resultName})`
+          : message.type === 'request'
+            ? `request: ${message.description}`
+            : message.type === 'eval-proposal-reviewer'
+              ? `asks to run code: ${message.source}`
+              : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
   }
 };
