@@ -69,24 +69,29 @@ describe.skipIf(problem !== undefined)(
         TMPDIR: makeTempFolder('tmp'),
         LAL_TOOL_TIMEOUT_MS: '600000',
       };
-      const output = await runSimOnTty(['--persona', 'fae', '--yes'], env, [
-        { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
-        { after: /turn over/, keys: 'please run the long one\r' },
-        {
-          after: /fae is running runCommand/,
-          keys: '\x03',
-          before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
-        },
-        {
-          after: /stopped; what it kept is still there/,
-          keys: '/quit\r',
-          // Looked at while the simulator runs: its leaving must not be what ends the command.
-          before: async () => {
-            await expect.poll(() => runningWith(marker).length).toBe(0);
-            expect(existsSync(join(root, 'out.txt'))).toBe(false);
+      const output = await runSimOnTty(
+        ['--persona', 'fae', '--yes'],
+        env,
+        [
+          { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
+          { after: /turn over/, keys: 'please run the long one\r' },
+          {
+            after: /fae is running runCommand/,
+            keys: '\x03',
+            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
           },
-        },
-      ]);
+          {
+            after: /stopped; what it kept is still there/,
+            keys: '/quit\r',
+            // Looked at while the simulator runs: its leaving must not be what ends the command.
+            before: async () => {
+              await expect.poll(() => runningWith(marker).length).toBe(0);
+              expect(existsSync(join(root, 'out.txt'))).toBe(false);
+            },
+          },
+        ],
+        makeTempFolder('cwd'),
+      );
       expect(output).toMatch(/Stopping fae's turn/);
     });
   },

@@ -53,4 +53,19 @@ describe('/detach in npm start', () => {
     expect(again).toMatch(/^Tools:/m);
     expect(again).not.toMatch(/tools\/math/);
   });
+
+  it('takes the toolbox out by the word it was attached with', async () => {
+    const run = await runSim(['--demo', '--persona', 'fae'], {}, input => {
+      input.write('/attach toolbox\n');
+      void input.waitFor(/^put sample-toolbox in fae's tools\//m).then(async () => {
+        input.write('/detach toolbox\n');
+        await input.waitFor(/^(took|Nothing named).*$/m);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(
+      /^took sample-toolbox out of fae's tools\/; fae no longer offers it from its next turn$/m,
+    );
+  });
 });

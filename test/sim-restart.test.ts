@@ -72,15 +72,26 @@ describe('npm start run again, with a tool the agent adopted', () => {
 describe('npm start on a terminal, run again', () => {
   it('finds last run’s lines with the up arrow (the input history is kept in the state folder)', async () => {
     const state = { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') };
-    await runSimOnTty(['--demo'], state, [
-      { after: /Lal agent ready/, keys: 'say kept-line-4521\r' },
-      { after: /turn over/, keys: '/quit\r' },
-    ]);
-    const second = await runSimOnTty(['--demo'], state, [
-      // The up arrow brings back the last line typed before, /quit; twice, the one before it.
-      { after: /Lal agent ready/, keys: '\x1b[A\x1b[A\r' },
-      { after: /turn over/, keys: '/quit\r' },
-    ]);
+    const cwd = makeTempFolder('cwd');
+    await runSimOnTty(
+      ['--demo'],
+      state,
+      [
+        { after: /Lal agent ready/, keys: 'say kept-line-4521\r' },
+        { after: /turn over/, keys: '/quit\r' },
+      ],
+      cwd,
+    );
+    const second = await runSimOnTty(
+      ['--demo'],
+      state,
+      [
+        // The up arrow brings back the last line typed before, /quit; twice, the one before it.
+        { after: /Lal agent ready/, keys: '\x1b[A\x1b[A\r' },
+        { after: /turn over/, keys: '/quit\r' },
+      ],
+      cwd,
+    );
     expect(second).toMatch(/You said "say kept-line-4521"/);
   });
 });

@@ -42,6 +42,8 @@ const findTool = (given: string): ToolName | undefined => {
 
 /** The pet name `/attach <tool>` gives a tool named so (in any case), if it names one. */
 export const attachedPetName = (given: string): string | undefined => {
+  // `/attach toolbox` names the sample toolbox by this word, so `/detach toolbox` does too.
+  if (given.toLowerCase() === TOOLBOX_WORD) return TOOLBOX_PET_NAME;
   const tool = findTool(given);
   return tool === undefined ? undefined : toolPetName(tool);
 };

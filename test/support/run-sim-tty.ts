@@ -23,13 +23,15 @@ export const runSimOnTty = (
   args: string[],
   env: Record<string, string>,
   steps: readonly TtyStep[],
+  /** The folder it starts in: one of the test's, so a person's .env in the repository is not read. */
+  cwd: string,
 ): Promise<string> =>
   new Promise((resolve, reject) => {
     const command = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
       .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: repoRoot,
+      cwd,
       env: { ...process.env, LAL_PROVIDER: '', LAL_MODEL: '', LAL_AUTH_TOKEN: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -27,8 +27,11 @@ export type Feed = (child: Child) => void;
 /** Starts `node scripts/start.mjs` with `args`; `feed` writes stdin (and must end it). */
 export const makeSimRunner =
   (makeTempFolder: (label: string) => string) =>
-  (args: string[], env: Record<string, string>, feed: Feed, cwd = repoRoot): Promise<Run> =>
+  (args: string[], env: Record<string, string>, feed: Feed, given?: string): Promise<Run> =>
     new Promise((resolve, reject) => {
+      // A folder of its own: the simulator reads the .env of the folder it starts in (README), and
+      // a person's .env in the repository must not steer the tests.
+      const cwd = given ?? makeTempFolder('cwd');
       const child = spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], {
         cwd,
         // The test run built dist/ already; a stray .env or shell setting must not steer the model.
