@@ -77,7 +77,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     });
     // After a labelled outcome the message comes last in what the agent tells the model (seen in f0a46042a).
     const afterOutcome =
-      'outcome (labelled: the outcome h1): [Then, after reading the outcome h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
+      'outcome (held words from the outcome of helper h1, not from the HOST): [Then, after reading the outcome of helper h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
     expect(demoModel(told(afterOutcome, []))).toEqual({ text: 'pong: ping again' });
   });
 
@@ -233,7 +233,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     // As a real daemon's agent told it: a helper's outcome turn came just before the wake-up.
     const tools = ['reply', 'send', 'schedule', 'evaluate'];
     const labelled = [
-      'outcome (labelled: the outcome h2): [Then, after reading the outcome h2, which did not come from the HOST, the agent did: replied. Those words are kept out of later turns; mail recall shows them, labelled.]',
+      'outcome (held words from the outcome of helper h2, not from the HOST): [Then, after reading the outcome of helper h2, which did not come from the HOST, the agent did: replied. Those words are kept out of later turns; mail recall shows them, labelled.]',
       '',
       'WAKE-UP w1: the time you set has come (2026-11-29T10:17:08.730Z; set at 2026-11-29T10:15:08.730Z while serving message #14 from @host). It recurs: every 1m.',
       'Your note: "check the inbox"',

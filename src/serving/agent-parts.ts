@@ -45,7 +45,7 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import { schemasFor } from '../prompt/speak-generation.js';
-import { makeToolbox, type Toolbox } from '../toolbox/toolbox.js';
+import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
 import { OWN_TOOL_NAMES } from '../toolbox/own-tool-names.js';
 import {
   makeToolRegistry,
@@ -275,14 +275,8 @@ const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
     givers,
   });
   const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
-  status.section('Tools offered', () =>
-    tools
-      .offeredBy()
-      .map(
-        ({ name, petName, givenBy }) =>
-          `${name}: ${TOOLS_DIRECTORY}/${petName}, ${givenBy === undefined ? `the ${daemon.names.host}'s` : `given by ${givenBy}`}`,
-      ),
-  );
+  // Registered here for its place among the sections; the lines, which need the policy, come from describeTools.
+  status.section('Tools offered', () => []);
   status.section('Tools refused', () =>
     tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
   );
@@ -358,13 +352,49 @@ const assembleHelpers = (
   return helpers;
 };
 
+/**
+ * help()'s Tools offered: each of tools/'s tools offered one by one, with where it is and who gave
+ * it; those deferred behind `toolbox` counted per source, not listed (a toolbox of 120 would bury
+ * the rest of help()).
+ */
+const describeOffered = (
+  tools: ToolRegistry,
+  toolbox: Toolbox,
+  allowed: (schemas: readonly ToolSchema[]) => ToolSchema[],
+  hostName: string,
+  budgetTokens: number,
+): string[] => {
+  const deferred = new Set(toolbox.deferredNames(allowed));
+  const whose = (givenBy: string | undefined) =>
+    givenBy === undefined ? `the ${hostName}'s` : `given by ${givenBy}`;
+  const direct: string[] = [];
+  const behind = new Map<string, number>();
+  for (const { name, petName, givenBy } of tools.offeredBy()) {
+    const source = `${TOOLS_DIRECTORY}/${petName}, ${whose(givenBy)}`;
+    if (deferred.has(name)) behind.set(source, (behind.get(source) ?? 0) + 1);
+    else direct.push(`${name}: ${source}`);
+  }
+  return [
+    ...direct,
+    ...[...behind].map(
+      ([source, count]) =>
+        `${count} tool${count === 1 ? '' : 's'} of ${source}: deferred behind ${TOOLBOX_NAME}, which the agent searches by what a tool does (ask it for the task); a LAL_TOOL_BUDGET_TOKENS over their schemas' size (now ${budgetTokens}) offers and lists them one by one`,
+    ),
+  ];
+};
+
 /** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s. */
 const describeTools = (
   status: PartsSetup['status'],
   builtins: readonly ToolSchema[],
   policy: ToolPolicy,
-  toolbox: Toolbox,
+  offered: { tools: ToolRegistry; toolbox: Toolbox; hostName: string; budgetTokens: number },
 ) => {
+  const { tools, toolbox, hostName, budgetTokens } = offered;
+  const allowed = (schemas: readonly ToolSchema[]) => policy.offered(schemas);
+  status.section('Tools offered', () =>
+    describeOffered(tools, toolbox, allowed, hostName, budgetTokens),
+  );
   status.section('Tools', () => [
     `built in: ${
       policy
@@ -372,7 +402,7 @@ const describeTools = (
         .map(schema => schema.function.name)
         .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
     }`,
-    ...toolbox.describe(schemas => policy.offered(schemas)),
+    ...toolbox.describe(allowed),
   ]);
 };
 
@@ -405,7 +435,12 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   );
   // One list of built-ins for every turn and for help().
   const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
-  describeTools(status, builtins, policy, toolbox);
+  describeTools(status, builtins, policy, {
+    tools,
+    toolbox,
+    hostName: daemon.names.host,
+    budgetTokens: config.toolbox.budgetTokens,
+  });
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
