@@ -263,7 +263,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
 };
 
 /** The FaeTools of tools/, who gave each, and their help() sections. */
-const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
+const assembleTools = async (setup: PartsSetup) => {
   const { powers, log, config, status } = setup;
   const givers = await loadToolGivers(powers, log);
   const tools = makeToolRegistry({
@@ -385,12 +385,17 @@ const describeOffered = (
 
 /** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s. */
 const describeTools = (
-  status: PartsSetup['status'],
-  builtins: readonly ToolSchema[],
-  policy: ToolPolicy,
-  offered: { tools: ToolRegistry; toolbox: Toolbox; hostName: string; budgetTokens: number },
+  { status, config }: PartsSetup,
+  parts: {
+    builtins: readonly ToolSchema[];
+    policy: ToolPolicy;
+    tools: ToolRegistry;
+    toolbox: Toolbox;
+    hostName: string;
+  },
 ) => {
-  const { tools, toolbox, hostName, budgetTokens } = offered;
+  const { builtins, policy, tools, toolbox, hostName } = parts;
+  const { budgetTokens } = config.toolbox;
   const allowed = (schemas: readonly ToolSchema[]) => policy.offered(schemas);
   status.section('Tools offered', () =>
     describeOffered(tools, toolbox, allowed, hostName, budgetTokens),
@@ -426,7 +431,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   }
   const { holds, quotaWaits } = assembleHolds(setup, memory);
   const { wakeUps, watch } = assembleWakeUps(setup, daemon, memory);
-  const { givers, tools, toolbox } = await assembleTools(setup, daemon);
+  const { givers, tools, toolbox } = await assembleTools(setup);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
     daemon,
@@ -435,12 +440,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   );
   // One list of built-ins for every turn and for help().
   const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
-  describeTools(status, builtins, policy, {
-    tools,
-    toolbox,
-    hostName: daemon.names.host,
-    budgetTokens: config.toolbox.budgetTokens,
-  });
+  describeTools(setup, { builtins, policy, tools, toolbox, hostName: daemon.names.host });
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
