@@ -117,6 +117,40 @@ describe("a call's stop", () => {
     ]);
   });
 
+  test('the events preview what was asked and answered: bigints marked, long text cut without a mark', async () => {
+    const events: AgentEvent[] = [];
+    const big: DecodedCall = { ...call, args: { n: 5n, text: 'a'.repeat(300) } };
+    const text = await runToolCall(
+      big,
+      () => Promise.resolve('b'.repeat(300)),
+      limits(),
+      new AbortController().signal,
+      event => events.push(event),
+    );
+    expect(text).toBe(`"${'b'.repeat(300)}"`);
+    const [asked, answered] = events as [
+      Extract<AgentEvent, { kind: 'tool-call' }>,
+      Extract<AgentEvent, { kind: 'tool-result' }>,
+    ];
+    expect(asked.summary.startsWith('{"n":"+5","text":"aaa')).toBe(true);
+    expect(asked.summary.length).toBeLessThanOrEqual(121);
+    expect(answered.preview).toBe(`"${'b'.repeat(119)}`);
+  });
+
+  test('an undecodable call previews its raw arguments cut without a mark', async () => {
+    const events: AgentEvent[] = [];
+    const raw = `{${'x'.repeat(300)}`;
+    const bad = decodeCall({ id: 'c6', name: 'probe', arguments: raw }, text => text);
+    await runToolCall(
+      bad,
+      () => Promise.resolve('ran'),
+      limits(),
+      new AbortController().signal,
+      event => events.push(event),
+    );
+    expect(events[0]).toEqual({ kind: 'tool-call', name: 'probe', summary: raw.slice(0, 120) });
+  });
+
   test('a call whose turn already stopped is not started', async () => {
     const turn = new AbortController();
     turn.abort();
@@ -194,6 +228,33 @@ describe('executeTool', () => {
   });
 });
 
+describe('executeTool, a built-in', () => {
+  test('runs through the dispatch with its validated values, never looked for among the FaeTools', async () => {
+    const recall = decodeCall(
+      { id: 'c4', name: 'recall', arguments: '{"query":"otters"}' },
+      text => text,
+    );
+    if (!recall.ok) throw new Error('the call did not decode');
+    const asked: string[] = [];
+    const context = {
+      powers: Far('Powers', {}),
+      recall: (query: string) => {
+        asked.push(query);
+        return harden({ found: query });
+      },
+      tools: {
+        find: () => {
+          throw new Error('a built-in was looked for among the FaeTools');
+        },
+      },
+    } as never;
+    expect(await executeTool(recall, context, ['recall'], new AbortController().signal)).toEqual({
+      found: 'otters',
+    });
+    expect(asked).toEqual(['otters']);
+  });
+});
+
 describe('executeTool, a name no tool has', () => {
   test('is told the tools offered and the nearest', async () => {
     const odd = decodeCall({ id: 'c3', name: 'prob', arguments: '{}' }, text => text);
@@ -203,6 +264,14 @@ describe('executeTool, a name no tool has', () => {
     ).rejects.toThrow(
       'Unknown tool "prob". The tools you have are: probe, other; the nearest to "prob": "probe"',
     );
+  });
+
+  test('with nothing near it, is told only the tools offered', async () => {
+    const odd = decodeCall({ id: 'c5', name: 'zzzzzz', arguments: '{}' }, text => text);
+    if (!odd.ok) throw new Error('the call did not decode');
+    await expect(
+      executeTool(odd, contextWith(false, []), ['probe', 'other'], new AbortController().signal),
+    ).rejects.toThrow(/^Unknown tool "zzzzzz"\. The tools you have are: probe, other$/);
   });
 });
 

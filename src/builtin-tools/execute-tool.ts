@@ -17,7 +17,8 @@ const whenStopped = (stop: AbortSignal): Promise<string> =>
   new Promise(resolve => {
     const why = () => resolve(typeof stop.reason === 'string' ? stop.reason : 'it was stopped');
     if (stop.aborted) why();
-    else stop.addEventListener('abort', why, { once: true });
+    // An abort event fires once, so the listener needs no removing.
+    else stop.addEventListener('abort', why);
   });
 
 export const executeTool = async (

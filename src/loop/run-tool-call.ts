@@ -51,7 +51,8 @@ export const runToolCall = async (
   const stop = new AbortController();
   const stopped = () => stop.abort('its turn was stopped');
   if (signal.aborted) stopped();
-  else signal.addEventListener('abort', stopped, { once: true });
+  // Removed in `finally`, whichever way the call ends.
+  else signal.addEventListener('abort', stopped);
   try {
     const result = await runWithTimeout(
       Promise.resolve().then(() => {
