@@ -56,6 +56,16 @@ const startAsking = async (ask: () => ReturnType<typeof callTool>, options: Star
   return { run, origin: () => origin };
 };
 
+/** Lal's eval-proposal on f0a46042a: 6 * 7, its result kept as "answer". */
+const proposeSixTimesSeven = () =>
+  callTool('evaluate', {
+    source: '6 * 7',
+    codeNames: [],
+    petNamePaths: [],
+    resultName: 'answer',
+    workerName: '#undefined',
+  });
+
 describe('pending asks survive a restart', () => {
   test('a request answered after a daemon restart reaches the message it was made for, with the value', async () => {
     const { run, origin } = await startAsking(() =>
@@ -275,15 +285,7 @@ describe('pending asks survive a restart', () => {
   });
 
   test('f0a46042a: an eval-proposal granted while the agent restarts (worker died) is told with its result', async () => {
-    const { run, origin } = await startAsking(() =>
-      callTool('evaluate', {
-        source: '6 * 7',
-        codeNames: [],
-        petNamePaths: [],
-        resultName: 'answer',
-        workerName: '#undefined',
-      }),
-    );
+    const { run, origin } = await startAsking(proposeSixTimesSeven);
     const proposal = await waitForMessage(
       run.host,
       (message: Message) => message.type === 'eval-proposal-reviewer',
@@ -313,14 +315,6 @@ describe('pending asks survive a restart', () => {
 });
 
 describe('f0a46042a: an eval-proposal whose copy is gone after a restart', () => {
-  const proposeSixTimesSeven = () =>
-    callTool('evaluate', {
-      source: '6 * 7',
-      codeNames: [],
-      petNamePaths: [],
-      resultName: 'answer',
-      workerName: '#undefined',
-    });
   const proposerCopies = async (run: AgentRun) =>
     asMessages(await guest(run).listMessages()).filter(
       message => message.type === 'eval-proposal-proposer',
