@@ -38,13 +38,12 @@ export const rejectedText = (
 harden(rejectedText);
 
 /** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
-export const lostProposalText = (
+const lostProposalText = (
   proposalId: string,
   preview: string,
   origin: Origin | undefined,
 ): string =>
   `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
-harden(lostProposalText);
 
 /**
  * The notice for a proposal still waiting for the host at a restart whose copy did not come
