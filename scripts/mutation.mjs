@@ -119,6 +119,7 @@ const modules = [
     mutate: ['src/asks/proposal-notices.ts', 'src/asks/outcome-label.ts'],
     tests: [
       'test/asks-outcome-label.test.ts',
+      'test/asks-proposal-notices.test.ts',
       'test/agent-pending-restart.test.ts',
       'test/agent-proposals.test.ts',
     ],
