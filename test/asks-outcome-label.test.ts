@@ -14,9 +14,7 @@ describe('outcomeLabel', () => {
   });
 
   it('names several in order, and an id of no known kind as it is', () => {
-    expect(outcomeLabel(['a1', 'p2'])).toBe(
-      'the outcome of approval request a1, eval-proposal p2',
-    );
+    expect(outcomeLabel(['a1', 'p2'])).toBe('the outcome of approval request a1, eval-proposal p2');
     expect(outcomeLabel(['x7', 'a'])).toBe('the outcome of x7, approval request a');
   });
 });
