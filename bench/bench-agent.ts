@@ -91,8 +91,9 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
   );
 
   /**
-   * Memory written so far, in bytes: the agent writes it last after every piece of work (the
-   * history's open chunk, also a storeValue, just before), so it grows once per exchange.
+   * Memory written so far, in bytes: the agent writes it last after every piece of work (with the
+   * history's open chunk inside it; a full chunk, written apart, just before), so it grows once per
+   * exchange.
    */
   const saves = () => host.storedBytes(name)['agent-memory'] ?? 0;
 

@@ -231,7 +231,7 @@ export const recallFigure = (runs: readonly RecallRun[]): FigureResult => {
     },
     notes: [
       `Five facts stated once each between the 1/3 and 2/3 marks of a ping/pong conversation, then asked for; the scripted model calls mail recall with the question as the query and replies with its result. "In the request before recall": the facts the digest and the kept turns still held when the question came.`,
-      'Bytes are what storeValue received in the daemon double, per exchange: the memory (rewritten whole each time, bounded by the digest, the kept turns and the handled ids) and the open history chunk (closed at 8 KiB, then never written again).',
+      "Bytes are what storeValue received in the daemon double, per exchange: the memory (rewritten whole each time, bounded by the digest, the kept turns, the handled ids and the history's open chunk, which it carries) and the history's closed chunks (each written once, when the open one reaches 8 KiB).",
     ],
   };
 };

@@ -92,6 +92,8 @@ const readHeap = async (exchanges: number, server: ModelServer): Promise<HeapChe
 
 /** Characters of the searchable history's chunks in the guest's store (src/recall/history-chunks.ts). */
 const historyChars = async (powers: GuestView['powers']): Promise<number> => {
+  // None before the first chunk fills: the open one is in the memory (version 11).
+  if (!(await E(powers).has(HISTORY_DIRECTORY))) return 0;
   const names = await E(powers).list(HISTORY_DIRECTORY);
   let chars = 0;
   for (const name of names) {

@@ -204,7 +204,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     for (const line of unknownTools) log(`configuration: ${line}`);
     // Channels exist on the newest daemon only; those joined before a restart are followed again.
     const channels = await channelsHand.start({
-      ...{ powers, env: agentEnv, status, log, redact, clock, signal, parts, onCancel, queue },
+      ...{ powers, env: agentEnv, status, log, observe, redact, clock, signal, parts, onCancel },
+      queue,
       ...{ config, createProvider: options.createProvider },
     });
     const handleMail = makeMailTurns({

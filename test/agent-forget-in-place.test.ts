@@ -17,16 +17,27 @@ const { start } = useAgents();
 describe('forget() leaves the agent and its worker standing', () => {
   for (const profile of ['f0a46042a', 'newest'] as const) {
     test(`on ${profile}: the agent answers after forget(), and the conversation stays cleared after a restart`, async () => {
-      const run = await start({ profile, steps: [replyStep('noted'), replyStep('noted again')] });
-      await run.send('the meeting is at 14:30');
+      const run = await start({
+        profile,
+        steps: [replyStep('noted'), replyStep('noted again'), replyStep('noted once more')],
+      });
+      // Long enough to fill the history's first chunk, which is then written in agent-history/.
+      const long = ` ${'and so on '.repeat(300)}`;
+      await run.send(`the meeting is at 14:30${long}`);
       await run.reply('noted');
-      await run.send('and lunch at noon');
+      await run.send(`and lunch at noon${long}`);
       await run.reply('noted again');
+      await run.send(`and tea at four${long}`);
+      await run.reply('noted once more');
       const guest = run.host.guest(run.name).powers;
-      await expect.poll(async () => E(guest).list(HISTORY_DIRECTORY)).toContain('open');
+      await expect
+        .poll(
+          async () => (await E(guest).has(HISTORY_DIRECTORY)) && E(guest).list(HISTORY_DIRECTORY),
+        )
+        .toEqual([expect.stringMatching(/^c1-\d+$/)]);
       const historyId = await E(guest).identify(HISTORY_DIRECTORY);
 
-      expect(await run.forget()).toMatch(/^Forgot 2 turns of conversation/);
+      expect(await run.forget()).toMatch(/^Forgot 3 turns of conversation/);
       // Cleared in place: the same directory, now empty.
       expect(await E(guest).identify(HISTORY_DIRECTORY)).toBe(historyId);
       expect(await E(guest).list(HISTORY_DIRECTORY)).toEqual([]);

@@ -19,13 +19,24 @@ import { withoutIds } from './support/without-ids.js';
 
 const { start } = useAgents();
 
+/** A closed chunk of the history, as an earlier run wrote it: what the model must not reach. */
+const EARLIER = JSON.stringify({
+  version: 1,
+  exchanges: [
+    { n: 1, from: 'HOST', in: 'Message #1 from HOST: my card PIN is 7305', out: 'noted' },
+  ],
+});
+const CHUNK = `c1-${EARLIER.length}`;
+
 describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemon)', profile => {
   test('no tool the model calls lists, reads, writes, moves or removes agent-history or agent-memory', async () => {
     const agentName = specialNamesOf(profile).agent;
     const run = await start({
       profile,
-      prepare: withPeers(['mallory'], async host => {
+      prepare: withPeers(['mallory'], async (host, name) => {
         await E(host.guest('mallory').powers).storeValue('planted', 'gift');
+        await E(host.guest(name).powers).makeDirectory('agent-history');
+        await E(host.guest(name).powers).storeValue(EARLIER, ['agent-history', CHUNK]);
       }),
       // The HOST's turn makes a name for the agent itself (any name may reach it).
       steps: [
@@ -35,14 +46,15 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     });
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
-    await expect.poll(() => guest(run).has('agent-history', 'open')).toBe(true);
+    // Kept in the history's open chunk, which the memory carries.
+    await expect.poll(async () => String(await guest(run).lookup('agent-memory'))).toMatch(/4921/);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
       ['names', { op: 'list' }],
-      ['names', { op: 'lookup', path: 'agent-history/open' }],
+      ['names', { op: 'lookup', path: `agent-history/${CHUNK}` }],
       ['names', { op: 'lookup', path: ['agent-memory'] }],
-      ['names', { op: 'lookup', path: `${agentName}/agent-history/open` }],
+      ['names', { op: 'lookup', path: `${agentName}/agent-history/${CHUNK}` }],
       // A name made for the agent itself reaches nothing more.
       ['names', { op: 'list', path: 'me' }],
       ['names', { op: 'lookup', path: 'me/agent-memory' }],
@@ -60,7 +72,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
           messageNumber: 0,
           strings: ['here', ''],
           edgeNames: ['h'],
-          petNames: ['agent-history/open'],
+          petNames: [`agent-history/${CHUNK}`],
         },
       ],
     ];
@@ -90,7 +102,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     // In her turn the names are hers: the agent's store, the HOST's `me`, the agent itself are not there.
     const inHers = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
     expect(inHers[0]).not.toMatch(/agent-history|agent-memory|tools|\bme\b/);
-    for (const result of inHers) expect(withoutIds(result)).not.toMatch(/4921|"open"/);
+    for (const result of inHers) expect(withoutIds(result)).not.toMatch(/4921|7305/);
 
     // The same calls in a turn of the HOST's, the model talked into them by what it read.
     let hosts = -1;
@@ -115,7 +127,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     for (const result of others) {
       expect(result).toMatch(/"error"/);
       expect(result).toMatch(/the agent's own store/);
-      expect(withoutIds(result)).not.toMatch(/4921/);
+      expect(withoutIds(result)).not.toMatch(/4921|7305/);
     }
     // Nothing reached mallory, and the store is whole: both names there, no planted chunk, no copy.
     // What mallory can read: the messages' words and names (not their random ids and hashes,
@@ -128,17 +140,26 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
           return { strings, names };
         }),
       ),
-    ).not.toMatch(/4921/);
+    ).not.toMatch(/4921|7305/);
     expect(await guest(run).has('agent-history')).toBe(true);
+    expect(await guest(run).lookup(['agent-history', CHUNK])).toBe(EARLIER);
     expect(await guest(run).has('agent-memory')).toBe(true);
     expect(await guest(run).has('agent-history', 'c9-1')).toBe(false);
     expect(await guest(run).has('stolen')).toBe(false);
-    // The next save works: the HOST's next turn is kept in the history.
+    // The next save works: the HOST's next turn is kept in the history's open chunk, in the memory.
     run.provider.push(replyStep('still here'));
     await run.send('are you there?');
     await run.reply('still here');
     await expect
-      .poll(async () => JSON.stringify(await guest(run).lookup(['agent-history', 'open'])))
-      .toMatch(/are you there/);
+      .poll(
+        async () =>
+          (JSON.parse(String(await guest(run).lookup('agent-memory'))) as { openChunk?: unknown })
+            .openChunk,
+      )
+      .toMatchObject({
+        exchanges: expect.arrayContaining([
+          expect.objectContaining({ in: expect.stringMatching(/are you there/) }),
+        ]),
+      });
   });
 });

@@ -42,8 +42,21 @@ const ask = async (run: AgentRun, question: string, query: string): Promise<Reca
   return JSON.parse(answer.strings!.join('').slice('recalled: '.length)) as Recalled;
 };
 
-const historyNames = async (run: AgentRun): Promise<string[]> =>
-  (await E(run.host.guest(run.name).powers).list('agent-history')) as string[];
+/** The closed chunks' names (none before the first chunk fills: the open one is in the memory). */
+const historyNames = async (run: AgentRun): Promise<string[]> => {
+  const powers = E(run.host.guest(run.name).powers);
+  return (await powers.has('agent-history'))
+    ? ((await powers.list('agent-history')) as string[])
+    : [];
+};
+
+/** The history's open chunk, as the memory last wrote it (memory version 11). */
+const openChunk = async (run: AgentRun) =>
+  (
+    JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as {
+      openChunk?: { seq: number; exchanges: { in: string }[] };
+    }
+  ).openChunk;
 
 describe('recall over the whole conversation (behaviour 3.11)', () => {
   test(
@@ -66,10 +79,11 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
       expect(best?.from).toBe('HOST');
       expect(best?.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/);
       expect(best?.did).toContain(`replied "noted ${factNumber}"`);
-      // Kept in chunks: several closed ones and the open one.
+      // Kept in chunks: several closed ones, each under its closed name, and the open one in the memory.
       const names = await historyNames(run);
-      expect(names).toContain('open');
-      expect(names.filter(name => /^c\d+-\d+$/.test(name)).length).toBeGreaterThan(2);
+      expect(names.length).toBeGreaterThan(2);
+      expect(names.every(name => /^c\d+-\d+$/.test(name))).toBe(true);
+      expect((await openChunk(run))?.seq).toBe(names.length + 1);
     },
     2 * TEST_MS,
   );
@@ -81,17 +95,22 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
       const run = await start({ steps: [], env: { LAL_REMEMBER_HANDLED: '16' } });
       const perTurn: { memory: number; history: number }[] = [];
       let previous = run.host.storedBytes(run.name);
-      const written = (name: string) => run.host.storedBytes(run.name)[name] ?? 0;
       for (let index = 1; index <= 200; index += 1) {
+        // The open chunk's number before this turn: the turn that fills it starts the next one.
+        const seq = (await openChunk(run))?.seq ?? 1;
         await exchange(run, `ping ${index}: ${'some words of this exchange '.repeat(4)}`);
-        // Each message's turn writes the open chunk once, then the memory: wait for both (the
-        // memory may also be saved during a turn, so its bytes alone do not say the turn is over).
+        // Each message's turn ends with the memory's write, which carries the history's open chunk
+        // (the memory may also be saved during a turn: wait for the write that holds this turn, or
+        // that starts the next chunk after this turn filled one).
         await expect
-          .poll(() => written('agent-history'), { interval: 2 })
-          .toBeGreaterThan(previous['agent-history'] ?? 0);
-        await expect
-          .poll(() => written('agent-memory'), { interval: 2 })
-          .toBeGreaterThan(previous['agent-memory'] ?? 0);
+          .poll(
+            async () => {
+              const open = await openChunk(run);
+              return open !== undefined && open.seq > seq ? 'closed' : open?.exchanges.at(-1)?.in;
+            },
+            { interval: 2 },
+          )
+          .toMatch(new RegExp(`^(closed|Message #\\d+ from HOST: ping ${index}:.*)$`, 's'));
         const now = run.host.storedBytes(run.name);
         perTurn.push({
           memory: (now['agent-memory'] ?? 0) - (previous['agent-memory'] ?? 0),
@@ -106,15 +125,22 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
       expect(total(150, 200)).toBeLessThan(total(50, 100) * 1.25);
       // No turn writes more than a chunk of history (8 KiB with its last exchange).
       expect(Math.max(...perTurn.map(turn => turn.history))).toBeLessThan(10_000);
-      // And the history holds every turn, in order.
+      // Only a turn that filled a chunk wrote to the directory, and that chunk alone.
+      expect(perTurn.filter(turn => turn.history > 0)).toHaveLength(
+        (await historyNames(run)).length,
+      );
+      // And the history holds every turn, in order: the closed chunks, then the open one.
       const powers = E(run.host.guest(run.name).powers);
       const names = [...(await historyNames(run))].sort(
         (a, b) => Number(/\d+/.exec(a)?.[0] ?? Infinity) - Number(/\d+/.exec(b)?.[0] ?? Infinity),
       );
       const chunks = await Promise.all(names.map(name => powers.lookup(['agent-history', name])));
-      const kept = chunks.flatMap(
-        chunk => (JSON.parse(chunk as string) as { exchanges: { in: string }[] }).exchanges,
-      );
+      const kept = [
+        ...chunks.flatMap(
+          chunk => (JSON.parse(chunk as string) as { exchanges: { in: string }[] }).exchanges,
+        ),
+        ...((await openChunk(run))?.exchanges ?? []),
+      ];
       expect(kept.map(record => /ping (\d+):/.exec(record.in)?.[1])).toEqual(
         Array.from({ length: 200 }, (_, index) => String(index + 1)),
       );
@@ -168,7 +194,9 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
         await E(host.guest(name).powers).storeValue(v4, 'agent-memory');
       },
     });
-    expect(await historyNames(run)).toEqual(['open']);
+    // Made into the open chunk, which the memory carries: nothing in the directory yet.
+    expect(await historyNames(run)).toEqual([]);
+    await expect.poll(async () => (await openChunk(run))?.exchanges.length).toBe(3);
     const surname = await ask(run, 'What is my surname?', 'surname');
     expect(surname.found[0]).toMatchObject({ messageNumber: 7, from: 'HOST' });
     expect(surname.found[0]?.message).toContain('my surname is Okonkwo');
@@ -197,8 +225,9 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
     const afterForget = await ask(run, 'When is the meeting?', 'meeting');
     // Only the question asked after forget() is there: nothing said before it.
     expect(JSON.stringify(afterForget)).not.toContain('14:30');
-    // Saved after the turn (a restart before then would lose it, as it would the memory).
-    await expect.poll(() => historyNames(run)).toEqual(['open']);
+    // Saved with the memory after the turn (a restart before then would lose both alike).
+    await expect.poll(async () => (await openChunk(run))?.exchanges.length).toBe(1);
+    expect(await historyNames(run)).toEqual([]);
     await run.restart();
     const afterRestart = await ask(run, 'When is the meeting?', 'meeting');
     expect(JSON.stringify(afterRestart)).not.toContain('14:30');

@@ -108,7 +108,7 @@ describe('a store in the previous format (version 4)', () => {
 
 describe('a memory of an unknown version', () => {
   const newer = JSON.stringify({
-    version: 11,
+    version: 12,
     conversation: { digest: [], omitted: 0, turns: [] },
     handled: [],
     somethingNew: 'kept',
@@ -122,17 +122,17 @@ describe('a memory of an unknown version', () => {
       steps: [say('hello')],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 11, newer than 10\); kept aside as "agent-memory-v11"/,
+      /agent-memory is not a memory this version can read \(version 12, newer than 11\); kept aside as "agent-memory-v12"/,
     );
-    expect(await run.help()).toMatch(/kept aside as "agent-memory-v11", untouched/);
+    expect(await run.help()).toMatch(/kept aside as "agent-memory-v12", untouched/);
     await run.send('hi');
     await run.reply('hello');
     await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(VERSION);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v11')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v12')).toBe(newer);
     // The next run reads its own memory, and leaves the kept one alone.
     await run.restart([]);
     expect(await run.help()).not.toMatch(/kept aside/);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v11')).toBe(newer);
+    expect(await guestOf(run.host, run.name).lookup('agent-memory-v12')).toBe(newer);
   });
 });
 

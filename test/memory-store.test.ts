@@ -324,9 +324,9 @@ describe('loadMemory', () => {
     ['a value that is not a string', 42, 'agent-memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 11, conversation, handled: [] }),
-      'agent-memory-v11',
-      ' (version 11, newer than 10)',
+      JSON.stringify({ version: 12, conversation, handled: [] }),
+      'agent-memory-v12',
+      ' (version 12, newer than 11)',
     ],
     [
       'a memory without its conversation',
@@ -360,18 +360,18 @@ describe('loadMemory', () => {
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 11, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 11, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 12, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 12, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
       [MEMORY_NAME]: newer,
-      'agent-memory-v11': older,
-      'agent-memory-v11-2': 'taken too',
+      'agent-memory-v12': older,
+      'agent-memory-v12-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v11-3');
-    expect(values.get('agent-memory-v11')).toBe(older);
-    expect(values.get('agent-memory-v11-2')).toBe('taken too');
-    expect(values.get('agent-memory-v11-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-memory-v12-3');
+    expect(values.get('agent-memory-v12')).toBe(older);
+    expect(values.get('agent-memory-v12-2')).toBe('taken too');
+    expect(values.get('agent-memory-v12-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,

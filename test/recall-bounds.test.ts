@@ -44,6 +44,7 @@ const steppingClock = (step: number): Clock & { step: number } => {
 const archiveOf = async (clock: Clock) =>
   loadHistoryArchive(
     { powers: await guestPowers(), log: () => {}, redact: text => text, clock, maxMb: 16 },
+    {},
     emptyConversation(),
   );
 

@@ -16,7 +16,11 @@ import {
   type Turn,
 } from '../src/history/conversation.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
-import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
+import {
+  CHUNK_BYTES,
+  loadHistoryArchive,
+  type OpenChunkHolder,
+} from '../src/recall/history-archive.js';
 import { serializeChunk, utf8Bytes } from '../src/recall/history-chunks.js';
 import { makeBm25 } from '../src/recall/rank-bm25.js';
 import { queryWords, wordsOf } from '../src/recall/search-words.js';
@@ -62,11 +66,14 @@ const loggedArchive = async (
   conversation: Conversation = emptyConversation(),
 ) => {
   const logs: string[] = [];
+  // What the agent's memory holds: the open chunk.
+  const memory: OpenChunkHolder = {};
   const archive = await loadHistoryArchive(
     { powers, log: line => logs.push(line), redact: noSecrets, clock: makeManualClock(), maxMb },
+    memory,
     conversation,
   );
-  return { archive, logs };
+  return { archive, logs, memory };
 };
 
 const sizesIn = async (powers: PowersRef) =>
@@ -81,6 +88,7 @@ describe('the history in the store', () => {
     const maxMb = 0.05;
     const archive = await loadHistoryArchive(
       { powers, log: line => logs.push(line), redact: noSecrets, clock, maxMb },
+      {},
       emptyConversation(),
     );
     const filler = 'words that fill the exchange '.repeat(15);
@@ -114,20 +122,19 @@ describe('the history in the store', () => {
     // The same 30 exchanges each time, on a fresh store: one chunk closes, the open one holds the rest.
     const fill = async (maxMb: number) => {
       const powers = await guestPowers();
-      const { archive, logs } = await loggedArchive(powers, maxMb);
+      const { archive, logs, memory } = await loggedArchive(powers, maxMb);
       for (let number = 1; number <= 30; number += 1) {
         archive.add(turnOf(number, `${filler}${number}`), undefined);
         await archive.save();
       }
       const names = await E(powers).list('agent-history');
-      const open = names.includes('open')
-        ? String(await E(powers).lookup(['agent-history', 'open']))
-        : serializeChunk([]);
+      // The open chunk counts toward the bound too, kept in the memory.
+      const open = serializeChunk(memory.openChunk?.exchanges ?? []);
       const bytes = (await sizesIn(powers)).reduce((sum, size) => sum + size, 0) + utf8Bytes(open);
       return { logs: logs.filter(line => line.startsWith('history: dropped')), names, bytes };
     };
     const unbounded = await fill(16);
-    expect(unbounded.names.filter(name => name !== 'open').length).toBeGreaterThan(0);
+    expect(unbounded.names.length).toBeGreaterThan(0);
     // MB is a power of two: bytes / MB * MB is the very number of bytes.
     const exact = await fill(unbounded.bytes / MB);
     expect(exact.logs).toEqual([]);
@@ -138,10 +145,12 @@ describe('the history in the store', () => {
     expect(under.names).toEqual(unbounded.names.filter(name => !name.startsWith('c1-')));
   });
 
-  test('a turn writes the open chunk only; a full one takes its closed name and is not written again', async () => {
+  test('a turn writes nothing to the directory until its chunk is full; a full one is written once, under its closed name', async () => {
     const { powers, written } = await guest();
+    const memory: OpenChunkHolder = {};
     const archive = await loadHistoryArchive(
       { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      memory,
       emptyConversation(),
     );
     const perTurn: number[] = [];
@@ -152,16 +161,20 @@ describe('the history in the store', () => {
       await archive.save();
       perTurn.push(written() - before);
     }
-    const names = await E(powers).list('agent-history');
-    const closed = names.filter(name => name !== 'open');
+    const closed = await E(powers).list('agent-history');
     expect(closed.length).toBeGreaterThanOrEqual(2);
+    expect(closed).not.toContain('open');
     for (const name of closed) {
       const bytes = Number(/-(\d+)$/.exec(name)?.[1]);
       expect(bytes).toBeGreaterThanOrEqual(CHUNK_BYTES);
       expect(bytes).toBeLessThan(CHUNK_BYTES + 1_000);
     }
-    // Each turn wrote the open chunk once: never more than a full chunk.
+    // A turn wrote a chunk only when it filled one, that chunk alone; every other turn nothing.
+    expect(perTurn.filter(bytes => bytes > 0)).toHaveLength(closed.length);
     expect(Math.max(...perTurn)).toBeLessThan(CHUNK_BYTES + 1_000);
+    // The exchanges since are in the open chunk, for the memory to write.
+    expect(memory.openChunk?.seq).toBe(closed.length + 1);
+    expect(memory.openChunk?.exchanges.length).toBeGreaterThan(0);
     // A save with nothing new writes nothing.
     const before = written();
     await archive.save();
@@ -237,7 +250,7 @@ describe('the history in the store', () => {
       redact: noSecrets,
       clock: makeManualClock(),
     };
-    const archive = await loadHistoryArchive({ ...setup, maxMb: 16 }, emptyConversation());
+    const archive = await loadHistoryArchive({ ...setup, maxMb: 16 }, {}, emptyConversation());
     expect(logs).toEqual([
       `agent-history/open did not read (not a JSON chunk); kept as c5-${Buffer.byteLength(torn)}`,
     ]);
@@ -261,7 +274,7 @@ describe('the history in the store', () => {
 
     // Loaded again with a bound too small for any chunk: each goes, said by what it held.
     logs.length = 0;
-    const small = await loadHistoryArchive({ ...setup, maxMb: 0.0001 }, emptyConversation());
+    const small = await loadHistoryArchive({ ...setup, maxMb: 0.0001 }, {}, emptyConversation());
     small.add(turnOf(8, 'a new message'), undefined);
     await small.save();
     const held = logs.map(
@@ -278,13 +291,14 @@ describe('the history in the store', () => {
       expect.stringMatching(/^1 chunk \(the open one holds 1 exchange\), /),
       '5 oldest chunks dropped since start',
     ]);
-    expect([...(await E(powers).list('agent-history'))].sort()).toEqual(['notes', 'open']);
+    expect([...(await E(powers).list('agent-history'))].sort()).toEqual(['notes']);
   });
 
   test('a long exchange is shown cut around the first word found, or from its start when only the rest matched', async () => {
     const powers = await guestPowers();
     const archive = await loadHistoryArchive(
       { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      {},
       emptyConversation(),
     );
     const before = 'the weather was grey that morning. '.repeat(40);
@@ -302,10 +316,12 @@ describe('the history in the store', () => {
     expect(fromStart.did).toBe('replied "the harbour closes at six"');
   });
 
-  test('secret values never reach a chunk', async () => {
+  test('secret values never reach a chunk, open or closed', async () => {
     const powers = await guestPowers();
+    const memory: OpenChunkHolder = {};
     const archive = await loadHistoryArchive(
       { powers, log: () => {}, redact: noSecrets, clock: makeManualClock(), maxMb: 16 },
+      memory,
       emptyConversation(),
     );
     archive.add(
@@ -313,7 +329,15 @@ describe('the history in the store', () => {
       undefined,
     );
     await archive.save();
-    const stored = String(await E(powers).lookup(['agent-history', 'open']));
+    const open = JSON.stringify(memory.openChunk);
+    expect(open).toContain('my key is [redacted]');
+    expect(open).not.toContain('sk-very-secret');
+    // Filled and written under its closed name: redacted there too.
+    for (let number = 2; number <= 4; number += 1)
+      archive.add(turnOf(number, 'x'.repeat(3_000)), undefined);
+    await archive.save();
+    const [closed] = await E(powers).list('agent-history');
+    const stored = String(await E(powers).lookup(['agent-history', closed!]));
     expect(stored).toContain('my key is [redacted]');
     expect(stored).not.toContain('sk-very-secret');
   });

@@ -10,7 +10,11 @@ import { describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
 import { emptyConversation, startTurn, type Turn } from '../src/history/conversation.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
-import { CHUNK_BYTES, loadHistoryArchive } from '../src/recall/history-archive.js';
+import {
+  CHUNK_BYTES,
+  loadHistoryArchive,
+  type OpenChunkHolder,
+} from '../src/recall/history-archive.js';
 import { recordOfTurn } from '../src/recall/exchange-record.js';
 import { serializeChunk, utf8Bytes } from '../src/recall/history-chunks.js';
 import { makeBm25 } from '../src/recall/rank-bm25.js';
@@ -135,13 +139,31 @@ const guest = async () => {
   };
 };
 
-const load = async (powers: PowersRef, maxMb = 16, conversation = emptyConversation()) => {
+/** An archive on `powers`; `memory` holds its open chunk, as the agent's memory does (kept across a restart). */
+const load = async (
+  powers: PowersRef,
+  maxMb = 16,
+  conversation = emptyConversation(),
+  memory: OpenChunkHolder = {},
+) => {
   const logs: string[] = [];
   const archive = await loadHistoryArchive(
     { powers, log: line => logs.push(line), redact: text => text, clock: makeManualClock(), maxMb },
+    memory,
     conversation,
   );
-  return { archive, logs };
+  return { archive, logs, memory };
+};
+
+/** Adds three turns of 3,000 characters (the most a record keeps), which fill a chunk, without saving. */
+const addAFullChunk = (
+  archive: Awaited<ReturnType<typeof load>>['archive'],
+  first: number,
+  words: string,
+): number => {
+  for (let number = first; number < first + 3; number += 1)
+    archive.add(turnOf(number, `${words} ${'x'.repeat(3_000)}`), undefined);
+  return first + 3;
 };
 
 /** Adds turns of 400 characters, saving after each, until the open chunk closes; the numbers used. */
@@ -208,7 +230,7 @@ describe('the archive', () => {
     expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 0 exchanges\)/);
   });
 
-  test('a history directory the daemon collected starts again, and is made anew at the next save', async () => {
+  test('a history directory the daemon collected starts again, and is made anew when a chunk is first written', async () => {
     const { powers, real, fail, heal } = await guest();
     await E(real).makeDirectory('agent-history');
     fail('list', 'No reference exists at path agent-history');
@@ -218,30 +240,32 @@ describe('the archive', () => {
     ]);
     heal();
     await E(real).remove('agent-history');
-    archive.add(turnOf(1, 'the lamp is green'), undefined);
-    await archive.save();
-    expect(await E(real).list('agent-history')).toEqual(['open']);
+    await fillAChunk(archive, 1);
+    expect(await E(real).list('agent-history')).toEqual([expect.stringMatching(/^c1-\d+$/)]);
   });
 
   test('a save that fails keeps the exchanges and writes them at the next; one that meets a collected directory makes it again', async () => {
     const { powers, real, fail, heal } = await guest();
-    const { archive, logs } = await load(powers);
-    archive.add(turnOf(1, 'the lamp is green'), undefined);
+    const { archive, logs, memory } = await load(powers);
+    const next = addAFullChunk(archive, 1, 'the lamp is green');
     fail('makeDirectory');
     await archive.save();
     expect(logs).toEqual(['could not save the history: daemon busy']);
+    // Still in the open chunk the memory writes: nothing is lost meanwhile.
+    expect(memory.openChunk).toMatchObject({ seq: 1, exchanges: { length: 3 } });
     heal();
     await archive.save();
-    expect(await E(real).list('agent-history')).toEqual(['open']);
+    expect(await E(real).list('agent-history')).toEqual([expect.stringMatching(/^c1-\d+$/)]);
+    expect(memory.openChunk).toEqual({ seq: 2, exchanges: [] });
     // Collected: the next save makes the directory again.
     await E(real).remove('agent-history');
-    archive.add(turnOf(2, 'the door is red'), undefined);
+    addAFullChunk(archive, next, 'the door is red');
     fail('storeValue', 'No reference exists at path agent-history');
     await archive.save();
     heal();
     await archive.save();
-    expect((await archive.search('door')).found).toHaveLength(1);
-    expect(await E(real).list('agent-history')).toEqual(['open']);
+    expect((await archive.search('door')).found).toHaveLength(3);
+    expect(await E(real).list('agent-history')).toEqual([expect.stringMatching(/^c2-\d+$/)]);
   });
 
   test('forget() says how many chunks went (none when empty), and a store that fails is logged', async () => {
@@ -277,7 +301,9 @@ describe('the archive across restarts, bounds and failures', () => {
       sender: 'HOST',
     });
     await before.archive.save();
-    const { archive } = await load(powers);
+    // The memory as it was written after that save.
+    const stored = JSON.parse(JSON.stringify(before.memory)) as OpenChunkHolder;
+    const { archive } = await load(powers, 16, emptyConversation(), stored);
     expect(archive.describe()[0]).toMatch(/^2 chunks \(the open one holds 1 exchange\), /);
     expect((await archive.search('vault')).found.map(found => found.messageNumber)).toEqual([next]);
     archive.add(turnOf(next + 1, 'the lamp is green'), undefined);
@@ -292,14 +318,16 @@ describe('the archive across restarts, bounds and failures', () => {
     expect(await E(real).has('agent-history')).toBe(false);
   });
 
-  test('a history that could not be read at start is made at the first save', async () => {
+  test('a history that could not be read at start is made when a chunk is first written', async () => {
     const { powers, real, fail, heal } = await guest();
     fail('has');
     const { archive } = await load(powers);
     heal();
     archive.add(turnOf(1, 'the lamp is green'), undefined);
     await archive.save();
-    expect(await E(real).list('agent-history')).toEqual(['open']);
+    expect(await E(real).has('agent-history')).toBe(false);
+    await fillAChunk(archive, 2);
+    expect(await E(real).list('agent-history')).toEqual([expect.stringMatching(/^c1-\d+$/)]);
   });
 
   test('a chunk of exactly the closing size is closed; the count of chunks is then plural', async () => {
@@ -344,22 +372,25 @@ describe('the archive across restarts, bounds and failures', () => {
     const { powers, real, fail, heal } = await guest();
     const { archive } = await load(powers);
     const next = await fillAChunk(archive, 1);
-    archive.add(turnOf(next, 'the kite is yellow'), undefined);
+    addAFullChunk(archive, next, 'the kite is yellow');
     fail('storeValue');
     await archive.save();
     heal();
     await archive.save();
     expect((await E(real).list('agent-history')).length).toBe(2);
     expect((await archive.search('filler')).found.length).toBeGreaterThan(0);
+    expect((await archive.search('kite')).found).toHaveLength(3);
   });
 
   test('after forget() nothing is open, and a save writes nothing', async () => {
     const { powers, real } = await guest();
-    const { archive } = await load(powers);
-    archive.add(turnOf(1, 'the kite is yellow'), undefined);
+    const { archive, memory } = await load(powers);
+    const next = await fillAChunk(archive, 1);
+    archive.add(turnOf(next, 'the kite is yellow'), undefined);
     await archive.save();
-    expect(await archive.forget()).toBe(1);
+    expect(await archive.forget()).toBe(2);
     expect(archive.describe()[0]).toMatch(/^1 chunk \(the open one holds 0 exchanges\), /);
+    expect(memory.openChunk).toEqual({ seq: 1, exchanges: [] });
     await archive.save();
     expect(await E(real).list('agent-history')).toEqual([]);
   });

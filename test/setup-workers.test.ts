@@ -36,13 +36,14 @@ interface Directory {
 
 /**
  * Ends the worker the guest's agent runs in, as the daemon does: a new
- * agent-history/ over the one the agent was handed has the old one collected.
+ * tools/ over the one the agent was handed (it follows its name changes) has
+ * the old one collected.
  */
 const endWorkerOf = async (mailHost: MailHost, guestName: string, workerName: string) => {
   const powers = E(mailHost.host).lookup(`profile-for-${guestName}`) as Promise<Directory>;
-  await expect.poll(() => E(powers).has('agent-history')).toBe(true);
+  await expect.poll(() => E(powers).has('tools')).toBe(true);
   const before = mailHost.caplet(workerName)!;
-  await E(powers).makeDirectory('agent-history');
+  await E(powers).makeDirectory('tools');
   await before.cancelled;
 };
 
@@ -86,7 +87,7 @@ describe('a worker per agent', () => {
 
     await E(mailHost.host).send('erin', ['ping erin-first'], [], []);
     await waitForText(mailHost, 'pong: ping erin-first');
-    // erin's agent was handed its agent-history/ when it made it: a new one over the name has
+    // erin's agent was handed its tools/ when it followed it: a new one over the name has
     // the daemon collect the old one and end erin's worker.
     // Ended (and, pinned, made again by the daemon at f0a46042a: a new incarnation).
     await endWorkerOf(mailHost, 'erin', 'worker-for-erin');

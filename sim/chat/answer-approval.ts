@@ -61,7 +61,7 @@ export const answerAtPrompt = async (
       'note',
       proposal === undefined
         ? `Nothing is waiting for your answer: y, n and a answer a tool call that asks for approval; ${say}.`
-        : `No tool call is waiting for approval (y, n and a answer those); eval-proposal #${proposal} waits for /grant ${proposal} or /reject ${proposal}; ${say}.`,
+        : `No tool call is waiting for approval (y, n and a answer those); ${inbox.pendingKind(proposal) === 'code' ? 'request to run code' : 'eval-proposal'} #${proposal} waits for /grant ${proposal} or /reject ${proposal}; ${say}.`,
     );
     return true;
   }

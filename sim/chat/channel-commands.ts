@@ -8,6 +8,7 @@
 import { foldEdits, type ChannelPost } from '../../src/channels/channel-thread.js';
 import { E } from '@endo/far';
 import type { MailHost } from '../mail-host/index.js';
+import { makeMemberNames, mentions, type ChannelEcho } from './channel-echo.js';
 
 export type ChannelCommand =
   | { kind: 'channel'; action: 'new' | 'show'; channel: string }
@@ -58,39 +59,48 @@ const memberFor = async (mailHost: MailHost, channel: unknown, key: string, name
 /** The channel as a person reads it: each post with its author, edits folded into what they revise. */
 const showChannel = async (channel: unknown): Promise<string> => {
   const posts = (await E(channel as Far).listMessages()) as ChannelPost[];
-  const names = new Map<string, string>();
+  const nameOf = makeMemberNames(channel);
   const lines: string[] = [];
   for (const { post, text } of foldEdits(posts)) {
-    if (!names.has(post.memberId)) {
-      const found = (await E(channel as Far).getMember(post.memberId)) as { proposedName?: string };
-      names.set(post.memberId, found?.proposedName ?? post.memberId);
-    }
     const thread = post.replyTo === undefined ? '' : ` (re #${post.replyTo})`;
-    lines.push(`#${post.number} ${names.get(post.memberId)}${thread}: ${text}`);
+    lines.push(`#${post.number} ${await nameOf(post.memberId)}${thread}: ${text}`);
   }
   return lines.join('\n') || '(no messages yet)';
 };
 
+/**
+ * Does a /channel command; with `echo`, the channel's posts by others (the agent's answers) are
+ * shown as they come from then on (./channel-echo.ts).
+ */
 export const runChannelCommand = async (
   command: ChannelCommand,
   mailHost: MailHost,
   agentName: string,
+  echo?: ChannelEcho,
 ): Promise<string> => {
   const host = E(mailHost.host as Far);
   if (command.action === 'new') {
     if (mailHost.profile !== 'newest')
       throw Error('Channels are the newest daemon’s: start the simulator with --newest');
-    await host.makeChannel(command.channel, 'you');
+    const made = await host.makeChannel(command.channel, 'you');
+    echo?.postsAs(command.channel, await E(made).getMemberId());
+    await echo?.follow(command.channel, made);
     return `Channel ${command.channel} made; /channel post ${command.channel} <text> writes in it.`;
   }
   const channel = await host.lookup(command.channel);
-  if (command.action !== 'post') return showChannel(channel);
+  if (command.action !== 'post') {
+    await echo?.follow(command.channel, channel);
+    return showChannel(channel);
+  }
   const poster =
     command.member === 'you'
       ? channel
       : await memberFor(mailHost, channel, command.channel, command.member);
+  // Known as the person's before it posts, so its post is never shown back as another's.
+  echo?.postsAs(command.channel, await E(poster).getMemberId());
+  await echo?.follow(command.channel, channel);
   await E(poster).post([command.text], [], []);
-  const mentioned = new RegExp(`@${agentName}(?![\\w-])`, 'i').test(command.text);
+  const mentioned = mentions(command.text, agentName);
   const joined = ((await E(channel).getMembers()) as { invitedAs: string }[]).some(
     one => one.invitedAs === agentName,
   );

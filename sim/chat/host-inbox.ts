@@ -1,22 +1,39 @@
 /**
  * The person's side of the mail: follows HOST's inbox, shows each new
- * message (the agent's words, its eval-proposals with how to answer them),
+ * message (the agent's words, its eval-proposals with how to answer them,
+ * and on the newest daemon its requests to run code, shown with the code),
  * dismisses HOST's own sent copies, and keeps track of proposals still
  * waiting for an answer.
  */
 import { E } from '@endo/far';
-import { makeDaemonAdapter, type MailStream } from '../../src/daemon/daemon-adapter.js';
+import {
+  idFromLocator,
+  makeDaemonAdapter,
+  type MailStream,
+} from '../../src/daemon/daemon-adapter.js';
+import { makeSenderNames } from './sender-name.js';
+import { codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 
+/**
+ * What waits for the person's answer: an eval-proposal (f0a46042a), a
+ * request for approval of a tool call, or a request to run code (the newest
+ * daemon runs a guest's `evaluate` unasked, so the agent asks @host first:
+ * src/asks/host-approved-evaluation.ts).
+ */
+type PendingKind = 'proposal' | 'approval' | 'code';
+
 export interface HostInbox {
-  /** Proposals and approval requests not yet answered, oldest first. */
+  /** Proposals and requests not yet answered, oldest first. */
   pendingProposals(): bigint[];
-  /** What a waiting message is: an eval-proposal, or a request for approval of a tool call. */
-  pendingKind(number: bigint): 'proposal' | 'approval' | undefined;
+  /** What a waiting message is. */
+  pendingKind(number: bigint): PendingKind | undefined;
   /** The tool an approval request waiting is about. */
   pendingTool(number: bigint): string | undefined;
+  /** The message that showed the code a request to run code is about (it goes once that is answered). */
+  codeMessage(number: bigint): bigint | undefined;
   /** No longer waiting on this proposal (answered or dismissed). */
   forget(number: bigint): void;
   /** Resolves once a message from someone other than HOST has arrived. */
@@ -64,12 +81,25 @@ const showProposal = (
   const details = [
     record.source,
     `endowments: ${endowments.length > 0 ? endowments.join(', ') : 'none'}${record.workerName === undefined ? '' : ` · worker: ${record.workerName}`}`,
-    `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`,
+    codeAnswers(n),
   ];
   screen.print(
     'proposal',
     `#${n} ${sender} asks to run code (eval-proposal #${n}):`,
     details.join('\n'),
+  );
+};
+
+/** Waits for an answer until the request settles (answered here, or by a restart's replay). */
+const awaitsAnswer = (
+  pending: Map<bigint, PendingKind>,
+  record: { number: bigint; settled: Promise<unknown> },
+  kind: PendingKind,
+) => {
+  pending.set(record.number, kind);
+  record.settled.then(
+    () => pending.delete(record.number),
+    () => pending.delete(record.number),
   );
 };
 
@@ -89,8 +119,9 @@ export const followHostInbox = (options: {
   approve?: (number: bigint) => Promise<void>;
 }): HostInbox => {
   const { host, hostId, screen, presenter } = options;
-  const pending = new Map<bigint, 'proposal' | 'approval'>();
+  const pending = new Map<bigint, PendingKind>();
   const tools = new Map<bigint, string>();
+  const codeRequests = makeCodeRequests(screen);
   let stopped = false;
   let iterator: MailStream | undefined;
   /**
@@ -104,17 +135,17 @@ export const followHostInbox = (options: {
     resolveFirst = resolve;
   });
 
-  const nameOf = async (id: string): Promise<string> => {
-    const names = await E(host).reverseIdentify(id);
-    return names[0] ?? 'someone';
-  };
+  const nameOf = makeSenderNames(host, hostId);
 
-  const handle = async (record: MessageRecord, idOf: (from: unknown) => unknown): Promise<void> => {
+  const awaitAnswer = (record: { number: bigint; settled: Promise<unknown> }, kind: PendingKind) =>
+    awaitsAnswer(pending, record, kind);
+
+  const handle = async (record: MessageRecord): Promise<void> => {
     if ((record as { done?: boolean }).done === false) return;
     const text = record.type === 'package' ? packageText(record.strings, record.names) : '';
     if (shown.get(record.number) === text) return;
     shown.set(record.number, text);
-    const from = idOf(record.from);
+    const from = idFromLocator(record.from);
     if (from === hostId) {
       // HOST's own sent copies would fill /inbox with what the person typed.
       await E(host)
@@ -122,21 +153,25 @@ export const followHostInbox = (options: {
         .catch(() => {});
       return;
     }
-    const sender = typeof from === 'string' ? await nameOf(from) : 'someone';
+    const sender = await nameOf(record.from);
     const n = String(record.number);
     switch (record.type) {
       case 'package':
+        // The code to be read before a request to run it: shown with that request, which follows.
+        if (codeRequests.keepCode(from, record.number, text)) break;
         presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, text));
         break;
       case 'eval-proposal-reviewer':
-        pending.set(record.number, 'proposal');
-        record.settled.then(
-          () => pending.delete(record.number),
-          () => pending.delete(record.number),
-        );
+        awaitAnswer(record, 'proposal');
         presenter.show(() => showProposal(screen, record, sender));
         break;
-      case 'request':
+      case 'request': {
+        const codeRequest = codeRequests.request(from, record.number, sender, record.description);
+        if (codeRequest !== undefined) {
+          awaitAnswer(record, 'code');
+          presenter.show(codeRequest);
+          break;
+        }
         if (APPROVAL.test(record.description)) {
           const tool = toolOf(record.description);
           if (tool !== undefined && options.alwaysAllowed?.(tool) === true && options.approve) {
@@ -147,11 +182,7 @@ export const followHostInbox = (options: {
             break;
           }
           if (tool !== undefined) tools.set(record.number, tool);
-          pending.set(record.number, 'approval');
-          record.settled.then(
-            () => pending.delete(record.number),
-            () => pending.delete(record.number),
-          );
+          awaitAnswer(record, 'approval');
           presenter.show(() => showApproval(screen, record.number, sender, record.description));
           break;
         }
@@ -163,6 +194,7 @@ export const followHostInbox = (options: {
           ),
         );
         break;
+      }
       default:
         presenter.show(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
     }
@@ -177,7 +209,7 @@ export const followHostInbox = (options: {
     for (;;) {
       const step = await iterator.next();
       if (step.done === true || stopped) return;
-      await handle(step.value as MessageRecord, daemon.idOf).catch((error: unknown) =>
+      await handle(step.value as MessageRecord).catch((error: unknown) =>
         options.report(`could not show message: ${(error as Error).message}`),
       );
     }
@@ -190,9 +222,11 @@ export const followHostInbox = (options: {
     pendingProposals: () => [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     pendingKind: number => pending.get(number),
     pendingTool: number => (pending.has(number) ? tools.get(number) : undefined),
+    codeMessage: number => codeRequests.codeMessage(number),
     forget: number => {
       pending.delete(number);
       tools.delete(number);
+      codeRequests.forget(number);
     },
     firstMessage,
     stop() {

@@ -14,9 +14,10 @@ import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox } from './host-inbox.js';
+import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
-import { mailWaitingForAgent, waitUntilIdle } from './wait-until-idle.js';
+import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
@@ -60,7 +61,9 @@ const main = async (): Promise<void> => {
     : makePlainScreen(text => process.stdout.write(text));
   const restoreConsole = quietConsole();
   const presenter = makePresenter(screen, persona);
+  const report = (problem: string) => screen.print('error', problem);
   let session: Session | undefined;
+  const channelEcho = makeChannelEcho({ screen, presenter, agentName: persona, report });
   const state = openRunState({
     processEnv: process.env,
     settings,
@@ -72,7 +75,7 @@ const main = async (): Promise<void> => {
       session === undefined
         ? undefined
         : { mailHost: session.mailHost, powers: session.mailHost.guest(session.guestName).powers },
-    report: problem => screen.print('error', problem),
+    report,
     note: line => screen.print('note', line),
   });
 
@@ -95,6 +98,7 @@ const main = async (): Promise<void> => {
     observe: event => {
       presenter.observe(event);
       state.see(event);
+      channelEcho.see(event);
     },
     restore: state.restore,
     daemon: state.daemon,
@@ -104,7 +108,7 @@ const main = async (): Promise<void> => {
     hostId: session.mailHost.hostId,
     screen,
     presenter,
-    report: problem => screen.print('error', problem),
+    report,
     alwaysAllowed: tool => state.approvals.isAlways(tool),
     approve: number => approveRequest(session.mailHost.host, number),
   });
@@ -115,6 +119,7 @@ const main = async (): Promise<void> => {
       leaving = true;
       screen.status(undefined);
       inbox.stop();
+      channelEcho.stop();
       // Cancelling through the caplet's context aborts a model call in flight.
       await Promise.race([
         session.caplet.cancel('the host left').catch(() => {}),
@@ -144,6 +149,7 @@ const main = async (): Promise<void> => {
     stateFolder: state.folder,
     approvals: state.approvals,
     keptTools: state.tools,
+    channelEcho,
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
@@ -167,8 +173,7 @@ const main = async (): Promise<void> => {
     screen,
     presenter,
     context,
-    idle: () =>
-      waitUntilIdle(() => !presenter.busy() && !mailWaitingForAgent(session, presenter), presenter),
+    idle: () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
   });
   // A script learns from the exit code that a turn failed (its words are on the screen already).

@@ -26,6 +26,12 @@ export interface Presenter {
    * after that turn's lines, not above them.
    */
   afterTurn(print: () => void): void;
+  /**
+   * Prints just above the turn in progress's "turn over" line (which waits a
+   * moment for the turn's last words), at once when none runs: what a turn
+   * wrote that arrives as it ends.
+   */
+  atTurnOver(print: () => void): void;
   /** When anything last happened (ms since the epoch). */
   lastActivity(): number;
   /** The message numbers (in the agent's inbox) whose turn has started. */
@@ -54,7 +60,7 @@ const tailOf = (text: string): string => {
 /**
  * The line that says what a turn is, for one that neither a message on the
  * screen nor an answer of yours began: a wake-up, a heartbeat check, a
- * helper at work. Undefined for the others.
+ * helper at work, an answer in a channel. Undefined for the others.
  */
 const headerOf = (title: string): string | undefined => {
   const wake = /^wake-up (\S+): ([\s\S]*)$/.exec(title);
@@ -63,6 +69,8 @@ const headerOf = (title: string): string | undefined => {
   if (helper !== null) return `helper ${helper[1]} at work on ${helper[2]}`;
   if (title.startsWith('heartbeat: '))
     return `heartbeat check: ${title.slice('heartbeat: '.length)}`;
+  // An answer in a channel (src/channels/channel-speech.ts): which channel, which post, whose.
+  if (title.startsWith('in channel ')) return `answering ${title}`;
   return undefined;
 };
 
@@ -103,10 +111,14 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let summaries: string[] = [];
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
+  let lastWords: (() => void)[] = [];
 
   const printSummaries = () => {
     if (summaryTimer !== undefined) clearTimeout(summaryTimer);
     summaryTimer = undefined;
+    const words = lastWords;
+    lastWords = [];
+    for (const print of words) print();
     const out = summaries;
     summaries = [];
     for (const line of out) screen.print('usage', line);
@@ -201,6 +213,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     afterTurn(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else afterTurns.push(print);
+    },
+    atTurnOver(print) {
+      if (activeTurns === 0 && summaries.length === 0) print();
+      else lastWords.push(print);
     },
     lastActivity: () => touched,
     startedMessages: () => started,

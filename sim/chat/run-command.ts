@@ -4,19 +4,22 @@
  */
 import { makeError, q, X } from '@endo/errors';
 import { E } from '@endo/far';
-import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { attachTool } from './attach-tool.js';
 import { attachMcp } from './attach-mcp.js';
 import { detachTool } from './detach-tool.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
+import type { ChannelEcho } from './channel-echo.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept } from './describe-kept.js';
-import { answerAtPrompt, approveRequest } from './answer-approval.js';
+import { answerAtPrompt } from './answer-approval.js';
+import { counter, dismiss, grant, reject } from './answer-waiting.js';
+import { makeSenderNames } from './sender-name.js';
+import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
 
@@ -38,6 +41,8 @@ export interface CommandContext {
   approvals: Approvals;
   /** The tools attached, kept across runs once adopted (./kept-tools.ts). */
   keptTools: KeptTools;
+  /** Shows what others post in the channels the person uses (./channel-echo.ts). */
+  channelEcho?: ChannelEcho;
   quit: () => void;
 }
 
@@ -50,79 +55,6 @@ const detachFrom = (session: Session, words: string): Promise<string> =>
     words,
   });
 
-/** One wording for a number that names nothing the command can act on, whatever the command. */
-const notActionable = (number: bigint, what: string): Error =>
-  Error(`#${number} is not ${what} in your inbox; /inbox lists your messages`);
-
-/** The proposal a command is about: the one named, or the latest pending one. */
-const proposalNumber = (given: bigint | undefined, inbox: HostInbox): bigint => {
-  if (given !== undefined) {
-    if (inbox.pendingKind(given) === undefined)
-      throw notActionable(given, 'an eval-proposal or approval request waiting for an answer');
-    return given;
-  }
-  const pending = inbox.pendingProposals();
-  const latest = pending[pending.length - 1];
-  if (latest === undefined)
-    throw Error('No eval-proposal or approval request is waiting for an answer');
-  return latest;
-};
-
-/** An answered proposal leaves HOST's inbox (the daemon cannot reload one that stays). */
-const dismissAnswered = async (
-  { session, inbox }: CommandContext,
-  number: bigint,
-): Promise<void> => {
-  inbox.forget(number);
-  await Promise.resolve(E(session.mailHost.host).dismiss(number)).catch(() => {});
-};
-
-/** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
-const DISMISSED = 'The host dismissed it without an answer';
-
-/**
- * A proposal or approval request dismissed unanswered is refused first, so
- * the agent hears that it will not run (and tells whoever asked), as it
- * would hear a rejection; a dismissal alone would leave it waiting.
- */
-const refuseDismissed = async ({ session, inbox }: CommandContext, number: bigint) => {
-  const kind = inbox.pendingKind(number);
-  inbox.forget(number);
-  if (kind === 'approval') await E(session.mailHost.host).reject(number, DISMISSED);
-  else if (kind === 'proposal') await session.mailHost.rejectProposal(number, DISMISSED);
-};
-
-/** `/dismiss n|all`: what waits for an answer is refused first (its agent told), then dismissed. */
-const dismiss = async (number: bigint | 'all', context: CommandContext): Promise<void> => {
-  const { session, screen, inbox } = context;
-  const { host } = session.mailHost;
-  const refused =
-    number === 'all'
-      ? inbox.pendingProposals()
-      : inbox.pendingKind(number) === undefined
-        ? []
-        : [number];
-  if (number !== 'all') {
-    const messages = await E(host).listMessages();
-    if (!messages.some(message => message.number === number))
-      throw notActionable(number, 'a message');
-  }
-  for (const each of refused) await refuseDismissed(context, each);
-  if (number === 'all') await E(host).dismissAll();
-  else {
-    await E(host).dismiss(number);
-    inbox.forget(number);
-  }
-  screen.print(
-    'note',
-    number === 'all' ? 'dismissed every message' : `dismissed #${number}`,
-    // Said only when a proposal or request was among them: the agent is told it was refused.
-    ...(refused.length === 0
-      ? []
-      : [`(${refused.map(each => `#${each}`).join(', ')} refused: ${session.guestName} is told)`]),
-  );
-};
-
 const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
   const { host } = session.mailHost;
   const messages = await E(host).listMessages();
@@ -130,21 +62,33 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
     screen.print('note', 'Your inbox is empty.');
     return;
   }
+  const nameOf = makeSenderNames(host, session.mailHost.hostId);
   for (const message of messages) {
-    const names = await E(host).reverseIdentify(message.from);
-    const from = message.from === session.mailHost.hostId ? 'you' : (names[0] ?? 'someone');
-    const what =
+    const from = await nameOf(message.from);
+    const text =
       message.type === 'package'
         ? message.strings
             .map((part, index) =>
               index < message.names.length ? `${part}@${message.names[index]}` : part,
             )
             .join('')
-        : message.type === 'request'
-          ? `request: ${message.description}`
-          : message.type === 'eval-proposal-reviewer'
-            ? `asks to run code: ${message.source}`
-            : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
+        : '';
+    // On the newest daemon code comes as two messages (./code-requests.ts): each said for what it is.
+    const code = readCodeForHost(text);
+    const codeRequest =
+      message.type === 'request' ? readCodeRequest(message.description) : undefined;
+    const what =
+      message.type === 'package'
+        ? code === undefined
+          ? text
+          : `the code it asks to run: ${code}`
+        : codeRequest !== undefined
+          ? `asks to run code (endowments: ${codeRequest.endowments}; result: ${codeRequest.resultName})`
+          : message.type === 'request'
+            ? `request: ${message.description}`
+            : message.type === 'eval-proposal-reviewer'
+              ? `asks to run code: ${message.source}`
+              : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
   }
 };
@@ -164,7 +108,7 @@ const controllerSays = (
 };
 
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
-  const { session, screen, inbox } = context;
+  const { session, screen } = context;
   const { host } = session.mailHost;
   switch (command.kind) {
     case 'empty':
@@ -231,40 +175,14 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'detach':
       screen.print('note', await detachFrom(session, command.words));
       return;
-    case 'grant': {
-      const number = proposalNumber(command.number, inbox);
-      context.presenter.touch();
-      if (inbox.pendingKind(number) === 'approval') {
-        inbox.forget(number);
-        await approveRequest(host, number);
-        screen.print('note', `approved #${number}`);
-        return;
-      }
-      const result = await E(host).grantEvaluate(number);
-      screen.print('note', `granted #${number} →`, await renderForModel(result));
-      await dismissAnswered(context, number);
+    case 'grant':
+      await grant(command.number, context);
       return;
-    }
-    case 'reject': {
-      const number = proposalNumber(command.number, inbox);
-      context.presenter.touch();
-      if (inbox.pendingKind(number) === 'approval')
-        await E(host).reject(number, command.reason ?? 'Refused by the host');
-      else await session.mailHost.rejectProposal(number, command.reason ?? 'Rejected by the host');
-      screen.print(
-        'note',
-        `rejected #${number}${command.reason === undefined ? '' : `: ${command.reason}`}`,
-      );
-      await dismissAnswered(context, number);
+    case 'reject':
+      await reject(command.number, command.reason, context);
       return;
-    }
     case 'counter':
-      if (inbox.pendingKind(command.number) !== 'proposal')
-        throw notActionable(command.number, 'an eval-proposal waiting for an answer');
-      context.presenter.touch();
-      await session.mailHost.counterPropose(command.number, { source: command.source });
-      screen.print('note', `sent a counter-proposal for #${command.number}`);
-      await dismissAnswered(context, command.number);
+      await counter(command.number, command.source, context);
       return;
     case 'dismiss':
       await dismiss(command.number, context);
@@ -274,7 +192,10 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', await controllerSays(session.caplet.value, command));
       return;
     case 'channel':
-      screen.print('note', await runChannelCommand(command, session.mailHost, session.guestName));
+      screen.print(
+        'note',
+        await runChannelCommand(command, session.mailHost, session.guestName, context.channelEcho),
+      );
       return;
     case 'quit':
       context.quit();

@@ -11,7 +11,7 @@ const QUIET_MS = 400;
 const POLL_MS = 50;
 
 /** Mail from HOST still in the agent's inbox whose turn has not started (an earlier run's is not owed one). */
-export const mailWaitingForAgent = (
+const mailWaitingForAgent = (
   { mailHost, guestName, earlierMail }: Pick<Session, 'mailHost' | 'guestName' | 'earlierMail'>,
   presenter: Presenter,
 ): boolean => {
@@ -26,7 +26,18 @@ export const mailWaitingForAgent = (
         !earlierMail.has(String(message.number)),
     );
 };
-harden(mailWaitingForAgent);
+
+/**
+ * Nothing runs or is out, no mail HOST sent waits to be taken up, and no post of the person's
+ * in a channel waits for the answer its mention is owed (./channel-echo.ts).
+ */
+export const agentIdle = (
+  session: Pick<Session, 'mailHost' | 'guestName' | 'earlierMail'>,
+  presenter: Presenter,
+  channels: { owesAnswer(): boolean },
+): boolean =>
+  !presenter.busy() && !mailWaitingForAgent(session, presenter) && !channels.owesAnswer();
+harden(agentIdle);
 
 export const waitUntilIdle = (
   isIdle: () => boolean,

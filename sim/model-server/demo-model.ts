@@ -159,7 +159,10 @@ const approvedBeforeRestart = (
  * code whole, not the heading alone.
  */
 const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
-  const counter = /(?:^|\n)COUNTER-PROPOSAL: [^\n]*\n([\s\S]*?)\nEndowments: /.exec(told);
+  const counter =
+    /(?:^|\n)COUNTER-PROPOSAL: [^\n]*\n([\s\S]*?)\nEndowments: /.exec(told) ??
+    // The newest daemon has no counter-proposal: a refusal whose reason is the code to run instead.
+    /(?:^|\n)REJECTED: [^\n]*Reason: [^\n]*\bcode instead:\s*([\s\S]*?)\nNext: /.exec(told);
   if (counter === null) return undefined;
   const source = counter[1]!.trim();
   return request.toolNames.includes('evaluate')

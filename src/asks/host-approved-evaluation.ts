@@ -113,6 +113,29 @@ const describeCodeRequest = (who: string, proposal: Proposal): string =>
     ),
   );
 
+/**
+ * What a host's program (the terminal simulator) reads back from the two
+ * messages above, written here and nowhere else: the code of a message
+ * `describeCodeForHost` wrote, and the endowments and result name of a
+ * request `describeCodeRequest` wrote. Undefined for any other text.
+ */
+export const readCodeForHost = (text: string): string | undefined =>
+  /asks to run this code; its result is kept as `[^`\n]*`:\n\n(`{3,})js\n([\s\S]*?)\n\1(?:\n|$)/.exec(
+    text,
+  )?.[2];
+harden(readCodeForHost);
+
+export const readCodeRequest = (
+  description: string,
+): { endowments: string; resultName: string } | undefined => {
+  const found =
+    /asks to run the code it just sent \(endowments: (.*?); result: (.*?)\)\. To run it, resolve /.exec(
+      description,
+    );
+  return found === null ? undefined : harden({ endowments: found[1]!, resultName: found[2]! });
+};
+harden(readCodeRequest);
+
 /** Sends the host the code to read; a failure is logged, and the request still goes. */
 const showCodeToHost = (powers: unknown, hostName: string, text: string, log: Log) =>
   Promise.resolve(

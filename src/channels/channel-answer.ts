@@ -11,7 +11,7 @@
  * holds and is not run. Its one effect is this post.
  */
 import { E } from '@endo/far';
-import type { ChatMessage, Provider } from '../../providers/types.js';
+import type { ChatMessage, Provider, Usage } from '../../providers/types.js';
 import type { Clock } from '../lifecycle/clock.js';
 import { makeThrottledEdits, textContent } from '../progress/throttled-edits.js';
 import { stripThinking } from '../reply/strip-thinking.js';
@@ -41,7 +41,9 @@ export const answerInChannel = async (options: {
   placeholderAfterMs: number | undefined;
   signal?: AbortSignal;
   onEditError: (error: unknown) => void;
-}): Promise<string> => {
+  /** The model's text so far, as it streams (for a host that shows progress). */
+  onText?: (text: string) => void;
+}): Promise<{ answer: string; usage: Usage | undefined; model: string }> => {
   const { member, answering, clock } = options;
   const replyTo = String(answering);
   let placeholder: Promise<Posted> | undefined;
@@ -85,6 +87,7 @@ export const answerInChannel = async (options: {
     result = await options.provider.chat(options.request, options.facet.offer(), {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onText: text => {
+        options.onText?.(text);
         if (placeholder !== undefined) edits.show(stripThinking(text).trim() || PLACEHOLDER);
       },
     });
@@ -103,6 +106,6 @@ export const answerInChannel = async (options: {
   const answer = stripThinking(result.message.content).trim() || '(no answer)';
   if (!(await edits.finish(textContent(answer))))
     throw new Error('the answer could not be written into the channel');
-  return answer;
+  return { answer, usage: result.usage, model: result.model ?? options.provider.model };
 };
 harden(answerInChannel);

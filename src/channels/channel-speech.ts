@@ -10,11 +10,12 @@
  * dropped, never retried; a disabled membership is no longer followed.
  */
 import { E } from '@endo/far';
-import type { Provider } from '../../providers/types.js';
+import type { Provider, Usage } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Turn } from '../history/conversation.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
+import type { AgentEvent, Observe } from '../events/agent-events.js';
 import { channelFacet } from '../parties/facets.js';
 import type { Persona } from '../config/config.js';
 import { answerInChannel } from './channel-answer.js';
@@ -75,6 +76,8 @@ export interface SpeechSetup {
   budget: ChannelBudget<ChannelWork>;
   /** Keeps an answered turn in the searchable history as the channel's. */
   remember: (turn: Turn, channel: string) => void;
+  /** Told of each answer's turn as of a mail turn's (its start, its streamed text, its end). */
+  observe: Observe;
 }
 
 /** Says why a post failed, once, and drops it: no retry (heat, a disabled membership). */
@@ -90,26 +93,34 @@ const makePostFailed =
     } else log(`channel ${entry.key}: could not answer: ${why}`);
   };
 
-export const makeChannelSpeech = (
-  setup: SpeechSetup & {
-    /** Marks a message answered; false when it already was. */
-    claim: (entry: JoinedChannel, number: string) => boolean;
-    /** Keeps a claimed mention among those that wait, over restarts (its thread told or not yet), or drops it (false). */
-    waits: (entry: JoinedChannel, number: string, state: 'told' | 'untold' | false) => void;
-    /** Whether a waiting mention's thread has heard when it will be answered. */
-    told: (entry: JoinedChannel, number: string) => boolean;
-    /** Stops following a channel (its membership was disabled). */
-    leave: (key: string) => void;
-  },
-) => {
-  const { log, clock, signal } = setup;
-  const postFailed = makePostFailed(log, setup.leave);
-  const say = (entry: JoinedChannel, joined: Live, post: ChannelPost) => (text: string) =>
-    E(joined.member)
-      .post([text], [], [], String(post.number))
-      .catch((error: unknown) => postFailed(entry, error));
+/** An answer's turn as its observers hear it end: answered with what it used, failed, or stopped. */
+const turnEnd = (
+  title: string,
+  outcome: { usage: Usage | undefined; model: string } | { error: unknown; stopped: boolean },
+): AgentEvent =>
+  'error' in outcome
+    ? {
+        kind: 'turn-end',
+        title,
+        modelCalls: 1,
+        stopReason: outcome.stopped ? 'cancelled' : 'error',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        error: describeError(outcome.error),
+      }
+    : {
+        kind: 'turn-end',
+        title,
+        modelCalls: 1,
+        stopReason: 'answered',
+        usage: outcome.usage ?? { inputTokens: 0, outputTokens: 0 },
+        models: [outcome.model],
+      };
 
-  const answer = async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
+/** Answers one post with the main model, as a turn its observers are told of. */
+const makeAnswer =
+  (setup: SpeechSetup, postFailed: ReturnType<typeof makePostFailed>) =>
+  async (entry: JoinedChannel, joined: Live, post: ChannelPost) => {
+    const { log, clock, signal } = setup;
     const provider = setup.main();
     if (provider === undefined) {
       log(`channel ${entry.key}: no model to answer #${post.number} with`);
@@ -117,10 +128,15 @@ export const makeChannelSpeech = (
     }
     const facet = channelFacet(setup.persona, joined.name);
     let editFailed: unknown;
+    let title: string | undefined;
     try {
       const posts = await joined.view.postsUpTo(post.number);
       const authorOf = await joined.view.authors(posts);
-      const said = await answerInChannel({
+      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      // Names only (no member's words): a host shows it, and the log keeps it, as the turn's title.
+      title = `in channel ${JSON.stringify(joined.name)}: #${post.number} from ${JSON.stringify(author)}`;
+      setup.observe({ kind: 'turn-start', title });
+      const { answer: said, ...used } = await answerInChannel({
         member: joined.member,
         ownMemberId: joined.ownMemberId,
         request: channelRequest({
@@ -144,13 +160,37 @@ export const makeChannelSpeech = (
         onEditError: error => {
           editFailed = error;
         },
+        onText: text => setup.observe({ kind: 'model-text', call: 1, text }),
       });
-      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      setup.observe(turnEnd(title, used));
       setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {
+      if (title !== undefined)
+        setup.observe(turnEnd(title, { error: editFailed ?? error, stopped: signal.aborted }));
       postFailed(entry, editFailed ?? error);
     }
   };
+
+export const makeChannelSpeech = (
+  setup: SpeechSetup & {
+    /** Marks a message answered; false when it already was. */
+    claim: (entry: JoinedChannel, number: string) => boolean;
+    /** Keeps a claimed mention among those that wait, over restarts (its thread told or not yet), or drops it (false). */
+    waits: (entry: JoinedChannel, number: string, state: 'told' | 'untold' | false) => void;
+    /** Whether a waiting mention's thread has heard when it will be answered. */
+    told: (entry: JoinedChannel, number: string) => boolean;
+    /** Stops following a channel (its membership was disabled). */
+    leave: (key: string) => void;
+  },
+) => {
+  const { log, signal } = setup;
+  const postFailed = makePostFailed(log, setup.leave);
+  const say = (entry: JoinedChannel, joined: Live, post: ChannelPost) => (text: string) =>
+    E(joined.member)
+      .post([text], [], [], String(post.number))
+      .catch((error: unknown) => postFailed(entry, error));
+
+  const answer = makeAnswer(setup, postFailed);
 
   /**
    * An answer the channel pays for: now, or once its bounds and the budgets let it. Its thread

@@ -8,6 +8,7 @@ import type { Env, Provider } from '../../providers/types.js';
 import { describeError } from '../../providers/describe-error.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Log } from '../log/log.js';
+import type { Observe } from '../events/agent-events.js';
 import type { StatusBoard } from '../status/agent-status.js';
 import type { Memory } from '../memory/agent-memory.js';
 import type { AgentConfig } from '../config/config.js';
@@ -30,6 +31,8 @@ export const startChannels = async (setup: {
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
   status: StatusBoard;
   log: Log;
+  /** Each channel answer's turn, as a mail turn's is told. */
+  observe: Observe;
   redact: (text: string) => string;
   clock: Clock;
   signal: AbortSignal;
@@ -64,6 +67,7 @@ export const startChannels = async (setup: {
     persona: setup.persona,
     budget: makeChannelBudget({ ...setup.budget, clock }),
     remember: (turn, channel) => setup.history.add(turn, undefined, channel),
+    observe: setup.observe,
     push: setup.push,
   });
   setup.status.section('Channels', () => {

@@ -10,7 +10,7 @@ export const daemonStatus = (daemon: DaemonAdapter, directEvaluation: boolean): 
     lines.push(
       directEvaluation
         ? 'code: evaluate runs at once, without asking (LAL_DIRECT_EVAL)'
-        : `code: evaluate asks ${daemon.names.host} first (a request it resolves or rejects)`,
+        : `code: evaluate asks ${daemon.names.host} first (a request ${daemon.names.host} resolves to run the code, or rejects); LAL_DIRECT_EVAL=1 would run it at once, as this daemon's own evaluate does`,
     );
   } else {
     lines.push('code: evaluate is an eval-proposal the host grants or rejects');

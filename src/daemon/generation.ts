@@ -3,7 +3,8 @@
  * from the guest powers' method names: f0a46042a (the Lal/Fae design: HOST,
  * eval-proposals, `write`) or the newest (endo branch
  * agent/iroh-preserve-native-datagram-receivers: @host, `storeIdentifier`,
- * `editMessage`, `evaluate` without approval).
+ * `editMessage`, channels; its own `evaluate` asks nobody, so what the agent
+ * does about code is said beside the label: ./daemon-status.ts).
  */
 import { E } from '@endo/far';
 
@@ -11,7 +12,7 @@ export type Generation = 'f0a46042a' | 'newest';
 
 export const GENERATION_LABELS: Readonly<Record<Generation, string>> = harden({
   f0a46042a: 'the Endo daemon of the Lal/Fae design (f0a46042a: HOST, eval-proposals)',
-  newest: 'the newest Endo daemon (@host, message edits, evaluate without approval)',
+  newest: 'the newest Endo daemon (@host, message edits, channels)',
 });
 harden(GENERATION_LABELS);
 

@@ -11,7 +11,9 @@
  * (asks/ask-life.ts); since version 6 the senders it served (turns in a
  * row, turns this hour, who is held); since version 7 each correspondent's
  * thread (../history/threads.ts); since version 9 the holds' told marks in
- * one list (./stored-holds.ts). It is stored as one
+ * one list (./stored-holds.ts); since version 11 the searchable history's
+ * open chunk (../recall/history-chunks.ts), written with the memory rather
+ * than beside it: one write a piece of work. It is stored as one
  * JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
@@ -37,6 +39,7 @@ import { readStoredHolds } from './stored-holds.js';
 import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
 import { MEMORY_NAME } from '../daemon/own-names.js';
+import { readOpenChunk, type OpenChunk } from '../recall/history-chunks.js';
 
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
@@ -63,10 +66,14 @@ import { MEMORY_NAME } from '../daemon/own-names.js';
  * words carry none, loads conservatively: the HOST's thread keeps the HOST's
  * words and what was done (the rest stays in the searchable history), and
  * each wake-up is labelled as set before labels.
+ * 11: and `openChunk`, the searchable history's chunk being filled (`{ seq,
+ * exchanges }`), which version 10 wrote apart as `agent-history/open`; a
+ * version 1–10 memory loads without one, and the history's load
+ * (../recall/history-archive.ts) closes version 10's `open` as it stands.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside under another name (`keptAsideName`), never overwritten.
  */
-export const VERSION = 10;
+export const VERSION = 11;
 harden(VERSION);
 
 export interface Memory {
@@ -89,6 +96,11 @@ export interface Memory {
   senders: SenderRecord[];
   /** The helper agents running (version 8; none when absent). */
   helpers: HelperStore;
+  /**
+   * The searchable history's open chunk (version 11), owned by ../recall/history-archive.ts and
+   * written here; absent until the history is loaded, and in a memory of version 10 or older.
+   */
+  openChunk?: OpenChunk;
   /**
    * The greeting last sent to the host (optional; absent in an older memory): a revived agent greets again only when its greeting, which
    * says the model and the settings' problems, would differ.
@@ -133,6 +145,7 @@ type StoredMemory = {
   senders?: unknown;
   helpers?: unknown;
   greeting?: unknown;
+  openChunk?: unknown;
 };
 
 const isMemoryShape = (value: unknown): value is StoredMemory => {
@@ -238,6 +251,7 @@ export const loadMemory = async (
     // Split by sender (version 6 or older) from the words as they were, before they are labelled.
     const threads = readStoredThreads(parsed, hostName, log);
     const beforeLabels = parsed.version < 10;
+    const openChunk = readStoredOpenChunk(parsed, log);
     return {
       conversation: beforeLabels
         ? keepOnlyHostsWordsOfOldStore(parsed.conversation, hostName)
@@ -256,6 +270,7 @@ export const loadMemory = async (
       senders: holds.senders,
       helpers: helpers.store,
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
+      ...(openChunk === undefined ? {} : { openChunk }),
       ...(beforeLabels ? { wordsBeforeLabels: parsed.conversation } : {}),
     };
   } catch (error) {
@@ -283,6 +298,25 @@ const readStoredThreads = (parsed: StoredMemory, hostName: string, log: Log): Se
   const { threads, lost } = readThreads(parsed.threads);
   if (lost > 0) log(`${MEMORY_NAME}: ${lost} thread(s) did not read and were left out`);
   return threads;
+};
+
+/**
+ * Version 11's open chunk; none in an older memory or one saved before its history was loaded (the
+ * history's load makes one, taking in version 10's). One that does not read starts empty, numbered
+ * 1: the history's load moves it past the closed chunks.
+ */
+const readStoredOpenChunk = (parsed: StoredMemory, log: Log): OpenChunk | undefined => {
+  if (parsed.version < 11 || parsed.openChunk === undefined) return undefined;
+  const read = readOpenChunk(parsed.openChunk);
+  if (read === undefined) {
+    log(`${MEMORY_NAME}: the history's open chunk did not read and was left out`);
+    return { seq: 1, exchanges: [] };
+  }
+  if (read.lost > 0)
+    log(
+      `${MEMORY_NAME}: ${read.lost} exchange(s) of the history's open chunk did not read and were left out`,
+    );
+  return read.chunk;
 };
 
 /** What help() says about a memory this run could not use (nothing when all is well). */
@@ -356,6 +390,7 @@ export const saveMemory = async (
         senders: memory.senders,
         helpers: memory.helpers,
         greeting: memory.greeting,
+        openChunk: memory.openChunk,
       },
       redact,
     );

@@ -1,12 +1,15 @@
 /**
  * The whole conversation, kept in the guest's store to be searched (the
  * `mail` tool's `recall` op): every finished turn is added as one exchange
- * to the open chunk, which is written with the memory after each piece of
- * work; a full chunk takes its closed name and is never written again, so
- * the bytes a turn writes do not grow with the conversation. Beyond
- * `LAL_HISTORY_MB` the oldest chunks go, each drop logged. A store of the
- * previous format (no history yet) has its digest and turns made into the
- * first chunk; forget() empties it.
+ * to the open chunk, which the memory holds and writes after each piece of
+ * work (memory version 11: one write a ping, not two); a full chunk is
+ * written once under its closed name and never again, so the bytes a turn
+ * writes do not grow with the conversation. Beyond `LAL_HISTORY_MB` the
+ * oldest chunks go, each drop logged. At load, version 10's open chunk in
+ * the directory is closed as it stands, a chunk written just before a stop
+ * (the stored memory still holding its exchanges) is told apart, and a
+ * store with no history yet has its digest and turns made into the first
+ * chunk; forget() empties it.
  *
  * Only the serving loop calls it (add and save between turns, search during
  * a turn, forget as a piece of work), one thing at a time.
@@ -23,7 +26,7 @@ import { isCollectedFormula, readable } from '../agent-tools/tools-directory.js'
 import { recordOfTurn, recordsOfConversation, type ExchangeRecord } from './exchange-record.js';
 import {
   closedChunkName,
-  closeOpenChunk,
+  closeStoredOpenChunk,
   listChunks,
   OPEN_CHUNK,
   parseChunk,
@@ -32,8 +35,9 @@ import {
   removeChunk,
   serializeChunk,
   utf8Bytes,
-  writeOpenChunk,
+  writeClosedChunk,
   type ClosedChunk,
+  type OpenChunk,
 } from './history-chunks.js';
 import { searchHistory, type RecallResult } from './search-history.js';
 
@@ -43,9 +47,9 @@ harden(CHUNK_BYTES);
 const MB = 1024 * 1024;
 
 export interface HistoryArchive {
-  /** Adds a finished turn (a channel's, when `channel` names it); it reaches the store at the next save. */
+  /** Adds a finished turn (a channel's, when `channel` names it) to the open chunk, which the memory's next write carries. */
   add(turn: Turn, origin: Origin | undefined, channel?: string): void;
-  /** Writes the open chunk if it changed, closes it when full, drops the oldest beyond the bound. */
+  /** Before the memory's write: a full open chunk is written under its closed name, the oldest dropped beyond the bound. */
   save(): Promise<void>;
   /** Forgets the whole history (forget()); says how many chunks went. */
   forget(): Promise<number>;
@@ -77,39 +81,89 @@ interface ArchiveSetup {
   maxMb: number;
 }
 
+/** Where the open chunk is kept: the memory (src/memory/agent-memory.ts), which writes it. */
+export interface OpenChunkHolder {
+  /** Absent in a memory of version 10 or older (or a fresh one): made at load. */
+  openChunk?: OpenChunk;
+}
+
 interface Loaded {
   present: boolean;
   closed: ClosedChunk[];
-  open: ExchangeRecord[];
 }
 
-/** The chunks in the store, or nothing when there is no (readable) history yet. */
+const nextSeqAfter = (closed: readonly ClosedChunk[]) => (closed.at(-1)?.seq ?? 0) + 1;
+
+/**
+ * The closed chunks in the store, or nothing when there is no (readable) history yet. Version 10's
+ * open chunk is closed as it stands under the next number (a move: if the agent stops before its
+ * memory is written again, the chunk is there once, and the next load finds no `open`); one that does
+ * not read is kept the same way, counted, and left out of searches.
+ */
 const readStored = async ({ powers, log }: ArchiveSetup): Promise<Loaded> => {
-  const none: Loaded = { present: false, closed: [], open: [] };
+  const none: Loaded = { present: false, closed: [] };
   if (!(await E(powers).has(HISTORY_DIRECTORY))) return none;
   if (!(await readable(powers, HISTORY_DIRECTORY))) {
     log(`${HISTORY_DIRECTORY}/ names a directory the daemon collected; the history starts again`);
     return none;
   }
   const { closed, open } = await listChunks(powers);
-  if (!open) return { present: true, closed, open: [] };
+  if (!open) return { present: true, closed };
   const stored: unknown = await E(powers).lookup([HISTORY_DIRECTORY, OPEN_CHUNK]);
   const chunk = parseChunk(stored);
-  if (chunk.kind === 'exchanges') return { present: true, closed, open: chunk.exchanges };
-  // Kept aside under a closed name, counted toward the bound, never overwritten.
-  const aside: ClosedChunk = {
-    seq: (closed.at(-1)?.seq ?? 0) + 1,
-    bytes: typeof stored === 'string' ? utf8Bytes(stored) : 0,
-    name: '',
-  };
-  aside.name = closedChunkName(aside.seq, aside.bytes);
-  await closeOpenChunk(powers, aside.name);
-  log(`${HISTORY_DIRECTORY}/${OPEN_CHUNK} did not read (${chunk.why}); kept as ${aside.name}`);
-  return { present: true, closed: [...closed, aside], open: [] };
+  if (chunk.kind === 'exchanges' && chunk.exchanges.length === 0) {
+    await removeChunk(powers, OPEN_CHUNK);
+    return { present: true, closed };
+  }
+  const seq = nextSeqAfter(closed);
+  const bytes = typeof stored === 'string' ? utf8Bytes(stored) : 0;
+  const name = closedChunkName(seq, bytes);
+  await closeStoredOpenChunk(powers, name);
+  log(
+    chunk.kind === 'exchanges'
+      ? `history: the open chunk of version 10 (${chunk.exchanges.length} exchanges) closed as ${name}`
+      : `${HISTORY_DIRECTORY}/${OPEN_CHUNK} did not read (${chunk.why}); kept as ${name}`,
+  );
+  return { present: true, closed: [...closed, { seq, bytes, name }] };
+};
+
+const sameRecord = (a: ExchangeRecord, b: ExchangeRecord | undefined) =>
+  b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The open chunk the memory holds, checked against the closed chunks: when one was written under
+ * its number and begins with its exchanges, the agent stopped after writing that chunk and before
+ * its memory said so, and they are not kept twice; a number already taken otherwise moves on.
+ */
+const reconcile = async (
+  { powers, log }: ArchiveSetup,
+  kept: OpenChunk,
+  closed: readonly ClosedChunk[],
+): Promise<OpenChunk> => {
+  const next = nextSeqAfter(closed);
+  if (kept.seq >= next) return kept;
+  const written = closed.find(chunk => chunk.seq === kept.seq);
+  if (written !== undefined) {
+    const held = await readChunk(powers, written.name).catch(() => undefined);
+    if (
+      held?.kind === 'exchanges' &&
+      kept.exchanges.every((record, index) => sameRecord(record, held.exchanges[index]))
+    ) {
+      if (kept.exchanges.length > 0)
+        log(
+          `history: ${written.name} was written before the memory said so (a stop between the two); its ${kept.exchanges.length} exchanges are kept once`,
+        );
+      return { seq: next, exchanges: [] };
+    }
+  }
+  return { seq: next, exchanges: kept.exchanges };
 };
 
 export const loadHistoryArchive = async (
   setup: ArchiveSetup,
+  /** The memory, which holds the open chunk and writes it. */
+  holder: OpenChunkHolder,
+  /** The conversation a store without a history yet had: made into the first chunk. */
   conversation: Conversation,
 ): Promise<HistoryArchive> => {
   const { powers, log, redact, clock } = setup;
@@ -119,20 +173,32 @@ export const loadHistoryArchive = async (
     loaded = await readStored(setup);
   } catch (error) {
     log(`could not read ${HISTORY_DIRECTORY}/ (${describeError(error)}); the history starts again`);
-    loaded = { present: false, closed: [], open: [] };
+    loaded = { present: false, closed: [] };
   }
-  let { present, closed, open } = loaded;
-  let openText = serializeChunk(open);
+  let { present, closed } = loaded;
+  const fromBefore = holder.openChunk === undefined;
+  let open: OpenChunk = holder.openChunk ?? { seq: nextSeqAfter(closed), exchanges: [] };
+  try {
+    open = await reconcile(setup, open, closed);
+  } catch (error) {
+    log(`could not check the history's open chunk (${describeError(error)}); kept as it is`);
+  }
+  holder.openChunk = open;
+  let openText = serializeChunk(open.exchanges);
   let openBytes = utf8Bytes(openText);
   let openChanged = false;
   let dropped = 0;
-  const nextSeq = () => (closed.at(-1)?.seq ?? 0) + 1;
   const totalBytes = () => closed.reduce((sum, chunk) => sum + chunk.bytes, 0) + openBytes;
 
-  const append = (records: readonly ExchangeRecord[]) => {
-    open = [...open, ...records];
-    openText = serializeChunk(open);
+  const setOpen = (chunk: OpenChunk) => {
+    open = chunk;
+    holder.openChunk = chunk;
+    openText = serializeChunk(chunk.exchanges);
     openBytes = utf8Bytes(openText);
+  };
+
+  const append = (records: readonly ExchangeRecord[]) => {
+    setOpen({ seq: open.seq, exchanges: [...open.exchanges, ...records] });
     openChanged = true;
   };
 
@@ -156,35 +222,33 @@ export const loadHistoryArchive = async (
   const save = async () => {
     if (!openChanged) return;
     try {
-      if (!present) {
-        // Known missing (or collected, at f0a46042a: the write below then fails and this runs again).
-        await E(powers).makeDirectory(HISTORY_DIRECTORY);
-        present = true;
-      }
-      await writeOpenChunk(powers, openText);
-      openChanged = false;
       if (openBytes >= CHUNK_BYTES) {
+        if (!present) {
+          // Known missing (or collected, at f0a46042a: the write below then fails and this runs again).
+          await E(powers).makeDirectory(HISTORY_DIRECTORY);
+          present = true;
+        }
         const chunk: ClosedChunk = {
-          seq: nextSeq(),
+          seq: open.seq,
           bytes: openBytes,
-          name: closedChunkName(nextSeq(), openBytes),
+          name: closedChunkName(open.seq, openBytes),
         };
-        await closeOpenChunk(powers, chunk.name);
+        // Written once; the memory's write after this says so (a stop between the two: reconcile).
+        await writeClosedChunk(powers, chunk.name, openText);
         closed = [...closed, chunk];
-        open = [];
-        openText = serializeChunk(open);
-        openBytes = utf8Bytes(openText);
+        setOpen({ seq: open.seq + 1, exchanges: [] });
       }
+      openChanged = false;
       await dropOldest();
     } catch (error) {
-      // Kept in memory and written at the next save; a directory the daemon collected is made again then.
+      // Kept in the memory and tried again at the next save; a directory the daemon collected is made again then.
       if (isCollectedFormula(error)) present = false;
       log(`could not save the history: ${redact(describeError(error))}`);
     }
   };
 
-  // A store of the previous format: its conversation becomes the first chunk.
-  if (!present) {
+  // A store of the previous format (no history, no open chunk in its memory): its conversation becomes the first chunk.
+  if (fromBefore && !present) {
     const earlier = recordsOfConversation(conversation, redact);
     if (earlier.length > 0) {
       append(earlier);
@@ -199,11 +263,9 @@ export const loadHistoryArchive = async (
     },
     save,
     async forget() {
-      const chunks = closed.length + (open.length > 0 ? 1 : 0);
+      const chunks = closed.length + (open.exchanges.length > 0 ? 1 : 0);
       closed = [];
-      open = [];
-      openText = serializeChunk(open);
-      openBytes = utf8Bytes(openText);
+      setOpen({ seq: 1, exchanges: [] });
       openChanged = false;
       if (present) {
         try {
@@ -217,9 +279,16 @@ export const loadHistoryArchive = async (
       return chunks;
     },
     search: (query, from) =>
-      searchHistory({ powers, closed, open, query, from, now: () => clock.now() }),
+      searchHistory({
+        powers,
+        closed,
+        open: open.exchanges,
+        query,
+        from,
+        now: () => clock.now(),
+      }),
     describe: () => [
-      `${closed.length + 1} chunk${closed.length === 0 ? '' : 's'} (the open one holds ${open.length} exchange${open.length === 1 ? '' : 's'}), ${(totalBytes() / MB).toFixed(2)} of ${setup.maxMb} MB (LAL_HISTORY_MB); searchable with mail recall`,
+      `${closed.length + 1} chunk${closed.length === 0 ? '' : 's'} (the open one holds ${open.exchanges.length} exchange${open.exchanges.length === 1 ? '' : 's'}), ${(totalBytes() / MB).toFixed(2)} of ${setup.maxMb} MB (LAL_HISTORY_MB); searchable with mail recall`,
       ...(dropped > 0
         ? [`${dropped} oldest chunk${dropped === 1 ? '' : 's'} dropped since start`]
         : []),

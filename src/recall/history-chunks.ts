@@ -1,22 +1,46 @@
 /**
  * How the searchable history lies in the guest's store: a directory
- * `agent-history` beside `agent-memory`, holding the chunk being filled
- * under `open` and each full chunk under `c<seq>-<bytes>`, its sequence
- * number and size in its name, so one `list` at start tells the order and
- * the total size without reading a chunk. A chunk is one JSON string
- * (`{"version": 1, "exchanges": [...]}`): written whole, it costs the
- * connection one copy. Only `open` is rewritten, so a turn writes at most
- * one chunk, however long the conversation.
+ * `agent-history` beside `agent-memory`, holding each full chunk under
+ * `c<seq>-<bytes>`, its sequence number and size in its name, so one `list`
+ * at start tells the order and the total size without reading a chunk. A
+ * chunk is one JSON string (`{"version": 1, "exchanges": [...]}`): written
+ * whole, once, it costs the connection one copy. The chunk being filled is
+ * kept in the memory (`OpenChunk`, memory version 11) and written with it,
+ * so a turn writes nothing here until its chunk is full; version 10 kept it
+ * here under `open`, which is closed as it stands at load.
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import { isExchangeRecord, type ExchangeRecord } from './exchange-record.js';
 import { HISTORY_DIRECTORY } from '../daemon/own-names.js';
 
+/** Where version 10 kept the chunk being filled (closed at load since version 11). */
 export const OPEN_CHUNK = 'open';
 harden(OPEN_CHUNK);
 /** The chunk format; a chunk of another version is kept and left out of searches. */
 const CHUNK_VERSION = 1;
+
+/**
+ * The chunk being filled, kept in the memory: its exchanges, and the
+ * sequence number it will be written under once full. That number is how
+ * a chunk written just before a stop, while the stored memory still held
+ * its exchanges, is told apart at the next load.
+ */
+export interface OpenChunk {
+  seq: number;
+  exchanges: ExchangeRecord[];
+}
+
+/** The open chunk as the memory stored it; records that do not read are left out and counted. */
+export const readOpenChunk = (value: unknown): { chunk: OpenChunk; lost: number } | undefined => {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { seq, exchanges } = value as { seq?: unknown; exchanges?: unknown };
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
+  if (!Array.isArray(exchanges)) return undefined;
+  const kept = exchanges.filter(isExchangeRecord);
+  return { chunk: { seq, exchanges: kept }, lost: exchanges.length - kept.length };
+};
+harden(readOpenChunk);
 
 export interface ClosedChunk {
   seq: number;
@@ -99,14 +123,15 @@ export const readChunk = async (powers: PowersRef, name: string) =>
   parseChunk(await E(powers).lookup(inDirectory(name)));
 harden(readChunk);
 
-export const writeOpenChunk = (powers: PowersRef, text: string): Promise<void> =>
-  Promise.resolve(E(powers).storeValue(text, inDirectory(OPEN_CHUNK)));
-harden(writeOpenChunk);
+/** A full chunk, written once under its closed name. */
+export const writeClosedChunk = (powers: PowersRef, name: string, text: string): Promise<void> =>
+  Promise.resolve(E(powers).storeValue(text, inDirectory(name)));
+harden(writeClosedChunk);
 
-/** The open chunk, once full, takes its closed name: a move, no second write. */
-export const closeOpenChunk = (powers: PowersRef, name: string): Promise<void> =>
+/** Version 10's open chunk takes a closed name as it stands: a move, in one step, nothing written twice. */
+export const closeStoredOpenChunk = (powers: PowersRef, name: string): Promise<void> =>
   Promise.resolve(E(powers).move(inDirectory(OPEN_CHUNK), inDirectory(name)));
-harden(closeOpenChunk);
+harden(closeStoredOpenChunk);
 
 /** Removes every name in the history directory, keeping the directory itself. */
 export const clearChunks = async (powers: PowersRef): Promise<void> => {

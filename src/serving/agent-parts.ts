@@ -173,6 +173,8 @@ const loadStore = async (
   status.section('Memory', () => describeMemoryTrouble(memory));
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
+    // The memory holds the open chunk and writes it (version 11).
+    memory,
     // A store from before labels: its words as they were, searchable (docs/behaviour.md 9.11).
     memory.wordsBeforeLabels ?? memory.conversation,
   );
