@@ -395,3 +395,168 @@ describe('the archive across restarts, bounds and failures', () => {
     expect(await E(real).list('agent-history')).toEqual([]);
   });
 });
+
+describe('the open chunk the memory holds, checked at load (memory version 11)', () => {
+  const record = (n: number, words: string) => ({
+    n,
+    from: 'HOST',
+    in: `Message #${n}: ${words}`,
+    out: 'noted',
+  });
+  const chunkText = (exchanges: unknown[]) => JSON.stringify({ version: 1, exchanges });
+  /** A store with these chunks in agent-history/ (name → exchanges, or a text as it is). */
+  const storeWith = async (chunks: Record<string, unknown[] | string>) => {
+    const { powers, real, fail, heal } = await guest();
+    await E(real).makeDirectory('agent-history');
+    for (const [name, held] of Object.entries(chunks))
+      await E(real).storeValue(typeof held === 'string' ? held : chunkText(held), [
+        'agent-history',
+        name,
+      ]);
+    return { powers, real, fail, heal };
+  };
+  const names = async (real: PowersRef) => [...(await E(real).list('agent-history'))].sort();
+
+  test("version 10's open chunk is closed as it stands under the next number; one that holds nothing is removed", async () => {
+    const older = [record(1, 'the lamp is green')];
+    const open = [record(2, 'the boat is blue'), record(3, 'the door is red')];
+    const { powers, real } = await storeWith({ 'c1-99': older, open });
+    const { archive, logs, memory } = await load(powers);
+    const closedAs = `c2-${utf8Bytes(chunkText(open))}`;
+    expect(await names(real)).toEqual(['c1-99', closedAs]);
+    expect(logs).toEqual([
+      `history: the open chunk of version 10 (2 exchanges) closed as ${closedAs}`,
+    ]);
+    expect(memory.openChunk).toEqual({ seq: 3, exchanges: [] });
+    expect((await archive.search('boat')).found.map(found => found.messageNumber)).toEqual([2]);
+
+    const empty = await storeWith({ 'c1-99': older, open: [] });
+    const again = await load(empty.powers);
+    expect(await names(empty.real)).toEqual(['c1-99']);
+    expect(again.logs).toEqual([]);
+    expect(again.memory.openChunk).toEqual({ seq: 2, exchanges: [] });
+  });
+
+  test('a chunk written under its number that begins with its exchanges holds them: kept once, the next chunk started', async () => {
+    const first = record(5, 'the boat is blue');
+    const { powers } = await storeWith({
+      'c1-99': [record(1, 'the lamp is green')],
+      'c2-99': [first, record(6, 'the door is red')],
+    });
+    const { archive, logs, memory } = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 2, exchanges: [first] },
+    });
+    expect(memory.openChunk).toEqual({ seq: 3, exchanges: [] });
+    expect(logs).toEqual([
+      'history: c2-99 was written before the memory said so (a stop between the two); its 1 exchanges are kept once',
+    ]);
+    expect((await archive.search('boat')).found).toHaveLength(1);
+    // An empty open chunk whose number a chunk took moves on without a word.
+    const quiet = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: [] },
+    });
+    expect(quiet.memory.openChunk).toEqual({ seq: 3, exchanges: [] });
+    expect(quiet.logs).toEqual([]);
+  });
+
+  test('under a number a chunk took that does not begin with them, or that did not read, its exchanges are kept under the next', async () => {
+    const mine = [record(5, 'the boat is blue'), record(6, 'the door is red')];
+    const { powers } = await storeWith({
+      // Begins like mine, then differs: not the chunk written from it.
+      'c1-99': [mine[0], record(7, 'the kite is yellow')],
+      'c2-99': 'not a chunk',
+    });
+    const differs = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: mine },
+    });
+    expect(differs.memory.openChunk).toEqual({ seq: 3, exchanges: mine });
+    expect(differs.logs).toEqual([]);
+    const unread = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 2, exchanges: mine },
+    });
+    expect(unread.memory.openChunk).toEqual({ seq: 3, exchanges: mine });
+    // Longer than the chunk: the chunk cannot have been written from it.
+    const { powers: other } = await storeWith({ 'c1-99': [mine[0]] });
+    const longer = await load(other, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: mine },
+    });
+    expect(longer.memory.openChunk).toEqual({ seq: 2, exchanges: mine });
+  });
+
+  test('a number past the closed chunks is kept as it is; a chunk under its number that cannot be read keeps its exchanges too (twice rather than lost)', async () => {
+    const mine = [record(5, 'the boat is blue')];
+    const { powers, fail } = await storeWith({ 'c1-99': [record(1, 'the lamp is green')] });
+    const ahead = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 4, exchanges: mine },
+    });
+    expect(ahead.memory.openChunk).toEqual({ seq: 4, exchanges: mine });
+    const at = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 2, exchanges: mine },
+    });
+    expect(at.memory.openChunk).toEqual({ seq: 2, exchanges: mine });
+    fail('lookup');
+    const failing = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: mine },
+    });
+    expect(failing.memory.openChunk).toEqual({ seq: 2, exchanges: mine });
+    expect(failing.logs).toEqual([]);
+  });
+
+  test('a memory that holds an open chunk is not made again from its conversation, with or without a history', async () => {
+    const { powers, real } = await guest();
+    const conversation = emptyConversation();
+    conversation.turns.push(turnOf(3, 'the boat is blue'));
+    const { archive, logs, memory } = await load(powers, 16, conversation, {
+      openChunk: { seq: 1, exchanges: [] },
+    });
+    expect(logs).toEqual([]);
+    expect(memory.openChunk).toEqual({ seq: 1, exchanges: [] });
+    expect((await archive.search('boat')).found).toEqual([]);
+    expect(await E(real).has('agent-history')).toBe(false);
+  });
+});
+
+describe('the history directory found at load', () => {
+  test('is the one chunks go on being written in: not made again over the chunks it holds', async () => {
+    const { powers, real } = await guest();
+    await E(real).makeDirectory('agent-history');
+    await E(real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'c1-9',
+    ]);
+    const before = await E(real).identify('agent-history');
+    const { archive } = await load(powers);
+    await fillAChunk(archive, 1);
+    expect(await E(real).identify('agent-history')).toBe(before);
+    expect([...(await E(real).list('agent-history'))].sort()).toEqual([
+      'c1-9',
+      expect.stringMatching(/^c2-\d+$/),
+    ]);
+    // The same with an empty open chunk of version 10 there, removed at load.
+    const other = await guest();
+    await E(other.real).makeDirectory('agent-history');
+    await E(other.real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'open',
+    ]);
+    const id = await E(other.real).identify('agent-history');
+    const reloaded = await load(other.powers);
+    await fillAChunk(reloaded.archive, 1);
+    expect(await E(other.real).identify('agent-history')).toBe(id);
+    expect(await E(other.real).list('agent-history')).toEqual([expect.stringMatching(/^c1-\d+$/)]);
+  });
+
+  test('an open chunk numbered below the closed ones, where no chunk has its number (dropped), keeps its exchanges under the next', async () => {
+    const { powers, real } = await guest();
+    await E(real).makeDirectory('agent-history');
+    await E(real).storeValue(JSON.stringify({ version: 1, exchanges: [] }), [
+      'agent-history',
+      'c3-9',
+    ]);
+    const mine = [{ n: 5, in: 'Message #5: the boat is blue', out: 'noted' }];
+    const { memory } = await load(powers, 16, emptyConversation(), {
+      openChunk: { seq: 1, exchanges: mine },
+    });
+    expect(memory.openChunk).toEqual({ seq: 4, exchanges: mine });
+  });
+});

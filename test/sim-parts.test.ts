@@ -427,6 +427,28 @@ describe('/memory', () => {
     );
     expect(lines.slice(1, 6)).toEqual([3, 4, 5, 6, 7].map(index => `  · #${index} from HOST`));
   });
+
+  it('counts the searchable history: the full chunks in agent-history/ and the open one the memory carries', async () => {
+    const exchange = { in: 'Message #1 from HOST: ping', out: 'replied "pong"' };
+    const memory = JSON.stringify({
+      version: 11,
+      conversation: { turns: [], digest: [] },
+      openChunk: { seq: 3, exchanges: [exchange, exchange] },
+    });
+    const kept = (chunks: string[]) =>
+      describeKept({
+        has: (name: string) => name === 'agent-memory' || chunks.length > 0,
+        lookup: () => memory,
+        list: () => chunks,
+      });
+    expect((await kept(['c1-8200', 'c2-8300'])).at(-1)).toBe(
+      'the searchable history: 2 full chunks (agent-history/) and 2 exchanges in the open one (kept with the memory)',
+    );
+    // Before the first chunk fills there is no directory: the history is all in the memory.
+    expect((await kept([])).at(-1)).toBe(
+      'the searchable history: 0 full chunks (agent-history/) and 2 exchanges in the open one (kept with the memory)',
+    );
+  });
 });
 
 describe('preflight', () => {

@@ -51,15 +51,31 @@ const describeMemory = (stored: unknown): string[] => {
   return lines;
 };
 
+/** The exchanges of the history's open chunk the memory carries (version 11); none when it does not read. */
+const openExchanges = (stored: unknown): number => {
+  try {
+    const { openChunk } = JSON.parse(String(stored)) as { openChunk?: { exchanges?: unknown } };
+    return lengthOf(openChunk?.exchanges);
+  } catch {
+    return 0;
+  }
+};
+
 export const describeKept = async (powers: KeptPowers): Promise<string[]> => {
   const lines: string[] = [];
-  if (await E(powers).has(MEMORY_NAME))
-    lines.push(...describeMemory(await E(powers).lookup(MEMORY_NAME)));
-  else lines.push('no conversation yet');
-  if (await E(powers).has(HISTORY_DIRECTORY)) {
-    const chunks = (await E(powers).list(HISTORY_DIRECTORY)) as string[];
-    lines.push(`the searchable history: ${plural(chunks.length, 'chunk')} (${HISTORY_DIRECTORY}/)`);
-  }
+  let open = 0;
+  if (await E(powers).has(MEMORY_NAME)) {
+    const stored = await E(powers).lookup(MEMORY_NAME);
+    lines.push(...describeMemory(stored));
+    open = openExchanges(stored);
+  } else lines.push('no conversation yet');
+  const closed = (await E(powers).has(HISTORY_DIRECTORY))
+    ? ((await E(powers).list(HISTORY_DIRECTORY)) as string[]).length
+    : 0;
+  if (closed > 0 || open > 0)
+    lines.push(
+      `the searchable history: ${plural(closed, 'full chunk')} (${HISTORY_DIRECTORY}/) and ${plural(open, 'exchange')} in the open one (kept with the memory)`,
+    );
   return lines;
 };
 harden(describeKept);

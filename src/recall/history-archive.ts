@@ -133,7 +133,8 @@ const sameRecord = (a: ExchangeRecord, b: ExchangeRecord | undefined) =>
 /**
  * The open chunk the memory holds, checked against the closed chunks: when one was written under
  * its number and begins with its exchanges, the agent stopped after writing that chunk and before
- * its memory said so, and they are not kept twice; a number already taken otherwise moves on.
+ * its memory said so, and they are not kept twice; a number already taken otherwise moves on, the
+ * exchanges kept (also when that chunk cannot be read: kept twice rather than lost).
  */
 const reconcile = async (
   { powers, log }: ArchiveSetup,
@@ -177,16 +178,14 @@ export const loadHistoryArchive = async (
   }
   let { present, closed } = loaded;
   const fromBefore = holder.openChunk === undefined;
-  let open: OpenChunk = holder.openChunk ?? { seq: nextSeqAfter(closed), exchanges: [] };
-  try {
-    open = await reconcile(setup, open, closed);
-  } catch (error) {
-    log(`could not check the history's open chunk (${describeError(error)}); kept as it is`);
-  }
+  let open = await reconcile(
+    setup,
+    holder.openChunk ?? { seq: nextSeqAfter(closed), exchanges: [] },
+    closed,
+  );
   holder.openChunk = open;
   let openText = serializeChunk(open.exchanges);
   let openBytes = utf8Bytes(openText);
-  let openChanged = false;
   let dropped = 0;
   const totalBytes = () => closed.reduce((sum, chunk) => sum + chunk.bytes, 0) + openBytes;
 
@@ -199,7 +198,6 @@ export const loadHistoryArchive = async (
 
   const append = (records: readonly ExchangeRecord[]) => {
     setOpen({ seq: open.seq, exchanges: [...open.exchanges, ...records] });
-    openChanged = true;
   };
 
   const dropOldest = async () => {
@@ -219,8 +217,8 @@ export const loadHistoryArchive = async (
     }
   };
 
+  // Nothing to do unless the open chunk is full or the history over its bound: no daemon call then.
   const save = async () => {
-    if (!openChanged) return;
     try {
       if (openBytes >= CHUNK_BYTES) {
         if (!present) {
@@ -238,7 +236,6 @@ export const loadHistoryArchive = async (
         closed = [...closed, chunk];
         setOpen({ seq: open.seq + 1, exchanges: [] });
       }
-      openChanged = false;
       await dropOldest();
     } catch (error) {
       // Kept in the memory and tried again at the next save; a directory the daemon collected is made again then.
@@ -266,7 +263,6 @@ export const loadHistoryArchive = async (
       const chunks = closed.length + (open.exchanges.length > 0 ? 1 : 0);
       closed = [];
       setOpen({ seq: 1, exchanges: [] });
-      openChanged = false;
       if (present) {
         try {
           // Emptied in place: a new directory over the name would have the daemon collect the
