@@ -39,10 +39,28 @@ export const staleSource = () => {
 
 /** Seconds between two lines saying the build still runs (a first build takes a minute or two). */
 const TICK_MS = 15_000;
+/** How often dist/ is looked at while tsc writes (its own list of files comes only at its end). */
+const POLL_MS = 500;
+
+// The .js files under a folder written since `since` (ms), counted as tsc writes them.
+const writtenSince = (folder, since) => {
+  if (!existsSync(folder)) return 0;
+  let count = 0;
+  for (const item of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (!item.isFile() || !item.name.endsWith('.js')) continue;
+    try {
+      if (statSync(join(item.parentPath ?? item.path, item.name)).mtimeMs >= since) count += 1;
+    } catch {
+      // Replaced as we looked: counted at the next look.
+    }
+  }
+  return count;
+};
 
 // Builds with tsc when a source is newer than dist/ (or dist/ is missing); exits 1 when the build
-// fails. A first build says so, and a line every TICK_MS and as tsc writes its files shows it is
-// going on (tsc has no progress of its own: it checks types for most of the time, then writes).
+// fails. A first build says so, and a line every TICK_MS and as tsc writes its files (seen in
+// dist/ as they come: tsc lists them only once it is done) shows it is going on (tsc has no
+// progress of its own: it checks types for most of the time, then writes).
 export const buildIfStale = async ({ quiet = false } = {}) => {
   if (process.env.LAL_SIM_NO_BUILD === '1') return;
   const stale = staleSource();
@@ -57,30 +75,34 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const child = spawn(
-    process.execPath,
-    [tsc, '-p', join(root, 'tsconfig.json'), '--listEmittedFiles'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let written = 0;
   let shownAt = 0;
+  // Every quarter of the files, a line, when it is written: the checking is done, the writing shows.
+  const look = () => {
+    // A second's margin: a file system may keep times coarser than Date.now().
+    written = Math.min(writtenSince(dist, started - 1000), total);
+    if (
+      written - shownAt >= Math.max(1, Math.ceil(total / 4)) ||
+      (written === total && written > shownAt)
+    ) {
+      shownAt = written;
+      say(`  written ${written} of ${total} files… ${seconds()} s`);
+    }
+  };
+  const poller = setInterval(look, POLL_MS);
   const ticker = setInterval(
     () => say(written === 0 ? `  checking types… ${seconds()} s` : `  writing… ${seconds()} s`),
     TICK_MS,
   );
-  child.stdout.on('data', chunk => {
-    const text = chunk.toString('utf8');
-    written += (text.match(/^TSFILE: .*\.js$/gm) ?? []).length;
-    output += text.replace(/^TSFILE: .*\n?/gm, '');
-    // Every quarter of the files, a line: the checking is done, the writing shows.
-    if (written - shownAt >= Math.max(1, Math.ceil(total / 4))) {
-      shownAt = written;
-      say(`  written ${Math.min(written, total)} of ${total} files… ${seconds()} s`);
-    }
-  });
+  child.stdout.on('data', chunk => (output += chunk.toString('utf8')));
   child.stderr.on('data', chunk => (output += chunk.toString('utf8')));
   const code = await new Promise(resolve => child.on('close', resolve));
+  clearInterval(poller);
   clearInterval(ticker);
   if (code !== 0) {
     process.stderr.write(output);
@@ -89,6 +111,7 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
     );
     process.exit(1);
   }
+  look();
   say(`  built in ${seconds()} s.`);
 };
 

@@ -115,6 +115,16 @@ const modules = [
     ],
   },
   {
+    name: 'outcome-words',
+    mutate: ['src/asks/proposal-notices.ts', 'src/asks/outcome-label.ts'],
+    tests: [
+      'test/asks-outcome-label.test.ts',
+      'test/asks-proposal-notices.test.ts',
+      'test/agent-pending-restart.test.ts',
+      'test/agent-proposals.test.ts',
+    ],
+  },
+  {
     name: 'approval-gate',
     mutate: ['src/asks/approval-gate.ts'],
     tests: [

@@ -566,7 +566,7 @@ describe.each(DAEMON_PROFILES)(
       expect(JSON.parse(sendResult)).toMatchObject({ status: 'pending' });
       const asked = await waitForMessage(run.host, message => message.type === 'request');
       expect(asked.description).toMatch(
-        /asks to call send .*asked because this turn has read the outcome h1, which did not come from the HOST, and it sends a message toward someone other than the sender served and the HOST/s,
+        /asks to call send .*asked because this turn has read the outcome of helper h1, which did not come from the HOST, and it sends a message toward someone other than the sender served and the HOST/s,
       );
     });
   },

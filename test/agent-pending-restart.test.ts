@@ -56,6 +56,16 @@ const startAsking = async (ask: () => ReturnType<typeof callTool>, options: Star
   return { run, origin: () => origin };
 };
 
+/** Lal's eval-proposal on f0a46042a: 6 * 7, its result kept as "answer". */
+const proposeSixTimesSeven = () =>
+  callTool('evaluate', {
+    source: '6 * 7',
+    codeNames: [],
+    petNamePaths: [],
+    resultName: 'answer',
+    workerName: '#undefined',
+  });
+
 describe('pending asks survive a restart', () => {
   test('a request answered after a daemon restart reaches the message it was made for, with the value', async () => {
     const { run, origin } = await startAsking(() =>
@@ -230,7 +240,7 @@ describe('pending asks survive a restart', () => {
     await expect.poll(() => pendingIds(run)).toEqual([]);
   });
 
-  test('newest daemon: an evaluation whose request is gone after a restart is told UNKNOWN', async () => {
+  test('newest daemon: an evaluation whose request is gone after a restart is told NOT RUN (the agent runs approved code itself)', async () => {
     const { run, origin } = await startAsking(evaluateSixTimesSeven, { profile: 'newest' });
     let notice = '';
     await run.restart([
@@ -244,8 +254,9 @@ describe('pending asks survive a restart', () => {
     await guest(run).dismiss(copy!.number);
     await run.reply('I cannot tell');
     expect(notice).toMatch(
-      /^UNKNOWN: I restarted while your proposal p1 \(6 \* 7\) waited for the host, and I can no longer tell whether it ran\./,
+      /^NOT RUN: your proposal p1 \(6 \* 7\) was still waiting for the host when I restarted, and the restart ended it: no approval of it reached me, and I am the one who runs approved code, and the host can no longer grant it\./,
     );
+    expect(await guest(run).has('answer')).toBe(false);
   });
 
   test('newest daemon, LAL_DIRECT_EVAL: code still running at a restart is told UNKNOWN, not run again', async () => {
@@ -274,15 +285,7 @@ describe('pending asks survive a restart', () => {
   });
 
   test('f0a46042a: an eval-proposal granted while the agent restarts (worker died) is told with its result', async () => {
-    const { run, origin } = await startAsking(() =>
-      callTool('evaluate', {
-        source: '6 * 7',
-        codeNames: [],
-        petNamePaths: [],
-        resultName: 'answer',
-        workerName: '#undefined',
-      }),
-    );
+    const { run, origin } = await startAsking(proposeSixTimesSeven);
     const proposal = await waitForMessage(
       run.host,
       (message: Message) => message.type === 'eval-proposal-reviewer',
@@ -308,6 +311,44 @@ describe('pending asks survive a restart', () => {
       )
       .toBe(0);
     await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+});
+
+describe('f0a46042a: an eval-proposal whose copy is gone after a restart', () => {
+  const proposerCopies = async (run: AgentRun) =>
+    asMessages(await guest(run).listMessages()).filter(
+      message => message.type === 'eval-proposal-proposer',
+    );
+
+  /** Restarts the agent with its proposal's copy gone; resolves to what it was told. */
+  const toldAfterCopyGone = async (before?: (run: AgentRun) => Promise<void>) => {
+    const { run, origin } = await startAsking(proposeSixTimesSeven);
+    await before?.(run);
+    let notice = '';
+    const [copy] = await proposerCopies(run);
+    await guest(run).dismiss(copy!.number);
+    await run.restartAgent([
+      request => {
+        notice = request.messages.at(-1)!.content;
+        return callTool('reply', { messageNumber: origin(), strings: ['told'] });
+      },
+    ]);
+    await run.reply('told');
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+    return notice;
+  };
+
+  test('is told NOT RUN when nothing is kept under its result name: no grant came, and none can now', async () => {
+    expect(await toldAfterCopyGone()).toMatch(
+      /^NOT RUN: your proposal p1 \(6 \* 7\) was still waiting for the host when I restarted, and the restart ended it: it was not granted \(nothing is kept as "answer"\), and the host can no longer grant it\.\nNext: propose it again only if it is still needed/,
+    );
+  });
+
+  test('is told UNKNOWN when a value is kept under its result name (an earlier proposal may have left it)', async () => {
+    const notice = await toldAfterCopyGone(run => guest(run).storeValue(harden(41), 'answer'));
+    expect(notice).toMatch(
+      /^UNKNOWN: I restarted while your proposal p1 \(6 \* 7\) waited for the host, and I can no longer tell whether it ran\./,
+    );
   });
 });
 

@@ -167,12 +167,12 @@ describe("the HOST's thread keeps only the HOST's words", () => {
       label: { read: 'a page', from: 0 },
     };
     keepOnlyHostsWords(wake);
-    expect(wake.title).toBe('wake-up w1 (labelled: a page)');
+    expect(wake.title).toBe('wake-up w1 (held words from a page, not from the HOST)');
     expect(wake.messages).toEqual([
       {
         role: 'user',
         content:
-          'wake-up w1 (labelled: a page): [Then, after reading a page, which did not come from the HOST, the agent did: nothing. Those words are kept out of later turns; mail recall shows them, labelled.]',
+          'wake-up w1 (held words from a page, not from the HOST): [Then, after reading a page, which did not come from the HOST, the agent did: nothing. Those words are kept out of later turns; mail recall shows them, labelled.]',
       },
     ]);
     const ended: Turn = {
@@ -251,7 +251,9 @@ describe('a store from before labels', () => {
     expect(made.turns[0]!.messages[1]!.content).toContain(
       'after reading what an older release kept, before words were labelled',
     );
-    expect(made.turns[2]!.title).toBe(`#5 from HOST (labelled: ${BEFORE_LABELS})`);
+    expect(made.turns[2]!.title).toBe(
+      `#5 from HOST (held words from ${BEFORE_LABELS}, not from the HOST)`,
+    );
     // A HOST's name is matched as written, never as a pattern.
     expect(keepOnlyHostsWordsOfOldStore(old, 'H.ST').digest[0]!.text).toBe(
       '#1 from HOST: … → replied …',

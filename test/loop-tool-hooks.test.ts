@@ -98,7 +98,7 @@ describe('the loop owns the tool step', () => {
     expect(steps).toEqual([]);
   });
 
-  test('a call run later (an approval) goes through the same step: executed, timed, told after', async () => {
+  test('a call run later (an approval) goes through the same step: executed, timed, not told after (its result comes back as an outcome)', async () => {
     const steps: string[] = [];
     let later: (() => Promise<string>) | undefined;
     const setup = setupWith(
@@ -122,7 +122,8 @@ describe('the loop owns the tool step', () => {
     expect(steps).toEqual([]);
     const text = await later!();
     expect(text).toMatch(/timed out/);
-    expect(steps).toEqual(['execute', 'after']);
+    // Told after, the turn that asked (ended by now) would be labelled by a result it never read.
+    expect(steps).toEqual(['execute']);
   });
 
   test('an undecodable call is run to its own error, never shown to afterToolCall', async () => {

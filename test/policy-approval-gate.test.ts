@@ -80,7 +80,7 @@ describe('an approval that ended while the agent restarted', () => {
       texts.push(notices[0]!.text);
     }
     expect(texts[0]).toBe(
-      `UNKNOWN: I restarted while waiting for boss's answer about the call ${action} (approval a7), and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (boss is asked again), and tell whoever asked for it.`,
+      `NOT RUN: I restarted while waiting for boss's answer about the call ${action} (approval a7), and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (boss is asked again), and tell whoever asked for it.`,
     );
     expect(texts[1]).toBe(
       `UNKNOWN: boss approved the call ${action} (approval a7) and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (boss is asked again), and tell whoever asked for it.`,
@@ -132,15 +132,18 @@ describe('an approval asked for in this run', () => {
     expect(setup.asks.pending().map(ask => ask.state)).toEqual(['sent']);
   });
 
-  test('its own copy saying lost or interrupted never runs the call: told UNKNOWN instead', async () => {
-    for (const settlement of ['lost', 'interrupted'] as const) {
+  test('its own copy saying lost or interrupted never runs the call: told NOT RUN (no answer came) or UNKNOWN (it was running)', async () => {
+    for (const [settlement, told] of [
+      ['lost', 'NOT RUN'],
+      ['interrupted', 'UNKNOWN'],
+    ] as const) {
       const setup = setUp();
       const { ran, approvalId } = askOnce(setup);
       const [asked] = setup.asks.pending();
       await setup.gate.resume(asked!, settlement);
       expect(ran).toEqual([]);
       expect(setup.notices.map(notice => notice.text)).toEqual([
-        expect.stringMatching(new RegExp(`^UNKNOWN: .*\\(approval ${approvalId}\\)`)),
+        expect.stringMatching(new RegExp(`^${told}: .*\\(approval ${approvalId}\\)`)),
       ]);
     }
   });

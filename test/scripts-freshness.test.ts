@@ -4,9 +4,10 @@
  * older than a source, never for `--help`, and look at every folder
  * tsconfig.json compiles, so no folder the simulator imports is missed.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -53,6 +54,60 @@ describe('the helper commands build only when they must', () => {
       expect(roots, `${top} is imported but not checked`).toContain(top);
     expect(roots).toContain('setup');
   });
+
+  it(
+    "shows the first build's progress as tsc writes, not all at its end",
+    async () => {
+      const repo = makeTempFolder('progress');
+      mkdirSync(join(repo, 'scripts'));
+      for (const name of ['start.mjs', 'built.mjs'])
+        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+      writeFileSync(join(repo, 'tsconfig.json'), JSON.stringify({ include: ['sim/**/*.ts'] }));
+      mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
+      const sources = ['main', 'a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      for (const name of sources) writeFileSync(join(repo, 'sim', 'chat', `${name}.ts`), '');
+      // A stand-in for tsc that writes half its files, then waits for the word that a line of
+      // progress was seen before it writes the rest and, as tsc does, lists them all at its end.
+      const fake = join(repo, 'node_modules', 'typescript');
+      mkdirSync(join(fake, 'bin'), { recursive: true });
+      writeFileSync(join(fake, 'package.json'), '{"name":"typescript","version":"0.0.0"}');
+      writeFileSync(
+        join(fake, 'bin', 'tsc'),
+        [
+          "const { existsSync, mkdirSync, writeFileSync } = require('node:fs');",
+          "const { join } = require('node:path');",
+          `const repo = ${JSON.stringify(repo)};`,
+          `const names = ${JSON.stringify(sources)};`,
+          "const out = join(repo, 'dist', 'sim', 'chat');",
+          'mkdirSync(out, { recursive: true });',
+          "const write = name => writeFileSync(join(out, name + '.js'), name === 'main' ? \"process.stdout.write('ran')\" : '');",
+          'names.slice(0, 4).forEach(write);',
+          'const until = Date.now() + 20000;',
+          'const rest = () => {',
+          "  if (!existsSync(join(repo, 'go')) && Date.now() < until) return setTimeout(rest, 50);",
+          "  if (!existsSync(join(repo, 'go'))) writeFileSync(join(repo, 'timed-out'), '');",
+          '  names.slice(4).forEach(write);',
+          "  process.stdout.write(names.map(name => 'TSFILE: ' + join(out, name + '.js')).join('\\n') + '\\n');",
+          '};',
+          'rest();',
+        ].join('\n'),
+      );
+      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
+      const child = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { env });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
+      });
+      await new Promise(resolve => child.on('close', resolve));
+      // The line came while tsc was still writing: it did not have to wait for tsc's list.
+      expect(existsSync(join(repo, 'timed-out')), stderr).toBe(false);
+      expect(stderr).toMatch(
+        /^First build \(tsc\): compiling 8 TypeScript files into dist\/; it takes a minute or two, once…\n {2}written 4 of 8 files… \d+ s\n[\s\S]* {2}written 8 of 8 files… \d+ s\n {2}built in \d+ s\.\n$/,
+      );
+    },
+    TEST_MS,
+  );
 
   it(
     'builds when a source is newer than dist/, not when dist/ is fresh, and never for --help',

@@ -40,11 +40,11 @@ const script = (request: NormalizedRequest): ScriptedReply => {
   const sum = /compute (\d+ \+ \d+)/.exec(told)?.[1];
   if (sum !== undefined)
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'sum' } }] };
-  if (told.includes('UNKNOWN:') && told.includes('(2 + 2)')) {
+  if (told.includes('NOT RUN:') && told.includes('(2 + 2)')) {
     secondOutcomeAsked();
     return { hang: true };
   }
-  if (told.includes('UNKNOWN:')) return { text: 'I cannot tell whether 1 + 1 ran.' };
+  if (told.includes('NOT RUN:')) return { text: '1 + 1 did not run.' };
   return { text: 'pong' };
 };
 
@@ -67,7 +67,7 @@ const outcomeRequests = (text: string) =>
   server!.requests.filter(
     request =>
       request.normalized !== undefined &&
-      lastUserText(request.normalized).includes('UNKNOWN:') &&
+      lastUserText(request.normalized).includes('NOT RUN:') &&
       lastUserText(request.normalized).includes(text),
   ).length;
 

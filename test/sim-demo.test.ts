@@ -14,6 +14,7 @@ import type { ModelServer, NormalizedRequest } from '../sim/model-server/index.j
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { readRepoFile } from './support/repo-files.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
@@ -76,7 +77,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     });
     // After a labelled outcome the message comes last in what the agent tells the model (seen in f0a46042a).
     const afterOutcome =
-      'outcome (labelled: the outcome h1): [Then, after reading the outcome h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
+      'outcome (held words from the outcome of helper h1, not from the HOST): [Then, after reading the outcome of helper h1, the agent did: replied.]\n\nMessage #114 from HOST: ping again';
     expect(demoModel(told(afterOutcome, []))).toEqual({ text: 'pong: ping again' });
   });
 
@@ -232,7 +233,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     // As a real daemon's agent told it: a helper's outcome turn came just before the wake-up.
     const tools = ['reply', 'send', 'schedule', 'evaluate'];
     const labelled = [
-      'outcome (labelled: the outcome h2): [Then, after reading the outcome h2, which did not come from the HOST, the agent did: replied. Those words are kept out of later turns; mail recall shows them, labelled.]',
+      'outcome (held words from the outcome of helper h2, not from the HOST): [Then, after reading the outcome of helper h2, which did not come from the HOST, the agent did: replied. Those words are kept out of later turns; mail recall shows them, labelled.]',
       '',
       'WAKE-UP w1: the time you set has come (2026-11-29T10:17:08.730Z; set at 2026-11-29T10:15:08.730Z while serving message #14 from @host). It recurs: every 1m.',
       'Your note: "check the inbox"',
@@ -408,7 +409,7 @@ describe('npm start -- --demo', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /thinks with double-model, the only model the double lists, at http:\/\/127\.0\.0\.1:\d+\/v1 \(openai, the scripted model double of --demo\)/,
+      /thinks with double-model, the only model of the scripted model double that --demo started in this process \(openai\)\./,
     );
     expect(run.stdout).toMatch(/lal-fae\/lal-demo /);
     // The person set no LAL_MODEL (nor does --demo honour one): the greeting says where the model came from.
@@ -422,38 +423,65 @@ describe('npm start -- --demo', () => {
   });
 });
 
+/** A terminal's output as its lines read on screen: each line from where it was last redrawn, escapes gone. */
+const screenLines = (output: string): string[] =>
+  output.split('\n').map(line =>
+    line
+      .slice(Math.max(0, line.lastIndexOf('\x1b[1G')))
+      // eslint-disable-next-line no-control-regex -- a terminal's escapes are what is taken out
+      .replace(/\x1b\[[\d;?]*[A-Za-z]/g, '')
+      .replace(/\r/g, ''),
+  );
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe("README's toolbox example, as printed", () => {
-  it('runs in npm start -- --demo: /attach toolbox, then a tool found by what it does and called', async () => {
+  it('is what a terminal shows in npm start -- --demo: /attach toolbox, then a tool found by what it does and called', async () => {
     const readme = readRepoFile('README.md');
     const section = readme.slice(readme.indexOf('### Try it without a model'));
     const block = /```\n(\$ npm start -- [^\n]*\n[\s\S]*?)```/.exec(section)?.[1];
-    expect(block, 'the README shows the toolbox session').toContain('/attach toolbox');
+    expect(block, 'the README shows the toolbox session as a terminal does').toMatch(
+      /^› \/attach toolbox$/m,
+    );
     const [command, ...printed] = block!.trimEnd().split('\n');
     const args = command!.replace('$ npm start -- ', '').split(' ');
-    const typed = printed.filter(line => line.startsWith('you › ')).map(line => line.slice(6));
-    const state = { XDG_STATE_HOME: makeTempFolder('state') };
-    const run = await runSim(args, state, input => {
-      input.write(typed.map(line => `${line}\n`).join(''));
-      input.end();
+    // Each line typed at the prompt once the line the README shows before it is on the screen.
+    const steps = printed.flatMap((line, index) => {
+      if (!line.startsWith('› ')) return [];
+      const before = printed[index - 1]!;
+      const after =
+        before === '…' ? /agent ready/ : new RegExp(escaped(before.trim().slice(0, 16)));
+      return [{ after, keys: `${line.slice(2)}\r` }];
     });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    // Every line the README prints comes, in its order.
-    const lines = run.stdout.split('\n');
+    const last = printed.at(-1)!;
+    steps.push({ after: new RegExp(escaped(last.trim().slice(0, 16))), keys: '/quit\r' });
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const output = await runSimOnTty(args, state, steps);
+    const lines = screenLines(output);
+    // Every line the README prints comes, in its order, and right after the one before it unless `…` says lines were left out.
     let at = 0;
+    let leftOut = true;
     for (const line of printed) {
+      if (line === '…') {
+        leftOut = true;
+        continue;
+      }
       const found = lines.indexOf(line, at);
-      expect(found, `${line}\n--- printed:\n${run.stdout}`).toBeGreaterThanOrEqual(0);
+      expect(found, `${line}\n--- on the screen:\n${lines.join('\n')}`).toBeGreaterThanOrEqual(0);
+      if (!leftOut) expect(found, `a line left out before ${line} (mark it with …)`).toBe(at);
       at = found + 1;
+      leftOut = false;
     }
     // Kept in the state folder as the other attached tools are: the next run has it still.
+    const typed = printed.filter(line => line.startsWith('› ')).map(line => line.slice(2));
     const again = await runSim(args, state, input => {
       input.write(`${typed.at(-1)!}\n`);
       input.end();
     });
     expect(again.stderr).toBe('');
     expect(again.stdout).toMatch(/^Given back to the agent: .*\(sample-toolbox\)\.$/m);
-    expect(again.stdout).toContain(printed.at(-1)!.replace(/^#\d+ /, ''));
+    const answer = printed.find(line => /^#\d+ lal › /.test(line))!;
+    expect(again.stdout).toContain(answer.replace(/^#\d+ /, ''));
   });
 
   it('says how to get a toolbox when asked to use a tool without one', () => {

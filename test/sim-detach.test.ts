@@ -2,14 +2,21 @@
  * `/detach` in `npm start`, the inverse of `/attach` (README's command list): the tool the
  * person attached and the agent adopted is taken out of the agent's tools/, so the agent no
  * longer offers it from its next turn and the next run of the same state folder does not give it
- * back; a name that nothing holds is refused, saying what tools/ holds.
+ * back; a name that nothing holds is refused, saying what tools/ holds. An MCP server's
+ * process ends when its bridge is detached, not when the simulator exits.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
+import { everythingServer } from './support/mcp-servers.js';
 import { makeSimRunner } from './support/run-sim.js';
+import { skippedBecause } from './support/skipped-because.js';
 import { useTempFolders } from './support/temp-folders.js';
+import { runningWith } from './tools-helpers.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
+const sandboxProblem = await checkSandbox();
 
 /** What each /status of a run printed, up to the next line typed. */
 const statuses = (stdout: string): string[] =>
@@ -69,3 +76,35 @@ describe('/detach in npm start', () => {
     );
   });
 });
+
+describe.skipIf(sandboxProblem !== undefined)(
+  `/detach mcp in npm start${skippedBecause(sandboxProblem)}`,
+  () => {
+    it("ends the MCP server's process at once, while the simulator still runs", async () => {
+      // The server's sandbox binds its folder in this state folder: its command line names it.
+      const stateHome = makeTempFolder('state');
+      const serverFolder = join(stateHome, 'lal-fae', 'fae-demo', 'mcp', 'everything');
+      let checked: Promise<void> | undefined;
+      const run = await runSim(
+        ['--demo', '--persona', 'fae'],
+        { XDG_STATE_HOME: stateHome },
+        input => {
+          input.write(`/attach mcp everything node ${everythingServer}\n`);
+          checked = input
+            .waitFor(/its server offers \d+ tools/)
+            .then(async () => {
+              await expect.poll(() => runningWith(serverFolder).length).toBeGreaterThan(0);
+              input.write('/detach mcp everything\n');
+              await input.waitFor(/^(?:took|dropped) mcp-everything/m);
+              // Looked at while the simulator runs: its leaving must not be what ends the server.
+              await expect.poll(() => runningWith(serverFolder)).toEqual([]);
+            })
+            .finally(() => input.end());
+        },
+      );
+      await checked;
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^(?:took|dropped) mcp-everything/m);
+    });
+  },
+);

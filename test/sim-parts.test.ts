@@ -249,6 +249,21 @@ describe('.env', () => {
       `${join(folder, '.env')}: line 1: the value of LAL_MODEL opens a " quote that no line after it closes`,
     );
   });
+  it('says the text after a closing quote, which is not read, and reads `export  KEY` (two spaces) as KEY', () => {
+    const { values, problems } = parseDotEnv(
+      'LAL_MODEL="qwen3" sk-secret\nLAL_HOST="http://x:1/v1" # a comment\nexport  LAL_PERSONA=fae\n',
+    );
+    expect(values).toEqual({ LAL_MODEL: 'qwen3', LAL_HOST: 'http://x:1/v1', LAL_PERSONA: 'fae' });
+    // Named by line and key, never by the text (it may be a secret).
+    expect(problems).toEqual([
+      "line 1: what follows the closing quote of LAL_MODEL's value is not read (only what is inside the quotes is; a # starts a comment)",
+    ]);
+    const folder = makeTempFolder('env');
+    writeFileSync(join(folder, '.env'), "LAL_MODEL='qwen3' junk\n");
+    expect(loadEnv(folder, {}).problems).toEqual([
+      `${join(folder, '.env')}: line 1: what follows the closing quote of LAL_MODEL's value is not read (only what is inside the quotes is; a # starts a comment)`,
+    ]);
+  });
   it('lets the process env win over the file, and passes the caplet only set LAL_ variables', () => {
     const folder = makeTempFolder('env');
     writeFileSync(join(folder, '.env'), 'LAL_HOST=http://file:1\nLAL_MODEL=from-file\n');

@@ -2,8 +2,10 @@
  * `npm start` run again with eval-proposals still pending (docs/behaviour.md
  * 10.1, 10.2): the daemon double keeps the agent's undismissed mail across
  * runs, as the real daemon keeps an inbox over `endo restart`, so each
- * outcome ("UNKNOWN: I restarted while …") is told in reply to the message
- * that asked, once, and no model call is spent on a message that vanished.
+ * outcome is told in reply to the message that asked, once, and no model call
+ * is spent on a message that vanished. The proposals themselves the f0a46042a
+ * daemon cannot reload: never granted, each is told it did not run (NOT RUN),
+ * not UNKNOWN, which is for a grant whose outcome was lost.
  */
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
@@ -25,15 +27,16 @@ describe('npm start run again with proposals pending', () => {
     expect(asked).toBe(2);
 
     const second = await runSim(['--demo'], state, input => {
-      void input.waitFor(/(?:[\s\S]*lal › My host answered: UNKNOWN){2}/).then(() => input.end());
+      void input.waitFor(/(?:[\s\S]*lal › My host answered: NOT RUN){2}/).then(() => input.end());
     });
     expect(second.stderr).toBe('');
     expect(second.stdout).not.toContain('No such message');
     expect(second.stdout).not.toContain('repeated');
     const told = second.stdout.match(
-      /lal › My host answered: UNKNOWN: I restarted while your proposal p\d/g,
+      /lal › My host answered: NOT RUN: your proposal p\d \(\d \* \d\) was still waiting for the host when I restarted, and the restart ended it: it was not granted/g,
     );
     expect(told).toHaveLength(2);
+    expect(second.stdout).not.toContain('UNKNOWN');
     // Each turn is the reply and no more: one model call, the reply ending it.
     expect(second.stdout).toMatch(/(?:[\s\S]*turn over: 1 model call){2}/);
   });

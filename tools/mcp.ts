@@ -7,8 +7,10 @@
  * server's list changes; Fae offers them all when the bridge sits in its
  * tools/ (docs/mcp.md). Every call is bounded (MCP_TIMEOUT_MS); a server that
  * died is started again at the next call, and the call it died in fails
- * saying so. The server's stderr goes to the log, redacted.
+ * saying so. The server's stderr goes to the log, redacted. Cancelled, it
+ * ends its server's process.
  */
+import { E } from '@endo/far';
 import { makeExo } from '@endo/exo';
 import { M } from '@endo/patterns';
 import type { Env } from '../providers/types.js';
@@ -182,6 +184,23 @@ export const startMcpBridge = (env: Env | undefined, sink?: (line: string) => vo
 };
 harden(startMcpBridge);
 
-export const make = (_powers?: unknown, _context?: unknown, options?: { env?: Env }) =>
-  startMcpBridge(options?.env).bridge;
+/** Closes the connection, ending a local server's process, once the caplet's context is cancelled. */
+const closeWhenCancelled = (context: unknown, connection: McpConnection): void => {
+  if (context === undefined || context === null) return;
+  const close = () => void connection.close().catch(() => {});
+  // whenCancelled() rejects with the reason when the context is cancelled.
+  void Promise.resolve()
+    .then(() => E(context as { whenCancelled(): Promise<void> }).whenCancelled())
+    .then(close, close);
+};
+
+/**
+ * The caplet: its server ends with it. Cancelled (detached from every name and collected, or the
+ * daemon going down), the bridge closes its connection, which ends a local server's process.
+ */
+export const make = (_powers?: unknown, context?: unknown, options?: { env?: Env }) => {
+  const { bridge, connection } = startMcpBridge(options?.env);
+  closeWhenCancelled(context, connection);
+  return bridge;
+};
 harden(make);

@@ -38,6 +38,8 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
     return kept.always.filter(name => typeof name === 'string');
   };
   const always = new Set(read());
+  // How confirmFor was set up (--yes, the tools named in LAL_TOOLS_CONFIRM), for /status.
+  let asking: { yes: boolean; named: ReadonlySet<string> } = { yes: false, named: new Set() };
 
   return harden({
     path,
@@ -50,6 +52,7 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
      */
     confirmFor(settings: Readonly<Record<string, string>>, yes: boolean): HostConfirm {
       const named = readNames(settings, SETTING) ?? new Set<string>();
+      asking = { yes, named };
       const byDefault = new Set<string>(yes ? [] : sideEffectToolNames);
       const why = (name: string): string | undefined => {
         if (always.has(name)) return undefined;
@@ -74,6 +77,12 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
     },
     /** For /status. */
     describe(): string {
+      if (asking.yes) {
+        const still = [...asking.named].filter(name => !always.has(name)).sort();
+        return still.length === 0
+          ? 'Always allowed: every tool, by --yes (npm start asks before none)'
+          : `Always allowed: every tool but ${still.join(', ')}, by --yes (${SETTING} names those: you are asked before them)`;
+      }
       return always.size === 0
         ? `Always allowed: none (answer an approval request with "a" to allow a tool always; kept in ${path})`
         : `Always allowed (your answers, kept in ${path}): ${[...always].sort().join(', ')}`;

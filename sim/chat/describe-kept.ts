@@ -5,6 +5,7 @@
  * memory (src/memory/agent-memory.ts) without changing it.
  */
 import { HISTORY_DIRECTORY, MEMORY_NAME } from '../../src/daemon/own-names.js';
+import { WORDS_FROM } from '../../src/history/word-labels.js';
 import { E } from '@endo/far';
 
 interface KeptPowers {
@@ -39,6 +40,11 @@ const describeMemory = (stored: unknown): string[] => {
   const lines = [
     `the conversation: ${plural(turns.length, 'recent turn')}${which} and ${plural(lengthOf(conversation.digest), 'digest line')} of older ones`,
     ...shown.map(turn => `  · ${String(turn.title ?? '(untitled)')}`),
+    ...(shown.some(turn => String(turn.title).includes(WORDS_FROM))
+      ? [
+          `  (a turn that ${WORDS_FROM} others keeps them out of later turns, as the agent does with words not from the HOST: what it did stays; mail recall shows the words)`,
+        ]
+      : []),
     `${plural(lengthOf(memory.handled), 'message')} handled (never answered twice)`,
     `${plural(waiting, 'ask')} waiting for an answer, ${plural(lengthOf(memory.wakeUps), 'wake-up')} scheduled`,
   ];

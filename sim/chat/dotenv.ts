@@ -22,6 +22,16 @@ const opensQuote = (value: string): string | undefined => {
   return value.indexOf(quote, 1) < 0 ? quote : undefined;
 };
 
+/** Whether a quoted value closed on its line has more after the quote than blanks or a comment. */
+const textAfterQuote = (value: string): boolean => {
+  const quote = value[0];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return false;
+  const close = value.indexOf(quote, 1);
+  if (close < 0) return false;
+  const rest = value.slice(close + 1).trim();
+  return rest !== '' && !rest.startsWith('#');
+};
+
 /**
  * The file's lines that are not KEY=VALUE (nor blank, a comment, or inside a
  * quoted value that spans lines), by number: blanked before Node's parser
@@ -34,6 +44,8 @@ const scanLines = (text: string) => {
   const quoteOf = new Map<string, string | undefined>();
   /** A quote left open: never closed, or closed only after lines that look like settings. */
   const unclosed: string[] = [];
+  /** Text after a value's closing quote, which Node's parser drops. */
+  const dropped: string[] = [];
   let open: { quote: string; key: string; line: number; swallows: boolean } | undefined;
   const opened = (what: NonNullable<typeof open>) =>
     `line ${what.line}: the value of ${what.key} opens a ${what.quote} quote that`;
@@ -58,13 +70,20 @@ const scanLines = (text: string) => {
       continue;
     }
     const value = found[2]!.trim();
+    // As the pattern read it: Node's parser takes `export  KEY` (two spaces) as the key " KEY".
+    lines[index] = `${found[1]!}=${value}`;
     quoteOf.set(found[1]!, /^["'`]/.test(value) ? value[0] : undefined);
+    const after = textAfterQuote(value);
+    if (after)
+      dropped.push(
+        `line ${index + 1}: what follows the closing quote of ${found[1]!}'s value is not read (only what is inside the quotes is; a # starts a comment)`,
+      );
     const quote = opensQuote(value);
     open =
       quote === undefined ? undefined : { quote, key: found[1]!, line: index + 1, swallows: false };
   }
   if (open !== undefined) unclosed.push(`${opened(open)} no line after it closes`);
-  return { cleaned: lines.join('\n'), bad, quoteOf, unclosed };
+  return { cleaned: lines.join('\n'), bad, quoteOf, unclosed, dropped };
 };
 
 /**
@@ -78,9 +97,9 @@ export const parseDotEnv = (
   text: string,
   home: string = homedir(),
 ): { values: Record<string, string>; problems: string[] } => {
-  const { cleaned, bad, quoteOf, unclosed } = scanLines(text);
+  const { cleaned, bad, quoteOf, unclosed, dropped } = scanLines(text);
   // The line itself is not shown: it may hold a secret.
-  const problems = [...bad.map(line => `line ${line} is not KEY=VALUE`), ...unclosed];
+  const problems = [...bad.map(line => `line ${line} is not KEY=VALUE`), ...unclosed, ...dropped];
   const values: Record<string, string> = {};
   for (const [key, value = ''] of Object.entries(parseEnv(cleaned))) {
     const quote = quoteOf.get(key);

@@ -36,13 +36,11 @@ const firstLine = (
   config: { modelFromEnv: boolean; model: string; host: string; kind: string },
   double: { model: string } | undefined,
 ): string => {
-  const model =
-    double !== undefined
-      ? `${double.model}, the only model the double lists,`
-      : config.modelFromEnv
-        ? config.model
-        : 'the first model the server lists';
-  return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}${double === undefined ? '' : ', the scripted model double of --demo'}).`;
+  // The demo's address is a loopback port of the moment, of no use to the person: not shown, so a session reads the same each run.
+  if (double !== undefined)
+    return `lal-fae simulator: you are HOST; ${persona} thinks with ${double.model}, the only model of the scripted model double that --demo started in this process (${config.kind}).`;
+  const model = config.modelFromEnv ? config.model : 'the first model the server lists';
+  return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}).`;
 };
 
 /** A line typed while a turn runs: shown after that turn's lines (its "turn over"), not above them. */

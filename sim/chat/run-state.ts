@@ -13,7 +13,7 @@ import { makeInputHistory } from './input-history.js';
 import { makeApprovals } from './approvals.js';
 import { makeKeptTools, type ToolPowers } from './kept-tools.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
-import { makeStateFolder, stateFolderFor } from './state-folder.js';
+import { makeStateFolder, shownPath, stateFolderFor } from './state-folder.js';
 
 /** The agent writes its memory just after a turn: it is kept a moment later. */
 const SAVE_DELAY_MS = 300;
@@ -72,7 +72,7 @@ export const openRunState = (options: {
     /** The lines typed at the prompt, kept between runs. */
     history: makeInputHistory(folder, options.fresh),
     /** The line that names the folder and the log. */
-    intro: `${options.persona}'s state is kept in ${folder} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path ?? `not written (${log.why})`}. /help lists the commands.`,
+    intro: `${options.persona}'s state is kept in ${shownPath(folder, options.processEnv)} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path === undefined ? `not written (${log.why})` : shownPath(log.path, options.processEnv)}. /help lists the commands.`,
     /** The daemon to start: the one earlier runs were, unless `--fresh`. */
     daemon: {
       identity: daemon.identity(options.profile),

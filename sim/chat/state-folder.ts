@@ -11,6 +11,16 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** A path as the person would type it: under their home folder, from `~`. */
+export const shownPath = (
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string => {
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return path === home || path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+};
+harden(shownPath);
+
 export const stateFolderFor = (
   env: Readonly<Record<string, string | undefined>>,
   persona: string,

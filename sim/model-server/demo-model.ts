@@ -170,7 +170,7 @@ const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | u
     : answer(request, told, `My host proposes different code: ${cut(source)}`);
 };
 
-/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
+/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, NOT RUN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
   if (helper !== null) return answer(request, told, `From my helper: ${cut(helper[1]!)}`);
@@ -182,7 +182,9 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (callAgain !== undefined) return callAgain;
   const counter = counterFor(request, told);
   if (counter !== undefined) return counter;
-  const other = /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|ANSWERED|DECLINED)\b[^\n]*)/.exec(told);
+  const other = /(?:^|\n)((?:REJECTED|REFUSED|UNKNOWN|NOT RUN|ANSWERED|DECLINED)\b[^\n]*)/.exec(
+    told,
+  );
   if (other === null) return undefined;
   return answer(request, told, `My host answered: ${cut(other[1]!)}`);
 };

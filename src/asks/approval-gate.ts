@@ -63,7 +63,7 @@ const resumedApprovalText = (
   if (settlement === 'partial')
     return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'lost')
-    return `UNKNOWN: I restarted while waiting for ${approver}'s answer about ${call}, and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
+    return `NOT RUN: I restarted while waiting for ${approver}'s answer about ${call}, and the request is no longer in my inbox; it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'interrupted')
     return `UNKNOWN: ${approver} approved ${call} and it was running when I restarted; I cannot tell whether it finished.\nNext: check whether it took effect before calling it again (${approver} is asked again), and tell ${whom}.`;
   return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whom}.`;

@@ -18,7 +18,7 @@ import { renderForModel } from '../encoding/render-for-model.js';
 import { cut } from '../mail/message-record.js';
 import { whomToTell, type NoticeQueue } from '../mail/origin.js';
 import {
-  lostProposalText,
+  notRunProposalText,
   proposalDetail,
   storedProposal,
   type Proposal,
@@ -261,7 +261,18 @@ export const makeHostApprovedEvaluation = (options: {
           proposal,
           `UNKNOWN: your proposal ${ask.id} (${preview}) was running when I restarted, and I cannot tell whether it finished.\nNext: look for its result name "${proposal.resultName}" with list, propose again only if it is still needed, and tell ${whomToTell(proposal.origin)}.`,
         );
-      else settle(ask.id, proposal, lostProposalText(ask.id, preview, proposal.origin));
+      // Its approval never reached the agent, which runs approved code itself: it did not run.
+      else
+        settle(
+          ask.id,
+          proposal,
+          notRunProposalText(
+            ask.id,
+            preview,
+            'no approval of it reached me, and I am the one who runs approved code',
+            proposal.origin,
+          ),
+        );
     },
   };
 };

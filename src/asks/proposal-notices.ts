@@ -1,7 +1,8 @@
 /**
  * What the model is told when an eval-proposal ends: GRANTED with a preview
  * of the result, REJECTED with the host's reason, and after a restart what
- * the proposal's own copy could still tell (or UNKNOWN when it is gone).
+ * the proposal's own copy could still tell; when it is gone, NOT RUN when the
+ * agent knows it did not run, else UNKNOWN (a grant whose outcome was lost).
  */
 import { E } from '@endo/far';
 import type { PowersRef } from '../daemon/guest-powers.js';
@@ -37,13 +38,33 @@ export const rejectedText = (
 harden(rejectedText);
 
 /** The notice for a proposal that ended while the agent restarted and whose copy is gone. */
-export const lostProposalText = (
+const lostProposalText = (
   proposalId: string,
   preview: string,
   origin: Origin | undefined,
 ): string =>
   `UNKNOWN: I restarted while your proposal ${proposalId} (${preview}) waited for the host, and I can no longer tell whether it ran.\nNext: look for its result name with list, propose again only if it is still needed, and tell ${whomToTell(origin)}.`;
-harden(lostProposalText);
+
+/**
+ * The notice for a proposal still waiting for the host at a restart whose copy did not come
+ * back, when the agent knows it did not run (`why`): the restart ended it, and the host can no
+ * longer grant it.
+ */
+export const notRunProposalText = (
+  proposalId: string,
+  preview: string,
+  why: string,
+  origin: Origin | undefined,
+): string =>
+  `NOT RUN: your proposal ${proposalId} (${preview}) was still waiting for the host when I restarted, and the restart ended it: ${why}, and the host can no longer grant it.\nNext: propose it again only if it is still needed, and tell ${whomToTell(origin)}.`;
+harden(notRunProposalText);
+
+/** Whether a value is kept under the path (a lookup that fails: not there). */
+const kept = (powers: PowersRef, path: string | string[]): Promise<boolean> =>
+  Promise.resolve(E(powers).lookup(path)).then(
+    () => true,
+    () => false,
+  );
 
 /** The notice for a proposal made before a restart, once its own copy says how it ended. */
 export const resumedProposalNotice = async (
@@ -54,9 +75,29 @@ export const resumedProposalNotice = async (
   const proposal = storedProposal(ask);
   const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
   const origin = proposal.origin;
-  // A proposal whose end the store could not keep (lost, or settled as it stopped) is unknown.
-  if (settlement === 'lost' || settlement === 'interrupted')
+  // Granted as the agent stopped: whether it ran is not known.
+  if (settlement === 'interrupted')
     return { text: lostProposalText(ask.id, preview, origin), origin };
+  if (settlement === 'lost') {
+    // No grant had come while the agent ran. One while it was stopped would have left its result
+    // under its name: none there, it did not run; one there may be an earlier proposal's.
+    const resultThere =
+      proposal.resultName !== '' &&
+      (await kept(powers, placed(proposal.directory, proposal.resultName)));
+    return {
+      text: resultThere
+        ? lostProposalText(ask.id, preview, origin)
+        : notRunProposalText(
+            ask.id,
+            preview,
+            proposal.resultName === ''
+              ? 'it was not granted before I stopped'
+              : `it was not granted (nothing is kept as "${proposal.resultName}")`,
+            origin,
+          ),
+      origin,
+    };
+  }
   if (settlement === 'rejected') {
     return {
       text: `REJECTED: the host did not run your proposal ${ask.id} (${preview}); its reason did not reach me: I learnt the answer from my copy of the proposal, which keeps only that it was rejected.\nNext: tell ${whomToTell(origin)}.`,

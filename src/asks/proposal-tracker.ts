@@ -34,7 +34,7 @@ import { describeError } from '../../providers/describe-error.js';
 // Re-exports: each value is hardened in the module that defines it; types have nothing at run time.
 /* eslint-disable @endo/harden-exports */
 export type { Origin } from '../mail/origin.js';
-export { lostProposalText } from './proposal-notices.js';
+export { notRunProposalText } from './proposal-notices.js';
 export { proposalDetail, storedProposal, type Proposal } from './stored-proposal.js';
 /* eslint-enable @endo/harden-exports */
 

@@ -16,6 +16,10 @@ import type { ChatMessage } from '../../providers/types.js';
 import type { Conversation, Turn } from './conversation.js';
 import { describeActions } from './digest.js';
 
+/** How a kept turn's title says whose words it held (`/memory` in the simulator shows the titles). */
+export const WORDS_FROM = 'held words from';
+harden(WORDS_FROM);
+
 /** Labels the turn's words from message `from` on, unless they already carry a label. */
 export const labelTurn = (turn: Turn, read: string, from: number): void => {
   turn.label ??= { read, from: Math.max(0, Math.min(from, turn.messages.length)) };
@@ -64,8 +68,8 @@ export const keepOnlyHostsWords = (turn: Turn): void => {
   const kept = turn.messages.slice(0, label.from);
   const line = `[Then, after reading ${label.read}, which did not come from the HOST, the agent did: ${deedsOf(turn.messages.slice(label.from))}. Those words are kept out of later turns; mail recall shows them, labelled.]`;
   if (label.from === 0) {
-    // Its title quotes the labelled opening (a wake-up's note, an outcome): only its kind stays.
-    turn.title = `${turn.title.split(/[:"]/)[0]!} (labelled: ${label.read})`;
+    // Its title quotes the labelled opening (a wake-up's note, an outcome): only its kind stays, and whose words it held.
+    turn.title = `${turn.title.split(/[:"]/)[0]!} (${WORDS_FROM} ${label.read}, not from the HOST)`;
     turn.messages = [{ role: 'user', content: `${turn.title}: ${line}` }];
   } else {
     turn.messages = [...kept, { role: 'assistant', content: line }];

@@ -3,7 +3,7 @@
  * policy's seam before a call (src/policy/guard-tool-call.ts) and what is noted after one ran.
  * The loop owns the step: it asks `beforeToolCall`, runs the call itself or answers with what
  * the hook said instead, and tells `afterToolCall`; a call the HOST approves later runs through
- * the same step (`later`), under the same time limit and events.
+ * the same step (`later`), under the same time limit and events, but is not told after.
  */
 import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 
@@ -32,6 +32,9 @@ export const throughHooks = async (
     if (call.ok) hooks.afterToolCall?.(call);
     return text;
   };
-  return (await hooks.beforeToolCall?.(call, { offered, later: runIt })) ?? runIt();
+  // Run later, its result is not this turn's to read: it comes back as an outcome, which a turn
+  // reads (and is labelled by) when it is shown (src/serving/notice-turns.ts). Told after, it
+  // would label the turn that asked, long ended, and every later turn that shows it.
+  return (await hooks.beforeToolCall?.(call, { offered, later: () => run(call) })) ?? runIt();
 };
 harden(throughHooks);

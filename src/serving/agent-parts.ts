@@ -45,7 +45,7 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import { schemasFor } from '../prompt/speak-generation.js';
-import { makeToolbox, type Toolbox } from '../toolbox/toolbox.js';
+import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
 import { OWN_TOOL_NAMES } from '../toolbox/own-tool-names.js';
 import {
   makeToolRegistry,
@@ -265,7 +265,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
 };
 
 /** The FaeTools of tools/, who gave each, and their help() sections. */
-const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
+const assembleTools = async (setup: PartsSetup) => {
   const { powers, log, config, status } = setup;
   const givers = await loadToolGivers(powers, log);
   const tools = makeToolRegistry({
@@ -277,14 +277,8 @@ const assembleTools = async (setup: PartsSetup, daemon: DaemonAdapter) => {
     givers,
   });
   const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
-  status.section('Tools offered', () =>
-    tools
-      .offeredBy()
-      .map(
-        ({ name, petName, givenBy }) =>
-          `${name}: ${TOOLS_DIRECTORY}/${petName}, ${givenBy === undefined ? `the ${daemon.names.host}'s` : `given by ${givenBy}`}`,
-      ),
-  );
+  // Registered here for its place among the sections; the lines, which need the policy, come from describeTools.
+  status.section('Tools offered', () => []);
   status.section('Tools refused', () =>
     tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
   );
@@ -360,13 +354,54 @@ const assembleHelpers = (
   return helpers;
 };
 
+/**
+ * help()'s Tools offered: each of tools/'s tools offered one by one, with where it is and who gave
+ * it; those deferred behind `toolbox` counted per source, not listed (a toolbox of 120 would bury
+ * the rest of help()).
+ */
+const describeOffered = (
+  tools: ToolRegistry,
+  toolbox: Toolbox,
+  allowed: (schemas: readonly ToolSchema[]) => ToolSchema[],
+  hostName: string,
+  budgetTokens: number,
+): string[] => {
+  const deferred = new Set(toolbox.deferredNames(allowed));
+  const whose = (givenBy: string | undefined) =>
+    givenBy === undefined ? `the ${hostName}'s` : `given by ${givenBy}`;
+  const direct: string[] = [];
+  const behind = new Map<string, number>();
+  for (const { name, petName, givenBy } of tools.offeredBy()) {
+    const source = `${TOOLS_DIRECTORY}/${petName}, ${whose(givenBy)}`;
+    if (deferred.has(name)) behind.set(source, (behind.get(source) ?? 0) + 1);
+    else direct.push(`${name}: ${source}`);
+  }
+  return [
+    ...direct,
+    ...[...behind].map(
+      ([source, count]) =>
+        `${count} tool${count === 1 ? '' : 's'} of ${source}: deferred behind ${TOOLBOX_NAME}, which the agent searches by what a tool does (ask it for the task); a LAL_TOOL_BUDGET_TOKENS over their schemas' size (now ${budgetTokens}) offers and lists them one by one`,
+    ),
+  ];
+};
+
 /** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s. */
 const describeTools = (
-  status: PartsSetup['status'],
-  builtins: readonly ToolSchema[],
-  policy: ToolPolicy,
-  toolbox: Toolbox,
+  { status, config }: PartsSetup,
+  parts: {
+    builtins: readonly ToolSchema[];
+    policy: ToolPolicy;
+    tools: ToolRegistry;
+    toolbox: Toolbox;
+    hostName: string;
+  },
 ) => {
+  const { builtins, policy, tools, toolbox, hostName } = parts;
+  const { budgetTokens } = config.toolbox;
+  const allowed = (schemas: readonly ToolSchema[]) => policy.offered(schemas);
+  status.section('Tools offered', () =>
+    describeOffered(tools, toolbox, allowed, hostName, budgetTokens),
+  );
   status.section('Tools', () => [
     `built in: ${
       policy
@@ -374,7 +409,7 @@ const describeTools = (
         .map(schema => schema.function.name)
         .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
     }`,
-    ...toolbox.describe(schemas => policy.offered(schemas)),
+    ...toolbox.describe(allowed),
   ]);
 };
 
@@ -398,7 +433,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   }
   const { holds, quotaWaits } = assembleHolds(setup, memory);
   const { wakeUps, watch } = assembleWakeUps(setup, daemon, memory);
-  const { givers, tools, toolbox } = await assembleTools(setup, daemon);
+  const { givers, tools, toolbox } = await assembleTools(setup);
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
     daemon,
@@ -407,7 +442,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   );
   // One list of built-ins for every turn and for help().
   const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
-  describeTools(status, builtins, policy, toolbox);
+  describeTools(setup, { builtins, policy, tools, toolbox, hostName: daemon.names.host });
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });

@@ -10,6 +10,7 @@
 import type { AgentParts } from './agent-parts.js';
 import type { ToolsFreshness } from './tools-freshness.js';
 import { makePeerTurnHeld } from './peer-turns.js';
+import { outcomeLabel } from '../asks/outcome-label.js';
 
 export const makeNoticeTurns = (options: {
   parts: AgentParts;
@@ -51,7 +52,7 @@ export const makeNoticeTurns = (options: {
         arrived.map(notice => notice.text).join('\n\n'),
         origin,
         // What someone else answered, or what a call, code or helper returned: untrusted (behaviour 9.10).
-        { untrusted: `the outcome ${arrived.map(notice => notice.id).join(', ')}` },
+        { untrusted: outcomeLabel(arrived.map(notice => notice.id)) },
       );
       if (outcome?.stopReason === 'quota') {
         // Stopped part-way by a spent budget: these outcomes (and the rest) wait for it to free up.

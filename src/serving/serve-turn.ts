@@ -10,6 +10,7 @@ import type { AgentConfig } from '../config/config.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { keepOnlyHostsWords, shownLabel } from '../history/word-labels.js';
+import { outcomeLabel } from '../asks/outcome-label.js';
 import { startTurn } from '../history/conversation.js';
 import { rewritesBeginning } from '../history/build-request.js';
 import { showToHost, threadOf, threadSender, type SenderThread } from '../history/threads.js';
@@ -261,7 +262,7 @@ const steeringOf =
   (): Steering => {
     const taken = setup.notices.takeFor(origin);
     // An outcome carries what someone else answered, or what a call or code returned.
-    for (const notice of taken) taint.note(`the outcome ${notice.id}`, 'notice');
+    for (const notice of taken) taint.note(outcomeLabel([notice.id]), 'notice');
     const stop = setup.quotaStop?.(origin);
     return { show: taken.map(notice => notice.text), ...(stop === undefined ? {} : { stop }) };
   };

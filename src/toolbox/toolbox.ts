@@ -50,6 +50,8 @@ export interface Toolbox {
   beginTurn(thread: string | undefined, rewrites: boolean): void;
   /** help()'s lines: as the last turn offered them, or, before any turn, as the next would (policy-filtered by `allowed`). */
   describe(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): string[];
+  /** The tools behind `toolbox`, read as describe() reads them. */
+  deferredNames(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): string[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -147,6 +149,12 @@ export const makeToolbox = (options: {
     );
   };
 
+  /** The tools behind `toolbox`: as the last turn offered them, or, before any turn, as the next would. */
+  const deferredOf = (allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]) =>
+    offeredOnce
+      ? deferred
+      : planOffer(allowed(registry.schemas()), { ...settings, recent: offeredRecent }).deferred;
+
   const wrapped: ToolRegistry = harden({
     ...registry,
     find: (name: string) =>
@@ -204,16 +212,14 @@ export const makeToolbox = (options: {
       remember(offeredByThread, offeredRecent);
     },
     describe: allowed => {
-      const schemas = allowed(registry.schemas());
-      const all = schemas.length;
-      const behind = offeredOnce
-        ? deferred
-        : planOffer(schemas, { ...settings, recent: offeredRecent }).deferred;
+      const all = allowed(registry.schemas()).length;
+      const behind = deferredOf(allowed);
       if (behind.length === 0) return all === 0 ? [] : [`${all} offered directly`];
       return [
         `${all - behind.length} offered directly, ${behind.length} deferred behind ${TOOLBOX_NAME} (LAL_TOOL_BUDGET_TOKENS ${settings.budgetTokens})`,
       ];
     },
+    deferredNames: allowed => deferredOf(allowed).map(schema => schema.function.name),
   };
 };
 harden(makeToolbox);
