@@ -456,7 +456,7 @@ describe("README's toolbox example, as printed", () => {
     const last = printed.at(-1)!;
     steps.push({ after: new RegExp(escaped(last.trim().slice(0, 16))), keys: '/quit\r' });
     const state = { XDG_STATE_HOME: makeTempFolder('state') };
-    const output = await runSimOnTty(args, state, steps);
+    const output = await runSimOnTty(args, state, steps, makeTempFolder('cwd'));
     const lines = screenLines(output);
     // Every line the README prints comes, in its order, and right after the one before it unless `…` says lines were left out.
     let at = 0;
