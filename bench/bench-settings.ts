@@ -58,6 +58,8 @@ export interface PingTimerSettings {
   gapMs: number;
   /** How long a guest may take to answer before the run stops, naming it. */
   timeoutMs: number;
+  /** A file each run appends its figures to, one JSON line (speed-record.ts), for summarise-runs.js. */
+  recordTo?: string | undefined;
 }
 
 const wholeNumber = (
@@ -78,5 +80,6 @@ export const readPingTimerSettings = (env: Record<string, string | undefined>): 
     pings: wholeNumber(env, 'BENCH_PINGS', 20, 1),
     gapMs: wholeNumber(env, 'BENCH_PING_GAP_MS', 300, 0),
     timeoutMs: wholeNumber(env, 'BENCH_PING_TIMEOUT_MS', 30_000, 1),
+    recordTo: env.BENCH_PING_RECORD === '' ? undefined : env.BENCH_PING_RECORD,
   });
 harden(readPingTimerSettings);

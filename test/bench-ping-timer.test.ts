@@ -8,6 +8,9 @@
  * model-calling floor one and the model-free floor none, the host's inbox
  * is left as it was, and a guest that cannot answer stops the run naming it.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { E, Far } from '@endo/far';
 import { makeLoopback } from '@endo/captp';
@@ -17,6 +20,7 @@ import type { DaemonProfile, MailHost } from '../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
 import { pingReport, runPingTimer, timePings } from '../bench/real-daemon/ping-timer.js';
 import { readPingTimerSettings } from '../bench/bench-settings.js';
+import { parseRunRecords } from '../bench/real-daemon/speed-record.js';
 import { textOf } from './support/setup-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { noticeNumber, useWireAgents, wireEnv } from './support/wire-agents.js';
@@ -102,9 +106,10 @@ describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
     expect(left.filter(text => /ping-\d+/.test(text))).toEqual([]);
 
     const report = pingReport(times, quick);
-    expect(report).toHaveLength(4);
-    expect(report[1]).toMatch(/^ {2}lal {6}median \d+\.\d+ ms, p90 \d+\.\d+ ms, \d+\.\d\d× echo$/);
-    expect(report[3]).toMatch(/echo .*1\.00× echo$/);
+    expect(report).toHaveLength(5);
+    expect(report[1]).toMatch(/^ {2}CPU not read/);
+    expect(report[2]).toMatch(/^ {2}lal {6}median \d+\.\d+ ms, p90 \d+\.\d+ ms, \d+\.\d\d× echo$/);
+    expect(report[4]).toMatch(/echo .*1\.00× echo$/);
   });
 
   test('run as endo run runs it (in the CLI, over CapTP): no rejected call to print raw, and its dismissals one at a time', async () => {
@@ -306,7 +311,79 @@ test('the run endo run starts reads its settings and says one line per guest', a
     lines.push(line);
   });
   expect(lines[0]).toMatch(/^2 pings to each guest after 2 warm-up rounds, 0 ms apart/);
-  expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}echo {2}median .*, 1\.00× echo$/)]);
+  // No daemon pid in what it reads (no BENCH_DAEMON_PID, no XDG_RUNTIME_DIR): wall time alone.
+  expect(lines.slice(1)).toEqual([
+    '  CPU not read (no daemon pid: set BENCH_DAEMON_PID or XDG_RUNTIME_DIR)',
+    expect.stringMatching(/^ {2}echo {2}median .*, 1\.00× echo$/),
+  ]);
+});
+
+test("with the CPU read, each counted ping's is kept for its guest, read before the send, at the answer and after the gap", async () => {
+  const host = makeMailHost();
+  await makeFloor(host, 'one');
+  await makeFloor(host, 'two');
+  // A tree whose worker has used one more ms at each reading: a ping spans one reading to the
+  // answer and two to the next send.
+  let readings = 0;
+  const readCpu = () => {
+    readings += 1;
+    return {
+      root: 1,
+      processes: new Map([
+        [1, { runNs: 0, waitNs: 0 }],
+        [2, { runNs: readings * 1e6, waitNs: 0 }],
+      ]),
+    };
+  };
+
+  const times = await timePings(host.host, ['one', 'two'], quick, readCpu);
+
+  // Three counted rounds of two guests, three readings each; none in the two warm-up rounds.
+  expect(readings).toBe(3 * 2 * 3);
+  for (const { cpu } of times) {
+    expect(cpu).toHaveLength(3);
+    for (const ping of cpu)
+      expect(ping).toMatchObject({
+        toAnswer: 1,
+        workerToAnswer: 1,
+        whole: 2,
+        daemon: 0,
+        worker: 2,
+      });
+  }
+  const report = pingReport(times, quick);
+  expect(report).toHaveLength(5);
+  expect(report[2]).toMatch(
+    /^ {7}CPU a ping: to the answer 1\.00 ms \(p25–p75 1\.00 ms–1\.00 ms\), 1\.00× two, daemon 0\.00 ms, its worker 1\.00 ms; whole 2\.00 ms .*, 1\.00× two, daemon 0\.00 ms, its worker 2\.00 ms, other workers 0\.00 ms; waited for a core 0\.00 ms before the answer$/,
+  );
+});
+
+test('run as endo run with the daemon found: the CPU line under each guest, and the run appended to BENCH_PING_RECORD', async () => {
+  const host = makeMailHost();
+  await makeFloor(host, 'echo');
+  const folder = mkdtempSync(join(tmpdir(), 'lal-fae-ping-record-'));
+  try {
+    const record = join(folder, 'runs.jsonl');
+    const lines: string[] = [];
+    const env = {
+      BENCH_PINGS: '2',
+      BENCH_PING_GAP_MS: '0',
+      BENCH_PING_RECORD: record,
+      // The double's daemon is this process.
+      BENCH_DAEMON_PID: String(process.pid),
+    };
+    await runPingTimer(host.host, ['echo'], env, line => {
+      lines.push(line);
+    });
+    await runPingTimer(host.host, ['echo'], env, () => {});
+    expect(lines[2]).toMatch(/^ {8}CPU a ping: to the answer \d+\.\d+ ms .*1\.00× echo/);
+    const runs = parseRunRecords(readFileSync(record, 'utf8'), record);
+    expect(runs).toHaveLength(2);
+    expect(runs[0]!.guests.map(each => each.guest)).toEqual(['echo']);
+    expect(runs[0]!.guests[0]!.cpu!.whole.median).toBeGreaterThan(0);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('the settings: defaults, and a wrong value refused naming the variable', () => {

@@ -8,6 +8,7 @@
  * would load the daemon it measures), then prints each guest's median and
  * its ratio to the last guest's, the floor.
  */
+import { appendFileSync } from 'node:fs';
 import { Fail } from '@endo/errors';
 import { E } from '@endo/far';
 import { makeDaemonAdapter } from '../../src/daemon/daemon-adapter.js';
@@ -16,6 +17,9 @@ import { median, ms, percentile } from '../stats.js';
 import { sayToConsole, type Say } from '../../setup/say.js';
 import { isPing, pingText, readAnswer } from './ping-words.js';
 import { pingOrder } from './ping-order.js';
+import { pingCpu, summariseCpu, type CpuSummary, type PingCpu } from './ping-cpu.js';
+import { findDaemonPid, readTreeCpu, type TreeCpu } from './process-cpu.js';
+import { runRecord } from './speed-record.js';
 
 const WARMUP_ROUNDS = 2;
 
@@ -48,6 +52,8 @@ export interface PingTimes {
   guest: string;
   /** Milliseconds from each counted send to its answer. */
   samples: number[];
+  /** What each counted ping cost the daemon and its workers in CPU, when the timer reads it. */
+  cpu: PingCpu[];
 }
 
 const pause = (milliseconds: number) =>
@@ -119,11 +125,12 @@ export const timePings = async (
   powers: HostPowers,
   guests: readonly string[],
   settings: PingTimerSettings,
+  readCpu?: () => TreeCpu,
 ): Promise<PingTimes[]> => {
   guests.length > 0 || Fail`name the guests to ping, the floor last`;
   await wakeFloors(powers, guests);
   const watch = await watchAnswers(powers);
-  const times = guests.map(guest => ({ guest, samples: [] as number[] }));
+  const times = guests.map(guest => ({ guest, samples: [] as number[], cpu: [] as PingCpu[] }));
   let n = Date.now() % 1_000_000_000;
   try {
     for (let round = 0; round < WARMUP_ROUNDS + settings.pings; round += 1) {
@@ -132,14 +139,22 @@ export const timePings = async (
         n += 1;
         const ping = pingText(n);
         const answered = watch.answerTo(ping, each.guest, settings.timeoutMs);
+        const counted = round >= WARMUP_ROUNDS;
+        // Read off the timed path: before the clock starts, and after it stops.
+        const before = counted ? readCpu?.() : undefined;
         const started = performance.now();
 
         await E(powers).send(each.guest, [ping], [], []);
 
         await answered;
-        if (round >= WARMUP_ROUNDS) each.samples.push(performance.now() - started);
-
+        const took = performance.now() - started;
+        const atAnswer = counted ? readCpu?.() : undefined;
+        // The gap holds the guest's work after its answer, counted in the ping's whole CPU.
         await pause(settings.gapMs);
+        if (!counted) continue;
+        each.samples.push(took);
+        if (before !== undefined && atAnswer !== undefined)
+          each.cpu.push(pingCpu(before, atAnswer, readCpu!()));
       }
     }
   } finally {
@@ -149,17 +164,35 @@ export const timePings = async (
 };
 harden(timePings);
 
-/** The report: one line per guest, its median, 90th percentile and ratio to the last guest's median. */
+const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}×`;
+
+/** A guest's CPU line: its medians, to the answer and whole, each against the floor's and in parts. */
+const cpuLine = (cpu: CpuSummary, floor: CpuSummary, floorName: string, indent: string) =>
+  `${indent}CPU a ping: to the answer ${ms(cpu.toAnswer.median)} (p25–p75 ${ms(cpu.toAnswer.p25)}–${ms(cpu.toAnswer.p75)}), ${ratio(cpu.toAnswer.median, floor.toAnswer.median)} ${floorName}, ` +
+  `daemon ${ms(cpu.daemonToAnswer)}, its worker ${ms(cpu.workerToAnswer)}; ` +
+  `whole ${ms(cpu.whole.median)} (${ms(cpu.whole.p25)}–${ms(cpu.whole.p75)}), ${ratio(cpu.whole.median, floor.whole.median)} ${floorName}, ` +
+  `daemon ${ms(cpu.daemon)}, its worker ${ms(cpu.worker)}, other workers ${ms(cpu.otherWorkers)}; waited for a core ${ms(cpu.waitToAnswer)} before the answer`;
+
+/**
+ * The report: one line per guest, its median, 90th percentile and ratio to the last guest's
+ * median; where the CPU was read, a line under each with its CPU a ping against the floor's.
+ */
 export const pingReport = (times: readonly PingTimes[], settings: PingTimerSettings): string[] => {
   const floor = times.at(-1)!;
   const floorMedian = median(floor.samples);
+  const floorCpu = floor.cpu.length > 0 ? summariseCpu(floor.cpu) : undefined;
   const width = Math.max(...times.map(each => each.guest.length));
   return [
     `${settings.pings} pings to each guest after ${WARMUP_ROUNDS} warm-up rounds, ${settings.gapMs} ms apart; answers read from the host's mail stream`,
-    ...times.map(
-      ({ guest, samples }) =>
-        `  ${guest.padEnd(width)}  median ${ms(median(samples))}, p90 ${ms(percentile(samples, 90))}, ${(median(samples) / floorMedian).toFixed(2)}× ${floor.guest}`,
-    ),
+    ...(floorCpu === undefined
+      ? ['  CPU not read (no daemon pid: set BENCH_DAEMON_PID or XDG_RUNTIME_DIR)']
+      : []),
+    ...times.flatMap(({ guest, samples, cpu }) => [
+      `  ${guest.padEnd(width)}  median ${ms(median(samples))}, p90 ${ms(percentile(samples, 90))}, ${ratio(median(samples), floorMedian)} ${floor.guest}`,
+      ...(floorCpu === undefined || cpu.length === 0
+        ? []
+        : [cpuLine(summariseCpu(cpu), floorCpu, floor.guest, ' '.repeat(width + 4))]),
+    ]),
   ];
 };
 harden(pingReport);
@@ -172,12 +205,23 @@ export const runPingTimer = async (
   say: Say,
 ): Promise<void> => {
   const settings = readPingTimerSettings(env);
-  const times = await timePings(powers, guests, settings);
+  const daemon = findDaemonPid(env);
+  const times = await timePings(
+    powers,
+    guests,
+    settings,
+    daemon === undefined ? undefined : () => readTreeCpu(daemon),
+  );
   for (const line of pingReport(times, settings)) say(line);
+  if (settings.recordTo !== undefined)
+    appendFileSync(settings.recordTo, `${JSON.stringify(runRecord(times, settings))}\n`);
 };
 harden(runPingTimer);
 
-/** `endo run`'s entry: the guests to ping, the floor last; settings from BENCH_PINGS, BENCH_PING_GAP_MS, BENCH_PING_TIMEOUT_MS. */
+/**
+ * `endo run`'s entry: the guests to ping, the floor last; settings from BENCH_PINGS,
+ * BENCH_PING_GAP_MS, BENCH_PING_TIMEOUT_MS, BENCH_PING_RECORD and BENCH_DAEMON_PID.
+ */
 export const main = (powers: HostPowers, ...guests: string[]): Promise<void> =>
   runPingTimer(powers, guests, process.env, sayToConsole);
 harden(main);
