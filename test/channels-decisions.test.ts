@@ -22,6 +22,7 @@ import {
   foldEdits,
   isChannelPost,
   memberName,
+  memberTitle,
   postText,
   threadLine,
   type ChannelPost,
@@ -381,6 +382,15 @@ describe("a member's name and a post's line breaks", () => {
     ['Lala', 'Lala'],
   ])('%j is shown as %j', (name, shown) => {
     expect(memberName(name, '7', 'Lal')).toBe(shown);
+  });
+
+  test.each([
+    ['Bob', '"Bob"'],
+    ['you', 'member 7 (named "you")'],
+    ['member 7 (named "you")', '"member 7 (named \\"you\\")"'],
+    ['', 'member 7'],
+  ])("%j in a turn's title is %s: one pair of quotes, a chosen name always quoted", (name, shown) => {
+    expect(memberTitle(name, '7', 'Lal')).toBe(shown);
   });
 
   test("a channel's name, which the notification's sender chose, is one line without quotes", () => {
