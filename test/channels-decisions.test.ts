@@ -389,9 +389,12 @@ describe("a member's name and a post's line breaks", () => {
     ['you', 'member 7 (named "you")'],
     ['member 7 (named "you")', '"member 7 (named \\"you\\")"'],
     ['', 'member 7'],
-  ])("%j in a turn's title is %s: one pair of quotes, a chosen name always quoted", (name, shown) => {
-    expect(memberTitle(name, '7', 'Lal')).toBe(shown);
-  });
+  ])(
+    "%j in a turn's title is %s: one pair of quotes, a chosen name always quoted",
+    (name, shown) => {
+      expect(memberTitle(name, '7', 'Lal')).toBe(shown);
+    },
+  );
 
   test("a channel's name, which the notification's sender chose, is one line without quotes", () => {
     expect(channelName('general', 'ch-1')).toBe('general');

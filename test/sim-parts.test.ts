@@ -430,7 +430,11 @@ describe('/memory', () => {
 
   it('is one list: a bullet for each part, the turns under theirs with no bullet of their own', () => {
     expect(
-      keptListing('lal', ['the conversation: 1 recent turn', '  · #1 from HOST: "hi"', '1 message handled']),
+      keptListing('lal', [
+        'the conversation: 1 recent turn',
+        '  · #1 from HOST: "hi"',
+        '1 message handled',
+      ]),
     ).toBe(
       'What lal keeps:\n- the conversation: 1 recent turn\n  · #1 from HOST: "hi"\n- 1 message handled',
     );

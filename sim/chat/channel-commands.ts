@@ -106,8 +106,7 @@ export const runChannelCommand = async (
 ): Promise<string> => {
   const host = E(mailHost.host as Far);
   if (command.action === 'new') {
-    if (mailHost.profile !== 'newest')
-      throw Error(NEEDS_NEWEST);
+    if (mailHost.profile !== 'newest') throw Error(NEEDS_NEWEST);
     const made = await host.makeChannel(command.channel, 'you');
     echo?.postsAs(command.channel, await E(made).getMemberId());
     await echo?.follow(command.channel, made);
