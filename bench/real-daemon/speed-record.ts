@@ -46,41 +46,33 @@ harden(runRecord);
 const isNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-const isSpread = (value: unknown) => {
-  const spread = value as Record<string, unknown> | null;
-  return (
-    typeof spread === 'object' &&
-    spread !== null &&
-    isNumber(spread.median) &&
-    isNumber(spread.p25) &&
-    isNumber(spread.p75)
-  );
-};
+/** An object whose named fields are each a number. */
+const hasNumbers = (value: unknown, keys: readonly string[]): value is Record<string, number> =>
+  typeof value === 'object' &&
+  value !== null &&
+  keys.every(key => isNumber((value as Record<string, unknown>)[key]));
 
-const isCpu = (value: unknown): value is CpuSummary => {
-  const cpu = value as Record<string, unknown> | null;
-  return (
-    typeof cpu === 'object' &&
-    cpu !== null &&
-    isSpread(cpu.toAnswer) &&
-    isSpread(cpu.whole) &&
-    ['daemonToAnswer', 'workerToAnswer', 'daemon', 'worker', 'otherWorkers', 'waitToAnswer'].every(
-      key => isNumber(cpu[key]),
-    )
-  );
-};
+const isSpread = (value: unknown) => hasNumbers(value, ['median', 'p25', 'p75']);
+
+const isCpu = (value: unknown): value is CpuSummary =>
+  hasNumbers(value, [
+    'daemonToAnswer',
+    'workerToAnswer',
+    'daemon',
+    'worker',
+    'otherWorkers',
+    'waitToAnswer',
+  ]) &&
+  isSpread(value.toAnswer) &&
+  isSpread(value.whole);
 
 const isGuest = (value: unknown): value is GuestRecord => {
   const guest = value as Record<string, unknown> | null;
-  const wall = guest?.wall as Record<string, unknown> | undefined;
   return (
     typeof guest === 'object' &&
     guest !== null &&
     typeof guest.guest === 'string' &&
-    typeof wall === 'object' &&
-    wall !== null &&
-    isNumber(wall.median) &&
-    isNumber(wall.p90) &&
+    hasNumbers(guest.wall, ['median', 'p90']) &&
     (guest.cpu === undefined || isCpu(guest.cpu))
   );
 };
