@@ -85,9 +85,11 @@ const main = async (): Promise<void> => {
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
+  let leaving = false;
   const logLine = (line: string) => {
     state.log.write(line);
-    if (verbose) screen.print('log', `  ${line}`);
+    // Once the person leaves, what the agent logs of its own end (its cancellation) is not news: the log keeps it.
+    if (verbose && !leaving) screen.print('log', `  ${line}`);
   };
   const restoreStderr = divertStderr(logLine);
   session = await startSession({
@@ -114,7 +116,6 @@ const main = async (): Promise<void> => {
     approve: number => approveRequest(session.mailHost.host, number),
   });
 
-  let leaving = false;
   const leave = async (code: number): Promise<never> => {
     if (!leaving) {
       leaving = true;

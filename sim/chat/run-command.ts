@@ -15,7 +15,7 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
-import { describeKept } from './describe-kept.js';
+import { describeKept, keptListing } from './describe-kept.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
@@ -138,10 +138,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     }
     case 'memory': {
       const lines = await describeKept(session.mailHost.guest(session.guestName).powers);
-      screen.print(
-        'note',
-        [`What ${session.guestName} keeps:`, ...lines.map(line => `- ${line}`)].join('\n'),
-      );
+      screen.print('note', keptListing(session.guestName, lines));
       return;
     }
     case 'forget':
