@@ -8,6 +8,7 @@
  * (docs/benchmark.md, "Live progress and a ping, in a real daemon").
  */
 import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
 import type { DaemonProfile } from '../sim/mail-host/index.js';
 import { replyStep, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
@@ -75,5 +76,35 @@ describe.each<DaemonProfile>(['f0a46042a', 'newest'])('work that changes nothing
     await run.reply('pong again');
     await untilSaved(calls);
     expect(calls.filter(call => call === 'storeValue')).toHaveLength(1);
+  });
+});
+
+describe.each<[DaemonProfile, 'lal' | 'fae']>([
+  ['f0a46042a', 'lal'],
+  ['f0a46042a', 'fae'],
+  ['newest', 'lal'],
+  ['newest', 'fae'],
+])("the agent's own follower of its names, over warm pings (%s, %s)", (profile, persona) => {
+  test('hears nothing: the memory is written where no follower listens (a write over a name in its directory is two messages)', async () => {
+    const run = await start({
+      profile,
+      persona,
+      steps: Array.from({ length: PINGS + 1 }, (_, index) => replyStep(`pong ${index}`)),
+    });
+    const calls = traced(run);
+    await run.send('ping 0');
+    await run.reply('pong 0');
+    await untilSaved(calls);
+    const before = run.host.nameChangesSent(run.name);
+    for (let index = 1; index <= PINGS; index += 1) {
+      await run.send(`ping ${index}`);
+      await run.reply(`pong ${index}`);
+      await untilSaved(calls);
+    }
+    expect(run.host.nameChangesSent(run.name) - before).toBe(0);
+    // The agent does follow its names (the count is not zero for want of a follower): a name
+    // the HOST's side adds is one message to each follower.
+    await E(run.host.guest(run.name).powers).storeValue('a probe', 'probe');
+    expect(run.host.nameChangesSent(run.name) - before).toBeGreaterThanOrEqual(1);
   });
 });

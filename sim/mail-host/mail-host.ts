@@ -129,6 +129,11 @@ export interface MailHost {
    * were read; each is a rejection the real daemon's CapTP writes into the worker's log.
    */
   nameListingFailures(guestName: string): number;
+  /**
+   * How many name-change messages the followers of the guest's own directory were sent so far
+   * (each change once to each follower: an overwritten name is a removal and an addition).
+   */
+  nameChangesSent(guestName: string): number;
   /** Bytes the guest has written with storeValue so far, by the first name of each path. */
   storedBytes(guestName: string): Record<string, number>;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
