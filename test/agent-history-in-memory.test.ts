@@ -60,7 +60,7 @@ const historyNames = async (run: AgentRun) =>
   [...((await guestOf(run.host, run.name).list('agent-history')) as string[])].sort();
 
 const storedMemory = async (run: AgentRun) =>
-  JSON.parse((await guestOf(run.host, run.name).lookup('agent-memory')) as string) as {
+  JSON.parse((await guestOf(run.host, run.name).lookup(['agent-state', 'memory'])) as string) as {
     version: number;
     openChunk?: { seq: number; exchanges: { n?: number }[] };
   };

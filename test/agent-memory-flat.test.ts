@@ -16,7 +16,7 @@ const { start } = useAgents();
 
 type StoredUsage = { recent: number[][] };
 const stored = async (run: AgentRun) =>
-  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
+  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory']))) as Record<
     string,
     unknown
   >;

@@ -22,7 +22,7 @@ const inbox = async (run: AgentRun) =>
     strings?: string[];
   }[];
 const stored = async (run: AgentRun) =>
-  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
+  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory']))) as Record<
     string,
     unknown
   >;

@@ -47,7 +47,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
     // Kept in the history's open chunk, which the memory carries.
-    await expect.poll(async () => String(await guest(run).lookup('agent-memory'))).toMatch(/4921/);
+    await expect.poll(async () => String(await guest(run).lookup(['agent-state', 'memory']))).toMatch(/4921/);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
@@ -143,7 +143,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     ).not.toMatch(/4921|7305/);
     expect(await guest(run).has('agent-history')).toBe(true);
     expect(await guest(run).lookup(['agent-history', CHUNK])).toBe(EARLIER);
-    expect(await guest(run).has('agent-memory')).toBe(true);
+    expect(await guest(run).has('agent-state', 'memory')).toBe(true);
     expect(await guest(run).has('agent-history', 'c9-1')).toBe(false);
     expect(await guest(run).has('stolen')).toBe(false);
     // The next save works: the HOST's next turn is kept in the history's open chunk, in the memory.
@@ -153,7 +153,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await expect
       .poll(
         async () =>
-          (JSON.parse(String(await guest(run).lookup('agent-memory'))) as { openChunk?: unknown })
+          (JSON.parse(String(await guest(run).lookup(['agent-state', 'memory']))) as { openChunk?: unknown })
             .openChunk,
       )
       .toMatchObject({

@@ -20,7 +20,7 @@ const { start } = useAgents();
 
 const guestOf = (host: MailHost, name: string) => E(host.guest(name).powers);
 const storedText = async (run: AgentRun) =>
-  (await guestOf(run.host, run.name).lookup('agent-memory')) as string;
+  (await guestOf(run.host, run.name).lookup(['agent-state', 'memory'])) as string;
 /** Every string in a JSON value, keys included. */
 const stringsIn = (value: unknown): string[] => {
   if (typeof value === 'string') return [value];
