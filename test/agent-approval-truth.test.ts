@@ -44,7 +44,9 @@ describe('the request to the HOST', () => {
     // A wake-up set with no message behind it, as the store keeps one.
     type Stored = { wakeUps: unknown[] };
     await expect.poll(() => guest(run).has('agent-state', 'memory')).toBe(true);
-    const memory = JSON.parse((await guest(run).lookup(['agent-state', 'memory'])) as string) as Stored;
+    const memory = JSON.parse(
+      (await guest(run).lookup(['agent-state', 'memory'])) as string,
+    ) as Stored;
     memory.wakeUps = [{ id: 'w1', at: clock.now() + 60_000, note: 'tidy up', setAt: clock.now() }];
     await guest(run).storeValue(harden(JSON.stringify(memory)), ['agent-state', 'memory']);
     await run.restart([callTool('makeDirectory', { petNamePath: ['box'] }), say('')]);

@@ -14,6 +14,7 @@ import type { AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { recallSteps } from './support/recall-steps.js';
 import type { MailHost } from '../sim/mail-host/index.js';
+import { VERSION } from '../src/memory/agent-memory.js';
 
 const { start } = useAgents();
 
@@ -94,7 +95,7 @@ describe('a store as version 10 left it (the open chunk under agent-history/open
     expect((await ask(run, 'lighthouse key')).found.map(found => found.messageNumber)).toEqual([3]);
     // The exchanges since are in the memory, written with it: no open chunk in the directory.
     await expect.poll(async () => (await storedMemory(run)).openChunk?.exchanges.length).toBe(2);
-    expect(await storedMemory(run)).toMatchObject({ version: 11, openChunk: { seq: 3 } });
+    expect(await storedMemory(run)).toMatchObject({ version: VERSION, openChunk: { seq: 3 } });
     expect(await historyNames(run)).toEqual([`c1-${closed.length}`, `c2-${open.length}`]);
     // And once more after a restart: nothing taken in twice.
     await run.restart();

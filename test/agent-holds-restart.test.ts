@@ -29,7 +29,9 @@ const MIN = 60_000;
 const toldHost = async (run: AgentRun, pattern: RegExp) =>
   (await fromAgentToHost(run)).map(textOf).filter(text => pattern.test(text));
 const storedMemory = async (run: AgentRun) =>
-  JSON.parse((await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])) as string) as {
+  JSON.parse(
+    (await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])) as string,
+  ) as {
     version: number;
     holds?: { key: string; why: string }[];
   } & Record<string, unknown>;

@@ -53,7 +53,9 @@ const historyNames = async (run: AgentRun): Promise<string[]> => {
 /** The history's open chunk, as the memory last wrote it (memory version 11). */
 const openChunk = async (run: AgentRun) =>
   (
-    JSON.parse(String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory']))) as {
+    JSON.parse(
+      String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])),
+    ) as {
       openChunk?: { seq: number; exchanges: { in: string }[] };
     }
   ).openChunk;

@@ -71,7 +71,9 @@ describe.each(DAEMON_PROFILES)('redact, then cut, on the %s daemon', profile => 
     await run.send('what did I send?');
     const recalled = (await run.reply(/^recalled: /)).strings!.join('');
     const powers = E(run.host.guest(run.name).powers);
-    await expect.poll(async () => (await powers.lookup([...MEMORY_PATH])) as string).toContain('digest');
+    await expect
+      .poll(async () => (await powers.lookup([...MEMORY_PATH])) as string)
+      .toContain('digest');
     const memory = (await powers.lookup([...MEMORY_PATH])) as string;
     const chunks = await Promise.all(
       ((await powers.list(HISTORY_DIRECTORY)) as string[]).map(
