@@ -95,8 +95,8 @@ export const makeKeptStore = (folder: string) => {
     for (const [name, texts] of Object.entries(kept.folders)) {
       await E(powers).makeDirectory(name);
       for (const [innerName, value] of Object.entries(texts)) {
-        const path = [name, innerName];
-        await E(powers).storeValue(isMemory(path) ? withoutGreeting(value) : value, path);
+        const inner = [name, innerName];
+        await E(powers).storeValue(isMemory(inner) ? withoutGreeting(value) : value, inner);
         count += 1;
       }
     }

@@ -17,6 +17,7 @@ export const STATE_DIRECTORY = 'agent-state';
 harden(STATE_DIRECTORY);
 /** The agent's memory (src/memory/agent-memory.ts), in the state directory. */
 export const MEMORY_PATH: readonly string[] = harden([STATE_DIRECTORY, 'memory']);
+harden(MEMORY_PATH);
 /** Where memory version 11 and older lay (moved into the state directory at load), and the prefix of memories kept aside then. */
 export const OLD_MEMORY_NAME = 'agent-memory';
 harden(OLD_MEMORY_NAME);
