@@ -15,7 +15,7 @@ import { E } from '@endo/far';
 import type { AgentRun } from './support/agent-harness.js';
 import { replyStep } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
-import { recallSteps } from './support/recall-steps.js';
+import { askRecall } from './support/recall-steps.js';
 import { DAEMON_PROFILES } from '../sim/mail-host/profile.js';
 import type { MailHost } from '../sim/mail-host/index.js';
 import { VERSION } from '../src/memory/agent-memory.js';
@@ -80,15 +80,6 @@ const VERSION_11_MEMORY = JSON.stringify({
   openChunk: { seq: 2, exchanges: [exchange(2, 'the boat is called Mistral')] },
 });
 
-type Recalled = { searched: number; found: { messageNumber?: number }[] };
-
-const ask = async (run: AgentRun, query: string): Promise<Recalled> => {
-  run.provider.push(...recallSteps(query));
-  await run.send(`what did I say about ${query}?`);
-  const answer = await run.reply(/^recalled: /);
-  return JSON.parse(answer.strings!.join('').slice('recalled: '.length)) as Recalled;
-};
-
 const storedMemory = async (run: AgentRun) =>
   JSON.parse((await guestOf(run.host, run.name).lookup(['agent-state', 'memory'])) as string) as {
     version: number;
@@ -137,11 +128,13 @@ describe.each(DAEMON_PROFILES)('a store as the last release left it (%s daemon)'
     expect(JSON.stringify(run.provider.requests.at(-1)!.messages)).toContain(
       'the boat is called Mistral',
     );
-    const boat = await ask(run, 'boat');
+    const boat = await askRecall(run, 'boat');
     // The chunk's exchange, the open chunk's, and the turn since: each once.
     expect(boat.searched).toBe(3);
     expect(boat.found.map(found => found.messageNumber)).toContain(2);
-    expect((await ask(run, 'lighthouse key')).found.map(found => found.messageNumber)).toEqual([1]);
+    expect(
+      (await askRecall(run, 'lighthouse key')).found.map(found => found.messageNumber),
+    ).toEqual([1]);
     const stored = await storedMemory(run);
     expect(stored.version).toBe(VERSION);
     expect(stored.handled).toContain('id:0123456789abcdef01234567');
