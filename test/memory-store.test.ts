@@ -10,6 +10,7 @@ import { MEMORY_PATH } from '../src/daemon/own-names.js';
 import { MEMORY_SHOWN } from '../src/memory/memory-place.js';
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
+import { makePathStore } from './support/path-store.js';
 import {
   loadMemory,
   saveMemory,
@@ -26,54 +27,11 @@ const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
 /** Where the memory lies in the fake store below: its path, spelt with slashes. */
 const MEMORY = MEMORY_PATH.join('/');
 
-const keyOf = (nameOrPath: string | readonly string[]) =>
-  typeof nameOrPath === 'string' ? nameOrPath : nameOrPath.join('/');
-
-/** A guest's store as far as the memory uses it: values and directories by their paths, each value with an id. */
+/** A guest's store as far as the memory uses it (./support/path-store.ts). */
 const makeStore = (
   initial: Record<string, unknown> = {},
   fail: { lookup?: boolean; store?: boolean } = {},
-) => {
-  const values = new Map<string, unknown>();
-  const ids = new Map<string, string>();
-  let minted = 0;
-  const put = (key: string, value: unknown, id = `id${(minted += 1)}`) => {
-    values.set(key, value);
-    ids.set(key, id);
-  };
-  const drop = (key: string) => {
-    values.delete(key);
-    ids.delete(key);
-  };
-  for (const [key, value] of Object.entries(initial)) put(key, value);
-  const directories = new Set([MEMORY_PATH[0]!]);
-  const powers = Far('powers', {
-    has: (...path: string[]) => values.has(keyOf(path)) || directories.has(keyOf(path)),
-    identify: (...path: string[]) => ids.get(keyOf(path)),
-    list: (...path: string[]) => {
-      const key = keyOf(path);
-      if (!directories.has(key)) throw Error(`Unknown pet name: ${key}`);
-      return [...values.keys()].filter(name => name.startsWith(`${key}/`));
-    },
-    lookup(nameOrPath: string | string[]) {
-      if (fail.lookup === true) throw Error('store unreachable');
-      return values.get(keyOf(nameOrPath));
-    },
-    storeValue(value: unknown, nameOrPath: string | string[]) {
-      if (fail.store === true) throw Error('disk full');
-      put(keyOf(nameOrPath), value);
-    },
-    makeDirectory: (nameOrPath: string | string[]) => {
-      directories.add(keyOf(nameOrPath));
-    },
-    move: (from: string[], to: string[]) => {
-      put(keyOf(to), values.get(keyOf(from)), ids.get(keyOf(from)));
-      drop(keyOf(from));
-    },
-    remove: (...path: string[]) => drop(keyOf(path)),
-  });
-  return { powers: powers as unknown as PowersRef, values };
-};
+) => makePathStore(initial, { fail });
 
 const conversation = {
   digest: [{ text: 'said hello', count: 1 }],

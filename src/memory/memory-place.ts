@@ -40,8 +40,8 @@ const MEMORY_LEAF = MEMORY_PATH[MEMORY_PATH.length - 1]!;
  */
 export const asidePath = async (powers: PowersRef, version: unknown): Promise<string[]> => {
   const base =
-    typeof version === 'number' && Number.isSafeInteger(version) && version > 0
-      ? `${MEMORY_LEAF}-v${version}`
+    Number.isSafeInteger(version) && (version as number) > 0
+      ? `${MEMORY_LEAF}-v${version as number}`
       : `${MEMORY_LEAF}-unread`;
   let name = base;
   // One name after another, until one is free (rarely more than one look).
@@ -55,10 +55,7 @@ harden(asidePath);
 /** The version a stored memory says it is, if it reads as JSON with one. */
 const versionOf = (stored: unknown): unknown => {
   try {
-    const parsed: unknown = typeof stored === 'string' ? JSON.parse(stored) : undefined;
-    return parsed !== null && typeof parsed === 'object'
-      ? (parsed as Record<string, unknown>).version
-      : undefined;
+    return (JSON.parse(String(stored)) as { version?: unknown } | null)?.version;
   } catch {
     return undefined;
   }
