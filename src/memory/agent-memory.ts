@@ -1,7 +1,8 @@
 /**
  * The agent's memory in the guest's own store (`storeValue` under one path,
- * `agent-state/memory` since version 12: ./memory-place.ts): the conversation (digest and recent turns) and the keys of the
- * messages already handled, so that a caplet rebuilt after a daemon restart
+ * `agent-state/memory` since version 12: ./memory-place.ts): the
+ * conversation (digest and recent turns) and the keys of the messages
+ * already handled, so that a caplet rebuilt after a daemon restart
  * continues the conversation and answers nothing twice; since version 2
  * also the model usage (calls and tokens, per model, and the last hour's
  * calls the quotas count) and the pending wake-ups; since version 3 the
@@ -14,8 +15,8 @@
  * one list (./stored-holds.ts); since version 11 the searchable history's
  * open chunk (../recall/history-chunks.ts), written with the memory rather
  * than beside it: one write a piece of work; since version 12 in the
- * directory `agent-state/`, where its write is told to no follower. It is stored as one
- * JSON string: written after every message, a string costs the connection
+ * directory `agent-state/`, where its write is told to no follower. It is
+ * stored as one JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
  */
