@@ -22,6 +22,7 @@ import {
   foldEdits,
   isChannelPost,
   memberName,
+  memberTitle,
   postText,
   threadLine,
   type ChannelPost,
@@ -382,6 +383,18 @@ describe("a member's name and a post's line breaks", () => {
   ])('%j is shown as %j', (name, shown) => {
     expect(memberName(name, '7', 'Lal')).toBe(shown);
   });
+
+  test.each([
+    ['Bob', '"Bob"'],
+    ['you', 'member 7 (named "you")'],
+    ['member 7 (named "you")', '"member 7 (named \\"you\\")"'],
+    ['', 'member 7'],
+  ])(
+    "%j in a turn's title is %s: one pair of quotes, a chosen name always quoted",
+    (name, shown) => {
+      expect(memberTitle(name, '7', 'Lal')).toBe(shown);
+    },
+  );
 
   test("a channel's name, which the notification's sender chose, is one line without quotes", () => {
     expect(channelName('general', 'ch-1')).toBe('general');

@@ -80,6 +80,34 @@ describe('the simulator’s /channel commands', () => {
     expect(shown).toMatch(/^#1 lal \(re #0\): Four\.$/m);
   });
 
+  test('a channel that is not there is said so, with how to make one and the channels there are', async () => {
+    const run = await agents.start({ profile: 'newest' });
+    const post = channelCommand('/channel post nosuch hello');
+    await expect(runChannelCommand(post, run.host, 'lal')).rejects.toThrow(
+      'There is no channel named "nosuch": /channel new <name> makes one (you have none yet)',
+    );
+    await runChannelCommand(channelCommand('/channel new team'), run.host, 'lal');
+    await expect(
+      runChannelCommand(channelCommand('/channel show nosuch'), run.host, 'lal'),
+    ).rejects.toThrow(/^There is no channel named "nosuch": .* \(yours: team\)$/);
+    // A name the HOST holds that is something else is not taken for a channel.
+    await expect(
+      runChannelCommand(channelCommand('/channel post @self hi'), run.host, 'lal'),
+    ).rejects.toThrow(/^"@self" is not a channel: \/channel new <name> makes one \(yours: team\)$/);
+  });
+
+  test("the person's post answered: the turn's title names them in one pair of quotes", async () => {
+    const run = await agents.start({ profile: 'newest', steps: [() => say('Hi.')] });
+    await runChannelCommand(channelCommand('/channel new team'), run.host, 'lal');
+    await runChannelCommand(channelCommand('/channel post team hello @lal'), run.host, 'lal');
+    const start = await run.untilEvent(
+      event => event.kind === 'turn-start' && event.title.startsWith('in channel'),
+    );
+    expect(start).toMatchObject({
+      title: 'in channel "team": #0 from member 0 (named "you")',
+    });
+  });
+
   test('on f0a46042a the simulator says channels need --newest', async () => {
     const run = await agents.start({});
     await expect(

@@ -257,7 +257,7 @@ describe('npm start, not on a terminal', () => {
       expect(second.stdout).toMatch(/^Model:\n- I think with double-model/m);
       expect(second.stdout).toMatch(/^Usage:\n- since /m);
       expect(second.stdout).toMatch(
-        /^What lal keeps:\n- the conversation: 2 recent turns[^\n]*\n- {3}· #\d+ from HOST: "my name is Ada"\n- {3}· #\d+ from HOST: "what is my name\?"/m,
+        /^What lal keeps:\n- the conversation: 2 recent turns[^\n]*\n {2}· #\d+ from HOST: "my name is Ada"\n {2}· #\d+ from HOST: "what is my name\?"/m,
       );
       const fresh = await runSimWith(['--fresh'], env, input => {
         input.write('what is my name?\n');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoModel } from '../sim/model-server/demo-model.js';
+import { workOut } from '../sim/model-server/arithmetic.js';
 import { startDemoServers } from '../sim/model-server/demo-servers.js';
 import type { ModelServer, NormalizedRequest } from '../sim/model-server/index.js';
 import { makeSimRunner } from './support/run-sim.js';
@@ -356,6 +357,54 @@ describe('the scripted double in a channel', () => {
     expect(demoModel(routing('does anyone know the time?'))).toEqual({ text: 'yes' });
     expect(demoModel(routing('nice weather today'))).toEqual({ text: 'no' });
   });
+
+  it('works arithmetic out itself in a channel, which offers no evaluate, and says why no code runs', () => {
+    const thread = [
+      "The channel's recent messages:",
+      '#0 member 0 (named "you"): hello @lal what is (2+3) * 4?',
+      '',
+      'Answer #0 from member 0 (named "you").',
+    ].join('\n');
+    expect(demoModel(told(thread, []))).toEqual({
+      text: "(2+3) * 4 = 20 (worked out without running code: a channel's turn holds only the channel's powers, so I cannot run code here; mail me directly to have code run)",
+    });
+    // A mail turn without evaluate (denied) says so in its own words.
+    expect(demoModel(told('Message #3 from HOST: what is 6 * 7?', ['reply']))).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 3,
+            strings: [
+              '6 * 7 = 42 (worked out without running code: I was not given evaluate, so I cannot run code)',
+            ],
+          },
+        },
+      ],
+    });
+  });
+});
+
+describe("the double's own arithmetic", () => {
+  it.each([
+    ['6 * 7', 42],
+    ['2 + 3 * 4', 14],
+    ['(2 + 3) * 4', 20],
+    ['10 - 4 - 3', 3],
+    ['-3 + 5', 2],
+    ['7 % 4', 3],
+    ['1.5 * 2', 3],
+    ['8 / 2 / 2', 2],
+  ])('%s is %d', (text, value) => {
+    expect(workOut(text)).toBe(value);
+  });
+
+  it.each(['1 / 0', '2 +', '(1 + 2', '1 + 2)', 'two + 3', '', '3 4'])(
+    '%j is not worked out',
+    text => {
+      expect(workOut(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('npm run model-double', () => {

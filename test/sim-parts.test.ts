@@ -10,7 +10,7 @@ import { capletEnv, loadEnv, parseDotEnv } from '../sim/chat/dotenv.js';
 import { COMMAND_HELP, parseCommand } from '../sim/chat/commands.js';
 import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';
 import { describeToolCall } from '../sim/chat/describe-tool-call.js';
-import { describeKept } from '../sim/chat/describe-kept.js';
+import { describeKept, keptListing } from '../sim/chat/describe-kept.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
@@ -426,6 +426,18 @@ describe('/memory', () => {
       'the conversation: 8 recent turns (the last 5 below) and 0 digest lines of older ones',
     );
     expect(lines.slice(1, 6)).toEqual([3, 4, 5, 6, 7].map(index => `  · #${index} from HOST`));
+  });
+
+  it('is one list: a bullet for each part, the turns under theirs with no bullet of their own', () => {
+    expect(
+      keptListing('lal', [
+        'the conversation: 1 recent turn',
+        '  · #1 from HOST: "hi"',
+        '1 message handled',
+      ]),
+    ).toBe(
+      'What lal keeps:\n- the conversation: 1 recent turn\n  · #1 from HOST: "hi"\n- 1 message handled',
+    );
   });
 
   it('counts the searchable history: the full chunks in agent-history/ and the open one the memory carries', async () => {

@@ -32,3 +32,18 @@ describe('piped npm start and the hourly budget', () => {
     expect(run.code).toBe(0);
   });
 });
+
+describe('piped npm start --verbose, its input ended', () => {
+  it('leaves without reporting a cancellation: the run ended as it should', async () => {
+    const run = await runSim(['--demo', '--fresh', '--verbose'], { LAL_LOG: 'off' }, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^#\d+ lal › pong$/m);
+    // The log's lines were shown as they came: --verbose took effect.
+    expect(run.stdout).toMatch(/^ {2}\S/m);
+    expect(run.stdout).not.toMatch(/cancel/i);
+  });
+});

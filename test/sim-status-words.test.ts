@@ -75,11 +75,11 @@ describe('/memory', () => {
     const memory = run.stdout.slice(run.stdout.indexOf('What lal keeps:'));
     // The outcome turn read runCommand's result: said in plain words, and why it is kept apart.
     expect(memory).toMatch(
-      /^- {3}· outcome \(held words from the outcome of approval request a1, not from the HOST\)$/m,
+      /^ {2}· outcome \(held words from the outcome of approval request a1, not from the HOST\)$/m,
     );
     expect(memory).toMatch(/keeps them out of later turns/);
     // The HOST asked for the reminder; nothing it read came from others.
-    expect(memory).toMatch(/^- {3}· wake-up w1: "stretch"$/m);
+    expect(memory).toMatch(/^ {2}· wake-up w1: "stretch"$/m);
     expect(memory).not.toMatch(/set after reading/);
   });
 });

@@ -39,6 +39,8 @@ harden(parseChannelCommand);
 
 type Far = any;
 
+const NEEDS_NEWEST = 'Channels are the newest daemon’s: start the simulator with --newest';
+
 /** The members the HOST's simulator posts as, by channel and name (a handle lasts one run). */
 const members = new WeakMap<MailHost, Map<string, unknown>>();
 
@@ -68,6 +70,30 @@ const showChannel = async (channel: unknown): Promise<string> => {
   return lines.join('\n') || '(no messages yet)';
 };
 
+/** Whether the HOST's name `name` is a channel: its locator says its formula's type. */
+const isChannel = async (mailHost: MailHost, name: string): Promise<boolean> => {
+  const locator = await Promise.resolve(E(mailHost.host as Far).locate(name)).catch(() => '');
+  return /[?&]type=channel(?:&|$)/.test(String(locator));
+};
+
+/**
+ * The channel a command names; one that is not there is said in the person's words (the
+ * daemon's own says "Unknown pet name"), with how to make one and the channels there are.
+ */
+const channelNamed = async (mailHost: MailHost, name: string): Promise<Far> => {
+  const host = E(mailHost.host as Far);
+  if (mailHost.profile !== 'newest') throw Error(NEEDS_NEWEST);
+  if (await isChannel(mailHost, name)) return host.lookup(name);
+  const names = (await host.list()) as string[];
+  const channels: string[] = [];
+  for (const each of names) if (await isChannel(mailHost, each)) channels.push(each);
+  const there = channels.length === 0 ? 'you have none yet' : `yours: ${channels.join(', ')}`;
+  const what = names.includes(name)
+    ? `"${name}" is not a channel`
+    : `There is no channel named "${name}"`;
+  throw Error(`${what}: /channel new <name> makes one (${there})`);
+};
+
 /**
  * Does a /channel command; with `echo`, the channel's posts by others (the agent's answers) are
  * shown as they come from then on (./channel-echo.ts).
@@ -80,14 +106,13 @@ export const runChannelCommand = async (
 ): Promise<string> => {
   const host = E(mailHost.host as Far);
   if (command.action === 'new') {
-    if (mailHost.profile !== 'newest')
-      throw Error('Channels are the newest daemon’s: start the simulator with --newest');
+    if (mailHost.profile !== 'newest') throw Error(NEEDS_NEWEST);
     const made = await host.makeChannel(command.channel, 'you');
     echo?.postsAs(command.channel, await E(made).getMemberId());
     await echo?.follow(command.channel, made);
     return `Channel ${command.channel} made; /channel post ${command.channel} <text> writes in it.`;
   }
-  const channel = await host.lookup(command.channel);
+  const channel = await channelNamed(mailHost, command.channel);
   if (command.action !== 'post') {
     await echo?.follow(command.channel, channel);
     return showChannel(channel);

@@ -80,3 +80,13 @@ export const describeKept = async (powers: KeptPowers): Promise<string[]> => {
   return lines;
 };
 harden(describeKept);
+
+/**
+ * `/memory`'s text: one list, a bullet for each part; a part's items (the recent turns) and notes
+ * stand indented under it with no bullet of their own.
+ */
+export const keptListing = (guestName: string, lines: readonly string[]): string =>
+  [`What ${guestName} keeps:`, ...lines.map(line => (/^\s/.test(line) ? line : `- ${line}`))].join(
+    '\n',
+  );
+harden(keptListing);

@@ -12,6 +12,7 @@ import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
+import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox } from './host-inbox.js';
 import { makeChannelEcho } from './channel-echo.js';
@@ -84,9 +85,11 @@ const main = async (): Promise<void> => {
   screen.print('note', state.intro);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
+  let leaving = false;
   const logLine = (line: string) => {
     state.log.write(line);
-    if (verbose) screen.print('log', `  ${line}`);
+    // Once the person leaves, what the agent logs of its own end (its cancellation) is not news: the log keeps it.
+    if (verbose && !leaving) screen.print('log', `  ${line}`);
   };
   const restoreStderr = divertStderr(logLine);
   session = await startSession({
@@ -113,7 +116,6 @@ const main = async (): Promise<void> => {
     approve: number => approveRequest(session.mailHost.host, number),
   });
 
-  let leaving = false;
   const leave = async (code: number): Promise<never> => {
     if (!leaving) {
       leaving = true;
@@ -154,7 +156,8 @@ const main = async (): Promise<void> => {
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
-  const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
+  const waiting = waitingMailOf(session, presenter);
+  const interrupt = makeInterrupt({ presenter, screen, session, waiting, persona, leave });
 
   if (tty) {
     screen.attachPrompt(readline);

@@ -15,7 +15,7 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
-import { describeKept } from './describe-kept.js';
+import { describeKept, keptListing } from './describe-kept.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
@@ -128,7 +128,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'status': {
       // help() without its first paragraph (the methods): the sections of the agent's state.
-      const help = (await E(session.caplet.value as AgentControls).help()).split('\n\n');
+      const help = (await E((await session.controls()) as AgentControls).help()).split('\n\n');
       const said = help.slice(1).join('\n\n');
       screen.print(
         'note',
@@ -138,14 +138,11 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     }
     case 'memory': {
       const lines = await describeKept(session.mailHost.guest(session.guestName).powers);
-      screen.print(
-        'note',
-        [`What ${session.guestName} keeps:`, ...lines.map(line => `- ${line}`)].join('\n'),
-      );
+      screen.print('note', keptListing(session.guestName, lines));
       return;
     }
     case 'forget':
-      await E(session.caplet.value as AgentControls).forget();
+      await E((await session.controls()) as AgentControls).forget();
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
@@ -189,7 +186,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'schedules':
     case 'helpers':
-      screen.print('note', await controllerSays(session.caplet.value, command));
+      screen.print('note', await controllerSays(await session.controls(), command));
       return;
     case 'channel':
       screen.print(

@@ -7,11 +7,13 @@
  * tool the HOST attached adopted, a reminder or a recurring check scheduled
  * and said when it comes ("remind me in 30 seconds to stretch", "every 2
  * minutes check the inbox"), and a long answer streamed word by word.
- * In a channel it answers the message it is asked to, and, asked whether
+ * In a channel it answers the message it is asked to (arithmetic worked
+ * out itself, saying it runs no code there), and, asked whether
  * to speak unaddressed, says yes to a question. Anything else gets an
  * answer that says what it understands.
  */
 import type { NormalizedRequest, ScriptedReply } from './types.js';
+import { workOut } from './arithmetic.js';
 
 /** The model's name, as the daemon guide's sessions show it. */
 export const DEMO_MODEL = 'double-model';
@@ -234,6 +236,14 @@ const HELPER_WANTED = /\bask a helper to (.+)$/i;
 /** "use a tool to schedule a meeting called "standup"": the toolbox searched, then the tool found called. */
 const TOOL_WANTED = /\buse a tool to (.+?)(?: called "([^"]+)")?$/i;
 
+/** Arithmetic answered without evaluate, and why: in a channel's turn, which holds only the channel's powers, or where evaluate was not given. */
+const workedOut = (sum: string, value: number, inChannel: boolean): string =>
+  `${sum} = ${value} (worked out without running code: ${
+    inChannel
+      ? "a channel's turn holds only the channel's powers, so I cannot run code here; mail me directly to have code run"
+      : 'I was not given evaluate, so I cannot run code'
+  })`;
+
 /** What the double says to "use a tool to …" when the agent offers no toolbox. */
 const NO_TOOLBOX =
   'I hold no toolbox to find a tool in (it is offered once my tools are too many to offer each). In npm start, /attach toolbox gives me 120 sample tools to try it with.';
@@ -251,7 +261,11 @@ const asHelper = (told: string): ScriptedReply => ({
 });
 
 /** The moves for a message someone sent. */
-const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedReply => {
+const forMessage = (
+  request: NormalizedRequest,
+  toldWhole: string,
+  inChannel = false,
+): ScriptedReply => {
   const told = lastMessage(toldWhole);
   const body = bodyOf(told);
   const has = (tool: string) => request.toolNames.includes(tool);
@@ -296,6 +310,10 @@ const forMessage = (request: NormalizedRequest, toldWhole: string): ScriptedRepl
   const sum = ARITHMETIC.exec(body)?.[0].trim();
   if (sum !== undefined && has('evaluate'))
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };
+  // No evaluate here (a channel's turn holds only the channel's powers): worked out without code, and said so.
+  const worked = sum === undefined ? undefined : workOut(sum);
+  if (sum !== undefined && worked !== undefined)
+    return answer(request, told, workedOut(sum, worked, inChannel));
   if (/\bping\b/i.test(body)) return answer(request, told, pongFor(body.trim()));
   if (/\b(story|long|stream|essay|explain)\b/i.test(body))
     return { text: LONG_ANSWER, frameGapMs: WORD_GAP_MS };
@@ -320,7 +338,7 @@ export const demoModel = (request: NormalizedRequest): ScriptedReply => {
   const told = lastOf(request, 'user');
   if (isRouting(request)) return { text: /\?\s*$/.test(told) ? 'yes' : 'no' };
   const inChannel = channelMessage(told);
-  if (inChannel !== undefined) return forMessage(request, inChannel);
+  if (inChannel !== undefined) return forMessage(request, inChannel, true);
   const last = request.messages.at(-1);
   if (last?.role === 'tool') return afterTool(request, told, last.text);
   return afterNotice(request, told) ?? afterWakeUp(request, told) ?? forMessage(request, told);

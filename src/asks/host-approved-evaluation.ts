@@ -32,9 +32,13 @@ import {
   type PendingAsks,
 } from './pending-asks.js';
 import { evaluateArgs } from './stored-proposal.js';
+import { grantedText, rejectedText } from './proposal-notices.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const SOURCE_PREVIEW_CHARS = 100;
+
+/** How a notice names a proposal's code: its start. */
+const previewOf = (proposal: Proposal): string => cut(proposal.source, SOURCE_PREVIEW_CHARS);
 const RESULT_PREVIEW_CHARS = 2_000;
 
 type Verdict = { approved: true } | { approved: false; reason: string };
@@ -171,7 +175,7 @@ export const makeHostApprovedEvaluation = (options: {
 
   /** Once the host said yes (the ask settled): runs the code and tells the model what came out. */
   const runApproved = async (proposalId: string, proposal: Proposal) => {
-    const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
+    const preview = previewOf(proposal);
     // Once the store says it is running: a restart meanwhile does not run it again.
     await new Promise<void>(resolve => asks.afterSave(resolve));
     const settleWith = (text: string) => settle(proposalId, proposal, text);
@@ -180,7 +184,7 @@ export const makeHostApprovedEvaluation = (options: {
       const rendered = cut(await renderForModel(result), RESULT_PREVIEW_CHARS);
       const by = direct ? 'the daemon ran' : `${hostName} agreed and the daemon ran`;
       settleWith(
-        `GRANTED: ${by} your proposal ${proposalId} (${preview}). Result, kept as "${proposal.resultName}": ${rendered}\nNext: tell ${whomToTell(proposal.origin)} what came out.`,
+        grantedText(proposalId, preview, proposal.resultName, rendered, proposal.origin, by),
       );
     } catch (error) {
       settleWith(
@@ -193,7 +197,7 @@ export const makeHostApprovedEvaluation = (options: {
     settle(
       proposalId,
       proposal,
-      `REJECTED: ${hostName} did not run your proposal ${proposalId} (${cut(proposal.source, SOURCE_PREVIEW_CHARS)}). Reason: ${reason}\nNext: tell ${whomToTell(proposal.origin)}; change the code and propose again only if the reason invites it.`,
+      rejectedText(proposalId, previewOf(proposal), reason, proposal.origin, hostName),
     );
 
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
@@ -247,7 +251,7 @@ export const makeHostApprovedEvaluation = (options: {
         .map(ask => String(ask.detail.source ?? ask.description)),
     async resume(ask, settlement) {
       const proposal = storedProposal(ask);
-      const preview = cut(proposal.source, SOURCE_PREVIEW_CHARS);
+      const preview = previewOf(proposal);
       if (settlement === 'fulfilled') await runApproved(ask.id, proposal);
       else if (settlement === 'rejected')
         rejected(

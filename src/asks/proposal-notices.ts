@@ -24,8 +24,10 @@ export const grantedText = (
   resultName: string,
   rendered: string,
   origin: Origin | undefined,
+  /** Who ran it: the host (f0a46042a), or the daemon once the host agreed (the newest). */
+  by = 'the host ran',
 ): string =>
-  `GRANTED: the host ran your proposal ${proposalId} (${preview}). Result, kept as "${resultName}": ${rendered}\nNext: tell ${whomToTell(origin)} what came out.`;
+  `GRANTED: ${by} your proposal ${proposalId} (${preview}). Result, kept as "${resultName}": ${rendered}\nNext: tell ${whomToTell(origin)} what came out.`;
 harden(grantedText);
 
 export const rejectedText = (
@@ -33,8 +35,9 @@ export const rejectedText = (
   preview: string,
   reason: string,
   origin: Origin | undefined,
+  host = 'the host',
 ): string =>
-  `REJECTED: the host did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(origin)}; change the code and propose again only if the reason invites it.`;
+  `REJECTED: ${host} did not run your proposal ${proposalId} (${preview}). Reason: ${reason}\nNext: tell ${whomToTell(origin)}; change the code and propose again only if the reason invites it.`;
 harden(rejectedText);
 
 /** The notice for a proposal that ended while the agent restarted and whose copy is gone. */

@@ -26,6 +26,7 @@ import {
   channelRequest,
   foldEdits,
   memberName,
+  memberTitle,
   postText,
   threadLine,
   type ChannelPost,
@@ -47,12 +48,17 @@ export interface Live {
 const TITLE_CHARS = 160;
 
 /** A channel's answered turn, for the searchable history: the members' words carry their label. */
-const channelTurn = (channel: string, post: ChannelPost, author: string, answer: string): Turn => {
+const channelTurn = (
+  channel: string,
+  post: ChannelPost,
+  author: { name: string; title: string },
+  answer: string,
+): Turn => {
   const text = postText(post);
   return {
-    title: `#${post.number} in channel ${JSON.stringify(channel)} from ${JSON.stringify(author)}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
+    title: `#${post.number} in channel ${JSON.stringify(channel)} from ${author.title}: ${JSON.stringify(text.slice(0, TITLE_CHARS))}`,
     messages: [
-      { role: 'user', content: `#${post.number} ${threadLine(author, text)}` },
+      { role: 'user', content: `#${post.number} ${threadLine(author.name, text)}` },
       { role: 'assistant', content: answer },
     ],
     label: { read: `the words of channel "${channel}"'s members`, from: 0 },
@@ -132,9 +138,12 @@ const makeAnswer =
     try {
       const posts = await joined.view.postsUpTo(post.number);
       const authorOf = await joined.view.authors(posts);
-      const author = memberName(authorOf(post.memberId), post.memberId, setup.agentName);
+      const author = {
+        name: memberName(authorOf(post.memberId), post.memberId, setup.agentName),
+        title: memberTitle(authorOf(post.memberId), post.memberId, setup.agentName),
+      };
       // Names only (no member's words): a host shows it, and the log keeps it, as the turn's title.
-      title = `in channel ${JSON.stringify(joined.name)}: #${post.number} from ${JSON.stringify(author)}`;
+      title = `in channel ${JSON.stringify(joined.name)}: #${post.number} from ${author.title}`;
       setup.observe({ kind: 'turn-start', title });
       const { answer: said, ...used } = await answerInChannel({
         member: joined.member,

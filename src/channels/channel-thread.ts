@@ -60,16 +60,35 @@ const LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
  * agent's own posts are shown as ("you (Lal)") nor the agent's name: such a name, or none, is
  * shown as the member's number with the name it gave.
  */
-export const memberName = (name: string, memberId: string, agentName: string): string => {
+const memberShown = (
+  name: string,
+  memberId: string,
+  agentName: string,
+): { own: string } | { numbered: string } => {
   const line = name
     .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .trim()
     .slice(0, NAME_MAX_CHARS);
   if (line !== '' && !/^you\b/i.test(line) && line.toLowerCase() !== agentName.toLowerCase())
-    return line;
-  return `member ${memberId}${line === '' ? '' : ` (named ${JSON.stringify(line)})`}`;
+    return { own: line };
+  return { numbered: `member ${memberId}${line === '' ? '' : ` (named ${JSON.stringify(line)})`}` };
+};
+
+export const memberName = (name: string, memberId: string, agentName: string): string => {
+  const shown = memberShown(name, memberId, agentName);
+  return 'own' in shown ? shown.own : shown.numbered;
 };
 harden(memberName);
+
+/**
+ * A member's name as a title shows it, in one pair of quotes: the name it gave quoted, or the
+ * member's number with that name quoted inside (never quotes escaped inside quotes).
+ */
+export const memberTitle = (name: string, memberId: string, agentName: string): string => {
+  const shown = memberShown(name, memberId, agentName);
+  return 'own' in shown ? JSON.stringify(shown.own) : shown.numbered;
+};
+harden(memberTitle);
 
 /**
  * A channel's name as the agent shows it (its turn's prompt, the HOST's lines, help(), recall):
