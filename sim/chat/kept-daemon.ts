@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DaemonProfile, KeptMessage, MailHost, SeededIdentity } from '../mail-host/index.js';
+import { showsCodeToRun } from './code-requests.js';
 
 const FILE = 'daemon.json';
 const VERSION = 1;
@@ -85,7 +86,7 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
         seed: kept.seed,
         seeded,
         numbers: mailHost.messageNumbers(),
-        mail: mailHost.keptMail(),
+        mail: mailHost.keptMail(showsCodeToRun),
       };
       writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
       renameSync(`${path}.new`, path);

@@ -91,9 +91,10 @@ export interface MailHost {
   continueNumbering(next: Readonly<Record<FormulaId, string>>): void;
   /**
    * Each agent's undismissed text messages and requests (the HOST's requests
-   * only), by its AGENT id, as JSON keeps them.
+   * only, and those of its text messages `keepForHost` names), by its AGENT
+   * id, as JSON keeps them.
    */
-  keptMail(): Record<FormulaId, KeptMessage[]>;
+  keptMail(keepForHost?: (envelope: Envelope) => boolean): Record<FormulaId, KeptMessage[]>;
   /** Puts back the messages `keptMail` gave, each guest's under its numbers (a daemon's inbox outlives it). */
   putBackMail(kept: Readonly<Record<FormulaId, readonly KeptMessage[]>>): void;
   /** A simulated daemon restart (see the module notes in index.ts). */
@@ -209,14 +210,17 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
           agent.mailbox.continueFrom(BigInt(number));
       }
     },
-    keptMail: () =>
+    keptMail: (keepForHost = () => false) =>
       Object.fromEntries(
         [host, ...parts.guests].map(agent => [
           agent.agentId,
           agent.mailbox
             .keptMessages()
-            // The HOST's own words are shown once, in the run they came; a request waits for its answer.
-            .filter(({ envelope }) => agent !== host || envelope.type === 'request')
+            // What HOST was told is shown once, in the run it came; a request waits for its answer.
+            .filter(
+              ({ envelope }) =>
+                agent !== host || envelope.type === 'request' || keepForHost(envelope),
+            )
             .map(({ number, envelope, date }) => keptMessage(parts.table, number, envelope, date)),
         ]),
       ),
