@@ -79,3 +79,27 @@ describe('npm start -- --newest run again with a request to run code waiting', (
     expect(second.code).toBe(0);
   });
 });
+
+describe('npm start -- --newest run again after a channel was used', () => {
+  it('keeps the channel, its members and posts; the agent follows it still and answers there', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo', '--newest'], state, input => {
+      // Piped, the run waits for the answer the mention is owed before it ends.
+      input.write('/channel new room\n/channel post room as bob ping @lal\n');
+      input.end();
+    });
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(/^#\d+ lal in room \(re #0\) › pong/m);
+
+    const second = await runSim(['--demo', '--newest'], state, input => {
+      input.write('/channel show room\n/channel post room as bob ping again @lal\n');
+      input.end();
+    });
+    expect(second.stderr).toBe('');
+    const shown = second.stdout.slice(second.stdout.indexOf('you › /channel show room'));
+    expect(shown).toMatch(/^#0 bob: ping @lal\n#1 lal \(re #0\): pong/m);
+    // bob joins again under the name he was invited by, and the agent, following still, answers.
+    expect(second.stdout).toMatch(/^#\d+ lal in room \(re #2\) › pong: ping again @lal/m);
+    expect(second.code).toBe(0);
+  });
+});

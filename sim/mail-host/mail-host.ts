@@ -17,6 +17,7 @@ import type { SeededIdentity } from './seeded-ids.js';
 import { makeWaitForMessage } from './wait-for-message.js';
 import { notifyMention } from './channel-mention.js';
 import { envelopeToPutBack, keptMessage } from './kept-mail.js';
+import { keepChannels, putBackChannels, type KeptChannelNames } from './kept-channels.js';
 import type { KeptOutcome } from './promise-formula.js';
 import type {
   CapletHandle,
@@ -97,6 +98,10 @@ export interface MailHost {
   keptMail(keepForHost?: (envelope: Envelope) => boolean): Record<FormulaId, KeptMessage[]>;
   /** Puts back the messages `keptMail` gave, each guest's under its numbers (a daemon's inbox outlives it). */
   putBackMail(kept: Readonly<Record<FormulaId, readonly KeptMessage[]>>): void;
+  /** The newest daemon's channels, with the names that reach them, as JSON keeps them (./kept-channels.ts). */
+  keptChannels(): KeptChannelNames[];
+  /** Makes again the channels `keptChannels` gave, under their ids and names (once the guests' stores are back). */
+  putBackChannels(kept: readonly unknown[]): Promise<void>;
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
   /**
@@ -233,6 +238,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         }
       }
     },
+    keptChannels: () => keepChannels(parts, host),
+    putBackChannels: kept => putBackChannels(parts, host, kept),
     restart: makeRestart(host, parts),
     providePeerGuest: async (name, { introducedNames = {} } = {}) => {
       assertPetName(name);
