@@ -27,6 +27,21 @@ const askThenQuit = async (state: Record<string, string>) => {
   return Number(ASKED.exec(first.stdout)?.[1]);
 };
 
+/** The request asked and left in a first run, then answered with `answer` in a second. */
+const answerAfterRestart = async (answer: (number: number) => string) => {
+  const state = { XDG_STATE_HOME: makeTempFolder('state') };
+  const number = await askThenQuit(state);
+  const second = await runSim(['--demo', '--newest'], state, input => {
+    void input.waitFor(ASKED).then(() => {
+      input.write(`${answer(number)}\n`);
+      input.end();
+    });
+  });
+  expect(second.stderr).toBe('');
+  expect(second.code).toBe(0);
+  return { number, second };
+};
+
 describe('npm start -- --newest run again with a request to run code waiting', () => {
   it('shows its code again, in /inbox too; /counter reaches the agent, which asks to run that', async () => {
     const state = { XDG_STATE_HOME: makeTempFolder('state') };
@@ -49,34 +64,16 @@ describe('npm start -- --newest run again with a request to run code waiting', (
   });
 
   it('/grant runs the code, and the agent tells the result', async () => {
-    const state = { XDG_STATE_HOME: makeTempFolder('state') };
-    const number = await askThenQuit(state);
-    const second = await runSim(['--demo', '--newest'], state, input => {
-      void input.waitFor(ASKED).then(() => {
-        input.write(`/grant ${number}\n`);
-        input.end();
-      });
-    });
-    expect(second.stderr).toBe('');
+    const { number, second } = await answerAfterRestart(n => `/grant ${n}`);
     expect(second.stdout).toContain(`#${number} lal asks to run code (request #${number}): 6 * 7`);
     expect(second.stdout).toMatch(/^granted #\d+: lal runs the code now$/m);
     expect(second.stdout).toMatch(/lal › [^\n]*\b42\b/);
-    expect(second.code).toBe(0);
   });
 
   it('/reject with a reason: the agent hears the reason', async () => {
-    const state = { XDG_STATE_HOME: makeTempFolder('state') };
-    const number = await askThenQuit(state);
-    const second = await runSim(['--demo', '--newest'], state, input => {
-      void input.waitFor(ASKED).then(() => {
-        input.write(`/reject ${number} not-today-5521\n`);
-        input.end();
-      });
-    });
-    expect(second.stderr).toBe('');
+    const { second } = await answerAfterRestart(n => `/reject ${n} not-today-5521`);
     expect(second.stdout).toMatch(/^rejected #\d+: not-today-5521$/m);
     expect(second.stdout).toMatch(/lal › Understood: you refused it \(not-today-5521\)/);
-    expect(second.code).toBe(0);
   });
 });
 
