@@ -46,7 +46,7 @@ export interface Session {
    * When the agent now running was made (ms since the epoch). What it asked
    * before was asked by an earlier one (an earlier run's, or before a stop):
    * it learns the answer from its copy of the request, which keeps only how
-   * it was settled, not the words (./answer-waiting.ts tells it those).
+   * it was settled, not the words (./lost-words.ts tells it those).
    */
   agentSince: number;
 }
