@@ -5,6 +5,7 @@
  * model server double on 127.0.0.1. Every agent event is stamped with
  * performance.now() (the same clock as the server's receivedAt).
  */
+import { STATE_DIRECTORY } from '../src/daemon/own-names.js';
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { make } from '../agent.js';
@@ -95,7 +96,7 @@ export const startBenchAgent = async (options: BenchAgentOptions): Promise<Bench
    * history's open chunk inside it; a full chunk, written apart, just before), so it grows once per
    * exchange.
    */
-  const saves = () => host.storedBytes(name)['agent-memory'] ?? 0;
+  const saves = () => host.storedBytes(name)[STATE_DIRECTORY] ?? 0;
 
   /** Waits for the exchange that began at `start` to be finished, then measures it. */
   const finish = (start: ExchangeStart) => finishExchange(() => events, server, saves, start);

@@ -7,6 +7,7 @@
  * Targets: a mention answered with one main-model call, ≤ 1.1× a ping;
  * observer (only when mentioned): 0 requests for 100 messages.
  */
+import { STATE_DIRECTORY } from '../src/daemon/own-names.js';
 import type { ChannelPost } from '../src/channels/channel-thread.js';
 import { performance } from 'node:perf_hooks';
 import { E } from '@endo/far';
@@ -56,7 +57,7 @@ const setUp = async () => {
 };
 
 /** The agent's memory writes so far: the serving loop's last step after every piece of work. */
-const savesOf = (agent: BenchAgent) => agent.host.storedBytes(agent.name)['agent-memory'] ?? 0;
+const savesOf = (agent: BenchAgent) => agent.host.storedBytes(agent.name)[STATE_DIRECTORY] ?? 0;
 
 /** Until the agent has written its memory after `before`: the work under way is finished. */
 const untilSaved = async (agent: BenchAgent, before: number) => {

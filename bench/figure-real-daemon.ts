@@ -52,10 +52,12 @@ const ping = async (agent: BenchAgent, text: string) => {
     stamps.push({ at: performance.now(), method }),
   );
   const before = agent.server.requests.length;
+  const changesBefore = agent.host.nameChangesSent(agent.name);
   try {
     const exchange = await agent.exchange(text);
     const first = agent.server.requests[before]?.receivedAt ?? Number.POSITIVE_INFINITY;
     return {
+      nameChanges: agent.host.nameChangesSent(agent.name) - changesBefore,
       answerMs: exchange.turnEndAt - exchange.sentAt,
       callsBefore: stamps.filter(({ at }) => at < first).length,
       calls: stamps.map(({ method }) => method),
@@ -75,18 +77,20 @@ const byMethod = (calls: readonly string[]): string => {
 
 /**
  * The most daemon calls any of the pings made before its model call, and the most any made in
- * all (with that ping's calls by method).
+ * all (with that ping's calls by method); the most name-change messages any sent the followers of
+ * the agent's own directory (its own follower of its names: issue 46, memory version 12).
  */
 const callsOfPings = async (
   setting: Setting,
-): Promise<{ before: number; all: number; which: string }> => {
+): Promise<{ before: number; all: number; which: string; nameChanges: number }> => {
   const agent = await startOn(setting);
   try {
-    const most = { before: 0, all: 0, which: '' };
+    const most = { before: 0, all: 0, which: '', nameChanges: 0 };
     for (let index = 0; index < WARMUP + PINGS; index += 1) {
-      const { callsBefore, calls } = await ping(agent, `ping ${index}`);
+      const { callsBefore, calls, nameChanges } = await ping(agent, `ping ${index}`);
       if (index < WARMUP) continue;
       most.before = Math.max(most.before, callsBefore);
+      most.nameChanges = Math.max(most.nameChanges, nameChanges);
       if (calls.length > most.all || most.which === '') {
         most.all = calls.length;
         most.which = byMethod(calls);
@@ -165,20 +169,21 @@ const floorRows = async (
 export const realDaemonFigure = async (): Promise<FigureResult> => {
   const rows: FigureRow[] = [];
   const counts: Record<string, number> = {};
-  const perPing: Record<string, { all: number; which: string }> = {};
+  const perPing: Record<string, { all: number; which: string; nameChanges: number }> = {};
   for (const profile of ['f0a46042a', 'newest'] as const) {
     for (const persona of ['lal', 'fae'] as const) {
       const {
         before: withProgress,
         all,
         which,
+        nameChanges,
       } = await callsOfPings({
         profile,
         persona,
         env: {},
       });
       counts[`${profile}/${persona}`] = withProgress;
-      perPing[`${profile}/${persona}`] = { all, which };
+      perPing[`${profile}/${persona}`] = { all, which, nameChanges };
       rows.push({
         label: `daemon calls before the model call, ping (${persona}, ${profile})`,
         measured: `${withProgress}`,
@@ -190,6 +195,12 @@ export const realDaemonFigure = async (): Promise<FigureResult> => {
         measured: `${all} (${which})`,
         target: `≤ ${CALLS_PER_PING}: the floor's 3 and the memory's write`,
         verdict: judged(all <= CALLS_PER_PING),
+      });
+      rows.push({
+        label: `  name changes told to the agent's own follower, the most of any`,
+        measured: `${nameChanges}`,
+        target: '0: the memory in a directory nobody follows',
+        verdict: judged(nameChanges === 0),
       });
     }
   }
@@ -248,7 +259,7 @@ export const realDaemonFigure = async (): Promise<FigureResult> => {
       againstFloorMs: floors,
     },
     notes: [
-      `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the most it made in all, until its memory was written (each a round trip in a real daemon, after the reply; issue 46), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
+      `The most daemon calls any of ${PINGS} pings made before its model request (the double's clock), and the most it made in all, until its memory was written (each a round trip in a real daemon, after the reply; issue 46), the most name-change messages a ping sent the agent's own follower of its names (since memory version 12, none: the memory lies in agent-state/, which nobody follows), and the median ping → answer over ${PINGS} interleaved pings. A real daemon's ratios (ping / echo caplet, progress / none): docs/benchmark.md.`,
       `The model-calling echo (bench/model-echo.ts) is a caplet beside the agent in the same mail host that answers each ping with one request through the agent's provider (the persona's system prompt and tools, one notice) to the same model double, then replies: the floor of anything that calls a model. Medians over ${PINGS} pings to each, interleaved, each on a quiet process; "delivered" is the message landing in the guest's inbox, "reply delivered" its reply call reaching the guest's powers, "model answer" the double's response finished. The double's own time grows with the request, and the agent's carries its conversation: that part of the gap is the model's, not the agent's.`,
     ],
   };

@@ -11,6 +11,7 @@
  * its store per exchange (memory and history), early and late, counted by the
  * daemon double.
  */
+import { STATE_DIRECTORY } from '../src/daemon/own-names.js';
 import { E } from '@endo/far';
 import type { NormalizedRequest } from '../sim/model-server/index.js';
 import { startBenchAgent } from './bench-agent.js';
@@ -87,7 +88,7 @@ const runRecall = async (exchanges: number): Promise<RecallRun> => {
     const exchange = await send();
     const after = stored();
     perExchange.push({
-      memory: (after['agent-memory'] ?? 0) - (before['agent-memory'] ?? 0),
+      memory: (after[STATE_DIRECTORY] ?? 0) - (before[STATE_DIRECTORY] ?? 0),
       history: (after['agent-history'] ?? 0) - (before['agent-history'] ?? 0),
     });
     return exchange;

@@ -5,6 +5,7 @@
  * delivered into the guest's inbox, its model request received and answered
  * by the server, and the guest's `reply` call reaching its powers.
  */
+import { STATE_DIRECTORY } from '../src/daemon/own-names.js';
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
@@ -79,7 +80,7 @@ const stampPing = async (
     stopCalls = host.traceCalls(name, method => {
       if (method !== 'reply' || !Number.isNaN(replyAt)) return;
       replyAt = performance.now();
-      memoryAtReply = host.storedBytes(name)['agent-memory'] ?? 0;
+      memoryAtReply = host.storedBytes(name)[STATE_DIRECTORY] ?? 0;
       resolve();
     });
   });
@@ -112,7 +113,7 @@ const stampPing = async (
  */
 const memorySaved = (host: MailHost, name: string) => async (atReply: number) => {
   const deadline = performance.now() + 30_000;
-  while ((host.storedBytes(name)['agent-memory'] ?? 0) <= atReply) {
+  while ((host.storedBytes(name)[STATE_DIRECTORY] ?? 0) <= atReply) {
     if (performance.now() > deadline)
       throw Error('bench: the agent did not save its memory within 30 s');
     // Polled after the reply: off the measured path.

@@ -7,7 +7,7 @@
  * the agent and the guest's side of the mail host (a run for memory alone
  * keeps no request sizes either).
  */
-import { HISTORY_DIRECTORY, MEMORY_NAME } from '../src/daemon/own-names.js';
+import { HISTORY_DIRECTORY, MEMORY_PATH } from '../src/daemon/own-names.js';
 import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { getHeapCodeStatistics } from 'node:v8';
@@ -146,7 +146,7 @@ export const runConversation = async (options: {
       await agent.forget();
       if (options.checkpoints.includes(index)) {
         const powers = agent.host.guest(agent.name).powers;
-        const stored: unknown = await E(powers).lookup(MEMORY_NAME);
+        const stored: unknown = await E(powers).lookup([...MEMORY_PATH]);
         const storedMemoryChars =
           typeof stored === 'string' ? stored.length : JSON.stringify(stored).length;
         heap.push({

@@ -264,6 +264,11 @@ const modules = [
     ],
   },
   {
+    name: 'memory-place',
+    mutate: ['src/memory/memory-place.ts'],
+    tests: ['test/memory-place.test.ts', 'test/memory-store.test.ts'],
+  },
+  {
     name: 'holds',
     mutate: ['src/lifecycle/holds.ts', 'src/memory/stored-holds.ts'],
     tests: [

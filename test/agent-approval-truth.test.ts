@@ -43,10 +43,12 @@ describe('the request to the HOST', () => {
     const run = await start({ clock, env: APPROVE });
     // A wake-up set with no message behind it, as the store keeps one.
     type Stored = { wakeUps: unknown[] };
-    await expect.poll(() => guest(run).has('agent-memory')).toBe(true);
-    const memory = JSON.parse((await guest(run).lookup('agent-memory')) as string) as Stored;
+    await expect.poll(() => guest(run).has('agent-state', 'memory')).toBe(true);
+    const memory = JSON.parse(
+      (await guest(run).lookup(['agent-state', 'memory'])) as string,
+    ) as Stored;
     memory.wakeUps = [{ id: 'w1', at: clock.now() + 60_000, note: 'tidy up', setAt: clock.now() }];
-    await guest(run).storeValue(harden(JSON.stringify(memory)), 'agent-memory');
+    await guest(run).storeValue(harden(JSON.stringify(memory)), ['agent-state', 'memory']);
     await run.restart([callTool('makeDirectory', { petNamePath: ['box'] }), say('')]);
     clock.advance(60_000);
     await expect.poll(() => hostRequests(run)).toHaveLength(1);

@@ -28,7 +28,7 @@ const APPROVE = { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alic
 const pendingIds = async (run: AgentRun): Promise<string[]> =>
   (
     (
-      JSON.parse((await guest(run).lookup('agent-memory')) as string) as {
+      JSON.parse((await guest(run).lookup(['agent-state', 'memory'])) as string) as {
         asks?: { pending: { id: string }[] };
       }
     ).asks?.pending ?? []

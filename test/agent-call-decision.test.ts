@@ -182,13 +182,13 @@ describe('the HOST approves the whole call', () => {
 describe('an approval stored by the previous release (its text only, cut at 400 characters)', () => {
   /** Makes the store look as the previous release left it: the shown text, no digest. */
   const storeAsBefore = async (run: AgentRun, action: string) => {
-    const memory = JSON.parse((await guest(run).lookup('agent-memory')) as string) as {
+    const memory = JSON.parse((await guest(run).lookup(['agent-state', 'memory'])) as string) as {
       asks: { pending: { kind: string; detail: Record<string, unknown> }[] };
     };
     const [approval] = memory.asks.pending;
     expect(approval).toMatchObject({ kind: 'approval', detail: { digest: expect.any(String) } });
     approval!.detail = { action };
-    await guest(run).storeValue(harden(JSON.stringify(memory)), 'agent-memory');
+    await guest(run).storeValue(harden(JSON.stringify(memory)), ['agent-state', 'memory']);
   };
 
   const approveAcrossRestart = async (text: string, action: (shown: string) => string) => {

@@ -149,7 +149,7 @@ describe.each(DAEMON_PROFILES)(
       await working;
       // Until the store holds it running (written after the turn's work): a state, not a time.
       const powers = run.host.guest('fae').powers;
-      while (!String(await E(powers).lookup('agent-memory')).includes('"id":"h1"')) {
+      while (!String(await E(powers).lookup(['agent-state', 'memory'])).includes('"id":"h1"')) {
         // look again
       }
       let notice = '';

@@ -12,8 +12,9 @@ import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import type { AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
-import { recallSteps } from './support/recall-steps.js';
+import { askRecall } from './support/recall-steps.js';
 import type { MailHost } from '../sim/mail-host/index.js';
+import { VERSION } from '../src/memory/agent-memory.js';
 
 const { start } = useAgents();
 
@@ -47,20 +48,11 @@ const emptyMemory = (version: number, more: Record<string, unknown> = {}) =>
     ...more,
   });
 
-type Recalled = { searched: number; found: { messageNumber?: number; message: string }[] };
-
-const ask = async (run: AgentRun, query: string): Promise<Recalled> => {
-  run.provider.push(...recallSteps(query));
-  await run.send(`what did I say about ${query}?`);
-  const answer = await run.reply(/^recalled: /);
-  return JSON.parse(answer.strings!.join('').slice('recalled: '.length)) as Recalled;
-};
-
 const historyNames = async (run: AgentRun) =>
   [...((await guestOf(run.host, run.name).list('agent-history')) as string[])].sort();
 
 const storedMemory = async (run: AgentRun) =>
-  JSON.parse((await guestOf(run.host, run.name).lookup('agent-memory')) as string) as {
+  JSON.parse((await guestOf(run.host, run.name).lookup(['agent-state', 'memory'])) as string) as {
     version: number;
     openChunk?: { seq: number; exchanges: { n?: number }[] };
   };
@@ -88,17 +80,19 @@ describe('a store as version 10 left it (the open chunk under agent-history/open
     expect(await guestOf(run.host, run.name).lookup(['agent-history', `c2-${open.length}`])).toBe(
       open,
     );
-    const boat = await ask(run, 'boat');
+    const boat = await askRecall(run, 'boat');
     expect(boat.searched).toBe(3);
     expect(boat.found.map(found => found.messageNumber)).toEqual([5]);
-    expect((await ask(run, 'lighthouse key')).found.map(found => found.messageNumber)).toEqual([3]);
+    expect(
+      (await askRecall(run, 'lighthouse key')).found.map(found => found.messageNumber),
+    ).toEqual([3]);
     // The exchanges since are in the memory, written with it: no open chunk in the directory.
     await expect.poll(async () => (await storedMemory(run)).openChunk?.exchanges.length).toBe(2);
-    expect(await storedMemory(run)).toMatchObject({ version: 11, openChunk: { seq: 3 } });
+    expect(await storedMemory(run)).toMatchObject({ version: VERSION, openChunk: { seq: 3 } });
     expect(await historyNames(run)).toEqual([`c1-${closed.length}`, `c2-${open.length}`]);
     // And once more after a restart: nothing taken in twice.
     await run.restart();
-    const again = await ask(run, 'harbour code');
+    const again = await askRecall(run, 'harbour code');
     expect(again.searched).toBe(5);
     expect(again.found.map(found => found.messageNumber)).toEqual([6]);
   });
@@ -126,7 +120,7 @@ describe('a chunk written just before a stop, the memory not yet saved after it'
         await guest.storeValue(written, ['agent-history', `c2-${written.length}`]);
       },
     });
-    const boat = await ask(run, 'boat');
+    const boat = await askRecall(run, 'boat');
     expect(boat.searched).toBe(3);
     expect(boat.found.map(found => found.messageNumber)).toEqual([5]);
     // The next chunk is number 3: the open one started empty after c2, and holds the question since.
@@ -148,10 +142,10 @@ describe('a chunk written just before a stop, the memory not yet saved after it'
         await guest.storeValue(other, ['agent-history', `c1-${other.length}`]);
       },
     });
-    const boat = await ask(run, 'boat');
+    const boat = await askRecall(run, 'boat');
     expect(boat.searched).toBe(3);
     expect(boat.found.map(found => found.messageNumber)).toEqual([5]);
-    expect((await ask(run, 'invoice')).found.map(found => found.messageNumber)).toEqual([4]);
+    expect((await askRecall(run, 'invoice')).found.map(found => found.messageNumber)).toEqual([4]);
     await expect
       .poll(async () => (await storedMemory(run)).openChunk?.exchanges.slice(0, 2))
       .toEqual([first, second]);

@@ -29,7 +29,9 @@ const MIN = 60_000;
 const toldHost = async (run: AgentRun, pattern: RegExp) =>
   (await fromAgentToHost(run)).map(textOf).filter(text => pattern.test(text));
 const storedMemory = async (run: AgentRun) =>
-  JSON.parse((await E(run.host.guest(run.name).powers).lookup('agent-memory')) as string) as {
+  JSON.parse(
+    (await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])) as string,
+  ) as {
     version: number;
     holds?: { key: string; why: string }[];
   } & Record<string, unknown>;
@@ -116,7 +118,7 @@ describe('a version 8 store', () => {
       steps: [],
     });
     expect(run.logs.join('\n')).toMatch(
-      /agent-memory: 1 told mark\(s\) did not read and were left out/,
+      /agent-state\/memory: 1 told mark\(s\) did not read and were left out/,
     );
     // Both wait, as help() says, and nobody has been told anything.
     await expect.poll(() => run.help()).toMatch(/HELD after 2 turns in a row \(1 message wait/);

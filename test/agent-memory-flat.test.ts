@@ -16,10 +16,9 @@ const { start } = useAgents();
 
 type StoredUsage = { recent: number[][] };
 const stored = async (run: AgentRun) =>
-  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(
+    String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])),
+  ) as Record<string, unknown>;
 const callsOf = (usage: StoredUsage) =>
   usage.recent.reduce((sum, entry) => sum + (entry[2] ?? 1), 0);
 

@@ -22,10 +22,9 @@ const inbox = async (run: AgentRun) =>
     strings?: string[];
   }[];
 const stored = async (run: AgentRun) =>
-  JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(
+    String(await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])),
+  ) as Record<string, unknown>;
 
 describe('hourly quotas (LAL_MAX_CALLS_PER_HOUR, LAL_MAX_TOKENS_PER_HOUR)', () => {
   test('a spent call budget tells the sender when the agent can go on, and the message is served then', async () => {

@@ -29,10 +29,12 @@ const EARLIER = JSON.stringify({
 const CHUNK = `c1-${EARLIER.length}`;
 
 describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemon)', profile => {
-  test('no tool the model calls lists, reads, writes, moves or removes agent-history or agent-memory', async () => {
+  test('no tool the model calls lists, reads, writes, moves or removes agent-history or agent-state (the memory)', async () => {
     const agentName = specialNamesOf(profile).agent;
     const run = await start({
       profile,
+      // One model call for each of the calls below, in one turn.
+      env: { LAL_MAX_MODEL_CALLS: '40' },
       prepare: withPeers(['mallory'], async (host, name) => {
         await E(host.guest('mallory').powers).storeValue('planted', 'gift');
         await E(host.guest(name).powers).makeDirectory('agent-history');
@@ -47,23 +49,33 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await run.send('my bank PIN is 4921');
     await run.reply('noted');
     // Kept in the history's open chunk, which the memory carries.
-    await expect.poll(async () => String(await guest(run).lookup('agent-memory'))).toMatch(/4921/);
+    await expect
+      .poll(async () => String(await guest(run).lookup(['agent-state', 'memory'])))
+      .toMatch(/4921/);
 
     // What mallory talks the model into, one call a step.
     const calls: [string, unknown][] = [
       ['names', { op: 'list' }],
       ['names', { op: 'lookup', path: `agent-history/${CHUNK}` }],
-      ['names', { op: 'lookup', path: ['agent-memory'] }],
+      ['names', { op: 'lookup', path: ['agent-state', 'memory'] }],
       ['names', { op: 'lookup', path: `${agentName}/agent-history/${CHUNK}` }],
       // A name made for the agent itself reaches nothing more.
       ['names', { op: 'list', path: 'me' }],
-      ['names', { op: 'lookup', path: 'me/agent-memory' }],
+      ['names', { op: 'lookup', path: 'me/agent-state/memory' }],
+      ['names', { op: 'lookup', path: `${agentName}/agent-state/memory` }],
       ['names', { op: 'list', path: 'agent-history' }],
+      ['names', { op: 'list', path: 'agent-state' }],
       ['names', { op: 'store', path: 'agent-history/c9-1', value: '{"version":1}' }],
+      ['names', { op: 'store', path: 'agent-state/memory', value: '{"version":12}' }],
       ['names', { op: 'remove', path: 'agent-history' }],
+      ['names', { op: 'remove', path: 'agent-state/memory' }],
+      ['names', { op: 'move', path: 'agent-state/memory', to: 'stolen' }],
+      ['names', { op: 'move', path: 'agent-state', to: 'stolen' }],
+      // The name the last release kept the memory under is still the agent's own.
       ['names', { op: 'move', path: 'agent-memory', to: 'stolen' }],
       ['names', { op: 'copy', path: 'agent-history', to: 'stolen' }],
       ['names', { op: 'makeDirectory', path: 'agent-history' }],
+      ['names', { op: 'makeDirectory', path: 'agent-state' }],
       ['list', { petNamePath: ['agent-history'] }],
       ['mail', { op: 'adopt', messageNumber: 0, edgeName: 'gift', petName: 'agent-memory' }],
       [
@@ -101,7 +113,7 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await expect.poll(() => turnEnds(run)).toBe(2);
     // In her turn the names are hers: the agent's store, the HOST's `me`, the agent itself are not there.
     const inHers = toolResults(run.provider.requests.at(-1)).slice(-calls.length);
-    expect(inHers[0]).not.toMatch(/agent-history|agent-memory|tools|\bme\b/);
+    expect(inHers[0]).not.toMatch(/agent-history|agent-memory|agent-state|tools|\bme\b/);
     for (const result of inHers) expect(withoutIds(result)).not.toMatch(/4921|7305/);
 
     // The same calls in a turn of the HOST's, the model talked into them by what it read.
@@ -121,8 +133,8 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     const [listed, ...others] = results;
     const [listedThrough] = others.splice(3, 1);
     expect(listedThrough).toMatch(/tools/);
-    expect(listedThrough).not.toMatch(/agent-history|agent-memory/);
-    expect(listed).not.toMatch(/agent-history|agent-memory/);
+    expect(listedThrough).not.toMatch(/agent-history|agent-memory|agent-state/);
+    expect(listed).not.toMatch(/agent-history|agent-memory|agent-state/);
     expect(listed).toMatch(/tools/);
     for (const result of others) {
       expect(result).toMatch(/"error"/);
@@ -143,7 +155,8 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     ).not.toMatch(/4921|7305/);
     expect(await guest(run).has('agent-history')).toBe(true);
     expect(await guest(run).lookup(['agent-history', CHUNK])).toBe(EARLIER);
-    expect(await guest(run).has('agent-memory')).toBe(true);
+    expect(await guest(run).has('agent-state', 'memory')).toBe(true);
+    expect([...((await guest(run).list('agent-state')) as string[])]).toEqual(['memory']);
     expect(await guest(run).has('agent-history', 'c9-1')).toBe(false);
     expect(await guest(run).has('stolen')).toBe(false);
     // The next save works: the HOST's next turn is kept in the history's open chunk, in the memory.
@@ -153,8 +166,11 @@ describe.each(DAEMON_PROFILES)('the agent store out of the model reach (%s daemo
     await expect
       .poll(
         async () =>
-          (JSON.parse(String(await guest(run).lookup('agent-memory'))) as { openChunk?: unknown })
-            .openChunk,
+          (
+            JSON.parse(String(await guest(run).lookup(['agent-state', 'memory']))) as {
+              openChunk?: unknown;
+            }
+          ).openChunk,
       )
       .toMatchObject({
         exchanges: expect.arrayContaining([

@@ -28,7 +28,7 @@ const { start } = useAgents();
 const stored = async (
   run: AgentRun,
 ): Promise<{ version: number; asks?: { pending: { id: string }[] }; holds?: { key: string }[] }> =>
-  JSON.parse((await guest(run).lookup('agent-memory')) as string);
+  JSON.parse((await guest(run).lookup(['agent-state', 'memory'])) as string);
 const pendingIds = async (run: AgentRun) =>
   ((await stored(run)).asks?.pending ?? []).map(ask => ask.id);
 const ownRequestCopies = async (run: AgentRun) =>

@@ -27,7 +27,9 @@ const HOUR = 60 * 60_000;
 const { start } = useAgents();
 
 const stored = async (run: AgentRun) =>
-  JSON.parse((await E(run.host.guest(run.name).powers).lookup('agent-memory')) as string) as {
+  JSON.parse(
+    (await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory'])) as string,
+  ) as {
     conversation: { turns: { messages: { role: string; content: string }[] }[] };
   };
 

@@ -50,13 +50,16 @@ const historyNames = async (run: AgentRun): Promise<string[]> => {
     : [];
 };
 
-/** The history's open chunk, as the memory last wrote it (memory version 11). */
-const openChunk = async (run: AgentRun) =>
-  (
-    JSON.parse(String(await E(run.host.guest(run.name).powers).lookup('agent-memory'))) as {
+/** The history's open chunk, as the memory last wrote it (memory version 11); none before its first write. */
+const openChunk = async (run: AgentRun) => {
+  const powers = E(run.host.guest(run.name).powers);
+  if (!(await powers.has('agent-state', 'memory'))) return undefined;
+  return (
+    JSON.parse(String(await powers.lookup(['agent-state', 'memory']))) as {
       openChunk?: { seq: number; exchanges: { in: string }[] };
     }
   ).openChunk;
+};
 
 describe('recall over the whole conversation (behaviour 3.11)', () => {
   test(
@@ -113,7 +116,8 @@ describe('recall over the whole conversation (behaviour 3.11)', () => {
           .toMatch(new RegExp(`^(closed|Message #\\d+ from HOST: ping ${index}:.*)$`, 's'));
         const now = run.host.storedBytes(run.name);
         perTurn.push({
-          memory: (now['agent-memory'] ?? 0) - (previous['agent-memory'] ?? 0),
+          // The memory's bytes, by the first name of its path (agent-state/memory, version 12).
+          memory: (now['agent-state'] ?? 0) - (previous['agent-state'] ?? 0),
           history: (now['agent-history'] ?? 0) - (previous['agent-history'] ?? 0),
         });
         previous = now;

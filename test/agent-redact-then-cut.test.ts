@@ -7,7 +7,7 @@
  * token in the agent's store, its searchable history or what recall
  * returns.
  */
-import { HISTORY_DIRECTORY, MEMORY_NAME } from '../src/daemon/own-names.js';
+import { HISTORY_DIRECTORY, MEMORY_PATH } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { DAEMON_PROFILES } from '../sim/mail-host/index.js';
@@ -71,8 +71,10 @@ describe.each(DAEMON_PROFILES)('redact, then cut, on the %s daemon', profile => 
     await run.send('what did I send?');
     const recalled = (await run.reply(/^recalled: /)).strings!.join('');
     const powers = E(run.host.guest(run.name).powers);
-    await expect.poll(async () => (await powers.lookup(MEMORY_NAME)) as string).toContain('digest');
-    const memory = (await powers.lookup(MEMORY_NAME)) as string;
+    await expect
+      .poll(async () => (await powers.lookup([...MEMORY_PATH])) as string)
+      .toContain('digest');
+    const memory = (await powers.lookup([...MEMORY_PATH])) as string;
     const chunks = await Promise.all(
       ((await powers.list(HISTORY_DIRECTORY)) as string[]).map(
         async name => (await powers.lookup([HISTORY_DIRECTORY, name])) as string,

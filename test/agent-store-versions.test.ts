@@ -20,7 +20,7 @@ const { start } = useAgents();
 
 const guestOf = (host: MailHost, name: string) => E(host.guest(name).powers);
 const storedText = async (run: AgentRun) =>
-  (await guestOf(run.host, run.name).lookup('agent-memory')) as string;
+  (await guestOf(run.host, run.name).lookup(['agent-state', 'memory'])) as string;
 /** Every string in a JSON value, keys included. */
 const stringsIn = (value: unknown): string[] => {
   if (typeof value === 'string') return [value];
@@ -108,7 +108,7 @@ describe('a store in the previous format (version 4)', () => {
 
 describe('a memory of an unknown version', () => {
   const newer = JSON.stringify({
-    version: 12,
+    version: VERSION + 1,
     conversation: { digest: [], omitted: 0, turns: [] },
     handled: [],
     somethingNew: 'kept',
@@ -117,22 +117,30 @@ describe('a memory of an unknown version', () => {
   test('is kept aside under another name, said in the log and help(), and never overwritten', async () => {
     const run = await start({
       prepare: async (host, name) => {
-        await guestOf(host, name).storeValue(newer, 'agent-memory');
+        // Where a later version writes it (version 12's place).
+        await guestOf(host, name).makeDirectory('agent-state');
+        await guestOf(host, name).storeValue(newer, ['agent-state', 'memory']);
       },
       steps: [say('hello')],
     });
-    expect(run.logs.join('\n')).toMatch(
-      /agent-memory is not a memory this version can read \(version 12, newer than 11\); kept aside as "agent-memory-v12"/,
+    expect(run.logs.join('\n')).toContain(
+      `agent-state/memory is not a memory this version can read (version ${VERSION + 1}, newer than ${VERSION}); kept aside as "agent-state/memory-v${VERSION + 1}"`,
     );
-    expect(await run.help()).toMatch(/kept aside as "agent-memory-v12", untouched/);
+    expect(await run.help()).toContain(
+      `kept aside as "agent-state/memory-v${VERSION + 1}", untouched`,
+    );
     await run.send('hi');
     await run.reply('hello');
     await expect.poll(async () => JSON.parse(await storedText(run)).version).toBe(VERSION);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v12')).toBe(newer);
+    expect(
+      await guestOf(run.host, run.name).lookup(['agent-state', `memory-v${VERSION + 1}`]),
+    ).toBe(newer);
     // The next run reads its own memory, and leaves the kept one alone.
     await run.restart([]);
     expect(await run.help()).not.toMatch(/kept aside/);
-    expect(await guestOf(run.host, run.name).lookup('agent-memory-v12')).toBe(newer);
+    expect(
+      await guestOf(run.host, run.name).lookup(['agent-state', `memory-v${VERSION + 1}`]),
+    ).toBe(newer);
   });
 });
 

@@ -36,7 +36,7 @@ describe('LAL_AUTH_TOKEN_ID (newest daemon)', () => {
     expect(run.logs.join('\n')).toContain('[redacted]');
     expect(run.logs.join('\n')).not.toContain(KEY);
     expect(textOf(answer)).toBe('the key is [redacted]');
-    const memory = await E(run.host.guest(run.name).powers).lookup('agent-memory');
+    const memory = await E(run.host.guest(run.name).powers).lookup(['agent-state', 'memory']);
     expect(JSON.stringify(memory)).not.toContain(KEY);
     expect(run.providerEnvs.at(-1)?.LAL_AUTH_TOKEN).toBe(KEY);
   });

@@ -9,7 +9,7 @@
  * A store of the previous release (version 6, one conversation shared by
  * all senders) loads split into threads by sender, nothing lost.
  */
-import { MEMORY_NAME } from '../src/daemon/own-names.js';
+import { MEMORY_PATH, OLD_MEMORY_NAME } from '../src/daemon/own-names.js';
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import {
@@ -243,7 +243,7 @@ describe.each(DAEMON_PROFILES)('a store of the previous release, on the %s daemo
         const bob = unnamedSender(host.guest('bob').id, host.guest(name).id.split(':')[1]);
         await E(host.guest(name).powers).storeValue(
           JSON.stringify(version6Store(hostName, bob)),
-          MEMORY_NAME,
+          OLD_MEMORY_NAME,
         );
       },
     });
@@ -267,7 +267,7 @@ describe.each(DAEMON_PROFILES)('a store of the previous release, on the %s daemo
     await expect
       .poll(async () => {
         const stored = JSON.parse(
-          (await E(run.host.guest(run.name).powers).lookup(MEMORY_NAME)) as string,
+          (await E(run.host.guest(run.name).powers).lookup([...MEMORY_PATH])) as string,
         ) as { version: number; threads?: { conversation: unknown }[] };
         return { version: stored.version, threads: stored.threads?.length };
       })

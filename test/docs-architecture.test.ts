@@ -44,8 +44,9 @@ const folders = new Set(
       .map((_, index, parts) => `${parts.slice(0, index + 1).join('/')}/`),
   ),
 );
-/** Named on the page but not in the repository: the agent's store and the bench's output. */
+/** Named on the page but not in the repository: the agent's store (its history, its state directory's entries) and the bench's output. */
 const NOT_IN_THE_TREE = new Set(['agent-history/', 'bench-results/latest.json']);
+const isInAgentStore = (name: string) => name.startsWith('agent-state/');
 
 const TOP_LEVEL = new Set(
   readdirSync(repoRoot, { withFileTypes: true })
@@ -55,7 +56,7 @@ const TOP_LEVEL = new Set(
 
 /** Whether a named path is there: whole from the root, or as the end of some path (a folder's row names its files). */
 const exists = (name: string): boolean => {
-  if (NOT_IN_THE_TREE.has(name)) return true;
+  if (NOT_IN_THE_TREE.has(name) || isInAgentStore(name)) return true;
   if (name.endsWith('/'))
     return [...folders].some(folder => folder === name || folder.endsWith(`/${name}`));
   const file = name.replace(/\.js$/, '.ts');

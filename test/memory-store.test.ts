@@ -6,9 +6,11 @@
  * store that fails never throws into the agent, and what is saved is
  * redacted. The agent-level restart tests are in agent-history.test.ts.
  */
-import { MEMORY_NAME } from '../src/daemon/own-names.js';
+import { MEMORY_PATH } from '../src/daemon/own-names.js';
+import { MEMORY_SHOWN } from '../src/memory/memory-place.js';
 import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
+import { makePathStore } from './support/path-store.js';
 import {
   loadMemory,
   saveMemory,
@@ -22,24 +24,14 @@ import { BEFORE_LABELS } from '../src/history/word-labels.js';
 
 const NOW = Date.UTC(2026, 10, 23, 9, 0, 0);
 
+/** Where the memory lies in the fake store below: its path, spelt with slashes. */
+const MEMORY = MEMORY_PATH.join('/');
+
+/** A guest's store as far as the memory uses it (./support/path-store.ts). */
 const makeStore = (
   initial: Record<string, unknown> = {},
   fail: { lookup?: boolean; store?: boolean } = {},
-) => {
-  const values = new Map(Object.entries(initial));
-  const powers = Far('powers', {
-    has: (name: string) => values.has(name),
-    lookup(name: string) {
-      if (fail.lookup === true) throw Error('store unreachable');
-      return values.get(name);
-    },
-    storeValue(value: unknown, name: string) {
-      if (fail.store === true) throw Error('disk full');
-      values.set(name, value);
-    },
-  });
-  return { powers: powers as unknown as PowersRef, values };
-};
+) => makePathStore(initial, { fail });
 
 const conversation = {
   digest: [{ text: 'said hello', count: 1 }],
@@ -58,7 +50,7 @@ const usage = {
 const usageV2 = { ...usage, recent: [[NOW - 1_000, 14]] };
 
 const load = async (stored: unknown, fail: { lookup?: boolean } = {}) => {
-  const { powers } = makeStore(stored === undefined ? {} : { [MEMORY_NAME]: stored }, fail);
+  const { powers } = makeStore(stored === undefined ? {} : { [MEMORY]: stored }, fail);
   const logs: string[] = [];
   const memory = await loadMemory(powers, line => logs.push(line), NOW);
   return { memory, logs };
@@ -73,7 +65,7 @@ const saveAndLoad = async (memory: Memory) => {
     () => {},
     text => text,
   );
-  const stored = values.get(MEMORY_NAME);
+  const stored = values.get(MEMORY);
   return {
     saved: JSON.parse(stored as string) as Record<string, unknown>,
     again: await load(stored),
@@ -155,7 +147,7 @@ describe('loadMemory', () => {
     );
     expect(damaged.memory.asks).toEqual(migrated);
     expect(damaged.logs).toEqual([
-      `${MEMORY_NAME}: 1 pending ask(s) did not read and were left out`,
+      `${MEMORY_SHOWN}: 1 pending ask(s) did not read and were left out`,
     ]);
   });
 
@@ -220,7 +212,7 @@ describe('loadMemory', () => {
       }),
     );
     expect(memory.helpers).toEqual({ seq: 3, running: [helper] });
-    expect(logs).toEqual([`${MEMORY_NAME}: 1 running helper(s) did not read and were left out`]);
+    expect(logs).toEqual([`${MEMORY_SHOWN}: 1 running helper(s) did not read and were left out`]);
     // Saved and loaded again as it was.
     const { again } = await saveAndLoad(memory);
     expect(again.memory.helpers).toEqual({ seq: 3, running: [helper] });
@@ -262,7 +254,7 @@ describe('loadMemory', () => {
     expect(memory.holds).toEqual(marks);
     expect(memory.senders.map(each => each.name)).toEqual(['bob', 'carol', 'dave', 'erin']);
     expect(memory.senders.every(each => !('held' in each) && !('told' in each))).toBe(true);
-    expect(logs).toEqual([`${MEMORY_NAME}: 3 told mark(s) did not read and were left out`]);
+    expect(logs).toEqual([`${MEMORY_SHOWN}: 3 told mark(s) did not read and were left out`]);
     const { saved, again } = await saveAndLoad(memory);
     expect(saved.version).toBe(VERSION);
     expect(saved).not.toHaveProperty('toldToWait');
@@ -308,7 +300,7 @@ describe('loadMemory', () => {
     expect(memory.wakeUps).toEqual([labelled(wakeUp)]);
     expect(memory.usage.recent).toEqual([[NOW - 1_000, 14, 1]]);
     expect(logs).toEqual([
-      `${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`,
+      `${MEMORY_SHOWN}: part of the usage or wake-ups did not read and was left out`,
     ]);
 
     const badUsage = await load(
@@ -320,18 +312,18 @@ describe('loadMemory', () => {
   });
 
   test.each([
-    ['text that is not JSON', '{"version": 2, "conv', 'agent-memory-unread', ''],
-    ['a value that is not a string', 42, 'agent-memory-unread', ''],
+    ['text that is not JSON', '{"version": 2, "conv', 'agent-state/memory-unread', ''],
+    ['a value that is not a string', 42, 'agent-state/memory-unread', ''],
     [
       'a future version',
-      JSON.stringify({ version: 12, conversation, handled: [] }),
-      'agent-memory-v12',
-      ' (version 12, newer than 11)',
+      JSON.stringify({ version: 13, conversation, handled: [] }),
+      'agent-state/memory-v13',
+      ' (version 13, newer than 12)',
     ],
     [
       'a memory without its conversation',
       JSON.stringify({ version: 2, handled: [] }),
-      'agent-memory-v2',
+      'agent-state/memory-v2',
       '',
     ],
     [
@@ -341,37 +333,37 @@ describe('loadMemory', () => {
         handled: [],
         conversation: { digest: [], turns: [], omitted: '0' },
       }),
-      'agent-memory-v2',
+      'agent-state/memory-v2',
       '',
     ],
-    ['JSON null', 'null', 'agent-memory-unread', ''],
+    ['JSON null', 'null', 'agent-state/memory-unread', ''],
   ])(
     '%s is kept aside, untouched, and the agent starts afresh and says why',
     async (_what, stored, name, why) => {
-      const { powers, values } = makeStore({ [MEMORY_NAME]: stored });
+      const { powers, values } = makeStore({ [MEMORY]: stored });
       const logs: string[] = [];
       const memory = await loadMemory(powers, line => logs.push(line), NOW);
       expect(memory).toEqual({ ...freshMemory(NOW), keptAside: name });
       expect(values.get(name)).toBe(stored);
       expect(logs).toEqual([
-        `${MEMORY_NAME} is not a memory this version can read${why}; kept aside as "${name}", starting afresh`,
+        `${MEMORY_SHOWN} is not a memory this version can read${why}; kept aside as "${name}", starting afresh`,
       ]);
     },
   );
 
   test('a memory kept aside is never overwritten: the next one of that version takes another name', async () => {
-    const older = JSON.stringify({ version: 12, conversation, handled: ['id:first'] });
-    const newer = JSON.stringify({ version: 12, conversation, handled: ['id:second'] });
+    const older = JSON.stringify({ version: 13, conversation, handled: ['id:first'] });
+    const newer = JSON.stringify({ version: 13, conversation, handled: ['id:second'] });
     const { powers, values } = makeStore({
-      [MEMORY_NAME]: newer,
-      'agent-memory-v12': older,
-      'agent-memory-v12-2': 'taken too',
+      [MEMORY]: newer,
+      'agent-state/memory-v13': older,
+      'agent-state/memory-v13-2': 'taken too',
     });
     const memory = await loadMemory(powers, () => {}, NOW);
-    expect(memory.keptAside).toBe('agent-memory-v12-3');
-    expect(values.get('agent-memory-v12')).toBe(older);
-    expect(values.get('agent-memory-v12-2')).toBe('taken too');
-    expect(values.get('agent-memory-v12-3')).toBe(newer);
+    expect(memory.keptAside).toBe('agent-state/memory-v13-3');
+    expect(values.get('agent-state/memory-v13')).toBe(older);
+    expect(values.get('agent-state/memory-v13-2')).toBe('taken too');
+    expect(values.get('agent-state/memory-v13-3')).toBe(newer);
     // What is saved next does not carry the note.
     await saveMemory(
       powers,
@@ -379,19 +371,19 @@ describe('loadMemory', () => {
       () => {},
       text => text,
     );
-    expect(JSON.parse(values.get(MEMORY_NAME) as string)).not.toHaveProperty('keptAside');
+    expect(JSON.parse(values.get(MEMORY) as string)).not.toHaveProperty('keptAside');
   });
 
   test('a memory that exists but does not answer is never overwritten: this run saves nothing', async () => {
-    const { powers, values } = makeStore({ [MEMORY_NAME]: 'the only copy' }, { lookup: true });
+    const { powers, values } = makeStore({ [MEMORY]: 'the only copy' }, { lookup: true });
     const logs: string[] = [];
     const memory = await loadMemory(powers, line => logs.push(line), NOW);
     expect(memory).toEqual({
       ...freshMemory(NOW),
-      unsaved: `${MEMORY_NAME} could not be read (store unreachable)`,
+      unsaved: `${MEMORY_SHOWN} could not be read (store unreachable)`,
     });
     expect(logs).toEqual([
-      `${MEMORY_NAME} could not be read (store unreachable); starting afresh, and saving nothing this run`,
+      `${MEMORY_SHOWN} could not be read (store unreachable); starting afresh, and saving nothing this run`,
     ]);
     await saveMemory(
       powers,
@@ -399,32 +391,37 @@ describe('loadMemory', () => {
       () => {},
       text => text,
     );
-    expect(values.get(MEMORY_NAME)).toBe('the only copy');
+    expect(values.get(MEMORY)).toBe('the only copy');
   });
 
   test('an unreadable memory that cannot be kept aside is not overwritten either', async () => {
-    const { powers, values } = makeStore({ [MEMORY_NAME]: '{"version": 99' }, { store: true });
+    const { powers, values } = makeStore({ [MEMORY]: '{"version": 99' }, { store: true });
     const logs: string[] = [];
     const memory = await loadMemory(powers, line => logs.push(line), NOW);
-    expect(memory.unsaved).toBe(`${MEMORY_NAME} could not be kept aside (disk full)`);
+    expect(memory.unsaved).toBe(`${MEMORY_SHOWN} could not be kept aside (disk full)`);
     await saveMemory(
       powers,
       memory,
       line => logs.push(line),
       text => text,
     );
-    expect(values.get(MEMORY_NAME)).toBe('{"version": 99');
+    expect(values.get(MEMORY)).toBe('{"version": 99');
   });
 
-  test('a store that fails before saying whether a memory exists starts afresh with the reason logged', async () => {
+  test('a store that fails before saying whether a memory exists starts afresh with the reason logged, and saves nothing this run: a memory it could not see is not overwritten', async () => {
     const powers = Far('powers', {
       has() {
         throw Error('store unreachable');
       },
     }) as unknown as PowersRef;
     const logs: string[] = [];
-    expect(await loadMemory(powers, line => logs.push(line), NOW)).toEqual(freshMemory(NOW));
-    expect(logs).toEqual([`could not read ${MEMORY_NAME} (store unreachable); starting afresh`]);
+    expect(await loadMemory(powers, line => logs.push(line), NOW)).toEqual({
+      ...freshMemory(NOW),
+      unsaved: `${MEMORY_SHOWN} could not be put in its place (store unreachable)`,
+    });
+    expect(logs).toEqual([
+      `${MEMORY_SHOWN} could not be put in its place (store unreachable); starting afresh, and saving nothing this run`,
+    ]);
   });
 });
 
@@ -439,7 +436,7 @@ describe('saveMemory', () => {
       () => {},
       text => text.replaceAll('s3cret', '[redacted]'),
     );
-    expect(values.get(MEMORY_NAME)).not.toContain('s3cret');
+    expect(values.get(MEMORY)).not.toContain('s3cret');
     const loaded = await loadMemory(powers, () => {}, NOW);
     expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
   });
@@ -456,7 +453,7 @@ describe('saveMemory', () => {
       () => {},
       text => text.replaceAll(secret, '[redacted]'),
     );
-    const saved = values.get(MEMORY_NAME) as string;
+    const saved = values.get(MEMORY) as string;
     expect(saved).not.toContain('c\\\\');
     const loaded = await loadMemory(powers, () => {}, NOW);
     expect(loaded.conversation.turns[0]!.title).toBe('the token is [redacted]');
@@ -474,7 +471,7 @@ describe('saveMemory', () => {
       () => {},
       text => text.replaceAll('s3cret', '[redacted]'),
     );
-    const saved = values.get(MEMORY_NAME) as string;
+    const saved = values.get(MEMORY) as string;
     expect(saved).not.toContain('s3cret');
     const stored = JSON.parse(saved) as { usage: { byModel: Record<string, unknown> } };
     expect(stored.usage.byModel).toEqual({ 'model-[redacted]': counts, plain: counts });
@@ -491,7 +488,7 @@ describe('saveMemory', () => {
         text => text,
       ),
     ).resolves.toBeUndefined();
-    expect(logs).toEqual([`could not save ${MEMORY_NAME}: disk full`]);
+    expect(logs).toEqual([`could not save ${MEMORY_SHOWN}: disk full`]);
   });
 });
 

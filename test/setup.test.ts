@@ -525,8 +525,10 @@ describe('LAL_AUTH_TOKEN_FILE: the daemon keeps a path, never the token', () => 
       ).toBeGreaterThanOrEqual(2);
 
       const lal = mailHost.guest('lal').powers;
-      await expect.poll(async () => String(await E(lal).lookup('agent-memory'))).toContain('psst');
-      expect(String(await E(lal).lookup('agent-memory'))).not.toContain(token);
+      await expect
+        .poll(async () => String(await E(lal).lookup(['agent-state', 'memory'])))
+        .toContain('psst');
+      expect(String(await E(lal).lookup(['agent-state', 'memory']))).not.toContain(token);
       expect(output.text()).not.toContain(token);
       expect(JSON.stringify(await hostInboxTexts(mailHost))).not.toContain(token);
     } finally {

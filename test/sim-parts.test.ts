@@ -418,7 +418,7 @@ describe('/memory', () => {
     const turns = Array.from({ length: 8 }, (_, index) => ({ title: `#${index} from HOST` }));
     const memory = JSON.stringify({ conversation: { turns, digest: [] } });
     const lines = await describeKept({
-      has: (name: string) => name === 'agent-memory',
+      has: (...path: string[]) => path.join('/') === 'agent-state/memory',
       lookup: () => memory,
       list: () => [],
     });
@@ -449,7 +449,7 @@ describe('/memory', () => {
     });
     const kept = (chunks: string[]) =>
       describeKept({
-        has: (name: string) => name === 'agent-memory' || chunks.length > 0,
+        has: (...path: string[]) => path.join('/') === 'agent-state/memory' || chunks.length > 0,
         lookup: () => memory,
         list: () => chunks,
       });

@@ -9,6 +9,7 @@ import { E } from '@endo/far';
 import { renderForModel } from '../../src/encoding/render-for-model.js';
 import { approveRequest } from './answer-approval.js';
 import type { CommandContext } from './run-command.js';
+import { tellLostWords } from './lost-words.js';
 
 /** One wording for a number that names nothing the command can act on, whatever the command. */
 const notActionable = (number: bigint, what: string): Error =>
@@ -145,6 +146,7 @@ export const reject = async (
     await E(session.mailHost.host).reject(number, reason ?? 'Rejected by the host');
   else await session.mailHost.rejectProposal(number, reason ?? 'Rejected by the host');
   screen.print('note', `rejected #${number}${reason === undefined ? '' : `: ${reason}`}`);
+  if (reason !== undefined) await tellLostWords(context, number, { reason });
   await dismissAnswered(context, number);
 };
 harden(reject);
@@ -164,6 +166,7 @@ export const counter = async (
       'note',
       `sent a counter-proposal for #${number} (this daemon has none: the request is refused with your code as the reason, and ${session.guestName} may propose it)`,
     );
+    await tellLostWords(context, number, { counter: source });
   } else if (kind === 'proposal') {
     context.presenter.touch();
     await session.mailHost.counterPropose(number, { source });

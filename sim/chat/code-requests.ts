@@ -6,12 +6,25 @@
  * is shown at f0a46042a: the code, its endowments and result, what to type.
  */
 import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
+import type { Envelope } from '../mail-host/index.js';
 import type { Screen } from './screen.js';
+import { packageText } from './package-text.js';
 
 /** The answers a proposal or a request to run code takes. */
 export const codeAnswers = (n: string): string =>
   `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`;
 harden(codeAnswers);
+
+/**
+ * A message HOST was sent that shows the code of a request to run it: kept
+ * across runs with the request (./kept-daemon.ts), so a request still
+ * waiting after a restart is shown with its code. (It leaves HOST's inbox
+ * once its request is answered: ./answer-waiting.ts.)
+ */
+export const showsCodeToRun = (envelope: Envelope): boolean =>
+  envelope.type === 'package' &&
+  readCodeForHost(packageText(envelope.strings, envelope.names)) !== undefined;
+harden(showsCodeToRun);
 
 export const makeCodeRequests = (screen: Screen) => {
   /** The code each sender last sent to be read before its request: that message and its code. */
@@ -45,7 +58,7 @@ export const makeCodeRequests = (screen: Screen) => {
           `#${n} ${sender} asks to run code (request #${n}):`,
           [
             code?.source ??
-              `(its code was shown in an earlier run, and is not kept: /reject ${n}, then ask again to see it)`,
+              `(its code did not reach your inbox: /reject ${n}, then ask again to see it)`,
             `endowments: ${request.endowments} · result: ${request.resultName}`,
             codeAnswers(n),
           ].join('\n'),

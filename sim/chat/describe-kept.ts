@@ -4,7 +4,8 @@
  * for, its wake-ups, and its searchable history — read from the stored
  * memory (src/memory/agent-memory.ts) without changing it.
  */
-import { HISTORY_DIRECTORY, MEMORY_NAME } from '../../src/daemon/own-names.js';
+import { HISTORY_DIRECTORY, MEMORY_PATH } from '../../src/daemon/own-names.js';
+import { MEMORY_SHOWN } from '../../src/memory/memory-place.js';
 import { WORDS_FROM } from '../../src/history/word-labels.js';
 import { E } from '@endo/far';
 
@@ -27,7 +28,7 @@ const describeMemory = (stored: unknown): string[] => {
   try {
     memory = JSON.parse(String(stored)) as Record<string, unknown>;
   } catch {
-    return [`${MEMORY_NAME}: stored, but not as JSON this simulator can read`];
+    return [`${MEMORY_SHOWN}: stored, but not as JSON this simulator can read`];
   }
   const conversation = (memory.conversation ?? {}) as { turns?: unknown; digest?: unknown };
   const turns = Array.isArray(conversation.turns)
@@ -64,8 +65,8 @@ const openExchanges = (stored: unknown): number => {
 export const describeKept = async (powers: KeptPowers): Promise<string[]> => {
   const lines: string[] = [];
   let open = 0;
-  if (await E(powers).has(MEMORY_NAME)) {
-    const stored = await E(powers).lookup(MEMORY_NAME);
+  if (await E(powers).has(...MEMORY_PATH)) {
+    const stored = await E(powers).lookup([...MEMORY_PATH]);
     lines.push(...describeMemory(stored));
     open = openExchanges(stored);
   } else lines.push('no conversation yet');

@@ -16,6 +16,7 @@ import { codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
+import { packageText } from './package-text.js';
 
 /**
  * What waits for the person's answer: an eval-proposal (f0a46042a), a
@@ -41,10 +42,6 @@ export interface HostInbox {
   /** Ends the follow. */
   stop(): void;
 }
-
-/** The text a person wrote: strings interleaved with `@edgeName`. */
-const packageText = (strings: readonly string[], names: readonly string[]): string =>
-  strings.map((part, index) => (index < names.length ? `${part}@${names[index]}` : part)).join('');
 
 /** An agent's request for the HOST's approval of a tool call (src/asks/approval-gate.ts). */
 const APPROVAL =

@@ -8,14 +8,25 @@
  * messages (as the daemon keeps an inbox: an answer still pending for one, an
  * eval-proposal's outcome, is told in reply to it) and requests with how their
  * promise stood (a request waiting for the person's answer is still waiting,
- * and answered then, ../mail-host/kept-mail.ts). One entry per daemon
- * generation, whose ids differ in length. Written whole to a new file then
- * renamed; a file of an earlier release, without mail, loads as keeping none.
+ * and answered then, ../mail-host/kept-mail.ts; the HOST's own are its
+ * requests and the messages that show the code a request asks to run,
+ * ./code-requests.ts), and the newest daemon's channels with their posts,
+ * members and the names that reach them (../mail-host/kept-channels.ts). One
+ * entry per daemon generation, whose ids differ in length. Written whole to
+ * a new file then renamed; a file of an earlier release, without mail or
+ * channels, loads as keeping none.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DaemonProfile, KeptMessage, MailHost, SeededIdentity } from '../mail-host/index.js';
+import type {
+  DaemonProfile,
+  KeptChannelNames,
+  KeptMessage,
+  MailHost,
+  SeededIdentity,
+} from '../mail-host/index.js';
+import { showsCodeToRun } from './code-requests.js';
 
 const FILE = 'daemon.json';
 const VERSION = 1;
@@ -28,6 +39,8 @@ interface KeptGeneration {
   numbers: Record<string, string>;
   /** Each agent's undismissed text messages and requests, by its AGENT id (absent before this was kept). */
   mail?: Record<string, KeptMessage[]>;
+  /** The newest daemon's channels, their posts, members and the names reaching them (absent before this was kept). */
+  channels?: KeptChannelNames[];
 }
 
 interface KeptDaemonFile {
@@ -76,6 +89,12 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
       }
       started.set(profile, mailHost.mintedIds());
     },
+    /** Once the guest's own store is back: the channels kept, made again with their names. */
+    async putBackChannels(profile: DaemonProfile, mailHost: MailHost): Promise<void> {
+      const kept = file.generations[profile];
+      if (isGeneration(kept) && Array.isArray(kept.channels))
+        await mailHost.putBackChannels(kept.channels);
+    },
     /** Writes the identity and the numbers reached. */
     save(profile: DaemonProfile, mailHost: MailHost): void {
       const kept = file.generations[profile];
@@ -85,7 +104,8 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
         seed: kept.seed,
         seeded,
         numbers: mailHost.messageNumbers(),
-        mail: mailHost.keptMail(),
+        mail: mailHost.keptMail(showsCodeToRun),
+        channels: mailHost.keptChannels(),
       };
       writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
       renameSync(`${path}.new`, path);

@@ -1,12 +1,12 @@
 /**
  * What the agent stored in its guest's directory, kept in the simulator's
  * state folder between runs, as the daemon keeps a guest's store: the text
- * values at the top (its memory) and in the folders one level down (its
- * history's chunks). Tools and other capabilities are not kept (a new run
+ * values at the top and in the folders one level down (its memory in
+ * `agent-state/`, its history's chunks in `agent-history/`). Tools and other capabilities are not kept (a new run
  * has new ones). Saved after each turn and on leaving, written whole to a
  * new file then renamed, so a run that is killed leaves the last save.
  */
-import { MEMORY_NAME } from '../../src/daemon/own-names.js';
+import { MEMORY_PATH, OLD_MEMORY_NAME } from '../../src/daemon/own-names.js';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E } from '@endo/far';
@@ -27,6 +27,13 @@ interface StorePowers {
   storeValue(value: unknown, path: string | string[]): unknown;
   makeDirectory(path: string | string[]): unknown;
 }
+
+/** The memory, at its place (`agent-state/memory`) or, in a state folder of an earlier version, at the top. */
+const isMemory = (path: readonly string[]) =>
+  path.length === 1
+    ? path[0] === OLD_MEMORY_NAME
+    : path.length === MEMORY_PATH.length &&
+      path.every((name, index) => name === MEMORY_PATH[index]);
 
 /** Special names (HOST, SELF, @agent, …) are the daemon's, not the agent's store. */
 const isOwnName = (name: string) => /^[a-z]/.test(name);
@@ -82,13 +89,14 @@ export const makeKeptStore = (folder: string) => {
     if (kept.version !== VERSION) throw Error(`${path} is not a store this version can read`);
     let count = 0;
     for (const [name, value] of Object.entries(kept.values)) {
-      await E(powers).storeValue(name === MEMORY_NAME ? withoutGreeting(value) : value, name);
+      await E(powers).storeValue(isMemory([name]) ? withoutGreeting(value) : value, name);
       count += 1;
     }
     for (const [name, texts] of Object.entries(kept.folders)) {
       await E(powers).makeDirectory(name);
       for (const [innerName, value] of Object.entries(texts)) {
-        await E(powers).storeValue(value, [name, innerName]);
+        const inner = [name, innerName];
+        await E(powers).storeValue(isMemory(inner) ? withoutGreeting(value) : value, inner);
         count += 1;
       }
     }

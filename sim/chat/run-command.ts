@@ -19,6 +19,7 @@ import { describeKept, keptListing } from './describe-kept.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
+import { packageText } from './package-text.js';
 import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
@@ -65,14 +66,7 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
   const nameOf = makeSenderNames(host, session.mailHost.hostId);
   for (const message of messages) {
     const from = await nameOf(message.from);
-    const text =
-      message.type === 'package'
-        ? message.strings
-            .map((part, index) =>
-              index < message.names.length ? `${part}@${message.names[index]}` : part,
-            )
-            .join('')
-        : '';
+    const text = message.type === 'package' ? packageText(message.strings, message.names) : '';
     // On the newest daemon code comes as two messages (./code-requests.ts): each said for what it is.
     const code = readCodeForHost(text);
     const codeRequest =

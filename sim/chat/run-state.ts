@@ -84,6 +84,7 @@ export const openRunState = (options: {
     restore: async (powers: StorePowers & ToolPowers, mailHost: MailHost): Promise<void> => {
       if (options.fresh) return;
       await kept.restore(powers);
+      await daemon.putBackChannels(options.profile, mailHost);
       const said = await tools.restore(mailHost.host, mailHost.special, powers);
       if (said !== undefined) options.note(said);
     },

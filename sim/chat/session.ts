@@ -42,6 +42,13 @@ export interface Session {
   goOn(): Promise<void>;
   /** The agent's controls (what its make returned), once it runs: after a stop, once it goes on. */
   controls(): Promise<unknown>;
+  /**
+   * When the agent now running was made (ms since the epoch). What it asked
+   * before was asked by an earlier one (an earlier run's, or before a stop):
+   * it learns the answer from its copy of the request, which keeps only how
+   * it was settled, not the words (./lost-words.ts tells it those).
+   */
+  agentSince: number;
 }
 
 export const startSession = async (options: {
@@ -88,10 +95,12 @@ export const startSession = async (options: {
   const resultName = `controller-for-${persona}`;
   /** Set while a stop holds the agent: resolved when it goes on. */
   let held: { goneOn: Promise<void>; release: () => void } | undefined;
+  const madeAt = Date.now();
   const session: Session = {
     mailHost,
     guestName,
     earlierMail,
+    agentSince: madeAt,
     caplet: await mailHost.startCaplet(makeWithHostHooks, {
       powersName,
       resultName,
@@ -112,6 +121,7 @@ export const startSession = async (options: {
     },
     async goOn() {
       if (held === undefined) return;
+      session.agentSince = Date.now();
       session.caplet = await mailHost.revive(resultName);
       held.release();
       held = undefined;

@@ -8,6 +8,7 @@
 import { E } from '@endo/far';
 import type { Presenter } from './presenter.js';
 import type { Session } from './session.js';
+import { packageText } from './package-text.js';
 
 export interface WaitingLine {
   number: bigint;
@@ -31,14 +32,7 @@ export const hostMailWaiting = (
     )
     .map(message => ({
       number: message.number,
-      text:
-        message.type === 'package'
-          ? message.strings
-              .map((part, index) =>
-                index < message.names.length ? `${part}@${message.names[index]}` : part,
-              )
-              .join('')
-          : message.type,
+      text: message.type === 'package' ? packageText(message.strings, message.names) : message.type,
     }));
 };
 harden(hostMailWaiting);

@@ -43,6 +43,7 @@ export const makeAgentControls = (host: Agent, { agents, special, table }: Daemo
     callCounts: (name: string) => Object.fromEntries(agentNamed(name).calls),
     resetCallCounts: (name: string) => agentNamed(name).calls.clear(),
     nameListingFailures: (name: string) => agentNamed(name).names.listingFailures(),
+    nameChangesSent: (name: string) => agentNamed(name).names.changesSent(),
     storedBytes: (name: string) => Object.fromEntries(agentNamed(name).storedBytes),
     traceCalls: (name: string, listener: (method: string) => void) => {
       const { callListeners } = agentNamed(name);

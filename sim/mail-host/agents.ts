@@ -33,7 +33,7 @@ export interface Agent {
   /** Bumped by each simulated restart; powers from an older incarnation are disconnected. */
   incarnation: number;
   readonly calls: Map<string, number>;
-  /** Bytes written with storeValue, by the first name of the path (`agent-memory`, `agent-history`). */
+  /** Bytes written with storeValue, by the first name of the path (`agent-state`, the memory's, `agent-history`). */
   readonly storedBytes: Map<string, number>;
   /** Told the name of each method called on this agent's powers, as it is called (the bench's traces; a guest that did not load fails its formula). */
   readonly callListeners: Set<(method: string) => void>;

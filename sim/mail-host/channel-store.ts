@@ -3,6 +3,8 @@
  * channel.js does in its two stores: every message posted, and each member's
  * entry as last written (a member's live changes that the daemon does not
  * write, such as a new proposed name, are lost at a restart, as there).
+ * `saved` gives it as JSON keeps it (the simulator's state folder, between
+ * runs), `makeChannelStore`'s second argument takes that back.
  */
 import type { FormulaId } from './types.js';
 
@@ -43,11 +45,87 @@ export interface ChannelMessage {
 export const ADMIN_MEMBER_ID = '0';
 harden(ADMIN_MEMBER_ID);
 
-export const makeChannelStore = (proposedName: string) => {
-  const messages: ChannelMessage[] = [];
-  const entries = new Map<string, MemberEntry>();
-  let nextNumber = 0n;
-  let nextMemberId = 1;
+/** A channel's store as JSON keeps it: numbers as decimal strings. */
+export interface SavedChannelStore {
+  readonly proposedName: string;
+  readonly nextNumber: string;
+  readonly nextMemberId: number;
+  readonly messages: readonly (Omit<ChannelMessage, 'number'> & { readonly number: string })[];
+  readonly entries: readonly MemberEntry[];
+}
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(each => typeof each === 'string');
+
+const DECIMAL = /^\d+$/;
+
+const isSavedMessage = (value: unknown): value is SavedChannelStore['messages'][number] => {
+  const message = value as Record<string, unknown> | null;
+  return (
+    message?.type === 'package' &&
+    typeof message.messageId === 'string' &&
+    typeof message.number === 'string' &&
+    DECIMAL.test(message.number) &&
+    typeof message.date === 'string' &&
+    typeof message.memberId === 'string' &&
+    isStrings(message.strings) &&
+    isStrings(message.names) &&
+    isStrings(message.ids) &&
+    ['undefined', 'string'].includes(typeof message.replyTo) &&
+    ['undefined', 'string'].includes(typeof message.replyType)
+  );
+};
+
+const isHeatConfig = (value: unknown): value is HeatConfig => {
+  const config = value as Record<string, unknown> | null;
+  return ['burstLimit', 'sustainedRate', 'lockoutDurationMs', 'postLockoutPct'].every(
+    field => typeof config?.[field] === 'number',
+  );
+};
+
+const isSavedEntry = (value: unknown): value is MemberEntry => {
+  const entry = value as Record<string, unknown> | null;
+  return (
+    typeof entry?.proposedName === 'string' &&
+    typeof entry.invitedAs === 'string' &&
+    typeof entry.memberId === 'string' &&
+    typeof entry.inviterMemberId === 'string' &&
+    isStrings(entry.pedigree) &&
+    typeof entry.valid === 'boolean' &&
+    typeof entry.joined === 'boolean' &&
+    (entry.heatConfig === null || isHeatConfig(entry.heatConfig)) &&
+    typeof entry.temporaryBanUntil === 'number'
+  );
+};
+
+/** A saved store that reads whole, else undefined (a part that does not read loses nothing else). */
+export const readSavedChannelStore = (value: unknown): SavedChannelStore | undefined => {
+  const saved = value as Record<string, unknown> | null;
+  const whole =
+    typeof saved?.proposedName === 'string' &&
+    typeof saved.nextNumber === 'string' &&
+    DECIMAL.test(saved.nextNumber) &&
+    Number.isSafeInteger(saved.nextMemberId) &&
+    Array.isArray(saved.messages) &&
+    saved.messages.every(isSavedMessage) &&
+    Array.isArray(saved.entries) &&
+    saved.entries.every(isSavedEntry);
+  return whole ? (saved as unknown as SavedChannelStore) : undefined;
+};
+harden(readSavedChannelStore);
+
+export const makeChannelStore = (proposedName: string, saved?: SavedChannelStore) => {
+  const messages: ChannelMessage[] = (saved?.messages ?? []).map(message =>
+    harden({ ...message, number: BigInt(message.number) }),
+  );
+  const entries = new Map<string, MemberEntry>(
+    (saved?.entries ?? []).map(entry => [
+      entry.memberId,
+      { ...entry, pedigree: [...entry.pedigree] },
+    ]),
+  );
+  let nextNumber = saved === undefined ? 0n : BigInt(saved.nextNumber);
+  let nextMemberId = saved?.nextMemberId ?? 1;
   return {
     proposedName,
     /** The messages so far, in order (the daemon sorts them by number when it reloads). */
@@ -74,6 +152,14 @@ export const makeChannelStore = (proposedName: string) => {
       [...entries.values()]
         .map(entry => ({ ...entry, pedigree: [...entry.pedigree] }))
         .sort((a, b) => a.pedigree.length - b.pedigree.length),
+    /** All of it, as JSON keeps it. */
+    saved: (): SavedChannelStore => ({
+      proposedName,
+      nextNumber: String(nextNumber),
+      nextMemberId,
+      messages: messages.map(message => ({ ...message, number: String(message.number) })),
+      entries: [...entries.values()].map(entry => ({ ...entry, pedigree: [...entry.pedigree] })),
+    }),
   };
 };
 harden(makeChannelStore);

@@ -29,6 +29,7 @@
 /* eslint-disable @endo/harden-exports */
 export { makeMailHost } from './mail-host.js';
 export type { KeptMessage, MailHost } from './mail-host.js';
+export type { KeptChannelNames } from './kept-channels.js';
 export type { WorkerConnection } from './caplets.js';
 export { isFormulaId } from './formula-id.js';
 export { DAEMON_PROFILES, specialNamesOf } from './profile.js';

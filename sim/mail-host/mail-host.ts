@@ -17,6 +17,7 @@ import type { SeededIdentity } from './seeded-ids.js';
 import { makeWaitForMessage } from './wait-for-message.js';
 import { notifyMention } from './channel-mention.js';
 import { envelopeToPutBack, keptMessage } from './kept-mail.js';
+import { keepChannels, putBackChannels, type KeptChannelNames } from './kept-channels.js';
 import type { KeptOutcome } from './promise-formula.js';
 import type {
   CapletHandle,
@@ -91,11 +92,16 @@ export interface MailHost {
   continueNumbering(next: Readonly<Record<FormulaId, string>>): void;
   /**
    * Each agent's undismissed text messages and requests (the HOST's requests
-   * only), by its AGENT id, as JSON keeps them.
+   * only, and those of its text messages `keepForHost` names), by its AGENT
+   * id, as JSON keeps them.
    */
-  keptMail(): Record<FormulaId, KeptMessage[]>;
+  keptMail(keepForHost?: (envelope: Envelope) => boolean): Record<FormulaId, KeptMessage[]>;
   /** Puts back the messages `keptMail` gave, each guest's under its numbers (a daemon's inbox outlives it). */
   putBackMail(kept: Readonly<Record<FormulaId, readonly KeptMessage[]>>): void;
+  /** The newest daemon's channels, with the names that reach them, as JSON keeps them (./kept-channels.ts). */
+  keptChannels(): KeptChannelNames[];
+  /** Makes again the channels `keptChannels` gave, under their ids and names (once the guests' stores are back). */
+  putBackChannels(kept: readonly unknown[]): Promise<void>;
   /** A simulated daemon restart (see the module notes in index.ts). */
   restart(): Promise<void>;
   /**
@@ -129,6 +135,11 @@ export interface MailHost {
    * were read; each is a rejection the real daemon's CapTP writes into the worker's log.
    */
   nameListingFailures(guestName: string): number;
+  /**
+   * How many name-change messages the followers of the guest's own directory were sent so far
+   * (each change once to each follower: an overwritten name is a removal and an addition).
+   */
+  nameChangesSent(guestName: string): number;
   /** Bytes the guest has written with storeValue so far, by the first name of each path. */
   storedBytes(guestName: string): Record<string, number>;
   /** Calls `listener` with each method called on the guest's powers; returns a function that stops it. */
@@ -209,14 +220,17 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
           agent.mailbox.continueFrom(BigInt(number));
       }
     },
-    keptMail: () =>
+    keptMail: (keepForHost = () => false) =>
       Object.fromEntries(
         [host, ...parts.guests].map(agent => [
           agent.agentId,
           agent.mailbox
             .keptMessages()
-            // The HOST's own words are shown once, in the run they came; a request waits for its answer.
-            .filter(({ envelope }) => agent !== host || envelope.type === 'request')
+            // What HOST was told is shown once, in the run it came; a request waits for its answer.
+            .filter(
+              ({ envelope }) =>
+                agent !== host || envelope.type === 'request' || keepForHost(envelope),
+            )
             .map(({ number, envelope, date }) => keptMessage(parts.table, number, envelope, date)),
         ]),
       ),
@@ -229,6 +243,8 @@ export const makeMailHost = (options: MailHostOptions = {}): MailHost => {
         }
       }
     },
+    keptChannels: () => keepChannels(parts, host),
+    putBackChannels: kept => putBackChannels(parts, host, kept),
     restart: makeRestart(host, parts),
     providePeerGuest: async (name, { introducedNames = {} } = {}) => {
       assertPetName(name);

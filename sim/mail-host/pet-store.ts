@@ -19,6 +19,12 @@ export interface PetStore {
   followNameChanges(): Subscription<NameChange>;
   /** How many listings of followNameChanges failed on a name removed while they were read. */
   listingFailures(): number;
+  /**
+   * How many name-change messages its followers were sent so far: each change once to each
+   * follower (an overwritten name is two, its removal then its addition, as both daemons'
+   * pet-store.js publish it); a listing's first names are not changes and are not counted.
+   */
+  changesSent(): number;
   /** Called with the id a name stopped pointing at (for collection). */
   onUnbind(listener: (id: FormulaId) => void): void;
 }
@@ -31,6 +37,7 @@ export const makePetStore = (
   const changes = makeTopic<NameChange>();
   const unbindListeners: ((id: FormulaId) => void)[] = [];
   let failedListings = 0;
+  let sent = 0;
   let sortedNames: readonly string[] | undefined;
 
   const link = (name: string, id: FormulaId) => {
@@ -42,7 +49,7 @@ export const makePetStore = (
     }
     names.add(name);
     sortedNames = undefined;
-    changes.publish(harden({ add: name, value: parseFormulaId(id) }));
+    sent += changes.publish(harden({ add: name, value: parseFormulaId(id) }));
   };
 
   const unlink = (name: string, id: FormulaId) => {
@@ -51,7 +58,7 @@ export const makePetStore = (
     names?.delete(name);
     if (names && names.size === 0) namesForId.delete(id);
     sortedNames = undefined;
-    changes.publish(harden({ remove: name }));
+    sent += changes.publish(harden({ remove: name }));
     for (const listener of unbindListeners) listener(id);
   };
 
@@ -126,6 +133,7 @@ export const makePetStore = (
       });
     },
     listingFailures: () => failedListings,
+    changesSent: () => sent,
     onUnbind: listener => {
       unbindListeners.push(listener);
     },

@@ -103,8 +103,10 @@ export const makeTopic = <T>() => {
     });
   };
 
-  const publish = (value: T): void => {
+  /** Offers `value` to every subscriber; how many it went to. */
+  const publish = (value: T): number => {
     for (const subscriber of subscribers) subscriber.offer(value);
+    return subscribers.size;
   };
 
   /** Breaks every subscription (the daemon went away under them). */

@@ -164,7 +164,9 @@ const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | u
   const counter =
     /(?:^|\n)COUNTER-PROPOSAL: [^\n]*\n([\s\S]*?)\nEndowments: /.exec(told) ??
     // The newest daemon has no counter-proposal: a refusal whose reason is the code to run instead.
-    /(?:^|\n)REJECTED: [^\n]*Reason: [^\n]*\bcode instead:\s*([\s\S]*?)\nNext: /.exec(told);
+    /(?:^|\n)REJECTED: [^\n]*Reason: [^\n]*\bcode instead:\s*([\s\S]*?)\nNext: /.exec(told) ??
+    // The same, told by the simulator to an agent made again since it asked (sim/chat/lost-words.ts).
+    /\nI refused it, and would run this code instead:\n([\s\S]*?)\s*$/.exec(told);
   if (counter === null) return undefined;
   const source = counter[1]!.trim();
   return request.toolNames.includes('evaluate')
@@ -307,6 +309,10 @@ const forMessage = (
     return {
       toolCalls: [{ name: 'toolbox', arguments: { use: 'runCommand', arguments: { command } } }],
     };
+  // A refusal's reason the simulator tells an agent made again since it asked (sim/chat/lost-words.ts).
+  const refused = /^You asked me [^\n]*\nI refused it: ([\s\S]*)$/.exec(body)?.[1];
+  if (refused !== undefined)
+    return answer(request, told, `Understood: you refused it (${cut(refused.trim())}).`);
   const sum = ARITHMETIC.exec(body)?.[0].trim();
   if (sum !== undefined && has('evaluate'))
     return { toolCalls: [{ name: 'evaluate', arguments: { source: sum, resultName: 'answer' } }] };

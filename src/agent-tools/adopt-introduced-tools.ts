@@ -11,7 +11,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import { runWithTimeout } from '../lifecycle/run-with-timeout.js';
 import { TOOLS_DIRECTORY } from './fae-tool-registry.js';
-import { ensureToolsDirectory } from './tools-directory.js';
+import { ensureDirectory } from './tools-directory.js';
 import type { Introspectable } from '../daemon/remote-objects.js';
 import { describeError } from '../../providers/describe-error.js';
 import { isSpecialName } from '../daemon/special-names.js';
@@ -38,7 +38,7 @@ export const adoptIntroducedTools = async (options: {
   reserved: ReadonlySet<string>;
 }): Promise<string[]> => {
   const { powers, log, reserved } = options;
-  await ensureToolsDirectory(powers, TOOLS_DIRECTORY, log);
+  await ensureDirectory(powers, TOOLS_DIRECTORY, log);
   const names = await E(powers).list();
   const candidates = names.filter(
     name => !isSpecialName(name) && name !== TOOLS_DIRECTORY && !reserved.has(name),

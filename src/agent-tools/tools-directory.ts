@@ -1,5 +1,6 @@
 /**
- * Makes sure the guest's `tools/` directory exists and can be read. At
+ * Makes sure a directory of the guest's own (`tools/`, and the agent's
+ * `agent-state/`, ../memory/memory-place.ts) exists and can be read. At
  * f0a46042a the daemon's makeDirectory names a directory it has just made
  * without holding it against collection, and every guest or host call ends
  * with a collection: one that runs between the two (as when the setup script
@@ -38,7 +39,7 @@ export const readable = async (powers: unknown, directory: string): Promise<bool
 harden(readable);
 
 /** Makes `directory` when it is missing or names a collected formula, and says so in the log when it was collected. */
-export const ensureToolsDirectory = async (
+export const ensureDirectory = async (
   powers: PowersRef,
   directory: string,
   log: Log,
@@ -59,4 +60,4 @@ export const ensureToolsDirectory = async (
   }
   throw Error(`the daemon collected ${directory}/ each of the ${ATTEMPTS} times it was made`);
 };
-harden(ensureToolsDirectory);
+harden(ensureDirectory);

@@ -1,7 +1,8 @@
 /**
- * The agent's memory in the guest's own store (`storeValue` under one pet
- * name): the conversation (digest and recent turns) and the keys of the
- * messages already handled, so that a caplet rebuilt after a daemon restart
+ * The agent's memory in the guest's own store (`storeValue` under one path,
+ * `agent-state/memory` since version 12: ./memory-place.ts): the
+ * conversation (digest and recent turns) and the keys of the messages
+ * already handled, so that a caplet rebuilt after a daemon restart
  * continues the conversation and answers nothing twice; since version 2
  * also the model usage (calls and tokens, per model, and the last hour's
  * calls the quotas count) and the pending wake-ups; since version 3 the
@@ -13,8 +14,9 @@
  * thread (../history/threads.ts); since version 9 the holds' told marks in
  * one list (./stored-holds.ts); since version 11 the searchable history's
  * open chunk (../recall/history-chunks.ts), written with the memory rather
- * than beside it: one write a piece of work. It is stored as one
- * JSON string: written after every message, a string costs the connection
+ * than beside it: one write a piece of work; since version 12 in the
+ * directory `agent-state/`, where its write is told to no follower. It is
+ * stored as one JSON string: written after every message, a string costs the connection
  * one copy, where a record of many small parts is hardened and marshalled
  * part by part.
  */
@@ -38,7 +40,14 @@ import type { ToldHold } from '../lifecycle/holds.js';
 import { readStoredHolds } from './stored-holds.js';
 import { describeError } from '../../providers/describe-error.js';
 import { emptyHelperStore, readHelperStore, type HelperStore } from '../helpers/helper-store.js';
-import { MEMORY_NAME } from '../daemon/own-names.js';
+import {
+  asidePath,
+  hasMemory,
+  MEMORY_SHOWN,
+  placeMemory,
+  readMemory,
+  writeMemory,
+} from './memory-place.js';
 import { readOpenChunk, type OpenChunk } from '../recall/history-chunks.js';
 
 /**
@@ -70,10 +79,14 @@ import { readOpenChunk, type OpenChunk } from '../recall/history-chunks.js';
  * exchanges }`), which version 10 wrote apart as `agent-history/open`; a
  * version 1–10 memory loads without one, and the history's load
  * (../recall/history-archive.ts) closes version 10's `open` as it stands.
+ * 12: the same record, in its own directory: `agent-state/memory`, not
+ * `agent-memory` at the top of the guest's directory; a version 1–11
+ * memory is moved there at load, as it stands, then read as its version
+ * says (./memory-place.ts).
  * A memory this version cannot read (a newer version's, or damaged) is
- * kept aside under another name (`keptAsideName`), never overwritten.
+ * kept aside beside it under another name (`memory-v13`, …), never overwritten.
  */
-export const VERSION = 11;
+export const VERSION = 12;
 harden(VERSION);
 
 export interface Memory {
@@ -177,25 +190,11 @@ const describeVersion = (parsed: unknown): string => {
     : '';
 };
 
-/** The name an unreadable memory is kept under: by its version when it has one, never one in use. */
-const keptAsideName = async (powers: PowersRef, parsed: unknown): Promise<string> => {
-  const version = versionOf(parsed);
-  const base =
-    typeof version === 'number' && Number.isSafeInteger(version) && version > 0
-      ? `${MEMORY_NAME}-v${version}`
-      : `${MEMORY_NAME}-unread`;
-  let name = base;
-  // One name after another, until one is free (rarely more than one look).
-  // eslint-disable-next-line no-await-in-loop
-  for (let count = 2; await E(powers).has(name); count += 1) name = `${base}-${count}`;
-  return name;
-};
-
-/** Keeps a memory this version cannot read under another name, so that no save overwrites it. */
+/** Keeps a memory this version cannot read beside it, so that no save overwrites it. */
 const keepAside = async (powers: PowersRef, stored: unknown, parsed: unknown): Promise<string> => {
-  const name = await keptAsideName(powers, parsed);
-  await E(powers).storeValue(stored, name);
-  return name;
+  const path = await asidePath(powers, versionOf(parsed));
+  await E(powers).storeValue(stored, path);
+  return path.join('/');
 };
 
 export const loadMemory = async (
@@ -209,9 +208,13 @@ export const loadMemory = async (
   // Once a memory is known to exist, a failure must not let this run overwrite it.
   let found: string | undefined;
   try {
-    if (!(await E(powers).has(MEMORY_NAME))) return freshNow();
+    // Until the memory is known to be in its place (and an older one moved in), nothing is saved.
+    found = 'could not be put in its place';
+    await placeMemory(powers, log);
+    found = undefined;
+    if (!(await hasMemory(powers))) return freshNow();
     found = 'could not be read';
-    const stored: unknown = await E(powers).lookup(MEMORY_NAME);
+    const stored: unknown = await readMemory(powers);
     let parsed: unknown;
     try {
       parsed = typeof stored === 'string' ? JSON.parse(stored) : undefined;
@@ -222,7 +225,7 @@ export const loadMemory = async (
       found = 'could not be kept aside';
       const keptAside = await keepAside(powers, stored, parsed);
       log(
-        `${MEMORY_NAME} is not a memory this version can read${describeVersion(parsed)}; kept aside as "${keptAside}", starting afresh`,
+        `${MEMORY_SHOWN} is not a memory this version can read${describeVersion(parsed)}; kept aside as "${keptAside}", starting afresh`,
       );
       return { ...freshNow(), keptAside };
     }
@@ -234,20 +237,20 @@ export const loadMemory = async (
       (!isUsageLedger(parsed.usage) ||
         wakeUps.length !== (parsed.wakeUps as unknown[] | undefined)?.length)
     ) {
-      log(`${MEMORY_NAME}: part of the usage or wake-ups did not read and was left out`);
+      log(`${MEMORY_SHOWN}: part of the usage or wake-ups did not read and was left out`);
     }
     // Version 4's parts; an older memory has none.
     const asks = readAskStore(parsed.asks);
     // Version 9's one list of told marks; an older memory's moved into it.
     const holds = readStoredHolds(parsed, readSenderRecords(parsed.senders));
     if (holds.lost > 0)
-      log(`${MEMORY_NAME}: ${holds.lost} told mark(s) did not read and were left out`);
+      log(`${MEMORY_SHOWN}: ${holds.lost} told mark(s) did not read and were left out`);
     if (asks.lost > 0)
-      log(`${MEMORY_NAME}: ${asks.lost} pending ask(s) did not read and were left out`);
+      log(`${MEMORY_SHOWN}: ${asks.lost} pending ask(s) did not read and were left out`);
     const notices = Array.isArray(parsed.notices) ? parsed.notices.filter(isStoredNotice) : [];
     const helpers = readHelperStore(parsed.helpers);
     if (helpers.lost > 0)
-      log(`${MEMORY_NAME}: ${helpers.lost} running helper(s) did not read and were left out`);
+      log(`${MEMORY_SHOWN}: ${helpers.lost} running helper(s) did not read and were left out`);
     // Split by sender (version 6 or older) from the words as they were, before they are labelled.
     const threads = readStoredThreads(parsed, hostName, log);
     const beforeLabels = parsed.version < 10;
@@ -276,11 +279,11 @@ export const loadMemory = async (
   } catch (error) {
     const why = describeError(error);
     if (found === undefined) {
-      log(`could not read ${MEMORY_NAME} (${why}); starting afresh`);
+      log(`could not read ${MEMORY_SHOWN} (${why}); starting afresh`);
       return freshNow();
     }
-    log(`${MEMORY_NAME} ${found} (${why}); starting afresh, and saving nothing this run`);
-    return { ...freshNow(), unsaved: `${MEMORY_NAME} ${found} (${why})` };
+    log(`${MEMORY_SHOWN} ${found} (${why}); starting afresh, and saving nothing this run`);
+    return { ...freshNow(), unsaved: `${MEMORY_SHOWN} ${found} (${why})` };
   }
 };
 harden(loadMemory);
@@ -291,12 +294,12 @@ const readStoredThreads = (parsed: StoredMemory, hostName: string, log: Log): Se
     const threads = splitBySender(parsed.conversation, hostName);
     if (threads.length > 0)
       log(
-        `${MEMORY_NAME}: the conversation of version ${parsed.version} split into ${threads.length} sender thread(s) besides ${hostName}'s`,
+        `${MEMORY_SHOWN}: the conversation of version ${parsed.version} split into ${threads.length} sender thread(s) besides ${hostName}'s`,
       );
     return threads;
   }
   const { threads, lost } = readThreads(parsed.threads);
-  if (lost > 0) log(`${MEMORY_NAME}: ${lost} thread(s) did not read and were left out`);
+  if (lost > 0) log(`${MEMORY_SHOWN}: ${lost} thread(s) did not read and were left out`);
   return threads;
 };
 
@@ -309,12 +312,12 @@ const readStoredOpenChunk = (parsed: StoredMemory, log: Log): OpenChunk | undefi
   if (parsed.version < 11 || parsed.openChunk === undefined) return undefined;
   const read = readOpenChunk(parsed.openChunk);
   if (read === undefined) {
-    log(`${MEMORY_NAME}: the history's open chunk did not read and was left out`);
+    log(`${MEMORY_SHOWN}: the history's open chunk did not read and was left out`);
     return { seq: 1, exchanges: [] };
   }
   if (read.lost > 0)
     log(
-      `${MEMORY_NAME}: ${read.lost} exchange(s) of the history's open chunk did not read and were left out`,
+      `${MEMORY_SHOWN}: ${read.lost} exchange(s) of the history's open chunk did not read and were left out`,
     );
   return read.chunk;
 };
@@ -324,7 +327,7 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
   ...(memory.keptAside === undefined
     ? []
     : [
-        `the memory I found ("${MEMORY_NAME}") is not one this version can read (a newer version's?): it is kept aside as "${memory.keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
+        `the memory I found ("${MEMORY_SHOWN}") is not one this version can read (a newer version's?): it is kept aside as "${memory.keptAside}", untouched, and I started afresh. Run the newer version again to use it.`,
       ]),
   ...(memory.unsaved === undefined
     ? []
@@ -395,10 +398,10 @@ export const saveMemory = async (
       redact,
     );
     if (lastWritten.get(memory) === snapshot) return;
-    await E(powers).storeValue(snapshot, MEMORY_NAME);
+    await writeMemory(powers, snapshot);
     lastWritten.set(memory, snapshot);
   } catch (error) {
-    log(`could not save ${MEMORY_NAME}: ${describeError(error)}`);
+    log(`could not save ${MEMORY_SHOWN}: ${describeError(error)}`);
   }
 };
 harden(saveMemory);

@@ -2,7 +2,7 @@
  * A turn that asks `mail recall` and replies with what came back, for the
  * tests of the searchable history (docs/behaviour.md 3.11).
  */
-import { latestMessageNumber } from './agent-harness.js';
+import { latestMessageNumber, type AgentRun } from './agent-harness.js';
 import { callTool, type RecordedRequest, type Step } from './scripted-provider.js';
 
 export const lastToolResult = (request: RecordedRequest): string => {
@@ -20,3 +20,14 @@ export const recallSteps = (query: string): Step[] => [
       strings: [`recalled: ${lastToolResult(request)}`],
     }),
 ];
+
+/** What `mail recall` answered: how many exchanges it searched and those it found. */
+export type Recalled = { searched: number; found: { messageNumber?: number; message: string }[] };
+
+/** The HOST asks what it said about `query`; the model recalls it and replies with the result. */
+export const askRecall = async (run: AgentRun, query: string): Promise<Recalled> => {
+  run.provider.push(...recallSteps(query));
+  await run.send(`what did I say about ${query}?`);
+  const answer = await run.reply(/^recalled: /);
+  return JSON.parse(answer.strings!.join('').slice('recalled: '.length)) as Recalled;
+};
