@@ -93,4 +93,15 @@ describe('/attach mcp in npm start', () => {
     });
     expect(run.stdout).toMatch(/^Usage: \/attach mcp <name> <command> \[args…\]/m);
   });
+
+  it('names MCP among what can be attached when a name is unknown', async () => {
+    const server = await startServer({ protocol: 'openai', reply: model });
+    const run = await runSim(['--persona', 'fae'], { LAL_HOST: server.url }, input => {
+      input.write('/attach nosuch\n');
+      input.end();
+    });
+    expect(run.stdout).toMatch(
+      /^No tool named "nosuch"; the tools are: .*toolbox \(120 sample tools\), mcp <name> <command> \[args…\] \(an MCP server, docs\/mcp\.md\)$/m,
+    );
+  });
 });
