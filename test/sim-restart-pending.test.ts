@@ -25,6 +25,11 @@ describe('npm start run again with proposals pending', () => {
     expect(first.stdout).toMatch(/asks to run code \(eval-proposal #\d+\): 5 \* 9/);
     const asked = [...first.stdout.matchAll(/^you › what is/gm)].length;
     expect(asked).toBe(2);
+    // Leaving says what a restart of this daemon ends, before it is lost.
+    const proposals = [...first.stdout.matchAll(/\(eval-proposal #(\d+)\)/g)].map(m => `#${m[1]}`);
+    expect(first.stdout).toContain(
+      `left with eval-proposals ${proposals.join(', ')} unanswered: this daemon cannot keep a proposal over a restart, so lal will say at its next start that they were not run (/grant or /reject before /quit answers one)`,
+    );
 
     const second = await runSim(['--demo'], state, input => {
       void input.waitFor(/(?:[\s\S]*lal › My host answered: NOT RUN){2}/).then(() => input.end());
