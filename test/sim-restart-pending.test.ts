@@ -45,4 +45,31 @@ describe('npm start run again with proposals pending', () => {
     // Each turn is the reply and no more: one model call, the reply ending it.
     expect(second.stdout).toMatch(/(?:[\s\S]*turn over: 1 model call){2}/);
   });
+
+  it("tells the outcome of a proposal made for the HOST's counter-proposal, though a restart ended that message", async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo'], state, input => {
+      input.write('what is 7 * 7? Work it out with code.\n');
+      void input
+        .waitFor(/\(eval-proposal #(\d+)\): 7 \* 7/)
+        .then(([, number]) => {
+          input.write(`/counter ${number} 7 + 7 + 1\n`);
+          return input.waitFor(/\(eval-proposal #\d+\): 7 \+ 7 \+ 1/);
+        })
+        .then(() => input.end());
+    });
+    expect(first.stdout).toMatch(/sent a counter-proposal for #\d+/);
+
+    const second = await runSim(['--demo'], state, input => {
+      void input
+        .waitFor(/lal › My host answered: NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/)
+        .then(() => input.end());
+    });
+    expect(second.stdout).not.toContain('No such message');
+    expect(second.stdout).not.toContain('repeated');
+    expect(
+      second.stdout.match(/lal › My host answered: NOT RUN: your proposal p2 \(7 \+ 7 \+ 1\)/g),
+    ).toHaveLength(1);
+    expect(second.stdout).toMatch(/NOT RUN: your proposal p2[^\n]*\n {2}· turn over: 1 model call/);
+  });
 });
