@@ -4,7 +4,8 @@
  * the model LAL_MODEL names? Each problem is one sentence that names the
  * setting to change and its value; when the answer shows another API, the
  * sentence says which and how to reach it (in both directions: /v1 added or
- * taken away, LAL_PROVIDER changed).
+ * taken away, LAL_PROVIDER changed; Anthropic's list told from an
+ * OpenAI-compatible one, since both sit at /v1/models).
  */
 import type { ProviderConfig } from './config.js';
 import { closestNames } from './closest-names.js';
@@ -43,8 +44,17 @@ const SERVICE = {
   anthropic: "Anthropic's API",
 };
 
+/** Whether a list answers at `url`, and whether it is Anthropic's (whose list is also at /v1/models). */
+const listAt = async (url: string, config: ProviderConfig, options: ListOptions) => {
+  const answer = await fetchModelList(url, config, options);
+  return answer.kind === 'list' ? (answer.shape === 'anthropic' ? 'anthropic' : 'other') : 'none';
+};
 const lists = async (url: string, config: ProviderConfig, options: ListOptions) =>
-  (await fetchModelList(url, config, options)).kind === 'list';
+  (await listAt(url, config, options)) === 'other';
+
+/** The advice when the list at /v1/models is Anthropic's: its address has no /v1. */
+const anthropicAdvice = (host: string) =>
+  `it is Anthropic's API: set LAL_PROVIDER=anthropic and LAL_HOST to ${displayHost(withoutV1(host))}`;
 
 /** Where the API the config expects is not: which API answers nearby, and the settings that reach it. */
 const findOtherApi = async (
@@ -55,7 +65,9 @@ const findOtherApi = async (
   const base = displayHost(withoutV1(config.host));
   const hasV1 = V1.test(config.host);
   if (config.kind === 'openai') {
-    if (!hasV1 && (await lists(`${config.host}/v1/models`, config, options)))
+    const underV1 = hasV1 ? 'none' : await listAt(`${config.host}/v1/models`, config, options);
+    if (underV1 === 'anthropic') return anthropicAdvice(config.host);
+    if (underV1 === 'other')
       return `OpenAI-compatible servers answer under /v1: set LAL_HOST to ${where}/v1`;
     if (await lists(`${withoutV1(config.host)}/api/tags`, config, options))
       return `it is Ollama's native API: set LAL_PROVIDER=ollama and LAL_HOST to ${base}`;
@@ -64,9 +76,12 @@ const findOtherApi = async (
   if (config.kind === 'ollama') {
     if (hasV1 && (await lists(`${withoutV1(config.host)}/api/tags`, config, options)))
       return `Ollama's native API is at the address without /v1: set LAL_HOST to ${base} (or LAL_PROVIDER=openai for its OpenAI-compatible API at ${where})`;
-    if (await lists(`${config.host}/models`, config, options))
-      return `it is an OpenAI-compatible server: set LAL_PROVIDER=openai`;
-    if (!hasV1 && (await lists(`${config.host}/v1/models`, config, options)))
+    const atModels = await listAt(`${config.host}/models`, config, options);
+    if (atModels === 'anthropic' && hasV1) return anthropicAdvice(config.host);
+    if (atModels === 'other') return `it is an OpenAI-compatible server: set LAL_PROVIDER=openai`;
+    const underV1 = hasV1 ? 'none' : await listAt(`${config.host}/v1/models`, config, options);
+    if (underV1 === 'anthropic') return anthropicAdvice(config.host);
+    if (underV1 === 'other')
       return `it is an OpenAI-compatible server: set LAL_HOST to ${where}/v1 (and LAL_PROVIDER=openai if you set it)`;
     return undefined;
   }
@@ -100,6 +115,9 @@ const endpointProblem = (config: ProviderConfig): string | undefined => {
 
 /** The list came from another API than the one configured (an OpenAI-compatible server asked as Anthropic). */
 const shapeProblem = (shape: string, config: ProviderConfig, where: string): string | undefined => {
+  // Anthropic's list at /v1/models looks like an OpenAI server's place for it; its chat endpoint is not.
+  if (config.kind === 'openai' && shape === 'anthropic' && V1.test(config.host))
+    return `${where} is not an OpenAI-compatible API: ${anthropicAdvice(config.host)}.`;
   if (config.kind !== 'anthropic' || (shape !== 'openai' && shape !== 'ollama')) return undefined;
   const advice =
     shape === 'openai'

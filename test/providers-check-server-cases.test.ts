@@ -246,6 +246,23 @@ describe('the API that answers nearby, asked only where it could be', () => {
     expect(asked).toEqual(['/api/tags', '/models', '/v1/models']);
   });
 
+  it.each([
+    ['ollama', ''],
+    ['ollama', '/v1'],
+    ['openai', ''],
+    ['openai', '/v1'],
+  ])(
+    "Anthropic's API (its list has has_more) asked as %s at the address%s: LAL_PROVIDER=anthropic, never an OpenAI /v1",
+    async (provider, suffix) => {
+      const { host } = await serve({ '/v1/models': anthropicList('claude-sonnet-4-20250514') });
+      const { problem } = await check({ LAL_HOST: `${host}${suffix}`, LAL_PROVIDER: provider });
+      expect(problem).toContain(
+        `it is Anthropic's API: set LAL_PROVIDER=anthropic and LAL_HOST to ${host}`,
+      );
+      expect(problem).not.toMatch(/OpenAI-compatible server|Ollama's native/);
+    },
+  );
+
   it('Anthropic where nothing answers: each place asked once', async () => {
     const { host, asked } = await serve({});
     expect(await check({ ...ANTHROPIC, LAL_HOST: host })).toMatchObject({ usable: true });

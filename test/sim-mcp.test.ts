@@ -66,6 +66,25 @@ describe('/attach mcp in npm start', () => {
     expect(second.stdout).toMatch(/^#\d+ fae › It said: .*Echo: over stdio/m);
   });
 
+  it('refuses a server that cannot list its tools: nothing put in tools/, nothing given back next run', async () => {
+    const server = await startServer({ protocol: 'openai', reply: model });
+    const env = { LAL_HOST: server.url, XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--persona', 'fae'], env, input => {
+      input.write('/attach mcp bad nosuchcmd-for-this-test\n/status\n');
+      input.end();
+    });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^Did not attach mcp-bad: its server could not list its tools \(.*nosuchcmd-for-this-test.*\); nothing was put in fae's tools\/\. A local server runs sandboxed, with no network/m,
+    );
+    expect(first.stdout).not.toMatch(/put mcp-bad in/);
+    const second = await runSim(['--persona', 'fae'], env, input => {
+      input.write('/quit\n');
+      input.end();
+    });
+    expect(second.stdout).not.toContain('mcp-bad');
+  });
+
   it('says how to use it when the command is missing', async () => {
     const server = await startServer({ protocol: 'openai', reply: model });
     const run = await runSim(['--persona', 'fae'], { LAL_HOST: server.url }, input => {
@@ -73,5 +92,16 @@ describe('/attach mcp in npm start', () => {
       input.end();
     });
     expect(run.stdout).toMatch(/^Usage: \/attach mcp <name> <command> \[args…\]/m);
+  });
+
+  it('names MCP among what can be attached when a name is unknown', async () => {
+    const server = await startServer({ protocol: 'openai', reply: model });
+    const run = await runSim(['--persona', 'fae'], { LAL_HOST: server.url }, input => {
+      input.write('/attach nosuch\n');
+      input.end();
+    });
+    expect(run.stdout).toMatch(
+      /^No tool named "nosuch"; the tools are: .*toolbox \(120 sample tools\), mcp <name> <command> \[args…\] \(an MCP server, docs\/mcp\.md\)$/m,
+    );
   });
 });

@@ -25,6 +25,11 @@ describe('npm start run again with proposals pending', () => {
     expect(first.stdout).toMatch(/asks to run code \(eval-proposal #\d+\): 5 \* 9/);
     const asked = [...first.stdout.matchAll(/^you › what is/gm)].length;
     expect(asked).toBe(2);
+    // Leaving says what a restart of this daemon ends, before it is lost.
+    const proposals = [...first.stdout.matchAll(/\(eval-proposal #(\d+)\)/g)].map(m => `#${m[1]}`);
+    expect(first.stdout).toContain(
+      `left with eval-proposals ${proposals.join(', ')} unanswered: this daemon cannot keep a proposal over a restart, so lal will say at its next start that they were not run (/grant or /reject before /quit answers one)`,
+    );
 
     const second = await runSim(['--demo'], state, input => {
       void input.waitFor(/(?:[\s\S]*lal › My host answered: NOT RUN){2}/).then(() => input.end());
@@ -39,5 +44,32 @@ describe('npm start run again with proposals pending', () => {
     expect(second.stdout).not.toContain('UNKNOWN');
     // Each turn is the reply and no more: one model call, the reply ending it.
     expect(second.stdout).toMatch(/(?:[\s\S]*turn over: 1 model call){2}/);
+  });
+
+  it("tells the outcome of a proposal made for the HOST's counter-proposal, though a restart ended that message", async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const first = await runSim(['--demo'], state, input => {
+      input.write('what is 7 * 7? Work it out with code.\n');
+      void input
+        .waitFor(/\(eval-proposal #(\d+)\): 7 \* 7/)
+        .then(([, number]) => {
+          input.write(`/counter ${number} 7 + 7 + 1\n`);
+          return input.waitFor(/\(eval-proposal #\d+\): 7 \+ 7 \+ 1/);
+        })
+        .then(() => input.end());
+    });
+    expect(first.stdout).toMatch(/sent a counter-proposal for #\d+/);
+
+    const second = await runSim(['--demo'], state, input => {
+      void input
+        .waitFor(/lal › My host answered: NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/)
+        .then(() => input.end());
+    });
+    expect(second.stdout).not.toContain('No such message');
+    expect(second.stdout).not.toContain('repeated');
+    expect(
+      second.stdout.match(/lal › My host answered: NOT RUN: your proposal p2 \(7 \+ 7 \+ 1\)/g),
+    ).toHaveLength(1);
+    expect(second.stdout).toMatch(/NOT RUN: your proposal p2[^\n]*\n {2}· turn over: 1 model call/);
   });
 });

@@ -25,6 +25,9 @@ import {
 const MCP_USAGE =
   'Usage: /attach mcp <name> <command> [args…] (a local server, sandboxed) or /attach mcp <name> <url>; e.g. /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 
+const NO_NETWORK =
+  'A local server runs sandboxed, with no network: a command that downloads (npx -y, uvx) cannot; install the server first and name its file (docs/mcp.md).';
+
 /** Words as a shell splits them, quotes kept together ("a b" or 'a b'). */
 const wordsOf = (text: string): string[] =>
   [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(match => match[1] ?? match[2] ?? match[3]!);
@@ -57,7 +60,10 @@ const planMcp = (
 };
 
 /** The names of the tools the bridge's server offers (starting it), or why it could not list them. */
-export const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
+const listOffered = async (
+  host: HostPowers,
+  petName: string,
+): Promise<{ names: string[] } | { reason: string }> => {
   try {
     const bridge = E(host).lookup(petName) as Promise<{ listTools(): Promise<unknown[]> }>;
     const tools = await E(bridge).listTools();
@@ -68,10 +74,21 @@ export const toolsOffered = async (host: HostPowers, petName: string): Promise<s
             .name,
       ),
     );
-    return `its server offers ${names.length} tool${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
+    return { names };
   } catch (error) {
-    return `its server could not list its tools yet: ${describeError(error)}`;
+    return { reason: describeError(error) };
   }
+};
+
+const offeredPhrase = (names: readonly string[]) =>
+  `its server offers ${names.length} tool${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
+
+/** What the bridge's server offers, as a phrase for the person. */
+export const toolsOffered = async (host: HostPowers, petName: string): Promise<string> => {
+  const listed = await listOffered(host, petName);
+  return 'reason' in listed
+    ? `its server could not list its tools yet: ${listed.reason}`
+    : offeredPhrase(listed.names);
 };
 harden(toolsOffered);
 
@@ -89,11 +106,18 @@ export const attachMcp = async (options: {
   const { host, guest, special } = options;
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
+  // A server that cannot list its tools would be offered as nothing and started again at every run.
+  const listed = await listOffered(host, attached.petName);
+  if ('reason' in listed) {
+    await E(host).remove(attached.petName);
+    throw Error(
+      `Did not attach ${attached.petName}: its server could not list its tools (${listed.reason}); nothing was put in ${options.guestName}'s tools/. ${NO_NETWORK}`,
+    );
+  }
   await placeInTools(host, guest, attached.petName);
-  const offered = await toolsOffered(host, attached.petName);
   return {
     attached,
-    said: `put ${attached.petName} in ${options.guestName}'s tools/ (${offered}); ${options.guestName} offers them from its next turn`,
+    said: `put ${attached.petName} in ${options.guestName}'s tools/ (${offeredPhrase(listed.names)}); ${options.guestName} offers them from its next turn`,
   };
 };
 harden(attachMcp);

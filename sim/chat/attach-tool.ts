@@ -31,7 +31,12 @@ const TOOLBOX_PET_NAME = 'sample-toolbox';
 const TOOLBOX_TOOLS = '120';
 
 const allToolNames = (): string =>
-  [...exampleToolNames, ...rootedToolNames, `${TOOLBOX_WORD} (120 sample tools)`].join(', ');
+  [
+    ...exampleToolNames,
+    ...rootedToolNames,
+    `${TOOLBOX_WORD} (${TOOLBOX_TOOLS} sample tools)`,
+    'mcp <name> <command> [args…] (an MCP server, docs/mcp.md)',
+  ].join(', ');
 
 /** Finds the tool by its name in any case (`readfile`, `read-file`). */
 const findTool = (given: string): ToolName | undefined => {

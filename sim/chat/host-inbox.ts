@@ -233,3 +233,18 @@ export const followHostInbox = (options: {
   };
 };
 harden(followHostInbox);
+
+/**
+ * What leaving ends: the eval-proposals still waiting, which the f0a46042a daemon cannot keep over a
+ * restart (the agent says so at its next start: NOT RUN); requests of the newest daemon are kept.
+ */
+export const unansweredProposals = (
+  inbox: Pick<HostInbox, 'pendingProposals' | 'pendingKind'>,
+): ((persona: string) => string) | undefined => {
+  const numbers = inbox.pendingProposals().filter(n => inbox.pendingKind(n) === 'proposal');
+  if (numbers.length === 0) return undefined;
+  const many = numbers.length > 1;
+  return persona =>
+    `left with eval-proposal${many ? 's' : ''} ${numbers.map(n => `#${n}`).join(', ')} unanswered: this daemon cannot keep a proposal over a restart, so ${persona} will say at its next start that ${many ? 'they were' : 'it was'} not run (/grant or /reject before /quit answers one)`;
+};
+harden(unansweredProposals);

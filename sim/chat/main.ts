@@ -14,7 +14,7 @@ import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox } from './host-inbox.js';
+import { followHostInbox, unansweredProposals } from './host-inbox.js';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
@@ -120,6 +120,8 @@ const main = async (): Promise<void> => {
     if (!leaving) {
       leaving = true;
       screen.status(undefined);
+      const unanswered = unansweredProposals(inbox);
+      if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
       inbox.stop();
       channelEcho.stop();
       // Cancelling through the caplet's context aborts a model call in flight.
