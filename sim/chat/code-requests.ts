@@ -42,7 +42,7 @@ export const makeCodeRequests = (screen: Screen) => {
       return () =>
         screen.print(
           'proposal',
-          `#${n} ${sender} asks to run code (request #${n}):`,
+          `#${n} ${sender} asks to run code (request #${n}${request.proposalId === undefined ? '' : `, ${sender}'s ${request.proposalId}`}):`,
           [
             code?.source ??
               `(its code was shown in an earlier run, and is not kept: /reject ${n}, then ask again to see it)`,

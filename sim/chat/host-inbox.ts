@@ -50,6 +50,11 @@ const packageText = (strings: readonly string[], names: readonly string[]): stri
 const APPROVAL =
   /^(?:While serving message #\d+ from .+?, )?(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
 
+/** The agent's id for a request for approval (a2), as its words and help() name it. */
+export const approvalIdOf = (description: string): string | undefined =>
+  APPROVAL.exec(description)?.[3];
+harden(approvalIdOf);
+
 /** The tool a request for approval is about: the first word of the call it shows. */
 const toolOf = (description: string): string | undefined =>
   /^[\w.-]+/.exec(APPROVAL.exec(description)?.[2] ?? '')?.[0];
@@ -60,9 +65,10 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   const found = APPROVAL.exec(description);
   const action = found?.[2] ?? description;
   const tool = toolOf(description) ?? 'this tool';
+  const id = found?.[3] === undefined ? '' : `, ${sender}'s ${found[3]}`;
   screen.print(
     'proposal',
-    `#${n} ${sender} asks to call a tool (approval request #${n}):`,
+    `#${n} ${sender} asks to call a tool (approval request #${n}${id}):`,
     `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]`,
   );
 };

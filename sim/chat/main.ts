@@ -23,6 +23,7 @@ import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
+import { takeApprovalKeys } from './approval-keys.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -160,10 +161,14 @@ const main = async (): Promise<void> => {
   if (tty) {
     screen.attachPrompt(readline);
     let chain = Promise.resolve();
+    const perform = (line: string) => {
+      chain = chain.then(() => runCommand(parseCommand(line), context));
+    };
     readline.on('line', line => {
       placeTypedLine(line, presenter, screen);
-      chain = chain.then(() => runCommand(parseCommand(line), context));
+      perform(line);
     });
+    takeApprovalKeys(readline, process.stdin, inbox, perform);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
