@@ -13,7 +13,8 @@ import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox } from './host-inbox.js';
+import { followHostInbox, type HostInbox } from './host-inbox.js';
+import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
@@ -49,6 +50,19 @@ const placeTypedLine = (line: string, presenter: Presenter, screen: Screen): voi
   if (!presenter.busy() || line.trim() === '') return;
   screen.takeBackEcho(line);
   presenter.afterTurn(() => screen.print('you', 'you ›', line));
+};
+
+/** On a terminal: each line typed runs in order; y, n or a pressed alone answers a tool call's approval. */
+const followTerminal = (readline: Interface, inbox: HostInbox, context: CommandContext): void => {
+  let chain = Promise.resolve();
+  const perform = (line: string) => {
+    chain = chain.then(() => runCommand(parseCommand(line), context));
+  };
+  readline.on('line', line => {
+    placeTypedLine(line, context.presenter, context.screen);
+    perform(line);
+  });
+  takeApprovalKeys(readline, process.stdin, inbox, perform);
 };
 
 const main = async (): Promise<void> => {
@@ -160,15 +174,7 @@ const main = async (): Promise<void> => {
 
   if (tty) {
     screen.attachPrompt(readline);
-    let chain = Promise.resolve();
-    const perform = (line: string) => {
-      chain = chain.then(() => runCommand(parseCommand(line), context));
-    };
-    readline.on('line', line => {
-      placeTypedLine(line, presenter, screen);
-      perform(line);
-    });
-    takeApprovalKeys(readline, process.stdin, inbox, perform);
+    followTerminal(readline, inbox, context);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
