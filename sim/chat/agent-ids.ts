@@ -93,4 +93,3 @@ export const makeAgentIds = (options: {
   return harden({ waiting, numberOf });
 };
 harden(makeAgentIds);
-export type AgentIds = ReturnType<typeof makeAgentIds>;

@@ -19,6 +19,7 @@ export type Command =
   | { kind: 'schedules'; action: string; id: string | undefined }
   | { kind: 'helpers'; action: string; id: string | undefined }
   | { kind: 'status' }
+  | { kind: 'tools' }
   | ChannelCommand
   | { kind: 'memory' }
   | { kind: 'forget' }
@@ -32,6 +33,7 @@ export const COMMAND_HELP = [
   '  /help                      this text',
   "  /inbox                     your (HOST's) undismissed messages",
   "  /status                    the agent's state: model, tools, usage and budgets, holds, what it waits for",
+  '  /tools                     every tool the agent can reach, by name, those behind its toolbox too',
   '  /memory                    what the agent keeps (kept across runs in its state folder)',
   "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
@@ -88,6 +90,8 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'inbox' };
     case 'status':
       return { kind: 'status' };
+    case 'tools':
+      return { kind: 'tools' };
     case 'memory':
       return { kind: 'memory' };
     case 'forget':

@@ -28,6 +28,7 @@ import { makeAgentIds, type Reference } from './agent-ids.js';
 interface AgentControls {
   help(methodName?: string): string;
   forget(): void;
+  tools(): string;
 }
 
 export interface CommandContext {
@@ -178,6 +179,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       );
       return;
     }
+    case 'tools':
+      screen.print('note', await E(session.caplet.value as AgentControls).tools());
+      return;
     case 'memory': {
       const lines = await describeKept(session.mailHost.guest(session.guestName).powers);
       screen.print('note', keptListing(session.guestName, lines));
