@@ -101,6 +101,7 @@ describe('Ctrl-C during an outcome turn after a restart', () => {
     expect(outcomeRequests('(1 + 1)')).toBe(1);
     // Ctrl-C: the turn in progress is the second outcome's.
     await after.session.stopTurn(undefined);
+    await after.session.goOn();
     await E(after.session.mailHost.host).send('lal', ['ping'], [], []);
     await after.session.mailHost.waitForMessage(
       message => message.type === 'package' && message.strings.join('') === 'pong',

@@ -1,20 +1,25 @@
 /**
  * Ctrl-C in the simulator (behaviour 10.2): one press stops the turn in
- * progress, or at an idle prompt says how to leave; a second within a couple
- * of seconds leaves, even when the agent has meanwhile taken up the next
- * queued message.
+ * progress, or at an idle prompt says how to leave; the agent goes on only
+ * once the leave window is over, so a second press within it leaves before
+ * the agent takes up what waits for it, and drops the lines the person
+ * typed meanwhile, saying which.
  */
 import { describe, expect, it } from 'vitest';
 import { LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
+import type { WaitingLine } from '../sim/chat/waiting-mail.js';
 
-const setup = (busy = true) => {
+const setup = (busy = true, typed: WaitingLine[] = []) => {
   let clock = 0;
   const stopped: (bigint | undefined)[] = [];
   const left: number[] = [];
   const lines: string[] = [];
+  const dropped: bigint[] = [];
+  let wentOn = 0;
   let turn = 1n;
+  /** The waits asked for (the rest of the window), each ended by the test. */
+  const waits: { ms: number; end: () => void }[] = [];
   const interrupt = makeInterrupt({
-    // Always busy: work is queued, so the next turn starts as soon as one stops.
     presenter: { busy: () => busy, turnInProgress: () => turn },
     screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
     session: {
@@ -22,33 +27,134 @@ const setup = (busy = true) => {
         stopped.push(number);
         turn += 1n;
       },
+      goOn: async () => void (wentOn += 1),
+    },
+    waiting: {
+      lines: () => typed.filter(line => !dropped.includes(line.number)),
+      drop: async gone => void dropped.push(...gone.map(line => line.number)),
     },
     persona: 'lal',
     leave: async code => void left.push(code),
     now: () => clock,
+    wait: ms => new Promise(resolve => waits.push({ ms, end: resolve })),
   });
-  return { interrupt, stopped, left, lines, advance: (ms: number) => (clock += ms) };
+  /** A press whose stop has run, the window's rest still to wait. */
+  const press = async () => {
+    const before = waits.length;
+    const pressing = interrupt();
+    await expect.poll(() => waits.length).toBe(before + 1);
+    // Wrapped: an async function returning the promise itself would wait for it.
+    return { done: pressing };
+  };
+  return {
+    interrupt,
+    press,
+    stopped,
+    left,
+    lines,
+    dropped,
+    waits,
+    wentOn: () => wentOn,
+    advance: (ms: number) => (clock += ms),
+  };
 };
 
+const typed = [
+  { number: 7n, text: 'what about\nlunch?' },
+  { number: 8n, text: 'x'.repeat(80) },
+];
+
 describe('Ctrl-C with work queued', () => {
-  it('a second press within the window leaves, though the next queued turn has begun', async () => {
-    const run = setup();
-    await run.interrupt();
+  it('holds the agent for the rest of the window, naming what waits, then it goes on', async () => {
+    const run = setup(true, typed);
+    const first = await run.press();
     expect(run.stopped).toEqual([1n]);
-    expect(run.lines).toContain('lal stopped; what it kept is still there. Go on.');
-    run.advance(LEAVE_WINDOW_MS - 500);
-    await run.interrupt();
-    expect(run.stopped).toEqual([1n]);
-    expect(run.left).toEqual([0]);
+    expect(run.wentOn()).toBe(0);
+    expect(run.waits.map(each => each.ms)).toEqual([LEAVE_WINDOW_MS]);
+    expect(run.lines.at(-1)).toBe(
+      `lal stopped; what it kept is still there. What you typed meanwhile waits 2.5 s, then goes to lal (Ctrl-C again leaves and drops it): "what about lunch?", "${'x'.repeat(59)}…"`,
+    );
+    run.waits[0]!.end();
+    await first.done;
+    expect(run.wentOn()).toBe(1);
+    expect(run.dropped).toEqual([]);
+    expect(run.left).toEqual([]);
   });
 
-  it('a press long after the last stops the turn then in progress', async () => {
+  it('waits only what is left of the window once the stop is done', async () => {
     const run = setup();
+    const pressing = run.interrupt();
+    run.advance(1_000);
+    await expect.poll(() => run.waits.length).toBe(1);
+    expect(run.waits[0]!.ms).toBe(LEAVE_WINDOW_MS - 1_000);
+    expect(run.lines.at(-1)).toBe('lal stopped; what it kept is still there. Go on.');
+    run.waits[0]!.end();
+    await pressing;
+    expect(run.wentOn()).toBe(1);
+  });
+
+  it('a second press within the window leaves, dropping the lines typed, and the agent never goes on', async () => {
+    const run = setup(true, typed);
+    const first = await run.press();
+    run.advance(LEAVE_WINDOW_MS - 500);
     await run.interrupt();
+    expect(run.dropped).toEqual([7n, 8n]);
+    expect(run.lines.at(-1)).toMatch(
+      /^dropped, as you left before lal took it up: "what about lunch\?", "x+…"$/,
+    );
+    expect(run.left).toEqual([0]);
+    run.waits[0]!.end();
+    await first.done;
+    expect(run.wentOn()).toBe(0);
+    expect(run.stopped).toEqual([1n]);
+  });
+
+  it('a second press while the stop is still under way leaves too', async () => {
+    const run = setup(true, typed);
+    const first = { done: run.interrupt() };
     run.advance(LEAVE_WINDOW_MS + 1);
     await run.interrupt();
+    expect(run.left).toEqual([0]);
+    expect(run.dropped).toEqual([7n, 8n]);
+    await first.done;
+    // The stop took the whole window: nothing is left to wait, and the agent stays stopped.
+    expect(run.waits).toEqual([]);
+    expect(run.wentOn()).toBe(0);
+  });
+
+  it('a press after the agent went on again stops the turn then in progress', async () => {
+    const run = setup();
+    const first = await run.press();
+    run.advance(LEAVE_WINDOW_MS);
+    run.waits[0]!.end();
+    await first.done;
+    const second = await run.press();
     expect(run.stopped).toEqual([1n, 2n]);
     expect(run.left).toEqual([]);
+    run.waits[1]!.end();
+    await second.done;
+    expect(run.wentOn()).toBe(2);
+  });
+
+  it('says so when the stop fails, and the agent still goes on', async () => {
+    const lines: string[] = [];
+    let wentOn = 0;
+    const interrupt = makeInterrupt({
+      presenter: { busy: () => true, turnInProgress: () => 1n },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: {
+        stopTurn: () => Promise.reject(Error('no such caplet')),
+        goOn: async () => void (wentOn += 1),
+      },
+      waiting: { lines: () => [], drop: async () => {} },
+      persona: 'lal',
+      leave: async () => {},
+      now: () => 0,
+      wait: async () => {},
+    });
+    await interrupt();
+    expect(lines.at(-1)).toBe('could not stop the turn: no such caplet');
+    expect(wentOn).toBe(1);
   });
 });
 
@@ -62,6 +168,7 @@ describe('Ctrl-C at an idle prompt', () => {
     run.advance(LEAVE_WINDOW_MS - 500);
     await run.interrupt();
     expect(run.left).toEqual([0]);
+    expect(run.dropped).toEqual([]);
   });
 
   it('a press long after the first says it again rather than leaving', async () => {

@@ -69,6 +69,7 @@ describe('the simulator session', () => {
       /^#(\d+) /.exec(started?.kind === 'turn-start' ? started.title : '')![1]!,
     );
     await session.stopTurn(number);
+    await session.goOn();
     await until(() => events.some(event => event.kind === 'turn-end'));
     const firstEnd = events.find(event => event.kind === 'turn-end');
     expect(firstEnd?.kind === 'turn-end' && firstEnd.stopReason).toBe('cancelled');

@@ -1,36 +1,74 @@
 /**
- * Ctrl-C on a terminal (behaviour 10.2): it stops the turn in progress (the
- * session makes the agent again from its store); a second press within
- * LEAVE_WINDOW_MS of the first leaves, whatever the agent took up meanwhile
- * (the next queued message, an outcome). A press while the agent is idle
- * says in one line how to leave: a second press, or /quit.
+ * Ctrl-C on a terminal (behaviour 10.2): it stops the turn in progress, and
+ * the agent is made again from its store only once LEAVE_WINDOW_MS have
+ * passed since the press, so a second press within them leaves before the
+ * agent takes up anything that waits for it (a line typed meanwhile, the next
+ * message, an outcome): the lines the person typed are dropped, and said to
+ * be. A press while the agent is idle says in one line how to leave: a
+ * second press, or /quit.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
+import type { WaitingLine } from './waiting-mail.js';
 
 /** Two presses this close are one wish to leave. */
 export const LEAVE_WINDOW_MS = 2_500;
 harden(LEAVE_WINDOW_MS);
 
+const PREVIEW_CHARS = 60;
+
+/** The lines, each quoted on one line and cut. */
+const quoted = (lines: readonly WaitingLine[]): string =>
+  lines
+    .map(({ text }) => {
+      const flat = text.replace(/\s+/g, ' ').trim();
+      return JSON.stringify(
+        flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat,
+      );
+    })
+    .join(', ');
+
+const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms));
+
 export const makeInterrupt = (options: {
   presenter: Pick<Presenter, 'busy' | 'turnInProgress'>;
   screen: Pick<Screen, 'status' | 'print'>;
-  session: Pick<Session, 'stopTurn'>;
+  session: Pick<Session, 'stopTurn' | 'goOn'>;
+  /** What the person typed that waits for the agent (./waiting-mail.ts), and how to drop it. */
+  waiting: {
+    lines(): readonly WaitingLine[];
+    drop(lines: readonly WaitingLine[]): Promise<void>;
+  };
   persona: string;
   leave: (code: number) => Promise<unknown>;
   now?: () => number;
+  wait?: (ms: number) => Promise<void>;
 }) => {
-  const { presenter, screen, session, persona, leave, now = Date.now } = options;
+  const { presenter, screen, session, waiting, persona, leave } = options;
+  const { now = Date.now, wait = sleep } = options;
+  /** From the first press until the agent goes on again (or the person left). */
   let stopping = false;
+  let left = false;
   let lastPress = Number.NEGATIVE_INFINITY;
+
+  const leaveDropping = async () => {
+    left = true;
+    const lines = waiting.lines();
+    if (lines.length > 0) {
+      await waiting.drop(lines);
+      screen.print('note', `dropped, as you left before ${persona} took it up: ${quoted(lines)}`);
+    }
+    await leave(0);
+  };
+
   return async (): Promise<void> => {
     const pressed = now();
     const again = pressed - lastPress < LEAVE_WINDOW_MS;
     lastPress = pressed;
     if (stopping || again) {
-      await leave(0);
+      await leaveDropping();
       return;
     }
     // Nothing to stop: one press is no wish to leave yet (a terminal's habit), so say how.
@@ -43,9 +81,22 @@ export const makeInterrupt = (options: {
     screen.print('note', `Stopping ${persona}'s turn (Ctrl-C again leaves)…`);
     try {
       await session.stopTurn(presenter.turnInProgress());
-      screen.print('note', `${persona} stopped; what it kept is still there. Go on.`);
+      const lines = waiting.lines();
+      const then =
+        lines.length === 0
+          ? 'Go on.'
+          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(lines)}`;
+      screen.print('note', `${persona} stopped; what it kept is still there. ${then}`);
     } catch (error) {
       screen.print('error', `could not stop the turn: ${describeError(error)}`);
+    }
+    // The rest of the window: a second press in it leaves before the agent takes anything up.
+    const rest = pressed + LEAVE_WINDOW_MS - now();
+    if (rest > 0) await wait(rest);
+    try {
+      if (!left) await session.goOn();
+    } catch (error) {
+      screen.print('error', `could not make ${persona} again: ${describeError(error)}`);
     } finally {
       stopping = false;
     }

@@ -12,6 +12,7 @@ import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
+import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox, type HostInbox } from './host-inbox.js';
 import type { Interface } from 'node:readline';
@@ -170,7 +171,8 @@ const main = async (): Promise<void> => {
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
-  const interrupt = makeInterrupt({ presenter, screen, session, persona, leave });
+  const waiting = waitingMailOf(session, presenter);
+  const interrupt = makeInterrupt({ presenter, screen, session, waiting, persona, leave });
 
   if (tty) {
     screen.attachPrompt(readline);

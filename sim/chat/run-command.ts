@@ -166,7 +166,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'status': {
       // help() without its first paragraph (the methods): the sections of the agent's state.
-      const help = (await E(session.caplet.value as AgentControls).help()).split('\n\n');
+      const help = (await E((await session.controls()) as AgentControls).help()).split('\n\n');
       const said = help.slice(1).join('\n\n');
       const waiting = await waitingLine(context);
       screen.print(
@@ -188,7 +188,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     }
     case 'forget':
-      await E(session.caplet.value as AgentControls).forget();
+      await E((await session.controls()) as AgentControls).forget();
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
@@ -235,7 +235,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'schedules':
     case 'helpers':
-      screen.print('note', await controllerSays(session.caplet.value, command));
+      screen.print('note', await controllerSays(await session.controls(), command));
       return;
     case 'channel':
       screen.print(

@@ -25,7 +25,7 @@ export interface Session {
   mailHost: MailHost;
   /** The guest's pet name in HOST's directory (and the name to mail it by). */
   guestName: string;
-  /** The agent's current incarnation (a new one after stopTurn). */
+  /** The agent's current incarnation (a new one after stopTurn, once goOn made it again). */
   caplet: CapletHandle;
   /**
    * The numbers of the messages an earlier run left in the agent's inbox (one
@@ -33,11 +33,15 @@ export interface Session {
    */
   earlierMail: ReadonlySet<string>;
   /**
-   * Stops the turn in progress: the agent is cancelled, the message the turn
-   * was about leaves its inbox (so it is not taken up again), and the agent
-   * is made again from its store, as the daemon does after a restart.
+   * Stops the turn in progress: the agent is cancelled and the message the
+   * turn was about leaves its inbox (so it is not taken up again). The agent
+   * stays stopped, taking up nothing that waits for it, until `goOn`.
    */
   stopTurn(messageNumber: bigint | undefined): Promise<void>;
+  /** After a stop: the agent is made again from its store, as the daemon does after a restart. */
+  goOn(): Promise<void>;
+  /** The agent's controls (what its make returned), once it runs: after a stop, once it goes on. */
+  controls(): Promise<unknown>;
 }
 
 export const startSession = async (options: {
@@ -82,6 +86,8 @@ export const startSession = async (options: {
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
   const resultName = `controller-for-${persona}`;
+  /** Set while a stop holds the agent: resolved when it goes on. */
+  let held: { goneOn: Promise<void>; release: () => void } | undefined;
   const session: Session = {
     mailHost,
     guestName,
@@ -98,7 +104,21 @@ export const startSession = async (options: {
         await Promise.resolve(E(mailHost.guest(guestName).powers).dismiss(messageNumber)).catch(
           () => {},
         );
+      if (held === undefined) {
+        let release = () => {};
+        const goneOn = new Promise<void>(resolve => (release = resolve));
+        held = { goneOn, release };
+      }
+    },
+    async goOn() {
+      if (held === undefined) return;
       session.caplet = await mailHost.revive(resultName);
+      held.release();
+      held = undefined;
+    },
+    async controls() {
+      await held?.goneOn;
+      return session.caplet.value;
     },
   };
   return session;

@@ -6,26 +6,10 @@
  */
 import type { Presenter } from './presenter.js';
 import type { Session } from './session.js';
+import { hostMailWaiting } from './waiting-mail.js';
 
 const QUIET_MS = 400;
 const POLL_MS = 50;
-
-/** Mail from HOST still in the agent's inbox whose turn has not started (an earlier run's is not owed one). */
-const mailWaitingForAgent = (
-  { mailHost, guestName, earlierMail }: Pick<Session, 'mailHost' | 'guestName' | 'earlierMail'>,
-  presenter: Presenter,
-): boolean => {
-  const started = presenter.startedMessages();
-  return mailHost
-    .guest(guestName)
-    .inbox()
-    .some(
-      message =>
-        message.from === mailHost.hostId &&
-        !started.has(String(message.number)) &&
-        !earlierMail.has(String(message.number)),
-    );
-};
 
 /**
  * Nothing runs or is out, no mail HOST sent waits to be taken up, and no post of the person's
@@ -36,7 +20,7 @@ export const agentIdle = (
   presenter: Presenter,
   channels: { owesAnswer(): boolean },
 ): boolean =>
-  !presenter.busy() && !mailWaitingForAgent(session, presenter) && !channels.owesAnswer();
+  !presenter.busy() && hostMailWaiting(session, presenter).length === 0 && !channels.owesAnswer();
 harden(agentIdle);
 
 export const waitUntilIdle = (

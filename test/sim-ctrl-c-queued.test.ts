@@ -1,0 +1,102 @@
+/**
+ * Ctrl-C on a terminal with a line queued behind the turn (docs/behaviour.md 10.2): the first
+ * press stops the turn, and the agent goes on only once the leave window is over, so a second
+ * press within it leaves before the queued line reaches the model, and says the line was dropped
+ * (it is not answered in a later run either); with no second press, the line waited for is named
+ * and answered once the window is over.
+ */
+import { describe, expect, it } from 'vitest';
+import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
+import { useModelServers } from './support/model-servers.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+const startServer = useModelServers();
+
+const lastUserText = (request: NormalizedRequest): string =>
+  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
+
+/** The first line's turn never ends by itself (only Ctrl-C ends it); any other is answered at once. */
+const script = (request: NormalizedRequest): ScriptedReply => {
+  const told = lastUserText(request);
+  if (told.includes('the long one')) return { hang: true };
+  if (told.includes('queued-line-7731')) return { text: 'answer to the queued line' };
+  return { text: 'pong' };
+};
+
+const start = async () => {
+  const server = await startServer({ protocol: 'openai', reply: script });
+  const env = {
+    LAL_HOST: server.url,
+    LAL_MODEL: 'double-model',
+    XDG_STATE_HOME: makeTempFolder('state'),
+    TMPDIR: makeTempFolder('tmp'),
+  };
+  const askedAbout = (text: string) =>
+    server.requests.filter(
+      request =>
+        request.normalized !== undefined && lastUserText(request.normalized).includes(text),
+    ).length;
+  return { env, askedAbout };
+};
+
+/**
+ * Up to the first Ctrl-C: a turn whose model call hangs, a line typed behind it (in the agent's
+ * inbox once /status, typed after it, answers).
+ */
+const stopWithALineQueued = (askedAbout: (text: string) => number) => [
+  { after: /agent ready/, keys: 'please do the long one\r' },
+  {
+    after: /is thinking/,
+    keys: 'queued-line-7731\r/status\r',
+    before: () => expect.poll(() => askedAbout('the long one')).toBe(1),
+  },
+  { after: /Always allowed/, keys: '\x03' },
+];
+
+describe('Ctrl-C twice with a line queued behind the turn', () => {
+  it('leaves before the queued line reaches the model, and says it was dropped', async () => {
+    const { env, askedAbout } = await start();
+    const output = await runSimOnTty(
+      [],
+      env,
+      [...stopWithALineQueued(askedAbout), { after: /lal stopped/, keys: '\x03' }],
+      makeTempFolder('cwd'),
+    );
+    expect(output).toMatch(/Stopping lal's turn/);
+    expect(askedAbout('the long one')).toBe(1);
+    expect(askedAbout('queued-line-7731')).toBe(0);
+    expect(output).toMatch(/dropped[^\n]*"queued-line-7731"/);
+    // Dropped, not kept for later: the next run on the same state folder does not answer it.
+    const again = await runSim([], env, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/lal › pong/);
+    expect(askedAbout('queued-line-7731')).toBe(0);
+  });
+});
+
+describe('Ctrl-C once with a line queued behind the turn', () => {
+  it('names the line held, and answers it once the leave window is over', async () => {
+    const { env, askedAbout } = await start();
+    const output = await runSimOnTty(
+      [],
+      env,
+      [
+        ...stopWithALineQueued(askedAbout),
+        { after: /lal stopped/, keys: '' },
+        { after: /answer to the queued line/, keys: '/quit\r' },
+      ],
+      makeTempFolder('cwd'),
+    );
+    const held = output.search(/waits?[^\n]*"queued-line-7731"/);
+    expect(held).toBeGreaterThan(-1);
+    expect(output.indexOf('answer to the queued line')).toBeGreaterThan(held);
+    expect(askedAbout('queued-line-7731')).toBe(1);
+  });
+});
