@@ -67,11 +67,15 @@ describe('npm start: the agent’s id names what waits', () => {
       input.write(`/attach runCommand ${root}\n`);
       void input.waitFor(/I adopted/).then(async () => {
         input.write('please run `echo one > one.txt`\n');
-        const approval = await input.waitFor(/\(approval request #(\d+), lal's (a\d+)\):/);
+        const approval = await input.waitFor(
+          /\(approval request #(\d+)\):[\s\S]*?\(or by lal's id for it, (a\d+)\)/,
+        );
         input.write(`/reject ${approval[2]} not this one\n`);
         await input.waitFor(/lal › My host answered: REFUSED/);
         input.write('what is 6 * 7? Use code.\n');
-        const code = await input.waitFor(/asks to run code \(request #(\d+), lal's (p\d+)\):/);
+        const code = await input.waitFor(
+          /asks to run code \(request #(\d+)\):[\s\S]*?\(or by lal's id for it, (p\d+)\)/,
+        );
         input.write(`/grant ${code[2]}\n`);
         await input.waitFor(/lal › It is 42\./);
         input.end();

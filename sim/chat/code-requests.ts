@@ -8,6 +8,11 @@
 import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import type { Screen } from './screen.js';
 
+/** After the answers: the agent's own id for what waits, which its words use (./agent-ids.ts). */
+export const byAgentId = (sender: string, id: string | undefined): string =>
+  id === undefined ? '' : ` (or by ${sender}'s id for it, ${id})`;
+harden(byAgentId);
+
 /** The answers a proposal or a request to run code takes. */
 export const codeAnswers = (n: string): string =>
   `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`;
@@ -42,12 +47,12 @@ export const makeCodeRequests = (screen: Screen) => {
       return () =>
         screen.print(
           'proposal',
-          `#${n} ${sender} asks to run code (request #${n}${request.proposalId === undefined ? '' : `, ${sender}'s ${request.proposalId}`}):`,
+          `#${n} ${sender} asks to run code (request #${n}):`,
           [
             code?.source ??
               `(its code was shown in an earlier run, and is not kept: /reject ${n}, then ask again to see it)`,
             `endowments: ${request.endowments} · result: ${request.resultName}`,
-            codeAnswers(n),
+            `${codeAnswers(n)}${byAgentId(sender, request.proposalId)}`,
           ].join('\n'),
         );
     },

@@ -12,7 +12,7 @@ import {
   type MailStream,
 } from '../../src/daemon/daemon-adapter.js';
 import { makeSenderNames } from './sender-name.js';
-import { codeAnswers, makeCodeRequests } from './code-requests.js';
+import { byAgentId, codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
@@ -65,11 +65,10 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   const found = APPROVAL.exec(description);
   const action = found?.[2] ?? description;
   const tool = toolOf(description) ?? 'this tool';
-  const id = found?.[3] === undefined ? '' : `, ${sender}'s ${found[3]}`;
   screen.print(
     'proposal',
-    `#${n} ${sender} asks to call a tool (approval request #${n}${id}):`,
-    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]`,
+    `#${n} ${sender} asks to call a tool (approval request #${n}):`,
+    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
   );
 };
 

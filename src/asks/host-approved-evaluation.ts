@@ -111,7 +111,7 @@ const servingWhom = ({ origin }: Proposal, who: string): string =>
 /** The request itself: one short line, with nothing the chat would show escaped. */
 const describeCodeRequest = (who: string, proposal: Proposal, proposalId: string): string =>
   showHidden(
-    `${servingWhom(proposal, who)} asks to run the code it just sent (proposal ${proposalId}; endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
+    `${servingWhom(proposal, who)} asks to run the code it just sent (${proposalId}; endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
       /["\\\n\t]/g,
       ' ',
     ),
@@ -134,7 +134,7 @@ export const readCodeRequest = (
 ): { endowments: string; resultName: string; proposalId?: string } | undefined => {
   // A request from before the agent named its proposal in it (kept over an upgrade) has no id.
   const found =
-    /asks to run the code it just sent \((?:proposal (p\d+); )?endowments: (.*?); result: (.*?)\)\. To run it, resolve /.exec(
+    /asks to run the code it just sent \((?:(p\d+); )?endowments: (.*?); result: (.*?)\)\. To run it, resolve /.exec(
       description,
     );
   if (found === null) return undefined;
