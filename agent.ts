@@ -27,10 +27,11 @@ const AgentInterface = M.interface('LalFaeAgent', {
   schedules: M.call().optional(M.string(), M.string()).returns(M.promise()),
   helpers: M.call().optional(M.string(), M.string()).returns(M.promise()),
   channels: M.call().optional(M.string(), M.string(), M.string()).returns(M.promise()),
+  tools: M.call().returns(M.promise()),
 });
 
 const INTRO =
-  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?), helpers(action?, id?), channels(action?, channel?, level?).';
+  'An LLM agent (Lal or Fae) that answers the mail of its guest. Talk to it by sending it a message. Methods: help(methodName?), forget(), startedAt(), schedules(action?, id?), helpers(action?, id?), channels(action?, channel?, level?), tools().';
 const HELP: Record<string, string> = {
   help: 'help(methodName?) → documentation of this agent or one of its methods.',
   startedAt:
@@ -41,6 +42,8 @@ const HELP: Record<string, string> = {
     "channels(action?, channel?, level?) → the channels joined (newest daemon), each with its level; channels('level', 'ch-1', 'quiet') sets one's level (active, normal, quiet, observer: only when mentioned); channels('leave', 'ch-1') stops following it and forgets it. From the Endo CLI: endo eval 'E(agent).channels(\"leave\", \"ch-1\")' agent:controller-for-lal",
   helpers:
     "helpers(action?, id?) → the helper agents running (task, what they were given, model calls so far, age), one a line; helpers('cancel', 'h2') stops one at once, and whoever made it is told. From the Endo CLI: endo eval 'E(agent).helpers(\"cancel\", \"h2\")' agent:controller-for-lal",
+  tools:
+    "tools() → every tool the agent's turns can reach, by name, one source a line: the built-ins, then each of tools/'s sources, those deferred behind toolbox named too (help() counts them). From the Endo CLI: endo eval 'E(agent).tools()' agent:controller-for-lal",
   forget:
     "forget() → clears the agent's memory: the conversation, its digest and the usage counts (not the ids of handled messages, so nothing is answered twice, nor pending wake-ups); done between turns, and stored. From the Endo CLI: endo eval 'E(agent).forget()' agent:controller-for-lal (the agent caplet, controller-for-<guest>)",
 };
@@ -106,6 +109,9 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     },
     channels(action?: string, channel?: string, level?: string) {
       return running.channels(action, channel, level);
+    },
+    tools() {
+      return running.tools();
     },
   });
 };

@@ -73,6 +73,8 @@ export interface RunningAgent {
   helpers(action?: string, id?: string): Promise<string>;
   /** The HOST's hand on the channels joined (newest daemon): "list" (the default), "leave" a channel, or set its "level". */
   channels(action?: string, channel?: string, level?: string): Promise<string>;
+  /** Every tool a turn can reach, by name and source, those behind the toolbox too. */
+  tools(): Promise<string>;
   /** How many hooks wait for cancellation (a leak check for tests). */
   cancelHooks(): number;
 }
@@ -117,6 +119,21 @@ const makeHelpersHand = () => {
       Promise.resolve().then(() => {
         if (helpers === undefined) throw new Error('the agent is still starting');
         return helpers.control(action, id);
+      }),
+  };
+};
+
+/** The HOST's view of the tools, once they were read at start. */
+const makeToolsHand = () => {
+  let listTools: (() => string) | undefined;
+  return {
+    reach: (given: () => string) => {
+      listTools = given;
+    },
+    list: (): Promise<string> =>
+      Promise.resolve().then(() => {
+        if (listTools === undefined) throw new Error('the agent is still starting');
+        return listTools();
       }),
   };
 };
@@ -169,6 +186,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   watchCancellation(options.context, options.cancelled, cancel);
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
+  const toolsHand = makeToolsHand();
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
@@ -196,6 +214,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     onCancel.add(() => toolsFresh.stop());
     // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
     await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
+    toolsHand.reach(parts.listTools);
     // Only now are the tools it holds known: a policy list's name that is none of them is said once.
     unknownTools = unknownPolicyToolNames(
       agentEnv,
@@ -231,13 +250,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await parts.asks.resume(finishEarlierAsk(parts));
     helpersHand.reach(parts.helpers);
 
-    const follower = followAgentMail({
-      powers,
-      parts,
-      log,
-      redact,
-      push: work => queue.push(work),
-    });
+    const push = (work: Work) => queue.push(work);
+    const follower = followAgentMail({ powers, parts, log, redact, push });
     onCancel.add(() => follower.stop());
     caughtUp = follower.caughtUp;
     if (signal.aborted) follower.stop();
@@ -275,6 +289,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail })),
     helpers: helpersHand.control,
     channels: channelsHand.control,
+    tools: toolsHand.list,
     cancelHooks: () => onCancel.size(),
   };
 };

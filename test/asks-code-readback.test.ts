@@ -73,6 +73,8 @@ describe('the code and request the agent puts to @host, read back', () => {
           expect(readCodeRequest(description!)).toEqual({
             endowments: codeNames.map(name => `${name} <- pet-${name}`).join(', ') || 'none',
             resultName,
+            // The agent's own id for it, as its words and notices name it.
+            proposalId: 'p1',
           });
           expect(readCodeForHost(description!)).toBeUndefined();
           expect(readCodeRequest(text!)).toBeUndefined();
@@ -80,6 +82,14 @@ describe('the code and request the agent puts to @host, read back', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  test("read a request from before it named the agent's proposal (kept over an upgrade)", () => {
+    expect(
+      readCodeRequest(
+        "The lal agent asks to run the code it just sent (endowments: none; result: answer). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.",
+      ),
+    ).toEqual({ endowments: 'none', resultName: 'answer' });
   });
 
   test('read nothing from other words, even words that quote the request', () => {

@@ -9,7 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stripVTControlCharacters } from 'node:util';
 import { makeSimRunner } from './support/run-sim.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -75,6 +77,34 @@ describe('npm start asks before a side-effecting tool acts', () => {
     expect(run.stdout).not.toContain('allow it?');
     expect(run.stdout).not.toContain('LAL_TOOLS_CONFIRM');
     expect(readFileSync(join(root, 'yes.txt'), 'utf8')).toBe('yes\n');
+  });
+});
+
+describe('on a terminal, y, n or a is one key', () => {
+  it('answers the call waiting for approval at once, with no Enter; the keys after it are a line as usual', async () => {
+    const root = makeTempFolder('root');
+    const output = await runSimOnTty(
+      ['--demo', '--fresh'],
+      { XDG_STATE_HOME: makeTempFolder('state') },
+      [
+        { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
+        { after: /I adopted/, keys: 'please run `echo one > one.txt`\r' },
+        // y and the next line typed in one go: y answers alone, "ping" is the line after it.
+        { after: /allow it\?/, keys: 'yping\r' },
+        // Left once both are answered, in either order (tool lines carry no colour within): ping,
+        // and the command's outcome; or at once when "yping" went to the agent as one line.
+        {
+          after: /"Done: [\s\S]*?"pong"|"pong"[\s\S]*?"Done: |You said "yping"/,
+          keys: '/quit\r',
+        },
+      ],
+      makeTempFolder('cwd'),
+    );
+    const screen = stripVTControlCharacters(output);
+    expect(screen).toMatch(/approved #\d+/);
+    expect(screen).toMatch(/lal › pong/);
+    expect(screen).not.toMatch(/You said "yping"/);
+    expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('one\n');
   });
 });
 

@@ -43,13 +43,13 @@ describe('npm start -- --newest, as the plain simulator', () => {
     expect(run.stderr).toBe('');
     // The code is shown with the request, and what to type; nothing says the simulator cannot answer.
     expect(run.stdout).toMatch(
-      /^#(\d+) lal asks to run code \(request #\1\): 6 \* 7\n {2}endowments: none · result: answer\n {2}answer with \/grant \1 · \/reject \1 \[reason\] · \/counter \1 <source>$/m,
+      /^#(\d+) lal asks to run code \(request #\1\): 6 \* 7\n {2}endowments: none · result: answer\n {2}answer with \/grant \1 · \/reject \1 \[reason\] · \/counter \1 <source> \(or by lal's id for it, p\d+\)$/m,
     );
     expect(run.stdout).not.toContain('cannot answer requests');
     // /inbox says what each of the two messages is, as it names an eval-proposal in the plain run.
     expect(run.stdout).toMatch(/^#\d+ lal: the code it asks to run: 6 \* 7$/m);
     expect(run.stdout).toMatch(
-      /^#\d+ lal: asks to run code \(endowments: none; result: answer\)$/m,
+      /^#\d+ lal \(p\d+\): asks to run code \(endowments: none; result: answer\)$/m,
     );
     expect(run.stdout).toMatch(/^granted #\d+: lal runs the code now$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › It is 42\.$/m);

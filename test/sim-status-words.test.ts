@@ -34,6 +34,31 @@ describe('/status', () => {
     expect(run.stdout).not.toMatch(/^- calendar_export_item:/m);
   });
 
+  it('/tools names every tool the agent can reach: the built-ins, one offered by name, and the deferred ones too', async () => {
+    const run = await runSim(['--demo', '--fresh'], {}, input => {
+      input.write('/tools\n/attach math\n');
+      void input.waitFor(/I adopted math/).then(async () => {
+        input.write('/tools\n/attach toolbox\nping\n');
+        await input.waitFor(/lal › pong/);
+        input.write('/tools\n');
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    const [none, one, many] = run.stdout.split('you › /tools').slice(1);
+    expect(none).toMatch(/^\nbuilt in: reply, send, names, mail, evaluate, schedule\nyou › /);
+    expect(one!.split('\n')).toContain("tools/math, the HOST's: math");
+    // Past the schema budget math waits behind the toolbox with the 120: named all the same.
+    const lines = many!.split('\n');
+    const deferred = lines.find(line => line.startsWith("tools/sample-toolbox, the HOST's, "));
+    expect(deferred).toMatch(
+      /^tools\/sample-toolbox, the HOST's, 120 behind toolbox \(found by what they do\): /,
+    );
+    const names = deferred!.slice(deferred!.indexOf('): ') + 3).split(', ');
+    expect(names).toHaveLength(120);
+    expect(names).toContain('calendar_export_item');
+  });
+
   it('says that --yes allows every tool, and which ones LAL_TOOLS_CONFIRM still asks about', async () => {
     const yes = await runSim(['--demo', '--fresh', '--yes'], {}, input => {
       input.write('/status\n');

@@ -18,6 +18,16 @@ export const approveRequest = async (host: HostPowers, number: bigint): Promise<
 };
 harden(approveRequest);
 
+/** The latest request for approval of a tool call still waiting for an answer, if any. */
+export const approvalWaiting = (
+  inbox: Pick<HostInbox, 'pendingProposals' | 'pendingKind'>,
+): bigint | undefined =>
+  inbox
+    .pendingProposals()
+    .filter(each => inbox.pendingKind(each) === 'approval')
+    .at(-1);
+harden(approvalWaiting);
+
 const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
   y: 'yes',
   yes: 'yes',
@@ -49,10 +59,7 @@ export const answerAtPrompt = async (
   const answer = ANSWERS[typed];
   if (answer === undefined) return false;
   const { host, inbox, approvals, screen } = context;
-  const number = inbox
-    .pendingProposals()
-    .filter(each => inbox.pendingKind(each) === 'approval')
-    .at(-1);
+  const number = approvalWaiting(inbox);
   if (number === undefined) {
     if (typed.length > 1) return false;
     const proposal = inbox.pendingProposals().at(-1);

@@ -10,6 +10,11 @@ import type { Envelope } from '../mail-host/index.js';
 import type { Screen } from './screen.js';
 import { packageText } from './package-text.js';
 
+/** After the answers: the agent's own id for what waits, which its words use (./agent-ids.ts). */
+export const byAgentId = (sender: string, id: string | undefined): string =>
+  id === undefined ? '' : ` (or by ${sender}'s id for it, ${id})`;
+harden(byAgentId);
+
 /** The answers a proposal or a request to run code takes. */
 export const codeAnswers = (n: string): string =>
   `answer with /grant ${n} · /reject ${n} [reason] · /counter ${n} <source>`;
@@ -60,7 +65,7 @@ export const makeCodeRequests = (screen: Screen) => {
             code?.source ??
               `(its code did not reach your inbox: /reject ${n}, then ask again to see it)`,
             `endowments: ${request.endowments} · result: ${request.resultName}`,
-            codeAnswers(n),
+            `${codeAnswers(n)}${byAgentId(sender, request.proposalId)}`,
           ].join('\n'),
         );
     },

@@ -1,4 +1,5 @@
 import { parseChannelCommand, type ChannelCommand } from './channel-commands.js';
+import { AGENT_ID, type Reference } from './agent-ids.js';
 
 /**
  * What a typed line means: a message for the agent, or one of the slash
@@ -11,13 +12,14 @@ export type Command =
   | { kind: 'inbox' }
   | { kind: 'attach'; tool: string; folder: string | undefined }
   | { kind: 'detach'; words: string }
-  | { kind: 'grant'; number: bigint | undefined }
-  | { kind: 'reject'; number: bigint | undefined; reason: string | undefined }
-  | { kind: 'counter'; number: bigint; source: string }
-  | { kind: 'dismiss'; number: bigint | 'all' }
+  | { kind: 'grant'; number: Reference | undefined }
+  | { kind: 'reject'; number: Reference | undefined; reason: string | undefined }
+  | { kind: 'counter'; number: Reference; source: string }
+  | { kind: 'dismiss'; number: Reference | 'all' }
   | { kind: 'schedules'; action: string; id: string | undefined }
   | { kind: 'helpers'; action: string; id: string | undefined }
   | { kind: 'status' }
+  | { kind: 'tools' }
   | ChannelCommand
   | { kind: 'memory' }
   | { kind: 'forget' }
@@ -31,6 +33,7 @@ export const COMMAND_HELP = [
   '  /help                      this text',
   "  /inbox                     your (HOST's) undismissed messages",
   "  /status                    the agent's state: model, tools, usage and budgets, holds, what it waits for",
+  '  /tools                     every tool the agent can reach, by name, those behind its toolbox too',
   '  /memory                    what the agent keeps (kept across runs in its state folder)',
   "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
   '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
@@ -41,9 +44,12 @@ export const COMMAND_HELP = [
   '                             found through the toolbox tool: use a tool to plan a meeting called "standup"',
   "  /detach <tool> | mcp <name>   take what you attached out of the agent's tools/ (not given back next run)",
   '  /grant [n]                 run the code #n asks to run (an eval-proposal; with --newest a request),',
-  '                             or approve the tool call asked in request #n (default: the latest pending one)',
+  '                             or approve the tool call asked in request #n (default: the latest pending one);',
+  "                             n is the number shown (#4 or 4) or the agent's id for it (p1, a2: its words",
+  '                             and /status name it by that; /inbox shows both)',
   '  /reject [n] [reason]       refuse the code or the tool call #n asks for (default: the latest pending one)',
-  '  y, n, a                    while a tool call waits for approval: yes, no, or always for that tool',
+  '  y, n, a                    while a tool call waits for approval: yes, no, or always for that tool;',
+  '                             on a terminal one key, no Enter (piped: a line of its own)',
   '                             (when none waits they are not mailed; yes or no written out is a message)',
   '                             (kept in the state folder; --yes lets runCommand and the file tools act unasked)',
   '  /counter <n> <source>      answer #n with different code (with --newest: a refusal that gives it)',
@@ -58,7 +64,11 @@ export const COMMAND_HELP = [
 ].join('\n');
 harden(COMMAND_HELP);
 
-const NUMBER = /^\d+$/;
+/** A message's number as shown (#4) or typed (4), or the agent's id for what waits (a2, p1). */
+const REFERENCE = /^(?:#?\d+|[ap]\d+)$/i;
+
+const referenceOf = (word: string): Reference =>
+  AGENT_ID.test(word) ? word.toLowerCase() : BigInt(word.replace(/^#/, ''));
 
 /** Splits off the first word of the text after a command. */
 const firstWord = (rest: string): [string, string] => {
@@ -80,6 +90,8 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'inbox' };
     case 'status':
       return { kind: 'status' };
+    case 'tools':
+      return { kind: 'tools' };
     case 'memory':
       return { kind: 'memory' };
     case 'forget':
@@ -98,26 +110,33 @@ export const parseCommand = (line: string): Parsed => {
       return { kind: 'detach', words: rest };
     case 'grant': {
       if (rest === '') return { kind: 'grant', number: undefined };
-      if (!NUMBER.test(rest))
-        return { kind: 'error', error: "Usage: /grant [n] — n is the proposal's message number" };
-      return { kind: 'grant', number: BigInt(rest) };
+      if (!REFERENCE.test(rest))
+        return {
+          kind: 'error',
+          error: "Usage: /grant [n] — n is the number shown (#4 or 4) or the agent's id (p1, a2)",
+        };
+      return { kind: 'grant', number: referenceOf(rest) };
     }
     case 'reject': {
       const [word, after] = firstWord(rest);
-      if (NUMBER.test(word))
-        return { kind: 'reject', number: BigInt(word), reason: after === '' ? undefined : after };
+      if (REFERENCE.test(word))
+        return {
+          kind: 'reject',
+          number: referenceOf(word),
+          reason: after === '' ? undefined : after,
+        };
       return { kind: 'reject', number: undefined, reason: rest === '' ? undefined : rest };
     }
     case 'counter': {
       const [word, source] = firstWord(rest);
-      if (!NUMBER.test(word) || source === '')
+      if (!REFERENCE.test(word) || source === '')
         return { kind: 'error', error: 'Usage: /counter <n> <source>' };
-      return { kind: 'counter', number: BigInt(word), source };
+      return { kind: 'counter', number: referenceOf(word), source };
     }
     case 'dismiss': {
       if (rest === 'all') return { kind: 'dismiss', number: 'all' };
-      if (!NUMBER.test(rest)) return { kind: 'error', error: 'Usage: /dismiss <n>|all' };
-      return { kind: 'dismiss', number: BigInt(rest) };
+      if (!REFERENCE.test(rest)) return { kind: 'error', error: 'Usage: /dismiss <n>|all' };
+      return { kind: 'dismiss', number: referenceOf(rest) };
     }
     case 'schedules': {
       const [action, id] = firstWord(rest);

@@ -12,7 +12,7 @@ import {
   type MailStream,
 } from '../../src/daemon/daemon-adapter.js';
 import { makeSenderNames } from './sender-name.js';
-import { codeAnswers, makeCodeRequests } from './code-requests.js';
+import { byAgentId, codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
@@ -47,6 +47,11 @@ export interface HostInbox {
 const APPROVAL =
   /^(?:While serving message #\d+ from .+?, )?(\S+) asks to call ([\s\S]*) \(approval (a\d+)\)\./;
 
+/** The agent's id for a request for approval (a2), as its words and help() name it. */
+export const approvalIdOf = (description: string): string | undefined =>
+  APPROVAL.exec(description)?.[3];
+harden(approvalIdOf);
+
 /** The tool a request for approval is about: the first word of the call it shows. */
 const toolOf = (description: string): string | undefined =>
   /^[\w.-]+/.exec(APPROVAL.exec(description)?.[2] ?? '')?.[0];
@@ -60,7 +65,7 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   screen.print(
     'proposal',
     `#${n} ${sender} asks to call a tool (approval request #${n}):`,
-    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]`,
+    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
   );
 };
 

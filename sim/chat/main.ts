@@ -14,7 +14,8 @@ import { openRunState } from './run-state.js';
 import { makeInterrupt } from './interrupt.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox, unansweredProposals } from './host-inbox.js';
+import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
@@ -24,6 +25,7 @@ import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
+import { takeApprovalKeys } from './approval-keys.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -49,6 +51,19 @@ const placeTypedLine = (line: string, presenter: Presenter, screen: Screen): voi
   if (!presenter.busy() || line.trim() === '') return;
   screen.takeBackEcho(line);
   presenter.afterTurn(() => screen.print('you', 'you ›', line));
+};
+
+/** On a terminal: each line typed runs in order; y, n or a pressed alone answers a tool call's approval. */
+const followTerminal = (readline: Interface, inbox: HostInbox, context: CommandContext): void => {
+  let chain = Promise.resolve();
+  const perform = (line: string) => {
+    chain = chain.then(() => runCommand(parseCommand(line), context));
+  };
+  readline.on('line', line => {
+    placeTypedLine(line, context.presenter, context.screen);
+    perform(line);
+  });
+  takeApprovalKeys(readline, process.stdin, inbox, perform);
 };
 
 const main = async (): Promise<void> => {
@@ -163,11 +178,7 @@ const main = async (): Promise<void> => {
 
   if (tty) {
     screen.attachPrompt(readline);
-    let chain = Promise.resolve();
-    readline.on('line', line => {
-      placeTypedLine(line, presenter, screen);
-      chain = chain.then(() => runCommand(parseCommand(line), context));
-    });
+    followTerminal(readline, inbox, context);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

@@ -23,11 +23,13 @@ import { packageText } from './package-text.js';
 import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
+import { makeAgentIds, type Reference } from './agent-ids.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
   help(methodName?: string): string;
   forget(): void;
+  tools(): string;
 }
 
 export interface CommandContext {
@@ -56,7 +58,8 @@ const detachFrom = (session: Session, words: string): Promise<string> =>
     words,
   });
 
-const showInbox = async ({ session, screen }: CommandContext): Promise<void> => {
+const showInbox = async (context: CommandContext): Promise<void> => {
+  const { session, screen } = context;
   const { host } = session.mailHost;
   const messages = await E(host).listMessages();
   if (messages.length === 0) {
@@ -64,6 +67,7 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
     return;
   }
   const nameOf = makeSenderNames(host, session.mailHost.hostId);
+  const ids = await agentIdsOf(context).waiting();
   for (const message of messages) {
     const from = await nameOf(message.from);
     const text = message.type === 'package' ? packageText(message.strings, message.names) : '';
@@ -83,8 +87,42 @@ const showInbox = async ({ session, screen }: CommandContext): Promise<void> => 
             : message.type === 'eval-proposal-reviewer'
               ? `asks to run code: ${message.source}`
               : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
-    screen.print('note', `#${message.number} ${from}:`, what.replace(/\s+/g, ' ').slice(0, 100));
+    const id = ids.get(message.number);
+    screen.print(
+      'note',
+      `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`,
+      what.replace(/\s+/g, ' ').slice(0, 100),
+    );
   }
+};
+
+/** The agent's ids for what waits for the person's answer, read as each command runs (./agent-ids.ts). */
+const agentIdsOf = ({ session, inbox }: CommandContext) =>
+  makeAgentIds({
+    host: session.mailHost.host,
+    guest: session.mailHost.guest(session.guestName).powers,
+    inbox,
+  });
+
+/** The message number a command names: as typed, or by the agent's id for it (none: the latest). */
+const numberOf = async (
+  reference: Reference | undefined,
+  context: CommandContext,
+): Promise<bigint | undefined> =>
+  reference === undefined ? undefined : agentIdsOf(context).numberOf(reference);
+
+/** /status's line of what waits for the person's answer: each by its number and the agent's id. */
+const waitingLine = async (context: CommandContext): Promise<string[]> => {
+  const pending = context.inbox.pendingProposals();
+  if (pending.length === 0) return [];
+  const ids = await agentIdsOf(context).waiting();
+  const each = pending.map(number => {
+    const id = ids.get(number);
+    return id === undefined ? `#${number}` : `#${number} (${id})`;
+  });
+  return [
+    `Waiting for your answer: ${each.join(', ')}; /grant or /reject takes the number or the id`,
+  ];
 };
 
 /** The controller's hand on the schedules or on the helpers, called as the HOST would. */
@@ -124,12 +162,20 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       // help() without its first paragraph (the methods): the sections of the agent's state.
       const help = (await E((await session.controls()) as AgentControls).help()).split('\n\n');
       const said = help.slice(1).join('\n\n');
+      const waiting = await waitingLine(context);
       screen.print(
         'note',
-        `${said === '' ? 'Nothing to report yet.' : said}\n${context.approvals.describe()}`,
+        [
+          said === '' ? 'Nothing to report yet.' : said,
+          context.approvals.describe(),
+          ...waiting,
+        ].join('\n'),
       );
       return;
     }
+    case 'tools':
+      screen.print('note', await E(session.caplet.value as AgentControls).tools());
+      return;
     case 'memory': {
       const lines = await describeKept(session.mailHost.guest(session.guestName).powers);
       screen.print('note', keptListing(session.guestName, lines));
@@ -167,16 +213,19 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', await detachFrom(session, command.words));
       return;
     case 'grant':
-      await grant(command.number, context);
+      await grant(await numberOf(command.number, context), context);
       return;
     case 'reject':
-      await reject(command.number, command.reason, context);
+      await reject(await numberOf(command.number, context), command.reason, context);
       return;
     case 'counter':
-      await counter(command.number, command.source, context);
+      await counter(await agentIdsOf(context).numberOf(command.number), command.source, context);
       return;
     case 'dismiss':
-      await dismiss(command.number, context);
+      await dismiss(
+        command.number === 'all' ? 'all' : await agentIdsOf(context).numberOf(command.number),
+        context,
+      );
       return;
     case 'schedules':
     case 'helpers':

@@ -109,9 +109,9 @@ const servingWhom = ({ origin }: Proposal, who: string): string =>
     : `While serving message #${origin.number} from ${origin.sender}, ${who.charAt(0).toLowerCase()}${who.slice(1)}`;
 
 /** The request itself: one short line, with nothing the chat would show escaped. */
-const describeCodeRequest = (who: string, proposal: Proposal): string =>
+const describeCodeRequest = (who: string, proposal: Proposal, proposalId: string): string =>
   showHidden(
-    `${servingWhom(proposal, who)} asks to run the code it just sent (endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
+    `${servingWhom(proposal, who)} asks to run the code it just sent (${proposalId}; endowments: ${endowmentsOf(proposal)}; result: ${proposal.resultName}). To run it, resolve with a stored value's name (endo store --text yes --name yes); reject to refuse.`.replace(
       /["\\\n\t]/g,
       ' ',
     ),
@@ -131,12 +131,19 @@ harden(readCodeForHost);
 
 export const readCodeRequest = (
   description: string,
-): { endowments: string; resultName: string } | undefined => {
+): { endowments: string; resultName: string; proposalId?: string } | undefined => {
+  // A request from before the agent named its proposal in it (kept over an upgrade) has no id.
   const found =
-    /asks to run the code it just sent \(endowments: (.*?); result: (.*?)\)\. To run it, resolve /.exec(
+    /asks to run the code it just sent \((?:(p\d+); )?endowments: (.*?); result: (.*?)\)\. To run it, resolve /.exec(
       description,
     );
-  return found === null ? undefined : harden({ endowments: found[1]!, resultName: found[2]! });
+  if (found === null) return undefined;
+  const [, proposalId, endowments, resultName] = found;
+  return harden({
+    endowments: endowments!,
+    resultName: resultName!,
+    ...(proposalId === undefined ? {} : { proposalId }),
+  });
 };
 harden(readCodeRequest);
 
@@ -201,10 +208,10 @@ export const makeHostApprovedEvaluation = (options: {
     );
 
   const propose = (proposal: Proposal): Readonly<Record<string, unknown>> => {
-    const proposalId = asks.make('p', () => ({
+    const proposalId = asks.make('p', id => ({
       kind: 'evaluation',
       recipient: hostName,
-      description: describeCodeRequest(who, proposal),
+      description: describeCodeRequest(who, proposal, id),
       ...(proposal.origin === undefined ? {} : { origin: storedOrigin(proposal.origin)! }),
       detail: { ...proposalDetail(proposal), source: proposal.source },
     }));
@@ -213,7 +220,7 @@ export const makeHostApprovedEvaluation = (options: {
       asks.sent(proposalId);
       if (asks.answer(proposalId, 'yes') === 'act') void runApproved(proposalId, proposal);
     } else {
-      const description = describeCodeRequest(who, proposal);
+      const description = describeCodeRequest(who, proposal, proposalId);
       // Not awaited: the host may take minutes, and the agent keeps serving mail meanwhile.
       // The code goes first, as a message the chat renders, then the one-line request about it.
       void showCodeToHost(powers, hostName, describeCodeForHost(who, proposal), options.log)

@@ -45,7 +45,8 @@ import { makeQuotaStop } from '../usage/quota-stop.js';
 import { makeTurnServer, type TurnServer } from './serve-turn.js';
 import { BUILTIN_SCHEMAS } from '../agent-tools/builtin-schemas.js';
 import { schemasFor } from '../prompt/speak-generation.js';
-import { makeToolbox, TOOLBOX_NAME, type Toolbox } from '../toolbox/toolbox.js';
+import { makeToolbox, type Toolbox } from '../toolbox/toolbox.js';
+import { describeOffered, listTools } from '../toolbox/tools-by-source.js';
 import { OWN_TOOL_NAMES } from '../toolbox/own-tool-names.js';
 import {
   makeToolRegistry,
@@ -101,6 +102,8 @@ export interface AgentParts {
   laneOf(message: { from?: unknown }): Promise<Lane>;
   /** Stops the timers (holds, wake-ups) and leaves pending asks to the next run. */
   stop(): void;
+  /** Every tool a turn can reach by name, those behind the toolbox too (the controller's tools()). */
+  listTools(): string;
 }
 
 export interface PartsSetup {
@@ -354,38 +357,7 @@ const assembleHelpers = (
   return helpers;
 };
 
-/**
- * help()'s Tools offered: each of tools/'s tools offered one by one, with where it is and who gave
- * it; those deferred behind `toolbox` counted per source, not listed (a toolbox of 120 would bury
- * the rest of help()).
- */
-const describeOffered = (
-  tools: ToolRegistry,
-  toolbox: Toolbox,
-  allowed: (schemas: readonly ToolSchema[]) => ToolSchema[],
-  hostName: string,
-  budgetTokens: number,
-): string[] => {
-  const deferred = new Set(toolbox.deferredNames(allowed));
-  const whose = (givenBy: string | undefined) =>
-    givenBy === undefined ? `the ${hostName}'s` : `given by ${givenBy}`;
-  const direct: string[] = [];
-  const behind = new Map<string, number>();
-  for (const { name, petName, givenBy } of tools.offeredBy()) {
-    const source = `${TOOLS_DIRECTORY}/${petName}, ${whose(givenBy)}`;
-    if (deferred.has(name)) behind.set(source, (behind.get(source) ?? 0) + 1);
-    else direct.push(`${name}: ${source}`);
-  }
-  return [
-    ...direct,
-    ...[...behind].map(
-      ([source, count]) =>
-        `${count} tool${count === 1 ? '' : 's'} of ${source}: deferred behind ${TOOLBOX_NAME}, which the agent searches by what a tool does (ask it for the task); a LAL_TOOL_BUDGET_TOKENS over their schemas' size (now ${budgetTokens}) offers and lists them one by one`,
-    ),
-  ];
-};
-
-/** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s. */
+/** help()'s Tools: the built-ins a turn is offered (after the policy), then tools/'s; tools() names each. */
 const describeTools = (
   { status, config }: PartsSetup,
   parts: {
@@ -393,24 +365,20 @@ const describeTools = (
     policy: ToolPolicy;
     tools: ToolRegistry;
     toolbox: Toolbox;
-    hostName: string;
   },
-) => {
-  const { builtins, policy, tools, toolbox, hostName } = parts;
-  const { budgetTokens } = config.toolbox;
+  daemon: DaemonAdapter,
+): (() => string) => {
+  const { builtins, policy, tools, toolbox } = parts;
+  const hostName = daemon.names.host;
   const allowed = (schemas: readonly ToolSchema[]) => policy.offered(schemas);
-  status.section('Tools offered', () =>
-    describeOffered(tools, toolbox, allowed, hostName, budgetTokens),
-  );
+  const seen = { tools, toolbox, allowed, hostName };
+  const builtinNames = () => policy.offered(builtins).map(schema => schema.function.name);
+  status.section('Tools offered', () => describeOffered(seen, config.toolbox.budgetTokens));
   status.section('Tools', () => [
-    `built in: ${
-      policy
-        .offered(builtins)
-        .map(schema => schema.function.name)
-        .join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'
-    }`,
+    `built in: ${builtinNames().join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'}`,
     ...toolbox.describe(allowed),
   ]);
+  return () => listTools(seen, builtinNames());
 };
 
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
@@ -421,11 +389,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const { memory, history } = await loadStore(setup, daemon.names.host);
   const model = await loadModel({
     createProvider: setup.createProvider,
-    env,
-    log,
-    redact,
-    memory,
-    clock,
+    ...{ env, log, redact, memory, clock },
   });
   if ('provider' in model) {
     const provider = model.provider;
@@ -442,7 +406,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   );
   // One list of built-ins for every turn and for help().
   const builtins = schemasFor(BUILTIN_SCHEMAS, daemon, directEvaluation);
-  describeTools(setup, { builtins, policy, tools, toolbox, hostName: daemon.names.host });
+  const listAll = describeTools(setup, { builtins, policy, tools, toolbox }, daemon);
   const progress = assembleProgress(setup, daemon, directEvaluation);
   // Names follow the directory: whom LAL_TRUSTED_SENDERS trusts is who the name is now.
   const nameOf = makeSenderNames(powers, daemon, { signal: setup.signal, log });
@@ -529,6 +493,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     handled: trackHandled(memory, config.limits.rememberHandled),
     revisions: makeRevisionGate(),
     watchDirectories: () => watch.follow(wakeUps.watched()),
+    listTools: listAll,
     stop() {
       holds.stop();
       wakeUps.stop();
