@@ -11,7 +11,7 @@
  * so it is paired with the agent's kept proposal of that code, oldest first.
  */
 import { E } from '@endo/far';
-import { MEMORY_NAME } from '../../src/daemon/own-names.js';
+import { MEMORY_PATH } from '../../src/daemon/own-names.js';
 import { readCodeRequest } from '../../src/asks/host-approved-evaluation.js';
 import { approvalIdOf, type HostInbox } from './host-inbox.js';
 import type { HostPowers } from '../mail-host/index.js';
@@ -30,9 +30,9 @@ harden(AGENT_ID);
 
 /** The proposals the agent keeps as waiting (f0a46042a's tracker: the code is the description), oldest first. */
 const keptProposals = async (guest: KeptPowers): Promise<{ id: string; source: string }[]> => {
-  if (!(await E(guest).has(MEMORY_NAME))) return [];
+  if (!(await E(guest).has(...MEMORY_PATH))) return [];
   try {
-    const memory = JSON.parse(String(await E(guest).lookup(MEMORY_NAME))) as {
+    const memory = JSON.parse(String(await E(guest).lookup([...MEMORY_PATH]))) as {
       asks?: { pending?: { id?: unknown; kind?: unknown; description?: unknown }[] };
     };
     return (memory.asks?.pending ?? []).flatMap(ask =>
