@@ -5,7 +5,7 @@
  * file): plain lines, no escape codes, no spinner.
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
-import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
+import { clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 
@@ -24,6 +24,19 @@ export interface Screen {
   takeBackEcho(line: string): void;
   close(): void;
 }
+
+/**
+ * The status cut to `room` columns so the prompt keeps to one row: its label (up to ": ") kept,
+ * then its newest words (a streamed reply's tail is what changes).
+ */
+export const fitStatus = (text: string, room: number): string => {
+  if (text.length <= room) return text;
+  const labelEnd = text.indexOf(': ') + 2;
+  const kept = labelEnd > 1 && labelEnd < room - 1 ? text.slice(0, labelEnd) : '';
+  const tail = Math.max(0, room - kept.length - 1);
+  return kept === '' ? `${text.slice(0, tail)}…` : `${kept}…${text.slice(text.length - tail)}`;
+};
+harden(fitStatus);
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPIN_MS = 100;
@@ -111,10 +124,26 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   const promptText = (): string => {
     if (statusText === undefined) return PROMPT;
     const seconds = Math.floor((Date.now() - since) / 1000);
-    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${statusText}${seconds > 0 ? ` ${seconds}s` : ''}\x1b[0m ${PROMPT}`;
+    const clock = seconds > 0 ? ` ${seconds}s` : '';
+    // The spinner, a space before and after the text, the clock and the prompt; one column spare.
+    const room = (out.columns || 80) - 1 - 3 - clock.length - PROMPT.length;
+    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${fitStatus(statusText, room)}${clock}\x1b[0m ${PROMPT}`;
+  };
+  /**
+   * How many rows the cursor is down the prompt as drawn. Readline counts it too (`prevRows`,
+   * not in its types) to go back up when it redraws, but a paste it writes straight out can wrap
+   * onto a row it did not count: the count is made true here before anything redraws.
+   */
+  const rowsDown = (): number => {
+    if (readline === undefined) return 0;
+    const { rows } = readline.getCursorPos();
+    const counted = readline as ReadlineInterface & { prevRows?: number };
+    if (typeof counted.prevRows === 'number') counted.prevRows = rows;
+    return rows;
   };
   const redraw = () => {
     if (readline === undefined) return;
+    rowsDown();
     readline.setPrompt(promptText());
     readline.prompt(true);
   };
@@ -132,10 +161,14 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
         body === undefined
           ? ''
           : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
-      // Take the prompt line away, print above it, then put it back with what was typed.
-      clearLine(out, 0);
+      // Take the prompt away, every row it wrapped onto, print where it began, then put it back
+      // with what was typed. Readline's redraw first goes up as many rows as its cursor was
+      // down the prompt; as many blank rows after the output keep that from rising into it.
+      const rows = rowsDown();
+      if (rows > 0) moveCursor(out, 0, -rows);
       cursorTo(out, 0);
-      out.write(`${on}${head}${off}${bodyOn}${rendered}${bodyOff}\n`);
+      clearScreenDown(out);
+      out.write(`${on}${head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
       redraw();
     },
     status(text) {

@@ -25,11 +25,17 @@ export const runSimOnTty = (
   steps: readonly TtyStep[],
   /** The folder it starts in: one of the test's, so a person's .env in the repository is not read. */
   cwd: string,
+  /** The terminal's size; unset, `script`'s pseudo-terminal has none (no width to wrap at). */
+  size?: { columns: number; rows: number },
 ): Promise<string> =>
   new Promise((resolve, reject) => {
-    const command = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
+    const simulator = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
       .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(' ');
+    const command =
+      size === undefined
+        ? simulator
+        : `stty cols ${size.columns} rows ${size.rows} && exec ${simulator}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd,
       env: { ...process.env, LAL_PROVIDER: '', LAL_MODEL: '', LAL_AUTH_TOKEN: '', ...env },

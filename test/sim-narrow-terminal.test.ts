@@ -1,0 +1,86 @@
+/**
+ * `npm start` on a terminal 80 columns wide (or narrower), drawn by a terminal emulator as a
+ * person would see it: README's first session keeps every line the agent wrote, whole, whatever
+ * the status line or a half-typed line wrapped onto; the status line keeps to one row; once the
+ * turn is over only the prompt is left.
+ */
+import { Terminal } from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+
+/** The screen's rows (scrolled-off ones too) joined where the terminal wrapped them. */
+const screenLines = (output: string, columns: number): Promise<string[]> =>
+  new Promise(resolve => {
+    const terminal = new Terminal({
+      cols: columns,
+      rows: 30,
+      scrollback: 1000,
+      allowProposedApi: true,
+    });
+    terminal.write(output, () => {
+      const buffer = terminal.buffer.active;
+      const lines: string[] = [];
+      for (let row = 0; row < buffer.length; row += 1) {
+        const line = buffer.getLine(row);
+        if (line === undefined) continue;
+        const text = line.translateToString(true);
+        if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+        else lines.push(text);
+      }
+      terminal.dispose();
+      resolve(lines.map(line => line.trimEnd()));
+    });
+  });
+
+const run = async (columns: number, steps: readonly TtyStep[]) => {
+  const output = await runSimOnTty(
+    ['--demo', '--persona', 'fae', '--fresh'],
+    { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') },
+    steps,
+    makeTempFolder('cwd'),
+    { columns, rows: 30 },
+  );
+  return screenLines(output, columns);
+};
+
+const turnOver = /turn over: [^\n]*out tokens/;
+
+describe('a terminal 80 columns wide', () => {
+  it("keeps the agent's reply and the turn's summary whole when the status line is wider than the screen", async () => {
+    const lines = await run(80, [
+      { after: /agent ready/, keys: 'ping\r' },
+      { after: turnOver, keys: 'what is 6 * 7? Work it out with code.\r' },
+      { after: turnOver, keys: '/quit\r' },
+    ]);
+    const text = lines.join('\n');
+    expect(text).toMatch(/^#\d+ fae › pong$/m);
+    expect(text).toMatch(
+      /^#\d+ fae › I have asked my host to run it; I will tell you the result\.$/m,
+    );
+    expect(lines.filter(line => /· turn over: .* out tokens$/.test(line))).toHaveLength(2);
+    // Nothing of the status is left on the screen once the turn is over.
+    expect(text).not.toMatch(/is (thinking|writing)/);
+  });
+
+  it('keeps a streamed answer whole while a half-typed line wraps under it, and the line typed survives', async () => {
+    const typed = 'y'.repeat(90);
+    const lines = await run(60, [
+      { after: /agent ready/, keys: 'tell me a long story\r' },
+      { after: /is writing/, keys: typed },
+      // The half-typed line, sent once the answer is over, reaches the agent whole.
+      { after: turnOver, keys: '\r' },
+      { after: turnOver, keys: '/quit\r' },
+    ]);
+    const text = lines.join('\n');
+    expect(lines).toContain(`› ${typed}`);
+    expect(text).toContain('Lal and Fae live inside the Endo daemon as guests');
+    expect(text).toContain(
+      'That is all this double has to say; a real model would say more, and better.',
+    );
+    expect(lines.filter(line => /· turn over: .* out tokens$/.test(line))).toHaveLength(2);
+    expect(text).not.toMatch(/is (thinking|writing)/);
+  });
+});
