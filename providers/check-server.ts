@@ -149,7 +149,8 @@ const checkList = (models: string[], config: ProviderConfig, where: string): Ser
     return {
       models,
       usable: false,
-      problem: `${where} does not serve the model "${config.model}" that LAL_MODEL names; it has ${nameModels(models, config.model)} — ${pull}set LAL_MODEL to one of them.`,
+      // Quoted as JSON: a name that kept a stray quote from .env shows it escaped, not doubled.
+      problem: `${where} does not serve the model ${JSON.stringify(config.model)} that LAL_MODEL names; it has ${nameModels(models, config.model)} — ${pull}set LAL_MODEL to ${models.length === 1 ? 'it' : 'one of them'}.`,
     };
   }
   if (models.length === 0)

@@ -113,6 +113,10 @@ describe('the start-up check names the setting to change', () => {
       usable: false,
       problem: `${host}/v1 does not serve the model "llama-9" that LAL_MODEL names; it has llama-3, qwen3 — set LAL_MODEL to one of them.`,
     });
+    // A name that kept .env's open quote is shown escaped, not as a doubled quote.
+    expect((await check({ LAL_HOST: `${host}/v1`, LAL_MODEL: '"qwen3' })).problem).toContain(
+      'does not serve the model "\\"qwen3" that LAL_MODEL names',
+    );
     expect(await check({ LAL_HOST: `${host}/v1`, LAL_MODEL: 'qwen3' })).toEqual({
       models: ['qwen3', 'llama-3'],
       usable: true,

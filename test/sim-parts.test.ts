@@ -55,6 +55,10 @@ describe('flags', () => {
     });
     expect(USAGE).toContain("the package's own, beside package.json");
   });
+  it('--help fits a terminal 100 columns wide, every line', () => {
+    const wide = USAGE.split('\n').filter(line => line.length > 100);
+    expect(wide).toEqual([]);
+  });
   it('refuses unknown personas and flags with a message', () => {
     expect(parseCliArgs(['--persona', 'bob'])).toEqual({
       ok: false,
@@ -483,7 +487,7 @@ describe('preflight', () => {
     const missing = await checkModelServer({ LAL_HOST: server.url, LAL_MODEL: 'llama9' });
     expect(missing).toEqual({
       ok: false,
-      line: `${server.url} does not serve the model "llama9" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull llama9\` or set LAL_MODEL to one of them.`,
+      line: `${server.url} does not serve the model "llama9" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull llama9\` or set LAL_MODEL to it.`,
     });
     expect(server.requests.map(request => request.path)).toContain('/api/tags');
   });

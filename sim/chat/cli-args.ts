@@ -26,7 +26,8 @@ export const USAGE = [
   'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--yes] [--verbose] [--help]',
   '',
   'Chat with Lal or Fae as their HOST, in a local double of the Endo daemon.',
-  '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env, else lal)',
+  '  --persona lal|fae  which agent to start (default LAL_PERSONA from the environment or .env,',
+  '                     else lal)',
   '  --demo             think with a scripted model double started here (no model needed;',
   '                     `npm run model-double` serves the same one for a daemon)',
   '  --newest           play the newest daemon: channels (/channel), live progress',
@@ -41,9 +42,10 @@ export const USAGE = [
   'Ollama at http://localhost:11434.',
   'The conversation is kept across runs in a state folder of its own, named when it starts',
   '($XDG_STATE_HOME/lal-fae/<persona>, else ~/.local/state/lal-fae/<persona>; -demo and -newest',
-  "added for --demo and --newest, each daemon's apart), with the last runs' logs. When stdin is not a terminal, each line is one message or command; the program",
-  'exits once the input has ended and the agent is idle, with 1 when a turn failed or stopped',
-  'without answering (a bound, the hourly budget).',
+  "added for --demo and --newest, each daemon's apart), with the last runs' logs.",
+  'When stdin is not a terminal, each line is one message or command; the program exits once the',
+  'input has ended and the agent is idle, with 1 when a turn failed or stopped without answering',
+  '(a bound, the hourly budget).',
 ].join('\n');
 harden(USAGE);
 
