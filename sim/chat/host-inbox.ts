@@ -16,6 +16,7 @@ import { byAgentId, codeAnswers, makeCodeRequests } from './code-requests.js';
 import type { HostPowers, MessageRecord } from '../mail-host/index.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
+import { FIRST_STATUS } from '../../src/progress/progress-status.js';
 import { packageText } from './package-text.js';
 
 /**
@@ -145,6 +146,9 @@ export const followHostInbox = (options: {
   const handle = async (record: MessageRecord): Promise<void> => {
     if ((record as { done?: boolean }).done === false) return;
     const text = record.type === 'package' ? packageText(record.strings, record.names) : '';
+    // A live-progress placeholder, posted only once a turn has run a second: the status line
+    // already says the agent thinks, and its answer comes as an edit of the same number.
+    if (text === FIRST_STATUS && !shown.has(record.number)) return;
     if (shown.get(record.number) === text) return;
     shown.set(record.number, text);
     const from = idFromLocator(record.from);
