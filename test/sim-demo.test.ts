@@ -539,6 +539,61 @@ describe("README's toolbox example, as printed", () => {
   });
 });
 
+describe('a tool the person attached, once adopted (README: "I adopted math; ask me to use it.")', () => {
+  const holding = ['reply', 'evaluate', 'mail', 'math', 'greet', 'timestamp'];
+  const callOf = (text: string, tools = holding) =>
+    (demoModel(told(`Message #5 from HOST: ${text}`, tools)) as { toolCalls?: unknown[] })
+      .toolCalls?.[0];
+
+  it('is used when asked for: math, greet and timestamp called with their arguments', () => {
+    expect(callOf('use the math tool to compute 6 * 7')).toEqual({
+      name: 'math',
+      arguments: { operation: 'multiply', a: 6, b: 7 },
+    });
+    expect(callOf('use a tool to multiply 6 by 7')).toEqual({
+      name: 'math',
+      arguments: { operation: 'multiply', a: 6, b: 7 },
+    });
+    expect(callOf('use a tool to subtract 2 from 5')).toEqual({
+      name: 'math',
+      arguments: { operation: 'subtract', a: 5, b: 2 },
+    });
+    expect(callOf('use a tool to greet Bob')).toEqual({
+      name: 'greet',
+      arguments: { name: 'Bob' },
+    });
+    expect(callOf('what time is it? use the timestamp tool')).toEqual({
+      name: 'timestamp',
+      arguments: {},
+    });
+  });
+
+  it('is not reached for when the message asks for no tool, nor when the agent does not hold it', () => {
+    // README's first session: arithmetic worked out with code, as before.
+    expect(callOf('what is 6 * 7? Work it out with code.')).toEqual({
+      name: 'evaluate',
+      arguments: { source: '6 * 7', resultName: 'answer' },
+    });
+    expect(JSON.stringify(callOf('use a tool to multiply 6 by 7', ['reply', 'mail']))).toContain(
+      '/attach toolbox gives me 120 sample tools',
+    );
+  });
+
+  it('in npm start -- --demo: /attach math, then asked to use it, it does and tells the result', async () => {
+    const run = await runSim(['--demo', '--persona', 'fae'], {}, input => {
+      input.write('/attach math\n');
+      void input.waitFor(/ask me to use it/).then(() => {
+        input.write('use the math tool to multiply 6 by 7\n');
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/→ math operation="multiply" a=6 b=7 ✓/);
+    expect(run.stdout).toMatch(/^#\d+ fae › The tool answered: .*"result":42/m);
+    expect(run.code).toBe(0);
+  });
+});
+
 describe('a counter-proposal in --demo', () => {
   it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
     const notice = [

@@ -25,7 +25,7 @@ const WORD_GAP_MS = 25;
 const PREVIEW_CHARS = 300;
 
 const DEMO_HELP =
-  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach, remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox (in npm start, /attach toolbox gives me one; then "use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach and use it when asked ("use the math tool to multiply 6 by 7", "greet Bob with the greet tool"), remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox (in npm start, /attach toolbox gives me one; then "use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
 
 const LONG_ANSWER = [
   'Here is a long answer, streamed a word at a time as a real model writes it.',
@@ -262,6 +262,49 @@ const asHelper = (told: string): ScriptedReply => ({
   ],
 });
 
+const OPERATIONS: Record<string, string> = {
+  '+': 'add',
+  '-': 'subtract',
+  '*': 'multiply',
+  '/': 'divide',
+  '%': 'modulo',
+  '**': 'power',
+};
+/** "6 * 7", "multiply 6 by 7", "add 2 and 3": one operation on two numbers, as `math` takes it. */
+const mathArguments = (body: string): Record<string, unknown> | undefined => {
+  const number = '(-?\\d+(?:\\.\\d+)?)';
+  const symbol = new RegExp(`${number}\\s*(\\*\\*|[-+*/%])\\s*${number}`).exec(body);
+  if (symbol !== null)
+    return { operation: OPERATIONS[symbol[2]!], a: Number(symbol[1]), b: Number(symbol[3]) };
+  const worded = new RegExp(
+    `\\b(add|subtract|multiply|divide)\\s+${number}\\s+(and|by|from|to)\\s+${number}`,
+    'i',
+  ).exec(body);
+  if (worded === null) return undefined;
+  const [first, second] = [Number(worded[2]), Number(worded[4])];
+  // "subtract 2 from 5" is 5 - 2.
+  const [a, b] = worded[3]!.toLowerCase() === 'from' ? [second, first] : [first, second];
+  return { operation: worded[1]!.toLowerCase(), a, b };
+};
+
+/**
+ * A tool the HOST attached and the agent adopted (`math`, `greet`, `timestamp`), used when the
+ * message asks for a tool or names it: the double says "ask me to use it", and then does.
+ */
+const heldToolFor = (request: NormalizedRequest, body: string): ScriptedReply | undefined => {
+  const has = (tool: string) => request.toolNames.includes(tool);
+  const asksForTool = /\b(tool|math|greet|timestamp)\b/i.test(body);
+  if (!asksForTool) return undefined;
+  const math = has('math') ? mathArguments(body) : undefined;
+  if (math !== undefined) return { toolCalls: [{ name: 'math', arguments: math }] };
+  const greet = has('greet') ? /\bgreet\s+([^\s,.!?]+)/i.exec(body)?.[1] : undefined;
+  if (greet !== undefined && greet.toLowerCase() !== 'tool')
+    return { toolCalls: [{ name: 'greet', arguments: { name: greet } }] };
+  if (has('timestamp') && /\b(time|timestamp|date)\b/i.test(body))
+    return { toolCalls: [{ name: 'timestamp', arguments: {} }] };
+  return undefined;
+};
+
 /** The moves for a message someone sent. */
 const forMessage = (
   request: NormalizedRequest,
@@ -279,6 +322,8 @@ const forMessage = (
         { name: 'mail', arguments: { op: 'helper', description: task, grant: ['2 calls'] } },
       ],
     };
+  const held = heldToolFor(request, body);
+  if (held !== undefined) return held;
   const wanted = TOOL_WANTED.exec(body.trim());
   if (wanted !== null && has('toolbox'))
     return { toolCalls: [{ name: 'toolbox', arguments: { find: wanted[1]! } }] };
