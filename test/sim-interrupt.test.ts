@@ -71,6 +71,16 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
   };
 };
 
+/** The parts of an interrupt these cases leave alone: nothing waits, nothing is timed. */
+const quietParts = {
+  waiting: { lines: () => [], drop: async () => {} },
+  typed: { hold: () => {}, named: () => {}, release: () => {} },
+  persona: 'lal',
+  leave: async () => {},
+  now: () => 0,
+  wait: async () => {},
+};
+
 const typed = [
   { number: 7n, text: 'what about\nlunch?' },
   { number: 8n, text: 'x'.repeat(80) },
@@ -128,12 +138,7 @@ describe('Ctrl-C with work queued', () => {
       },
       screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
       session: { stopTurn: async () => {}, goOn: async () => {} },
-      waiting: { lines: () => [], drop: async () => {} },
-      typed: { hold: () => {}, named: () => {}, release: () => {} },
-      persona: 'lal',
-      leave: async () => {},
-      now: () => 0,
-      wait: async () => {},
+      ...quietParts,
     });
     const pressing = interrupt();
     await expect.poll(() => shownOver.length).toBe(1);
@@ -208,12 +213,7 @@ describe('Ctrl-C with work queued', () => {
         stopTurn: () => Promise.reject(Error('no such caplet')),
         goOn: async () => void (wentOn += 1),
       },
-      waiting: { lines: () => [], drop: async () => {} },
-      typed: { hold: () => {}, named: () => {}, release: () => {} },
-      persona: 'lal',
-      leave: async () => {},
-      now: () => 0,
-      wait: async () => {},
+      ...quietParts,
     });
     await interrupt();
     expect(lines.at(-1)).toBe('could not stop the turn: no such caplet');
