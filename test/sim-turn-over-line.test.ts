@@ -76,6 +76,7 @@ describe("the terminal's echo of a line typed during a turn", () => {
       getPrompt: () => '\x1b[2m⠋ lal is thinking…\x1b[0m › ',
       setPrompt: () => {},
       prompt: () => void (prompted += 1),
+      getCursorPos: () => ({ rows: 0, cols: 0 }),
     } as never);
     const before = prompted;
     // 20 prompt characters and 25 typed: three rows of 20 columns.

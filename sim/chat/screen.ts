@@ -5,7 +5,7 @@
  * file): plain lines, no escape codes, no spinner.
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
-import { clearScreenDown, cursorTo, moveCursor } from 'node:readline';
+import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 
@@ -166,6 +166,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       // down the prompt; as many blank rows after the output keep that from rising into it.
       const rows = rowsDown();
       if (rows > 0) moveCursor(out, 0, -rows);
+      clearLine(out, 0);
       cursorTo(out, 0);
       clearScreenDown(out);
       out.write(`${on}${head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
