@@ -347,16 +347,6 @@ harden(describeMemoryTrouble);
  */
 const lastWritten = new WeakMap<Memory, string>();
 
-// One character past Latin-1 (a digest's arrow, an emoji) makes V8 keep the whole text two bytes a
-// character, and with it every copy on its way to the daemon: the marshalled call, the connection's
-// message, its bytes. Escaped as JSON escapes (`\u2192`), the text reads back the same.
-const WIDE_CHARACTER = /[\u0100-\uffff]/g;
-const escapeWide = (character: string) =>
-  `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** The JSON text with every character past Latin-1 escaped: the same value, one byte a character. */
-const narrowJson = (json: string): string => json.replace(WIDE_CHARACTER, escapeWide);
-
 export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
@@ -367,25 +357,23 @@ export const saveMemory = async (
   // A memory this run could not read or keep aside is still there: it is not overwritten.
   if (memory.unsaved !== undefined) return;
   try {
-    const snapshot = narrowJson(
-      redactedJson(
-        {
-          version: VERSION,
-          conversation: memory.conversation,
-          threads: memory.threads,
-          handled: memory.handled,
-          usage: memory.usage,
-          wakeUps: memory.wakeUps,
-          asks: memory.asks,
-          holds: memory.holds,
-          notices: memory.notices,
-          senders: memory.senders,
-          helpers: memory.helpers,
-          greeting: memory.greeting,
-          openChunk: memory.openChunk,
-        },
-        redact,
-      ),
+    const snapshot = redactedJson(
+      {
+        version: VERSION,
+        conversation: memory.conversation,
+        threads: memory.threads,
+        handled: memory.handled,
+        usage: memory.usage,
+        wakeUps: memory.wakeUps,
+        asks: memory.asks,
+        holds: memory.holds,
+        notices: memory.notices,
+        senders: memory.senders,
+        helpers: memory.helpers,
+        greeting: memory.greeting,
+        openChunk: memory.openChunk,
+      },
+      redact,
     );
     if (lastWritten.get(memory) === snapshot) return;
     await writeMemory(powers, snapshot);
