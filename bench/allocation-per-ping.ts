@@ -45,7 +45,7 @@ const allocatedDuring = async (session: Session, run: () => Promise<void>): Prom
     throw error;
   }
   const { profile } = await session.post('HeapProfiler.stopSampling');
-  return sampledBytes(profile.head as SamplingNode);
+  return sampledBytes(profile.head);
 };
 
 /** Sends `text` to the floor and waits for its reply to reach its powers. */

@@ -183,7 +183,7 @@ describe('the history in the store', () => {
 
   test("each closed chunk's name says the UTF-8 bytes of the text written under it, words past ASCII included", async () => {
     const { powers } = await guest();
-    const { archive, memory } = await loggedArchive(powers, 16);
+    const { archive } = await loggedArchive(powers, 16);
     const words = ['caf\u00e9', 'ping \u2192 pong', 'emoji \ud83d\ude00', 'plain words'];
     for (let number = 1; number <= 60; number += 1) {
       archive.add(
