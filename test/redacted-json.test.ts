@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { makeRedactText, type Redact } from '../providers/redact-secrets.js';
+import { makeRedactText, secretNamedValues, type Redact } from '../providers/redact-secrets.js';
 import { redactedJson } from '../src/log/redacted-json.js';
 
 /** The same redactor, without the shortcut: asked string by string. */
@@ -99,7 +99,7 @@ describe('the stored JSON, redacted (behaviour 1.4)', () => {
   });
 
   test('a secret ending in half a surrogate pair, paired in the text, is hidden: JSON does not escape it there', () => {
-    const redact = makeRedactText(['end-high-\ud83d']);
+    const redact = makeRedactText(['end-high-\ud83d', 'a-plain-secret-99']);
     const value = { said: 'x end-high-\ud83d\ude00 y' };
     expect(redactedJson(value, redact)).toBe(redactedJson(value, stringByString(redact)));
     expect(redactedJson(value, redact)).toBe('{"said":"x [redacted]\\ude00 y"}');
@@ -113,5 +113,50 @@ describe('the stored JSON, redacted (behaviour 1.4)', () => {
       'x-api-key: [redacted] and [redacted]',
     );
     expect(redact('BEARER zzzzzzzzzzzz')).toBe('BEARER [redacted]');
+  });
+
+  test('a value with nothing to hide is not redacted string by string: the redactor is not asked', () => {
+    const base = makeRedactText(['sk-plain-secret-1234', 'another-secret-5678', 'abc']);
+    let asked = 0;
+    const counting: Redact = Object.assign(
+      (text: string) => {
+        asked += 1;
+        return base(text);
+      },
+      { mayChangeJson: base.mayChangeJson! },
+    );
+    // 'abc' is too short to be hidden: it is no reason to redact string by string either.
+    const plain = { turns: [{ role: 'user', content: 'abc ping' }], handled: ['id:1', 'id:2'] };
+    expect(redactedJson(plain, counting)).toBe(JSON.stringify(plain));
+    expect(asked).toBe(0);
+    const leaky = { turns: [{ role: 'user', content: 'sk-plain-secret-1234' }] };
+    expect(redactedJson(leaky, counting)).toBe(
+      '{"turns":[{"role":"user","content":"[redacted]"}]}',
+    );
+    expect(asked).toBeGreaterThan(0);
+  });
+
+  test('a secret that holds another is hidden whole, whatever order they were given in', () => {
+    expect(makeRedactText(['abcd', 'abcd-efgh-ijkl'])('x abcd-efgh-ijkl y')).toBe('x [redacted] y');
+    expect(makeRedactText(['abcd-efgh-ijkl', 'abcd'])('x abcd-efgh-ijkl y')).toBe('x [redacted] y');
+  });
+
+  test('a bearer value after several spaces is hidden', () => {
+    expect(makeRedactText([])('Authorization: Bearer   zzzzzzzzzzzz')).toBe(
+      'Authorization: Bearer   [redacted]',
+    );
+  });
+
+  test('the secret-named values: long enough, text, and not a plain number', () => {
+    expect(
+      secretNamedValues({
+        SHORT_KEY: 'abc',
+        NO_TOKEN: undefined,
+        SIGNED_TOKENS: '+2048',
+        RATE_SECRET: ' 12.55 ',
+        MIXED_TOKEN: '2048abcd',
+        LAL_MODEL: 'not-a-secret-name',
+      }),
+    ).toEqual(['2048abcd']);
   });
 });

@@ -9,23 +9,13 @@
  */
 import type { Redact } from '../../providers/redact-secrets.js';
 
-/** String by string: no redacted copy is built first; an object is copied only when one of its keys changes. */
-const redactEachString = (value: unknown, redact: Redact): string => {
-  // Keys repeat (role, content, …): each is redacted once per call.
-  const plainKeys = new Set<string>();
-  const isPlain = (key: string) => {
-    if (plainKeys.has(key)) return true;
-    if (redact(key) !== key) return false;
-    plainKeys.add(key);
-    return true;
-  };
-  return JSON.stringify(value, (_key, item: unknown) => {
+/** String by string, keys too (an object is copied with its keys redacted), before JSON escapes any. */
+const redactEachString = (value: unknown, redact: Redact): string =>
+  JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item === 'string') return redact(item);
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    if (Object.keys(item).every(isPlain)) return item;
     return Object.fromEntries(Object.entries(item).map(([key, inner]) => [redact(key), inner]));
   });
-};
 
 export const redactedJson = (value: unknown, redact: Redact): string => {
   if (redact.mayChangeJson !== undefined) {
