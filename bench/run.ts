@@ -76,9 +76,10 @@
  *    the daemon calls a ping makes before its model call, on both profiles
  *    (target 0, as with LAL_PROGRESS=0), a ping's time to its reply over a
  *    model-calling echo caplet's beside it (bench/model-echo.ts, target ≤ 1.05×)
- *    with the agent's time before the model request and after its answer, and
- *    a ping's time to its answer with live progress on over LAL_PROGRESS=0
- *    (target ≤ 1.05×).
+ *    with the agent's time before the model request and after its answer, the
+ *    bytes a ping to the agent allocates more than one to that echo
+ *    (bench/allocation-per-ping.ts, target ≤ 620 KB), and a ping's time to its
+ *    answer with live progress on over LAL_PROGRESS=0 (target ≤ 1.05×).
  *
  * 16. Channels (bench/figure-channels.ts): requests and bytes per message no
  *    one addressed to the agent at each level (observer: 0 for 100), and a

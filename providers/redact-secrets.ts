@@ -29,15 +29,38 @@ export const secretNamedValues = (vars: Readonly<Record<string, string | undefin
     .map(([, value]) => value as string);
 harden(secretNamedValues);
 
+/**
+ * A redactor of text. One made by makeRedactText also says of a JSON text whether redacting the
+ * strings it encodes (keys too) could change any of them (`mayChangeJson`): false only when none
+ * can hold a secret or a bearer or x-api-key value, so a JSON text made without redaction is
+ * already the redacted one (src/log/redacted-json.ts). A redactor without it is asked string by
+ * string.
+ */
+export type Redact = ((text: string) => string) & {
+  readonly mayChangeJson?: (json: string) => boolean;
+};
+
+const CREDENTIAL_VALUE = /(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi;
+// What every text CREDENTIAL_VALUE matches holds, unescaped by JSON; tested before replacing, as
+// most texts hold neither and a replace costs a match's records even when it finds none.
+const CREDENTIAL_MARK = /bearer|x-api-key/i;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** A redactor of `secrets` (longest first, so one that holds another is hidden whole), and of bearer and x-api-key values. */
-export const makeRedactText = (secrets: readonly string[]): ((text: string) => string) => {
+export const makeRedactText = (secrets: readonly string[]): Redact => {
   const sorted = secrets
     .filter(value => value.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
-  return text =>
-    redact(text, sorted).replace(
-      /(Bearer\s+|x-api-key["':\s]+)[A-Za-z0-9._~+/=-]{8,}/gi,
-      '$1[redacted]',
-    );
+  // A string holding a secret holds it in its JSON as the secret's own JSON, since JSON escapes
+  // each character alone, but for a surrogate (escaped only when unpaired): with one, always ask.
+  const inJson = sorted.map(secret => JSON.stringify(secret).slice(1, -1));
+  const anySurrogate = sorted.some(secret => SURROGATE.test(secret));
+  const text = (said: string) => {
+    const clean = redact(said, sorted);
+    return CREDENTIAL_MARK.test(clean) ? clean.replace(CREDENTIAL_VALUE, '$1[redacted]') : clean;
+  };
+  const mayChangeJson = (json: string) =>
+    anySurrogate || CREDENTIAL_MARK.test(json) || inJson.some(secret => json.includes(secret));
+  return harden(Object.assign(text, { mayChangeJson }));
 };
 harden(makeRedactText);

@@ -269,6 +269,16 @@ const modules = [
     tests: ['test/memory-place.test.ts', 'test/memory-store.test.ts'],
   },
   {
+    name: 'redacted-json',
+    mutate: ['src/log/redacted-json.ts', 'providers/redact-secrets.ts'],
+    tests: [
+      'test/redacted-json.test.ts',
+      'test/redact-secrets.test.ts',
+      'test/agent-redaction.test.ts',
+      'test/agent-output.test.ts',
+    ],
+  },
+  {
     name: 'holds',
     mutate: ['src/lifecycle/holds.ts', 'src/memory/stored-holds.ts'],
     tests: [

@@ -181,6 +181,27 @@ describe('the history in the store', () => {
     expect(written()).toBe(before);
   });
 
+  test("each closed chunk's name says the UTF-8 bytes of the text written under it, words past ASCII included", async () => {
+    const { powers } = await guest();
+    const { archive } = await loggedArchive(powers, 16);
+    const words = ['caf\u00e9', 'ping \u2192 pong', 'emoji \ud83d\ude00', 'plain words'];
+    for (let number = 1; number <= 60; number += 1) {
+      archive.add(
+        turnOf(number, `${words[number % words.length]} ${'x'.repeat(number * 7)}`),
+        undefined,
+      );
+      await archive.save();
+    }
+    const closed = await E(powers).list('agent-history');
+    expect(closed.length).toBeGreaterThanOrEqual(2);
+    for (const name of closed) {
+      const text = await E(powers).lookup(['agent-history', name]);
+      expect(name).toBe(
+        `c${/^c(\d+)-/.exec(name)?.[1]}-${Buffer.byteLength(String(text), 'utf8')}`,
+      );
+    }
+  });
+
   test('an open chunk of an unknown format is kept aside under a closed name, and left out of searches', async () => {
     const powers = await guestPowers();
     await E(powers).makeDirectory('agent-history');

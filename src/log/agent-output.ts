@@ -5,15 +5,15 @@
  */
 import type { Env } from '../../providers/types.js';
 import { makeLog, makeRedactor, neverThrows, secretValues, type Log } from './log.js';
-import { makeRedactText } from '../../providers/redact-secrets.js';
-import type { AgentEvent, Observe } from '../events/agent-events.js';
+import { makeRedactText, type Redact } from '../../providers/redact-secrets.js';
+import type { Observe } from '../events/agent-events.js';
 import { makeTurnLines } from './turn-lines.js';
 import { readLogLevel } from '../settings/settings.js';
 
 export interface AgentOutput {
   log: Log;
   observe: Observe;
-  redact: (text: string) => string;
+  redact: Redact;
   /** A secret learnt after start (a key read through the powers): redacted from then on, everywhere. */
   addSecret(value: string): void;
 }
@@ -34,7 +34,9 @@ harden(redactStrings);
 export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe }): AgentOutput => {
   const learnt: string[] = [];
   let redactNow = makeRedactor(env);
-  const redact = (text: string) => redactNow(text);
+  const redact: Redact = Object.assign((text: string) => redactNow(text), {
+    mayChangeJson: (json: string) => redactNow.mayChangeJson?.(json) ?? true,
+  });
   const addSecret = (value: string) => {
     learnt.push(value);
     redactNow = makeRedactText([...secretValues(env), ...learnt]);
@@ -45,21 +47,22 @@ export const makeAgentOutput = (env: Env, given: { log?: Log; observe?: Observe 
       ? makeLog(env, undefined, redact)
       : neverThrows(line => givenLog(redact(line)));
   const lineOf = makeTurnLines(readLogLevel(env));
-  const observers: Observe[] = [
-    (event: AgentEvent) => {
+  const givenObserve = given.observe;
+  // The log's line needs no redacted event: the log redacts every line it writes, and a line holds
+  // a secret only where one of the event's strings did. Only an observer given is told a copy.
+  const observe: Observe = event => {
+    // An observer's failure is not the agent's, nor another observer's.
+    try {
       const line = lineOf(event);
       if (line !== undefined) log(line);
-    },
-  ];
-  if (given.observe !== undefined) observers.push(given.observe);
-  const observe: Observe = event => {
-    const clean = redactStrings(event, redact);
-    for (const observer of observers) {
-      try {
-        observer(clean);
-      } catch {
-        // An observer's failure is not the agent's.
-      }
+    } catch {
+      // Nothing to tell: the log is the place it would be told.
+    }
+    if (givenObserve === undefined) return;
+    try {
+      givenObserve(redactStrings(event, redact));
+    } catch {
+      // As above.
     }
   };
   return { log, observe, redact, addSecret };

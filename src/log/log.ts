@@ -4,7 +4,12 @@
  * replaced by [redacted]. Nothing else in
  * the agent writes to the console.
  */
-import { isSecretName, makeRedactText, secretNamedValues } from '../../providers/redact-secrets.js';
+import {
+  isSecretName,
+  makeRedactText,
+  secretNamedValues,
+  type Redact,
+} from '../../providers/redact-secrets.js';
 import { writeStderrLine } from '../../providers/stderr-sink.js';
 import { fallbackTokenValues } from '../../providers/fallback-config.js';
 import { secretsFromFiles } from '../../providers/read-secret.js';
@@ -22,8 +27,7 @@ export const secretValues = (env: Env): string[] => [
 ];
 harden(secretValues);
 
-export const makeRedactor = (env: Env): ((text: string) => string) =>
-  makeRedactText(secretValues(env));
+export const makeRedactor = (env: Env): Redact => makeRedactText(secretValues(env));
 harden(makeRedactor);
 
 /** A log that never throws: a failed write is not the agent's failure, and is not retried. */

@@ -49,6 +49,8 @@ import {
   writeMemory,
 } from './memory-place.js';
 import { readOpenChunk, type OpenChunk } from '../recall/history-chunks.js';
+import { redactedJson } from '../log/redacted-json.js';
+import type { Redact } from '../../providers/redact-secrets.js';
 
 /**
  * 1: conversation and handled ids. 2: and usage and wake-ups (a version 1
@@ -338,31 +340,6 @@ export const describeMemoryTrouble = (memory: Memory): string[] => [
 harden(describeMemoryTrouble);
 
 /**
- * `redact` hides secret values (the auth token) that the conversation may
- * hold, e.g. when the model echoed one: the store must never keep them.
- * Each string (keys too) is redacted as it is serialised, before it is
- * written as JSON: in JSON text a secret holding `"` or `\` is escaped and
- * would no longer match. No redacted copy is built first: an object is
- * copied only when one of its keys changes.
- */
-const redactedJson = (value: unknown, redact: (text: string) => string): string => {
-  // Keys repeat (role, content, …): each is redacted once per save.
-  const plainKeys = new Set<string>();
-  const isPlain = (key: string) => {
-    if (plainKeys.has(key)) return true;
-    if (redact(key) !== key) return false;
-    plainKeys.add(key);
-    return true;
-  };
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'string') return redact(item);
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    if (Object.keys(item).every(isPlain)) return item;
-    return Object.fromEntries(Object.entries(item).map(([key, inner]) => [redact(key), inner]));
-  });
-};
-
-/**
  * What was last written for each memory: a piece of work that changed nothing (a post or a
  * message skipped, a listing of the schedules) writes nothing, as each write is a round trip to
  * the daemon and, on the newest, a database write and a name change its followers are told of
@@ -374,7 +351,8 @@ export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
   log: Log,
-  redact: (text: string) => string,
+  /** Hides secret values (the auth token) the conversation may hold, e.g. echoed by the model: the store never keeps them. */
+  redact: Redact,
 ): Promise<void> => {
   // A memory this run could not read or keep aside is still there: it is not overwritten.
   if (memory.unsaved !== undefined) return;

@@ -220,12 +220,13 @@ export const makeFacetMaker = (parts: FacetParts): FacetMaker => {
     host: promptFor(systemPrompt(parts.persona, 'host'), parts.daemon),
     peer: promptFor(systemPrompt(parts.persona, 'peer'), parts.daemon),
   };
+  // The HOST's facet holds nothing of one turn (its offer and holdings read the policy and tools
+  // as they are when asked): made once, not again for every turn.
+  const host = hostFacet(parts, prompts.host);
   return harden({
     facetFor: origin => {
       const party = partyOf(origin, parts.hostName);
-      return party.kind === 'host'
-        ? hostFacet(parts, prompts.host)
-        : peerFacet(parts, shared, party, prompts.peer);
+      return party.kind === 'host' ? host : peerFacet(parts, shared, party, prompts.peer);
     },
     describe: () => shared.describe(),
   });

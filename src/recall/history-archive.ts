@@ -184,20 +184,25 @@ export const loadHistoryArchive = async (
     closed,
   );
   holder.openChunk = open;
-  let openText = serializeChunk(open.exchanges);
-  let openBytes = utf8Bytes(openText);
+  // The open chunk's size as written (serializeChunk), kept by each exchange appended rather than
+  // by writing the whole chunk again after every turn: the text is made when the chunk closes.
+  let openBytes = utf8Bytes(serializeChunk(open.exchanges));
   let dropped = 0;
   const totalBytes = () => closed.reduce((sum, chunk) => sum + chunk.bytes, 0) + openBytes;
 
   const setOpen = (chunk: OpenChunk) => {
     open = chunk;
     holder.openChunk = chunk;
-    openText = serializeChunk(chunk.exchanges);
-    openBytes = utf8Bytes(openText);
+    openBytes = utf8Bytes(serializeChunk(chunk.exchanges));
   };
 
   const append = (records: readonly ExchangeRecord[]) => {
-    setOpen({ seq: open.seq, exchanges: [...open.exchanges, ...records] });
+    const before = open.exchanges.length;
+    open = { seq: open.seq, exchanges: [...open.exchanges, ...records] };
+    holder.openChunk = open;
+    // Each record's JSON, and a comma before each but the chunk's first.
+    for (const [index, record] of records.entries())
+      openBytes += utf8Bytes(JSON.stringify(record)) + (before + index === 0 ? 0 : 1);
   };
 
   const dropOldest = async () => {
@@ -232,7 +237,7 @@ export const loadHistoryArchive = async (
           name: closedChunkName(open.seq, openBytes),
         };
         // Written once; the memory's write after this says so (a stop between the two: reconcile).
-        await writeClosedChunk(powers, chunk.name, openText);
+        await writeClosedChunk(powers, chunk.name, serializeChunk(open.exchanges));
         closed = [...closed, chunk];
         setOpen({ seq: open.seq + 1, exchanges: [] });
       }
