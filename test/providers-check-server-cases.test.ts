@@ -63,7 +63,7 @@ describe('the model LAL_MODEL names, as the server lists it', () => {
     expect(await check({ LAL_HOST: host, LAL_MODEL: 'qwen3:8b' })).toEqual({
       models: ['qwen3:latest'],
       usable: false,
-      problem: `${host} does not serve the model "qwen3:8b" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull qwen3:8b\` or set LAL_MODEL to one of them.`,
+      problem: `${host} does not serve the model "qwen3:8b" that LAL_MODEL names; it has qwen3:latest — run \`ollama pull qwen3:8b\` or set LAL_MODEL to it.`,
     });
   });
 

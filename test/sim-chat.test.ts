@@ -212,7 +212,7 @@ describe('npm start, not on a terminal', () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe(
-      `${server.url} does not serve the model "gpt-9" that LAL_MODEL names; it has qwen3 — set LAL_MODEL to one of them.`,
+      `${server.url} does not serve the model "gpt-9" that LAL_MODEL names; it has qwen3 — set LAL_MODEL to it.`,
     );
     expect(run.stdout).not.toContain('ready');
   });
