@@ -37,6 +37,10 @@ import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
 import { makeChannelsHand } from './channels/start-channels.js';
+import { holdWhatIsHanded, workerHeld, type HeldMemory } from './daemon/held-formulas.js';
+import { detectGeneration } from './daemon/generation.js';
+import { ensureDirectory } from './agent-tools/tools-directory.js';
+import { STATE_DIRECTORY } from './daemon/own-names.js';
 import type { HostConfirm } from './policy/tool-policy.js';
 
 export interface AgentOptions {
@@ -58,6 +62,8 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
+  /** The names written for what the worker was handed: the worker process's by default. */
+  held?: HeldMemory;
   /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
   confirm?: HostConfirm;
 }
@@ -161,8 +167,19 @@ const sayStopped =
       await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   };
 
+/** The powers every part reaches the daemon through: what the worker is handed by a name stays named (src/daemon/held-formulas.ts). */
+const heldPowers = async (options: AgentOptions, name: string, log: Log): Promise<PowersRef> =>
+  (await holdWhatIsHanded({
+    powers: options.powers,
+    methods: (await detectGeneration(options.powers)).methods,
+    name,
+    memory: options.held ?? workerHeld,
+    log,
+    ensureStateDirectory: () => ensureDirectory(options.powers, STATE_DIRECTORY, log),
+  })) as PowersRef;
+
 export const runAgent = (options: AgentOptions): RunningAgent => {
-  const { powers, env } = options;
+  const { env } = options;
   const config = readAgentConfig(env);
   const status = options.status ?? makeStatusBoard();
   /** The policy lists' names that name no tool the agent knows, said once its tools are read at start. */
@@ -191,8 +208,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
-    // Before the parts start following the guest's names: a name moved while the daemon lists
-    // them fails the listing (issue 35: "Invalid formula identifier" in the worker's log).
+    const powers = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
@@ -280,7 +296,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     await following;
   };
 
-  const stopped = serve().catch(sayStopped({ powers, log, redact, starts }));
+  const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   return {
     stopped,

@@ -18,6 +18,7 @@ import {
   waitForText,
 } from './support/setup-harness.js';
 import type { ModelServer } from '../sim/model-server/index.js';
+import { HELD_PATH } from '../src/daemon/own-names.js';
 
 const servers: ModelServer[] = [];
 afterEach(async () => {
@@ -30,18 +31,23 @@ const setup = (say: (line: string) => void) =>
   makeSetup({ agentSpecifier: agentSource, managerSpecifier: managerSource, say });
 
 interface Directory {
-  has(name: string): Promise<boolean>;
+  has(...path: string[]): Promise<boolean>;
+  list(...path: string[]): Promise<string[]>;
+  remove(...path: string[]): Promise<void>;
   makeDirectory(name: string): Promise<unknown>;
 }
 
 /**
  * Ends the worker the guest's agent runs in, as the daemon does: a new
  * tools/ over the one the agent was handed (it follows its name changes) has
- * the old one collected.
+ * the old one collected, once the HOST took away the agent's own name for it
+ * too (agent-state/held/, behaviour 9.13: no turn of the agent's can).
  */
 const endWorkerOf = async (mailHost: MailHost, guestName: string, workerName: string) => {
   const powers = E(mailHost.host).lookup(`profile-for-${guestName}`) as Promise<Directory>;
   await expect.poll(() => E(powers).has('tools')).toBe(true);
+  await expect.poll(() => E(powers).has(...HELD_PATH)).toBe(true);
+  for (const held of await E(powers).list(...HELD_PATH)) await E(powers).remove(...HELD_PATH, held);
   const before = mailHost.caplet(workerName)!;
   await E(powers).makeDirectory('tools');
   await before.cancelled;

@@ -18,6 +18,12 @@ harden(STATE_DIRECTORY);
 /** The agent's memory (src/memory/agent-memory.ts), in the state directory. */
 export const MEMORY_PATH: readonly string[] = harden([STATE_DIRECTORY, 'memory']);
 harden(MEMORY_PATH);
+/**
+ * Where the agent names what its worker was handed, so no turn can make it unreachable
+ * (./held-formulas.ts): a directory in the state directory, one name a formula.
+ */
+export const HELD_PATH: readonly string[] = harden([STATE_DIRECTORY, 'held']);
+harden(HELD_PATH);
 /** Where memory version 11 and older lay (moved into the state directory at load), and the prefix of memories kept aside then. */
 export const OLD_MEMORY_NAME = 'agent-memory';
 harden(OLD_MEMORY_NAME);

@@ -9,6 +9,7 @@ import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Clock } from '../../src/lifecycle/clock.js';
 import { makeRevivalMemory } from '../../src/lifecycle/revival-backoff.js';
+import { makeHeldMemory } from '../../src/daemon/held-formulas.js';
 import {
   makeScriptedProvider,
   callTool,
@@ -144,6 +145,8 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
   const seen = new Set<string>();
   // One agent's worker process, as the daemon runs it: its incarnations share what it remembers.
   const revivals = makeRevivalMemory();
+  // What the worker process named for what it was handed: a new process after a daemon restart.
+  let held = makeHeldMemory();
   let incarnations = 0;
   const providerEnvs: Env[] = [];
   const makeFn = (powers: unknown, context: unknown, extra: { env?: Env } = {}) => {
@@ -152,6 +155,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       make(given as never, context, {
         ...extra,
         revivals,
+        held,
         ...(options.realProvider === true
           ? {}
           : {
@@ -242,6 +246,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       provider = makeScriptedProvider(steps);
       await caplet.cancel('restart');
       await host.restart();
+      held = makeHeldMemory();
       // This caplet is not pinned, so, as in the daemon, it is made again when looked up.
       caplet = await host.revive(caplet.id);
     },
