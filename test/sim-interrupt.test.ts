@@ -6,7 +6,7 @@
  * typed meanwhile, saying which.
  */
 import { describe, expect, it } from 'vitest';
-import { LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
+import { droppedLine, LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
 import type { WaitingLine } from '../sim/chat/waiting-mail.js';
 
 const setup = (busy = true, typed: WaitingLine[] = []) => {
@@ -187,6 +187,9 @@ describe('Ctrl-C with work queued', () => {
     // The stop took the whole window: nothing is left to wait, and the agent stays stopped.
     expect(run.waits).toEqual([]);
     expect(run.wentOn()).toBe(0);
+    // Nor does the stop speak after the person left.
+    expect(run.lines.filter(line => line.startsWith('lal stopped'))).toEqual([]);
+    expect(run.steps).not.toContain('release');
   });
 
   it('a press after the agent went on again stops the turn then in progress', async () => {
@@ -218,6 +221,48 @@ describe('Ctrl-C with work queued', () => {
     await interrupt();
     expect(lines.at(-1)).toBe('could not stop the turn: no such caplet');
     expect(wentOn).toBe(1);
+  });
+});
+
+describe('Ctrl-C when the stopped turn never says it ended', () => {
+  it('speaks once its wait for the turn is over all the same, and the agent goes on', async () => {
+    const lines: string[] = [];
+    let wentOn = 0;
+    const interrupt = makeInterrupt({
+      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: () => {} },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: { stopTurn: async () => {}, goOn: async () => void (wentOn += 1) },
+      ...quietParts,
+      turnOverWaitMs: 20,
+    });
+    await interrupt();
+    expect(lines.at(-1)).toBe('lal stopped; what it kept is still there. Go on.');
+    expect(wentOn).toBe(1);
+  });
+});
+
+describe('the agent not made again after a stop', () => {
+  it('says so, and what waited is no longer held', async () => {
+    const lines: string[] = [];
+    const steps: string[] = [];
+    const interrupt = makeInterrupt({
+      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: { stopTurn: async () => {}, goOn: () => Promise.reject(Error('no worker')) },
+      ...quietParts,
+      typed: { hold: () => {}, named: () => {}, release: () => void steps.push('release') },
+    });
+    await interrupt();
+    expect(lines.at(-1)).toBe('could not make lal again: no worker');
+    expect(steps).toEqual(['release']);
+  });
+});
+
+describe('what leaving says of the lines dropped', () => {
+  it('quotes each on one line, trimmed, cutting only one longer than 60 characters', () => {
+    expect(droppedLine('fae', ['  a\n\tb  ', 'y'.repeat(60), 'z'.repeat(61)])).toBe(
+      `dropped, as you left before fae took it up: "a b", "${'y'.repeat(60)}", "${'z'.repeat(59)}…"`,
+    );
   });
 });
 
