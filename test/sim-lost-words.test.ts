@@ -44,7 +44,7 @@ const codeText = (code: string) =>
 describe('a refusal for an agent made again since it asked', () => {
   it('sends the reason, saying which code it refuses (an eval-proposal), and tells the person', async () => {
     const run = setup([
-      { number: 4n, date: BEFORE, type: 'eval-proposal-reviewer', source: '1 +\n  1' },
+      { number: 4n, date: BEFORE, type: 'eval-proposal-reviewer', source: '\n  1 +\n  1  ' },
     ]);
     await run.tell(4n, { reason: 'not today' });
     expect(run.sent).toEqual([
@@ -63,6 +63,8 @@ describe('a refusal for an agent made again since it asked', () => {
   it('says the code a request asked to run, read from the message that showed it', async () => {
     const run = setup(
       [
+        // Another request's code first: the one that showed #7's is found by its number.
+        { number: 5n, date: BEFORE, type: 'package', strings: [codeText('"other"')], names: [] },
         { number: 6n, date: BEFORE, type: 'package', strings: [codeText('2 * 21')], names: [] },
         { number: 7n, date: BEFORE, type: 'request', description: 'lal asks to run the code' },
       ],
