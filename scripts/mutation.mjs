@@ -373,6 +373,19 @@ const modules = [
     ],
     tests: ['test/loop-call-stop.test.ts', 'test/loop-tool-hooks.test.ts'],
   },
+  {
+    // The simulator's parts that decide what a person sees of an agent made again: the Ctrl-C stop
+    // and what waits through it, the words an agent made again since it asked is sent, and the
+    // channels kept between runs (the newest daemon's double). Judged by their module tests only.
+    name: 'sim-made-again',
+    mutate: ['sim/chat/interrupt.ts', 'sim/chat/lost-words.ts', 'sim/mail-host/kept-channels.ts'],
+    tests: [
+      'test/sim-interrupt.test.ts',
+      'test/sim-lost-words.test.ts',
+      'test/sim-kept-channels.test.ts',
+      'test/sim-kept-daemon.test.ts',
+    ],
+  },
 ];
 
 const args = process.argv.slice(2);

@@ -6,7 +6,7 @@
  * typed meanwhile, saying which.
  */
 import { describe, expect, it } from 'vitest';
-import { LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
+import { droppedLine, LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
 import type { WaitingLine } from '../sim/chat/waiting-mail.js';
 
 const setup = (busy = true, typed: WaitingLine[] = []) => {
@@ -14,6 +14,8 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
   const stopped: (bigint | undefined)[] = [];
   const left: number[] = [];
   const lines: string[] = [];
+  /** Each line's kind, as the screen colours it (a note dim, an error red). */
+  const kinds: string[] = [];
   const dropped: bigint[] = [];
   let wentOn = 0;
   let turn = 1n;
@@ -23,7 +25,13 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
   const waits: { ms: number; end: () => void }[] = [];
   const interrupt = makeInterrupt({
     presenter: { busy: () => busy, turnInProgress: () => turn, afterTurn: print => print() },
-    screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+    screen: {
+      status: () => {},
+      print: (kind, text) => {
+        kinds.push(kind);
+        lines.push(text);
+      },
+    },
     session: {
       stopTurn: async number => {
         stopped.push(number);
@@ -63,6 +71,7 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
     stopped,
     left,
     lines,
+    kinds,
     dropped,
     waits,
     wentOn: () => wentOn,
@@ -116,6 +125,7 @@ describe('Ctrl-C with work queued', () => {
       'release',
     ]);
     expect(run.lines.at(-1)).toMatch(/^lal stopped; /);
+    expect(run.kinds).toEqual(['note', 'note']);
   });
 
   it('leaving releases nothing: what was held is dropped, not shown as sent', async () => {
@@ -169,6 +179,7 @@ describe('Ctrl-C with work queued', () => {
     expect(run.lines.at(-1)).toMatch(
       /^dropped, as you left before lal took it up: "what about lunch\?", "x+…"$/,
     );
+    expect(run.kinds.at(-1)).toBe('note');
     expect(run.left).toEqual([0]);
     run.waits[0]!.end();
     await first.done;
@@ -187,6 +198,18 @@ describe('Ctrl-C with work queued', () => {
     // The stop took the whole window: nothing is left to wait, and the agent stays stopped.
     expect(run.waits).toEqual([]);
     expect(run.wentOn()).toBe(0);
+    // Nor does the stop speak after the person left.
+    expect(run.lines.filter(line => line.startsWith('lal stopped'))).toEqual([]);
+    expect(run.steps).not.toContain('release');
+  });
+
+  it('a stop that took exactly the window waits no more', async () => {
+    const run = setup();
+    const pressing = run.interrupt();
+    run.advance(LEAVE_WINDOW_MS);
+    await pressing;
+    expect(run.waits).toEqual([]);
+    expect(run.wentOn()).toBe(1);
   });
 
   it('a press after the agent went on again stops the turn then in progress', async () => {
@@ -208,7 +231,7 @@ describe('Ctrl-C with work queued', () => {
     let wentOn = 0;
     const interrupt = makeInterrupt({
       presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
-      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      screen: { status: () => {}, print: (kind, text) => void lines.push(`${kind}: ${text}`) },
       session: {
         stopTurn: () => Promise.reject(Error('no such caplet')),
         goOn: async () => void (wentOn += 1),
@@ -216,8 +239,50 @@ describe('Ctrl-C with work queued', () => {
       ...quietParts,
     });
     await interrupt();
-    expect(lines.at(-1)).toBe('could not stop the turn: no such caplet');
+    expect(lines.at(-1)).toBe('error: could not stop the turn: no such caplet');
     expect(wentOn).toBe(1);
+  });
+});
+
+describe('Ctrl-C when the stopped turn never says it ended', () => {
+  it('speaks once its wait for the turn is over all the same, and the agent goes on', async () => {
+    const lines: string[] = [];
+    let wentOn = 0;
+    const interrupt = makeInterrupt({
+      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: () => {} },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: { stopTurn: async () => {}, goOn: async () => void (wentOn += 1) },
+      ...quietParts,
+      turnOverWaitMs: 20,
+    });
+    await interrupt();
+    expect(lines.at(-1)).toBe('lal stopped; what it kept is still there. Go on.');
+    expect(wentOn).toBe(1);
+  });
+});
+
+describe('the agent not made again after a stop', () => {
+  it('says so, and what waited is no longer held', async () => {
+    const lines: string[] = [];
+    const steps: string[] = [];
+    const interrupt = makeInterrupt({
+      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
+      screen: { status: () => {}, print: (kind, text) => void lines.push(`${kind}: ${text}`) },
+      session: { stopTurn: async () => {}, goOn: () => Promise.reject(Error('no worker')) },
+      ...quietParts,
+      typed: { hold: () => {}, named: () => {}, release: () => void steps.push('release') },
+    });
+    await interrupt();
+    expect(lines.at(-1)).toBe('error: could not make lal again: no worker');
+    expect(steps).toEqual(['release']);
+  });
+});
+
+describe('what leaving says of the lines dropped', () => {
+  it('quotes each on one line, trimmed, cutting only one longer than 60 characters', () => {
+    expect(droppedLine('fae', ['  a\n\tb  ', 'y'.repeat(60), 'z'.repeat(61)])).toBe(
+      `dropped, as you left before fae took it up: "a b", "${'y'.repeat(60)}", "${'z'.repeat(59)}…"`,
+    );
   });
 });
 
@@ -228,10 +293,13 @@ describe('Ctrl-C at an idle prompt', () => {
     expect(run.left).toEqual([]);
     expect(run.stopped).toEqual([]);
     expect(run.lines).toEqual(['(Ctrl-C again within 2.5 s, or /quit, leaves)']);
+    expect(run.kinds).toEqual(['note']);
     run.advance(LEAVE_WINDOW_MS - 500);
     await run.interrupt();
     expect(run.left).toEqual([0]);
     expect(run.dropped).toEqual([]);
+    // Nothing typed, nothing said dropped.
+    expect(run.lines).toHaveLength(1);
   });
 
   it('a press long after the first says it again rather than leaving', async () => {

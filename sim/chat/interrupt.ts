@@ -68,9 +68,11 @@ export const makeInterrupt = (options: {
   leave: (code: number) => Promise<unknown>;
   now?: () => number;
   wait?: (ms: number) => Promise<void>;
+  /** How long the stop waits for the stopped turn's last lines. */
+  turnOverWaitMs?: number;
 }) => {
   const { presenter, screen, session, waiting, typed, persona, leave } = options;
-  const { now = Date.now, wait = sleep } = options;
+  const { now = Date.now, wait = sleep, turnOverWaitMs = TURN_OVER_WAIT_MS } = options;
   /** From the first press until the agent goes on again (or the person left). */
   let stopping = false;
   let left = false;
@@ -111,7 +113,7 @@ export const makeInterrupt = (options: {
     screen.print('note', `Stopping ${persona}'s turn (Ctrl-C again leaves)…`);
     try {
       await session.stopTurn(presenter.turnInProgress());
-      await turnShownOver(presenter, TURN_OVER_WAIT_MS);
+      await turnShownOver(presenter, turnOverWaitMs);
       const lines = waiting.lines();
       const then =
         lines.length === 0
@@ -126,14 +128,13 @@ export const makeInterrupt = (options: {
     const rest = pressed + LEAVE_WINDOW_MS - now();
     if (rest > 0) await wait(rest);
     try {
-      if (!left) {
-        await session.goOn();
-        typed.release();
-      }
+      if (!left) await session.goOn();
     } catch (error) {
       screen.print('error', `could not make ${persona} again: ${describeError(error)}`);
     } finally {
       stopping = false;
+      // The hold is over either way: what waited is in the agent's inbox (none of it, once left).
+      if (!left) typed.release();
     }
   };
 };
