@@ -21,7 +21,6 @@ import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
-import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
@@ -68,8 +67,11 @@ const followTerminal = (readline: Interface, inbox: HostInbox, context: CommandC
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
-  const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
-  const { persona, verbose, fresh, demo, newest, yes } = args;
+  const { args, settings, envNote, preflight, double, stateFolder, releaseState } = await startUp(
+    cwd,
+    process.argv.slice(2),
+  );
+  const { persona, verbose, fresh, newest, yes } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -84,7 +86,7 @@ const main = async (): Promise<void> => {
     processEnv: process.env,
     settings,
     persona,
-    folderName: stateNameFor(persona, { demo, newest }),
+    folder: stateFolder,
     fresh,
     profile: newest ? 'newest' : 'f0a46042a',
     session: () =>
@@ -145,6 +147,7 @@ const main = async (): Promise<void> => {
         sleep(CANCEL_WAIT_MS),
       ]);
       await state.save();
+      releaseState();
       await double?.close();
       screen.close();
       state.log.close();
