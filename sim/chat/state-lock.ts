@@ -8,8 +8,7 @@
 import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const LOCK_FILE = 'running.pid';
-harden(LOCK_FILE);
+const LOCK_FILE = 'running.pid';
 
 export type StateLock =
   | { ok: true; release: () => void }
