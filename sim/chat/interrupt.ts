@@ -5,7 +5,10 @@
  * agent takes up anything that waits for it (a line typed meanwhile, the next
  * message, an outcome): the lines the person typed are dropped, and said to
  * be. A press while the agent is idle says in one line how to leave: a
- * second press, or /quit.
+ * second press, or /quit. As in a shell, a press first discards a half-typed
+ * line (at an idle prompt that is all it does, and the next press is a first
+ * one), and it stops a command of the person's under way (an /attach mcp
+ * starting its server), which then says so itself.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
@@ -43,6 +46,10 @@ export const makeInterrupt = (options: {
   };
   persona: string;
   leave: (code: number) => Promise<unknown>;
+  /** The line typed at the prompt, not yet entered: discarded, true when there was one. */
+  typed?: { discard(): boolean };
+  /** Stops the person's command under way, if it can be stopped: true when there was one. */
+  command?: { stop(): boolean };
   now?: () => number;
   wait?: (ms: number) => Promise<void>;
 }) => {
@@ -65,6 +72,11 @@ export const makeInterrupt = (options: {
 
   return async (): Promise<void> => {
     const pressed = now();
+    // Not while a stop is under way: a second press then leaves, whatever was typed.
+    if (!stopping && options.typed?.discard() === true) {
+      lastPress = Number.NEGATIVE_INFINITY;
+      if (!presenter.busy()) return;
+    }
     const again = pressed - lastPress < LEAVE_WINDOW_MS;
     lastPress = pressed;
     if (stopping || again) {
@@ -73,6 +85,7 @@ export const makeInterrupt = (options: {
     }
     // Nothing to stop: one press is no wish to leave yet (a terminal's habit), so say how.
     if (!presenter.busy()) {
+      if (options.command?.stop() === true) return;
       screen.print('note', `(Ctrl-C again within ${LEAVE_WINDOW_MS / 1000} s, or /quit, leaves)`);
       return;
     }

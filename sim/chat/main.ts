@@ -26,6 +26,7 @@ import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
 import { takeApprovalKeys } from './approval-keys.js';
 import { describeError } from '../../providers/describe-error.js';
+import { makeStoppableCommand } from './stoppable-command.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -50,6 +51,15 @@ const placeTypedLine = (line: string, presenter: Presenter, screen: Screen): voi
   if (!presenter.busy() || line.trim() === '') return;
   screen.takeBackEcho(line);
   presenter.afterTurn(() => screen.print('you', 'you ›', line));
+};
+
+/** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped. */
+const discardTyped = (readline: Interface): boolean => {
+  if (readline.line === '') return false;
+  // To the line's end, then all of it before the cursor: the line is empty and redrawn so.
+  readline.write(null, { ctrl: true, name: 'e' });
+  readline.write(null, { ctrl: true, name: 'u' });
+  return true;
 };
 
 /** On a terminal: each line typed runs in order; y, n or a pressed alone answers a tool call's approval. */
@@ -172,12 +182,17 @@ const main = async (): Promise<void> => {
     approvals: state.approvals,
     keptTools: state.tools,
     channelEcho,
+    stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
   const waiting = waitingMailOf(session, presenter);
-  const interrupt = makeInterrupt({ presenter, screen, session, waiting, persona, leave });
+  const interrupt = makeInterrupt({
+    ...{ presenter, screen, session, waiting, persona, leave },
+    typed: { discard: () => discardTyped(readline) },
+    command: context.stoppable,
+  });
 
   if (tty) {
     screen.attachPrompt(readline);

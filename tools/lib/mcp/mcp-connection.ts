@@ -144,6 +144,8 @@ export const makeMcpConnection = (
   const { name, timeoutMs, server } = settings;
   const startTimeoutMs = Math.max(timeoutMs, START_TIMEOUT_MS);
   let live: Live | undefined;
+  /** The connection being made (its server starting, which may take long): close() ends it too. */
+  let starting: Live | undefined;
   let connecting: Promise<Live> | undefined;
   let listed: readonly Tool[] | undefined;
   let listing: Promise<readonly Tool[]> | undefined;
@@ -192,6 +194,7 @@ export const makeMcpConnection = (
       log('the server says its tool list changed; listing it again');
       relist(current).catch(() => {});
     });
+    starting = current;
     try {
       await client.connect(transport, { timeout: startTimeoutMs });
     } catch (error) {
@@ -200,6 +203,8 @@ export const makeMcpConnection = (
         `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
         { cause: error },
       );
+    } finally {
+      if (starting === current) starting = undefined;
     }
     live = current;
     await relist(current);
@@ -259,6 +264,10 @@ export const makeMcpConnection = (
       closing = true;
       const current = live;
       live = undefined;
+      const pending = starting;
+      starting = undefined;
+      // A server still starting is ended too: its connect then fails, and nothing is listed.
+      await pending?.transport.close().catch(() => {});
       await current?.client.close();
       closing = false;
     },
