@@ -4,6 +4,7 @@
  * what it handled, and stops cleanly when its context is cancelled. The
  * parts it is made of are in serving/ (assembled by agent-parts.ts).
  */
+import { makeError, X } from '@endo/errors';
 import type { Env, Provider } from '../providers/types.js';
 import type { PowersRef } from './daemon/guest-powers.js';
 import { readAgentConfig } from './config/config.js';
@@ -85,10 +86,10 @@ const makeBetweenTurns =
   (work: (resolve: (said: string) => void, fail: (error: unknown) => void) => Work) =>
     new Promise<string>((resolve, reject) => {
       if (signal.aborted) {
-        reject(new Error('the agent has stopped'));
+        reject(makeError(X`the agent has stopped`));
         return;
       }
-      const unhook = onCancel.add(() => reject(new Error('the agent stopped before it could')));
+      const unhook = onCancel.add(() => reject(makeError(X`the agent stopped before it could`)));
       queue.push(
         work(
           said => {
@@ -97,7 +98,7 @@ const makeBetweenTurns =
           },
           error => {
             unhook();
-            reject(error instanceof Error ? error : new Error(String(error)));
+            reject(error instanceof Error ? error : makeError(String(error)));
           },
         ),
       );
@@ -117,7 +118,7 @@ const makeHelpersHand = () => {
     },
     control: (action = 'list', id?: string): Promise<string> =>
       Promise.resolve().then(() => {
-        if (helpers === undefined) throw new Error('the agent is still starting');
+        if (helpers === undefined) throw makeError(X`the agent is still starting`);
         return helpers.control(action, id);
       }),
   };
@@ -132,7 +133,7 @@ const makeToolsHand = () => {
     },
     list: (): Promise<string> =>
       Promise.resolve().then(() => {
-        if (listTools === undefined) throw new Error('the agent is still starting');
+        if (listTools === undefined) throw makeError(X`the agent is still starting`);
         return listTools();
       }),
   };

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
 import { useModelServers } from './support/model-servers.js';
-import { runSimOnTty } from './support/run-sim-tty.js';
+import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -82,7 +82,7 @@ describe('Ctrl-C twice with a line queued behind the turn', () => {
 });
 
 describe('Ctrl-C once with a line queued behind the turn', () => {
-  it('names the line held, and answers it once the leave window is over', async () => {
+  it('names the line held, shows it as sent once the leave window is over, and answers it', async () => {
     const { env, askedAbout } = await start();
     const output = await runSimOnTty(
       [],
@@ -94,9 +94,83 @@ describe('Ctrl-C once with a line queued behind the turn', () => {
       ],
       makeTempFolder('cwd'),
     );
-    const held = output.search(/waits?[^\n]*"queued-line-7731"/);
-    expect(held).toBeGreaterThan(-1);
-    expect(output.indexOf('answer to the queued line')).toBeGreaterThan(held);
+    // Named as waiting, shown as sent only once it goes to the agent, then answered.
+    const lines = printedLines(output);
+    const waits = lines.findIndex(line => /waits[^\n]*"queued-line-7731"/.test(line));
+    const sent = lines.indexOf('you › queued-line-7731');
+    expect(waits, lines.join('\n')).toBeGreaterThan(-1);
+    expect(sent).toBeGreaterThan(waits);
+    expect(lines.findIndex(line => line.includes('answer to the queued line'))).toBeGreaterThan(
+      sent,
+    );
     expect(askedAbout('queued-line-7731')).toBe(1);
+  });
+});
+
+/** The printed line just before the one that says what was dropped (-1: none says so). */
+const lineBeforeDropped = (lines: readonly string[]): string | undefined => {
+  const at = lines.findIndex(line => line.startsWith('dropped, as you left'));
+  return at < 1 ? undefined : lines[at - 1];
+};
+
+describe('a line that waits while Ctrl-C holds the agent', () => {
+  it('typed while the turn ran: shown as waiting, never as sent, and the dropped line right after it', async () => {
+    const { env, askedAbout } = await start();
+    const output = await runSimOnTty(
+      [],
+      env,
+      [
+        ...stopWithALineQueued(askedAbout),
+        // At a person's pace: the second press once the stop has said all it says.
+        { after: /lal stopped[\s\S]*turn over|turn over[\s\S]*lal stopped/, keys: '\x03' },
+      ],
+      makeTempFolder('cwd'),
+    );
+    const lines = printedLines(output);
+    expect(
+      lines.filter(line => line.includes('queued-line-7731')),
+      output,
+    ).not.toContainEqual(expect.stringMatching(/^you › /));
+    expect(lineBeforeDropped(lines), lines.join('\n')).toMatch(/waits[^\n]*"queued-line-7731"/);
+    expect(askedAbout('queued-line-7731')).toBe(0);
+  });
+
+  it('typed once the turn was stopped: its echo becomes a waiting line, and the dropped line follows it', async () => {
+    const { env, askedAbout } = await start();
+    const output = await runSimOnTty(
+      [],
+      env,
+      [
+        { after: /agent ready/, keys: 'please do the long one\r' },
+        {
+          after: /is thinking/,
+          keys: '\x03',
+          before: () => expect.poll(() => askedAbout('the long one')).toBe(1),
+        },
+        { after: /lal stopped/, keys: 'what-next-5521\r' },
+        { after: /what-next-5521[\s\S]*what-next-5521/, keys: '\x03' },
+      ],
+      makeTempFolder('cwd'),
+    );
+    const lines = printedLines(output);
+    expect(lineBeforeDropped(lines), lines.join('\n')).toMatch(/^waits › what-next-5521 /);
+    expect(lines.at(-1)).toMatch(/^dropped, as you left before lal took it up: "what-next-5521"$/);
+    expect(askedAbout('what-next-5521')).toBe(0);
+  });
+});
+
+describe('a line piped behind a turn when the run is interrupted (SIGINT)', () => {
+  it('is never shown as sent, and is said dropped', async () => {
+    const { env, askedAbout } = await start();
+    const run = await runSim([], env, input => {
+      input.write('please do the long one\nqueued-line-7731\n');
+      void input
+        .waitFor(/lal is thinking/)
+        .then(() => expect.poll(() => askedAbout('the long one')).toBe(1))
+        .then(() => input.signal('SIGINT'));
+    });
+    expect(run.stdout).not.toMatch(/you › queued-line-7731/);
+    expect(run.stdout).toMatch(/^dropped, as you left before lal took it up: "queued-line-7731"$/m);
+    expect(askedAbout('queued-line-7731')).toBe(0);
   });
 });

@@ -16,7 +16,11 @@ const setup = (options: { busy?: boolean; line?: string; stoppable?: boolean } =
   const lines: string[] = [];
   let commandsStopped = 0;
   const interrupt = makeInterrupt({
-    presenter: { busy: () => options.busy ?? false, turnInProgress: () => 1n },
+    presenter: {
+      busy: () => options.busy ?? false,
+      turnInProgress: () => 1n,
+      afterTurn: show => show(),
+    },
     screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
     session: { stopTurn: async number => void stopped.push(number), goOn: async () => {} },
     waiting: { lines: () => [], drop: async () => {} },
@@ -24,7 +28,8 @@ const setup = (options: { busy?: boolean; line?: string; stoppable?: boolean } =
     leave: async code => void left.push(code),
     now: () => clock,
     wait: async () => {},
-    typed: {
+    typed: { hold: () => {}, named: () => {}, release: () => {} },
+    halfTyped: {
       discard: () => {
         const had = line !== '';
         line = '';

@@ -17,17 +17,28 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
   const dropped: bigint[] = [];
   let wentOn = 0;
   let turn = 1n;
+  /** What the typed lines were told, in order, among the stops and goings-on. */
+  const steps: string[] = [];
   /** The waits asked for (the rest of the window), each ended by the test. */
   const waits: { ms: number; end: () => void }[] = [];
   const interrupt = makeInterrupt({
-    presenter: { busy: () => busy, turnInProgress: () => turn },
+    presenter: { busy: () => busy, turnInProgress: () => turn, afterTurn: print => print() },
     screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
     session: {
       stopTurn: async number => {
         stopped.push(number);
+        steps.push('stop');
         turn += 1n;
       },
-      goOn: async () => void (wentOn += 1),
+      goOn: async () => {
+        wentOn += 1;
+        steps.push('go on');
+      },
+    },
+    typed: {
+      hold: () => void steps.push('hold'),
+      named: () => void steps.push(`named after: ${lines.at(-1)}`),
+      release: () => void steps.push('release'),
     },
     waiting: {
       lines: () => typed.filter(line => !dropped.includes(line.number)),
@@ -55,8 +66,19 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
     dropped,
     waits,
     wentOn: () => wentOn,
+    steps,
     advance: (ms: number) => (clock += ms),
   };
+};
+
+/** The parts of an interrupt these cases leave alone: nothing waits, nothing is timed. */
+const quietParts = {
+  waiting: { lines: () => [], drop: async () => {} },
+  typed: { hold: () => {}, named: () => {}, release: () => {} },
+  persona: 'lal',
+  leave: async () => {},
+  now: () => 0,
+  wait: async () => {},
 };
 
 const typed = [
@@ -79,6 +101,51 @@ describe('Ctrl-C with work queued', () => {
     expect(run.wentOn()).toBe(1);
     expect(run.dropped).toEqual([]);
     expect(run.left).toEqual([]);
+  });
+
+  it('holds what is typed from the press, until the agent went on again', async () => {
+    const run = setup(true, typed);
+    const first = await run.press();
+    run.waits[0]!.end();
+    await first.done;
+    expect(run.steps).toEqual([
+      'hold',
+      'stop',
+      `named after: ${run.lines.at(-1)}`,
+      'go on',
+      'release',
+    ]);
+    expect(run.lines.at(-1)).toMatch(/^lal stopped; /);
+  });
+
+  it('leaving releases nothing: what was held is dropped, not shown as sent', async () => {
+    const run = setup(true, typed);
+    const first = await run.press();
+    await run.interrupt();
+    run.waits[0]!.end();
+    await first.done;
+    expect(run.steps).not.toContain('release');
+  });
+
+  it("speaks once the stopped turn's last lines are shown", async () => {
+    const lines: string[] = [];
+    const shownOver: (() => void)[] = [];
+    const interrupt = makeInterrupt({
+      presenter: {
+        busy: () => true,
+        turnInProgress: () => 1n,
+        afterTurn: print => void shownOver.push(print),
+      },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: { stopTurn: async () => {}, goOn: async () => {} },
+      ...quietParts,
+    });
+    const pressing = interrupt();
+    await expect.poll(() => shownOver.length).toBe(1);
+    expect(lines).toEqual(["Stopping lal's turn (Ctrl-C again leaves)…"]);
+    shownOver[0]!();
+    await pressing;
+    expect(lines.at(-1)).toBe('lal stopped; what it kept is still there. Go on.');
   });
 
   it('waits only what is left of the window once the stop is done', async () => {
@@ -140,17 +207,13 @@ describe('Ctrl-C with work queued', () => {
     const lines: string[] = [];
     let wentOn = 0;
     const interrupt = makeInterrupt({
-      presenter: { busy: () => true, turnInProgress: () => 1n },
+      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
       screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
       session: {
         stopTurn: () => Promise.reject(Error('no such caplet')),
         goOn: async () => void (wentOn += 1),
       },
-      waiting: { lines: () => [], drop: async () => {} },
-      persona: 'lal',
-      leave: async () => {},
-      now: () => 0,
-      wait: async () => {},
+      ...quietParts,
     });
     await interrupt();
     expect(lines.at(-1)).toBe('could not stop the turn: no such caplet');

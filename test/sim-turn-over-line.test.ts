@@ -84,3 +84,93 @@ describe("the terminal's echo of a line typed during a turn", () => {
     expect(prompted).toBe(before + 1);
   });
 });
+
+describe('a turn stopped while its reply streamed', () => {
+  const stopped = {
+    kind: 'turn-end',
+    title: '#3 from HOST: "a story"',
+    stopReason: 'cancelled',
+    modelCalls: 1,
+    usage: { inputTokens: 1200, outputTokens: 4 },
+    usageEstimated: true,
+  } as const;
+
+  it('keeps what had streamed on the screen, cut short, then its summary with the estimated tokens', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "a story"' });
+    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 1200, chars: 3600 });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'Once upon' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'Once upon a time ' });
+    presenter.observe(stopped);
+    await vi.waitFor(() => expect(seen).toContain('status idle'));
+    expect(seen.filter(line => line.startsWith('print'))).toEqual([
+      'print lal (cut short, not sent) › Once upon a time …',
+      'print   · turn over (cancelled): 1 model call, about 1,200 in / 4 out tokens',
+    ]);
+  });
+
+  it('shows no words when nothing streamed, nor a reply already whole (the agent sends that one)', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "a story"' });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'Listing them' });
+    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 1 });
+    presenter.observe({ kind: 'model-call', call: 2, estimatedTokens: 1300, chars: 3900 });
+    presenter.observe({ kind: 'model-text', call: 2, text: '   ' });
+    presenter.observe(stopped);
+    await vi.waitFor(() => expect(seen).toContain('status idle'));
+    expect(seen.filter(line => line.startsWith('print'))).toEqual([
+      'print   · turn over (cancelled): 1 model call, about 1,200 in / 4 out tokens',
+    ]);
+  });
+});
+
+describe('the status line as a turn ends', () => {
+  it('says the agent is finishing once its reply is written, and through the turn over line, then idle', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
+    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 30 });
+    presenter.observe({ kind: 'model-text', call: 1, text: 'pong' });
+    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
+    expect(seen.at(-1)).toBe('status lal is finishing…');
+    endTurn(presenter);
+    expect(seen.at(-1)).toBe('status lal is finishing…');
+    await vi.waitFor(() => expect(seen).toContain('status idle'));
+    const statuses = seen.filter(line => line.startsWith('status'));
+    expect(statuses.slice(statuses.indexOf('status lal is finishing…'))).toEqual([
+      'status lal is finishing…',
+      'status lal is finishing…',
+      'status idle',
+    ]);
+  });
+
+  it("after a reply sent with a tool, the turn's end says finishing, not thinking", () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
+    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 1 });
+    expect(seen.at(-1)).toBe('status lal is using tools…');
+    presenter.observe({ kind: 'tool-call', name: 'reply', summary: '{}' });
+    presenter.observe({ kind: 'tool-result', name: 'reply', ok: true, preview: '' });
+    endTurn(presenter);
+    expect(seen.at(-1)).toBe('status lal is finishing…');
+  });
+
+  it("a helper's turn ending while the agent's runs leaves the agent's status alone", () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
+    presenter.observe({ kind: 'turn-start', title: 'helper h1: "sum"' });
+    presenter.observe({ kind: 'tool-call', name: 'names', summary: '{}' });
+    presenter.observe({
+      kind: 'turn-end',
+      title: 'helper h1: "sum"',
+      stopReason: 'done',
+      modelCalls: 1,
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+    expect(seen.at(-1)).toBe('status lal is running names…');
+  });
+});

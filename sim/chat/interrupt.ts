@@ -5,27 +5,34 @@
  * agent takes up anything that waits for it (a line typed meanwhile, the next
  * message, an outcome): the lines the person typed are dropped, and said to
  * be. A press while the agent is idle says in one line how to leave: a
- * second press, or /quit. As in a shell, a press first discards a half-typed
- * line (at an idle prompt that is all it does, and the next press is a first
- * one), and it stops a command of the person's under way (an /attach mcp
- * starting its server), which then says so itself.
+ * second press, or /quit. The stop speaks once the turn's own last lines (what
+ * had streamed, its summary) are on the screen, and what the person types
+ * from the press on is shown as waiting until the agent goes on (./typed-lines.ts).
+ * As in a shell, a press first discards a half-typed line (at an idle prompt
+ * that is all it does, and the next press is a first one), and it stops a
+ * command of the person's under way (an /attach mcp starting its server),
+ * which then says so itself.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import type { Session } from './session.js';
+import type { TypedLines } from './typed-lines.js';
 import type { WaitingLine } from './waiting-mail.js';
 
 /** Two presses this close are one wish to leave. */
 export const LEAVE_WINDOW_MS = 2_500;
 harden(LEAVE_WINDOW_MS);
 
+/** How long the stop waits for the stopped turn's last lines before it speaks anyway. */
+const TURN_OVER_WAIT_MS = 5_000;
+
 const PREVIEW_CHARS = 60;
 
 /** The lines, each quoted on one line and cut. */
-const quoted = (lines: readonly WaitingLine[]): string =>
-  lines
-    .map(({ text }) => {
+const quoted = (texts: readonly string[]): string =>
+  texts
+    .map(text => {
       const flat = text.replace(/\s+/g, ' ').trim();
       return JSON.stringify(
         flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat,
@@ -33,10 +40,25 @@ const quoted = (lines: readonly WaitingLine[]): string =>
     })
     .join(', ');
 
+/** What leaving says of the lines typed that the agent never took up (a terminal's or a piped run's). */
+export const droppedLine = (persona: string, texts: readonly string[]): string =>
+  `dropped, as you left before ${persona} took it up: ${quoted(texts)}`;
+harden(droppedLine);
+
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms));
 
+/** Resolves once the stopped turn's last lines are shown, or after `ms` (a turn that never says it ended). */
+const turnShownOver = (presenter: Pick<Presenter, 'afterTurn'>, ms: number) =>
+  new Promise<void>(resolve => {
+    const timer = setTimeout(resolve, ms);
+    presenter.afterTurn(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
 export const makeInterrupt = (options: {
-  presenter: Pick<Presenter, 'busy' | 'turnInProgress'>;
+  presenter: Pick<Presenter, 'busy' | 'turnInProgress' | 'afterTurn'>;
   screen: Pick<Screen, 'status' | 'print'>;
   session: Pick<Session, 'stopTurn' | 'goOn'>;
   /** What the person typed that waits for the agent (./waiting-mail.ts), and how to drop it. */
@@ -44,16 +66,18 @@ export const makeInterrupt = (options: {
     lines(): readonly WaitingLine[];
     drop(lines: readonly WaitingLine[]): Promise<void>;
   };
+  /** Where the lines typed are shown: waiting from the press until the agent goes on. */
+  typed: Pick<TypedLines, 'hold' | 'named' | 'release'>;
   persona: string;
   leave: (code: number) => Promise<unknown>;
   /** The line typed at the prompt, not yet entered: discarded, true when there was one. */
-  typed?: { discard(): boolean };
+  halfTyped?: { discard(): boolean };
   /** Stops the person's command under way, if it can be stopped: true when there was one. */
   command?: { stop(): boolean };
   now?: () => number;
   wait?: (ms: number) => Promise<void>;
 }) => {
-  const { presenter, screen, session, waiting, persona, leave } = options;
+  const { presenter, screen, session, waiting, typed, persona, leave } = options;
   const { now = Date.now, wait = sleep } = options;
   /** From the first press until the agent goes on again (or the person left). */
   let stopping = false;
@@ -65,7 +89,13 @@ export const makeInterrupt = (options: {
     const lines = waiting.lines();
     if (lines.length > 0) {
       await waiting.drop(lines);
-      screen.print('note', `dropped, as you left before ${persona} took it up: ${quoted(lines)}`);
+      screen.print(
+        'note',
+        droppedLine(
+          persona,
+          lines.map(({ text }) => text),
+        ),
+      );
     }
     await leave(0);
   };
@@ -73,7 +103,7 @@ export const makeInterrupt = (options: {
   return async (): Promise<void> => {
     const pressed = now();
     // Not while a stop is under way: a second press then leaves, whatever was typed.
-    if (!stopping && options.typed?.discard() === true) {
+    if (!stopping && options.halfTyped?.discard() === true) {
       lastPress = Number.NEGATIVE_INFINITY;
       if (!presenter.busy()) return;
     }
@@ -90,24 +120,30 @@ export const makeInterrupt = (options: {
       return;
     }
     stopping = true;
+    typed.hold();
     screen.status(undefined);
     screen.print('note', `Stopping ${persona}'s turn (Ctrl-C again leaves)…`);
     try {
       await session.stopTurn(presenter.turnInProgress());
+      await turnShownOver(presenter, TURN_OVER_WAIT_MS);
       const lines = waiting.lines();
       const then =
         lines.length === 0
           ? 'Go on.'
-          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(lines)}`;
-      screen.print('note', `${persona} stopped; what it kept is still there. ${then}`);
+          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(lines.map(({ text }) => text))}`;
+      if (!left) screen.print('note', `${persona} stopped; what it kept is still there. ${then}`);
     } catch (error) {
       screen.print('error', `could not stop the turn: ${describeError(error)}`);
     }
+    typed.named();
     // The rest of the window: a second press in it leaves before the agent takes anything up.
     const rest = pressed + LEAVE_WINDOW_MS - now();
     if (rest > 0) await wait(rest);
     try {
-      if (!left) await session.goOn();
+      if (!left) {
+        await session.goOn();
+        typed.release();
+      }
     } catch (error) {
       screen.print('error', `could not make ${persona} again: ${describeError(error)}`);
     } finally {

@@ -7,11 +7,12 @@
 import '@endo/init';
 import { capletEnv } from './dotenv.js';
 import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
-import { makePresenter, type Presenter } from './presenter.js';
+import { makePresenter } from './presenter.js';
 import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
-import { makeInterrupt } from './interrupt.js';
+import { droppedLine, makeInterrupt } from './interrupt.js';
+import { makeTypedLines, type TypedLines } from './typed-lines.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
@@ -46,11 +47,10 @@ const firstLine = (
   return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}).`;
 };
 
-/** A line typed while a turn runs: shown after that turn's lines (its "turn over"), not above them. */
-const placeTypedLine = (line: string, presenter: Presenter, screen: Screen): void => {
-  if (!presenter.busy() || line.trim() === '') return;
-  screen.takeBackEcho(line);
-  presenter.afterTurn(() => screen.print('you', 'you ›', line));
+/** Piped: the messages read and not sent when the person leaves are dropped, and said to be. */
+const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]): void => {
+  const dropped = unsent.filter(line => parseCommand(line).kind === 'message');
+  if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
 };
 
 /** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped. */
@@ -62,14 +62,22 @@ const discardTyped = (readline: Interface): boolean => {
   return true;
 };
 
-/** On a terminal: each line typed runs in order; y, n or a pressed alone answers a tool call's approval. */
-const followTerminal = (readline: Interface, inbox: HostInbox, context: CommandContext): void => {
+/**
+ * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
+ * a pressed alone answers a tool call's approval.
+ */
+const followTerminal = (
+  readline: Interface,
+  inbox: HostInbox,
+  context: CommandContext,
+  typed: TypedLines,
+): void => {
   let chain = Promise.resolve();
   const perform = (line: string) => {
     chain = chain.then(() => runCommand(parseCommand(line), context));
   };
   readline.on('line', line => {
-    placeTypedLine(line, context.presenter, context.screen);
+    typed.place(line, parseCommand(line).kind === 'message');
     perform(line);
   });
   takeApprovalKeys(readline, process.stdin, inbox, perform);
@@ -113,6 +121,8 @@ const main = async (): Promise<void> => {
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
   let leaving = false;
+  /** Piped: the lines read and not yet sent (./piped-chat.ts), dropped when the person leaves. */
+  const unsent: string[] = [];
   const logLine = (line: string) => {
     state.log.write(line);
     // Once the person leaves, what the agent logs of its own end (its cancellation) is not news: the log keeps it.
@@ -149,6 +159,7 @@ const main = async (): Promise<void> => {
       screen.status(undefined);
       const unanswered = unansweredProposals(inbox);
       if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
+      sayDropped(screen, persona, unsent);
       inbox.stop();
       channelEcho.stop();
       // Cancelling through the caplet's context aborts a model call in flight.
@@ -188,15 +199,16 @@ const main = async (): Promise<void> => {
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
   const waiting = waitingMailOf(session, presenter);
+  const typed = makeTypedLines({ presenter, screen, persona });
   const interrupt = makeInterrupt({
-    ...{ presenter, screen, session, waiting, persona, leave },
-    typed: { discard: () => discardTyped(readline) },
+    ...{ presenter, screen, session, waiting, typed, persona, leave },
+    halfTyped: { discard: () => discardTyped(readline) },
     command: context.stoppable,
   });
 
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, inbox, context);
+    followTerminal(readline, inbox, context, typed);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
@@ -209,6 +221,7 @@ const main = async (): Promise<void> => {
     context,
     idle: () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter),
     ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
+    unsent,
   });
   // A script learns from the exit code that a turn failed (its words are on the screen already).
   await leave(state.turnFailed() ? 1 : 0);

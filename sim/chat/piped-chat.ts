@@ -16,13 +16,14 @@ export interface PipedChatOptions {
   idle: () => Promise<void>;
   /** Resolves when the first line should be read (the greeting came, or the wait for it ended). */
   ready: Promise<unknown>;
+  /** The lines read and not yet sent, in order, filled here: what leaving drops, said by the caller. */
+  unsent: string[];
 }
 
 export const runPipedChat = async (
   readline: Interface,
-  { screen, presenter, context, idle, ready }: PipedChatOptions,
+  { screen, presenter, context, idle, ready, unsent: lines }: PipedChatOptions,
 ): Promise<void> => {
-  const lines: string[] = [];
   let ended = false;
   let wake: () => void = () => {};
   readline.on('line', line => {
@@ -41,9 +42,10 @@ export const runPipedChat = async (
       });
       continue;
     }
-    const line = lines.shift();
-    if (line === undefined) break;
+    if (lines.length === 0) break;
     await idle();
+    // Unsent until now: a line still waiting for the agent is shown as sent only once it is.
+    const line = lines.shift()!;
     const command = parseCommand(line);
     if (command.kind === 'empty') continue;
     screen.print('you', 'you ›', line);

@@ -3,7 +3,9 @@
  * (turns, model calls, a streamed reply's words as they come, tool calls,
  * usage) and the mail HOST receives. A
  * message the agent sends with a tool is shown after that tool's line, so
- * the screen reads "what it did", then "what it said".
+ * the screen reads "what it did", then "what it said". It alone says what
+ * the agent is doing on the status line. A reply stopped while it streamed
+ * (Ctrl-C) had its words only there: they are printed, cut short, as its turn ends.
  */
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import { describeToolCall } from './describe-tool-call.js';
@@ -82,9 +84,11 @@ const turnOverLine = (event: Extract<AgentEvent, { kind: 'turn-end' }>): string 
   const { inputTokens, outputTokens, cachedInputTokens } = event.usage;
   const cached =
     cachedInputTokens === undefined ? '' : ` (${formatCount(cachedInputTokens)} cached)`;
+  // A call stopped part-way was never counted by its server: its share is the agent's estimate.
+  const about = event.usageEstimated === true ? 'about ' : '';
   const usage =
     inputTokens + outputTokens > 0
-      ? `, ${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens`
+      ? `, ${about}${formatCount(inputTokens)} in${cached} / ${formatCount(outputTokens)} out tokens`
       : '';
   const served =
     event.models === undefined || event.models.length === 0 ? '' : ` (${event.models.join(', ')})`;
@@ -99,6 +103,50 @@ const turnOverLine = (event: Extract<AgentEvent, { kind: 'turn-end' }>): string 
 /** How long the turn's summary waits for the agent's last words (sent just after the turn ends). */
 const SUMMARY_DELAY_MS = 150;
 
+/** What the status line says after an event, undefined to leave it; `turnsLeft`: the turns running after it. */
+const statusAfter = (event: AgentEvent, turnsLeft: number): string | undefined => {
+  switch (event.kind) {
+    case 'turn-start':
+    case 'tool-result':
+      return 'is thinking…';
+    case 'model-call':
+      return event.call > 1 ? `is thinking (call ${event.call})…` : 'is thinking…';
+    case 'model-text':
+      // A streamed reply as it comes: its latest words.
+      return `is writing: ${tailOf(event.text)}`;
+    case 'model-reply':
+      // No tool called: its words are its answer, sent as the turn ends.
+      return event.toolCalls > 0 ? 'is using tools…' : 'is finishing…';
+    case 'tool-call':
+      return `is running ${event.name}…`;
+    case 'turn-end':
+      // Over, its summary waiting a moment for its last words; then the prompt is idle.
+      return turnsLeft === 0 ? 'is finishing…' : undefined;
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * The text the model call under way has streamed, until its reply is whole (the agent sends
+ * that); at the turn's end, words never made a reply had been on the status line alone: they
+ * are kept on the screen, cut short.
+ */
+const makeStreamedWords = (screen: Screen, persona: string) => {
+  let text = '';
+  return {
+    see(event: AgentEvent) {
+      if (event.kind === 'model-text') text = event.text;
+      else if (event.kind === 'model-call' || event.kind === 'model-reply') text = '';
+    },
+    keepCut() {
+      if (text.trim() !== '')
+        screen.print('agent', `${persona} (cut short, not sent) ›`, `${text.trimEnd()} …`);
+      text = '';
+    },
+  };
+};
+
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let activeTurns = 0;
   let turns = 0;
@@ -112,6 +160,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
   let lastWords: (() => void)[] = [];
+  const streamed = makeStreamedWords(screen, persona);
 
   const printSummaries = () => {
     if (summaryTimer !== undefined) clearTimeout(summaryTimer);
@@ -140,10 +189,9 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   const touch = () => {
     touched = Date.now();
   };
-  const thinking = (detail: string) => screen.status(`${persona} ${detail}`);
-
   const observe = (event: AgentEvent) => {
     touch();
+    streamed.see(event);
     switch (event.kind) {
       case 'turn-start': {
         printSummaries();
@@ -155,29 +203,16 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         const number = /^#(\d+) /.exec(event.title)?.[1];
         if (number !== undefined) started.add(number);
         inProgress = number === undefined ? undefined : BigInt(number);
-        thinking('is thinking…');
         break;
       }
-      case 'model-call':
-        thinking(event.call > 1 ? `is thinking (call ${event.call})…` : 'is thinking…');
-        break;
-      case 'model-text':
-        // A streamed reply as it comes: its latest words on the status line.
-        thinking(`is writing: ${tailOf(event.text)}`);
-        break;
-      case 'model-reply':
-        if (event.toolCalls > 0) thinking('is using tools…');
-        break;
       case 'tool-call':
         calls.push(describeToolCall(event.name, event.summary));
-        thinking(`is running ${event.name}…`);
         break;
       case 'tool-result': {
         const call = calls.shift() ?? event.name;
         if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
         else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
         if (calls.length === 0) flush();
-        thinking('is thinking…');
         break;
       }
       case 'held':
@@ -189,6 +224,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         inProgress = undefined;
         calls.length = 0;
         flush();
+        streamed.keepCut();
         summaries.push(turnOverLine(event));
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
         break;
@@ -196,6 +232,8 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       default:
         break;
     }
+    const status = statusAfter(event, activeTurns);
+    if (status !== undefined) screen.status(`${persona} ${status}`);
   };
 
   return {

@@ -31,6 +31,8 @@ export type AgentEvent =
       stopReason: StopReason;
       modelCalls: number;
       usage: Usage;
+      /** Set when `usage` holds an estimate (a model call stopped part-way, which the server never counted). */
+      usageEstimated?: true;
       error?: string;
       models?: string[];
     };

@@ -30,7 +30,8 @@ const turnLine = (
   now: number,
 ): string => {
   const calls = `${end.modelCalls} model call${end.modelCalls === 1 ? '' : 's'}`;
-  const tokens = `${end.usage.inputTokens} in / ${end.usage.outputTokens} out`;
+  const about = end.usageEstimated === true ? 'about ' : '';
+  const tokens = `${about}${end.usage.inputTokens} in / ${end.usage.outputTokens} out`;
   const seconds = ((now - turn.startedAt) / 1000).toFixed(1);
   const error = end.error === undefined ? '' : `: ${end.error}`;
   return `turn ${turn.title}: ${end.stopReason}, ${calls}, ${toolsSaid(turn)}, ${tokens}, ${seconds} s${error}`;

@@ -15,6 +15,7 @@ import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
 import { markOf, type CallMark } from '../agent-tools/call-marks.js';
 import type { Conversation, Turn } from '../history/conversation.js';
 import { buildRequest } from '../history/build-request.js';
+import { CHARS_PER_TOKEN } from '../history/estimate-tokens.js';
 import type { Observe, StopReason } from '../events/agent-events.js';
 import { callModel } from './call-model.js';
 import { callIdsIn, checkReplyCalls } from './check-reply-calls.js';
@@ -108,6 +109,8 @@ const addUsage = (usage: Usage, used: Usage | undefined) => {
 interface Tally {
   modelCalls: number;
   usage: Usage;
+  /** Set when `usage` holds an estimate: a call stopped part-way, which the server never counted. */
+  estimated?: true;
   /** Which models served the turn (more than one when a fallback took over). */
   models: string[];
   marks: CallMark[];
@@ -145,7 +148,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     error?: string,
     thrown?: string,
   ): TurnOutcome => {
-    const { modelCalls, usage, models } = tally;
+    const { modelCalls, usage, models, estimated } = tally;
     ended = true;
     observe({
       kind: 'turn-end',
@@ -153,6 +156,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       stopReason,
       modelCalls,
       usage,
+      ...(estimated === undefined ? {} : { usageEstimated: estimated }),
       ...(error === undefined ? {} : { error }),
       ...(models.length === 0 ? {} : { models }),
     });
@@ -211,13 +215,22 @@ const runSteps = async (
       chars: request.chars,
     });
     const callNumber = tally.modelCalls;
+    let streamed = '';
     // eslint-disable-next-line no-await-in-loop -- each model call needs the results of the tool calls before it
-    const outcome = await callModel(provider, request.messages, tools, signal, text =>
-      observe({ kind: 'model-text', call: callNumber, text }),
-    );
-    if (!outcome.ok) {
-      return outcome.aborted ? end('cancelled') : end('error', '', outcome.error);
+    const outcome = await callModel(provider, request.messages, tools, signal, text => {
+      streamed = text;
+      observe({ kind: 'model-text', call: callNumber, text });
+    });
+    if (!outcome.ok && outcome.aborted) {
+      // Stopped part-way: the server read the request and wrote what streamed, and never said so.
+      addUsage(tally.usage, {
+        inputTokens: request.estimatedTokens,
+        outputTokens: Math.ceil(streamed.length / CHARS_PER_TOKEN),
+      });
+      tally.estimated = true;
+      return end('cancelled');
     }
+    if (!outcome.ok) return end('error', '', outcome.error);
     if (!tally.models.includes(outcome.model)) tally.models.push(outcome.model);
     addUsage(tally.usage, outcome.usage);
     const cleaned = cleanReply(outcome.message, tools);

@@ -269,7 +269,7 @@ const assembleProgress = (setup: PartsSetup, daemon: DaemonAdapter, directEvalua
 
 /** The FaeTools of tools/, who gave each, and their help() sections. */
 const assembleTools = async (setup: PartsSetup) => {
-  const { powers, log, config, status } = setup;
+  const { powers, log, config } = setup;
   const givers = await loadToolGivers(powers, log);
   const tools = makeToolRegistry({
     powers,
@@ -280,11 +280,6 @@ const assembleTools = async (setup: PartsSetup) => {
     givers,
   });
   const toolbox = makeToolbox({ registry: tools, settings: config.toolbox });
-  // Registered here for its place among the sections; the lines, which need the policy, come from describeTools.
-  status.section('Tools offered', () => []);
-  status.section('Tools refused', () =>
-    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
-  );
   return { givers, tools, toolbox };
 };
 
@@ -374,6 +369,9 @@ const describeTools = (
   const seen = { tools, toolbox, allowed, hostName };
   const builtinNames = () => policy.offered(builtins).map(schema => schema.function.name);
   status.section('Tools offered', () => describeOffered(seen, config.toolbox.budgetTokens));
+  status.section('Tools refused', () =>
+    tools.refused().map(({ petName, reason }) => `${TOOLS_DIRECTORY}/${petName}: ${reason}`),
+  );
   status.section('Tools', () => [
     `built in: ${builtinNames().join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'}`,
     ...toolbox.describe(allowed),

@@ -6,9 +6,25 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { CHILD_MS } from './patience.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Each print clears the prompt's row, moves to its start and writes its line (sim/chat/screen.ts). */
+const PRINT_START = '\x1b[2K\x1b[1G';
+
+/**
+ * The lines the simulator printed above its prompt, in order, escapes left out: the first row
+ * of each entry (not the terminal's own echo of what was typed, nor the prompt's redraws).
+ */
+export const printedLines = (output: string): string[] =>
+  output.split('\n').flatMap(row => {
+    const at = row.lastIndexOf(PRINT_START);
+    return at < 0
+      ? []
+      : [stripVTControlCharacters(row.slice(at + PRINT_START.length)).replace(/\r$/, '')];
+  });
 
 export interface TtyStep {
   /** Typed once the output holds this (after the previous step's match). */

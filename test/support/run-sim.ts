@@ -19,6 +19,8 @@ export interface Run {
 interface Child {
   write(text: string): void;
   end(): void;
+  /** Sends the simulator a signal (as Ctrl-C at a shell sends SIGINT to a piped run). */
+  signal(name: NodeJS.Signals): void;
   /** The first match of `pattern` in what the child has printed, as soon as it is printed. */
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
 }
@@ -62,6 +64,7 @@ export const makeSimRunner =
       feed({
         write: text => child.stdin.write(text),
         end: () => child.stdin.end(),
+        signal: name => void child.kill(name),
         waitFor: pattern =>
           new Promise(found => {
             const look = () => {

@@ -47,16 +47,13 @@ export const runReply = async (
   const number = values.messageNumber;
   const parts = await writtenParts(values, context, { kind: 'message', number, what: 'replies' });
   const speaker = context.speak ?? E(context.powers);
-  const { origin } = context;
-  if (origin === undefined || origin.number !== number) {
-    await speaker.reply(number, ...parts);
-    return harden({ replied: true, to: number });
-  }
-  // The message this turn serves may be gone (an eval-proposal a restart ended): its sender still hears.
   try {
     await speaker.reply(number, ...parts);
     return harden({ replied: true, to: number });
-  } catch {
+  } catch (error) {
+    // The message this turn serves may be gone (an eval-proposal a restart ended): its sender still hears.
+    const { origin } = context;
+    if (origin === undefined || origin.number !== number) throw error;
     await speaker.send(origin.sender, ...parts);
     return harden({ replied: true, to: number, sentTo: origin.sender, why: `#${number} is gone` });
   }

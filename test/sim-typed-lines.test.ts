@@ -1,0 +1,105 @@
+/**
+ * Where a typed line is shown (sim/chat/typed-lines.ts, docs/behaviour.md 10.2): the terminal's
+ * echo while nothing runs, `you ›` after the turn's lines while one runs, and, from a Ctrl-C
+ * until the agent goes on, a message waits: named by the stop, or shown as waiting once the stop
+ * has spoken, and shown as sent only when the agent goes on.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeTypedLines } from '../sim/chat/typed-lines.js';
+
+const setup = () => {
+  const seen: string[] = [];
+  let busy = false;
+  let turnOver: (() => void)[] = [];
+  const typed = makeTypedLines({
+    presenter: {
+      busy: () => busy,
+      afterTurn: print => (busy ? void turnOver.push(print) : print()),
+    },
+    screen: {
+      print: (_kind, head, body) => void seen.push(body === undefined ? head : `${head} ${body}`),
+      takeBackEcho: line => void seen.push(`echo taken back: ${line}`),
+    },
+    persona: 'lal',
+  });
+  return {
+    typed,
+    seen,
+    running: () => (busy = true),
+    endTurn: () => {
+      busy = false;
+      const waiting = turnOver;
+      turnOver = [];
+      for (const print of waiting) print();
+    },
+  };
+};
+
+describe('a line typed', () => {
+  it('while nothing runs keeps its echo; an empty one is nothing', () => {
+    const run = setup();
+    run.typed.place('hello', true);
+    run.typed.place('   ', true);
+    expect(run.seen).toEqual([]);
+  });
+
+  it('while a turn runs is shown after it, message or command', () => {
+    const run = setup();
+    run.running();
+    run.typed.place('and another thing', true);
+    run.typed.place('/status', false);
+    expect(run.seen).toEqual(['echo taken back: and another thing', 'echo taken back: /status']);
+    run.endTurn();
+    expect(run.seen.slice(2)).toEqual(['you › and another thing', 'you › /status']);
+  });
+});
+
+describe('a message typed from a Ctrl-C until the agent goes on', () => {
+  it('typed in the turn: not shown when the turn ends; shown as sent once the agent goes on', () => {
+    const run = setup();
+    run.running();
+    run.typed.place('what next', true);
+    run.typed.hold();
+    run.endTurn();
+    expect(run.seen).toEqual(['echo taken back: what next']);
+    run.typed.named();
+    run.typed.release();
+    expect(run.seen.slice(1)).toEqual(['you › what next']);
+  });
+
+  it('typed after the stop spoke: shown as waiting at once', () => {
+    const run = setup();
+    run.typed.hold();
+    run.typed.named();
+    run.typed.place('what next', true);
+    expect(run.seen).toEqual([
+      'echo taken back: what next',
+      'waits › what next (goes to lal once it goes on; Ctrl-C again leaves and drops it)',
+    ]);
+  });
+
+  it('a command typed meanwhile runs as ever: its echo stays', () => {
+    const run = setup();
+    run.typed.hold();
+    run.typed.named();
+    run.typed.place('/status', false);
+    expect(run.seen).toEqual([]);
+  });
+
+  it('once released, lines go as before: a line typed then keeps its echo', () => {
+    const run = setup();
+    run.typed.hold();
+    run.typed.release();
+    run.typed.place('hello', true);
+    expect(run.seen).toEqual([]);
+  });
+
+  it('a second hold keeps what the first held', () => {
+    const run = setup();
+    run.typed.hold();
+    run.typed.place('one', true);
+    run.typed.hold();
+    run.typed.release();
+    expect(run.seen).toEqual(['echo taken back: one', 'you › one']);
+  });
+});
