@@ -10,6 +10,7 @@ import { PACKAGE_TOOL_FILES } from '../src/agent-tools/package-tools.js';
 
 // The list is the agent's too (a policy list's names are checked against it): kept there.
 export const toolModuleFiles = PACKAGE_TOOL_FILES;
+harden(toolModuleFiles);
 
 export type ToolName = keyof typeof toolModuleFiles;
 

@@ -108,9 +108,9 @@ export const attachMcp = async (options: {
   const { host, guest, special, signal } = options;
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
-  const stopped = new Promise<'stopped'>(resolve => {
-    if (signal?.aborted === true) resolve('stopped');
-    signal?.addEventListener('abort', () => resolve('stopped'), { once: true });
+  const stopped = new Promise<'stopped'>(settle => {
+    if (signal?.aborted === true) settle('stopped');
+    signal?.addEventListener('abort', () => settle('stopped'), { once: true });
   });
   // A server that cannot list its tools would be offered as nothing and started again at every run.
   const listed = await Promise.race([listOffered(host, attached.petName), stopped]);

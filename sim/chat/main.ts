@@ -85,10 +85,8 @@ const followTerminal = (
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
-  const { args, settings, envNote, preflight, double, stateFolder, releaseState } = await startUp(
-    cwd,
-    process.argv.slice(2),
-  );
+  const started = await startUp(cwd, process.argv.slice(2));
+  const { args, settings, envNote, preflight, double, stateFolder, releaseState } = started;
   const { persona, verbose, fresh, newest, yes } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -101,11 +99,7 @@ const main = async (): Promise<void> => {
   let session: Session | undefined;
   const channelEcho = makeChannelEcho({ screen, presenter, agentName: persona, report });
   const state = openRunState({
-    processEnv: process.env,
-    settings,
-    persona,
-    folder: stateFolder,
-    fresh,
+    ...{ processEnv: process.env, settings, persona, folder: stateFolder, fresh },
     profile: newest ? 'newest' : 'f0a46042a',
     session: () =>
       session === undefined
@@ -184,12 +178,7 @@ const main = async (): Promise<void> => {
   process.stdout.on('error', () => void leave(0));
 
   const context: CommandContext = {
-    session,
-    screen,
-    inbox,
-    presenter,
-    cwd,
-    stateFolder: state.folder,
+    ...{ session, screen, inbox, presenter, cwd, stateFolder: state.folder },
     approvals: state.approvals,
     keptTools: state.tools,
     channelEcho,

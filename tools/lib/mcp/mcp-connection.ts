@@ -137,6 +137,24 @@ const howItEnded = (transport: unknown): string => {
   return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
 };
 
+/** Connects, or closes the client and says why, with how a local server ended. */
+const connectClient = async (
+  client: Client,
+  transport: Transport,
+  name: string,
+  timeout: number,
+): Promise<void> => {
+  try {
+    await client.connect(transport, { timeout });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw Error(
+      `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
+      { cause: error },
+    );
+  }
+};
+
 export const makeMcpConnection = (
   settings: McpSettings,
   log: (line: string) => void,
@@ -196,13 +214,7 @@ export const makeMcpConnection = (
     });
     starting = current;
     try {
-      await client.connect(transport, { timeout: startTimeoutMs });
-    } catch (error) {
-      await client.close().catch(() => {});
-      throw Error(
-        `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
-        { cause: error },
-      );
+      await connectClient(client, transport, name, startTimeoutMs);
     } finally {
       if (starting === current) starting = undefined;
     }
@@ -264,10 +276,8 @@ export const makeMcpConnection = (
       closing = true;
       const current = live;
       live = undefined;
-      const pending = starting;
-      starting = undefined;
       // A server still starting is ended too: its connect then fails, and nothing is listed.
-      await pending?.transport.close().catch(() => {});
+      await starting?.transport.close().catch(() => {});
       await current?.client.close();
       closing = false;
     },
