@@ -7,7 +7,6 @@ import { closestNames } from '../providers/closest-names.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import { PASSED_ENV_NAMES, type SourceEnv } from './passed-env.js';
 import { SETUP_ENV_NAMES } from './setup-settings.js';
-import { toolModuleFiles } from '../tools/index.js';
 import { unknownPolicyToolNames } from '../src/toolbox/own-tool-names.js';
 
 /** Every LAL_/FAE_ variable read anywhere; docs/configuration.md has each (test/docs-configuration.test.ts). */
@@ -41,6 +40,5 @@ harden(unknownSettings);
  * package gives), with the nearest: setup.ts and `npm start` say it; the
  * agent says it again at start, knowing the tools it then holds.
  */
-export const unknownPolicyTools = (env: SourceEnv): string[] =>
-  unknownPolicyToolNames(env, Object.keys(toolModuleFiles));
+export const unknownPolicyTools = (env: SourceEnv): string[] => unknownPolicyToolNames(env, []);
 harden(unknownPolicyTools);

@@ -132,9 +132,9 @@ const makeHelpersHand = () => {
 
 /** The HOST's view of the tools, once they were read at start. */
 const makeToolsHand = () => {
-  let listTools: (() => string) | undefined;
+  let listTools: (() => Promise<string>) | undefined;
   return {
-    reach: (given: () => string) => {
+    reach: (given: () => Promise<string>) => {
       listTools = given;
     },
     list: (): Promise<string> =>
@@ -231,7 +231,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
     onCancel.add(() => toolsFresh.stop());
     // Read once at start too, so help() names every tool (deferred ones too) before the first turn.
     await toolsFresh.follow().then(() => toolsFresh.beforeTurn());
-    toolsHand.reach(parts.listTools);
+    // tools() says what a turn would reach now: tools/ read as a turn reads it, then listed.
+    toolsHand.reach(() => toolsFresh.readNow().then(parts.listTools));
     // Only now are the tools it holds known: a policy list's name that is none of them is said once.
     unknownTools = unknownPolicyToolNames(
       agentEnv,

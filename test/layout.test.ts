@@ -36,11 +36,13 @@ export const RULES: readonly Rule[] = [
     forbidden: ['src', 'sim', 'setup', 'bench', 'test', 'agent.ts'],
     // The FaeTool interface guard is the contract between the agent and its tools; the MCP
     // bridge makes its schemas fit with the agent's own check (one normaliser, not two), and a
-    // caplet checks a call's argument names with the agent's own check (one check, not two).
+    // caplet checks a call's argument names with the agent's own check (one check, not two); the
+    // list of this package's tools is one, read by the agent and the setup scripts.
     allowed: [
       'src/agent-tools/fae-tool.ts',
       'src/agent-tools/check-tool-schema.ts',
       'src/agent-tools/check-fae-arguments.ts',
+      'src/agent-tools/package-tools.ts',
     ],
     why: 'a tool caplet runs in a worker of its own and shares only the FaeTool contract with the agent',
   },

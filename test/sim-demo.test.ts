@@ -635,7 +635,7 @@ describe('a counter-proposal in --demo', () => {
       });
     });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+$/m);
+    expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+, which answers it$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › It is 43\.$/m);
     expect(run.stdout).not.toMatch(/proposes different code:$/m);
   });

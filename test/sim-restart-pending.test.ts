@@ -72,4 +72,40 @@ describe('npm start run again with proposals pending', () => {
     ).toHaveLength(1);
     expect(second.stdout).toMatch(/NOT RUN: your proposal p2[^\n]*\n {2}· turn over: 1 model call/);
   });
+
+  it('/counter answers the proposal it counters: not left pending, not told NOT RUN later; leaving names what waits', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    let countered = '';
+    let proposed = '';
+    const first = await runSim(['--demo'], state, input => {
+      input.write('what is 5 * 5?\n');
+      void input
+        .waitFor(/\(eval-proposal #(\d+)\): 5 \* 5/)
+        .then(([, number]) => {
+          countered = number!;
+          input.write(`/counter ${number} 5 ** 2 + 1\n`);
+          return input.waitFor(/\(eval-proposal #(\d+)\): 5 \*\* 2 \+ 1/);
+        })
+        .then(([, number]) => {
+          proposed = number!;
+        })
+        .finally(() => input.end());
+    });
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain(`sent a counter-proposal for #${countered}, which answers it`);
+    // The agent hears its first proposal was answered, and tells whoever asked.
+    expect(first.stdout).toMatch(/lal › [^\n]*REJECTED: [^\n]*p1 \(5 \* 5\)[^\n]*Countered/);
+    expect(first.stdout).toContain(
+      `left with eval-proposal #${proposed} unanswered: this daemon cannot keep a proposal over a restart, so lal will say at its next start that it was not run`,
+    );
+
+    const second = await runSim(['--demo'], state, input => {
+      void input
+        .waitFor(/lal › My host answered: NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/)
+        .then(() => input.end());
+    });
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toMatch(/NOT RUN: your proposal p2 \(5 \*\* 2 \+ 1\)/);
+    expect(second.stdout).not.toMatch(/proposal p1\b/);
+  });
 });

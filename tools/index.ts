@@ -6,16 +6,10 @@
  * loaded under SES lockdown (the setup scripts run in the daemon's worker).
  */
 
-export const toolModuleFiles = Object.freeze({
-  timestamp: 'timestamp.js',
-  greet: 'greet.js',
-  math: 'math.js',
-  readFile: 'read-file.js',
-  writeFile: 'write-file.js',
-  editFile: 'edit-file.js',
-  listDir: 'list-dir.js',
-  runCommand: 'run-command.js',
-} as const);
+import { PACKAGE_TOOL_FILES } from '../src/agent-tools/package-tools.js';
+
+// The list is the agent's too (a policy list's names are checked against it): kept there.
+export const toolModuleFiles = PACKAGE_TOOL_FILES;
 harden(toolModuleFiles);
 
 export type ToolName = keyof typeof toolModuleFiles;

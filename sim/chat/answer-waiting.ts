@@ -53,6 +53,13 @@ const dismissAnswered = async (
  */
 const COUNTER_REASON = 'Counter-proposal: the host would run this code instead:';
 
+/**
+ * Why the proposal a counter-proposal answers is refused (f0a46042a): the counter answers it,
+ * so it is settled, not left pending to be told "not run" at the next start. No code here:
+ * the counter-proposal carries it, and the agent is not to propose it twice.
+ */
+const COUNTERED = 'Countered: the host sent a counter-proposal with other code in its place';
+
 /** Why a proposal or approval request dismissed unanswered was refused, as its agent hears it. */
 const DISMISSED = 'The host dismissed it without an answer';
 
@@ -169,8 +176,11 @@ export const counter = async (
     await tellLostWords(context, number, { counter: source });
   } else if (kind === 'proposal') {
     context.presenter.touch();
+    // Refused first, so the agent hears the outcome of its own proposal before the code it is
+    // asked to consider instead.
+    await session.mailHost.rejectProposal(number, COUNTERED);
     await session.mailHost.counterPropose(number, { source });
-    screen.print('note', `sent a counter-proposal for #${number}`);
+    screen.print('note', `sent a counter-proposal for #${number}, which answers it`);
   } else
     throw notActionable(
       number,

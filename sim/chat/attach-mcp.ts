@@ -101,13 +101,26 @@ export const attachMcp = async (options: {
   rest: string;
   cwd: string;
   stateFolder: string;
+  /** Ctrl-C (./stoppable-command.ts): the server is ended and nothing is put in tools/. */
+  signal?: AbortSignal;
 }): Promise<{ attached: AttachedTool; said: string }> => {
   const attached = planMcp(options.rest, options.cwd, options.stateFolder);
-  const { host, guest, special } = options;
+  const { host, guest, special, signal } = options;
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
+  const stopped = new Promise<'stopped'>(settle => {
+    if (signal?.aborted === true) settle('stopped');
+    signal?.addEventListener('abort', () => settle('stopped'), { once: true });
+  });
   // A server that cannot list its tools would be offered as nothing and started again at every run.
-  const listed = await listOffered(host, attached.petName);
+  const listed = await Promise.race([listOffered(host, attached.petName), stopped]);
+  if (listed === 'stopped') {
+    // Unnamed, the bridge is collected and its server ended (as /detach does).
+    await E(host).remove(attached.petName);
+    throw Error(
+      `Stopped attaching ${attached.petName} (Ctrl-C): its server was ended; nothing was put in ${options.guestName}'s tools/`,
+    );
+  }
   if ('reason' in listed) {
     await E(host).remove(attached.petName);
     throw Error(

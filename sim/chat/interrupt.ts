@@ -8,6 +8,10 @@
  * second press, or /quit. The stop speaks once the turn's own last lines (what
  * had streamed, its summary) are on the screen, and what the person types
  * from the press on is shown as waiting until the agent goes on (./typed-lines.ts).
+ * As in a shell, a press first discards a half-typed line (at an idle prompt
+ * that is all it does, and the next press is a first one), and it stops a
+ * command of the person's under way (an /attach mcp starting its server),
+ * which then says so itself.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
@@ -66,6 +70,10 @@ export const makeInterrupt = (options: {
   typed: Pick<TypedLines, 'hold' | 'named' | 'release'>;
   persona: string;
   leave: (code: number) => Promise<unknown>;
+  /** The line typed at the prompt, not yet entered: discarded, true when there was one. */
+  halfTyped?: { discard(): boolean };
+  /** Stops the person's command under way, if it can be stopped: true when there was one. */
+  command?: { stop(): boolean };
   now?: () => number;
   wait?: (ms: number) => Promise<void>;
   /** How long the stop waits for the stopped turn's last lines. */
@@ -96,6 +104,11 @@ export const makeInterrupt = (options: {
 
   return async (): Promise<void> => {
     const pressed = now();
+    // Not while a stop is under way: a second press then leaves, whatever was typed.
+    if (!stopping && options.halfTyped?.discard() === true) {
+      lastPress = Number.NEGATIVE_INFINITY;
+      if (!presenter.busy()) return;
+    }
     const again = pressed - lastPress < LEAVE_WINDOW_MS;
     lastPress = pressed;
     if (stopping || again) {
@@ -104,6 +117,7 @@ export const makeInterrupt = (options: {
     }
     // Nothing to stop: one press is no wish to leave yet (a terminal's habit), so say how.
     if (!presenter.busy()) {
+      if (options.command?.stop() === true) return;
       screen.print('note', `(Ctrl-C again within ${LEAVE_WINDOW_MS / 1000} s, or /quit, leaves)`);
       return;
     }

@@ -22,12 +22,12 @@ import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
-import { stateNameFor } from './demo-double.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
 import { takeApprovalKeys } from './approval-keys.js';
 import { describeError } from '../../providers/describe-error.js';
+import { makeStoppableCommand } from './stoppable-command.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -53,6 +53,15 @@ const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]):
   if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
 };
 
+/** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped. */
+const discardTyped = (readline: Interface): boolean => {
+  if (readline.line === '') return false;
+  // To the line's end, then all of it before the cursor: the line is empty and redrawn so.
+  readline.write(null, { ctrl: true, name: 'e' });
+  readline.write(null, { ctrl: true, name: 'u' });
+  return true;
+};
+
 /**
  * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
  * a pressed alone answers a tool call's approval.
@@ -76,8 +85,9 @@ const followTerminal = (
 
 const main = async (): Promise<void> => {
   const cwd = process.cwd();
-  const { args, settings, envNote, preflight, double } = await startUp(cwd, process.argv.slice(2));
-  const { persona, verbose, fresh, demo, newest, yes } = args;
+  const started = await startUp(cwd, process.argv.slice(2));
+  const { args, settings, envNote, preflight, double, stateFolder, releaseState } = started;
+  const { persona, verbose, fresh, newest, yes } = args;
 
   const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const screen: Screen = tty
@@ -89,11 +99,7 @@ const main = async (): Promise<void> => {
   let session: Session | undefined;
   const channelEcho = makeChannelEcho({ screen, presenter, agentName: persona, report });
   const state = openRunState({
-    processEnv: process.env,
-    settings,
-    persona,
-    folderName: stateNameFor(persona, { demo, newest }),
-    fresh,
+    ...{ processEnv: process.env, settings, persona, folder: stateFolder, fresh },
     profile: newest ? 'newest' : 'f0a46042a',
     session: () =>
       session === undefined
@@ -156,6 +162,7 @@ const main = async (): Promise<void> => {
         sleep(CANCEL_WAIT_MS),
       ]);
       await state.save();
+      releaseState();
       await double?.close();
       screen.close();
       state.log.close();
@@ -171,22 +178,22 @@ const main = async (): Promise<void> => {
   process.stdout.on('error', () => void leave(0));
 
   const context: CommandContext = {
-    session,
-    screen,
-    inbox,
-    presenter,
-    cwd,
-    stateFolder: state.folder,
+    ...{ session, screen, inbox, presenter, cwd, stateFolder: state.folder },
     approvals: state.approvals,
     keptTools: state.tools,
     channelEcho,
+    stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
 
   const waiting = waitingMailOf(session, presenter);
   const typed = makeTypedLines({ presenter, screen, persona });
-  const interrupt = makeInterrupt({ presenter, screen, session, waiting, typed, persona, leave });
+  const interrupt = makeInterrupt({
+    ...{ presenter, screen, session, waiting, typed, persona, leave },
+    halfTyped: { discard: () => discardTyped(readline) },
+    command: context.stoppable,
+  });
 
   if (tty) {
     screen.attachPrompt(readline);

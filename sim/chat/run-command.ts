@@ -24,6 +24,7 @@ import { readCodeForHost, readCodeRequest } from '../../src/asks/host-approved-e
 import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
 import { makeAgentIds, type Reference } from './agent-ids.js';
+import type { StoppableCommand } from './stoppable-command.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
@@ -46,6 +47,8 @@ export interface CommandContext {
   keptTools: KeptTools;
   /** Shows what others post in the channels the person uses (./channel-echo.ts). */
   channelEcho?: ChannelEcho;
+  /** What Ctrl-C can stop while it runs (./stoppable-command.ts): an /attach mcp. */
+  stoppable: StoppableCommand;
   quit: () => void;
 }
 
@@ -187,15 +190,18 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'attach': {
       const { attached, said } = await (command.tool.toLowerCase() === 'mcp'
-        ? attachMcp({
-            host,
-            special: session.mailHost.special,
-            guestName: session.guestName,
-            guest: session.mailHost.guest(session.guestName).powers,
-            rest: command.folder ?? '',
-            cwd: context.cwd,
-            stateFolder: context.stateFolder,
-          })
+        ? context.stoppable.run(signal =>
+            attachMcp({
+              host,
+              special: session.mailHost.special,
+              guestName: session.guestName,
+              guest: session.mailHost.guest(session.guestName).powers,
+              rest: command.folder ?? '',
+              cwd: context.cwd,
+              stateFolder: context.stateFolder,
+              signal,
+            }),
+          )
         : attachTool({
             host,
             special: session.mailHost.special,

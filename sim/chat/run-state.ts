@@ -13,7 +13,7 @@ import { makeInputHistory } from './input-history.js';
 import { makeApprovals } from './approvals.js';
 import { makeKeptTools, type ToolPowers } from './kept-tools.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
-import { makeStateFolder, shownPath, stateFolderFor } from './state-folder.js';
+import { shownPath } from './state-folder.js';
 
 /** The agent writes its memory just after a turn: it is kept a moment later. */
 const SAVE_DELAY_MS = 300;
@@ -26,8 +26,8 @@ export const openRunState = (options: {
   /** The settings, .env included (LAL_LOG). */
   settings: Readonly<Record<string, string | undefined>>;
   persona: string;
-  /** The state folder's own name (the persona's, or its demo's). */
-  folderName: string;
+  /** The state folder, made and locked for this run (./start-up.ts). */
+  folder: string;
   fresh: boolean;
   /** The daemon generation played (each keeps an identity of its own). */
   profile: DaemonProfile;
@@ -37,7 +37,7 @@ export const openRunState = (options: {
   /** Tells the person something that is no problem. */
   note: (line: string) => void;
 }) => {
-  const folder = makeStateFolder(stateFolderFor(options.processEnv, options.folderName));
+  const { folder } = options;
   const kept = makeKeptStore(folder);
   const daemon = makeKeptDaemon(folder, options.fresh);
   const tools = makeKeptTools(folder, options.fresh);

@@ -1,13 +1,16 @@
 /**
  * What `npm start` settles before the chat begins: the flags, the settings
  * (the environment over `.env`), the model double of `--demo`, and the model
- * server's check. Each mistake is one line and an exit code; `--help` prints
+ * server's check, and the state folder, locked for this run (./state-lock.ts).
+ * Each mistake is one line and an exit code; `--help` prints
  * the usage and ends.
  */
 import { parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
 import { loadEnv } from './dotenv.js';
 import { checkModelServer } from './preflight.js';
-import { startDemoDouble } from './demo-double.js';
+import { startDemoDouble, stateNameFor } from './demo-double.js';
+import { makeStateFolder, shownPath, stateFolderFor } from './state-folder.js';
+import { lockStateFolder, lockedLine } from './state-lock.js';
 
 export const startUp = async (cwd: string, argv: readonly string[]) => {
   const loaded = loadEnv(cwd, process.env);
@@ -27,6 +30,15 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.exit(1);
   }
   for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
+  // Before anything is started or --fresh forgets a thing: the folder may be another run's.
+  const stateFolder = makeStateFolder(
+    stateFolderFor(process.env, stateNameFor(args.persona, args)),
+  );
+  const lock = lockStateFolder(stateFolder);
+  if (!lock.ok) {
+    process.stderr.write(`${lockedLine(shownPath(stateFolder, process.env), lock.holder)}\n`);
+    process.exit(1);
+  }
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
   const preflight = await checkModelServer(settings);
@@ -38,6 +50,6 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     loaded.file === undefined
       ? undefined
       : `Settings read from ${loaded.file} (a variable set in the shell wins over it).`;
-  return { args, settings, envNote, preflight, double };
+  return { args, settings, envNote, preflight, double, stateFolder, releaseState: lock.release };
 };
 harden(startUp);

@@ -14,7 +14,8 @@
  * bridge, tool-sources.ts), whose tools change without tools/ changing, it is
  * read before and after each turn, and so it is while tools/ cannot be
  * followed (its stream broke or never opened). adoptTool brings in a tool at
- * once itself.
+ * once itself. The HOST's tools() reads it too (`readNow`), so it names what
+ * a turn would reach now, not what the last turn did.
  */
 import { E } from '@endo/far';
 import type { MailStream } from '../daemon/daemon-adapter.js';
@@ -40,6 +41,11 @@ export interface ToolsFreshness {
   beforeTurn(): Promise<void>;
   /** After a turn: checks tools/ again if it may have changed (and makes it again if it was collected). */
   afterTurn(): Promise<void>;
+  /**
+   * For the HOST's tools(): reads tools/ now, as a turn's check does, whether or not a change
+   * was seen (one the HOST just made may not have reached the follower yet).
+   */
+  readNow(): Promise<void>;
   stop(): void;
 }
 
@@ -141,6 +147,7 @@ export const makeToolsFreshness = (options: {
     follow,
     beforeTurn: checkIfChanged,
     afterTurn: checkIfChanged,
+    readNow: check,
     stop: () => {
       stopped = true;
       stopFollowing();

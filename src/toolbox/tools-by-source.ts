@@ -25,8 +25,11 @@ interface ToolsSeen {
 
 const bySource = ({ tools, toolbox, allowed, hostName }: ToolsSeen): Source[] => {
   const deferred = new Set(toolbox.deferredNames(allowed));
+  // What the policy keeps from a turn is not said to be offered (LAL_TOOLS_DENY, LAL_TOOLS_ALLOW).
+  const reachable = new Set(allowed(tools.schemas()).map(schema => schema.function.name));
   const sources = new Map<string, Source>();
   for (const { name, petName, givenBy } of tools.offeredBy()) {
+    if (!reachable.has(name)) continue;
     const source = `${TOOLS_DIRECTORY}/${petName}, ${givenBy === undefined ? `the ${hostName}'s` : `given by ${givenBy}`}`;
     const entry = sources.get(source) ?? { source, direct: [], deferred: [] };
     sources.set(source, entry);

@@ -70,6 +70,8 @@ export interface AgentRun {
   help(methodName?: string): Promise<string>;
   /** The agent exo's forget(), through E(). */
   forget(): Promise<string>;
+  /** The agent exo's tools(), through E(): every tool its turns can reach by name. */
+  tools(): Promise<string>;
   /** The agent exo's schedules(action?, id?), through E(). */
   schedules(action?: string, id?: string): Promise<string>;
   /** The agent exo's helpers(action?, id?), through E(). */
@@ -228,6 +230,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
     },
     help: methodName => E(caplet.value as { help(name?: string): string }).help(methodName),
     forget: () => E(caplet.value as { forget(): Promise<string> }).forget(),
+    tools: () => E(caplet.value as { tools(): Promise<string> }).tools(),
     schedules: (...args) =>
       E(caplet.value as { schedules(action?: string, id?: string): Promise<string> }).schedules(
         ...args,

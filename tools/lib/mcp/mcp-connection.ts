@@ -137,6 +137,24 @@ const howItEnded = (transport: unknown): string => {
   return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
 };
 
+/** Connects, or closes the client and says why, with how a local server ended. */
+const connectClient = async (
+  client: Client,
+  transport: Transport,
+  name: string,
+  timeout: number,
+): Promise<void> => {
+  try {
+    await client.connect(transport, { timeout });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw Error(
+      `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
+      { cause: error },
+    );
+  }
+};
+
 export const makeMcpConnection = (
   settings: McpSettings,
   log: (line: string) => void,
@@ -144,6 +162,8 @@ export const makeMcpConnection = (
   const { name, timeoutMs, server } = settings;
   const startTimeoutMs = Math.max(timeoutMs, START_TIMEOUT_MS);
   let live: Live | undefined;
+  /** The connection being made (its server starting, which may take long): close() ends it too. */
+  let starting: Live | undefined;
   let connecting: Promise<Live> | undefined;
   let listed: readonly Tool[] | undefined;
   let listing: Promise<readonly Tool[]> | undefined;
@@ -192,14 +212,11 @@ export const makeMcpConnection = (
       log('the server says its tool list changed; listing it again');
       relist(current).catch(() => {});
     });
+    starting = current;
     try {
-      await client.connect(transport, { timeout: startTimeoutMs });
-    } catch (error) {
-      await client.close().catch(() => {});
-      throw Error(
-        `mcp: could not connect to the MCP server "${name}": ${describeError(error)}${howItEnded(transport)}`,
-        { cause: error },
-      );
+      await connectClient(client, transport, name, startTimeoutMs);
+    } finally {
+      if (starting === current) starting = undefined;
     }
     live = current;
     await relist(current);
@@ -259,6 +276,8 @@ export const makeMcpConnection = (
       closing = true;
       const current = live;
       live = undefined;
+      // A server still starting is ended too: its connect then fails, and nothing is listed.
+      await starting?.transport.close().catch(() => {});
       await current?.client.close();
       closing = false;
     },

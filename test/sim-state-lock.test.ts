@@ -1,0 +1,81 @@
+/**
+ * One `npm start` at a time on a state folder (docs/behaviour.md 10.1): a
+ * second run on the folder of a running one refuses at once, in one line
+ * naming the process that holds it and how to use another folder, and loses
+ * nothing of the first's conversation; a lock left by a killed run does not
+ * block the next start. Two real processes, as a person starts them.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner, type Run } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+/** The numbers of the agent's lines a run printed (`#5 fae › …`). */
+const numbersShown = (stdout: string): number[] =>
+  [...stdout.matchAll(/^#(\d+) fae ›/gm)].map(match => Number(match[1]));
+
+const flags = ['--demo', '--persona', 'fae'];
+
+describe('two npm start on one state folder', () => {
+  it('refuses the second at once, naming the first, and keeps the first whole', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    let second: Run | undefined;
+    const first = await runSim(flags, state, input => {
+      input.write('ping\n');
+      void input
+        .waitFor(/fae › pong/)
+        .then(async () => {
+          second = await runSim(flags, state, other => {
+            other.write('ping\n/memory\n');
+            other.end();
+          });
+        })
+        .finally(() => input.end());
+    });
+    expect(first.code).toBe(0);
+    expect(second).toBeDefined();
+    const refused = second!;
+    expect(refused.code).toBe(1);
+    // Refused before it greeted or answered anything.
+    expect(refused.stdout).toBe('');
+    const lines = refused.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/lal-fae\/fae-demo is in use by another npm start \(process \d+\)/);
+    expect(lines[0]).toContain('XDG_STATE_HOME=');
+
+    // The next start finds the first run's turn, and numbers on from it.
+    const third = await runSim(flags, state, input => {
+      input.write('/memory\n');
+      input.end();
+    });
+    expect(third.stderr).toBe('');
+    expect(third.code).toBe(0);
+    expect(third.stdout).toMatch(/^ {2}· #\d+ from HOST: "ping"$/m);
+    expect(Math.min(...numbersShown(third.stdout))).toBeGreaterThan(
+      Math.max(...numbersShown(first.stdout)),
+    );
+  });
+
+  it('takes over the lock of a run that was killed (its process gone)', async () => {
+    const stateHome = makeTempFolder('state');
+    const folder = join(stateHome, 'lal-fae', 'fae-demo');
+    mkdirSync(folder, { recursive: true });
+    // A pid that ran and is gone: a child that has ended.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(join(folder, 'running.pid'), `${gone}\n`);
+    const run = await runSim(flags, { XDG_STATE_HOME: stateHome }, input => {
+      input.write('ping\n');
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/fae › pong/);
+    // And leaves none behind.
+    expect(existsSync(join(folder, 'running.pid'))).toBe(false);
+  });
+});
