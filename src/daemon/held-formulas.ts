@@ -123,14 +123,27 @@ export const holdWhatIsHanded = async (options: {
     (await call('has', STATE_DIRECTORY)) === true && (await call('has', ...HELD_PATH)) === true;
   let heldMade = await heldThere();
   if (heldMade) {
-    const names = (await call('list', ...HELD_PATH)) as string[];
-    const stale = names.filter(held => !ours.has(held));
-    for (const held of stale) {
-      // eslint-disable-next-line no-await-in-loop
-      await call('remove', ...HELD_PATH, held);
-    }
-    if (stale.length > 0)
-      log(`let go of ${stale.length} name(s) in ${HELD_PATH.join('/')}/ an earlier worker held`);
+    // Best effort: at f0a46042a a daemon restart can leave a held name whose formula is gone
+    // ("No reference exists at path …"), and letting it go must not keep the agent from starting.
+    await (async () => {
+      const names = (await call('list', ...HELD_PATH)) as string[];
+      const stale = names.filter(held => !ours.has(held));
+      let gone = 0;
+      for (const held of stale) {
+        // eslint-disable-next-line no-await-in-loop
+        await call('remove', ...HELD_PATH, held).then(
+          () => {
+            gone += 1;
+          },
+          (error: unknown) =>
+            log(`could not let go of ${HELD_PATH.join('/')}/${held}: ${describeError(error)}`),
+        );
+      }
+      if (gone > 0)
+        log(`let go of ${gone} name(s) in ${HELD_PATH.join('/')}/ an earlier worker held`);
+    })().catch((error: unknown) =>
+      log(`could not read ${HELD_PATH.join('/')}/ at start: ${describeError(error)}`),
+    );
   }
 
   /** Names the formula at `path` in the held directory, once per worker. */
