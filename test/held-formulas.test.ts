@@ -6,7 +6,12 @@
 import { expect, test } from 'vitest';
 import { Far } from '@endo/far';
 import { makeTagged } from '@endo/pass-style';
-import { carriesReference, heldNameOf } from '../src/daemon/held-formulas.js';
+import {
+  carriesReference,
+  heldNameOf,
+  holdWhatIsHanded,
+  makeHeldMemory,
+} from '../src/daemon/held-formulas.js';
 
 const ref = Far('Thing', {});
 
@@ -32,4 +37,46 @@ test('a formula is held under the first 64 hex digits of its number, lower case;
   expect(heldNameOf(`${'1'.repeat(63)}:${'2'.repeat(64)}`)).toBe('1'.repeat(63));
   for (const odd of [undefined, 42, '', ':node', 'not-hex:node', `${'z'.repeat(64)}:n`])
     expect(heldNameOf(odd)).toBeUndefined();
+});
+
+test("an earlier worker's held names that cannot be read or let go do not keep the agent from starting", async () => {
+  // As at f0a46042a after a restart: the held directory's formula is gone ("No reference exists").
+  const said: string[] = [];
+  const removed: string[] = [];
+  const powersWith = (list: () => Promise<string[]>) =>
+    Far('GuestPowers', {
+      has: async () => true,
+      list,
+      remove: async (...path: string[]) => {
+        if (path.at(-1) === 'bad') throw Error('No reference exists at path formulas/4c.json');
+        removed.push(path.join('/'));
+      },
+      lookup: async () => undefined,
+      identify: async () => undefined,
+    });
+  const start = (list: () => Promise<string[]>) =>
+    holdWhatIsHanded({
+      powers: powersWith(list),
+      methods: ['has', 'list', 'remove', 'lookup', 'identify'],
+      name: 'quiet',
+      memory: makeHeldMemory(),
+      log: line => void said.push(line),
+      ensureStateDirectory: async () => {},
+    });
+  await expect(
+    start(async () => {
+      throw Error('No reference exists at path formulas/4c.json');
+    }),
+  ).resolves.toBeDefined();
+  expect(said).toEqual([
+    'could not read agent-state/held/ at start: No reference exists at path formulas/4c.json',
+  ]);
+  said.length = 0;
+  // One name that cannot be let go: the others still go, and it is said.
+  await expect(start(async () => ['bad', 'good'])).resolves.toBeDefined();
+  expect(removed).toEqual(['agent-state/held/good']);
+  expect(said).toEqual([
+    'could not let go of agent-state/held/bad: No reference exists at path formulas/4c.json',
+    'let go of 1 name(s) in agent-state/held/ an earlier worker held',
+  ]);
 });
