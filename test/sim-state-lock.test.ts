@@ -5,7 +5,7 @@
  * nothing of the first's conversation; a lock left by a killed run does not
  * block the next start. Two real processes, as a person starts them.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,5 +77,34 @@ describe('two npm start on one state folder', () => {
     expect(run.stdout).toMatch(/fae › pong/);
     // And leaves none behind.
     expect(existsSync(join(folder, 'running.pid'))).toBe(false);
+  });
+
+  it('takes over a lock whose pid another program runs now (a pid reused after a restart)', async () => {
+    const stateHome = makeTempFolder('state');
+    const folder = join(stateHome, 'lal-fae', 'fae-demo');
+    mkdirSync(folder, { recursive: true });
+    // A live process that is not an npm start: the pid a killed run left, given to another program.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      stdio: 'ignore',
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        other.once('spawn', resolve);
+        other.once('error', reject);
+      });
+      writeFileSync(join(folder, 'running.pid'), `${other.pid}\n`);
+      const run = await runSim(flags, { XDG_STATE_HOME: stateHome }, input => {
+        input.write('ping\n');
+        input.end();
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/fae › pong/);
+      // The other program runs on, untouched.
+      expect(other.exitCode).toBeNull();
+      expect(existsSync(join(folder, 'running.pid'))).toBe(false);
+    } finally {
+      other.kill();
+    }
   });
 });

@@ -3,10 +3,13 @@
  * runs on one folder would each save the conversation over the other's and
  * number messages twice. The lock is a file made with O_EXCL holding the
  * holder's pid; a lock whose pid is gone (a run killed with SIGKILL, a
- * crash) is stale and taken over, so it never blocks the next start.
+ * crash) is stale and taken over, so it never blocks the next start. Nor does
+ * one whose pid was given to another program since (pids are reused, soon
+ * after a restart of the machine or the container): where /proc tells what a
+ * process runs, only a run of this same program holds the lock.
  */
 import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 const LOCK_FILE = 'running.pid';
 
@@ -23,6 +26,25 @@ const alive = (pid: number): boolean => {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+};
+
+/**
+ * Whether the process of `pid` runs this program (the simulator's entry, by
+ * its last three path parts, so a run from another clone counts too). True
+ * where that cannot be read (no /proc, another user's process): then a live
+ * pid is all there is to go by.
+ */
+const runsThisProgram = (pid: number): boolean => {
+  const entry = process.argv[1];
+  if (entry === undefined) return true;
+  const tail = entry.split(sep).slice(-3).join(sep);
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return commandLine.split('\0').some(part => part.endsWith(tail));
 };
 
 /** The pid a lock file names, or undefined when it names none (half written, or not ours). */
@@ -67,9 +89,9 @@ export const lockStateFolder = (folder: string): StateLock => {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = holderOf(path);
-    if (holder !== undefined && holder !== process.pid && alive(holder))
+    if (holder !== undefined && holder !== process.pid && alive(holder) && runsThisProgram(holder))
       return { ok: false, holder };
-    // Stale: its process is gone. Cleared only if it still names that process, so a
+    // Stale: its process is gone, or its pid now another program's. Cleared only if it still names that process, so a
     // lock another starter took meanwhile stays.
     if (holderOf(path) === holder) rmSync(path, { force: true });
   }
