@@ -7,9 +7,7 @@
  */
 import { parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
 import { loadEnv } from './dotenv.js';
-import { checkModelServer } from './preflight.js';
-import { startDemoDouble, stateNameFor } from './demo-double.js';
-import { makeStateFolder, shownPath, stateFolderFor } from './state-folder.js';
+import { makeStateFolder, shownPath, stateFolderFor, stateNameFor } from './state-folder.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
 
 export const startUp = async (cwd: string, argv: readonly string[]) => {
@@ -39,6 +37,11 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.stderr.write(`${lockedLine(shownPath(stateFolder, process.env), lock.holder)}\n`);
     process.exit(1);
   }
+  // Only now what is heavier to load: a refused run has stopped before it (README: "refuses at once").
+  const [{ checkModelServer }, { startDemoDouble }] = await Promise.all([
+    import('./preflight.js'),
+    import('./demo-double.js'),
+  ]);
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
   const preflight = await checkModelServer(settings);
