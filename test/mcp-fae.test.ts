@@ -253,9 +253,7 @@ describe('a bridge closed on purpose', () => {
       await relisted;
       await connection.close();
       // Past what the aborted stream reports (its fetch settles after the abort, a few turns on).
-      for (let turn = 0; turn < 10; turn += 1)
-        // eslint-disable-next-line no-await-in-loop -- one event-loop turn at a time
-        await new Promise(resolve => setImmediate(resolve));
+      for (let turn = 0; turn < 10; turn += 1) await new Promise(resolve => setImmediate(resolve));
       expect(logs.filter(line => /connection:/.test(line))).toEqual([]);
     } finally {
       await fake.close();

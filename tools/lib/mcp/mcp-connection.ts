@@ -209,9 +209,8 @@ export const makeMcpConnection = (
       if (!closing) log(`${current.closed}; it is started again at the next call`);
       if (live === current) live = undefined;
     };
-    client.onerror = error => {
-      if (current.ending !== true) log(`connection: ${describeError(error)}`);
-    };
+    // What an ending close() made the transport report (an aborted stream) is no error.
+    client.onerror = error => current.ending === true || log(`connection: ${describeError(error)}`);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       log('the server says its tool list changed; listing it again');
       relist(current).catch(() => {});
