@@ -38,10 +38,17 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.exit(1);
   }
   // Only now what is heavier to load: a refused run has stopped before it (README: "refuses at once").
-  const [{ checkModelServer }, { startDemoDouble }] = await Promise.all([
+  const [{ checkModelServer }, { startDemoDouble }, { malformedSettings }] = await Promise.all([
     import('./preflight.js'),
     import('./demo-double.js'),
+    import('./setting-problems.js'),
   ]);
+  // Every value a setting does not take stops the start, the agent's as the model's (one rule).
+  const malformed = malformedSettings(loaded.env);
+  if (malformed.length > 0) {
+    process.stderr.write(`${malformed.join('\n')}\n`);
+    process.exit(1);
+  }
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
   const preflight = await checkModelServer(settings);
