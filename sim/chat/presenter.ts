@@ -160,7 +160,11 @@ const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
  * request's time limit and its retries allow (LAL_REQUEST_TIMEOUT_MS, LAL_MAX_RETRIES: half an
  * hour by default). Said again at 2, 4, 8… times that, so a piped run prints few such lines.
  */
-const makeQuietWatch = (quiet: QuietServer, say: (seconds: number) => void) => {
+const makeQuietWatch = (quiet: QuietServer, screen: Screen, persona: string) => {
+  const say = (seconds: number) =>
+    screen.status(
+      `${persona} is waiting: the model server has sent nothing for ${seconds} s; Ctrl-C stops the turn`,
+    );
   let since = 0;
   let next = quiet.quietAfterMs;
   let timer: NodeJS.Timeout | undefined;
@@ -191,11 +195,7 @@ export const makePresenter = (
   persona: string,
   quiet: QuietServer = QUIET_SERVER,
 ): Presenter => {
-  const quietServer = makeQuietWatch(quiet, seconds =>
-    screen.status(
-      `${persona} is waiting: the model server has sent nothing for ${seconds} s; Ctrl-C stops the turn`,
-    ),
-  );
+  const quietServer = makeQuietWatch(quiet, screen, persona);
   let activeTurns = 0;
   let turns = 0;
   let touched = Date.now();
