@@ -15,6 +15,8 @@ import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
 import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
 import { makePresenter } from '../sim/chat/presenter.js';
+import { watchQuietServer } from '../sim/chat/quiet-server.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -161,19 +163,24 @@ describe('a model server that does not answer (issue 45)', () => {
 
   it('the status says how long the server has sent nothing, and that Ctrl-C stops the turn', async () => {
     const { statuses, screen } = recording();
-    const presenter = makePresenter(screen, 'lal', { quietAfterMs: 40, checkEveryMs: 10 });
-    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
-    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+    const presenter = makePresenter(screen, 'lal');
+    const quiet = watchQuietServer(screen, 'lal', { quietAfterMs: 40, checkEveryMs: 10 });
+    const observe = (event: AgentEvent) => {
+      presenter.observe(event);
+      quiet.see(event);
+    };
+    observe({ kind: 'turn-start', title: '#3 from HOST' });
+    observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
     await expect
       .poll(() => statuses.at(-1))
       .toMatch(
         /^lal is waiting: the model server has sent nothing for \d+ s; Ctrl-C stops the turn$/,
       );
     // Its words end the wait.
-    presenter.observe({ kind: 'model-text', call: 1, text: 'At last' });
+    observe({ kind: 'model-text', call: 1, text: 'At last' });
     expect(statuses.at(-1)).toBe('lal is writing: At last');
-    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
-    presenter.observe({
+    observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
+    observe({
       kind: 'turn-end',
       title: '#3 from HOST',
       modelCalls: 1,
@@ -184,10 +191,9 @@ describe('a model server that does not answer (issue 45)', () => {
 
   it('a server that answers at once is never said to wait', () => {
     const { statuses, screen } = recording();
-    const presenter = makePresenter(screen, 'lal');
-    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
-    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
-    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
+    const quiet = watchQuietServer(screen, 'lal', { quietAfterMs: 0, checkEveryMs: 10 });
+    quiet.see({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+    quiet.see({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
     expect(statuses.filter(text => text?.includes('sent nothing'))).toEqual([]);
   });
 });

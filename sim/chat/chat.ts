@@ -7,6 +7,7 @@
 import { capletEnv } from './dotenv.js';
 import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
 import { makePresenter } from './presenter.js';
+import { watchQuietServer } from './quiet-server.js';
 import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
@@ -92,6 +93,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     : makePlainScreen(text => process.stdout.write(text));
   const restoreConsole = quietConsole();
   const presenter = makePresenter(screen, persona);
+  const quietServer = watchQuietServer(screen, persona);
   const report = (problem: string) => screen.print('error', problem);
   let session: Session | undefined;
   const channelEcho = makeChannelEcho({ screen, presenter, agentName: persona, report });
@@ -128,6 +130,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     log: logLine,
     observe: event => {
       presenter.observe(event);
+      quietServer.see(event);
       state.see(event);
       channelEcho.see(event);
     },

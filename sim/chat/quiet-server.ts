@@ -1,0 +1,55 @@
+/**
+ * A model call the server sends nothing back for (a hung server: issue 45).
+ * Past `quietAfterMs` the status line says so, and that Ctrl-C stops the turn,
+ * instead of "thinking…" for as long as the request's time limit and its
+ * retries allow (LAL_REQUEST_TIMEOUT_MS, LAL_MAX_RETRIES: half an hour by
+ * default). Said again at 2, 4, 8… times that, so a piped run prints few such
+ * lines. It watches the agent's events beside the presenter (./presenter.ts),
+ * whose next status replaces it.
+ */
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import type { Screen } from './screen.js';
+
+/** When a model call that has had nothing back is said to wait, and how often that is looked at. */
+interface QuietServer {
+  quietAfterMs: number;
+  checkEveryMs: number;
+}
+const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
+
+export const watchQuietServer = (
+  screen: Pick<Screen, 'status'>,
+  persona: string,
+  quiet: QuietServer = QUIET_SERVER,
+) => {
+  let since = 0;
+  let next = quiet.quietAfterMs;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+  /** The server was asked, or said something: counted from now. */
+  const restart = () => {
+    since = Date.now();
+    next = quiet.quietAfterMs;
+    if (timer !== undefined) return;
+    timer = setInterval(() => {
+      const waited = Date.now() - since;
+      if (waited < next) return;
+      next *= 2;
+      screen.status(
+        `${persona} is waiting: the model server has sent nothing for ${Math.floor(waited / 1000)} s; Ctrl-C stops the turn`,
+      );
+    }, quiet.checkEveryMs);
+    timer.unref();
+  };
+  return {
+    see: (event: AgentEvent) => {
+      if (event.kind === 'model-call' || event.kind === 'model-text') restart();
+      else if (event.kind === 'model-reply' || event.kind === 'turn-end') stop();
+    },
+    stop,
+  };
+};
+harden(watchQuietServer);
