@@ -66,7 +66,7 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   screen.print(
     'proposal',
     `#${n} ${sender} asks to call a tool (approval request #${n}):`,
-    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
+    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}), then Enter — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
   );
 };
 

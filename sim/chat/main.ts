@@ -15,7 +15,7 @@ import { droppedLine, makeInterrupt } from './interrupt.js';
 import { makeTypedLines, type TypedLines } from './typed-lines.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import { followHostInbox, unansweredProposals } from './host-inbox.js';
 import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
@@ -25,7 +25,6 @@ import { runPipedChat } from './piped-chat.js';
 import { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
-import { takeApprovalKeys } from './approval-keys.js';
 import { describeError } from '../../providers/describe-error.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 
@@ -63,15 +62,11 @@ const discardTyped = (readline: Interface): boolean => {
 };
 
 /**
- * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
- * a pressed alone answers a tool call's approval.
+ * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); an
+ * answer to a tool call's approval is a line too (./answer-approval.ts), never a key alone, so a
+ * message that starts with y, n or a approves nothing and keeps its first letter.
  */
-const followTerminal = (
-  readline: Interface,
-  inbox: HostInbox,
-  context: CommandContext,
-  typed: TypedLines,
-): void => {
+const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
   let chain = Promise.resolve();
   const perform = (line: string) => {
     chain = chain.then(() => runCommand(parseCommand(line), context));
@@ -80,7 +75,6 @@ const followTerminal = (
     typed.place(line, parseCommand(line).kind === 'message');
     perform(line);
   });
-  takeApprovalKeys(readline, process.stdin, inbox, perform);
 };
 
 const main = async (): Promise<void> => {
@@ -197,7 +191,7 @@ const main = async (): Promise<void> => {
 
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, inbox, context, typed);
+    followTerminal(readline, context, typed);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
