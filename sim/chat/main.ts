@@ -67,13 +67,19 @@ const discardTyped = (readline: Interface): boolean => {
  * message that starts with y, n or a approves nothing and keeps its first letter.
  */
 const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
-  let chain = Promise.resolve();
-  const perform = (line: string) => {
-    chain = chain.then(() => runCommand(parseCommand(line), context));
+  const { screen, presenter } = context;
+  // What a command shows goes after its echo, and never between a turn's answer and its summary.
+  const shown: CommandContext = {
+    ...context,
+    screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
+  let chain = Promise.resolve();
   readline.on('line', line => {
-    typed.place(line, parseCommand(line).kind === 'message');
-    perform(line);
+    const command = parseCommand(line);
+    // Enter on an empty line: the prompt again on the new row, as a shell does.
+    if (command.kind === 'empty') readline.prompt();
+    typed.place(line, command.kind === 'message');
+    chain = chain.then(() => runCommand(command, shown));
   });
 };
 
@@ -134,6 +140,7 @@ const main = async (): Promise<void> => {
   const inbox = followHostInbox({
     host: session.mailHost.host,
     hostId: session.mailHost.hostId,
+    before: session.hostMailBefore,
     screen,
     presenter,
     report,
@@ -159,10 +166,11 @@ const main = async (): Promise<void> => {
       releaseState();
       await double?.close();
       screen.close();
+      // One line says it left, in place of the prompt (the screen no longer draws it).
+      if (tty) screen.print('note', state.farewell);
       state.log.close();
       restoreConsole();
       restoreStderr();
-      if (tty) process.stdout.write('\n');
     }
     process.exit(code);
   };
