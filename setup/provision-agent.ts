@@ -20,7 +20,7 @@ import type { Say } from './say.js';
 import { pinAgent, stopToReplace, type PinOutcome } from './pin-agent.js';
 import { readable } from '../src/agent-tools/tools-directory.js';
 import { TOOLS_DIRECTORY } from '../src/agent-tools/fae-tool-registry.js';
-import { HELD_PATH, STATE_DIRECTORY } from '../src/daemon/own-names.js';
+import { STATE_DIRECTORY } from '../src/daemon/own-names.js';
 import { chooseNames, markOurs } from './our-agents.js';
 
 export interface ProvisionAgentOptions {
@@ -101,6 +101,23 @@ const handToExistingGuest = async (
 };
 
 /**
+ * A new guest's tools/ and agent-state/ (where its memory lies,
+ * src/memory/memory-place.ts, and what its worker is handed is held,
+ * src/daemon/held-formulas.ts), made before its agent starts, while no other
+ * call of this script runs: at f0a46042a a directory made while another call
+ * ends is collected before it is named (tools-directory.ts), and the agent's
+ * own making of tools/ at start raced this script's pin (5 of 7 fresh guests,
+ * each leaving the daemon's raw "No reference exists" rejections in the
+ * agent's log). Neither is made at a path whose walk calls the guest (such a
+ * call ends with a collection too).
+ */
+export const makeOwnDirectories = async (host: SetupHostRef, agentName: string): Promise<void> => {
+  await E(host).makeDirectory([agentName, TOOLS_DIRECTORY]);
+  await E(host).makeDirectory([agentName, STATE_DIRECTORY]);
+};
+harden(makeOwnDirectories);
+
+/**
  * Whether the agent under `controllerName` had to be started: a formula that
  * was cancelled (`endo cancel`), or not provided since the daemon started,
  * is not running, and the newest daemon revives pins only at start. Looking
@@ -150,15 +167,7 @@ export const provisionAgent = async (
     );
   } else {
     await E(host).provideGuest(guestName, harden({ introducedNames, agentName }));
-    // Its tools/, agent-state/ (where its memory lies, src/memory/memory-place.ts) and
-    // agent-state/held/ (what its worker is handed, src/daemon/held-formulas.ts) are made
-    // here, while no other call of this script runs: at f0a46042a a directory made while another
-    // call ends is collected before it is named (tools-directory.ts), and the agent's own making
-    // of tools/ at start raced this script's pin below (5 of 7 fresh guests, each leaving the
-    // daemon's raw "No reference exists" rejections in the agent's log).
-    await E(host).makeDirectory([agentName, TOOLS_DIRECTORY]);
-    await E(host).makeDirectory([agentName, STATE_DIRECTORY]);
-    await E(host).makeDirectory([agentName, ...HELD_PATH]);
+    await makeOwnDirectories(host, agentName);
     const present = await Promise.all(Object.keys(introducedNames).map(name => E(host).has(name)));
     handed = Object.values(introducedNames).filter((_, index) => present[index]);
     say(

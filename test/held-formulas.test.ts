@@ -29,54 +29,58 @@ test('a reference anywhere in a result is carried; plain data is not', () => {
   expect(carriesReference({ loose: 1 })).toBe(true);
 });
 
-test('a formula is held under the first 64 hex digits of its number, lower case; anything else is no formula id', () => {
+test('a formula is held as held- and the first 64 hex digits of its number, lower case; anything else is no formula id', () => {
   const f0a = `${'Ab'.repeat(64)}:${'c'.repeat(128)}`;
-  expect(heldNameOf(f0a)).toBe('ab'.repeat(32));
+  expect(heldNameOf(f0a)).toBe(`held-${'ab'.repeat(32)}`);
   const newest = `${'1'.repeat(64)}:${'2'.repeat(64)}`;
-  expect(heldNameOf(newest)).toBe('1'.repeat(64));
-  expect(heldNameOf(`${'1'.repeat(63)}:${'2'.repeat(64)}`)).toBe('1'.repeat(63));
+  expect(heldNameOf(newest)).toBe(`held-${'1'.repeat(64)}`);
+  expect(heldNameOf(`${'1'.repeat(63)}:${'2'.repeat(64)}`)).toBe(`held-${'1'.repeat(63)}`);
   for (const odd of [undefined, 42, '', ':node', 'not-hex:node', `${'z'.repeat(64)}:n`])
     expect(heldNameOf(odd)).toBeUndefined();
 });
 
-test("an earlier worker's held names that cannot be read or let go do not keep the agent from starting", async () => {
-  // As at f0a46042a after a restart: the held directory's formula is gone ("No reference exists").
+test("an earlier worker's held names, and an earlier release's held directory, are let go at start; one that cannot be does not keep the agent from starting", async () => {
   const said: string[] = [];
   const removed: string[] = [];
-  const powersWith = (list: () => Promise<string[]>) =>
+  const powersWith = (options: { oldDirectory: boolean; list: () => Promise<string[]> }) =>
     Far('GuestPowers', {
-      has: async () => true,
-      list,
+      has: async (...path: string[]) => path.length === 1 || options.oldDirectory,
+      list: options.list,
       remove: async (...path: string[]) => {
-        if (path.at(-1) === 'bad') throw Error('No reference exists at path formulas/4c.json');
+        if (path.at(-1) === 'held-bad') throw Error('connection lost');
         removed.push(path.join('/'));
       },
       lookup: async () => undefined,
       identify: async () => undefined,
     });
-  const start = (list: () => Promise<string[]>) =>
+  const start = (options: { oldDirectory: boolean; list: () => Promise<string[]> }) =>
     holdWhatIsHanded({
-      powers: powersWith(list),
+      powers: powersWith(options),
       methods: ['has', 'list', 'remove', 'lookup', 'identify'],
       name: 'quiet',
       memory: makeHeldMemory(),
       log: line => void said.push(line),
       ensureStateDirectory: async () => {},
     });
+  // As f0a46042a's setup left it: agent-state/held names a collected formula. It goes whole,
+  // without being read; the names beside the memory that are no held names stay.
   await expect(
-    start(async () => {
-      throw Error('No reference exists at path formulas/4c.json');
-    }),
+    start({ oldDirectory: true, list: async () => ['memory', 'held-good', 'held-bad'] }),
   ).resolves.toBeDefined();
+  expect(removed).toEqual(['agent-state/held', 'agent-state/held-good']);
   expect(said).toEqual([
-    'could not read agent-state/held/ at start: No reference exists at path formulas/4c.json',
+    'let go of agent-state/held/, where an earlier release held names',
+    'could not let go of agent-state/held-bad: connection lost',
+    'let go of 1 name(s) in agent-state/ an earlier worker held',
   ]);
   said.length = 0;
-  // One name that cannot be let go: the others still go, and it is said.
-  await expect(start(async () => ['bad', 'good'])).resolves.toBeDefined();
-  expect(removed).toEqual(['agent-state/held/good']);
-  expect(said).toEqual([
-    'could not let go of agent-state/held/bad: No reference exists at path formulas/4c.json',
-    'let go of 1 name(s) in agent-state/held/ an earlier worker held',
-  ]);
+  await expect(
+    start({
+      oldDirectory: false,
+      list: async () => {
+        throw Error('connection lost');
+      },
+    }),
+  ).resolves.toBeDefined();
+  expect(said).toEqual(['could not let go of what an earlier worker held: connection lost']);
 });

@@ -7,8 +7,10 @@
 // that is gone. The mail host reproduces that window
 // (collectDuringNextMakeDirectory); the agent runs under lockdown through make().
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { E } from '@endo/far';
+import { E, Far } from '@endo/far';
 import { makeMailHost, type MailHost } from '../sim/mail-host/index.js';
+import { ensureDirectory } from '../src/agent-tools/tools-directory.js';
+import type { PowersRef } from '../src/daemon/guest-powers.js';
 import { makeToolSetup } from '../setup-tools.js';
 import { say } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
@@ -93,6 +95,28 @@ describe('tools/ when the daemon collects the directory just made (f0a46042a)', 
     const fae = mailHost.guest('fae').powers;
     expect([...(await E(fae).list('tools'))].sort()).toEqual(EXAMPLE_TOOLS);
     expect(output.text()).not.toMatch(/collected|could not prepare/);
+  });
+
+  // Seen in a real f0a46042a daemon, an agent making a directory again at start beside its other
+  // calls: makeDirectory itself failed with "No reference exists" (the directory was collected
+  // before its value was ready), which ended the repair.
+  it('a makeDirectory that fails because the daemon collected the directory as it was made is tried again', async () => {
+    const said: string[] = [];
+    const made: string[] = [];
+    let named = false;
+    const powers = Far('GuestPowers', {
+      has: async () => named,
+      list: async () => [],
+      makeDirectory: async (name: string) => {
+        made.push(name);
+        if (made.length === 1)
+          throw Error('No reference exists at path /state/formulas/4e/ec39.json');
+        named = true;
+      },
+    });
+    await ensureDirectory(powers as unknown as PowersRef, 'tools', line => said.push(line));
+    expect(made).toEqual(['tools', 'tools']);
+    expect(said).toEqual(['the daemon collected the tools/ just made (attempt 1 of 3)']);
   });
 
   it('a tools name left pointing at a collected directory by an earlier run is made again at start', async () => {

@@ -62,7 +62,11 @@ export const makeDaemonParts = (options: DaemonPartsOptions = {}): DaemonParts =
   const random = randomNumberOf(profile);
   const minter = makeSeededMinter(random, options.identity);
   const table = makeFormulaTable(minter);
-  const directories = makeDirectoryMaker(table, nameChangesPresenter(profile, table));
+  const directories = makeDirectoryMaker(
+    table,
+    nameChangesPresenter(profile, table),
+    profile !== 'newest',
+  );
   const agents = makeAgentRegistry(table, directories, now, profile);
   const mail = makeMailOps(table, agents);
   // At f0a46042a a guest whose mailbox did not load fails its formula when its powers are used,

@@ -37,9 +37,20 @@ harden(makeHubForId);
 
 export type TailHub = (path: readonly string[]) => Promise<{ hub: Hub; name: string }>;
 
-/** The hub holding the last name of a path (walked from `store`, whose node `self` gives), and that name. */
+/**
+ * The hub holding the last name of a path (walked from `store`, whose node
+ * `self` gives), and that name. A step through a guest or the host calls its
+ * `lookup`, as the daemon's walk does (directory.js); `agentLookedUp` is told
+ * then (at f0a46042a that call ends with a collection).
+ */
 export const makeTailHub =
-  (store: PetStore, hubForId: HubForId, self: () => DirectoryNode): TailHub =>
+  (
+    store: PetStore,
+    hubForId: HubForId,
+    self: () => DirectoryNode,
+    typeOf: (id: FormulaId) => string | undefined,
+    agentLookedUp: () => void,
+  ): TailHub =>
   async path => {
     assertNamePath(path);
     const name = path[path.length - 1] as string;
@@ -49,12 +60,17 @@ export const makeTailHub =
     const headId = store.identifyLocal(head);
     if (headId === undefined) throw TypeError(`Unknown pet name: ${quote(head)}`);
     let hub = await hubForId(headId);
+    let hubId: FormulaId | undefined = headId;
     for (const step of rest) {
+      const type = hubId === undefined ? undefined : typeOf(hubId);
+      if (type === 'guest' || type === 'host') agentLookedUp();
       if ('node' in hub) {
         const stepId = hub.node.store.identifyLocal(step);
         if (stepId === undefined) throw TypeError(`Unknown pet name: ${quote(step)}`);
         hub = await hubForId(stepId);
+        hubId = stepId;
       } else {
+        hubId = undefined;
         hub = { remote: (await E(hub.remote).lookup(step)) as RemoteHub };
       }
     }

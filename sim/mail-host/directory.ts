@@ -41,11 +41,24 @@ export interface DirectoryNode extends Pick<
  */
 export type PresentNameChanges = (changes: Subscription<NameChange>) => unknown;
 
-export const makeDirectoryMaker = (table: FormulaTable, presentChanges: PresentNameChanges) => {
+/**
+ * `agentCallsCollect`: at f0a46042a every guest or host call ends with a
+ * collection (guest.js, host.js), and so does the lookup a path walk makes
+ * through one: a directory made at such a path (the HOST's
+ * `makeDirectory([guest, 'agent-state', 'held'])`) is collected before it is
+ * named, deterministically. The newest daemon pins a directory it makes until
+ * it is named (directory.js, makeDirectory).
+ */
+export const makeDirectoryMaker = (
+  table: FormulaTable,
+  presentChanges: PresentNameChanges,
+  agentCallsCollect: boolean,
+) => {
   const hubForId = makeHubForId(table);
+  const agentLookedUp = agentCallsCollect ? table.collectUnnamedDirectories : () => {};
 
   const makeDirectoryNode = (store: PetStore): DirectoryNode => {
-    const tailHub = makeTailHub(store, hubForId, () => node);
+    const tailHub = makeTailHub(store, hubForId, () => node, table.typeOf, agentLookedUp);
     const reads = makeDirectoryReads(store, table, hubForId, tailHub);
     const node: DirectoryNode = {
       store,

@@ -132,6 +132,15 @@ export const makeFormulaTable = (minter: IdMinter) => {
     for (const listener of collectionListeners) listener(id, entry.type);
   };
 
+  /**
+   * A collection as f0a46042a runs one when any guest or host call ends
+   * (guest.js and host.js wrap every method so): each directory made and not
+   * named yet goes.
+   */
+  const collectUnnamedDirectories = (): void => {
+    for (const id of [...madeDirectories]) collectIfUnnamed(id);
+  };
+
   const watchStore = <S extends NameIndex>(store: S): S => {
     stores.add(store);
     // Checked after the current operation: a rename or move unbinds before it rebinds.
@@ -156,6 +165,7 @@ export const makeFormulaTable = (minter: IdMinter) => {
     /** Whether any pet store names the formula (the daemon keeps what any name reaches). */
     isNamed,
     afterDirectoryMade,
+    collectUnnamedDirectories,
     onCollected: (listener: CollectionListener) => {
       collectionListeners.push(listener);
     },

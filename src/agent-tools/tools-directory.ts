@@ -50,12 +50,21 @@ export const ensureDirectory = async (
       `${directory}/ named a directory the daemon had collected (its formula is gone): making it again`,
     );
   }
+  /** Makes it once: false when the daemon collected it as it was made. */
+  const makeOnce = async (): Promise<boolean> => {
+    try {
+      await E(powers).makeDirectory(directory);
+    } catch (error) {
+      // Collected before its value was ready: makeDirectory itself fails so (seen at f0a46042a).
+      if (isCollectedFormula(error)) return false;
+      throw error;
+    }
+    return readable(powers, directory);
+  };
   // One attempt after the other: each is checked before the next is made.
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     // eslint-disable-next-line no-await-in-loop
-    await E(powers).makeDirectory(directory);
-    // eslint-disable-next-line no-await-in-loop
-    if (await readable(powers, directory)) return;
+    if (await makeOnce()) return;
     log(`the daemon collected the ${directory}/ just made (attempt ${attempt} of ${ATTEMPTS})`);
   }
   throw Error(`the daemon collected ${directory}/ each of the ${ATTEMPTS} times it was made`);

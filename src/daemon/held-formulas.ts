@@ -14,18 +14,31 @@
  * the guard is not on them: the powers every part of the agent reaches the
  * daemon through are these, which, whenever the daemon hands the worker a
  * reference by a name (`lookup`, `makeDirectory`, a result name), first
- * name its formula in the agent's own state directory (`agent-state/held/`,
- * out of every tool's reach, ./own-names.ts). Whatever then happens to the
- * other names, the formula stays reachable and the worker serves on.
+ * name its formula in the agent's own state directory (`agent-state/`, out
+ * of every tool's reach, ./own-names.ts), as `held-<formula number>`.
+ * Whatever then happens to the other names, the formula stays reachable and
+ * the worker serves on.
  *
  * Those names outlive nothing they protect: the worker process remembers
  * which it wrote (as it remembers failed starts), and an agent started in a
  * worker that did not write one (a daemon restart, a worker ended) lets it
  * go at start, since no connection holds that reference any more.
+ *
+ * Holding makes no formula, only names one the worker was just handed, in a
+ * directory that is there: nothing a collection could take before it is
+ * named. Earlier releases held in a directory of its own,
+ * `agent-state/held/`, which at f0a46042a was collected before it was named
+ * (every guest or host call ends with a collection, and setup's
+ * `makeDirectory([guest, 'agent-state', 'held'])` walks through the guest's
+ * `lookup`, one such call), so `held` named a formula whose file was gone
+ * ("No reference exists at path …/formulas/…") and every hold failed. Made
+ * again by the worker, it could be collected again as it was made, and a
+ * directory the worker was handed and that is collected ends the worker.
+ * That directory, readable or not, is let go at start.
  */
 import { E, Far, passStyleOf } from '@endo/far';
 import type { Log } from '../log/log.js';
-import { HELD_PATH, STATE_DIRECTORY } from './own-names.js';
+import { HELD_PREFIX, isHeldName, OLD_HELD_PATH, STATE_DIRECTORY } from './own-names.js';
 import { describeError } from '../../providers/describe-error.js';
 
 /** The names this worker process wrote for what it was handed, per agent name. */
@@ -47,7 +60,7 @@ export const heldNameOf = (id: unknown): string | undefined => {
   if (typeof id !== 'string') return undefined;
   const [number = ''] = id.split(':');
   const digits = number.toLowerCase().slice(0, NUMBER_DIGITS);
-  return /^[0-9a-f]+$/.test(digits) ? digits : undefined;
+  return /^[0-9a-f]+$/.test(digits) ? `${HELD_PREFIX}${digits}` : undefined;
 };
 harden(heldNameOf);
 
@@ -119,46 +132,51 @@ export const holdWhatIsHanded = async (options: {
   memory.set(name, ours);
 
   // Names an earlier worker wrote: no connection holds their formulas now, so they go.
-  const heldThere = async () =>
-    (await call('has', STATE_DIRECTORY)) === true && (await call('has', ...HELD_PATH)) === true;
-  let heldMade = await heldThere();
-  if (heldMade) {
-    // Best effort: at f0a46042a a daemon restart can leave a held name whose formula is gone
-    // ("No reference exists at path …"), and letting it go must not keep the agent from starting.
+  let stateMade = (await call('has', STATE_DIRECTORY)) === true;
+  if (stateMade) {
+    // Best effort: a name that cannot be let go must not keep the agent from starting.
     await (async () => {
-      const names = (await call('list', ...HELD_PATH)) as string[];
-      const stale = names.filter(held => !ours.has(held));
+      if ((await call('has', ...OLD_HELD_PATH)) === true) {
+        await call('remove', ...OLD_HELD_PATH);
+        log(`let go of ${OLD_HELD_PATH.join('/')}/, where an earlier release held names`);
+      }
+      const names = (await call('list', STATE_DIRECTORY)) as string[];
+      const stale = names.filter(held => isHeldName(held) && !ours.has(held));
       let gone = 0;
       for (const held of stale) {
         // eslint-disable-next-line no-await-in-loop
-        await call('remove', ...HELD_PATH, held).then(
+        await call('remove', STATE_DIRECTORY, held).then(
           () => {
             gone += 1;
           },
           (error: unknown) =>
-            log(`could not let go of ${HELD_PATH.join('/')}/${held}: ${describeError(error)}`),
+            log(`could not let go of ${STATE_DIRECTORY}/${held}: ${describeError(error)}`),
         );
       }
-      if (gone > 0)
-        log(`let go of ${gone} name(s) in ${HELD_PATH.join('/')}/ an earlier worker held`);
+      if (gone > 0) log(`let go of ${gone} name(s) in ${STATE_DIRECTORY}/ an earlier worker held`);
     })().catch((error: unknown) =>
-      log(`could not read ${HELD_PATH.join('/')}/ at start: ${describeError(error)}`),
+      log(`could not let go of what an earlier worker held: ${describeError(error)}`),
     );
   }
 
-  /** Names the formula at `path` in the held directory, once per worker. */
+  /** Names the formula at `path` in the state directory, once per worker. */
   const hold = async (path: string[]) => {
     const id = await call('identify', ...path);
     const held = heldNameOf(id);
     if (held === undefined || ours.has(held)) return;
     // Remembered before it is written: a start meanwhile keeps it rather than lets it go.
     ours.add(held);
-    if (!heldMade) {
-      await ensureStateDirectory();
-      if (!(await heldThere())) await call('makeDirectory', [...HELD_PATH]);
-      heldMade = true;
+    try {
+      if (!stateMade) {
+        await ensureStateDirectory();
+        stateMade = true;
+      }
+      await call(writeMethod, [STATE_DIRECTORY, held], id);
+    } catch (error) {
+      // Not held: the next hand-over of this formula tries again.
+      ours.delete(held);
+      throw error;
     }
-    await call(writeMethod, [...HELD_PATH, held], id);
   };
 
   const passOn =

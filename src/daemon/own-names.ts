@@ -19,11 +19,20 @@ harden(STATE_DIRECTORY);
 export const MEMORY_PATH: readonly string[] = harden([STATE_DIRECTORY, 'memory']);
 harden(MEMORY_PATH);
 /**
- * Where the agent names what its worker was handed, so no turn can make it unreachable
- * (./held-formulas.ts): a directory in the state directory, one name a formula.
+ * How the agent names, in the state directory, what its worker was handed, so no turn can make
+ * it unreachable (./held-formulas.ts): `held-<formula number>`, one name a formula.
  */
-export const HELD_PATH: readonly string[] = harden([STATE_DIRECTORY, 'held']);
-harden(HELD_PATH);
+export const HELD_PREFIX = 'held-';
+harden(HELD_PREFIX);
+/** Whether a name in the state directory is one of those. */
+export const isHeldName = (name: string): boolean => name.startsWith(HELD_PREFIX);
+harden(isHeldName);
+/**
+ * Where earlier releases named them: a directory of their own, which the agent lets go of at
+ * start (at f0a46042a setup left it naming a collected formula, ./held-formulas.ts).
+ */
+export const OLD_HELD_PATH: readonly string[] = harden([STATE_DIRECTORY, 'held']);
+harden(OLD_HELD_PATH);
 /** Where memory version 11 and older lay (moved into the state directory at load), and the prefix of memories kept aside then. */
 export const OLD_MEMORY_NAME = 'agent-memory';
 harden(OLD_MEMORY_NAME);
