@@ -26,7 +26,6 @@ import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
-import { takeApprovalKeys } from './approval-keys.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -62,10 +61,6 @@ const discardTyped = (readline: Interface): boolean => {
   return true;
 };
 
-/**
- * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
- * a pressed alone answers a tool call's approval.
- */
 /** The agent's own id for a waiting eval-proposal, as its store holds it (./agent-ids.ts). */
 const proposalIdOf = async (
   session: Session,
@@ -80,21 +75,26 @@ const proposalIdOf = async (
     }).waiting()
   ).get(number);
 
-const followTerminal = (
-  readline: Interface,
-  inbox: HostInbox,
-  context: CommandContext,
-  typed: TypedLines,
-): void => {
-  let chain = Promise.resolve();
-  const perform = (line: string) => {
-    chain = chain.then(() => runCommand(parseCommand(line), context));
+/**
+ * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); an
+ * answer to a tool call's approval is a line too (./answer-approval.ts), never a key alone, so a
+ * message that starts with y, n or a approves nothing and keeps its first letter.
+ */
+const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
+  const { screen, presenter } = context;
+  // What a command shows goes after its echo, and never between a turn's answer and its summary.
+  const shown: CommandContext = {
+    ...context,
+    screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
+  let chain = Promise.resolve();
   readline.on('line', line => {
-    typed.place(line, parseCommand(line).kind === 'message');
-    perform(line);
+    const command = parseCommand(line);
+    // Enter on an empty line: the prompt again on the new row, as a shell does.
+    if (command.kind === 'empty') readline.prompt();
+    typed.place(line, command.kind === 'message');
+    chain = chain.then(() => runCommand(command, shown));
   });
-  takeApprovalKeys(readline, process.stdin, inbox, perform);
 };
 
 export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Promise<void> => {
@@ -123,9 +123,8 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     note: line => screen.print('note', line),
   });
 
-  screen.print('note', firstLine(persona, preflight.config, double));
-  if (envNote !== undefined) screen.print('note', envNote);
-  screen.print('note', state.intro);
+  for (const note of [firstLine(persona, preflight.config, double), envNote, state.intro])
+    if (note !== undefined) screen.print('note', note);
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
   let leaving = false;
@@ -155,6 +154,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
   const inbox = followHostInbox({
     host: session.mailHost.host,
     hostId: session.mailHost.hostId,
+    before: session.hostMailBefore,
     screen,
     presenter,
     report,
@@ -181,10 +181,11 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
       releaseState();
       await double?.close();
       screen.close();
+      // One line says it left, in place of the prompt (the screen no longer draws it).
+      if (tty) screen.print('note', state.farewell);
       state.log.close();
       restoreConsole();
       restoreStderr();
-      if (tty) process.stdout.write('\n');
     }
     process.exit(code);
   };
@@ -202,7 +203,6 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
-
   const waiting = waitingMailOf(session, presenter);
   const typed = makeTypedLines({ presenter, screen, persona });
   const interrupt = makeInterrupt({
@@ -213,7 +213,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
 
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, inbox, context, typed);
+    followTerminal(readline, context, typed);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

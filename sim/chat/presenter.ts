@@ -34,6 +34,12 @@ export interface Presenter {
    * wrote that arrives as it ends.
    */
   atTurnOver(print: () => void): void;
+  /**
+   * Prints at once, unless a turn has ended and its "turn over" line is still to come (its
+   * last words go above it): then right after that line. What a command typed meanwhile
+   * shows goes after a turn's block, never between its answer and its summary.
+   */
+  pastTurnOver(print: () => void): void;
   /** When anything last happened (ms since the epoch). */
   lastActivity(): number;
   /** The message numbers (in the agent's inbox) whose turn has started. */
@@ -160,6 +166,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
   let lastWords: (() => void)[] = [];
+  let pastSummaries: (() => void)[] = [];
   const streamed = makeStreamedWords(screen, persona);
 
   const printSummaries = () => {
@@ -171,6 +178,9 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     const out = summaries;
     summaries = [];
     for (const line of out) screen.print('usage', line);
+    const past = pastSummaries;
+    pastSummaries = [];
+    for (const print of past) print();
     if (activeTurns > 0) return;
     // Only now is the prompt idle again: the turn's last line is above it.
     if (out.length > 0) screen.status(undefined);
@@ -255,6 +265,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else lastWords.push(print);
+    },
+    pastTurnOver(print) {
+      if (summaries.length === 0) print();
+      else pastSummaries.push(print);
     },
     lastActivity: () => touched,
     startedMessages: () => started,
