@@ -129,6 +129,16 @@ const shapeProblem = (shape: string, config: ProviderConfig, where: string): str
 /** A host name that no name server knows (a typo, or a machine not on this network). */
 const unresolved = (reason: string) => /ENOTFOUND|EAI_AGAIN/.test(reason);
 
+/**
+ * What a failed look-up of LAL_HOST's name means. ENOTFOUND is a name no name server knows: a typo,
+ * or a machine cut off from the name servers that would know it. EAI_AGAIN is a look-up no name
+ * server answered, which is what a machine without network gets: the network first, a typo second.
+ */
+const unresolvedProblem = (name: string, reason: string): string =>
+  reason.includes('EAI_AGAIN')
+    ? `The host name "${name}" in LAL_HOST could not be looked up (${reason}): no name server answered — is this machine online? Check its network and DNS (or LAL_HOST for a typo), or use the machine's IP address.`
+    : `The host name "${name}" in LAL_HOST does not resolve (${reason}): a typo in LAL_HOST, or this machine has no network or name server (is it online?) — check the name, or use the machine's IP address.`;
+
 /** The models to name: the closest to the one wanted first, at most twelve. */
 const nameModels = (models: readonly string[], wanted: string): string => {
   const near = closestNames(wanted, models);
@@ -179,11 +189,7 @@ export const checkServer = async (
     return { models: [], usable: false, problem: badPortProblem(config.host) };
   if (answer.kind === 'unreachable' && unresolved(answer.reason)) {
     const name = new URL(config.host).hostname;
-    return {
-      models: [],
-      usable: false,
-      problem: `The host name "${name}" in LAL_HOST does not resolve (${answer.reason}): no name server knows it — check LAL_HOST for a typo, or use the machine's IP address.`,
-    };
+    return { models: [], usable: false, problem: unresolvedProblem(name, answer.reason) };
   }
   if (answer.kind === 'unreachable') {
     const next =

@@ -114,9 +114,14 @@ export const connectionFailure = (error: unknown, context: FailureContext): Prov
   const detail = code === undefined ? '' : ` (${code})`;
   const where = `${context.service} at ${displayHost(context.host)}`;
   const text =
-    code === undefined || UNREACHABLE.has(code)
-      ? `Cannot reach ${where}${detail}. Is it running? Set LAL_HOST to its address.`
-      : `${where} closed the connection before answering${detail}. The server is up but dropped the request: check its log (it may have crashed or run out of memory) and that LAL_HOST points at the right service.`;
+    code === 'EAI_AGAIN'
+      ? // No name server answered: what a machine without network gets; not a typo first.
+        `Cannot reach ${where}${detail}: no name server answered for its name — is this machine online? Check its network and DNS (or LAL_HOST for a typo).`
+      : code === 'ENOTFOUND'
+        ? `Cannot reach ${where}${detail}: its name does not resolve — a typo in LAL_HOST, or this machine has no network or name server.`
+        : code === undefined || UNREACHABLE.has(code)
+          ? `Cannot reach ${where}${detail}. Is it running? Set LAL_HOST to its address.`
+          : `${where} closed the connection before answering${detail}. The server is up but dropped the request: check its log (it may have crashed or run out of memory) and that LAL_HOST points at the right service.`;
   return new ProviderError('connection', redact(text, context.secrets));
 };
 harden(connectionFailure);

@@ -5,7 +5,10 @@
 // `--program <dist path>` names another) with the arguments given after `--`,
 // passing on its exit code and signals. `--help` never builds. Set
 // LAL_SIM_NO_BUILD=1 to skip the freshness check (the tests do, after
-// `npm run build`).
+// `npm run build`). package.json runs it with `exec`: npm passes a signal
+// (`kill <npm's pid>`) to the shell of its script, and a shell that does not
+// exec its one command would die of it and leave this process and its child
+// running (issue 45); exec'd, this process gets the signal and passes it on.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -46,7 +46,15 @@ const withFakeBridge = async (token: string, label: string) => {
     resultName: 'mcp-fake',
     env: { MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile },
   });
-  return { fake, host };
+  /**
+   * Ends the bridge, then the server: the bridge's stream to a server that went first would fail
+   * and say so on the run's stderr ("[mcp-fake] connection: fetch failed"), an end no test waits for.
+   */
+  const close = async () => {
+    await E(host.host).cancel('mcp-fake');
+    await fake.close();
+  };
+  return { fake, host, close };
 };
 
 describe('Fae with an MCP bridge in tools/', () => {
@@ -93,7 +101,7 @@ describe('Fae with an MCP bridge in tools/', () => {
 
   test('a remote server’s new tool (tools/list_changed) is offered at the next turn, a dropped one no longer', async () => {
     const token = 'fake-token-5f1d2c9b8a';
-    const { fake, host } = await withFakeBridge(token, 'mcp-remote');
+    const { fake, host, close } = await withFakeBridge(token, 'mcp-remote');
     try {
       const offered: string[][] = [];
       const run = await start({
@@ -138,12 +146,12 @@ describe('Fae with an MCP bridge in tools/', () => {
       expect(fake.seen.refused).toBe(0);
       expect(new Set(fake.seen.authorizations)).toEqual(new Set([`Bearer ${token}`]));
     } finally {
-      await fake.close();
+      await close();
     }
   });
 
   test('behind the toolbox, a server’s new tool (tools/list_changed) is found at the next turn, a dropped one no longer', async () => {
-    const { fake, host } = await withFakeBridge('fake-token-0c3e7a91d4', 'mcp-toolbox');
+    const { fake, host, close } = await withFakeBridge('fake-token-0c3e7a91d4', 'mcp-toolbox');
     try {
       const names = (request: { messages: { content: string }[] }) =>
         (JSON.parse(lastContent(request)) as { found: { name: string }[] }).found.map(
@@ -194,7 +202,7 @@ describe('Fae with an MCP bridge in tools/', () => {
       expect(found[0]).toContain('shout');
       expect(found[2]).not.toContain('shout');
     } finally {
-      await fake.close();
+      await close();
     }
   });
 
@@ -221,6 +229,33 @@ describe('Fae with an MCP bridge in tools/', () => {
       expect(logs.join('\n')).not.toContain(token);
     } finally {
       await connection.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('a bridge closed on purpose', () => {
+  test('says nothing of its own stream ending: no "connection: … AbortError" line (issue 45)', async () => {
+    const token = 'fake-token-7d8e9f0a1b';
+    const fake = await startFakeMcpServer(token);
+    const tokenFile = path.join(tempDir('mcp-close'), 'token');
+    writeFileSync(tokenFile, token);
+    const logs: string[] = [];
+    const { bridge, connection } = startMcpBridge(
+      harden({ MCP_NAME: 'fake', MCP_URL: fake.url, MCP_AUTH_TOKEN_FILE: tokenFile }),
+      line => logs.push(line),
+    );
+    try {
+      await E(bridge).listTools();
+      // The server's own stream is open once a list_changed it sends comes back as a new listing.
+      const relisted = fake.nextToolsList();
+      fake.addTool('reverse');
+      await relisted;
+      await connection.close();
+      // Past what the aborted stream reports (its fetch settles after the abort, a few turns on).
+      for (let turn = 0; turn < 10; turn += 1) await new Promise(resolve => setImmediate(resolve));
+      expect(logs.filter(line => /connection:/.test(line))).toEqual([]);
+    } finally {
       await fake.close();
     }
   });

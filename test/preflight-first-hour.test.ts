@@ -98,7 +98,27 @@ describe('the start-up check, for a newcomer', () => {
     const result = await check({ LAL_HOST: 'http://olama:11434' }, unresolvable);
     expect(result.usable).toBe(false);
     expect(result.problem).toBe(
-      'The host name "olama" in LAL_HOST does not resolve (ENOTFOUND): no name server knows it — check LAL_HOST for a typo, or use the machine\'s IP address.',
+      'The host name "olama" in LAL_HOST does not resolve (ENOTFOUND): a typo in LAL_HOST, or this machine has no network or name server (is it online?) — check the name, or use the machine\'s IP address.',
+    );
+  });
+
+  it('a look-up no name server answered (EAI_AGAIN, as offline) names the network, not a typo', async () => {
+    // Issue 45: LAL_HOST=https://api.anthropic.com on a machine without network said "a typo".
+    const offline: typeof fetch = () =>
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('getaddrinfo EAI_AGAIN api.anthropic.com'), {
+            code: 'EAI_AGAIN',
+          }),
+        }),
+      );
+    const result = await check(
+      { LAL_HOST: 'https://api.anthropic.com', LAL_AUTH_TOKEN: 'k' },
+      offline,
+    );
+    expect(result.usable).toBe(false);
+    expect(result.problem).toBe(
+      'The host name "api.anthropic.com" in LAL_HOST could not be looked up (EAI_AGAIN): no name server answered — is this machine online? Check its network and DNS (or LAL_HOST for a typo), or use the machine\'s IP address.',
     );
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { createProvider } from '../providers/create-provider.js';
 import { ProviderError } from '../providers/types.js';
 import { badPortProblem, isBadPort } from '../providers/bad-port.js';
+import { connectionFailure } from '../providers/provider-errors.js';
 import { useRawServer, type RawHandler } from './support/raw-http-server.js';
 
 type Handler = RawHandler;
@@ -49,6 +50,33 @@ describe('errors a person can act on (behaviour 7.3)', () => {
     const error = await failureOf({ LAL_HOST: host });
     expect(error.message).toMatch(/^Cannot reach Ollama at .* \(ECONNREFUSED\)\. Is it running\?/);
   });
+
+  test.each([
+    [
+      'EAI_AGAIN',
+      /^Cannot reach Anthropic at https:\/\/api\.anthropic\.com \(EAI_AGAIN\): no name server answered for its name — is this machine online\? Check its network and DNS \(or LAL_HOST for a typo\)\.$/,
+    ],
+    [
+      'ENOTFOUND',
+      /^Cannot reach Anthropic at https:\/\/api\.anthropic\.com \(ENOTFOUND\): its name does not resolve — a typo in LAL_HOST, or this machine has no network or name server\.$/,
+    ],
+  ])(
+    'a name that cannot be looked up (%s) says the network, not "Is it running?" (issue 45)',
+    (code, said) => {
+      // As undici fails when the machine is offline.
+      const offline = new TypeError('fetch failed', {
+        cause: Object.assign(new Error(`getaddrinfo ${code} api.anthropic.com`), { code }),
+      });
+      const error = connectionFailure(offline, {
+        service: 'Anthropic',
+        host: 'https://api.anthropic.com',
+        model: 'claude',
+        secrets: [],
+      });
+      expect(error.kind).toBe('connection');
+      expect(error.message).toMatch(said);
+    },
+  );
 
   test.each(['ollama', 'openai', 'anthropic'])(
     '%s: a port Node refuses to use (6000) is said so, not "Cannot reach … Is it running?"',

@@ -342,7 +342,7 @@ describe('nothing that answers: no models, not usable', () => {
       models: [],
       usable: false,
       problem: expect.stringMatching(
-        /^The host name "olama" in LAL_HOST does not resolve \(EAI_AGAIN\)/,
+        /^The host name "olama" in LAL_HOST could not be looked up \(EAI_AGAIN\): no name server answered — is this machine online\?/,
       ),
     });
   });

@@ -145,6 +145,53 @@ describe('a streamed reply in the simulator', () => {
   });
 });
 
+describe('a model server that does not answer (issue 45)', () => {
+  const recording = () => {
+    const statuses: (string | undefined)[] = [];
+    const screen: Screen = {
+      tty: true,
+      print: () => {},
+      status: text => statuses.push(text),
+      attachPrompt: () => {},
+      takeBackEcho: () => {},
+      close: () => {},
+    };
+    return { statuses, screen };
+  };
+
+  it('the status says how long the server has sent nothing, and that Ctrl-C stops the turn', async () => {
+    const { statuses, screen } = recording();
+    const presenter = makePresenter(screen, 'lal', { quietAfterMs: 40, checkEveryMs: 10 });
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
+    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+    await expect
+      .poll(() => statuses.at(-1))
+      .toMatch(
+        /^lal is waiting: the model server has sent nothing for \d+ s; Ctrl-C stops the turn$/,
+      );
+    // Its words end the wait.
+    presenter.observe({ kind: 'model-text', call: 1, text: 'At last' });
+    expect(statuses.at(-1)).toBe('lal is writing: At last');
+    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
+    presenter.observe({
+      kind: 'turn-end',
+      title: '#3 from HOST',
+      modelCalls: 1,
+      stopReason: 'answered',
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+  });
+
+  it('a server that answers at once is never said to wait', () => {
+    const { statuses, screen } = recording();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
+    presenter.observe({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+    presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
+    expect(statuses.filter(text => text?.includes('sent nothing'))).toEqual([]);
+  });
+});
+
 /** A presenter on a plain screen whose lines are kept in `printed`. */
 const printingPresenter = () => {
   const printed: string[] = [];

@@ -6,7 +6,7 @@
  * block the next start. Two real processes, as a person starts them.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner, type Run } from './support/run-sim.js';
@@ -105,6 +105,64 @@ describe('two npm start on one state folder', () => {
       expect(existsSync(join(folder, 'running.pid'))).toBe(false);
     } finally {
       other.kill();
+    }
+  });
+
+  it('refuses before it loads the agent, the chat or the model check (README: "refuses at once")', async () => {
+    // Issue 45: a refused run took 20 s at load 12, loading the whole program before the lock.
+    const stateHome = makeTempFolder('state');
+    const folder = join(stateHome, 'lal-fae', 'fae-demo');
+    mkdirSync(folder, { recursive: true });
+    // A live holder that runs this program, as /proc shows it (its entry's last three path parts).
+    const holder = spawn(
+      process.execPath,
+      ['-e', 'setInterval(() => {}, 1000)', '/elsewhere/dist/sim/chat/main.js'],
+      { stdio: 'ignore' },
+    );
+    // Every module the refused run loads, written down by a module hook (node:module's register).
+    const hooks = makeTempFolder('hooks');
+    const loaded = join(hooks, 'loaded.txt');
+    writeFileSync(loaded, '');
+    writeFileSync(
+      join(hooks, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';
+export const load = (url, context, next) => {
+  appendFileSync(${JSON.stringify(loaded)}, url + '\\n');
+  return next(url, context);
+};
+`,
+    );
+    writeFileSync(
+      join(hooks, 'register.mjs'),
+      "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n",
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.once('spawn', resolve);
+        holder.once('error', reject);
+      });
+      writeFileSync(join(folder, 'running.pid'), `${holder.pid}\n`);
+      const run = await runSim(
+        flags,
+        {
+          XDG_STATE_HOME: stateHome,
+          NODE_OPTIONS: `--import ${join(hooks, 'register.mjs')}`,
+        },
+        input => input.end(),
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/is in use by another npm start \(process \d+\)/);
+      const modules = readFileSync(loaded, 'utf8').split('\n');
+      // The lock was looked at, and nothing heavy came before it.
+      expect(modules.some(url => url.endsWith('/dist/sim/chat/state-lock.js'))).toBe(true);
+      const heavy = modules.filter(url =>
+        /\/dist\/(agent\.js|sim\/chat\/(session|presenter|preflight|demo-double)\.js|providers\/check-server\.js|src\/loop\/)/.test(
+          url,
+        ),
+      );
+      expect(heavy).toEqual([]);
+    } finally {
+      holder.kill();
     }
   });
 });

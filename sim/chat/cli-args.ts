@@ -4,6 +4,7 @@
  */
 import type { Persona } from '../../src/config/config.js';
 import { closestNames } from '../../providers/closest-names.js';
+import { npmTookFlags } from '../npm-flags.js';
 
 export interface CliArgs {
   persona: Persona;
@@ -51,8 +52,15 @@ harden(USAGE);
 
 const personas: readonly Persona[] = ['lal', 'fae'];
 
-/** The flags, for the one nearest a mistyped flag. */
+/** The flags: for the one nearest a mistyped flag, and those npm took for itself. */
 const FLAGS = ['--persona', '--demo', '--newest', '--fresh', '--yes', '--verbose', '--help'];
+
+const NPM_START = {
+  script: 'start',
+  command: 'npm start',
+  whose: "the simulator's",
+  flags: FLAGS.map(name => ({ name, takesValue: name === '--persona' })),
+};
 
 const asPersona = (value: string | undefined): Persona | undefined =>
   personas.find(persona => persona === value?.trim().toLowerCase());
@@ -62,6 +70,9 @@ export const parseCliArgs = (
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): CliParse => {
+  // First: what follows from a flag npm kept (no model server, an unknown "fae") would mislead.
+  const npmTook = npmTookFlags(NPM_START, argv, env);
+  if (npmTook !== undefined) return { ok: false, error: npmTook };
   const fromEnv =
     env.LAL_PERSONA === undefined || env.LAL_PERSONA.trim() === ''
       ? 'lal'

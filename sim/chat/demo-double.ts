@@ -27,13 +27,3 @@ export const startDemoDouble = async (env: Readonly<Record<string, string>>) => 
   };
 };
 harden(startDemoDouble);
-
-/**
- * The state folder's name for a persona: the demo's apart, and the newest
- * daemon's apart from f0a46042a's (a daemon's ids, numbering and HOST are its
- * own, as two real daemons' are: one folder holding both would show the HOST
- * twice and number messages anew at each switch).
- */
-export const stateNameFor = (persona: string, options: { demo: boolean; newest: boolean }) =>
-  `${persona}${options.demo ? '-demo' : ''}${options.newest ? '-newest' : ''}`;
-harden(stateNameFor);

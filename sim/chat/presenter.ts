@@ -147,7 +147,55 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
   };
 };
 
-export const makePresenter = (screen: Screen, persona: string): Presenter => {
+/** When a model call that has had nothing back is said to wait, and how often that is looked at. */
+interface QuietServer {
+  quietAfterMs: number;
+  checkEveryMs: number;
+}
+const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
+
+/**
+ * A model call the server sends nothing back for (a hung server: issue 45). Past `quietAfterMs`
+ * the status says so, and that Ctrl-C stops the turn, instead of "thinking…" for as long as the
+ * request's time limit and its retries allow (LAL_REQUEST_TIMEOUT_MS, LAL_MAX_RETRIES: half an
+ * hour by default). Said again at 2, 4, 8… times that, so a piped run prints few such lines.
+ */
+const makeQuietWatch = (quiet: QuietServer, screen: Screen, persona: string) => {
+  const say = (seconds: number) =>
+    screen.status(
+      `${persona} is waiting: the model server has sent nothing for ${seconds} s; Ctrl-C stops the turn`,
+    );
+  let since = 0;
+  let next = quiet.quietAfterMs;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+  return {
+    /** The server was asked, or said something: counted from now. */
+    restart: () => {
+      since = Date.now();
+      next = quiet.quietAfterMs;
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        const waited = Date.now() - since;
+        if (waited < next) return;
+        next *= 2;
+        say(Math.floor(waited / 1000));
+      }, quiet.checkEveryMs);
+      timer.unref();
+    },
+    stop,
+  };
+};
+
+export const makePresenter = (
+  screen: Screen,
+  persona: string,
+  quiet: QuietServer = QUIET_SERVER,
+): Presenter => {
+  const quietServer = makeQuietWatch(quiet, screen, persona);
   let activeTurns = 0;
   let turns = 0;
   let touched = Date.now();
@@ -192,6 +240,8 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   const observe = (event: AgentEvent) => {
     touch();
     streamed.see(event);
+    if (event.kind === 'model-call' || event.kind === 'model-text') quietServer.restart();
+    else if (event.kind === 'model-reply' || event.kind === 'turn-end') quietServer.stop();
     switch (event.kind) {
       case 'turn-start': {
         printSummaries();

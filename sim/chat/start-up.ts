@@ -7,9 +7,7 @@
  */
 import { parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
 import { loadEnv } from './dotenv.js';
-import { checkModelServer } from './preflight.js';
-import { startDemoDouble, stateNameFor } from './demo-double.js';
-import { makeStateFolder, shownPath, stateFolderFor } from './state-folder.js';
+import { makeStateFolder, shownPath, stateFolderFor, stateNameFor } from './state-folder.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
 
 export const startUp = async (cwd: string, argv: readonly string[]) => {
@@ -37,6 +35,18 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
   const lock = lockStateFolder(stateFolder);
   if (!lock.ok) {
     process.stderr.write(`${lockedLine(shownPath(stateFolder, process.env), lock.holder)}\n`);
+    process.exit(1);
+  }
+  // Only now what is heavier to load: a refused run has stopped before it (README: "refuses at once").
+  const [{ checkModelServer }, { startDemoDouble }, { malformedSettings }] = await Promise.all([
+    import('./preflight.js'),
+    import('./demo-double.js'),
+    import('./setting-problems.js'),
+  ]);
+  // Every value a setting does not take stops the start, the agent's as the model's (one rule).
+  const malformed = malformedSettings(loaded.env);
+  if (malformed.length > 0) {
+    process.stderr.write(`${malformed.join('\n')}\n`);
     process.exit(1);
   }
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;

@@ -39,3 +39,13 @@ export const makeStateFolder = (folder: string): string => {
   return folder;
 };
 harden(makeStateFolder);
+
+/**
+ * The state folder's name for a persona: the demo's apart, and the newest
+ * daemon's apart from f0a46042a's (a daemon's ids, numbering and HOST are its
+ * own, as two real daemons' are: one folder holding both would show the HOST
+ * twice and number messages anew at each switch).
+ */
+export const stateNameFor = (persona: string, options: { demo: boolean; newest: boolean }) =>
+  `${persona}${options.demo ? '-demo' : ''}${options.newest ? '-newest' : ''}`;
+harden(stateNameFor);

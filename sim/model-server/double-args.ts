@@ -1,6 +1,7 @@
 /** `npm run model-double`'s command line: the port and the protocols. */
 import { DEMO_PROTOCOLS } from './demo-servers.js';
 import type { ModelProtocol } from './types.js';
+import { npmTookFlags } from '../npm-flags.js';
 
 /** The daemon guide's address (docs/daemon-guide.md). */
 const DEFAULT_PORT = 18181;
@@ -22,9 +23,24 @@ export const DOUBLE_USAGE = [
 ].join('\n');
 harden(DOUBLE_USAGE);
 
+const NPM_RUN = {
+  script: 'model-double',
+  command: 'npm run model-double',
+  whose: "the model double's",
+  flags: [
+    { name: '--port', takesValue: true },
+    { name: '--protocol', takesValue: true },
+    { name: '--help', takesValue: false },
+  ],
+};
+
 export const parseDoubleArgs = (
   argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
 ): { ok: true; args: DoubleArgs } | { ok: false; error: string } => {
+  // `npm run model-double --port 9000`: npm kept --port and passed on "9000" alone.
+  const npmTook = npmTookFlags(NPM_RUN, argv, env);
+  if (npmTook !== undefined) return { ok: false, error: npmTook };
   const args: DoubleArgs = { port: DEFAULT_PORT, protocols: DEMO_PROTOCOLS, help: false };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;

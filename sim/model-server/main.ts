@@ -12,7 +12,7 @@ import { parseDoubleArgs, DOUBLE_USAGE } from './double-args.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const main = async () => {
-  const parsed = parseDoubleArgs(process.argv.slice(2));
+  const parsed = parseDoubleArgs(process.argv.slice(2), process.env);
   if (!parsed.ok) {
     process.stderr.write(`${parsed.error}\n`);
     process.exit(2);

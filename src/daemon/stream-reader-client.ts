@@ -28,8 +28,17 @@ export const readStream = (reader: unknown): StreamReaderClient => {
   const synHead = new Promise<StreamNode>(resolve => {
     ask = resolve;
   });
-  let nodePromise = Promise.resolve(
-    E(reader as { stream(syn: unknown): Promise<StreamNode> }).stream(synHead),
+  /**
+   * The node to read next, handled aside as soon as it is known: a reader that stopped reading (its
+   * channel left, its membership disabled) never awaits it, and its failure then is no one's
+   * (issue 45); a read that races it still gets the failure.
+   */
+  const following = (node: Promise<StreamNode>): Promise<StreamNode> => {
+    node.catch(() => {});
+    return node;
+  };
+  let nodePromise = following(
+    Promise.resolve(E(reader as { stream(syn: unknown): Promise<StreamNode> }).stream(synHead)),
   );
   let ended: Promise<IteratorResult<unknown>> | undefined;
   let close!: () => void;
@@ -59,7 +68,7 @@ export const readStream = (reader: unknown): StreamReaderClient => {
         );
         return ended;
       }
-      nodePromise = node.promise;
+      nodePromise = following(Promise.resolve(node.promise));
       return harden({ done: false, value: node.value });
     } catch (error) {
       ended = Promise.reject(error);

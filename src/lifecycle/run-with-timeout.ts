@@ -33,14 +33,13 @@ export const runWithTimeout = <T>(
       ms,
     );
     timer.unref?.();
-    if (signal?.aborted === true) {
-      onAbort();
-      return;
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Followed even when the signal aborted already: a promise nobody waits for any more still has
+    // its rejection handled, not reported as unhandled (issue 45).
     promise.then(
       value => finish(() => resolve(value)),
       (error: unknown) => finish(() => reject(error)),
     );
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 harden(runWithTimeout);

@@ -57,6 +57,8 @@ interface Live {
   transport: Transport;
   /** Set once the connection has closed: why, in words. */
   closed?: string;
+  /** Set when close() ends it: what its transport reports then (an aborted stream) is no error. */
+  ending?: boolean;
 }
 
 /** Every page of the server's tool list (a server that pages forever is cut off, and it is said). */
@@ -207,7 +209,8 @@ export const makeMcpConnection = (
       if (!closing) log(`${current.closed}; it is started again at the next call`);
       if (live === current) live = undefined;
     };
-    client.onerror = error => log(`connection: ${describeError(error)}`);
+    // What an ending close() made the transport report (an aborted stream) is no error.
+    client.onerror = error => current.ending === true || log(`connection: ${describeError(error)}`);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       log('the server says its tool list changed; listing it again');
       relist(current).catch(() => {});
@@ -276,6 +279,7 @@ export const makeMcpConnection = (
       closing = true;
       const current = live;
       live = undefined;
+      for (const ending of [current, starting]) if (ending !== undefined) ending.ending = true;
       // A server still starting is ended too: its connect then fails, and nothing is listed.
       await starting?.transport.close().catch(() => {});
       await current?.client.close();

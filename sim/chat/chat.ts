@@ -1,0 +1,215 @@
+/**
+ * The chat of `npm start`, once ./start-up.ts has settled the flags, the
+ * settings, the model server and the state folder (./main.ts loads this only
+ * then, so a refused run loads none of it). The agent runs exactly as it does in
+ * the daemon's worker.
+ */
+import { capletEnv } from './dotenv.js';
+import { makePlainScreen, makeTtyScreen, type Screen } from './screen.js';
+import { makePresenter } from './presenter.js';
+import { quietConsole } from './quiet-console.js';
+import { divertStderr } from './worker-stderr.js';
+import { openRunState } from './run-state.js';
+import { droppedLine, makeInterrupt } from './interrupt.js';
+import { makeTypedLines, type TypedLines } from './typed-lines.js';
+import { waitingMailOf } from './waiting-mail.js';
+import { startSession, type Session } from './session.js';
+import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import type { Interface } from 'node:readline';
+import { makeChannelEcho } from './channel-echo.js';
+import { parseCommand } from './commands.js';
+import { runCommand, type CommandContext } from './run-command.js';
+import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
+import { runPipedChat } from './piped-chat.js';
+import type { startUp } from './start-up.js';
+import { openReadline } from './read-lines.js';
+import { approveRequest } from './answer-approval.js';
+import { takeApprovalKeys } from './approval-keys.js';
+import { makeStoppableCommand } from './stoppable-command.js';
+
+const GREETING_WAIT_MS = 30_000;
+const CANCEL_WAIT_MS = 1_500;
+
+const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
+
+/** The first line: who the person is, and which model the agent thinks with, from where. */
+const firstLine = (
+  persona: string,
+  config: { modelFromEnv: boolean; model: string; host: string; kind: string },
+  double: { model: string } | undefined,
+): string => {
+  // The demo's address is a loopback port of the moment, of no use to the person: not shown, so a session reads the same each run.
+  if (double !== undefined)
+    return `lal-fae simulator: you are HOST; ${persona} thinks with ${double.model}, the only model of the scripted model double that --demo started in this process (${config.kind}).`;
+  const model = config.modelFromEnv ? config.model : 'the first model the server lists';
+  return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}).`;
+};
+
+/** Piped: the messages read and not sent when the person leaves are dropped, and said to be. */
+const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]): void => {
+  const dropped = unsent.filter(line => parseCommand(line).kind === 'message');
+  if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
+};
+
+/** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped. */
+const discardTyped = (readline: Interface): boolean => {
+  if (readline.line === '') return false;
+  // To the line's end, then all of it before the cursor: the line is empty and redrawn so.
+  readline.write(null, { ctrl: true, name: 'e' });
+  readline.write(null, { ctrl: true, name: 'u' });
+  return true;
+};
+
+/**
+ * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
+ * a pressed alone answers a tool call's approval.
+ */
+const followTerminal = (
+  readline: Interface,
+  inbox: HostInbox,
+  context: CommandContext,
+  typed: TypedLines,
+): void => {
+  let chain = Promise.resolve();
+  const perform = (line: string) => {
+    chain = chain.then(() => runCommand(parseCommand(line), context));
+  };
+  readline.on('line', line => {
+    typed.place(line, parseCommand(line).kind === 'message');
+    perform(line);
+  });
+  takeApprovalKeys(readline, process.stdin, inbox, perform);
+};
+
+export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Promise<void> => {
+  const cwd = process.cwd();
+  const { args, settings, envNote, preflight, double, stateFolder, releaseState } = started;
+  const { persona, verbose, fresh, newest, yes } = args;
+
+  const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const screen: Screen = tty
+    ? makeTtyScreen(process.stdout)
+    : makePlainScreen(text => process.stdout.write(text));
+  const restoreConsole = quietConsole();
+  const presenter = makePresenter(screen, persona);
+  const report = (problem: string) => screen.print('error', problem);
+  let session: Session | undefined;
+  const channelEcho = makeChannelEcho({ screen, presenter, agentName: persona, report });
+  const state = openRunState({
+    ...{ processEnv: process.env, settings, persona, folder: stateFolder, fresh },
+    profile: newest ? 'newest' : 'f0a46042a',
+    session: () =>
+      session === undefined
+        ? undefined
+        : { mailHost: session.mailHost, powers: session.mailHost.guest(session.guestName).powers },
+    report,
+    note: line => screen.print('note', line),
+  });
+
+  screen.print('note', firstLine(persona, preflight.config, double));
+  if (envNote !== undefined) screen.print('note', envNote);
+  screen.print('note', state.intro);
+  if (preflight.warning !== undefined) screen.print('error', preflight.warning);
+
+  let leaving = false;
+  /** Piped: the lines read and not yet sent (./piped-chat.ts), dropped when the person leaves. */
+  const unsent: string[] = [];
+  const logLine = (line: string) => {
+    state.log.write(line);
+    // Once the person leaves, what the agent logs of its own end (its cancellation) is not news: the log keeps it.
+    if (verbose && !leaving) screen.print('log', `  ${line}`);
+  };
+  const restoreStderr = divertStderr(logLine);
+  session = await startSession({
+    persona,
+    ...(newest ? { profile: 'newest' as const } : {}),
+    env: capletEnv(settings),
+    confirm: state.approvals.confirmFor(settings, yes),
+    log: logLine,
+    observe: event => {
+      presenter.observe(event);
+      state.see(event);
+      channelEcho.see(event);
+    },
+    restore: state.restore,
+    daemon: state.daemon,
+  });
+  const inbox = followHostInbox({
+    host: session.mailHost.host,
+    hostId: session.mailHost.hostId,
+    screen,
+    presenter,
+    report,
+    alwaysAllowed: tool => state.approvals.isAlways(tool),
+    approve: number => approveRequest(session.mailHost.host, number),
+  });
+
+  const leave = async (code: number): Promise<never> => {
+    if (!leaving) {
+      leaving = true;
+      screen.status(undefined);
+      const unanswered = unansweredProposals(inbox);
+      if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
+      sayDropped(screen, persona, unsent);
+      inbox.stop();
+      channelEcho.stop();
+      // Cancelling through the caplet's context aborts a model call in flight.
+      await Promise.race([
+        session.caplet.cancel('the host left').catch(() => {}),
+        sleep(CANCEL_WAIT_MS),
+      ]);
+      await state.save();
+      releaseState();
+      await double?.close();
+      screen.close();
+      state.log.close();
+      restoreConsole();
+      restoreStderr();
+      if (tty) process.stdout.write('\n');
+    }
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => void leave(0));
+  // A reader that went away (`npm start | head`) ends the chat quietly.
+  process.stdout.on('error', () => void leave(0));
+
+  const context: CommandContext = {
+    ...{ session, screen, inbox, presenter, cwd, stateFolder: state.folder },
+    approvals: state.approvals,
+    keptTools: state.tools,
+    channelEcho,
+    stoppable: makeStoppableCommand(),
+    quit: () => void leave(0),
+  };
+  const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
+
+  const waiting = waitingMailOf(session, presenter);
+  const typed = makeTypedLines({ presenter, screen, persona });
+  const interrupt = makeInterrupt({
+    ...{ presenter, screen, session, waiting, typed, persona, leave },
+    halfTyped: { discard: () => discardTyped(readline) },
+    command: context.stoppable,
+  });
+
+  if (tty) {
+    screen.attachPrompt(readline);
+    followTerminal(readline, inbox, context, typed);
+    readline.on('SIGINT', () => void interrupt());
+    readline.on('close', () => void leave(0));
+    return;
+  }
+
+  // Not a terminal: one line at a time, each once the agent is idle.
+  await runPipedChat(readline, {
+    screen,
+    presenter,
+    context,
+    idle: () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter),
+    ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
+    unsent,
+  });
+  // A script learns from the exit code that a turn failed (its words are on the screen already).
+  await leave(state.turnFailed() ? 1 : 0);
+};
+harden(runChat);

@@ -1,0 +1,49 @@
+/**
+ * One rule for a value a setting does not take (issue 45): `npm start` stops
+ * at start, in one line naming the variable, the value and what it takes, for
+ * every setting, the agent's (read by src/config/config.ts, which in a daemon
+ * tells the HOST and keeps the default: docs/configuration.md) as the model's
+ * (providers/config.ts). Before, LAL_MAX_MODEL_CALLS=abc and LAL_LOG=maybe
+ * showed only in the greeting ("using 24") while LAL_CONTEXT_TOKENS=-5 stopped.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+const refusal = async (env: Record<string, string>) => {
+  const run = await runSim(['--demo'], env, input => {
+    input.write('ping\n');
+    input.end();
+  });
+  expect(run.stdout).toBe('');
+  expect(run.code).toBe(1);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0];
+};
+
+describe('a setting npm start cannot read stops it at start, whichever setting', () => {
+  it.each([
+    [
+      { LAL_MAX_MODEL_CALLS: 'abc' },
+      'LAL_MAX_MODEL_CALLS must be a positive whole number; got "abc"; see docs/configuration.md.',
+    ],
+    [
+      { LAL_LOG: 'maybe' },
+      'LAL_LOG must be one of turns, steps, info, debug, off; got "maybe"; see docs/configuration.md.',
+    ],
+    [
+      { LAL_STOP_AFTER_ANSWER: 'perhaps' },
+      'LAL_STOP_AFTER_ANSWER must be 1 or 0 (on/off, yes/no, true/false); got "perhaps"; see docs/configuration.md.',
+    ],
+    [
+      { LAL_CONTEXT_TOKENS: '-5' },
+      'LAL_CONTEXT_TOKENS must be a positive whole number; got "-5"; see docs/configuration.md.',
+    ],
+  ])('%o', async (env, line) => {
+    expect(await refusal(env)).toBe(line);
+  });
+});
