@@ -6,7 +6,7 @@
  * kept in the state folder and /status names it; `--yes` runs it unasked.
  * runCommand runs in bubblewrap, as the sandbox tests need.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripVTControlCharacters } from 'node:util';
@@ -80,31 +80,69 @@ describe('npm start asks before a side-effecting tool acts', () => {
   });
 });
 
-describe('on a terminal, y, n or a is one key', () => {
-  it('answers the call waiting for approval at once, with no Enter; the keys after it are a line as usual', async () => {
+describe('an answer to a tool call waiting for approval is a whole line', () => {
+  it('on a terminal, a line that merely starts with y or a is a message: nothing is approved, no letter lost', async () => {
     const root = makeTempFolder('root');
+    writeFileSync(join(root, 'b.txt'), 'keep me\n');
     const output = await runSimOnTty(
-      ['--demo', '--fresh'],
+      ['--demo', '--fresh', '--persona', 'fae'],
       { XDG_STATE_HOME: makeTempFolder('state') },
       [
         { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
-        { after: /I adopted/, keys: 'please run `echo one > one.txt`\r' },
-        // y and the next line typed in one go: y answers alone, "ping" is the line after it.
-        { after: /allow it\?/, keys: 'yping\r' },
-        // Left once both are answered, in either order (tool lines carry no colour within): ping,
-        // and the command's outcome; or at once when "yping" went to the agent as one line.
+        { after: /I adopted/, keys: 'please run `rm b.txt`\r' },
+        // The newcomer's trial (issue 45): typing a message while the approval waits.
+        { after: /allow it\?/, keys: 'yesterday you said something, what was it?\r' },
         {
-          after: /"Done: [\s\S]*?"pong"|"pong"[\s\S]*?"Done: |You said "yping"/,
-          keys: '/quit\r',
+          after: /still waits/,
+          before: async () => {
+            // Not approved by the line's first letter: the file is there.
+            expect(existsSync(join(root, 'b.txt'))).toBe(true);
+          },
+          keys: 'any news?\r',
         },
+        // Said once: the second message is a message too, and b.txt is still there.
+        {
+          after: /any news\?/,
+          before: async () => {
+            expect(existsSync(join(root, 'b.txt'))).toBe(true);
+          },
+          keys: 'n\r',
+        },
+        { after: /You said "any news\?"/, keys: '/quit\r' },
       ],
       makeTempFolder('cwd'),
     );
     const screen = stripVTControlCharacters(output);
-    expect(screen).toMatch(/approved #\d+/);
-    expect(screen).toMatch(/lal › pong/);
-    expect(screen).not.toMatch(/You said "yping"/);
+    expect(screen).toMatch(/refused #\d+/);
+    expect(screen).not.toMatch(/approved #\d+/);
+    expect(screen).toMatch(/fae › You said "yesterday you said something, what was it\?"/);
+    expect(screen.match(/still waits/g)).toHaveLength(1);
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('keep me\n');
+  });
+
+  it('piped, the same: a line starting with a is a message and never "always"', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const root = makeTempFolder('root');
+    const run = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('please run `echo one > one.txt`\n');
+        await input.waitFor(/allow it\?/);
+        input.write('anything new?\n');
+        await input.waitFor(/still waits/);
+        expect(existsSync(join(root, 'one.txt'))).toBe(false);
+        input.write(' Yes \n');
+        await input.waitFor(/You said "anything new\?"/);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^approved #\d+$/m);
+    expect(run.stdout).not.toContain('without asking');
     expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('one\n');
+    expect(existsSync(join(state.XDG_STATE_HOME, 'lal-fae', 'fae-demo', 'approvals.json'))).toBe(
+      false,
+    );
   });
 });
 

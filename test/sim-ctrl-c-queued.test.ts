@@ -154,7 +154,9 @@ describe('a line that waits while Ctrl-C holds the agent', () => {
     );
     const lines = printedLines(output);
     expect(lineBeforeDropped(lines), lines.join('\n')).toMatch(/^waits › what-next-5521 /);
-    expect(lines.at(-1)).toMatch(/^dropped, as you left before lal took it up: "what-next-5521"$/);
+    // The last words before the one line that says it left.
+    expect(lines.at(-2)).toMatch(/^dropped, as you left before lal took it up: "what-next-5521"$/);
+    expect(lines.at(-1)).toMatch(/^Left\. lal's conversation and tools are kept in /);
     expect(askedAbout('what-next-5521')).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Where a typed line is shown (sim/chat/typed-lines.ts, docs/behaviour.md 10.2): the terminal's
- * echo while nothing runs, `you ›` after the turn's lines while one runs, and, from a Ctrl-C
+ * echo while nothing runs, `you ›` after the turn's lines while one runs (a command's at once,
+ * above them, so its output follows it), and, from a Ctrl-C
  * until the agent goes on, a message waits: named by the stop, or shown as waiting once the stop
  * has spoken, and shown as sent only when the agent goes on.
  */
@@ -15,6 +16,8 @@ const setup = () => {
     presenter: {
       busy: () => busy,
       afterTurn: print => (busy ? void turnOver.push(print) : print()),
+      // No turn is ending in these cases: what goes past its summary goes at once.
+      pastTurnOver: print => print(),
     },
     screen: {
       print: (_kind, head, body) => void seen.push(body === undefined ? head : `${head} ${body}`),
@@ -43,14 +46,18 @@ describe('a line typed', () => {
     expect(run.seen).toEqual([]);
   });
 
-  it('while a turn runs is shown after it, message or command', () => {
+  it('while a turn runs: a message is shown after it; a command at once, so its output follows its echo', () => {
     const run = setup();
     run.running();
     run.typed.place('and another thing', true);
     run.typed.place('/status', false);
-    expect(run.seen).toEqual(['echo taken back: and another thing', 'echo taken back: /status']);
+    expect(run.seen).toEqual([
+      'echo taken back: and another thing',
+      'echo taken back: /status',
+      'you › /status',
+    ]);
     run.endTurn();
-    expect(run.seen.slice(2)).toEqual(['you › and another thing', 'you › /status']);
+    expect(run.seen.slice(3)).toEqual(['you › and another thing']);
   });
 });
 

@@ -2,7 +2,9 @@
  * Answering an agent's request to call a tool (./approvals.ts): approving
  * it (resolving the request, with any value, is the approval), and the short
  * answers typed at the prompt while one waits: y (yes), n (no), a (always
- * for this tool, kept in the state folder).
+ * for this tool, kept in the state folder), each a whole line of its own,
+ * on a terminal as piped, so no answer is given by accident: a line that
+ * merely starts with y, n or a is a message (docs/behaviour.md 10.4).
  */
 import { E } from '@endo/far';
 import type { HostPowers } from '../mail-host/index.js';
@@ -19,14 +21,28 @@ export const approveRequest = async (host: HostPowers, number: bigint): Promise<
 harden(approveRequest);
 
 /** The latest request for approval of a tool call still waiting for an answer, if any. */
-export const approvalWaiting = (
+const approvalWaiting = (
   inbox: Pick<HostInbox, 'pendingProposals' | 'pendingKind'>,
 ): bigint | undefined =>
   inbox
     .pendingProposals()
     .filter(each => inbox.pendingKind(each) === 'approval')
     .at(-1);
-harden(approvalWaiting);
+
+/**
+ * The requests each inbox's person was told still wait (message numbers are never used twice):
+ * said once, not at every line typed while one waits.
+ */
+const reminded = new WeakMap<HostInbox, Set<bigint>>();
+
+/** True the first time only for request #number of this inbox. */
+const firstReminder = (inbox: HostInbox, number: bigint): boolean => {
+  const told = reminded.get(inbox) ?? new Set<bigint>();
+  reminded.set(inbox, told);
+  if (told.has(number)) return false;
+  told.add(number);
+  return true;
+};
 
 const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
   y: 'yes',
@@ -38,12 +54,14 @@ const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
 });
 
 /**
- * A line that is a short answer while a request for approval waits: answers
- * the latest one and returns true. When none waits, a letter (y, n, a) is
- * the prompt's key pressed late, not a word for the agent: the person is
- * told that nothing waits and it returns true; a word (yes, no, always) is
- * then a message, as an answer to a question the agent asked in its reply
- * would be. Any other line returns false (it is a message).
+ * A line that is a short answer while a request for approval waits (the
+ * whole line, case and spaces aside): answers the latest one and returns
+ * true. When none waits, a letter (y, n, a) is an answer come late, not a
+ * word for the agent: the person is told that nothing waits and it returns
+ * true; a word (yes, no, always) is then a message, as an answer to a
+ * question the agent asked in its reply would be. Any other line returns
+ * false (it is a message); while a request waits, the person is told once
+ * that it still does, and how to answer it.
  */
 export const answerAtPrompt = async (
   text: string,
@@ -57,9 +75,18 @@ export const answerAtPrompt = async (
 ): Promise<boolean> => {
   const typed = text.trim().toLowerCase();
   const answer = ANSWERS[typed];
-  if (answer === undefined) return false;
   const { host, inbox, approvals, screen } = context;
   const number = approvalWaiting(inbox);
+  if (answer === undefined) {
+    if (number !== undefined && firstReminder(inbox, number)) {
+      const tool = inbox.pendingTool(number) ?? 'this tool';
+      screen.print(
+        'note',
+        `approval request #${number} still waits (that line went to ${context.guestName} as a message): answer it with a line of its own, y, n or a (always for ${tool}), then Enter`,
+      );
+    }
+    return false;
+  }
   if (number === undefined) {
     if (typed.length > 1) return false;
     const proposal = inbox.pendingProposals().at(-1);

@@ -14,7 +14,7 @@ import { droppedLine, makeInterrupt } from './interrupt.js';
 import { makeTypedLines, type TypedLines } from './typed-lines.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import { followHostInbox, unansweredProposals } from './host-inbox.js';
 import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
@@ -24,7 +24,6 @@ import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
-import { takeApprovalKeys } from './approval-keys.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -61,24 +60,25 @@ const discardTyped = (readline: Interface): boolean => {
 };
 
 /**
- * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); y, n or
- * a pressed alone answers a tool call's approval.
+ * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); an
+ * answer to a tool call's approval is a line too (./answer-approval.ts), never a key alone, so a
+ * message that starts with y, n or a approves nothing and keeps its first letter.
  */
-const followTerminal = (
-  readline: Interface,
-  inbox: HostInbox,
-  context: CommandContext,
-  typed: TypedLines,
-): void => {
-  let chain = Promise.resolve();
-  const perform = (line: string) => {
-    chain = chain.then(() => runCommand(parseCommand(line), context));
+const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
+  const { screen, presenter } = context;
+  // What a command shows goes after its echo, and never between a turn's answer and its summary.
+  const shown: CommandContext = {
+    ...context,
+    screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
+  let chain = Promise.resolve();
   readline.on('line', line => {
-    typed.place(line, parseCommand(line).kind === 'message');
-    perform(line);
+    const command = parseCommand(line);
+    // Enter on an empty line: the prompt again on the new row, as a shell does.
+    if (command.kind === 'empty') readline.prompt();
+    typed.place(line, command.kind === 'message');
+    chain = chain.then(() => runCommand(command, shown));
   });
-  takeApprovalKeys(readline, process.stdin, inbox, perform);
 };
 
 export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Promise<void> => {
@@ -137,6 +137,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
   const inbox = followHostInbox({
     host: session.mailHost.host,
     hostId: session.mailHost.hostId,
+    before: session.hostMailBefore,
     screen,
     presenter,
     report,
@@ -162,10 +163,11 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
       releaseState();
       await double?.close();
       screen.close();
+      // One line says it left, in place of the prompt (the screen no longer draws it).
+      if (tty) screen.print('note', state.farewell);
       state.log.close();
       restoreConsole();
       restoreStderr();
-      if (tty) process.stdout.write('\n');
     }
     process.exit(code);
   };
@@ -194,7 +196,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
 
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, inbox, context, typed);
+    followTerminal(readline, context, typed);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

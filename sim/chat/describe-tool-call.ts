@@ -6,10 +6,12 @@
 
 const MAX = 80;
 
-const cut = (text: string, max = MAX): string => {
+/** `text` on one line, cut to `max` characters, its last "…" when it is cut. */
+export const cut = (text: string, max = MAX): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
+harden(cut);
 
 /** SmallCaps-style numbers (`"+3"`) and plain ones read back as text. */
 const numberText = (value: unknown): string =>

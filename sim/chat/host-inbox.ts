@@ -38,7 +38,10 @@ export interface HostInbox {
   codeMessage(number: bigint): bigint | undefined;
   /** No longer waiting on this proposal (answered or dismissed). */
   forget(number: bigint): void;
-  /** Resolves once a message from someone other than HOST has arrived. */
+  /**
+   * Resolves once a message from someone other than HOST has arrived, not one the inbox held
+   * before the agent started (the agent's greeting, as a rule: it is ready).
+   */
   firstMessage: Promise<void>;
   /** Ends the follow. */
   stop(): void;
@@ -66,7 +69,7 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   screen.print(
     'proposal',
     `#${n} ${sender} asks to call a tool (approval request #${n}):`,
-    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}) — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
+    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}), then Enter — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
   );
 };
 
@@ -109,6 +112,8 @@ const awaitsAnswer = (
 export const followHostInbox = (options: {
   host: HostPowers;
   hostId: string;
+  /** The messages HOST's inbox held before the agent started (./session.ts `hostMailBefore`). */
+  before?: ReadonlySet<string>;
   screen: Screen;
   presenter: Presenter;
   report: (problem: string) => void;
@@ -204,7 +209,7 @@ export const followHostInbox = (options: {
       default:
         presenter.show(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
     }
-    resolveFirst();
+    if (options.before?.has(n) !== true) resolveFirst();
   };
 
   const follow = async () => {

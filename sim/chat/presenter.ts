@@ -34,6 +34,12 @@ export interface Presenter {
    * wrote that arrives as it ends.
    */
   atTurnOver(print: () => void): void;
+  /**
+   * Prints at once, unless a turn has ended and its "turn over" line is still to come (its
+   * last words go above it): then right after that line. What a command typed meanwhile
+   * shows goes after a turn's block, never between its answer and its summary.
+   */
+  pastTurnOver(print: () => void): void;
   /** When anything last happened (ms since the epoch). */
   lastActivity(): number;
   /** The message numbers (in the agent's inbox) whose turn has started. */
@@ -208,6 +214,7 @@ export const makePresenter = (
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
   let lastWords: (() => void)[] = [];
+  let pastSummaries: (() => void)[] = [];
   const streamed = makeStreamedWords(screen, persona);
 
   const printSummaries = () => {
@@ -219,6 +226,9 @@ export const makePresenter = (
     const out = summaries;
     summaries = [];
     for (const line of out) screen.print('usage', line);
+    const past = pastSummaries;
+    pastSummaries = [];
+    for (const print of past) print();
     if (activeTurns > 0) return;
     // Only now is the prompt idle again: the turn's last line is above it.
     if (out.length > 0) screen.status(undefined);
@@ -305,6 +315,10 @@ export const makePresenter = (
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else lastWords.push(print);
+    },
+    pastTurnOver(print) {
+      if (summaries.length === 0) print();
+      else pastSummaries.push(print);
     },
     lastActivity: () => touched,
     startedMessages: () => started,

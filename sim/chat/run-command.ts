@@ -16,6 +16,7 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept, keptListing } from './describe-kept.js';
+import { cut } from './describe-tool-call.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
@@ -61,6 +62,9 @@ const detachFrom = (session: Session, words: string): Promise<string> =>
     words,
   });
 
+/** How much of each message /inbox shows: a cut one ends with "…". */
+const INBOX_CHARS = 100;
+
 const showInbox = async (context: CommandContext): Promise<void> => {
   const { session, screen } = context;
   const { host } = session.mailHost;
@@ -94,7 +98,7 @@ const showInbox = async (context: CommandContext): Promise<void> => {
     screen.print(
       'note',
       `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`,
-      what.replace(/\s+/g, ' ').slice(0, 100),
+      cut(what, INBOX_CHARS),
     );
   }
 };

@@ -8,6 +8,7 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
+import { wrapEntry } from './wrap-words.js';
 
 type LineKind =
   'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
@@ -154,9 +155,20 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
 
   return {
     tty: true,
-    print(kind, head, body) {
+    print(kind, head, given) {
       const [on, off] = colour[kind];
       const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
+      // Notes are wrapped at words to the terminal's width (one column spare); the agent's own
+      // words, with their markup, are left to the terminal.
+      const fitted =
+        kind === 'agent' || !out.columns
+          ? { head, body: given }
+          : wrapEntry(
+              stripControl(head),
+              given === undefined ? undefined : stripControl(given),
+              out.columns - 1,
+            );
+      const body = fitted.body;
       const rendered =
         body === undefined
           ? ''
@@ -169,7 +181,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       clearLine(out, 0);
       cursorTo(out, 0);
       clearScreenDown(out);
-      out.write(`${on}${head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
+      out.write(`${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
       redraw();
     },
     status(text) {
@@ -203,6 +215,8 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     close() {
       stopSpinner();
       statusText = undefined;
+      // Nothing is typed any more: what is printed from now on takes the prompt's row for good.
+      readline = undefined;
     },
   };
 };

@@ -33,6 +33,11 @@ export interface Session {
    */
   earlierMail: ReadonlySet<string>;
   /**
+   * The numbers of the messages HOST's inbox held before the agent started (a request an
+   * earlier run left waiting, say): none of them says the agent is ready.
+   */
+  hostMailBefore: ReadonlySet<string>;
+  /**
    * Stops the turn in progress: the agent is cancelled and the message the
    * turn was about leaves its inbox (so it is not taken up again). The agent
    * stays stopped, taking up nothing that waits for it, until `goOn`.
@@ -85,6 +90,9 @@ export const startSession = async (options: {
       .map(message => String(message.number)),
   );
   await options.restore?.(mailHost.guest(guestName).powers, mailHost);
+  const hostMailBefore = new Set(
+    (await E(mailHost.host).listMessages()).map(message => String(message.number)),
+  );
   const makeWithHostHooks = (powers: unknown, context: unknown, extra: { env?: Env } = {}) =>
     make(powers as never, context, {
       ...extra,
@@ -100,6 +108,7 @@ export const startSession = async (options: {
     mailHost,
     guestName,
     earlierMail,
+    hostMailBefore,
     agentSince: madeAt,
     caplet: await mailHost.startCaplet(makeWithHostHooks, {
       powersName,

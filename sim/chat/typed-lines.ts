@@ -1,7 +1,9 @@
 /**
  * Where a line typed at the terminal is shown (docs/behaviour.md 10.2). While
- * nothing runs, the terminal's own echo is it; while a turn runs, it is shown
- * after that turn's "turn over" line (`you › …`). From a Ctrl-C until the
+ * nothing runs, the terminal's own echo is it; while a turn runs, a message is
+ * shown after that turn's "turn over" line (`you › …`), and a command at once,
+ * above the turn's live status, so its output follows its echo (out of the
+ * way of a turn's answer and summary: ./presenter.ts `pastTurnOver`). From a Ctrl-C until the
  * agent goes on (./interrupt.ts), a message typed waits: it is never shown as
  * sent. One typed before the stop said what waits is named by that line; one
  * typed after it is shown as waiting at once; each is shown as sent (`you ›`)
@@ -11,7 +13,7 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 
 export const makeTypedLines = (options: {
-  presenter: Pick<Presenter, 'busy' | 'afterTurn'>;
+  presenter: Pick<Presenter, 'busy' | 'afterTurn' | 'pastTurnOver'>;
   screen: Pick<Screen, 'print' | 'takeBackEcho'>;
   persona: string;
 }) => {
@@ -47,7 +49,8 @@ export const makeTypedLines = (options: {
       }
       if (!presenter.busy()) return;
       screen.takeBackEcho(line);
-      presenter.afterTurn(() => (message ? waits(line) : sent(line)));
+      if (message) presenter.afterTurn(() => waits(line));
+      else presenter.pastTurnOver(() => sent(line));
     },
     /** Ctrl-C stopped the agent: what is typed from now on waits. */
     hold(): void {

@@ -1,0 +1,76 @@
+/**
+ * A note wider than the terminal, wrapped at words to its width, so the
+ * terminal never breaks a word across two rows ("behi / nd"); a list item's
+ * rows go on under its description ("  /status    the agent's state: …"), a
+ * bullet's under its text. A word wider than a row is cut where the row ends.
+ * Only for a terminal that says its width (./screen.ts); piped output keeps
+ * its lines as they are.
+ */
+
+/** How far a line's later rows are indented: under a list item's description, a bullet's text, or its own indent. */
+const hangOf = (line: string, width: number): number => {
+  const bullet = /^(\s*)(?:[-•·] )/.exec(line);
+  if (bullet !== null) return bullet[0].length;
+  // A label, then two spaces or more, then its description (a /help line).
+  const item = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line);
+  if (item !== null && item[1]!.length <= (width * 3) / 4) return item[1]!.length;
+  return /^\s*/.exec(line)![0].length;
+};
+
+/**
+ * One line as rows: the first `first` columns wide at most, the others `width` (their indent
+ * included). The spaces between words stay as they were within a row; a row ends at a space.
+ */
+const wrapLine = (line: string, first: number, width: number): string[] => {
+  if (line.length <= first) return [line];
+  const hang = ' '.repeat(Math.min(hangOf(line, width), Math.max(0, width - 10)));
+  const rows: string[] = [];
+  let row = '';
+  let room = first;
+  const newRow = () => {
+    rows.push(row.trimEnd());
+    row = hang;
+    room = width;
+  };
+  for (const [, gap, word] of line.matchAll(/(\s*)(\S+)/g)) {
+    const lead = row.trim() === '' && rows.length > 0 ? '' : gap!;
+    if (row.length + lead.length + word!.length <= room) {
+      row += lead + word!;
+      continue;
+    }
+    if (row.trim() !== '' || rows.length === 0) newRow();
+    let rest = word!;
+    // A word no row holds is cut where each row ends.
+    while (row.length + rest.length > room) {
+      const take = Math.max(1, room - row.length);
+      row += rest.slice(0, take);
+      rest = rest.slice(take);
+      newRow();
+    }
+    row += rest;
+  }
+  if (row.trim() !== '') rows.push(row.trimEnd());
+  return rows;
+};
+
+/**
+ * An entry as ./screen.ts prints it, `head`, a space, then `body` (its later lines indented by
+ * two), wrapped to `width` columns: each returned as it goes on the screen, before colouring.
+ */
+export const wrapEntry = (
+  head: string,
+  body: string | undefined,
+  width: number,
+): { head: string; body: string | undefined } => {
+  const headRows = head.split('\n').flatMap(line => wrapLine(line, width, width));
+  const last = headRows.at(-1) ?? '';
+  if (body === undefined) return { head: headRows.join('\n'), body };
+  // The body's first line goes on the head's last row; the others start two columns in.
+  const bodyRows = body
+    .split('\n')
+    .flatMap((line, index) =>
+      wrapLine(line, index === 0 ? width - last.length - 1 : width - 2, width - 2),
+    );
+  return { head: headRows.join('\n'), body: bodyRows.join('\n') };
+};
+harden(wrapEntry);
