@@ -12,6 +12,7 @@ import type { Log } from './log/log.js';
 import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
 import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
+import { awaitOnDisposal } from './lifecycle/last-write.js';
 import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './events/agent-events.js';
@@ -205,6 +206,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
+  const lastWritten = awaitOnDisposal(options.context); // once the stopped run's last write is done
   const serve = async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
@@ -216,7 +218,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       createProvider: options.createProvider,
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
-    onCancel.add(() => parts.stop());
+    onCancel.add(reason => parts.stop(reason));
     if (starts.through()) log('my mailbox loads again: back at work');
     await greetHost({ powers, log, redact, config, parts });
 
@@ -293,11 +295,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
-    });
+    }).finally(lastWritten);
     await following;
   };
 
   const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
+  void stopped.then(lastWritten);
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   return {
     stopped,

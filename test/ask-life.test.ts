@@ -7,8 +7,17 @@
 import { describe, expect, test } from 'vitest';
 import { isPending, nextAsk, type AskEvent, type AskState } from '../src/asks/ask-life.js';
 
-const STATES: AskState[] = ['made', 'sent', 'settled', 'told', 'dismissed', 'lost'];
-const EVENTS: AskEvent[] = ['send', 'yes', 'no', 'disconnect', 'copy-gone', 'tell', 'dismiss'];
+const STATES: AskState[] = ['made', 'sent', 'settled', 'cancelled', 'told', 'dismissed', 'lost'];
+const EVENTS: AskEvent[] = [
+  'send',
+  'yes',
+  'no',
+  'disconnect',
+  'copy-gone',
+  'cancel',
+  'tell',
+  'dismiss',
+];
 
 // What each state does with each event while serving; anything not listed is ignored.
 const MOVES: Record<string, [AskState, string]> = {
@@ -22,6 +31,9 @@ const MOVES: Record<string, [AskState, string]> = {
   'made copy-gone': ['lost', 'tell-lost'],
   'sent copy-gone': ['lost', 'tell-lost'],
   'settled tell': ['told', 'none'],
+  // A call the yes started, stopped by the agent's cancellation: stored so, then told (issue 45).
+  'settled cancel': ['cancelled', 'none'],
+  'cancelled tell': ['told', 'none'],
   'lost tell': ['told', 'none'],
   'told dismiss': ['dismissed', 'none'],
 };
@@ -44,7 +56,7 @@ describe('nextAsk', () => {
     expect(nextAsk(settled.state, 'no', true).effect).toBe('ignore');
   });
 
-  test('only made, sent and settled asks are pending (kept in the store)', () => {
-    expect(STATES.filter(isPending)).toEqual(['made', 'sent', 'settled']);
+  test('only made, sent, settled and cancelled asks are pending (kept in the store)', () => {
+    expect(STATES.filter(isPending)).toEqual(['made', 'sent', 'settled', 'cancelled']);
   });
 });

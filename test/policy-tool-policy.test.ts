@@ -200,6 +200,7 @@ describe('guardToolCall', () => {
         return true;
       },
       resume: async () => {},
+      stopRunning: () => {},
     };
     return { gate, asked };
   };
@@ -317,6 +318,7 @@ describe("guardToolCall's seams: the facet, the store boundary, the powers given
       describe: () => [],
       takeAllowance: () => false,
       resume: async () => {},
+      stopRunning: () => {},
     };
   };
   const taintOf = (read: string | undefined, party: 'host' | 'sender' | 'other' = 'other') => {

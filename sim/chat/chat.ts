@@ -14,7 +14,8 @@ import { droppedLine, makeInterrupt } from './interrupt.js';
 import { makeTypedLines, type TypedLines } from './typed-lines.js';
 import { waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox, unansweredProposals } from './host-inbox.js';
+import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import { makeAgentIds } from './agent-ids.js';
 import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
@@ -58,6 +59,20 @@ const discardTyped = (readline: Interface): boolean => {
   readline.write(null, { ctrl: true, name: 'u' });
   return true;
 };
+
+/** The agent's own id for a waiting eval-proposal, as its store holds it (./agent-ids.ts). */
+const proposalIdOf = async (
+  session: Session,
+  inbox: HostInbox,
+  number: bigint,
+): Promise<string | undefined> =>
+  (
+    await makeAgentIds({
+      host: session.mailHost.host,
+      guest: session.mailHost.guest(session.guestName).powers,
+      inbox,
+    }).waiting()
+  ).get(number);
 
 /**
  * On a terminal: each line typed runs in order, shown where it belongs (./typed-lines.ts); an
@@ -143,6 +158,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     report,
     alwaysAllowed: tool => state.approvals.isAlways(tool),
     approve: number => approveRequest(session.mailHost.host, number),
+    proposalIdOf: number => proposalIdOf(session, inbox, number),
   });
 
   const leave = async (code: number): Promise<never> => {

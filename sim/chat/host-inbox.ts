@@ -73,11 +73,12 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   );
 };
 
-/** Shows a proposal with what to type to answer it. */
+/** Shows a proposal with what to type to answer it, and the agent's id for it when known. */
 const showProposal = (
   screen: Screen,
   record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>,
   sender: string,
+  id: string | undefined,
 ) => {
   const n = String(record.number);
   const endowments = record.codeNames.map(
@@ -87,12 +88,42 @@ const showProposal = (
   const details = [
     record.source,
     `endowments: ${endowments.length > 0 ? endowments.join(', ') : 'none'}${record.workerName === undefined ? '' : ` · worker: ${record.workerName}`}`,
-    codeAnswers(n),
+    `${codeAnswers(n)}${byAgentId(sender, id)}`,
   ];
   screen.print(
     'proposal',
     `#${n} ${sender} asks to run code (eval-proposal #${n}):`,
     details.join('\n'),
+  );
+};
+
+/**
+ * Shows a proposal with the agent's id for it. It carries only its code: the id is in the
+ * agent's store, written once the piece of work that proposed it is done, so a proposal not
+ * found there yet is shown once that turn is over (issue 45: a person must not have to guess p1).
+ */
+const proposalShown = async (
+  options: {
+    screen: Screen;
+    presenter: Pick<Presenter, 'show' | 'afterTurn'>;
+    proposalIdOf?: (number: bigint) => Promise<string | undefined>;
+  },
+  record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>,
+  sender: string,
+) => {
+  const { screen, presenter } = options;
+  const idOf = options.proposalIdOf ?? (() => Promise.resolve(undefined));
+  const id = await idOf(record.number).catch(() => undefined);
+  if (id !== undefined) {
+    presenter.show(() => showProposal(screen, record, sender, id));
+    return;
+  }
+  presenter.afterTurn(
+    () =>
+      void idOf(record.number).then(
+        later => showProposal(screen, record, sender, later),
+        () => showProposal(screen, record, sender, undefined),
+      ),
   );
 };
 
@@ -125,6 +156,8 @@ export const followHostInbox = (options: {
    */
   alwaysAllowed?: (tool: string) => boolean;
   approve?: (number: bigint) => Promise<void>;
+  /** The agent's own id for a waiting eval-proposal (./agent-ids.ts), undefined while its store has none. */
+  proposalIdOf?: (number: bigint) => Promise<string | undefined>;
 }): HostInbox => {
   const { host, hostId, screen, presenter } = options;
   const pending = new Map<bigint, PendingKind>();
@@ -174,7 +207,7 @@ export const followHostInbox = (options: {
         break;
       case 'eval-proposal-reviewer':
         awaitAnswer(record, 'proposal');
-        presenter.show(() => showProposal(screen, record, sender));
+        await proposalShown(options, record, sender);
         break;
       case 'request': {
         const codeRequest = codeRequests.request(from, record.number, sender, record.description);

@@ -51,6 +51,11 @@ export interface ApprovalGate extends ApprovalSeam {
   describe(): string[];
   /** Finishes an approval asked for before a restart, once its own copy says how it ended. */
   resume(ask: StoredAsk, settlement: Settlement): Promise<void>;
+  /**
+   * The agent is being cancelled (`why`), which stops every approved call this run is running
+   * (behaviour 6.7): each is stored as stopped so, for the next run to tell (issue 45).
+   */
+  stopRunning(why: string): void;
 }
 
 /** What the model is told about an approval asked for before a restart, unless it was refused. */
@@ -59,7 +64,10 @@ const resumedApprovalText = (
   approver: string,
   call: string,
   whom: string,
+  cancelReason = 'no reason given',
 ): string => {
+  if (settlement === 'cancelled')
+    return `CANCELLED: ${approver} approved ${call}, and it was running when I was cancelled (${cancelReason}): the call was stopped before it answered, so it did not finish.\nNext: check what it did before it was stopped before calling it again (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'partial')
     return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile and kept only part of the call, so it did not run.\nNext: call it again if it is still needed (${approver} is asked again), and tell ${whom}.`;
   if (settlement === 'lost')
@@ -79,6 +87,19 @@ const listed = (approver: string, { approvalId, action, approved }: ListedApprov
     ? `approved by ${approver}, running: ${approvalId}: ${cut(action, LISTED_CHARS)}`
     : `waiting for ${approver}'s approval ${approvalId}: ${cut(action, LISTED_CHARS)}`;
 
+/** The approvals not yet told, as the store keeps them. */
+const approvalsIn = (asks: PendingAsks): ListedApproval[] =>
+  asks
+    .pending()
+    .filter(entry => entry.kind === 'approval')
+    .map(entry => ({
+      approvalId: entry.id,
+      action: typeof entry.detail.action === 'string' ? entry.detail.action : entry.description,
+      origin: originOfAsk(entry),
+      // Settled and not yet told: the yes came and the call is running (a no is told at once).
+      approved: entry.state === 'settled',
+    }));
+
 export const makeApprovalGate = (options: {
   powers: PowersRef;
   notices: NoticeQueue;
@@ -94,6 +115,8 @@ export const makeApprovalGate = (options: {
   const allowances: string[] = [];
   // The calls asked for in this run, until told: a yes that comes through the ask's copy (after a disconnection) still runs it.
   const runs = new Map<string, () => Promise<string>>();
+  // The approved calls running now in this run: a cancellation stops them (stopRunning).
+  const running = new Set<string>();
   const tell = (id: string, text: string, origin: Origin | undefined) => {
     notices.push({ id, text, origin });
     asks.told(id);
@@ -112,7 +135,10 @@ export const makeApprovalGate = (options: {
     { approvalId, action, origin }: PendingApproval,
     run: () => Promise<string>,
   ) => {
-    const result = await run().catch(renderError);
+    running.add(approvalId);
+    const result = await run()
+      .catch(renderError)
+      .finally(() => running.delete(approvalId));
     tell(
       approvalId,
       `APPROVED: ${approver} approved ${told(action, approvalId)}; it ran and returned: ${cut(result, RESULT_PREVIEW_CHARS)}\nNext: carry on with what you needed it for, and tell ${whomToTell(origin)}.`,
@@ -186,24 +212,12 @@ export const makeApprovalGate = (options: {
     if (digest !== undefined) allowances.push(digest);
     // A yes for a call kept only in part (stored before digests, cut): no allowance.
     const ended = settlement === 'fulfilled' && digest === undefined ? 'partial' : settlement;
-    tell(
-      stored.id,
-      resumedApprovalText(ended, approver, told(action, stored.id), whomToTell(origin)),
-      origin,
-    );
+    const call = told(action, stored.id);
+    const why = stored.cancelReason;
+    tell(stored.id, resumedApprovalText(ended, approver, call, whomToTell(origin), why), origin);
   };
 
-  const approvals = (): ListedApproval[] =>
-    asks
-      .pending()
-      .filter(entry => entry.kind === 'approval')
-      .map(entry => ({
-        approvalId: entry.id,
-        action: typeof entry.detail.action === 'string' ? entry.detail.action : entry.description,
-        origin: originOfAsk(entry),
-        // Settled and not yet told: the yes came and the call is running (a no is told at once).
-        approved: entry.state === 'settled',
-      }));
+  const approvals = () => approvalsIn(asks);
 
   return {
     ask,
@@ -216,6 +230,9 @@ export const makeApprovalGate = (options: {
       return true;
     },
     resume,
+    stopRunning(why) {
+      for (const id of running) asks.cancelled(id, why);
+    },
   };
 };
 harden(makeApprovalGate);

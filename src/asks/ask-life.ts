@@ -7,14 +7,24 @@
  *
  * Restart, cancellation and disconnection are events here too:
  * - a run that has stopped (cancelled, or restarting) acts on nothing: its
- *   asks stay as stored, for the next run to follow (`serving` false);
+ *   asks stay as stored, for the next run to follow (`serving` false); a
+ *   call it was running that its cancellation stopped is stored as
+ *   `cancelled` first, so the next run tells that, not an unknown end;
  * - a disconnection is no answer: the ask keeps waiting (through its own
  *   copy in the inbox, or in the next run), never a refusal;
  * - an answer to an ask that is no longer waiting is ignored, so a yes is
  *   acted on once.
  */
 
-export type AskState = 'made' | 'sent' | 'settled' | 'told' | 'dismissed' | 'lost';
+export type AskState =
+  | 'made'
+  | 'sent'
+  | 'settled'
+  /** The yes had come and its call was running when the agent's cancellation stopped it. */
+  | 'cancelled'
+  | 'told'
+  | 'dismissed'
+  | 'lost';
 
 export type AskEvent =
   /** The ask went out to the daemon. */
@@ -27,6 +37,8 @@ export type AskEvent =
   | 'disconnect'
   /** After a restart, its own copy is not in the inbox: how it ended is unknown. */
   | 'copy-gone'
+  /** The call its yes started was stopped by the agent's cancellation (it knows how it ended). */
+  | 'cancel'
   /** Its outcome is queued for the model (and kept in the store). */
   | 'tell'
   /** Its own copy in the inbox is dismissed. */
@@ -60,8 +72,13 @@ export const nextAsk = (state: AskState, event: AskEvent, serving: boolean): Ask
   if (event === 'send') return state === 'made' ? { state: 'sent', effect: 'none' } : ignored;
   if (event === 'dismiss')
     return state === 'told' ? { state: 'dismissed', effect: 'none' } : ignored;
+  // The stopping run's last word on a call it was running: the next run tells it so (issue 45).
+  if (event === 'cancel')
+    return state === 'settled' ? { state: 'cancelled', effect: 'none' } : ignored;
   if (event === 'tell')
-    return state === 'settled' || state === 'lost' ? { state: 'told', effect: 'none' } : ignored;
+    return state === 'settled' || state === 'lost' || state === 'cancelled'
+      ? { state: 'told', effect: 'none' }
+      : ignored;
   if (!waiting(state)) return ignored;
   if (event === 'yes') return { state: 'settled', effect: 'act' };
   if (event === 'no') return { state: 'settled', effect: 'refuse' };
@@ -73,7 +90,8 @@ harden(nextAsk);
 /**
  * Whether an ask in this state is pending: kept in the agent's store, and
  * keeping the message it was made for answerable (a settled ask is pending
- * until its outcome is told: an approved call is still running).
+ * until its outcome is told: an approved call is still running, or was stopped by a cancellation).
  */
-export const isPending = (state: AskState): boolean => waiting(state) || state === 'settled';
+export const isPending = (state: AskState): boolean =>
+  waiting(state) || state === 'settled' || state === 'cancelled';
 harden(isPending);

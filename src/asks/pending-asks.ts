@@ -24,7 +24,7 @@ import { describeError } from '../../providers/describe-error.js';
 type AskKind = 'request' | 'approval' | 'evaluation' | 'proposal';
 
 /** The states an ask is stored in (those that are pending). */
-type StoredState = Extract<AskState, 'made' | 'sent' | 'settled'>;
+type StoredState = Extract<AskState, 'made' | 'sent' | 'settled' | 'cancelled'>;
 
 /** As stored (JSON): the origin's number is a string. */
 export interface StoredAsk {
@@ -40,9 +40,11 @@ export interface StoredAsk {
   /**
    * Where its life stood when stored (memory version 5; a version 4 ask has
    * none and was sent): `settled` means the yes came and the call or code
-   * was running.
+   * was running; `cancelled` that the agent's cancellation stopped that call.
    */
   state?: StoredState;
+  /** Why the agent was cancelled, for a `cancelled` ask (the canceller's words, e.g. the simulator's Ctrl-C). */
+  cancelReason?: string;
 }
 
 export interface AskStore {
@@ -57,7 +59,7 @@ harden(emptyAskStore);
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const STORED_STATES: readonly unknown[] = ['made', 'sent', 'settled'];
+const STORED_STATES: readonly unknown[] = ['made', 'sent', 'settled', 'cancelled'];
 
 const isStoredAsk = (value: unknown): value is StoredAsk => {
   if (!isRecord(value)) return false;
@@ -69,6 +71,7 @@ const isStoredAsk = (value: unknown): value is StoredAsk => {
     typeof value.description === 'string' &&
     isRecord(value.detail) &&
     (value.state === undefined || STORED_STATES.includes(value.state)) &&
+    (value.cancelReason === undefined || typeof value.cancelReason === 'string') &&
     (origin === undefined ||
       (isRecord(origin) &&
         typeof origin.number === 'string' &&
@@ -108,9 +111,10 @@ harden(originOfAsk);
 /**
  * How an ask from before a restart ended: the other side answered, refused,
  * its copy was gone (`lost`), or the yes had come and the call was running
- * when the agent stopped (`interrupted`: it may or may not have finished).
+ * when the agent stopped (`interrupted`: it may or may not have finished;
+ * `cancelled`: the agent's cancellation stopped it, and said so in the store).
  */
-export type Settlement = 'fulfilled' | 'rejected' | 'lost' | 'interrupted';
+export type Settlement = 'fulfilled' | 'rejected' | 'lost' | 'interrupted' | 'cancelled';
 
 /**
  * Whether a rejection only says the connection to the daemon went away (a
@@ -154,6 +158,11 @@ export interface PendingAsks {
    * is then finished as after a restart), else by the next run.
    */
   disconnected(id: string): void;
+  /**
+   * The call an ask's yes started was stopped by the agent's cancellation (`why`): stored as
+   * cancelled, so the next run tells that. Called as the run stops, before `stop`.
+   */
+  cancelled(id: string, why: string): void;
   /** The ask's outcome is queued for the model: it leaves the store, and its own copy is dismissed once stored. */
   told(id: string): void;
   /** Whether the own copy belongs to an ask (then it stays in the inbox until that ask is told; a told one's copy is dismissed). */
@@ -215,10 +224,15 @@ const resumeLives = async (run: {
 }): Promise<void> => {
   const { lives, step, finish } = run;
   const earlier = [...lives].filter(([, life]) => isPending(life.state));
-  // Its yes had come and its call was running: nothing in the inbox can say whether it finished.
+  // Its yes had come and its call was running: nothing in the inbox can say whether it finished,
+  // unless the run that ran it stored that its cancellation stopped it.
   for (const [, life] of earlier.filter(([, entry]) => entry.state === 'settled'))
     void finish(life.ask, 'interrupted');
-  const waiting = earlier.filter(([, life]) => life.state !== 'settled');
+  for (const [, life] of earlier.filter(([, entry]) => entry.state === 'cancelled'))
+    void finish(life.ask, 'cancelled');
+  const waiting = earlier.filter(
+    ([, life]) => life.state !== 'settled' && life.state !== 'cancelled',
+  );
   if (waiting.length === 0) return;
   let inbox: OwnCopy[] = [];
   try {
@@ -258,6 +272,16 @@ const makeAfterSave =
       .then(step, step);
   };
 
+/** The store keeps a pending ask's record with its state, and drops it once no longer pending. */
+const mirrorIn = (store: AskStore, life: Life) => {
+  if (isPending(life.state)) {
+    life.ask.state = life.state as StoredState;
+    return;
+  }
+  const index = store.pending.indexOf(life.ask);
+  if (index !== -1) store.pending.splice(index, 1);
+};
+
 export const makePendingAsks = (options: {
   store: AskStore;
   powers: PowersRef;
@@ -276,15 +300,7 @@ export const makePendingAsks = (options: {
   let stopped = false;
   let finishLater: FinishAsk | undefined;
 
-  /** The store keeps a pending ask's record with its state, and drops it once no longer pending. */
-  const mirror = (life: Life) => {
-    if (isPending(life.state)) {
-      life.ask.state = life.state as StoredState;
-      return;
-    }
-    const index = store.pending.indexOf(life.ask);
-    if (index !== -1) store.pending.splice(index, 1);
-  };
+  const mirror = (life: Life) => mirrorIn(store, life);
 
   const dismiss = (number: bigint) =>
     Promise.resolve(E(powers).dismiss(number)).catch((error: unknown) =>
@@ -374,6 +390,10 @@ export const makePendingAsks = (options: {
       log(`the connection broke while ${id} waited for ${life.ask.recipient}; it keeps waiting`);
       life.disconnected = true;
       if (life.copy !== undefined && finishLater !== undefined) followCopy(id, life, finishLater);
+    },
+    cancelled(id, why) {
+      if (step(id, 'cancel') === 'ignore') return;
+      lives.get(id)!.ask.cancelReason = why;
     },
     told(id) {
       const life = lives.get(id);

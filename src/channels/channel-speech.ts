@@ -171,6 +171,8 @@ const makeAnswer =
         },
         onText: text => setup.observe({ kind: 'model-text', call: 1, text }),
       });
+      // The streamed words became the answer posted: said as a mail turn's reply is, before its end (issue 45).
+      setup.observe({ kind: 'model-reply', call: 1, usage: used.usage, toolCalls: 0 });
       setup.observe(turnEnd(title, used));
       setup.remember(channelTurn(joined.name, post, author, said), joined.name);
     } catch (error) {

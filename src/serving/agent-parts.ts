@@ -14,6 +14,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { Observe } from '../events/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
+import { describeError } from '../../providers/describe-error.js';
 import { readToolPolicy, type HostConfirm, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
 import { makeCallParties } from '../policy/call-parties.js';
@@ -101,7 +102,7 @@ export interface AgentParts {
   /** The lane a message waits in: its sender's, first for the HOST and trusted senders. */
   laneOf(message: { from?: unknown }): Promise<Lane>;
   /** Stops the timers (holds, wake-ups) and leaves pending asks to the next run. */
-  stop(): void;
+  stop(reason?: unknown): void;
   /** Every tool a turn can reach by name, those behind the toolbox too (the controller's tools()). */
   listTools(): string;
 }
@@ -492,11 +493,13 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     revisions: makeRevisionGate(),
     watchDirectories: () => watch.follow(wakeUps.watched()),
     listTools: listAll,
-    stop() {
+    stop(reason?: unknown) {
       holds.stop();
       wakeUps.stop();
       watch.stop();
-      // Asks still pending when this run stops are the next run's to follow.
+      // The approved calls it runs are stopped with it: stored as such (issue 45), then asks
+      // still pending when this run stops are the next run's to follow.
+      approvals.stopRunning(reason === undefined ? 'no reason given' : describeError(reason));
       asks.stop();
     },
   };

@@ -72,5 +72,11 @@ export const runServingLoop = async (options: {
     }
   }
   /* eslint-enable no-await-in-loop */
+  // Cancelled: the stopped run's last write, its turn closed, so the run made again knows what the
+  // stop ended (an approved call it stopped) and what it spent (issue 45; ../lifecycle/last-write.ts).
+  if (signal.aborted) {
+    await parts.history.save();
+    await saveMemory(powers, parts.memory, log, redact);
+  }
 };
 harden(runServingLoop);

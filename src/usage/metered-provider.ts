@@ -1,6 +1,7 @@
 /**
  * The provider as the agent calls it: every answered call is counted in
- * the usage ledger under the model that served it (a fallback may have).
+ * the usage ledger under the model that served it (a fallback may have),
+ * and a call stopped part-way by a cancellation too, with an estimate.
  */
 import type {
   ChatMessage,
@@ -9,10 +10,11 @@ import type {
   Provider,
   ToolSchema,
 } from '../../providers/types.js';
+import { CHARS_PER_TOKEN, estimateRequestTokens } from '../history/estimate-tokens.js';
 
 export const meteredProvider = (
   provider: Provider,
-  count: (model: string, result: ChatResult) => void,
+  count: (model: string, result: Pick<ChatResult, 'usage'>) => void,
 ): Provider =>
   harden({
     kind: provider.kind,
@@ -33,7 +35,28 @@ export const meteredProvider = (
       tools: readonly ToolSchema[],
       options?: ChatOptions,
     ) => {
-      const result = await provider.chat(messages, tools, options);
+      let streamed = '';
+      const onText =
+        options?.onText === undefined
+          ? undefined
+          : (text: string) => {
+              streamed = text;
+              options.onText?.(text);
+            };
+      const result = await provider
+        .chat(messages, tools, { ...options, ...(onText === undefined ? {} : { onText }) })
+        .catch((error: unknown) => {
+          // Stopped part-way (a cancellation): a call made all the same, which the server read
+          // and partly answered but never counted; counted with an estimate (issue 45).
+          if (options?.signal?.aborted === true)
+            count(provider.model, {
+              usage: {
+                inputTokens: estimateRequestTokens(messages, tools),
+                outputTokens: Math.ceil(streamed.length / CHARS_PER_TOKEN),
+              },
+            });
+          throw error;
+        });
       count(result.model ?? provider.model, result);
       return result;
     },

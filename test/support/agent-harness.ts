@@ -80,8 +80,11 @@ export interface AgentRun {
   channels(action?: string, channel?: string, level?: string): Promise<string>;
   /** Restarts make() on the same guest (a daemon restart), with a fresh model script. */
   restart(steps?: Step[]): Promise<void>;
-  /** Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1), with a fresh model script. */
-  restartAgent(steps?: Step[]): Promise<void>;
+  /**
+   * Cancels the agent and makes it again without a daemon restart (its worker died; LAL_RESTART=1;
+   * the simulator's Ctrl-C, with its reason), with a fresh model script.
+   */
+  restartAgent(steps?: Step[], reason?: unknown): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -253,9 +256,9 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       // This caplet is not pinned, so, as in the daemon, it is made again when looked up.
       caplet = await host.revive(caplet.id);
     },
-    async restartAgent(steps = []) {
+    async restartAgent(steps = [], reason = 'restart') {
       provider = makeScriptedProvider(steps);
-      await caplet.cancel('restart');
+      await caplet.cancel(reason);
       caplet = await host.revive(caplet.id);
     },
     async cancel() {

@@ -1,0 +1,66 @@
+/**
+ * A call the HOST approved, stopped while it runs by the agent's cancellation (Ctrl-C in the
+ * simulator: the agent is cancelled and made again from its store), is told as what it was:
+ * stopped by that cancellation, never "UNKNOWN … running when I restarted", which is for a run
+ * that ended without a word (docs/behaviour.md 3.10, 6.7, 10.2; issue 45). Under lockdown, through
+ * make() and E(), with the daemon double; the approval's record is pending-asks.ts's.
+ */
+import { describe, expect, test } from 'vitest';
+import { E } from '@endo/far';
+import { makeMailHost } from '../sim/mail-host/index.js';
+import { callTool } from './support/scripted-provider.js';
+import type { AgentRun } from './support/agent-harness.js';
+import { guest, hostRequests, startWith } from './support/agent-observers.js';
+import { useAgents } from './support/use-agents.js';
+
+const { start } = useAgents();
+
+/** The "Tool policy" section's lines of help(). */
+const policyLines = async (run: AgentRun): Promise<string[]> => {
+  const section = /Tool policy:\n((?:- .*\n?)*)/.exec(await run.help());
+  return (section?.[1] ?? '').split('\n').filter(line => line !== '');
+};
+
+const pendingIds = async (run: AgentRun): Promise<string[]> =>
+  (
+    JSON.parse((await guest(run).lookup(['agent-state', 'memory'])) as string) as {
+      asks?: { pending: { id: string }[] };
+    }
+  ).asks?.pending.map(ask => ask.id) ?? [];
+
+describe('an approved call stopped by the agent’s cancellation', () => {
+  test('is told CANCELLED with the reason, by the run made again, not UNKNOWN after a restart', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined(
+      'worker-tool',
+      new URL('./support/misbehaving-tool.ts', import.meta.url).href,
+      { resultName: 'slow-tool', env: { TOOL_NAME: 'slow', MODE: 'hang' } },
+    );
+    const { run, origin } = await startWith(start, callTool('slow', {}), {
+      host,
+      persona: 'fae',
+      introducedNames: { 'slow-tool': 'slow-tool' },
+      env: { LAL_TOOLS_APPROVE: 'slow', LAL_TRUSTED_SENDERS: 'alice' },
+    });
+    const [asked] = await hostRequests(run);
+    await E(run.host.host).storeValue(harden('yes'), 'yes');
+    await E(run.host.host).resolve(asked!.number, 'yes');
+    await expect.poll(() => policyLines(run)).toContain('- approved by HOST, running: a1: slow {}');
+    let notice = '';
+    await run.restartAgent(
+      [
+        request => {
+          notice = request.messages.at(-1)!.content;
+          return callTool('reply', { messageNumber: origin(), strings: ['It was stopped'] });
+        },
+      ],
+      Error('the host stopped the turn (Ctrl-C)'),
+    );
+    await run.reply('It was stopped');
+    expect(notice).toMatch(
+      /^CANCELLED: HOST approved the call slow \{\} \(approval a1\), and it was running when I was cancelled \(the host stopped the turn \(Ctrl-C\)\): the call was stopped before it answered, so it did not finish\.\nNext: /,
+    );
+    expect(notice).not.toMatch(/UNKNOWN|restarted/);
+    await expect.poll(() => pendingIds(run)).toEqual([]);
+  });
+});
