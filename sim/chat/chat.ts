@@ -150,6 +150,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     },
     restore: state.restore,
     daemon: state.daemon,
+    sawEarlierMail: numbers => presenter.fromBefore(numbers),
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,

@@ -48,6 +48,11 @@ export interface Presenter {
   turnsStarted(): number;
   /** The message number (in the agent's inbox) of the turn in progress, if any. */
   turnInProgress(): bigint | undefined;
+  /**
+   * The messages an earlier run left unanswered in the agent's inbox (`Session.earlierMail`):
+   * a turn on one of them says so as it starts, for nothing on this run's screen asked it.
+   */
+  fromBefore(numbers: ReadonlySet<string>): void;
   touch(): void;
 }
 
@@ -158,6 +163,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let turns = 0;
   let touched = Date.now();
   const started = new Set<string>();
+  let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
   const calls: string[] = [];
   let held: (() => void)[] = [];
@@ -211,6 +217,11 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         const header = headerOf(event.title);
         if (header !== undefined) screen.print('usage', `  ◦ ${header}`);
         const number = /^#(\d+) /.exec(event.title)?.[1];
+        if (number !== undefined && earlier.has(number) && !started.has(number))
+          screen.print(
+            'usage',
+            `  ◦ taking up ${event.title}, left unanswered when the last run ended`,
+          );
         if (number !== undefined) started.add(number);
         inProgress = number === undefined ? undefined : BigInt(number);
         break;
@@ -274,6 +285,9 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     startedMessages: () => started,
     turnsStarted: () => turns,
     turnInProgress: () => inProgress,
+    fromBefore(numbers) {
+      earlier = numbers;
+    },
     touch,
   };
 };
