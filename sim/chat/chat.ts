@@ -148,9 +148,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
       state.see(event);
       channelEcho.see(event);
     },
-    restore: state.restore,
-    daemon: state.daemon,
-    sawEarlierMail: numbers => presenter.fromBefore(numbers),
+    ...{ restore: state.restore, daemon: state.daemon, sawEarlierMail: presenter.fromBefore },
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,
