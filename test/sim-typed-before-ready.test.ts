@@ -59,9 +59,17 @@ const onTerminal = async (steps: readonly TtyStep[]) => {
   return { output, lines: await screenLines(output, COLUMNS) };
 };
 
-/** Where each of these shows first on the screen, in order: -1 for one not shown. */
-const placesOf = (lines: readonly string[], patterns: readonly RegExp[]) =>
-  patterns.map(pattern => lines.findIndex(line => pattern.test(line)));
+/** Where each of these shows first on the screen: -1 for one not shown. */
+const placesOf = <Name extends string>(
+  lines: readonly string[],
+  patterns: Record<Name, RegExp>,
+): Record<Name, number> =>
+  Object.fromEntries(
+    Object.entries<RegExp>(patterns).map(([name, pattern]) => [
+      name,
+      lines.findIndex(line => pattern.test(line)),
+    ]),
+  ) as Record<Name, number>;
 
 const GREETING = /^#\d+ lal › Lal agent ready\./;
 const SENT = /^you › hello there$/;
@@ -75,7 +83,12 @@ describe('lines typed on a terminal before the agent is ready', () => {
       { after: /lal-fae simulator: /, keys: 'hello there\r/help\r' },
       { after: /\/\/text/, keys: '/quit\r' },
     ]);
-    const [greeting, sent, answered, help] = placesOf(lines, [GREETING, SENT, ANSWERED, HELP]);
+    const { greeting, sent, answered, help } = placesOf(lines, {
+      greeting: GREETING,
+      sent: SENT,
+      answered: ANSWERED,
+      help: HELP,
+    });
     expect(greeting).toBeGreaterThan(-1);
     expect(sent).toBeGreaterThan(greeting);
     expect(answered).toBeGreaterThan(sent);
@@ -89,13 +102,13 @@ describe('lines typed on a terminal before the agent is ready', () => {
       { after: /waits › \/help/, keys: 'hello there\r' },
       { after: /Noted, and answered\.[^]*turn over/, keys: '/quit\r' },
     ]);
-    const [waiting, greeting, help, sent, answered] = placesOf(lines, [
-      /^waits › \/help \(lal is starting/,
-      GREETING,
-      /^you › \/help$/,
-      SENT,
-      ANSWERED,
-    ]);
+    const { waiting, greeting, help, sent, answered } = placesOf(lines, {
+      waiting: /^waits › \/help \(lal is starting/,
+      greeting: GREETING,
+      help: /^you › \/help$/,
+      sent: SENT,
+      answered: ANSWERED,
+    });
     expect(waiting).toBeGreaterThan(-1);
     expect(greeting).toBeGreaterThan(waiting);
     expect(help).toBeGreaterThan(greeting);
