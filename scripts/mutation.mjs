@@ -134,7 +134,17 @@ const modules = [
       'test/agent-pending-restart.test.ts',
       'test/agent-ask-life.test.ts',
       'test/agent-call-decision.test.ts',
+      // Ctrl-C on an approved running call (stopRunning) and the gate built beside the policy.
+      'test/agent-approved-call-cancelled.test.ts',
+      'test/policy-tool-policy.test.ts',
     ],
+  },
+  {
+    // How a person's typed line answers an approval in `npm start` (y, n, a; behaviour 10.4).
+    // sim-approvals judges it through the built simulator, which no mutant reaches.
+    name: 'answer-approval',
+    mutate: ['sim/chat/answer-approval.ts'],
+    tests: ['test/sim-answer-approval.test.ts'],
   },
   {
     name: 'taint',
@@ -385,6 +395,46 @@ const modules = [
       'test/sim-kept-channels.test.ts',
       'test/sim-kept-daemon.test.ts',
     ],
+  },
+  {
+    // The names held against the daemon's collection (behaviour 9.13): which hand-overs are held,
+    // under which name, and the names an earlier worker left let go at start.
+    name: 'held-formulas',
+    mutate: ['src/daemon/held-formulas.ts'],
+    tests: [
+      'test/held-formulas.test.ts',
+      'test/held-formulas-hold.test.ts',
+      'test/agent-made-names-kept.test.ts',
+    ],
+  },
+  {
+    // Which `npm start` holds a state folder, and when a lock is stale (behaviour 10.1);
+    // sim-state-lock judges it with two built simulators, which no mutant reaches.
+    name: 'state-lock',
+    mutate: ['sim/chat/state-lock.ts'],
+    tests: ['test/sim-state-lock-cases.test.ts'],
+  },
+  {
+    // The disposal hook that lets a stopped run's last write finish (issue 45).
+    name: 'last-write',
+    mutate: ['src/lifecycle/last-write.ts'],
+    tests: [
+      'test/lifecycle-last-write.test.ts',
+      'test/agent-approved-call-cancelled.test.ts',
+      'test/agent-cancelled-usage.test.ts',
+    ],
+  },
+  {
+    // The rules that refuse `npm start`'s bad settings and the flags npm ate (issue 45); the
+    // sim-bad-settings and sim-npm-flags suites judge them through the built programs.
+    name: 'setting-problems',
+    mutate: ['sim/chat/setting-problems.ts'],
+    tests: ['test/sim-setting-problems.test.ts'],
+  },
+  {
+    name: 'npm-flags',
+    mutate: ['sim/npm-flags.ts'],
+    tests: ['test/sim-npm-flags-cases.test.ts'],
   },
 ];
 

@@ -90,6 +90,21 @@ describe('an approval that ended while the agent restarted', () => {
     );
   });
 
+  test('cancelled while it ran (Ctrl-C): told CANCELLED with the reason stored, or that none was given; no allowance', async () => {
+    const texts: string[] = [];
+    for (const cancelReason of ['the host stopped the turn (Ctrl-C)', undefined]) {
+      const { gate, notices } = setUp('boss');
+      const ask = stored({ action, digest: digestOfCall(action) });
+      await gate.resume(cancelReason === undefined ? ask : { ...ask, cancelReason }, 'cancelled');
+      expect(gate.takeAllowance(digestOfCall(action))).toBe(false);
+      texts.push(notices[0]!.text);
+    }
+    expect(texts).toEqual([
+      `CANCELLED: boss approved the call ${action} (approval a7), and it was running when I was cancelled (the host stopped the turn (Ctrl-C)): the call was stopped before it answered, so it did not finish.\nNext: check what it did before it was stopped before calling it again (boss is asked again), and tell alice, who asked in message #3 (use reply(3, …)).`,
+      expect.stringContaining('it was running when I was cancelled (no reason given): '),
+    ]);
+  });
+
   test('a stored approval without its action is named by its description', async () => {
     const { gate, notices } = setUp();
     await gate.resume(stored({}), 'lost');
@@ -146,6 +161,36 @@ describe('an approval asked for in this run', () => {
         expect.stringMatching(new RegExp(`^${told}: .*\\(approval ${approvalId}\\)`)),
       ]);
     }
+  });
+});
+
+describe('the agent cancelled (behaviour 6.7): stopRunning', () => {
+  test('stores as cancelled, with the reason, only the approved calls still running', async () => {
+    const setup = setUp();
+    const finish: (() => void)[] = [];
+    const askFor = (call: string, run: () => Promise<string>) =>
+      String(
+        setup.gate.ask({ action: call, digest: digestOfCall(call), origin: undefined, run })
+          .approvalId,
+      );
+    // Approved and running, approved and done, and not answered yet.
+    const running = askFor(
+      'slow {}',
+      () => new Promise<string>(resolve => finish.push(() => resolve('late'))),
+    );
+    const done = askFor('quick {}', async () => 'done');
+    const waiting = askFor('later {}', async () => 'never');
+    await expect.poll(() => setup.requests.length).toBe(3);
+    setup.requests[0]!.resolve('yes');
+    setup.requests[1]!.resolve('yes');
+    await expect.poll(() => finish.length).toBe(1);
+    await expect.poll(() => setup.notices.length).toBe(1);
+    setup.gate.stopRunning('the host stopped the turn (Ctrl-C)');
+    const byId = new Map(setup.asks.pending().map(ask => [ask.id, ask]));
+    expect(byId.get(running)?.cancelReason).toBe('the host stopped the turn (Ctrl-C)');
+    expect(byId.get(waiting)?.cancelReason).toBeUndefined();
+    expect(byId.has(done)).toBe(false);
+    expect(byId.get(waiting)?.state).toBe('sent');
   });
 });
 
