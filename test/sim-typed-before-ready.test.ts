@@ -19,14 +19,24 @@ const COLUMNS = 80;
 const SLOW_LIST_MS = 1_500;
 const ANSWER = 'Noted, and answered.';
 
-/** An OpenAI-compatible server slow to list its one model, whose every chat answer is whole (not streamed). */
-const slowServer = () =>
-  serve((request, response) => {
+/**
+ * An OpenAI-compatible server slow to list its one model (npm start's check first, then the
+ * agent's: `agentListMs` for the agent's), whose every chat answer is whole (not streamed).
+ */
+const slowServer = (agentListMs: number) => {
+  let lists = 0;
+  return serve((request, response) => {
     response.setHeader('content-type', 'application/json');
     if (request.method === 'GET' && /\/models$/.test(request.url ?? '')) {
-      setTimeout(() => {
-        response.end(JSON.stringify({ object: 'list', data: [{ id: 'slow-a', object: 'model' }] }));
-      }, SLOW_LIST_MS);
+      lists += 1;
+      setTimeout(
+        () => {
+          response.end(
+            JSON.stringify({ object: 'list', data: [{ id: 'slow-a', object: 'model' }] }),
+          );
+        },
+        lists === 1 ? SLOW_LIST_MS : agentListMs,
+      );
       return;
     }
     response.end(
@@ -43,9 +53,10 @@ const slowServer = () =>
       }),
     );
   });
+};
 
-const onTerminal = async (steps: readonly TtyStep[]) => {
-  const url = await slowServer();
+const onTerminal = async (steps: readonly TtyStep[], agentListMs = SLOW_LIST_MS) => {
+  const url = await slowServer(agentListMs);
   const output = await runSimOnTty(
     [],
     {
@@ -115,5 +126,19 @@ describe('lines typed on a terminal before the agent is ready', () => {
     expect(lines.findIndex(line => HELP.test(line))).toBeGreaterThan(help);
     expect(sent).toBeGreaterThan(help);
     expect(answered).toBeGreaterThan(sent);
+  });
+
+  it('are dropped, and said to be, when the person leaves before then', async () => {
+    const { lines } = await onTerminal(
+      [
+        { after: /lal-fae simulator: /, keys: 'hello there\r' },
+        { after: /waits › hello there/, keys: '\x03' },
+        { after: /leaves\)/, keys: '\x03' },
+      ],
+      // Long enough that it never greets before the person has left.
+      6_000,
+    );
+    expect(lines).toContain('dropped, as you left before lal took it up: "hello there"');
+    expect(lines.some(line => GREETING.test(line) || SENT.test(line))).toBe(false);
   });
 });

@@ -28,39 +28,102 @@ export type Command =
 
 export type Parsed = Command | { kind: 'error'; error: string };
 
+/**
+ * /help's entries: what is typed, then what it does, as one paragraph (and an example to type),
+ * wrapped where it is shown (./wrap-words.ts).
+ */
+const COMMANDS: readonly { command: string; does: string; example?: string }[] = [
+  { command: '/help', does: 'this text' },
+  { command: '/inbox', does: "your (HOST's) undismissed messages" },
+  {
+    command: '/status',
+    does: "the agent's state: model, tools, usage and budgets, holds, what it waits for",
+  },
+  {
+    command: '/tools',
+    does: 'every tool the agent can reach, by name, those behind its toolbox too',
+  },
+  { command: '/memory', does: 'what the agent keeps (kept across runs in its state folder)' },
+  {
+    command: '/forget',
+    does: "clear the agent's conversation (as E(agent).forget() in the daemon)",
+  },
+  {
+    command: '/attach <tool> [folder]',
+    does: 'mail a tool to the agent: greet, math, timestamp; readFile, writeFile, editFile, listDir, runCommand need a folder',
+  },
+  {
+    command: '/attach mcp <name> <command> [args…]',
+    does: "an MCP server's tools, sandboxed (docs/mcp.md); one to try:",
+    example:
+      '/attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+  },
+  {
+    command: '/attach toolbox',
+    does: '120 sample tools (repository, calendar, mail, files, tickets), found through the toolbox tool: use a tool to plan a meeting called "standup"',
+  },
+  {
+    command: '/detach <tool> | mcp <name>',
+    does: "take what you attached out of the agent's tools/ (not given back next run)",
+  },
+  {
+    command: '/grant [n]',
+    does: "run the code #n asks to run (an eval-proposal; with --newest a request), or approve the tool call asked in request #n (default: the latest pending one); n is the number shown (#4 or 4) or the agent's id for it (p1, a2: its words and /status name it by that; /inbox shows both)",
+  },
+  {
+    command: '/reject [n] [reason]',
+    does: 'refuse the code or the tool call #n asks for (default: the latest pending one)',
+  },
+  {
+    command: 'y, n, a',
+    does: 'while a tool call waits for approval: yes, no, or always for that tool (kept in the state folder; --yes lets runCommand and the file tools act unasked); a line of its own, then Enter (yes, no, always too); any other line is a message (when none waits the letters are not mailed; yes or no written out is a message)',
+  },
+  {
+    command: '/counter <n> <source>',
+    does: 'answer #n with different code (with --newest: a refusal that gives it)',
+  },
+  { command: '/dismiss <n>|all', does: 'remove message #n (or all) from your inbox' },
+  {
+    command: '/schedules [pause|resume|revoke <id>]',
+    does: "the agent's schedules, or change one",
+  },
+  { command: '/helpers [cancel <id>]', does: "the agent's helper agents at work, or stop one" },
+  {
+    command: '/channel new <name>',
+    does: 'make a channel (with --newest); /channel show <name> reads it',
+  },
+  {
+    command: '/channel post <name> [as <member>] <text>',
+    does: 'post in it, as you or as another member; naming @lal (or @fae) invites the agent and tells it, as the chat does',
+  },
+  {
+    command: '/quit',
+    does: 'cancel the agent and leave (Ctrl-C stops a turn; twice within 2.5 s leaves)',
+  },
+  { command: '//text', does: 'mail a line that starts with "/"' },
+];
+
+/** Where each description starts; a command too long for it has its description on the next row. */
+const DESCRIPTION_COLUMN = 29;
+const commandIndent = '  ';
+const exampleIndent = '    ';
+
+/**
+ * /help, a line per command: its description starts in one column, and a terminal that says its
+ * width wraps each under it (./wrap-words.ts: the rows of a list item go on under its
+ * description, an indented line's under its indent). Piped output wraps it at a fixed width
+ * (./run-command.ts).
+ */
 export const COMMAND_HELP = [
   'Type a line to mail it to the agent. Commands:',
-  '  /help                      this text',
-  "  /inbox                     your (HOST's) undismissed messages",
-  "  /status                    the agent's state: model, tools, usage and budgets, holds, what it waits for",
-  '  /tools                     every tool the agent can reach, by name, those behind its toolbox too',
-  '  /memory                    what the agent keeps (kept across runs in its state folder)',
-  "  /forget                    clear the agent's conversation (as E(agent).forget() in the daemon)",
-  '  /attach <tool> [folder]    mail a tool to the agent: greet, math, timestamp;',
-  '                             readFile, writeFile, editFile, listDir, runCommand need a folder',
-  "  /attach mcp <name> <command> [args…]   an MCP server's tools, sandboxed (docs/mcp.md), e.g.",
-  '                             /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-  '  /attach toolbox            120 sample tools (repository, calendar, mail, files, tickets),',
-  '                             found through the toolbox tool: use a tool to plan a meeting called "standup"',
-  "  /detach <tool> | mcp <name>   take what you attached out of the agent's tools/ (not given back next run)",
-  '  /grant [n]                 run the code #n asks to run (an eval-proposal; with --newest a request),',
-  '                             or approve the tool call asked in request #n (default: the latest pending one);',
-  "                             n is the number shown (#4 or 4) or the agent's id for it (p1, a2: its words",
-  '                             and /status name it by that; /inbox shows both)',
-  '  /reject [n] [reason]       refuse the code or the tool call #n asks for (default: the latest pending one)',
-  '  y, n, a                    while a tool call waits for approval: yes, no, or always for that tool',
-  '                             (kept in the state folder; --yes lets runCommand and the file tools act unasked);',
-  '                             a line of its own, then Enter (yes, no, always too); any other line is a message',
-  '                             (when none waits the letters are not mailed; yes or no written out is a message)',
-  '  /counter <n> <source>      answer #n with different code (with --newest: a refusal that gives it)',
-  '  /dismiss <n>|all           remove message #n (or all) from your inbox',
-  "  /schedules [pause|resume|revoke <id>]   the agent's schedules, or change one",
-  "  /helpers [cancel <id>]     the agent's helper agents at work, or stop one",
-  '  /channel new <name>        make a channel (with --newest); /channel show <name> reads it',
-  '  /channel post <name> [as <member>] <text>   post in it, as you or as another member;',
-  '                             naming @lal (or @fae) invites the agent and tells it, as the chat does',
-  '  /quit                      cancel the agent and leave (Ctrl-C stops a turn; twice within 2.5 s leaves)',
-  '  //text                     mail a line that starts with "/"',
+  ...COMMANDS.flatMap(({ command, does, example }) => {
+    const label = `${commandIndent}${command}`;
+    const described =
+      label.length + 2 <= DESCRIPTION_COLUMN
+        ? [`${label.padEnd(DESCRIPTION_COLUMN)}${does}`]
+        : [label, `${' '.repeat(DESCRIPTION_COLUMN)}${does}`];
+    return example === undefined ? described : [...described, `${exampleIndent}${example}`];
+  }),
 ].join('\n');
 harden(COMMAND_HELP);
 

@@ -8,6 +8,7 @@ import { attachTool } from './attach-tool.js';
 import { attachMcp } from './attach-mcp.js';
 import { detachTool } from './detach-tool.js';
 import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
+import { wrapEntry } from './wrap-words.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
 import type { ChannelEcho } from './channel-echo.js';
@@ -64,6 +65,8 @@ const detachFrom = (session: Session, words: string): Promise<string> =>
 
 /** How much of each message /inbox shows: a cut one ends with "…". */
 const INBOX_CHARS = 100;
+/** /help piped, where no terminal says a width: rows of 79 columns at most, as on a terminal of 80. */
+const PIPED_HELP_WIDTH = 79;
 
 const showInbox = async (context: CommandContext): Promise<void> => {
   const { session, screen } = context;
@@ -160,7 +163,11 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       await E(host).send(session.guestName, [command.text], [], []);
       return;
     case 'help':
-      screen.print('note', COMMAND_HELP);
+      // A terminal wraps it to its width (./screen.ts); piped, it keeps to a width of its own.
+      screen.print(
+        'note',
+        screen.tty ? COMMAND_HELP : wrapEntry(COMMAND_HELP, undefined, PIPED_HELP_WIDTH).head,
+      );
       return;
     case 'inbox':
       await showInbox(context);

@@ -3,8 +3,8 @@
  * terminal never breaks a word across two rows ("behi / nd"); a list item's
  * rows go on under its description ("  /status    the agent's state: …"), a
  * bullet's under its text. A word wider than a row is cut where the row ends.
- * Only for a terminal that says its width (./screen.ts); piped output keeps
- * its lines as they are.
+ * For a terminal that says its width (./screen.ts); piped output keeps its
+ * lines as they are, but /help's, wrapped at a width of its own (./run-command.ts).
  */
 
 /** How far a line's later rows are indented: under a list item's description, a bullet's text, or its own indent. */

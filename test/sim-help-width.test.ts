@@ -1,0 +1,90 @@
+/**
+ * `/help` in npm start fitted to where it is shown (issue 45): on a terminal 80 or 60 columns wide,
+ * drawn by a terminal emulator, each description starts in one column, its later rows under it
+ * (a hanging indent; a command too long for the column has its description on the next row), no
+ * word is broken but one wider than a row, and the terminal wraps nothing; piped, its lines keep
+ * to 80 columns the same way (docs/behaviour.md 10.2). Its lines were written ~110 columns wide,
+ * broken by hand, so at 80 a description's rows went ragged, some started elsewhere, and a path
+ * was cut mid-word.
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMAND_HELP } from '../sim/chat/commands.js';
+import { makeSimRunner } from './support/run-sim.js';
+import { runSimOnTty } from './support/run-sim-tty.js';
+import { useTempFolders } from './support/temp-folders.js';
+import { screenRows, type ScreenRow } from './support/terminal-screen.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
+
+const FIRST = 'Type a line to mail it to the agent. Commands:';
+const LAST = /^ {2}\/\/text +mail a line/;
+/** Where every description starts, and its later rows. */
+const COLUMN = 29;
+/** A command's row with its description: the command, two spaces or more, the description. */
+const LABELLED = /^( {2}\S(?:.*?\S)? {2,})\S/;
+
+/** The rows of /help as shown, from its first line to its last command's last row. */
+const helpRows = (rows: readonly ScreenRow[]): ScreenRow[] => {
+  const first = rows.findIndex(row => row.text === FIRST);
+  let last = rows.findIndex((row, index) => index > first && LAST.test(row.text));
+  expect(first).toBeGreaterThan(-1);
+  expect(last).toBeGreaterThan(first);
+  while (/^ {5}/.test(rows[last + 1]?.text ?? '')) last += 1;
+  return rows.slice(first, last + 1);
+};
+
+/** What a person reading it needs: one column for the descriptions, whole words, each row within the width. */
+const expectFitted = (rows: readonly ScreenRow[], width: number) => {
+  const [first, ...entries] = rows;
+  expect(first!.text).toBe(FIRST);
+  for (const { text, wrapped } of rows) {
+    expect(wrapped, text).toBe(false);
+    expect(text.length, text).toBeLessThan(width);
+  }
+  for (const { text } of entries) {
+    if (/^ {2}\S/.test(text)) {
+      // A command, alone on its row or with its description, which then starts in the column.
+      const labelled = LABELLED.exec(text);
+      if (labelled !== null) expect(labelled[1]!.length, text).toBe(COLUMN);
+      continue;
+    }
+    // A description's later row, or an example to type (indented under the commands).
+    expect(text, text).toMatch(new RegExp(`^(?: {${COLUMN}}| {4})\\S`));
+  }
+  // Every word whole, but one wider than a row can hold (cut where the row ends).
+  const words = new Set(rows.flatMap(row => row.text.split(/\s+/)));
+  const broken = COMMAND_HELP.split(/\s+/).filter(
+    word => word !== '' && word.length < width - 5 && !words.has(word),
+  );
+  expect(broken).toEqual([]);
+};
+
+describe('/help on a terminal', () => {
+  for (const columns of [80, 60])
+    it(`${columns} columns wide: descriptions in one column, wrapped at words under it`, async () => {
+      const output = await runSimOnTty(
+        ['--demo', '--persona', 'fae', '--fresh'],
+        { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') },
+        [
+          { after: /agent ready/, keys: '/help\r' },
+          { after: /\/\/text/, keys: '/quit\r' },
+        ],
+        makeTempFolder('cwd'),
+        { columns, rows: 30 },
+      );
+      expectFitted(helpRows(await screenRows(output, columns)), columns);
+    });
+});
+
+describe('/help piped', () => {
+  it('keeps to 80 columns, descriptions in one column', async () => {
+    const run = await runSim(['--demo', '--persona', 'fae', '--fresh'], {}, input => {
+      input.write('/help\n');
+      input.end();
+    });
+    expect(run.stderr).toBe('');
+    const rows = run.stdout.split('\n').map(text => ({ text, wrapped: false }));
+    expectFitted(helpRows(rows), 80);
+  });
+});
