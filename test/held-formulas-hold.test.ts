@@ -36,9 +36,10 @@ const handingPowers = (
       calls.push(`${method} ${JSON.stringify(args)}`);
       return options.result ?? ref;
     };
-  const write = async (path: string[], id: unknown) => {
+  const writeWith = (method: string) => async (path: string[], id: unknown) => {
     if (options.writeFails?.() === true) throw Error('connection lost');
     written.push([path, id]);
+    calls.push(`${method} ${path.join('/')}`);
   };
   const powers = Far('GuestPowers', {
     has: async (...path: string[]) => (path.length === 1 ? stateThere : false),
@@ -50,8 +51,8 @@ const handingPowers = (
     evaluate: hand('evaluate'),
     request: hand('request'),
     send: hand('send'),
-    storeIdentifier: write,
-    write,
+    storeIdentifier: writeWith('storeIdentifier'),
+    write: writeWith('write'),
     __getMethodNames__: () => [],
   });
   const said: string[] = [];
@@ -97,6 +98,7 @@ test('what a name hands over is held under held-<number> in agent-state, once pe
   await expect(powers.lookup!('notes')).resolves.toBe(ref);
   const id = idOf(['notes']);
   expect(double.written).toEqual([[['agent-state', heldNameOf(id)], id]]);
+  expect(double.calls).toContain(`storeIdentifier agent-state/${heldNameOf(id)}`);
   expect([...memory.get('fae')!]).toEqual([heldNameOf(id)]);
   // Handed again: named already.
   await powers.lookup!('notes');
@@ -113,6 +115,7 @@ test('what a name hands over is held under held-<number> in agent-state, once pe
   expect(Object.keys(olderPowers)).not.toContain('storeIdentifier');
   await olderPowers.lookup!('notes');
   expect(older.written).toHaveLength(1);
+  expect(older.calls).toContain(`write agent-state/${heldNameOf(id)}`);
 });
 
 test("evaluate's and request's result names are held; without one, or from another method, nothing is", async () => {
@@ -165,14 +168,14 @@ test('a hold that fails is said, the result kept, and tried again at the next ha
   const double = handingPowers({ writeFails: () => fail });
   const memory = makeHeldMemory();
   const powers = await double.start(ALL, memory);
-  await expect(powers.lookup!('notes')).resolves.toBe(ref);
-  expect(double.said).toEqual(['could not hold notes against collection: connection lost']);
+  await expect(powers.lookup!(['work', 'notes'])).resolves.toBe(ref);
+  expect(double.said).toEqual(['could not hold work/notes against collection: connection lost']);
   expect(memory.get('fae')?.size).toBe(0);
   fail = false;
-  await powers.lookup!(['work', 'notes']);
   await powers.lookup!('notes');
+  await powers.lookup!(['work', 'notes']);
   expect(double.said).toHaveLength(1);
-  expect(double.written.map(([, id]) => id)).toEqual([idOf(['work', 'notes']), idOf(['notes'])]);
+  expect(double.written.map(([, id]) => id)).toEqual([idOf(['notes']), idOf(['work', 'notes'])]);
 });
 
 test('the state directory is made before the first hold when it is missing, and once', async () => {

@@ -18,6 +18,7 @@ const ref = Far('Thing', {});
 test('a reference anywhere in a result is carried; plain data is not', () => {
   expect(carriesReference(ref)).toBe(true);
   expect(carriesReference(Promise.resolve(1))).toBe(true);
+  expect(carriesReference(harden(Promise.resolve(1)))).toBe(true);
   expect(carriesReference(harden([1, [2, ref]]))).toBe(true);
   expect(carriesReference(harden({ a: 'x', b: { c: ref } }))).toBe(true);
   expect(carriesReference(makeTagged('box', harden({ inner: ref })))).toBe(true);
@@ -35,7 +36,17 @@ test('a formula is held as held- and the first 64 hex digits of its number, lowe
   const newest = `${'1'.repeat(64)}:${'2'.repeat(64)}`;
   expect(heldNameOf(newest)).toBe(`held-${'1'.repeat(64)}`);
   expect(heldNameOf(`${'1'.repeat(63)}:${'2'.repeat(64)}`)).toBe(`held-${'1'.repeat(63)}`);
-  for (const odd of [undefined, 42, '', ':node', 'not-hex:node', `${'z'.repeat(64)}:n`])
+  // Hex digits only, the whole number: not a number that merely starts or ends with some.
+  for (const odd of [
+    undefined,
+    42,
+    '',
+    ':node',
+    'not-hex:node',
+    `${'z'.repeat(64)}:n`,
+    'zz12:node',
+    '12zz:node',
+  ])
     expect(heldNameOf(odd)).toBeUndefined();
 });
 

@@ -127,6 +127,23 @@ describe('an approval asked for in this run', () => {
     return { ran, approvalId: String(answer.approvalId) };
   };
 
+  test('the request names the call, and why it asks only when there is a reason', async () => {
+    const setup = setUp();
+    askOnce(setup);
+    setup.gate.ask({
+      action,
+      digest: digestOfCall(action),
+      origin: undefined,
+      why: 'you named deploy in LAL_TOOLS_APPROVE',
+      run: async () => 'ran',
+    });
+    await expect.poll(() => setup.requests.length).toBe(2);
+    expect(setup.requests.map(request => request.description.split('. Resolve')[0])).toEqual([
+      `While serving message #5 from carol, Lal asks to call ${action} (approval a1)`,
+      `Lal asks to call ${action}, asked because you named deploy in LAL_TOOLS_APPROVE (approval a2)`,
+    ]);
+  });
+
   test('a no that comes after the agent stopped is not told (the next run follows it)', async () => {
     const setup = setUp();
     // What the ask's owner said to do with each answer.
