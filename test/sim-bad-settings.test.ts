@@ -43,6 +43,16 @@ describe('a setting npm start cannot read stops it at start, whichever setting',
       { LAL_CONTEXT_TOKENS: '-5' },
       'LAL_CONTEXT_TOKENS must be a positive whole number; got "-5"; see docs/configuration.md.',
     ],
+    // Less than the request's fixed part (its system prompt and tools, ~1,300 tokens) is no budget.
+    [
+      { LAL_CONTEXT_TOKENS: '100' },
+      'LAL_CONTEXT_TOKENS must be a whole number of at least 2000; got "100"; see docs/configuration.md.',
+    ],
+    // The persona is a setting too: the same line and exit code as the others.
+    [
+      { LAL_PERSONA: 'fea' },
+      'LAL_PERSONA must be lal or fae; got "fea"; see docs/configuration.md.',
+    ],
   ])('%o', async (env, line) => {
     expect(await refusal(env)).toBe(line);
   });

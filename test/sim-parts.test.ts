@@ -86,7 +86,8 @@ describe('persona from the environment (behaviour 7.3)', () => {
     });
     expect(parseCliArgs([], { LAL_PERSONA: 'bob' })).toEqual({
       ok: false,
-      error: 'LAL_PERSONA must be lal or fae; got "bob"',
+      error: 'LAL_PERSONA must be lal or fae; got "bob"; see docs/configuration.md.',
+      setting: true,
     });
     const dir = makeTempFolder('persona');
     writeFileSync(join(dir, '.env'), 'LAL_PERSONA=fae\n');

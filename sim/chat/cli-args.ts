@@ -21,7 +21,8 @@ export interface CliArgs {
   yes: boolean;
 }
 
-export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string };
+/** `setting`: the mistake is a setting's value, not a flag (it exits as the other settings' do). */
+export type CliParse = { ok: true; args: CliArgs } | { ok: false; error: string; setting?: true };
 
 export const USAGE = [
   'Usage: npm start -- [--persona lal|fae] [--demo] [--newest] [--fresh] [--yes] [--verbose] [--help]',
@@ -80,7 +81,8 @@ export const parseCliArgs = (
   if (fromEnv === undefined)
     return {
       ok: false,
-      error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}`,
+      error: `LAL_PERSONA must be lal or fae; got ${JSON.stringify(env.LAL_PERSONA)}; see docs/configuration.md.`,
+      setting: true,
     };
   const args: CliArgs = {
     persona: fromEnv,

@@ -15,7 +15,8 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
   const parsed = parseCliArgs(argv, loaded.env);
   if (!parsed.ok) {
     process.stderr.write(`${parsed.error}\n`);
-    process.exit(2);
+    // A flag's mistake is a usage error (2); a setting's stops as every bad setting does (1).
+    process.exit(parsed.setting === true ? 1 : 2);
   }
   const args: CliArgs = parsed.args;
   if (args.help) {

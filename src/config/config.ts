@@ -102,6 +102,7 @@ export const readAgentConfig = (env: Env): AgentConfig => {
       setting.env,
       setting.default,
       problems,
+      'least' in setting ? setting.least : 1,
     );
   }
   if (!(

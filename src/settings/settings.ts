@@ -14,6 +14,8 @@ import type { Env } from '../../providers/types.js';
 interface NumberSetting {
   env: string;
   default: number;
+  /** The smallest value that works, when it is more than 1. */
+  least?: number;
   doc: string;
 }
 
@@ -67,7 +69,9 @@ export const LIMIT_SETTINGS = {
   contextTokens: {
     env: 'LAL_CONTEXT_TOKENS',
     default: DEFAULT_CONTEXT_TOKENS,
-    doc: 'token budget of one request (system prompt, tools, history), sized for a 32k-token model',
+    // The system prompt and tools alone take about 1,300 tokens: a smaller budget holds no turn.
+    least: 2_000,
+    doc: 'token budget of one request (system prompt, tools, history), sized for a 32k-token model; at least 2000',
   },
   // Small enough that a long conversation's request stays near its first one's size.
   keepTurns: {
