@@ -94,8 +94,12 @@ describe('Ctrl-C once with a line queued behind the turn', () => {
       ],
       makeTempFolder('cwd'),
     );
-    // Named as waiting, shown as sent only once it goes to the agent, then answered.
+    // Shown as waiting as soon as it is typed (not only once the turn is over: issue 45), named
+    // as waiting by the stop, shown as sent only once it goes to the agent, then answered.
     const lines = printedLines(output);
+    const typed = lines.indexOf('waits › queued-line-7731 (goes to lal once its turn is over)');
+    expect(typed, lines.join('\n')).toBeGreaterThan(-1);
+    expect(typed).toBeLessThan(lines.findIndex(line => line.startsWith("Stopping lal's turn")));
     const waits = lines.findIndex(line => /waits[^\n]*"queued-line-7731"/.test(line));
     const sent = lines.indexOf('you › queued-line-7731');
     expect(waits, lines.join('\n')).toBeGreaterThan(-1);
