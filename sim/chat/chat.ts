@@ -88,12 +88,27 @@ const followTerminal = (readline: Interface, context: CommandContext, typed: Typ
     screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
   let chain = Promise.resolve();
+  /** The line whose command runs now (an /attach mcp may take a minute): what is typed waits for it. */
+  let running: string | undefined;
   readline.on('line', line => {
     const command = parseCommand(line);
     // Enter on an empty line: the prompt again on the new row, as a shell does.
     if (command.kind === 'empty') readline.prompt();
-    typed.place(line, command.kind === 'message');
-    chain = chain.then(() => runCommand(command, shown));
+    const waits = running !== undefined && command.kind !== 'empty' && !presenter.busy();
+    if (waits) {
+      screen.takeBackEcho(line);
+      const before = running!.split(/\s+/).slice(0, 3).join(' ');
+      screen.print('note', `waits › ${line}`, `(runs once ${before} is done)`);
+    } else typed.place(line, command.kind === 'message');
+    chain = chain.then(async () => {
+      running = line;
+      if (waits) screen.print('you', 'you ›', line);
+      try {
+        await runCommand(command, shown);
+      } finally {
+        running = undefined;
+      }
+    });
   });
 };
 
