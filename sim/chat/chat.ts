@@ -21,6 +21,7 @@ import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
+import { makeAfterCommand } from './after-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
@@ -82,33 +83,20 @@ const proposalIdOf = async (
  */
 const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
   const { screen, presenter } = context;
+  // A line typed while a command of the person's still runs waits for it, and says so.
+  const afterCommand = makeAfterCommand({ screen, presenter });
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
     screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
   let chain = Promise.resolve();
-  /** The line whose command runs now (an /attach mcp may take a minute): what is typed waits for it. */
-  let running: string | undefined;
   readline.on('line', line => {
     const command = parseCommand(line);
     // Enter on an empty line: the prompt again on the new row, as a shell does.
     if (command.kind === 'empty') readline.prompt();
-    const waits = running !== undefined && command.kind !== 'empty' && !presenter.busy();
-    if (waits) {
-      screen.takeBackEcho(line);
-      const before = running!.split(/\s+/).slice(0, 3).join(' ');
-      screen.print('note', `waits › ${line}`, `(runs once ${before} is done)`);
-    } else typed.place(line, command.kind === 'message');
-    chain = chain.then(async () => {
-      running = line;
-      if (waits) screen.print('you', 'you ›', line);
-      try {
-        await runCommand(command, shown);
-      } finally {
-        running = undefined;
-      }
-    });
+    typed.place(line, command.kind === 'message');
+    chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown)));
   });
 };
 
