@@ -3,7 +3,7 @@
  * press stops the turn, and the agent goes on only once the leave window is over, so a second
  * press within it leaves before the queued line reaches the model, and says the line was dropped
  * (it is not answered in a later run either); with no second press, the line waited for is named
- * and answered once the window is over.
+ * and answered once the window is over. A press with a half-typed line only discards it.
  */
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
@@ -94,8 +94,12 @@ describe('Ctrl-C once with a line queued behind the turn', () => {
       ],
       makeTempFolder('cwd'),
     );
-    // Named as waiting, shown as sent only once it goes to the agent, then answered.
+    // Shown as waiting as soon as it is typed (not only once the turn is over: issue 45), named
+    // as waiting by the stop, shown as sent only once it goes to the agent, then answered.
     const lines = printedLines(output);
+    const typed = lines.indexOf('waits › queued-line-7731 (goes to lal once its turn is over)');
+    expect(typed, lines.join('\n')).toBeGreaterThan(-1);
+    expect(typed).toBeLessThan(lines.findIndex(line => line.startsWith("Stopping lal's turn")));
     const waits = lines.findIndex(line => /waits[^\n]*"queued-line-7731"/.test(line));
     const sent = lines.indexOf('you › queued-line-7731');
     expect(waits, lines.join('\n')).toBeGreaterThan(-1);
@@ -158,6 +162,39 @@ describe('a line that waits while Ctrl-C holds the agent', () => {
     expect(lines.at(-2)).toMatch(/^dropped, as you left before lal took it up: "what-next-5521"$/);
     expect(lines.at(-1)).toMatch(/^Left\. lal's conversation and tools are kept in /);
     expect(askedAbout('what-next-5521')).toBe(0);
+  });
+});
+
+describe('Ctrl-C with a half-typed line while a turn runs (issue 45)', () => {
+  it('only discards the line, saying so; the next press stops the turn and does not leave', async () => {
+    const { env, askedAbout } = await start();
+    const output = await runSimOnTty(
+      [],
+      env,
+      [
+        { after: /agent ready/, keys: 'please do the long one\r' },
+        {
+          after: /is thinking/,
+          keys: 'half-typed-4410',
+          before: () => expect.poll(() => askedAbout('the long one')).toBe(1),
+        },
+        { after: /half-typed-4410/, keys: '\x03' },
+        // Within the leave window of the first press: a first press all the same.
+        { after: /half-typed line is discarded/, keys: '\x03' },
+        { after: /lal stopped/, keys: '/quit\r' },
+      ],
+      makeTempFolder('cwd'),
+    );
+    const lines = printedLines(output);
+    const discarded = lines.indexOf(
+      "(the half-typed line is discarded; Ctrl-C again stops lal's turn)",
+    );
+    expect(discarded, lines.join('\n')).toBeGreaterThan(-1);
+    expect(lines.findIndex(line => line.startsWith("Stopping lal's turn"))).toBeGreaterThan(
+      discarded,
+    );
+    expect(output).not.toContain('dropped, as you left');
+    expect(askedAbout('half-typed-4410')).toBe(0);
   });
 });
 

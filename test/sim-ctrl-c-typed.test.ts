@@ -3,13 +3,15 @@
  * 10.2): a half-typed line is discarded, as a shell discards it, so Enter
  * then sends nothing; and during an `/attach mcp` whose server is slow to
  * start (docs/mcp.md), it stops the attach: the server's process is ended,
- * nothing is put in the agent's tools/, and one line says so.
+ * nothing is put in the agent's tools/, and one line says so. The attach says at once that the
+ * server is starting (a line, and the status line with its clock), and a command typed meanwhile
+ * is shown waiting for it, then answered (issue 45).
  */
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
-import { runSimOnTty } from './support/run-sim-tty.js';
+import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { skippedBecause } from './support/skipped-because.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runningWith } from './tools-helpers.js';
@@ -78,6 +80,40 @@ describe.skipIf(sandboxProblem !== undefined)(
       );
       expect(plain).not.toContain('Ctrl-C again within');
       expect(plain.slice(plain.indexOf('built in:'))).not.toContain('mcp-slow');
+    });
+
+    it('says at once that the server is starting, and a command typed meanwhile is shown waiting, then answered', async () => {
+      const stateHome = makeTempFolder('state');
+      const serverFolder = join(stateHome, 'lal-fae', 'lal-demo', 'mcp', 'slow');
+      const output = await runSimOnTty(
+        ['--demo'],
+        { XDG_STATE_HOME: stateHome, TMPDIR: makeTempFolder('tmp') },
+        [
+          {
+            after: /agent ready/,
+            keys: `/attach mcp slow node -e 'setInterval(() => {}, 1e9)'\r`,
+          },
+          // Said at once, and the status line counts the seconds it takes.
+          { after: /starting mcp-slow… \(Ctrl-C stops\) \d+s/, keys: '/status\r' },
+          {
+            after: /waits › \/status/,
+            keys: '\x03',
+            before: () => expect.poll(() => runningWith(serverFolder).length).toBeGreaterThan(0),
+          },
+          { after: /Stopped attaching mcp-slow[\s\S]*Model:/, keys: '/quit\r' },
+        ],
+        makeTempFolder('cwd'),
+        { columns: 100, rows: 30 },
+      );
+      const lines = printedLines(output);
+      const starting = lines.indexOf('starting mcp-slow… (Ctrl-C stops)');
+      const waits = lines.findIndex(line => line.startsWith('waits › /status'));
+      const stopped = lines.findIndex(line => line.startsWith('Stopped attaching mcp-slow'));
+      const answered = lines.indexOf('you › /status');
+      expect(starting, lines.join('\n')).toBeGreaterThan(-1);
+      expect(waits).toBeGreaterThan(starting);
+      expect(stopped).toBeGreaterThan(waits);
+      expect(answered).toBeGreaterThan(stopped);
     });
   },
 );

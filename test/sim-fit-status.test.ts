@@ -1,10 +1,14 @@
 /**
  * The terminal's status line keeps to one row (sim/chat/screen.ts): cut to the room there is,
- * its label kept and its newest words after it; a status that fits is left as it is.
+ * its label kept and its newest words after it; a status that fits is left as it is. The status
+ * of a silent model server is a sentence that reads whole at 80 columns.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitStatus } from '../sim/chat/screen.js';
+import type { Interface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
+import { watchQuietServer, waitingStatus } from '../sim/chat/quiet-server.js';
+import { fitStatus, makeTtyScreen } from '../sim/chat/screen.js';
 
 describe('the status cut to the room on its row', () => {
   it('never takes more than the room, and a status that fits is unchanged', () => {
@@ -27,5 +31,43 @@ describe('the status cut to the room on its row', () => {
     expect(fitStatus('lal is thinking about a great many things at once', 20)).toBe(
       'lal is thinking abo…',
     );
+  });
+});
+
+/** A terminal `columns` wide and the prompt readline was last given, escapes left out. */
+const terminalOf = (columns: number) => {
+  let prompt = '';
+  const out = { columns, write: () => true } as unknown as NodeJS.WriteStream;
+  const readline = {
+    setPrompt: (text: string) => void (prompt = text),
+    getPrompt: () => prompt,
+    prompt: () => {},
+    getCursorPos: () => ({ rows: 0, cols: 0 }),
+  } as unknown as Interface;
+  const screen = makeTtyScreen(out);
+  screen.attachPrompt(readline);
+  return { screen, prompt: () => stripVTControlCharacters(prompt) };
+};
+
+describe('the status of a model server that sends nothing (issue 45)', () => {
+  it('reads whole on an 80-column terminal, with the turn clock beside it', async () => {
+    const terminal = terminalOf(80);
+    const quiet = watchQuietServer(terminal.screen, 'lal', { quietAfterMs: 20, checkEveryMs: 5 });
+    quiet.see({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+    try {
+      await expect.poll(() => terminal.prompt()).toContain('is waiting');
+      const shown = terminal.prompt();
+      expect(shown).not.toContain('…');
+      expect(shown).toMatch(/^. lal is waiting: .* Ctrl-C stops (\d+s )?› $/);
+    } finally {
+      quiet.stop();
+      terminal.screen.close();
+    }
+  });
+
+  it('still fits after half an hour of silence and hours of turn (a clock of 6 columns)', () => {
+    // The spinner and its space, a space, the clock, the prompt, one column spare: 80 - 12.
+    for (const seconds of [30, 60, 120, 240, 480, 960, 1920])
+      expect(fitStatus(waitingStatus('lal', seconds), 80 - 12)).toBe(waitingStatus('lal', seconds));
   });
 });

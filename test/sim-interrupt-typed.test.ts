@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { LEAVE_WINDOW_MS, makeInterrupt } from '../sim/chat/interrupt.js';
 import { makeStoppableCommand } from '../sim/chat/stoppable-command.js';
 
-const setup = (options: { busy?: boolean; line?: string; stoppable?: boolean } = {}) => {
+const setup = (
+  options: {
+    busy?: boolean;
+    line?: string;
+    stoppable?: boolean;
+    /** What the rest of the leave window waits for (at once, unless given). */
+    window?: Promise<void>;
+  } = {},
+) => {
   let clock = 0;
   let line = options.line ?? '';
   const stopped: (bigint | undefined)[] = [];
@@ -27,7 +35,7 @@ const setup = (options: { busy?: boolean; line?: string; stoppable?: boolean } =
     persona: 'lal',
     leave: async code => void left.push(code),
     now: () => clock,
-    wait: async () => {},
+    wait: async () => options.window,
     typed: { hold: () => {}, named: () => {}, release: () => {} },
     halfTyped: {
       discard: () => {
@@ -83,12 +91,43 @@ describe('Ctrl-C with a half-typed line', () => {
     expect(run.line()).toBe('');
   });
 
-  it('while a turn runs, discards the line and stops the turn too', async () => {
-    const run = setup({ busy: true, line: 'next question' });
+  it('while a turn runs, only discards the line, saying so; the next press stops the turn', async () => {
+    const run = setup({ busy: true, line: 'half typed' });
     await run.interrupt();
     expect(run.line()).toBe('');
+    expect(run.stopped).toEqual([]);
+    expect(run.left).toEqual([]);
+    expect(run.lines).toEqual([
+      "(the half-typed line is discarded; Ctrl-C again stops lal's turn)",
+    ]);
+    // A second later: a first press, which stops the turn and does not leave.
+    run.advance(1_000);
+    await run.interrupt();
     expect(run.stopped).toEqual([1n]);
     expect(run.left).toEqual([]);
+    // Leaving takes a press with nothing half typed.
+    run.advance(100);
+    await run.interrupt();
+    expect(run.left).toEqual([0]);
+  });
+
+  it('while a stop is under way, only discards the line; the next press leaves', async () => {
+    let windowOver = () => {};
+    const run = setup({ busy: true, window: new Promise<void>(resolve => (windowOver = resolve)) });
+    // The first press stops the turn and waits out the window: a stop under way.
+    const first = run.interrupt();
+    expect(run.stopped).toEqual([1n]);
+    run.type('half typed');
+    run.advance(100);
+    await run.interrupt();
+    expect(run.line()).toBe('');
+    expect(run.left).toEqual([]);
+    expect(run.lines.at(-1)).toBe('(the half-typed line is discarded; Ctrl-C again leaves)');
+    run.advance(100);
+    await run.interrupt();
+    expect(run.left).toEqual([0]);
+    windowOver();
+    await first;
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Where a typed line is shown (sim/chat/typed-lines.ts, docs/behaviour.md 10.2): the terminal's
- * echo while nothing runs, `you ›` after the turn's lines while one runs (a command's at once,
- * above them, so its output follows it), and, from a Ctrl-C
+ * echo while nothing runs; while one runs, a message as waiting at once and `you ›` after the
+ * turn's lines (a command's `you ›` at once, above them, so its output follows it), and, from a Ctrl-C
  * until the agent goes on, a message waits: named by the stop, or shown as waiting once the stop
  * has spoken, and shown as sent only when the agent goes on.
  */
@@ -46,32 +46,36 @@ describe('a line typed', () => {
     expect(run.seen).toEqual([]);
   });
 
-  it('while a turn runs: a message is shown after it; a command at once, so its output follows its echo', () => {
+  it('while a turn runs: a message is shown as waiting at once and as sent after the turn; a command at once, so its output follows its echo', () => {
     const run = setup();
     run.running();
     run.typed.place('and another thing', true);
     run.typed.place('/status', false);
     expect(run.seen).toEqual([
       'echo taken back: and another thing',
+      'waits › and another thing (goes to lal once its turn is over)',
       'echo taken back: /status',
       'you › /status',
     ]);
     run.endTurn();
-    expect(run.seen.slice(3)).toEqual(['you › and another thing']);
+    expect(run.seen.slice(4)).toEqual(['you › and another thing']);
   });
 });
 
 describe('a message typed from a Ctrl-C until the agent goes on', () => {
-  it('typed in the turn: not shown when the turn ends; shown as sent once the agent goes on', () => {
+  it('typed in the turn: shown as waiting, not as sent when the turn ends; as sent once the agent goes on', () => {
     const run = setup();
     run.running();
     run.typed.place('what next', true);
     run.typed.hold();
     run.endTurn();
-    expect(run.seen).toEqual(['echo taken back: what next']);
+    expect(run.seen).toEqual([
+      'echo taken back: what next',
+      'waits › what next (goes to lal once its turn is over)',
+    ]);
     run.typed.named();
     run.typed.release();
-    expect(run.seen.slice(1)).toEqual(['you › what next']);
+    expect(run.seen.slice(2)).toEqual(['you › what next']);
   });
 
   it('typed after the stop spoke: shown as waiting at once', () => {

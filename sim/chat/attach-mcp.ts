@@ -103,9 +103,12 @@ export const attachMcp = async (options: {
   stateFolder: string;
   /** Ctrl-C (./stoppable-command.ts): the server is ended and nothing is put in tools/. */
   signal?: AbortSignal;
+  /** Told the bridge's name once the settings are checked, before its server starts (it may take long). */
+  starting?: (petName: string) => void;
 }): Promise<{ attached: AttachedTool; said: string }> => {
   const attached = planMcp(options.rest, options.cwd, options.stateFolder);
   const { host, guest, special, signal } = options;
+  options.starting?.(attached.petName);
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
   const stopped = new Promise<'stopped'>(settle => {

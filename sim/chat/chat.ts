@@ -21,6 +21,7 @@ import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
+import { makeAfterCommand } from './after-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
@@ -88,6 +89,8 @@ const followTerminal = (
   start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
 ): void => {
   const { screen, presenter } = context;
+  // A line typed while a command of the person's still runs waits for it, and says so.
+  const afterCommand = makeAfterCommand({ screen, presenter });
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
@@ -111,7 +114,7 @@ const followTerminal = (
     if (command.kind === 'empty') readline.prompt();
     if (held.hold(line)) return;
     typed.place(line, command.kind === 'message');
-    chain = chain.then(() => runCommand(command, shown));
+    chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown)));
   });
 };
 

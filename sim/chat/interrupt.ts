@@ -8,10 +8,11 @@
  * second press, or /quit. The stop speaks once the turn's own last lines (what
  * had streamed, its summary) are on the screen, and what the person types
  * from the press on is shown as waiting until the agent goes on (./typed-lines.ts).
- * As in a shell, a press first discards a half-typed line (at an idle prompt
- * that is all it does, and the next press is a first one), and it stops a
- * command of the person's under way (an /attach mcp starting its server),
- * which then says so itself.
+ * As in a shell, a press with a half-typed line only discards it, whatever
+ * runs (during a turn it says so in one line: the next press stops the turn;
+ * in a stop under way the next one leaves), so leaving takes two presses with
+ * nothing half typed; and a press stops a command of the person's under way
+ * (an /attach mcp starting its server), which then says so itself.
  */
 import { describeError } from '../../providers/describe-error.js';
 import type { Presenter } from './presenter.js';
@@ -104,10 +105,19 @@ export const makeInterrupt = (options: {
 
   return async (): Promise<void> => {
     const pressed = now();
-    // Not while a stop is under way: a second press then leaves, whatever was typed.
-    if (!stopping && options.halfTyped?.discard() === true) {
-      lastPress = Number.NEGATIVE_INFINITY;
-      if (!presenter.busy()) return;
+    // A half-typed line is all a press takes, whatever runs: the next press is a first one (it
+    // stops a turn), or, in a stop under way, the second (it leaves).
+    if (options.halfTyped?.discard() === true) {
+      if (stopping) screen.print('note', '(the half-typed line is discarded; Ctrl-C again leaves)');
+      else {
+        lastPress = Number.NEGATIVE_INFINITY;
+        if (presenter.busy())
+          screen.print(
+            'note',
+            `(the half-typed line is discarded; Ctrl-C again stops ${persona}'s turn)`,
+          );
+      }
+      return;
     }
     const again = pressed - lastPress < LEAVE_WINDOW_MS;
     lastPress = pressed;

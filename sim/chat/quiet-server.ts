@@ -17,6 +17,14 @@ interface QuietServer {
 }
 const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
 
+/**
+ * What the status line says of it: short enough to read whole beside the spinner, the turn's
+ * clock and the prompt on an 80-column terminal (./screen.ts cuts a longer one from the front).
+ */
+export const waitingStatus = (persona: string, seconds: number): string =>
+  `${persona} is waiting: the model server is silent for ${seconds} s · Ctrl-C stops`;
+harden(waitingStatus);
+
 export const watchQuietServer = (
   screen: Pick<Screen, 'status'>,
   persona: string,
@@ -38,9 +46,7 @@ export const watchQuietServer = (
       const waited = Date.now() - since;
       if (waited < next) return;
       next *= 2;
-      screen.status(
-        `${persona} is waiting: the model server has sent nothing for ${Math.floor(waited / 1000)} s; Ctrl-C stops the turn`,
-      );
+      screen.status(waitingStatus(persona, Math.floor(waited / 1000)));
     }, quiet.checkEveryMs);
     timer.unref();
   };

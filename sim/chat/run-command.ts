@@ -54,6 +54,27 @@ export interface CommandContext {
   quit: () => void;
 }
 
+/**
+ * An MCP server may take long to start (one that downloads and has no network: a minute): said at
+ * once, on a terminal on the status line too, whose clock tells the time it takes, unless a turn
+ * holds that line.
+ */
+const startingSaid = ({ screen, presenter }: Pick<CommandContext, 'screen' | 'presenter'>) => {
+  let shown = false;
+  return {
+    say: (petName: string) => {
+      const line = screen.tty ? `starting ${petName}… (Ctrl-C stops)` : `starting ${petName}…`;
+      screen.print('note', line);
+      if (!screen.tty || presenter.busy()) return;
+      screen.status(line);
+      shown = true;
+    },
+    over: () => {
+      if (shown && !presenter.busy()) screen.status(undefined);
+    },
+  };
+};
+
 /** `/detach`: the HOST takes a tool it attached out of the agent's tools/ (./detach-tool.ts). */
 const detachFrom = (session: Session, words: string): Promise<string> =>
   detachTool({
@@ -200,19 +221,23 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
+      const starting = startingSaid(context);
       const { attached, said } = await (command.tool.toLowerCase() === 'mcp'
-        ? context.stoppable.run(signal =>
-            attachMcp({
-              host,
-              special: session.mailHost.special,
-              guestName: session.guestName,
-              guest: session.mailHost.guest(session.guestName).powers,
-              rest: command.folder ?? '',
-              cwd: context.cwd,
-              stateFolder: context.stateFolder,
-              signal,
-            }),
-          )
+        ? context.stoppable
+            .run(signal =>
+              attachMcp({
+                starting: starting.say,
+                host,
+                special: session.mailHost.special,
+                guestName: session.guestName,
+                guest: session.mailHost.guest(session.guestName).powers,
+                rest: command.folder ?? '',
+                cwd: context.cwd,
+                stateFolder: context.stateFolder,
+                signal,
+              }),
+            )
+            .finally(starting.over)
         : attachTool({
             host,
             special: session.mailHost.special,

@@ -1,7 +1,8 @@
 /**
  * Where a line typed at the terminal is shown (docs/behaviour.md 10.2). While
  * nothing runs, the terminal's own echo is it; while a turn runs, a message is
- * shown after that turn's "turn over" line (`you › …`), and a command at once,
+ * shown at once as waiting (`waits › …`), and as sent after that turn's "turn
+ * over" line (`you › …`), and a command at once,
  * above the turn's live status, so its output follows its echo (out of the
  * way of a turn's answer and summary: ./presenter.ts `pastTurnOver`). From a Ctrl-C until the
  * agent goes on (./interrupt.ts), a message typed waits: it is never shown as
@@ -49,8 +50,15 @@ export const makeTypedLines = (options: {
       }
       if (!presenter.busy()) return;
       screen.takeBackEcho(line);
-      if (message) presenter.afterTurn(() => waits(line));
-      else presenter.pastTurnOver(() => sent(line));
+      if (!message) {
+        presenter.pastTurnOver(() => sent(line));
+        return;
+      }
+      // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent after the turn.
+      presenter.pastTurnOver(() =>
+        screen.print('note', `waits › ${line}`, `(goes to ${persona} once its turn is over)`),
+      );
+      presenter.afterTurn(() => waits(line));
     },
     /** Ctrl-C stopped the agent: what is typed from now on waits. */
     hold(): void {
