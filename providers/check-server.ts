@@ -44,17 +44,21 @@ const SERVICE = {
   anthropic: "Anthropic's API",
 };
 
-/** Whether a list answers at `url`, and whether it is Anthropic's (whose list is also at /v1/models). */
+/**
+ * Whether a list answers at `url`, and whether it is Anthropic's (whose list is also at
+ * /v1/models): its list, or its refusal of a list asked without its key.
+ */
 const listAt = async (url: string, config: ProviderConfig, options: ListOptions) => {
   const answer = await fetchModelList(url, config, options);
+  if (answer.kind === 'http') return answer.anthropic ? 'anthropic' : 'none';
   return answer.kind === 'list' ? (answer.shape === 'anthropic' ? 'anthropic' : 'other') : 'none';
 };
 const lists = async (url: string, config: ProviderConfig, options: ListOptions) =>
   (await listAt(url, config, options)) === 'other';
 
-/** The advice when the list at /v1/models is Anthropic's: its address has no /v1. */
-const anthropicAdvice = (host: string) =>
-  `it is Anthropic's API: set LAL_PROVIDER=anthropic and LAL_HOST to ${displayHost(withoutV1(host))}`;
+/** The advice when the list at /v1/models is Anthropic's: its address has no /v1, and it needs a key. */
+const anthropicAdvice = (config: ProviderConfig) =>
+  `it is Anthropic's API: set LAL_PROVIDER=anthropic and LAL_HOST to ${displayHost(withoutV1(config.host))}${config.authToken === undefined ? ', and LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to your key' : ''}`;
 
 /** Where the API the config expects is not: which API answers nearby, and the settings that reach it. */
 const findOtherApi = async (
@@ -66,7 +70,7 @@ const findOtherApi = async (
   const hasV1 = V1.test(config.host);
   if (config.kind === 'openai') {
     const underV1 = hasV1 ? 'none' : await listAt(`${config.host}/v1/models`, config, options);
-    if (underV1 === 'anthropic') return anthropicAdvice(config.host);
+    if (underV1 === 'anthropic') return anthropicAdvice(config);
     if (underV1 === 'other')
       return `OpenAI-compatible servers answer under /v1: set LAL_HOST to ${where}/v1`;
     if (await lists(`${withoutV1(config.host)}/api/tags`, config, options))
@@ -77,10 +81,10 @@ const findOtherApi = async (
     if (hasV1 && (await lists(`${withoutV1(config.host)}/api/tags`, config, options)))
       return `Ollama's native API is at the address without /v1: set LAL_HOST to ${base} (or LAL_PROVIDER=openai for its OpenAI-compatible API at ${where})`;
     const atModels = await listAt(`${config.host}/models`, config, options);
-    if (atModels === 'anthropic' && hasV1) return anthropicAdvice(config.host);
+    if (atModels === 'anthropic' && hasV1) return anthropicAdvice(config);
     if (atModels === 'other') return `it is an OpenAI-compatible server: set LAL_PROVIDER=openai`;
     const underV1 = hasV1 ? 'none' : await listAt(`${config.host}/v1/models`, config, options);
-    if (underV1 === 'anthropic') return anthropicAdvice(config.host);
+    if (underV1 === 'anthropic') return anthropicAdvice(config);
     if (underV1 === 'other')
       return `it is an OpenAI-compatible server: set LAL_HOST to ${where}/v1 (and LAL_PROVIDER=openai if you set it)`;
     return undefined;
@@ -117,7 +121,7 @@ const endpointProblem = (config: ProviderConfig): string | undefined => {
 const shapeProblem = (shape: string, config: ProviderConfig, where: string): string | undefined => {
   // Anthropic's list at /v1/models looks like an OpenAI server's place for it; its chat endpoint is not.
   if (config.kind === 'openai' && shape === 'anthropic' && V1.test(config.host))
-    return `${where} is not an OpenAI-compatible API: ${anthropicAdvice(config.host)}.`;
+    return `${where} is not an OpenAI-compatible API: ${anthropicAdvice(config)}.`;
   if (config.kind !== 'anthropic' || (shape !== 'openai' && shape !== 'ollama')) return undefined;
   const advice =
     shape === 'openai'
@@ -202,6 +206,13 @@ export const checkServer = async (
       problem: `Nothing answers at ${where} (${answer.reason}) — ${next}.`,
     };
   }
+  // Anthropic's refusal of a keyless list, where another API was configured: the API is what to change.
+  if (answer.kind === 'http' && answer.anthropic && config.kind !== 'anthropic')
+    return {
+      models: [],
+      usable: false,
+      problem: `${where} does not answer as ${SERVICE[config.kind]}: ${anthropicAdvice(config)}.`,
+    };
   if (answer.kind === 'http' && (answer.status === 401 || answer.status === 403))
     return {
       models: [],

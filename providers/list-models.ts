@@ -17,7 +17,8 @@ export type ListAnswer =
   | { kind: 'list'; models: string[]; shape: ListShape }
   | { kind: 'unreachable'; reason: string }
   | { kind: 'bad-port' }
-  | { kind: 'http'; status: number }
+  /** `anthropic`: the error came in Anthropic's envelope (`type: "error"`), as its 401 to a list asked without a key. */
+  | { kind: 'http'; status: number; anthropic: boolean }
   | { kind: 'web-page' }
   | { kind: 'not-a-list' };
 
@@ -75,6 +76,16 @@ const modelNamesOf = (body: unknown): string[] | undefined => {
   return names;
 };
 
+/** Anthropic's API answers every error as `{ type: 'error', error: { type, message } }` (others do not). */
+const isAnthropicError = (text: string): boolean => {
+  try {
+    const body = JSON.parse(text) as { type?: unknown; error?: { type?: unknown } } | null;
+    return body?.type === 'error' && typeof body.error?.type === 'string';
+  } catch {
+    return false;
+  }
+};
+
 /** A body that is a web page (a login page, a proxy's error page, the wrong port's app). */
 const isWebPage = (contentType: string | null, text: string): boolean =>
   /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)\b/i.test(text);
@@ -98,7 +109,8 @@ export const fetchModelList = async (
     });
     const text = await response.text();
     if (isWebPage(response.headers.get('content-type'), text)) return { kind: 'web-page' };
-    if (!response.ok) return { kind: 'http', status: response.status };
+    if (!response.ok)
+      return { kind: 'http', status: response.status, anthropic: isAnthropicError(text) };
     let body: unknown;
     try {
       body = JSON.parse(text);

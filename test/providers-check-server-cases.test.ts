@@ -10,9 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkServer } from '../providers/check-server.js';
 import { readProviderConfig } from '../providers/config.js';
+import { useModelServers } from './support/model-servers.js';
 import { useRawServer } from './support/raw-http-server.js';
 
 const raw = useRawServer();
+const startServer = useModelServers();
 
 type Answer = { status?: number; type?: string; body: string };
 
@@ -262,6 +264,56 @@ describe('the API that answers nearby, asked only where it could be', () => {
       expect(problem).not.toMatch(/OpenAI-compatible server|Ollama's native/);
     },
   );
+
+  // Anthropic's API refuses a list asked without its key (HTTP 401), in its own error envelope
+  // (`type: "error"`): the 401 says which API it is, and the key is what it also needs.
+  it.each([
+    ['ollama', ''],
+    ['ollama', '/v1'],
+    ['openai', ''],
+    ['openai', '/v1'],
+  ])(
+    "Anthropic's API asked without a key as %s at the address%s: LAL_PROVIDER=anthropic and a key, not a stop for /v1",
+    async (provider, suffix) => {
+      const { host } = await serve({
+        '/v1/models': {
+          status: 401,
+          body: JSON.stringify({
+            type: 'error',
+            error: { type: 'authentication_error', message: 'x-api-key header is required' },
+            request_id: 'req_1',
+          }),
+        },
+      });
+      const result = await check({ LAL_HOST: `${host}${suffix}`, LAL_PROVIDER: provider });
+      expect(result).toMatchObject({ usable: false });
+      expect(result.problem).toContain(
+        `it is Anthropic's API: set LAL_PROVIDER=anthropic and LAL_HOST to ${host}, and LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to your key`,
+      );
+      expect(result.problem).not.toMatch(
+        /OpenAI-compatible server|Ollama's native|LAL_HOST to \S*\/v1/,
+      );
+    },
+  );
+
+  it("an OpenAI-compatible server's 401 is still the key to change, not Anthropic", async () => {
+    const { host } = await serve({
+      '/v1/models': {
+        status: 401,
+        body: JSON.stringify({ error: { message: 'bad key', type: 'invalid_request_error' } }),
+      },
+    });
+    expect((await check({ LAL_HOST: `${host}/v1` })).problem).toBe(
+      `${host}/v1 refuses the credentials (HTTP 401) — set LAL_AUTH_TOKEN (or LAL_AUTH_TOKEN_FILE) to a valid key.`,
+    );
+  });
+
+  it('the Anthropic double (as npm run model-double serves it), reached with no provider and no key, is named', async () => {
+    const server = await startServer({ protocol: 'anthropic', reply: () => ({ text: 'pong' }) });
+    const result = await check({ LAL_HOST: server.url });
+    expect(result).toMatchObject({ usable: false });
+    expect(result.problem).toContain("it is Anthropic's API: set LAL_PROVIDER=anthropic");
+  });
 
   it('Anthropic where nothing answers: each place asked once', async () => {
     const { host, asked } = await serve({});

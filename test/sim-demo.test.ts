@@ -273,6 +273,25 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(granted).toEqual({
       toolCalls: [{ name: 'reply', arguments: { messageNumber: 5, strings: ['It is 42.'] } }],
     });
+    // A call the person stopped with Ctrl-C (src/asks/approval-gate.ts's CANCELLED): said plainly, not echoed.
+    const cancelled = demoModel(
+      told(
+        'CANCELLED: HOST approved runCommand({"command":"sleep 30"}), and it was running when I was cancelled (the host stopped the turn (Ctrl-C)): the call was stopped before it answered, so it did not finish.\nNext: check what it did before it was stopped before calling it again (HOST is asked again), and tell HOST (message #4).',
+      ),
+    );
+    expect(cancelled).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 4,
+            strings: [
+              'Stopped: runCommand({"command":"sleep 30"}) was cancelled before it finished (the host stopped the turn (Ctrl-C)).',
+            ],
+          },
+        },
+      ],
+    });
     const request = told('Message #2 from HOST: run `echo hi`', ['reply', 'runCommand']);
     const after = {
       ...request,

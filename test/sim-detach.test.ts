@@ -47,7 +47,7 @@ describe('/detach in npm start', () => {
     expect(after).toMatch(/^Tools:/m);
     expect(after).not.toMatch(/tools\/math/);
     expect(first.stdout).toMatch(
-      /Nothing named math is in fae's tools\/ or among what you attached; fae's tools\/ holds: nothing/,
+      /Nothing named math is in fae's tools\/ or among what you attached; fae's tools\/ is empty/,
     );
 
     const second = await runSim(['--demo', '--persona', 'fae'], state, input => {

@@ -27,6 +27,7 @@ import type { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
 import { makeStoppableCommand } from './stoppable-command.js';
+import { holdUntilReady } from './held-until-ready.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -46,7 +47,7 @@ const firstLine = (
   return `lal-fae simulator: you are HOST; ${persona} thinks with ${model} at ${config.host} (${config.kind}).`;
 };
 
-/** Piped: the messages read and not sent when the person leaves are dropped, and said to be. */
+/** The messages read or typed and not sent when the person leaves are dropped, and said to be. */
 const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]): void => {
   const dropped = unsent.filter(line => parseCommand(line).kind === 'message');
   if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
@@ -80,18 +81,35 @@ const proposalIdOf = async (
  * answer to a tool call's approval is a line too (./answer-approval.ts), never a key alone, so a
  * message that starts with y, n or a approves nothing and keeps its first letter.
  */
-const followTerminal = (readline: Interface, context: CommandContext, typed: TypedLines): void => {
+const followTerminal = (
+  readline: Interface,
+  context: CommandContext,
+  typed: TypedLines,
+  start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
+): void => {
   const { screen, presenter } = context;
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
     screen: { ...screen, print: (...line) => presenter.pastTurnOver(() => screen.print(...line)) },
   };
-  let chain = Promise.resolve();
+  // Typed before the agent is ready: held, then done in order (./held-until-ready.ts).
+  const held = holdUntilReady({
+    ...start,
+    screen,
+    busy: () => presenter.busy(),
+    run: async line => {
+      await runCommand(parseCommand(line), shown);
+      presenter.touch();
+    },
+  });
+  // What is typed once it is ready goes after what was held.
+  let chain = held.done;
   readline.on('line', line => {
     const command = parseCommand(line);
     // Enter on an empty line: the prompt again on the new row, as a shell does.
     if (command.kind === 'empty') readline.prompt();
+    if (held.hold(line)) return;
     typed.place(line, command.kind === 'message');
     chain = chain.then(() => runCommand(command, shown));
   });
@@ -128,7 +146,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
   if (preflight.warning !== undefined) screen.print('error', preflight.warning);
 
   let leaving = false;
-  /** Piped: the lines read and not yet sent (./piped-chat.ts), dropped when the person leaves. */
+  /** The lines read (piped: ./piped-chat.ts) or typed before the agent was ready, not yet sent: dropped when the person leaves. */
   const unsent: string[] = [];
   const logLine = (line: string) => {
     state.log.write(line);
@@ -148,8 +166,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
       state.see(event);
       channelEcho.see(event);
     },
-    restore: state.restore,
-    daemon: state.daemon,
+    ...{ restore: state.restore, daemon: state.daemon, sawEarlierMail: presenter.fromBefore },
   });
   const inbox = followHostInbox({
     host: session.mailHost.host,
@@ -211,9 +228,12 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     command: context.stoppable,
   });
 
+  // The agent is ready once it has greeted in this run (or the wait for that is over).
+  const ready = Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]);
+  const idle = () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter);
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, context, typed);
+    followTerminal(readline, context, typed, { persona, ready, idle, unsent });
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
@@ -224,9 +244,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     screen,
     presenter,
     context,
-    idle: () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter),
-    ready: Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]),
-    unsent,
+    ...{ idle, ready, unsent },
   });
   // A script learns from the exit code that a turn failed (its words are on the screen already).
   await leave(state.turnFailed() ? 1 : 0);

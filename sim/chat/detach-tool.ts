@@ -54,7 +54,7 @@ export const detachTool = async (options: {
   if (made !== undefined) await E(host).remove(petName);
   if (taken.length === 0 && made === undefined)
     throw Error(
-      `Nothing named ${petName} is in ${guestName}'s tools/ or among what you attached; ${guestName}'s tools/ holds: ${names.length === 0 ? 'nothing' : names.join(', ')}`,
+      `Nothing named ${petName} is in ${guestName}'s tools/ or among what you attached; ${names.length === 0 ? `${guestName}'s tools/ is empty` : `${guestName}'s tools/ holds: ${names.join(', ')}`}`,
     );
   return taken.length === 0
     ? `dropped ${petName}, which ${guestName} had not adopted; it is not in ${guestName}'s tools/`

@@ -48,6 +48,11 @@ export interface Presenter {
   turnsStarted(): number;
   /** The message number (in the agent's inbox) of the turn in progress, if any. */
   turnInProgress(): bigint | undefined;
+  /**
+   * The messages an earlier run left unanswered in the agent's inbox (`Session.earlierMail`):
+   * a turn on one of them says so as it starts, for nothing on this run's screen asked it.
+   */
+  fromBefore(numbers: ReadonlySet<string>): void;
   touch(): void;
 }
 
@@ -68,9 +73,11 @@ const tailOf = (text: string): string => {
 /**
  * The line that says what a turn is, for one that neither a message on the
  * screen nor an answer of yours began: a wake-up, a heartbeat check, a
- * helper at work, an answer in a channel. Undefined for the others.
+ * helper at work, an answer in a channel, a message an earlier run left
+ * unanswered (`fromBefore`). Undefined for the others.
  */
-const headerOf = (title: string): string | undefined => {
+const headerOf = (title: string, fromBefore: boolean): string | undefined => {
+  if (fromBefore) return `taking up ${title}, left unanswered when the last run ended`;
   const wake = /^wake-up (\S+): ([\s\S]*)$/.exec(title);
   if (wake !== null) return `wake-up ${wake[1]} (a schedule came due): ${wake[2]}`;
   const helper = /^helper (\S+): ([\s\S]*)$/.exec(title);
@@ -158,6 +165,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let turns = 0;
   let touched = Date.now();
   const started = new Set<string>();
+  let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
   const calls: string[] = [];
   let held: (() => void)[] = [];
@@ -207,12 +215,12 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         printSummaries();
         activeTurns += 1;
         turns += 1;
-        // A turn no message began (a wake-up, a helper) says what it is first.
-        const header = headerOf(event.title);
+        const number = /^#(\d+) /.exec(event.title)?.[1] ?? '';
+        // A turn no message on this screen began (a wake-up, a helper) says what it is first.
+        const header = headerOf(event.title, earlier.has(number) && !started.has(number));
         if (header !== undefined) screen.print('usage', `  ◦ ${header}`);
-        const number = /^#(\d+) /.exec(event.title)?.[1];
-        if (number !== undefined) started.add(number);
-        inProgress = number === undefined ? undefined : BigInt(number);
+        if (number !== '') started.add(number);
+        inProgress = number === '' ? undefined : BigInt(number);
         break;
       }
       case 'tool-call':
@@ -274,6 +282,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     startedMessages: () => started,
     turnsStarted: () => turns,
     turnInProgress: () => inProgress,
+    fromBefore: numbers => void (earlier = numbers),
     touch,
   };
 };

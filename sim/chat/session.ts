@@ -71,6 +71,8 @@ export const startSession = async (options: {
    * same seed, told once the guest is there so its numbering goes on.
    */
   daemon?: { identity: SeededIdentity; started(mailHost: MailHost): void };
+  /** Told `earlierMail` before the agent starts (its first turn may be on one of them). */
+  sawEarlierMail?: (numbers: ReadonlySet<string>) => void;
   /** The calls put to the person first, read at each call (./approvals.ts), in place of LAL_TOOLS_CONFIRM. */
   confirm?: HostConfirm;
 }): Promise<Session> => {
@@ -89,6 +91,7 @@ export const startSession = async (options: {
       .inbox()
       .map(message => String(message.number)),
   );
+  options.sawEarlierMail?.(earlierMail);
   await options.restore?.(mailHost.guest(guestName).powers, mailHost);
   const hostMailBefore = new Set(
     (await E(mailHost.host).listMessages()).map(message => String(message.number)),

@@ -174,7 +174,7 @@ const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | u
     : answer(request, told, `My host proposes different code: ${cut(source)}`);
 };
 
-/** A notice about an ask: GRANTED, REJECTED, UNKNOWN, NOT RUN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
+/** A notice about an ask: GRANTED, CANCELLED, REJECTED, UNKNOWN, NOT RUN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
   if (helper !== null) return answer(request, told, `From my helper: ${cut(helper[1]!)}`);
@@ -182,6 +182,17 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
   const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
   if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
+  // A call stopped by Ctrl-C (approval-gate's CANCELLED): what was stopped, and why.
+  const cancelled =
+    /(?:^|\n)CANCELLED: \S+ approved ([\s\S]*?), and it was running when I was cancelled \(([^\n]*)\): the call was stopped/.exec(
+      told,
+    );
+  if (cancelled !== null)
+    return answer(
+      request,
+      told,
+      `Stopped: ${cut(cancelled[1]!)} was cancelled before it finished (${cancelled[2]}).`,
+    );
   const callAgain = approvedBeforeRestart(request, told);
   if (callAgain !== undefined) return callAgain;
   const counter = counterFor(request, told);

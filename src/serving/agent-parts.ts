@@ -380,6 +380,18 @@ const describeTools = (
   return () => listTools(seen, builtinNames());
 };
 
+/** The model help() names, or why there is none: logged too, beside the greeting's "I cannot think yet" (a revived agent that does not greet again still says why). */
+const describeModel = (model: ModelChoice, { status, log }: Pick<PartsSetup, 'status' | 'log'>) => {
+  if ('provider' in model) {
+    const provider = model.provider;
+    status.section('Model', () => [describeModelChoice(provider)]);
+    return;
+  }
+  const reason = `cannot think: ${model.problem}`;
+  log(reason);
+  status.section('Model', () => [reason]);
+};
+
 export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts> => {
   const { powers, env, config, status, log, redact, clock } = setup;
   const daemon = await makeDaemonAdapter(powers, log);
@@ -390,10 +402,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     createProvider: setup.createProvider,
     ...{ env, log, redact, memory, clock },
   });
-  if ('provider' in model) {
-    const provider = model.provider;
-    status.section('Model', () => [describeModelChoice(provider)]);
-  }
+  describeModel(model, setup);
   const { holds, quotaWaits } = assembleHolds(setup, memory);
   const { wakeUps, watch } = assembleWakeUps(setup, daemon, memory);
   const { givers, tools, toolbox } = await assembleTools(setup);

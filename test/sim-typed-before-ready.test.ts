@@ -1,0 +1,119 @@
+/**
+ * `npm start` on a terminal, lines typed before the agent is ready (issue 45): what is typed
+ * before its greeting of this run is held, the prompt saying the agent is starting, and done in
+ * the order typed once it is ready, each once the agent is idle, as piped input is
+ * (docs/behaviour.md 10.2). Before, a command ran at once while a message waited in the agent's
+ * inbox, so `/help` typed after a message came out before the greeting and the answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
+import { useTempFolders } from './support/temp-folders.js';
+import { screenLines } from './support/terminal-screen.js';
+import { useRawServer } from './support/raw-http-server.js';
+
+const makeTempFolder = useTempFolders();
+const { serve } = useRawServer();
+
+const COLUMNS = 80;
+/** How long the model server takes to list its models: the agent greets only after that. */
+const SLOW_LIST_MS = 1_500;
+const ANSWER = 'Noted, and answered.';
+
+/** An OpenAI-compatible server slow to list its one model, whose every chat answer is whole (not streamed). */
+const slowServer = () =>
+  serve((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (request.method === 'GET' && /\/models$/.test(request.url ?? '')) {
+      setTimeout(() => {
+        response.end(JSON.stringify({ object: 'list', data: [{ id: 'slow-a', object: 'model' }] }));
+      }, SLOW_LIST_MS);
+      return;
+    }
+    response.end(
+      JSON.stringify({
+        ...{ id: 'c', object: 'chat.completion', created: 0, model: 'slow-a' },
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: ANSWER },
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 },
+      }),
+    );
+  });
+
+const onTerminal = async (steps: readonly TtyStep[]) => {
+  const url = await slowServer();
+  const output = await runSimOnTty(
+    [],
+    {
+      ...{ LAL_HOST: `${url}/v1`, XDG_STATE_HOME: makeTempFolder('state') },
+      TMPDIR: makeTempFolder('tmp'),
+    },
+    steps,
+    makeTempFolder('cwd'),
+    { columns: COLUMNS, rows: 30 },
+  );
+  return { output, lines: await screenLines(output, COLUMNS) };
+};
+
+/** Where each of these shows first on the screen: -1 for one not shown. */
+const placesOf = <Name extends string>(
+  lines: readonly string[],
+  patterns: Record<Name, RegExp>,
+): Record<Name, number> =>
+  Object.fromEntries(
+    Object.entries<RegExp>(patterns).map(([name, pattern]) => [
+      name,
+      lines.findIndex(line => pattern.test(line)),
+    ]),
+  ) as Record<Name, number>;
+
+const GREETING = /^#\d+ lal › Lal agent ready\./;
+const SENT = /^you › hello there$/;
+const ANSWERED = /^#\d+ lal › Noted, and answered\.$/;
+const HELP = /^Type a line to mail it to the agent\. Commands:$/;
+
+describe('lines typed on a terminal before the agent is ready', () => {
+  it('wait for its greeting, then go in the order typed: a message, then /help after its answer', async () => {
+    const { output, lines } = await onTerminal([
+      // At the first line the chat is still starting: the agent has not greeted yet.
+      { after: /lal-fae simulator: /, keys: 'hello there\r/help\r' },
+      { after: /\/\/text/, keys: '/quit\r' },
+    ]);
+    const { greeting, sent, answered, help } = placesOf(lines, {
+      greeting: GREETING,
+      sent: SENT,
+      answered: ANSWERED,
+      help: HELP,
+    });
+    expect(greeting).toBeGreaterThan(-1);
+    expect(sent).toBeGreaterThan(greeting);
+    expect(answered).toBeGreaterThan(sent);
+    expect(help).toBeGreaterThan(answered);
+    expect(output).toContain('lal is starting…');
+  });
+
+  it('typed at the prompt while it says the agent is starting: shown as waiting, then done in order', async () => {
+    const { lines } = await onTerminal([
+      { after: /lal is starting…/, keys: '/help\r' },
+      { after: /waits › \/help/, keys: 'hello there\r' },
+      { after: /Noted, and answered\.[^]*turn over/, keys: '/quit\r' },
+    ]);
+    const { waiting, greeting, help, sent, answered } = placesOf(lines, {
+      waiting: /^waits › \/help \(lal is starting/,
+      greeting: GREETING,
+      help: /^you › \/help$/,
+      sent: SENT,
+      answered: ANSWERED,
+    });
+    expect(waiting).toBeGreaterThan(-1);
+    expect(greeting).toBeGreaterThan(waiting);
+    expect(help).toBeGreaterThan(greeting);
+    expect(lines.findIndex(line => HELP.test(line))).toBeGreaterThan(help);
+    expect(sent).toBeGreaterThan(help);
+    expect(answered).toBeGreaterThan(sent);
+  });
+});
