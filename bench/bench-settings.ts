@@ -52,8 +52,10 @@ harden(readBenchSettings);
 
 /** The real-daemon ping timer's settings (bench/real-daemon/ping-timer.ts; docs/benchmark.md). */
 export interface PingTimerSettings {
-  /** Pings to each guest that count, after two warm-up rounds. */
+  /** Pings to each guest that count, after the warm-up rounds. */
   pings: number;
+  /** Rounds not counted first (BENCH_PING_WARMUP, 2): after a restart the guests' code runs cold. */
+  warmup: number;
   /** The pause after each answer, so the agent's work after its reply is off the next ping's path. */
   gapMs: number;
   /** How long a guest may take to answer before the run stops, naming it. */
@@ -78,6 +80,7 @@ const wholeNumber = (
 export const readPingTimerSettings = (env: Record<string, string | undefined>): PingTimerSettings =>
   harden({
     pings: wholeNumber(env, 'BENCH_PINGS', 20, 1),
+    warmup: wholeNumber(env, 'BENCH_PING_WARMUP', 2, 0),
     gapMs: wholeNumber(env, 'BENCH_PING_GAP_MS', 300, 0),
     timeoutMs: wholeNumber(env, 'BENCH_PING_TIMEOUT_MS', 30_000, 1),
     recordTo: env.BENCH_PING_RECORD === '' ? undefined : env.BENCH_PING_RECORD,

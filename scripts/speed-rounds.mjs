@@ -6,7 +6,7 @@
 // to the daemon's file; at the end the pairs asked for are read from each file.
 //
 //   node scripts/speed-rounds.mjs --daemon new,/path/to/endo.cjs,/tmp/trial-new,127.0.0.1:8931 \
-//     [--daemon f0a,/path/to/endo.cjs,/tmp/trial-f0a,,AGENT] [--runs 5] [--pings 20] \
+//     [--daemon f0a,/path/to/endo.cjs,/tmp/trial-f0a,,AGENT] [--runs 5] [--pings 20] [--warmup 2] \
 //     [--out /tmp/speed-runs] [--pair quiet/echosdk …] quiet prog echosdk echo
 //
 // A daemon is label,cli,root[,address[,powers]]: its CLI (endo.cjs), the folder holding its
@@ -25,7 +25,7 @@ const summarise = join(root, 'dist/bench/real-daemon/summarise-runs.js');
 
 const usage = () => {
   process.stderr.write(
-    'usage: speed-rounds.mjs --daemon label,cli,root[,address[,powers]] … [--runs N] [--pings N] [--out dir] [--pair a/b …] guest…\n',
+    'usage: speed-rounds.mjs --daemon label,cli,root[,address[,powers]] … [--runs N] [--pings N] [--warmup N] [--out dir] [--pair a/b …] guest…\n',
   );
   process.exit(2);
 };
@@ -35,6 +35,7 @@ const readArgs = argv => {
     daemons: [],
     runs: 5,
     pings: 20,
+    warmup: 2,
     out: '/tmp/speed-runs',
     pairs: [],
     guests: [],
@@ -51,6 +52,7 @@ const readArgs = argv => {
       options.daemons.push({ label, cli, stateRoot, address, powers: powers || '@agent' });
     } else if (arg === '--runs') options.runs = Number(next());
     else if (arg === '--pings') options.pings = Number(next());
+    else if (arg === '--warmup') options.warmup = Number(next());
     else if (arg === '--out') options.out = next();
     else if (arg === '--pair') options.pairs.push(next());
     else if (arg.startsWith('--')) usage();
@@ -98,6 +100,7 @@ for (let run = 1; run <= options.runs; run += 1) {
       ['run', '--UNCONFINED', timer, '--powers', daemon.powers, ...options.guests],
       {
         BENCH_PINGS: String(options.pings),
+        BENCH_PING_WARMUP: String(options.warmup),
         BENCH_PING_RECORD: recordOf(daemon),
       },
     );

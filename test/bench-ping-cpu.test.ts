@@ -280,7 +280,7 @@ describe('the runs read together', () => {
         { guest: 'quiet', samples: [30, 10, 20], cpu: [cpu, cpu] },
         { guest: 'echo', samples: [5], cpu: [] },
       ],
-      { pings: 3, gapMs: 0, timeoutMs: 1 },
+      { pings: 3, warmup: 2, gapMs: 0, timeoutMs: 1 },
       new Date('2026-11-29T18:00:00Z'),
       1.5,
     );

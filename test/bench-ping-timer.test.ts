@@ -76,7 +76,7 @@ const makeFloor = async (host: MailHost, guest: string, env: Record<string, stri
   floors.push({ host, names: [`${guest}-floor`] });
 };
 
-const quick = { pings: 3, gapMs: 0, timeoutMs: 10_000 };
+const quick = { pings: 3, warmup: 2, gapMs: 0, timeoutMs: 10_000 };
 
 describe.each(DAEMON_PROFILES)('on the %s daemon', (profile: DaemonProfile) => {
   test('times the agent against both floors: every ping answered, one model call each for the agent and the model-calling floor, none for the other', async () => {
@@ -241,7 +241,7 @@ test('a guest that never answers stops the run, naming it and the time it had', 
   const host = makeMailHost();
   await E(host.host).provideGuest('nobody', { agentName: 'profile-for-nobody' });
   await expect(
-    timePings(host.host, ['nobody'], { pings: 1, gapMs: 0, timeoutMs: 50 }),
+    timePings(host.host, ['nobody'], { pings: 1, warmup: 2, gapMs: 0, timeoutMs: 50 }),
   ).rejects.toThrow(/^nobody did not answer ping-\d+ within 50 ms$/);
 });
 
@@ -269,7 +269,7 @@ test('a floor with FLOOR_ASK=provider asks as the agent would: its persona, the 
     FLOOR_ASK: 'provider',
   });
 
-  await timePings(host.host, ['echosdk'], { pings: 1, gapMs: 0, timeoutMs: 10_000 });
+  await timePings(host.host, ['echosdk'], { pings: 1, warmup: 2, gapMs: 0, timeoutMs: 10_000 });
 
   const asked = server.requests.flatMap(request => request.normalized ?? []);
   expect(asked).toHaveLength(3);
@@ -387,11 +387,16 @@ test('run as endo run with the daemon found: the CPU line under each guest, and 
 });
 
 test('the settings: defaults, and a wrong value refused naming the variable', () => {
-  expect(readPingTimerSettings({})).toEqual({ pings: 20, gapMs: 300, timeoutMs: 30_000 });
-  expect(readPingTimerSettings({ BENCH_PINGS: '5', BENCH_PING_GAP_MS: '0' })).toMatchObject({
-    pings: 5,
-    gapMs: 0,
+  expect(readPingTimerSettings({})).toEqual({
+    pings: 20,
+    warmup: 2,
+    gapMs: 300,
+    timeoutMs: 30_000,
   });
+  expect(
+    readPingTimerSettings({ BENCH_PINGS: '5', BENCH_PING_GAP_MS: '0', BENCH_PING_WARMUP: '0' }),
+  ).toMatchObject({ pings: 5, gapMs: 0, warmup: 0 });
+  expect(readPingTimerSettings({ BENCH_PING_WARMUP: '20' })).toMatchObject({ warmup: 20 });
   expect(() => readPingTimerSettings({ BENCH_PINGS: '0' })).toThrow(
     /"BENCH_PINGS" must be a whole number ≥ 1, got "0"/,
   );

@@ -21,8 +21,6 @@ import { pingCpu, summariseCpu, type CpuSummary, type PingCpu } from './ping-cpu
 import { findDaemonPid, readTreeCpu, type TreeCpu } from './process-cpu.js';
 import { runRecord } from './speed-record.js';
 
-const WARMUP_ROUNDS = 2;
-
 interface HostPowers {
   send(recipient: string, strings: string[], edgeNames: string[], petNames: string[]): void;
   dismiss(number: bigint): void;
@@ -133,13 +131,13 @@ export const timePings = async (
   const times = guests.map(guest => ({ guest, samples: [] as number[], cpu: [] as PingCpu[] }));
   let n = Date.now() % 1_000_000_000;
   try {
-    for (let round = 0; round < WARMUP_ROUNDS + settings.pings; round += 1) {
+    for (let round = 0; round < settings.warmup + settings.pings; round += 1) {
       for (const index of pingOrder(times.length, round)) {
         const each = times[index]!;
         n += 1;
         const ping = pingText(n);
         const answered = watch.answerTo(ping, each.guest, settings.timeoutMs);
-        const counted = round >= WARMUP_ROUNDS;
+        const counted = round >= settings.warmup;
         // Read off the timed path: before the clock starts, and after it stops.
         const before = counted ? readCpu?.() : undefined;
         const started = performance.now();
@@ -183,7 +181,7 @@ export const pingReport = (times: readonly PingTimes[], settings: PingTimerSetti
   const floorCpu = floor.cpu.length > 0 ? summariseCpu(floor.cpu) : undefined;
   const width = Math.max(...times.map(each => each.guest.length));
   return [
-    `${settings.pings} pings to each guest after ${WARMUP_ROUNDS} warm-up rounds, ${settings.gapMs} ms apart; answers read from the host's mail stream`,
+    `${settings.pings} pings to each guest after ${settings.warmup} warm-up rounds, ${settings.gapMs} ms apart; answers read from the host's mail stream`,
     ...(floorCpu === undefined
       ? ['  CPU not read (no daemon pid: set BENCH_DAEMON_PID or XDG_RUNTIME_DIR)']
       : []),
@@ -219,7 +217,7 @@ export const runPingTimer = async (
 harden(runPingTimer);
 
 /**
- * `endo run`'s entry: the guests to ping, the floor last; settings from BENCH_PINGS,
+ * `endo run`'s entry: the guests to ping, the floor last; settings from BENCH_PINGS, BENCH_PING_WARMUP,
  * BENCH_PING_GAP_MS, BENCH_PING_TIMEOUT_MS, BENCH_PING_RECORD and BENCH_DAEMON_PID.
  */
 export const main = (powers: HostPowers, ...guests: string[]): Promise<void> =>
