@@ -12,11 +12,10 @@
  * longer request): agent − floor is what a ping to the agent costs more.
  */
 import { Session } from 'node:inspector/promises';
-import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
-import { startBenchAgent, type BenchAgent } from './bench-agent.js';
+import { startBenchAgent } from './bench-agent.js';
 import { startModelEcho } from './model-echo.js';
-import { settleAfterPing } from './ping-against-floor.js';
+import { pingFloor, settleAfterPing } from './ping-against-floor.js';
 
 const SAMPLE_BYTES = 1024;
 const WARMUP = 10;
@@ -46,22 +45,6 @@ const allocatedDuring = async (session: Session, run: () => Promise<void>): Prom
   }
   const { profile } = await session.post('HeapProfiler.stopSampling');
   return sampledBytes(profile.head);
-};
-
-/** Sends `text` to the floor and waits for its reply to reach its powers. */
-const pingFloor = async (agent: BenchAgent, floor: string, text: string): Promise<void> => {
-  let stop: () => unknown = () => undefined;
-  const replied = new Promise<void>(resolve => {
-    stop = agent.host.traceCalls(floor, method => {
-      if (method === 'reply') resolve();
-    });
-  });
-  try {
-    await E(agent.host.host).send(floor, [text], [], []);
-    await replied;
-  } finally {
-    stop();
-  }
 };
 
 export interface AllocationPerPing {

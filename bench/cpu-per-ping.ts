@@ -15,32 +15,15 @@
 import '@endo/init';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
-import { startBenchAgent, type BenchAgent } from './bench-agent.js';
+import { startBenchAgent } from './bench-agent.js';
 import { startModelEcho } from './model-echo.js';
-import { settleAfterPing } from './ping-against-floor.js';
+import { pingFloor, settleAfterPing } from './ping-against-floor.js';
 import { median } from './stats.js';
 
 // Enough for the agent's code to be compiled and optimised: the agent warm, as after hours of pings.
 const WARMUP = 30;
 const BLOCKS = 8;
-
-/** Sends `text` to the floor and waits for its reply to reach its powers. */
-const pingFloor = async (agent: BenchAgent, floor: string, text: string): Promise<void> => {
-  let stop: () => unknown = () => undefined;
-  const replied = new Promise<void>(resolve => {
-    stop = agent.host.traceCalls(floor, method => {
-      if (method === 'reply') resolve();
-    });
-  });
-  try {
-    await E(agent.host.host).send(floor, [text], [], []);
-    await replied;
-  } finally {
-    stop();
-  }
-};
 
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage();

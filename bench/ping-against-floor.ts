@@ -10,7 +10,7 @@ import { E } from '@endo/far';
 import { performance } from 'node:perf_hooks';
 import { makeMailHost, type DaemonProfile, type MailHost } from '../sim/mail-host/index.js';
 import type { ModelServer } from '../sim/model-server/index.js';
-import { startBenchAgent } from './bench-agent.js';
+import { startBenchAgent, type BenchAgent } from './bench-agent.js';
 import { tick } from './exchange.js';
 import { startModelEcho } from './model-echo.js';
 import { median } from './stats.js';
@@ -37,6 +37,23 @@ interface PingStamps {
 }
 
 /** The medians of one guest's pings, in ms. */
+/** Sends `text` to the floor and waits for its reply to reach its powers. */
+export const pingFloor = async (agent: BenchAgent, floor: string, text: string): Promise<void> => {
+  let stop: () => unknown = () => undefined;
+  const replied = new Promise<void>(resolve => {
+    stop = agent.host.traceCalls(floor, method => {
+      if (method === 'reply') resolve();
+    });
+  });
+  try {
+    await E(agent.host.host).send(floor, [text], [], []);
+    await replied;
+  } finally {
+    stop();
+  }
+};
+harden(pingFloor);
+
 export interface PingMedians {
   /** Sent → the reply reaching the guest's powers. */
   toReply: number;
