@@ -8,7 +8,7 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
-import { wrapEntry } from './wrap-words.js';
+import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
 type LineKind =
   'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
@@ -158,11 +158,18 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     print(kind, head, given) {
       const [on, off] = colour[kind];
       const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
-      // Notes are wrapped at words to the terminal's width (one column spare); the agent's own
-      // words, with their markup, are left to the terminal.
-      const fitted =
-        kind === 'agent' || !out.columns
-          ? { head, body: given }
+      // Wrapped at words to the terminal's width (one column spare); the agent's own words keep
+      // their code blocks and marked spans whole (./wrap-words.ts).
+      const fitted = !out.columns
+        ? { head, body: given }
+        : kind === 'agent'
+          ? {
+              head,
+              body:
+                given === undefined
+                  ? undefined
+                  : wrapAgentWords(stripControl(head), given, out.columns - 1),
+            }
           : wrapEntry(
               stripControl(head),
               given === undefined ? undefined : stripControl(given),
