@@ -21,6 +21,8 @@ export interface Screen {
   status(text: string | undefined): void;
   /** Lets the screen redraw the prompt after output (terminal only). */
   attachPrompt(readline: ReadlineInterface): void;
+  /** The terminal's width in columns, undefined when it says none (piped). */
+  width?(): number | undefined;
   /** Takes back the terminal's echo of the line just typed, to be shown elsewhere (terminal only). */
   takeBackEcho(line: string): void;
   close(): void;
@@ -155,6 +157,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
 
   return {
     tty: true,
+    width: () => out.columns || undefined,
     print(kind, head, given) {
       const [on, off] = colour[kind];
       const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
