@@ -119,11 +119,10 @@ const showInbox = async (context: CommandContext): Promise<void> => {
               ? `asks to run code: ${message.source}`
               : `${message.type}: ${'source' in message ? message.source : 'description' in message ? message.description : ''}`;
     const id = ids.get(message.number);
-    screen.print(
-      'note',
-      `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`,
-      cut(what, INBOX_CHARS),
-    );
+    const head = `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`;
+    // One row each: on a terminal, what fits beside the head (one column spare).
+    const room = (screen.width?.() ?? Infinity) - head.length - 2;
+    screen.print('note', head, cut(what, Math.max(10, Math.min(INBOX_CHARS, room))));
   }
 };
 

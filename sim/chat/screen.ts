@@ -8,7 +8,7 @@ import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
-import { wrapEntry } from './wrap-words.js';
+import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
 type LineKind =
   'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
@@ -21,6 +21,8 @@ export interface Screen {
   status(text: string | undefined): void;
   /** Lets the screen redraw the prompt after output (terminal only). */
   attachPrompt(readline: ReadlineInterface): void;
+  /** The terminal's width in columns, undefined when it says none (piped). */
+  width?(): number | undefined;
   /** Takes back the terminal's echo of the line just typed, to be shown elsewhere (terminal only). */
   takeBackEcho(line: string): void;
   close(): void;
@@ -155,14 +157,22 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
 
   return {
     tty: true,
+    width: () => out.columns || undefined,
     print(kind, head, given) {
       const [on, off] = colour[kind];
       const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
-      // Notes are wrapped at words to the terminal's width (one column spare); the agent's own
-      // words, with their markup, are left to the terminal.
-      const fitted =
-        kind === 'agent' || !out.columns
-          ? { head, body: given }
+      // Wrapped at words to the terminal's width (one column spare); the agent's own words keep
+      // their code blocks and marked spans whole (./wrap-words.ts).
+      const fitted = !out.columns
+        ? { head, body: given }
+        : kind === 'agent'
+          ? {
+              head,
+              body:
+                given === undefined
+                  ? undefined
+                  : wrapAgentWords(stripControl(head), given, out.columns - 1),
+            }
           : wrapEntry(
               stripControl(head),
               given === undefined ? undefined : stripControl(given),

@@ -74,3 +74,30 @@ export const wrapEntry = (
   return { head: headRows.join('\n'), body: bodyRows.join('\n') };
 };
 harden(wrapEntry);
+
+/** Stands for a space inside a marked span while wrapping, so the span stays one word. */
+const TIE = '\uE000';
+/** A marked span of ./quasi-markdown.ts (`*bold words*`), up to 40 characters. */
+const SPAN = /(?<=^|[\s([{"'])([*/_~])(?=\S)[^\n]{0,40}?\S\1(?=$|[\s)\]}.,;:!?"'])/g;
+
+/**
+ * The agent's words (an entry's body after `head`), wrapped as ./screen.ts prints a note's,
+ * but for two things a reader of its text needs: a fenced code block's lines are left as
+ * written (a break inside code reads as a new line of it), and a marked span is never split
+ * across rows (its markup, styled per row, would show as raw marks).
+ */
+export const wrapAgentWords = (head: string, body: string, width: number): string => {
+  let fenced = false;
+  return body
+    .split('\n')
+    .flatMap((line, index) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      if (fenced || /^\s*```/.test(line)) return [line];
+      const tied = line.replace(SPAN, span => span.replaceAll(' ', TIE));
+      return wrapLine(tied, index === 0 ? width - head.length - 1 : width - 2, width - 2).map(row =>
+        row.replaceAll(TIE, ' '),
+      );
+    })
+    .join('\n');
+};
+harden(wrapAgentWords);
