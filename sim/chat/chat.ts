@@ -13,7 +13,7 @@ import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { droppedLine, makeInterrupt } from './interrupt.js';
 import { makeTypedLines, type TypedLines } from './typed-lines.js';
-import { waitingMailOf } from './waiting-mail.js';
+import { hostMessageOfTurn, waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
 import { makeAgentIds } from './agent-ids.js';
@@ -29,6 +29,7 @@ import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 import { holdUntilReady } from './held-until-ready.js';
+import type { EarlyKeys } from './early-keys.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -118,7 +119,9 @@ const followTerminal = (
   });
 };
 
-export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Promise<void> => {
+type Started = Awaited<ReturnType<typeof startUp>>;
+
+export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<void> => {
   const cwd = process.cwd();
   const { args, settings, envNote, preflight, double, stateFolder, releaseState } = started;
   const { persona, verbose, fresh, newest, yes } = args;
@@ -157,6 +160,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     if (verbose && !leaving) screen.print('log', `  ${line}`);
   };
   const restoreStderr = divertStderr(logLine);
+  const typed = makeTypedLines({ presenter, screen, persona });
   session = await startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
@@ -165,6 +169,7 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     log: logLine,
     observe: event => {
       presenter.observe(event);
+      if (event.kind === 'turn-start') typed.started(hostMessageOfTurn(session, event.title));
       quietServer.see(event);
       state.see(event);
       channelEcho.see(event);
@@ -222,9 +227,8 @@ export const runChat = async (started: Awaited<ReturnType<typeof startUp>>): Pro
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
-  const readline = openReadline(tty, state.history, problem => screen.print('error', problem));
+  const readline = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(session, presenter);
-  const typed = makeTypedLines({ presenter, screen, persona });
   const interrupt = makeInterrupt({
     ...{ presenter, screen, session, waiting, typed, persona, leave },
     halfTyped: { discard: () => discardTyped(readline) },
