@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest } from '../sim/model-server/index.js';
 import { useModelServers } from './support/model-servers.js';
-import { runSimOnTty } from './support/run-sim-tty.js';
+import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenLines } from './support/terminal-screen.js';
 
@@ -21,7 +21,7 @@ const PASTE_END = '\x1b[201~';
 const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
-const onTerminal = async (keys: string) => {
+const onTerminal = async (keys: string, more: TtyStep[] = []) => {
   let answers = 0;
   const server = await startServer({
     protocol: 'openai',
@@ -35,6 +35,7 @@ const onTerminal = async (keys: string) => {
     },
     [
       { after: /agent ready/, keys },
+      ...more,
       { after: /Answer \d+\.[^]*turn over/, keys: '/quit\r' },
     ],
     makeTempFolder('cwd'),
@@ -64,5 +65,24 @@ describe('a paste of several lines on a terminal', () => {
     const { asked } = await onTerminal(`${PASTE_START}one\rtwo${PASTE_END}\r`);
     expect(asked.filter(text => /one\ntwo/.test(text))).toHaveLength(1);
     expect(asked.some(text => /^one$|(^|\n)one"?$/.test(text) && !/two/.test(text))).toBe(false);
+  });
+
+  it('waiting for Enter, is dropped by Ctrl-C, and said to be; what is typed next goes alone', async () => {
+    const { asked, lines } = await onTerminal(`${PASTE_START}drop me\rand me\r${PASTE_END}`, [
+      { after: /2 pasted lines wait/, keys: '\x03' },
+      { after: /pasted lines are dropped/, keys: 'kept line\r' },
+    ]);
+    expect(lines.some(line => /^\(the 2 pasted lines are dropped\)$/.test(line))).toBe(true);
+    expect(asked.some(text => /drop me|and me/.test(text))).toBe(false);
+    expect(asked.filter(text => /kept line/.test(text))).toHaveLength(1);
+  });
+
+  it('that starts with a slash is a message, not a command', async () => {
+    const { asked } = await onTerminal(
+      `${PASTE_START}/usr/lib/x.js:3 failed\rat line two\r${PASTE_END}\r`,
+    );
+    expect(asked.filter(text => text.includes('/usr/lib/x.js:3 failed\nat line two'))).toHaveLength(
+      1,
+    );
   });
 });
