@@ -216,7 +216,7 @@ describe('setup-tools with MCP_NAME', () => {
     const output = captureOutput();
     await setupTools(output.say)(await makeLoopback('cli').makeFar(makeMailHost().host));
     expect(output.text()).toMatch(
-      /\(the server exited with code 3; the last line it wrote: "  bye for now"\)$/m,
+      /\(the server exited with code 3; the last line it wrote: " {2}bye for now"\)$/m,
     );
   });
 
