@@ -12,7 +12,7 @@ import type { Log } from './log/log.js';
 import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
 import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
-import { awaitOnDisposal } from './lifecycle/last-write.js';
+import { lastWriteOf, workerLastWrites, type LastWrites } from './lifecycle/last-write.js';
 import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './events/agent-events.js';
@@ -63,6 +63,8 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
+  /** Each agent's last run's last write (lifecycle/last-write.ts); the worker process's by default. */
+  lastWrites?: LastWrites;
   /** The names written for what the worker was handed: the worker process's by default. */
   held?: HeldMemory;
   /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
@@ -206,9 +208,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
-  const lastWritten = awaitOnDisposal(options.context); // once the stopped run's last write is done
+  // The run before this one in this worker may still be writing what its cancellation ended.
+  const lastWrite = lastWriteOf(options.lastWrites ?? workerLastWrites, config.name);
+  const lastWritten = lastWrite.written; // once this run's last write is done
   const serve = async (): Promise<void> => {
     const { signal } = controller;
+    await lastWrite.previous();
     if (!(await starts.wait(signal, log))) return;
     const powers = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
