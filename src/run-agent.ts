@@ -63,7 +63,7 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
-  /** Each agent's last run's last write (lifecycle/last-write.ts); the worker process's by default. */
+  /** Each agent's last run's last write, awaited before a run starts (lifecycle/last-write.ts): the worker's by default. */
   lastWrites?: LastWrites;
   /** The names written for what the worker was handed: the worker process's by default. */
   held?: HeldMemory;
@@ -208,13 +208,10 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
-  // The run before this one in this worker may still be writing what its cancellation ended.
   const lastWrite = lastWriteOf(options.lastWrites ?? workerLastWrites, config.name);
-  const lastWritten = lastWrite.written; // once this run's last write is done
   const serve = async (): Promise<void> => {
     const { signal } = controller;
-    await lastWrite.previous();
-    if (!(await starts.wait(signal, log))) return;
+    if (!(await lastWrite.previous().then(() => starts.wait(signal, log)))) return;
     const powers = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
@@ -300,12 +297,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
-    }).finally(lastWritten);
+    }).finally(lastWrite.written);
     await following;
   };
 
   const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
-  void stopped.then(lastWritten);
+  void stopped.then(lastWrite.written);
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   return {
     stopped,
