@@ -209,9 +209,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
   const lastWrite = lastWriteOf(options.lastWrites ?? workerLastWrites, config.name);
-  const serve = async (): Promise<void> => {
+  const serve = lastWrite.after(async (): Promise<void> => {
     const { signal } = controller;
-    if (!(await lastWrite.previous().then(() => starts.wait(signal, log)))) return;
+    if (!(await starts.wait(signal, log))) return;
     const powers = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
@@ -299,7 +299,7 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
       },
     }).finally(lastWrite.written);
     await following;
-  };
+  });
 
   const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
   void stopped.then(lastWrite.written);

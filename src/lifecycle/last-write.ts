@@ -34,13 +34,18 @@ const within = (promise: Promise<void>, ms: number): Promise<void> =>
 
 /**
  * This run's place in the worker's memory: `written` to call once its last write is done (or none
- * will be), `previous` to await (within the bound) the last write of the run before it.
+ * will be), `previous` to await (within the bound) the last write of the run before it, `after`
+ * to make a run start only after that.
  */
 export const lastWriteOf = (
   writes: LastWrites,
   name: string,
   ms: number = LAST_WRITE_MS,
-): { written: () => void; previous: () => Promise<void> } => {
+): {
+  written: () => void;
+  previous: () => Promise<void>;
+  after: <T>(run: () => Promise<T>) => () => Promise<T>;
+} => {
   const before = writes.get(name);
   let written = () => {};
   const done = new Promise<void>(resolve => (written = resolve));
@@ -48,9 +53,7 @@ export const lastWriteOf = (
   void done.then(() => {
     if (writes.get(name) === done) writes.delete(name);
   });
-  return harden({
-    written,
-    previous: () => (before === undefined ? Promise.resolve() : within(before, ms)),
-  });
+  const previous = () => (before === undefined ? Promise.resolve() : within(before, ms));
+  return harden({ written, previous, after: run => () => previous().then(run) });
 };
 harden(lastWriteOf);
