@@ -34,6 +34,7 @@ import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
+import { makeDismissalEar } from './memory/handled-keys.js';
 import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
@@ -170,16 +171,23 @@ const sayStopped =
       await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   };
 
-/** The powers every part reaches the daemon through: what the worker is handed by a name stays named (src/daemon/held-formulas.ts). */
-const heldPowers = async (options: AgentOptions, name: string, log: Log): Promise<PowersRef> =>
-  (await holdWhatIsHanded({
+/**
+ * The powers every part reaches the daemon through: what the worker is handed by a name stays named
+ * (src/daemon/held-formulas.ts), and each dismissal that goes through is told to the handled keys.
+ */
+const heldPowers = async (options: AgentOptions, name: string, log: Log) => {
+  const dismissals = makeDismissalEar();
+  const powers = (await holdWhatIsHanded({
     powers: options.powers,
     methods: (await detectGeneration(options.powers)).methods,
     name,
     memory: options.held ?? workerHeld,
     log,
     ensureStateDirectory: () => ensureDirectory(options.powers, STATE_DIRECTORY, log),
+    answered: dismissals.answered,
   })) as PowersRef;
+  return { powers, dismissals };
+};
 
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { env } = options;
@@ -212,12 +220,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   const serve = lastWrite.after(async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
-    const powers = await heldPowers(options, config.name, log);
+    const { powers, dismissals } = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
       ...{ powers, env: agentEnv, config, status, log, observe, redact, clock, queue, signal },
-      createProvider: options.createProvider,
+      ...{ createProvider: options.createProvider, dismissals },
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
     onCancel.add(reason => parts.stop(reason));

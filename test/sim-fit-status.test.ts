@@ -1,14 +1,15 @@
 /**
  * The terminal's status line keeps to one row (sim/chat/screen.ts): cut to the room there is,
  * its label kept and its newest words after it; a status that fits is left as it is. The status
- * of a silent model server is a sentence that reads whole at 80 columns.
+ * of a silent model server is a sentence that reads whole at 80 columns, and a shorter form of
+ * it on a narrower terminal, never cut: its seconds and "Ctrl-C stops" always whole (issue 45).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import { watchQuietServer, waitingStatus } from '../sim/chat/quiet-server.js';
-import { fitStatus, makeTtyScreen } from '../sim/chat/screen.js';
+import { fitStatus, fitStatusForms, makeTtyScreen } from '../sim/chat/screen.js';
 
 describe('the status cut to the room on its row', () => {
   it('never takes more than the room, and a status that fits is unchanged', () => {
@@ -67,7 +68,42 @@ describe('the status of a model server that sends nothing (issue 45)', () => {
 
   it('still fits after half an hour of silence and hours of turn (a clock of 6 columns)', () => {
     // The spinner and its space, a space, the clock, the prompt, one column spare: 80 - 12.
-    for (const seconds of [30, 60, 120, 240, 480, 960, 1920])
-      expect(fitStatus(waitingStatus('lal', seconds), 80 - 12)).toBe(waitingStatus('lal', seconds));
+    for (const seconds of [30, 60, 120, 240, 480, 960, 1920]) {
+      const [text, ...shorter] = waitingStatus('lal', seconds);
+      expect(fitStatusForms(text, shorter, 80 - 12)).toBe(text);
+    }
   });
+
+  it.each([80, 60, 40])(
+    'on a %i-column terminal, keeps its seconds and "Ctrl-C stops" whole, whoever waits, however long',
+    columns => {
+      for (const persona of ['lal', 'fae'])
+        for (const seconds of [30, 60, 120, 240, 480, 960, 1920]) {
+          const [text, ...shorter] = waitingStatus(persona, seconds);
+          const shown = fitStatusForms(text, shorter, columns - 12);
+          expect(shown).not.toContain('…');
+          expect(shown).toMatch(new RegExp(`\\b${seconds} s · Ctrl-C stops$`));
+          expect(shown.length).toBeLessThanOrEqual(columns - 12);
+        }
+    },
+  );
+
+  it.each([60, 40])(
+    'as drawn on a %i-column terminal: a shorter form, whole, not a cut one',
+    async columns => {
+      const terminal = terminalOf(columns);
+      const quiet = watchQuietServer(terminal.screen, 'fae', { quietAfterMs: 20, checkEveryMs: 5 });
+      quiet.see({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
+      try {
+        await expect.poll(() => terminal.prompt()).toContain('Ctrl-C stops');
+        const shown = terminal.prompt();
+        expect(shown).not.toContain('…');
+        expect(shown).toMatch(/^. .*silent (for )?\d+ s · Ctrl-C stops (\d+s )?› $/);
+        expect(shown.length).toBeLessThan(columns);
+      } finally {
+        quiet.stop();
+        terminal.screen.close();
+      }
+    },
+  );
 });

@@ -23,12 +23,13 @@ const ANSWER = 'Noted, and answered.';
  * An OpenAI-compatible server slow to list its one model (npm start's check first, then the
  * agent's: `agentListMs` for the agent's), whose every chat answer is whole (not streamed).
  */
-const slowServer = (agentListMs: number) => {
+const slowServer = (agentListMs: number, firstList?: () => void) => {
   let lists = 0;
   return serve((request, response) => {
     response.setHeader('content-type', 'application/json');
     if (request.method === 'GET' && /\/models$/.test(request.url ?? '')) {
       lists += 1;
+      if (lists === 1) firstList?.();
       setTimeout(
         () => {
           response.end(
@@ -55,8 +56,15 @@ const slowServer = (agentListMs: number) => {
   });
 };
 
-const onTerminal = async (steps: readonly TtyStep[], agentListMs = SLOW_LIST_MS) => {
-  const url = await slowServer(agentListMs);
+const onTerminal = async (
+  steps: readonly TtyStep[],
+  agentListMs = SLOW_LIST_MS,
+  /** Typed while npm start checks the model server: before it has printed anything. */
+  duringCheck?: string,
+) => {
+  let checking = () => {};
+  const checked = new Promise<void>(resolve => (checking = resolve));
+  const url = await slowServer(agentListMs, checking);
   const output = await runSimOnTty(
     [],
     {
@@ -66,6 +74,7 @@ const onTerminal = async (steps: readonly TtyStep[], agentListMs = SLOW_LIST_MS)
     steps,
     makeTempFolder('cwd'),
     { columns: COLUMNS, rows: 30 },
+    duringCheck === undefined ? undefined : { when: checked, keys: duringCheck },
   );
   return { output, lines: await screenLines(output, COLUMNS) };
 };
@@ -126,6 +135,27 @@ describe('lines typed on a terminal before the agent is ready', () => {
     expect(lines.findIndex(line => HELP.test(line))).toBeGreaterThan(help);
     expect(sent).toBeGreaterThan(help);
     expect(answered).toBeGreaterThan(sent);
+  });
+
+  it('show once each: no row of the terminal echoing them before the prompt existed', async () => {
+    const { lines } = await onTerminal(
+      [{ after: /Noted, and answered\.[^]*turn over/, keys: '/quit\r' }],
+      SLOW_LIST_MS,
+      // Typed before anything is drawn: the terminal itself would echo it on a row of its own.
+      'hello there\r',
+    );
+    expect(
+      lines.filter(line => line.includes('hello there')),
+      lines.join('\n'),
+    ).toEqual([
+      'waits › hello there (lal is starting; it goes once it is ready)',
+      'you › hello there',
+    ]);
+  });
+
+  it('Ctrl-C before anything is drawn still ends the run at once (the keys held are no lost Ctrl-C)', async () => {
+    const { output } = await onTerminal([], SLOW_LIST_MS, '\x03');
+    expect(output).not.toMatch(/lal-fae simulator: /);
   });
 
   it('are dropped, and said to be, when the person leaves before then', async () => {

@@ -1,9 +1,9 @@
 /**
  * Where a typed line is shown (sim/chat/typed-lines.ts, docs/behaviour.md 10.2): the terminal's
- * echo while nothing runs; while one runs, a message as waiting at once and `you ›` after the
- * turn's lines (a command's `you ›` at once, above them, so its output follows it), and, from a Ctrl-C
+ * echo while nothing runs; while one runs, a message as waiting at once and `you ›` as its own
+ * turn starts (a command's `you ›` at once, above them, so its output follows it), and, from a Ctrl-C
  * until the agent goes on, a message waits: named by the stop, or shown as waiting once the stop
- * has spoken, and shown as sent only when the agent goes on.
+ * has spoken, and shown as sent only as its turn starts once the agent goes on.
  */
 import { describe, expect, it } from 'vitest';
 import { makeTypedLines } from '../sim/chat/typed-lines.js';
@@ -58,12 +58,44 @@ describe('a line typed', () => {
       'you › /status',
     ]);
     run.endTurn();
+    expect(run.seen).toHaveLength(4);
+    run.typed.started('and another thing');
     expect(run.seen.slice(4)).toEqual(['you › and another thing']);
+  });
+
+  it('several while a turn runs: each is shown as sent as its own turn starts, not before', () => {
+    const run = setup();
+    run.running();
+    run.typed.place('one', true);
+    run.typed.place('two', true);
+    run.typed.place('one', true);
+    run.endTurn();
+    run.typed.started(undefined);
+    run.typed.started('something else');
+    expect(run.seen.filter(line => line.startsWith('you'))).toEqual([]);
+    run.typed.started('one');
+    expect(run.seen.filter(line => line.startsWith('you'))).toEqual(['you › one']);
+    run.typed.started('two');
+    run.typed.started('one');
+    run.typed.started('one');
+    expect(run.seen.filter(line => line.startsWith('you'))).toEqual([
+      'you › one',
+      'you › two',
+      'you › one',
+    ]);
+  });
+
+  it('a message typed with a leading // is matched as the text it was mailed as', () => {
+    const run = setup();
+    run.running();
+    run.typed.place('//status please', true);
+    run.typed.started('/status please');
+    expect(run.seen.at(-1)).toBe('you › //status please');
   });
 });
 
 describe('a message typed from a Ctrl-C until the agent goes on', () => {
-  it('typed in the turn: shown as waiting, not as sent when the turn ends; as sent once the agent goes on', () => {
+  it('typed in the turn: shown as waiting, not as sent when the turn ends; as sent as its turn starts once the agent goes on', () => {
     const run = setup();
     run.running();
     run.typed.place('what next', true);
@@ -75,6 +107,8 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     ]);
     run.typed.named();
     run.typed.release();
+    expect(run.seen).toHaveLength(2);
+    run.typed.started('what next');
     expect(run.seen.slice(2)).toEqual(['you › what next']);
   });
 
@@ -111,6 +145,7 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     run.typed.place('one', true);
     run.typed.hold();
     run.typed.release();
+    run.typed.started('one');
     expect(run.seen).toEqual(['echo taken back: one', 'you › one']);
   });
 });

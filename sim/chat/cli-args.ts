@@ -3,8 +3,8 @@
  * Unknown flags are refused with a message rather than ignored.
  */
 import type { Persona } from '../../src/config/config.js';
-import { closestNames } from '../../providers/closest-names.js';
 import { npmTookFlags } from '../npm-flags.js';
+import { unknownFlagError } from '../unknown-flag.js';
 
 export interface CliArgs {
   persona: Persona;
@@ -133,12 +133,8 @@ export const parseCliArgs = (
         args.persona = persona;
         break;
       }
-      default: {
-        const [near] = closestNames(flag ?? arg, FLAGS, 1);
-        const hint =
-          near === undefined ? 'try --help' : `did you mean ${near}? (--help lists them)`;
-        return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; ${hint}` };
-      }
+      default:
+        return { ok: false, error: unknownFlagError(arg, FLAGS) };
     }
   }
   return { ok: true, args };

@@ -9,12 +9,15 @@
 // As the daemon's worker does (worker-node.js at f0a46042a).
 import '@endo/init';
 import { startUp } from './start-up.js';
+import { holdEarlyKeys } from './early-keys.js';
 import { describeError } from '../../providers/describe-error.js';
 
 const main = async (): Promise<void> => {
+  // From the first moment: a line typed during the checks is not echoed by the terminal too.
+  const earlyKeys = holdEarlyKeys(process.stdin, process.stdout);
   const started = await startUp(process.cwd(), process.argv.slice(2));
   const { runChat } = await import('./chat.js');
-  await runChat(started);
+  await runChat(started, earlyKeys);
 };
 
 main().catch((error: unknown) => {

@@ -18,11 +18,17 @@ interface QuietServer {
 const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
 
 /**
- * What the status line says of it: short enough to read whole beside the spinner, the turn's
- * clock and the prompt on an 80-column terminal (./screen.ts cuts a longer one from the front).
+ * What the status line says of it, and shorter forms for a narrower terminal (./screen.ts shows
+ * the first that fits): each drops what matters least first (who waits, then on what), never
+ * the seconds nor that Ctrl-C stops. The first reads whole beside the spinner, the turn's clock
+ * and the prompt on an 80-column terminal, the last on a 40-column one.
  */
-export const waitingStatus = (persona: string, seconds: number): string =>
-  `${persona} is waiting: the model server is silent for ${seconds} s · Ctrl-C stops`;
+export const waitingStatus = (persona: string, seconds: number): [string, ...string[]] => [
+  `${persona} is waiting: the model server is silent for ${seconds} s · Ctrl-C stops`,
+  `the model server is silent for ${seconds} s · Ctrl-C stops`,
+  `model server silent ${seconds} s · Ctrl-C stops`,
+  `silent ${seconds} s · Ctrl-C stops`,
+];
 harden(waitingStatus);
 
 export const watchQuietServer = (
@@ -46,7 +52,8 @@ export const watchQuietServer = (
       const waited = Date.now() - since;
       if (waited < next) return;
       next *= 2;
-      screen.status(waitingStatus(persona, Math.floor(waited / 1000)));
+      const [text, ...shorter] = waitingStatus(persona, Math.floor(waited / 1000));
+      screen.status(text, shorter);
     }, quiet.checkEveryMs);
     timer.unref();
   };

@@ -17,8 +17,11 @@ export interface Screen {
   readonly tty: boolean;
   /** One entry; `head` is the bold/coloured lead-in (e.g. `#2 lal ›`), `body` may span lines. */
   print(kind: LineKind, head: string, body?: string): void;
-  /** What the agent is doing, or undefined when it is idle (terminal only). */
-  status(text: string | undefined): void;
+  /**
+   * What the agent is doing, or undefined when it is idle (terminal only); `shorter`: forms of
+   * it that keep its meaning, shortest last, for a terminal too narrow for it (none: it is cut).
+   */
+  status(text: string | undefined, shorter?: readonly string[]): void;
   /** Lets the screen redraw the prompt after output (terminal only). */
   attachPrompt(readline: ReadlineInterface): void;
   /** The terminal's width in columns, undefined when it says none (piped). */
@@ -117,9 +120,18 @@ export const makePlainScreen = (
 };
 harden(makePlainScreen);
 
+/**
+ * The status in `room` columns: whole, else the first shorter form that fits whole, else cut
+ * (`fitStatus`), the shortest form when there is one.
+ */
+export const fitStatusForms = (text: string, shorter: readonly string[], room: number): string =>
+  [text, ...shorter].find(form => form.length <= room) ?? fitStatus(shorter.at(-1) ?? text, room);
+harden(fitStatusForms);
+
 export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;
   let statusText: string | undefined;
+  let statusForms: readonly string[] = [];
   let frame = 0;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -130,7 +142,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     const clock = seconds > 0 ? ` ${seconds}s` : '';
     // The spinner, a space before and after the text, the clock and the prompt; one column spare.
     const room = (out.columns || 80) - 1 - 3 - clock.length - PROMPT.length;
-    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${fitStatus(statusText, room)}${clock}\x1b[0m ${PROMPT}`;
+    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${fitStatusForms(statusText, statusForms, room)}${clock}\x1b[0m ${PROMPT}`;
   };
   /**
    * How many rows the cursor is down the prompt as drawn. Readline counts it too (`prevRows`,
@@ -194,10 +206,11 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       out.write(`${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
       redraw();
     },
-    status(text) {
+    status(text, shorter = []) {
       if (text === statusText) return;
       if (text !== undefined && statusText === undefined) since = Date.now();
       statusText = text;
+      statusForms = shorter;
       if (text === undefined) stopSpinner();
       else if (timer === undefined) {
         timer = setInterval(() => {

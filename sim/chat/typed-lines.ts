@@ -1,15 +1,17 @@
 /**
  * Where a line typed at the terminal is shown (docs/behaviour.md 10.2). While
  * nothing runs, the terminal's own echo is it; while a turn runs, a message is
- * shown at once as waiting (`waits › …`), and as sent after that turn's "turn
- * over" line (`you › …`), and a command at once,
+ * shown at once as waiting (`waits › …`), and as sent (`you › …`) when its own
+ * turn begins (`started`), so several typed in one turn each keep saying they
+ * wait until the agent takes them up; a command is shown at once,
  * above the turn's live status, so its output follows its echo (out of the
  * way of a turn's answer and summary: ./presenter.ts `pastTurnOver`). From a Ctrl-C until the
  * agent goes on (./interrupt.ts), a message typed waits: it is never shown as
- * sent. One typed before the stop said what waits is named by that line; one
+ * sent before its turn. One typed before the stop said what waits is named by that line; one
  * typed after it is shown as waiting at once; each is shown as sent (`you ›`)
- * only once the agent goes on, and not at all when a second Ctrl-C drops it.
+ * as its turn begins, once the agent goes on, and not at all when a second Ctrl-C drops it.
  */
+import { parseCommand } from './commands.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 
@@ -19,33 +21,32 @@ export const makeTypedLines = (options: {
   persona: string;
 }) => {
   const { presenter, screen, persona } = options;
-  /** From a Ctrl-C until the agent goes on: the messages typed, and whether the stop has named those waiting. */
-  let held: { lines: string[]; named: boolean } | undefined;
+  /** From a Ctrl-C until the agent goes on: whether the stop has named the messages waiting. */
+  let held: { named: boolean } | undefined;
+  /** The messages shown as waiting, in the order typed: each line and the text it was mailed as. */
+  const waiting: { line: string; text: string }[] = [];
 
   const sent = (line: string) => screen.print('you', 'you ›', line);
-  /** A message typed while the agent is held: it waits (named now, once the stop has said what waits). */
-  const waits = (line: string) => {
-    if (held === undefined) {
-      sent(line);
-      return;
-    }
-    held.lines.push(line);
-    if (held.named)
-      screen.print(
-        'note',
-        `waits › ${line}`,
-        `(goes to ${persona} once it goes on; Ctrl-C again leaves and drops it)`,
-      );
-  };
 
   return harden({
     /** A line just typed; `message`: it is mailed to the agent (not a command). */
     place(line: string, message: boolean): void {
       if (line.trim() === '') return;
+      const parsed = parseCommand(line);
+      const text = parsed.kind === 'message' ? parsed.text : line;
       if (held !== undefined && message) {
         screen.takeBackEcho(line);
-        // A turn still ending (its summary not yet shown) goes first, as for any line typed in a turn.
-        presenter.afterTurn(() => waits(line));
+        waiting.push({ line, text });
+        // A turn still ending (its summary not yet shown) goes first, as for any line typed in a turn;
+        // before the stop has said what waits, that line names it.
+        presenter.afterTurn(() => {
+          if (held?.named === true && waiting.some(each => each.line === line))
+            screen.print(
+              'note',
+              `waits › ${line}`,
+              `(goes to ${persona} once it goes on; Ctrl-C again leaves and drops it)`,
+            );
+        });
         return;
       }
       if (!presenter.busy()) return;
@@ -54,25 +55,35 @@ export const makeTypedLines = (options: {
         presenter.pastTurnOver(() => sent(line));
         return;
       }
-      // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent after the turn.
+      waiting.push({ line, text });
+      // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent as its turn starts.
       presenter.pastTurnOver(() =>
         screen.print('note', `waits › ${line}`, `(goes to ${persona} once its turn is over)`),
       );
-      presenter.afterTurn(() => waits(line));
+    },
+    /**
+     * A turn began on a message of the person's, mailed as `text` (undefined for any other
+     * turn): the first line waiting that was mailed so is shown as sent now. Told after the
+     * presenter saw the turn start (./chat.ts), so what ended before it is shown first.
+     */
+    started(text: string | undefined): void {
+      if (text === undefined) return;
+      const at = waiting.findIndex(each => each.text === text);
+      if (at < 0) return;
+      sent(waiting[at]!.line);
+      waiting.splice(at, 1);
     },
     /** Ctrl-C stopped the agent: what is typed from now on waits. */
     hold(): void {
-      held ??= { lines: [], named: false };
+      held ??= { named: false };
     },
     /** The stop has said what waits (./interrupt.ts): a line typed from now on says so itself. */
     named(): void {
       if (held !== undefined) held.named = true;
     },
-    /** The agent goes on: each line that waited goes to it now, shown as sent. */
+    /** The agent goes on: each line that waited is shown as sent as its own turn begins. */
     release(): void {
-      const lines = held?.lines ?? [];
       held = undefined;
-      for (const line of lines) sent(line);
     },
   });
 };

@@ -56,3 +56,22 @@ export const waitingMailOf = (
     drop: (lines: readonly WaitingLine[]) => dropHostMail(session, lines),
   });
 harden(waitingMailOf);
+
+/**
+ * What the person typed that a turn just started on (its title `#N from …`): HOST's message
+ * N in the agent's inbox, read as ./typed-lines.ts keeps it; undefined for any other turn.
+ */
+export const hostMessageOfTurn = (
+  session: Pick<Session, 'mailHost' | 'guestName'> | undefined,
+  title: string,
+): string | undefined => {
+  const number = /^#(\d+) from /.exec(title)?.[1];
+  if (number === undefined || session === undefined) return undefined;
+  const { mailHost, guestName } = session;
+  const message = mailHost
+    .guest(guestName)
+    .inbox()
+    .find(each => String(each.number) === number && each.from === mailHost.hostId);
+  return message?.type === 'package' ? packageText(message.strings, message.names) : undefined;
+};
+harden(hostMessageOfTurn);

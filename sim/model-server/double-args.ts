@@ -2,6 +2,7 @@
 import { DEMO_PROTOCOLS } from './demo-servers.js';
 import type { ModelProtocol } from './types.js';
 import { npmTookFlags } from '../npm-flags.js';
+import { unknownFlagError } from '../unknown-flag.js';
 
 /** The daemon guide's address (docs/daemon-guide.md). */
 const DEFAULT_PORT = 18181;
@@ -23,15 +24,14 @@ export const DOUBLE_USAGE = [
 ].join('\n');
 harden(DOUBLE_USAGE);
 
+/** The flags: for those npm took for itself, and the one nearest a mistyped flag. */
+const FLAGS = ['--port', '--protocol', '--help'];
+
 const NPM_RUN = {
   script: 'model-double',
   command: 'npm run model-double',
   whose: "the model double's",
-  flags: [
-    { name: '--port', takesValue: true },
-    { name: '--protocol', takesValue: true },
-    { name: '--help', takesValue: false },
-  ],
+  flags: FLAGS.map(name => ({ name, takesValue: name !== '--help' })),
 };
 
 export const parseDoubleArgs = (
@@ -66,7 +66,7 @@ export const parseDoubleArgs = (
           error: `--protocol must be one of ${DEMO_PROTOCOLS.join(', ')}; got ${JSON.stringify(value ?? '')}`,
         };
       args.protocols = [protocol];
-    } else return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; try --help` };
+    } else return { ok: false, error: unknownFlagError(arg, FLAGS) };
   }
   return { ok: true, args };
 };

@@ -121,8 +121,13 @@ export const holdWhatIsHanded = async (options: {
   log: Log;
   /** Makes the state directory when it is missing (as the memory's place does). */
   ensureStateDirectory: () => Promise<void>;
+  /**
+   * Told of each call the daemon answered, once it did: every part reaches the daemon through
+   * these powers, so the agent learns here which dismissals went through (../memory/handled-keys.ts).
+   */
+  answered?: (method: string, args: readonly unknown[]) => void;
 }): Promise<unknown> => {
-  const { powers, methods, name, memory, log, ensureStateDirectory } = options;
+  const { powers, methods, name, memory, log, ensureStateDirectory, answered } = options;
   if (!methods.includes('lookup') || !methods.includes('identify')) return powers;
   /** One method of the powers themselves, called through E(). */
   const call = (method: string, ...args: unknown[]): Promise<unknown> =>
@@ -183,6 +188,7 @@ export const holdWhatIsHanded = async (options: {
     (method: string) =>
     async (...args: unknown[]): Promise<unknown> => {
       const result = await call(method, ...args);
+      answered?.(method, args);
       const at = RESULT_NAME_AT[method];
       const resultName = at === undefined ? undefined : (args[at] as NameOrPath | undefined);
       if (resultName === undefined || !carriesReference(result)) return result;

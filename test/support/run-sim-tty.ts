@@ -43,6 +43,8 @@ export const runSimOnTty = (
   cwd: string,
   /** The terminal's size; unset, `script`'s pseudo-terminal has none (no width to wrap at). */
   size?: { columns: number; rows: number },
+  /** Keys typed once `when` resolves, whatever was printed (before the first output, say). */
+  early?: { when: Promise<unknown>; keys: string },
 ): Promise<string> =>
   new Promise((resolve, reject) => {
     const simulator = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
@@ -58,6 +60,7 @@ export const runSimOnTty = (
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
+    void early?.when.then(() => child.stdin.write(early.keys));
     let from = 0;
     let next = 0;
     // A step's `before` still running: the steps after it wait.
