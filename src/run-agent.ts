@@ -12,7 +12,7 @@ import type { Log } from './log/log.js';
 import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
 import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
-import { awaitOnDisposal } from './lifecycle/last-write.js';
+import { lastWriteOf, workerLastWrites, type LastWrites } from './lifecycle/last-write.js';
 import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './events/agent-events.js';
@@ -64,6 +64,8 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
+  /** Each agent's last run's last write, awaited before a run starts (lifecycle/last-write.ts): the worker's by default. */
+  lastWrites?: LastWrites;
   /** The names written for what the worker was handed: the worker process's by default. */
   held?: HeldMemory;
   /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
@@ -214,8 +216,8 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
-  const lastWritten = awaitOnDisposal(options.context); // once the stopped run's last write is done
-  const serve = async (): Promise<void> => {
+  const lastWrite = lastWriteOf(options.lastWrites ?? workerLastWrites, config.name);
+  const serve = lastWrite.after(async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
     const { powers, dismissals } = await heldPowers(options, config.name, log);
@@ -303,12 +305,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
-    }).finally(lastWritten);
+    }).finally(lastWrite.written);
     await following;
-  };
+  });
 
   const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
-  void stopped.then(lastWritten);
+  void stopped.then(lastWrite.written);
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   return {
     stopped,
