@@ -25,4 +25,9 @@ describe('farOf', () => {
     expect(await farOf(other).dismiss()).toBe('other');
     expect(calls).toEqual(['dismiss 1', 'dismiss 2']);
   });
+
+  test('takes what E() takes: a value that is no object gets a proxy, and calls on it reject', async () => {
+    const missing = farOf(undefined as unknown as { dismiss(): void });
+    await expect(missing.dismiss()).rejects.toThrow();
+  });
 });

@@ -10,7 +10,9 @@ import { E } from '@endo/far';
 
 const proxies = new WeakMap<object, unknown>();
 
-export const farOf = <T extends object>(ref: T): ReturnType<typeof E<T>> => {
+export const farOf = <T>(ref: T): ReturnType<typeof E<T>> => {
+  // Anything E() takes: a value that cannot key a WeakMap gets a proxy of its own, as before.
+  if (ref === null || (typeof ref !== 'object' && typeof ref !== 'function')) return E(ref);
   const known = proxies.get(ref) as ReturnType<typeof E<T>> | undefined;
   if (known !== undefined) return known;
   const made = E(ref);
