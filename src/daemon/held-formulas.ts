@@ -129,9 +129,10 @@ export const holdWhatIsHanded = async (options: {
 }): Promise<unknown> => {
   const { powers, methods, name, memory, log, ensureStateDirectory, answered } = options;
   if (!methods.includes('lookup') || !methods.includes('identify')) return powers;
-  /** One method of the powers themselves, called through E(). */
+  /** One method of the powers themselves, called through E() (one proxy for every call). */
+  const far = E(powers as Record<string, Method>);
   const call = (method: string, ...args: unknown[]): Promise<unknown> =>
-    (E(powers as Record<string, Method>)[method] as Method)(...args);
+    (far[method] as Method)(...args);
   const writeMethod = methods.includes('storeIdentifier') ? 'storeIdentifier' : 'write';
   const ours = memory.get(name) ?? new Set<string>();
   memory.set(name, ours);
