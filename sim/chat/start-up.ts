@@ -5,7 +5,8 @@
  * Each mistake is one line and an exit code; `--help` prints
  * the usage and ends.
  */
-import { parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
+import { parseCliArgs, type CliArgs } from './cli-args.js';
+import { USAGE } from './usage.js';
 import { loadEnv } from './dotenv.js';
 import {
   ignoredStateHome,
