@@ -1,28 +1,15 @@
 /** `npm run model-double`'s command line: the port and the protocols. */
 import { DEMO_PROTOCOLS } from './demo-servers.js';
+import { DEFAULT_PORT } from './usage.js';
 import type { ModelProtocol } from './types.js';
 import { npmTookFlags } from '../npm-flags.js';
 import { unknownFlagError } from '../unknown-flag.js';
-
-/** The daemon guide's address (docs/daemon-guide.md). */
-const DEFAULT_PORT = 18181;
 
 interface DoubleArgs {
   port: number;
   protocols: readonly ModelProtocol[];
   help: boolean;
 }
-
-export const DOUBLE_USAGE = [
-  'Usage: npm run model-double -- [--port <n>] [--protocol openai|anthropic|ollama] [--help]',
-  '',
-  'Serves a scripted model double on 127.0.0.1 for trying the agent without a model.',
-  `  --port <n>       the first port (default ${DEFAULT_PORT}): OpenAI-compatible on n, Anthropic on n+1,`,
-  '                   Ollama on n+2; 0 takes free ports',
-  '  --protocol <p>   serve only this protocol, on the port given',
-  '  --help           this text',
-].join('\n');
-harden(DOUBLE_USAGE);
 
 /** The flags: for those npm took for itself, and the one nearest a mistyped flag. */
 const FLAGS = ['--port', '--protocol', '--help'];

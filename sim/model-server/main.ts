@@ -8,7 +8,8 @@
 // The doubles harden what they export, as everything here does.
 import '@endo/init';
 import { startDemoServers, describeServers } from './demo-servers.js';
-import { parseDoubleArgs, DOUBLE_USAGE } from './double-args.js';
+import { parseDoubleArgs } from './double-args.js';
+import { DOUBLE_USAGE } from './usage.js';
 import { describeError } from '../../providers/describe-error.js';
 import { blockedListenProblem, fetchBlocksPort } from '../../providers/bad-port.js';
 import type { ModelProtocol } from './types.js';
