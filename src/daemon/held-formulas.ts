@@ -36,8 +36,9 @@
  * directory the worker was handed and that is collected ends the worker.
  * That directory, readable or not, is let go at start.
  */
-import { E, Far, passStyleOf } from '@endo/far';
+import { Far, passStyleOf } from '@endo/far';
 import type { Log } from '../log/log.js';
+import { farOf } from './far-ref.js';
 import { HELD_PREFIX, isHeldName, OLD_HELD_PATH, STATE_DIRECTORY } from './own-names.js';
 import { describeError } from '../../providers/describe-error.js';
 
@@ -129,8 +130,8 @@ export const holdWhatIsHanded = async (options: {
 }): Promise<unknown> => {
   const { powers, methods, name, memory, log, ensureStateDirectory, answered } = options;
   if (!methods.includes('lookup') || !methods.includes('identify')) return powers;
-  /** One method of the powers themselves, called through E() (one proxy for every call). */
-  const far = E(powers as Record<string, Method>);
+  /** One method of the powers themselves, called through their one E() proxy (./far-ref.ts). */
+  const far = farOf(powers as Record<string, Method>);
   const call = (method: string, ...args: unknown[]): Promise<unknown> =>
     (far[method] as Method)(...args);
   const writeMethod = methods.includes('storeIdentifier') ? 'storeIdentifier' : 'write';
