@@ -68,6 +68,15 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
       });
     },
     isAlways: (tool: string): boolean => always.has(tool),
+    /**
+     * Why a call of this tool needs no answer, as the note that approves a request made before
+     * says it (one kept from an earlier run, too): "you said always", or --yes (issue 45: --yes
+     * and a request still waiting for it must not both show).
+     */
+    unaskedBy(tool: string): string | undefined {
+      if (always.has(tool)) return 'you said always';
+      return asking.yes && !asking.named.has(tool) ? 'by --yes' : undefined;
+    },
     /** "always" for this tool: kept, and its calls run without asking from now on (its next one too). */
     allowAlways(tool: string): void {
       always.add(tool);

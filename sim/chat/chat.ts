@@ -15,7 +15,12 @@ import { droppedLine, makeInterrupt } from './interrupt.js';
 import { makeTypedLines, type TypedLines } from './typed-lines.js';
 import { hostMessageOfTurn, waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
-import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
+import {
+  followHostInbox,
+  unansweredApprovals,
+  unansweredProposals,
+  type HostInbox,
+} from './host-inbox.js';
 import { makeAgentIds } from './agent-ids.js';
 import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
@@ -192,7 +197,7 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
     screen,
     presenter,
     report,
-    alwaysAllowed: tool => state.approvals.isAlways(tool),
+    unaskedBy: tool => state.approvals.unaskedBy(tool),
     approve: number => approveRequest(session.mailHost.host, number),
     proposalIdOf: number => proposalIdOf(session, inbox, number),
   });
@@ -201,8 +206,8 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
     if (!leaving) {
       leaving = true;
       screen.status(undefined);
-      const unanswered = unansweredProposals(inbox);
-      if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
+      for (const unanswered of [unansweredProposals(inbox), unansweredApprovals(inbox)])
+        if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
       sayDropped(screen, persona, unsent);
       inbox.stop();
       channelEcho.stop();

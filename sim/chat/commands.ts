@@ -24,6 +24,8 @@ export type Command =
   | { kind: 'memory' }
   | { kind: 'forget' }
   | { kind: 'quit' }
+  /** `exit` or `quit` typed alone (a shell's habit): answered here in one line, not mailed. */
+  | { kind: 'exit-word'; word: string }
   | { kind: 'empty' };
 
 export type Parsed = Command | { kind: 'error'; error: string };
@@ -100,7 +102,7 @@ const COMMANDS: readonly { command: string; does: string; example?: string }[] =
     command: '/quit',
     does: 'cancel the agent and leave (Ctrl-C stops a turn; twice within 2.5 s leaves)',
   },
-  { command: '//text', does: 'mail a line that starts with "/"' },
+  { command: '//text', does: 'mail a line that starts with "/" (//exit mails "exit")' },
 ];
 
 /** Where each description starts; a command too long for it has its description on the next row. */
@@ -127,6 +129,11 @@ export const COMMAND_HELP = [
 ].join('\n');
 harden(COMMAND_HELP);
 
+/** What `exit` or `quit` typed alone is answered with: how to leave, and how to send it after all. */
+export const exitWordHint = (word: string, persona: string): string =>
+  `/quit or Ctrl-D leaves; //${word} sends "${word}" to ${persona}`;
+harden(exitWordHint);
+
 /** A message's number as shown (#4) or typed (4), or the agent's id for what waits (a2, p1). */
 const REFERENCE = /^(?:#?\d+|[ap]\d+)$/i;
 
@@ -143,6 +150,8 @@ export const parseCommand = (line: string): Parsed => {
   const trimmed = line.trim();
   if (trimmed === '') return { kind: 'empty' };
   if (trimmed.startsWith('//')) return { kind: 'message', text: trimmed.slice(1) };
+  // A shell's way to leave, typed alone, is not news for the agent (issue 45): "//exit" sends it.
+  if (/^(?:exit|quit)$/i.test(trimmed)) return { kind: 'exit-word', word: trimmed };
   if (!trimmed.startsWith('/')) return { kind: 'message', text: line.trimEnd() };
   const [name, rest] = firstWord(trimmed.slice(1));
   switch (name.toLowerCase()) {
@@ -205,6 +214,12 @@ export const parseCommand = (line: string): Parsed => {
       const [action, id] = firstWord(rest);
       if (action !== '' && !['list', 'pause', 'resume', 'revoke'].includes(action.toLowerCase()))
         return { kind: 'error', error: 'Usage: /schedules [pause|resume|revoke <id>]' };
+      // Said in the simulator's words: the daemon's (src/schedule/control-schedules.ts) name schedules().
+      if (!['', 'list'].includes(action.toLowerCase()) && id === '')
+        return {
+          kind: 'error',
+          error: `/schedules ${action.toLowerCase()} needs the id of a schedule (e.g. "w2"; list them with /schedules)`,
+        };
       return { kind: 'schedules', action: action || 'list', id: id === '' ? undefined : id };
     }
     case 'helpers': {

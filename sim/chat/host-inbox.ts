@@ -105,26 +105,57 @@ const showProposal = (
 const proposalShown = async (
   options: {
     screen: Screen;
-    presenter: Pick<Presenter, 'show' | 'afterTurn'>;
     proposalIdOf?: (number: bigint) => Promise<string | undefined>;
   },
+  shown: ShownInOrder,
   record: Extract<MessageRecord, { type: 'eval-proposal-reviewer' }>,
   sender: string,
 ) => {
-  const { screen, presenter } = options;
+  const { screen } = options;
   const idOf = options.proposalIdOf ?? (() => Promise.resolve(undefined));
   const id = await idOf(record.number).catch(() => undefined);
   if (id !== undefined) {
-    presenter.show(() => showProposal(screen, record, sender, id));
+    shown.place(() => showProposal(screen, record, sender, id));
     return;
   }
-  presenter.afterTurn(
-    () =>
-      void idOf(record.number).then(
-        later => showProposal(screen, record, sender, later),
-        () => showProposal(screen, record, sender, undefined),
-      ),
-  );
+  shown.afterTurn(async () => {
+    const later = await idOf(record.number).catch(() => undefined);
+    showProposal(screen, record, sender, later);
+  });
+};
+
+interface ShownInOrder {
+  /** Shows a message, after any held for its turn to be over. */
+  place(print: () => void): void;
+  /** Shows a message once the turn in progress is over; those that come meanwhile wait for it. */
+  afterTurn(print: () => Promise<void>): void;
+}
+
+/**
+ * Messages shown in the order of their numbers (issue 45): one that waits for its turn to be
+ * over (a proposal, for the agent's id for it) holds back those after it, so "#3 lal › I have
+ * asked my host…" is not shown above "#2 lal asks to run code".
+ */
+const shownInOrder = (presenter: Pick<Presenter, 'show' | 'afterTurn'>): ShownInOrder => {
+  let held: (() => void | Promise<void>)[] | undefined;
+  const release = async () => {
+    while (held !== undefined && held.length > 0) await held.shift()!();
+    held = undefined;
+  };
+  return {
+    place(print) {
+      if (held === undefined) presenter.show(print);
+      else held.push(() => presenter.show(print));
+    },
+    afterTurn(print) {
+      if (held !== undefined) {
+        held.push(print);
+        return;
+      }
+      held = [print];
+      presenter.afterTurn(() => void release());
+    },
+  };
 };
 
 /** Waits for an answer until the request settles (answered here, or by a restart's replay). */
@@ -149,12 +180,12 @@ export const followHostInbox = (options: {
   presenter: Presenter;
   report: (problem: string) => void;
   /**
-   * Whether the person answered "always" for this tool: the agent no longer
-   * asks (./approvals.ts), but a request made before the answer (another
-   * waiting, or one shown again after a restart) is approved as it comes
-   * (`approve`), and said in one line.
+   * Why this tool's calls need no answer, if they do not: the person answered
+   * "always" for it, or started with --yes (./approvals.ts). The agent no longer
+   * asks, but a request made before (another waiting, or one kept from an
+   * earlier run) is approved as it comes (`approve`), and said in one line.
    */
-  alwaysAllowed?: (tool: string) => boolean;
+  unaskedBy?: (tool: string) => string | undefined;
   approve?: (number: bigint) => Promise<void>;
   /** The agent's own id for a waiting eval-proposal (./agent-ids.ts), undefined while its store has none. */
   proposalIdOf?: (number: bigint) => Promise<string | undefined>;
@@ -163,6 +194,8 @@ export const followHostInbox = (options: {
   const pending = new Map<bigint, PendingKind>();
   const tools = new Map<bigint, string>();
   const codeRequests = makeCodeRequests(screen);
+  const inOrder = shownInOrder(presenter);
+  const place = inOrder.place;
   let stopped = false;
   let iterator: MailStream | undefined;
   /**
@@ -203,34 +236,35 @@ export const followHostInbox = (options: {
       case 'package':
         // The code to be read before a request to run it: shown with that request, which follows.
         if (codeRequests.keepCode(from, record.number, text)) break;
-        presenter.show(() => screen.print('agent', `#${n} ${sender} ›`, text));
+        place(() => screen.print('agent', `#${n} ${sender} ›`, text));
         break;
       case 'eval-proposal-reviewer':
         awaitAnswer(record, 'proposal');
-        await proposalShown(options, record, sender);
+        await proposalShown(options, inOrder, record, sender);
         break;
       case 'request': {
         const codeRequest = codeRequests.request(from, record.number, sender, record.description);
         if (codeRequest !== undefined) {
           awaitAnswer(record, 'code');
-          presenter.show(codeRequest);
+          place(codeRequest);
           break;
         }
         if (APPROVAL.test(record.description)) {
           const tool = toolOf(record.description);
-          if (tool !== undefined && options.alwaysAllowed?.(tool) === true && options.approve) {
-            presenter.show(() =>
-              screen.print('note', `#${n} ${sender} calls ${tool}: allowed (you said always)`),
+          const unasked = tool === undefined ? undefined : options.unaskedBy?.(tool);
+          if (unasked !== undefined && options.approve) {
+            place(() =>
+              screen.print('note', `#${n} ${sender} calls ${tool}: allowed (${unasked})`),
             );
             await options.approve(record.number);
             break;
           }
           if (tool !== undefined) tools.set(record.number, tool);
           awaitAnswer(record, 'approval');
-          presenter.show(() => showApproval(screen, record.number, sender, record.description));
+          place(() => showApproval(screen, record.number, sender, record.description));
           break;
         }
-        presenter.show(() =>
+        place(() =>
           screen.print(
             'note',
             `#${n} ${sender} requests:`,
@@ -240,7 +274,7 @@ export const followHostInbox = (options: {
         break;
       }
       default:
-        presenter.show(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
+        place(() => screen.print('note', `#${n} ${sender} sent a ${record.type} message`));
     }
     if (options.before?.has(n) !== true) resolveFirst();
   };
@@ -295,3 +329,19 @@ export const unansweredProposals = (
     `left with eval-proposal${many ? 's' : ''} ${numbers.map(n => `#${n}`).join(', ')} unanswered: this daemon cannot keep a proposal over a restart, so ${persona} will say at its next start that ${many ? 'they were' : 'it was'} not run (/grant or /reject before /quit answers one)`;
 };
 harden(unansweredProposals);
+
+/**
+ * What leaving leaves waiting: requests for approval of a tool call, which the daemon keeps, so the
+ * agent asks again at the next start (and `--yes` or an answer of always then answers them).
+ */
+export const unansweredApprovals = (
+  inbox: Pick<HostInbox, 'pendingProposals' | 'pendingKind'>,
+): ((persona: string) => string) | undefined => {
+  const numbers = inbox.pendingProposals().filter(n => inbox.pendingKind(n) === 'approval');
+  if (numbers.length === 0) return undefined;
+  const many = numbers.length > 1;
+  const last = String(numbers.at(-1));
+  return persona =>
+    `left with approval request${many ? 's' : ''} ${numbers.map(n => `#${n}`).join(', ')} unanswered: ${many ? 'they are' : 'it is'} kept, so ${persona} asks again at the next start (y, n or a, or /grant ${last} · /reject ${last}, before /quit answers ${many ? 'one' : 'it'})`;
+};
+harden(unansweredApprovals);

@@ -7,7 +7,7 @@ import { E } from '@endo/far';
 import { attachTool } from './attach-tool.js';
 import { attachMcp } from './attach-mcp.js';
 import { detachTool } from './detach-tool.js';
-import { COMMAND_HELP, type Command, type Parsed } from './commands.js';
+import { COMMAND_HELP, exitWordHint, type Command, type Parsed } from './commands.js';
 import { wrapEntry } from './wrap-words.js';
 import type { HostInbox } from './host-inbox.js';
 import { runChannelCommand } from './channel-commands.js';
@@ -277,6 +277,9 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
         'note',
         await runChannelCommand(command, session.mailHost, session.guestName, context.channelEcho),
       );
+      return;
+    case 'exit-word':
+      screen.print('note', exitWordHint(command.word, session.guestName));
       return;
     case 'quit':
       context.quit();
