@@ -21,8 +21,7 @@ const NUMBERS_SHOWN = 10;
 /** Names of a folder shown when none is near the one asked for. */
 const NAMES_SHOWN = 5;
 
-const quoteList = (names: readonly string[]): string =>
-  names.map(name => `"${name}"`).join(', ');
+const quoteList = (names: readonly string[]): string => names.map(name => `"${name}"`).join(', ');
 
 type Path = string[];
 
