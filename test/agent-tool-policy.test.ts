@@ -84,7 +84,7 @@ describe('allow and deny lists', () => {
         error: string;
       };
       expect(error.error).toMatch(/^Unknown tool "runCommand"\. The tools you have are: /);
-      const asked = (await E(run.host.host).listMessages()) as Message[];
+      const asked = await E(run.host.host).listMessages();
       expect(asked.filter(message => message.type === 'request')).toEqual([]);
       expect(await run.help()).not.toMatch(/approval a1/);
     },
