@@ -14,6 +14,7 @@ import { makeStatusBoard } from './src/status/agent-status.js';
 import { runAgent } from './src/run-agent.js';
 import type { Clock } from './src/lifecycle/clock.js';
 import type { RevivalMemory } from './src/lifecycle/revival-backoff.js';
+import type { LastWrites } from './src/lifecycle/last-write.js';
 import type { HeldMemory } from './src/daemon/held-formulas.js';
 import type { HostConfirm } from './src/policy/tool-policy.js';
 
@@ -61,6 +62,8 @@ export interface MakeOptions {
   clock?: Clock;
   /** Failed starts remembered across the incarnations of one agent; the worker process's by default. */
   revivals?: RevivalMemory;
+  /** The last write of each agent's stopped run, awaited by its next run; the worker process's by default. */
+  lastWrites?: LastWrites;
   /** The names written for what the worker was handed (src/daemon/held-formulas.ts); the worker process's by default. */
   held?: HeldMemory;
   /** The calls to put to the HOST first, kept by the host and read at each call, in place of LAL_TOOLS_CONFIRM (`npm start`'s answers). */
@@ -88,6 +91,7 @@ export const make = (powers: PowersRef, context: unknown, options: MakeOptions =
     ...(options.cancelled === undefined ? {} : { cancelled: options.cancelled }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.revivals === undefined ? {} : { revivals: options.revivals }),
+    ...(options.lastWrites === undefined ? {} : { lastWrites: options.lastWrites }),
     ...(options.held === undefined ? {} : { held: options.held }),
     ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
   });

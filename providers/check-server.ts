@@ -12,10 +12,12 @@ import { closestNames } from './closest-names.js';
 import { firstChatModel, sameModel } from './model-names.js';
 import { displayHost } from './display-host.js';
 import { badPortProblem } from './bad-port.js';
+import { takesConnection } from './takes-connection.js';
 import {
   fetchModelList,
   listProblem,
   listUrl,
+  seconds,
   type ListAnswer,
   type ListOptions,
 } from './list-models.js';
@@ -143,6 +145,23 @@ const unresolvedProblem = (name: string, reason: string): string =>
     ? `The host name "${name}" in LAL_HOST could not be looked up (${reason}): no name server answered — is this machine online? Check its network and DNS (or LAL_HOST for a typo), or use the machine's IP address.`
     : `The host name "${name}" in LAL_HOST does not resolve (${reason}): a typo in LAL_HOST, or this machine has no network or name server (is it online?) — check the name, or use the machine's IP address.`;
 
+/** How long the connection itself is given, once the request went unanswered (a loopback one is at once). */
+const CONNECT_MS = 2_000;
+
+/**
+ * No answer within the check's time: a server that took the connection and
+ * said nothing (a model loading, a server busy) told apart from a connection
+ * that went nowhere (a firewall dropping it, a machine down), which a refused
+ * one is not: that is "Nothing answers".
+ */
+const silentProblem = async (host: string, ms: number): Promise<ServerCheck> => {
+  const where = displayHost(host);
+  const problem = (await takesConnection(host, CONNECT_MS))
+    ? `${where} took the connection but sent no answer within ${seconds(ms)} — is the model server still loading a model, or busy? Wait until it answers (its own log says when it is ready), then start again; if it never does, restart it, or check that LAL_HOST names the model server.`
+    : `Nothing at ${where} took the connection within ${seconds(ms)} (a firewall dropping it, or a machine that is down?) — check LAL_HOST, and that this machine can reach that one.`;
+  return { models: [], usable: false, problem };
+};
+
 /** The models to name: the closest to the one wanted first, at most twelve. */
 const nameModels = (models: readonly string[], wanted: string): string => {
   const near = closestNames(wanted, models);
@@ -195,6 +214,7 @@ export const checkServer = async (
     const name = new URL(config.host).hostname;
     return { models: [], usable: false, problem: unresolvedProblem(name, answer.reason) };
   }
+  if (answer.kind === 'silent') return silentProblem(config.host, answer.ms);
   if (answer.kind === 'unreachable') {
     const next =
       options.hostFromEnv === false

@@ -16,6 +16,8 @@ export type ModelList = { ok: true; models: string[] } | { ok: false; reason: st
 export type ListAnswer =
   | { kind: 'list'; models: string[]; shape: ListShape }
   | { kind: 'unreachable'; reason: string }
+  /** No answer within `ms`: the request was sent, or the connection never made (check-server.ts tells which). */
+  | { kind: 'silent'; ms: number }
   | { kind: 'bad-port' }
   /** `anthropic`: the error came in Anthropic's envelope (`type: "error"`), as its 401 to a list asked without a key. */
   | { kind: 'http'; status: number; anthropic: boolean }
@@ -102,10 +104,11 @@ export const fetchModelList = async (
   options: ListOptions = {},
 ): Promise<ListAnswer> => {
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const ms = Math.min(options.timeoutMs ?? LIST_TIMEOUT_MS, LIST_TIMEOUT_MS);
   try {
     const response = await fetchFn(url, {
       headers: listHeaders(config),
-      signal: AbortSignal.timeout(Math.min(options.timeoutMs ?? LIST_TIMEOUT_MS, LIST_TIMEOUT_MS)),
+      signal: AbortSignal.timeout(ms),
     });
     const text = await response.text();
     if (isWebPage(response.headers.get('content-type'), text)) return { kind: 'web-page' };
@@ -123,6 +126,9 @@ export const fetchModelList = async (
       : { kind: 'list', models, shape: shapeOf(body) };
   } catch (error) {
     if (isBadPort(error)) return { kind: 'bad-port' };
+    // AbortSignal.timeout's own error: no answer in time, not a refusal.
+    if ((error as { name?: unknown } | null)?.name === 'TimeoutError')
+      return { kind: 'silent', ms };
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
     const text =
       typeof cause?.code === 'string'
@@ -135,6 +141,10 @@ export const fetchModelList = async (
 };
 harden(fetchModelList);
 
+/** A time limit as a person reads it: "3 s". */
+export const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+harden(seconds);
+
 /** The reason a list answer gives no models, in words. */
 export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where: string) => {
   switch (answer.kind) {
@@ -142,6 +152,8 @@ export const listProblem = (answer: Exclude<ListAnswer, { kind: 'list' }>, where
       return badPortProblem(where);
     case 'unreachable':
       return `could not ask ${where} for its models: ${answer.reason}`;
+    case 'silent':
+      return `${where} gave no answer within ${seconds(answer.ms)} when asked for its models`;
     case 'http':
       return `${where} answered HTTP ${answer.status} when asked for its models`;
     case 'web-page':

@@ -117,3 +117,25 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
 
 // `--help` or `-h` among the arguments: the program only prints its usage, so nothing is built.
 export const asksForHelp = args => args.some(arg => arg === '--help' || arg === '-h');
+
+// A program's usage without dist/ (a fresh clone): its `usage.ts` beside its entry, which imports
+// nothing, compiled alone in memory (the program prints the same text once built); undefined when
+// the program has none, or it does not compile alone.
+export const usageUnbuilt = async program => {
+  const source = join(root, dirname(program), 'usage.ts');
+  if (!existsSync(source)) return undefined;
+  try {
+    const ts = createRequire(import.meta.url)('typescript');
+    const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    // `harden` is SES's, which the programs load first; a string needs none.
+    const text = `const harden = value => value;\n${outputText}`;
+    const module = await import(
+      `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`
+    );
+    return Object.entries(module).find(([name]) => name.endsWith('USAGE'))?.[1];
+  } catch {
+    return undefined;
+  }
+};

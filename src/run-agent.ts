@@ -12,7 +12,7 @@ import type { Log } from './log/log.js';
 import { makeStatusBoard, type StatusBoard } from './status/agent-status.js';
 import { makeAgentOutput } from './log/agent-output.js';
 import { watchCancellation } from './lifecycle/watch-cancellation.js';
-import { awaitOnDisposal } from './lifecycle/last-write.js';
+import { lastWriteOf, workerLastWrites, type LastWrites } from './lifecycle/last-write.js';
 import { makeCancelHooks, type CancelHooks } from './lifecycle/cancel-hooks.js';
 import { isMailboxLoadFailure, reportMailboxLoadFailure } from './mail/mailbox-load-failure.js';
 import type { Observe } from './events/agent-events.js';
@@ -34,6 +34,7 @@ import { describeError } from '../providers/describe-error.js';
 import { laneOfWork, type Work } from './serving/work.js';
 import { finishEarlierAsk } from './asks/resume-pending-asks.js';
 import { saveMemory } from './memory/agent-memory.js';
+import { makeDismissalEar } from './memory/handled-keys.js';
 import { readStoredToken } from './serving/stored-token.js';
 import type { Helpers } from './helpers/helpers.js';
 import { makeStartWatch, workerRevivals, type RevivalMemory } from './lifecycle/revival-backoff.js';
@@ -63,6 +64,8 @@ export interface AgentOptions {
   clock?: Clock;
   /** Failed starts remembered across incarnations: the worker process's by default. */
   revivals?: RevivalMemory;
+  /** Each agent's last run's last write, awaited before a run starts (lifecycle/last-write.ts): the worker's by default. */
+  lastWrites?: LastWrites;
   /** The names written for what the worker was handed: the worker process's by default. */
   held?: HeldMemory;
   /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
@@ -168,16 +171,23 @@ const sayStopped =
       await reportMailboxLoadFailure({ powers, log, pendingSources: [], retrying: false });
   };
 
-/** The powers every part reaches the daemon through: what the worker is handed by a name stays named (src/daemon/held-formulas.ts). */
-const heldPowers = async (options: AgentOptions, name: string, log: Log): Promise<PowersRef> =>
-  (await holdWhatIsHanded({
+/**
+ * The powers every part reaches the daemon through: what the worker is handed by a name stays named
+ * (src/daemon/held-formulas.ts), and each dismissal that goes through is told to the handled keys.
+ */
+const heldPowers = async (options: AgentOptions, name: string, log: Log) => {
+  const dismissals = makeDismissalEar();
+  const powers = (await holdWhatIsHanded({
     powers: options.powers,
     methods: (await detectGeneration(options.powers)).methods,
     name,
     memory: options.held ?? workerHeld,
     log,
     ensureStateDirectory: () => ensureDirectory(options.powers, STATE_DIRECTORY, log),
+    answered: dismissals.answered,
   })) as PowersRef;
+  return { powers, dismissals };
+};
 
 export const runAgent = (options: AgentOptions): RunningAgent => {
   const { env } = options;
@@ -206,16 +216,16 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
 
   const [helpersHand, channelsHand] = [makeHelpersHand(), makeChannelsHand()];
   const toolsHand = makeToolsHand();
-  const lastWritten = awaitOnDisposal(options.context); // once the stopped run's last write is done
-  const serve = async (): Promise<void> => {
+  const lastWrite = lastWriteOf(options.lastWrites ?? workerLastWrites, config.name);
+  const serve = lastWrite.after(async (): Promise<void> => {
     const { signal } = controller;
     if (!(await starts.wait(signal, log))) return;
-    const powers = await heldPowers(options, config.name, log);
+    const { powers, dismissals } = await heldPowers(options, config.name, log);
     await prepareToolsFolder(powers, log);
     const agentEnv = await readStoredToken(env, powers, { addSecret, log });
     const parts = await assembleAgentParts({
       ...{ powers, env: agentEnv, config, status, log, observe, redact, clock, queue, signal },
-      createProvider: options.createProvider,
+      ...{ createProvider: options.createProvider, dismissals },
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
     onCancel.add(reason => parts.stop(reason));
@@ -295,12 +305,12 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
         forget: () => forgetConversation(parts, clock, log),
         schedules: (action, id) => controlSchedules(parts.wakeUps, action, id),
       },
-    }).finally(lastWritten);
+    }).finally(lastWrite.written);
     await following;
-  };
+  });
 
   const stopped = serve().catch(sayStopped({ powers: options.powers, log, redact, starts }));
-  void stopped.then(lastWritten);
+  void stopped.then(lastWrite.written);
   const betweenTurns = makeBetweenTurns(queue, onCancel, controller.signal);
   return {
     stopped,

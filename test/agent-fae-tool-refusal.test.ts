@@ -144,6 +144,46 @@ describe('a misbehaving FaeTool never takes Fae down', () => {
     expect(textOf(seen)).toMatch(/not adopted: .*bigint.*the sender was told/);
     expect(await E(host.guest('fae').powers).has('tools', 'bad')).toBe(false);
   });
+
+  // docs/daemon-guide.md, "Tools for Fae": `endo send fae "here is a calculator @calc:math-tool"` to
+  // a Fae that has math-tool. `calc` names the same formula as math-tool, so tools/'s identifiers
+  // (the daemon lists each once) read the same with calc and after its removal.
+  test('a mailed second name for a tool Fae has is refused, and the tools offered are as before', async () => {
+    const host = makeMailHost();
+    await E(host.host).makeUnconfined('worker-math', mathUrl, { resultName: 'math-tool', env: {} });
+    let toolMessage = -1;
+    const run = await start({
+      host,
+      persona: 'fae',
+      introducedNames: { 'math-tool': 'math-tool' },
+      env: { LAL_STOP_AFTER_ANSWER: '0' },
+      steps: [
+        request => {
+          toolMessage = latestMessageNumber(request);
+          return callTool('adoptTool', {
+            messageNumber: toolMessage,
+            edgeName: 'calc',
+            toolName: 'calc',
+          });
+        },
+        say('not adopted'),
+        say('pong'),
+      ],
+    });
+    await E(host.host).send('fae', ['here is a calculator ', ''], ['calc'], ['math-tool']);
+    const told = await run.reply(/^I did not adopt "calc" as a tool/);
+    expect(textOf(told)).toMatch(/a name tools\/math-tool already answers to/);
+    await run.reply('not adopted');
+    expect(await E(host.guest('fae').powers).list('tools')).toEqual(['math-tool']);
+    const logsBefore = run.logs.length;
+    await run.send('ping');
+    await run.reply('pong');
+    const tools = await run.tools();
+    expect(tools).toMatch(/tools\/math-tool\b.*: math/);
+    expect(tools).not.toMatch(/tools\/calc/);
+    // While calc was there it took math's name (c before m); once gone, math-tool is not skipped.
+    expect(run.logs.slice(logsBefore).join('\n')).not.toMatch(/already offered by tools\/calc/);
+  });
 });
 
 // Cycles and functions cannot cross CapTP (the tool's side fails, which the test above covers as a throw);

@@ -12,6 +12,7 @@ import { callTool, say } from './support/scripted-provider.js';
 import { replyStep, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
+import { makeFailingDismissals } from './support/failing-dismissals.js';
 
 const { start } = useAgents();
 
@@ -166,7 +167,10 @@ describe('wake-ups (the schedule tool)', () => {
 describe('forget()', () => {
   test('clears the conversation, its digest and the usage, keeps handled ids, and is documented', async () => {
     const clock = makeManualClock();
-    const run = await start({ clock, steps: [replyStep('one')] });
+    // Its dismissal fails, so the message stays in the inbox and its key in the memory.
+    const dismissals = makeFailingDismissals();
+    const run = await start({ clock, steps: [replyStep('one')], wrapPowers: dismissals.wrap });
+    dismissals.state.failing = true;
     await run.send('the secret word is marmalade');
     await run.reply('one');
     expect(await run.help('forget')).toMatch(
@@ -179,6 +183,7 @@ describe('forget()', () => {
     const memory = await stored(run);
     expect(JSON.stringify(memory.conversation)).not.toContain('marmalade');
     expect((memory.handled as string[]).length).toBe(1);
+    dismissals.state.failing = false;
     run.provider.push(replyStep('two'));
     await run.send('what was the word?');
     await run.reply('two');
@@ -214,7 +219,8 @@ describe('the store of the previous version', () => {
       .toContain('scripted-model');
     const memory = await stored(run);
     expect(memory.version).toBe(VERSION);
-    expect(memory.handled).toContain('id-of-an-old-message');
+    // Its message is no longer in the inbox: the key went at start (src/memory/handled-keys.ts).
+    expect(memory.handled).toEqual([]);
     expect(memory.wakeUps).toEqual([]);
     expect(JSON.stringify(memory.usage)).toContain('scripted-model');
   });
@@ -253,12 +259,13 @@ describe('the store of the previous version', () => {
     await run.send('what colour?');
     await run.reply('teal');
     expect(JSON.stringify(run.provider.requests[0]!.messages)).toContain('the colour is teal');
-    await expect.poll(async () => (await stored(run)).version).toBe(VERSION);
+    // Its message is no longer in the inbox: the key went at start (src/memory/handled-keys.ts).
+    await expect.poll(async () => (await stored(run)).handled).toEqual([]);
     const memory = (await stored(run)) as unknown as Record<string, unknown> & {
       wakeUps: unknown[];
       usage: unknown;
     };
-    expect(memory.handled).toContain('id-of-an-old-message');
+    expect(memory.version).toBe(VERSION);
     expect(memory.wakeUps).toHaveLength(1);
     expect(JSON.stringify(memory.usage)).toContain('old-model');
     expect(memory.asks).toEqual({ next: 1, pending: [] });

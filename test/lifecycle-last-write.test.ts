@@ -1,23 +1,13 @@
 /**
- * The disposal hook that lets a stopped run's last write finish (src/lifecycle/last-write.ts,
- * docs/behaviour.md 10.2, issue 45): the daemon (here its double's context) is not done cancelling
- * a caplet until its hooks end, and the agent's ends once its last write is done, or after its
- * bound when that never comes; a context that takes no hook, or none at all, changes nothing.
- * The agent-level judges: agent-approved-call-cancelled, agent-cancelled-usage.
+ * A stopped run's last write is awaited by the run made next in the same worker process
+ * (src/lifecycle/last-write.ts, docs/behaviour.md 10.2, issue 45): the next run waits until it is
+ * done, or for its bound when it never comes; the first run, and another agent's, wait for nothing.
+ * The daemon is handed no disposal hook (it would call it in its own process, where a worker's is
+ * only a remote reference: test/lifecycle-cancel-over-captp.test.ts). The agent-level judges:
+ * agent-approved-call-cancelled, agent-cancelled-usage.
  */
 import { describe, expect, it } from 'vitest';
-import { E, Far } from '@endo/far';
-import { awaitOnDisposal } from '../src/lifecycle/last-write.js';
-import { makeCapletContext } from '../sim/mail-host/context.js';
-
-/** A context that keeps the hooks it is given. */
-const keepingContext = () => {
-  const hooks: (() => Promise<void>)[] = [];
-  const context = Far('Context', {
-    addDisposalHook: (hook: () => Promise<void>) => void hooks.push(hook),
-  });
-  return { context, hooks };
-};
+import { lastWriteOf, makeLastWrites } from '../src/lifecycle/last-write.js';
 
 /** Whether `promise` has settled once every turn queued now has run. */
 const settledSoon = async (promise: Promise<unknown>): Promise<boolean> => {
@@ -30,62 +20,38 @@ const settledSoon = async (promise: Promise<unknown>): Promise<boolean> => {
   return settled;
 };
 
-describe('the hook on the daemon’s context', () => {
-  it('the daemon is done cancelling only once the last write is done', async () => {
-    const kit = makeCapletContext('1:node');
-    const written = awaitOnDisposal(kit.far, 600_000);
-    // The hook is given in a later turn (through E): cancel once the context holds it.
-    await new Promise(resolve => setImmediate(resolve));
-    const disposed = kit.cancel('Ctrl-C');
-    expect(await settledSoon(disposed)).toBe(false);
-    written();
-    await disposed;
+describe('the last write of the run before', () => {
+  it('the next run waits until the stopped run’s last write is done', async () => {
+    const writes = makeLastWrites();
+    const stopped = lastWriteOf(writes, 'lal', 600_000);
+    const next = lastWriteOf(writes, 'lal', 600_000);
+    const waited = next.previous();
+    expect(await settledSoon(waited)).toBe(false);
+    stopped.written();
+    await waited;
   });
 
-  it('is given once, and ends at once when the write was done before the daemon asks', async () => {
-    const { context, hooks } = keepingContext();
-    const written = awaitOnDisposal(context, 600_000);
-    await expect.poll(() => hooks.length).toBe(1);
-    written();
-    await E(hooks[0]!)();
-    expect(hooks).toHaveLength(1);
-  });
-
-  it('waits for the write, however long the daemon asked before it', async () => {
-    const { context, hooks } = keepingContext();
-    const written = awaitOnDisposal(context, 600_000);
-    await expect.poll(() => hooks.length).toBe(1);
-    const ended = E(hooks[0]!)();
-    expect(await settledSoon(ended)).toBe(false);
-    written();
-    await ended;
+  it('ends at once when the write was done before the next run asks', async () => {
+    const writes = makeLastWrites();
+    lastWriteOf(writes, 'lal', 600_000).written();
+    expect(await settledSoon(lastWriteOf(writes, 'lal', 600_000).previous())).toBe(true);
   });
 
   it('ends after its bound when the write never comes (a run that does not end)', async () => {
-    const { context, hooks } = keepingContext();
-    awaitOnDisposal(context, 5);
-    await expect.poll(() => hooks.length).toBe(1);
-    await E(hooks[0]!)();
+    const writes = makeLastWrites();
+    lastWriteOf(writes, 'lal', 5);
+    const waited = lastWriteOf(writes, 'lal', 5).previous();
+    expect(await settledSoon(waited)).toBe(false);
+    await waited;
   });
-});
 
-describe('a context that takes no hook', () => {
-  it('none at all (a test’s make), or one without addDisposalHook (an older daemon): nothing fails', async () => {
-    const rejections: unknown[] = [];
-    const seen = (reason: unknown) => void rejections.push(reason);
-    process.on('unhandledRejection', seen);
-    try {
-      for (const context of [undefined, null, Far('OlderContext', { id: () => '1' })]) {
-        const written = awaitOnDisposal(context, 5);
-        expect(typeof written).toBe('function');
-        written();
-      }
-      // Two turns of the event loop: an unhandled rejection is reported after the first.
-      await new Promise(resolve => setImmediate(resolve));
-      await new Promise(resolve => setImmediate(resolve));
-      expect(rejections).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', seen);
-    }
+  it('the first run, and another agent’s, wait for nothing; a done write is forgotten', async () => {
+    const writes = makeLastWrites();
+    expect(await settledSoon(lastWriteOf(writes, 'lal', 600_000).previous())).toBe(true);
+    expect(await settledSoon(lastWriteOf(writes, 'fae', 600_000).previous())).toBe(true);
+    const last = lastWriteOf(writes, 'bob', 600_000);
+    last.written();
+    await new Promise(resolve => setImmediate(resolve));
+    expect(writes.has('bob')).toBe(false);
   });
 });

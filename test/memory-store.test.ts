@@ -14,7 +14,6 @@ import { makePathStore } from './support/path-store.js';
 import {
   loadMemory,
   saveMemory,
-  trackHandled,
   freshMemory,
   VERSION,
   type Memory,
@@ -489,19 +488,5 @@ describe('saveMemory', () => {
       ),
     ).resolves.toBeUndefined();
     expect(logs).toEqual([`could not save ${MEMORY_SHOWN}: disk full`]);
-  });
-});
-
-describe('trackHandled', () => {
-  test('remembers keys up to the limit, forgetting the oldest in the stored list and the look-up alike', () => {
-    const memory = freshMemory(NOW);
-    memory.handled.push('id:old');
-    const handled = trackHandled(memory, 2);
-    expect(handled.has('id:old')).toBe(true);
-    handled.add('id:b');
-    handled.add('id:c');
-    expect(memory.handled).toEqual(['id:b', 'id:c']);
-    expect(handled.has('id:old')).toBe(false);
-    expect(handled.has('id:c')).toBe(true);
   });
 });

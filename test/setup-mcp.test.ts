@@ -165,22 +165,48 @@ describe('setup-tools with MCP_NAME', () => {
     expect(rejections).toEqual([]);
   });
 
-  it('a server that stops at start is said with the last line it wrote, not only "Connection closed"', async () => {
-    const folder = tempFolder('setup-mcp-stops');
+  /** What setup says of an unsandboxed local server `name` started as `node …args`, which stops at once. */
+  const setupOfServerThatStops = async (name: string, args: (folder: string) => string[]) => {
+    const folder = tempFolder(`setup-mcp-${name}`);
     stubMcpEnv({
-      MCP_NAME: 'stops',
+      MCP_NAME: name,
       MCP_COMMAND: process.execPath,
-      MCP_ARGS: JSON.stringify([
-        '-e',
-        "console.error('starting'); console.error('Error: Cannot find module /nowhere.js'); process.exit(1)",
-      ]),
+      MCP_ARGS: JSON.stringify(args(folder)),
       MCP_CWD: folder,
       MCP_UNSANDBOXED: '1',
     });
     const output = captureOutput();
     await setupTools(output.say)(await makeLoopback('cli').makeFar(makeMailHost().host));
-    expect(output.text()).toMatch(
-      /^warning: "mcp-stops" could not list its server's tools: mcp: could not connect to the MCP server "stops": .+ \(the server exited with code 1; the last line it wrote: "Error: Cannot find module \/nowhere\.js"\)$/m,
+    return output.text();
+  };
+
+  it('a server that stops at start is said with the error it wrote, not only "Connection closed"', async () => {
+    const said = await setupOfServerThatStops('stops', () => [
+      '-e',
+      "console.error('starting'); console.error('Error: Cannot find module /nowhere.js'); process.exit(1)",
+    ]);
+    expect(said).toMatch(
+      /^warning: "mcp-stops" could not list its server's tools: mcp: could not connect to the MCP server "stops": .+ \(the server exited with code 1; the error it wrote: "Error: Cannot find module \/nowhere\.js"\)$/m,
+    );
+  });
+
+  it('a server whose runtime ends its error with other lines is said with the error it wrote, not its last line (docs/mcp.md)', async () => {
+    // Node itself, told to run a file that is not there, ends its stderr with a stack and "Node.js v20…".
+    const said = await setupOfServerThatStops('missing', folder => [
+      path.join(folder, 'no-such-server.js'),
+    ]);
+    expect(said).toMatch(
+      /\(the server exited with code 1; the error it wrote: "Error: Cannot find module '[^"]*no-such-server\.js'"\)$/m,
+    );
+  });
+
+  it('a server that stops with no error line is said with the last line it wrote', async () => {
+    const said = await setupOfServerThatStops('bye', () => [
+      '-e',
+      "console.error('an error is coming? no'); console.error('  bye for now'); process.exit(3)",
+    ]);
+    expect(said).toMatch(
+      /\(the server exited with code 3; the last line it wrote: " {2}bye for now"\)$/m,
     );
   });
 

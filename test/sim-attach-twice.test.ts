@@ -1,8 +1,8 @@
 /**
- * A tool attached twice in `npm start`: the agent refuses the second adoption (a tool never
- * replaces another, docs/behaviour.md), and the conversation is still kept in the state folder
- * after it (README: "memory survives a restart"), not lost to a name the refused attachment left
- * behind.
+ * A tool attached twice in `npm start`: the second /attach is refused at once, the tool being in
+ * the agent's tools/ already (a tool never replaces another, docs/behaviour.md, so the agent would
+ * only refuse it; issue 45), and the conversation is still kept in the state folder after it
+ * (README: "memory survives a restart"), not lost to a name the refused attachment left behind.
  */
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
@@ -18,7 +18,7 @@ describe('/attach of a tool the agent already holds', () => {
       input.write('/attach math\n');
       void input.waitFor(/I adopted/).then(async () => {
         input.write('/attach math\n');
-        await input.waitFor(/is taken/);
+        await input.waitFor(/math is already attached: fae holds it as tools\/math;/);
         input.write('ping\n');
         await input.waitFor(/pong/);
         input.end();

@@ -108,6 +108,42 @@ describe('the simulator’s /channel commands', () => {
     });
   });
 
+  test('a name already taken is refused, so a channel is never lost to a second /channel new (its posts stay)', async () => {
+    const run = await agents.start({ profile: 'newest' });
+    await runChannelCommand(channelCommand('/channel new room'), run.host, 'lal');
+    await runChannelCommand(
+      channelCommand('/channel post room an important note'),
+      run.host,
+      'lal',
+    );
+    await expect(
+      runChannelCommand(channelCommand('/channel new room'), run.host, 'lal'),
+    ).rejects.toThrow(
+      'You already have a channel named "room" (/channel show room reads it); /channel new <another name> makes another',
+    );
+    expect(await runChannelCommand(channelCommand('/channel show room'), run.host, 'lal')).toBe(
+      '#0 you: an important note',
+    );
+    // A name the HOST holds for something else is not replaced by a channel either.
+    await expect(
+      runChannelCommand(channelCommand('/channel new @self'), run.host, 'lal'),
+    ).rejects.toThrow(
+      /^"@self" is already one of your names \(not a channel\); \/channel new <another name>/,
+    );
+    expect(await E(run.host.host).locate('@self')).not.toMatch(/type=channel/);
+  });
+
+  test('a channel name is one word: more words after it are refused, not dropped', () => {
+    for (const line of ['/channel new a b', '/channel show a b']) {
+      expect(parseCommand(line)).toEqual({
+        kind: 'error',
+        error: expect.stringMatching(
+          /^A channel's name is one word \("a b" is more\)\. Usage: \/channel new <name>/,
+        ),
+      });
+    }
+  });
+
   test('on f0a46042a the simulator says channels need --newest', async () => {
     const run = await agents.start({});
     await expect(

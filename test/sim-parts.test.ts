@@ -5,7 +5,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { openAgentLog } from '../sim/chat/agent-log-file.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseCliArgs, USAGE } from '../sim/chat/cli-args.js';
+import { parseCliArgs } from '../sim/chat/cli-args.js';
+import { USAGE } from '../sim/chat/usage.js';
 import { capletEnv, loadEnv, parseDotEnv } from '../sim/chat/dotenv.js';
 import { COMMAND_HELP, parseCommand } from '../sim/chat/commands.js';
 import { renderQuasiMarkdown } from '../sim/chat/quasi-markdown.js';

@@ -5,7 +5,8 @@
  * outcome is told in reply to the message that asked, once, and no model call
  * is spent on a message that vanished. The proposals themselves the f0a46042a
  * daemon cannot reload: never granted, each is told it did not run (NOT RUN),
- * not UNKNOWN, which is for a grant whose outcome was lost.
+ * not UNKNOWN, which is for a grant whose outcome was lost; and the double
+ * says what happened, not that its host answered (issue 45: nobody did).
  */
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
@@ -32,13 +33,15 @@ describe('npm start run again with proposals pending', () => {
     );
 
     const second = await runSim(['--demo'], state, input => {
-      void input.waitFor(/(?:[\s\S]*lal › My host answered: NOT RUN){2}/).then(() => input.end());
+      void input
+        .waitFor(/(?:[\s\S]*lal › Nobody answered it, so it did not run — NOT RUN){2}/)
+        .then(() => input.end());
     });
     expect(second.stderr).toBe('');
     expect(second.stdout).not.toContain('No such message');
     expect(second.stdout).not.toContain('repeated');
     const told = second.stdout.match(
-      /lal › My host answered: NOT RUN: your proposal p\d \(\d \* \d\) was still waiting for the host when I restarted, and the restart ended it: it was not granted/g,
+      /lal › Nobody answered it, so it did not run — NOT RUN: your proposal p\d \(\d \* \d\) was still waiting for the host when I restarted, and the restart ended it: it was not granted/g,
     );
     expect(told).toHaveLength(2);
     expect(second.stdout).not.toContain('UNKNOWN');
@@ -62,13 +65,17 @@ describe('npm start run again with proposals pending', () => {
 
     const second = await runSim(['--demo'], state, input => {
       void input
-        .waitFor(/lal › My host answered: NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/)
+        .waitFor(
+          /lal › Nobody answered it, so it did not run — NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/,
+        )
         .then(() => input.end());
     });
     expect(second.stdout).not.toContain('No such message');
     expect(second.stdout).not.toContain('repeated');
     expect(
-      second.stdout.match(/lal › My host answered: NOT RUN: your proposal p2 \(7 \+ 7 \+ 1\)/g),
+      second.stdout.match(
+        /lal › Nobody answered it, so it did not run — NOT RUN: your proposal p2 \(7 \+ 7 \+ 1\)/g,
+      ),
     ).toHaveLength(1);
     expect(second.stdout).toMatch(/NOT RUN: your proposal p2[^\n]*\n {2}· turn over: 1 model call/);
   });
@@ -101,7 +108,9 @@ describe('npm start run again with proposals pending', () => {
 
     const second = await runSim(['--demo'], state, input => {
       void input
-        .waitFor(/lal › My host answered: NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/)
+        .waitFor(
+          /lal › Nobody answered it, so it did not run — NOT RUN: your proposal p2 [^\n]*\n[^\n]*turn over/,
+        )
         .then(() => input.end());
     });
     expect(second.stderr).toBe('');

@@ -94,6 +94,28 @@ describe('a line typed', () => {
   });
 });
 
+describe('lines typed in quick succession while nothing runs', () => {
+  it("the first keeps its echo; the next waits for its turn, as the first one's has not begun yet, and is shown as sent when its own does", () => {
+    const run = setup();
+    run.typed.place('ping', true);
+    run.typed.place('what is two', true);
+    run.typed.place('/status', false);
+    expect(run.seen).toEqual([
+      'echo taken back: what is two',
+      'waits › what is two (goes to lal once its turn is over)',
+      'echo taken back: /status',
+      'you › /status',
+    ]);
+    run.typed.started('ping');
+    expect(run.seen).toHaveLength(4);
+    run.typed.started('what is two');
+    expect(run.seen.slice(4)).toEqual(['you › what is two']);
+    // Both taken up: the next line typed while nothing runs keeps its echo again.
+    run.typed.place('and then', true);
+    expect(run.seen).toHaveLength(5);
+  });
+});
+
 describe('a message typed from a Ctrl-C until the agent goes on', () => {
   it('typed in the turn: shown as waiting, not as sent when the turn ends; as sent as its turn starts once the agent goes on', () => {
     const run = setup();

@@ -3,7 +3,8 @@
  * (issue 45: `npm test` printed SES_UNHANDLED_REJECTION for both): a tool
  * call's start that its stopped turn never awaits (src/lifecycle/run-with-timeout.ts),
  * and a channel's next message that fails after its reader stopped reading
- * (src/daemon/stream-reader-client.ts: a disabled membership).
+ * (src/daemon/stream-reader-client.ts: a disabled membership), and the close of
+ * a stream that had failed (a trial's `npm test` printed it at a test's end).
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
@@ -70,5 +71,23 @@ describe('a rejection nobody waits for is handled', () => {
     const waiting = stream.next();
     failNext(Error('Channel member "lal" has been disabled'));
     await expect(waiting).rejects.toThrow('has been disabled');
+  });
+
+  test('a stream that failed, closed afterwards (its watch stopped as its agent stops), is done, not a second failure', async () => {
+    const reader = Far('Reader', {
+      stream: () =>
+        harden({
+          value: 'first',
+          promise: Promise.reject(Error('Channel member "lal" has been disabled')),
+        }),
+    });
+    const stream = readStream(reader);
+    await stream.next();
+    await expect(stream.next()).rejects.toThrow('has been disabled');
+    // As src/channels/channel-watch.ts closes it: nobody awaits the close.
+    const closing = stream.return();
+    await pastRejectionCheck();
+    expect(unhandled).toEqual([]);
+    expect(await closing).toEqual({ done: true, value: undefined });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { expandTilde, homeFolder, LEADING_TILDE } from './home-path.js';
 import { E } from '@endo/far';
 import {
   exampleToolNames,
@@ -59,7 +60,14 @@ harden(attachedPetName);
  * (its root for the rooted ones), or an MCP bridge (its settings, ./attach-mcp.ts).
  */
 export type AttachedTool =
-  | { kind: 'tool'; tool: ToolName; root: string | undefined; petName: string }
+  | {
+      kind: 'tool';
+      tool: ToolName;
+      root: string | undefined;
+      petName: string;
+      /** The folder as typed, when `~` made it another (`~/notes`): said beside the root. */
+      given?: string;
+    }
   | { kind: 'mcp'; env: Readonly<Record<string, string>>; petName: string }
   | { kind: 'toolbox'; petName: string };
 
@@ -83,15 +91,28 @@ const planTool = (
     return { kind: 'tool', tool, root: undefined, petName };
   }
   if (folder === undefined) throw Error(`${tool} works inside a folder: /attach ${tool} <folder>`);
-  const root = resolve(cwd, folder);
+  const { path, quoted } = folderWord(folder);
+  const root = resolve(cwd, path);
   let isFolder = false;
   try {
     isFolder = statSync(root).isDirectory();
   } catch {
     isFolder = false;
   }
-  if (!isFolder) throw Error(`${root} is not a folder`);
-  return { kind: 'tool', tool, root, petName };
+  if (!isFolder)
+    throw Error(
+      `${root} is not a folder${quoted && LEADING_TILDE.test(path) ? ' (quotes stop ~ from being the home folder, as in a shell)' : ''}`,
+    );
+  // The folder it became, when ~ made it another word than the one typed.
+  const typed = path === folder || quoted ? undefined : folder;
+  return { kind: 'tool', tool, root, petName, ...(typed === undefined ? {} : { given: typed }) };
+};
+
+/** The folder as a shell reads one word: quotes taken off (and ~ kept), else a leading ~ the home folder. */
+const folderWord = (word: string): { path: string; quoted: boolean } => {
+  const quotes = /^(["'])(.*)\1$/.exec(word);
+  if (quotes !== null) return { path: quotes[2]!, quoted: true };
+  return { path: expandTilde(word, homeFolder(process.env)), quoted: false };
 };
 
 /** The HOST makes the tool caplet or MCP bridge (as setup-tools does, from its built module) under its pet name. */
@@ -120,8 +141,28 @@ harden(makeToolCaplet);
 /** The agent's powers that hold its tools/. */
 export interface ToolsHolder {
   has(...path: string[]): unknown;
+  list(...path: string[]): unknown;
+  identify(...path: string[]): unknown;
   makeDirectory(path: string | string[]): unknown;
 }
+
+/**
+ * The name in the agent's tools/ that holds what the HOST attached under `petName` (the name
+ * itself, or another the agent adopted it as), if any: attached already.
+ */
+const heldAs = async (
+  host: HostPowers,
+  guest: ToolsHolder,
+  petName: string,
+): Promise<string | undefined> => {
+  if (!(await E(guest).has('tools'))) return undefined;
+  if (await E(guest).has('tools', petName)) return petName;
+  if (!(await E(host).has(petName))) return undefined;
+  const made = await E(host).identify(petName);
+  for (const name of (await E(guest).list('tools')) as string[])
+    if ((await E(guest).identify('tools', name)) === made) return name;
+  return undefined;
+};
 
 /**
  * Puts what the HOST made under `petName` in the agent's tools/, as
@@ -175,6 +216,12 @@ export const attachTool = async (options: {
     return attachToolbox(options);
   }
   const attached = planTool(options.tool, options.folder, options.cwd);
+  // Mailed again, it would only be refused by the agent (a tool never replaces another): said here.
+  const held = await heldAs(options.host, options.guest, attached.petName);
+  if (held !== undefined)
+    throw Error(
+      `${attached.tool} is already attached: ${options.guestName} holds it as tools/${held}; /detach ${attached.tool} first to attach it again${attached.root === undefined ? '' : ' (with another folder)'}`,
+    );
   await makeToolCaplet(options.host, options.special, attached);
   const { petName, root } = attached;
   await E(options.host).send(
@@ -185,7 +232,7 @@ export const attachTool = async (options: {
   );
   return {
     attached,
-    said: `mailed @${petName} to ${options.guestName}${root === undefined ? '' : ` (rooted at ${root})`}`,
+    said: `mailed @${petName} to ${options.guestName}${root === undefined ? '' : ` (rooted at ${root}${attached.given === undefined ? '' : `, from ${attached.given}`})`}`,
   };
 };
 harden(attachTool);

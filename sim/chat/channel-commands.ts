@@ -28,7 +28,15 @@ export const parseChannelCommand = (
   const [action, afterAction] = words(rest);
   const [channel, afterChannel] = words(afterAction);
   if (channel === '') return { kind: 'error', error: CHANNEL_USAGE };
-  if (action === 'new' || action === 'show') return { kind: 'channel', action, channel };
+  if (action === 'new' || action === 'show') {
+    // Words after the name were dropped before: `/channel new a b` made "a" as if "b" were not typed.
+    if (afterChannel !== '')
+      return {
+        kind: 'error',
+        error: `A channel's name is one word ("${channel} ${afterChannel}" is more). ${CHANNEL_USAGE}`,
+      };
+    return { kind: 'channel', action, channel };
+  }
   if (action !== 'post') return { kind: 'error', error: CHANNEL_USAGE };
   const [as, afterAs] = words(afterChannel);
   const [member, text] = as === 'as' ? words(afterAs) : ['you', afterChannel];
@@ -95,6 +103,23 @@ const channelNamed = async (mailHost: MailHost, name: string): Promise<Far> => {
 };
 
 /**
+ * Refuses a name the HOST already holds: the daemon's `makeChannel` writes the name over whatever
+ * it named, so a second `/channel new room` would leave the first room and its posts unnamed, as
+ * good as lost (README, `/channel new`).
+ */
+const nameIsFree = async (mailHost: MailHost, name: string): Promise<void> => {
+  const names = (await E(mailHost.host as Far).list()) as string[];
+  if (!names.includes(name)) return;
+  if (await isChannel(mailHost, name))
+    throw Error(
+      `You already have a channel named "${name}" (/channel show ${name} reads it); /channel new <another name> makes another`,
+    );
+  throw Error(
+    `"${name}" is already one of your names (not a channel); /channel new <another name> makes a channel`,
+  );
+};
+
+/**
  * Does a /channel command; with `echo`, the channel's posts by others (the agent's answers) are
  * shown as they come from then on (./channel-echo.ts).
  */
@@ -107,6 +132,7 @@ export const runChannelCommand = async (
   const host = E(mailHost.host as Far);
   if (command.action === 'new') {
     if (mailHost.profile !== 'newest') throw Error(NEEDS_NEWEST);
+    await nameIsFree(mailHost, command.channel);
     const made = await host.makeChannel(command.channel, 'you');
     echo?.postsAs(command.channel, await E(made).getMemberId());
     await echo?.follow(command.channel, made);

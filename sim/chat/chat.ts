@@ -29,6 +29,7 @@ import { openReadline } from './read-lines.js';
 import { approveRequest } from './answer-approval.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 import { holdUntilReady } from './held-until-ready.js';
+import { joinPastedLines, type PastedLines } from './pasted-lines.js';
 import type { EarlyKeys } from './early-keys.js';
 
 const GREETING_WAIT_MS = 30_000;
@@ -55,9 +56,10 @@ const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]):
   if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
 };
 
-/** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped. */
-const discardTyped = (readline: Interface): boolean => {
-  if (readline.line === '') return false;
+/** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped (and a paste waiting for Enter). */
+const discardTyped = (readline: Interface, pasted: PastedLines | undefined): boolean => {
+  const dropped = pasted?.discard() === true;
+  if (readline.line === '') return dropped;
   // To the line's end, then all of it before the cursor: the line is empty and redrawn so.
   readline.write(null, { ctrl: true, name: 'e' });
   readline.write(null, { ctrl: true, name: 'u' });
@@ -88,7 +90,7 @@ const followTerminal = (
   context: CommandContext,
   typed: TypedLines,
   start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
-): void => {
+): PastedLines => {
   const { screen, presenter } = context;
   // A line typed while a command of the person's still runs waits for it, and says so.
   const afterCommand = makeAfterCommand({ screen, presenter });
@@ -109,13 +111,20 @@ const followTerminal = (
   });
   // What is typed once it is ready goes after what was held.
   let chain = held.done;
-  readline.on('line', line => {
-    const command = parseCommand(line);
-    // Enter on an empty line: the prompt again on the new row, as a shell does.
-    if (command.kind === 'empty') readline.prompt();
-    if (held.hold(line)) return;
-    typed.place(line, command.kind === 'message');
-    chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown)));
+  // A paste of several lines comes as one line, its lines joined (./pasted-lines.ts).
+  return joinPastedLines({
+    input: process.stdin,
+    output: process.stdout,
+    readline,
+    note: text => screen.print('note', text),
+    onLine: line => {
+      const command = parseCommand(line);
+      // Enter on an empty line: the prompt again on the new row, as a shell does.
+      if (command.kind === 'empty') readline.prompt();
+      if (held.hold(line)) return;
+      typed.place(line, command.kind === 'message');
+      chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown)));
+    },
   });
 };
 
@@ -222,16 +231,16 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
   const context: CommandContext = {
     ...{ session, screen, inbox, presenter, cwd, stateFolder: state.folder },
     approvals: state.approvals,
-    keptTools: state.tools,
-    channelEcho,
+    ...{ keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(session, presenter);
+  let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
     ...{ presenter, screen, session, waiting, typed, persona, leave },
-    halfTyped: { discard: () => discardTyped(readline) },
+    halfTyped: { discard: () => discardTyped(readline, pasted) },
     command: context.stoppable,
   });
 
@@ -240,7 +249,7 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
   const idle = () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter);
   if (tty) {
     screen.attachPrompt(readline);
-    followTerminal(readline, context, typed, { persona, ready, idle, unsent });
+    pasted = followTerminal(readline, context, typed, { persona, ready, idle, unsent });
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

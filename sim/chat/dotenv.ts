@@ -7,6 +7,7 @@
  */
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { expandTilde, LEADING_TILDE } from './home-path.js';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { unknownPolicyTools, unknownSettings } from '../../setup/known-settings.js';
@@ -103,11 +104,10 @@ export const parseDotEnv = (
   const values: Record<string, string> = {};
   for (const [key, value = ''] of Object.entries(parseEnv(cleaned))) {
     const quote = quoteOf.get(key);
-    if (quote === undefined)
-      values[key] = value.replace(/^~(?=\/|$)/, home).replace(HOME_VARIABLE, home);
+    if (quote === undefined) values[key] = expandTilde(value, home).replace(HOME_VARIABLE, home);
     else {
       values[key] = quote === '"' ? value.replace(HOME_VARIABLE, home) : value;
-      if (/^~(?=\/|$)/.test(value))
+      if (LEADING_TILDE.test(value))
         problems.push(
           `${key}'s ~ is not the home folder: quotes stop its expansion, as in a shell; write it unquoted or as $HOME`,
         );

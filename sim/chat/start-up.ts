@@ -5,10 +5,31 @@
  * Each mistake is one line and an exit code; `--help` prints
  * the usage and ends.
  */
-import { parseCliArgs, USAGE, type CliArgs } from './cli-args.js';
+import { parseCliArgs, type CliArgs } from './cli-args.js';
+import { USAGE } from './usage.js';
 import { loadEnv } from './dotenv.js';
-import { makeStateFolder, shownPath, stateFolderFor, stateNameFor } from './state-folder.js';
+import {
+  ignoredStateHome,
+  makeStateFolder,
+  shownPath,
+  stateFolderFor,
+  stateNameFor,
+} from './state-folder.js';
+import { readLogLevel } from '../../src/settings/settings.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
+
+/**
+ * What is said once at start about settings that would surprise: a relative XDG_STATE_HOME
+ * ignored (./state-folder.ts), and --verbose with the log off (nothing of it would show, unsaid).
+ */
+const startNotes = (args: CliArgs, env: Readonly<Record<string, string>>): string[] => [
+  ...[ignoredStateHome(process.env)].filter(line => line !== undefined),
+  ...(args.verbose && readLogLevel(env) === 'off'
+    ? [
+        "--verbose shows the agent's log, but LAL_LOG=off keeps it empty, so nothing of it will show; set LAL_LOG=turns (or steps) to see it.",
+      ]
+    : []),
+];
 
 export const startUp = async (cwd: string, argv: readonly string[]) => {
   const loaded = loadEnv(cwd, process.env);
@@ -28,7 +49,8 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     process.stderr.write(`${loaded.unreadable}; fix it or move it away, then start again.\n`);
     process.exit(1);
   }
-  for (const problem of loaded.problems) process.stderr.write(`warning: ${problem}\n`);
+  for (const problem of [...loaded.problems, ...startNotes(args, loaded.env)])
+    process.stderr.write(`warning: ${problem}\n`);
   // Before anything is started or --fresh forgets a thing: the folder may be another run's.
   const stateFolder = makeStateFolder(
     stateFolderFor(process.env, stateNameFor(args.persona, args)),

@@ -25,6 +25,11 @@ export const makeTypedLines = (options: {
   let held: { named: boolean } | undefined;
   /** The messages shown as waiting, in the order typed: each line and the text it was mailed as. */
   const waiting: { line: string; text: string }[] = [];
+  /**
+   * Messages typed while nothing ran, mailed, whose turn has not begun: lines typed in quick
+   * succession (or pasted) come before the first one's turn does, and wait as if it ran.
+   */
+  const notBegun: string[] = [];
 
   const sent = (line: string) => screen.print('you', 'you ›', line);
 
@@ -49,7 +54,10 @@ export const makeTypedLines = (options: {
         });
         return;
       }
-      if (!presenter.busy()) return;
+      if (!presenter.busy() && notBegun.length === 0) {
+        if (message) notBegun.push(text);
+        return;
+      }
       screen.takeBackEcho(line);
       if (!message) {
         presenter.pastTurnOver(() => sent(line));
@@ -68,6 +76,8 @@ export const makeTypedLines = (options: {
      */
     started(text: string | undefined): void {
       if (text === undefined) return;
+      const begun = notBegun.indexOf(text);
+      if (begun >= 0) notBegun.splice(begun, 1);
       const at = waiting.findIndex(each => each.text === text);
       if (at < 0) return;
       sent(waiting[at]!.line);

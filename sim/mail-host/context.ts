@@ -2,7 +2,7 @@
  * A caplet's cancellation context, and the remote `Context` object the daemon
  * hands to `make` (only methods: id, cancel, whenCancelled, whenDisposed, addDisposalHook).
  */
-import { E, Far } from '@endo/far';
+import { Far } from '@endo/far';
 import type { FormulaId } from './types.js';
 
 /** The daemon cancels with an Error: a text reason (a test's 'test over') becomes one, no reason 'Cancelled'. */
@@ -29,9 +29,10 @@ export const makeCapletContext = (id: FormulaId) => {
     if (done) return disposed;
     done = true;
     rejectCancelled(cancelReason(reason));
-    const ran = hooks.map(hook =>
-      Promise.resolve(E(hook as () => unknown)()).catch(() => undefined),
-    );
+    // As the daemon runs them: each called in the daemon's own process, so a hook a worker hands
+    // over (a remote reference, not a function) throws, and the cancel with it ("hook is not a
+    // function", both daemons; docs/daemon-guide.md, "Stop, restart and remove an agent").
+    const ran = hooks.map(hook => (hook as () => unknown)());
     resolveDisposed(Promise.all(ran).then(() => undefined));
     return disposed;
   };

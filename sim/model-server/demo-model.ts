@@ -174,6 +174,16 @@ const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | u
     : answer(request, told, `My host proposes different code: ${cut(source)}`);
 };
 
+/**
+ * What a notice that is not the host's answer says happened (docs/architecture.md, the outcomes
+ * after a restart): NOT RUN is an ask nobody answered before the restart ended it, UNKNOWN one
+ * whose outcome is lost. The others are the host's answer.
+ */
+const NOTICE_SAYS: Readonly<Record<string, string>> = {
+  'NOT RUN': 'Nobody answered it, so it did not run —',
+  UNKNOWN: 'I cannot tell whether it ran —',
+};
+
 /** A notice about an ask: GRANTED, CANCELLED, REJECTED, UNKNOWN, NOT RUN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
@@ -201,7 +211,11 @@ const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | 
     told,
   );
   if (other === null) return undefined;
-  return answer(request, told, `My host answered: ${cut(other[1]!)}`);
+  return answer(
+    request,
+    told,
+    `${NOTICE_SAYS[other[1]!.split(':')[0]!] ?? 'My host answered:'} ${cut(other[1]!)}`,
+  );
 };
 
 const ARITHMETIC = /(?:\d+(?:\.\d+)?|\()[\d\s.+\-*/%()]*[+\-*/%][\d\s.+\-*/%()]*\d\)?/;
@@ -304,17 +318,27 @@ const mathArguments = (body: string): Record<string, unknown> | undefined => {
  */
 const heldToolFor = (request: NormalizedRequest, body: string): ScriptedReply | undefined => {
   const has = (tool: string) => request.toolNames.includes(tool);
-  const asksForTool = /\b(tool|math|greet|timestamp)\b/i.test(body);
+  // The words typed, not the line naming what came attached ("Attached: @greet (keep one …)").
+  const words = body.split('\nAttached: ')[0]!;
+  const asksForTool = /\b(tool|math|greet|timestamp)\b/i.test(words);
   if (!asksForTool) return undefined;
-  const math = has('math') ? mathArguments(body) : undefined;
+  const math = has('math') ? mathArguments(words) : undefined;
   if (math !== undefined) return { toolCalls: [{ name: 'math', arguments: math }] };
-  const greet = has('greet') ? /\bgreet\s+([^\s,.!?]+)/i.exec(body)?.[1] : undefined;
+  // "greet Bob": a name after the verb, not a mention of the tool (@greet) nor punctuation.
+  const greet = has('greet') ? /(?<!@)\bgreet\s+([A-Za-z][\w'-]*)/i.exec(words)?.[1] : undefined;
   if (greet !== undefined && greet.toLowerCase() !== 'tool')
     return { toolCalls: [{ name: 'greet', arguments: { name: greet } }] };
-  if (has('timestamp') && /\b(time|timestamp|date)\b/i.test(body))
+  if (has('timestamp') && /\b(time|timestamp|date)\b/i.test(words))
     return { toolCalls: [{ name: 'timestamp', arguments: {} }] };
   return undefined;
 };
+
+/**
+ * A long answer asked for: a story or an essay, or a long or streamed answer ("tell me a long
+ * story", "stream a long answer"), never just "long" ("how long is a piece of string?").
+ */
+const LONG_WANTED =
+  /\b(?:story|essay)\b|\blong (?:answer|reply|text|one)\b|\bstream (?:me )?(?:an? )?(?:answer|reply|text)\b/i;
 
 /** The moves for a message someone sent. */
 const forMessage = (
@@ -377,8 +401,7 @@ const forMessage = (
   if (sum !== undefined && worked !== undefined)
     return answer(request, told, workedOut(sum, worked, inChannel));
   if (/\bping\b/i.test(body)) return answer(request, told, pongFor(body.trim()));
-  if (/\b(story|long|stream|essay|explain)\b/i.test(body))
-    return { text: LONG_ANSWER, frameGapMs: WORD_GAP_MS };
+  if (LONG_WANTED.test(body)) return { text: LONG_ANSWER, frameGapMs: WORD_GAP_MS };
   if (/^\s*(hello|hi|hey)\b/i.test(body)) return answer(request, told, `Hello! ${DEMO_HELP}`);
   return answer(request, told, `You said "${cut(body.trim())}". ${DEMO_HELP}`);
 };

@@ -1,10 +1,9 @@
 /** `npm run model-double`'s command line: the port and the protocols. */
 import { DEMO_PROTOCOLS } from './demo-servers.js';
+import { DEFAULT_PORT } from './usage.js';
 import type { ModelProtocol } from './types.js';
 import { npmTookFlags } from '../npm-flags.js';
-
-/** The daemon guide's address (docs/daemon-guide.md). */
-const DEFAULT_PORT = 18181;
+import { unknownFlagError } from '../unknown-flag.js';
 
 interface DoubleArgs {
   port: number;
@@ -12,26 +11,14 @@ interface DoubleArgs {
   help: boolean;
 }
 
-export const DOUBLE_USAGE = [
-  'Usage: npm run model-double -- [--port <n>] [--protocol openai|anthropic|ollama] [--help]',
-  '',
-  'Serves a scripted model double on 127.0.0.1 for trying the agent without a model.',
-  `  --port <n>       the first port (default ${DEFAULT_PORT}): OpenAI-compatible on n, Anthropic on n+1,`,
-  '                   Ollama on n+2; 0 takes free ports',
-  '  --protocol <p>   serve only this protocol, on the port given',
-  '  --help           this text',
-].join('\n');
-harden(DOUBLE_USAGE);
+/** The flags: for those npm took for itself, and the one nearest a mistyped flag. */
+const FLAGS = ['--port', '--protocol', '--help'];
 
 const NPM_RUN = {
   script: 'model-double',
   command: 'npm run model-double',
   whose: "the model double's",
-  flags: [
-    { name: '--port', takesValue: true },
-    { name: '--protocol', takesValue: true },
-    { name: '--help', takesValue: false },
-  ],
+  flags: FLAGS.map(name => ({ name, takesValue: name !== '--help' })),
 };
 
 export const parseDoubleArgs = (
@@ -66,7 +53,7 @@ export const parseDoubleArgs = (
           error: `--protocol must be one of ${DEMO_PROTOCOLS.join(', ')}; got ${JSON.stringify(value ?? '')}`,
         };
       args.protocols = [protocol];
-    } else return { ok: false, error: `Unknown argument ${JSON.stringify(arg)}; try --help` };
+    } else return { ok: false, error: unknownFlagError(arg, FLAGS) };
   }
   return { ok: true, args };
 };

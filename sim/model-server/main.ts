@@ -8,8 +8,26 @@
 // The doubles harden what they export, as everything here does.
 import '@endo/init';
 import { startDemoServers, describeServers } from './demo-servers.js';
-import { parseDoubleArgs, DOUBLE_USAGE } from './double-args.js';
+import { parseDoubleArgs } from './double-args.js';
+import { DOUBLE_USAGE } from './usage.js';
 import { describeError } from '../../providers/describe-error.js';
+import { blockedListenProblem, fetchBlocksPort } from '../../providers/bad-port.js';
+import type { ModelProtocol } from './types.js';
+
+/** The first of the ports the servers would take that fetch blocks, said as a sentence. */
+const blockedPort = async (
+  port: number,
+  protocols: readonly ModelProtocol[],
+): Promise<string | undefined> => {
+  // Port 0 takes free ports, which the system picks above every port fetch blocks.
+  if (port === 0) return undefined;
+  for (const [index, protocol] of protocols.entries()) {
+    if (!(await fetchBlocksPort(port + index))) continue;
+    const which = index === 0 ? protocol : `${protocol}, --port ${port} + ${index}`;
+    return blockedListenProblem(port + index, `for ${which}`);
+  }
+  return undefined;
+};
 
 const main = async () => {
   const parsed = parseDoubleArgs(process.argv.slice(2), process.env);
@@ -22,6 +40,12 @@ const main = async () => {
     return;
   }
   const { port, protocols } = parsed.args;
+  // Refused now, not by npm start later: it could never reach a double on such a port.
+  const blocked = await blockedPort(port, protocols);
+  if (blocked !== undefined) {
+    process.stderr.write(`${blocked}\n`);
+    process.exit(2);
+  }
   const servers = await startDemoServers(port, protocols, line =>
     process.stdout.write(`${line}\n`),
   );

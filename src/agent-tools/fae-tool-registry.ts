@@ -52,6 +52,13 @@ export interface ToolRegistry {
   offeredBy(): { name: string; petName: string; givenBy: string | undefined }[];
 }
 
+/**
+ * Whether two names hold one formula (a tool mailed again under a new name). The daemon lists each
+ * formula id once, so then the ids cannot tell that one of the names went: names are read again.
+ */
+const aliased = (entries: ReadonlyMap<string, Known>): boolean =>
+  new Set([...entries.values()].map(each => each.id)).size < entries.size;
+
 /** Calls to another vat that must answer in time; what each did, in words, when it does not. */
 const boundedCalls =
   (lookupTimeoutMs: number) =>
@@ -190,7 +197,7 @@ export const makeToolRegistry = (options: {
       }),
     );
     known = next;
-    knownIds = whole ? ids : undefined;
+    knownIds = whole && !aliased(next) ? ids : undefined;
     // A source just loaded was listed in load(); the others are asked again.
     await relistSources(next, loaded, bounded, log);
     offer(next);

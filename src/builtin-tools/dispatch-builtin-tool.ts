@@ -12,7 +12,7 @@
 import { b, Fail, makeError, q, X } from '@endo/errors';
 import type { BuiltinContext } from './builtin-context.js';
 import { explainFailure } from './explain-failure.js';
-import { E } from '@endo/far';
+import { farOf } from '../daemon/far-ref.js';
 import { runEvaluate } from './groups/evaluate.js';
 import { adoptTool, listMessages, requestValue } from './groups/mail.js';
 import { runReply, runSend } from './groups/messages.js';
@@ -32,7 +32,7 @@ export type { BuiltinContext, Speak } from './builtin-context.js';
  * record and missing here fails to compile at the `never` below.
  */
 const runOp = async ({ op, values }: BuiltinCall, context: BuiltinContext) => {
-  const powers = E(context.powers);
+  const powers = farOf(context.powers);
   switch (op) {
     case 'reply':
       return runReply(values, context);

@@ -36,8 +36,9 @@
  * directory the worker was handed and that is collected ends the worker.
  * That directory, readable or not, is let go at start.
  */
-import { E, Far, passStyleOf } from '@endo/far';
+import { Far, passStyleOf } from '@endo/far';
 import type { Log } from '../log/log.js';
+import { farOf } from './far-ref.js';
 import { HELD_PREFIX, isHeldName, OLD_HELD_PATH, STATE_DIRECTORY } from './own-names.js';
 import { describeError } from '../../providers/describe-error.js';
 
@@ -121,12 +122,18 @@ export const holdWhatIsHanded = async (options: {
   log: Log;
   /** Makes the state directory when it is missing (as the memory's place does). */
   ensureStateDirectory: () => Promise<void>;
+  /**
+   * Told of each call the daemon answered, once it did: every part reaches the daemon through
+   * these powers, so the agent learns here which dismissals went through (../memory/handled-keys.ts).
+   */
+  answered?: (method: string, args: readonly unknown[]) => void;
 }): Promise<unknown> => {
-  const { powers, methods, name, memory, log, ensureStateDirectory } = options;
+  const { powers, methods, name, memory, log, ensureStateDirectory, answered } = options;
   if (!methods.includes('lookup') || !methods.includes('identify')) return powers;
-  /** One method of the powers themselves, called through E(). */
+  /** One method of the powers themselves, called through their one E() proxy (./far-ref.ts). */
+  const far = farOf(powers as Record<string, Method>);
   const call = (method: string, ...args: unknown[]): Promise<unknown> =>
-    (E(powers as Record<string, Method>)[method] as Method)(...args);
+    (far[method] as Method)(...args);
   const writeMethod = methods.includes('storeIdentifier') ? 'storeIdentifier' : 'write';
   const ours = memory.get(name) ?? new Set<string>();
   memory.set(name, ours);
@@ -183,6 +190,7 @@ export const holdWhatIsHanded = async (options: {
     (method: string) =>
     async (...args: unknown[]): Promise<unknown> => {
       const result = await call(method, ...args);
+      answered?.(method, args);
       const at = RESULT_NAME_AT[method];
       const resultName = at === undefined ? undefined : (args[at] as NameOrPath | undefined);
       if (resultName === undefined || !carriesReference(result)) return result;

@@ -84,13 +84,15 @@ export const readStream = (reader: unknown): StreamReaderClient => {
       queue = result.catch(() => {});
       return result;
     },
+    // Closing is done whatever the stream did: one that failed already told its reader, and a
+    // close nobody awaits (a watch stopped with its agent) must not fail a second time.
     return: async (value?: unknown) => {
       if (!ended) {
         ask(harden({ value, promise: null }));
         ended = Promise.resolve(DONE);
         close();
       }
-      return ended;
+      return ended.catch(() => DONE);
     },
   });
 };

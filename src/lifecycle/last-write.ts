@@ -1,35 +1,59 @@
 /**
- * The daemon waits for a caplet's disposal hooks before it is done cancelling it, so before it
- * makes it again (the simulator's Ctrl-C, a worker's revival). The agent's hook waits for its
- * stopped run's last write (what the cancellation ended: an approved call it stopped, the model
- * calls it made; issue 45), so the run made again reads that. Bounded: a run that does not end
- * soon never holds up a cancellation. A context that takes no hook (an older daemon, a test's)
- * only means the next run may not see that last write.
+ * A stopped run's last write (what the cancellation ended: an approved call it stopped, the model
+ * calls it made; issue 45) is awaited by the run made next in the same worker process before that
+ * run reads the store, so it reads what the stopped run wrote. The worker process keeps it, as it
+ * keeps failed starts (revival-backoff.ts): the daemon cannot wait for it, since its disposal hooks
+ * are functions it calls in its own process (`hook()`), and a worker can hand it only a remote
+ * reference, which fails there ("hook is not a function", failing `endo cancel` and LAL_RESTART's
+ * stop: docs/daemon-guide.md, "Stop, restart and remove an agent"). Bounded: a run that does not
+ * end soon never holds up the next one. A run in a new worker process has nothing to wait for.
  */
-import { E, Far } from '@endo/far';
 
 const LAST_WRITE_MS = 2_000;
 
-/** Registers the hook on the context; returns what to call once the last write is done (or none will be). */
-export const awaitOnDisposal = (context: unknown, ms: number = LAST_WRITE_MS): (() => void) => {
+/** Each agent's last run's last write, by agent name, as the worker process keeps it. */
+export type LastWrites = Map<string, Promise<void>>;
+
+export const makeLastWrites = (): LastWrites => new Map<string, Promise<void>>();
+harden(makeLastWrites);
+
+/** The daemon's worker process: one for the agents it runs. An in-process host passes its own. */
+export const workerLastWrites: LastWrites = makeLastWrites();
+harden(workerLastWrites);
+
+/** Resolves once `promise` settles, or after `ms`, whichever comes first. */
+const within = (promise: Promise<void>, ms: number): Promise<void> =>
+  new Promise<void>(resolve => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * This run's place in the worker's memory: `written` to call once its last write is done (or none
+ * will be), `previous` to await (within the bound) the last write of the run before it, `after`
+ * to make a run start only after that.
+ */
+export const lastWriteOf = (
+  writes: LastWrites,
+  name: string,
+  ms: number = LAST_WRITE_MS,
+): {
+  written: () => void;
+  previous: () => Promise<void>;
+  after: <T>(run: () => Promise<T>) => () => Promise<T>;
+} => {
+  const before = writes.get(name);
   let written = () => {};
   const done = new Promise<void>(resolve => (written = resolve));
-  const hook = Far(
-    'lastWrite',
-    () =>
-      new Promise<void>(resolve => {
-        const timer = setTimeout(resolve, ms);
-        timer.unref?.();
-        void done.then(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      }),
-  );
-  // No context (a test's make) or one without the method: the send fails, and that is all.
-  Promise.resolve()
-    .then(() => E(context as { addDisposalHook(hook: unknown): void }).addDisposalHook(hook))
-    .catch(() => {});
-  return written;
+  writes.set(name, done);
+  void done.then(() => {
+    if (writes.get(name) === done) writes.delete(name);
+  });
+  const previous = () => (before === undefined ? Promise.resolve() : within(before, ms));
+  return harden({ written, previous, after: run => () => previous().then(run) });
 };
-harden(awaitOnDisposal);
+harden(lastWriteOf);

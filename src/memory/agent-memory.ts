@@ -383,27 +383,3 @@ export const saveMemory = async (
   }
 };
 harden(saveMemory);
-
-/**
- * The handled keys as a set for look-ups, kept in step with `memory.handled`
- * (what is stored), which forgets the oldest beyond `limit`: a key forgotten
- * there belongs to mail long since dismissed.
- */
-export const trackHandled = (
-  memory: Memory,
-  limit: number,
-): { has(key: string): boolean; add(key: string): void } => {
-  const keys = new Set(memory.handled);
-  return {
-    has: key => keys.has(key),
-    add(key) {
-      memory.handled.push(key);
-      keys.add(key);
-      if (memory.handled.length > limit) {
-        for (const forgotten of memory.handled.splice(0, memory.handled.length - limit))
-          keys.delete(forgotten);
-      }
-    },
-  };
-};
-harden(trackHandled);

@@ -20,6 +20,7 @@
  * is kept aside in the directory, never dropped.
  */
 import { E } from '@endo/far';
+import { farOf } from '../daemon/far-ref.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import { MEMORY_PATH, OLD_MEMORY_NAME, STATE_DIRECTORY } from '../daemon/own-names.js';
@@ -106,5 +107,5 @@ harden(readMemory);
 
 /** Writes the memory (one JSON string) in its place. */
 export const writeMemory = (powers: PowersRef, text: string): Promise<void> =>
-  Promise.resolve(E(powers).storeValue(text, memoryPath()));
+  Promise.resolve(farOf(powers).storeValue(text, memoryPath()));
 harden(writeMemory);

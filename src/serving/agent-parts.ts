@@ -31,9 +31,9 @@ import {
   describeMemoryTrouble,
   loadMemory,
   saveMemory,
-  trackHandled,
   type Memory,
 } from '../memory/agent-memory.js';
+import { trackHandled, type DismissalEar, type HandledKeys } from '../memory/handled-keys.js';
 import { loadHistoryArchive, type HistoryArchive } from '../recall/history-archive.js';
 import { makeNoticeQueue } from './notices.js';
 import { type NoticeQueue } from '../mail/origin.js';
@@ -84,8 +84,8 @@ export interface AgentParts {
   wakeUps: WakeUps;
   /** Follows the directories that "change in" wake-ups watch (after they are armed at start). */
   watchDirectories(): void;
-  /** Keys of the messages answered (kept in memory across restarts). */
-  handled: { has(key: string): boolean; add(key: string): void };
+  /** Keys of the messages answered; those still in the inbox kept in memory across restarts. */
+  handled: HandledKeys;
   revisions: ReturnType<typeof makeRevisionGate>;
   tools: ToolRegistry;
   notices: NoticeQueue;
@@ -122,6 +122,8 @@ export interface PartsSetup {
   createProvider: (env: Env, tools: { log: Log }) => Provider | Promise<Provider>;
   /** The calls an in-process host puts to the HOST first, in place of LAL_TOOLS_CONFIRM. */
   confirm?: HostConfirm;
+  /** Where the guest powers tell of each dismissal that went through (../memory/handled-keys.ts). */
+  dismissals?: Pick<DismissalEar, 'reach'>;
 }
 
 /** What waits for an answer: outcomes for the model, asks kept over restarts, code, requests, tool approvals. */
@@ -172,14 +174,19 @@ const assembleTrackers = (
   return { notices, asks, proposals, requests, policy, approvals };
 };
 
-/** The memory and the searchable history of every turn (src/recall/), with their sections in help(). */
+/**
+ * The memory, its handled keys (told of each dismissal from now on, those of mail gone from the
+ * inbox let go) and the searchable history of every turn (src/recall/), with their sections in help().
+ */
 const loadStore = async (
   setup: PartsSetup,
   hostName: string,
-): Promise<{ memory: Memory; history: HistoryArchive }> => {
+): Promise<{ memory: Memory; handled: HandledKeys; history: HistoryArchive }> => {
   const { powers, log, redact, clock, config, status } = setup;
   const memory = await loadMemory(powers, log, clock.now(), hostName);
   status.section('Memory', () => describeMemoryTrouble(memory));
+  const handled = trackHandled(memory.handled, config.limits.rememberHandled);
+  await setup.dismissals?.reach(handled, powers, log);
   const history = await loadHistoryArchive(
     { powers, log, redact, clock, maxMb: config.limits.historyMb },
     // The memory holds the open chunk and writes it (version 11).
@@ -188,7 +195,7 @@ const loadStore = async (
     memory.wordsBeforeLabels ?? memory.conversation,
   );
   status.section('History', () => history.describe());
-  return { memory, history };
+  return { memory, handled, history };
 };
 
 /** The usage and its quotas, and the one owner of held work, its timers and told-once marks (stored). */
@@ -402,7 +409,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const daemon = await makeDaemonAdapter(powers, log);
   const directEvaluation = config.directEvaluation;
   status.section('Daemon', () => daemonStatus(daemon, directEvaluation));
-  const { memory, history } = await loadStore(setup, daemon.names.host);
+  const { memory, handled, history } = await loadStore(setup, daemon.names.host);
   const model = await loadModel({
     createProvider: setup.createProvider,
     ...{ env, log, redact, memory, clock },
@@ -503,7 +510,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
     progress,
     turns,
     helpers,
-    handled: trackHandled(memory, config.limits.rememberHandled),
+    handled,
     revisions: makeRevisionGate(),
     watchDirectories: () => watch.follow(wakeUps.watched()),
     listTools: listAll,

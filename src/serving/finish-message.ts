@@ -5,14 +5,14 @@
  * settled after the model's last call is still to be told (its sender must
  * stay answerable).
  */
-import { E } from '@endo/far';
+import { farOf } from '../daemon/far-ref.js';
 import type { PowersRef } from '../daemon/guest-powers.js';
 import type { AgentParts } from './agent-parts.js';
 
 /** Dismisses a message by number, quietly (it may be gone already). */
 export const safeDismiss = (powers: PowersRef, number: unknown): Promise<void> =>
   typeof number === 'bigint'
-    ? Promise.resolve(E(powers).dismiss(number)).catch(() => {})
+    ? Promise.resolve(farOf(powers).dismiss(number)).catch(() => {})
     : Promise.resolve();
 harden(safeDismiss);
 

@@ -54,8 +54,11 @@ export const makeMailTurns = (options: {
     if (showing === 'wait' || showing === 'amended' || showing === 'superseded') return;
     if (showing === 'replayed') {
       // Replayed after a restart: already answered (kept while something asked for it is still pending).
-      if (typeof message.number === 'bigint') await finishWith(message.number);
-      else await dismiss(message.number);
+      if (typeof message.number === 'bigint' && key !== undefined) {
+        // Its number in this run, so that its key leaves the memory once its dismissal settles.
+        handled.add(key, message.number);
+        await finishWith(message.number);
+      } else await dismiss(message.number);
       return;
     }
     // A numbered message always has its key (its id, else `n:<number>`): the one spelling of it here.
@@ -106,7 +109,7 @@ export const makeMailTurns = (options: {
       if ('notice' in mention && options.channels !== undefined)
         await options.channels.onMention(mention.notice, message.number);
       else await tell(origin, unansweredNotice(mention));
-      handled.add(key);
+      handled.add(key, message.number);
       await finishWith(message.number);
       return;
     }
@@ -135,7 +138,7 @@ export const makeMailTurns = (options: {
     }
     // The turn has told its sender (tell-turn-end.ts): a failure from here on is logged, never told twice.
     try {
-      handled.add(key);
+      handled.add(key, message.number);
       revisions.answered(key, message);
       await Promise.all([finishWith(message.number), toolsFresh.afterTurn()]);
     } catch (error) {

@@ -87,7 +87,7 @@ export const LIMIT_SETTINGS = {
   rememberHandled: {
     env: 'LAL_REMEMBER_HANDLED',
     default: 256,
-    doc: 'handled message ids remembered across restarts (handled mail is dismissed, so only a crash between answering and dismissing needs them)',
+    doc: 'handled message ids kept across restarts while their messages are still in the inbox (a dismissed message is never shown again, so a key leaves once its dismissal settles): a bound for mail kept undismissed',
   },
   maxWakeUps: {
     env: 'LAL_MAX_WAKE_UPS',

@@ -9,6 +9,7 @@ import type { Env } from '../../providers/types.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Clock } from '../../src/lifecycle/clock.js';
 import { makeRevivalMemory } from '../../src/lifecycle/revival-backoff.js';
+import { makeLastWrites } from '../../src/lifecycle/last-write.js';
 import { makeHeldMemory } from '../../src/daemon/held-formulas.js';
 import {
   makeScriptedProvider,
@@ -150,6 +151,8 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
   const seen = new Set<string>();
   // One agent's worker process, as the daemon runs it: its incarnations share what it remembers.
   const revivals = makeRevivalMemory();
+  // And its stopped runs' last writes, which the next run awaits (src/lifecycle/last-write.ts).
+  const lastWrites = makeLastWrites();
   // What the worker process named for what it was handed: a new process after a daemon restart.
   let held = makeHeldMemory();
   let incarnations = 0;
@@ -160,6 +163,7 @@ export const startAgent = async (options: StartOptions = {}): Promise<AgentRun> 
       make(given as never, context, {
         ...extra,
         revivals,
+        lastWrites,
         held,
         ...(options.realProvider === true
           ? {}

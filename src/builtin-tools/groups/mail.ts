@@ -25,6 +25,8 @@ const refuseAdoption = async (
   reason: string,
 ): Promise<never> => {
   await Promise.resolve(E(context.powers).remove(TOOLS_DIRECTORY, toolName)).catch(() => {});
+  // The rest of the turn is offered what tools/ holds again (not the refused name).
+  await context.tools.refresh({ force: true });
   const told = await Promise.resolve(
     E(context.powers).reply(
       number,

@@ -2,7 +2,7 @@
  * The tools that write to someone: `reply` (the one a model uses most, so
  * a tool of its own) and `send`.
  */
-import { E } from '@endo/far';
+import { farOf } from '../../daemon/far-ref.js';
 import type { BuiltinContext } from '../builtin-context.js';
 import { checkMessageParts } from '../../agent-tools/read-args.js';
 import type { BuiltinArgs } from '../../agent-tools/builtin-schemas.js';
@@ -34,7 +34,7 @@ export const runSend = async (
     name: recipient,
     what: 'sends a message',
   });
-  await (context.speak ?? E(context.powers)).send(recipient, ...parts);
+  await (context.speak ?? farOf(context.powers)).send(recipient, ...parts);
   return harden({ sent: true, to: recipient });
 };
 harden(runSend);
@@ -46,7 +46,7 @@ export const runReply = async (
 ): Promise<unknown> => {
   const number = values.messageNumber;
   const parts = await writtenParts(values, context, { kind: 'message', number, what: 'replies' });
-  const speaker = context.speak ?? E(context.powers);
+  const speaker = context.speak ?? farOf(context.powers);
   try {
     await speaker.reply(number, ...parts);
     return harden({ replied: true, to: number });

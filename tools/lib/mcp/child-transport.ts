@@ -23,11 +23,18 @@ export interface ChildLaunch {
 /** The longest stderr line kept whole; a server that writes without line breaks is cut. */
 const MAX_STDERR_LINE = 4096;
 
+/** A line that starts as runtimes and tools start an error: an error type, or a word that says so. */
+const ERROR_LINE = /^\s*(?:[\w.$]*(?:Error|Exception)\b|(?:error|fatal|panic)\b|npm ERR!)/i;
+
 export interface ChildTransport extends Transport {
   /** How the child ended, in words, once it has. */
   ended(): string | undefined;
-  /** The last line it wrote on stderr, if any: often why a server that cannot start stopped. */
-  lastWords(): string | undefined;
+  /**
+   * Why a server that cannot start stopped, as it wrote it on stderr: the last line that reads as an
+   * error (`Error: …`, `ModuleNotFoundError: …`, `fatal: …`), else its last line. A runtime often
+   * writes more after the error (Node a stack and "Node.js v20…"), which says nothing of why.
+   */
+  lastWords(): { line: string; isError: boolean } | undefined;
   pid(): number | undefined;
 }
 
@@ -40,6 +47,7 @@ export const makeChildTransport = (
   const reader = new ReadBuffer();
   let stderrRest = '';
   let lastLine: string | undefined;
+  let lastErrorLine: string | undefined;
 
   const killGroup = () => {
     if (child?.pid === undefined) return;
@@ -60,6 +68,7 @@ export const makeChildTransport = (
     for (const line of lines) {
       if (line.trim() === '') continue;
       lastLine = line.slice(0, MAX_STDERR_LINE);
+      if (ERROR_LINE.test(lastLine)) lastErrorLine = lastLine.trim();
       onStderrLine(lastLine);
     }
   };
@@ -139,7 +148,12 @@ export const makeChildTransport = (
       });
     },
     ended: () => endedAs,
-    lastWords: () => lastLine,
+    lastWords: () =>
+      lastErrorLine !== undefined
+        ? { line: lastErrorLine, isError: true }
+        : lastLine === undefined
+          ? undefined
+          : { line: lastLine, isError: false },
     pid: () => child?.pid,
   };
   return transport;

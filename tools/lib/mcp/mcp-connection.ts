@@ -136,7 +136,9 @@ const howItEnded = (transport: unknown): string => {
   const ended = child.ended?.();
   if (ended === undefined) return '';
   const words = child.lastWords?.();
-  return ` (the server ${ended}${words === undefined ? '' : `; the last line it wrote: ${JSON.stringify(words.slice(0, LAST_WORDS_CHARS))}`})`;
+  if (words === undefined) return ` (the server ${ended})`;
+  const which = words.isError ? 'the error it wrote' : 'the last line it wrote';
+  return ` (the server ${ended}; ${which}: ${JSON.stringify(words.line.slice(0, LAST_WORDS_CHARS))})`;
 };
 
 /** Connects, or closes the client and says why, with how a local server ended. */
