@@ -40,6 +40,7 @@ export interface WorkHandlers {
  * with 25 ms the agent's CPU to the answer read 0.88× its own without the wait.
  */
 export const ANSWER_FIRST_MS = 25;
+harden(ANSWER_FIRST_MS);
 
 /** A wait of `ms` that ends early when `early` settles; its timer is cleared either way. */
 const pauseUntil = async (ms: number, early: Promise<void>): Promise<void> => {
