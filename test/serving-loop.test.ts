@@ -293,3 +293,85 @@ describe("the memory's write after a piece of work", () => {
     expect(waits).toEqual([ANSWER_FIRST_MS]);
   });
 });
+
+test("the HOST's forget() is written at once: a conversation forgotten is gone from the store when it says so", async () => {
+  const events: string[] = [];
+  const memory = freshMemory(0);
+  const queue = makeWorkQueue<Work>();
+  const powers = Far('FakeGuest', {
+    storeValue: async () => {
+      events.push('write');
+      queue.close();
+    },
+  }) as unknown as PowersRef;
+  // A first write of the run, so that the next one may wait if the rule lets it.
+  await runServingLoop({
+    queue: (() => {
+      const first = makeWorkQueue<Work>();
+      first.push(mail(1n, HOST_ID));
+      first.close();
+      return first;
+    })(),
+    signal: new AbortController().signal,
+    powers: Far('FakeGuest', { storeValue: async () => {} }) as unknown as PowersRef,
+    parts: {
+      memory,
+      history: { save: async () => {} } as never,
+      nameOf: makeSenderNames(powers),
+      tell: makeTellSender(
+        powers,
+        () => {},
+        text => text,
+      ),
+    },
+    log: () => {},
+    redact: text => text,
+    handle: {
+      mail: async () => {
+        memory.conversation.omitted = 1;
+      },
+      channel: async () => {},
+      notices: async () => {},
+      wake: async () => {},
+      forget: async () => 'forgot',
+      schedules: () => 'No schedules.',
+    },
+    answerFirst: async () => {},
+  });
+  queue.push({
+    kind: 'forget',
+    done: said => events.push(said),
+  });
+  await runServingLoop({
+    queue,
+    signal: new AbortController().signal,
+    powers,
+    parts: {
+      memory,
+      history: { save: async () => {} } as never,
+      nameOf: makeSenderNames(powers),
+      tell: makeTellSender(
+        powers,
+        () => {},
+        text => text,
+      ),
+    },
+    log: () => {},
+    redact: text => text,
+    handle: {
+      mail: async () => {},
+      channel: async () => {},
+      notices: async () => {},
+      wake: async () => {},
+      forget: async () => {
+        memory.conversation.omitted = 0;
+        return 'forgot';
+      },
+      schedules: () => 'No schedules.',
+    },
+    answerFirst: async ms => {
+      events.push(`wait ${ms} ms`);
+    },
+  });
+  expect(events).toEqual(['forgot', 'write']);
+});

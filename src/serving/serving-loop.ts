@@ -97,8 +97,11 @@ export const runServingLoop = async (options: {
       }
     }
     // The answer first, when nothing else waits and nothing must be kept at once (above); work
-    // pushed meanwhile ends the wait, and so does a cancellation (it closes the queue).
-    if (!signal.aborted && queue.size() === 0 && writeMayWait(parts.memory))
+    // pushed meanwhile ends the wait, and so does a cancellation (it closes the queue). The HOST's
+    // hand (forget(), the schedules) sends no answer, and what it did is written at once: a
+    // conversation forgotten is gone from the store when forget() has said so.
+    const handOfHost = work.kind === 'forget' || work.kind === 'schedules';
+    if (!signal.aborted && !handOfHost && queue.size() === 0 && writeMayWait(parts.memory))
       await answerFirst(ANSWER_FIRST_MS, queue.arrival());
     if (!signal.aborted) {
       // The history first: the memory's write is the last thing done for a piece of work.
