@@ -15,7 +15,7 @@ import {
   makeChannelStarter,
   mentionedBy,
 } from './support/channel-setting.js';
-import type { Step } from './support/scripted-provider.js';
+import { say, type Step } from './support/scripted-provider.js';
 import { useAgents } from './support/use-agents.js';
 
 const agents = useAgents();
@@ -26,9 +26,11 @@ const writesAfterChatter = async (chatter: number): Promise<number> => {
   const counted = { writes: 0, atNext: -1 };
   // Read as the next mention's model request is made: the write that follows its turn (a moment
   // later, src/serving/serving-loop.ts) is not counted, whenever the poll below sees the request.
-  const next: Step = (request, signal, onText) => {
+  const next: Step = (_request, _signal, onText) => {
     counted.atNext = counted.writes;
-    return answer('Next.')(request, signal, onText);
+    // As answer('Next.') does: part of its text streamed first.
+    onText('Ne');
+    return say('Next.');
   };
   const setting = await startInChannel([answer('Four.'), next]);
   const { run } = setting;
