@@ -246,6 +246,16 @@ describe('the runs read together', () => {
     );
   });
 
+  test("a run whose floor's CPU read 0 ms (a clock coarser than the ping) is left out of the CPU figures, not read as Infinity", () => {
+    const runs = [
+      run('a', { quiet: [40, 4], echosdk: [20, 0] }),
+      run('b', { quiet: [30, 30], echosdk: [30, 20] }),
+    ];
+    expect(pairRatios(runs, 'quiet', 'echosdk', 'cpuToAnswer')).toEqual([1.5]);
+    expect(pairRatios(runs, 'quiet', 'echosdk', 'cpuWhole')).toEqual([1.5]);
+    expect(pairRatios(runs, 'quiet', 'echosdk', 'wall')).toEqual([2, 1]);
+  });
+
   test('the table: the median, range and spread of each pair and figure, and its verdict', () => {
     const wall = [1.2, 0.9, 1.0, 1.3, 1.01];
     const cpu = [1.01, 1.02, 1.0, 1.03, 1.02];

@@ -376,7 +376,10 @@ test('run as endo run with the daemon found: the CPU line under each guest, and 
       lines.push(line);
     });
     await runPingTimer(host.host, ['echo'], env, () => {});
-    expect(lines[2]).toMatch(/^ {8}CPU a ping: to the answer \d+\.\d+ ms .*1\.00× echo/);
+    // The floor against itself: 1.00×, or no ratio where this machine's clock read its ping as 0 ms.
+    expect(lines[2]).toMatch(
+      /^ {8}CPU a ping: to the answer \d+\.\d+ ms .*(1\.00× echo|no ratio \(echo read 0 ms: below the clock's step\))/,
+    );
     const runs = parseRunRecords(readFileSync(record, 'utf8'), record);
     expect(runs).toHaveLength(2);
     expect(runs[0]!.guests.map(each => each.guest)).toEqual(['echo']);
@@ -402,5 +405,23 @@ test('the settings: defaults, and a wrong value refused naming the variable', ()
   );
   expect(() => readPingTimerSettings({ BENCH_PING_TIMEOUT_MS: 'soon' })).toThrow(
     /"BENCH_PING_TIMEOUT_MS" must be a whole number ≥ 1, got "soon"/,
+  );
+});
+
+test('a floor whose CPU reads 0 ms (a clock coarser than its ping) gives no ratio, and says why', async () => {
+  const host = makeMailHost();
+  await makeFloor(host, 'one');
+  await makeFloor(host, 'two');
+  // A clock that never moves: every reading the same, as where schedstat counts whole ticks.
+  const readCpu = () => ({
+    root: 1,
+    processes: new Map([[1, { runNs: 0, waitNs: 0 }]]),
+  });
+
+  const report = pingReport(await timePings(host.host, ['one', 'two'], quick, readCpu), quick);
+
+  expect(report.join('\n')).not.toMatch(/NaN|Infinity/);
+  expect(report[2]).toMatch(
+    /^ {7}CPU a ping: to the answer 0\.00 ms .*, no ratio \(two read 0 ms: below the clock's step\), daemon .*; whole 0\.00 ms .*, no ratio \(two read 0 ms: below the clock's step\), daemon /,
   );
 });

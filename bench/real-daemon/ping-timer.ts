@@ -162,13 +162,20 @@ export const timePings = async (
 };
 harden(timePings);
 
-const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}×`;
+/**
+ * A figure against its floor's; a floor read as 0 ms (a clock that steps coarser than the ping,
+ * as some kernels' schedstat does) has no ratio, and the line says so rather than NaN.
+ */
+const ratio = (value: number, floor: number, floorName: string) =>
+  floor > 0
+    ? `${(value / floor).toFixed(2)}× ${floorName}`
+    : `no ratio (${floorName} read 0 ms: below the clock's step)`;
 
 /** A guest's CPU line: its medians, to the answer and whole, each against the floor's and in parts. */
 const cpuLine = (cpu: CpuSummary, floor: CpuSummary, floorName: string, indent: string) =>
-  `${indent}CPU a ping: to the answer ${ms(cpu.toAnswer.median)} (p25–p75 ${ms(cpu.toAnswer.p25)}–${ms(cpu.toAnswer.p75)}), ${ratio(cpu.toAnswer.median, floor.toAnswer.median)} ${floorName}, ` +
+  `${indent}CPU a ping: to the answer ${ms(cpu.toAnswer.median)} (p25–p75 ${ms(cpu.toAnswer.p25)}–${ms(cpu.toAnswer.p75)}), ${ratio(cpu.toAnswer.median, floor.toAnswer.median, floorName)}, ` +
   `daemon ${ms(cpu.daemonToAnswer)}, its worker ${ms(cpu.workerToAnswer)}; ` +
-  `whole ${ms(cpu.whole.median)} (${ms(cpu.whole.p25)}–${ms(cpu.whole.p75)}), ${ratio(cpu.whole.median, floor.whole.median)} ${floorName}, ` +
+  `whole ${ms(cpu.whole.median)} (${ms(cpu.whole.p25)}–${ms(cpu.whole.p75)}), ${ratio(cpu.whole.median, floor.whole.median, floorName)}, ` +
   `daemon ${ms(cpu.daemon)}, its worker ${ms(cpu.worker)}, other workers ${ms(cpu.otherWorkers)}; waited for a core ${ms(cpu.waitToAnswer)} before the answer`;
 
 /**
@@ -186,7 +193,7 @@ export const pingReport = (times: readonly PingTimes[], settings: PingTimerSetti
       ? ['  CPU not read (no daemon pid: set BENCH_DAEMON_PID or XDG_RUNTIME_DIR)']
       : []),
     ...times.flatMap(({ guest, samples, cpu }) => [
-      `  ${guest.padEnd(width)}  median ${ms(median(samples))}, p90 ${ms(percentile(samples, 90))}, ${ratio(median(samples), floorMedian)} ${floor.guest}`,
+      `  ${guest.padEnd(width)}  median ${ms(median(samples))}, p90 ${ms(percentile(samples, 90))}, ${ratio(median(samples), floorMedian, floor.guest)}`,
       ...(floorCpu === undefined || cpu.length === 0
         ? []
         : [cpuLine(summariseCpu(cpu), floorCpu, floor.guest, ' '.repeat(width + 4))]),

@@ -71,7 +71,10 @@ const figureOf = (run: RunRecord, guest: string, figure: Figure): number | undef
   return figure === 'cpuToAnswer' ? found.cpu.toAnswer.median : found.cpu.whole.median;
 };
 
-/** Each run's `over ÷ under` of `figure`; runs that did not read the CPU are left out of its figures. */
+/**
+ * Each run's `over ÷ under` of `figure`; runs that did not read the CPU, or read `under`'s as
+ * 0 ms (a clock coarser than the ping), are left out of its figures.
+ */
 export const pairRatios = (
   runs: readonly RunRecord[],
   over: string,
@@ -81,7 +84,7 @@ export const pairRatios = (
   runs.flatMap(run => {
     const top = figureOf(run, over, figure);
     const bottom = figureOf(run, under, figure);
-    return top === undefined || bottom === undefined ? [] : [top / bottom];
+    return top === undefined || bottom === undefined || bottom === 0 ? [] : [top / bottom];
   });
 harden(pairRatios);
 
