@@ -66,6 +66,30 @@ describe('allow and deny lists', () => {
     expect(listed).not.toContain('makeDirectory');
   });
 
+  test.each(['lal', 'fae'] as const)(
+    '%s: a call to a tool it does not hold is unknown before any approval: the HOST is never asked about it',
+    async persona => {
+      const run = await start({
+        persona,
+        env: { LAL_TOOLS_APPROVE: 'runCommand', LAL_TRUSTED_SENDERS: 'alice' },
+        steps: [
+          callTool('runCommand', { command: 'ls' }),
+          request =>
+            callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['done'] }),
+        ],
+      });
+      await run.send('list the files');
+      await run.reply('done');
+      const error = JSON.parse(run.provider.requests[1]!.messages.at(-1)!.content) as {
+        error: string;
+      };
+      expect(error.error).toMatch(/^Unknown tool "runCommand"\. The tools you have are: /);
+      const asked = await E(run.host.host).listMessages();
+      expect(asked.filter(message => message.type === 'request')).toEqual([]);
+      expect(await run.help()).not.toMatch(/approval a1/);
+    },
+  );
+
   test('with an allow list only those tools are offered (list: the names tool with that op alone)', async () => {
     const run = await start({ env: { LAL_TOOLS_ALLOW: 'reply,list' }, steps: [say('ok')] });
     await run.send('hello');

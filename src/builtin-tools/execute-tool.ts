@@ -8,8 +8,7 @@
  */
 import { E } from '@endo/far';
 import type { DecodedCall } from '../agent-tools/decode-call.js';
-import { closestNames } from '../../providers/closest-names.js';
-import { quoteList } from './explain-failure.js';
+import { unknownToolText } from '../agent-tools/unknown-tool.js';
 import { dispatchBuiltinTool, type BuiltinContext } from './dispatch-builtin-tool.js';
 
 /** A promise that fulfils, with why, once `stop` aborts: what crosses to the tool's vat (a signal cannot). */
@@ -29,13 +28,8 @@ export const executeTool = async (
 ): Promise<unknown> => {
   if (builtin !== undefined) return dispatchBuiltinTool(call.name, builtin, grouped, context);
   const dynamic = context.tools.find(call.name);
-  if (dynamic === undefined) {
-    // The request's own list: a tool the policy withholds is not named to the model.
-    const near = closestNames(call.name, offered);
-    throw new Error(
-      `Unknown tool "${call.name}". The tools you have are: ${offered.join(', ')}${near.length === 0 ? '' : `; the nearest to "${call.name}": ${quoteList(near)}`}`,
-    );
-  }
+  // The request's own list: a tool the policy withholds is not named to the model.
+  if (dynamic === undefined) throw new Error(unknownToolText(call.name, offered));
   return dynamic.stoppable
     ? E(dynamic.tool).executeUntil(values, whenStopped(stop))
     : E(dynamic.tool).execute(values);

@@ -21,9 +21,7 @@ const NUMBERS_SHOWN = 10;
 /** Names of a folder shown when none is near the one asked for. */
 const NAMES_SHOWN = 5;
 
-export const quoteList = (names: readonly string[]): string =>
-  names.map(name => `"${name}"`).join(', ');
-harden(quoteList);
+const quoteList = (names: readonly string[]): string => names.map(name => `"${name}"`).join(', ');
 
 type Path = string[];
 

@@ -146,7 +146,9 @@ const hostFacet = (parts: FacetParts, prompt: string): Facet => {
         : toolbox.offer(schemas => policy.offered(schemas))),
     ],
     held: () => [...policy.offered(builtins), ...policy.offered(registry.schemas())],
-    holds: () => true,
+    // Whatever the policy then says, a tool the agent does not hold is unknown: never asked about.
+    holds: (names: readonly string[]) =>
+      names.some(name => BUILTIN_NAMES.has(name) || registry.find(name) !== undefined),
     prompt,
   });
 };

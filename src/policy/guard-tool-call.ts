@@ -15,6 +15,7 @@
  */
 import { renderError } from '../encoding/render-for-model.js';
 import type { CallDecoding, DecodedCall } from '../agent-tools/decode-call.js';
+import { unknownToolText } from '../agent-tools/unknown-tool.js';
 import type { Origin } from '../mail/origin.js';
 import { describeCall, digestOfCall } from './describe-call.js';
 import type { ToolPolicy } from './tool-policy.js';
@@ -69,11 +70,7 @@ export const guardToolCall = (options: {
     const { policy, gate, origin, boundary, taint, holds, gives } = options;
     // Not in the facet: not there, whatever the policy or the HOST's approval would say of it.
     if (holds !== undefined && !holds(call.names))
-      return renderError(
-        new Error(
-          `Unknown tool "${call.names[0] ?? call.call.name}". The tools you have are: ${offered.join(', ')}`,
-        ),
-      );
+      return renderError(new Error(unknownToolText(call.names[0] ?? call.call.name, offered)));
     // Judged by the names it could be read under, so a denied op is told as denied whatever else is wrong with it.
     if (!policy.allows(call.names)) return renderError(new Error(policy.refusal(call.names)));
     // Run, and answered with its own error: nothing to judge, nothing to ask the HOST.
