@@ -126,8 +126,13 @@ export const makeOllamaAttempt = (
     }
   };
 
-  /** Turns whatever one attempt threw into a ProviderError and a retry verdict. */
-  const judge = (error: unknown, state: AttemptState, signal: AbortSignal | undefined) => {
+  /** Turns whatever attempt number `attempt` (from 1) threw into a ProviderError and a retry verdict. */
+  const judge = (
+    error: unknown,
+    state: AttemptState,
+    signal: AbortSignal | undefined,
+    attempt = 1,
+  ) => {
     if (signal?.aborted) return { failure: abortedFailure(), retry: false };
     const status = statusOf(error);
     if (status !== undefined) {
@@ -137,7 +142,8 @@ export const makeOllamaAttempt = (
         retry: isRetryableStatus(status),
       };
     }
-    if (state.timedOut) return { failure: timeoutFailure(context, timeoutMs), retry: true };
+    if (state.timedOut)
+      return { failure: timeoutFailure(context, timeoutMs, attempt), retry: true };
     if (error instanceof TypeError)
       return { failure: connectionFailure(error, context), retry: true };
     return { failure: unexpectedFailure(error, context), retry: false };

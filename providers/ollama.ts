@@ -40,7 +40,7 @@ export const makeOllamaProvider = (
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     ...options.retryDelays,
-    maxRetries: options.maxRetries ?? config.maxRetries,
+    maxRetries: shell.maxRetries,
   };
   const newId = makeCallIdSource();
 
@@ -70,7 +70,7 @@ export const makeOllamaProvider = (
         try {
           return await attemptOnce(OllamaClient, request, state, signal, onText);
         } catch (error) {
-          const { failure, retry } = judge(error, state, signal);
+          const { failure, retry } = judge(error, state, signal, attemptIndex + 1);
           if (retry && attemptIndex < policy.maxRetries) {
             log(
               `Ollama: ${failure.message} Retrying (${attemptIndex + 1} of ${policy.maxRetries}).`,

@@ -126,10 +126,25 @@ export const connectionFailure = (error: unknown, context: FailureContext): Prov
 };
 harden(connectionFailure);
 
-export const timeoutFailure = (context: FailureContext, timeoutMs: number): ProviderError =>
+/** A time as a person reads it: whole seconds in seconds (600 s, not 600000 ms). */
+const duration = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/**
+ * The last of `attempts` that each waited `timeoutMs` for an answer: the line says how many, so
+ * a sender who waited 3 × 600 s knows why (issue 45; docs/troubleshooting.md).
+ */
+export const timeoutFailure = (
+  context: FailureContext,
+  timeoutMs: number,
+  attempts = 1,
+): ProviderError =>
   new ProviderError(
     'timeout',
-    `${context.service} at ${displayHost(context.host)} did not answer within ${timeoutMs} ms (LAL_REQUEST_TIMEOUT_MS).`,
+    `${context.service} at ${displayHost(context.host)} did not answer within ${duration(timeoutMs)}${
+      attempts > 1
+        ? `, ${attempts} attempts (LAL_REQUEST_TIMEOUT_MS each, LAL_MAX_RETRIES).`
+        : ' (LAL_REQUEST_TIMEOUT_MS).'
+    }`,
   );
 harden(timeoutFailure);
 

@@ -21,6 +21,8 @@ export interface ProviderShell {
   /** The call's log, every line redacted. */
   log: (line: string) => void;
   timeoutMs: number;
+  /** How many times a failed request is sent again (the SDKs' retries; Ollama's are ./retry.ts's). */
+  maxRetries: number;
   /** Who failed, told with every failure (the secrets it must never show among them). */
   context: FailureContext;
   /** A reply of the wrong shape (another API's, or nothing) as a failure that says so and hides the secret. */
@@ -37,6 +39,7 @@ export const makeProviderShell = (
   return harden({
     log: (line: string) => options.log?.(redact(line, secrets)),
     timeoutMs: options.timeoutMs ?? config.timeoutMs,
+    maxRetries: options.maxRetries ?? config.maxRetries,
     context,
     wrongShape: (answer: unknown) =>
       new ProviderError('unknown', redact(wrongShapeHint(context, answer), secrets)),
@@ -59,7 +62,7 @@ export const sdkClientOptions = (
   options: ProviderOptions,
 ) => ({
   baseURL: config.host,
-  maxRetries: options.maxRetries ?? config.maxRetries,
+  maxRetries: shell.maxRetries,
   timeout: shell.timeoutMs,
   fetch: refuseLongWaits(
     options.fetch ?? globalThis.fetch,
@@ -106,7 +109,8 @@ export const collectStream = async <Event, Answer>(
   } catch (error) {
     throw watch?.stalled
       ? timeoutFailure(context, timeoutMs)
-      : sdkFailure(error, classes, context, timeoutMs, signal);
+      : // The SDK sent a request whose answer never came again and again: it retries timeouts.
+        sdkFailure(error, classes, context, timeoutMs, signal, shell.maxRetries + 1);
   } finally {
     watch?.stop();
   }

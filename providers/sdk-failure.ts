@@ -43,10 +43,13 @@ export const sdkFailure = (
   context: FailureContext,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  /** How many attempts a timeout was the last of: the SDK gives up on one only once its retries are spent. */
+  attempts = 1,
 ): ProviderError => {
   if (error instanceof ProviderError) return error;
   if (signal?.aborted || error instanceof classes.APIUserAbortError) return abortedFailure();
-  if (error instanceof classes.APIConnectionTimeoutError) return timeoutFailure(context, timeoutMs);
+  if (error instanceof classes.APIConnectionTimeoutError)
+    return timeoutFailure(context, timeoutMs, attempts);
   if (error instanceof classes.APIConnectionError) return connectionFailure(error, context);
   if (error instanceof classes.APIError) {
     const status = (error as { status?: unknown }).status;

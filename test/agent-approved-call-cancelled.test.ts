@@ -1,14 +1,16 @@
 /**
  * A call the HOST approved, stopped while it runs by the agent's cancellation (Ctrl-C in the
- * simulator: the agent is cancelled and made again from its store), is told as what it was:
+ * simulator: the agent is cancelled and made again from its store), is kept as what it was:
  * stopped by that cancellation, never "UNKNOWN … running when I restarted", which is for a run
- * that ended without a word (docs/behaviour.md 3.10, 6.7, 10.2; issue 45). Under lockdown, through
+ * that ended without a word; and, the HOST having stopped it, kept in the conversation for the
+ * next turn without a model call of its own (docs/behaviour.md 3.10, 6.7, 10.2; issue 45). Under lockdown, through
  * make() and E(), with the daemon double; the approval's record is pending-asks.ts's.
  */
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import { callTool } from './support/scripted-provider.js';
+import { latestMessageNumber } from './support/agent-harness.js';
 import type { AgentRun } from './support/agent-harness.js';
 import { guest, hostRequests, startWith } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
@@ -29,7 +31,7 @@ const pendingIds = async (run: AgentRun): Promise<string[]> =>
   ).asks?.pending.map(ask => ask.id) ?? [];
 
 describe('an approved call stopped by the agent’s cancellation', () => {
-  test('is told CANCELLED with the reason, by the run made again, not UNKNOWN after a restart', async () => {
+  test('is kept as CANCELLED with the reason, by the run made again, without a model call (the HOST stopped it), not UNKNOWN after a restart', async () => {
     const host = makeMailHost();
     await E(host.host).makeUnconfined(
       'worker-tool',
@@ -46,21 +48,32 @@ describe('an approved call stopped by the agent’s cancellation', () => {
     await E(run.host.host).storeValue(harden('yes'), 'yes');
     await E(run.host.host).resolve(asked!.number, 'yes');
     await expect.poll(() => policyLines(run)).toContain('- approved by HOST, running: a1: slow {}');
-    let notice = '';
+    const requests: string[][] = [];
     await run.restartAgent(
       [
         request => {
-          notice = request.messages.at(-1)!.content;
-          return callTool('reply', { messageNumber: origin(), strings: ['It was stopped'] });
+          requests.push(request.messages.map(message => message.content));
+          return callTool('reply', {
+            messageNumber: latestMessageNumber(request),
+            strings: ['ok'],
+          });
         },
       ],
       Error('the host stopped the turn (Ctrl-C)'),
     );
-    await run.reply('It was stopped');
-    expect(notice).toMatch(
-      /^CANCELLED: HOST approved the call slow \{\} \(approval a1\), and it was running when I was cancelled \(the host stopped the turn \(Ctrl-C\)\): the call was stopped before it answered, so it did not finish\.\nNext: /,
-    );
-    expect(notice).not.toMatch(/UNKNOWN|restarted/);
+    // Told, and kept told: the run made again settled it...
     await expect.poll(() => pendingIds(run)).toEqual([]);
+    // ...without asking the model (docs/behaviour.md 10.2: Ctrl-C stops, it does not start a turn).
+    expect(requests).toEqual([]);
+    // The next turn knows: the call and how it ended are in its history, with the reason.
+    await run.send('what became of it?');
+    await run.reply('ok');
+    expect(requests).toHaveLength(1);
+    const kept = requests[0]!.find(content => content.startsWith('CANCELLED: '));
+    expect(kept).toMatch(
+      /^CANCELLED: HOST approved the call slow \{\} \(approval a1\), and it was running when I was cancelled \(the host stopped the turn \(Ctrl-C\)\): the call was stopped before it answered, so it did not finish\.\n/,
+    );
+    expect(requests[0]!.join('\n')).not.toMatch(/UNKNOWN|restarted/);
+    expect(origin()).toBe(1);
   });
 });

@@ -2,7 +2,8 @@
  * A model server that takes the connection and the request but never sends its response headers
  * (issue 45), for each API the agent speaks, through make() at the wire: the turn is bounded by
  * LAL_REQUEST_TIMEOUT_MS an attempt, retried LAL_MAX_RETRIES times, and then fails, the sender
- * told in one line naming the setting (docs/behaviour.md 7.7, docs/troubleshooting.md). The
+ * told in one line naming the settings and how many attempts waited that long (so a sender who
+ * waited three times the limit knows why: docs/behaviour.md 7.7, docs/troubleshooting.md). The
  * OpenAI and Anthropic SDKs' own timeouts run until the headers come; Ollama's attempt is timed
  * by providers/ollama-attempt.ts from before its request. A stream that stops after the headers
  * is test/providers-stall-watch.test.ts's.
@@ -55,7 +56,7 @@ describe('a model server that never sends response headers', () => {
       const told = textOf(await run.reply(/^I stopped working on this/));
       expect(told).toMatch(
         new RegExp(
-          `^I stopped working on this: the model failed: ${service} at http://127\\.0\\.0\\.1:\\d+\\S* did not answer within ${TIMEOUT_MS} ms \\(\`LAL_REQUEST_TIMEOUT_MS\`\\)\\. `,
+          `^I stopped working on this: the model failed: ${service} at http://127\\.0\\.0\\.1:\\d+\\S* did not answer within ${TIMEOUT_MS} ms, 2 attempts \\(\`LAL_REQUEST_TIMEOUT_MS\` each, \`LAL_MAX_RETRIES\`\\)\\. `,
         ),
       );
       expect(told).not.toContain('\n');

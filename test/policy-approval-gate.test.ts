@@ -13,7 +13,7 @@ import { emptyAskStore, makePendingAsks, type StoredAsk } from '../src/asks/pend
 import { makeApprovalGate } from '../src/asks/approval-gate.js';
 import { digestOfCall } from '../src/policy/describe-call.js';
 
-const setUp = (approver?: string) => {
+const setUp = (approver?: string, kept?: string[][]) => {
   // Each request to the HOST, settled by the test (resolve: yes; reject: no).
   const requests: {
     description: string;
@@ -34,6 +34,9 @@ const setUp = (approver?: string) => {
     asks,
     agentName: 'Lal',
     ...(approver === undefined ? {} : { approver }),
+    ...(kept === undefined
+      ? {}
+      : { keep: (title: string, text: string) => kept.push([title, text]) }),
   });
   return { gate, notices, asks, requests };
 };
@@ -103,6 +106,29 @@ describe('an approval that ended while the agent restarted', () => {
       `CANCELLED: boss approved the call ${action} (approval a7), and it was running when I was cancelled (the host stopped the turn (Ctrl-C)): the call was stopped before it answered, so it did not finish.\nNext: check what it did before it was stopped before calling it again (boss is asked again), and tell alice, who asked in message #3 (use reply(3, …)).`,
       expect.stringContaining('it was running when I was cancelled (no reason given): '),
     ]);
+  });
+
+  test('cancelled while it ran, on the approver’s own message: kept for the next turn, no notice (no model call); on another’s, told', async () => {
+    const kept: string[][] = [];
+    const own = setUp('boss', kept);
+    const ask = stored({ action, digest: digestOfCall(action) });
+    const cancelReason = 'the host stopped the turn (Ctrl-C)';
+    await own.gate.resume(
+      { ...ask, cancelReason, origin: { number: '4', sender: 'boss' } },
+      'cancelled',
+    );
+    expect(own.notices).toEqual([]);
+    expect(kept).toEqual([
+      [
+        'outcome: a7 CANCELLED',
+        `CANCELLED: boss approved the call ${action} (approval a7), and it was running when I was cancelled (${cancelReason}): the call was stopped before it answered, so it did not finish.\nNext: boss stopped it and knows; check what it did before calling it again (boss is asked again).`,
+      ],
+    ]);
+    expect(own.gate.pending()).toEqual([]);
+    const others = setUp('boss', kept);
+    await others.gate.resume({ ...ask, cancelReason }, 'cancelled');
+    expect(others.notices.map(notice => notice.origin)).toEqual([{ number: 3n, sender: 'alice' }]);
+    expect(kept).toHaveLength(1);
   });
 
   test('a stored approval without its action is named by its description', async () => {

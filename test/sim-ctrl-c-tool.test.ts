@@ -19,6 +19,12 @@ const makeTempFolder = useTempFolders();
 const startServer = useModelServers();
 const problem = await checkSandbox();
 
+/** The model's adoption of the runCommand tool /attach mailed in message `messageNumber`. */
+const adoption = (messageNumber: number) => ({
+  name: 'adoptTool',
+  arguments: { messageNumber, edgeName: 'run-command', toolName: 'run-command' },
+});
+
 const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
@@ -34,19 +40,7 @@ describe.skipIf(problem !== undefined)(
         if (last?.role === 'tool') return { text: `The tool answered: ${last.text}` };
         const told = lastUserText(request);
         const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
-        if (offered !== null)
-          return {
-            toolCalls: [
-              {
-                name: 'adoptTool',
-                arguments: {
-                  messageNumber: Number(offered[1]),
-                  edgeName: 'run-command',
-                  toolName: 'run-command',
-                },
-              },
-            ],
-          };
+        if (offered !== null) return { toolCalls: [adoption(Number(offered[1]))] };
         if (told.includes('run the long one'))
           return {
             toolCalls: [
@@ -93,6 +87,81 @@ describe.skipIf(problem !== undefined)(
         makeTempFolder('cwd'),
       );
       expect(output).toMatch(/Stopping fae's turn/);
+    });
+
+    it('kills a command approved while its asking turn still ran: Ctrl-C after that turn is over stops it', async () => {
+      const root = makeTempFolder('root');
+      const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      // The asking turn's second model call waits until the approval has been given, so the yes
+      // comes while that turn runs and the approved call outlives it (behaviour 6.7).
+      let release = () => {};
+      const approved = new Promise<void>(resolve => (release = resolve));
+      const script = async (request: NormalizedRequest): Promise<ScriptedReply> => {
+        const last = request.messages.at(-1);
+        if (last?.role === 'tool') {
+          if (!last.text.includes('pending')) return { text: 'ok' };
+          await approved;
+          return { text: 'I have asked my host.' };
+        }
+        const told = lastUserText(request);
+        const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
+        if (offered !== null) return { toolCalls: [adoption(Number(offered[1]))] };
+        if (told.includes('run the long one'))
+          return {
+            toolCalls: [
+              {
+                name: 'runCommand',
+                arguments: {
+                  command: `sleep ${marker} & wait; echo hi > out.txt`,
+                  timeoutMs: 120_000,
+                },
+              },
+            ],
+          };
+        return { text: 'ok' };
+      };
+      const server = await startServer({ protocol: 'openai', reply: script });
+      const env = {
+        LAL_HOST: server.url,
+        LAL_MODEL: 'double-model',
+        XDG_STATE_HOME: makeTempFolder('state'),
+        TMPDIR: makeTempFolder('tmp'),
+        LAL_TOOL_TIMEOUT_MS: '600000',
+      };
+      const output = await runSimOnTty(
+        ['--persona', 'fae'],
+        env,
+        [
+          { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
+          { after: /turn over/, keys: 'please run the long one\r' },
+          { after: /asks to call a tool \(approval request #\d+\)/, keys: 'y\r' },
+          {
+            after: /approved #\d+/,
+            keys: '',
+            before: () => {
+              release();
+              return Promise.resolve();
+            },
+          },
+          {
+            after: /I have asked my host[\s\S]*turn over/,
+            keys: '\x03',
+            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
+          },
+          {
+            after: /Ctrl-C/,
+            keys: '/quit\r',
+            // Looked at while the simulator runs: its leaving must not be what ends the command.
+            before: async () => {
+              await expect.poll(() => runningWith(marker).length).toBe(0);
+              expect(existsSync(join(root, 'out.txt'))).toBe(false);
+            },
+          },
+        ],
+        makeTempFolder('cwd'),
+      );
+      expect(output).toMatch(/Stopping fae's turn/);
+      expect(output).toMatch(/→ runCommand[^\n]*✗[^\n]*cancelled/);
     });
   },
 );

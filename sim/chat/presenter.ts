@@ -160,6 +160,22 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
   };
 };
 
+/**
+ * A tool call begun and not yet answered. A call the HOST approved while its asking turn ran
+ * outlives that turn (behaviour 6.7): it stays listed past the turn's end, so the prompt counts
+ * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
+ */
+interface RunningCall {
+  name: string;
+  line: string;
+}
+
+/** The line of the oldest call of that name, taken off the list (an approved call may be older than the turn's). */
+const takeCall = (calls: RunningCall[], name: string): string => {
+  const at = calls.findIndex(call => call.name === name);
+  return at === -1 ? name : calls.splice(at, 1)[0]!.line;
+};
+
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let activeTurns = 0;
   let turns = 0;
@@ -167,7 +183,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   const started = new Set<string>();
   let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
-  const calls: string[] = [];
+  const calls: RunningCall[] = [];
   let held: (() => void)[] = [];
   let holdTimer: NodeJS.Timeout | undefined;
   let summaries: string[] = [];
@@ -190,8 +206,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     pastSummaries = [];
     for (const print of past) print();
     if (activeTurns > 0) return;
-    // Only now is the prompt idle again: the turn's last line is above it.
-    if (out.length > 0) screen.status(undefined);
+    // Only now is the prompt idle again (the turn's last line is above it), unless a call the
+    // HOST approved during the turn still runs.
+    if (out.length > 0)
+      screen.status(calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`);
     const waiting = afterTurns;
     afterTurns = [];
     for (const print of waiting) print();
@@ -224,10 +242,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       }
       case 'tool-call':
-        calls.push(describeToolCall(event.name, event.summary));
+        calls.push({ name: event.name, line: describeToolCall(event.name, event.summary) });
         break;
       case 'tool-result': {
-        const call = calls.shift() ?? event.name;
+        const call = takeCall(calls, event.name);
         if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
         else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
         if (calls.length === 0) flush();
@@ -240,7 +258,6 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
         inProgress = undefined;
-        calls.length = 0;
         flush();
         streamed.keepCut();
         summaries.push(turnOverLine(event));

@@ -77,6 +77,30 @@ const resumedApprovalText = (
   return `APPROVED: ${approver} approved ${call}, but I restarted meanwhile, so it has not run yet.\nNext: call it again now with exactly the same arguments; it runs without asking. Then tell ${whom}.`;
 };
 
+/** What the conversation keeps of a call the approver stopped by cancelling the agent (no one to tell). */
+const stoppedCallText = (approver: string, call: string, cancelReason = 'no reason given') =>
+  `${resumedApprovalText('cancelled', approver, call, approver, cancelReason).split('\nNext:')[0]!}\nNext: ${approver} stopped it and knows; check what it did before calling it again (${approver} is asked again).`;
+
+/** Keeps an outcome in the conversation for the next turn, without a turn of its own. */
+type Keep = (title: string, text: string) => void;
+
+/**
+ * What is told of an approval that ended while the agent restarted, and whether it is only kept:
+ * a call stopped by the agent's cancellation (the approver's to make: Ctrl-C in npm start) on
+ * the approver's own message is, as they know it; no turn asks the model what to tell them
+ * (docs/behaviour.md 10.2; issue 45). Anything else is a notice for the model.
+ */
+const resumedOutcome = (
+  ended: Exclude<Settlement, 'rejected'> | 'partial',
+  told: { approver: string; call: string; origin: Origin | undefined; why: string | undefined },
+  keep: Keep | undefined,
+): { text: string; keep?: Keep } => {
+  const { approver, call, origin, why } = told;
+  if (ended === 'cancelled' && keep !== undefined && (origin?.sender ?? approver) === approver)
+    return { text: stoppedCallText(approver, call, why), keep };
+  return { text: resumedApprovalText(ended, approver, call, whomToTell(origin), why) };
+};
+
 /** How a notice names the call it is about. */
 const told = (action: string, approvalId: string) =>
   `the call ${cut(action, 120)} (approval ${approvalId})`;
@@ -108,6 +132,11 @@ export const makeApprovalGate = (options: {
   agentName: string;
   /** Who approves (a pet name of the guest's): HOST. */
   approver?: string;
+  /**
+   * Keeps an outcome in the conversation for the next turn, without a turn of its own (no model
+   * call); without it, every outcome is a notice.
+   */
+  keep?: Keep;
 }): ApprovalGate => {
   const { powers, notices, agentName, asks } = options;
   const approver = options.approver ?? 'HOST';
@@ -117,10 +146,12 @@ export const makeApprovalGate = (options: {
   const runs = new Map<string, () => Promise<string>>();
   // The approved calls running now in this run: a cancellation stops them (stopRunning).
   const running = new Set<string>();
-  const tell = (id: string, text: string, origin: Origin | undefined) => {
-    notices.push({ id, text, origin });
+  /** A notice for the model; with `keep`, kept in the conversation instead, no turn of its own. */
+  const tell = (id: string, text: string, origin: Origin | undefined, keep?: Keep) => {
+    if (keep === undefined) notices.push({ id, text, origin });
     asks.told(id);
     runs.delete(id);
+    keep?.(`outcome: ${id} ${text.split(':')[0]!}`, text);
   };
 
   const refused = ({ approvalId, action, origin }: PendingApproval, reason: string) =>
@@ -214,7 +245,8 @@ export const makeApprovalGate = (options: {
     const ended = settlement === 'fulfilled' && digest === undefined ? 'partial' : settlement;
     const call = told(action, stored.id);
     const why = stored.cancelReason;
-    tell(stored.id, resumedApprovalText(ended, approver, call, whomToTell(origin), why), origin);
+    const { text, keep } = resumedOutcome(ended, { approver, call, origin, why }, options.keep);
+    tell(stored.id, text, origin, keep);
   };
 
   const approvals = () => approvalsIn(asks);

@@ -14,6 +14,7 @@ import type { PowersRef } from '../daemon/guest-powers.js';
 import type { Log } from '../log/log.js';
 import type { Observe } from '../events/agent-events.js';
 import { makeApprovalGate } from '../asks/approval-gate.js';
+import { keepOutcome } from '../history/kept-outcome.js';
 import { describeError } from '../../providers/describe-error.js';
 import { readToolPolicy, type HostConfirm, type ToolPolicy } from '../policy/tool-policy.js';
 import { makeStoreBoundary } from '../policy/store-boundary.js';
@@ -161,6 +162,10 @@ const assembleTrackers = (
     asks,
     agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
     approver: daemon.names.host,
+    keep: (title, text) => {
+      keepOutcome(memory.conversation, title, text);
+      void saveMemory(powers, memory, log, redact);
+    },
   });
   status.section('Tool policy', () => [
     ...policy.describe(daemon.names.host),
