@@ -5,26 +5,8 @@
  * one line instead of after (or instead of) a whole run.
  */
 import { Fail, makeError, q, X } from '@endo/errors';
+import { SINGLE_FIGURES } from './usage.js';
 
-/** The figures BENCH_ONLY may name, with their numbers in the table. */
-export const SINGLE_FIGURES = {
-  modelCalls: 1,
-  overhead: 3,
-  discovery: 4,
-  memory: 5,
-  economy: 6,
-  mcp: 7,
-  recall: 8,
-  threads: 9,
-  'host-wait': 10,
-  approvals: 11,
-  schedules: 12,
-  toolbox: 13,
-  delegation: 14,
-  realDaemon: 15,
-  channels: 16,
-};
-harden(SINGLE_FIGURES);
 export type SingleFigure = keyof typeof SINGLE_FIGURES;
 
 export interface BenchSettings {

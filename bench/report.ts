@@ -110,3 +110,9 @@ export const writeResults = async (
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 };
 harden(writeResults);
+
+/** A line on stderr while the bench runs (the table alone goes to stdout). */
+export const progress = (line: string): void => {
+  process.stderr.write(`bench: ${line}\n`);
+};
+harden(progress);

@@ -64,7 +64,7 @@ describe("the bench's progress lines", () => {
   it("name the figures they measure by the table's numbers, and fit 120 columns", () => {
     expect(stepLine([2, 5], 'a conversation')).toBe('figures 2, 5 of 15: a conversation');
     expect(stepLine([7], 'MCP')).toBe('figure 7 of 15: MCP');
-    const run = readRepoFile('bench/run.ts');
+    const run = readRepoFile('bench/figures-run.ts');
     // No count of its own ("2/6") that the table does not use.
     expect(run).not.toMatch(/progress\(\s*['`]\d\/\d/);
     const steps = [...run.matchAll(/stepLine\(\[([\d, ]+)\], ['"`]([^'"`]+)['"`]\)/g)];

@@ -2,7 +2,8 @@
 // BENCH_EXCHANGES is named in one line before anything runs (a misspelt BENCH_ONLY used to run
 // the whole bench, some 30 s to minutes, as if it were unset).
 import { describe, expect, it } from 'vitest';
-import { readBenchSettings, SINGLE_FIGURES } from '../bench/bench-settings.js';
+import { readBenchSettings } from '../bench/bench-settings.js';
+import { SINGLE_FIGURES } from '../bench/usage.js';
 
 describe('the bench settings', () => {
   it('runs every figure over 1,000 exchanges when nothing is set', () => {

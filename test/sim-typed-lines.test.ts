@@ -3,7 +3,8 @@
  * echo while nothing runs; while one runs, a message as waiting at once and `you ›` as its own
  * turn starts (a command's `you ›` at once, above them, so its output follows it), and, from a Ctrl-C
  * until the agent goes on, a message waits: named by the stop, or shown as waiting once the stop
- * has spoken, and shown as sent only as its turn starts once the agent goes on.
+ * has spoken, and shown as sent only as its turn starts once the agent goes on. An answer to an
+ * approval (`y`) is no message: shown at once, as a command is.
  */
 import { describe, expect, it } from 'vitest';
 import { makeTypedLines } from '../sim/chat/typed-lines.js';
@@ -41,16 +42,16 @@ const setup = () => {
 describe('a line typed', () => {
   it('while nothing runs keeps its echo; an empty one is nothing', () => {
     const run = setup();
-    run.typed.place('hello', true);
-    run.typed.place('   ', true);
+    run.typed.place('hello', 'message');
+    run.typed.place('   ', 'message');
     expect(run.seen).toEqual([]);
   });
 
   it('while a turn runs: a message is shown as waiting at once and as sent after the turn; a command at once, so its output follows its echo', () => {
     const run = setup();
     run.running();
-    run.typed.place('and another thing', true);
-    run.typed.place('/status', false);
+    run.typed.place('and another thing', 'message');
+    run.typed.place('/status', 'command');
     expect(run.seen).toEqual([
       'echo taken back: and another thing',
       'waits › and another thing (goes to lal once its turn is over)',
@@ -66,9 +67,9 @@ describe('a line typed', () => {
   it('several while a turn runs: each is shown as sent as its own turn starts, not before', () => {
     const run = setup();
     run.running();
-    run.typed.place('one', true);
-    run.typed.place('two', true);
-    run.typed.place('one', true);
+    run.typed.place('one', 'message');
+    run.typed.place('two', 'message');
+    run.typed.place('one', 'message');
     run.endTurn();
     run.typed.started(undefined);
     run.typed.started('something else');
@@ -85,10 +86,25 @@ describe('a line typed', () => {
     ]);
   });
 
+  it("an answer to an approval (y) is shown at once as the person's, never as waiting for a turn it does not start", () => {
+    const run = setup();
+    run.running();
+    run.typed.place('y', 'answer');
+    expect(run.seen).toEqual(['echo taken back: y', 'you › y']);
+    run.endTurn();
+    run.typed.started('y');
+    expect(run.seen).toEqual(['echo taken back: y', 'you › y']);
+    // From a Ctrl-C until the agent goes on, an answer is no message that waits: as a command's, its echo stays.
+    run.typed.hold();
+    run.typed.named();
+    run.typed.place('n', 'answer');
+    expect(run.seen).toHaveLength(2);
+  });
+
   it('a message typed with a leading // is matched as the text it was mailed as', () => {
     const run = setup();
     run.running();
-    run.typed.place('//status please', true);
+    run.typed.place('//status please', 'message');
     run.typed.started('/status please');
     expect(run.seen.at(-1)).toBe('you › //status please');
   });
@@ -97,9 +113,9 @@ describe('a line typed', () => {
 describe('lines typed in quick succession while nothing runs', () => {
   it("the first keeps its echo; the next waits for its turn, as the first one's has not begun yet, and is shown as sent when its own does", () => {
     const run = setup();
-    run.typed.place('ping', true);
-    run.typed.place('what is two', true);
-    run.typed.place('/status', false);
+    run.typed.place('ping', 'message');
+    run.typed.place('what is two', 'message');
+    run.typed.place('/status', 'command');
     expect(run.seen).toEqual([
       'echo taken back: what is two',
       'waits › what is two (goes to lal once its turn is over)',
@@ -111,7 +127,7 @@ describe('lines typed in quick succession while nothing runs', () => {
     run.typed.started('what is two');
     expect(run.seen.slice(4)).toEqual(['you › what is two']);
     // Both taken up: the next line typed while nothing runs keeps its echo again.
-    run.typed.place('and then', true);
+    run.typed.place('and then', 'message');
     expect(run.seen).toHaveLength(5);
   });
 });
@@ -120,7 +136,7 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
   it('typed in the turn: shown as waiting, not as sent when the turn ends; as sent as its turn starts once the agent goes on', () => {
     const run = setup();
     run.running();
-    run.typed.place('what next', true);
+    run.typed.place('what next', 'message');
     run.typed.hold();
     run.endTurn();
     expect(run.seen).toEqual([
@@ -138,7 +154,7 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     const run = setup();
     run.typed.hold();
     run.typed.named();
-    run.typed.place('what next', true);
+    run.typed.place('what next', 'message');
     expect(run.seen).toEqual([
       'echo taken back: what next',
       'waits › what next (goes to lal once it goes on; Ctrl-C again leaves and drops it)',
@@ -149,7 +165,7 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     const run = setup();
     run.typed.hold();
     run.typed.named();
-    run.typed.place('/status', false);
+    run.typed.place('/status', 'command');
     expect(run.seen).toEqual([]);
   });
 
@@ -157,14 +173,14 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     const run = setup();
     run.typed.hold();
     run.typed.release();
-    run.typed.place('hello', true);
+    run.typed.place('hello', 'message');
     expect(run.seen).toEqual([]);
   });
 
   it('a second hold keeps what the first held', () => {
     const run = setup();
     run.typed.hold();
-    run.typed.place('one', true);
+    run.typed.place('one', 'message');
     run.typed.hold();
     run.typed.release();
     run.typed.started('one');

@@ -1,7 +1,8 @@
 /**
  * What the simulator writes on a terminal, wrapped at words to its width (sim/chat/wrap-words.ts,
- * docs/behaviour.md 10.2): no row wider than the screen, no word broken but one wider than a row,
- * a list item's later rows under its description, a bullet's under its text.
+ * docs/behaviour.md 10.2): no row wider than the screen, no word broken but one wider than a row
+ * (broken after one of its parts where it can be, each row it goes on from marked `↩`), a list
+ * item's later rows under its description, a bullet's under its text.
  */
 import { describe, expect, it } from 'vitest';
 import { wrapEntry } from '../sim/chat/wrap-words.js';
@@ -35,10 +36,25 @@ describe('an entry wrapped at words', () => {
     expect(body).toBe('runCommand\n{"command":"ls"}\nallow it? y or n');
   });
 
-  it('cuts a word wider than a row where the row ends, and leaves a short line alone', () => {
+  it('breaks a word wider than a row after one of its parts, marking each row it goes on from, and leaves a short line alone', () => {
     expect(wrapEntry('see /a/very/long/path/indeed', undefined, 10).head).toBe(
-      'see\n/a/very/lo\nng/path/in\ndeed',
+      'see\n/a/very/↩\nlong/↩\npath/↩\nindeed',
     );
+    // JSON without spaces: after a comma where one half fills the row, else after a colon.
+    const json = '{"name":"lal","tools":["readFile","writeFile"],"turns":12}';
+    expect(wrapEntry(`got ${json}`, undefined, 30).head.split('\n')).toEqual([
+      'got',
+      '{"name":"lal","tools":↩',
+      '["readFile","writeFile"],↩',
+      '"turns":12}',
+    ]);
     expect(wrapEntry('short', 'and sweet', 80)).toEqual({ head: 'short', body: 'and sweet' });
+  });
+
+  it('cuts a word with no part to break after where the row ends, marked, every row within the width', () => {
+    const token = 'x'.repeat(25);
+    const rows = wrapEntry(token, undefined, 10).head.split('\n');
+    expect(rows).toEqual(['xxxxxxxxx↩', 'xxxxxxxxx↩', 'xxxxxxx']);
+    expect(rows.join('\n').replaceAll('↩\n', '')).toBe(token);
   });
 });

@@ -2,7 +2,7 @@
  * `npm start -- --help` on a fresh clone (issue 45; docs/configuration.md,
  * LAL_SIM_NO_BUILD: "never for --help"): the usage comes at once, with no
  * build, from the program's own usage module (sim/chat/usage.ts), and the
- * same for `npm run model-double -- --help`. The clone is a copy of the
+ * same for `npm run model-double -- --help` and `npm run bench -- --help`. The clone is a copy of the
  * sources with no dist/, in a folder of the test's own.
  */
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from '../sim/chat/usage.js';
 import { DOUBLE_USAGE } from '../sim/model-server/usage.js';
+import { BENCH_USAGE } from '../bench/usage.js';
 import { CHILD_MS } from './support/patience.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -65,6 +66,9 @@ describe('--help on a fresh clone', () => {
     const double = await run(clone, ['--program', 'sim/model-server/main.js', '--help']);
     expect(double.err).toBe('');
     expect(double.out).toBe(`${DOUBLE_USAGE}\n`);
+    const bench = await run(clone, ['--program', 'bench/run.js', '--help']);
+    expect(bench.err).toBe('');
+    expect(bench.out).toBe(`${BENCH_USAGE}\n`);
     expect(existsSync(join(clone, 'dist'))).toBe(false);
   });
 });

@@ -54,6 +54,21 @@ const ANSWERS: Readonly<Record<string, 'yes' | 'no' | 'always'>> = harden({
 });
 
 /**
+ * Whether `answerAtPrompt` takes the line as an answer (it is not mailed): y, n, a (or yes, no,
+ * always) while an approval waits, and a letter when none does. For where the line is shown
+ * (./typed-lines.ts): an answer is not a message waiting for a turn.
+ */
+export const isAnswerAtPrompt = (
+  text: string,
+  inbox: Pick<HostInbox, 'pendingProposals' | 'pendingKind'>,
+): boolean => {
+  const typed = text.trim().toLowerCase();
+  if (ANSWERS[typed] === undefined) return false;
+  return approvalWaiting(inbox) !== undefined || typed.length === 1;
+};
+harden(isAnswerAtPrompt);
+
+/**
  * A line that is a short answer while a request for approval waits (the
  * whole line, case and spaces aside): answers the latest one and returns
  * true. When none waits, a letter (y, n, a) is an answer come late, not a
@@ -87,8 +102,8 @@ export const answerAtPrompt = async (
     }
     return false;
   }
+  if (!isAnswerAtPrompt(text, inbox)) return false;
   if (number === undefined) {
-    if (typed.length > 1) return false;
     const proposal = inbox.pendingProposals().at(-1);
     const say = `write the word (yes, no) to say it to ${context.guestName}`;
     screen.print(

@@ -5,6 +5,7 @@
  * `tools/`, where the agent finds the server's tools at its next turn. A
  * local server runs in the same bubblewrap sandbox as in the daemon: its
  * only writable folder is one of its own in the state folder, no network.
+ * Its words are read as a shell reads them (./shell-words.ts: quotes, `~`).
  * An argument naming a file that exists (a server's `dist/index.js`) is made
  * absolute, since the server starts in its own folder.
  */
@@ -14,6 +15,7 @@ import { E } from '@endo/far';
 import { mcpBridgeModuleUrl } from '../../tools/index.js';
 import { planMcpBridge } from '../../setup/mcp-bridge-plan.js';
 import { describeError } from '../../providers/describe-error.js';
+import { readShellWords } from './shell-words.js';
 import type { HostPowers } from '../mail-host/index.js';
 import {
   makeToolCaplet,
@@ -28,17 +30,14 @@ const MCP_USAGE =
 const NO_NETWORK =
   'A local server runs sandboxed, with no network: a command that downloads (npx -y, uvx) cannot; install the server first and name its file (docs/mcp.md).';
 
-/** Words as a shell splits them, quotes kept together ("a b" or 'a b'). */
-const wordsOf = (text: string): string[] =>
-  [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(match => match[1] ?? match[2] ?? match[3]!);
-
 /** Checks the settings as the bridge will read them (the same check setup-tools runs); throws with a clear message. */
 const planMcp = (
   rest: string,
   cwd: string,
   stateFolder: string,
 ): Extract<AttachedTool, { kind: 'mcp' }> => {
-  const [name, first, ...args] = wordsOf(rest);
+  // As a shell reads them: quotes taken off, a leading ~ the home folder (./shell-words.ts).
+  const [name, first, ...args] = readShellWords(rest).map(word => word.text);
   if (name === undefined || first === undefined) throw Error(MCP_USAGE);
   const local = !/^https?:\/\//.test(first);
   const serverFolder = join(stateFolder, 'mcp', name);

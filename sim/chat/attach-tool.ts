@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expandTilde, homeFolder, LEADING_TILDE } from './home-path.js';
+import { readShellWords, type ShellWord } from './shell-words.js';
 import { E } from '@endo/far';
 import {
   exampleToolNames,
@@ -91,8 +91,13 @@ const planTool = (
     return { kind: 'tool', tool, root: undefined, petName };
   }
   if (folder === undefined) throw Error(`${tool} works inside a folder: /attach ${tool} <folder>`);
-  const { path, quoted } = folderWord(folder);
-  const root = resolve(cwd, path);
+  const words = readShellWords(folder);
+  if (words.length !== 1)
+    throw Error(
+      `${tool} takes one folder; quote a name with spaces, as in a shell: /attach ${tool} "my folder"`,
+    );
+  const [word] = words as [ShellWord];
+  const root = resolve(cwd, word.text);
   let isFolder = false;
   try {
     isFolder = statSync(root).isDirectory();
@@ -101,18 +106,10 @@ const planTool = (
   }
   if (!isFolder)
     throw Error(
-      `${root} is not a folder${quoted && LEADING_TILDE.test(path) ? ' (quotes stop ~ from being the home folder, as in a shell)' : ''}`,
+      `${root} is not a folder${word.quotedTilde ? ' (quotes stop ~ from being the home folder, as in a shell)' : ''}`,
     );
-  // The folder it became, when ~ made it another word than the one typed.
-  const typed = path === folder || quoted ? undefined : folder;
-  return { kind: 'tool', tool, root, petName, ...(typed === undefined ? {} : { given: typed }) };
-};
-
-/** The folder as a shell reads one word: quotes taken off (and ~ kept), else a leading ~ the home folder. */
-const folderWord = (word: string): { path: string; quoted: boolean } => {
-  const quotes = /^(["'])(.*)\1$/.exec(word);
-  if (quotes !== null) return { path: quotes[2]!, quoted: true };
-  return { path: expandTilde(word, homeFolder(process.env)), quoted: false };
+  // The folder as typed, when ~ made it another.
+  return { kind: 'tool', tool, root, petName, ...(word.expanded ? { given: word.typed } : {}) };
 };
 
 /** The HOST makes the tool caplet or MCP bridge (as setup-tools does, from its built module) under its pet name. */

@@ -12,21 +12,21 @@ import { quietConsole } from './quiet-console.js';
 import { divertStderr } from './worker-stderr.js';
 import { openRunState } from './run-state.js';
 import { droppedLine, makeInterrupt } from './interrupt.js';
-import { makeTypedLines, type TypedLines } from './typed-lines.js';
+import { makeTypedLines, type TypedKind, type TypedLines } from './typed-lines.js';
 import { hostMessageOfTurn, waitingMailOf } from './waiting-mail.js';
 import { startSession, type Session } from './session.js';
 import { followHostInbox, unansweredProposals, type HostInbox } from './host-inbox.js';
 import { makeAgentIds } from './agent-ids.js';
 import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
-import { parseCommand } from './commands.js';
+import { parseCommand, type Parsed } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
 import { makeAfterCommand } from './after-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
-import { approveRequest } from './answer-approval.js';
+import { approveRequest, isAnswerAtPrompt } from './answer-approval.js';
 import { makeStoppableCommand } from './stoppable-command.js';
 import { holdUntilReady } from './held-until-ready.js';
 import { joinPastedLines, type PastedLines } from './pasted-lines.js';
@@ -85,6 +85,12 @@ const proposalIdOf = async (
  * answer to a tool call's approval is a line too (./answer-approval.ts), never a key alone, so a
  * message that starts with y, n or a approves nothing and keeps its first letter.
  */
+/** What a typed line is, for where it is shown: `y` while an approval waits is an answer, not a message. */
+const kindOf = (command: Parsed, inbox: HostInbox): TypedKind => {
+  if (command.kind !== 'message') return 'command';
+  return isAnswerAtPrompt(command.text, inbox) ? 'answer' : 'message';
+};
+
 const followTerminal = (
   readline: Interface,
   context: CommandContext,
@@ -122,7 +128,7 @@ const followTerminal = (
       // Enter on an empty line: the prompt again on the new row, as a shell does.
       if (command.kind === 'empty') readline.prompt();
       if (held.hold(line)) return;
-      typed.place(line, command.kind === 'message');
+      typed.place(line, kindOf(command, context.inbox));
       chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown)));
     },
   });

@@ -1,7 +1,7 @@
 /**
  * The home folder, and `~` read as a shell reads it: at the start of an
  * unquoted word, alone or before `/`, it is the home folder (`.env` values,
- * ./dotenv.ts; `/attach`'s folder, ./attach-tool.ts). A quoted one is kept.
+ * ./dotenv.ts; `/attach`'s words, ./shell-words.ts). A quoted one is kept.
  */
 import { homedir } from 'node:os';
 

@@ -10,10 +10,15 @@
  * sent before its turn. One typed before the stop said what waits is named by that line; one
  * typed after it is shown as waiting at once; each is shown as sent (`you ›`)
  * as its turn begins, once the agent goes on, and not at all when a second Ctrl-C drops it.
+ * An answer to what waits (`y` for an approval: ./answer-approval.ts) is no message: it is
+ * shown at once as the person's, as a command is, never as waiting for a turn it does not start.
  */
 import { parseCommand } from './commands.js';
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
+
+/** What a typed line is: mailed to the agent, a slash command, or an answer to what waits (not mailed). */
+export type TypedKind = 'message' | 'command' | 'answer';
 
 export const makeTypedLines = (options: {
   presenter: Pick<Presenter, 'busy' | 'afterTurn' | 'pastTurnOver'>;
@@ -34,9 +39,10 @@ export const makeTypedLines = (options: {
   const sent = (line: string) => screen.print('you', 'you ›', line);
 
   return harden({
-    /** A line just typed; `message`: it is mailed to the agent (not a command). */
-    place(line: string, message: boolean): void {
+    /** A line just typed, and what it is. */
+    place(line: string, kind: TypedKind): void {
       if (line.trim() === '') return;
+      const message = kind === 'message';
       const parsed = parseCommand(line);
       const text = parsed.kind === 'message' ? parsed.text : line;
       if (held !== undefined && message) {

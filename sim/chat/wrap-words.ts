@@ -2,8 +2,10 @@
  * A note wider than the terminal, wrapped at words to its width, so the
  * terminal never breaks a word across two rows ("behi / nd"); a list item's
  * rows go on under its description ("  /status    the agent's state: …"), a
- * bullet's under its text. A word wider than a row is cut where the row ends.
- * For a terminal that says its width (./screen.ts); piped output keeps its
+ * bullet's under its text. A word wider than a row (a path, JSON without
+ * spaces) is broken after one of its parts where it can be (`/`, `,`, …), else
+ * where the row ends, each row it goes on from ending with `↩`, so it reads as
+ * one word and not as two. For a terminal that says its width (./screen.ts); piped output keeps its
  * lines as they are, but /help's, wrapped at a width of its own (./run-command.ts).
  */
 
@@ -15,6 +17,24 @@ const hangOf = (line: string, width: number): number => {
   const item = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line);
   if (item !== null && item[1]!.length <= (width * 3) / 4) return item[1]!.length;
   return /^\s*/.exec(line)![0].length;
+};
+
+/** Ends a row that a word wider than a row goes on from. */
+const CONTINUED = '↩';
+
+/** After which characters a word too wide for a row is best broken: a path's or a list's parts first. */
+const BREAKS = [/[/,;]/, /[-_.:=&?|)\]}]/];
+
+/**
+ * How many of `word`'s characters go on a row with `space` columns left (its mark aside): up
+ * to the last break the row holds, if that fills half of it at least, else the whole space.
+ */
+const partThatFits = (word: string, space: number): number => {
+  if (space <= 1) return 1;
+  for (const after of BREAKS)
+    for (let take = space; take >= Math.ceil(space / 2); take -= 1)
+      if (after.test(word[take - 1]!)) return take;
+  return space;
 };
 
 /**
@@ -38,12 +58,13 @@ const wrapLine = (line: string, first: number, width: number): string[] => {
       row += lead + word!;
       continue;
     }
-    if (row.trim() !== '' || rows.length === 0) newRow();
+    // On a row of its own, but for the line's first (a whole row: nothing goes before it).
+    if (row.trim() !== '' || (rows.length === 0 && room < width)) newRow();
     let rest = word!;
-    // A word no row holds is cut where each row ends.
+    // A word no row holds goes on over rows, each broken where ./partThatFits says and marked.
     while (row.length + rest.length > room) {
-      const take = Math.max(1, room - row.length);
-      row += rest.slice(0, take);
+      const take = partThatFits(rest, room - row.length - CONTINUED.length);
+      row += `${rest.slice(0, take)}${CONTINUED}`;
       rest = rest.slice(take);
       newRow();
     }

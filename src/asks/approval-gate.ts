@@ -81,8 +81,8 @@ const resumedApprovalText = (
 const stoppedCallText = (approver: string, call: string, cancelReason = 'no reason given') =>
   `${resumedApprovalText('cancelled', approver, call, approver, cancelReason).split('\nNext:')[0]!}\nNext: ${approver} stopped it and knows; check what it did before calling it again (${approver} is asked again).`;
 
-/** Keeps an outcome in the conversation for the next turn, without a turn of its own. */
-type Keep = (title: string, text: string) => void;
+/** Keeps an outcome in the conversation for the next turn, without a turn of its own (`origin`: the message it served). */
+type Keep = (title: string, text: string, origin: Origin | undefined) => void;
 
 /**
  * What is told of an approval that ended while the agent restarted, and whether it is only kept:
@@ -151,7 +151,7 @@ export const makeApprovalGate = (options: {
     if (keep === undefined) notices.push({ id, text, origin });
     asks.told(id);
     runs.delete(id);
-    keep?.(`outcome: ${id} ${text.split(':')[0]!}`, text);
+    keep?.(`outcome: ${id} ${text.split(':')[0]!}`, text, origin);
   };
 
   const refused = ({ approvalId, action, origin }: PendingApproval, reason: string) =>

@@ -130,7 +130,7 @@ export interface PartsSetup {
 const assembleTrackers = (
   setup: PartsSetup,
   daemon: DaemonAdapter,
-  memory: Memory,
+  { memory, history }: { memory: Memory; history: Pick<HistoryArchive, 'add'> },
   directEvaluation: boolean,
 ) => {
   const { powers, env, config, status, log, redact, queue } = setup;
@@ -162,8 +162,10 @@ const assembleTrackers = (
     asks,
     agentName: config.persona === 'fae' ? 'Fae' : 'Lal',
     approver: daemon.names.host,
-    keep: (title, text) => {
-      keepOutcome(memory.conversation, title, text);
+    // Kept as a finished turn is: in the conversation, and in the searchable history (which the
+    // memory's write carries), so recall finds it (docs/behaviour.md 3.11).
+    keep: (title, text, origin) => {
+      history.add(keepOutcome(memory.conversation, title, text), origin);
       void saveMemory(powers, memory, log, redact);
     },
   });
@@ -421,7 +423,7 @@ export const assembleAgentParts = async (setup: PartsSetup): Promise<AgentParts>
   const { notices, asks, proposals, requests, policy, approvals } = assembleTrackers(
     setup,
     daemon,
-    memory,
+    { memory, history },
     directEvaluation,
   );
   // One list of built-ins for every turn and for help().
