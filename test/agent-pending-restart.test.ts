@@ -22,6 +22,7 @@ import {
 import { turnEnds, guest, hostRequests } from './support/agent-observers.js';
 import { useAgents } from './support/use-agents.js';
 import { makeManualClock } from './support/manual-clock.js';
+import { recordRefusals } from './support/refused-calls.js';
 
 const { start } = useAgents();
 
@@ -320,9 +321,15 @@ describe('f0a46042a: an eval-proposal whose copy is gone after a restart', () =>
       message => message.type === 'eval-proposal-proposer',
     );
 
-  /** Restarts the agent with its proposal's copy gone; resolves to what it was told. */
-  const toldAfterCopyGone = async (before?: (run: AgentRun) => Promise<void>) => {
-    const { run, origin } = await startAsking(proposeSixTimesSeven);
+  /**
+   * Restarts the agent with its proposal's copy gone (as the guide's recovery by hand leaves it,
+   * docs/daemon-guide.md, "Recovering from a pending eval-proposal"); resolves to what it was told.
+   */
+  const toldAfterCopyGone = async (
+    before?: (run: AgentRun) => Promise<void>,
+    options: StartOptions = {},
+  ) => {
+    const { run, origin } = await startAsking(proposeSixTimesSeven, options);
     await before?.(run);
     let notice = '';
     const [copy] = await proposerCopies(run);
@@ -332,23 +339,36 @@ describe('f0a46042a: an eval-proposal whose copy is gone after a restart', () =>
         notice = request.messages.at(-1)!.content;
         return callTool('reply', { messageNumber: origin(), strings: ['told'] });
       },
+      replyStep('pong'),
     ]);
     await run.reply('told');
     await expect.poll(() => pendingIds(run)).toEqual([]);
-    return notice;
+    return { notice, run };
   };
 
   test('is told NOT RUN when nothing is kept under its result name: no grant came, and none can now', async () => {
-    expect(await toldAfterCopyGone()).toMatch(
+    expect((await toldAfterCopyGone()).notice).toMatch(
       /^NOT RUN: your proposal p1 \(6 \* 7\) was still waiting for the host when I restarted, and the restart ended it: it was not granted \(nothing is kept as "answer"\), and the host can no longer grant it\.\nNext: propose it again only if it is still needed/,
     );
   });
 
   test('is told UNKNOWN when a value is kept under its result name (an earlier proposal may have left it)', async () => {
-    const notice = await toldAfterCopyGone(run => guest(run).storeValue(harden(41), 'answer'));
+    const { notice } = await toldAfterCopyGone(run => guest(run).storeValue(harden(41), 'answer'));
     expect(notice).toMatch(
       /^UNKNOWN: I restarted while your proposal p1 \(6 \* 7\) waited for the host, and I can no longer tell whether it ran\./,
     );
+  });
+
+  // At f0a46042a a dismissal the daemon refuses (`Invalid request number 13`) is a raw CapTP
+  // exception in the agent's worker log, though the agent ignores it.
+  test('the message it belongs to is dismissed once: the daemon refuses no dismissal', async () => {
+    const { refused, wrap } = recordRefusals();
+    const { run } = await toldAfterCopyGone(undefined, { wrapPowers: wrap });
+    // A later message's turn comes after the told turn's end is done with.
+    await run.send('ping');
+    await run.reply('pong');
+    await expect.poll(async () => asMessages(await guest(run).listMessages())).toEqual([]);
+    expect(refused).toEqual([]);
   });
 });
 

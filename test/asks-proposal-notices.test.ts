@@ -17,10 +17,15 @@ const ask = (resultName?: string): StoredAsk => ({
   detail: resultName === undefined ? {} : { resultName },
 });
 
-/** Guest powers whose directory holds `kept`; the paths looked up are noted. */
+/** Guest powers whose directory holds `kept`; the paths looked up or asked about are noted. */
 const powersHolding = (kept: Record<string, unknown>) => {
   const looked: unknown[] = [];
   const powers = {
+    // Asked whether a value is there, never refused (a refused lookup is a raw line in the agent's log).
+    has: (...path: string[]) => {
+      looked.push(path.join('/'));
+      return path.join('/') in kept;
+    },
     lookup: (path: string | string[]) => {
       looked.push(path);
       const name = Array.isArray(path) ? path.join('/') : path;

@@ -1,7 +1,8 @@
-// A helper's budget as people write one (src/helpers/helper-budget.ts) and the helpers the store
+// A helper's budget as people write one (src/agent-tools/budget-items.ts, src/helpers/helper-budget.ts) and the helpers the store
 // keeps across a restart (src/helpers/helper-store.ts), docs/behaviour.md 7.9.
 import { describe, expect, test } from 'vitest';
-import { isBudgetItem, readHelperBudget } from '../src/helpers/helper-budget.js';
+import { isBudgetItem } from '../src/agent-tools/budget-items.js';
+import { readHelperBudget } from '../src/helpers/helper-budget.js';
 import { emptyHelperStore, readHelperStore } from '../src/helpers/helper-store.js';
 
 const bounds = { modelCalls: 8, ms: 120_000 };

@@ -28,6 +28,7 @@ const sampleOf = (kind: KindName): unknown =>
     text: 'x',
     path: 'a/b',
     names: ['x'],
+    grant: ['x', '2 calls'],
     paths: ['a'],
     messageNumber: 1,
     number: 2,

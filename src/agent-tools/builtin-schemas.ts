@@ -423,7 +423,7 @@ const MAIL_PARAMETERS = {
   path: kind('path', 'petNamePath'),
   reason: kind('text'),
   query: kind('text'),
-  grant: kind('names'),
+  grant: kind('grant'),
 } as const;
 
 const EVALUATE = {

@@ -47,6 +47,8 @@ export const KINDS = harden({
   },
   /** A list of strings; a lone string is a list of one; none when left out. */
   names: { schema: listOfNames, read: readStringList, absent: [] },
+  /** A helper's grant: tool and pet names, and budget items (./budget-items.ts), none of them paths; none when left out. */
+  grant: { schema: listOfNames, read: readStringList, absent: [] },
   /** Pet names or paths of values to attach; none when left out. */
   paths: { schema: listOfNames, read: readPathList, absent: [] },
   /** A message number: 5, "5" or "+5". */

@@ -62,10 +62,13 @@ export const notRunProposalText = (
   `NOT RUN: your proposal ${proposalId} (${preview}) was still waiting for the host when I restarted, and the restart ended it: ${why}, and the host can no longer grant it.\nNext: propose it again only if it is still needed, and tell ${whomToTell(origin)}.`;
 harden(notRunProposalText);
 
-/** Whether a value is kept under the path (a lookup that fails: not there). */
+/**
+ * Whether a value is kept under the path: asked with `has`, which answers no where a lookup would
+ * be refused (each refusal a raw CapTP exception in the agent's log); a refusal still means no.
+ */
 const kept = (powers: PowersRef, path: string | string[]): Promise<boolean> =>
-  Promise.resolve(E(powers).lookup(path)).then(
-    () => true,
+  Promise.resolve(E(powers).has(...(typeof path === 'string' ? [path] : path))).then(
+    found => found === true,
     () => false,
   );
 

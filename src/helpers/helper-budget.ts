@@ -7,6 +7,7 @@
  * turn and LAL_HELPER_SECONDS; asked for more, it gets that much and is told so.
  */
 import { readDuration } from '../settings/durations.js';
+import { CALLS, MODEL, TOKENS } from '../agent-tools/budget-items.js';
 
 export interface HelperBudget {
   modelCalls: number;
@@ -18,22 +19,6 @@ export interface HelperBudget {
   /** What was asked beyond the bounds and cut to them, for the model. */
   cut: string[];
 }
-
-const CALLS = /^(\d+)\s*(?:model\s+)?calls?$/;
-const TOKENS = /^(\d+)\s*tokens?$/;
-const MODEL = /^model\s+(\S+)$/;
-
-/** Whether a grant's entry is a budget item rather than a tool or pet name (a pet name has no space, and is not a time). */
-export const isBudgetItem = (item: string): boolean => {
-  const lower = item.trim().toLowerCase();
-  return (
-    CALLS.test(lower) ||
-    TOKENS.test(lower) ||
-    MODEL.test(item.trim()) ||
-    readDuration(lower) !== undefined
-  );
-};
-harden(isBudgetItem);
 
 export const readHelperBudget = (
   items: readonly string[],
@@ -48,7 +33,7 @@ export const readHelperBudget = (
     if (calls !== null) budget.modelCalls = Number(calls[1]);
     else if (tokens !== null) budget.tokens = Number(tokens[1]);
     else if (model !== null) budget.model = model[1]!;
-    // What is left is a time: only budget items reach here (isBudgetItem).
+    // What is left is a time: only budget items reach here (isBudgetItem, src/agent-tools/budget-items.ts).
     else budget.ms = readDuration(lower) ?? budget.ms;
   }
   if (budget.modelCalls < 1 || (budget.tokens !== undefined && budget.tokens < 1))

@@ -35,6 +35,8 @@ export interface HandledKeys {
   add(key: string, number: bigint): void;
   /** The daemon confirmed that message `number` was dismissed: its key need not be stored. */
   dismissed(number: bigint): void;
+  /** Whether the message of this key was dismissed in this run (a showing may still come after). */
+  wasDismissed(key: string): boolean;
   /** The keys stored now, oldest first. */
   stored(): readonly string[];
   /** Lets stored keys go: their messages are no longer in the inbox, so never shown again. */
@@ -78,6 +80,7 @@ export const trackHandled = (stored: string[], limit: number): HandledKeys => {
       }
       early.add(number);
     },
+    wasDismissed: key => dismissedKeys.has(key),
     stored: () => [...stored],
     letGo(keys) {
       for (const key of keys) drop(key);

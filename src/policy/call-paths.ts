@@ -10,6 +10,7 @@
  */
 import type { DecodedCall } from '../agent-tools/decode-call.js';
 import { builtinDefinition, opRecord } from '../agent-tools/builtin-schemas.js';
+import { isBudgetItem } from '../agent-tools/budget-items.js';
 
 export interface CallPaths {
   /** Every path whose value the call reads, those it gives included. */
@@ -30,13 +31,23 @@ const asPath = (value: unknown): string[] => {
   return [];
 };
 
-/** The paths a parameter's value holds: a list of them for the list kinds, else one (none when left out). */
+const listed = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * The paths a parameter's value holds: a list of them for the list kinds (of a grant, its entries
+ * that are no budget items: "2 calls" is no name, and the daemon is never asked about it), else
+ * one (none when left out).
+ */
 const pathsIn = (kind: string | undefined, value: unknown): string[][] => {
   // The readers (src/agent-tools/read-args.ts) give a list (none left out is []) without empty names or paths.
   const paths =
-    kind === 'paths' || kind === 'names'
-      ? (Array.isArray(value) ? value : []).map(asPath)
-      : [asPath(value)];
+    kind === 'grant'
+      ? listed(value)
+          .filter(item => !(typeof item === 'string' && isBudgetItem(item)))
+          .map(asPath)
+      : kind === 'paths' || kind === 'names'
+        ? listed(value).map(asPath)
+        : [asPath(value)];
   return paths.filter(path => path.length > 0);
 };
 

@@ -57,7 +57,9 @@ export const makeMailTurns = (options: {
       if (typeof message.number === 'bigint' && key !== undefined) {
         // Its number in this run, so that its key leaves the memory once its dismissal settles.
         handled.add(key, message.number);
-        await finishWith(message.number);
+        // Dismissed meanwhile (the outcome's turn it was kept for came first): a second
+        // dismissal the daemon would refuse, a raw CapTP exception in the agent's log.
+        if (!handled.wasDismissed(key)) await finishWith(message.number);
       } else await dismiss(message.number);
       return;
     }
