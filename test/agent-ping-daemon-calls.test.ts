@@ -13,6 +13,7 @@
 import { describe, expect, test } from 'vitest';
 import { E } from '@endo/far';
 import type { DaemonProfile } from '../sim/mail-host/index.js';
+import { ANSWER_FIRST_MS } from '../src/serving/serving-loop.js';
 import { replyStep, type AgentRun } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 
@@ -106,6 +107,26 @@ describe.each(AGENTS)(
       // the HOST's side adds is one message to each follower.
       await E(run.host.guest(run.name).powers).storeValue('a probe', 'probe');
       expect(run.host.nameChangesSent(run.name) - before).toBeGreaterThanOrEqual(1);
+    });
+  },
+);
+
+describe.each<DaemonProfile>(['f0a46042a', 'newest'])(
+  "a warm ping's memory write (%s)",
+  profile => {
+    test('comes at least ANSWER_FIRST_MS after the reply: the answer travels first (on main it followed the dismissal at once)', async () => {
+      const { run, pings } = await warmAgent(profile, 'lal');
+      const at: { method: string; ms: number }[] = [];
+      run.host.traceCalls(run.name, method => at.push({ method, ms: performance.now() }));
+      await pings();
+      const gaps = at.flatMap((call, index) => {
+        if (call.method !== 'storeValue') return [];
+        const reply = at.slice(0, index).findLast(each => each.method === 'reply');
+        return reply === undefined ? [] : [call.ms - reply.ms];
+      });
+      expect(gaps).toHaveLength(PINGS);
+      // A timer fires no sooner than asked (a millisecond's rounding aside).
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(ANSWER_FIRST_MS - 1);
     });
   },
 );

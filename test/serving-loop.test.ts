@@ -5,13 +5,16 @@
  * message, which is then dismissed, and the next piece of work is served.
  * No path through make() fails so today (each step before a turn catches
  * its own failures), so the loop is driven here with handlers that throw.
+ * And the memory's write after a piece of work waits a moment for the answer
+ * to travel, when nothing else waits and nothing a crash must not lose
+ * changed (docs/benchmark.md, "Less daemon work a ping").
  */
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Far } from '@endo/far';
-import { freshMemory } from '../src/memory/agent-memory.js';
+import { freshMemory, type Memory } from '../src/memory/agent-memory.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeTellSender } from '../src/mail/tell-sender.js';
-import { runServingLoop, type WorkHandlers } from '../src/serving/serving-loop.js';
+import { ANSWER_FIRST_MS, runServingLoop, type WorkHandlers } from '../src/serving/serving-loop.js';
 import { makeWorkQueue } from '../src/serving/work-queue.js';
 import type { Work } from '../src/serving/work.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
@@ -162,4 +165,213 @@ test("a stranger's message that fails is answered to the stranger, never sent to
     'could not tell unnamed 9a7fd267: No message #7',
     'could not serve mail: it broke',
   ]);
+});
+
+describe("the memory's write after a piece of work", () => {
+  /** Mail #1–#3 served one at a time, each pushed once the one before it is written; `change` says what each changes. */
+  const serveInTurn = async (change: (number: bigint, memory: Memory) => void) => {
+    const events: string[] = [];
+    const memory = freshMemory(0);
+    const queue = makeWorkQueue<Work>();
+    const next = [mail(2n, HOST_ID), mail(3n, HOST_ID)];
+    const powers = Far('FakeGuest', {
+      storeValue: async () => {
+        events.push('write');
+        const work = next.shift();
+        if (work === undefined) queue.close();
+        else queue.push(work);
+      },
+    }) as unknown as PowersRef;
+    queue.push(mail(1n, HOST_ID));
+    await runServingLoop({
+      queue,
+      signal: new AbortController().signal,
+      powers,
+      parts: {
+        memory,
+        history: { save: async () => {} } as never,
+        nameOf: makeSenderNames(powers),
+        tell: makeTellSender(
+          powers,
+          () => {},
+          text => text,
+        ),
+      },
+      log: () => {},
+      redact: text => text,
+      handle: {
+        mail: async work => {
+          events.push(`work #${work.message.number}`);
+          change(work.message.number as bigint, memory);
+        },
+        channel: async () => {},
+        notices: async () => {},
+        wake: async () => {},
+        forget: async () => 'forgot',
+        schedules: () => 'No schedules.',
+      },
+      answerFirst: async ms => {
+        events.push(`wait ${ms} ms`);
+      },
+    });
+    return events;
+  };
+
+  test('waits for the answer when only the conversation changed, and nothing else waits', async () => {
+    const events = await serveInTurn((number, memory) => {
+      memory.conversation.omitted = Number(number);
+    });
+    // The first write of a run is made at once: there is no earlier one to compare with.
+    expect(events).toEqual([
+      'work #1',
+      'write',
+      'work #2',
+      `wait ${ANSWER_FIRST_MS} ms`,
+      'write',
+      'work #3',
+      `wait ${ANSWER_FIRST_MS} ms`,
+      'write',
+    ]);
+  });
+
+  test('is made at once when a handled key changed: an answered message still in the inbox is remembered before anything else (behaviour 2.5)', async () => {
+    const events = await serveInTurn((number, memory) => {
+      memory.conversation.omitted = Number(number);
+      // #2 left its key stored (its dismissal failed); #3 changed only the conversation.
+      if (number === 2n) memory.handled.push('id:two');
+    });
+    expect(events).toEqual([
+      'work #1',
+      'write',
+      'work #2',
+      'write',
+      'work #3',
+      `wait ${ANSWER_FIRST_MS} ms`,
+      'write',
+    ]);
+  });
+
+  test('does not wait while other work waits: the next piece of work goes first', async () => {
+    const { powers, stored } = makePowers();
+    const memory = freshMemory(0);
+    const waits: number[] = [];
+    const queue = makeWorkQueue<Work>();
+    [mail(1n, HOST_ID), mail(2n, HOST_ID), mail(3n, HOST_ID)].forEach(work => queue.push(work));
+    queue.close();
+    await runServingLoop({
+      queue,
+      signal: new AbortController().signal,
+      powers,
+      parts: {
+        memory,
+        history: { save: async () => {} } as never,
+        nameOf: makeSenderNames(powers),
+        tell: makeTellSender(
+          powers,
+          () => {},
+          text => text,
+        ),
+      },
+      log: () => {},
+      redact: text => text,
+      handle: {
+        mail: async work => {
+          memory.conversation.omitted = Number(work.message.number);
+        },
+        channel: async () => {},
+        notices: async () => {},
+        wake: async () => {},
+        forget: async () => 'forgot',
+        schedules: () => 'No schedules.',
+      },
+      answerFirst: async ms => {
+        waits.push(ms);
+      },
+    });
+    expect(stored).toHaveLength(3);
+    // Only after the last, with the queue empty.
+    expect(waits).toEqual([ANSWER_FIRST_MS]);
+  });
+});
+
+test("the HOST's forget() is written at once: a conversation forgotten is gone from the store when it says so", async () => {
+  const events: string[] = [];
+  const memory = freshMemory(0);
+  const queue = makeWorkQueue<Work>();
+  const powers = Far('FakeGuest', {
+    storeValue: async () => {
+      events.push('write');
+      queue.close();
+    },
+  }) as unknown as PowersRef;
+  // A first write of the run, so that the next one may wait if the rule lets it.
+  await runServingLoop({
+    queue: (() => {
+      const first = makeWorkQueue<Work>();
+      first.push(mail(1n, HOST_ID));
+      first.close();
+      return first;
+    })(),
+    signal: new AbortController().signal,
+    powers: Far('FakeGuest', { storeValue: async () => {} }) as unknown as PowersRef,
+    parts: {
+      memory,
+      history: { save: async () => {} } as never,
+      nameOf: makeSenderNames(powers),
+      tell: makeTellSender(
+        powers,
+        () => {},
+        text => text,
+      ),
+    },
+    log: () => {},
+    redact: text => text,
+    handle: {
+      mail: async () => {
+        memory.conversation.omitted = 1;
+      },
+      channel: async () => {},
+      notices: async () => {},
+      wake: async () => {},
+      forget: async () => 'forgot',
+      schedules: () => 'No schedules.',
+    },
+    answerFirst: async () => {},
+  });
+  queue.push({
+    kind: 'forget',
+    done: said => events.push(said),
+  });
+  await runServingLoop({
+    queue,
+    signal: new AbortController().signal,
+    powers,
+    parts: {
+      memory,
+      history: { save: async () => {} } as never,
+      nameOf: makeSenderNames(powers),
+      tell: makeTellSender(
+        powers,
+        () => {},
+        text => text,
+      ),
+    },
+    log: () => {},
+    redact: text => text,
+    handle: {
+      mail: async () => {},
+      channel: async () => {},
+      notices: async () => {},
+      wake: async () => {},
+      forget: async () => {
+        memory.conversation.omitted = 0;
+        return 'forgot';
+      },
+      schedules: () => 'No schedules.',
+    },
+    answerFirst: async ms => {
+      events.push(`wait ${ms} ms`);
+    },
+  });
+  expect(events).toEqual(['forgot', 'write']);
 });

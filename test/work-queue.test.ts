@@ -115,3 +115,26 @@ describe('the work queue without lanes', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe("the work queue's arrival", () => {
+  test('settles at the next push, and at once on a closed queue: the serving loop waits on it before a write that may wait', async () => {
+    const queue = makeWorkQueue<Item>(laneOf);
+    let arrived = false;
+    const arrival = queue.arrival().then(() => {
+      arrived = true;
+    });
+    // Nothing pushed yet: a turn of the event loop later it has not settled.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(arrived).toBe(false);
+    queue.push({ from: 'bob', n: 1 });
+    await arrival;
+    expect(arrived).toBe(true);
+    // The item is still there for the taker: waiting on arrival takes nothing.
+    expect(queue.size()).toBe(1);
+    const next = queue.arrival();
+    queue.close();
+    await next;
+    await queue.arrival();
+  });
+});

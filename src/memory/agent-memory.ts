@@ -347,6 +347,31 @@ harden(describeMemoryTrouble);
  */
 const lastWritten = new WeakMap<Memory, string>();
 
+/**
+ * The parts of the memory a crash before its next write must not lose, as one text: the keys of
+ * answered messages still in the inbox (behaviour 2.5: not answered again), what the agent waits
+ * for (3.10), the told-once marks (2.9), the wake-ups, the outcomes not yet shown and the helpers.
+ * The rest (the conversation and threads, the history's open chunk, the usage and the senders'
+ * counts) changes with every turn and may be written a moment later (../serving/serving-loop.ts).
+ */
+const mustKeep = (memory: Memory): string =>
+  JSON.stringify([
+    memory.handled,
+    memory.asks,
+    memory.holds,
+    memory.wakeUps,
+    memory.notices,
+    memory.helpers,
+  ]);
+const lastKept = new WeakMap<Memory, string>();
+
+/**
+ * Whether the memory's next write may wait: nothing a crash must not lose changed since its last
+ * write in this run (before the first there is nothing to compare with, so it may not).
+ */
+export const writeMayWait = (memory: Memory): boolean => lastKept.get(memory) === mustKeep(memory);
+harden(writeMayWait);
+
 export const saveMemory = async (
   powers: PowersRef,
   memory: Memory,
@@ -375,9 +400,10 @@ export const saveMemory = async (
       },
       redact,
     );
-    if (lastWritten.get(memory) === snapshot) return;
-    await writeMemory(powers, snapshot);
+    const kept = mustKeep(memory);
+    if (lastWritten.get(memory) !== snapshot) await writeMemory(powers, snapshot);
     lastWritten.set(memory, snapshot);
+    lastKept.set(memory, kept);
   } catch (error) {
     log(`could not save ${MEMORY_SHOWN}: ${describeError(error)}`);
   }

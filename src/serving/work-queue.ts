@@ -17,6 +17,8 @@ export interface WorkQueue<T> {
   take(): Promise<T | undefined>;
   close(): void;
   size(): number;
+  /** Settles at the next push (or when the queue closes): a wait that must end when work comes. */
+  arrival(): Promise<void>;
   /** Items waiting per lane, first tier first, for help(). */
   waiting(): { lane: string; size: number }[];
 }
@@ -65,10 +67,14 @@ export const makeWorkQueue = <T>(
   const rest = makeTier<T>();
   let waiting: (() => void) | undefined;
   let closed = false;
+  // Whoever waits for the next push without taking it (../serving-loop.ts, before the memory's write).
+  let arrived: { promise: Promise<void>; resolve: () => void } | undefined;
   const wake = () => {
     const waker = waiting;
     waiting = undefined;
     waker?.();
+    arrived?.resolve();
+    arrived = undefined;
   };
   const take = async (): Promise<T | undefined> => {
     // An idle taker serves what comes at once; one with a backlog lets the rest arrive first.
@@ -101,6 +107,17 @@ export const makeWorkQueue = <T>(
       wake();
     },
     size: () => first.size() + rest.size(),
+    arrival() {
+      if (closed) return Promise.resolve();
+      if (arrived === undefined) {
+        let resolve = () => {};
+        const promise = new Promise<void>(settle => {
+          resolve = settle;
+        });
+        arrived = { promise, resolve };
+      }
+      return arrived.promise;
+    },
     waiting: () => [...first.waiting(), ...rest.waiting()],
   };
 };
