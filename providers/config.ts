@@ -108,9 +108,11 @@ export const readProviderConfig = (env: Env): ProviderConfig => {
   const rawHost =
     env.LAL_HOST !== undefined && env.LAL_HOST.trim() !== '' ? env.LAL_HOST : DEFAULT_HOST;
   if (!/^https?:\/\//i.test(rawHost.trim())) {
+    // A host and port alone (Ollama's own OLLAMA_HOST form) lacks only its scheme: say the fix.
+    const guess = rawHost.includes('://') ? '' : ` (did you mean "http://${rawHost.trim()}"?)`;
     throw new ProviderError(
       'config',
-      `LAL_HOST must be an http:// or https:// address; got ${JSON.stringify(rawHost)}`,
+      `LAL_HOST must be an http:// or https:// address; got ${JSON.stringify(rawHost)}${guess}`,
     );
   }
   const kind = pickProviderKind(rawHost, env.LAL_PROVIDER);

@@ -609,7 +609,12 @@ describe('preflight', () => {
   it('turns a configuration error into one line', async () => {
     expect(await checkModelServer({ LAL_HOST: 'localhost:11434' })).toEqual({
       ok: false,
-      line: 'LAL_HOST must be an http:// or https:// address; got "localhost:11434"; see docs/configuration.md.',
+      line: 'LAL_HOST must be an http:// or https:// address; got "localhost:11434" (did you mean "http://localhost:11434"?); see docs/configuration.md.',
+    });
+    // Another scheme is no missing one: no guess.
+    expect(await checkModelServer({ LAL_HOST: 'ftp://localhost:11434' })).toEqual({
+      ok: false,
+      line: 'LAL_HOST must be an http:// or https:// address; got "ftp://localhost:11434"; see docs/configuration.md.',
     });
   });
 });
