@@ -11,6 +11,7 @@ import '@endo/init';
 import { startUp } from './start-up.js';
 import { holdEarlyKeys } from './early-keys.js';
 import { describeError } from '../../providers/describe-error.js';
+import { printLines } from './print-lines.js';
 
 const main = async (): Promise<void> => {
   // From the first moment: a line typed during the checks is not echoed by the terminal too.
@@ -22,6 +23,6 @@ const main = async (): Promise<void> => {
 
 main().catch((error: unknown) => {
   // One line, no stack: what went wrong is in the message.
-  process.stderr.write(`npm start failed: ${describeError(error)}\n`);
+  printLines(process.stderr, `npm start failed: ${describeError(error)}`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
  * (the environment over `.env`), the model double of `--demo`, and the model
  * server's check, and the state folder, locked for this run (./state-lock.ts).
  * Each mistake is one line and an exit code; `--help` prints
- * the usage and ends.
+ * the usage and ends. On a terminal, each is wrapped at words (./print-lines.ts).
  */
 import { parseCliArgs, type CliArgs } from './cli-args.js';
 import { USAGE } from './usage.js';
@@ -17,6 +17,7 @@ import {
 } from './state-folder.js';
 import { readLogLevel } from '../../src/settings/settings.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
+import { printLines } from './print-lines.js';
 
 /**
  * What is said once at start about settings that would surprise: a relative XDG_STATE_HOME
@@ -35,29 +36,29 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
   const loaded = loadEnv(cwd, process.env);
   const parsed = parseCliArgs(argv, loaded.env);
   if (!parsed.ok) {
-    process.stderr.write(`${parsed.error}\n`);
+    printLines(process.stderr, parsed.error);
     // A flag's mistake is a usage error (2); a setting's stops as every bad setting does (1).
     process.exit(parsed.setting === true ? 1 : 2);
   }
   const args: CliArgs = parsed.args;
   if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
+    printLines(process.stdout, USAGE);
     process.exit(0);
   }
   if (loaded.unreadable !== undefined) {
     // The settings it holds would be missed, and what fails next would point elsewhere.
-    process.stderr.write(`${loaded.unreadable}; fix it or move it away, then start again.\n`);
+    printLines(process.stderr, `${loaded.unreadable}; fix it or move it away, then start again.`);
     process.exit(1);
   }
   for (const problem of [...loaded.problems, ...startNotes(args, loaded.env)])
-    process.stderr.write(`warning: ${problem}\n`);
+    printLines(process.stderr, `warning: ${problem}`);
   // Before anything is started or --fresh forgets a thing: the folder may be another run's.
   const stateFolder = makeStateFolder(
     stateFolderFor(process.env, stateNameFor(args.persona, args)),
   );
   const lock = lockStateFolder(stateFolder);
   if (!lock.ok) {
-    process.stderr.write(`${lockedLine(shownPath(stateFolder, process.env), lock.holder)}\n`);
+    printLines(process.stderr, lockedLine(shownPath(stateFolder, process.env), lock.holder));
     process.exit(1);
   }
   // Only now what is heavier to load: a refused run has stopped before it (README: "refuses at once").
@@ -69,14 +70,14 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
   // Every value a setting does not take stops the start, the agent's as the model's (one rule).
   const malformed = malformedSettings(loaded.env);
   if (malformed.length > 0) {
-    process.stderr.write(`${malformed.join('\n')}\n`);
+    printLines(process.stderr, malformed.join('\n'));
     process.exit(1);
   }
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
   const preflight = await checkModelServer(settings);
   if (!preflight.ok) {
-    process.stderr.write(`${preflight.line}\n`);
+    printLines(process.stderr, preflight.line);
     process.exit(1);
   }
   const envNote =

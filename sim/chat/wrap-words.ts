@@ -5,8 +5,9 @@
  * bullet's under its text. A word wider than a row (a path, JSON without
  * spaces) is broken after one of its parts where it can be (`/`, `,`, …), else
  * where the row ends, each row it goes on from ending with `↩`, so it reads as
- * one word and not as two. For a terminal that says its width (./screen.ts); piped output keeps its
- * lines as they are, but /help's, wrapped at a width of its own (./run-command.ts).
+ * one word and not as two. For a terminal that says its width (./screen.ts, and ./print-lines.ts
+ * for what is printed before or outside the chat); piped output keeps its lines as they are, but
+ * /help's, wrapped at a width of its own (./run-command.ts).
  */
 
 /** How far a line's later rows are indented: under a list item's description, a bullet's text, or its own indent. */
@@ -73,6 +74,17 @@ const wrapLine = (line: string, first: number, width: number): string[] => {
   if (row.trim() !== '') rows.push(row.trimEnd());
   return rows;
 };
+
+/**
+ * Lines printed outside the chat's screen (the usage, a refusal at start, the model double's
+ * banner), each wrapped to `width` columns as an entry's head is: ./print-lines.ts.
+ */
+export const wrapLines = (text: string, width: number): string =>
+  text
+    .split('\n')
+    .flatMap(line => wrapLine(line, width, width))
+    .join('\n');
+harden(wrapLines);
 
 /**
  * An entry as ./screen.ts prints it, `head`, a space, then `body` (its later lines indented by

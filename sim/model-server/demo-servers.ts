@@ -73,17 +73,32 @@ const settingsFor = (server: ModelServer): string =>
     `LAL_MODEL=${DEMO_MODEL}`,
   ].join(' ');
 
-export const describeServers = (servers: readonly ModelServer[]): string =>
-  [
-    `The scripted model double (no real model; model "${DEMO_MODEL}") is listening. Ctrl-C stops it.`,
-    'Point the agent at it, in another terminal:',
-    ...servers.map(
-      server => `  ${`${NAMES[server.protocol]}:`.padEnd(19)}${settingsFor(server)} npm start`,
-    ),
-    'It answers "ping", works out arithmetic ("what is 6 * 7?") with code, runs a command in',
-    'backticks with runCommand, adopts a tool you /attach, sets reminders ("remind me in 30',
-    'seconds to stretch", "every 2 minutes check the inbox"), hands a task to a helper ("ask a',
-    'helper to …"), finds a tool in a big toolbox ("use a tool to plan a meeting called',
-    '"standup"") and streams a long story when asked.',
-  ].join('\n');
+/**
+ * The banner, in parts: words, which a terminal shows wrapped at words (../chat/print-lines.ts),
+ * and the commands to copy, each whole on a line of its own: a break of ours would end the
+ * command where it is pasted, while the terminal's own wrap of a long row joins again on copy.
+ */
+export const describeServers = (
+  servers: readonly ModelServer[],
+): readonly { text: string; command?: true }[] => [
+  {
+    text: [
+      `The scripted model double (no real model; model "${DEMO_MODEL}") is listening.`,
+      'Ctrl-C stops it. Point the agent at it, in another terminal:',
+    ].join('\n'),
+  },
+  ...servers.flatMap(server => [
+    { text: `  ${NAMES[server.protocol]}:` },
+    { text: `    ${settingsFor(server)} npm start`, command: true as const },
+  ]),
+  {
+    text: [
+      'It answers "ping", works out arithmetic ("what is 6 * 7?") with code, runs a',
+      'command in backticks with runCommand, adopts a tool you /attach, sets reminders',
+      '("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hands',
+      'a task to a helper ("ask a helper to …"), finds a tool in a big toolbox ("use a',
+      'tool to plan a meeting called "standup"") and streams a long story when asked.',
+    ].join('\n'),
+  },
+];
 harden(describeServers);

@@ -3,7 +3,8 @@
  * loopback, for trying the agent with no model — in the simulator or a real
  * daemon (docs/daemon-guide.md). It serves the three wire protocols, each on
  * a port of its own: OpenAI-compatible on the chosen port, Anthropic on the
- * next, Ollama on the one after (or one of them with --protocol).
+ * next, Ollama on the one after (or one of them with --protocol). On a
+ * terminal, what it prints is wrapped at words (../chat/print-lines.ts).
  */
 // The doubles harden what they export, as everything here does.
 import '@endo/init';
@@ -11,6 +12,7 @@ import { startDemoServers, describeServers } from './demo-servers.js';
 import { parseDoubleArgs } from './double-args.js';
 import { DOUBLE_USAGE } from './usage.js';
 import { describeError } from '../../providers/describe-error.js';
+import { printLines } from '../chat/print-lines.js';
 import { blockedListenProblem, fetchBlocksPort } from '../../providers/bad-port.js';
 import type { ModelProtocol } from './types.js';
 
@@ -32,24 +34,24 @@ const blockedPort = async (
 const main = async () => {
   const parsed = parseDoubleArgs(process.argv.slice(2), process.env);
   if (!parsed.ok) {
-    process.stderr.write(`${parsed.error}\n`);
+    printLines(process.stderr, parsed.error);
     process.exit(2);
   }
   if (parsed.args.help) {
-    process.stdout.write(`${DOUBLE_USAGE}\n`);
+    printLines(process.stdout, DOUBLE_USAGE);
     return;
   }
   const { port, protocols } = parsed.args;
   // Refused now, not by npm start later: it could never reach a double on such a port.
   const blocked = await blockedPort(port, protocols);
   if (blocked !== undefined) {
-    process.stderr.write(`${blocked}\n`);
+    printLines(process.stderr, blocked);
     process.exit(2);
   }
-  const servers = await startDemoServers(port, protocols, line =>
-    process.stdout.write(`${line}\n`),
-  );
-  process.stdout.write(`${describeServers(servers)}\n`);
+  const servers = await startDemoServers(port, protocols, line => printLines(process.stdout, line));
+  for (const part of describeServers(servers))
+    if (part.command === true) process.stdout.write(`${part.text}\n`);
+    else printLines(process.stdout, part.text);
   const stop = () => {
     void Promise.all(servers.map(server => server.close())).then(() => process.exit(0));
   };
@@ -57,6 +59,6 @@ const main = async () => {
 };
 
 main().catch((error: unknown) => {
-  process.stderr.write(`npm run model-double failed: ${describeError(error)}\n`);
+  printLines(process.stderr, `npm run model-double failed: ${describeError(error)}`);
   process.exit(1);
 });

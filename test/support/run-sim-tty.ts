@@ -39,6 +39,18 @@ export const runSimOnTty = (
   args: string[],
   env: Record<string, string>,
   steps: readonly TtyStep[],
+  cwd: string,
+  size?: { columns: number; rows: number },
+  early?: { when: Promise<unknown>; keys: string },
+): Promise<string> =>
+  runProgramOnTty(join('sim', 'chat', 'main.js'), args, env, steps, cwd, size, early);
+
+/** As runSimOnTty, for another of dist/'s programs (`program`, under dist/: the model double's, say). */
+export const runProgramOnTty = (
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+  steps: readonly TtyStep[],
   /** The folder it starts in: one of the test's, so a person's .env in the repository is not read. */
   cwd: string,
   /** The terminal's size; unset, `script`'s pseudo-terminal has none (no width to wrap at). */
@@ -47,7 +59,7 @@ export const runSimOnTty = (
   early?: { when: Promise<unknown>; keys: string },
 ): Promise<string> =>
   new Promise((resolve, reject) => {
-    const simulator = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
+    const simulator = [process.execPath, join(repoRoot, 'dist', program), ...args]
       .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     const command =

@@ -1,0 +1,128 @@
+/**
+ * What `npm start` and `npm run model-double` print outside the chat's screen, on a terminal 80
+ * and 60 columns wide drawn by a terminal emulator (issue 45; sim/chat/print-lines.ts, README:
+ * "on a terminal what the simulator writes is wrapped at words to its width"): the usage, a
+ * refusal at start, the model double's banner go through the chat's word-wrapper, so the terminal
+ * wraps no row and cuts no word; the banner's commands are each whole on a row of their own
+ * (a break of ours would end the command where it is pasted). Piped, each is as it was.
+ * Before, `--help` had 14 lines over 80 columns and the banner 8, each cut mid-word by the terminal.
+ */
+import { describe, expect, it } from 'vitest';
+import { printLines } from '../sim/chat/print-lines.js';
+import { lockedLine } from '../sim/chat/state-lock.js';
+import { USAGE } from '../sim/chat/usage.js';
+import { DOUBLE_USAGE } from '../sim/model-server/usage.js';
+import { runProgramOnTty, runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
+import { useTempFolders } from './support/temp-folders.js';
+import { screenRows, type ScreenRow } from './support/terminal-screen.js';
+
+const makeTempFolder = useTempFolders();
+
+const words = (text: string): string[] => text.split(/\s+/).filter(word => word !== '');
+
+/** What a person needs of text printed at `columns`: no row the terminal wrapped, every word whole, in order. */
+const expectWrappedAtWords = (rows: readonly ScreenRow[], text: string, columns: number) => {
+  for (const row of rows) {
+    expect(row.wrapped, row.text).toBe(false);
+    expect(row.text.length, row.text).toBeLessThan(columns);
+  }
+  expect(words(rows.map(row => row.text).join('\n'))).toEqual(words(text));
+};
+
+const onTty = async (
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+  columns: number,
+  steps: readonly TtyStep[] = [],
+) =>
+  screenRows(
+    await runProgramOnTty(program, args, env, steps, makeTempFolder('cwd'), { columns, rows: 30 }),
+    columns,
+  );
+
+const START = 'sim/chat/main.js';
+const DOUBLE = 'sim/model-server/main.js';
+
+describe('printed outside the chat, on a terminal', () => {
+  for (const columns of [80, 60]) {
+    it(`${columns} columns: npm start --help and model-double --help, wrapped at words`, async () => {
+      const start = await onTty(START, ['--help'], {}, columns);
+      expectWrappedAtWords(start, USAGE, columns);
+      const double = await onTty(DOUBLE, ['--help'], {}, columns);
+      expectWrappedAtWords(double, DOUBLE_USAGE, columns);
+    });
+
+    it(`${columns} columns: a refusal at start, wrapped at words`, async () => {
+      // A flag's mistake and a setting's, each one line to the terminal (stderr, a tty too).
+      const rows = await onTty(
+        START,
+        ['--demo'],
+        {
+          LAL_MAX_MODEL_CALLS: 'a-value-no-one-would-mean-for-a-count',
+          XDG_STATE_HOME: makeTempFolder('state'),
+        },
+        columns,
+      );
+      expectWrappedAtWords(
+        rows,
+        'LAL_MAX_MODEL_CALLS must be a positive whole number; got "a-value-no-one-would-mean-for-a-count"; see docs/configuration.md.',
+        columns,
+      );
+    });
+
+    it(`${columns} columns: the model double's banner wrapped at words, its commands each whole`, async () => {
+      const rows = await onTty(DOUBLE, ['--port', '0'], {}, columns, [
+        // Ctrl-C, as the banner says, once it has all been printed.
+        { after: /long story when asked\./, keys: '\x03' },
+      ]);
+      // A command's row, and the rows the terminal wrapped it onto: one line once joined.
+      const commands: string[] = [];
+      const prose: ScreenRow[] = [];
+      for (const row of rows) {
+        if (row.wrapped) commands[commands.length - 1] += row.text;
+        else if (row.text.startsWith('    LAL_HOST=')) commands.push(row.text);
+        else prose.push(row);
+      }
+      expect(commands).toHaveLength(3);
+      for (const command of commands)
+        expect(command).toMatch(/^ {4}LAL_HOST=http:\/\/127\.0\.0\.1:\d+\S* (?:\S+ )*npm start$/);
+      expectWrappedAtWords(prose, words(prose.map(row => row.text).join(' ')).join(' '), columns);
+      expect(prose.map(row => row.text).join(' ')).toContain(
+        'It answers "ping", works out arithmetic',
+      );
+    });
+  }
+});
+
+describe('printLines', () => {
+  const sink = (isTTY: boolean, columns?: number) => {
+    let written = '';
+    return {
+      isTTY,
+      columns,
+      write: (text: string) => (written += text),
+      written: () => written,
+    };
+  };
+
+  it('on a terminal, wraps at words to one column less than its width (the screen keeps one spare)', () => {
+    const line = lockedLine('/home/someone/.local/state/lal-fae/lal', 52411);
+    const tty = sink(true, 80);
+    printLines(tty, line);
+    const rows = tty.written().split('\n');
+    expect(rows.at(-1)).toBe('');
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(79);
+    expect(words(tty.written())).toEqual(words(line));
+    // The holder's number whole, never `(process 5` / `2411)`.
+    expect(tty.written()).toMatch(/\(process\s+52411\)/);
+  });
+
+  it('piped, or a terminal that says no width, writes the text as it is', () => {
+    const text = `${'word '.repeat(40)}\n  --flag   ${'more '.repeat(30)}`;
+    for (const out of [sink(false, 80), sink(true, undefined), sink(false)]) {
+      printLines(out, text);
+      expect(out.written()).toBe(`${text}\n`);
+    }
+  });
+});
