@@ -12,7 +12,7 @@ import { printLines } from '../sim/chat/print-lines.js';
 import { lockedLine } from '../sim/chat/state-lock.js';
 import { USAGE } from '../sim/chat/usage.js';
 import { DOUBLE_USAGE } from '../sim/model-server/usage.js';
-import { runProgramOnTty, runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
+import { runProgramOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenRows, type ScreenRow } from './support/terminal-screen.js';
 

@@ -10,8 +10,8 @@ import { wrapLines } from './wrap-words.js';
 /** Where the lines go: a terminal says it is one, and its width. */
 export interface LineSink {
   write: (text: string) => unknown;
-  isTTY?: boolean;
-  columns?: number;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
 }
 
 /** Writes `text` and a newline to `out`, wrapped at words when `out` is a terminal that says its width. */
