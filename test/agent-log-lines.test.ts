@@ -48,6 +48,24 @@ describe.each(DAEMON_PROFILES)('the log (%s)', profile => {
     expect(lines[0]).toMatch(/: answered, 3 model calls, tools: names ×2, reply \(1 failed\), /);
   });
 
+  test('a call put to the HOST for approval is named in the turn line, as waiting (issue 45)', async () => {
+    const run = await start({
+      profile,
+      env: { LAL_TOOLS_APPROVE: 'makeDirectory', LAL_TRUSTED_SENDERS: 'alice' },
+      steps: [
+        callTool('names', { op: 'makeDirectory', path: 'box' }),
+        request =>
+          callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['asked'] }),
+      ],
+    });
+    const lines = await linesOfOneTurn(run, 'make a box', 'asked');
+    expect(lines).toHaveLength(1);
+    // Before, "tools: reply": the call sent for approval was not among them.
+    expect(lines[0]).toMatch(
+      /: answered, 2 model calls, tools: names \(waits for approval\), reply, /,
+    );
+  });
+
   test('LAL_LOG=steps writes every model call and tool call, as before', async () => {
     const run = await start({ profile, env: { LAL_LOG: 'steps' }, steps: [replyStep('pong')] });
     const lines = await linesOfOneTurn(run, 'ping', 'pong');

@@ -22,6 +22,8 @@ export type AgentEvent =
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   | { kind: 'tool-call'; name: string; summary: string }
   | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
+  /** A call put to the HOST for approval instead of running now (it runs, if approved, outside the turn). */
+  | { kind: 'tool-asked'; name: string }
   /** A message kept for later, no turn now (an hourly budget spent, its sender past a bound); its sender is told. */
   | { kind: 'held'; number: bigint; reason: string }
   | {

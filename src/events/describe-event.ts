@@ -18,6 +18,8 @@ export const describeEvent = (event: AgentEvent): string | undefined => {
       return `→ ${event.name} ${event.summary}`;
     case 'tool-result':
       return `${event.ok ? '✓' : '✗'} ${event.name} ${event.preview}`;
+    case 'tool-asked':
+      return `→ ${event.name} waits for approval`;
     case 'held':
       return `message #${event.number} held: ${event.reason}`;
     case 'turn-end':

@@ -15,12 +15,19 @@ interface OpenTurn {
   title: string;
   startedAt: number;
   tools: Map<string, number>;
+  /** Calls put to the HOST for approval, by tool: called, though not run in the turn. */
+  asked: Map<string, number>;
   failed: number;
 }
 
-const toolsSaid = ({ tools, failed }: OpenTurn): string => {
-  if (tools.size === 0) return 'no tool';
-  const names = [...tools].map(([name, count]) => (count === 1 ? name : `${name} ×${count}`));
+const counted = (name: string, count: number) => (count === 1 ? name : `${name} ×${count}`);
+
+const toolsSaid = ({ tools, asked, failed }: OpenTurn): string => {
+  if (tools.size === 0 && asked.size === 0) return 'no tool';
+  const names = [
+    ...[...asked].map(([name, count]) => `${counted(name, count)} (waits for approval)`),
+    ...[...tools].map(([name, count]) => counted(name, count)),
+  ];
   return `tools: ${names.join(', ')}${failed === 0 ? '' : ` (${failed} failed)`}`;
 };
 
@@ -48,11 +55,22 @@ export const makeTurnLines = (
   return event => {
     switch (event.kind) {
       case 'turn-start':
-        open.push({ title: event.title, startedAt: now(), tools: new Map(), failed: 0 });
+        open.push({
+          title: event.title,
+          startedAt: now(),
+          tools: new Map(),
+          asked: new Map(),
+          failed: 0,
+        });
         return undefined;
       case 'tool-call': {
         const turn = open.at(-1);
         turn?.tools.set(event.name, (turn.tools.get(event.name) ?? 0) + 1);
+        return undefined;
+      }
+      case 'tool-asked': {
+        const turn = open.at(-1);
+        turn?.asked.set(event.name, (turn.asked.get(event.name) ?? 0) + 1);
         return undefined;
       }
       case 'tool-result': {

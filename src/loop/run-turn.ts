@@ -290,8 +290,12 @@ const runSteps = async (
       decode: turnTools.decode,
       run: call => {
         batch.stepped.push(call.call.name);
-        return throughHooks(call, toolNames, setup, decoded =>
-          runToolCall(decoded, execute, limits, signal, observe),
+        return throughHooks(
+          call,
+          toolNames,
+          setup,
+          decoded => runToolCall(decoded, execute, limits, signal, observe),
+          asked => observe({ kind: 'tool-asked', name: asked.call.name }),
         );
       },
     });

@@ -20,12 +20,28 @@ export interface ToolCallHooks {
   afterToolCall?: (call: DecodedCall) => void;
 }
 
-/** One call through the hooks: answered instead, or run by `run` and told after. */
+/**
+ * Whether what the model sees instead of a call is an approval asked of the HOST: the daemon's
+ * `pending` answer (src/asks/approval-gate.ts), not a refusal.
+ */
+const waitsForApproval = (instead: string): boolean => {
+  try {
+    return (JSON.parse(instead) as { status?: unknown } | null)?.status === 'pending';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * One call through the hooks: answered instead, or run by `run` and told after. `asked` is told
+ * of a call put to the HOST for approval (the log's turn line names it: src/log/turn-lines.ts).
+ */
 export const throughHooks = async (
   call: CallDecoding,
   offered: readonly string[],
   hooks: ToolCallHooks,
   run: (call: CallDecoding) => Promise<string>,
+  asked?: (call: CallDecoding) => void,
 ): Promise<string> => {
   const runIt = async () => {
     const text = await run(call);
@@ -35,6 +51,9 @@ export const throughHooks = async (
   // Run later, its result is not this turn's to read: it comes back as an outcome, which a turn
   // reads (and is labelled by) when it is shown (src/serving/notice-turns.ts). Told after, it
   // would label the turn that asked, long ended, and every later turn that shows it.
-  return (await hooks.beforeToolCall?.(call, { offered, later: () => run(call) })) ?? runIt();
+  const instead = await hooks.beforeToolCall?.(call, { offered, later: () => run(call) });
+  if (instead === undefined) return runIt();
+  if (waitsForApproval(instead)) asked?.(call);
+  return instead;
 };
 harden(throughHooks);
