@@ -152,8 +152,29 @@ export const abortedFailure = (): ProviderError =>
   new ProviderError('aborted', 'The model call was cancelled.');
 harden(abortedFailure);
 
+/** How much of an answer that is not JSON is quoted: enough to tell an HTML page or a proxy's words. */
+const QUOTED_CHARS = 40;
+
+/**
+ * A JSON parser's failure on the server's answer, said as what it means (issue 45): not the
+ * parser's words (`Unexpected token 'h', "this is not"... is not valid JSON`) but that the server
+ * answered something that is not JSON, its first bytes as the parser quoted them, and what to check.
+ */
+const notJson = (error: unknown, context: FailureContext): string | undefined => {
+  if (!(error instanceof Error) || error.name !== 'SyntaxError' || !/JSON/.test(error.message))
+    return undefined;
+  const quoted = /"(.*)"(\.\.\.)? is not valid JSON/s.exec(error.message);
+  const began =
+    quoted === null
+      ? 'it was empty or cut short'
+      : `it began "${quoted[1]!.slice(0, QUOTED_CHARS)}${quoted[2] !== undefined || quoted[1]!.length > QUOTED_CHARS ? '…' : ''}"`;
+  return `${context.service} at ${displayHost(context.host)} answered something that is not JSON (${began}). Check that LAL_HOST is the model server's API address (an OpenAI-compatible server's ends in /v1) and LAL_PROVIDER its kind, not a web page or a proxy.`;
+};
+
 /** Anything else, described without its stack or any request details. */
 export const unexpectedFailure = (error: unknown, context: FailureContext): ProviderError => {
+  const parse = notJson(error, context);
+  if (parse !== undefined) return new ProviderError('server', redact(parse, context.secrets));
   const text = describeError(error);
   return new ProviderError(
     'unknown',

@@ -34,6 +34,37 @@ describe("the agent's own words (behaviour 7.3)", () => {
     expect(told).not.toMatch(/\.\./);
     expect(told).toContain('`LAL_HOST`');
     expect(told).not.toMatch(/[^`]LAL_HOST[^`]/);
+    // Rephrasing cannot help a server that is down: what would is said (issue 45).
+    expect(told).not.toMatch(/rephrase/);
+    expect(told).toMatch(/Send it again once the model server answers/);
+  });
+
+  test('a model server that fails (HTTP 500): what would help, not a rephrasing (issue 45)', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end('internal error');
+    });
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = await start({
+        realProvider: true,
+        env: {
+          LAL_HOST: `http://127.0.0.1:${port}/v1`,
+          LAL_PROVIDER: 'openai',
+          LAL_MODEL: 'm',
+          LAL_MAX_RETRIES: '0',
+        },
+      });
+      await run.send('ping');
+      const told = textOf(await run.reply(/^I stopped working on this: the model failed: /));
+      expect(told).toMatch(/HTTP 500/);
+      expect(told).not.toMatch(/rephrase/);
+      expect(told).toMatch(/Send it again once the model server answers/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise(resolve => server.close(resolve));
+    }
   });
 
   test('a configuration problem in the greeting names the setting in a code span', async () => {

@@ -44,6 +44,28 @@ describe('errors a person can act on (behaviour 7.3)', () => {
     },
   );
 
+  test.each(['ollama', 'openai'])(
+    '%s: an answer that is not JSON says so, quoting its first bytes, and what to check (issue 45)',
+    async provider => {
+      const host = await serve((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(`this is not json ${'x'.repeat(200)}`);
+      });
+      const error = await failureOf({
+        LAL_HOST: provider === 'openai' ? `${host}/v1` : host,
+        LAL_PROVIDER: provider,
+        LAL_MODEL: 'm',
+      });
+      // Before: the parser's own words, `Unexpected token 'h', "this is not json" is not valid JSON`.
+      expect(error.message).not.toMatch(/Unexpected token|valid JSON/);
+      expect(error.message).toMatch(
+        /^(Ollama|OpenAI-compatible server) at .* answered something that is not JSON \(it began "this is not…"\)\. /,
+      );
+      expect(error.message).toContain('LAL_HOST');
+      expect(error.message.length).toBeLessThan(400);
+    },
+  );
+
   test('a server that is not running is "Cannot reach … Is it running?"', async () => {
     const host = await serve(() => {});
     await close();

@@ -21,7 +21,21 @@ export type ModelOutcome =
       /** Cut by the output limit: its calls must not run (./truncated-reply.ts). */
       truncated: boolean;
     }
-  | { ok: false; aborted: boolean; error: string };
+  | {
+      ok: false;
+      aborted: boolean;
+      error: string;
+      /** The model server could not be reached, failed or answered nonsense: a rephrasing cannot help. */
+      serverFailed?: true;
+    };
+
+/** The failures of the server itself, not of what was asked of it (../serving/turn-ending.ts). */
+const SERVER_KINDS: ReadonlySet<string> = new Set([
+  'connection',
+  'server',
+  'timeout',
+  'rate-limit',
+]);
 
 export const callModel = async (
   provider: Provider,
@@ -50,7 +64,8 @@ export const callModel = async (
   } catch (error) {
     const aborted = signal.aborted || (error instanceof ProviderError && error.kind === 'aborted');
     const text = describeError(error);
-    return { ok: false, aborted, error: text };
+    const serverFailed = error instanceof ProviderError && SERVER_KINDS.has(error.kind);
+    return { ok: false, aborted, error: text, ...(serverFailed ? { serverFailed } : {}) };
   }
 };
 harden(callModel);

@@ -91,6 +91,8 @@ export interface TurnOutcome {
   usage: Usage;
   /** Set when something threw part-way (the agent failed, not the model): what it said. */
   thrown?: string;
+  /** Set when the model server could not be reached or failed (./call-model.ts): sending again later may help, rephrasing not. */
+  serverFailed?: true;
   /** What the calls that ran did that the turn's server keeps track of, in order (src/agent-tools/call-marks.ts). */
   marks: readonly CallMark[];
 }
@@ -147,6 +149,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
     finalText = '',
     error?: string,
     thrown?: string,
+    serverFailed?: true,
   ): TurnOutcome => {
     const { modelCalls, usage, models, estimated } = tally;
     ended = true;
@@ -167,6 +170,7 @@ export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
       usage,
       ...(error === undefined ? {} : { error }),
       ...(thrown === undefined ? {} : { thrown }),
+      ...(serverFailed === undefined ? {} : { serverFailed }),
       marks: harden([...tally.marks]),
     };
   };
@@ -230,7 +234,7 @@ const runSteps = async (
       tally.estimated = true;
       return end('cancelled');
     }
-    if (!outcome.ok) return end('error', '', outcome.error);
+    if (!outcome.ok) return end('error', '', outcome.error, undefined, outcome.serverFailed);
     if (!tally.models.includes(outcome.model)) tally.models.push(outcome.model);
     addUsage(tally.usage, outcome.usage);
     const cleaned = cleanReply(outcome.message, tools);

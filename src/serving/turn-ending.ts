@@ -70,9 +70,12 @@ export const endingOf = ({ outcome, thrown, spoke, pending, sender }: TurnEnd): 
           ? `the model failed: ${clause(outcome.error ?? 'unknown error')}`
           : clause(outcome.error ?? outcome.stopReason);
       // What it asked for is still out: it is not withdrawn, so the sender hears it is coming.
+      // A server down or failing is not helped by other words: say what would (issue 45).
       const next = pending
         ? 'What I asked for it still waits for an answer; I will tell you what comes of it.'
-        : 'Send it again or rephrase if you still need it.';
+        : outcome.serverFailed === true
+          ? 'Send it again once the model server answers: check that it runs and that LAL_HOST points at it.'
+          : 'Send it again or rephrase if you still need it.';
       return { tell: `I stopped working on this: ${why}. ${next}`, closing: close(why) };
     }
   }
