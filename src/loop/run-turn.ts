@@ -132,7 +132,13 @@ const endsTurn = (
   return batch.marks.some(mark => mark.kind === 'answered' && mark.number === endWhen.answered);
 };
 
-type End = (stopReason: StopReason, finalText?: string, error?: string) => TurnOutcome;
+type End = (
+  stopReason: StopReason,
+  finalText?: string,
+  error?: string,
+  thrown?: string,
+  serverFailed?: true,
+) => TurnOutcome;
 
 export const runTurn = async (setup: TurnSetup): Promise<TurnOutcome> => {
   const { observe } = setup;
