@@ -8,7 +8,7 @@
 import { isLogLine } from './console-noise.js';
 
 const write = process.stderr.write.bind(process.stderr);
-process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+process.stderr.write = (chunk: unknown, ...rest: unknown[]) => {
   if (typeof chunk === 'string' && isLogLine(chunk)) {
     // A write takes an optional encoding, then a callback: told it is done, as it would be.
     const done = rest.find(each => typeof each === 'function') as (() => void) | undefined;
@@ -16,4 +16,4 @@ process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
     return true;
   }
   return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-}) as typeof process.stderr.write;
+};
