@@ -1,8 +1,8 @@
 /**
  * What the simulator writes on a terminal, wrapped at words to its width (sim/chat/wrap-words.ts,
- * docs/behaviour.md 10.2): no row wider than the screen, no word broken but one wider than a row
- * (broken after one of its parts where it can be, each row it goes on from marked `↩`), a list
- * item's later rows under its description, a bullet's under its text.
+ * docs/behaviour.md 10.2): no row wider than the screen but one holding a word wider than a row,
+ * which is written whole on a row of its own for the terminal to wrap (so it copies whole), no word
+ * broken; a list item's later rows under its description, a bullet's under its text.
  */
 import { describe, expect, it } from 'vitest';
 import { wrapEntry } from '../sim/chat/wrap-words.js';
@@ -36,25 +36,26 @@ describe('an entry wrapped at words', () => {
     expect(body).toBe('runCommand\n{"command":"ls"}\nallow it? y or n');
   });
 
-  it('breaks a word wider than a row after one of its parts, marking each row it goes on from, and leaves a short line alone', () => {
-    expect(wrapEntry('see /a/very/long/path/indeed', undefined, 10).head).toBe(
-      'see\n/a/very/↩\nlong/↩\npath/↩\nindeed',
+  it('writes a word wider than a row whole, on a row of its own, for the terminal to wrap (a path copied whole)', () => {
+    // Broken by us (`/a/very/↩`), a copied path does not exist; the terminal's own wrap joins again on copy.
+    expect(wrapEntry('see /a/very/long/path/indeed and more', undefined, 10).head).toBe(
+      'see\n/a/very/long/path/indeed\nand more',
     );
-    // JSON without spaces: after a comma where one half fills the row, else after a colon.
     const json = '{"name":"lal","tools":["readFile","writeFile"],"turns":12}';
-    expect(wrapEntry(`got ${json}`, undefined, 30).head.split('\n')).toEqual([
-      'got',
-      '{"name":"lal","tools":↩',
-      '["readFile","writeFile"],↩',
-      '"turns":12}',
-    ]);
+    expect(wrapEntry(`got ${json}`, undefined, 30).head.split('\n')).toEqual(['got', json]);
+    // A list item's: on its own row under the description, whole.
+    expect(
+      wrapEntry(`  /attach      try ${'x'.repeat(40)} now`, undefined, 30).head.split('\n'),
+    ).toEqual(['  /attach      try', `${' '.repeat(15)}${'x'.repeat(40)}`, `${' '.repeat(15)}now`]);
     expect(wrapEntry('short', 'and sweet', 80)).toEqual({ head: 'short', body: 'and sweet' });
   });
 
-  it('cuts a word with no part to break after where the row ends, marked, every row within the width', () => {
-    const token = 'x'.repeat(25);
-    const rows = wrapEntry(token, undefined, 10).head.split('\n');
-    expect(rows).toEqual(['xxxxxxxxx↩', 'xxxxxxxxx↩', 'xxxxxxx']);
-    expect(rows.join('\n').replaceAll('↩\n', '')).toBe(token);
+  it('never cuts a word that fits a row, and marks none', () => {
+    const text = 'a word-that-fits-here and then a-very-long-word-that-fits-no-row-at-all end';
+    const rows = wrapEntry(text, undefined, 24).head.split('\n');
+    expect(rows.join(' ').split(/\s+/)).toEqual(text.split(' '));
+    expect(rows.join('\n')).not.toContain('↩');
+    for (const row of rows.filter(each => !each.includes('a-very-long')))
+      expect(row.length).toBeLessThanOrEqual(24);
   });
 });

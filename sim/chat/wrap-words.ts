@@ -3,9 +3,9 @@
  * terminal never breaks a word across two rows ("behi / nd"); a list item's
  * rows go on under its description ("  /status    the agent's state: …"), a
  * bullet's under its text. A word wider than a row (a path, JSON without
- * spaces) is broken after one of its parts where it can be (`/`, `,`, …), else
- * where the row ends, each row it goes on from ending with `↩`, so it reads as
- * one word and not as two. For a terminal that says its width (./screen.ts, and ./print-lines.ts
+ * spaces) is written whole on a row of its own, for the terminal to wrap: a
+ * terminal joins its own wrap again when the word is copied, and a path
+ * broken by us would copy as one that does not exist. For a terminal that says its width (./screen.ts, and ./print-lines.ts
  * for what is printed before or outside the chat); piped output keeps its lines as they are, but
  * /help's, wrapped at a width of its own (./run-command.ts).
  */
@@ -18,24 +18,6 @@ const hangOf = (line: string, width: number): number => {
   const item = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line);
   if (item !== null && item[1]!.length <= (width * 3) / 4) return item[1]!.length;
   return /^\s*/.exec(line)![0].length;
-};
-
-/** Ends a row that a word wider than a row goes on from. */
-const CONTINUED = '↩';
-
-/** After which characters a word too wide for a row is best broken: a path's or a list's parts first. */
-const BREAKS = [/[/,;]/, /[-_.:=&?|)\]}]/];
-
-/**
- * How many of `word`'s characters go on a row with `space` columns left (its mark aside): up
- * to the last break the row holds, if that fills half of it at least, else the whole space.
- */
-const partThatFits = (word: string, space: number): number => {
-  if (space <= 1) return 1;
-  for (const after of BREAKS)
-    for (let take = space; take >= Math.ceil(space / 2); take -= 1)
-      if (after.test(word[take - 1]!)) return take;
-  return space;
 };
 
 /**
@@ -61,15 +43,10 @@ const wrapLine = (line: string, first: number, width: number): string[] => {
     }
     // On a row of its own, but for the line's first (a whole row: nothing goes before it).
     if (row.trim() !== '' || (rows.length === 0 && room < width)) newRow();
-    let rest = word!;
-    // A word no row holds goes on over rows, each broken where ./partThatFits says and marked.
-    while (row.length + rest.length > room) {
-      const take = partThatFits(rest, room - row.length - CONTINUED.length);
-      row += `${rest.slice(0, take)}${CONTINUED}`;
-      rest = rest.slice(take);
-      newRow();
-    }
-    row += rest;
+    row += word!;
+    // A word no row holds is written whole, alone on its row: the terminal wraps it, and joins
+    // it again on copy, where a break of ours would copy as a path that does not exist.
+    if (row.length > room) newRow();
   }
   if (row.trim() !== '') rows.push(row.trimEnd());
   return rows;
