@@ -335,8 +335,9 @@ const startDouble = (args: string[]) =>
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (out.includes('Ollama:'))
-        resolve([...out.matchAll(/^ {2}\S.*?: +(LAL_HOST=.*) npm start$/gm)].map(m => m[1]!));
+      // The banner's commands, each whole on a line of its own under its protocol's name.
+      if (out.includes('long story when asked'))
+        resolve([...out.matchAll(/^ {4}(LAL_HOST=.*) npm start$/gm)].map(m => m[1]!));
     });
     child.on('error', reject);
     child.on('close', code => reject(Error(`model-double exited ${code}: ${err}${out}`)));
