@@ -64,25 +64,32 @@ describe('the turn over line on a terminal', () => {
 });
 
 describe("the terminal's echo of a line typed during a turn", () => {
-  it('is taken back, every row it wrapped onto, and the prompt drawn again', () => {
+  it('is taken back, every row it wrapped onto, and the status row above it, and the prompt drawn again', () => {
     const written: string[] = [];
     const out = {
       columns: 20,
       write: (text: string) => void written.push(text),
+      on: () => {},
+      off: () => {},
     } as unknown as NodeJS.WriteStream;
     const screen = makeTtyScreen(out);
     let prompted = 0;
     screen.attachPrompt({
-      getPrompt: () => '\x1b[2m⠋ lal is thinking…\x1b[0m › ',
+      getPrompt: () => '› ',
       setPrompt: () => {},
       prompt: () => void (prompted += 1),
       getCursorPos: () => ({ rows: 0, cols: 0 }),
+      on: () => {},
+      off: () => {},
     } as never);
+    screen.status('lal is thinking…');
     const before = prompted;
-    // 20 prompt characters and 25 typed: three rows of 20 columns.
-    screen.takeBackEcho('x'.repeat(25));
+    written.length = 0;
+    // 2 prompt characters and 38 typed: two rows of 20 columns, and the status row above them.
+    screen.takeBackEcho('x'.repeat(38));
     expect(written.join('')).toContain('\x1b[3A');
     expect(prompted).toBe(before + 1);
+    screen.close();
   });
 });
 
