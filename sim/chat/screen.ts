@@ -196,6 +196,14 @@ const DIM = ['\x1b[2m', '\x1b[0m'] as const;
 const SAVE_CURSOR = '\x1b7';
 const RESTORE_CURSOR = '\x1b8';
 
+/** `text` in place of the row `up` rows above the cursor's, the cursor left where it was. */
+const writeRowAbove = (out: NodeJS.WriteStream, up: number, text: string): void => {
+  out.write(SAVE_CURSOR);
+  moveCursor(out, 0, -up);
+  cursorTo(out, 0);
+  out.write(`\x1b[2K${text}${RESTORE_CURSOR}`);
+};
+
 /**
  * The screen on a terminal. While the agent works, its status (`⠹ lal is writing: …`) has a row
  * of its own just above the prompt's row, which holds only `› ` and what is typed: a terminal
@@ -259,10 +267,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     // A line typed taller than the screen has pushed the status row off it: nothing to draw there.
     if (out.rows !== undefined && up >= out.rows) return;
     const line = statusLine();
-    out.write(SAVE_CURSOR);
-    moveCursor(out, 0, -up);
-    cursorTo(out, 0);
-    out.write(`\x1b[2K${DIM[0]}${line}${DIM[1]}${RESTORE_CURSOR}`);
+    writeRowAbove(out, up, `${DIM[0]}${line}${DIM[1]}`);
     statusWidth = line.length;
   };
   /** The terminal rewrapped the status row to its new width: as many rows are cleared. */
@@ -276,11 +281,15 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
    */
   const entered = (line: string) => {
     if (readline === undefined || statusRows === 0) return;
-    moveCursor(out, 0, -(rowsOf(PROMPT.length + line.length) + statusRows));
+    const up = rowsOf(PROMPT.length + line.length) + statusRows;
     statusRows = 0;
-    cursorTo(out, 0);
-    clearScreenDown(out);
-    out.write(`${PROMPT}${line}\n`);
+    // A line taller than the screen took the status row off it, out of reach: the prompt goes under it.
+    if (out.rows === undefined || up < out.rows) {
+      moveCursor(out, 0, -up);
+      cursorTo(out, 0);
+      clearScreenDown(out);
+      out.write(`${PROMPT}${line}\n`);
+    }
     drawPrompt();
   };
   const stopSpinner = () => {
