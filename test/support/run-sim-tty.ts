@@ -65,7 +65,7 @@ export const runSimOnTty = (
   env: Record<string, string>,
   steps: readonly TtyStep[],
   cwd: string,
-  size?: { columns: number; rows: number },
+  size?: TerminalSize,
   early?: { when: Promise<unknown>; keys: string },
 ): Promise<string> =>
   runProgramOnTty(join('sim', 'chat', 'main.js'), args, env, steps, cwd, size, early);
@@ -83,10 +83,22 @@ export const runProgramOnTty = (
   /** Keys typed once `when` resolves, whatever was printed (before the first output, say). */
   early?: { when: Promise<unknown>; keys: string },
 ): Promise<string> =>
-  runSimOnResizedTty(args, env, steps, cwd, size, early).then(({ output }) => output);
+  runOnResizedTty(program, args, env, steps, cwd, size, early).then(({ output }) => output);
 
 /** As `runSimOnTty`, with where in the output each step matched and each `resize` was made. */
 export const runSimOnResizedTty = (
+  args: string[],
+  env: Record<string, string>,
+  steps: readonly TtyStep[],
+  cwd: string,
+  size?: TerminalSize,
+  early?: { when: Promise<unknown>; keys: string },
+): Promise<{ output: string; resizes: Resized[]; matchedAt: number[] }> =>
+  runOnResizedTty(join('sim', 'chat', 'main.js'), args, env, steps, cwd, size, early);
+
+/** One of dist/'s programs (`program`) on a terminal: runSimOnResizedTty's, or another's. */
+const runOnResizedTty = (
+  program: string,
   args: string[],
   env: Record<string, string>,
   steps: readonly TtyStep[],
