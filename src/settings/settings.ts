@@ -174,7 +174,7 @@ const OTHER_SETTINGS: readonly SettingRow[] = [
     env: 'LAL_LOG',
     default: '`turns`',
     read: 'readLogLevel, for makeLog (src/log/log.ts) and the turn lines (src/log/turn-lines.ts)',
-    doc: "what the agent's log (stderr in the worker) holds: `turns`, one line a turn (whom it served, how it ended, model calls, tools called, tokens, time) and what goes wrong; `steps` (or `info`, `debug`), each model call and tool call too; `off`, nothing; any other word is told to the HOST as a configuration problem and reads as `turns`",
+    doc: "what the agent's log (stderr in the worker) holds: `turns`, one line a turn (whom it served, how it ended, model calls, tools called, a call put to the HOST for approval named as such, `runCommand (waits for approval)`, tokens, time) and what goes wrong; `steps` (or `info`, `debug`), each model call and tool call too; `off`, nothing; any other word is told to the HOST as a configuration problem and reads as `turns`",
   },
   {
     env: 'LAL_PROGRESS_AFTER_MS',
