@@ -362,6 +362,14 @@ describe('typed lines', () => {
     });
     expect(parseCommand('   ')).toEqual({ kind: 'empty' });
   });
+
+  it('mails the word itself for //exit and //quit, as their hint says (issue 45)', () => {
+    expect(parseCommand('//exit')).toEqual({ kind: 'message', text: 'exit' });
+    expect(parseCommand(' //QUIT ')).toEqual({ kind: 'message', text: 'QUIT' });
+    // Only the word alone: any other line after // keeps its "/".
+    expect(parseCommand('//exit now')).toEqual({ kind: 'message', text: '/exit now' });
+    expect(parseCommand('//help')).toEqual({ kind: 'message', text: '/help' });
+  });
   it('reads the commands, with bigint message numbers and optional proposal numbers', () => {
     expect(parseCommand('/grant 4')).toEqual({ kind: 'grant', number: 4n });
     expect(parseCommand('/grant')).toEqual({ kind: 'grant', number: undefined });
