@@ -153,8 +153,8 @@ describe('the status line as a turn ends', () => {
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
     presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 1 });
     expect(seen.at(-1)).toBe('status lal is using tools…');
-    presenter.observe({ kind: 'tool-call', name: 'reply', summary: '{}' });
-    presenter.observe({ kind: 'tool-result', name: 'reply', ok: true, preview: '' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'reply', summary: '{}' });
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'reply', ok: true, preview: '' });
     endTurn(presenter);
     expect(seen.at(-1)).toBe('status lal is finishing…');
   });
@@ -164,7 +164,7 @@ describe('the status line as a turn ends', () => {
     const presenter = makePresenter(screen, 'lal');
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
     presenter.observe({ kind: 'turn-start', title: 'helper h1: "sum"' });
-    presenter.observe({ kind: 'tool-call', name: 'names', summary: '{}' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'names', summary: '{}' });
     presenter.observe({
       kind: 'turn-end',
       title: 'helper h1: "sum"',

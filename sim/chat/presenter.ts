@@ -166,14 +166,19 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
  * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
  */
 interface RunningCall {
+  id: string;
   name: string;
   line: string;
 }
 
-/** The line of the oldest call of that name, taken off the list (an approved call may be older than the turn's). */
-const takeCall = (calls: RunningCall[], name: string): string => {
-  const at = calls.findIndex(call => call.name === name);
-  return at === -1 ? name : calls.splice(at, 1)[0]!.line;
+/**
+ * The line of the call a result is for, by the call's id, taken off the list: two calls of one
+ * tool may run at once and end in either order. An id is unique in its conversation only, so a
+ * helper's call could share one with the agent's: of those, the oldest of the same name.
+ */
+const takeCall = (calls: RunningCall[], result: { id: string; name: string }): string => {
+  const at = calls.findIndex(call => call.id === result.id && call.name === result.name);
+  return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
 };
 
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
@@ -242,10 +247,14 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       }
       case 'tool-call':
-        calls.push({ name: event.name, line: describeToolCall(event.name, event.summary) });
+        calls.push({
+          id: event.id,
+          name: event.name,
+          line: describeToolCall(event.name, event.summary),
+        });
         break;
       case 'tool-result': {
-        const call = takeCall(calls, event.name);
+        const call = takeCall(calls, event);
         if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
         else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
         if (calls.length === 0) flush();
