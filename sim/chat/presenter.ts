@@ -171,6 +171,12 @@ interface RunningCall {
   line: string;
 }
 
+const runningCall = (call: { id: string; name: string; summary: string }): RunningCall => ({
+  id: call.id,
+  name: call.name,
+  line: describeToolCall(call.name, call.summary),
+});
+
 /**
  * The line of the call a result is for, by the call's id, taken off the list: two calls of one
  * tool may run at once and end in either order. An id is unique in its conversation only, so a
@@ -247,11 +253,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       }
       case 'tool-call':
-        calls.push({
-          id: event.id,
-          name: event.name,
-          line: describeToolCall(event.name, event.summary),
-        });
+        calls.push(runningCall(event));
         break;
       case 'tool-result': {
         const call = takeCall(calls, event);
