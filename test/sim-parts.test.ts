@@ -293,12 +293,29 @@ describe('.env', () => {
     expect(problems).toEqual(['line 5 is not KEY=VALUE']);
   });
   it('names the file and line of a quote left open (never closed, or closed only after swallowing settings)', () => {
-    // Never closed: Node's parser keeps the quote in the value; the next keys still read.
+    // Never closed: the value is read as written, quote included, and said; the next keys still read.
     const never = parseDotEnv('LAL_HOST=http://x:1/v1\nLAL_MODEL="qwen3\nLAL_PROVIDER=openai\n');
-    expect(never.values).toMatchObject({ LAL_HOST: 'http://x:1/v1', LAL_PROVIDER: 'openai' });
+    expect(never.values).toEqual({
+      LAL_HOST: 'http://x:1/v1',
+      LAL_MODEL: '"qwen3',
+      LAL_PROVIDER: 'openai',
+    });
     expect(never.problems).toEqual([
-      'line 2: the value of LAL_MODEL opens a " quote that no line after it closes',
+      'line 2: the value of LAL_MODEL opens a " quote that no line after it closes, so it is read as written, quote included',
     ]);
+    // The same rule whether or not the file ends with a newline (Node's parser drops the key without one).
+    for (const text of [
+      'LAL_MAX_MODEL_CALLS="5\n',
+      'LAL_MAX_MODEL_CALLS="5',
+      "LAL_MODEL='a b  \n",
+    ]) {
+      const { values, problems } = parseDotEnv(text);
+      expect(Object.values(values)).toEqual([text.split('=')[1]!.trim()]);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(
+        /no line after it closes, so it is read as written, quote included$/,
+      );
+    }
     // Closed lines later: the settings between are read as part of the value, not as settings.
     const late = parseDotEnv("LAL_MODEL='qwen3\nLAL_HOST=http://x:1/v1\nLAL_PERSONA='fae'\n");
     expect(late.problems).toEqual([
@@ -309,7 +326,7 @@ describe('.env', () => {
     const folder = makeTempFolder('env');
     writeFileSync(join(folder, '.env'), 'LAL_MODEL="qwen3\n');
     expect(loadEnv(folder, {}).problems).toContain(
-      `${join(folder, '.env')}: line 1: the value of LAL_MODEL opens a " quote that no line after it closes`,
+      `${join(folder, '.env')}: line 1: the value of LAL_MODEL opens a " quote that no line after it closes, so it is read as written, quote included`,
     );
   });
   it('says the text after a closing quote, which is not read, and reads `export  KEY` (two spaces) as KEY', () => {

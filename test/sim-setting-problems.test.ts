@@ -29,6 +29,12 @@ describe('the settings that stop npm start', () => {
     ]);
   });
 
+  it('a value with a quote in it whole, as an unclosed quote in .env leaves it (docs/troubleshooting.md)', () => {
+    expect(malformedSettings({ LAL_MAX_MODEL_CALLS: '"5' })).toEqual([
+      'LAL_MAX_MODEL_CALLS must be a positive whole number; got ""5"; see docs/configuration.md.',
+    ]);
+  });
+
   it('with the nearest word the setting takes, when one is near', () => {
     expect(malformedSettings({ LAL_LOG: 'step' })).toEqual([
       'LAL_LOG must be one of turns, steps, info, debug, off; got "step"; did you mean steps?; see docs/configuration.md.',

@@ -175,3 +175,54 @@ describe('the status line as a turn ends', () => {
     expect(seen.at(-1)).toBe('status lal is running names…');
   });
 });
+
+describe('the status line after a call that outlived its turn', () => {
+  /** A turn that asked for runCommand, approved, and ended while the call runs (behaviour 6.7). */
+  const callOutlivesTurn = async (seen: string[], presenter: ReturnType<typeof makePresenter>) => {
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "run it"' });
+    presenter.observe({
+      kind: 'tool-call',
+      id: 'c1',
+      name: 'runCommand',
+      summary: '{"command":"sleep 20"}',
+    });
+    endTurn(presenter);
+    await vi.waitFor(() => expect(seen.at(-2)).toMatch(/^print {3}· turn over/));
+    expect(seen.at(-1)).toMatch(/^status lal is running /);
+  };
+
+  it('is idle once the call is answered (stopped with Ctrl-C or done), not "thinking"', async () => {
+    for (const ok of [false, true]) {
+      const { seen, screen } = recordingScreen();
+      const presenter = makePresenter(screen, 'lal');
+      await callOutlivesTurn(seen, presenter);
+      presenter.observe({
+        kind: 'tool-result',
+        id: 'c1',
+        name: 'runCommand',
+        ok,
+        preview: 'cancelled',
+      });
+      expect(seen.at(-1)).toBe('status idle');
+      expect(presenter.busy()).toBe(false);
+    }
+  });
+
+  it('names the next call still out when one of two is answered', async () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'tool-call', id: 'h1', name: 'names', summary: '{}' });
+    await callOutlivesTurn(seen, presenter);
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'runCommand', ok: true, preview: '' });
+    expect(seen.at(-1)).toBe('status lal is running names…');
+  });
+
+  it('a result in a turn still says thinking (the model is asked next)', () => {
+    const { seen, screen } = recordingScreen();
+    const presenter = makePresenter(screen, 'lal');
+    presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "run it"' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'runCommand', summary: '{}' });
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'runCommand', ok: true, preview: '' });
+    expect(seen.at(-1)).toBe('status lal is thinking…');
+  });
+});

@@ -47,7 +47,10 @@ const scanLines = (text: string) => {
   const unclosed: string[] = [];
   /** Text after a value's closing quote, which Node's parser drops. */
   const dropped: string[] = [];
-  let open: { quote: string; key: string; line: number; swallows: boolean } | undefined;
+  /** The value as written of a key whose quote no line closes: taken whole, quote included. */
+  const asWritten = new Map<string, string>();
+  let open:
+    { quote: string; key: string; line: number; value: string; swallows: boolean } | undefined;
   const opened = (what: NonNullable<typeof open>) =>
     `line ${what.line}: the value of ${what.key} opens a ${what.quote} quote that`;
   for (const [index, raw] of lines.entries()) {
@@ -81,10 +84,18 @@ const scanLines = (text: string) => {
       );
     const quote = opensQuote(value);
     open =
-      quote === undefined ? undefined : { quote, key: found[1]!, line: index + 1, swallows: false };
+      quote === undefined
+        ? undefined
+        : { quote, key: found[1]!, line: index + 1, value, swallows: false };
   }
-  if (open !== undefined) unclosed.push(`${opened(open)} no line after it closes`);
-  return { cleaned: lines.join('\n'), bad, quoteOf, unclosed, dropped };
+  if (open !== undefined) {
+    // One rule, with or without a last newline (Node's parser keeps `"5` before one, drops the key without).
+    asWritten.set(open.key, open.value);
+    unclosed.push(
+      `${opened(open)} no line after it closes, so it is read as written, quote included`,
+    );
+  }
+  return { cleaned: lines.join('\n'), bad, quoteOf, unclosed, dropped, asWritten };
 };
 
 /**
@@ -92,13 +103,15 @@ const scanLines = (text: string) => {
  * quotes are removed. As in a shell, `~` at the start of an unquoted value
  * (alone or before `/`) and `$HOME` or `${HOME}` in an unquoted or
  * double-quoted one become the home folder; single quotes keep them, and a
- * quoted `~` is kept and said (quotes stop its expansion).
+ * quoted `~` is kept and said (quotes stop its expansion). A quote no line
+ * closes is part of the value, which is read as written and said
+ * (docs/troubleshooting.md).
  */
 export const parseDotEnv = (
   text: string,
   home: string = homedir(),
 ): { values: Record<string, string>; problems: string[] } => {
-  const { cleaned, bad, quoteOf, unclosed, dropped } = scanLines(text);
+  const { cleaned, bad, quoteOf, unclosed, dropped, asWritten } = scanLines(text);
   // The line itself is not shown: it may hold a secret.
   const problems = [...bad.map(line => `line ${line} is not KEY=VALUE`), ...unclosed, ...dropped];
   const values: Record<string, string> = {};
@@ -113,6 +126,7 @@ export const parseDotEnv = (
         );
     }
   }
+  for (const [key, value] of asWritten) values[key] = value;
   return { values, problems };
 };
 harden(parseDotEnv);

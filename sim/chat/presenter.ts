@@ -161,30 +161,33 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
 };
 
 /**
- * A tool call begun and not yet answered. A call the HOST approved while its asking turn ran
+ * The tool calls begun and not yet answered. A call the HOST approved while its asking turn ran
  * outlives that turn (behaviour 6.7): it stays listed past the turn's end, so the prompt counts
  * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
  */
-interface RunningCall {
-  id: string;
-  name: string;
-  line: string;
-}
-
-const runningCall = (call: { id: string; name: string; summary: string }): RunningCall => ({
-  id: call.id,
-  name: call.name,
-  line: describeToolCall(call.name, call.summary),
-});
-
-/**
- * The line of the call a result is for, by the call's id, taken off the list: two calls of one
- * tool may run at once and end in either order. An id is unique in its conversation only, so a
- * helper's call could share one with the agent's: of those, the oldest of the same name.
- */
-const takeCall = (calls: RunningCall[], result: { id: string; name: string }): string => {
-  const at = calls.findIndex(call => call.id === result.id && call.name === result.name);
-  return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
+const makeRunningCalls = (persona: string) => {
+  const calls: { id: string; name: string; line: string }[] = [];
+  return {
+    begin: (call: { id: string; name: string; summary: string }) =>
+      void calls.push({
+        id: call.id,
+        name: call.name,
+        line: describeToolCall(call.name, call.summary),
+      }),
+    /**
+     * The line of the call a result is for, by the call's id, taken off the list: two calls of one
+     * tool may run at once and end in either order. An id is unique in its conversation only, so
+     * a helper's call could share one with the agent's: of those, the oldest of the same name.
+     */
+    end(result: { id: string; name: string }): string {
+      const at = calls.findIndex(call => call.id === result.id && call.name === result.name);
+      return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
+    },
+    count: () => calls.length,
+    /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
+    statusBetweenTurns: (): string | undefined =>
+      calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`,
+  };
 };
 
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
@@ -194,7 +197,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   const started = new Set<string>();
   let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
-  const calls: RunningCall[] = [];
+  const calls = makeRunningCalls(persona);
   let held: (() => void)[] = [];
   let holdTimer: NodeJS.Timeout | undefined;
   let summaries: string[] = [];
@@ -219,8 +222,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     if (activeTurns > 0) return;
     // Only now is the prompt idle again (the turn's last line is above it), unless a call the
     // HOST approved during the turn still runs.
-    if (out.length > 0)
-      screen.status(calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`);
+    if (out.length > 0) screen.status(calls.statusBetweenTurns());
     const waiting = afterTurns;
     afterTurns = [];
     for (const print of waiting) print();
@@ -233,9 +235,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     held = [];
     for (const print of out) print();
   };
-  const touch = () => {
-    touched = Date.now();
-  };
+  const touch = () => void (touched = Date.now());
   const observe = (event: AgentEvent) => {
     touch();
     streamed.see(event);
@@ -253,14 +253,18 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       }
       case 'tool-call':
-        calls.push(runningCall(event));
+        calls.begin(event);
         break;
       case 'tool-result': {
-        const call = takeCall(calls, event);
+        const call = calls.end(event);
         if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
         else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
-        if (calls.length === 0) flush();
-        break;
+        if (calls.count() === 0) flush();
+        // A call that outlived its turn (approved as it ended): no model is asked after it, so
+        // the status does not say thinking; a turn's summary still to come sets it itself.
+        if (activeTurns > 0) break;
+        if (summaries.length === 0) screen.status(calls.statusBetweenTurns());
+        return;
       }
       case 'held':
         // Kept for later by the agent (its sender is told when): taken up, not waiting to be.
@@ -286,14 +290,14 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     observe,
     show(print) {
       touch();
-      if (calls.length === 0) {
+      if (calls.count() === 0) {
         print();
         return;
       }
       held.push(print);
       holdTimer ??= setTimeout(flush, HOLD_MS);
     },
-    busy: () => activeTurns > 0 || calls.length > 0 || summaries.length > 0,
+    busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
     afterTurn(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else afterTurns.push(print);

@@ -11,7 +11,9 @@
  */
 import { readAgentConfig } from '../../src/config/config.js';
 
-const MALFORMED = /^((?:LAL|FAE)_\w+) must be (.+?), got ("[^"]*")(?:; (did you mean [^?]+\?))?/;
+// The value is whole up to the quote before `;` or the end: it may hold quotes itself (`"5`, docs/troubleshooting.md).
+const MALFORMED =
+  /^((?:LAL|FAE)_\w+) must be (.+?), got (".*?")(?=;|\.?$)(?:; (did you mean [^?]+\?))?/;
 
 /** The lines that stop `npm start`: one per setting whose value the agent would not take. */
 export const malformedSettings = (env: Readonly<Record<string, string>>): string[] =>
