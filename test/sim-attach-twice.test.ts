@@ -32,3 +32,20 @@ describe('/attach of a tool the agent already holds', () => {
     expect(second.stdout).toMatch(/ping/);
   });
 });
+
+describe('/attach toolbox when the agent holds the sample toolbox already', () => {
+  it('is refused as another tool is, naming /detach toolbox, not made again', async () => {
+    const state = { XDG_STATE_HOME: makeTempFolder('state') };
+    const run = await runSim(['--demo', '--persona', 'fae'], state, input => {
+      input.write('/attach toolbox\n');
+      void input.waitFor(/put sample-toolbox in fae's tools\//).then(async () => {
+        input.write('/attach toolbox\n');
+        await input.waitFor(/toolbox is already attached: fae holds it as tools\/sample-toolbox;/);
+        input.end();
+      });
+    });
+    const out = `${run.stdout}${run.stderr}`;
+    expect(out).toMatch(/\/detach toolbox first to attach it again/);
+    expect(out.match(/put sample-toolbox in fae's tools\//g)).toHaveLength(1);
+  });
+});

@@ -64,25 +64,80 @@ describe('the turn over line on a terminal', () => {
 });
 
 describe("the terminal's echo of a line typed during a turn", () => {
-  it('is taken back, every row it wrapped onto, and the prompt drawn again', () => {
+  it('is taken back, every row it wrapped onto, and the status row above it, and the prompt drawn again', () => {
     const written: string[] = [];
     const out = {
       columns: 20,
       write: (text: string) => void written.push(text),
+      on: () => {},
+      off: () => {},
     } as unknown as NodeJS.WriteStream;
     const screen = makeTtyScreen(out);
     let prompted = 0;
     screen.attachPrompt({
-      getPrompt: () => '\x1b[2m⠋ lal is thinking…\x1b[0m › ',
+      getPrompt: () => '› ',
       setPrompt: () => {},
       prompt: () => void (prompted += 1),
       getCursorPos: () => ({ rows: 0, cols: 0 }),
+      on: () => {},
+      off: () => {},
     } as never);
+    screen.status('lal is thinking…');
     const before = prompted;
-    // 20 prompt characters and 25 typed: three rows of 20 columns.
-    screen.takeBackEcho('x'.repeat(25));
+    written.length = 0;
+    // 2 prompt characters and 38 typed: two rows of 20 columns, and the status row above them.
+    screen.takeBackEcho('x'.repeat(38));
     expect(written.join('')).toContain('\x1b[3A');
     expect(prompted).toBe(before + 1);
+    screen.close();
+  });
+});
+
+describe('a line entered under the status row (sim/chat/screen.ts)', () => {
+  const terminal = () => {
+    const written: string[] = [];
+    let entered: (line: string) => void = () => {};
+    const out = {
+      columns: 20,
+      rows: 10,
+      write: (text: string) => void written.push(text),
+      on: () => {},
+      off: () => {},
+    } as unknown as NodeJS.WriteStream;
+    const screen = makeTtyScreen(out);
+    screen.attachPrompt({
+      getPrompt: () => '› ',
+      prompt: () => void written.push('<prompt>'),
+      getCursorPos: () => ({ rows: 0, cols: 0 }),
+      on: (_event: string, listener: (line: string) => void) => void (entered = listener),
+      off: () => {},
+    } as never);
+    screen.status('lal is thinking…');
+    written.length = 0;
+    return { screen, written, enter: (line: string) => entered(line) };
+  };
+
+  it('keeps its echo, the status row moved back under it, just above the prompt', () => {
+    const { screen, written, enter } = terminal();
+    enter('hello');
+    const drawn = written.join('');
+    /* eslint-disable no-control-regex -- a terminal's escapes are what is looked for */
+    // Up past the echo's row and the status row, the echo again, then the status and the prompt.
+    expect(drawn).toMatch(/^\x1b\[2A.*› hello\n\x1b\[2m. lal is thinking…\x1b\[0m\n<prompt>$/);
+    /* eslint-enable no-control-regex */
+    screen.close();
+  });
+
+  it('taller than the screen: no move up past its top, the prompt drawn under it', () => {
+    const { screen, written, enter } = terminal();
+    enter('x'.repeat(300));
+    const drawn = written.join('');
+    /* eslint-disable no-control-regex -- a terminal's escapes are what is looked for */
+    expect(drawn).not.toMatch(/\x1b\[\d+A/);
+    expect(drawn).not.toContain('xxx');
+    expect(drawn).toMatch(/lal is thinking…\x1b\[0m\n<prompt>$/);
+    /* eslint-enable no-control-regex */
+    screen.close();
   });
 });
 

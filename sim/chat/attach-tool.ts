@@ -180,6 +180,12 @@ export const placeInTools = async (
 };
 harden(placeInTools);
 
+/** What `/attach` says of something the agent holds already, under `held` in its tools/. */
+const alreadyAttached = (word: string, guestName: string, held: string, note = ''): Error =>
+  Error(
+    `${word} is already attached: ${guestName} holds it as tools/${held}; /detach ${word} first to attach it again${note}`,
+  );
+
 /** `/attach toolbox`: the sample toolbox made and put in the agent's tools/ (no adoption asked). */
 const attachToolbox = async (options: {
   host: HostPowers;
@@ -189,6 +195,9 @@ const attachToolbox = async (options: {
 }): Promise<{ attached: AttachedTool; said: string }> => {
   const attached = sampleToolbox();
   const { host, guestName } = options;
+  // Made again, it would leave the toolbox the agent holds as it was: said here, as for a tool.
+  const held = await heldAs(host, options.guest, attached.petName);
+  if (held !== undefined) throw alreadyAttached(TOOLBOX_WORD, guestName, held);
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, options.special, attached);
   await placeInTools(host, options.guest, attached.petName);
@@ -216,8 +225,11 @@ export const attachTool = async (options: {
   // Mailed again, it would only be refused by the agent (a tool never replaces another): said here.
   const held = await heldAs(options.host, options.guest, attached.petName);
   if (held !== undefined)
-    throw Error(
-      `${attached.tool} is already attached: ${options.guestName} holds it as tools/${held}; /detach ${attached.tool} first to attach it again${attached.root === undefined ? '' : ' (with another folder)'}`,
+    throw alreadyAttached(
+      attached.tool,
+      options.guestName,
+      held,
+      attached.root === undefined ? '' : ' (with another folder)',
     );
   await makeToolCaplet(options.host, options.special, attached);
   const { petName, root } = attached;

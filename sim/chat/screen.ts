@@ -1,12 +1,11 @@
 /**
  * Where the chat is drawn. On a terminal: colours, the chat's light markup,
- * and a status line with a spinner in the prompt while the agent works; the
+ * and a status row with a spinner above the prompt while the agent works; the
  * person's half-typed line survives output arriving. Elsewhere (a pipe, a
  * file): plain lines, no escape codes, no spinner.
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
-import { stripVTControlCharacters } from 'node:util';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
@@ -32,7 +31,7 @@ export interface Screen {
 }
 
 /**
- * The status cut to `room` columns so the prompt keeps to one row: its label (up to ": ") kept,
+ * The status cut to `room` columns so it keeps to one row: its label (up to ": ") kept,
  * then its newest words (a streamed reply's tail is what changes).
  */
 export const fitStatus = (text: string, room: number): string => {
@@ -128,6 +127,92 @@ export const fitStatusForms = (text: string, shorter: readonly string[], room: n
   [text, ...shorter].find(form => form.length <= room) ?? fitStatus(shorter.at(-1) ?? text, room);
 harden(fitStatusForms);
 
+/** One entry as the terminal shows it: coloured, wrapped at words to `columns` when it says a width. */
+const renderEntry = (
+  kind: LineKind,
+  head: string,
+  given: string | undefined,
+  columns: number | undefined,
+): string => {
+  const [on, off] = colour[kind];
+  const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
+  // Wrapped at words to the terminal's width (one column spare); the agent's own words keep
+  // their code blocks and marked spans whole (./wrap-words.ts).
+  const fitted = !columns
+    ? { head, body: given }
+    : kind === 'agent'
+      ? {
+          head,
+          body:
+            given === undefined
+              ? undefined
+              : wrapAgentWords(stripControl(head), given, columns - 1),
+        }
+      : wrapEntry(
+          stripControl(head),
+          given === undefined ? undefined : stripControl(given),
+          columns - 1,
+        );
+  const body = fitted.body;
+  const rendered =
+    body === undefined
+      ? ''
+      : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
+  return `${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}`;
+};
+
+/**
+ * The status row: the spinner and a space before the text, the turn's clock after it, fitted to
+ * the terminal with one column spare.
+ */
+const statusRow = (
+  text: string,
+  forms: readonly string[],
+  frame: number,
+  seconds: number,
+  out: { columns?: number },
+): string => {
+  const clock = seconds > 0 ? ` ${seconds}s` : '';
+  const room = (out.columns || 80) - 1 - 2 - clock.length;
+  return `${FRAMES[frame % FRAMES.length]} ${fitStatusForms(text, forms, room)}${clock}`;
+};
+
+/**
+ * How many rows the cursor is down the prompt as drawn. Readline counts it too (`prevRows`,
+ * not in its types) to go back up when it redraws, but a paste it writes straight out can wrap
+ * onto a row it did not count: the count is made true here before anything redraws.
+ */
+const rowsDownThePrompt = (readline: ReadlineInterface): number => {
+  const { rows } = readline.getCursorPos();
+  const counted = readline as ReadlineInterface & { prevRows?: number };
+  if (typeof counted.prevRows === 'number') counted.prevRows = rows;
+  return rows;
+};
+
+/** Dim, as the status row is drawn. */
+const DIM = ['\x1b[2m', '\x1b[0m'] as const;
+
+/** Saves and restores the cursor's place (DECSC, DECRC), for a tick that redraws the status row alone. */
+const SAVE_CURSOR = '\x1b7';
+const RESTORE_CURSOR = '\x1b8';
+
+/** `text` in place of the row `up` rows above the cursor's, the cursor left where it was. */
+const writeRowAbove = (out: NodeJS.WriteStream, up: number, text: string): void => {
+  out.write(SAVE_CURSOR);
+  moveCursor(out, 0, -up);
+  cursorTo(out, 0);
+  out.write(`\x1b[2K${text}${RESTORE_CURSOR}`);
+};
+
+/**
+ * The screen on a terminal. While the agent works, its status (`⠹ lal is writing: …`) has a row
+ * of its own just above the prompt's row, which holds only `› ` and what is typed: a terminal
+ * narrowed mid-turn rewraps the row the cursor is on (gnome-terminal, kitty, iTerm2) or cuts it
+ * (xterm.js), and readline redraws the prompt by the rows it counted at the old width, so a status
+ * in the prompt's row left a fragment of itself for good; a row above the cursor's is rewrapped
+ * alike by all of them, so it is counted again at the new width, cleared and drawn again
+ * (docs/behaviour.md 10.2).
+ */
 export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;
   let statusText: string | undefined;
@@ -135,32 +220,77 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let frame = 0;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  /** The rows the status takes on the screen above the prompt's row (0: none drawn). */
+  let statusRows = 0;
+  /** The columns the status row was drawn in: the rows it takes once the terminal rewraps it. */
+  let statusWidth = 0;
+  /** The rows `width` columns of text take; one on a terminal that says no width, as readline counts. */
+  const rowsOf = (width: number): number =>
+    Math.max(1, Math.ceil(width / (out.columns || Number.POSITIVE_INFINITY)));
 
-  const promptText = (): string => {
-    if (statusText === undefined) return PROMPT;
-    const seconds = Math.floor((Date.now() - since) / 1000);
-    const clock = seconds > 0 ? ` ${seconds}s` : '';
-    // The spinner, a space before and after the text, the clock and the prompt; one column spare.
-    const room = (out.columns || 80) - 1 - 3 - clock.length - PROMPT.length;
-    return `\x1b[2m${FRAMES[frame % FRAMES.length]} ${fitStatusForms(statusText, statusForms, room)}${clock}\x1b[0m ${PROMPT}`;
+  const statusLine = (): string =>
+    statusRow(statusText ?? '', statusForms, frame, Math.floor((Date.now() - since) / 1000), out);
+  const rowsDown = (): number => (readline === undefined ? 0 : rowsDownThePrompt(readline));
+  /** Up to where the status row began (the prompt's row when there is none), at the column's start. */
+  const toTopOfPrompt = () => {
+    const up = rowsDown() + statusRows;
+    if (up > 0) moveCursor(out, 0, -up);
+    statusRows = 0;
   };
-  /**
-   * How many rows the cursor is down the prompt as drawn. Readline counts it too (`prevRows`,
-   * not in its types) to go back up when it redraws, but a paste it writes straight out can wrap
-   * onto a row it did not count: the count is made true here before anything redraws.
-   */
-  const rowsDown = (): number => {
-    if (readline === undefined) return 0;
-    const { rows } = readline.getCursorPos();
-    const counted = readline as ReadlineInterface & { prevRows?: number };
-    if (typeof counted.prevRows === 'number') counted.prevRows = rows;
-    return rows;
+  /** From the start of a clear row: the status row, if any, then the prompt with what was typed. */
+  const drawPrompt = () => {
+    if (readline === undefined) return;
+    if (statusText !== undefined) {
+      const line = statusLine();
+      out.write(`${DIM[0]}${line}${DIM[1]}\n`);
+      statusRows = 1;
+      statusWidth = line.length;
+    }
+    // Readline redraws from where it counts the prompt began: here.
+    (readline as ReadlineInterface & { prevRows?: number }).prevRows = 0;
+    readline.prompt(true);
   };
   const redraw = () => {
     if (readline === undefined) return;
-    rowsDown();
-    readline.setPrompt(promptText());
-    readline.prompt(true);
+    toTopOfPrompt();
+    cursorTo(out, 0);
+    clearScreenDown(out);
+    drawPrompt();
+  };
+  /** The spinner's tick: the status row alone, the cursor left where it is in what is typed. */
+  const tick = () => {
+    if (readline === undefined || statusRows !== 1) {
+      redraw();
+      return;
+    }
+    const up = rowsDown() + 1;
+    // A line typed taller than the screen has pushed the status row off it: nothing to draw there.
+    if (out.rows !== undefined && up >= out.rows) return;
+    const line = statusLine();
+    writeRowAbove(out, up, `${DIM[0]}${line}${DIM[1]}`);
+    statusWidth = line.length;
+  };
+  /** The terminal rewrapped the status row to its new width: as many rows are cleared. */
+  const resized = () => {
+    if (statusRows > 0) statusRows = rowsOf(statusWidth);
+    redraw();
+  };
+  /**
+   * A line entered: readline left it on the row(s) under the status, the cursor on the next. The
+   * status goes back under it, just above the prompt's row, where every redraw looks for it.
+   */
+  const entered = (line: string) => {
+    if (readline === undefined || statusRows === 0) return;
+    const up = rowsOf(PROMPT.length + line.length) + statusRows;
+    statusRows = 0;
+    // A line taller than the screen took the status row off it, out of reach: the prompt goes under it.
+    if (out.rows === undefined || up < out.rows) {
+      moveCursor(out, 0, -up);
+      cursorTo(out, 0);
+      clearScreenDown(out);
+      out.write(`${PROMPT}${line}\n`);
+    }
+    drawPrompt();
   };
   const stopSpinner = () => {
     if (timer !== undefined) clearInterval(timer);
@@ -171,40 +301,14 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     tty: true,
     width: () => out.columns || undefined,
     print(kind, head, given) {
-      const [on, off] = colour[kind];
-      const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
-      // Wrapped at words to the terminal's width (one column spare); the agent's own words keep
-      // their code blocks and marked spans whole (./wrap-words.ts).
-      const fitted = !out.columns
-        ? { head, body: given }
-        : kind === 'agent'
-          ? {
-              head,
-              body:
-                given === undefined
-                  ? undefined
-                  : wrapAgentWords(stripControl(head), given, out.columns - 1),
-            }
-          : wrapEntry(
-              stripControl(head),
-              given === undefined ? undefined : stripControl(given),
-              out.columns - 1,
-            );
-      const body = fitted.body;
-      const rendered =
-        body === undefined
-          ? ''
-          : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
-      // Take the prompt away, every row it wrapped onto, print where it began, then put it back
-      // with what was typed. Readline's redraw first goes up as many rows as its cursor was
-      // down the prompt; as many blank rows after the output keep that from rising into it.
-      const rows = rowsDown();
-      if (rows > 0) moveCursor(out, 0, -rows);
+      // Take the status and the prompt away, every row they wrapped onto, print where they began,
+      // then put them back under it with what was typed.
+      toTopOfPrompt();
       clearLine(out, 0);
       cursorTo(out, 0);
       clearScreenDown(out);
-      out.write(`${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}\n${'\n'.repeat(rows)}`);
-      redraw();
+      out.write(`${renderEntry(kind, head, given, out.columns)}\n`);
+      drawPrompt();
     },
     status(text, shorter = []) {
       if (text === statusText) return;
@@ -215,7 +319,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       else if (timer === undefined) {
         timer = setInterval(() => {
           frame += 1;
-          redraw();
+          tick();
         }, SPIN_MS);
         timer.unref();
       }
@@ -223,21 +327,26 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     },
     attachPrompt(given) {
       readline = given;
+      // After readline's own listeners, which redraw the prompt first (its 'resize') and leave
+      // the line entered on the screen (its 'line').
+      out.on('resize', resized);
+      given.on('line', entered);
       redraw();
     },
     takeBackEcho(line) {
       if (readline === undefined) return;
-      // The prompt and the line as the terminal wrapped them, escapes left out of the width.
-      const width = stripVTControlCharacters(readline.getPrompt()).length + line.length;
-      const rows = Math.max(1, Math.ceil(width / Math.max(1, out.columns || 80)));
-      moveCursor(out, 0, -rows);
+      // The prompt and the line as the terminal wrapped them, above the status row (`entered`).
+      moveCursor(out, 0, -(rowsOf(PROMPT.length + line.length) + statusRows + rowsDown()));
+      statusRows = 0;
       cursorTo(out, 0);
       clearScreenDown(out);
-      redraw();
+      drawPrompt();
     },
     close() {
       stopSpinner();
       statusText = undefined;
+      out.off('resize', resized);
+      readline?.off('line', entered);
       // Nothing is typed any more: what is printed from now on takes the prompt's row for good.
       readline = undefined;
     },

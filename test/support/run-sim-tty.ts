@@ -3,7 +3,8 @@
  * pseudo-terminal (util-linux `script`), on the dist/ the test run built;
  * each line is typed once what comes before it has been printed.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -32,7 +33,31 @@ export interface TtyStep {
   keys: string;
   /** Awaited once the output matched, before the keys are typed (a check while the simulator still runs). */
   before?: () => Promise<void>;
+  /** The terminal made this size once the output matched (after `before`), before the keys are typed. */
+  resize?: TerminalSize;
 }
+
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
+
+/** A resize of the terminal, and how much of the output had come when it was made. */
+export interface Resized extends TerminalSize {
+  at: number;
+}
+
+/**
+ * The pseudo-terminal `script` runs the simulator on, resized as a terminal's window is: the
+ * kernel tells the simulator (SIGWINCH). `script` execs the simulator as its one child.
+ */
+const resizeTerminal = (scriptPid: number, size: TerminalSize): void => {
+  const [simulator] = readFileSync(`/proc/${scriptPid}/task/${scriptPid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/);
+  const tty = readlinkSync(`/proc/${simulator}/fd/0`);
+  execFileSync('stty', ['-F', tty, 'cols', String(size.columns), 'rows', String(size.rows)]);
+};
 
 /** Runs the simulator with `args` on a terminal, typing `steps`; resolves to what it printed (escapes and all). */
 export const runSimOnTty = (
@@ -42,10 +67,21 @@ export const runSimOnTty = (
   /** The folder it starts in: one of the test's, so a person's .env in the repository is not read. */
   cwd: string,
   /** The terminal's size; unset, `script`'s pseudo-terminal has none (no width to wrap at). */
-  size?: { columns: number; rows: number },
+  size?: TerminalSize,
   /** Keys typed once `when` resolves, whatever was printed (before the first output, say). */
   early?: { when: Promise<unknown>; keys: string },
 ): Promise<string> =>
+  runSimOnResizedTty(args, env, steps, cwd, size, early).then(({ output }) => output);
+
+/** As `runSimOnTty`, with where in the output each step matched and each `resize` was made. */
+export const runSimOnResizedTty = (
+  args: string[],
+  env: Record<string, string>,
+  steps: readonly TtyStep[],
+  cwd: string,
+  size?: TerminalSize,
+  early?: { when: Promise<unknown>; keys: string },
+): Promise<{ output: string; resizes: Resized[]; matchedAt: number[] }> =>
   new Promise((resolve, reject) => {
     const simulator = [process.execPath, join(repoRoot, 'dist', 'sim', 'chat', 'main.js'), ...args]
       .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
@@ -60,6 +96,8 @@ export const runSimOnTty = (
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
+    const resizes: Resized[] = [];
+    const matchedAt: number[] = [];
     void early?.when.then(() => child.stdin.write(early.keys));
     let from = 0;
     let next = 0;
@@ -72,15 +110,23 @@ export const runSimOnTty = (
         if (found === null) return;
         from += found.index + found[0].length;
         next += 1;
-        if (step.before === undefined) {
+        matchedAt.push(output.length);
+        const type = () => {
+          if (step.resize !== undefined) {
+            resizeTerminal(child.pid!, step.resize);
+            resizes.push({ ...step.resize, at: output.length });
+          }
           child.stdin.write(step.keys);
+        };
+        if (step.before === undefined) {
+          type();
           continue;
         }
         waiting = true;
         step.before().then(
           () => {
             waiting = false;
-            child.stdin.write(step.keys);
+            type();
             typeWhatIsDue();
           },
           (error: unknown) => {
@@ -99,6 +145,6 @@ export const runSimOnTty = (
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
-      resolve(output);
+      resolve({ output, resizes, matchedAt });
     });
   });

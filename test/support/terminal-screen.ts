@@ -10,8 +10,15 @@ export interface ScreenRow {
   wrapped: boolean;
 }
 
-/** The screen's rows as drawn, `columns` wide. */
-export const screenRows = (output: string, columns: number): Promise<ScreenRow[]> =>
+/**
+ * The screen's rows as drawn, `columns` wide; resized as the terminal was (`resizes`, in order):
+ * the output that had come by then drawn at the old size, the rest at the new.
+ */
+export const screenRows = (
+  output: string,
+  columns: number,
+  resizes: readonly { at: number; columns: number; rows: number }[] = [],
+): Promise<ScreenRow[]> =>
   new Promise(resolve => {
     const terminal = new Terminal({
       cols: columns,
@@ -19,17 +26,28 @@ export const screenRows = (output: string, columns: number): Promise<ScreenRow[]
       scrollback: 1000,
       allowProposedApi: true,
     });
-    terminal.write(output, () => {
-      const buffer = terminal.buffer.active;
-      const rows: ScreenRow[] = [];
-      for (let row = 0; row < buffer.length; row += 1) {
-        const line = buffer.getLine(row);
-        if (line !== undefined)
-          rows.push({ text: line.translateToString(true).trimEnd(), wrapped: line.isWrapped });
-      }
-      terminal.dispose();
-      resolve(rows);
-    });
+    // A write is drawn later, a resize at once: each resize waits for what came before it.
+    const drawn = (text: string) => new Promise<void>(done => terminal.write(text, done));
+    let from = 0;
+    let chain = Promise.resolve();
+    for (const { at, columns: cols, rows } of resizes) {
+      const before = output.slice(from, at);
+      chain = chain.then(() => drawn(before)).then(() => terminal.resize(cols, rows));
+      from = at;
+    }
+    void chain
+      .then(() => drawn(output.slice(from)))
+      .then(() => {
+        const buffer = terminal.buffer.active;
+        const rows: ScreenRow[] = [];
+        for (let row = 0; row < buffer.length; row += 1) {
+          const line = buffer.getLine(row);
+          if (line !== undefined)
+            rows.push({ text: line.translateToString(true).trimEnd(), wrapped: line.isWrapped });
+        }
+        terminal.dispose();
+        resolve(rows);
+      });
   });
 
 /** The screen's rows joined where the terminal wrapped them. */
