@@ -216,9 +216,15 @@ describe('a failed tool call in the simulator', () => {
   it('shows a message number the daemon quoted as a bigint as #n', () => {
     const { printed, presenter } = printingPresenter();
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
-    presenter.observe({ kind: 'tool-call', name: 'dismiss', summary: '{"messageNumber":6}' });
+    presenter.observe({
+      kind: 'tool-call',
+      id: 'c1',
+      name: 'dismiss',
+      summary: '{"messageNumber":6}',
+    });
     presenter.observe({
       kind: 'tool-result',
+      id: 'c1',
       name: 'dismiss',
       ok: false,
       preview: 'No such message with number "[6n]"',
