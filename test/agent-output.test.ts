@@ -18,7 +18,13 @@ describe("the agent's output (behaviour 1.4)", () => {
       { LAL_AUTH_TOKEN: TOKEN, LAL_LOG: 'steps' },
       { log: line => lines.push(line) },
     );
-    output.observe({ kind: 'tool-result', name: 'reply', ok: true, preview: `key ${TOKEN}` });
+    output.observe({
+      kind: 'tool-result',
+      id: 'c1',
+      name: 'reply',
+      ok: true,
+      preview: `key ${TOKEN}`,
+    });
     output.observe({ kind: 'turn-start', title: `#1 from HOST: ${TOKEN}` });
     expect(lines).toHaveLength(2);
     expect(lines.join('\n')).not.toContain(TOKEN);

@@ -90,8 +90,14 @@ describe("a call's stop", () => {
     expect(text).toBe('{"error":"no such thing"}');
     expect(stop?.reason).toBe('it answered');
     expect(events).toEqual([
-      { kind: 'tool-call', name: 'probe', summary: '{"n":1}' },
-      { kind: 'tool-result', name: 'probe', ok: false, preview: '{"error":"no such thing"}' },
+      { kind: 'tool-call', id: 'c1', name: 'probe', summary: '{"n":1}' },
+      {
+        kind: 'tool-result',
+        id: 'c1',
+        name: 'probe',
+        ok: false,
+        preview: '{"error":"no such thing"}',
+      },
     ]);
   });
 
@@ -112,8 +118,8 @@ describe("a call's stop", () => {
     expect(ran).toBe(false);
     expect(text).toMatch(/^\{"error":".+"\}$/);
     expect(events).toEqual([
-      { kind: 'tool-call', name: 'probe', summary: '{not json' },
-      { kind: 'tool-result', name: 'probe', ok: false, preview: expect.any(String) },
+      { kind: 'tool-call', id: 'c2', name: 'probe', summary: '{not json' },
+      { kind: 'tool-result', id: 'c2', name: 'probe', ok: false, preview: expect.any(String) },
     ]);
   });
 
@@ -148,7 +154,12 @@ describe("a call's stop", () => {
       new AbortController().signal,
       event => events.push(event),
     );
-    expect(events[0]).toEqual({ kind: 'tool-call', name: 'probe', summary: raw.slice(0, 120) });
+    expect(events[0]).toEqual({
+      kind: 'tool-call',
+      id: 'c6',
+      name: 'probe',
+      summary: raw.slice(0, 120),
+    });
   });
 
   test('a call whose turn already stopped is not started', async () => {

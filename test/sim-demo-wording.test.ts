@@ -38,7 +38,7 @@ describe('npm start -- --demo, in its own words', () => {
     // Mailed once: the second /attach sent nothing for the agent to refuse or misread.
     expect(run.stdout.match(/^mailed @greet to lal$/gm)).toHaveLength(1);
     expect(run.stdout).not.toContain('Attached:!');
-    expect(run.stdout).toMatch(/"greeting":"Hello, Bob!"/);
+    expect(run.stdout).toMatch(/› The tool answered: greeting: Hello, Bob!, language: en$/m);
     expect(run.stdout).toMatch(/^#\d+ lal › You said "how long is a piece of string\?"/m);
     expect(run.stdout).not.toContain('Here is a long answer');
   });

@@ -112,9 +112,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
           name: 'reply',
           arguments: {
             messageNumber: 6,
-            strings: [
-              'From my helper: DONE: helper h1 (task "list three colours", 1 model call) handed back: I worked on it.',
-            ],
+            strings: ['My helper h1 (task: list three colours) handed back: I worked on it.'],
           },
         },
       ],
@@ -302,7 +300,7 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
       toolCalls: [
         {
           name: 'reply',
-          arguments: { messageNumber: 2, strings: ['The tool answered: {"stdout":"hi\\n"}'] },
+          arguments: { messageNumber: 2, strings: ['The tool answered: stdout: hi'] },
         },
       ],
     });
@@ -602,12 +600,35 @@ describe('a tool the person attached, once adopted (README: "I adopted math; ask
     });
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/→ math operation="multiply" a=6 b=7 ✓/);
-    expect(run.stdout).toMatch(/^#\d+ fae › The tool answered: .*"result":42/m);
+    expect(run.stdout).toMatch(/^#\d+ fae › The tool answered: .*result: 42$/m);
     expect(run.code).toBe(0);
   });
 });
 
 describe('a counter-proposal in --demo', () => {
+  it('is the answer when its code is arithmetic: worked out and told, not proposed again', () => {
+    const notice = [
+      'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
+      '7 * 6 + 1',
+      'Endowments: none',
+      'Worker: a new worker; result name: none',
+      'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
+    ].join('\n');
+    expect(demoModel(told(notice))).toEqual({
+      toolCalls: [
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 4,
+            strings: [
+              'It is 43 (7 * 6 + 1, the code you gave instead, worked out without running it).',
+            ],
+          },
+        },
+      ],
+    });
+  });
+
   it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
     const notice = [
       'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
@@ -637,19 +658,28 @@ describe('a counter-proposal in --demo', () => {
     });
   });
 
-  it('/counter then /grant: the code the person gave runs and its result is told', async () => {
-    const run = await runSim(['--demo'], {}, input => {
-      input.write('what is 6 * 7?\n');
-      void input.waitFor(/eval-proposal #(\d+)\):/).then(async found => {
-        input.write(`/counter ${found[1]} 7 * 6 + 1\n`);
-        const again = await input.waitFor(/eval-proposal #(\d+)\): 7 \* 6 \+ 1/);
-        input.write(`/grant ${again[1]}\n`);
-        input.end();
+  it.each([
+    ['f0a46042a', []],
+    ['the newest daemon', ['--newest']],
+  ])(
+    '/counter on %s: the code the person gave is the answer, worked out, not proposed back to them',
+    async (_daemon, flags) => {
+      const run = await runSim(['--demo', ...flags], {}, input => {
+        input.write('what is 6 * 7?\n');
+        void input.waitFor(/\/counter (\d+) <source>/).then(async found => {
+          input.write(`/counter ${found[1]} 7 * 6 + 1\n`);
+          await input.waitFor(/lal › It is 43 /);
+          input.end();
+        });
       });
-    });
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+, which answers it$/m);
-    expect(run.stdout).toMatch(/^#\d+ lal › It is 43\.$/m);
-    expect(run.stdout).not.toMatch(/proposes different code:$/m);
-  });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^sent a counter-proposal for #\d+/m);
+      expect(run.stdout).toMatch(
+        /^#\d+ lal › It is 43 \(7 \* 6 \+ 1, the code you gave instead, worked out without running it\)\.$/m,
+      );
+      // Asked once, for its own code; the person's code is not put to them again.
+      expect(run.stdout.match(/ asks to run code /g)).toHaveLength(1);
+      expect(run.stdout).not.toMatch(/proposes different code:$/m);
+    },
+  );
 });

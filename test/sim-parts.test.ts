@@ -216,9 +216,15 @@ describe('a failed tool call in the simulator', () => {
   it('shows a message number the daemon quoted as a bigint as #n', () => {
     const { printed, presenter } = printingPresenter();
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
-    presenter.observe({ kind: 'tool-call', name: 'dismiss', summary: '{"messageNumber":6}' });
+    presenter.observe({
+      kind: 'tool-call',
+      id: 'c1',
+      name: 'dismiss',
+      summary: '{"messageNumber":6}',
+    });
     presenter.observe({
       kind: 'tool-result',
+      id: 'c1',
       name: 'dismiss',
       ok: false,
       preview: 'No such message with number "[6n]"',
@@ -361,6 +367,14 @@ describe('typed lines', () => {
       text: '/etc is a folder',
     });
     expect(parseCommand('   ')).toEqual({ kind: 'empty' });
+  });
+
+  it('mails the word itself for //exit and //quit, as their hint says (issue 45)', () => {
+    expect(parseCommand('//exit')).toEqual({ kind: 'message', text: 'exit' });
+    expect(parseCommand(' //QUIT ')).toEqual({ kind: 'message', text: 'QUIT' });
+    // Only the word alone: any other line after // keeps its "/".
+    expect(parseCommand('//exit now')).toEqual({ kind: 'message', text: '/exit now' });
+    expect(parseCommand('//help')).toEqual({ kind: 'message', text: '/help' });
   });
   it('reads the commands, with bigint message numbers and optional proposal numbers', () => {
     expect(parseCommand('/grant 4')).toEqual({ kind: 'grant', number: 4n });

@@ -208,8 +208,8 @@ describe('the status line as a turn ends', () => {
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
     presenter.observe({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 1 });
     expect(seen.at(-1)).toBe('status lal is using tools…');
-    presenter.observe({ kind: 'tool-call', name: 'reply', summary: '{}' });
-    presenter.observe({ kind: 'tool-result', name: 'reply', ok: true, preview: '' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'reply', summary: '{}' });
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'reply', ok: true, preview: '' });
     endTurn(presenter);
     expect(seen.at(-1)).toBe('status lal is finishing…');
   });
@@ -219,7 +219,7 @@ describe('the status line as a turn ends', () => {
     const presenter = makePresenter(screen, 'lal');
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "ping"' });
     presenter.observe({ kind: 'turn-start', title: 'helper h1: "sum"' });
-    presenter.observe({ kind: 'tool-call', name: 'names', summary: '{}' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'names', summary: '{}' });
     presenter.observe({
       kind: 'turn-end',
       title: 'helper h1: "sum"',
@@ -235,7 +235,12 @@ describe('the status line after a call that outlived its turn', () => {
   /** A turn that asked for runCommand, approved, and ended while the call runs (behaviour 6.7). */
   const callOutlivesTurn = async (seen: string[], presenter: ReturnType<typeof makePresenter>) => {
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "run it"' });
-    presenter.observe({ kind: 'tool-call', name: 'runCommand', summary: '{"command":"sleep 20"}' });
+    presenter.observe({
+      kind: 'tool-call',
+      id: 'c1',
+      name: 'runCommand',
+      summary: '{"command":"sleep 20"}',
+    });
     endTurn(presenter);
     await vi.waitFor(() => expect(seen.at(-2)).toMatch(/^print {3}· turn over/));
     expect(seen.at(-1)).toMatch(/^status lal is running /);
@@ -246,7 +251,13 @@ describe('the status line after a call that outlived its turn', () => {
       const { seen, screen } = recordingScreen();
       const presenter = makePresenter(screen, 'lal');
       await callOutlivesTurn(seen, presenter);
-      presenter.observe({ kind: 'tool-result', name: 'runCommand', ok, preview: 'cancelled' });
+      presenter.observe({
+        kind: 'tool-result',
+        id: 'c1',
+        name: 'runCommand',
+        ok,
+        preview: 'cancelled',
+      });
       expect(seen.at(-1)).toBe('status idle');
       expect(presenter.busy()).toBe(false);
     }
@@ -255,9 +266,9 @@ describe('the status line after a call that outlived its turn', () => {
   it('names the next call still out when one of two is answered', async () => {
     const { seen, screen } = recordingScreen();
     const presenter = makePresenter(screen, 'lal');
-    presenter.observe({ kind: 'tool-call', name: 'names', summary: '{}' });
+    presenter.observe({ kind: 'tool-call', id: 'h1', name: 'names', summary: '{}' });
     await callOutlivesTurn(seen, presenter);
-    presenter.observe({ kind: 'tool-result', name: 'runCommand', ok: true, preview: '' });
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'runCommand', ok: true, preview: '' });
     expect(seen.at(-1)).toBe('status lal is running names…');
   });
 
@@ -265,8 +276,8 @@ describe('the status line after a call that outlived its turn', () => {
     const { seen, screen } = recordingScreen();
     const presenter = makePresenter(screen, 'lal');
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "run it"' });
-    presenter.observe({ kind: 'tool-call', name: 'runCommand', summary: '{}' });
-    presenter.observe({ kind: 'tool-result', name: 'runCommand', ok: true, preview: '' });
+    presenter.observe({ kind: 'tool-call', id: 'c1', name: 'runCommand', summary: '{}' });
+    presenter.observe({ kind: 'tool-result', id: 'c1', name: 'runCommand', ok: true, preview: '' });
     expect(seen.at(-1)).toBe('status lal is thinking…');
   });
 });

@@ -149,9 +149,15 @@ const firstWord = (rest: string): [string, string] => {
 export const parseCommand = (line: string): Parsed => {
   const trimmed = line.trim();
   if (trimmed === '') return { kind: 'empty' };
-  if (trimmed.startsWith('//')) return { kind: 'message', text: trimmed.slice(1) };
-  // A shell's way to leave, typed alone, is not news for the agent (issue 45): "//exit" sends it.
-  if (/^(?:exit|quit)$/i.test(trimmed)) return { kind: 'exit-word', word: trimmed };
+  // A shell's way to leave, typed alone, is not news for the agent (issue 45): "//exit" sends it,
+  // the word itself (it has no "/" to escape); any other line after "//" keeps its one "/".
+  const exitWord = /^(?:exit|quit)$/i;
+  if (trimmed.startsWith('//'))
+    return {
+      kind: 'message',
+      text: exitWord.test(trimmed.slice(2)) ? trimmed.slice(2) : trimmed.slice(1),
+    };
+  if (exitWord.test(trimmed)) return { kind: 'exit-word', word: trimmed };
   if (!trimmed.startsWith('/')) return { kind: 'message', text: line.trimEnd() };
   const [name, rest] = firstWord(trimmed.slice(1));
   switch (name.toLowerCase()) {

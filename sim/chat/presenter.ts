@@ -166,14 +166,22 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
  * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
  */
 const makeRunningCalls = (persona: string) => {
-  const calls: { name: string; line: string }[] = [];
+  const calls: { id: string; name: string; line: string }[] = [];
   return {
-    begin: (name: string, summary: string) =>
-      void calls.push({ name, line: describeToolCall(name, summary) }),
-    /** The line of the oldest call of that name, taken off the list (an approved call may be older than the turn's). */
-    end(name: string): string {
-      const at = calls.findIndex(call => call.name === name);
-      return at === -1 ? name : calls.splice(at, 1)[0]!.line;
+    begin: (call: { id: string; name: string; summary: string }) =>
+      void calls.push({
+        id: call.id,
+        name: call.name,
+        line: describeToolCall(call.name, call.summary),
+      }),
+    /**
+     * The line of the call a result is for, by the call's id, taken off the list: two calls of one
+     * tool may run at once and end in either order. An id is unique in its conversation only, so
+     * a helper's call could share one with the agent's: of those, the oldest of the same name.
+     */
+    end(result: { id: string; name: string }): string {
+      const at = calls.findIndex(call => call.id === result.id && call.name === result.name);
+      return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
     },
     count: () => calls.length,
     /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
@@ -245,10 +253,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       }
       case 'tool-call':
-        calls.begin(event.name, event.summary);
+        calls.begin(event);
         break;
       case 'tool-result': {
-        const call = calls.end(event.name);
+        const call = calls.end(event);
         if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
         else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
         if (calls.count() === 0) flush();

@@ -14,6 +14,7 @@
  */
 import type { NormalizedRequest, ScriptedReply } from './types.js';
 import { workOut } from './arithmetic.js';
+import { errorOf, helperEndInWords, resultInWords } from './plain-words.js';
 
 /** The model's name, as the daemon guide's sessions show it. */
 export const DEMO_MODEL = 'double-model';
@@ -25,7 +26,7 @@ const WORD_GAP_MS = 25;
 const PREVIEW_CHARS = 300;
 
 const DEMO_HELP =
-  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you /attach and use it when asked ("use the math tool to multiply 6 by 7", "greet Bob with the greet tool"), remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox (in npm start, /attach toolbox gives me one; then "use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
+  'I am the scripted model double (no real model): I answer "ping", work out arithmetic such as "6 * 7" with code, run a command given in backticks when I have runCommand, adopt a tool you attach (`/attach`) and use it when asked ("use the math tool to multiply 6 by 7", "greet Bob with the greet tool"), remind you ("remind me in 30 seconds to stretch", "every 2 minutes check the inbox"), hand a task to a helper ("ask a helper to …"), find a tool in a big toolbox (in npm start, `/attach toolbox` gives me one; then "use a tool to plan a meeting called "standup""), and tell a long story when asked for one.';
 
 const LONG_ANSWER = [
   'Here is a long answer, streamed a word at a time as a real model writes it.',
@@ -131,7 +132,10 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
       told,
       `Scheduled ${scheduled[1]}${scheduled[2] === undefined ? '' : ` for ${scheduled[2]}`}: I will tell you when it comes.`,
     );
-  return answer(request, told, `The tool answered: ${cut(result)}`);
+  // Said as a model would: a failure's reason, or what the result holds, never its JSON.
+  const failed = errorOf(result);
+  if (failed !== undefined) return answer(request, told, `That did not work: ${cut(failed)}`);
+  return answer(request, told, `The tool answered: ${cut(resultInWords(result))}`);
 };
 
 /** The HOST's yes to a call asked before a restart: the call made again, as the notice says (it runs unasked). */
@@ -156,9 +160,12 @@ const approvedBeforeRestart = (
 
 /**
  * A counter-proposal (src/mail/message-notice.ts): its code is on the lines
- * after its heading, up to "Endowments:". The double takes it up as the
- * notice invites, proposing it with evaluate; without evaluate it says the
- * code whole, not the heading alone.
+ * after its heading, up to "Endowments:". The double takes it as the host's
+ * answer: code that is arithmetic it works out and answers with, as a model
+ * reads `7 * 6 + 1` without running it, so the person who wrote the code is
+ * not asked to grant it back (issue 45); other code it proposes with
+ * evaluate, as the notice invites, or without evaluate says whole, not the
+ * heading alone.
  */
 const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const counter =
@@ -169,6 +176,13 @@ const counterFor = (request: NormalizedRequest, told: string): ScriptedReply | u
     /\nI refused it, and would run this code instead:\n([\s\S]*?)\s*$/.exec(told);
   if (counter === null) return undefined;
   const source = counter[1]!.trim();
+  const value = workOut(source);
+  if (value !== undefined)
+    return answer(
+      request,
+      told,
+      `It is ${value} (${source}, the code you gave instead, worked out without running it).`,
+    );
   return request.toolNames.includes('evaluate')
     ? { toolCalls: [{ name: 'evaluate', arguments: { source, resultName: 'answer' } }] }
     : answer(request, told, `My host proposes different code: ${cut(source)}`);
@@ -187,11 +201,16 @@ const NOTICE_SAYS: Readonly<Record<string, string>> = {
 /** A notice about an ask: GRANTED, CANCELLED, REJECTED, UNKNOWN, NOT RUN, ANSWERED, DECLINED, a counter-proposal; a helper's end. */
 const afterNotice = (request: NormalizedRequest, told: string): ScriptedReply | undefined => {
   const helper = /(?:^|\n)((?:DONE|FAILED|TIMED OUT|STOPPED): helper [^\n]*)/.exec(told);
-  if (helper !== null) return answer(request, told, `From my helper: ${cut(helper[1]!)}`);
+  if (helper !== null)
+    return answer(
+      request,
+      told,
+      cut(helperEndInWords(helper[1]!) ?? `From my helper: ${helper[1]!}`),
+    );
   const granted = /(?:^|\n)GRANTED: [\s\S]*?Result[^:]*: ([^\n]*)/.exec(told);
   if (granted !== null) return answer(request, told, `It is ${granted[1]}.`);
   const ran = /(?:^|\n)APPROVED: [^\n]*?it ran and returned: ([^\n]*)/.exec(told);
-  if (ran !== null) return answer(request, told, `Done: ${cut(ran[1]!)}`);
+  if (ran !== null) return answer(request, told, `Done: ${cut(resultInWords(ran[1]!))}`);
   // A call stopped by Ctrl-C (approval-gate's CANCELLED): what was stopped, and why.
   const cancelled =
     /(?:^|\n)CANCELLED: \S+ approved ([\s\S]*?), and it was running when I was cancelled \(([^\n]*)\): the call was stopped/.exec(

@@ -5,13 +5,11 @@
  * (src/policy/guard-tool-call.ts), and the call's run (src/builtin-tools/execute-tool.ts).
  */
 import { closestNames } from '../../providers/closest-names.js';
+import { quoteNames } from '../encoding/quote-names.js';
 
 export const unknownToolText = (name: string, offered: readonly string[]): string => {
   const near = closestNames(name, offered);
-  const nearest =
-    near.length === 0
-      ? ''
-      : `; the nearest to "${name}": ${near.map(each => `"${each}"`).join(', ')}`;
+  const nearest = near.length === 0 ? '' : `; the nearest to "${name}": ${quoteNames(near)}`;
   return `Unknown tool "${name}". The tools you have are: ${offered.join(', ')}${nearest}`;
 };
 harden(unknownToolText);

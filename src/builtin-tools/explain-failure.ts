@@ -12,6 +12,7 @@ import type { MessageRecord } from '../mail/message-record.js';
 import { stringList } from '../mail/message-record.js';
 import type { BuiltinContext } from './builtin-context.js';
 import { closestNames } from '../../providers/closest-names.js';
+import { quoteNames } from '../encoding/quote-names.js';
 import type { Args } from '../agent-tools/read-args.js';
 import type { GroupedCall } from '../agent-tools/tool-groups.js';
 import { builtinDefinition } from '../agent-tools/builtin-schemas.js';
@@ -20,8 +21,6 @@ import { builtinDefinition } from '../agent-tools/builtin-schemas.js';
 const NUMBERS_SHOWN = 10;
 /** Names of a folder shown when none is near the one asked for. */
 const NAMES_SHOWN = 5;
-
-const quoteList = (names: readonly string[]): string => names.map(name => `"${name}"`).join(', ');
 
 type Path = string[];
 
@@ -92,11 +91,11 @@ const missingName = async (powers: Far, path: Path): Promise<Hint | undefined> =
     const missing = `there is no "${path[index]}" in ${where}`;
     if (names.length === 0) return { about, text: `${missing}, which is empty` };
     if (near.length > 0)
-      return { about, text: `${missing}; the nearest names there: ${quoteList(near)}` };
+      return { about, text: `${missing}; the nearest names there: ${quoteNames(near)}` };
     const some = names.slice(0, NAMES_SHOWN);
     return {
       about,
-      text: `${missing}; the names there: ${quoteList(some)}${names.length > some.length ? ` (${names.length} in all)` : ''}`,
+      text: `${missing}; the names there: ${quoteNames(some)}${names.length > some.length ? ` (${names.length} in all)` : ''}`,
     };
   }
   return undefined;
@@ -161,7 +160,7 @@ const messageHint = async (powers: Far, args: Args): Promise<Hint | undefined> =
       text:
         edges.length === 0
           ? `message #${number} carries no values`
-          : `message #${number} carries ${edges.length === 1 ? 'one value' : `${edges.length} values`}, under the edge name${edges.length === 1 ? '' : 's'} ${quoteList(edges)}`,
+          : `message #${number} carries ${edges.length === 1 ? 'one value' : `${edges.length} values`}, under the edge name${edges.length === 1 ? '' : 's'} ${quoteNames(edges)}`,
     };
   }
   return undefined;

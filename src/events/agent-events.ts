@@ -20,8 +20,13 @@ export type AgentEvent =
   /** The text of a streamed reply so far (all of it, each time more arrives); not logged. */
   | { kind: 'model-text'; call: number; text: string }
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
-  | { kind: 'tool-call'; name: string; summary: string }
-  | { kind: 'tool-result'; name: string; ok: boolean; preview: string }
+  /**
+   * A tool call begun, and its result: `id` is the call's own (unique in its conversation,
+   * src/loop/check-reply-calls.ts), so an observer pairs a result with its call even when two
+   * calls of one tool run at once (an approved call outliving its turn, behaviour 6.7).
+   */
+  | { kind: 'tool-call'; id: string; name: string; summary: string }
+  | { kind: 'tool-result'; id: string; name: string; ok: boolean; preview: string }
   /** A call put to the HOST for approval instead of running now (it runs, if approved, outside the turn). */
   | { kind: 'tool-asked'; name: string }
   /** A message kept for later, no turn now (an hourly budget spent, its sender past a bound); its sender is told. */

@@ -39,13 +39,20 @@ export const runToolCall = async (
   if (!decoded.ok) {
     observe({
       kind: 'tool-call',
+      id: call.id,
       name: call.name,
       summary: cutWhole(call.arguments, PREVIEW_CHARS, ''),
     });
-    observe({ kind: 'tool-result', name: call.name, ok: false, preview: decoded.error });
+    observe({
+      kind: 'tool-result',
+      id: call.id,
+      name: call.name,
+      ok: false,
+      preview: decoded.error,
+    });
     return renderError(new Error(decoded.error));
   }
-  observe({ kind: 'tool-call', name: call.name, summary: summarise(decoded.args) });
+  observe({ kind: 'tool-call', id: call.id, name: call.name, summary: summarise(decoded.args) });
   let text: string;
   let ok = true;
   const stop = new AbortController();
@@ -79,6 +86,7 @@ export const runToolCall = async (
   const capped = capResult(text, limits.maxResultChars);
   observe({
     kind: 'tool-result',
+    id: call.id,
     name: call.name,
     ok,
     preview: cutWhole(capped, PREVIEW_CHARS, ''),
