@@ -168,10 +168,62 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
       ],
     };
     expect(demoModel(afterFind)).toEqual({
+      toolCalls: [{ name: 'toolbox', arguments: { use: 'echo', arguments: { message: 'hello' } } }],
+    });
+  });
+
+  // Only docs/mcp.md's exact sentence worked (issue 45, trial 12): any request naming echo and a
+  // tool (or MCP) does, the text to echo taken from it.
+  it.each([
+    ['use a tool to echo hello', 'hello'],
+    ['echo hello with the mcp tool', 'hello'],
+    ['call the echo tool with hi', 'hi'],
+    ['Use the MCP echo tool to say good morning.', 'good morning'],
+    ['echo "two words" using a tool', 'two words'],
+    ['please echo hi there through MCP', 'hi there'],
+  ])("picks an MCP server's echo for %j, echoing %j", (asked, text) => {
+    const ask = `Message #3 from HOST: ${asked}`;
+    // Offered itself (under the schema budget), it is called at once.
+    expect(demoModel(told(ask, ['reply', 'echo']))).toEqual({
+      toolCalls: [{ name: 'echo', arguments: { message: text } }],
+    });
+    // Behind the toolbox: found, then used.
+    expect(demoModel(told(ask, ['reply', 'toolbox']))).toEqual({
+      toolCalls: [{ name: 'toolbox', arguments: { find: 'echo' } }],
+    });
+    const afterFind: NormalizedRequest = {
+      ...told(ask, ['reply', 'toolbox']),
+      messages: [
+        { role: 'user', text: ask },
+        {
+          role: 'tool',
+          text: JSON.stringify({
+            found: [{ name: 'echo', parameters: { required: ['message'] } }],
+            of: 13,
+          }),
+        },
+      ],
+    };
+    expect(demoModel(afterFind)).toEqual({
+      toolCalls: [{ name: 'toolbox', arguments: { use: 'echo', arguments: { message: text } } }],
+    });
+  });
+
+  it('leaves its other scripts as they were: a message naming echo alone, or a tool alone', () => {
+    expect(demoModel(told('Message #3 from HOST: echo hello', ['reply', 'echo']))).toEqual({
       toolCalls: [
-        { name: 'toolbox', arguments: { use: 'echo', arguments: { message: 'echo hello' } } },
+        {
+          name: 'reply',
+          arguments: {
+            messageNumber: 3,
+            strings: [expect.stringMatching(/^You said "echo hello"/)],
+          },
+        },
       ],
     });
+    expect(
+      demoModel(told('Message #3 from HOST: use a tool to plan a meeting', ['reply', 'toolbox'])),
+    ).toEqual({ toolCalls: [{ name: 'toolbox', arguments: { find: 'plan a meeting' } }] });
   });
 
   it('schedules a reminder or a recurring check, and says the note when its wake-up comes', () => {

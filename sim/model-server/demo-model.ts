@@ -105,6 +105,16 @@ const afterTool = (request: NormalizedRequest, told: string, result: string): Sc
   if (helper !== undefined)
     return answer(request, told, `Helper ${helper} is on it; I will tell you what it hands back.`);
   const found = /"found":\[\{"name":"([^"]+)"/.exec(result)?.[1];
+  const echo = echoWanted(bodyOf(told));
+  if (found !== undefined && echo !== undefined)
+    return {
+      toolCalls: [
+        {
+          name: 'toolbox',
+          arguments: { use: found, arguments: { [firstParameterOf(result)]: echo } },
+        },
+      ],
+    };
   const wanted = TOOL_WANTED.exec(bodyOf(told).trim());
   if (found !== undefined && wanted !== null)
     return {
@@ -290,6 +300,30 @@ const workedOut = (sum: string, value: number, inChannel: boolean): string =>
       : 'I was not given evaluate, so I cannot run code'
   })`;
 
+/**
+ * The text to echo when a message asks for an echo with a tool ("use a tool to echo hello",
+ * "echo hello with the mcp tool", "call the echo tool with hi"): an MCP server's `echo`
+ * (docs/mcp.md). Undefined when it names no echo, or no tool nor MCP: docs/mcp.md's one sentence
+ * was all that worked (issue 45, trial 12). Quoted text, else what follows "echo tool (with)",
+ * else what follows "echo", up to the words naming the tool.
+ */
+const echoWanted = (body: string): string | undefined => {
+  const words = body
+    .split('\nAttached: ')[0]!
+    .trim()
+    .replace(/[.!?]+$/, '');
+  if (!/\becho\b/i.test(words) || !/\b(?:tool|mcp)\b/i.test(words)) return undefined;
+  const quoted = /"([^"]+)"/.exec(words)?.[1];
+  if (quoted !== undefined) return quoted;
+  const toolWords = /\becho tool\b(?:\s+(?:with|to say|saying))?\s*:?\s*(.*)$/i.exec(words)?.[1];
+  if (toolWords !== undefined && toolWords.trim() !== '') return toolWords.trim();
+  const echoed =
+    /\becho\s+(?!tool\b)(.+?)(?:\s+(?:with|using|through|via|by|on)\s+(?:the\s+|an?\s+|your\s+)?(?:mcp|tool|echo)\b.*)?$/i.exec(
+      words,
+    )?.[1];
+  return echoed?.trim() === '' ? undefined : echoed?.trim();
+};
+
 /** What the double says to "use a tool to …" when the agent offers no toolbox. */
 const NO_TOOLBOX =
   'I hold no toolbox to find a tool in (it is offered once my tools are too many to offer each). In npm start, /attach toolbox gives me 120 sample tools to try it with.';
@@ -376,6 +410,12 @@ const forMessage = (
         { name: 'mail', arguments: { op: 'helper', description: task, grant: ['2 calls'] } },
       ],
     };
+  // An MCP server's echo, offered itself or found behind the toolbox (then used: afterTool).
+  const echo = echoWanted(body);
+  if (echo !== undefined && has('echo'))
+    return { toolCalls: [{ name: 'echo', arguments: { message: echo } }] };
+  if (echo !== undefined && has('toolbox'))
+    return { toolCalls: [{ name: 'toolbox', arguments: { find: 'echo' } }] };
   const held = heldToolFor(request, body);
   if (held !== undefined) return held;
   const wanted = TOOL_WANTED.exec(body.trim());
