@@ -22,7 +22,7 @@ describe('npm start: why a call asks, and "always" in the same run', () => {
       input.write(`/attach runCommand ${root}\n`);
       void input.waitFor(/I adopted/).then(async () => {
         input.write('please run `echo one > one.txt`\n');
-        await input.waitFor(/allow it\? y \(yes\)/);
+        await input.waitFor(/allow it\? y runs it/);
         input.write('y\n');
         await input.waitFor(/fae › Done: /);
         // The second call's turn has read the first one's result (its history): still asked by the default.
@@ -43,7 +43,7 @@ describe('npm start: why a call asks, and "always" in the same run', () => {
     const reasons = [...run.stdout.matchAll(/asked because ([^\n]*)/g)].map(found => found[1]);
     expect(reasons).toHaveLength(2);
     for (const reason of reasons)
-      expect(reason).toMatch(/^npm start asks before runCommand, .*\(its default/);
+      expect(reason).toMatch(/^npm start asks before runCommand, .*\(npm start --yes would not/);
     // After "always": the third call acted at once, with no request and no approval behind the person's back.
     expect(run.stdout.match(/allow it\?/g)).toHaveLength(2);
     expect(run.stdout).not.toContain('you said always');

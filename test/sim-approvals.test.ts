@@ -25,7 +25,9 @@ describe('npm start asks before a side-effecting tool acts', () => {
       input.write(`/attach runCommand ${root}\n`);
       void input.waitFor(/I adopted/).then(async () => {
         input.write('please run `echo one > one.txt`\n');
-        await input.waitFor(/allow it\? y \(yes\) · n \(no\) · a \(always for runCommand\)/);
+        await input.waitFor(
+          /allow it\? y runs it · n refuses it · a runs it and runCommand's later calls without asking/,
+        );
         // Nothing ran before the answer.
         expect(existsSync(join(root, 'one.txt'))).toBe(false);
         input.write('y\n');
@@ -138,7 +140,7 @@ describe('an answer to a tool call waiting for approval is a whole line', () => 
     });
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^approved #\d+$/m);
-    expect(run.stdout).not.toContain('without asking');
+    expect(run.stdout).not.toContain('runs without asking from now on');
     expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('one\n');
     expect(existsSync(join(state.XDG_STATE_HOME, 'lal-fae', 'fae-demo', 'approvals.json'))).toBe(
       false,

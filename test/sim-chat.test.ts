@@ -155,7 +155,7 @@ describe('npm start, not on a terminal', () => {
     expect(number).toBeDefined();
     expect(run.stdout).toContain('makeDirectory {"petNamePath":["box"]}');
     expect(run.stdout).toContain(
-      `allow it? y (yes) · n (no) · a (always for makeDirectory), then Enter — or /grant ${number} · /reject ${number} [reason]`,
+      `allow it? y runs it · n refuses it · a runs it and makeDirectory's later calls without asking; then Enter — or /grant ${number} · /reject ${number} [reason]`,
     );
     expect(run.stdout).toMatch(new RegExp(`^approved #${number}$`, 'm'));
     expect(run.stdout).toMatch(/^#\d+ lal › The box is made\.$/m);

@@ -9,6 +9,8 @@ import { makeApprovals } from '../sim/chat/approvals.js';
 import { sideEffectToolNames } from '../tools/index.js';
 import { useTempFolders } from './support/temp-folders.js';
 import type { HostConfirm } from '../src/policy/tool-policy.js';
+import { readRepoFile } from './support/repo-files.js';
+import { COMMAND_HELP } from '../sim/chat/commands.js';
 
 const makeTempFolder = useTempFolders();
 
@@ -53,7 +55,7 @@ describe('what the policy reads of the answers', () => {
   it('"always" ends the asking at once, for the tools named too, each reason saying what asks', () => {
     const approvals = makeApprovals(makeTempFolder('state'), false);
     const confirm = approvals.confirmFor({ LAL_TOOLS_CONFIRM: 'math' }, false);
-    expect(confirm.why(['runCommand'])).toMatch(/^npm start asks before runCommand, .*its default/);
+    expect(confirm.why(['runCommand'])).toMatch(/^npm start asks before runCommand, /);
     expect(confirm.why(['math'])).toBe('you named math in LAL_TOOLS_CONFIRM');
     expect(confirm.why(['readFile'])).toBeUndefined();
     approvals.allowAlways('runCommand');
@@ -66,5 +68,32 @@ describe('what the policy reads of the answers', () => {
     expect(
       approvals.confirmFor({ LAL_TOOLS_CONFIRM: 'names' }, true).why(['remove', 'names']),
     ).toBe('you named names in LAL_TOOLS_CONFIRM');
+  });
+});
+
+describe('the words of an approval request (issue 45, trial 12)', () => {
+  /** What y, n and a do, as the request's prompt, /help and README say it. */
+  const ANSWERS_DO =
+    "y runs it · n refuses it · a runs it and runCommand's later calls without asking";
+
+  it('say plainly why it asks, and what --yes would have done', () => {
+    const why = makeApprovals(makeTempFolder('state'), false)
+      .confirmFor({}, false)
+      .why(['runCommand']);
+    // Not `(its default: a answers always, --yes asks about none)`.
+    expect(why).toBe(
+      'npm start asks before runCommand, which changes files or runs commands (npm start --yes would not have asked)',
+    );
+  });
+
+  it('say what y, n and a do in one wording: the prompt, /help and README', () => {
+    const readme = readRepoFile('README.md');
+    expect(readme).toContain(`  allow it? ${ANSWERS_DO}; then Enter — or /grant 4`);
+    expect(readme).toContain(
+      `asked because ${makeApprovals(makeTempFolder('state'), false).confirmFor({}, false).why(['runCommand'])!}\n`,
+    );
+    expect(COMMAND_HELP.replace(/\s+/g, ' ')).toContain(
+      "while a tool call waits for approval: y runs it · n refuses it · a runs it and that tool's later calls without asking",
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('npm start -- --newest', () => {
         input.write(`/attach runCommand ${root}\n`);
         await input.waitFor(/lal › I adopted/);
         input.write('please run `echo one > one.txt`\n');
-        await input.waitFor(/allow it\? y \(yes\) · n \(no\) · a \(always for runCommand\)/);
+        await input.waitFor(
+          /allow it\? y runs it · n refuses it · a runs it and runCommand's later calls without asking/,
+        );
         expect(existsSync(join(root, 'one.txt'))).toBe(false);
         input.write('y\n');
         await input.waitFor(/lal › Done: .*exited with code 0/);

@@ -16,7 +16,8 @@ import { useTempFolders } from './support/temp-folders.js';
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
 
-const ASKED = /allow it\? y \(yes\) · n \(no\) · a \(always for runCommand\)/;
+const ASKED =
+  /allow it\? y runs it · n refuses it · a runs it and runCommand's later calls without asking/;
 
 /** A first run that asks to run `command` and quits before the answer. */
 const askThenQuit = async (state: Record<string, string>, root: string, command: string) => {

@@ -12,6 +12,15 @@ import type { Approvals } from './approvals.js';
 import type { HostInbox } from './host-inbox.js';
 import type { Screen } from './screen.js';
 
+/**
+ * What each short answer does, in the one wording the approval prompt (./host-inbox.ts) and
+ * /help's `y, n, a` row (./commands.ts) use, README's example too (test/sim-kept-approvals.test.ts):
+ * `(its default: a answers always, --yes asks about none)` was hard to read (issue 45, trial 12).
+ */
+export const answersDo = (tool: string): string =>
+  `y runs it · n refuses it · a runs it and ${tool}'s later calls without asking`;
+harden(answersDo);
+
 /** Approves request #number; it then leaves the HOST's inbox. */
 export const approveRequest = async (host: HostPowers, number: bigint): Promise<void> => {
   await E(host).storeValue(harden('approved'), 'approved');

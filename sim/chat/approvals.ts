@@ -58,7 +58,7 @@ export const makeApprovals = (folder: string, fresh: boolean) => {
         if (always.has(name)) return undefined;
         if (named.has(name)) return `you named ${name} in ${SETTING}`;
         return byDefault.has(name)
-          ? `npm start asks before ${name}, which changes files or runs commands (its default: a answers always, --yes asks about none)`
+          ? `npm start asks before ${name}, which changes files or runs commands (npm start --yes would not have asked)`
           : undefined;
       };
       return harden({

@@ -1,5 +1,6 @@
 import { parseChannelCommand, type ChannelCommand } from './channel-commands.js';
 import { AGENT_ID, type Reference } from './agent-ids.js';
+import { answersDo } from './answer-approval.js';
 
 /**
  * What a typed line means: a message for the agent, or one of the slash
@@ -78,7 +79,7 @@ const COMMANDS: readonly { command: string; does: string; example?: string }[] =
   },
   {
     command: 'y, n, a',
-    does: 'while a tool call waits for approval: yes, no, or always for that tool (kept in the state folder; --yes lets runCommand and the file tools act unasked); a line of its own, then Enter (yes, no, always too); any other line is a message (when none waits the letters are not mailed; yes or no written out is a message)',
+    does: `while a tool call waits for approval: ${answersDo('that tool')} (kept in the state folder; --yes lets runCommand and the file tools act unasked); a line of its own, then Enter (yes, no, always too); any other line is a message (when none waits the letters are not mailed; yes or no written out is a message)`,
   },
   {
     command: '/counter <n> <source>',

@@ -18,6 +18,7 @@ import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
 import { FIRST_STATUS } from '../../src/progress/progress-status.js';
 import { packageText } from './package-text.js';
+import { answersDo } from './answer-approval.js';
 
 /**
  * What waits for the person's answer: an eval-proposal (f0a46042a), a
@@ -69,7 +70,7 @@ const showApproval = (screen: Screen, number: bigint, sender: string, descriptio
   screen.print(
     'proposal',
     `#${n} ${sender} asks to call a tool (approval request #${n}):`,
-    `${action}\nallow it? y (yes) · n (no) · a (always for ${tool}), then Enter — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
+    `${action}\nallow it? ${answersDo(tool)}; then Enter — or /grant ${n} · /reject ${n} [reason]${byAgentId(sender, found?.[3])}`,
   );
 };
 
