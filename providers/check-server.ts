@@ -195,6 +195,12 @@ const checkList = (models: string[], config: ProviderConfig, where: string): Ser
   return { models, usable: true };
 };
 
+/** What to change when the server gives no list and LAL_MODEL names no model: the address, the API, or LAL_MODEL. */
+const noListAdvice = (answer: ListAnswer, config: ProviderConfig): string =>
+  answer.kind === 'http' && answer.status >= 500
+    ? 'the server failed (its own log says why): mend it and start again, or set LAL_MODEL to the model to use so that its list is not needed.'
+    : `is LAL_HOST the address of a model server speaking ${SERVICE[config.kind]} (the API LAL_PROVIDER, or the guess from LAL_HOST, names)? Check LAL_HOST and LAL_PROVIDER; a server that speaks it but lists no models needs LAL_MODEL set to the model to use.`;
+
 export const checkServer = async (
   config: ProviderConfig,
   options: CheckOptions = {},
@@ -253,7 +259,11 @@ export const checkServer = async (
       usable: false,
       problem: `${where} does not answer as ${SERVICE[config.kind]}: ${other}.`,
     };
-  // Some servers and proxies speak the API but list no models: advice, not a stop.
-  return { models: [], usable: true, problem: listProblem(answer, where) };
+  const listed = listProblem(answer, where);
+  // Some servers and proxies speak the API but list no models: with LAL_MODEL set the list is not
+  // needed (advice, not a stop); without it there is no model to use, and most likely no model
+  // server of that API at LAL_HOST (docs/troubleshooting.md).
+  if (config.modelFromEnv) return { models: [], usable: true, problem: listed };
+  return { models: [], usable: false, problem: `${listed} — ${noListAdvice(answer, config)}` };
 };
 harden(checkServer);

@@ -166,9 +166,14 @@ describe('answers that are not a list', () => {
     });
   });
 
-  it('another HTTP error where nothing else answers: usable, with advice', async () => {
+  it('a server error where nothing else answers: a stop without LAL_MODEL, advice with it', async () => {
     const { host } = await serve({ '/v1/models': { status: 500, body: '{"error":"down"}' } });
     expect(await check({ LAL_HOST: `${host}/v1` })).toEqual({
+      models: [],
+      usable: false,
+      problem: `${host}/v1 answered HTTP 500 when asked for its models — the server failed (its own log says why): mend it and start again, or set LAL_MODEL to the model to use so that its list is not needed.`,
+    });
+    expect(await check({ LAL_HOST: `${host}/v1`, LAL_MODEL: 'qwen3' })).toEqual({
       models: [],
       usable: true,
       problem: `${host}/v1 answered HTTP 500 when asked for its models`,
@@ -222,14 +227,20 @@ describe('the API that answers nearby, asked only where it could be', () => {
     expect(asked).toEqual(['/v1/models', '/api/tags']);
   });
 
-  it('OpenAI where nothing answers: no advice but the list problem', async () => {
+  it('OpenAI where nothing answers: no API to name, so LAL_HOST, LAL_PROVIDER or LAL_MODEL to check', async () => {
     const { host, asked } = await serve({});
     expect(await check({ LAL_HOST: host, LAL_PROVIDER: 'openai' })).toEqual({
+      models: [],
+      usable: false,
+      problem: `${host} answered HTTP 404 when asked for its models — is LAL_HOST the address of a model server speaking an OpenAI-compatible API (the API LAL_PROVIDER, or the guess from LAL_HOST, names)? Check LAL_HOST and LAL_PROVIDER; a server that speaks it but lists no models needs LAL_MODEL set to the model to use.`,
+    });
+    expect(asked).toEqual(['/models', '/v1/models', '/api/tags']);
+    // With LAL_MODEL set the list is not needed: the problem is advice, not a stop.
+    expect(await check({ LAL_HOST: host, LAL_PROVIDER: 'openai', LAL_MODEL: 'm' })).toEqual({
       models: [],
       usable: true,
       problem: `${host} answered HTTP 404 when asked for its models`,
     });
-    expect(asked).toEqual(['/models', '/v1/models', '/api/tags']);
   });
 
   it('Ollama at an address with /v1 of an OpenAI-compatible server: LAL_PROVIDER=openai, never /v1/v1', async () => {
@@ -243,7 +254,7 @@ describe('the API that answers nearby, asked only where it could be', () => {
   it('Ollama where nothing answers: each place asked once', async () => {
     const { host, asked } = await serve({});
     expect(await check({ LAL_HOST: host, LAL_PROVIDER: 'ollama' })).toMatchObject({
-      usable: true,
+      usable: false,
     });
     expect(asked).toEqual(['/api/tags', '/models', '/v1/models']);
   });
@@ -317,7 +328,7 @@ describe('the API that answers nearby, asked only where it could be', () => {
 
   it('Anthropic where nothing answers: each place asked once', async () => {
     const { host, asked } = await serve({});
-    expect(await check({ ...ANTHROPIC, LAL_HOST: host })).toMatchObject({ usable: true });
+    expect(await check({ ...ANTHROPIC, LAL_HOST: host })).toMatchObject({ usable: false });
     expect(asked).toEqual(['/v1/models', '/api/tags', '/models']);
   });
 });

@@ -81,11 +81,14 @@ describe('model lists in the shapes servers send', () => {
   });
 
   it('with no list to pick from, the default model is used and the greeting says why', async () => {
+    // The start-up check of npm start stops here (test/start-unlisting-server.test.ts); the agent says it.
+    const NO_LIST_ADVICE =
+      "is LAL_HOST the address of a model server speaking Ollama's API (the API LAL_PROVIDER, or the guess from LAL_HOST, names)? Check LAL_HOST and LAL_PROVIDER; a server that speaks it but lists no models needs LAL_MODEL set to the model to use.";
     const host = await serve(answer(JSON.stringify({ object: 'list' })));
     const provider = await connectProvider({ LAL_HOST: host, LAL_PROVIDER: 'ollama' });
     expect(provider.model).toBe('qwen3');
     expect(describeModelChoice(provider)).toBe(
-      `I think with qwen3 (ollama), the default (${host} gave no model list). Set LAL_MODEL to choose another.`,
+      `I think with qwen3 (ollama), the default (${host} gave no model list — ${NO_LIST_ADVICE}). Set LAL_MODEL to choose another.`,
     );
   });
 

@@ -481,12 +481,27 @@ describe('tool-call lines', () => {
   });
 
   it('shows a long reply the agent cut by its words, not as cut JSON', () => {
+    // Its words as they read: no JSON escape, and one ellipsis where the agent cut them (trial 13 M5).
     expect(
       describeToolCall('reply', '{"messageNumber":1,"strings":["Hello! I am the \\"double\\"…'),
-    ).toBe('reply #1 "Hello! I am the \\"double\\"……"');
+    ).toBe('reply #1 "Hello! I am the "double"…"');
+    expect(
+      describeToolCall('reply', '{"messageNumber":"+12","strings":["You said \\"https:…'),
+    ).toBe('reply #12 "You said "https:…"');
     expect(describeToolCall('send', '{"recipient":"HOST","strings":["a long line, cut\\')).toBe(
       'send HOST "a long line, cut…"',
     );
+  });
+
+  it('cuts a long text to what fits the line, its closing quote kept, one ellipsis, lines as spaces', () => {
+    const words = `first line\\nsecond \\"line\\" ${'word '.repeat(30)}`;
+    const line = describeToolCall('reply', `{"messageNumber":"+3","strings":["${words}"]}`);
+    expect(line).toMatch(/^reply #3 "first line second "line" word word [ a-z]*…"$/);
+    expect(line).toHaveLength(80);
+    expect(line.match(/…/g)).toHaveLength(1);
+    const sent = describeToolCall('send', `{"recipient":"HOST","strings":["${'a '.repeat(60)}"]}`);
+    expect(sent).toMatch(/^send HOST "(a )+a?…"$/);
+    expect(sent.length).toBeLessThanOrEqual(80);
   });
 });
 
@@ -514,6 +529,28 @@ describe('/memory', () => {
       'the conversation: 8 recent turns (the last 5 below) and 0 digest lines of older ones',
     );
     expect(lines.slice(1, 6)).toEqual([3, 4, 5, 6, 7].map(index => `  · #${index} from HOST`));
+  });
+
+  // Trial 13 M4: "0 messages handled" after five answered turns. The memory keeps the keys of
+  // answered messages still in the inbox only (src/memory/handled-keys.ts): the line says that.
+  it('says what its count of answered messages is: those still in the inbox, kept so none is answered twice', async () => {
+    const said = async (handled: string[]) =>
+      (
+        await describeKept({
+          has: (...path: string[]) => path.join('/') === 'agent-state/memory',
+          lookup: () => JSON.stringify({ conversation: { turns: [], digest: [] }, handled }),
+          list: () => [],
+        })
+      )[1];
+    expect(await said([])).toBe(
+      'no answered message is still in the inbox (answered ones are dismissed, so none is answered twice)',
+    );
+    expect(await said(['k1', 'k2'])).toBe(
+      '2 answered messages still in the inbox, remembered so that none is answered twice',
+    );
+    expect(await said(['k1'])).toBe(
+      '1 answered message still in the inbox, remembered so that none is answered twice',
+    );
   });
 
   it('is one list: a bullet for each part, the turns under theirs with no bullet of their own', () => {

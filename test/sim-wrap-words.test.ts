@@ -4,7 +4,9 @@
  * which is written whole on a row of its own for the terminal to wrap (so it copies whole), no word
  * broken; a list item's later rows under its description, a bullet's under its text.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { makeTtyScreen } from '../sim/chat/screen.js';
 import { wrapEntry } from '../sim/chat/wrap-words.js';
 
 describe('an entry wrapped at words', () => {
@@ -57,5 +59,29 @@ describe('an entry wrapped at words', () => {
     expect(rows.join('\n')).not.toContain('↩');
     for (const row of rows.filter(each => !each.includes('a-very-long')))
       expect(row.length).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('an entry on the terminal (sim/chat/screen.ts)', () => {
+  it('ends no row with a space where the body starts on the next row (trial 13 M5)', () => {
+    let written = '';
+    const out = {
+      columns: 52,
+      write: (text: string) => void (written += text),
+      on: () => {},
+      off: () => {},
+    } as unknown as NodeJS.WriteStream;
+    const screen = makeTtyScreen(out);
+    // The head fills its row (51 columns, one spare): the body's first word goes to the next.
+    screen.print(
+      'proposal',
+      '#10 lal asks to call a tool (approval request #10):',
+      'runCommand {"command":"ls"}\nallow it? y (yes) · n (no)',
+    );
+    screen.close();
+    const rows = stripVTControlCharacters(written).split('\n');
+    expect(rows[0]).toBe('#10 lal asks to call a tool (approval request #10):');
+    expect(rows[1]).toMatch(/^ {2}runCommand/);
+    for (const row of rows) expect(row, JSON.stringify(row)).not.toMatch(/ $/);
   });
 });

@@ -10,21 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import PlainSummaryReporter from './plain-summary-reporter.js';
+import { moduleOf } from './support/reported-modules.js';
 import { readRepoFile, repoRoot } from './support/repo-files.js';
-
-/** A finished module as the reporter reads it: each test's full name and state. */
-const moduleOf = (path: string, tests: [string, string, string?][]) =>
-  ({
-    relativeModuleId: path,
-    state: () => 'passed',
-    children: {
-      allTests: () =>
-        tests.map(([fullName, state, note]) => ({
-          fullName,
-          result: () => ({ state, note }),
-        })),
-    },
-  }) as unknown as TestModule;
 
 const printed = (testNamePattern: RegExp | undefined, modules: TestModule[]) => {
   const written: string[] = [];

@@ -22,6 +22,15 @@ const SHOWN_TURNS = 5;
 
 const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
+/**
+ * The memory keeps the keys of answered messages still in the inbox only, not of every message
+ * answered (src/memory/handled-keys.ts): the line says what its count is.
+ */
+const handledLine = (count: number): string =>
+  count === 0
+    ? 'no answered message is still in the inbox (answered ones are dismissed, so none is answered twice)'
+    : `${plural(count, 'answered message')} still in the inbox, remembered so that none is answered twice`;
+
 /** The stored memory's parts, in lines; what does not read is said so. */
 const describeMemory = (stored: unknown): string[] => {
   let memory: Record<string, unknown>;
@@ -46,7 +55,7 @@ const describeMemory = (stored: unknown): string[] => {
           `  (a turn that ${WORDS_FROM} others keeps them out of later turns, as the agent does with words not from the HOST: what it did stays; mail recall shows the words)`,
         ]
       : []),
-    `${plural(lengthOf(memory.handled), 'message')} handled (never answered twice)`,
+    handledLine(lengthOf(memory.handled)),
     `${plural(waiting, 'ask')} waiting for an answer, ${plural(lengthOf(memory.wakeUps), 'wake-up')} scheduled`,
   ];
   return lines;

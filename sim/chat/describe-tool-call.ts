@@ -20,6 +20,13 @@ const numberText = (value: unknown): string =>
 const textOf = (strings: unknown): string =>
   Array.isArray(strings) ? strings.map(String).join('') : String(strings ?? '');
 
+/**
+ * `lead` and a text in quotes, as its words read (no JSON escape: `"https:` not `\"https:`), cut
+ * to what fits the line with its closing quote, one "…" where it is cut (the agent's, or ours).
+ */
+const quoted = (lead: string, text: string): string =>
+  `${lead} "${cut(text, Math.max(10, MAX - lead.length - 3))}"`;
+
 const compactArgs = (args: Record<string, unknown>): string =>
   cut(
     Object.entries(args)
@@ -52,7 +59,8 @@ const salvageArgs = (summary: string): Record<string, unknown> | undefined => {
   return {
     ...(number === undefined ? {} : { messageNumber: number }),
     ...(recipient === undefined ? {} : { recipient: partialString(recipient) }),
-    strings: [`${partialString(text)}…`],
+    // One "…": the agent's own cut mark, if the summary ends with it, says it is cut already.
+    strings: [partialString(text).replace(/…?$/, '…')],
   };
 };
 
@@ -72,11 +80,9 @@ export const describeToolCall = (name: string, summary: string): string => {
   if (args === undefined) return cut(`${name} ${summary}`);
   switch (name) {
     case 'reply':
-      return cut(
-        `reply #${numberText(args.messageNumber)} ${JSON.stringify(textOf(args.strings))}`,
-      );
+      return quoted(`reply #${numberText(args.messageNumber)}`, textOf(args.strings));
     case 'send':
-      return cut(`send ${String(args.recipient)} ${JSON.stringify(textOf(args.strings))}`);
+      return quoted(`send ${String(args.recipient)}`, textOf(args.strings));
     case 'dismiss':
       return `dismiss #${numberText(args.messageNumber)}`;
     case 'evaluate':

@@ -172,10 +172,12 @@ const renderEntry = (
           columns - 1,
         );
   const body = fitted.body;
+  // A body whose first word did not fit beside the head starts on the next row: no space before
+  // that row's end (a trailing space a copied line would keep).
   const rendered =
     body === undefined
       ? ''
-      : ` ${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
+      : `${body.startsWith('\n') ? '' : ' '}${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
   return `${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}`;
 };
 
