@@ -8,23 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makePresenter } from '../sim/chat/presenter.js';
-import type { Screen } from '../sim/chat/screen.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
-
-const recordingScreen = () => {
-  const printed: string[] = [];
-  const screen: Screen = {
-    tty: false,
-    print: (_kind, ...texts) => void printed.push(texts.join(' ')),
-    status: () => {},
-    attachPrompt: () => {},
-    takeBackEcho: () => {},
-    close: () => {},
-  };
-  return { printed, screen };
-};
+import { recordingScreen } from './support/recording-screen.js';
 
 describe("a tool call's events", () => {
   it("carry the call's id, the call's and its result's alike, whether it ran or could not be decoded", async () => {
@@ -56,7 +43,7 @@ describe("a tool call's events", () => {
 
 describe('the simulator, two calls of one tool running at once', () => {
   it('ends the call the result is for: the later one answering first leaves the earlier running', () => {
-    const { printed, screen } = recordingScreen();
+    const { printed, screen } = recordingScreen(false);
     const presenter = makePresenter(screen, 'lal');
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST: "run both"' });
     presenter.observe({
