@@ -122,7 +122,8 @@ describe("a helper's call and the agent's under the same provider id (behaviour 
     // helper's has begun, answers at once. Both have the id the provider gave: call_1.
     let helperCalled: () => void = () => {};
     const helperCalls = new Promise<void>(resolve => (helperCalled = resolve));
-    const agent: Step[] = [
+    type Answer = (request: RecordedRequest) => AssistantMessage | Promise<AssistantMessage>;
+    const agent: Answer[] = [
       () =>
         callWithId('call_9', 'mail', { op: 'helper', description: 'Probe it', grant: ['probe'] }),
       async () => {
@@ -132,16 +133,17 @@ describe("a helper's call and the agent's under the same provider id (behaviour 
       request =>
         callTool('reply', { messageNumber: latestMessageNumber(request), strings: ['probed'] }),
     ];
-    const helper: Step[] = [
+    const helper: Answer[] = [
       () => {
         helperCalled();
         return callWithId('call_1', 'probe', { hang: true });
       },
     ];
-    const steps: Step[] = Array.from({ length: 4 }, () => (request, signal, onText) => {
-      const next = (isHelpers(request) ? helper : agent).shift()!;
-      return typeof next === 'function' ? next(request, signal, onText) : next;
-    });
+    // One model for both, which run at once: each request takes the next answer of its own.
+    const steps: Step[] = Array.from(
+      { length: 4 },
+      () => request => (isHelpers(request) ? helper : agent).shift()!(request),
+    );
     const run = await start({
       host,
       persona: 'fae',
