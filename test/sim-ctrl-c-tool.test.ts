@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
 import { useModelServers } from './support/model-servers.js';
-import { runSimOnTty } from './support/run-sim-tty.js';
+import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runningWith } from './tools-helpers.js';
 import { skippedBecause } from './support/skipped-because.js';
@@ -57,6 +57,27 @@ const startWith = async (script: ReturnType<typeof modelRunning>) => {
   };
 };
 
+/**
+ * The steps that stop the command: Ctrl-C once `running` is printed and its processes are seen,
+ * then /quit once `stopped` is, after seeing, while the simulator still runs (its leaving must not
+ * be what ends the command), that none is left and out.txt was never written in `root`.
+ */
+const stopAndQuit = (running: RegExp, stopped: RegExp, marker: string, root: string): TtyStep[] => [
+  {
+    after: running,
+    keys: '\x03',
+    before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
+  },
+  {
+    after: stopped,
+    keys: '/quit\r',
+    before: async () => {
+      await expect.poll(() => runningWith(marker).length).toBe(0);
+      expect(existsSync(join(root, 'out.txt'))).toBe(false);
+    },
+  },
+];
+
 describe.skipIf(problem !== undefined)(
   `Ctrl-C in npm start while runCommand runs${skippedBecause(problem)}`,
   () => {
@@ -72,20 +93,12 @@ describe.skipIf(problem !== undefined)(
         [
           { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
           { after: /turn over/, keys: 'please run the long one\r' },
-          {
-            after: /fae is running runCommand/,
-            keys: '\x03',
-            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
-          },
-          {
-            after: /stopped; what it kept is still there/,
-            keys: '/quit\r',
-            // Looked at while the simulator runs: its leaving must not be what ends the command.
-            before: async () => {
-              await expect.poll(() => runningWith(marker).length).toBe(0);
-              expect(existsSync(join(root, 'out.txt'))).toBe(false);
-            },
-          },
+          ...stopAndQuit(
+            /fae is running runCommand/,
+            /stopped; what it kept is still there/,
+            marker,
+            root,
+          ),
         ],
         makeTempFolder('cwd'),
       );
@@ -121,20 +134,7 @@ describe.skipIf(problem !== undefined)(
               return Promise.resolve();
             },
           },
-          {
-            after: /I have asked my host[\s\S]*turn over/,
-            keys: '\x03',
-            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
-          },
-          {
-            after: /Ctrl-C/,
-            keys: '/quit\r',
-            // Looked at while the simulator runs: its leaving must not be what ends the command.
-            before: async () => {
-              await expect.poll(() => runningWith(marker).length).toBe(0);
-              expect(existsSync(join(root, 'out.txt'))).toBe(false);
-            },
-          },
+          ...stopAndQuit(/I have asked my host[\s\S]*turn over/, /Ctrl-C/, marker, root),
         ],
         makeTempFolder('cwd'),
       );
