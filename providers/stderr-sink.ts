@@ -5,18 +5,20 @@
  */
 
 /**
- * Whether the sink prints. Off only in the test run, set once by its setup
- * (test/support/quiet-logs.ts): the lines are not under test there and filled
- * `npm test`'s output (issue 45). A log given a sink of its own still gets
- * every line, and a worker or child process prints as it always did.
+ * Whether the sink prints: on in every process but the test run's, whose setup turns it off
+ * (test/support/quiet-logs.ts): the lines are not under test there and filled `npm test`'s
+ * output (issue 45). A test that reads them from the stream turns it on while it reads
+ * (test/support/setup-harness.ts); a log given a sink of its own gets every line either way.
  */
 let printing = true;
 
-/** Turns this process's sink off for good: its lines are dropped, unprinted. No way back on. */
-export const quietStderrLines = (): void => {
-  printing = false;
+/** Turns this process's printing of the lines on or off; says whether it was on. */
+export const printStderrLines = (on: boolean): boolean => {
+  const was = printing;
+  printing = on;
+  return was;
 };
-harden(quietStderrLines);
+harden(printStderrLines);
 
 export const writeStderrLine = (line: string): void => {
   if (printing) process.stderr.write(`${line}\n`);

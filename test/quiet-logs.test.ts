@@ -1,12 +1,14 @@
 /**
  * A quiet `npm test` (issue 45, CONTRIBUTING.md): the agent's and the MCP bridge's log lines are
  * not printed in the test run, for the setup (test/support/quiet-logs.ts) turns their one sink
- * (providers/stderr-sink.ts) off; a log given a sink of its own still gets each line, and a process
- * that never turned it off (a user's worker, LAL_LOG in docs/configuration.md) prints each one.
+ * (providers/stderr-sink.ts) off; a log given a sink of its own still gets each line, a test that
+ * reads the stream turns printing on while it reads, and a process that never turned it off (a
+ * user's worker, LAL_LOG in docs/configuration.md) prints each one.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeLog } from '../src/log/log.js';
 import { makeBridgeLog } from '../tools/lib/mcp/bridge-log.js';
+import { printStderrLines } from '../providers/stderr-sink.js';
 
 /** What is written to this process's stderr from now on, kept from the run's output. */
 const watchStderr = () =>
@@ -34,6 +36,18 @@ describe('the log lines of the test run', () => {
     );
     expect(lines).toEqual(['[dave] called with [redacted]']);
     expect(written.mock.calls).toEqual([]);
+  });
+
+  it('reach the stream while a test reads it, printing turned on (test/support/setup-harness.ts)', () => {
+    const written = watchStderr();
+    const was = printStderrLines(true);
+    try {
+      makeLog({ LAL_NAME: 'dave' })('turn #1');
+    } finally {
+      printStderrLines(was);
+    }
+    makeLog({ LAL_NAME: 'dave' })('turn #2');
+    expect(written.mock.calls).toEqual([['[dave] turn #1\n']]);
   });
 
   it('are printed, one line each, by a process that has not turned the sink off (a user’s)', async () => {
