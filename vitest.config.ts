@@ -5,7 +5,7 @@ import { TEST_MS, WAIT_MS } from './test/support/patience.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Lockdown first; then the agent's log lines, not under test, are left out (test/support/quiet-logs.ts).
+    // Lockdown first; then the agent's log lines, not under test, are not printed (test/support/quiet-logs.ts).
     setupFiles: ['test/setup-lockdown.ts', 'test/support/quiet-logs.ts'],
     // One private TMPDIR per run; leftovers there fail the run (test/support/temp-root.ts).
     globalSetup: ['test/support/temp-root.ts'],

@@ -20,6 +20,7 @@ import { latestMessageNumber, textOf } from './support/agent-harness.js';
 import { useAgents } from './support/use-agents.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runningWith } from './tools-helpers.js';
+import { lingering } from './support/lingering-command.js';
 
 const runCommandUrl = new URL('../tools/run-command.ts', import.meta.url).href;
 const probeUrl = new URL('./support/stop-probe-tool.ts', import.meta.url).href;
@@ -32,12 +33,6 @@ const makeTempFolder = useTempFolders();
 // In bubblewrap where it works (as CI has it), else with the host's opt-out: the kill is the same.
 const sandboxEnv: Record<string, string> =
   (await checkSandbox()) === undefined ? {} : { FAE_RUN_COMMAND_UNSANDBOXED: '1' };
-
-/** A command that outlives every bound of the test unless stopped, then writes out.txt. */
-const lingering = () => {
-  const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-  return { marker, command: `sleep ${marker} & wait; echo hi > out.txt` };
-};
 
 const lastText = (request: RecordedRequest): string => request.messages.at(-1)!.content;
 

@@ -1,26 +1,61 @@
 /**
- * A quiet `npm test` (issue 45, CONTRIBUTING.md): the agent's and the MCP bridge's log lines,
- * written by their one sink (providers/stderr-sink.ts), are told apart from anything else on
- * stderr, and left out of the run's output (test/support/quiet-logs.ts); the rest is kept.
+ * A quiet `npm test` (issue 45, CONTRIBUTING.md): the agent's and the MCP bridge's log lines are
+ * not printed in the test run, for the setup (test/support/quiet-logs.ts) turns their one sink
+ * (providers/stderr-sink.ts) off; a log given a sink of its own still gets each line, a test that
+ * reads the stream turns printing on while it reads, and a process that never turned it off (a
+ * user's worker, LAL_LOG in docs/configuration.md) prints each one.
  */
-import { describe, expect, it } from 'vitest';
-import { isLogLine } from './support/console-noise.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeLog } from '../src/log/log.js';
+import { makeBridgeLog } from '../tools/lib/mcp/bridge-log.js';
+import { printStderrLines } from '../providers/stderr-sink.js';
 
-describe('the log lines a test run leaves out', () => {
-  it("are the agent's and the bridge's, one line each", () => {
-    expect(
-      isLogLine('[dave] turn #1 from HOST: "ping": answered, 1 model call, tools: reply\n'),
-    ).toBe(true);
-    expect(isLogLine('[mcp-everything] starting the server (/usr/bin/node; sandbox: none)\n')).toBe(
-      true,
-    );
-    expect(isLogLine('[lal] a line\n')).toBe(true);
+/** What is written to this process's stderr from now on, kept from the run's output. */
+const watchStderr = () =>
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true) as unknown as {
+    mock: { calls: unknown[][] };
+  };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the log lines of the test run', () => {
+  it("are not printed: the agent's and the bridge's, through their one sink", () => {
+    const written = watchStderr();
+    makeLog({ LAL_NAME: 'dave' })('turn #1 from HOST: "ping": answered, 1 model call');
+    makeBridgeLog('everything', text => text)('starting the server (/usr/bin/node; sandbox: none)');
+    expect(written.mock.calls).toEqual([]);
   });
 
-  it("and nothing else: a test's own words, a stack, several lines at once", () => {
-    expect(isLogLine('AssertionError: expected 1 to be 2\n')).toBe(false);
-    expect(isLogLine('    at run (file.ts:1:1)\n')).toBe(false);
-    expect(isLogLine('[lal] one\nand another\n')).toBe(false);
-    expect(isLogLine('[not a log line]\n')).toBe(false);
+  it('reach a log given a sink of its own, each line, a secret hidden', () => {
+    const written = watchStderr();
+    const lines: string[] = [];
+    makeLog({ LAL_NAME: 'dave', LAL_API_KEY: 'sk-test-1234567890' }, line => lines.push(line))(
+      'called with sk-test-1234567890',
+    );
+    expect(lines).toEqual(['[dave] called with [redacted]']);
+    expect(written.mock.calls).toEqual([]);
+  });
+
+  it('reach the stream while a test reads it, printing turned on (test/support/setup-harness.ts)', () => {
+    const written = watchStderr();
+    const was = printStderrLines(true);
+    try {
+      makeLog({ LAL_NAME: 'dave' })('turn #1');
+    } finally {
+      printStderrLines(was);
+    }
+    makeLog({ LAL_NAME: 'dave' })('turn #2');
+    expect(written.mock.calls).toEqual([['[dave] turn #1\n']]);
+  });
+
+  it('are printed, one line each, by a process that has not turned the sink off (a user’s)', async () => {
+    vi.resetModules();
+    // A fresh copy of the sink, as a worker that ran no test setup has it.
+    const fresh = await import('../providers/stderr-sink.js');
+    const written = watchStderr();
+    fresh.writeStderrLine('[lal] a line');
+    expect(written.mock.calls).toEqual([['[lal] a line\n']]);
   });
 });

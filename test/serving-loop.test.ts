@@ -15,7 +15,7 @@ import { freshMemory, type Memory } from '../src/memory/agent-memory.js';
 import { makeSenderNames } from '../src/mail/sender-names.js';
 import { makeTellSender } from '../src/mail/tell-sender.js';
 import { ANSWER_FIRST_MS, runServingLoop, type WorkHandlers } from '../src/serving/serving-loop.js';
-import { makeWorkQueue } from '../src/serving/work-queue.js';
+import { makeWorkQueue, type WorkQueue } from '../src/serving/work-queue.js';
 import type { Work } from '../src/serving/work.js';
 import type { PowersRef } from '../src/daemon/guest-powers.js';
 
@@ -59,27 +59,40 @@ const makePowers = (gone: Set<bigint> = new Set()) => {
 const mail = (number: bigint, from: string): Work =>
   harden({ kind: 'mail', message: { type: 'package', number, from, strings: ['hi'] } });
 
-const serve = (
-  powers: PowersRef,
-  works: Work[],
-  handle: Partial<WorkHandlers>,
-  logs: string[],
-  memory = freshMemory(0),
-): Promise<void> => {
+/** A queue holding `works`, closed: the loop ends once it has served them. */
+const queueOf = (works: Work[]): WorkQueue<Work> => {
   const queue = makeWorkQueue<Work>();
   works.forEach(work => queue.push(work));
   queue.close();
-  const log = (line: string) => logs.push(line);
-  const redact = (text: string) => text.replaceAll('sekret', '[redacted]');
+  return queue;
+};
+
+/** What a run of the loop is given; every part a test leaves out is one that does nothing. */
+interface LoopSetup {
+  queue: WorkQueue<Work>;
+  powers: PowersRef;
+  handle: Partial<WorkHandlers>;
+  memory?: Memory;
+  /** Where the loop's log lines go; none: nowhere. */
+  logs?: string[];
+  redact?: (text: string) => string;
+  /** The wait for an answer to travel before the memory's write; none: the loop's own. */
+  answerFirst?: (ms: number) => Promise<void>;
+}
+
+/** The serving loop, on one set-up for every test here. */
+const runLoop = (setup: LoopSetup): Promise<void> => {
+  const log = (line: string) => void setup.logs?.push(line);
+  const redact = setup.redact ?? ((text: string) => text);
   return runServingLoop({
-    queue,
+    queue: setup.queue,
     signal: new AbortController().signal,
-    powers,
+    powers: setup.powers,
     parts: {
-      memory,
+      memory: setup.memory ?? freshMemory(0),
       history: { save: async () => {} } as never,
-      nameOf: makeSenderNames(powers),
-      tell: makeTellSender(powers, log, redact),
+      nameOf: makeSenderNames(setup.powers),
+      tell: makeTellSender(setup.powers, log, redact),
     },
     log,
     redact,
@@ -90,10 +103,28 @@ const serve = (
       wake: async () => {},
       forget: async () => 'forgot',
       schedules: () => 'No schedules.',
-      ...handle,
+      ...setup.handle,
     },
+    ...(setup.answerFirst === undefined ? {} : { answerFirst: setup.answerFirst }),
   });
 };
+
+/** `works` served by the loop, failures told with "sekret" hidden (the agent's redactor's part). */
+const serve = (
+  powers: PowersRef,
+  works: Work[],
+  handle: Partial<WorkHandlers>,
+  logs: string[],
+  memory = freshMemory(0),
+): Promise<void> =>
+  runLoop({
+    queue: queueOf(works),
+    powers,
+    handle,
+    logs,
+    memory,
+    redact: text => text.replaceAll('sekret', '[redacted]'),
+  });
 
 test('a message whose work fails outside a turn is answered with the failure and dismissed; the next is served', async () => {
   const { powers, said, dismissed, stored } = makePowers();
@@ -183,32 +214,15 @@ describe("the memory's write after a piece of work", () => {
       },
     }) as unknown as PowersRef;
     queue.push(mail(1n, HOST_ID));
-    await runServingLoop({
+    await runLoop({
       queue,
-      signal: new AbortController().signal,
       powers,
-      parts: {
-        memory,
-        history: { save: async () => {} } as never,
-        nameOf: makeSenderNames(powers),
-        tell: makeTellSender(
-          powers,
-          () => {},
-          text => text,
-        ),
-      },
-      log: () => {},
-      redact: text => text,
+      memory,
       handle: {
         mail: async work => {
           events.push(`work #${work.message.number}`);
           change(work.message.number as bigint, memory);
         },
-        channel: async () => {},
-        notices: async () => {},
-        wake: async () => {},
-        forget: async () => 'forgot',
-        schedules: () => 'No schedules.',
       },
       answerFirst: async ms => {
         events.push(`wait ${ms} ms`);
@@ -255,34 +269,14 @@ describe("the memory's write after a piece of work", () => {
     const { powers, stored } = makePowers();
     const memory = freshMemory(0);
     const waits: number[] = [];
-    const queue = makeWorkQueue<Work>();
-    [mail(1n, HOST_ID), mail(2n, HOST_ID), mail(3n, HOST_ID)].forEach(work => queue.push(work));
-    queue.close();
-    await runServingLoop({
-      queue,
-      signal: new AbortController().signal,
+    await runLoop({
+      queue: queueOf([mail(1n, HOST_ID), mail(2n, HOST_ID), mail(3n, HOST_ID)]),
       powers,
-      parts: {
-        memory,
-        history: { save: async () => {} } as never,
-        nameOf: makeSenderNames(powers),
-        tell: makeTellSender(
-          powers,
-          () => {},
-          text => text,
-        ),
-      },
-      log: () => {},
-      redact: text => text,
+      memory,
       handle: {
         mail: async work => {
           memory.conversation.omitted = Number(work.message.number);
         },
-        channel: async () => {},
-        notices: async () => {},
-        wake: async () => {},
-        forget: async () => 'forgot',
-        schedules: () => 'No schedules.',
       },
       answerFirst: async ms => {
         waits.push(ms);
@@ -305,36 +299,14 @@ test("the HOST's forget() is written at once: a conversation forgotten is gone f
     },
   }) as unknown as PowersRef;
   // A first write of the run, so that the next one may wait if the rule lets it.
-  await runServingLoop({
-    queue: (() => {
-      const first = makeWorkQueue<Work>();
-      first.push(mail(1n, HOST_ID));
-      first.close();
-      return first;
-    })(),
-    signal: new AbortController().signal,
+  await runLoop({
+    queue: queueOf([mail(1n, HOST_ID)]),
     powers: Far('FakeGuest', { storeValue: async () => {} }) as unknown as PowersRef,
-    parts: {
-      memory,
-      history: { save: async () => {} } as never,
-      nameOf: makeSenderNames(powers),
-      tell: makeTellSender(
-        powers,
-        () => {},
-        text => text,
-      ),
-    },
-    log: () => {},
-    redact: text => text,
+    memory,
     handle: {
       mail: async () => {
         memory.conversation.omitted = 1;
       },
-      channel: async () => {},
-      notices: async () => {},
-      wake: async () => {},
-      forget: async () => 'forgot',
-      schedules: () => 'No schedules.',
     },
     answerFirst: async () => {},
   });
@@ -342,32 +314,15 @@ test("the HOST's forget() is written at once: a conversation forgotten is gone f
     kind: 'forget',
     done: said => events.push(said),
   });
-  await runServingLoop({
+  await runLoop({
     queue,
-    signal: new AbortController().signal,
     powers,
-    parts: {
-      memory,
-      history: { save: async () => {} } as never,
-      nameOf: makeSenderNames(powers),
-      tell: makeTellSender(
-        powers,
-        () => {},
-        text => text,
-      ),
-    },
-    log: () => {},
-    redact: text => text,
+    memory,
     handle: {
-      mail: async () => {},
-      channel: async () => {},
-      notices: async () => {},
-      wake: async () => {},
       forget: async () => {
         memory.conversation.omitted = 0;
         return 'forgot';
       },
-      schedules: () => 'No schedules.',
     },
     answerFirst: async ms => {
       events.push(`wait ${ms} ms`);

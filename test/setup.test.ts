@@ -16,7 +16,7 @@ import { pickEnv } from '../setup/passed-env.js';
 import { SANDBOX_ENV_NAMES } from '../tools/lib/tool-settings.js';
 import type { FaeTool } from '../src/agent-tools/fae-tool.js';
 import { ECHO_STARTED } from './support/env-echo-caplet.js';
-import { toolSource } from './support/setup-harness.js';
+import { captureOutput, toolSource } from './support/setup-harness.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -51,25 +51,6 @@ const stubEnv = (values: Record<string, string>) => {
   ])
     vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
-};
-
-/**
- * Everything the script says (its `say` lines, which go to console.log in the
- * CLI; the console is frozen under lockdown, so it is captured here) and
- * everything written to the standard streams (the agent's log) meanwhile.
- */
-const captureOutput = () => {
-  const chunks: string[] = [];
-  const say = (line: string) => {
-    chunks.push(line);
-  };
-  for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
-      chunks.push(String(chunk));
-      return true;
-    });
-  }
-  return { say, text: () => chunks.join('\n') };
 };
 
 const textOf = (message: MessageRecord): string =>

@@ -10,10 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
 import { useModelServers } from './support/model-servers.js';
-import { runSimOnTty } from './support/run-sim-tty.js';
+import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runningWith } from './tools-helpers.js';
 import { skippedBecause } from './support/skipped-because.js';
+import { lingering, runCommandStep } from './support/lingering-command.js';
 
 const makeTempFolder = useTempFolders();
 const startServer = useModelServers();
@@ -28,61 +29,76 @@ const adoption = (messageNumber: number) => ({
 const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
+/**
+ * The model: adopts the runCommand tool /attach mails, runs `command` when asked to run the long
+ * one, and says what `afterTool` says once a tool answered (its result's text).
+ */
+const modelRunning =
+  (command: string, afterTool: (result: string) => ScriptedReply | Promise<ScriptedReply>) =>
+  (request: NormalizedRequest): ScriptedReply | Promise<ScriptedReply> => {
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return afterTool(last.text);
+    const told = lastUserText(request);
+    const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
+    if (offered !== null) return { toolCalls: [adoption(Number(offered[1]))] };
+    if (told.includes('run the long one')) return runCommandStep(command);
+    return { text: 'ok' };
+  };
+
+/** A model double running `script`, and the simulator's settings to reach it. */
+const startWith = async (script: ReturnType<typeof modelRunning>) => {
+  const server = await startServer({ protocol: 'openai', reply: script });
+  return {
+    LAL_HOST: server.url,
+    LAL_MODEL: 'double-model',
+    XDG_STATE_HOME: makeTempFolder('state'),
+    TMPDIR: makeTempFolder('tmp'),
+    LAL_TOOL_TIMEOUT_MS: '600000',
+  };
+};
+
+/**
+ * The steps that stop the command: Ctrl-C once `running` is printed and its processes are seen,
+ * then /quit once `stopped` is, after seeing, while the simulator still runs (its leaving must not
+ * be what ends the command), that none is left and out.txt was never written in `root`.
+ */
+const stopAndQuit = (running: RegExp, stopped: RegExp, marker: string, root: string): TtyStep[] => [
+  {
+    after: running,
+    keys: '\x03',
+    before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
+  },
+  {
+    after: stopped,
+    keys: '/quit\r',
+    before: async () => {
+      await expect.poll(() => runningWith(marker).length).toBe(0);
+      expect(existsSync(join(root, 'out.txt'))).toBe(false);
+    },
+  },
+];
+
 describe.skipIf(problem !== undefined)(
   `Ctrl-C in npm start while runCommand runs${skippedBecause(problem)}`,
   () => {
     it('kills the command: no process of it is left and its later write never happens', async () => {
       const root = makeTempFolder('root');
-      // Long past every bound of the test: only the stop can end it in time.
-      const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-      const script = (request: NormalizedRequest): ScriptedReply => {
-        const last = request.messages.at(-1);
-        if (last?.role === 'tool') return { text: `The tool answered: ${last.text}` };
-        const told = lastUserText(request);
-        const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
-        if (offered !== null) return { toolCalls: [adoption(Number(offered[1]))] };
-        if (told.includes('run the long one'))
-          return {
-            toolCalls: [
-              {
-                name: 'runCommand',
-                arguments: {
-                  command: `sleep ${marker} & wait; echo hi > out.txt`,
-                  timeoutMs: 120_000,
-                },
-              },
-            ],
-          };
-        return { text: 'ok' };
-      };
-      const server = await startServer({ protocol: 'openai', reply: script });
-      const env = {
-        LAL_HOST: server.url,
-        LAL_MODEL: 'double-model',
-        XDG_STATE_HOME: makeTempFolder('state'),
-        TMPDIR: makeTempFolder('tmp'),
-        LAL_TOOL_TIMEOUT_MS: '600000',
-      };
+      const { marker, command } = lingering();
+      const env = await startWith(
+        modelRunning(command, result => ({ text: `The tool answered: ${result}` })),
+      );
       const output = await runSimOnTty(
         ['--persona', 'fae', '--yes'],
         env,
         [
           { after: /agent ready/, keys: `/attach runCommand ${root}\r` },
           { after: /turn over/, keys: 'please run the long one\r' },
-          {
-            after: /fae is running runCommand/,
-            keys: '\x03',
-            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
-          },
-          {
-            after: /stopped; what it kept is still there/,
-            keys: '/quit\r',
-            // Looked at while the simulator runs: its leaving must not be what ends the command.
-            before: async () => {
-              await expect.poll(() => runningWith(marker).length).toBe(0);
-              expect(existsSync(join(root, 'out.txt'))).toBe(false);
-            },
-          },
+          ...stopAndQuit(
+            /fae is running runCommand/,
+            /stopped; what it kept is still there/,
+            marker,
+            root,
+          ),
         ],
         makeTempFolder('cwd'),
       );
@@ -91,43 +107,18 @@ describe.skipIf(problem !== undefined)(
 
     it('kills a command approved while its asking turn still ran: Ctrl-C after that turn is over stops it', async () => {
       const root = makeTempFolder('root');
-      const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      const { marker, command } = lingering();
       // The asking turn's second model call waits until the approval has been given, so the yes
       // comes while that turn runs and the approved call outlives it (behaviour 6.7).
       let release = () => {};
       const approved = new Promise<void>(resolve => (release = resolve));
-      const script = async (request: NormalizedRequest): Promise<ScriptedReply> => {
-        const last = request.messages.at(-1);
-        if (last?.role === 'tool') {
-          if (!last.text.includes('pending')) return { text: 'ok' };
+      const env = await startWith(
+        modelRunning(command, async result => {
+          if (!result.includes('pending')) return { text: 'ok' };
           await approved;
           return { text: 'I have asked my host.' };
-        }
-        const told = lastUserText(request);
-        const offered = /#(\d+)[^\n]*Here is a tool for you/.exec(told);
-        if (offered !== null) return { toolCalls: [adoption(Number(offered[1]))] };
-        if (told.includes('run the long one'))
-          return {
-            toolCalls: [
-              {
-                name: 'runCommand',
-                arguments: {
-                  command: `sleep ${marker} & wait; echo hi > out.txt`,
-                  timeoutMs: 120_000,
-                },
-              },
-            ],
-          };
-        return { text: 'ok' };
-      };
-      const server = await startServer({ protocol: 'openai', reply: script });
-      const env = {
-        LAL_HOST: server.url,
-        LAL_MODEL: 'double-model',
-        XDG_STATE_HOME: makeTempFolder('state'),
-        TMPDIR: makeTempFolder('tmp'),
-        LAL_TOOL_TIMEOUT_MS: '600000',
-      };
+        }),
+      );
       const output = await runSimOnTty(
         ['--persona', 'fae'],
         env,
@@ -143,20 +134,7 @@ describe.skipIf(problem !== undefined)(
               return Promise.resolve();
             },
           },
-          {
-            after: /I have asked my host[\s\S]*turn over/,
-            keys: '\x03',
-            before: () => expect.poll(() => runningWith(marker).length).toBeGreaterThan(0),
-          },
-          {
-            after: /Ctrl-C/,
-            keys: '/quit\r',
-            // Looked at while the simulator runs: its leaving must not be what ends the command.
-            before: async () => {
-              await expect.poll(() => runningWith(marker).length).toBe(0);
-              expect(existsSync(join(root, 'out.txt'))).toBe(false);
-            },
-          },
+          ...stopAndQuit(/I have asked my host[\s\S]*turn over/, /Ctrl-C/, marker, root),
         ],
         makeTempFolder('cwd'),
       );

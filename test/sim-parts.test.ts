@@ -14,11 +14,12 @@ import { describeToolCall } from '../sim/chat/describe-tool-call.js';
 import { describeKept, keptListing } from '../sim/chat/describe-kept.js';
 import { checkModelServer } from '../sim/chat/preflight.js';
 import { quietConsole } from '../sim/chat/quiet-console.js';
-import { makePlainScreen, type Screen } from '../sim/chat/screen.js';
+import { makePlainScreen } from '../sim/chat/screen.js';
 import { makePresenter } from '../sim/chat/presenter.js';
 import { watchQuietServer } from '../sim/chat/quiet-server.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { startModelServer, type ModelServer } from '../sim/model-server/index.js';
+import { recordingScreen } from './support/recording-screen.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -125,15 +126,7 @@ describe('piped mode is not silent during a slow call (behaviour 7.3)', () => {
 
 describe('a streamed reply in the simulator', () => {
   it("shows the reply's latest words on the status line as they come", () => {
-    const statuses: (string | undefined)[] = [];
-    const screen: Screen = {
-      tty: true,
-      print: () => {},
-      status: text => statuses.push(text),
-      attachPrompt: () => {},
-      takeBackEcho: () => {},
-      close: () => {},
-    };
+    const { statuses, screen } = recordingScreen();
     const presenter = makePresenter(screen, 'lal');
     presenter.observe({ kind: 'turn-start', title: '#3 from HOST' });
     presenter.observe({ kind: 'model-text', call: 1, text: 'The answer' });
@@ -150,21 +143,8 @@ describe('a streamed reply in the simulator', () => {
 });
 
 describe('a model server that does not answer (issue 45)', () => {
-  const recording = () => {
-    const statuses: (string | undefined)[] = [];
-    const screen: Screen = {
-      tty: true,
-      print: () => {},
-      status: text => statuses.push(text),
-      attachPrompt: () => {},
-      takeBackEcho: () => {},
-      close: () => {},
-    };
-    return { statuses, screen };
-  };
-
   it('the status says how long the server has been silent, and that Ctrl-C stops the turn', async () => {
-    const { statuses, screen } = recording();
+    const { statuses, screen } = recordingScreen();
     const presenter = makePresenter(screen, 'lal');
     const quiet = watchQuietServer(screen, 'lal', { quietAfterMs: 40, checkEveryMs: 10 });
     const observe = (event: AgentEvent) => {
@@ -190,7 +170,7 @@ describe('a model server that does not answer (issue 45)', () => {
   });
 
   it('a server that answers at once is never said to wait', () => {
-    const { statuses, screen } = recording();
+    const { statuses, screen } = recordingScreen();
     const quiet = watchQuietServer(screen, 'lal', { quietAfterMs: 0, checkEveryMs: 10 });
     quiet.see({ kind: 'model-call', call: 1, estimatedTokens: 10, chars: 40 });
     quiet.see({ kind: 'model-reply', call: 1, usage: undefined, toolCalls: 0 });
@@ -200,15 +180,7 @@ describe('a model server that does not answer (issue 45)', () => {
 
 /** A presenter on a plain screen whose lines are kept in `printed`. */
 const printingPresenter = () => {
-  const printed: string[] = [];
-  const screen: Screen = {
-    tty: false,
-    print: (_kind, ...texts) => void printed.push(texts.join(' ')),
-    status: () => {},
-    attachPrompt: () => {},
-    takeBackEcho: () => {},
-    close: () => {},
-  };
+  const { printed, screen } = recordingScreen(false);
   return { printed, presenter: makePresenter(screen, 'lal') };
 };
 

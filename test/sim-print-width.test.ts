@@ -12,7 +12,7 @@ import { printLines } from '../sim/chat/print-lines.js';
 import { lockedLine } from '../sim/chat/state-lock.js';
 import { USAGE } from '../sim/chat/usage.js';
 import { DOUBLE_USAGE } from '../sim/model-server/usage.js';
-import { runProgramOnTty, type TtyStep } from './support/run-sim-tty.js';
+import { runProgramOnTty, SIMULATOR, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenRows, type ScreenRow } from './support/terminal-screen.js';
 
@@ -37,11 +37,12 @@ const onTty = async (
   steps: readonly TtyStep[] = [],
 ) =>
   screenRows(
-    await runProgramOnTty(program, args, env, steps, makeTempFolder('cwd'), { columns, rows: 30 }),
+    (await runProgramOnTty(program, args, env, steps, makeTempFolder('cwd'), { columns, rows: 30 }))
+      .output,
     columns,
   );
 
-const START = 'sim/chat/main.js';
+const START = SIMULATOR;
 const DOUBLE = 'sim/model-server/main.js';
 
 describe('printed outside the chat, on a terminal', () => {

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../sim/model-server/index.js';
 import { useModelServers } from './support/model-servers.js';
-import { runSimOnResizedTty, type Resized } from './support/run-sim-tty.js';
+import { runProgramOnTty, SIMULATOR, type Resized } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenRows, type ScreenRow } from './support/terminal-screen.js';
 
@@ -94,7 +94,8 @@ describe('the status row on a terminal', () => {
       protocol: 'openai',
       reply: (): ScriptedReply => ({ text: REPLY, frameGapMs: 40 }),
     });
-    const run = await runSimOnResizedTty(
+    const run = await runProgramOnTty(
+      SIMULATOR,
       ['--persona', 'fae', '--fresh'],
       env(server.url),
       [
@@ -133,7 +134,8 @@ describe('the status row on a terminal', () => {
         return { text: 'Done thinking.' };
       },
     });
-    const run = await runSimOnResizedTty(
+    const run = await runProgramOnTty(
+      SIMULATOR,
       ['--persona', 'fae', '--fresh'],
       env(server.url),
       [

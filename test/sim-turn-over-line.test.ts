@@ -6,20 +6,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { makePresenter } from '../sim/chat/presenter.js';
-import { makeTtyScreen, type Screen } from '../sim/chat/screen.js';
-
-const recordingScreen = () => {
-  const seen: string[] = [];
-  const screen: Screen = {
-    tty: true,
-    print: (_kind, ...texts) => void seen.push(`print ${texts.join(' ')}`),
-    status: text => void seen.push(`status ${text ?? 'idle'}`),
-    attachPrompt: () => {},
-    takeBackEcho: () => {},
-    close: () => {},
-  };
-  return { seen, screen };
-};
+import { makeTtyScreen } from '../sim/chat/screen.js';
+import { recordingScreen } from './support/recording-screen.js';
 
 const endTurn = (presenter: ReturnType<typeof makePresenter>) =>
   presenter.observe({

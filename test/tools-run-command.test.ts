@@ -12,6 +12,7 @@ import { makeChildEnv } from '../tools/lib/child-env.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
 import { SANDBOX_PATH } from '../tools/lib/sandbox/sandbox-plan.js';
 import { makeTempDir, makeTool, runningWith } from './tools-helpers.js';
+import { lingering } from './support/lingering-command.js';
 
 type CommandResult = {
   command: string;
@@ -86,13 +87,13 @@ describe.each(modes)('runCommand $mode', ({ env, insideRoot }) => {
   it('stopped by its caller (executeUntil), the whole process group is killed and its later write never happens', async () => {
     const tool = makeTool(runCommand, { FAE_CWD: root, ...env });
     // Long past every bound of the test: only the stop can end it in time.
-    const marker = `100.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const { marker, command } = lingering();
     let stop: (why: string) => void = () => {};
     const stopped = new Promise<string>(resolve => {
       stop = resolve;
     });
     const pending = E(tool).executeUntil(
-      harden({ command: `sleep ${marker} & wait; echo hi > out.txt`, timeoutMs: largestTimeoutMs }),
+      harden({ command, timeoutMs: largestTimeoutMs }),
       stopped,
     ) as Promise<CommandResult & { stopped: boolean }>;
     await expect.poll(() => runningWith(marker).length).toBeGreaterThan(0);

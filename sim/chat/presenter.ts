@@ -175,12 +175,12 @@ const makeRunningCalls = (persona: string) => {
         line: describeToolCall(call.name, call.summary),
       }),
     /**
-     * The line of the call a result is for, by the call's id, taken off the list: two calls of one
-     * tool may run at once and end in either order. An id is unique in its conversation only, so
-     * a helper's call could share one with the agent's: of those, the oldest of the same name.
+     * The line of the call a result is for, by the call's id (unique to the agent, a helper's
+     * too: src/events/agent-events.ts), taken off the list: two calls of one tool may run at once
+     * and end in either order.
      */
     end(result: { id: string; name: string }): string {
-      const at = calls.findIndex(call => call.id === result.id && call.name === result.name);
+      const at = calls.findIndex(call => call.id === result.id);
       return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
     },
     count: () => calls.length,

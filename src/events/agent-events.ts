@@ -21,9 +21,11 @@ export type AgentEvent =
   | { kind: 'model-text'; call: number; text: string }
   | { kind: 'model-reply'; call: number; usage: Usage | undefined; toolCalls: number }
   /**
-   * A tool call begun, and its result: `id` is the call's own (unique in its conversation,
-   * src/loop/check-reply-calls.ts), so an observer pairs a result with its call even when two
-   * calls of one tool run at once (an approved call outliving its turn, behaviour 6.7).
+   * A tool call begun, and its result: `id` is the call's own, unique to the agent (unique in its
+   * conversation, src/loop/check-reply-calls.ts; a helper's prefixed with the helper's id,
+   * src/helpers/helper-call-ids.ts), so an observer pairs a result with its call by id alone, even
+   * when two calls of one tool run at once (an approved call outliving its turn, behaviour 6.7; a
+   * helper's beside the agent's, behaviour 7.9).
    */
   | { kind: 'tool-call'; id: string; name: string; summary: string }
   | { kind: 'tool-result'; id: string; name: string; ok: boolean; preview: string }

@@ -46,6 +46,7 @@ import { readHelperBudget, type HelperBudget } from './helper-budget.js';
 import type { HelperSettings } from '../settings/helper-settings.js';
 import type { HelperStore, StoredHelper } from './helper-store.js';
 import { narrowedPowers } from './narrowed-powers.js';
+import { helperCallIds } from './helper-call-ids.js';
 import type { Facet } from '../parties/facets.js';
 import { helperPrompt, runHelper, type HelperEnd } from './run-helper.js';
 
@@ -258,7 +259,8 @@ const startHelper = (
     cancel: run.cancel.signal,
     clock: setup.clock,
     quotaStop: () => setup.quotaStop(origin),
-    observe: setup.observe,
+    // Its calls' ids unique to the agent, though its conversation is not the agent's.
+    observe: helperCallIds(stored.id, setup.observe),
     onModelCall: () => {
       run.calls += 1;
     },

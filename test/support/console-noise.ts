@@ -12,9 +12,3 @@ const NOISE = [
 ];
 
 export const isConsoleNoise = (line: string): boolean => NOISE.some(pattern => pattern.test(line));
-
-/**
- * A line of the agent's log or of an MCP bridge's, as their sink writes it (providers/stderr-sink.ts:
- * one line and its newline, after `[name] `): test/support/quiet-logs.ts leaves them out.
- */
-export const isLogLine = (chunk: string): boolean => /^\[[\w.@-]+\] [^\n]*\n$/.test(chunk);

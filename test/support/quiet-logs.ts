@@ -1,19 +1,12 @@
 /**
- * The test run leaves out the lines the agent's log and the MCP bridge's write to the worker's
- * stderr (`[dave] turn #1 …`, `[mcp-everything] starting the server …`: providers/stderr-sink.ts,
- * their one sink): they are not under test there, and filled `npm test`'s output (issue 45). A test
- * of a log reads it through a sink of its own (test/agent-log-lines.test.ts) or a child's stderr.
- * Anything else written to stderr is kept: a test's own diagnostics still show.
+ * The test run's setup (vitest.config.ts): the agent's and the MCP bridge's log lines (`[dave] turn
+ * #1 …`, `[mcp-everything] starting the server …`) are not printed, for their one sink
+ * (providers/stderr-sink.ts) is turned off in each test file's process (issue 45). They are not
+ * under test there and filled `npm test`'s output. A test of a log reads it through a sink of its
+ * own (test/agent-log-lines.test.ts), a child's stderr, which prints as it does for a user
+ * (LAL_LOG, docs/configuration.md), or this process's stream with printing turned on while it reads
+ * (test/support/setup-harness.ts); anything else written to stderr is kept.
  */
-import { isLogLine } from './console-noise.js';
+import { printStderrLines } from '../../providers/stderr-sink.js';
 
-const write = process.stderr.write.bind(process.stderr);
-process.stderr.write = (chunk: unknown, ...rest: unknown[]) => {
-  if (typeof chunk === 'string' && isLogLine(chunk)) {
-    // A write takes an optional encoding, then a callback: told it is done, as it would be.
-    const done = rest.find(each => typeof each === 'function') as (() => void) | undefined;
-    done?.();
-    return true;
-  }
-  return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-};
+printStderrLines(false);

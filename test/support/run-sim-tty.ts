@@ -59,52 +59,34 @@ const resizeTerminal = (scriptPid: number, size: TerminalSize): void => {
   execFileSync('stty', ['-F', tty, 'cols', String(size.columns), 'rows', String(size.rows)]);
 };
 
-/** Runs the simulator with `args` on a terminal, typing `steps`; resolves to what it printed (escapes and all). */
-export const runSimOnTty = (
-  args: string[],
-  env: Record<string, string>,
-  steps: readonly TtyStep[],
-  cwd: string,
-  size?: TerminalSize,
-  early?: { when: Promise<unknown>; keys: string },
-): Promise<string> =>
-  runProgramOnTty(join('sim', 'chat', 'main.js'), args, env, steps, cwd, size, early);
+/** The simulator's program, under dist/. */
+export const SIMULATOR = join('sim', 'chat', 'main.js');
 
-/** As runSimOnTty, for another of dist/'s programs (`program`, under dist/: the model double's, say). */
-export const runProgramOnTty = (
-  program: string,
+/** What a run on a terminal is given, after the program; `steps` may resize the terminal. */
+type OnTty = [
   args: string[],
   env: Record<string, string>,
   steps: readonly TtyStep[],
   /** The folder it starts in: one of the test's, so a person's .env in the repository is not read. */
   cwd: string,
   /** The terminal's size; unset, `script`'s pseudo-terminal has none (no width to wrap at). */
-  size?: TerminalSize,
+  size?: TerminalSize | undefined,
   /** Keys typed once `when` resolves, whatever was printed (before the first output, say). */
-  early?: { when: Promise<unknown>; keys: string },
-): Promise<string> =>
-  runOnResizedTty(program, args, env, steps, cwd, size, early).then(({ output }) => output);
+  early?: { when: Promise<unknown>; keys: string } | undefined,
+];
 
-/** As `runSimOnTty`, with where in the output each step matched and each `resize` was made. */
-export const runSimOnResizedTty = (
-  args: string[],
-  env: Record<string, string>,
-  steps: readonly TtyStep[],
-  cwd: string,
-  size?: TerminalSize,
-  early?: { when: Promise<unknown>; keys: string },
-): Promise<{ output: string; resizes: Resized[]; matchedAt: number[] }> =>
-  runOnResizedTty(join('sim', 'chat', 'main.js'), args, env, steps, cwd, size, early);
+/** Runs the simulator on a terminal, typing `steps`; resolves to what it printed (escapes and all). */
+export const runSimOnTty = (...run: OnTty): Promise<string> =>
+  runProgramOnTty(SIMULATOR, ...run).then(({ output }) => output);
 
-/** One of dist/'s programs (`program`) on a terminal: runSimOnResizedTty's, or another's. */
-const runOnResizedTty = (
+/**
+ * The one runner: one of dist/'s programs (`program`: the simulator's, the model double's) on a
+ * terminal, typing `steps`; resolves to what it printed (escapes and all), where in it each step
+ * matched, and each resize a step made.
+ */
+export const runProgramOnTty = (
   program: string,
-  args: string[],
-  env: Record<string, string>,
-  steps: readonly TtyStep[],
-  cwd: string,
-  size?: TerminalSize,
-  early?: { when: Promise<unknown>; keys: string },
+  ...[args, env, steps, cwd, size, early]: OnTty
 ): Promise<{ output: string; resizes: Resized[]; matchedAt: number[] }> =>
   new Promise((resolve, reject) => {
     const simulator = [process.execPath, join(repoRoot, 'dist', program), ...args]

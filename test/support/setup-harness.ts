@@ -4,12 +4,13 @@
  * lines and the agents' logs on stderr), a wire model that answers "pong" to
  * every message, and look-ups of the host's inbox.
  */
-import { afterAll, afterEach, vi } from 'vitest';
+import { afterAll, afterEach, onTestFinished, vi } from 'vitest';
 import { E } from '@endo/far';
 import type { MessageRecord, makeMailHost } from '../../sim/mail-host/index.js';
 import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
 import { PASSED_ENV_NAMES } from '../../setup.js';
 import { SANDBOX_ENV_NAMES } from '../../tools/lib/tool-settings.js';
+import { printStderrLines } from '../../providers/stderr-sink.js';
 import { useTempFolders } from './temp-folders.js';
 import { toolModuleFiles, type ToolName } from '../../tools/index.js';
 
@@ -32,8 +33,16 @@ export const stubEnv = (values: Record<string, string>) => {
   for (const [name, value] of Object.entries(values)) vi.stubEnv(name, value);
 };
 
-/** The scripts' lines and everything written to the standard streams (the agents' logs) meanwhile. */
+/**
+ * The scripts' lines and everything written to the standard streams meanwhile, within one test:
+ * the agents' logs among it, printed while it captures (the test run's setup turns their sink off,
+ * test/support/quiet-logs.ts).
+ */
 export const captureOutput = () => {
+  const printed = printStderrLines(true);
+  onTestFinished(() => {
+    printStderrLines(printed);
+  });
   const chunks: string[] = [];
   const say = (line: string) => {
     chunks.push(line);
