@@ -17,6 +17,7 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept, keptListing } from './describe-kept.js';
+import { columnsOf } from './columns.js';
 import { cut } from './describe-tool-call.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
@@ -121,7 +122,7 @@ const showInbox = async (context: CommandContext): Promise<void> => {
     const id = ids.get(message.number);
     const head = `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`;
     // One row each: on a terminal, what fits beside the head (one column spare).
-    const room = (screen.width?.() ?? Infinity) - head.length - 2;
+    const room = (screen.width?.() ?? Infinity) - columnsOf(head) - 2;
     screen.print('note', head, cut(what, Math.max(10, Math.min(INBOX_CHARS, room))));
   }
 };
