@@ -1,6 +1,6 @@
+import { TOOLBOX_NAME } from '../../src/toolbox/toolbox.js';
 import { parseChannelCommand, type ChannelCommand } from './channel-commands.js';
 import { AGENT_ID, type Reference } from './agent-ids.js';
-import { TOOLBOX_NAME } from '../../src/toolbox/toolbox.js';
 
 /**
  * What a typed line means: a message for the agent, or one of the slash
