@@ -39,28 +39,34 @@ export const staleSource = () => {
 
 /** Seconds between two lines saying the build still runs (a first build takes a minute or two). */
 const TICK_MS = 15_000;
-/** How often dist/ is looked at while tsc writes (its own list of files comes only at its end). */
-const POLL_MS = 500;
 
-// The .js files under a folder written since `since` (ms), counted as tsc writes them.
-const writtenSince = (folder, since) => {
-  if (!existsSync(folder)) return 0;
-  let count = 0;
-  for (const item of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (!item.isFile() || !item.name.endsWith('.js')) continue;
-    try {
-      if (statSync(join(item.parentPath ?? item.path, item.name)).mtimeMs >= since) count += 1;
-    } catch {
-      // Replaced as we looked: counted at the next look.
-    }
+// Loaded in tsc's process before it (`--import`): each .js file it opens to write is named on
+// descriptor 3, as it writes it (tsc lists its files only once it is done). The build's progress
+// counts these, its own, not what is new in dist/: another build writing the same dist/ at the same
+// time (npm test's, a second terminal's) made that count jump to the end at once (issue 45).
+const REPORT_WRITES = `
+import fs from 'node:fs';
+const report = path => {
+  if (String(path).endsWith('.js')) {
+    try { fs.writeSync(3, String(path) + '\\n'); } catch {}
   }
-  return count;
 };
+const { openSync, writeFileSync } = fs;
+fs.openSync = function (path, flags, ...rest) {
+  const fd = openSync.call(this, path, flags, ...rest);
+  if (flags === 'w') report(path);
+  return fd;
+};
+fs.writeFileSync = function (path, ...rest) {
+  writeFileSync.call(this, path, ...rest);
+  if (typeof path === 'string') report(path);
+};
+`;
 
 // Builds with tsc when a source is newer than dist/ (or dist/ is missing); exits 1 when the build
-// fails. A first build says so, and a line every TICK_MS and as tsc writes its files (seen in
-// dist/ as they come: tsc lists them only once it is done) shows it is going on (tsc has no
-// progress of its own: it checks types for most of the time, then writes).
+// fails. A first build says so, and a line every TICK_MS and as tsc writes its files (each named
+// by tsc's process as it writes it: REPORT_WRITES) shows it is going on (tsc has no progress of
+// its own: it checks types for most of the time, then writes).
 export const buildIfStale = async ({ quiet = false } = {}) => {
   if (process.env.LAL_SIM_NO_BUILD === '1') return;
   const stale = staleSource();
@@ -75,17 +81,21 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const preload = `data:text/javascript,${encodeURIComponent(REPORT_WRITES)}`;
+  const child = spawn(
+    process.execPath,
+    ['--import', preload, tsc, '-p', join(root, 'tsconfig.json')],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
+  );
   let output = '';
+  /** The .js files this build has written: named by its tsc as it writes them. */
+  const own = new Set();
+  let named = '';
   let written = 0;
   let shownAt = 0;
   // Every quarter of the files, a line, when it is written: the checking is done, the writing shows.
   const look = () => {
-    // A second's margin: a file system may keep times coarser than Date.now().
-    written = Math.min(writtenSince(dist, started - 1000), total);
+    written = own.size;
     if (
       written - shownAt >= Math.max(1, Math.ceil(total / 4)) ||
       (written === total && written > shownAt)
@@ -94,7 +104,13 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
       say(`  written ${written} of ${total} files… ${seconds()} s`);
     }
   };
-  const poller = setInterval(look, POLL_MS);
+  child.stdio[3].on('data', chunk => {
+    named += chunk.toString('utf8');
+    const lines = named.split('\n');
+    named = lines.pop();
+    for (const line of lines) own.add(line);
+    look();
+  });
   const ticker = setInterval(
     () => say(written === 0 ? `  checking types… ${seconds()} s` : `  writing… ${seconds()} s`),
     TICK_MS,
@@ -102,7 +118,6 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
   child.stdout.on('data', chunk => (output += chunk.toString('utf8')));
   child.stderr.on('data', chunk => (output += chunk.toString('utf8')));
   const code = await new Promise(resolve => child.on('close', resolve));
-  clearInterval(poller);
   clearInterval(ticker);
   if (code !== 0) {
     process.stderr.write(output);

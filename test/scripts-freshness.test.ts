@@ -100,11 +100,77 @@ describe('the helper commands build only when they must', () => {
         if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
       });
       await new Promise(resolve => child.on('close', resolve));
-      // The line came while tsc was still writing: it did not have to wait for tsc's list.
+      // The line came while tsc was still writing (a quarter of its files or more, as each is named
+      // by its process): it did not have to wait for tsc's list.
       expect(existsSync(join(repo, 'timed-out')), stderr).toBe(false);
       expect(stderr).toMatch(
-        /^First build \(tsc\): compiling 8 TypeScript files into dist\/; it takes a minute or two, once…\n(?: {2}checking types… \d+ s\n)* {2}written 4 of 8 files… \d+ s\n[\s\S]* {2}written 8 of 8 files… \d+ s\n {2}built in \d+ s\.\n$/,
+        /^First build \(tsc\): compiling 8 TypeScript files into dist\/; it takes a minute or two, once…\n(?: {2}checking types… \d+ s\n)*(?: {2}written [2-4] of 8 files… \d+ s\n)+[\s\S]* {2}written 8 of 8 files… \d+ s\n {2}built in \d+ s\.\n$/,
       );
+    },
+    TEST_MS,
+  );
+
+  it(
+    "counts only its own build's files, not another build's writing the same dist/",
+    async () => {
+      const repo = makeTempFolder('another');
+      mkdirSync(join(repo, 'scripts'));
+      for (const name of ['start.mjs', 'built.mjs'])
+        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+      writeFileSync(join(repo, 'tsconfig.json'), JSON.stringify({ include: ['sim/**/*.ts'] }));
+      mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
+      const sources = ['main', 'a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      for (const name of sources) writeFileSync(join(repo, 'sim', 'chat', `${name}.ts`), '');
+      const other = sources
+        .map(name => {
+          const path = JSON.stringify(join(repo, 'dist', 'sim', 'chat', `${name}.js`));
+          return `require('node:fs').writeFileSync(${path}, '')`;
+        })
+        .join(';');
+      // A stand-in for tsc beside another build (npm test's, a second terminal's) that writes all of
+      // dist/ as it starts: it writes two of its own files, then waits for the word that a line of
+      // progress was seen before it writes the rest (issue 45, trial 12: the count went by dist/).
+      const fake = join(repo, 'node_modules', 'typescript');
+      mkdirSync(join(fake, 'bin'), { recursive: true });
+      writeFileSync(join(fake, 'package.json'), '{"name":"typescript","version":"0.0.0"}');
+      writeFileSync(
+        join(fake, 'bin', 'tsc'),
+        [
+          "const { spawnSync } = require('node:child_process');",
+          "const { existsSync, mkdirSync, writeFileSync } = require('node:fs');",
+          "const { join } = require('node:path');",
+          `const repo = ${JSON.stringify(repo)};`,
+          `const names = ${JSON.stringify(sources)};`,
+          "const out = join(repo, 'dist', 'sim', 'chat');",
+          'mkdirSync(out, { recursive: true });',
+          `const other = ${JSON.stringify(other)};`,
+          "spawnSync(process.execPath, ['-e', other]);",
+          "const write = name => writeFileSync(join(out, name + '.js'), name === 'main' ? \"process.stdout.write('ran')\" : '');",
+          'names.slice(0, 2).forEach(write);',
+          'const until = Date.now() + 20000;',
+          'const rest = () => {',
+          "  if (!existsSync(join(repo, 'go')) && Date.now() < until) return setTimeout(rest, 50);",
+          '  names.slice(2).forEach(write);',
+          '};',
+          'rest();',
+        ].join('\n'),
+      );
+      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
+      const child = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { env });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
+      });
+      await new Promise(resolve => child.on('close', resolve));
+      const counts = [...stderr.matchAll(/written (\d+) of 8 files/g)].map(found =>
+        Number(found[1]),
+      );
+      // Its own two first, then up to its eight: never the other build's eight before its own.
+      expect(counts[0], stderr).toBe(2);
+      expect(counts.at(-1), stderr).toBe(8);
+      expect(counts, stderr).toEqual([...counts].sort((a, b) => a - b));
+      expect(stderr).toMatch(/ {2}built in \d+ s\.\n$/);
     },
     TEST_MS,
   );

@@ -1,3 +1,4 @@
+import { TOOLBOX_NAME } from '../../src/toolbox/toolbox.js';
 import { parseChannelCommand, type ChannelCommand } from './channel-commands.js';
 import { AGENT_ID, type Reference } from './agent-ids.js';
 import { answersDo } from './answer-approval.js';
@@ -20,7 +21,7 @@ export type Command =
   | { kind: 'schedules'; action: string; id: string | undefined }
   | { kind: 'helpers'; action: string; id: string | undefined }
   | { kind: 'status' }
-  | { kind: 'tools' }
+  | { kind: 'tools'; behindToolbox: boolean }
   | ChannelCommand
   | { kind: 'memory' }
   | { kind: 'forget' }
@@ -43,8 +44,8 @@ const COMMANDS: readonly { command: string; does: string; example?: string }[] =
     does: "the agent's state: model, tools, usage and budgets, holds, what it waits for",
   },
   {
-    command: '/tools',
-    does: 'every tool the agent can reach, by name, those behind its toolbox too',
+    command: '/tools [toolbox]',
+    does: 'every tool the agent can reach, by name; many behind its toolbox are counted, and /tools toolbox names them',
   },
   { command: '/memory', does: 'what the agent keeps (kept across runs in its state folder)' },
   {
@@ -170,7 +171,9 @@ export const parseCommand = (line: string): Parsed => {
     case 'status':
       return { kind: 'status' };
     case 'tools':
-      return { kind: 'tools' };
+      if (rest !== '' && rest.toLowerCase() !== TOOLBOX_NAME)
+        return { kind: 'error', error: `Usage: /tools [${TOOLBOX_NAME}]` };
+      return { kind: 'tools', behindToolbox: rest !== '' };
     case 'memory':
       return { kind: 'memory' };
     case 'forget':

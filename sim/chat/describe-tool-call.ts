@@ -3,13 +3,17 @@
  * `send HOST "…"`, `evaluate 6 * 7 → answer`; other tools show their
  * arguments compactly.
  */
+import { columnsOf, fitColumns } from './columns.js';
 
 const MAX = 80;
 
-/** `text` on one line, cut to `max` characters, its last "…" when it is cut. */
+/**
+ * `text` on one line, cut to `max` columns of the terminal (./columns.ts: 日本語 takes six), its last
+ * "…" when it is cut, between two letters (never through an emoji's two halves).
+ */
 export const cut = (text: string, max = MAX): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return columnsOf(flat) > max ? `${fitColumns(flat, max - 1)}…` : flat;
 };
 harden(cut);
 

@@ -8,6 +8,7 @@
  * (Ctrl-C) had its words only there: they are printed, cut short, as its turn ends.
  */
 import type { AgentEvent } from '../../src/events/agent-events.js';
+import { columnsOf, fitColumns } from './columns.js';
 import { describeToolCall } from './describe-tool-call.js';
 import type { Screen } from './screen.js';
 
@@ -61,13 +62,14 @@ const plainNumbers = (text: string): string => text.replace(/"\[(\d+)n\]"/g, '#$
 
 const oneLine = (text: string): string => {
   const flat = plainNumbers(text).replace(/\s+/g, ' ').trim();
-  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+  return columnsOf(flat) > PREVIEW_CHARS ? `${fitColumns(flat, PREVIEW_CHARS - 1)}…` : flat;
 };
 
 /** The end of a growing text, on one line: what fits beside the prompt. */
 const tailOf = (text: string): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > TAIL_CHARS ? `…${flat.slice(-(TAIL_CHARS - 1))}` : flat;
+  // In columns, cut between letters (./columns.ts): a cut through an emoji would show as �.
+  return columnsOf(flat) > TAIL_CHARS ? `…${fitColumns(flat, TAIL_CHARS - 1, 'end')}` : flat;
 };
 
 /**

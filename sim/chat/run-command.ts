@@ -17,7 +17,9 @@ import type { Screen } from './screen.js';
 import type { Session } from './session.js';
 import { describeError } from '../../providers/describe-error.js';
 import { describeKept, keptListing } from './describe-kept.js';
+import { columnsOf } from './columns.js';
 import { cut } from './describe-tool-call.js';
+import { countedListing, deferredListing } from './tools-listing.js';
 import { answerAtPrompt } from './answer-approval.js';
 import { counter, dismiss, grant, reject } from './answer-waiting.js';
 import { makeSenderNames } from './sender-name.js';
@@ -121,9 +123,18 @@ const showInbox = async (context: CommandContext): Promise<void> => {
     const id = ids.get(message.number);
     const head = `#${message.number} ${from}${id === undefined ? '' : ` (${id})`}:`;
     // One row each: on a terminal, what fits beside the head (one column spare).
-    const room = (screen.width?.() ?? Infinity) - head.length - 2;
+    const room = (screen.width?.() ?? Infinity) - columnsOf(head) - 2;
     screen.print('note', head, cut(what, Math.max(10, Math.min(INBOX_CHARS, room))));
   }
+};
+
+/** `/tools`, a long line of tools behind the toolbox counted; `/tools toolbox` names them (./tools-listing.ts). */
+const showTools = async (behindToolbox: boolean, { session, screen }: CommandContext) => {
+  const listing = await E(session.caplet.value as AgentControls).tools();
+  screen.print(
+    'note',
+    behindToolbox ? deferredListing(listing, session.guestName) : countedListing(listing),
+  );
 };
 
 /** The agent's ids for what waits for the person's answer, read as each command runs (./agent-ids.ts). */
@@ -208,7 +219,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     }
     case 'tools':
-      screen.print('note', await E(session.caplet.value as AgentControls).tools());
+      await showTools(command.behindToolbox, context);
       return;
     case 'memory': {
       const lines = await describeKept(session.mailHost.guest(session.guestName).powers);

@@ -6,6 +6,7 @@
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
+import { columnsOf, fitColumns } from './columns.js';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
@@ -44,14 +45,18 @@ export interface Screen {
 
 /**
  * The status cut to `room` columns so it keeps to one row: its label (up to ": ") kept,
- * then its newest words (a streamed reply's tail is what changes).
+ * then its newest words (a streamed reply's tail is what changes). Columns as the terminal
+ * draws them (./columns.ts), so a row of 日本語 is not carried onto a second row.
  */
 export const fitStatus = (text: string, room: number): string => {
-  if (text.length <= room) return text;
+  if (columnsOf(text) <= room) return text;
   const labelEnd = text.indexOf(': ') + 2;
-  const kept = labelEnd > 1 && labelEnd < room - 1 ? text.slice(0, labelEnd) : '';
-  const tail = Math.max(0, room - kept.length - 1);
-  return kept === '' ? `${text.slice(0, tail)}…` : `${kept}…${text.slice(text.length - tail)}`;
+  const label = text.slice(0, labelEnd);
+  const kept = labelEnd > 1 && columnsOf(label) < room - 1 ? label : '';
+  const tail = Math.max(0, room - columnsOf(kept) - 1);
+  return kept === ''
+    ? `${fitColumns(text, tail)}…`
+    : `${kept}…${fitColumns(text.slice(labelEnd), tail, 'end')}`;
 };
 harden(fitStatus);
 
@@ -142,7 +147,8 @@ harden(makePlainScreen);
  * (`fitStatus`), the shortest form when there is one.
  */
 export const fitStatusForms = (text: string, shorter: readonly string[], room: number): string =>
-  [text, ...shorter].find(form => form.length <= room) ?? fitStatus(shorter.at(-1) ?? text, room);
+  [text, ...shorter].find(form => columnsOf(form) <= room) ??
+  fitStatus(shorter.at(-1) ?? text, room);
 harden(fitStatusForms);
 
 /** One entry as the terminal shows it: coloured, wrapped at words to `columns` when it says a width. */
@@ -267,7 +273,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       const line = statusLine();
       out.write(`${DIM[0]}${line}${DIM[1]}\n`);
       statusRows = 1;
-      statusWidth = line.length;
+      statusWidth = columnsOf(line);
     }
     // Readline redraws from where it counts the prompt began: here.
     (readline as ReadlineInterface & { prevRows?: number }).prevRows = 0;
@@ -291,7 +297,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     if (out.rows !== undefined && up >= out.rows) return;
     const line = statusLine();
     writeRowAbove(out, up, `${DIM[0]}${line}${DIM[1]}`);
-    statusWidth = line.length;
+    statusWidth = columnsOf(line);
   };
   /** The terminal rewrapped the status row to its new width: as many rows are cleared. */
   const resized = () => {
@@ -304,7 +310,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
    */
   const entered = (line: string) => {
     if (readline === undefined || statusRows === 0) return;
-    const up = rowsOf(PROMPT.length + line.length) + statusRows;
+    const up = rowsOf(columnsOf(PROMPT + line)) + statusRows;
     statusRows = 0;
     // A line taller than the screen took the status row off it, out of reach: the prompt goes under it.
     if (out.rows === undefined || up < out.rows) {
@@ -360,7 +366,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     takeBackEcho(line) {
       if (readline === undefined) return;
       // The prompt and the line as the terminal wrapped them, above the status row (`entered`).
-      moveCursor(out, 0, -(rowsOf(PROMPT.length + line.length) + statusRows + rowsDown()));
+      moveCursor(out, 0, -(rowsOf(columnsOf(PROMPT + line)) + statusRows + rowsDown()));
       statusRows = 0;
       cursorTo(out, 0);
       clearScreenDown(out);

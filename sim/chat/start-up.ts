@@ -15,6 +15,7 @@ import {
   shownPath,
   stateFolderFor,
   stateNameFor,
+  unmadeStateLine,
 } from './state-folder.js';
 import { readLogLevel } from '../../src/settings/settings.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
@@ -59,9 +60,13 @@ export const startUp = async (
   for (const problem of [...loaded.problems, ...startNotes(args, loaded.env)])
     printLines(process.stderr, `warning: ${problem}`);
   // Before anything is started or --fresh forgets a thing: the folder may be another run's.
-  const stateFolder = makeStateFolder(
-    stateFolderFor(process.env, stateNameFor(args.persona, args)),
-  );
+  const wanted = stateFolderFor(process.env, stateNameFor(args.persona, args));
+  const made = makeStateFolder(wanted);
+  if (!made.ok) {
+    printLines(process.stderr, unmadeStateLine(process.env, made.why));
+    process.exit(1);
+  }
+  const stateFolder = made.folder;
   const lock = lockStateFolder(stateFolder);
   if (!lock.ok) {
     printLines(process.stderr, lockedLine(shownPath(stateFolder, process.env), lock.holder));

@@ -7,8 +7,8 @@
  * stateNameFor: the demo's and the newest daemon's apart), made readable by its user only: it
  * holds the conversation.
  */
-import { mkdirSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { homeFolder } from './home-path.js';
 
 /** A path as the person would type it: under their home folder, from `~`. */
@@ -47,12 +47,59 @@ export const ignoredStateHome = (
 };
 harden(ignoredStateHome);
 
-/** Makes the folder (and its parents) when missing; its own mode is 0700. */
-export const makeStateFolder = (folder: string): string => {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  return folder;
+/** Why a folder on the way to the state folder cannot be had, in a person's words. */
+const whyNot = (path: string, code: string | undefined): string =>
+  code === 'ENOTDIR' || code === 'EEXIST'
+    ? `${path} is a file, not a folder`
+    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? `${path} cannot be made: its folder is not writable (${code})`
+      : `${path} cannot be made there (${code ?? 'unknown error'})`;
+
+/**
+ * Makes the folder (and its parents) when missing, each 0700, one at a time: Node's recursive
+ * mkdir loops for good on a path under /proc (XDG_STATE_HOME=/proc/nope, issue 45), where each
+ * step fails at once. A path that is there must be a folder.
+ */
+export const makeStateFolder = (
+  folder: string,
+): { ok: true; folder: string } | { ok: false; why: string } => {
+  const steps: string[] = [];
+  for (let path = folder; !steps.includes(path); path = dirname(path)) steps.unshift(path);
+  for (const path of steps) {
+    try {
+      if (statSync(path).isDirectory()) continue;
+      return { ok: false, why: whyNot(path, 'ENOTDIR') };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') return { ok: false, why: whyNot(path, code) };
+    }
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (error) {
+      return { ok: false, why: whyNot(path, (error as NodeJS.ErrnoException).code) };
+    }
+  }
+  return { ok: true, folder };
 };
 harden(makeStateFolder);
+
+/**
+ * The line that stops `npm start` when the state folder cannot be made: the variable that chose
+ * its place (XDG_STATE_HOME, else HOME), the path, why, and what to do (docs/troubleshooting.md).
+ */
+export const unmadeStateLine = (
+  env: Readonly<Record<string, string | undefined>>,
+  why: string,
+): string => {
+  const base = xdgStateHome(env);
+  const name = base === undefined ? 'HOME' : 'XDG_STATE_HOME';
+  const fix =
+    base === undefined
+      ? 'set XDG_STATE_HOME to a folder you can write to'
+      : 'point XDG_STATE_HOME at a folder you can write to, or unset it to keep the state under ~/.local/state';
+  return `${name} is ${base ?? homeFolder(env)}, where no state folder can be made: ${why}; ${fix}.`;
+};
+harden(unmadeStateLine);
 
 /**
  * The state folder's name for a persona: the demo's apart, and the newest

@@ -7,17 +7,19 @@
  * terminal joins its own wrap again when the word is copied, and a path
  * broken by us would copy as one that does not exist. For a terminal that says its width (./screen.ts, and ./print-lines.ts
  * for what is printed before or outside the chat); piped output keeps its lines as they are, but
- * /help's, wrapped at a width of its own (./run-command.ts).
+ * /help's, wrapped at a width of its own (./run-command.ts). Widths are the columns the terminal
+ * draws (./columns.ts: 日本語 takes six).
  */
+import { columnsOf } from './columns.js';
 
 /** How far a line's later rows are indented: under a list item's description, a bullet's text, or its own indent. */
 const hangOf = (line: string, width: number): number => {
   const bullet = /^(\s*)(?:[-•·] )/.exec(line);
-  if (bullet !== null) return bullet[0].length;
+  if (bullet !== null) return columnsOf(bullet[0]);
   // A label, then two spaces or more, then its description (a /help line).
   const item = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line);
-  if (item !== null && item[1]!.length <= (width * 3) / 4) return item[1]!.length;
-  return /^\s*/.exec(line)![0].length;
+  if (item !== null && columnsOf(item[1]!) <= (width * 3) / 4) return columnsOf(item[1]!);
+  return columnsOf(/^\s*/.exec(line)![0]);
 };
 
 /**
@@ -25,7 +27,7 @@ const hangOf = (line: string, width: number): number => {
  * included). The spaces between words stay as they were within a row; a row ends at a space.
  */
 const wrapLine = (line: string, first: number, width: number): string[] => {
-  if (line.length <= first) return [line];
+  if (columnsOf(line) <= first) return [line];
   const hang = ' '.repeat(Math.min(hangOf(line, width), Math.max(0, width - 10)));
   const rows: string[] = [];
   let row = '';
@@ -37,7 +39,7 @@ const wrapLine = (line: string, first: number, width: number): string[] => {
   };
   for (const [, gap, word] of line.matchAll(/(\s*)(\S+)/g)) {
     const lead = row.trim() === '' && rows.length > 0 ? '' : gap!;
-    if (row.length + lead.length + word!.length <= room) {
+    if (columnsOf(row + lead + word!) <= room) {
       row += lead + word!;
       continue;
     }
@@ -46,7 +48,7 @@ const wrapLine = (line: string, first: number, width: number): string[] => {
     row += word!;
     // A word no row holds is written whole, alone on its row: the terminal wraps it, and joins
     // it again on copy, where a break of ours would copy as a path that does not exist.
-    if (row.length > room) newRow();
+    if (columnsOf(row) > room) newRow();
   }
   if (row.trim() !== '') rows.push(row.trimEnd());
   return rows;
@@ -79,7 +81,7 @@ export const wrapEntry = (
   const bodyRows = body
     .split('\n')
     .flatMap((line, index) =>
-      wrapLine(line, index === 0 ? width - last.length - 1 : width - 2, width - 2),
+      wrapLine(line, index === 0 ? width - columnsOf(last) - 1 : width - 2, width - 2),
     );
   return { head: headRows.join('\n'), body: bodyRows.join('\n') };
 };
@@ -104,8 +106,8 @@ export const wrapAgentWords = (head: string, body: string, width: number): strin
       if (/^\s*```/.test(line)) fenced = !fenced;
       if (fenced || /^\s*```/.test(line)) return [line];
       const tied = line.replace(SPAN, span => span.replaceAll(' ', TIE));
-      return wrapLine(tied, index === 0 ? width - head.length - 1 : width - 2, width - 2).map(row =>
-        row.replaceAll(TIE, ' '),
+      return wrapLine(tied, index === 0 ? width - columnsOf(head) - 1 : width - 2, width - 2).map(
+        row => row.replaceAll(TIE, ' '),
       );
     })
     .join('\n');

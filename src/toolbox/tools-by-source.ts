@@ -53,16 +53,30 @@ export const describeOffered = (seen: ToolsSeen, budgetTokens: number): string[]
 };
 harden(describeOffered);
 
+/** What stands between a source's deferred tools, counted, and their names in tools()'s line. */
+const DEFERRED_NAMES = `behind ${TOOLBOX_NAME} (found by what they do): `;
+
 /** tools(): every tool a turn can reach by name, one source a line, the deferred ones said so. */
 export const listTools = (seen: ToolsSeen, builtins: readonly string[]): string => {
   const lines = [`built in: ${builtins.join(', ') || 'none (LAL_TOOLS_ALLOW, LAL_TOOLS_DENY)'}`];
   for (const { source, direct, deferred } of bySource(seen)) {
     if (direct.length > 0) lines.push(`${source}: ${direct.join(', ')}`);
     if (deferred.length > 0)
-      lines.push(
-        `${source}, ${deferred.length} behind ${TOOLBOX_NAME} (found by what they do): ${deferred.join(', ')}`,
-      );
+      lines.push(`${source}, ${deferred.length} ${DEFERRED_NAMES}${deferred.join(', ')}`);
   }
   return lines.join('\n');
 };
 harden(listTools);
+
+/**
+ * A line of tools() naming a source's deferred tools, read back: what comes before the names
+ * (`tools/sample-toolbox, the HOST's, 120 behind toolbox (found by what they do)`) and the names;
+ * undefined for another line. npm start's /tools counts a long one (sim/chat/tools-listing.ts).
+ */
+export const readDeferredLine = (line: string): { head: string; names: string[] } | undefined => {
+  const at = line.indexOf(DEFERRED_NAMES);
+  if (at < 0) return undefined;
+  const end = at + DEFERRED_NAMES.length;
+  return { head: line.slice(0, end - 2), names: line.slice(end).split(', ') };
+};
+harden(readDeferredLine);
