@@ -200,12 +200,11 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
     host: session.mailHost.host,
     hostId: session.mailHost.hostId,
     before: session.hostMailBefore,
-    screen,
-    presenter,
-    report,
+    ...{ screen, presenter, report },
     unaskedBy: tool => state.approvals.unaskedBy(tool),
     approve: number => approveRequest(session.mailHost.host, number),
     proposalIdOf: number => proposalIdOf(session, inbox, number),
+    numberShown: state.keepNumbers,
   });
 
   const leave = async (code: number): Promise<never> => {
