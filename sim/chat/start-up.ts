@@ -17,7 +17,7 @@ import {
 } from './state-folder.js';
 import { readLogLevel } from '../../src/settings/settings.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
-import { printLines } from './print-lines.js';
+import { printLines, printUsage } from './print-lines.js';
 
 /**
  * What is said once at start about settings that would surprise: a relative XDG_STATE_HOME
@@ -42,7 +42,7 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
   }
   const args: CliArgs = parsed.args;
   if (args.help) {
-    printLines(process.stdout, USAGE);
+    printUsage(process.stdout, USAGE);
     process.exit(0);
   }
   if (loaded.unreadable !== undefined) {
