@@ -100,6 +100,23 @@ describe('leaving with a second Ctrl-C', () => {
   });
 });
 
+describe('leaving a piped run', () => {
+  // A typed /quit said it left and a piped one did not (issue 45, trial 12): the one line, both ways.
+  it.each([
+    ['/quit', '/quit\n'],
+    ['the end of the input', ''],
+  ])('by %s says in its last line that it left, and what was kept', async (_by, typed) => {
+    const run = await runSim(['--demo', '--persona', 'fae', '--fresh'], {}, input => {
+      input.write(typed);
+      input.end();
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').at(-1), run.stdout).toMatch(
+      /^Left\. fae's conversation and tools are kept in \S+fae-demo\.$/,
+    );
+  });
+});
+
 describe('on a terminal 80 columns wide', () => {
   it('wraps /help, /status, the approval prompt and the start-up lines at words, within the width', async () => {
     const root = makeTempFolder('root');

@@ -10,8 +10,10 @@ import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenLines } from './support/terminal-screen.js';
 import { useRawServer } from './support/raw-http-server.js';
+import { makeSimRunner } from './support/run-sim.js';
 
 const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
 const { serve } = useRawServer();
 
 const COLUMNS = 80;
@@ -92,7 +94,10 @@ const placesOf = <Name extends string>(
   ) as Record<Name, number>;
 
 const GREETING = /^#\d+ lal › Lal agent ready\./;
-const SENT = /^you › hello there$/;
+/** Shown as it goes as the prompt shows a line typed at an idle one (issue 45, trial 11: not `you › …`). */
+const SENT = /^› hello there$/;
+/** The one line every way out says (sim/chat/state-folder.ts's farewellLine). */
+const LEFT = /^Left\. lal's conversation and tools are kept in \S+\/lal\.$/;
 const ANSWERED = /^#\d+ lal › Noted, and answered\.$/;
 const HELP = /^Type a line to mail it to the agent\. Commands:$/;
 
@@ -125,7 +130,7 @@ describe('lines typed on a terminal before the agent is ready', () => {
     const { waiting, greeting, help, sent, answered } = placesOf(lines, {
       waiting: /^waits › \/help \(lal is starting/,
       greeting: GREETING,
-      help: /^you › \/help$/,
+      help: /^› \/help$/,
       sent: SENT,
       answered: ANSWERED,
     });
@@ -147,16 +152,40 @@ describe('lines typed on a terminal before the agent is ready', () => {
     expect(
       lines.filter(line => line.includes('hello there')),
       lines.join('\n'),
-    ).toEqual([
-      'waits › hello there (lal is starting; it goes once it is ready)',
-      'you › hello there',
-    ]);
+    ).toEqual(['waits › hello there (lal is starting; it goes once it is ready)', '› hello there']);
   });
 
-  it('Ctrl-C before anything is drawn still ends the run at once (the keys held are no lost Ctrl-C)', async () => {
-    const { output } = await onTerminal([], SLOW_LIST_MS, '\x03');
+  it('Ctrl-C before anything is drawn still ends the run at once (the keys held are no lost Ctrl-C), saying it left', async () => {
+    const { output, lines } = await onTerminal([], SLOW_LIST_MS, '\x03');
     expect(output).not.toMatch(/lal-fae simulator: /);
+    // As every way out says (issue 45, trial 11: it left silently, with exit code 130).
+    const shown = lines.filter(line => line.trim() !== '');
+    // Wrapped at words to the terminal's 80 columns: its rows joined again.
+    const left = shown.findLastIndex(line => line.startsWith('Left. '));
+    expect(left, lines.join('\n')).toBeGreaterThan(-1);
+    expect(shown.slice(left).join(' ')).toMatch(LEFT);
   });
+
+  it.each([
+    ['while npm start checks the model server', undefined],
+    ['while the agent starts, after the first lines', /lal-fae simulator: /],
+  ])(
+    'a Ctrl-C (SIGINT) %s leaves as every way out does: its one line, exit code 0',
+    async (_when, after) => {
+      let checking = () => {};
+      const checked = new Promise<void>(resolve => (checking = resolve));
+      const url = await slowServer(6_000, checking);
+      const run = await runSim([], { LAL_HOST: `${url}/v1` }, input => {
+        void (after === undefined ? checked : input.waitFor(after)).then(() =>
+          input.signal('SIGINT'),
+        );
+      });
+      const printed = run.stdout.trimEnd().split('\n');
+      expect(printed.at(-1), run.stdout).toMatch(LEFT);
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toMatch(GREETING);
+    },
+  );
 
   it('are dropped, and said to be, when the person leaves before then', async () => {
     const { lines } = await onTerminal(

@@ -33,9 +33,11 @@ import type { startUp } from './start-up.js';
 import { openReadline } from './read-lines.js';
 import { approveRequest, isAnswerAtPrompt } from './answer-approval.js';
 import { makeStoppableCommand } from './stoppable-command.js';
+import type { Approvals } from './approvals.js';
 import { holdUntilReady } from './held-until-ready.js';
 import { joinPastedLines, type PastedLines } from './pasted-lines.js';
 import type { EarlyKeys } from './early-keys.js';
+import { LEAVING_SIGNALS, type LeaveBeforeChat } from './leave-before-chat.js';
 
 const GREETING_WAIT_MS = 30_000;
 const CANCEL_WAIT_MS = 1_500;
@@ -59,6 +61,12 @@ const firstLine = (
 const sayDropped = (screen: Screen, persona: string, unsent: readonly string[]): void => {
   const dropped = unsent.filter(line => parseCommand(line).kind === 'message');
   if (dropped.length > 0) screen.print('note', droppedLine(persona, dropped));
+};
+
+/** What still waits for the person's answer as they leave: each kind said in one line. */
+const sayUnanswered = (screen: Screen, inbox: HostInbox, session: Session): void => {
+  for (const unanswered of [unansweredProposals(inbox), unansweredApprovals(inbox)])
+    if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
 };
 
 /** Ctrl-C's first job, as in a shell: the line typed and not entered is dropped (and a paste waiting for Enter). */
@@ -139,9 +147,59 @@ const followTerminal = (
   });
 };
 
+/** The HOST's inbox, followed on the screen: what comes, and what waits for an answer. */
+const followInbox = (
+  made: Session,
+  shown: {
+    screen: Screen;
+    presenter: ReturnType<typeof makePresenter>;
+    report: (problem: string) => void;
+    /** The tools answered for (`unaskedBy`), and the numbering kept before a number is shown. */
+    state: {
+      approvals: Pick<Approvals, 'unaskedBy'>;
+      keepNumbers: () => void;
+    };
+  },
+): HostInbox => {
+  const inbox = followHostInbox({
+    host: made.mailHost.host,
+    hostId: made.mailHost.hostId,
+    before: made.hostMailBefore,
+    ...{ screen: shown.screen, presenter: shown.presenter, report: shown.report },
+    unaskedBy: tool => shown.state.approvals.unaskedBy(tool),
+    approve: number => approveRequest(made.mailHost.host, number),
+    proposalIdOf: number => proposalIdOf(made, inbox, number),
+    numberShown: shown.state.keepNumbers,
+  });
+  return inbox;
+};
+
+/**
+ * Stops the agent as the person leaves; one still being made (a Ctrl-C before its greeting) is
+ * waited for a moment, to be stopped too. What it stopped, if any, for the state to be saved.
+ */
+const stopAgent = async (
+  session: Session | undefined,
+  starting: Promise<Session> | undefined,
+): Promise<Session | undefined> => {
+  const made =
+    session ??
+    (await Promise.race([
+      starting?.catch(() => undefined),
+      sleep(CANCEL_WAIT_MS).then(() => undefined),
+    ]));
+  // Cancelling through the caplet's context aborts a model call in flight.
+  await Promise.race([made?.caplet.cancel('the host left').catch(() => {}), sleep(CANCEL_WAIT_MS)]);
+  return made;
+};
+
 type Started = Awaited<ReturnType<typeof startUp>>;
 
-export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<void> => {
+export const runChat = async (
+  started: Started,
+  earlyKeys: EarlyKeys,
+  early: Pick<LeaveBeforeChat, 'stop'>,
+): Promise<void> => {
   const cwd = process.cwd();
   const { args, settings, envNote, preflight, double, stateFolder, releaseState } = started;
   const { persona, verbose, fresh, newest, yes } = args;
@@ -181,7 +239,37 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
   };
   const restoreStderr = divertStderr(logLine);
   const typed = makeTypedLines({ presenter, screen, persona });
-  session = await startSession({
+  let inbox: HostInbox | undefined;
+  /** The agent being made: a leave while it starts waits for it a moment, to stop it too. */
+  let starting: Promise<Session> | undefined;
+  const leave = async (code: number): Promise<never> => {
+    if (!leaving) {
+      leaving = true;
+      screen.status(undefined);
+      if (inbox !== undefined && session !== undefined) sayUnanswered(screen, inbox, session);
+      sayDropped(screen, persona, unsent);
+      inbox?.stop();
+      channelEcho.stop();
+      session = await stopAgent(session, starting);
+      await state.save();
+      releaseState();
+      await double?.close();
+      screen.close();
+      // One line says it left, piped as on a terminal (in place of the prompt there, which is no longer drawn).
+      screen.print('note', state.farewell);
+      state.log.close();
+      restoreConsole();
+      restoreStderr();
+    }
+    process.exit(code);
+  };
+  // Leaving is the chat's from here, while the agent starts too (a Ctrl-C before its greeting).
+  for (const signal of LEAVING_SIGNALS) process.on(signal, () => void leave(0));
+  early.stop();
+  // A reader that went away (`npm start | head`) ends the chat quietly.
+  process.stdout.on('error', () => void leave(0));
+
+  starting = startSession({
     persona,
     ...(newest ? { profile: 'newest' as const } : {}),
     env: capletEnv(settings),
@@ -196,67 +284,36 @@ export const runChat = async (started: Started, earlyKeys: EarlyKeys): Promise<v
     },
     ...{ restore: state.restore, daemon: state.daemon, sawEarlierMail: presenter.fromBefore },
   });
-  const inbox = followHostInbox({
-    host: session.mailHost.host,
-    hostId: session.mailHost.hostId,
-    before: session.hostMailBefore,
-    ...{ screen, presenter, report },
-    unaskedBy: tool => state.approvals.unaskedBy(tool),
-    approve: number => approveRequest(session.mailHost.host, number),
-    proposalIdOf: number => proposalIdOf(session, inbox, number),
-    numberShown: state.keepNumbers,
+  const made = await starting.catch((error: unknown) => {
+    // Left while it started: its failure is no news.
+    if (leaving) return undefined;
+    throw error;
   });
-
-  const leave = async (code: number): Promise<never> => {
-    if (!leaving) {
-      leaving = true;
-      screen.status(undefined);
-      for (const unanswered of [unansweredProposals(inbox), unansweredApprovals(inbox)])
-        if (unanswered !== undefined) screen.print('note', unanswered(session.guestName));
-      sayDropped(screen, persona, unsent);
-      inbox.stop();
-      channelEcho.stop();
-      // Cancelling through the caplet's context aborts a model call in flight.
-      await Promise.race([
-        session.caplet.cancel('the host left').catch(() => {}),
-        sleep(CANCEL_WAIT_MS),
-      ]);
-      await state.save();
-      releaseState();
-      await double?.close();
-      screen.close();
-      // One line says it left, in place of the prompt (the screen no longer draws it).
-      if (tty) screen.print('note', state.farewell);
-      state.log.close();
-      restoreConsole();
-      restoreStderr();
-    }
-    process.exit(code);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-    process.on(signal, () => void leave(0));
-  // A reader that went away (`npm start | head`) ends the chat quietly.
-  process.stdout.on('error', () => void leave(0));
+  // Left while it started: leaving has it now.
+  if (made === undefined || leaving) return;
+  session = made;
+  const followed = followInbox(made, { screen, presenter, report, state });
+  inbox = followed;
 
   const context: CommandContext = {
-    ...{ session, screen, inbox, presenter, cwd, stateFolder: state.folder },
+    ...{ session: made, screen, inbox: followed, presenter, cwd, stateFolder: state.folder },
     approvals: state.approvals,
     ...{ keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
   const readline = openReadline(tty, state.history, report, earlyKeys);
-  const waiting = waitingMailOf(session, presenter);
+  const waiting = waitingMailOf(made, presenter);
   let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
-    ...{ presenter, screen, session, waiting, typed, persona, leave },
+    ...{ presenter, screen, session: made, waiting, typed, persona, leave },
     halfTyped: { discard: () => discardTyped(readline, pasted) },
     command: context.stoppable,
   });
 
   // The agent is ready once it has greeted in this run (or the wait for that is over).
-  const ready = Promise.race([inbox.firstMessage, sleep(GREETING_WAIT_MS)]);
-  const idle = () => waitUntilIdle(() => agentIdle(session, presenter, channelEcho), presenter);
+  const ready = Promise.race([followed.firstMessage, sleep(GREETING_WAIT_MS)]);
+  const idle = () => waitUntilIdle(() => agentIdle(made, presenter, channelEcho), presenter);
   if (tty) {
     screen.attachPrompt(readline);
     pasted = followTerminal(readline, context, typed, { persona, ready, idle, unsent });

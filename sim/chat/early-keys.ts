@@ -3,8 +3,8 @@
  * starting: docs/behaviour.md 10.2) are kept from the terminal's own echo and handed to the
  * prompt once it opens, which reads them as typed there (./held-until-ready.ts shows each line
  * as waiting, then as sent). With the terminal echoing them, each line stayed on the screen
- * as a raw row above those, shown twice (issue 45). Ctrl-C still stops at once, as the
- * terminal would have made it.
+ * as a raw row above those, shown twice (issue 45). Ctrl-C is still a SIGINT, as the
+ * terminal would have made it: the run leaves (./leave-before-chat.ts, then ./chat.ts).
  */
 
 const CTRL_C = 0x03;

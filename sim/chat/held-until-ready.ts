@@ -4,11 +4,12 @@
  * ./piped-chat.ts) is held, commands as messages, and done in the order
  * typed once it is ready, each once the agent is idle, as piped lines are
  * (docs/behaviour.md 10.2). Meanwhile the prompt says the agent is starting,
- * and each line held is shown as waiting; it is shown as sent (`you › …`)
- * when it goes. A command run at once while a message waited in the agent's
+ * and each line held is shown as waiting; when it goes it is shown as the
+ * prompt echoes a line typed at an idle one (`› …`), which it is done as: one
+ * screen shows one form for them (issue 45, trial 11). A command run at once while a message waited in the agent's
  * inbox came out before the greeting and before that message's answer.
  */
-import type { Screen } from './screen.js';
+import { PROMPT, type Screen } from './screen.js';
 
 export interface HeldUntilReady {
   /** A line just typed: true when it is held (the agent is not ready yet), false to go on as usual. */
@@ -40,7 +41,7 @@ export const holdUntilReady = (options: {
       await idle();
       // Shifted only now: a line still waiting is one leaving drops.
       const line = unsent.shift()!;
-      screen.print('you', 'you ›', line);
+      screen.print('typed', PROMPT.trimEnd(), line);
       await run(line);
     }
   });

@@ -12,13 +12,16 @@ import { startUp } from './start-up.js';
 import { holdEarlyKeys } from './early-keys.js';
 import { describeError } from '../../providers/describe-error.js';
 import { printLines } from './print-lines.js';
+import { leaveBeforeChat } from './leave-before-chat.js';
 
 const main = async (): Promise<void> => {
+  // From the first moment, a Ctrl-C leaves as every way out does, until the chat takes that over.
+  const early = leaveBeforeChat();
   // From the first moment: a line typed during the checks is not echoed by the terminal too.
   const earlyKeys = holdEarlyKeys(process.stdin, process.stdout);
-  const started = await startUp(process.cwd(), process.argv.slice(2));
+  const started = await startUp(process.cwd(), process.argv.slice(2), early.known);
   const { runChat } = await import('./chat.js');
-  await runChat(started, earlyKeys);
+  await runChat(started, earlyKeys, early);
 };
 
 main().catch((error: unknown) => {

@@ -3,9 +3,11 @@
  * Past `quietAfterMs` the status line says so, and that Ctrl-C stops the turn,
  * instead of "thinking…" for as long as the request's time limit and its
  * retries allow (LAL_REQUEST_TIMEOUT_MS, LAL_MAX_RETRIES: half an hour by
- * default). Said again at 2, 4, 8… times that, so a piped run prints few such
- * lines. It watches the agent's events beside the presenter (./presenter.ts),
- * whose next status replaces it.
+ * default). Its seconds go on at each look, the row's one count: the turn's
+ * clock is not shown beside it (`silent for 30 s · Ctrl-C stops 31s` read as
+ * two counters, trial 11). A piped run shows it in its still-working lines
+ * (./screen.ts). It watches the agent's events beside the presenter
+ * (./presenter.ts), whose next status replaces it.
  */
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { Screen } from './screen.js';
@@ -20,8 +22,8 @@ const QUIET_SERVER: QuietServer = { quietAfterMs: 30_000, checkEveryMs: 1_000 };
 /**
  * What the status line says of it, and shorter forms for a narrower terminal (./screen.ts shows
  * the first that fits): each drops what matters least first (who waits, then on what), never
- * the seconds nor that Ctrl-C stops. The first reads whole beside the spinner, the turn's clock
- * and the prompt on an 80-column terminal, the last on a 40-column one.
+ * the seconds nor that Ctrl-C stops. The first reads whole beside the spinner on an 80-column
+ * terminal, the last on a 40-column one.
  */
 export const waitingStatus = (persona: string, seconds: number): [string, ...string[]] => [
   `${persona} is waiting: the model server is silent for ${seconds} s · Ctrl-C stops`,
@@ -37,7 +39,6 @@ export const watchQuietServer = (
   quiet: QuietServer = QUIET_SERVER,
 ) => {
   let since = 0;
-  let next = quiet.quietAfterMs;
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     if (timer !== undefined) clearInterval(timer);
@@ -46,14 +47,12 @@ export const watchQuietServer = (
   /** The server was asked, or said something: counted from now. */
   const restart = () => {
     since = Date.now();
-    next = quiet.quietAfterMs;
     if (timer !== undefined) return;
     timer = setInterval(() => {
       const waited = Date.now() - since;
-      if (waited < next) return;
-      next *= 2;
+      if (waited < quiet.quietAfterMs) return;
       const [text, ...shorter] = waitingStatus(persona, Math.floor(waited / 1000));
-      screen.status(text, shorter);
+      screen.status(text, shorter, false);
     }, quiet.checkEveryMs);
     timer.unref();
   };

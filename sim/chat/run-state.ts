@@ -13,7 +13,7 @@ import { makeInputHistory } from './input-history.js';
 import { makeApprovals } from './approvals.js';
 import { makeKeptTools, type ToolPowers } from './kept-tools.js';
 import type { DaemonProfile, MailHost } from '../mail-host/index.js';
-import { shownPath } from './state-folder.js';
+import { farewellLine, shownPath } from './state-folder.js';
 
 /** The agent writes its memory just after a turn: it is kept a moment later. */
 const SAVE_DELAY_MS = 300;
@@ -81,8 +81,8 @@ export const openRunState = (options: {
     history: makeInputHistory(folder, options.fresh),
     /** The line that names the folder and the log. */
     intro: `${options.persona}'s state is kept in ${shownPath(folder, options.processEnv)} (${options.fresh ? 'started clean: --fresh' : '--fresh starts clean'}); its log is ${log.path === undefined ? `not written (${log.why})` : shownPath(log.path, options.processEnv)}. /help lists the commands.`,
-    /** The line that says, as the person leaves a terminal, that it left and what it kept. */
-    farewell: `Left. ${options.persona}'s conversation and tools are kept in ${shownPath(folder, options.processEnv)}.`,
+    /** The line that says, as the person leaves, that it left and what it kept. */
+    farewell: farewellLine(options.persona, folder, options.processEnv),
     /** The daemon to start: the one earlier runs were, unless `--fresh`. */
     daemon: {
       identity: daemon.identity(options.profile),

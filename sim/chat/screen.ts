@@ -10,7 +10,17 @@ import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
 type LineKind =
-  'agent' | 'you' | 'tool-ok' | 'tool-failed' | 'proposal' | 'note' | 'error' | 'usage' | 'log';
+  | 'agent'
+  | 'you'
+  /** A line of the person's shown as the prompt echoes it (`› …`): one held until the agent was ready. */
+  | 'typed'
+  | 'tool-ok'
+  | 'tool-failed'
+  | 'proposal'
+  | 'note'
+  | 'error'
+  | 'usage'
+  | 'log';
 
 export interface Screen {
   readonly tty: boolean;
@@ -19,8 +29,10 @@ export interface Screen {
   /**
    * What the agent is doing, or undefined when it is idle (terminal only); `shorter`: forms of
    * it that keep its meaning, shortest last, for a terminal too narrow for it (none: it is cut).
+   * `clock: false` for a status that counts its own seconds: the turn's clock is not shown
+   * beside it, so the row has one count (issue 45).
    */
-  status(text: string | undefined, shorter?: readonly string[]): void;
+  status(text: string | undefined, shorter?: readonly string[], clock?: boolean): void;
   /** Lets the screen redraw the prompt after output (terminal only). */
   attachPrompt(readline: ReadlineInterface): void;
   /** The terminal's width in columns, undefined when it says none (piped). */
@@ -51,6 +63,8 @@ harden(PROMPT);
 const colour: Record<LineKind, [string, string]> = {
   agent: ['\x1b[1;36m', '\x1b[0m'],
   you: ['\x1b[1;32m', '\x1b[0m'],
+  // As readline writes the prompt and what was typed: uncoloured.
+  typed: ['', ''],
   'tool-ok': ['\x1b[2m', '\x1b[0m'],
   'tool-failed': ['\x1b[2m', '\x1b[0m'],
   proposal: ['\x1b[1;33m', '\x1b[0m'],
@@ -83,6 +97,7 @@ export const makePlainScreen = (
   stillWorkingMs = STILL_WORKING_MS,
 ): Screen => {
   let current: string | undefined;
+  let currentClock = true;
   let since = 0;
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
@@ -95,7 +110,8 @@ export const makePlainScreen = (
       const text = body === undefined ? head : `${head} ${indent(stripControl(body), '  ')}`;
       write(`${text}\n`);
     },
-    status(text) {
+    status(text, _shorter, clock = true) {
+      currentClock = clock;
       if (text === undefined) {
         current = undefined;
         stop();
@@ -106,7 +122,9 @@ export const makePlainScreen = (
         write(`(${text})\n`);
         timer = setInterval(() => {
           if (current !== undefined)
-            write(`(${current} ${Math.round((Date.now() - since) / 1000)}s)\n`);
+            write(
+              `(${current}${currentClock ? ` ${Math.round((Date.now() - since) / 1000)}s` : ''})\n`,
+            );
         }, stillWorkingMs);
         timer.unref();
       }
@@ -179,6 +197,8 @@ const statusRow = (
   return `${FRAMES[frame % FRAMES.length]} ${fitStatusForms(text, forms, room)}${clock}`;
 };
 
+const secondsSince = (since: number): number => Math.floor((Date.now() - since) / 1000);
+
 /**
  * How many rows the cursor is down the prompt as drawn. Readline counts it too (`prevRows`,
  * not in its types) to go back up when it redraws, but a paste it writes straight out can wrap
@@ -219,6 +239,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;
   let statusText: string | undefined;
   let statusForms: readonly string[] = [];
+  let statusClock = true;
   let frame = 0;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -231,7 +252,7 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     Math.max(1, Math.ceil(width / (out.columns || Number.POSITIVE_INFINITY)));
 
   const statusLine = (): string =>
-    statusRow(statusText ?? '', statusForms, frame, Math.floor((Date.now() - since) / 1000), out);
+    statusRow(statusText ?? '', statusForms, frame, statusClock ? secondsSince(since) : 0, out);
   const rowsDown = (): number => (readline === undefined ? 0 : rowsDownThePrompt(readline));
   /** Up to where the status row began (the prompt's row when there is none), at the column's start. */
   const toTopOfPrompt = () => {
@@ -312,11 +333,12 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
       out.write(`${renderEntry(kind, head, given, out.columns)}\n`);
       drawPrompt();
     },
-    status(text, shorter = []) {
+    status(text, shorter = [], clock = true) {
       if (text === statusText) return;
       if (text !== undefined && statusText === undefined) since = Date.now();
       statusText = text;
       statusForms = shorter;
+      statusClock = clock;
       if (text === undefined) stopSpinner();
       else if (timer === undefined) {
         timer = setInterval(() => {

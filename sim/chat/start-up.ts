@@ -9,6 +9,7 @@ import { parseCliArgs, type CliArgs } from './cli-args.js';
 import { USAGE } from './usage.js';
 import { loadEnv } from './dotenv.js';
 import {
+  farewellLine,
   ignoredStateHome,
   makeStateFolder,
   shownPath,
@@ -32,7 +33,12 @@ const startNotes = (args: CliArgs, env: Readonly<Record<string, string>>): strin
     : []),
 ];
 
-export const startUp = async (cwd: string, argv: readonly string[]) => {
+export const startUp = async (
+  cwd: string,
+  argv: readonly string[],
+  /** Told the line that says the person left, once this run holds the state folder (./leave-before-chat.ts). */
+  locked: (farewell: string) => void = () => {},
+) => {
   const loaded = loadEnv(cwd, process.env);
   const parsed = parseCliArgs(argv, loaded.env);
   if (!parsed.ok) {
@@ -61,6 +67,7 @@ export const startUp = async (cwd: string, argv: readonly string[]) => {
     printLines(process.stderr, lockedLine(shownPath(stateFolder, process.env), lock.holder));
     process.exit(1);
   }
+  locked(farewellLine(args.persona, stateFolder, process.env));
   // Only now what is heavier to load: a refused run has stopped before it (README: "refuses at once").
   const [{ checkModelServer }, { startDemoDouble }, { malformedSettings }] = await Promise.all([
     import('./preflight.js'),

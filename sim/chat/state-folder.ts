@@ -63,3 +63,11 @@ harden(makeStateFolder);
 export const stateNameFor = (persona: string, options: { demo: boolean; newest: boolean }) =>
   `${persona}${options.demo ? '-demo' : ''}${options.newest ? '-newest' : ''}`;
 harden(stateNameFor);
+
+/** The one line that says the person left and where the agent's state is kept (every way out: ./chat.ts). */
+export const farewellLine = (
+  persona: string,
+  folder: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string => `Left. ${persona}'s conversation and tools are kept in ${shownPath(folder, env)}.`;
+harden(farewellLine);
