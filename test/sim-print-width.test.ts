@@ -31,18 +31,6 @@ const expectWrappedAtWords = (rows: readonly ScreenRow[], text: string, columns:
   expect(words(rows.map(row => row.text).join('\n'))).toEqual(words(text));
 };
 
-const onTty = async (
-  program: string,
-  args: string[],
-  env: Record<string, string>,
-  columns: number,
-  steps: readonly TtyStep[] = [],
-) =>
-  screenRows(
-    await runProgramOnTty(program, args, env, steps, makeTempFolder('cwd'), { columns, rows: 30 }),
-    columns,
-  );
-
 /**
  * Laid out at this width, not re-wrapped from 80 columns (trial 13 M3): a row that goes on a part
  * (an option's description, the synopsis's flags: indented; a paragraph: a row that starts in
@@ -59,6 +47,18 @@ const expectLaidOutAt = (rows: readonly ScreenRow[], columns: number) => {
     expect(before.length + 1 + first.length, `${before}\n${text}`).toBeGreaterThan(columns - 1);
   }
 };
+
+const onTty = async (
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+  columns: number,
+  steps: readonly TtyStep[] = [],
+) =>
+  screenRows(
+    await runProgramOnTty(program, args, env, steps, makeTempFolder('cwd'), { columns, rows: 30 }),
+    columns,
+  );
 
 const START = 'sim/chat/main.js';
 const DOUBLE = 'sim/model-server/main.js';
