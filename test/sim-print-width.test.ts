@@ -6,6 +6,8 @@
  * wraps no row and cuts no word; the banner's commands are each whole on a row of their own
  * (a break of ours would end the command where it is pasted). Piped, each is as it was.
  * Before, `--help` had 14 lines over 80 columns and the banner 8, each cut mid-word by the terminal.
+ * At 60 columns a usage is laid out from its parts, not re-wrapped with its 80-column breaks
+ * (trial 13: `started here (no model` / `needed; …` under it, ragged).
  */
 import { describe, expect, it } from 'vitest';
 import { printLines } from '../sim/chat/print-lines.js';
@@ -29,6 +31,23 @@ const expectWrappedAtWords = (rows: readonly ScreenRow[], text: string, columns:
   expect(words(rows.map(row => row.text).join('\n'))).toEqual(words(text));
 };
 
+/**
+ * Laid out at this width, not re-wrapped from 80 columns (trial 13 M3): a row that goes on a part
+ * (an option's description, the synopsis's flags: indented; a paragraph: a row that starts in
+ * lowercase) could not have taken its first word on the row before.
+ */
+const expectLaidOutAt = (rows: readonly ScreenRow[], columns: number) => {
+  const texts = rows.map(row => row.text.trimEnd());
+  for (const [index, text] of texts.entries()) {
+    const before = texts[index - 1];
+    const goesOn = /^ {4,}\S/.test(text) || /^[a-z(]/.test(text);
+    if (before === undefined || before.trim() === '' || !goesOn) continue;
+    // A synopsis's flag with its value (`[--protocol openai|anthropic|ollama]`) is one.
+    const first = /^\[[^\]]*\]|^\S+/.exec(text.trim())![0];
+    expect(before.length + 1 + first.length, `${before}\n${text}`).toBeGreaterThan(columns - 1);
+  }
+};
+
 const onTty = async (
   program: string,
   args: string[],
@@ -50,8 +69,10 @@ describe('printed outside the chat, on a terminal', () => {
     it(`${columns} columns: npm start --help and model-double --help, wrapped at words`, async () => {
       const start = await onTty(START, ['--help'], {}, columns);
       expectWrappedAtWords(start, USAGE, columns);
+      expectLaidOutAt(start, columns);
       const double = await onTty(DOUBLE, ['--help'], {}, columns);
       expectWrappedAtWords(double, DOUBLE_USAGE, columns);
+      expectLaidOutAt(double, columns);
     });
 
     it(`${columns} columns: a refusal at start, wrapped at words`, async () => {

@@ -5,12 +5,17 @@
  * daemon"; message numbers go on from where they were, so a number the
  * agent recalls names one message only.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runSimOnTty } from './support/run-sim-tty.js';
+import { WAIT_MS } from './support/patience.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
@@ -93,5 +98,38 @@ describe('npm start on a terminal, run again', () => {
       cwd,
     );
     expect(second).toMatch(/You said "say kept-line-4521"/);
+  });
+});
+
+describe('npm start killed (kill -9) after the greeting', () => {
+  // Trial 13 M8: the next run greeted with the number the killed run had shown. A number shown
+  // once names one message only in that state folder (docs/behaviour.md 10.1).
+  it('the next run numbers on past every number the killed run showed', async () => {
+    const env = { ...process.env, LAL_SIM_NO_BUILD: '1', LAL_PROVIDER: '', LAL_MODEL: '' };
+    const state = { XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') };
+    // The simulator itself (not scripts/start.mjs, which cannot pass SIGKILL on), killed once greeted.
+    const child = spawn(process.execPath, [join(repoRoot, 'dist/sim/chat/main.js'), '--demo'], {
+      cwd: makeTempFolder('cwd'),
+      env: { ...env, ...state },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    const greeted = new Promise<void>(resolve => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        if (/^#\d+ lal ›/m.test(stdout)) resolve();
+      });
+    });
+    const closed = new Promise(resolve => child.on('close', resolve));
+    const bound = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
+    await greeted;
+    child.kill('SIGKILL');
+    await closed;
+    clearTimeout(bound);
+    const killedShown = numbersShown(stdout);
+    expect(killedShown.length).toBeGreaterThan(0);
+    const next = await runSim(['--demo'], state, input => input.end());
+    expect(next.code).toBe(0);
+    expect(Math.min(...numbersShown(next.stdout))).toBeGreaterThan(Math.max(...killedShown));
   });
 });

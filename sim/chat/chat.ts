@@ -154,7 +154,11 @@ const followInbox = (
     screen: Screen;
     presenter: ReturnType<typeof makePresenter>;
     report: (problem: string) => void;
-    approvals: Pick<Approvals, 'unaskedBy'>;
+    /** The tools answered for (`unaskedBy`), and the numbering kept before a number is shown. */
+    state: {
+      approvals: Pick<Approvals, 'unaskedBy'>;
+      keepNumbers: () => void;
+    };
   },
 ): HostInbox => {
   const inbox = followHostInbox({
@@ -162,9 +166,10 @@ const followInbox = (
     hostId: made.mailHost.hostId,
     before: made.hostMailBefore,
     ...{ screen: shown.screen, presenter: shown.presenter, report: shown.report },
-    unaskedBy: tool => shown.approvals.unaskedBy(tool),
+    unaskedBy: tool => shown.state.approvals.unaskedBy(tool),
     approve: number => approveRequest(made.mailHost.host, number),
     proposalIdOf: number => proposalIdOf(made, inbox, number),
+    numberShown: shown.state.keepNumbers,
   });
   return inbox;
 };
@@ -287,7 +292,7 @@ export const runChat = async (
   // Left while it started: leaving has it now.
   if (made === undefined || leaving) return;
   session = made;
-  const followed = followInbox(made, { screen, presenter, report, approvals: state.approvals });
+  const followed = followInbox(made, { screen, presenter, report, state });
   inbox = followed;
 
   const context: CommandContext = {

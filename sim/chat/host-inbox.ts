@@ -172,7 +172,8 @@ const awaitsAnswer = (
   );
 };
 
-export const followHostInbox = (options: {
+/** What ./chat.ts gives the follow of HOST's inbox. */
+interface FollowOptions {
   host: HostPowers;
   hostId: string;
   /** The messages HOST's inbox held before the agent started (./session.ts `hostMailBefore`). */
@@ -190,7 +191,11 @@ export const followHostInbox = (options: {
   approve?: (number: bigint) => Promise<void>;
   /** The agent's own id for a waiting eval-proposal (./agent-ids.ts), undefined while its store has none. */
   proposalIdOf?: (number: bigint) => Promise<string | undefined>;
-}): HostInbox => {
+  /** Called before a message's number is first shown (./run-state.ts `keepNumbers`). */
+  numberShown?: () => void;
+}
+
+export const followHostInbox = (options: FollowOptions): HostInbox => {
   const { host, hostId, screen, presenter } = options;
   const pending = new Map<bigint, PendingKind>();
   const tools = new Map<bigint, string>();
@@ -233,6 +238,7 @@ export const followHostInbox = (options: {
     }
     const sender = await nameOf(record.from);
     const n = String(record.number);
+    options.numberShown?.();
     switch (record.type) {
       case 'package':
         // The code to be read before a request to run it: shown with that request, which follows.

@@ -69,6 +69,11 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
   };
   const file = read();
   const started = new Map<DaemonProfile, number>();
+  /** Written whole to a new file, then renamed: a run killed midway leaves the last one whole. */
+  const write = () => {
+    writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
+    renameSync(`${path}.new`, path);
+  };
 
   return {
     path,
@@ -107,8 +112,19 @@ export const makeKeptDaemon = (folder: string, fresh: boolean) => {
         mail: mailHost.keptMail(showsCodeToRun),
         channels: mailHost.keptChannels(),
       };
-      writeFileSync(`${path}.new`, JSON.stringify(file), { mode: 0o600 });
-      renameSync(`${path}.new`, path);
+      write();
+    },
+    /**
+     * Writes the numbers reached, the rest as last saved: the mail kept stays in step with the
+     * agent's memory, saved with it after a turn (a message kept here that the memory does not
+     * know as answered would be answered again).
+     */
+    saveNumbers(profile: DaemonProfile, mailHost: MailHost): void {
+      const kept = file.generations[profile];
+      const seeded = started.get(profile);
+      if (kept === undefined || seeded === undefined) return;
+      file.generations[profile] = { ...kept, seeded, numbers: mailHost.messageNumbers() };
+      write();
     },
   };
 };

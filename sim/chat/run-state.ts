@@ -45,6 +45,20 @@ export const openRunState = (options: {
   let turnFailed = false;
   let timer: NodeJS.Timeout | undefined;
 
+  /** The daemon's identity and what it keeps (`numbersOnly`: the message numbers it reached). */
+  const keepDaemon = (numbersOnly: boolean): void => {
+    const session = options.session();
+    if (session === undefined) return;
+    try {
+      if (numbersOnly) daemon.saveNumbers(options.profile, session.mailHost);
+      else daemon.save(options.profile, session.mailHost);
+    } catch (error) {
+      options.report(
+        `could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`,
+      );
+    }
+  };
+
   const save = async (): Promise<void> => {
     clearTimeout(timer);
     const session = options.session();
@@ -55,13 +69,7 @@ export const openRunState = (options: {
     await tools.save(session.powers).catch((error: unknown) => {
       options.report(`could not keep the agent's tools in ${tools.path}: ${describeError(error)}`);
     });
-    try {
-      daemon.save(options.profile, session.mailHost);
-    } catch (error) {
-      options.report(
-        `could not keep the daemon's identity in ${daemon.path}: ${describeError(error)}`,
-      );
-    }
+    keepDaemon(false);
   };
 
   return {
@@ -100,6 +108,12 @@ export const openRunState = (options: {
       timer = setTimeout(() => void save(), SAVE_DELAY_MS);
     },
     save,
+    /**
+     * Before a message's number is shown: the numbering is kept at once, so a run killed before
+     * its next save (kill -9 after the greeting) never has the next run show that number again
+     * for another message (docs/behaviour.md 10.1).
+     */
+    keepNumbers: () => keepDaemon(true),
     turnFailed: () => turnFailed,
   };
 };

@@ -19,7 +19,7 @@ import {
 } from './state-folder.js';
 import { readLogLevel } from '../../src/settings/settings.js';
 import { lockStateFolder, lockedLine } from './state-lock.js';
-import { printLines } from './print-lines.js';
+import { printLines, printUsage } from './print-lines.js';
 
 /**
  * What is said once at start about settings that would surprise: a relative XDG_STATE_HOME
@@ -49,7 +49,7 @@ export const startUp = async (
   }
   const args: CliArgs = parsed.args;
   if (args.help) {
-    printLines(process.stdout, USAGE);
+    printUsage(process.stdout, USAGE);
     process.exit(0);
   }
   if (loaded.unreadable !== undefined) {

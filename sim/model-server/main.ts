@@ -12,7 +12,7 @@ import { startDemoServers, describeServers } from './demo-servers.js';
 import { parseDoubleArgs } from './double-args.js';
 import { DOUBLE_USAGE } from './usage.js';
 import { describeError } from '../../providers/describe-error.js';
-import { printLines } from '../chat/print-lines.js';
+import { printLines, printUsage } from '../chat/print-lines.js';
 import { blockedListenProblem, fetchBlocksPort } from '../../providers/bad-port.js';
 import type { ModelProtocol } from './types.js';
 
@@ -38,7 +38,7 @@ const main = async () => {
     process.exit(2);
   }
   if (parsed.args.help) {
-    printLines(process.stdout, DOUBLE_USAGE);
+    printUsage(process.stdout, DOUBLE_USAGE);
     return;
   }
   const { port, protocols } = parsed.args;
