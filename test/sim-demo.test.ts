@@ -629,14 +629,18 @@ describe('a tool the person attached, once adopted (README: "I adopted math; ask
 });
 
 describe('a counter-proposal in --demo', () => {
-  it('is the answer when its code is arithmetic: worked out and told, not proposed again', () => {
-    const notice = [
+  /** What the agent is told of message #4's counter-proposal of `code`. */
+  const counterNotice = (code: string) =>
+    [
       'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
-      '7 * 6 + 1',
+      code,
       'Endowments: none',
       'Worker: a new worker; result name: none',
       'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
     ].join('\n');
+
+  it('is the answer when its code is arithmetic: worked out and told, not proposed again', () => {
+    const notice = counterNotice('7 * 6 + 1');
     expect(demoModel(told(notice))).toEqual({
       toolCalls: [
         {
@@ -653,13 +657,7 @@ describe('a counter-proposal in --demo', () => {
   });
 
   it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
-    const notice = [
-      'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
-      'const at = "time: 12:30";\nat.length',
-      'Endowments: none',
-      'Worker: a new worker; result name: none',
-      'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
-    ].join('\n');
+    const notice = counterNotice('const at = "time: 12:30";\nat.length');
     expect(demoModel(told(notice))).toEqual({
       toolCalls: [
         {
