@@ -30,9 +30,9 @@ export const lastUserText = (request: NormalizedRequest): string =>
   [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /**
- * `npm start`'s settings to think with the double at `url`: its model named (the double's default,
- * sim/model-server/start-model-server.ts), so no list is asked for, and the state and temporary
- * files in folders of the test's own (made by `makeTempFolder`, removed after its tests).
+ * `npm start`'s settings to think with the double at `url`: its model named (the double's
+ * default, sim/model-server/start-model-server.ts), so the start needs no model list, and the
+ * state and temporary files in folders of the test's own (`makeTempFolder`'s, removed after).
  */
 export const doubleEnv = (url: string, makeTempFolder: (label: string) => string) => ({
   LAL_HOST: url,
