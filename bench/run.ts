@@ -94,6 +94,7 @@ import { fileURLToPath } from 'node:url';
 import { readBenchSettings } from './bench-settings.js';
 import { parseBenchArgs } from './bench-args.js';
 import { BENCH_USAGE } from './usage.js';
+import { printUsage } from '../sim/chat/print-lines.js';
 import { progress } from './report.js';
 
 const respawnWithGc = (): number => {
@@ -123,7 +124,8 @@ if (!args.ok) {
   process.stderr.write(`${args.error}\n`);
   process.exitCode = 2;
 } else if (args.help) {
-  process.stdout.write(`${BENCH_USAGE}\n`);
+  // Laid out at the terminal's width, as npm start's is (and as scripts/start.mjs prints it unbuilt).
+  printUsage(process.stdout, BENCH_USAGE);
 } else if (settings === undefined) {
   process.exitCode = 2;
 } else if (

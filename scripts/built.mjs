@@ -133,24 +133,59 @@ export const buildIfStale = async ({ quiet = false } = {}) => {
 // `--help` or `-h` among the arguments: the program only prints its usage, so nothing is built.
 export const asksForHelp = args => args.some(arg => arg === '--help' || arg === '-h');
 
-// A program's usage without dist/ (a fresh clone): its `usage.ts` beside its entry, which imports
-// nothing, compiled alone in memory (the program prints the same text once built); undefined when
-// the program has none, or it does not compile alone.
-export const usageUnbuilt = async program => {
+// A TypeScript module and what it imports, compiled in memory (no dist/ yet: a fresh clone), as a
+// data: address to import: each relative import compiled in turn, a package's named by its file's
+// address (a data: module resolves no relative or bare name), node's own as it is. `harden` is
+// SES's, which the programs load first; these modules' exports need none before they are built.
+const compiledModule = (source, seen = new Map()) => {
+  // Undefined while it is being compiled: a cycle, which data: addresses cannot close.
+  if (seen.has(source)) return seen.get(source);
+  seen.set(source, undefined);
+  const ts = createRequire(import.meta.url)('typescript');
+  const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const linked = outputText.replace(
+    /(\b(?:from|import)\s*)(['"])([^'"]+)\2/g,
+    (whole, lead, quote, name) => {
+      if (name.startsWith('node:')) return whole;
+      const address = name.startsWith('.')
+        ? compiledModule(join(dirname(source), name.replace(/\.js$/, '.ts')), seen)
+        : import.meta.resolve(name);
+      if (address === undefined) throw Error(`${source} imports itself through ${name}`);
+      return `${lead}${quote}${address}${quote}`;
+    },
+  );
+  const text = `const harden = value => value;\n${linked}`;
+  const address = `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`;
+  seen.set(source, address);
+  return address;
+};
+
+/** Where the usages are laid out for the terminal, built or not (their programs import it too). */
+const USAGE_LAYOUT = join(root, 'sim', 'chat', 'print-lines.ts');
+
+// `--help` without dist/ (a fresh clone): the program's usage from its `usage.ts` beside its entry
+// (its export named …USAGE), printed by print-lines.ts's printUsage, as the built program prints
+// it (laid out at the terminal's width: one layout), both compiled from their sources; false when
+// the program has no usage.ts or it does not compile, and the caller builds and runs it instead.
+export const printUsageUnbuilt = async program => {
   const source = join(root, dirname(program), 'usage.ts');
-  if (!existsSync(source)) return undefined;
+  if (!existsSync(source)) return false;
+  let usage;
   try {
-    const ts = createRequire(import.meta.url)('typescript');
-    const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    // `harden` is SES's, which the programs load first; a string needs none.
-    const text = `const harden = value => value;\n${outputText}`;
-    const module = await import(
-      `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`
-    );
-    return Object.entries(module).find(([name]) => name.endsWith('USAGE'))?.[1];
+    const module = await import(compiledModule(source));
+    usage = Object.entries(module).find(([name]) => name.endsWith('USAGE'))?.[1];
   } catch {
-    return undefined;
+    return false;
   }
+  if (typeof usage !== 'string') return false;
+  try {
+    const { printUsage } = await import(compiledModule(USAGE_LAYOUT));
+    printUsage(process.stdout, usage);
+  } catch {
+    // The layout did not compile alone: the usage as it is written (for 80 columns).
+    process.stdout.write(`${usage}\n`);
+  }
+  return true;
 };

@@ -4,7 +4,8 @@
 // file (./built.mjs), then runs the program (the terminal simulator unless
 // `--program <dist path>` names another) with the arguments given after `--`,
 // passing on its exit code and signals. `--help` never builds: with no dist/
-// yet, the program's usage comes from its usage.ts alone (./built.mjs). Set
+// yet, the program's usage comes from its usage.ts, laid out as the built program lays it out,
+// both compiled from their sources (./built.mjs). Set
 // LAL_SIM_NO_BUILD=1 to skip the freshness check (the tests do, after
 // `npm run build`). package.json runs it with `exec`: npm passes a signal
 // (`kill <npm's pid>`) to the shell of its script, and a shell that does not
@@ -13,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { asksForHelp, buildIfStale, dist, usageUnbuilt } from './built.mjs';
+import { asksForHelp, buildIfStale, dist, printUsageUnbuilt } from './built.mjs';
 
 // npm passes `--` through on some versions; drop it.
 let args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
@@ -29,11 +30,7 @@ const entry = join(dist, program);
 
 if (asksForHelp(args) && !existsSync(entry)) {
   // A fresh clone: the usage without the first build's minute or two.
-  const usage = await usageUnbuilt(program);
-  if (typeof usage === 'string') {
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  }
+  if (await printUsageUnbuilt(program)) process.exit(0);
 }
 if (!asksForHelp(args) || !existsSync(entry)) await buildIfStale();
 

@@ -86,7 +86,7 @@ const DEVELOPER_ROWS: readonly SettingRow[] = [
     env: 'LAL_SIM_NO_BUILD',
     default: 'off',
     read: 'scripts/built.mjs: `1` or not',
-    doc: '`npm start`, `npm run transcript`, `bench`, `conformance`: `1` skips the check that `dist/` is newer than the sources (the tests set it after `npm run build`); without it they build only when a source is newer, never for `--help` (on a fresh clone, with no `dist/` yet, `npm start -- --help` and `npm run model-double -- --help` print their usage from their `usage.ts`, compiled alone in memory; transcript and conformance build first)',
+    doc: "`npm start`, `npm run transcript`, `bench`, `conformance`: `1` skips the check that `dist/` is newer than the sources (the tests set it after `npm run build`); without it they build only when a source is newer, never for `--help` (on a fresh clone, with no `dist/` yet, `npm start -- --help`, `npm run model-double -- --help` and `npm run bench -- --help` print their usage from their `usage.ts`, laid out at the terminal's width by `sim/chat/print-lines.ts` as once built, both compiled in memory from their sources; transcript and conformance build first)",
   },
   {
     env: 'LAL_MUTATION_CONCURRENCY',

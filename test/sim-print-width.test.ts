@@ -7,8 +7,13 @@
  * (a break of ours would end the command where it is pasted). Piped, each is as it was.
  * Before, `--help` had 14 lines over 80 columns and the banner 8, each cut mid-word by the terminal.
  * At 60 columns a usage is laid out from its parts, not re-wrapped with its 80-column breaks
- * (trial 13: `started here (no model` / `needed; …` under it, ragged).
+ * (trial 13: `started here (no model` / `needed; …` under it, ragged). On a fresh clone (no dist/
+ * yet), scripts/start.mjs prints the same rows as the built program: one layout, not a second
+ * one fixed at 80 columns (issue 45).
  */
+import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { printLines } from '../sim/chat/print-lines.js';
 import { lockedLine } from '../sim/chat/state-lock.js';
@@ -63,6 +68,22 @@ const onTty = async (
 
 const START = SIMULATOR;
 const DOUBLE = 'sim/model-server/main.js';
+const BENCH = 'bench/run.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** A fresh clone's copy: the scripts and the sources, the packages linked, no dist/. */
+const freshClone = (): string => {
+  const clone = makeTempFolder('clone');
+  mkdirSync(join(clone, 'scripts'));
+  for (const name of ['start.mjs', 'built.mjs'])
+    cpSync(join(repoRoot, 'scripts', name), join(clone, 'scripts', name));
+  cpSync(join(repoRoot, 'tsconfig.json'), join(clone, 'tsconfig.json'));
+  for (const folder of ['sim', 'bench'])
+    cpSync(join(repoRoot, folder), join(clone, folder), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(clone, 'node_modules'));
+  return clone;
+};
 
 describe('printed outside the chat, on a terminal', () => {
   for (const columns of [80, 60]) {
@@ -73,6 +94,19 @@ describe('printed outside the chat, on a terminal', () => {
       const double = await onTty(DOUBLE, ['--help'], {}, columns);
       expectWrappedAtWords(double, DOUBLE_USAGE, columns);
       expectLaidOutAt(double, columns);
+    });
+
+    it(`${columns} columns: --help before the first build, laid out as the built program lays it out`, async () => {
+      const clone = freshClone();
+      const start = join(clone, 'scripts', 'start.mjs');
+      const unbuilt = await onTty(start, ['--help'], {}, columns);
+      expect(unbuilt).toEqual(await onTty(START, ['--help'], {}, columns));
+      const double = await onTty(start, ['--program', DOUBLE, '--help'], {}, columns);
+      expect(double).toEqual(await onTty(DOUBLE, ['--help'], {}, columns));
+      const bench = await onTty(start, ['--program', BENCH, '--help'], {}, columns);
+      expect(bench).toEqual(await onTty(BENCH, ['--help'], {}, columns));
+      // Printed from the sources alone: nothing was built.
+      expect(existsSync(join(clone, 'dist'))).toBe(false);
     });
 
     it(`${columns} columns: a refusal at start, wrapped at words`, async () => {

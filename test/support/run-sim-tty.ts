@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { CHILD_MS } from './patience.js';
@@ -80,8 +80,8 @@ export const runSimOnTty = (...run: OnTty): Promise<string> =>
   runProgramOnTty(SIMULATOR, ...run).then(({ output }) => output);
 
 /**
- * The one runner: one of dist/'s programs (`program`: the simulator's, the model double's) on a
- * terminal, typing `steps`; resolves to what it printed (escapes and all), where in it each step
+ * The one runner: one of dist/'s programs (`program`: the simulator's, the model double's), or a
+ * script named by its absolute path (scripts/start.mjs in a fresh clone's copy), on a terminal, typing `steps`; resolves to what it printed (escapes and all), where in it each step
  * matched, and each resize a step made.
  */
 export const runProgramOnTty = (
@@ -89,7 +89,8 @@ export const runProgramOnTty = (
   ...[args, env, steps, cwd, size, early]: OnTty
 ): Promise<{ output: string; resizes: Resized[]; matchedAt: number[] }> =>
   new Promise((resolve, reject) => {
-    const simulator = [process.execPath, join(repoRoot, 'dist', program), ...args]
+    const entry = isAbsolute(program) ? program : join(repoRoot, 'dist', program);
+    const simulator = [process.execPath, entry, ...args]
       .map(part => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     const command =
