@@ -165,27 +165,34 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
 /**
  * The tool calls begun and not yet answered. A call the HOST approved while its asking turn ran
  * outlives that turn (behaviour 6.7): it stays listed past the turn's end, so the prompt counts
- * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
+ * as busy and Ctrl-C stops it, as it stops a call approved after the turn. Such a call (one put
+ * to the HOST first: its `tool-asked` came with its id) is the turn's no longer: no message waits
+ * for it, and its line says it is the approved run.
  */
 const makeRunningCalls = (persona: string) => {
-  const calls: { id: string; name: string; line: string }[] = [];
+  const calls: { id: string; name: string; line: string; approved: boolean }[] = [];
+  const asked = new Set<string>();
   return {
+    ask: (id: string) => void asked.add(id),
     begin: (call: { id: string; name: string; summary: string }) =>
       void calls.push({
         id: call.id,
         name: call.name,
         line: describeToolCall(call.name, call.summary),
+        approved: asked.delete(call.id),
       }),
     /**
-     * The line of the call a result is for, by the call's id (unique to the agent, a helper's
-     * too: src/events/agent-events.ts), taken off the list: two calls of one tool may run at once
-     * and end in either order.
+     * The call a result is for, by the call's id (unique to the agent, a helper's too:
+     * src/events/agent-events.ts), taken off the list: two calls of one tool may run at once and
+     * end in either order.
      */
-    end(result: { id: string; name: string }): string {
+    end(result: { id: string; name: string }): { line: string; approved: boolean } {
       const at = calls.findIndex(call => call.id === result.id);
-      return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
+      return at === -1 ? { line: result.name, approved: false } : calls.splice(at, 1)[0]!;
     },
     count: () => calls.length,
+    /** The calls a turn made itself (not approved runs): a message it sent waits for their lines. */
+    turnsOwn: () => calls.filter(call => !call.approved).length,
     /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
     statusBetweenTurns: (): string | undefined =>
       calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`,
@@ -238,6 +245,10 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     for (const print of out) print();
   };
   const touch = () => void (touched = Date.now());
+  const afterTurn = (print: () => void) => {
+    if (activeTurns === 0 && summaries.length === 0) print();
+    else afterTurns.push(print);
+  };
   const observe = (event: AgentEvent) => {
     touch();
     streamed.see(event);
@@ -254,14 +265,24 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         inProgress = number === '' ? undefined : BigInt(number);
         break;
       }
+      case 'tool-asked':
+        calls.ask(event.id);
+        break;
       case 'tool-call':
         calls.begin(event);
         break;
       case 'tool-result': {
         const call = calls.end(event);
-        if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
-        else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
-        if (calls.count() === 0) flush();
+        const print = () => {
+          const head = `  → ${call.approved ? 'approved ' : ''}${call.line}`;
+          if (event.ok) screen.print('tool-ok', head, '✓');
+          else screen.print('tool-failed', head, `✗ ${oneLine(event.preview)}`);
+        };
+        // An approved run goes after the turns running, below their answers and "turn over"
+        // lines (behaviour 9.11: it runs after the turn that asked), whenever the person said y.
+        if (call.approved) afterTurn(print);
+        else print();
+        if (calls.turnsOwn() === 0) flush();
         // A call that outlived its turn (approved as it ended): no model is asked after it, so
         // the status does not say thinking; a turn's summary still to come sets it itself.
         if (activeTurns > 0) break;
@@ -292,7 +313,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     observe,
     show(print) {
       touch();
-      if (calls.count() === 0) {
+      if (calls.turnsOwn() === 0) {
         print();
         return;
       }
@@ -300,10 +321,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       holdTimer ??= setTimeout(flush, HOLD_MS);
     },
     busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
-    afterTurn(print) {
-      if (activeTurns === 0 && summaries.length === 0) print();
-      else afterTurns.push(print);
-    },
+    afterTurn,
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else lastWords.push(print);
