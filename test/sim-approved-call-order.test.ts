@@ -6,10 +6,17 @@
  * answer, as the timing fell (issue 45, trial 14): the answer was held while the approved call
  * ran, as if the call had sent it. Each case here is one of those timings, as events.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { makePresenter } from '../sim/chat/presenter.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { recordingScreen } from './support/recording-screen.js';
+import { makeSimRunner } from './support/run-sim.js';
+import { useTempFolders } from './support/temp-folders.js';
+
+const makeTempFolder = useTempFolders();
+const runSim = makeSimRunner(makeTempFolder);
 
 const title = '#4 from HOST: "run `cat a.txt`"';
 const asked: AgentEvent = { kind: 'tool-asked', id: 'call_1', name: 'runCommand' };
@@ -84,5 +91,33 @@ describe('a call approved while the turn that asked for it runs', () => {
     expect(printed).toEqual([]);
     presenter.observe({ ...result, id: 'call_2', name: 'math' });
     expect(printed).toEqual(['  → math x=1 ✓', answer]);
+  });
+});
+
+describe('npm start, y typed the moment allow it? is shown (the demo, piped)', () => {
+  it("shows the asking turn's answer, then its turn over line, then the approved run", async () => {
+    const root = makeTempFolder('root');
+    writeFileSync(join(root, 'a.txt'), 'hello\n');
+    const run = await runSim(['--demo', '--persona', 'lal', '--fresh'], {}, input => {
+      input.write(`/attach runCommand ${root}\n`);
+      void input.waitFor(/I adopted/).then(async () => {
+        input.write('run `cat a.txt`\n');
+        await input.waitFor(/allow it\?/);
+        input.write('y\n');
+        await input.waitFor(/lal › Done: /);
+        input.end();
+      });
+    });
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.split('\n');
+    const at = (pattern: RegExp) => lines.findIndex(line => pattern.test(line));
+    const approved = at(/^approved #\d+$/);
+    const answered = at(/lal › I have asked my host/);
+    const over = lines.findIndex((line, index) => index > answered && /turn over/.test(line));
+    const ran = at(/→ approved runCommand command="cat a\.txt" ✓/);
+    expect(approved).toBeGreaterThan(-1);
+    expect(answered).toBeGreaterThan(-1);
+    expect(over).toBeGreaterThan(answered);
+    expect(ran, run.stdout).toBeGreaterThan(over);
   });
 });

@@ -199,6 +199,37 @@ const makeRunningCalls = (persona: string) => {
   };
 };
 
+/** Messages held while the turn's own tool calls report (`show`), for HOLD_MS at most. */
+const makeHeldMessages = () => {
+  let held: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const out = held;
+    held = [];
+    for (const print of out) print();
+  };
+  return {
+    flush,
+    hold(print: () => void) {
+      held.push(print);
+      timer ??= setTimeout(flush, HOLD_MS);
+    },
+  };
+};
+
+/** A tool call's line as it ends: an approved run's says so (it runs after the turn that asked). */
+const printToolLine = (
+  screen: Screen,
+  call: { line: string; approved: boolean },
+  result: Extract<AgentEvent, { kind: 'tool-result' }>,
+) => {
+  const head = `  → ${call.approved ? 'approved ' : ''}${call.line}`;
+  if (result.ok) screen.print('tool-ok', head, '✓');
+  else screen.print('tool-failed', head, `✗ ${oneLine(result.preview)}`);
+};
+
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let activeTurns = 0;
   let turns = 0;
@@ -207,8 +238,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
   const calls = makeRunningCalls(persona);
-  let held: (() => void)[] = [];
-  let holdTimer: NodeJS.Timeout | undefined;
+  const held = makeHeldMessages();
   let summaries: string[] = [];
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
@@ -237,13 +267,6 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     for (const print of waiting) print();
   };
 
-  const flush = () => {
-    if (holdTimer !== undefined) clearTimeout(holdTimer);
-    holdTimer = undefined;
-    const out = held;
-    held = [];
-    for (const print of out) print();
-  };
   const touch = () => void (touched = Date.now());
   const afterTurn = (print: () => void) => {
     if (activeTurns === 0 && summaries.length === 0) print();
@@ -273,16 +296,11 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         break;
       case 'tool-result': {
         const call = calls.end(event);
-        const print = () => {
-          const head = `  → ${call.approved ? 'approved ' : ''}${call.line}`;
-          if (event.ok) screen.print('tool-ok', head, '✓');
-          else screen.print('tool-failed', head, `✗ ${oneLine(event.preview)}`);
-        };
         // An approved run goes after the turns running, below their answers and "turn over"
         // lines (behaviour 9.11: it runs after the turn that asked), whenever the person said y.
-        if (call.approved) afterTurn(print);
-        else print();
-        if (calls.turnsOwn() === 0) flush();
+        if (call.approved) afterTurn(() => printToolLine(screen, call, event));
+        else printToolLine(screen, call, event);
+        if (calls.turnsOwn() === 0) held.flush();
         // A call that outlived its turn (approved as it ended): no model is asked after it, so
         // the status does not say thinking; a turn's summary still to come sets it itself.
         if (activeTurns > 0) break;
@@ -296,7 +314,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
         inProgress = undefined;
-        flush();
+        held.flush();
         streamed.keepCut();
         summaries.push(turnOverLine(event));
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
@@ -317,8 +335,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         print();
         return;
       }
-      held.push(print);
-      holdTimer ??= setTimeout(flush, HOLD_MS);
+      held.hold(print);
     },
     busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
     afterTurn,
