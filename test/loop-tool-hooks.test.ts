@@ -126,6 +126,29 @@ describe('the loop owns the tool step', () => {
     expect(steps).toEqual(['execute']);
   });
 
+  test("a call put to the HOST is told by the call's id, the id its later run's events carry (the simulator places that run after its turn)", async () => {
+    const events: AgentEvent[] = [];
+    let later: (() => Promise<string>) | undefined;
+    const setup = setupWith(events, {
+      beforeToolCall: async (_call, step) => {
+        later = step.later;
+        return '{"status":"pending"}';
+      },
+      execute: async () => ({ listed: [] }),
+    });
+    await runTurn(setup);
+    await later!();
+    expect(
+      events.flatMap(event =>
+        event.kind.startsWith('tool-') ? [[event.kind, (event as { id?: string }).id]] : [],
+      ),
+    ).toEqual([
+      ['tool-asked', 'c1'],
+      ['tool-call', 'c1'],
+      ['tool-result', 'c1'],
+    ]);
+  });
+
   test('an undecodable call is run to its own error, never shown to afterToolCall', async () => {
     const steps: string[] = [];
     const setup = setupWith(

@@ -130,7 +130,8 @@ describe.skipIf(problem !== undefined)(
         makeTempFolder('cwd'),
       );
       expect(output).toMatch(/Stopping fae's turn/);
-      expect(output).toMatch(/→ runCommand[^\n]*✗[^\n]*cancelled/);
+      // The call approved, run after the turn that asked, says so (issue 45, trial 14).
+      expect(output).toMatch(/→ approved runCommand[^\n]*✗[^\n]*cancelled/);
     });
   },
 );

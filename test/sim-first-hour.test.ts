@@ -130,14 +130,20 @@ describe('on a terminal 80 columns wide', () => {
     ]);
     const rows = await screenRows(output, COLUMNS);
     const lines = await screenLines(output, COLUMNS);
-    // Only the agent's own words are left to the terminal to wrap, and a word wider than a row,
-    // whole and alone on its row (the log's path), so it copies whole (sim/chat/wrap-words.ts).
+    // Only the agent's own words are left to the terminal to wrap, a word wider than a row,
+    // whole and alone on its row (the log's path), so it copies whole (sim/chat/wrap-words.ts),
+    // and /help's example command, one line to copy (trial 14).
     const agentWords = new Set(
       lines.filter(line => /^#\d+ fae › /.test(line)).map(line => line.slice(0, COLUMNS)),
     );
     const wrappedByTerminal = rows.filter((row, index) => {
       const before = rows[index - 1]?.text ?? '';
-      return row.wrapped && !agentWords.has(before) && !/^\s*\S+$/.test(before);
+      return (
+        row.wrapped &&
+        !agentWords.has(before) &&
+        !/^\s*\S+$/.test(before) &&
+        !/^ {4}\/attach mcp /.test(before)
+      );
     });
     expect(wrappedByTerminal).toEqual([]);
     // Every word of /help is whole on the screen (but one wider than a row: it is cut where the row ends).

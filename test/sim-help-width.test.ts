@@ -5,7 +5,8 @@
  * word is broken, and the terminal wraps only a word wider than a row, written whole on a row of its own; piped, its lines keep
  * to 80 columns the same way (docs/behaviour.md 10.2). Its lines were written ~110 columns wide,
  * broken by hand, so at 80 a description's rows went ragged, some started elsewhere, and a path
- * was cut mid-word.
+ * was cut mid-word. An example command stays one line, past the width if it must, for the
+ * terminal to wrap and join again when copied: broken in two, pasted, it sent a message (trial 14).
  */
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HELP } from '../sim/chat/commands.js';
@@ -21,6 +22,8 @@ const FIRST = 'Type a line to mail it to the agent. Commands:';
 const LAST = /^ {2}\/\/text +mail a line/;
 /** Where every description starts, and its later rows. */
 const COLUMN = 29;
+/** An example command to type, under its command (sim/chat/commands.ts). */
+const EXAMPLE = /^ {4}\//;
 /** A command's row with its description: the command, two spaces or more, the description. */
 const LABELLED = /^( {2}\S(?:.*?\S)? {2,})\S/;
 
@@ -39,6 +42,8 @@ const expectFitted = (rows: readonly ScreenRow[], width: number) => {
   const [first, ...entries] = rows;
   expect(first!.text).toBe(FIRST);
   for (const [index, { text, wrapped }] of rows.entries()) {
+    // An example command is one line whatever the width: two rows copied would send a message.
+    if (EXAMPLE.test(text)) continue;
     // Only a word wider than a row goes past it, whole and alone on its row, for the terminal to wrap.
     if (rows[index + 1]?.wrapped === true) expect(text, text).toMatch(/^\s*\S+$/);
     else if (!wrapped) expect(text.length, text).toBeLessThan(width);
@@ -60,6 +65,10 @@ const expectFitted = (rows: readonly ScreenRow[], width: number) => {
     if (row.wrapped && copied.length > 0) copied[copied.length - 1] += row.text;
     else copied.push(row.text);
   }
+  // Each example command whole on a line of its own, as copied (issue 45, trial 14).
+  const examples = COMMAND_HELP.split('\n').filter(line => EXAMPLE.test(line));
+  expect(examples.length).toBeGreaterThan(0);
+  for (const example of examples) expect(copied).toContain(example);
   const words = new Set(copied.flatMap(line => line.split(/\s+/)));
   const broken = COMMAND_HELP.split(/\s+/).filter(word => word !== '' && !words.has(word));
   expect(broken).toEqual([]);

@@ -15,6 +15,7 @@ import { makePresenter } from '../sim/chat/presenter.js';
 import { decodeCall } from '../src/agent-tools/decode-call.js';
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { runToolCall } from '../src/loop/run-tool-call.js';
+import { helperCallIds } from '../src/helpers/helper-call-ids.js';
 import { recordingScreen } from './support/recording-screen.js';
 import { makeMailHost } from '../sim/mail-host/index.js';
 import type { AssistantMessage } from '../providers/types.js';
@@ -44,6 +45,18 @@ describe("a tool call's events", () => {
       ['tool-call', 'call_8'],
       ['tool-result', 'call_8'],
     ]);
+  });
+});
+
+describe("a helper's call put to the HOST", () => {
+  it("is told under the id its approved run's events carry, not one the agent's own calls may have", () => {
+    const events: AgentEvent[] = [];
+    const observe = helperCallIds('h3', event => events.push(event));
+    observe({ kind: 'tool-asked', id: 'call_1', name: 'runCommand' });
+    observe({ kind: 'tool-call', id: 'call_1', name: 'runCommand', summary: '{}' });
+    // The presenter takes an asked id's run as the approved one (sim/chat/presenter.ts): the
+    // agent's own call_1 must not be taken for it.
+    expect(events.map(event => (event as { id?: string }).id)).toEqual(['h3:call_1', 'h3:call_1']);
   });
 });
 

@@ -6,7 +6,9 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { makeTtyScreen } from '../sim/chat/screen.js';
+import { columnsOf } from '../sim/chat/columns.js';
+import { COMMAND_HELP } from '../sim/chat/commands.js';
+import { makeTtyScreen, type Screen } from '../sim/chat/screen.js';
 import { wrapEntry } from '../sim/chat/wrap-words.js';
 
 describe('an entry wrapped at words', () => {
@@ -83,5 +85,69 @@ describe('an entry on the terminal (sim/chat/screen.ts)', () => {
     expect(rows[0]).toBe('#10 lal asks to call a tool (approval request #10):');
     expect(rows[1]).toMatch(/^ {2}runCommand/);
     for (const row of rows) expect(row, JSON.stringify(row)).not.toMatch(/ $/);
+  });
+});
+
+/** Everything `screen.print` writes on a terminal `columns` wide, as rows without colour. */
+const printedRows = (columns: number, ...entry: Parameters<Screen['print']>): string[] => {
+  let written = '';
+  const out = {
+    columns,
+    write: (text: string) => void (written += text),
+    on: () => {},
+    off: () => {},
+  } as unknown as NodeJS.WriteStream;
+  const screen = makeTtyScreen(out);
+  screen.print(...entry);
+  screen.close();
+  return stripVTControlCharacters(written).split('\n').slice(0, -1);
+};
+
+describe('issue 45, trial 14: rows at 60 columns', () => {
+  it("a tool's output quoted in the agent's words wraps at its own indent, not under a run of spaces in it", () => {
+    const rows = printedRows(
+      60,
+      'agent',
+      '#6 lal ›',
+      'Done: {stdout: "total 12\n-rw-r--r-- 1 root root    6 Nov 30 19:35 a.txt", stdoutBytes: 142, stopped: false, timedOut: false}',
+    );
+    expect(rows.slice(1)).toEqual([
+      '  -rw-r--r-- 1 root root    6 Nov 30 19:35 a.txt",',
+      '  stdoutBytes: 142, stopped: false, timedOut: false}',
+    ]);
+  });
+
+  it('a tab takes the columns the terminal gives it (to the next multiple of 8): no row past the width, no word broken', () => {
+    const rows = printedRows(60, 'agent', '#7 lal ›', `//a\tb\tc\td\te\tf\tg\th\ti\tj\tk`);
+    for (const row of rows) expect(row, JSON.stringify(row)).not.toContain('\t');
+    for (const row of rows) expect(columnsOf(row), row).toBeLessThan(60);
+    const words = printedRows(
+      60,
+      'agent',
+      '#8 lal ›',
+      'The script printed: héllo 🎉 wörld\ttab, which the scripted model repeated',
+    );
+    for (const row of words) expect(columnsOf(row), row).toBeLessThan(60);
+    expect(words.join(' ').split(/\s+/)).toContain('repeated');
+  });
+
+  it('a message waiting for its turn: every row after its first indented alike', () => {
+    const rows = printedRows(
+      60,
+      'note',
+      'waits › this is a long message typed while the story streams, longer than sixty columns so it wraps',
+      '(goes to lal once its turn is over)',
+    );
+    expect(rows[0]).toMatch(/^waits › /);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows.slice(1)) expect(row, row).toMatch(/^ {2}\S/);
+  });
+
+  it("/help's example command stays one line, to be copied whole (80 columns, and piped)", () => {
+    const example =
+      '    /attach mcp everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+    expect(COMMAND_HELP.split('\n')).toContain(example);
+    expect(wrapEntry(COMMAND_HELP, undefined, 79).head.split('\n')).toContain(example);
+    expect(printedRows(80, 'note', COMMAND_HELP)).toContain(example);
   });
 });

@@ -11,6 +11,22 @@ import stringWidth from 'string-width';
 export const columnsOf = (text: string): number => stringWidth(text);
 harden(columnsOf);
 
+/**
+ * `text` with each tab as the spaces a terminal moves over for it, to the next multiple of 8 on
+ * its line: measured, a tab counted no column, so a line of them ran past the terminal's edge and
+ * a word after one was broken across two rows (issue 45, trial 14).
+ */
+export const expandTabs = (text: string): string =>
+  text
+    .split('\n')
+    .map(line =>
+      line
+        .split('\t')
+        .reduce((out, piece) => `${out}${' '.repeat(8 - (columnsOf(out) % 8))}${piece}`),
+    )
+    .join('\n');
+harden(expandTabs);
+
 const letters = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**

@@ -165,31 +165,69 @@ const makeStreamedWords = (screen: Screen, persona: string) => {
 /**
  * The tool calls begun and not yet answered. A call the HOST approved while its asking turn ran
  * outlives that turn (behaviour 6.7): it stays listed past the turn's end, so the prompt counts
- * as busy and Ctrl-C stops it, as it stops a call approved after the turn.
+ * as busy and Ctrl-C stops it, as it stops a call approved after the turn. Such a call (one put
+ * to the HOST first: its `tool-asked` came with its id) is the turn's no longer: no message waits
+ * for it, and its line says it is the approved run.
  */
 const makeRunningCalls = (persona: string) => {
-  const calls: { id: string; name: string; line: string }[] = [];
+  const calls: { id: string; name: string; line: string; approved: boolean }[] = [];
+  const asked = new Set<string>();
   return {
+    ask: (id: string) => void asked.add(id),
     begin: (call: { id: string; name: string; summary: string }) =>
       void calls.push({
         id: call.id,
         name: call.name,
         line: describeToolCall(call.name, call.summary),
+        approved: asked.delete(call.id),
       }),
     /**
-     * The line of the call a result is for, by the call's id (unique to the agent, a helper's
-     * too: src/events/agent-events.ts), taken off the list: two calls of one tool may run at once
-     * and end in either order.
+     * The call a result is for, by the call's id (unique to the agent, a helper's too:
+     * src/events/agent-events.ts), taken off the list: two calls of one tool may run at once and
+     * end in either order.
      */
-    end(result: { id: string; name: string }): string {
+    end(result: { id: string; name: string }): { line: string; approved: boolean } {
       const at = calls.findIndex(call => call.id === result.id);
-      return at === -1 ? result.name : calls.splice(at, 1)[0]!.line;
+      return at === -1 ? { line: result.name, approved: false } : calls.splice(at, 1)[0]!;
     },
     count: () => calls.length,
+    /** The calls a turn made itself (not approved runs): a message it sent waits for their lines. */
+    turnsOwn: () => calls.filter(call => !call.approved).length,
     /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
     statusBetweenTurns: (): string | undefined =>
       calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`,
   };
+};
+
+/** Messages held while the turn's own tool calls report (`show`), for HOLD_MS at most. */
+const makeHeldMessages = () => {
+  let held: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const out = held;
+    held = [];
+    for (const print of out) print();
+  };
+  return {
+    flush,
+    hold(print: () => void) {
+      held.push(print);
+      timer ??= setTimeout(flush, HOLD_MS);
+    },
+  };
+};
+
+/** A tool call's line as it ends: an approved run's says so (it runs after the turn that asked). */
+const printToolLine = (
+  screen: Screen,
+  call: { line: string; approved: boolean },
+  result: Extract<AgentEvent, { kind: 'tool-result' }>,
+) => {
+  const head = `  → ${call.approved ? 'approved ' : ''}${call.line}`;
+  if (result.ok) screen.print('tool-ok', head, '✓');
+  else screen.print('tool-failed', head, `✗ ${oneLine(result.preview)}`);
 };
 
 export const makePresenter = (screen: Screen, persona: string): Presenter => {
@@ -200,8 +238,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   let earlier: ReadonlySet<string> = new Set();
   let inProgress: bigint | undefined;
   const calls = makeRunningCalls(persona);
-  let held: (() => void)[] = [];
-  let holdTimer: NodeJS.Timeout | undefined;
+  const held = makeHeldMessages();
   let summaries: string[] = [];
   let summaryTimer: NodeJS.Timeout | undefined;
   let afterTurns: (() => void)[] = [];
@@ -230,14 +267,11 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     for (const print of waiting) print();
   };
 
-  const flush = () => {
-    if (holdTimer !== undefined) clearTimeout(holdTimer);
-    holdTimer = undefined;
-    const out = held;
-    held = [];
-    for (const print of out) print();
-  };
   const touch = () => void (touched = Date.now());
+  const afterTurn = (print: () => void) => {
+    if (activeTurns === 0 && summaries.length === 0) print();
+    else afterTurns.push(print);
+  };
   const observe = (event: AgentEvent) => {
     touch();
     streamed.see(event);
@@ -254,14 +288,19 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
         inProgress = number === '' ? undefined : BigInt(number);
         break;
       }
+      case 'tool-asked':
+        calls.ask(event.id);
+        break;
       case 'tool-call':
         calls.begin(event);
         break;
       case 'tool-result': {
         const call = calls.end(event);
-        if (event.ok) screen.print('tool-ok', `  → ${call}`, '✓');
-        else screen.print('tool-failed', `  → ${call}`, `✗ ${oneLine(event.preview)}`);
-        if (calls.count() === 0) flush();
+        // An approved run goes after the turns running, below their answers and "turn over"
+        // lines (behaviour 9.11: it runs after the turn that asked), whenever the person said y.
+        if (call.approved) afterTurn(() => printToolLine(screen, call, event));
+        else printToolLine(screen, call, event);
+        if (calls.turnsOwn() === 0) held.flush();
         // A call that outlived its turn (approved as it ended): no model is asked after it, so
         // the status does not say thinking; a turn's summary still to come sets it itself.
         if (activeTurns > 0) break;
@@ -275,7 +314,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       case 'turn-end': {
         activeTurns = Math.max(0, activeTurns - 1);
         inProgress = undefined;
-        flush();
+        held.flush();
         streamed.keepCut();
         summaries.push(turnOverLine(event));
         summaryTimer ??= setTimeout(printSummaries, SUMMARY_DELAY_MS);
@@ -292,18 +331,14 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     observe,
     show(print) {
       touch();
-      if (calls.count() === 0) {
+      if (calls.turnsOwn() === 0) {
         print();
         return;
       }
-      held.push(print);
-      holdTimer ??= setTimeout(flush, HOLD_MS);
+      held.hold(print);
     },
     busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
-    afterTurn(print) {
-      if (activeTurns === 0 && summaries.length === 0) print();
-      else afterTurns.push(print);
-    },
+    afterTurn,
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
       else lastWords.push(print);

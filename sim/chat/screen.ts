@@ -6,7 +6,7 @@
  */
 import type { Interface as ReadlineInterface } from 'node:readline';
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
-import { columnsOf, fitColumns } from './columns.js';
+import { columnsOf, expandTabs, fitColumns } from './columns.js';
 import { renderQuasiMarkdown, stripControl } from './quasi-markdown.js';
 import { wrapAgentWords, wrapEntry } from './wrap-words.js';
 
@@ -154,10 +154,13 @@ harden(fitStatusForms);
 /** One entry as the terminal shows it: coloured, wrapped at words to `columns` when it says a width. */
 const renderEntry = (
   kind: LineKind,
-  head: string,
-  given: string | undefined,
+  tabbed: string,
+  givenTabbed: string | undefined,
   columns: number | undefined,
 ): string => {
+  // A tab as the spaces it takes, so that what is measured is what the terminal draws.
+  const head = expandTabs(tabbed);
+  const given = givenTabbed === undefined ? undefined : expandTabs(givenTabbed);
   const [on, off] = colour[kind];
   const [bodyOn, bodyOff] = bodyColour[kind] ?? [on, off];
   // Wrapped at words to the terminal's width (one column spare); the agent's own words keep

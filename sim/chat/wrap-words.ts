@@ -12,23 +12,48 @@
  */
 import { columnsOf } from './columns.js';
 
+/** How a line's later rows are laid out. */
+interface Hanging {
+  /**
+   * Whether a run of two spaces or more after its first words is a table's column to hang under
+   * (our own: /help, a usage); not in text we quote (a tool's output in the agent's words, `ls -l`'s
+   * columns), whose later rows hang at its own indent (issue 45, trial 14).
+   */
+  tables: boolean;
+  /** The least indent of the later rows (an entry's head with a body after it: the body's). */
+  least: number;
+}
+
 /** How far a line's later rows are indented: under a list item's description, a bullet's text, or its own indent. */
-const hangOf = (line: string, width: number): number => {
+const hangOf = (line: string, width: number, { tables, least }: Hanging): number => {
   const bullet = /^(\s*)(?:[-•·] )/.exec(line);
-  if (bullet !== null) return columnsOf(bullet[0]);
+  if (bullet !== null) return Math.max(least, columnsOf(bullet[0]));
   // A label, then two spaces or more, then its description (a /help line).
-  const item = /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line);
-  if (item !== null && columnsOf(item[1]!) <= (width * 3) / 4) return columnsOf(item[1]!);
-  return columnsOf(/^\s*/.exec(line)![0]);
+  const item = tables ? /^(\s*\S(?:.*?\S)?\s{2,})\S/.exec(line) : null;
+  if (item !== null && columnsOf(item[1]!) <= (width * 3) / 4)
+    return Math.max(least, columnsOf(item[1]!));
+  return Math.max(least, columnsOf(/^\s*/.exec(line)![0]));
 };
+
+/**
+ * A command to type, on a line of its own under /help's commands (./commands.ts, four spaces in):
+ * never broken, for the two rows of it copied would send a message, not run the command (issue
+ * 45, trial 14); past the width, the terminal wraps it, and joins it again when it is copied.
+ */
+const COMMAND_TO_COPY = /^ {4}\/\S+(?: \S+)+$/;
 
 /**
  * One line as rows: the first `first` columns wide at most, the others `width` (their indent
  * included). The spaces between words stay as they were within a row; a row ends at a space.
  */
-const wrapLine = (line: string, first: number, width: number): string[] => {
-  if (columnsOf(line) <= first) return [line];
-  const hang = ' '.repeat(Math.min(hangOf(line, width), Math.max(0, width - 10)));
+const wrapLine = (
+  line: string,
+  first: number,
+  width: number,
+  hanging: Hanging = { tables: true, least: 0 },
+): string[] => {
+  if (columnsOf(line) <= first || COMMAND_TO_COPY.test(line)) return [line];
+  const hang = ' '.repeat(Math.min(hangOf(line, width, hanging), Math.max(0, width - 10)));
   const rows: string[] = [];
   let row = '';
   let room = first;
@@ -74,7 +99,11 @@ export const wrapEntry = (
   body: string | undefined,
   width: number,
 ): { head: string; body: string | undefined } => {
-  const headRows = head.split('\n').flatMap(line => wrapLine(line, width, width));
+  // With a body, the head's later rows are indented as the body's are (`waits › …` then its note).
+  const least = body === undefined ? 0 : 2;
+  const headRows = head
+    .split('\n')
+    .flatMap(line => wrapLine(line, width, width, { tables: true, least }));
   const last = headRows.at(-1) ?? '';
   if (body === undefined) return { head: headRows.join('\n'), body };
   // The body's first line goes on the head's last row; the others start two columns in.
@@ -106,9 +135,11 @@ export const wrapAgentWords = (head: string, body: string, width: number): strin
       if (/^\s*```/.test(line)) fenced = !fenced;
       if (fenced || /^\s*```/.test(line)) return [line];
       const tied = line.replace(SPAN, span => span.replaceAll(' ', TIE));
-      return wrapLine(tied, index === 0 ? width - columnsOf(head) - 1 : width - 2, width - 2).map(
-        row => row.replaceAll(TIE, ' '),
-      );
+      // Its words are not our table: a run of spaces in them (a tool's output) is no column.
+      return wrapLine(tied, index === 0 ? width - columnsOf(head) - 1 : width - 2, width - 2, {
+        tables: false,
+        least: 0,
+      }).map(row => row.replaceAll(TIE, ' '));
     })
     .join('\n');
 };

@@ -29,8 +29,11 @@ export type AgentEvent =
    */
   | { kind: 'tool-call'; id: string; name: string; summary: string }
   | { kind: 'tool-result'; id: string; name: string; ok: boolean; preview: string }
-  /** A call put to the HOST for approval instead of running now (it runs, if approved, outside the turn). */
-  | { kind: 'tool-asked'; name: string }
+  /**
+   * A call put to the HOST for approval instead of running now (it runs, if approved, outside the
+   * turn): `id` is the call's, which that later run's `tool-call` and `tool-result` carry too.
+   */
+  | { kind: 'tool-asked'; id: string; name: string }
   /** A message kept for later, no turn now (an hourly budget spent, its sender past a bound); its sender is told. */
   | { kind: 'held'; number: bigint; reason: string }
   | {

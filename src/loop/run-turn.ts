@@ -305,7 +305,7 @@ const runSteps = async (
           toolNames,
           setup,
           decoded => runToolCall(decoded, execute, limits, signal, observe),
-          asked => observe({ kind: 'tool-asked', name: asked.call.name }),
+          asked => observe({ kind: 'tool-asked', id: asked.call.id, name: asked.call.name }),
         );
       },
     });
