@@ -47,6 +47,63 @@ const importedTops = (folder: string): Set<string> => {
   return tops;
 };
 
+/** A repository of its own with the helper scripts alone (scripts/start.mjs and built.mjs). */
+const scriptsRepo = (label: string): string => {
+  const repo = makeTempFolder(label);
+  mkdirSync(join(repo, 'scripts'));
+  for (const name of ['start.mjs', 'built.mjs'])
+    cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+  return repo;
+};
+
+/** The eight sources under sim/chat of a repository with a stand-in tsc. */
+const sources = ['main', 'a', 'b', 'c', 'd', 'e', 'f', 'g'];
+
+/**
+ * A repository whose eight sources are empty and whose tsc is a stand-in script: it makes
+ * dist/sim/chat and defines `write(name)` (main.js prints `ran`), then runs `body`'s lines, which
+ * read `repo`, `names` and `out`. A file `go` in the repository is the word to go on.
+ */
+const standInTscRepo = (label: string, body: (root: string) => string[]): string => {
+  const repo = scriptsRepo(label);
+  writeFileSync(join(repo, 'tsconfig.json'), JSON.stringify({ include: ['sim/**/*.ts'] }));
+  mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
+  for (const name of sources) writeFileSync(join(repo, 'sim', 'chat', `${name}.ts`), '');
+  const fake = join(repo, 'node_modules', 'typescript');
+  mkdirSync(join(fake, 'bin'), { recursive: true });
+  writeFileSync(join(fake, 'package.json'), '{"name":"typescript","version":"0.0.0"}');
+  writeFileSync(
+    join(fake, 'bin', 'tsc'),
+    [
+      "const { existsSync, mkdirSync, writeFileSync } = require('node:fs');",
+      "const { join } = require('node:path');",
+      `const repo = ${JSON.stringify(repo)};`,
+      `const names = ${JSON.stringify(sources)};`,
+      "const out = join(repo, 'dist', 'sim', 'chat');",
+      'mkdirSync(out, { recursive: true });',
+      "const write = name => writeFileSync(join(out, name + '.js'), name === 'main' ? \"process.stdout.write('ran')\" : '');",
+      ...body(repo),
+    ].join('\n'),
+  );
+  return repo;
+};
+
+/**
+ * Runs `npm start` (scripts/start.mjs) in `repo` to its end, writing `go` there once a line of
+ * progress is seen; what it wrote to stderr.
+ */
+const startUntilProgress = async (repo: string): Promise<string> => {
+  const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
+  const child = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { env });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
+  });
+  await new Promise(resolve => child.on('close', resolve));
+  return stderr;
+};
+
 describe('the helper commands build only when they must', () => {
   it('the freshness check covers every folder the simulator and the transcript import', () => {
     const roots = new Set(sourceRoots());
@@ -58,48 +115,20 @@ describe('the helper commands build only when they must', () => {
   it(
     "shows the first build's progress as tsc writes, not all at its end",
     async () => {
-      const repo = makeTempFolder('progress');
-      mkdirSync(join(repo, 'scripts'));
-      for (const name of ['start.mjs', 'built.mjs'])
-        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
-      writeFileSync(join(repo, 'tsconfig.json'), JSON.stringify({ include: ['sim/**/*.ts'] }));
-      mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
-      const sources = ['main', 'a', 'b', 'c', 'd', 'e', 'f', 'g'];
-      for (const name of sources) writeFileSync(join(repo, 'sim', 'chat', `${name}.ts`), '');
       // A stand-in for tsc that writes half its files, then waits for the word that a line of
       // progress was seen before it writes the rest and, as tsc does, lists them all at its end.
-      const fake = join(repo, 'node_modules', 'typescript');
-      mkdirSync(join(fake, 'bin'), { recursive: true });
-      writeFileSync(join(fake, 'package.json'), '{"name":"typescript","version":"0.0.0"}');
-      writeFileSync(
-        join(fake, 'bin', 'tsc'),
-        [
-          "const { existsSync, mkdirSync, writeFileSync } = require('node:fs');",
-          "const { join } = require('node:path');",
-          `const repo = ${JSON.stringify(repo)};`,
-          `const names = ${JSON.stringify(sources)};`,
-          "const out = join(repo, 'dist', 'sim', 'chat');",
-          'mkdirSync(out, { recursive: true });',
-          "const write = name => writeFileSync(join(out, name + '.js'), name === 'main' ? \"process.stdout.write('ran')\" : '');",
-          'names.slice(0, 4).forEach(write);',
-          'const until = Date.now() + 20000;',
-          'const rest = () => {',
-          "  if (!existsSync(join(repo, 'go')) && Date.now() < until) return setTimeout(rest, 50);",
-          "  if (!existsSync(join(repo, 'go'))) writeFileSync(join(repo, 'timed-out'), '');",
-          '  names.slice(4).forEach(write);',
-          "  process.stdout.write(names.map(name => 'TSFILE: ' + join(out, name + '.js')).join('\\n') + '\\n');",
-          '};',
-          'rest();',
-        ].join('\n'),
-      );
-      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
-      const child = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { env });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
-      });
-      await new Promise(resolve => child.on('close', resolve));
+      const repo = standInTscRepo('progress', () => [
+        'names.slice(0, 4).forEach(write);',
+        'const until = Date.now() + 20000;',
+        'const rest = () => {',
+        "  if (!existsSync(join(repo, 'go')) && Date.now() < until) return setTimeout(rest, 50);",
+        "  if (!existsSync(join(repo, 'go'))) writeFileSync(join(repo, 'timed-out'), '');",
+        '  names.slice(4).forEach(write);',
+        "  process.stdout.write(names.map(name => 'TSFILE: ' + join(out, name + '.js')).join('\\n') + '\\n');",
+        '};',
+        'rest();',
+      ]);
+      const stderr = await startUntilProgress(repo);
       // The line came while tsc was still writing (a quarter of its files or more, as each is named
       // by its process): it did not have to wait for tsc's list.
       expect(existsSync(join(repo, 'timed-out')), stderr).toBe(false);
@@ -113,39 +142,18 @@ describe('the helper commands build only when they must', () => {
   it(
     "counts only its own build's files, not another build's writing the same dist/",
     async () => {
-      const repo = makeTempFolder('another');
-      mkdirSync(join(repo, 'scripts'));
-      for (const name of ['start.mjs', 'built.mjs'])
-        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
-      writeFileSync(join(repo, 'tsconfig.json'), JSON.stringify({ include: ['sim/**/*.ts'] }));
-      mkdirSync(join(repo, 'sim', 'chat'), { recursive: true });
-      const sources = ['main', 'a', 'b', 'c', 'd', 'e', 'f', 'g'];
-      for (const name of sources) writeFileSync(join(repo, 'sim', 'chat', `${name}.ts`), '');
-      const other = sources
-        .map(name => {
-          const path = JSON.stringify(join(repo, 'dist', 'sim', 'chat', `${name}.js`));
-          return `require('node:fs').writeFileSync(${path}, '')`;
-        })
-        .join(';');
       // A stand-in for tsc beside another build (npm test's, a second terminal's) that writes all of
       // dist/ as it starts: it writes two of its own files, then waits for the word that a line of
       // progress was seen before it writes the rest (issue 45, trial 12: the count went by dist/).
-      const fake = join(repo, 'node_modules', 'typescript');
-      mkdirSync(join(fake, 'bin'), { recursive: true });
-      writeFileSync(join(fake, 'package.json'), '{"name":"typescript","version":"0.0.0"}');
-      writeFileSync(
-        join(fake, 'bin', 'tsc'),
-        [
-          "const { spawnSync } = require('node:child_process');",
-          "const { existsSync, mkdirSync, writeFileSync } = require('node:fs');",
-          "const { join } = require('node:path');",
-          `const repo = ${JSON.stringify(repo)};`,
-          `const names = ${JSON.stringify(sources)};`,
-          "const out = join(repo, 'dist', 'sim', 'chat');",
-          'mkdirSync(out, { recursive: true });',
-          `const other = ${JSON.stringify(other)};`,
-          "spawnSync(process.execPath, ['-e', other]);",
-          "const write = name => writeFileSync(join(out, name + '.js'), name === 'main' ? \"process.stdout.write('ran')\" : '');",
+      const repo = standInTscRepo('another', root => {
+        const other = sources
+          .map(name => {
+            const path = JSON.stringify(join(root, 'dist', 'sim', 'chat', `${name}.js`));
+            return `require('node:fs').writeFileSync(${path}, '')`;
+          })
+          .join(';');
+        return [
+          `require('node:child_process').spawnSync(process.execPath, ['-e', ${JSON.stringify(other)}]);`,
           'names.slice(0, 2).forEach(write);',
           'const until = Date.now() + 20000;',
           'const rest = () => {',
@@ -153,16 +161,9 @@ describe('the helper commands build only when they must', () => {
           '  names.slice(2).forEach(write);',
           '};',
           'rest();',
-        ].join('\n'),
-      );
-      const { LAL_SIM_NO_BUILD: _skip, ...env } = process.env;
-      const child = spawn(process.execPath, [join(repo, 'scripts', 'start.mjs')], { env });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        if (/written \d+ of 8 files/.test(stderr)) writeFileSync(join(repo, 'go'), '');
+        ];
       });
-      await new Promise(resolve => child.on('close', resolve));
+      const stderr = await startUntilProgress(repo);
       const counts = [...stderr.matchAll(/written (\d+) of 8 files/g)].map(found =>
         Number(found[1]),
       );
@@ -178,10 +179,7 @@ describe('the helper commands build only when they must', () => {
   it(
     'builds when a source is newer than dist/, not when dist/ is fresh, and never for --help',
     () => {
-      const repo = makeTempFolder('fresh');
-      mkdirSync(join(repo, 'scripts'));
-      for (const name of ['start.mjs', 'built.mjs'])
-        cpSync(join(repoRoot, 'scripts', name), join(repo, 'scripts', name));
+      const repo = scriptsRepo('fresh');
       symlinkSync(join(repoRoot, 'node_modules'), join(repo, 'node_modules'));
       writeFileSync(
         join(repo, 'tsconfig.json'),

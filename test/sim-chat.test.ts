@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
 import { CHILD_MS } from './support/patience.js';
 import { makeSimRunner, type Feed } from './support/run-sim.js';
-import { useModelServers } from './support/model-servers.js';
+import { lastUserText, useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -17,9 +17,6 @@ const SECRET = 'sk-sim-test-0123456789abcdef';
 
 const runSimWith = makeSimRunner(makeTempFolder);
 const runSim = (env: Record<string, string>, feed: Feed) => runSimWith([], env, feed);
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /** The model's moves, chosen by what it was last told (the order of requests is not assumed). */
 const modelScript = (request: NormalizedRequest): ScriptedReply => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
-import { useModelServers } from './support/model-servers.js';
+import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
 import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
@@ -15,9 +15,6 @@ import { useTempFolders } from './support/temp-folders.js';
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
 const startServer = useModelServers();
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /** The first line's turn never ends by itself (only Ctrl-C ends it); any other is answered at once. */
 const script = (request: NormalizedRequest): ScriptedReply => {
@@ -29,12 +26,7 @@ const script = (request: NormalizedRequest): ScriptedReply => {
 
 const start = async () => {
   const server = await startServer({ protocol: 'openai', reply: script });
-  const env = {
-    LAL_HOST: server.url,
-    LAL_MODEL: 'double-model',
-    XDG_STATE_HOME: makeTempFolder('state'),
-    TMPDIR: makeTempFolder('tmp'),
-  };
+  const env = doubleEnv(server.url, makeTempFolder);
   const askedAbout = (text: string) =>
     server.requests.filter(
       request =>

@@ -14,7 +14,7 @@ import {
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
-import { useModelServers } from './support/model-servers.js';
+import { lastUserText, useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
@@ -26,9 +26,6 @@ afterEach(async () => {
   for (const session of sessions.splice(0))
     await session.caplet.cancel('test over').catch(() => {});
 });
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 let secondOutcomeAsked: () => void = () => {};
 

@@ -6,15 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
-import { useModelServers } from './support/model-servers.js';
+import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
 import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 const startServer = useModelServers();
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /** "a story" streams six words and stalls (only Ctrl-C ends it); anything else is answered at once. */
 const script = (request: NormalizedRequest): ScriptedReply =>
@@ -24,12 +21,7 @@ const script = (request: NormalizedRequest): ScriptedReply =>
 
 const start = async () => {
   const server = await startServer({ protocol: 'openai', reply: script });
-  return {
-    LAL_HOST: server.url,
-    LAL_MODEL: 'double-model',
-    XDG_STATE_HOME: makeTempFolder('state'),
-    TMPDIR: makeTempFolder('tmp'),
-  };
+  return doubleEnv(server.url, makeTempFolder);
 };
 
 describe('Ctrl-C while a reply streams', () => {

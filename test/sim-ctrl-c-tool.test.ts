@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
 import { checkSandbox } from '../tools/lib/sandbox/sandbox-check.js';
-import { useModelServers } from './support/model-servers.js';
+import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
 import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { runningWith } from './tools-helpers.js';
@@ -25,9 +25,6 @@ const adoption = (messageNumber: number) => ({
   name: 'adoptTool',
   arguments: { messageNumber, edgeName: 'run-command', toolName: 'run-command' },
 });
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /**
  * The model: adopts the runCommand tool /attach mails, runs `command` when asked to run the long
@@ -48,13 +45,7 @@ const modelRunning =
 /** A model double running `script`, and the simulator's settings to reach it. */
 const startWith = async (script: ReturnType<typeof modelRunning>) => {
   const server = await startServer({ protocol: 'openai', reply: script });
-  return {
-    LAL_HOST: server.url,
-    LAL_MODEL: 'double-model',
-    XDG_STATE_HOME: makeTempFolder('state'),
-    TMPDIR: makeTempFolder('tmp'),
-    LAL_TOOL_TIMEOUT_MS: '600000',
-  };
+  return { ...doubleEnv(server.url, makeTempFolder), LAL_TOOL_TIMEOUT_MS: '600000' };
 };
 
 /**

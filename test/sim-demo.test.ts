@@ -36,6 +36,15 @@ const told = (text: string, toolNames: string[] = ['reply', 'evaluate', 'mail'])
     bytes: 0,
   }) satisfies NormalizedRequest;
 
+/** `ask` in a turn that offers the toolbox, once its find answered with `found` of `of` tools. */
+const afterFinding = (ask: string, found: unknown[], of: number): NormalizedRequest => ({
+  ...told(ask, ['reply', 'toolbox']),
+  messages: [
+    { role: 'user', text: ask },
+    { role: 'tool', text: JSON.stringify({ found, of }) },
+  ],
+});
+
 describe('the scripted double: sensible moves chosen by what it was told', () => {
   it('answers a ping, works out arithmetic with code, runs a command in backticks, adopts an attached tool', () => {
     expect(demoModel(told('Message #3 from HOST: ping'))).toEqual({
@@ -122,16 +131,11 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told(ask, ['reply', 'toolbox']))).toEqual({
       toolCalls: [{ name: 'toolbox', arguments: { find: 'plan a meeting' } }],
     });
-    const afterFind: NormalizedRequest = {
-      ...told(ask, ['reply', 'toolbox']),
-      messages: [
-        { role: 'user', text: ask },
-        {
-          role: 'tool',
-          text: '{"found":[{"name":"calendar_create_item","description":"Create a meeting in the calendar."}],"of":120}',
-        },
-      ],
-    };
+    const afterFind = afterFinding(
+      ask,
+      [{ name: 'calendar_create_item', description: 'Create a meeting in the calendar.' }],
+      120,
+    );
     expect(demoModel(afterFind)).toEqual({
       toolCalls: [
         {
@@ -142,38 +146,17 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     });
   });
 
-  it("fills a found tool's first required parameter, so an MCP server's echo works from --demo (docs/mcp.md)", () => {
-    const ask = 'Message #3 from HOST: use a tool to echo hello';
-    const afterFind: NormalizedRequest = {
-      ...told(ask, ['reply', 'toolbox']),
-      messages: [
-        { role: 'user', text: ask },
-        {
-          role: 'tool',
-          text: JSON.stringify({
-            found: [
-              {
-                name: 'echo',
-                description: 'Echoes back the input',
-                parameters: {
-                  type: 'object',
-                  properties: { message: { type: 'string' } },
-                  required: ['message'],
-                },
-              },
-            ],
-            of: 13,
-          }),
-        },
-      ],
-    };
-    expect(demoModel(afterFind)).toEqual({
-      toolCalls: [{ name: 'toolbox', arguments: { use: 'echo', arguments: { message: 'hello' } } }],
-    });
-  });
-
   // Only docs/mcp.md's exact sentence worked (issue 45, trial 12): any request naming echo and a
-  // tool (or MCP) does, the text to echo taken from it.
+  // tool (or MCP) does, the text to echo taken from it, so an MCP server's echo works from --demo.
+  const echoFound = {
+    name: 'echo',
+    description: 'Echoes back the input',
+    parameters: {
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    },
+  };
   it.each([
     ['use a tool to echo hello', 'hello'],
     ['echo hello with the mcp tool', 'hello'],
@@ -191,20 +174,8 @@ describe('the scripted double: sensible moves chosen by what it was told', () =>
     expect(demoModel(told(ask, ['reply', 'toolbox']))).toEqual({
       toolCalls: [{ name: 'toolbox', arguments: { find: 'echo' } }],
     });
-    const afterFind: NormalizedRequest = {
-      ...told(ask, ['reply', 'toolbox']),
-      messages: [
-        { role: 'user', text: ask },
-        {
-          role: 'tool',
-          text: JSON.stringify({
-            found: [{ name: 'echo', parameters: { required: ['message'] } }],
-            of: 13,
-          }),
-        },
-      ],
-    };
-    expect(demoModel(afterFind)).toEqual({
+    // Then found as an MCP server lists it: its first required parameter filled (docs/mcp.md).
+    expect(demoModel(afterFinding(ask, [echoFound], 13))).toEqual({
       toolCalls: [{ name: 'toolbox', arguments: { use: 'echo', arguments: { message: text } } }],
     });
   });
@@ -658,14 +629,18 @@ describe('a tool the person attached, once adopted (README: "I adopted math; ask
 });
 
 describe('a counter-proposal in --demo', () => {
-  it('is the answer when its code is arithmetic: worked out and told, not proposed again', () => {
-    const notice = [
+  /** What the agent is told of message #4's counter-proposal of `code`. */
+  const counterNotice = (code: string) =>
+    [
       'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
-      '7 * 6 + 1',
+      code,
       'Endowments: none',
       'Worker: a new worker; result name: none',
       'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
     ].join('\n');
+
+  it('is the answer when its code is arithmetic: worked out and told, not proposed again', () => {
+    const notice = counterNotice('7 * 6 + 1');
     expect(demoModel(told(notice))).toEqual({
       toolCalls: [
         {
@@ -682,13 +657,7 @@ describe('a counter-proposal in --demo', () => {
   });
 
   it("is taken up whole, its code proposed (not the notice's heading cut at its colon)", () => {
-    const notice = [
-      'COUNTER-PROPOSAL: message #4 from HOST proposes different code:',
-      'const at = "time: 12:30";\nat.length',
-      'Endowments: none',
-      'Worker: a new worker; result name: none',
-      'Consider it: if it does what was asked, use it (propose it with evaluate if you need its result); otherwise reply(4, …) saying why not.',
-    ].join('\n');
+    const notice = counterNotice('const at = "time: 12:30";\nat.length');
     expect(demoModel(told(notice))).toEqual({
       toolCalls: [
         {

@@ -10,16 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { type NormalizedRequest, type ScriptedReply } from '../sim/model-server/index.js';
 import { everythingServer } from './support/mcp-servers.js';
 import { makeSimRunner } from './support/run-sim.js';
-import { useModelServers } from './support/model-servers.js';
+import { lastUserText, useModelServers } from './support/model-servers.js';
 import { useTempFolders } from './support/temp-folders.js';
 
 const makeTempFolder = useTempFolders();
 const runSim = makeSimRunner(makeTempFolder);
 
 const startServer = useModelServers();
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 /** Has the server's echo at hand: offered itself, or (past the schema budget) behind the toolbox. */
 const hasEcho = (request: NormalizedRequest) =>

@@ -5,8 +5,7 @@
  * line was a message of its own (a stack trace pasted was a turn a line).
  */
 import { describe, expect, it } from 'vitest';
-import type { NormalizedRequest } from '../sim/model-server/index.js';
-import { useModelServers } from './support/model-servers.js';
+import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
 import { runSimOnTty, type TtyStep } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenLines } from './support/terminal-screen.js';
@@ -18,9 +17,6 @@ const COLUMNS = 80;
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
-
 const onTerminal = async (keys: string, more: TtyStep[] = []) => {
   let answers = 0;
   const server = await startServer({
@@ -29,10 +25,7 @@ const onTerminal = async (keys: string, more: TtyStep[] = []) => {
   });
   const output = await runSimOnTty(
     [],
-    {
-      ...{ LAL_HOST: server.url, LAL_MODEL: 'double-model' },
-      ...{ XDG_STATE_HOME: makeTempFolder('state'), TMPDIR: makeTempFolder('tmp') },
-    },
+    doubleEnv(server.url, makeTempFolder),
     [
       { after: /agent ready/, keys },
       ...more,

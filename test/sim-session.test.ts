@@ -15,6 +15,7 @@ import {
   type NormalizedRequest,
   type ScriptedReply,
 } from '../sim/model-server/index.js';
+import { lastUserText } from './support/model-servers.js';
 
 let server: ModelServer | undefined;
 let session: Session | undefined;
@@ -24,9 +25,6 @@ afterEach(async () => {
   server = undefined;
   session = undefined;
 });
-
-const lastUserText = (request: NormalizedRequest): string =>
-  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
 
 let slowAsked: () => void = () => {};
 

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../sim/model-server/index.js';
-import { useModelServers } from './support/model-servers.js';
+import { doubleEnv, useModelServers } from './support/model-servers.js';
 import { runProgramOnTty, SIMULATOR, type Resized } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 import { screenRows, type ScreenRow } from './support/terminal-screen.js';
@@ -81,13 +81,6 @@ const upToPrompt = (output: string, from: number): string => {
   return output.slice(0, drawn + '› \x1b[3G'.length);
 };
 
-const env = (url: string) => ({
-  LAL_HOST: url,
-  LAL_MODEL: 'double-model',
-  XDG_STATE_HOME: makeTempFolder('state'),
-  TMPDIR: makeTempFolder('tmp'),
-});
-
 describe('the status row on a terminal', () => {
   it('narrowed while a reply streams: one status row, redrawn; none left once the turn is over, and no line printed lost', async () => {
     const server = await startServer({
@@ -97,7 +90,7 @@ describe('the status row on a terminal', () => {
     const run = await runProgramOnTty(
       SIMULATOR,
       ['--persona', 'fae', '--fresh'],
-      env(server.url),
+      doubleEnv(server.url, makeTempFolder),
       [
         { after: /agent ready/, keys: 'tell me slowly\r' },
         { after: /fae is writing: [^\n]*word05/, keys: '', resize: { columns: 40, rows: 30 } },
@@ -137,7 +130,7 @@ describe('the status row on a terminal', () => {
     const run = await runProgramOnTty(
       SIMULATOR,
       ['--persona', 'fae', '--fresh'],
-      env(server.url),
+      doubleEnv(server.url, makeTempFolder),
       [
         { after: /agent ready/, keys: 'think it over\r' },
         { after: /fae is thinking/, keys: '/status\r' },

@@ -27,22 +27,17 @@ const probeUrl = new URL('./support/misbehaving-tool.ts', import.meta.url).href;
 describe("a tool call's events", () => {
   it("carry the call's id, the call's and its result's alike, whether it ran or could not be decoded", async () => {
     const events: AgentEvent[] = [];
-    const decoded = decodeCall({ id: 'call_7', name: 'probe', arguments: '{"n":1}' }, t => t);
-    await runToolCall(
-      decoded,
-      async () => 'fine',
-      { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
-      new AbortController().signal,
-      event => events.push(event),
-    );
-    const bad = decodeCall({ id: 'call_8', name: 'probe', arguments: '{not json' }, t => t);
-    await runToolCall(
-      bad,
-      async () => 'never',
-      { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
-      new AbortController().signal,
-      event => events.push(event),
-    );
+    // A call of `probe` with `args` as the model wrote them, run to its result.
+    const run = (id: string, args: string) =>
+      runToolCall(
+        decodeCall({ id, name: 'probe', arguments: args }, t => t),
+        async () => 'fine',
+        { toolTimeoutMs: 60_000, maxResultChars: 1_000 },
+        new AbortController().signal,
+        event => events.push(event),
+      );
+    await run('call_7', '{"n":1}');
+    await run('call_8', '{not json');
     expect(events.map(event => [event.kind, 'id' in event ? event.id : undefined])).toEqual([
       ['tool-call', 'call_7'],
       ['tool-result', 'call_7'],

@@ -6,24 +6,15 @@
  * which is what a refused connection is told.
  */
 import { describe, expect, it } from 'vitest';
-import { makeSimRunner } from './support/run-sim.js';
-import { useRawServer } from './support/raw-http-server.js';
-import { useTempFolders } from './support/temp-folders.js';
+import { useStartAtRawServer } from './support/run-sim.js';
 
-const makeTempFolder = useTempFolders();
-const runSim = makeSimRunner(makeTempFolder);
-const raw = useRawServer();
-
-const piped = (text: string) => (input: { write(t: string): void; end(): void }) => {
-  input.write(text);
-  input.end();
-};
+const raw = useStartAtRawServer();
 
 describe('npm start at a server that never answers', () => {
   it("says it took the connection and sent nothing within the check's 3 s, and what to do", async () => {
     // Takes each request and never answers it (closed after the test).
     const host = `${await raw.serve(() => {})}/v1`;
-    const run = await runSim(['--fresh'], { LAL_HOST: host, LAL_MODEL: 'm' }, piped('ping\n'));
+    const run = await raw.start({ LAL_HOST: host, LAL_MODEL: 'm' });
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain('Nothing answers');
     expect(run.stderr).not.toContain('aborted');
@@ -35,7 +26,7 @@ describe('npm start at a server that never answers', () => {
   it('still says nothing answers when the connection is refused', async () => {
     const host = `${await raw.serve(() => {})}/v1`;
     await raw.close();
-    const run = await runSim(['--fresh'], { LAL_HOST: host, LAL_MODEL: 'm' }, piped('ping\n'));
+    const run = await raw.start({ LAL_HOST: host, LAL_MODEL: 'm' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       `Nothing answers at ${host} (ECONNREFUSED) — is the model server running there? Check LAL_HOST.`,

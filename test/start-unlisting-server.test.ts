@@ -5,18 +5,9 @@
  * to change, before any greeting; with LAL_MODEL set the list is not needed, and the start goes on.
  */
 import { describe, expect, it } from 'vitest';
-import { makeSimRunner } from './support/run-sim.js';
-import { useRawServer } from './support/raw-http-server.js';
-import { useTempFolders } from './support/temp-folders.js';
+import { useStartAtRawServer } from './support/run-sim.js';
 
-const makeTempFolder = useTempFolders();
-const runSim = makeSimRunner(makeTempFolder);
-const raw = useRawServer();
-
-const piped = (text: string) => (input: { write(t: string): void; end(): void }) => {
-  input.write(text);
-  input.end();
-};
+const raw = useStartAtRawServer();
 
 describe('npm start at a server that lists no models', () => {
   it('a server answering 404 to everything stops the start in one line, before any greeting', async () => {
@@ -24,7 +15,7 @@ describe('npm start at a server that lists no models', () => {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found');
     });
-    const run = await runSim(['--fresh'], { LAL_HOST: host }, piped('ping\n'));
+    const run = await raw.start({ LAL_HOST: host });
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('you are HOST');
     expect(run.stderr.trim()).toBe(
@@ -37,7 +28,7 @@ describe('npm start at a server that lists no models', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"status":"ok"}');
     });
-    const run = await runSim(['--fresh'], { LAL_HOST: `${host}/v1` }, piped('ping\n'));
+    const run = await raw.start({ LAL_HOST: `${host}/v1` });
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain('you are HOST');
     expect(run.stderr.trim()).toBe(

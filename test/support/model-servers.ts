@@ -1,10 +1,15 @@
 /**
  * Model server doubles a test file starts, each closed after its test: call
  * `useModelServers()` at the top of a file, then `await startServer(options)`
- * (sim/model-server) in a test.
+ * (sim/model-server) in a test; `doubleEnv` gives the simulator's settings to
+ * think with one, and `lastUserText` what a script reads of a request.
  */
 import { afterEach } from 'vitest';
-import { startModelServer, type ModelServer } from '../../sim/model-server/index.js';
+import {
+  startModelServer,
+  type ModelServer,
+  type NormalizedRequest,
+} from '../../sim/model-server/index.js';
 
 export const useModelServers = (): ((
   options: Parameters<typeof startModelServer>[0],
@@ -19,3 +24,19 @@ export const useModelServers = (): ((
     return server;
   };
 };
+
+/** The text of the last user message of a request the double was sent: what a script answers. */
+export const lastUserText = (request: NormalizedRequest): string =>
+  [...request.messages].reverse().find(message => message.role === 'user')?.text ?? '';
+
+/**
+ * `npm start`'s settings to think with the double at `url`: its model named (the double's
+ * default, sim/model-server/start-model-server.ts), so the start needs no model list, and the
+ * state and temporary files in folders of the test's own (`makeTempFolder`'s, removed after).
+ */
+export const doubleEnv = (url: string, makeTempFolder: (label: string) => string) => ({
+  LAL_HOST: url,
+  LAL_MODEL: 'double-model',
+  XDG_STATE_HOME: makeTempFolder('state'),
+  TMPDIR: makeTempFolder('tmp'),
+});

@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHILD_MS } from './patience.js';
+import { useRawServer } from './raw-http-server.js';
+import { useTempFolders } from './temp-folders.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,3 +80,19 @@ export const makeSimRunner =
           }),
       });
     });
+
+/**
+ * `npm start --fresh` with `ping` typed and stdin ended, at a loopback server the test answers by
+ * hand (raw-http-server.ts): what the start-up check says of a server that answers oddly or not at
+ * all (docs/troubleshooting.md). Call it at the top of a test file; `serve` and `close` are the
+ * server's, `start(env)` the run (`env` names the server: LAL_HOST, and LAL_MODEL where wanted).
+ */
+export const useStartAtRawServer = () => {
+  const runSim = makeSimRunner(useTempFolders());
+  const start = (env: Record<string, string>): Promise<Run> =>
+    runSim(['--fresh'], env, child => {
+      child.write('ping\n');
+      child.end();
+    });
+  return { ...useRawServer(), start };
+};
