@@ -106,6 +106,7 @@ const kindOf = (command: Parsed, inbox: HostInbox): TypedKind => {
 
 const followTerminal = (
   readline: Interface,
+  keys: NodeJS.EventEmitter,
   context: CommandContext,
   typed: TypedLines,
   start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
@@ -132,7 +133,7 @@ const followTerminal = (
   let chain = held.done;
   // A paste of several lines comes as one line, its lines joined (./pasted-lines.ts).
   return joinPastedLines({
-    input: process.stdin,
+    input: keys,
     output: process.stdout,
     readline,
     note: text => screen.print('note', text),
@@ -302,7 +303,7 @@ export const runChat = async (
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
-  const readline = openReadline(tty, state.history, report, earlyKeys);
+  const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(made, presenter);
   let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
@@ -314,9 +315,9 @@ export const runChat = async (
   // The agent is ready once it has greeted in this run (or the wait for that is over).
   const ready = Promise.race([followed.firstMessage, sleep(GREETING_WAIT_MS)]);
   const idle = () => waitUntilIdle(() => agentIdle(made, presenter, channelEcho), presenter);
-  if (tty) {
+  if (keys !== undefined) {
     screen.attachPrompt(readline);
-    pasted = followTerminal(readline, context, typed, { persona, ready, idle, unsent });
+    pasted = followTerminal(readline, keys, context, typed, { persona, ready, idle, unsent });
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;
