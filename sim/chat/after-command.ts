@@ -3,7 +3,9 @@
  * previous command still runs, at an idle prompt (an /attach mcp whose server takes a minute
  * to start: docs/mcp.md), waits for it: shown at once as waiting for it, in the form a line
  * held by a Ctrl-C takes (./typed-lines.ts), and as sent (`you › …`) once it runs. While a turn
- * runs, ./typed-lines.ts places the line instead.
+ * runs, ./typed-lines.ts places the line instead. A line typed before the command ahead of it has
+ * begun (typed in one go with it: a fast typist, a terminal's type-ahead) waits for it too: it
+ * was echoed where no prompt had been drawn again yet, and stayed there bare (issue 45).
  */
 import type { Presenter } from './presenter.js';
 import type { Screen } from './screen.js';
@@ -13,25 +15,29 @@ export const makeAfterCommand = (options: {
   presenter: Pick<Presenter, 'busy'>;
 }) => {
   const { screen, presenter } = options;
-  /** The line whose command runs now, if any. */
-  let running: string | undefined;
+  /** The lines queued and not yet done, in order (the first runs now or is about to). */
+  const ahead: string[] = [];
   return harden({
-    /** A line just typed, to run after those before it: what the chain runs for it. */
-    queue(line: string, run: () => Promise<void>): () => Promise<void> {
-      const waits = running !== undefined && line.trim() !== '' && !presenter.busy();
+    /**
+     * A line just typed, to run after those before it: what the chain runs for it. `shown`: the
+     * line was shown already where it belongs (./typed-lines.ts took its echo back).
+     */
+    queue(line: string, run: () => Promise<void>, shown = false): () => Promise<void> {
+      const before = ahead.at(-1);
+      const waits = before !== undefined && line.trim() !== '' && !shown && !presenter.busy();
       if (waits) {
         screen.takeBackEcho(line);
         // Its first words name it (an MCP server's command line may be long).
-        const before = running!.trim().split(/\s+/).slice(0, 3).join(' ');
-        screen.print('note', `waits › ${line}`, `(runs once ${before} is done)`);
+        const named = before.trim().split(/\s+/).slice(0, 3).join(' ');
+        screen.print('note', `waits › ${line}`, `(runs once ${named} is done)`);
       }
+      if (line.trim() !== '') ahead.push(line);
       return async () => {
-        running = line;
         if (waits) screen.print('you', 'you ›', line);
         try {
           await run();
         } finally {
-          running = undefined;
+          if (line.trim() !== '') ahead.shift();
         }
       };
     },

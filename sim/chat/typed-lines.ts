@@ -39,9 +39,9 @@ export const makeTypedLines = (options: {
   const sent = (line: string) => screen.print('you', 'you ›', line);
 
   return harden({
-    /** A line just typed, and what it is. */
-    place(line: string, kind: TypedKind): void {
-      if (line.trim() === '') return;
+    /** A line just typed, and what it is; true when it is shown here (its echo taken back). */
+    place(line: string, kind: TypedKind): boolean {
+      if (line.trim() === '') return false;
       const message = kind === 'message';
       const parsed = parseCommand(line);
       const text = parsed.kind === 'message' ? parsed.text : line;
@@ -58,22 +58,23 @@ export const makeTypedLines = (options: {
               `(goes to ${persona} once it goes on; Ctrl-C again leaves and drops it)`,
             );
         });
-        return;
+        return true;
       }
       if (!presenter.busy() && notBegun.length === 0) {
         if (message) notBegun.push(text);
-        return;
+        return false;
       }
       screen.takeBackEcho(line);
       if (!message) {
         presenter.pastTurnOver(() => sent(line));
-        return;
+        return true;
       }
       waiting.push({ line, text });
       // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent as its turn starts.
       presenter.pastTurnOver(() =>
         screen.print('note', `waits › ${line}`, `(goes to ${persona} once its turn is over)`),
       );
+      return true;
     },
     /**
      * A turn began on a message of the person's, mailed as `text` (undefined for any other
