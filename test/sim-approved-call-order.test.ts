@@ -84,6 +84,22 @@ describe('a call approved while the turn that asked for it runs', () => {
     expect(printed).toEqual(inOrder);
   });
 
+  it('shows the block once: the next turn prints its own lines, none of the one before again', async () => {
+    const { printed, presenter, say } = watch();
+    presenter.observe(approvedRun);
+    presenter.observe(result);
+    presenter.observe(turnEnd);
+    say();
+    await vi.waitFor(() => expect(printed).toHaveLength(3));
+    const next = '#7 from HOST: "ping"';
+    presenter.observe({ kind: 'turn-start', title: next });
+    presenter.show(() => printed.push('#8 lal › pong'));
+    presenter.observe({ ...turnEnd, title: next, modelCalls: 1 });
+    await vi.waitFor(() => expect(printed.at(-1)).toMatch(/turn over: 1 model call\b/));
+    expect(printed.slice(0, 3)).toEqual(inOrder);
+    expect(printed.slice(3)).toEqual(['#8 lal › pong', expect.stringMatching(/turn over/)]);
+  });
+
   it('a call the turn ran itself still holds the message it sent until its line is shown', () => {
     const { printed, presenter, say } = watch();
     presenter.observe({ ...approvedRun, id: 'call_2', name: 'math', summary: '{"x":1}' });

@@ -11,6 +11,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { watchQuietServer, waitingStatus } from '../sim/chat/quiet-server.js';
 import { fitStatus, fitStatusForms, makeTtyScreen } from '../sim/chat/screen.js';
 import { WAIT_MS } from './support/patience.js';
+import { fakeTtyOutput } from './support/fake-tty-output.js';
 
 describe('the status cut to the room on its row', () => {
   it('never takes more than the room, and a status that fits is unchanged', () => {
@@ -38,13 +39,7 @@ describe('the status cut to the room on its row', () => {
 
 /** A terminal `columns` wide and the status row last drawn above the prompt, escapes left out. */
 const terminalOf = (columns: number) => {
-  let written = '';
-  const out = {
-    columns,
-    write: (text: string) => void (written += text),
-    on: () => {},
-    off: () => {},
-  } as unknown as NodeJS.WriteStream;
+  const { out, written } = fakeTtyOutput(columns);
   const readline = {
     setPrompt: () => {},
     getPrompt: () => '› ',
@@ -57,7 +52,7 @@ const terminalOf = (columns: number) => {
   screen.attachPrompt(readline);
   // Split before the escapes are left out: the spinner's tick is drawn between a saved cursor and its restoring.
   const statusRow = () =>
-    written
+    written()
       // eslint-disable-next-line no-control-regex -- rows end at a line break or a saved cursor
       .split(/\n|\x1b7|\x1b8/)
       .map(row => stripVTControlCharacters(row))

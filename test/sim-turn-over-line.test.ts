@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { makePresenter } from '../sim/chat/presenter.js';
 import { makeTtyScreen } from '../sim/chat/screen.js';
 import { recordingScreen } from './support/recording-screen.js';
+import { fakeTtyOutput } from './support/fake-tty-output.js';
 
 const endTurn = (presenter: ReturnType<typeof makePresenter>) =>
   presenter.observe({
@@ -56,15 +57,8 @@ describe('the turn over line on a terminal', () => {
  * written from then on (`<prompt>` where the prompt is drawn), and `enter` to enter a line.
  */
 const terminal = () => {
-  const written: string[] = [];
+  const { out, writes: written } = fakeTtyOutput(20, 10);
   let entered: (line: string) => void = () => {};
-  const out = {
-    columns: 20,
-    rows: 10,
-    write: (text: string) => void written.push(text),
-    on: () => {},
-    off: () => {},
-  } as unknown as NodeJS.WriteStream;
   const screen = makeTtyScreen(out);
   screen.attachPrompt({
     getPrompt: () => '› ',

@@ -10,6 +10,7 @@ import { columnsOf } from '../sim/chat/columns.js';
 import { COMMAND_HELP } from '../sim/chat/commands.js';
 import { makeTtyScreen, type Screen } from '../sim/chat/screen.js';
 import { wrapEntry } from '../sim/chat/wrap-words.js';
+import { fakeTtyOutput } from './support/fake-tty-output.js';
 
 describe('an entry wrapped at words', () => {
   it('keeps every row within the width and every word whole', () => {
@@ -66,13 +67,7 @@ describe('an entry wrapped at words', () => {
 
 describe('an entry on the terminal (sim/chat/screen.ts)', () => {
   it('ends no row with a space where the body starts on the next row (trial 13 M5)', () => {
-    let written = '';
-    const out = {
-      columns: 52,
-      write: (text: string) => void (written += text),
-      on: () => {},
-      off: () => {},
-    } as unknown as NodeJS.WriteStream;
+    const { out, written } = fakeTtyOutput(52);
     const screen = makeTtyScreen(out);
     // The head fills its row (51 columns, one spare): the body's first word goes to the next.
     screen.print(
@@ -81,7 +76,7 @@ describe('an entry on the terminal (sim/chat/screen.ts)', () => {
       'runCommand {"command":"ls"}\nallow it? y (yes) · n (no)',
     );
     screen.close();
-    const rows = stripVTControlCharacters(written).split('\n');
+    const rows = stripVTControlCharacters(written()).split('\n');
     expect(rows[0]).toBe('#10 lal asks to call a tool (approval request #10):');
     expect(rows[1]).toMatch(/^ {2}runCommand/);
     for (const row of rows) expect(row, JSON.stringify(row)).not.toMatch(/ $/);
@@ -90,17 +85,11 @@ describe('an entry on the terminal (sim/chat/screen.ts)', () => {
 
 /** Everything `screen.print` writes on a terminal `columns` wide, as rows without colour. */
 const printedRows = (columns: number, ...entry: Parameters<Screen['print']>): string[] => {
-  let written = '';
-  const out = {
-    columns,
-    write: (text: string) => void (written += text),
-    on: () => {},
-    off: () => {},
-  } as unknown as NodeJS.WriteStream;
+  const { out, written } = fakeTtyOutput(columns);
   const screen = makeTtyScreen(out);
   screen.print(...entry);
   screen.close();
-  return stripVTControlCharacters(written).split('\n').slice(0, -1);
+  return stripVTControlCharacters(written()).split('\n').slice(0, -1);
 };
 
 describe('issue 45, trial 14: rows at 60 columns', () => {

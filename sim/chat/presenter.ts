@@ -199,16 +199,19 @@ const makeRunningCalls = (persona: string) => {
   };
 };
 
+/** Prints what a queue holds, in order, leaving it empty (a print may queue more: those wait). */
+const printQueued = (queue: (() => void)[]) => {
+  for (const print of queue.splice(0)) print();
+};
+
 /** Messages held while the turn's own tool calls report (`show`), for HOLD_MS at most. */
 const makeHeldMessages = () => {
-  let held: (() => void)[] = [];
+  const held: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    const out = held;
-    held = [];
-    for (const print of out) print();
+    printQueued(held);
   };
   return {
     flush,
@@ -241,30 +244,24 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
   const held = makeHeldMessages();
   let summaries: string[] = [];
   let summaryTimer: NodeJS.Timeout | undefined;
-  let afterTurns: (() => void)[] = [];
-  let lastWords: (() => void)[] = [];
-  let pastSummaries: (() => void)[] = [];
+  const afterTurns: (() => void)[] = [];
+  const lastWords: (() => void)[] = [];
+  const pastSummaries: (() => void)[] = [];
   const streamed = makeStreamedWords(screen, persona);
 
   const printSummaries = () => {
     if (summaryTimer !== undefined) clearTimeout(summaryTimer);
     summaryTimer = undefined;
-    const words = lastWords;
-    lastWords = [];
-    for (const print of words) print();
+    printQueued(lastWords);
     const out = summaries;
     summaries = [];
     for (const line of out) screen.print('usage', line);
-    const past = pastSummaries;
-    pastSummaries = [];
-    for (const print of past) print();
+    printQueued(pastSummaries);
     if (activeTurns > 0) return;
     // Only now is the prompt idle again (the turn's last line is above it), unless a call the
     // HOST approved during the turn still runs.
     if (out.length > 0) screen.status(calls.statusBetweenTurns());
-    const waiting = afterTurns;
-    afterTurns = [];
-    for (const print of waiting) print();
+    printQueued(afterTurns);
   };
 
   const touch = () => void (touched = Date.now());
