@@ -109,7 +109,7 @@ describe.skipIf(sandboxProblem !== undefined)(
       const starting = lines.indexOf('starting mcp-slow… (Ctrl-C stops)');
       const waits = lines.findIndex(line => line.startsWith('waits › /status'));
       const stopped = lines.findIndex(line => line.startsWith('Stopped attaching mcp-slow'));
-      const answered = lines.indexOf('you › /status');
+      const answered = lines.indexOf('› /status');
       expect(starting, lines.join('\n')).toBeGreaterThan(-1);
       expect(waits).toBeGreaterThan(starting);
       expect(stopped).toBeGreaterThan(waits);

@@ -43,7 +43,7 @@ describe('a command typed while an answer streams', () => {
       { after: turnOver, keys: '/quit\r' },
     ]);
     const lines = await screenLines(output, COLUMNS);
-    const echo = lines.indexOf('you › /schedules');
+    const echo = lines.indexOf('› /schedules');
     const said = lines.indexOf('No schedules.');
     expect(echo).toBeGreaterThan(-1);
     expect(said).toBeGreaterThan(echo);

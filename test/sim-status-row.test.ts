@@ -151,7 +151,7 @@ describe('the status row on a terminal', () => {
     );
     const during = await screenRows(upToPrompt(run.output, run.matchedAt[2]!), 80);
     expectOneStatusRowAbovePrompt(during);
-    expect(joined(during)).toContain('you › /status');
+    expect(joined(during)).toContain('› /status');
     const rows = await screenRows(run.output, 80);
     expect(rows.filter(row => STATUS_PART.test(row.text)).map(row => row.text)).toEqual([]);
     const lines = joined(rows);

@@ -51,7 +51,7 @@ describe('lines typed while a command still works, on a terminal', () => {
         at(/^› \/grant$/),
         at(/^waits › \/channel new room \(runs once \/grant is done\)$/),
         at(/^granted #\d+: lal runs the code now$/),
-        at(/^you › \/channel new room$/),
+        at(/^› \/channel new room$/),
         at(/^Channel room made/),
         at(/^you › ping$/),
         at(/^#\d+ lal › pong$/),

@@ -56,7 +56,7 @@ describe('a line typed', () => {
       'echo taken back: and another thing',
       'waits › and another thing (goes to lal once its turn is over)',
       'echo taken back: /status',
-      'you › /status',
+      '› /status',
     ]);
     run.endTurn();
     expect(run.seen).toHaveLength(4);
@@ -90,10 +90,10 @@ describe('a line typed', () => {
     const run = setup();
     run.running();
     run.typed.place('y', 'answer');
-    expect(run.seen).toEqual(['echo taken back: y', 'you › y']);
+    expect(run.seen).toEqual(['echo taken back: y', '› y']);
     run.endTurn();
     run.typed.started('y');
-    expect(run.seen).toEqual(['echo taken back: y', 'you › y']);
+    expect(run.seen).toEqual(['echo taken back: y', '› y']);
     // From a Ctrl-C until the agent goes on, an answer is no message that waits: as a command's, its echo stays.
     run.typed.hold();
     run.typed.named();
@@ -120,7 +120,7 @@ describe('lines typed in quick succession while nothing runs', () => {
       'echo taken back: what is two',
       'waits › what is two (goes to lal once its turn is over)',
       'echo taken back: /status',
-      'you › /status',
+      '› /status',
     ]);
     run.typed.started('ping');
     expect(run.seen).toHaveLength(4);

@@ -2,13 +2,15 @@
  * On a terminal, lines run one after another (./chat.ts). A line typed while the person's
  * previous command still runs, at an idle prompt (an /attach mcp whose server takes a minute
  * to start: docs/mcp.md), waits for it: shown at once as waiting for it, in the form a line
- * held by a Ctrl-C takes (./typed-lines.ts), and as sent (`you › …`) once it runs. While a turn
+ * held by a Ctrl-C takes (./typed-lines.ts), and once it runs as sent (`you › …`), or as the
+ * prompt echoes it (`› …`) when it is no message (a command, an answer). While a turn
  * runs, ./typed-lines.ts places the line instead. A line typed before the command ahead of it has
  * begun (typed in one go with it: a fast typist, a terminal's type-ahead) waits for it too: it
  * was echoed where no prompt had been drawn again yet, and stayed there bare (issue 45).
  */
 import type { Presenter } from './presenter.js';
-import type { Screen } from './screen.js';
+import { PROMPT, type Screen } from './screen.js';
+import type { TypedKind } from './typed-lines.js';
 
 export const makeAfterCommand = (options: {
   screen: Pick<Screen, 'print' | 'takeBackEcho'>;
@@ -19,10 +21,16 @@ export const makeAfterCommand = (options: {
   const ahead: string[] = [];
   return harden({
     /**
-     * A line just typed, to run after those before it: what the chain runs for it. `shown`: the
-     * line was shown already where it belongs (./typed-lines.ts took its echo back).
+     * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
+     * the line is; `shown`: it was shown already where it belongs (./typed-lines.ts took its
+     * echo back).
      */
-    queue(line: string, run: () => Promise<void>, shown = false): () => Promise<void> {
+    queue(
+      line: string,
+      run: () => Promise<void>,
+      typed: { kind: TypedKind; shown: boolean },
+    ): () => Promise<void> {
+      const { kind, shown } = typed;
       const before = ahead.at(-1);
       const waits = before !== undefined && line.trim() !== '' && !shown && !presenter.busy();
       if (waits) {
@@ -33,7 +41,9 @@ export const makeAfterCommand = (options: {
       }
       if (line.trim() !== '') ahead.push(line);
       return async () => {
-        if (waits) screen.print('you', 'you ›', line);
+        // A command or an answer is echoed as the prompt echoes it (./typed-lines.ts), a message as sent.
+        if (waits && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
+        else if (waits) screen.print('you', 'you ›', line);
         try {
           await run();
         } finally {

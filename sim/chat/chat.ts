@@ -142,8 +142,11 @@ const followTerminal = (
       // Enter on an empty line: the prompt again on the new row, as a shell does.
       if (command.kind === 'empty') readline.prompt();
       if (held.hold(line)) return;
-      const placed = typed.place(line, kindOf(command, context.inbox));
-      chain = chain.then(afterCommand.queue(line, () => runCommand(command, shown), placed));
+      const kind = kindOf(command, context.inbox);
+      const placed = typed.place(line, kind);
+      chain = chain.then(
+        afterCommand.queue(line, () => runCommand(command, shown), { kind, shown: placed }),
+      );
     },
   });
 };

@@ -12,10 +12,12 @@
  * as its turn begins, once the agent goes on, and not at all when a second Ctrl-C drops it.
  * An answer to what waits (`y` for an approval: ./answer-approval.ts) is no message: it is
  * shown at once as the person's, as a command is, never as waiting for a turn it does not start.
+ * Neither is said to the agent: both are echoed as the prompt echoes them at an idle one (`› …`),
+ * busy or idle; `you ›` is for a message sent (issue 45, trial 14: `you › /inbox` while busy).
  */
 import { parseCommand } from './commands.js';
 import type { Presenter } from './presenter.js';
-import type { Screen } from './screen.js';
+import { PROMPT, type Screen } from './screen.js';
 
 /** What a typed line is: mailed to the agent, a slash command, or an answer to what waits (not mailed). */
 export type TypedKind = 'message' | 'command' | 'answer';
@@ -37,6 +39,7 @@ export const makeTypedLines = (options: {
   const notBegun: string[] = [];
 
   const sent = (line: string) => screen.print('you', 'you ›', line);
+  const echoed = (line: string) => screen.print('typed', PROMPT.trimEnd(), line);
 
   return harden({
     /** A line just typed, and what it is; true when it is shown here (its echo taken back). */
@@ -66,7 +69,7 @@ export const makeTypedLines = (options: {
       }
       screen.takeBackEcho(line);
       if (!message) {
-        presenter.pastTurnOver(() => sent(line));
+        presenter.pastTurnOver(() => echoed(line));
         return true;
       }
       waiting.push({ line, text });
