@@ -84,7 +84,10 @@ const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
 /** Text readline inserts, or a line break: a key that moves no cursor and edits nothing else. */
-const isPlain = (key: string): boolean => !/^[\x00-\x1f\x7f]/.test(key) || /^[\r\n]$/.test(key);
+const isPlain = (key: string): boolean => {
+  const first = key.codePointAt(0) ?? 0;
+  return (first >= 0x20 && first !== 0x7f) || key === '\r' || key === '\n';
+};
 
 /**
  * Groups keys for readline, a bracketed paste's plain text after a line break in it in one chunk
@@ -155,7 +158,7 @@ export const oneKeyAChunk = (source: NodeJS.ReadStream): KeyInput => {
   // A multi-byte character cut by the read waits in the decoder for its other bytes.
   source.on('data', (chunk: Buffer | string) => {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    for (const chunk of group(split(text))) keys.emit('data', Buffer.from(chunk, 'utf8'));
+    for (const piece of group(split(text))) keys.emit('data', Buffer.from(piece, 'utf8'));
   });
   source.on('end', () => keys.emit('end'));
   source.on('error', (error: unknown) => keys.emit('error', error));
