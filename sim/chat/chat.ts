@@ -305,6 +305,7 @@ export const runChat = async (
     ...{ keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
+    notSent: state.notSent,
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(made, presenter);
