@@ -183,27 +183,32 @@ const controllerSays = (
     : E(agent).helpers(command.action.toLowerCase(), command.id);
 };
 
+/** A line that is no command: an answer to a waiting approval, or a message to the agent. */
+const sendMessage = async (text: string, context: CommandContext): Promise<void> => {
+  const { session, screen } = context;
+  const { host } = session.mailHost;
+  context.presenter.touch();
+  // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
+  if (await answerAtPrompt(text, { ...context, host, guestName: session.guestName })) return;
+  // The daemon's guard would refuse it with an internal error (./message-limit.ts).
+  const tooLong = messageTooLong(text, session.guestName);
+  if (tooLong !== undefined) {
+    screen.print('error', tooLong);
+    context.notSent();
+    return;
+  }
+  await E(host).send(session.guestName, [text], [], []);
+};
+
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
   const { session, screen } = context;
   const { host } = session.mailHost;
   switch (command.kind) {
     case 'empty':
       return;
-    case 'message': {
-      context.presenter.touch();
-      // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
-      if (await answerAtPrompt(command.text, { ...context, host, guestName: session.guestName }))
-        return;
-      // The daemon's guard would refuse it with an internal error (./message-limit.ts).
-      const tooLong = messageTooLong(command.text, session.guestName);
-      if (tooLong !== undefined) {
-        screen.print('error', tooLong);
-        context.notSent();
-        return;
-      }
-      await E(host).send(session.guestName, [command.text], [], []);
+    case 'message':
+      await sendMessage(command.text, context);
       return;
-    }
     case 'help':
       // A terminal wraps it to its width (./screen.ts); piped, it keeps to a width of its own.
       screen.print(

@@ -14,6 +14,7 @@ const IdShape = M.string();
  * simulator's refusal before sending (sim/chat/message-limit.ts) say the same number.
  */
 export const MESSAGE_STRING_LIMIT = 100_000;
+harden(MESSAGE_STRING_LIMIT);
 const MessageStringsShape = M.arrayOf(
   M.string(harden({ stringLengthLimit: MESSAGE_STRING_LIMIT })),
 );
