@@ -309,6 +309,7 @@ export const runChat = async (
     ...{ keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
+    notSent: state.notSent,
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(made, presenter);
