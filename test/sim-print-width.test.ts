@@ -122,7 +122,7 @@ describe('printed outside the chat, on a terminal', () => {
       );
       expectWrappedAtWords(
         rows,
-        'LAL_MAX_MODEL_CALLS must be a positive whole number; got "a-value-no-one-would-mean-for-a-count"; see docs/configuration.md.',
+        'LAL_MAX_MODEL_CALLS must be a positive whole number; got "a-value-no-one-would-mean-for-a-count" in the environment; see docs/configuration.md.',
         columns,
       );
     });

@@ -18,6 +18,8 @@ import { describeError } from '../../providers/describe-error.js';
 import { readShellWords } from './shell-words.js';
 import type { HostPowers } from '../mail-host/index.js';
 import {
+  alreadyAttached,
+  heldAs,
   makeToolCaplet,
   placeInTools,
   type AttachedTool,
@@ -29,6 +31,10 @@ const MCP_USAGE =
 
 const NO_NETWORK =
   'A local server runs sandboxed, with no network: a command that downloads (npx -y, uvx) cannot; install the server first and name its file (docs/mcp.md).';
+
+/** What to check when a server at an address could not list its tools: the sandbox is not in it. */
+const notAnswered = (url: string) =>
+  `The server at ${url} did not answer: check that it runs and that the address, its path too, is the one it serves MCP at (docs/mcp.md).`;
 
 /** Checks the settings as the bridge will read them (the same check setup-tools runs); throws with a clear message. */
 const planMcp = (
@@ -107,7 +113,15 @@ export const attachMcp = async (options: {
 }): Promise<{ attached: AttachedTool; said: string }> => {
   const attached = planMcp(options.rest, options.cwd, options.stateFolder);
   const { host, guest, special, signal } = options;
+  // Made again, it would replace the server the agent holds without a word: refused as /attach
+  // refuses any tool held already (./attach-tool.ts), before a second server starts.
+  const held = await heldAs(host, guest, attached.petName);
+  if (held !== undefined) {
+    const word = `mcp ${readShellWords(options.rest)[0]!.text}`;
+    throw alreadyAttached(word, options.guestName, held);
+  }
   options.starting?.(attached.petName);
+  // A bridge the HOST still names that the agent no longer holds is made anew with these settings.
   if (await E(host).has(attached.petName)) await E(host).remove(attached.petName);
   await makeToolCaplet(host, special, attached);
   const stopped = new Promise<'stopped'>(settle => {
@@ -126,7 +140,7 @@ export const attachMcp = async (options: {
   if ('reason' in listed) {
     await E(host).remove(attached.petName);
     throw Error(
-      `Did not attach ${attached.petName}: its server could not list its tools (${listed.reason}); nothing was put in ${options.guestName}'s tools/. ${NO_NETWORK}`,
+      `Did not attach ${attached.petName}: its server could not list its tools (${listed.reason}); nothing was put in ${options.guestName}'s tools/. ${attached.env.MCP_URL === undefined ? NO_NETWORK : notAnswered(attached.env.MCP_URL)}`,
     );
   }
   await placeInTools(host, guest, attached.petName);

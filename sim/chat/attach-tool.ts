@@ -147,7 +147,7 @@ export interface ToolsHolder {
  * The name in the agent's tools/ that holds what the HOST attached under `petName` (the name
  * itself, or another the agent adopted it as), if any: attached already.
  */
-const heldAs = async (
+export const heldAs = async (
   host: HostPowers,
   guest: ToolsHolder,
   petName: string,
@@ -160,6 +160,7 @@ const heldAs = async (
     if ((await E(guest).identify('tools', name)) === made) return name;
   return undefined;
 };
+harden(heldAs);
 
 /**
  * Puts what the HOST made under `petName` in the agent's tools/, as
@@ -181,10 +182,11 @@ export const placeInTools = async (
 harden(placeInTools);
 
 /** What `/attach` says of something the agent holds already, under `held` in its tools/. */
-const alreadyAttached = (word: string, guestName: string, held: string, note = ''): Error =>
+export const alreadyAttached = (word: string, guestName: string, held: string, note = ''): Error =>
   Error(
     `${word} is already attached: ${guestName} holds it as tools/${held}; /detach ${word} first to attach it again${note}`,
   );
+harden(alreadyAttached);
 
 /** `/attach toolbox`: the sample toolbox made and put in the agent's tools/ (no adoption asked). */
 const attachToolbox = async (options: {

@@ -136,6 +136,8 @@ export interface LoadedEnv {
   /** Where the file values came from, when there was a file. */
   file: string | undefined;
   problems: string[];
+  /** The variables whose value came from the file (the environment's win over it). */
+  fromFile: readonly string[];
   /** A file there that could not be read: one line saying so (the settings then come from the environment alone). */
   unreadable?: string;
 }
@@ -203,6 +205,7 @@ export const loadEnv = (folder: string, processEnv: NodeJS.ProcessEnv): LoadedEn
   return {
     env,
     file: text === undefined ? undefined : file,
+    fromFile: Object.keys(parsed.values).filter(key => processEnv[key] === undefined),
     // A misspelt LAL_ or FAE_ variable, or tool name in a policy list, would be silently ignored: name it, and the closest known one.
     problems: [
       ...parsed.problems.map(problem => `${file}: ${problem}`),

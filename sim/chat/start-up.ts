@@ -8,6 +8,7 @@
 import { parseCliArgs, type CliArgs } from './cli-args.js';
 import { USAGE } from './usage.js';
 import { loadEnv } from './dotenv.js';
+import { withWhereSet } from './where-set.js';
 import {
   farewellLine,
   ignoredStateHome,
@@ -43,7 +44,7 @@ export const startUp = async (
   const loaded = loadEnv(cwd, process.env);
   const parsed = parseCliArgs(argv, loaded.env);
   if (!parsed.ok) {
-    printLines(process.stderr, parsed.error);
+    printLines(process.stderr, withWhereSet(parsed.error, loaded));
     // A flag's mistake is a usage error (2); a setting's stops as every bad setting does (1).
     process.exit(parsed.setting === true ? 1 : 2);
   }
@@ -82,14 +83,14 @@ export const startUp = async (
   // Every value a setting does not take stops the start, the agent's as the model's (one rule).
   const malformed = malformedSettings(loaded.env);
   if (malformed.length > 0) {
-    printLines(process.stderr, malformed.join('\n'));
+    printLines(process.stderr, malformed.map(line => withWhereSet(line, loaded)).join('\n'));
     process.exit(1);
   }
   const double = args.demo ? await startDemoDouble(loaded.env) : undefined;
   const settings = double?.env ?? loaded.env;
   const preflight = await checkModelServer(settings);
   if (!preflight.ok) {
-    printLines(process.stderr, preflight.line);
+    printLines(process.stderr, withWhereSet(preflight.line, loaded));
     process.exit(1);
   }
   const envNote =
