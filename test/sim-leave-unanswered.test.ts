@@ -4,6 +4,7 @@
  * and a do, that /grant and /reject answer it too, and what /quit does to it; on a terminal of 60
  * or 80 columns each row within the width.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { unansweredApprovals } from '../sim/chat/host-inbox.js';
 import { makeTtyScreen } from '../sim/chat/screen.js';
@@ -35,10 +36,8 @@ describe('leaving with an approval request unanswered', () => {
   it.each([60, 80])('fits a terminal of %i columns', columns => {
     const { out, written } = fakeTtyOutput(columns);
     makeTtyScreen(out).print('note', unansweredApprovals(inboxOf(4n, 6n))!('fae'));
-    // eslint-disable-next-line no-control-regex -- the screen's own colours taken out
-    const rows = written()
-      .replace(/\x1b\[[0-9;]*[mKJG]/g, '')
-      .split('\n');
+    // The screen's own colours and erasing taken out: what is left is what the rows show.
+    const rows = stripVTControlCharacters(written()).split('\n');
     for (const row of rows) expect(columnsOf(row)).toBeLessThan(columns);
     expect(rows.join(' ')).toContain('/quit leaves them waiting');
   });
