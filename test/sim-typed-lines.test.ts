@@ -199,7 +199,8 @@ describe('commands typed in one go while a turn runs (issue 45, trial 15)', () =
     };
     const presenter = { busy: () => true, pastTurnOver: (print: () => void) => print() };
     const after = makeAfterCommand({ screen, presenter });
-    const typed = { kind: 'command' as const, shown: true };
+    // ./typed-lines.ts placed each (a turn runs): its echo taken back, for the chain to print.
+    const typed = { kind: 'command' as const, place: () => true };
     const status = after.queue('/status', async () => void seen.push('status output'), typed);
     const memory = after.queue('/memory', async () => void seen.push('memory output'), typed);
     expect(seen).toEqual([]);

@@ -9,6 +9,10 @@
  * outputs (issue 45, trial 15). A line typed before the command ahead of it has
  * begun (typed in one go with it: a fast typist, a terminal's type-ahead) waits for it too: it
  * was echoed where no prompt had been drawn again yet, and stayed there bare (issue 45).
+ * A line typed in one go after an answer while a turn runs (`y` the moment `allow it?` shows,
+ * then a message: trial 14) is placed once the answer has said what it did (`approved #4`), as
+ * if typed after it: an answer's work is a moment's, and its outcome came after the next line's
+ * `waits ›` before.
  */
 import type { Presenter } from './presenter.js';
 import { PROMPT, type Screen } from './screen.js';
@@ -20,40 +24,48 @@ export const makeAfterCommand = (options: {
 }) => {
   const { screen, presenter } = options;
   /** The lines queued and not yet done, in order (the first runs now or is about to). */
-  const ahead: string[] = [];
+  const ahead: { line: string; kind: TypedKind }[] = [];
   return harden({
     /**
      * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
-     * the line is; `shown`: it was shown already where it belongs (./typed-lines.ts took its
-     * echo back).
+     * the line is; `place`: shows it where it belongs (./typed-lines.ts), true when it did
+     * (its echo taken back: 'shown' when the terminal's echo is still on the screen).
      */
     queue(
       line: string,
       run: () => Promise<void>,
-      typed: { kind: TypedKind; shown: boolean },
+      typed: { kind: TypedKind; place: (echo: 'shown' | 'taken') => boolean },
     ): () => Promise<void> {
-      const { kind, shown } = typed;
-      const before = ahead.at(-1);
-      const waits = before !== undefined && line.trim() !== '' && !shown && !presenter.busy();
+      const { kind } = typed;
+      const before = ahead.at(-1)?.line;
+      const entered = line.trim() !== '';
+      const afterAnswer = entered && presenter.busy() && ahead.some(each => each.kind === 'answer');
+      if (afterAnswer) screen.takeBackEcho(line);
+      const shown = !afterAnswer && typed.place('shown');
+      const waits = before !== undefined && entered && !shown && !afterAnswer && !presenter.busy();
       if (waits) {
         screen.takeBackEcho(line);
         // Its first words name it (an MCP server's command line may be long).
         const named = before.trim().split(/\s+/).slice(0, 3).join(' ');
         screen.print('note', `waits › ${line}`, `(runs once ${named} is done)`);
       }
-      if (line.trim() !== '') ahead.push(line);
+      if (entered) ahead.push({ line, kind });
       return async () => {
+        // Placed now that the answer is done; when no turn runs now, shown as one that waited.
+        const placedLate = afterAnswer && typed.place('taken');
+        const echoed = waits || (afterAnswer && !placedLate);
         // A command or an answer is echoed as the prompt echoes it (./typed-lines.ts), a message as sent.
-        if (waits && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
-        else if (waits) screen.print('you', 'you ›', line);
-        // Typed in a turn (./typed-lines.ts took its echo back): echoed now, right before its output,
-        // past the turn's summary as that output goes (issue 45, trial 15).
-        else if (shown && kind !== 'message')
+        if (echoed && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
+        else if (echoed) screen.print('you', 'you ›', line);
+        // Placed by ./typed-lines.ts while a turn runs (its echo taken back): a command or an
+        // answer is echoed now, right before its output, past the turn's summary as that output
+        // goes (issue 45, trial 15).
+        else if ((shown || placedLate) && kind !== 'message')
           presenter.pastTurnOver(() => screen.print('typed', PROMPT.trimEnd(), line));
         try {
           await run();
         } finally {
-          if (line.trim() !== '') ahead.shift();
+          if (entered) ahead.shift();
         }
       };
     },
