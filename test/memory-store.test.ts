@@ -425,6 +425,16 @@ describe('loadMemory', () => {
 });
 
 describe('saveMemory', () => {
+  test('the count of wake-ups made is saved and loads back; a damaged one is left out (ids are never made again)', async () => {
+    const memory = freshMemory(NOW);
+    memory.wakeUpsMade = 3;
+    const { saved, again } = await saveAndLoad(memory);
+    expect(saved.wakeUpsMade).toBe(3);
+    expect(again.memory.wakeUpsMade).toBe(3);
+    const damaged = { ...saved, wakeUpsMade: -1 };
+    expect((await load(JSON.stringify(damaged))).memory.wakeUpsMade).toBeUndefined();
+  });
+
   test('what is saved is redacted and loads back', async () => {
     const { powers, values } = makeStore();
     const memory = freshMemory(NOW);

@@ -274,9 +274,12 @@ describe('among others', () => {
     expect(wakeUps.schedule(args({ cancel: 'w2' }), { number: 3n, sender: 'bob' })).toMatchObject({
       cancelled: 'w2',
     });
-    wakeUps.schedule(args({ delaySeconds: 60 }), { number: 4n, sender: 'bob' });
-    expect(wakeUps.schedule(args({ cancel: 'w2' }), { number: 5n, sender: 'HOST' })).toMatchObject({
-      cancelled: 'w2',
+    // A new id (w2 is never made again), which the HOST may cancel though bob set it.
+    expect(
+      wakeUps.schedule(args({ delaySeconds: 60 }), { number: 4n, sender: 'bob' }),
+    ).toMatchObject({ scheduled: 'w3' });
+    expect(wakeUps.schedule(args({ cancel: 'w3' }), { number: 5n, sender: 'HOST' })).toMatchObject({
+      cancelled: 'w3',
     });
   });
 

@@ -170,6 +170,31 @@ describe('schedule', () => {
     });
   });
 
+  // Issue 45 (trial 15): a second w1 was made once the first was done. An id names one wake-up
+  // for the life of the state folder (docs/behaviour.md 7.8): the count made is kept with the memory.
+  test('an id is never made again, not even once the wake-up it named is done', () => {
+    const { wakeUps, args } = setUp();
+    wakeUps.schedule(args({ delaySeconds: 10 }), undefined);
+    wakeUps.take('w1');
+    expect(wakeUps.schedule(args({ delaySeconds: 20 }), undefined)).toMatchObject({
+      scheduled: 'w2',
+    });
+  });
+
+  test("the count made goes on from the memory's; a memory without one, from the highest id pending", () => {
+    const clock = makeManualClock(start);
+    const counted: { wakeUpsMade?: number } = { wakeUpsMade: 4 };
+    const wakeUps = makeWakeUps({ stored: [], counted, clock, max: 3, onDue: () => {} });
+    const args = { note: 'tea', delaySeconds: 10, at: undefined, cancel: undefined };
+    expect(wakeUps.schedule(args, undefined)).toMatchObject({ scheduled: 'w5' });
+    expect(counted.wakeUpsMade).toBe(5);
+    const older: { wakeUpsMade?: number } = {};
+    const stored: WakeUp[] = [{ id: 'w7', at: start + 60_000, note: 'older', setAt: start }];
+    const again = makeWakeUps({ stored, counted: older, clock, max: 3, onDue: () => {} });
+    expect(again.schedule(args, undefined)).toMatchObject({ scheduled: 'w8' });
+    expect(older.wakeUpsMade).toBe(8);
+  });
+
   test('stop disarms every timer; armAll arms what was stored, each once', () => {
     const clock = makeManualClock(start);
     const due: string[] = [];

@@ -61,7 +61,9 @@ describe('an approval request left waiting', () => {
     expect(asked).not.toBeNull();
     const number = asked![1]!;
     expect(first.stdout).toContain(
-      `left with approval request #${number} unanswered: it is kept, so fae asks again at the next start (y, n or a, or /grant ${number} · /reject ${number}, before /quit answers it)`,
+      `left with approval request #${number} unanswered: it is kept, so fae asks again at the next start. ` +
+        "Then y runs the call, n refuses it, a runs it and that tool's later calls without asking; " +
+        `/grant ${number} and /reject ${number} answer it too; /quit leaves it waiting, as now.`,
     );
     expect(existsSync(join(cwd, 'e.txt'))).toBe(false);
 

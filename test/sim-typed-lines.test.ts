@@ -7,6 +7,7 @@
  * approval (`y`) is no message: shown at once, as a command is.
  */
 import { describe, expect, it } from 'vitest';
+import { makeAfterCommand } from '../sim/chat/after-command.js';
 import { makeTypedLines } from '../sim/chat/typed-lines.js';
 
 const setup = () => {
@@ -51,17 +52,17 @@ describe('a line typed', () => {
     const run = setup();
     run.running();
     run.typed.place('and another thing', 'message');
-    run.typed.place('/status', 'command');
+    // A command's echo is taken back here and printed as it runs, before its output (after-command.ts).
+    expect(run.typed.place('/status', 'command')).toBe(true);
     expect(run.seen).toEqual([
       'echo taken back: and another thing',
       'waits › and another thing (goes to lal once its turn is over)',
       'echo taken back: /status',
-      '› /status',
     ]);
     run.endTurn();
-    expect(run.seen).toHaveLength(4);
+    expect(run.seen).toHaveLength(3);
     run.typed.started('and another thing');
-    expect(run.seen.slice(4)).toEqual(['you › and another thing']);
+    expect(run.seen.slice(3)).toEqual(['you › and another thing']);
   });
 
   it('several while a turn runs: each is shown as sent as its own turn starts, not before', () => {
@@ -89,16 +90,17 @@ describe('a line typed', () => {
   it("an answer to an approval (y) is shown at once as the person's, never as waiting for a turn it does not start", () => {
     const run = setup();
     run.running();
-    run.typed.place('y', 'answer');
-    expect(run.seen).toEqual(['echo taken back: y', '› y']);
+    // Echoed as it runs, as a command is (after-command.ts).
+    expect(run.typed.place('y', 'answer')).toBe(true);
+    expect(run.seen).toEqual(['echo taken back: y']);
     run.endTurn();
     run.typed.started('y');
-    expect(run.seen).toEqual(['echo taken back: y', '› y']);
+    expect(run.seen).toEqual(['echo taken back: y']);
     // From a Ctrl-C until the agent goes on, an answer is no message that waits: as a command's, its echo stays.
     run.typed.hold();
     run.typed.named();
     run.typed.place('n', 'answer');
-    expect(run.seen).toHaveLength(2);
+    expect(run.seen).toHaveLength(1);
   });
 
   it('a message typed with a leading // is matched as the text it was mailed as', () => {
@@ -115,20 +117,19 @@ describe('lines typed in quick succession while nothing runs', () => {
     const run = setup();
     run.typed.place('ping', 'message');
     run.typed.place('what is two', 'message');
-    run.typed.place('/status', 'command');
+    expect(run.typed.place('/status', 'command')).toBe(true);
     expect(run.seen).toEqual([
       'echo taken back: what is two',
       'waits › what is two (goes to lal once its turn is over)',
       'echo taken back: /status',
-      '› /status',
     ]);
     run.typed.started('ping');
-    expect(run.seen).toHaveLength(4);
+    expect(run.seen).toHaveLength(3);
     run.typed.started('what is two');
-    expect(run.seen.slice(4)).toEqual(['you › what is two']);
+    expect(run.seen.slice(3)).toEqual(['you › what is two']);
     // Both taken up: the next line typed while nothing runs keeps its echo again.
     run.typed.place('and then', 'message');
-    expect(run.seen).toHaveLength(5);
+    expect(run.seen).toHaveLength(4);
   });
 });
 
@@ -185,5 +186,26 @@ describe('a message typed from a Ctrl-C until the agent goes on', () => {
     run.typed.release();
     run.typed.started('one');
     expect(run.seen).toEqual(['echo taken back: one', 'you › one']);
+  });
+});
+
+describe('commands typed in one go while a turn runs (issue 45, trial 15)', () => {
+  it('each is echoed as it runs, right before its own output', async () => {
+    const seen: string[] = [];
+    const screen = {
+      print: (_kind: string, head: string, body?: string) =>
+        void seen.push(body === undefined ? head : `${head} ${body}`),
+      takeBackEcho: () => {},
+    };
+    const presenter = { busy: () => true, pastTurnOver: (print: () => void) => print() };
+    const after = makeAfterCommand({ screen, presenter });
+    // ./typed-lines.ts placed each (a turn runs): its echo taken back, for the chain to print.
+    const typed = { kind: 'command' as const, place: () => true };
+    const status = after.queue('/status', async () => void seen.push('status output'), typed);
+    const memory = after.queue('/memory', async () => void seen.push('memory output'), typed);
+    expect(seen).toEqual([]);
+    await status();
+    await memory();
+    expect(seen).toEqual(['› /status', 'status output', '› /memory', 'memory output']);
   });
 });

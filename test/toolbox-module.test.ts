@@ -163,6 +163,47 @@ describe('what a request is offered', () => {
   });
 });
 
+describe('what help() and tools() say is behind the toolbox', () => {
+  // Issue 45 (trial 15): `/attach toolbox` after a turn, then `/tools`, listed the 120 as offered
+  // one by one, the last turn's plan; the next turn defers them. What is told is the next turn's.
+  test('after a turn, tools added since are told as the next turn will offer them, not as the last did', () => {
+    let current = makeRegistry({ 'tools/math': ['math'] });
+    const registry: ToolRegistry = {
+      ...current,
+      schemas: () => current.schemas(),
+      find: (name: string) => current.find(name),
+    };
+    const toolbox = makeToolbox({ registry, settings: budgetFor(3) });
+    toolbox.beginTurn(undefined, false);
+    expect(names(toolbox.offer(all))).toEqual(['math']);
+    current = makeRegistry({ 'tools/math': ['math'], big: tenTools });
+    expect(toolbox.deferredNames(all)).toEqual(['math', ...tenTools]);
+    expect(toolbox.describe(all)).toEqual([
+      `0 offered directly, 11 deferred behind ${TOOLBOX_NAME} (LAL_TOOL_BUDGET_TOKENS ${budgetFor(3).budgetTokens})`,
+    ]);
+    toolbox.beginTurn(undefined, false);
+    expect(names(toolbox.offer(all))).toEqual([TOOLBOX_NAME]);
+    expect(toolbox.deferredNames(all)).toEqual(['math', ...tenTools]);
+  });
+
+  test("the HOST is told its own thread's next offer, not the tools a peer's turn used lately", () => {
+    const toolbox = makeToolbox({
+      registry: makeRegistry({ src: tenTools }),
+      settings: budgetFor(3),
+    });
+    toolbox.beginTurn(undefined, true);
+    toolbox.offer(all);
+    toolbox.unwrap(call('tool-01', {}));
+    toolbox.beginTurn('mallory', true);
+    toolbox.offer(all);
+    toolbox.unwrap(call('tool-09', {}));
+    toolbox.beginTurn('mallory', true);
+    expect(names(toolbox.offer(all))).toEqual(['tool-09', TOOLBOX_NAME]);
+    // The HOST's thread keeps what its requests offered (none used lately yet): all ten behind.
+    expect(toolbox.deferredNames(all)).toEqual(tenTools);
+  });
+});
+
 describe('a call through the toolbox', () => {
   const made = () => {
     const toolbox = makeToolbox({

@@ -4,7 +4,9 @@
  * to start: docs/mcp.md), waits for it: shown at once as waiting for it, in the form a line
  * held by a Ctrl-C takes (./typed-lines.ts), and once it runs as sent (`you › …`), or as the
  * prompt echoes it (`› …`) when it is no message (a command, an answer). While a turn
- * runs, ./typed-lines.ts places the line instead. A line typed before the command ahead of it has
+ * runs, ./typed-lines.ts places a message instead; a command (or an answer) typed then is echoed
+ * here as it runs, right before its output, so two typed in one go are not both echoed above both
+ * outputs (issue 45, trial 15). A line typed before the command ahead of it has
  * begun (typed in one go with it: a fast typist, a terminal's type-ahead) waits for it too: it
  * was echoed where no prompt had been drawn again yet, and stayed there bare (issue 45).
  * A line typed in one go after an answer while a turn runs (`y` the moment `allow it?` shows,
@@ -18,7 +20,7 @@ import type { TypedKind } from './typed-lines.js';
 
 export const makeAfterCommand = (options: {
   screen: Pick<Screen, 'print' | 'takeBackEcho'>;
-  presenter: Pick<Presenter, 'busy'>;
+  presenter: Pick<Presenter, 'busy' | 'pastTurnOver'>;
 }) => {
   const { screen, presenter } = options;
   /** The lines queued and not yet done, in order (the first runs now or is about to). */
@@ -50,10 +52,16 @@ export const makeAfterCommand = (options: {
       if (entered) ahead.push({ line, kind });
       return async () => {
         // Placed now that the answer is done; when no turn runs now, shown as one that waited.
-        const echoed = waits || (afterAnswer && !typed.place('taken'));
+        const placedLate = afterAnswer && typed.place('taken');
+        const echoed = waits || (afterAnswer && !placedLate);
         // A command or an answer is echoed as the prompt echoes it (./typed-lines.ts), a message as sent.
         if (echoed && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
         else if (echoed) screen.print('you', 'you ›', line);
+        // Placed by ./typed-lines.ts while a turn runs (its echo taken back): a command or an
+        // answer is echoed now, right before its output, past the turn's summary as that output
+        // goes (issue 45, trial 15).
+        else if ((shown || placedLate) && kind !== 'message')
+          presenter.pastTurnOver(() => screen.print('typed', PROMPT.trimEnd(), line));
         try {
           await run();
         } finally {

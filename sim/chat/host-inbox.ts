@@ -349,6 +349,9 @@ export const unansweredApprovals = (
   const many = numbers.length > 1;
   const last = String(numbers.at(-1));
   return persona =>
-    `left with approval request${many ? 's' : ''} ${numbers.map(n => `#${n}`).join(', ')} unanswered: ${many ? 'they are' : 'it is'} kept, so ${persona} asks again at the next start (y, n or a, or /grant ${last} · /reject ${last}, before /quit answers ${many ? 'one' : 'it'})`;
+    `left with approval request${many ? 's' : ''} ${numbers.map(n => `#${n}`).join(', ')} unanswered: ${many ? 'they are' : 'it is'} kept, so ${persona} asks again at the next start. ` +
+    // One plain clause each (issue 45, trial 15): what y, n and a do, /grant and /reject, /quit.
+    `Then y runs the ${many ? 'latest ' : ''}call, n refuses it, a runs it and that tool's later calls without asking; ` +
+    `/grant ${last} and /reject ${last} answer ${many ? 'one' : 'it'} too; /quit leaves ${many ? 'them' : 'it'} waiting, as now.`;
 };
 harden(unansweredApprovals);

@@ -89,6 +89,24 @@ const bodyColour: Partial<Record<LineKind, [string, string]>> = {
 /** Continuation lines are indented under the head. */
 const indent = (text: string, by: string): string => text.split('\n').join(`\n${by}`);
 
+/**
+ * A screen that cleans all it is given before drawing it: heads, bodies and status alike come
+ * from the model, a peer or a tool (a call's arguments, a result, a note, a title), and an ESC,
+ * BEL, backspace or carriage return among them would restyle, hide or ring on the person's
+ * terminal (issue 45, trial 15). Both screens are made through it, so no caller can forget.
+ */
+const cleaning = (screen: Screen): Screen => ({
+  ...screen,
+  print: (kind, head, body) =>
+    screen.print(kind, stripControl(head), body === undefined ? undefined : stripControl(body)),
+  status: (text, shorter, clock) =>
+    screen.status(
+      text === undefined ? undefined : stripControl(text),
+      shorter?.map(stripControl),
+      clock,
+    ),
+});
+
 /** How often piped mode says the agent is still at work during a long wait. */
 const STILL_WORKING_MS = 10_000;
 
@@ -100,7 +118,10 @@ const STILL_WORKING_MS = 10_000;
 export const makePlainScreen = (
   write: (text: string) => void,
   stillWorkingMs = STILL_WORKING_MS,
-): Screen => {
+): Screen => cleaning(makeRawPlainScreen(write, stillWorkingMs));
+harden(makePlainScreen);
+
+const makeRawPlainScreen = (write: (text: string) => void, stillWorkingMs: number): Screen => {
   let current: string | undefined;
   let currentClock = true;
   let since = 0;
@@ -112,7 +133,7 @@ export const makePlainScreen = (
   return {
     tty: false,
     print(_kind, head, body) {
-      const text = body === undefined ? head : `${head} ${indent(stripControl(body), '  ')}`;
+      const text = body === undefined ? head : `${head} ${indent(body, '  ')}`;
       write(`${text}\n`);
     },
     status(text, _shorter, clock = true) {
@@ -140,7 +161,6 @@ export const makePlainScreen = (
     close: stop,
   };
 };
-harden(makePlainScreen);
 
 /**
  * The status in `room` columns: whole, else the first shorter form that fits whole, else cut
@@ -170,23 +190,16 @@ const renderEntry = (
     : kind === 'agent'
       ? {
           head,
-          body:
-            given === undefined
-              ? undefined
-              : wrapAgentWords(stripControl(head), given, columns - 1),
+          body: given === undefined ? undefined : wrapAgentWords(head, given, columns - 1),
         }
-      : wrapEntry(
-          stripControl(head),
-          given === undefined ? undefined : stripControl(given),
-          columns - 1,
-        );
+      : wrapEntry(head, given, columns - 1);
   const body = fitted.body;
   // A body whose first word did not fit beside the head starts on the next row: no space before
   // that row's end (a trailing space a copied line would keep).
   const rendered =
     body === undefined
       ? ''
-      : `${body.startsWith('\n') ? '' : ' '}${indent(kind === 'agent' ? renderQuasiMarkdown(body) : stripControl(body), '  ')}`;
+      : `${body.startsWith('\n') ? '' : ' '}${indent(kind === 'agent' ? renderQuasiMarkdown(body) : body, '  ')}`;
   return `${on}${fitted.head}${off}${bodyOn}${rendered}${bodyOff}`;
 };
 
@@ -244,7 +257,10 @@ const writeRowAbove = (out: NodeJS.WriteStream, up: number, text: string): void 
  * alike by all of them, so it is counted again at the new width, cleared and drawn again
  * (docs/behaviour.md 10.2).
  */
-export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
+export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => cleaning(makeRawTtyScreen(out));
+harden(makeTtyScreen);
+
+const makeRawTtyScreen = (out: NodeJS.WriteStream): Screen => {
   let readline: ReadlineInterface | undefined;
   let statusText: string | undefined;
   let statusForms: readonly string[] = [];
@@ -385,4 +401,3 @@ export const makeTtyScreen = (out: NodeJS.WriteStream): Screen => {
     },
   };
 };
-harden(makeTtyScreen);

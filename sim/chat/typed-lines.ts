@@ -3,8 +3,9 @@
  * nothing runs, the terminal's own echo is it; while a turn runs, a message is
  * shown at once as waiting (`waits › …`), and as sent (`you › …`) when its own
  * turn begins (`started`), so several typed in one turn each keep saying they
- * wait until the agent takes them up; a command is shown at once,
- * above the turn's live status, so its output follows its echo (out of the
+ * wait until the agent takes them up; a command is shown as it runs (./after-command.ts),
+ * above the turn's live status, right before its output, so two typed in one go each have
+ * their output after their own echo (out of the
  * way of a turn's answer and summary: ./presenter.ts `pastTurnOver`). From a Ctrl-C until the
  * agent goes on (./interrupt.ts), a message typed waits: it is never shown as
  * sent before its turn. One typed before the stop said what waits is named by that line; one
@@ -17,7 +18,7 @@
  */
 import { parseCommand } from './commands.js';
 import type { Presenter } from './presenter.js';
-import { PROMPT, type Screen } from './screen.js';
+import type { Screen } from './screen.js';
 
 /** What a typed line is: mailed to the agent, a slash command, or an answer to what waits (not mailed). */
 export type TypedKind = 'message' | 'command' | 'answer';
@@ -39,7 +40,6 @@ export const makeTypedLines = (options: {
   const notBegun: string[] = [];
 
   const sent = (line: string) => screen.print('you', 'you ›', line);
-  const echoed = (line: string) => screen.print('typed', PROMPT.trimEnd(), line);
 
   return harden({
     /**
@@ -75,10 +75,9 @@ export const makeTypedLines = (options: {
         return false;
       }
       takeBack();
-      if (!message) {
-        presenter.pastTurnOver(() => echoed(line));
-        return true;
-      }
+      // A command's echo is printed as it runs, right before its output (./after-command.ts): two
+      // typed in one go each show their output after their own echo, not both echoes first.
+      if (!message) return true;
       waiting.push({ line, text });
       // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent as its turn starts.
       presenter.pastTurnOver(() =>

@@ -84,7 +84,8 @@ import type { Redact } from '../../providers/redact-secrets.js';
  * 12: the same record, in its own directory: `agent-state/memory`, not
  * `agent-memory` at the top of the guest's directory; a version 1–11
  * memory is moved there at load, as it stands, then read as its version
- * says (./memory-place.ts).
+ * says (./memory-place.ts). Version 12 also keeps, when one was made, `wakeUpsMade`, the count of
+ * wake-up ids made (none is made twice); a memory without it goes on from its highest pending id.
  * A memory this version cannot read (a newer version's, or damaged) is
  * kept aside beside it under another name (`memory-v13`, …), never overwritten.
  */
@@ -101,6 +102,11 @@ export interface Memory {
   usage: UsageLedger;
   /** Pending wake-ups of the `schedule` tool, soonest first. */
   wakeUps: WakeUp[];
+  /**
+   * How many wake-up ids have been made (`w1`, `w2`, …), so none is made twice (optional; absent
+   * in an older memory, which goes on from its highest pending id: ../schedule/wake-ups.ts).
+   */
+  wakeUpsMade?: number;
   /** What the agent asked of others and still waits for. */
   asks: AskStore;
   /** The holds whose party has been told of them, one mark each (version 9; ./stored-holds.ts). */
@@ -153,6 +159,7 @@ type StoredMemory = {
   handled: string[];
   usage?: unknown;
   wakeUps?: unknown;
+  wakeUpsMade?: unknown;
   asks?: unknown;
   toldToWait?: unknown;
   holds?: unknown;
@@ -179,6 +186,9 @@ const isMemoryShape = (value: unknown): value is StoredMemory => {
     typeof conversation.omitted === 'number'
   );
 };
+
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
 
 const versionOf = (parsed: unknown): unknown =>
   parsed !== null && typeof parsed === 'object'
@@ -274,6 +284,7 @@ export const loadMemory = async (
       notices,
       senders: holds.senders,
       helpers: helpers.store,
+      ...(isCount(parsed.wakeUpsMade) ? { wakeUpsMade: parsed.wakeUpsMade } : {}),
       ...(typeof parsed.greeting === 'string' ? { greeting: parsed.greeting } : {}),
       ...(openChunk === undefined ? {} : { openChunk }),
       ...(beforeLabels ? { wordsBeforeLabels: parsed.conversation } : {}),
@@ -360,6 +371,7 @@ const mustKeep = (memory: Memory): string =>
     memory.asks,
     memory.holds,
     memory.wakeUps,
+    memory.wakeUpsMade,
     memory.notices,
     memory.helpers,
   ]);
@@ -390,6 +402,7 @@ export const saveMemory = async (
         handled: memory.handled,
         usage: memory.usage,
         wakeUps: memory.wakeUps,
+        wakeUpsMade: memory.wakeUpsMade,
         asks: memory.asks,
         holds: memory.holds,
         notices: memory.notices,

@@ -93,7 +93,13 @@ interface Schedules {
   /** Soonest first, and armed. */
   keep(entry: WakeUp): void;
   onWatchedChange: (() => void) | undefined;
+  /** How many ids have been made (the memory keeps it): an id names one wake-up for good. */
+  counted: { wakeUpsMade?: number };
 }
+
+/** The highest number among the pending ids (`w7`: 7), 0 for none. */
+const highestPending = (stored: readonly WakeUp[]): number =>
+  Math.max(0, ...stored.map(entry => Number(/^w(\d+)$/.exec(entry.id)?.[1] ?? 0)));
 
 const makeScheduleTool =
   (schedules: Schedules): WakeUps['schedule'] =>
@@ -129,9 +135,10 @@ const makeScheduleTool =
       free: 'cancel one first (schedule with cancel: "<id>")',
     });
     if (full !== undefined) throw new Error(full);
-    const used = new Set(stored.map(entry => entry.id));
-    let n = stored.length + 1;
-    while (used.has(`w${n}`)) n += 1;
+    // Past every id made, one done or cancelled too (issue 45); a memory from before the count was
+    // kept goes on from its highest pending id.
+    const n = Math.max(schedules.counted.wakeUpsMade ?? 0, highestPending(stored)) + 1;
+    schedules.counted.wakeUpsMade = n;
     const entry: WakeUp = {
       id: `w${n}`,
       at,
@@ -291,6 +298,8 @@ export const makeWakeUps = (options: {
   onWatchedChange?: () => void;
   /** How the daemon names the HOST, whose turns may cancel any wake-up (others only their own). */
   hostName?: string;
+  /** The count of ids made, changed in place (the memory saves it); none: a count of its own. */
+  counted?: { wakeUpsMade?: number };
 }): WakeUps => {
   const { stored, clock, onDue } = options;
   const timers = makeWakeUpTimers({ stored, clock, onDue });
@@ -305,6 +314,7 @@ export const makeWakeUps = (options: {
     settings: options.settings ?? DEFAULT_SCHEDULE_SETTINGS,
     hostName: options.hostName ?? 'HOST',
     max: options.max,
+    counted: options.counted ?? {},
     timers,
     find: id => stored.find(entry => entry.id === id),
     remove(id) {

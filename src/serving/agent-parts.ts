@@ -305,6 +305,7 @@ const assembleWakeUps = (setup: PartsSetup, daemon: DaemonAdapter, memory: Memor
   let watch: DirectoryWatch | undefined;
   const wakeUps = makeWakeUps({
     stored: memory.wakeUps,
+    counted: memory,
     clock,
     max: config.limits.maxWakeUps,
     onDue: id => queue.push({ kind: 'wake', id }),

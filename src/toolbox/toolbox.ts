@@ -48,7 +48,7 @@ export interface Toolbox {
    * directly from now; else the thread keeps the set its previous requests offered.
    */
   beginTurn(thread: string | undefined, rewrites: boolean): void;
-  /** help()'s lines: as the last turn offered them, or, before any turn, as the next would (policy-filtered by `allowed`). */
+  /** help()'s lines: as the HOST's next turn will offer them (policy-filtered by `allowed`). */
   describe(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): string[];
   /** The tools behind `toolbox`, read as describe() reads them. */
   deferredNames(allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]): string[];
@@ -104,8 +104,6 @@ export const makeToolbox = (options: {
   let thread = HOST_THREAD;
   let offeredRecent: readonly string[] = [];
   let deferred: ToolSchema[] = [];
-  // Whether a turn has been offered tools yet: before, help() plans the offer itself.
-  let offeredOnce = false;
   let allowedNames: ReadonlySet<string> = new Set();
   let entry: DynamicTool | undefined;
   const deferredNames = () => deferred.map(schema => schema.function.name);
@@ -149,11 +147,17 @@ export const makeToolbox = (options: {
     );
   };
 
-  /** The tools behind `toolbox`: as the last turn offered them, or, before any turn, as the next would. */
+  /**
+   * The tools behind `toolbox` at the HOST's next turn: planned now, as offer() will plan it, from
+   * the tools held now and the set the HOST's thread keeps. Not the last turn's plan: tools
+   * attached since would be told as offered one by one (issue 45), and the last turn may have
+   * been a peer's.
+   */
   const deferredOf = (allowed: (schemas: readonly ToolSchema[]) => ToolSchema[]) =>
-    offeredOnce
-      ? deferred
-      : planOffer(allowed(registry.schemas()), { ...settings, recent: offeredRecent }).deferred;
+    planOffer(allowed(registry.schemas()), {
+      ...settings,
+      recent: offeredByThread.get(HOST_THREAD) ?? [],
+    }).deferred;
 
   const wrapped: ToolRegistry = harden({
     ...registry,
@@ -165,7 +169,6 @@ export const makeToolbox = (options: {
     registry: wrapped,
     offer(allowed) {
       const schemas = allowed(registry.schemas());
-      offeredOnce = true;
       allowedNames = new Set(schemas.map(schema => schema.function.name));
       const plan = planOffer(schemas, { ...settings, recent: offeredRecent });
       deferred = plan.deferred;
