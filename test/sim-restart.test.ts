@@ -65,8 +65,9 @@ describe('npm start run again, with a tool the agent adopted', () => {
     });
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
+    // By the name /attach took and the tool calls show, not its pet name (run-command): issue 45.
     expect(second.stdout).toMatch(
-      /^Given back to the agent: the tools it held from your \/attach \(run-command\)\.$/m,
+      /^Given back to the agent: the tools it held from your \/attach \(runCommand\)\.$/m,
     );
     expect(second.stdout).toMatch(/→ runCommand command="echo back > back\.txt" ✓/);
     expect(second.stdout).not.toMatch(/Unknown tool/);

@@ -111,7 +111,7 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
         const gone = attached === undefined ? undefined : goneFolder(attached);
         if (attached === undefined || gone !== undefined) {
           missing.push(
-            `${entry.name} (${gone === undefined ? 'not a tool this version makes' : `its folder ${gone} is gone`})`,
+            `${attached?.kind === 'tool' ? attached.tool : entry.name} (${gone === undefined ? 'not a tool this version makes' : `its folder ${gone} is gone`})`,
           );
           continue;
         }
@@ -120,10 +120,13 @@ export const makeKeptTools = (folder: string, fresh: boolean) => {
         await remember(host, attached);
         // Its server started and listed before the agent's first turn, as /attach does: a server
         // slow to start (under load) would otherwise miss that turn.
+        // By the name /attach took and its calls show (runCommand, not its pet name run-command).
         back.push(
           attached.kind === 'mcp'
             ? `${entry.name}: ${await toolsOffered(host, entry.name)}`
-            : entry.name,
+            : attached.kind === 'tool'
+              ? attached.tool
+              : entry.name,
         );
       }
       return [
