@@ -20,6 +20,8 @@ export const makeAfterCommand = (options: {
   /** The lines queued and not yet done, in order (the first runs now or is about to). */
   const ahead: string[] = [];
   return harden({
+    /** The lines typed not yet done, in order: one waiting for the agent (a /forget mid-turn) among them. */
+    ahead: (): readonly string[] => [...ahead],
     /**
      * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
      * the line is; `shown`: it was shown already where it belongs (./typed-lines.ts took its
@@ -54,3 +56,4 @@ export const makeAfterCommand = (options: {
   });
 };
 harden(makeAfterCommand);
+export type AfterCommand = ReturnType<typeof makeAfterCommand>;

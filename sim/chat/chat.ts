@@ -26,7 +26,7 @@ import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand, type Parsed } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
-import { makeAfterCommand } from './after-command.js';
+import { makeAfterCommand, type AfterCommand } from './after-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
@@ -110,10 +110,9 @@ const followTerminal = (
   context: CommandContext,
   typed: TypedLines,
   start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
+  afterCommand: AfterCommand,
 ): PastedLines => {
   const { screen, presenter } = context;
-  // A line typed while a command of the person's still runs waits for it, and says so.
-  const afterCommand = makeAfterCommand({ screen, presenter });
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
@@ -308,9 +307,12 @@ export const runChat = async (
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const waiting = waitingMailOf(made, presenter);
+  // A line typed while a command of the person's still runs waits for it, and says so.
+  const afterCommand = makeAfterCommand({ screen, presenter });
   let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
     ...{ presenter, screen, session: made, waiting, typed, persona, leave },
+    notDone: afterCommand.ahead,
     halfTyped: { discard: () => discardTyped(readline, pasted) },
     command: context.stoppable,
   });
@@ -320,7 +322,8 @@ export const runChat = async (
   const idle = () => waitUntilIdle(() => agentIdle(made, presenter, channelEcho), presenter);
   if (keys !== undefined) {
     screen.attachPrompt(readline);
-    pasted = followTerminal(readline, keys, context, typed, { persona, ready, idle, unsent });
+    const start = { persona, ready, idle, unsent };
+    pasted = followTerminal(readline, keys, context, typed, start, afterCommand);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

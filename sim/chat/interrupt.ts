@@ -67,6 +67,11 @@ export const makeInterrupt = (options: {
     lines(): readonly WaitingLine[];
     drop(lines: readonly WaitingLine[]): Promise<void>;
   };
+  /**
+   * The lines typed not yet done (./after-command.ts): a command waiting for the agent (a /forget
+   * typed mid-turn runs between turns: once the agent goes on, or never if the person leaves).
+   */
+  notDone?: () => readonly string[];
   /** Where the lines typed are shown: waiting from the press until the agent goes on. */
   typed: Pick<TypedLines, 'hold' | 'named' | 'release'>;
   persona: string;
@@ -87,19 +92,17 @@ export const makeInterrupt = (options: {
   let left = false;
   let lastPress = Number.NEGATIVE_INFINITY;
 
+  /** What waits: the messages in the agent's inbox, then the lines typed not yet done, each once. */
+  const waitingTexts = (lines: readonly WaitingLine[]): string[] => [
+    ...new Set([...lines.map(({ text }) => text), ...(options.notDone?.() ?? [])]),
+  ];
+
   const leaveDropping = async () => {
     left = true;
     const lines = waiting.lines();
-    if (lines.length > 0) {
-      await waiting.drop(lines);
-      screen.print(
-        'note',
-        droppedLine(
-          persona,
-          lines.map(({ text }) => text),
-        ),
-      );
-    }
+    const texts = waitingTexts(lines);
+    if (lines.length > 0) await waiting.drop(lines);
+    if (texts.length > 0) screen.print('note', droppedLine(persona, texts));
     await leave(0);
   };
 
@@ -138,11 +141,11 @@ export const makeInterrupt = (options: {
     try {
       await session.stopTurn(presenter.turnInProgress());
       await turnShownOver(presenter, turnOverWaitMs);
-      const lines = waiting.lines();
+      const texts = waitingTexts(waiting.lines());
       const then =
-        lines.length === 0
+        texts.length === 0
           ? 'Go on.'
-          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(lines.map(({ text }) => text))}`;
+          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(texts)}`;
       if (!left) screen.print('note', `${persona} stopped; what it kept is still there. ${then}`);
     } catch (error) {
       screen.print('error', `could not stop the turn: ${describeError(error)}`);

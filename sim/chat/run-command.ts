@@ -227,7 +227,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     }
     case 'forget':
-      await E((await session.controls()) as AgentControls).forget();
+      await session.betweenTurns(controls => E(controls as AgentControls).forget());
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
@@ -280,6 +280,11 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       );
       return;
     case 'schedules':
+      screen.print(
+        'note',
+        await session.betweenTurns(controls => controllerSays(controls, command)),
+      );
+      return;
     case 'helpers':
       screen.print('note', await controllerSays(await session.controls(), command));
       return;
