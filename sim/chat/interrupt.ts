@@ -59,7 +59,7 @@ const turnShownOver = (presenter: Pick<Presenter, 'afterTurn'>, ms: number) =>
   });
 
 export const makeInterrupt = (options: {
-  presenter: Pick<Presenter, 'busy' | 'turnInProgress' | 'afterTurn'>;
+  presenter: Pick<Presenter, 'busy' | 'turnInProgress' | 'afterTurn' | 'approvedRun'>;
   screen: Pick<Screen, 'status' | 'print'>;
   session: Pick<Session, 'stopTurn' | 'goOn'>;
   /** What the person typed that waits for the agent (./waiting-mail.ts), and how to drop it. */
@@ -137,7 +137,10 @@ export const makeInterrupt = (options: {
     stopping = true;
     typed.hold();
     screen.status(undefined);
-    screen.print('note', `Stopping ${persona}'s turn (Ctrl-C again leaves)…`);
+    // What it stops: the turn, or a call approved that outlived its turn (issue 45, trial 15).
+    const approved = presenter.approvedRun();
+    const what = approved === undefined ? `${persona}'s turn` : `the approved ${approved} call`;
+    screen.print('note', `Stopping ${what} (Ctrl-C again leaves)…`);
     try {
       await session.stopTurn(presenter.turnInProgress());
       await turnShownOver(presenter, turnOverWaitMs);

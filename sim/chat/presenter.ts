@@ -50,6 +50,11 @@ export interface Presenter {
   /** The message number (in the agent's inbox) of the turn in progress, if any. */
   turnInProgress(): bigint | undefined;
   /**
+   * With no turn running: the tool of a call the HOST approved that still runs (it outlived the
+   * turn that asked), what Ctrl-C stops then (./interrupt.ts); else undefined.
+   */
+  approvedRun(): string | undefined;
+  /**
    * The messages an earlier run left unanswered in the agent's inbox (`Session.earlierMail`):
    * a turn on one of them says so as it starts, for nothing on this run's screen asked it.
    */
@@ -196,6 +201,8 @@ const makeRunningCalls = (persona: string) => {
     /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
     statusBetweenTurns: (): string | undefined =>
       calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`,
+    /** The tool of the first call still running (with no turn running, an approved run's). */
+    first: (): string | undefined => calls[0]?.name,
   };
 };
 
@@ -348,6 +355,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     startedMessages: () => started,
     turnsStarted: () => turns,
     turnInProgress: () => inProgress,
+    approvedRun: () => (activeTurns === 0 ? calls.first() : undefined),
     fromBefore: numbers => void (earlier = numbers),
     touch,
   };
