@@ -23,6 +23,8 @@ export interface Presenter {
   show(print: () => void): void;
   /** True while a turn runs or a tool call is out. */
   busy(): boolean;
+  /** True while a turn runs (busy may be so without one: an approved call, a summary to come). */
+  turnRunning(): boolean;
   /**
    * Prints once the turn in progress has said it is over (its "turn over"
    * line), at once when none runs: a line the person typed meanwhile goes
@@ -342,6 +344,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       held.hold(print);
     },
     busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
+    turnRunning: () => activeTurns > 0,
     afterTurn,
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();

@@ -23,7 +23,7 @@ import { PROMPT, type Screen } from './screen.js';
 export type TypedKind = 'message' | 'command' | 'answer';
 
 export const makeTypedLines = (options: {
-  presenter: Pick<Presenter, 'busy' | 'afterTurn' | 'pastTurnOver'>;
+  presenter: Pick<Presenter, 'busy' | 'turnRunning' | 'afterTurn' | 'pastTurnOver'>;
   screen: Pick<Screen, 'print' | 'takeBackEcho'>;
   persona: string;
 }) => {
@@ -73,10 +73,16 @@ export const makeTypedLines = (options: {
         return true;
       }
       waiting.push({ line, text });
+      // What it waits for, said as it is: a turn running, else a message whose turn has not begun,
+      // else nothing (busy with a call approved after its turn, or a turn's summary to come:
+      // issue 45, trial 15).
+      const waitsFor = presenter.turnRunning()
+        ? `goes to ${persona} once its turn is over`
+        : notBegun.length > 0
+          ? `${persona} takes it up after the message before it`
+          : `${persona} takes it up next`;
       // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent as its turn starts.
-      presenter.pastTurnOver(() =>
-        screen.print('note', `waits › ${line}`, `(goes to ${persona} once its turn is over)`),
-      );
+      presenter.pastTurnOver(() => screen.print('note', `waits › ${line}`, `(${waitsFor})`));
       return true;
     },
     /**
