@@ -109,10 +109,17 @@ const followTerminal = (
   keys: NodeJS.EventEmitter,
   context: CommandContext,
   typed: TypedLines,
-  start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
-  afterCommand: AfterCommand,
+  start: {
+    persona: string;
+    ready: Promise<unknown>;
+    idle: () => Promise<void>;
+    unsent: string[];
+    /** A line typed while a command of the person's still runs waits for it, and says so. */
+    afterCommand: AfterCommand;
+  },
 ): PastedLines => {
   const { screen, presenter } = context;
+  const { afterCommand } = start;
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
@@ -300,19 +307,16 @@ export const runChat = async (
 
   const context: CommandContext = {
     ...{ session: made, screen, inbox: followed, presenter, cwd, stateFolder: state.folder },
-    approvals: state.approvals,
-    ...{ keptTools: state.tools, channelEcho },
+    ...{ approvals: state.approvals, keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
-  const waiting = waitingMailOf(made, presenter);
-  // A line typed while a command of the person's still runs waits for it, and says so.
   const afterCommand = makeAfterCommand({ screen, presenter });
   let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
-    ...{ presenter, screen, session: made, waiting, typed, persona, leave },
-    notDone: afterCommand.ahead,
+    ...{ presenter, screen, session: made, typed, persona, leave },
+    ...{ waiting: waitingMailOf(made, presenter), notDone: afterCommand.ahead },
     halfTyped: { discard: () => discardTyped(readline, pasted) },
     command: context.stoppable,
   });
@@ -322,8 +326,8 @@ export const runChat = async (
   const idle = () => waitUntilIdle(() => agentIdle(made, presenter, channelEcho), presenter);
   if (keys !== undefined) {
     screen.attachPrompt(readline);
-    const start = { persona, ready, idle, unsent };
-    pasted = followTerminal(readline, keys, context, typed, start, afterCommand);
+    const start = { persona, ready, idle, unsent, afterCommand };
+    pasted = followTerminal(readline, keys, context, typed, start);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

@@ -166,18 +166,23 @@ const waitingLine = async (context: CommandContext): Promise<string[]> => {
   ];
 };
 
-/** The controller's hand on the schedules or on the helpers, called as the HOST would. */
+/**
+ * The controller's hand on the schedules (between turns: again after a stop, `Session.betweenTurns`)
+ * or on the helpers (at once), called as the HOST would.
+ */
 const controllerSays = (
-  caplet: unknown,
+  session: Session,
   command: { kind: 'schedules' | 'helpers'; action: string; id: string | undefined },
 ): Promise<string> => {
-  const agent = caplet as {
+  type Hands = {
     schedules(action?: string, id?: string): Promise<string>;
     helpers(action?: string, id?: string): Promise<string>;
   };
   return command.kind === 'schedules'
-    ? E(agent).schedules(command.action, command.id)
-    : E(agent).helpers(command.action.toLowerCase(), command.id);
+    ? session.betweenTurns(agent => E(agent as Hands).schedules(command.action, command.id))
+    : session
+        .controls()
+        .then(agent => E(agent as Hands).helpers(command.action.toLowerCase(), command.id));
 };
 
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
@@ -280,13 +285,8 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       );
       return;
     case 'schedules':
-      screen.print(
-        'note',
-        await session.betweenTurns(controls => controllerSays(controls, command)),
-      );
-      return;
     case 'helpers':
-      screen.print('note', await controllerSays(await session.controls(), command));
+      screen.print('note', await controllerSays(session, command));
       return;
     case 'channel':
       screen.print(
