@@ -21,3 +21,13 @@ export const unknownFlagError = (arg: string, flags: readonly string[]): string 
   return `Unknown argument ${JSON.stringify(arg)}; ${hint}`;
 };
 harden(unknownFlagError);
+
+/**
+ * `--fresh takes no value; got "--fresh=0": …`: a value given to a flag that takes none is refused,
+ * not read as the flag (`--fresh=no` wiping the state folder) nor as its absence (issue 45).
+ */
+export const noValueError = (arg: string): string => {
+  const flag = arg.slice(0, arg.indexOf('='));
+  return `${flag} takes no value; got ${JSON.stringify(arg)}: give ${flag} alone, or leave it out`;
+};
+harden(noValueError);

@@ -59,14 +59,20 @@ const inOrder = [
   '  → approved runCommand command="cat a.txt" ✓',
 ];
 
+/** The approved call run and ended within the turn, the turn over, its answer sent: its block shown. */
+const watchEndedBlock = async () => {
+  const watched = watch();
+  watched.presenter.observe(approvedRun);
+  watched.presenter.observe(result);
+  watched.presenter.observe(turnEnd);
+  watched.say();
+  await vi.waitFor(() => expect(watched.printed).toHaveLength(3));
+  return watched;
+};
+
 describe('a call approved while the turn that asked for it runs', () => {
   it('run and ended within the turn: shown after the turn’s answer and its turn over line', async () => {
-    const { printed, presenter, say } = watch();
-    presenter.observe(approvedRun);
-    presenter.observe(result);
-    presenter.observe(turnEnd);
-    say();
-    await vi.waitFor(() => expect(printed).toHaveLength(3));
+    const { printed } = await watchEndedBlock();
     expect(printed).toEqual(inOrder);
   });
 
@@ -93,12 +99,7 @@ describe('a call approved while the turn that asked for it runs', () => {
   });
 
   it('shows the block once: the next turn prints its own lines, none of the one before again', async () => {
-    const { printed, presenter, say } = watch();
-    presenter.observe(approvedRun);
-    presenter.observe(result);
-    presenter.observe(turnEnd);
-    say();
-    await vi.waitFor(() => expect(printed).toHaveLength(3));
+    const { printed, presenter } = await watchEndedBlock();
     const next = '#7 from HOST: "ping"';
     presenter.observe({ kind: 'turn-start', title: next });
     presenter.show(() => printed.push('#8 lal › pong'));

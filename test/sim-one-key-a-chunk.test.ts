@@ -6,7 +6,12 @@
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { makeKeySplitter, oneKeyAChunk, splitKeys } from '../sim/chat/one-key-a-chunk.js';
+import {
+  makeKeyGrouper,
+  makeKeySplitter,
+  oneKeyAChunk,
+  splitKeys,
+} from '../sim/chat/one-key-a-chunk.js';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -74,6 +79,40 @@ describe('makeKeySplitter', () => {
   });
 });
 
+describe('makeKeyGrouper', () => {
+  it("hands on a paste's text after its first line break in one chunk, every other key alone", () => {
+    const group = makeKeyGrouper();
+    const keys = (text: string) => splitKeys(text).keys;
+    expect(group(keys(`ab${PASTE_START}xy\rzw\r`))).toEqual([
+      'a',
+      'b',
+      PASTE_START,
+      'x',
+      'y',
+      '\r',
+      'zw\r',
+    ]);
+    // Across reads: the paste goes on, its text still in one chunk a read.
+    expect(group(keys('more\rtext'))).toEqual(['more\rtext']);
+    // A key that edits breaks it: what follows is a key at a time until the next line break.
+    expect(group(keys(`a\x1b[Db\x7fc\rde${PASTE_END}fg\r`))).toEqual([
+      'a',
+      '\x1b[D',
+      'b',
+      '\x7f',
+      'c',
+      '\r',
+      'de',
+      PASTE_END,
+      'f',
+      'g',
+      '\r',
+    ]);
+    // Typed, not pasted: a key a chunk, line breaks and all.
+    expect(group(keys('hi\rthere\r'))).toEqual(['h', 'i', '\r', 't', 'h', 'e', 'r', 'e', '\r']);
+  });
+});
+
 describe('oneKeyAChunk', () => {
   it('gives readline one key a chunk: keys read at once edit the line as typed apart', () => {
     const { input } = fakeTerminal();
@@ -88,6 +127,20 @@ describe('oneKeyAChunk', () => {
     input.write('abcd\x1b[D\x1b[DX\x7fY\r');
     readline.close();
     expect(lines).toEqual(['aXbc', 'abYcd']);
+  });
+
+  it('edits a paste as typed apart: its first line goes in at the cursor, a key after it stays a key', () => {
+    const { input } = fakeTerminal();
+    const lines: string[] = [];
+    const readline = createInterface({
+      input: oneKeyAChunk(input) as unknown as NodeJS.ReadableStream,
+      output: new PassThrough(),
+      terminal: true,
+    });
+    readline.on('line', line => void lines.push(line));
+    input.write(`abc\x1b[D\x1b[D${PASTE_START}XY\rsecond\rthird${PASTE_END}\x1b[D\x1b[DZ\r`);
+    readline.close();
+    expect(lines).toEqual(['aXYbc', 'second', 'thiZrd']);
   });
 
   it("waits for a character's other bytes when a read cuts it", () => {

@@ -7,6 +7,10 @@
  * runs, ./typed-lines.ts places the line instead. A line typed before the command ahead of it has
  * begun (typed in one go with it: a fast typist, a terminal's type-ahead) waits for it too: it
  * was echoed where no prompt had been drawn again yet, and stayed there bare (issue 45).
+ * A line typed in one go after an answer while a turn runs (`y` the moment `allow it?` shows,
+ * then a message: trial 14) is placed once the answer has said what it did (`approved #4`), as
+ * if typed after it: an answer's work is a moment's, and its outcome came after the next line's
+ * `waits ›` before.
  */
 import type { Presenter } from './presenter.js';
 import { PROMPT, type Screen } from './screen.js';
@@ -18,38 +22,44 @@ export const makeAfterCommand = (options: {
 }) => {
   const { screen, presenter } = options;
   /** The lines queued and not yet done, in order (the first runs now or is about to). */
-  const ahead: string[] = [];
+  const ahead: { line: string; kind: TypedKind }[] = [];
   return harden({
     /** The lines typed not yet done, in order: one waiting for the agent (a /forget mid-turn) among them. */
     ahead: (): readonly string[] => [...ahead],
     /**
      * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
-     * the line is; `shown`: it was shown already where it belongs (./typed-lines.ts took its
-     * echo back).
+     * the line is; `place`: shows it where it belongs (./typed-lines.ts), true when it did
+     * (its echo taken back: 'shown' when the terminal's echo is still on the screen).
      */
     queue(
       line: string,
       run: () => Promise<void>,
-      typed: { kind: TypedKind; shown: boolean },
+      typed: { kind: TypedKind; place: (echo: 'shown' | 'taken') => boolean },
     ): () => Promise<void> {
-      const { kind, shown } = typed;
-      const before = ahead.at(-1);
-      const waits = before !== undefined && line.trim() !== '' && !shown && !presenter.busy();
+      const { kind } = typed;
+      const before = ahead.at(-1)?.line;
+      const entered = line.trim() !== '';
+      const afterAnswer = entered && presenter.busy() && ahead.some(each => each.kind === 'answer');
+      if (afterAnswer) screen.takeBackEcho(line);
+      const shown = !afterAnswer && typed.place('shown');
+      const waits = before !== undefined && entered && !shown && !afterAnswer && !presenter.busy();
       if (waits) {
         screen.takeBackEcho(line);
         // Its first words name it (an MCP server's command line may be long).
         const named = before.trim().split(/\s+/).slice(0, 3).join(' ');
         screen.print('note', `waits › ${line}`, `(runs once ${named} is done)`);
       }
-      if (line.trim() !== '') ahead.push(line);
+      if (entered) ahead.push({ line, kind });
       return async () => {
+        // Placed now that the answer is done; when no turn runs now, shown as one that waited.
+        const echoed = waits || (afterAnswer && !typed.place('taken'));
         // A command or an answer is echoed as the prompt echoes it (./typed-lines.ts), a message as sent.
-        if (waits && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
-        else if (waits) screen.print('you', 'you ›', line);
+        if (echoed && kind !== 'message') screen.print('typed', PROMPT.trimEnd(), line);
+        else if (echoed) screen.print('you', 'you ›', line);
         try {
           await run();
         } finally {
-          if (line.trim() !== '') ahead.shift();
+          if (entered) ahead.shift();
         }
       };
     },

@@ -145,13 +145,17 @@ const followTerminal = (
     note: text => screen.print('note', text),
     onLine: line => {
       const command = parseCommand(line);
-      // Enter on an empty line: the prompt again on the new row, as a shell does.
-      if (command.kind === 'empty') readline.prompt();
+      // Enter: the prompt again on the new row at once, as a shell draws it, so keys typed before
+      // anything prints sit after it (a command that prints nothing for a while: `/grant` on
+      // --newest); readline draws it only when asked (issue 45, trial 14).
+      readline.prompt();
       if (held.hold(line)) return;
       const kind = kindOf(command, context.inbox);
-      const placed = typed.place(line, kind);
       chain = chain.then(
-        afterCommand.queue(line, () => runCommand(command, shown), { kind, shown: placed }),
+        afterCommand.queue(line, () => runCommand(command, shown), {
+          kind,
+          place: echo => typed.place(line, kind, echo),
+        }),
       );
     },
   });
@@ -310,6 +314,7 @@ export const runChat = async (
     ...{ approvals: state.approvals, keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
     quit: () => void leave(0),
+    notSent: state.notSent,
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const afterCommand = makeAfterCommand({ screen, presenter });

@@ -4,7 +4,7 @@
  */
 import type { Persona } from '../../src/config/config.js';
 import { npmTookFlags } from '../npm-flags.js';
-import { unknownFlagError } from '../unknown-flag.js';
+import { noValueError, unknownFlagError } from '../unknown-flag.js';
 
 export interface CliArgs {
   persona: Persona;
@@ -29,11 +29,14 @@ const personas: readonly Persona[] = ['lal', 'fae'];
 /** The flags: for the one nearest a mistyped flag, and those npm took for itself. */
 const FLAGS = ['--persona', '--demo', '--newest', '--fresh', '--yes', '--verbose', '--help'];
 
+/** The flags that take a value; the others take none (`--fresh=no` is refused, issue 45). */
+const VALUE_FLAGS = ['--persona'];
+
 const NPM_START = {
   script: 'start',
   command: 'npm start',
   whose: "the simulator's",
-  flags: FLAGS.map(name => ({ name, takesValue: name === '--persona' })),
+  flags: FLAGS.map(name => ({ name, takesValue: VALUE_FLAGS.includes(name) })),
 };
 
 const asPersona = (value: string | undefined): Persona | undefined =>
@@ -72,6 +75,9 @@ export const parseCliArgs = (
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
+    // `--fresh=no` is refused rather than taken as --fresh.
+    if (inline !== undefined && FLAGS.includes(flag) && !VALUE_FLAGS.includes(flag))
+      return { ok: false, error: noValueError(arg) };
     switch (flag) {
       case '--help':
       case '-h':

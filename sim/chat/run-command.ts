@@ -29,6 +29,7 @@ import type { Approvals } from './approvals.js';
 import type { KeptTools } from './kept-tools.js';
 import { makeAgentIds, type Reference } from './agent-ids.js';
 import type { StoppableCommand } from './stoppable-command.js';
+import { messageTooLong } from './message-limit.js';
 
 /** The agent's controls, as the host holds them (agent.ts). */
 interface AgentControls {
@@ -54,6 +55,8 @@ export interface CommandContext {
   /** What Ctrl-C can stop while it runs (./stoppable-command.ts): an /attach mcp. */
   stoppable: StoppableCommand;
   quit: () => void;
+  /** A message refused before sending (over the daemon's limit): a piped run exits 1 for it. */
+  notSent: () => void;
 }
 
 /**
@@ -185,6 +188,23 @@ const controllerSays = (
         .then(agent => E(agent as Hands).helpers(command.action.toLowerCase(), command.id));
 };
 
+/** A line that is no command: an answer to a waiting approval, or a message to the agent. */
+const sendMessage = async (text: string, context: CommandContext): Promise<void> => {
+  const { session, screen } = context;
+  const { host } = session.mailHost;
+  context.presenter.touch();
+  // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
+  if (await answerAtPrompt(text, { ...context, host, guestName: session.guestName })) return;
+  // The daemon's guard would refuse it with an internal error (./message-limit.ts).
+  const tooLong = messageTooLong(text, session.guestName);
+  if (tooLong !== undefined) {
+    screen.print('error', tooLong);
+    context.notSent();
+    return;
+  }
+  await E(host).send(session.guestName, [text], [], []);
+};
+
 const perform = async (command: Command, context: CommandContext): Promise<void> => {
   const { session, screen } = context;
   const { host } = session.mailHost;
@@ -192,11 +212,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
     case 'empty':
       return;
     case 'message':
-      context.presenter.touch();
-      // While a tool call waits for approval, y, n or a answers it (and when none waits, says so).
-      if (await answerAtPrompt(command.text, { ...context, host, guestName: session.guestName }))
-        return;
-      await E(host).send(session.guestName, [command.text], [], []);
+      await sendMessage(command.text, context);
       return;
     case 'help':
       // A terminal wraps it to its width (./screen.ts); piped, it keeps to a width of its own.

@@ -115,6 +115,10 @@ export const openRunState = (options: {
      */
     keepNumbers: () => keepDaemon(true),
     turnFailed: () => turnFailed,
+    /** A message the person wrote was not sent (over the daemon's limit): a script learns it as a failed turn. */
+    notSent: () => {
+      turnFailed = true;
+    },
   };
 };
 harden(openRunState);

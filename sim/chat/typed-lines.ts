@@ -42,14 +42,21 @@ export const makeTypedLines = (options: {
   const echoed = (line: string) => screen.print('typed', PROMPT.trimEnd(), line);
 
   return harden({
-    /** A line just typed, and what it is; true when it is shown here (its echo taken back). */
-    place(line: string, kind: TypedKind): boolean {
+    /**
+     * A line just typed, and what it is; true when it is shown here (its echo taken back).
+     * `echo`: 'taken' when the terminal's echo of it was taken back already (./after-command.ts
+     * places a line typed after an answer once the answer is done).
+     */
+    place(line: string, kind: TypedKind, echo: 'shown' | 'taken' = 'shown'): boolean {
       if (line.trim() === '') return false;
+      const takeBack = () => {
+        if (echo === 'shown') screen.takeBackEcho(line);
+      };
       const message = kind === 'message';
       const parsed = parseCommand(line);
       const text = parsed.kind === 'message' ? parsed.text : line;
       if (held !== undefined && message) {
-        screen.takeBackEcho(line);
+        takeBack();
         waiting.push({ line, text });
         // A turn still ending (its summary not yet shown) goes first, as for any line typed in a turn;
         // before the stop has said what waits, that line names it.
@@ -67,7 +74,7 @@ export const makeTypedLines = (options: {
         if (message) notBegun.push(text);
         return false;
       }
-      screen.takeBackEcho(line);
+      takeBack();
       if (!message) {
         presenter.pastTurnOver(() => echoed(line));
         return true;

@@ -32,6 +32,7 @@ export const USAGE = [
   "--newest, each daemon's apart), with the last runs' logs.",
   'When stdin is not a terminal, each line is one message or command; the program',
   'exits once the input has ended and the agent is idle, with 1 when a turn failed',
-  'or stopped without answering (a bound, the hourly budget).',
+  'or stopped without answering (a bound, the hourly budget), or a message was not',
+  "sent (one longer than the daemon's limit on a message).",
 ].join('\n');
 harden(USAGE);

@@ -37,5 +37,6 @@ export type { DaemonProfile } from './profile.js';
 export type { SeededIdentity } from './seeded-ids.js';
 export { idFromLocator } from './locator.js';
 export { chatView } from './chat-view.js';
+export { MESSAGE_STRING_LIMIT } from './interfaces.js';
 /* eslint-enable @endo/harden-exports */
 export type * from './types.js';

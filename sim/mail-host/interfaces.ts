@@ -8,6 +8,16 @@ const NameOrPathShape = M.or(NameShape, NamePathShape);
 const NamesOrPathsShape = M.arrayOf(NameOrPathShape);
 const EdgeNamesShape = M.arrayOf(M.string());
 const IdShape = M.string();
+/**
+ * The longest string the daemon's guards take in a message (@endo/patterns' default
+ * stringLengthLimit, which Endo's send and reply guards keep): named here so the guard and the
+ * simulator's refusal before sending (sim/chat/message-limit.ts) say the same number.
+ */
+export const MESSAGE_STRING_LIMIT = 100_000;
+harden(MESSAGE_STRING_LIMIT);
+const MessageStringsShape = M.arrayOf(
+  M.string(harden({ stringLengthLimit: MESSAGE_STRING_LIMIT })),
+);
 // Message numbers are bigints: a JS number fails the guard.
 const MessageNumberShape = M.bigint();
 // Environment variables: strings only (an undefined or a number fails).
@@ -51,15 +61,12 @@ const agentMethods = {
   dismiss: M.call(MessageNumberShape).returns(M.promise()),
   dismissAll: M.call().returns(M.promise()),
   request: M.call(NameOrPathShape, M.string()).optional(NameOrPathShape).returns(M.promise()),
-  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape).returns(
+  send: M.call(NameOrPathShape, MessageStringsShape, EdgeNamesShape, NamesOrPathsShape).returns(
     M.promise(),
   ),
-  reply: M.call(
-    MessageNumberShape,
-    M.arrayOf(M.string()),
-    EdgeNamesShape,
-    NamesOrPathsShape,
-  ).returns(M.promise()),
+  reply: M.call(MessageNumberShape, MessageStringsShape, EdgeNamesShape, NamesOrPathsShape).returns(
+    M.promise(),
+  ),
   storeValue: M.call(M.any(), NameOrPathShape).returns(M.promise()),
   deliver: M.call(M.record()).returns(),
   evaluate: EvaluateGuard,
@@ -106,7 +113,7 @@ const newestAgentMethods = {
   ...sharedWithNewest,
   storeIdentifier: M.call(NameOrPathShape, IdShape).returns(M.promise()),
   lookupByLocator: M.call(M.string()).returns(M.promise()),
-  send: M.call(NameOrPathShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
+  send: M.call(NameOrPathShape, MessageStringsShape, EdgeNamesShape, NamesOrPathsShape)
     .optional(MessageNumberShape)
     .returns(M.promise()),
   evaluate: M.call(
@@ -122,7 +129,7 @@ const newestAgentMethods = {
 
 // Both the guest and the host edit, read revisions and answer forms.
 const newestMailMethods = {
-  editMessage: M.call(MessageNumberShape, M.arrayOf(M.string()), EdgeNamesShape, NamesOrPathsShape)
+  editMessage: M.call(MessageNumberShape, MessageStringsShape, EdgeNamesShape, NamesOrPathsShape)
     .optional(M.splitRecord({}, { done: M.boolean() }))
     .returns(M.promise()),
   messageHistory: M.call(MessageNumberShape).returns(M.promise()),

@@ -3,7 +3,7 @@ import { DEMO_PROTOCOLS } from './demo-servers.js';
 import { DEFAULT_PORT } from './usage.js';
 import type { ModelProtocol } from './types.js';
 import { npmTookFlags } from '../npm-flags.js';
-import { unknownFlagError } from '../unknown-flag.js';
+import { noValueError, unknownFlagError } from '../unknown-flag.js';
 
 interface DoubleArgs {
   port: number;
@@ -34,6 +34,7 @@ export const parseDoubleArgs = (
     const [flag, inline] = arg.includes('=')
       ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
       : [arg, undefined];
+    if (flag === '--help' && inline !== undefined) return { ok: false, error: noValueError(arg) };
     if (flag === '--help' || flag === '-h') args.help = true;
     else if (flag === '--port') {
       const value = inline ?? argv[(index += 1)];
