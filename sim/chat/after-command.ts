@@ -25,7 +25,7 @@ export const makeAfterCommand = (options: {
   const ahead: { line: string; kind: TypedKind }[] = [];
   return harden({
     /** The lines typed not yet done, in order: one waiting for the agent (a /forget mid-turn) among them. */
-    ahead: (): readonly string[] => [...ahead],
+    ahead: (): readonly string[] => ahead.map(each => each.line),
     /**
      * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
      * the line is; `place`: shows it where it belongs (./typed-lines.ts), true when it did

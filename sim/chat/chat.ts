@@ -313,8 +313,7 @@ export const runChat = async (
     ...{ session: made, screen, inbox: followed, presenter, cwd, stateFolder: state.folder },
     ...{ approvals: state.approvals, keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
-    quit: () => void leave(0),
-    notSent: state.notSent,
+    ...{ quit: () => void leave(0), notSent: state.notSent },
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
   const afterCommand = makeAfterCommand({ screen, presenter });
