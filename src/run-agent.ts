@@ -4,7 +4,7 @@
  * what it handled, and stops cleanly when its context is cancelled. The
  * parts it is made of are in serving/ (assembled by agent-parts.ts).
  */
-import { makeError, X } from '@endo/errors';
+import { bare, makeError, X } from '@endo/errors';
 import type { Env, Provider } from '../providers/types.js';
 import type { PowersRef } from './daemon/guest-powers.js';
 import { readAgentConfig } from './config/config.js';
@@ -93,13 +93,23 @@ export interface RunningAgent {
 /** The controller's methods wait for the turn in progress: their work runs between turns, and is stored. */
 const makeBetweenTurns =
   (queue: WorkQueue<Work>, onCancel: CancelHooks, signal: AbortSignal) =>
-  (work: (resolve: (said: string) => void, fail: (error: unknown) => void) => Work) =>
+  (
+    method: string,
+    work: (resolve: (said: string) => void, fail: (error: unknown) => void) => Work,
+  ) =>
     new Promise<string>((resolve, reject) => {
       if (signal.aborted) {
-        reject(makeError(X`the agent has stopped`));
+        reject(makeError(X`the agent has stopped: ${bare(method)}() was not done`));
         return;
       }
-      const unhook = onCancel.add(() => reject(makeError(X`the agent stopped before it could`)));
+      // Said whole: which call it was, and that it was not done (issue 45: a cut sentence reached the screen).
+      const unhook = onCancel.add(() =>
+        reject(
+          makeError(
+            X`the agent stopped before ${bare(method)}() ran between turns: it was not done; call it again once the agent runs`,
+          ),
+        ),
+      );
       queue.push(
         work(
           said => {
@@ -315,9 +325,9 @@ export const runAgent = (options: AgentOptions): RunningAgent => {
   return {
     stopped,
     cancel,
-    forget: () => betweenTurns(done => ({ kind: 'forget', done })),
+    forget: () => betweenTurns('forget', done => ({ kind: 'forget', done })),
     schedules: (action = 'list', id?: string) =>
-      betweenTurns((done, fail) => ({ kind: 'schedules', action, id, done, fail })),
+      betweenTurns('schedules', (done, fail) => ({ kind: 'schedules', action, id, done, fail })),
     helpers: helpersHand.control,
     channels: channelsHand.control,
     tools: toolsHand.list,

@@ -84,10 +84,18 @@ describe('a call approved while the turn that asked for it runs', () => {
     // The turn's block is whole before the approved call answers.
     await vi.waitFor(() => expect(printed).toHaveLength(2));
     expect(printed).toEqual(inOrder.slice(0, 2));
-    // It still runs: the prompt is busy with it (Ctrl-C stops it, behaviour 6.7).
+    // It still runs: the prompt is busy with it (Ctrl-C stops it, behaviour 6.7), and no turn.
     expect(presenter.busy()).toBe(true);
+    expect(presenter.approvedRun()).toBe('runCommand');
     presenter.observe(result);
     expect(printed).toEqual(inOrder);
+    expect(presenter.approvedRun()).toBeUndefined();
+  });
+
+  it('while the asking turn runs, its approved call is the turn’s to stop, not a run of its own', () => {
+    const { presenter } = watch();
+    presenter.observe(approvedRun);
+    expect(presenter.approvedRun()).toBeUndefined();
   });
 
   it('shows the block once: the next turn prints its own lines, none of the one before again', async () => {

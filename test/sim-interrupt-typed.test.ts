@@ -27,6 +27,7 @@ const setup = (
     presenter: {
       busy: () => options.busy ?? false,
       turnInProgress: () => 1n,
+      approvedRun: () => undefined,
       afterTurn: show => show(),
     },
     screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },

@@ -24,7 +24,12 @@ const setup = (busy = true, typed: WaitingLine[] = []) => {
   /** The waits asked for (the rest of the window), each ended by the test. */
   const waits: { ms: number; end: () => void }[] = [];
   const interrupt = makeInterrupt({
-    presenter: { busy: () => busy, turnInProgress: () => turn, afterTurn: print => print() },
+    presenter: {
+      busy: () => busy,
+      turnInProgress: () => turn,
+      approvedRun: () => undefined,
+      afterTurn: print => print(),
+    },
     screen: {
       status: () => {},
       print: (kind, text) => {
@@ -144,6 +149,7 @@ describe('Ctrl-C with work queued', () => {
       presenter: {
         busy: () => true,
         turnInProgress: () => 1n,
+        approvedRun: () => undefined,
         afterTurn: print => void shownOver.push(print),
       },
       screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
@@ -156,6 +162,23 @@ describe('Ctrl-C with work queued', () => {
     shownOver[0]!();
     await pressing;
     expect(lines.at(-1)).toBe('lal stopped; what it kept is still there. Go on.');
+  });
+
+  it('says it stops the approved call when that runs after its turn, not a turn (issue 45, trial 15)', async () => {
+    const lines: string[] = [];
+    const interrupt = makeInterrupt({
+      presenter: {
+        busy: () => true,
+        turnInProgress: () => undefined,
+        approvedRun: () => 'runCommand',
+        afterTurn: print => print(),
+      },
+      screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
+      session: { stopTurn: async () => {}, goOn: async () => {} },
+      ...quietParts,
+    });
+    await interrupt();
+    expect(lines[0]).toBe('Stopping the approved runCommand call (Ctrl-C again leaves)…');
   });
 
   it('waits only what is left of the window once the stop is done', async () => {
@@ -230,7 +253,12 @@ describe('Ctrl-C with work queued', () => {
     const lines: string[] = [];
     let wentOn = 0;
     const interrupt = makeInterrupt({
-      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
+      presenter: {
+        busy: () => true,
+        turnInProgress: () => 1n,
+        approvedRun: () => undefined,
+        afterTurn: print => print(),
+      },
       screen: { status: () => {}, print: (kind, text) => void lines.push(`${kind}: ${text}`) },
       session: {
         stopTurn: () => Promise.reject(Error('no such caplet')),
@@ -249,7 +277,12 @@ describe('Ctrl-C when the stopped turn never says it ended', () => {
     const lines: string[] = [];
     let wentOn = 0;
     const interrupt = makeInterrupt({
-      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: () => {} },
+      presenter: {
+        busy: () => true,
+        turnInProgress: () => 1n,
+        approvedRun: () => undefined,
+        afterTurn: () => {},
+      },
       screen: { status: () => {}, print: (_kind, text) => void lines.push(text) },
       session: { stopTurn: async () => {}, goOn: async () => void (wentOn += 1) },
       ...quietParts,
@@ -266,7 +299,12 @@ describe('the agent not made again after a stop', () => {
     const lines: string[] = [];
     const steps: string[] = [];
     const interrupt = makeInterrupt({
-      presenter: { busy: () => true, turnInProgress: () => 1n, afterTurn: print => print() },
+      presenter: {
+        busy: () => true,
+        turnInProgress: () => 1n,
+        approvedRun: () => undefined,
+        afterTurn: print => print(),
+      },
       screen: { status: () => {}, print: (kind, text) => void lines.push(`${kind}: ${text}`) },
       session: { stopTurn: async () => {}, goOn: () => Promise.reject(Error('no worker')) },
       ...quietParts,

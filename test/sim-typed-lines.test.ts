@@ -13,10 +13,13 @@ import { makeTypedLines } from '../sim/chat/typed-lines.js';
 const setup = () => {
   const seen: string[] = [];
   let busy = false;
+  /** Busy with no turn running: a call approved that outlived its turn, or a turn's summary still to come. */
+  let busyBetweenTurns = false;
   let turnOver: (() => void)[] = [];
   const typed = makeTypedLines({
     presenter: {
-      busy: () => busy,
+      busy: () => busy || busyBetweenTurns,
+      turnRunning: () => busy,
       afterTurn: print => (busy ? void turnOver.push(print) : print()),
       // No turn is ending in these cases: what goes past its summary goes at once.
       pastTurnOver: print => print(),
@@ -31,6 +34,7 @@ const setup = () => {
     typed,
     seen,
     running: () => (busy = true),
+    betweenTurns: () => (busyBetweenTurns = true),
     endTurn: () => {
       busy = false;
       const waiting = turnOver;
@@ -120,7 +124,8 @@ describe('lines typed in quick succession while nothing runs', () => {
     expect(run.typed.place('/status', 'command')).toBe(true);
     expect(run.seen).toEqual([
       'echo taken back: what is two',
-      'waits › what is two (goes to lal once its turn is over)',
+      // No turn runs yet: it waits for the one before it (issue 45, trial 15).
+      'waits › what is two (lal takes it up after the message before it)',
       'echo taken back: /status',
     ]);
     run.typed.started('ping');
@@ -130,6 +135,17 @@ describe('lines typed in quick succession while nothing runs', () => {
     // Both taken up: the next line typed while nothing runs keeps its echo again.
     run.typed.place('and then', 'message');
     expect(run.seen).toHaveLength(4);
+  });
+});
+
+describe('a message typed while busy with no turn running (issue 45, trial 15)', () => {
+  it('an approved call running after its turn, or a turn over and its summary to come: taken up next, no turn named', () => {
+    const run = setup();
+    run.betweenTurns();
+    run.typed.place('ping', 'message');
+    expect(run.seen).toEqual(['echo taken back: ping', 'waits › ping (lal takes it up next)']);
+    run.typed.started('ping');
+    expect(run.seen.at(-1)).toBe('you › ping');
   });
 });
 

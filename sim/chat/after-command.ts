@@ -26,6 +26,8 @@ export const makeAfterCommand = (options: {
   /** The lines queued and not yet done, in order (the first runs now or is about to). */
   const ahead: { line: string; kind: TypedKind }[] = [];
   return harden({
+    /** The lines typed not yet done, in order: one waiting for the agent (a /forget mid-turn) among them. */
+    ahead: (): readonly string[] => ahead.map(each => each.line),
     /**
      * A line just typed, to run after those before it: what the chain runs for it. `kind`: what
      * the line is; `place`: shows it where it belongs (./typed-lines.ts), true when it did
@@ -72,3 +74,4 @@ export const makeAfterCommand = (options: {
   });
 };
 harden(makeAfterCommand);
+export type AfterCommand = ReturnType<typeof makeAfterCommand>;

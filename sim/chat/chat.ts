@@ -26,7 +26,7 @@ import type { Interface } from 'node:readline';
 import { makeChannelEcho } from './channel-echo.js';
 import { parseCommand, type Parsed } from './commands.js';
 import { runCommand, type CommandContext } from './run-command.js';
-import { makeAfterCommand } from './after-command.js';
+import { makeAfterCommand, type AfterCommand } from './after-command.js';
 import { agentIdle, waitUntilIdle } from './wait-until-idle.js';
 import { runPipedChat } from './piped-chat.js';
 import type { startUp } from './start-up.js';
@@ -109,11 +109,17 @@ const followTerminal = (
   keys: NodeJS.EventEmitter,
   context: CommandContext,
   typed: TypedLines,
-  start: { persona: string; ready: Promise<unknown>; idle: () => Promise<void>; unsent: string[] },
+  start: {
+    persona: string;
+    ready: Promise<unknown>;
+    idle: () => Promise<void>;
+    unsent: string[];
+    /** A line typed while a command of the person's still runs waits for it, and says so. */
+    afterCommand: AfterCommand;
+  },
 ): PastedLines => {
   const { screen, presenter } = context;
-  // A line typed while a command of the person's still runs waits for it, and says so.
-  const afterCommand = makeAfterCommand({ screen, presenter });
+  const { afterCommand } = start;
   // What a command shows goes after its echo, and never between a turn's answer and its summary.
   const shown: CommandContext = {
     ...context,
@@ -305,17 +311,16 @@ export const runChat = async (
 
   const context: CommandContext = {
     ...{ session: made, screen, inbox: followed, presenter, cwd, stateFolder: state.folder },
-    approvals: state.approvals,
-    ...{ keptTools: state.tools, channelEcho },
+    ...{ approvals: state.approvals, keptTools: state.tools, channelEcho },
     stoppable: makeStoppableCommand(),
-    quit: () => void leave(0),
-    notSent: state.notSent,
+    ...{ quit: () => void leave(0), notSent: state.notSent },
   };
   const { readline, keys } = openReadline(tty, state.history, report, earlyKeys);
-  const waiting = waitingMailOf(made, presenter);
+  const afterCommand = makeAfterCommand({ screen, presenter });
   let pasted: PastedLines | undefined;
   const interrupt = makeInterrupt({
-    ...{ presenter, screen, session: made, waiting, typed, persona, leave },
+    ...{ presenter, screen, session: made, typed, persona, leave },
+    ...{ waiting: waitingMailOf(made, presenter), notDone: afterCommand.ahead },
     halfTyped: { discard: () => discardTyped(readline, pasted) },
     command: context.stoppable,
   });
@@ -325,7 +330,8 @@ export const runChat = async (
   const idle = () => waitUntilIdle(() => agentIdle(made, presenter, channelEcho), presenter);
   if (keys !== undefined) {
     screen.attachPrompt(readline);
-    pasted = followTerminal(readline, keys, context, typed, { persona, ready, idle, unsent });
+    const start = { persona, ready, idle, unsent, afterCommand };
+    pasted = followTerminal(readline, keys, context, typed, start);
     readline.on('SIGINT', () => void interrupt());
     readline.on('close', () => void leave(0));
     return;

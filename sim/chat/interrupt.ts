@@ -59,7 +59,7 @@ const turnShownOver = (presenter: Pick<Presenter, 'afterTurn'>, ms: number) =>
   });
 
 export const makeInterrupt = (options: {
-  presenter: Pick<Presenter, 'busy' | 'turnInProgress' | 'afterTurn'>;
+  presenter: Pick<Presenter, 'busy' | 'turnInProgress' | 'afterTurn' | 'approvedRun'>;
   screen: Pick<Screen, 'status' | 'print'>;
   session: Pick<Session, 'stopTurn' | 'goOn'>;
   /** What the person typed that waits for the agent (./waiting-mail.ts), and how to drop it. */
@@ -67,6 +67,11 @@ export const makeInterrupt = (options: {
     lines(): readonly WaitingLine[];
     drop(lines: readonly WaitingLine[]): Promise<void>;
   };
+  /**
+   * The lines typed not yet done (./after-command.ts): a command waiting for the agent (a /forget
+   * typed mid-turn runs between turns: once the agent goes on, or never if the person leaves).
+   */
+  notDone?: () => readonly string[];
   /** Where the lines typed are shown: waiting from the press until the agent goes on. */
   typed: Pick<TypedLines, 'hold' | 'named' | 'release'>;
   persona: string;
@@ -87,19 +92,17 @@ export const makeInterrupt = (options: {
   let left = false;
   let lastPress = Number.NEGATIVE_INFINITY;
 
+  /** What waits: the messages in the agent's inbox, then the lines typed not yet done, each once. */
+  const waitingTexts = (lines: readonly WaitingLine[]): string[] => [
+    ...new Set([...lines.map(({ text }) => text), ...(options.notDone?.() ?? [])]),
+  ];
+
   const leaveDropping = async () => {
     left = true;
     const lines = waiting.lines();
-    if (lines.length > 0) {
-      await waiting.drop(lines);
-      screen.print(
-        'note',
-        droppedLine(
-          persona,
-          lines.map(({ text }) => text),
-        ),
-      );
-    }
+    const texts = waitingTexts(lines);
+    if (lines.length > 0) await waiting.drop(lines);
+    if (texts.length > 0) screen.print('note', droppedLine(persona, texts));
     await leave(0);
   };
 
@@ -134,15 +137,18 @@ export const makeInterrupt = (options: {
     stopping = true;
     typed.hold();
     screen.status(undefined);
-    screen.print('note', `Stopping ${persona}'s turn (Ctrl-C again leaves)…`);
+    // What it stops: the turn, or a call approved that outlived its turn (issue 45, trial 15).
+    const approved = presenter.approvedRun();
+    const what = approved === undefined ? `${persona}'s turn` : `the approved ${approved} call`;
+    screen.print('note', `Stopping ${what} (Ctrl-C again leaves)…`);
     try {
       await session.stopTurn(presenter.turnInProgress());
       await turnShownOver(presenter, turnOverWaitMs);
-      const lines = waiting.lines();
+      const texts = waitingTexts(waiting.lines());
       const then =
-        lines.length === 0
+        texts.length === 0
           ? 'Go on.'
-          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(lines.map(({ text }) => text))}`;
+          : `What you typed meanwhile waits ${LEAVE_WINDOW_MS / 1000} s, then goes to ${persona} (Ctrl-C again leaves and drops it): ${quoted(texts)}`;
       if (!left) screen.print('note', `${persona} stopped; what it kept is still there. ${then}`);
     } catch (error) {
       screen.print('error', `could not stop the turn: ${describeError(error)}`);

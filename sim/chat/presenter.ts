@@ -23,6 +23,8 @@ export interface Presenter {
   show(print: () => void): void;
   /** True while a turn runs or a tool call is out. */
   busy(): boolean;
+  /** True while a turn runs (busy may be so without one: an approved call, a summary to come). */
+  turnRunning(): boolean;
   /**
    * Prints once the turn in progress has said it is over (its "turn over"
    * line), at once when none runs: a line the person typed meanwhile goes
@@ -49,6 +51,11 @@ export interface Presenter {
   turnsStarted(): number;
   /** The message number (in the agent's inbox) of the turn in progress, if any. */
   turnInProgress(): bigint | undefined;
+  /**
+   * With no turn running: the tool of a call the HOST approved that still runs (it outlived the
+   * turn that asked), what Ctrl-C stops then (./interrupt.ts); else undefined.
+   */
+  approvedRun(): string | undefined;
   /**
    * The messages an earlier run left unanswered in the agent's inbox (`Session.earlierMail`):
    * a turn on one of them says so as it starts, for nothing on this run's screen asked it.
@@ -196,6 +203,8 @@ const makeRunningCalls = (persona: string) => {
     /** With no turn running: a call the HOST approved that still runs, else nothing (idle). */
     statusBetweenTurns: (): string | undefined =>
       calls[0] === undefined ? undefined : `${persona} is running ${calls[0].name}…`,
+    /** The tool of the first call still running (with no turn running, an approved run's). */
+    first: (): string | undefined => calls[0]?.name,
   };
 };
 
@@ -335,6 +344,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
       held.hold(print);
     },
     busy: () => activeTurns > 0 || calls.count() > 0 || summaries.length > 0,
+    turnRunning: () => activeTurns > 0,
     afterTurn,
     atTurnOver(print) {
       if (activeTurns === 0 && summaries.length === 0) print();
@@ -348,6 +358,7 @@ export const makePresenter = (screen: Screen, persona: string): Presenter => {
     startedMessages: () => started,
     turnsStarted: () => turns,
     turnInProgress: () => inProgress,
+    approvedRun: () => (activeTurns === 0 ? calls.first() : undefined),
     fromBefore: numbers => void (earlier = numbers),
     touch,
   };

@@ -169,18 +169,23 @@ const waitingLine = async (context: CommandContext): Promise<string[]> => {
   ];
 };
 
-/** The controller's hand on the schedules or on the helpers, called as the HOST would. */
+/**
+ * The controller's hand on the schedules (between turns: again after a stop, `Session.betweenTurns`)
+ * or on the helpers (at once), called as the HOST would.
+ */
 const controllerSays = (
-  caplet: unknown,
+  session: Session,
   command: { kind: 'schedules' | 'helpers'; action: string; id: string | undefined },
 ): Promise<string> => {
-  const agent = caplet as {
+  type Hands = {
     schedules(action?: string, id?: string): Promise<string>;
     helpers(action?: string, id?: string): Promise<string>;
   };
   return command.kind === 'schedules'
-    ? E(agent).schedules(command.action, command.id)
-    : E(agent).helpers(command.action.toLowerCase(), command.id);
+    ? session.betweenTurns(agent => E(agent as Hands).schedules(command.action, command.id))
+    : session
+        .controls()
+        .then(agent => E(agent as Hands).helpers(command.action.toLowerCase(), command.id));
 };
 
 /** A line that is no command: an answer to a waiting approval, or a message to the agent. */
@@ -243,7 +248,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     }
     case 'forget':
-      await E((await session.controls()) as AgentControls).forget();
+      await session.betweenTurns(controls => E(controls as AgentControls).forget());
       screen.print('note', `${session.guestName} has forgotten the conversation.`);
       return;
     case 'attach': {
@@ -297,7 +302,7 @@ const perform = async (command: Command, context: CommandContext): Promise<void>
       return;
     case 'schedules':
     case 'helpers':
-      screen.print('note', await controllerSays(await session.controls(), command));
+      screen.print('note', await controllerSays(session, command));
       return;
     case 'channel':
       screen.print(

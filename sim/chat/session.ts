@@ -48,6 +48,13 @@ export interface Session {
   /** The agent's controls (what its make returned), once it runs: after a stop, once it goes on. */
   controls(): Promise<unknown>;
   /**
+   * Calls the controller's work done between turns (`forget`, `schedules`: src/run-agent.ts
+   * `makeBetweenTurns`). A stop cancels the agent, and with it that work still waiting for the
+   * turn: it is called again on the agent made again, once it goes on, since Ctrl-C stops the
+   * turn, not the person's commands (docs/behaviour.md 10.2).
+   */
+  betweenTurns<T>(call: (controls: unknown) => Promise<T>): Promise<T>;
+  /**
    * When the agent now running was made (ms since the epoch). What it asked
    * before was asked by an earlier one (an earlier run's, or before a stop):
    * it learns the answer from its copy of the request, which keeps only how
@@ -104,6 +111,8 @@ export const startSession = async (options: {
       ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     });
   const resultName = `controller-for-${persona}`;
+  /** How many stops there were: work a stop cancelled is called again (`betweenTurns`). */
+  let stops = 0;
   /** Set while a stop holds the agent: resolved when it goes on. */
   let held: { goneOn: Promise<void>; release: () => void } | undefined;
   const madeAt = Date.now();
@@ -120,16 +129,18 @@ export const startSession = async (options: {
       env: { ...options.env, LAL_PERSONA: persona },
     }),
     async stopTurn(messageNumber) {
-      await session.caplet.cancel(Error('the host stopped the turn (Ctrl-C)'));
-      if (messageNumber !== undefined)
-        await Promise.resolve(E(mailHost.guest(guestName).powers).dismiss(messageNumber)).catch(
-          () => {},
-        );
+      stops += 1;
+      // Held from the first: the controls asked for while the agent is being cancelled are the next one's.
       if (held === undefined) {
         let release = () => {};
         const goneOn = new Promise<void>(resolve => (release = resolve));
         held = { goneOn, release };
       }
+      await session.caplet.cancel(Error('the host stopped the turn (Ctrl-C)'));
+      if (messageNumber !== undefined)
+        await Promise.resolve(E(mailHost.guest(guestName).powers).dismiss(messageNumber)).catch(
+          () => {},
+        );
     },
     async goOn() {
       if (held === undefined) return;
@@ -141,6 +152,18 @@ export const startSession = async (options: {
     async controls() {
       await held?.goneOn;
       return session.caplet.value;
+    },
+    async betweenTurns(call) {
+      for (;;) {
+        const controls = await session.controls();
+        const stopsBefore = stops;
+        try {
+          return await call(controls);
+        } catch (error) {
+          // Failed for a stop since it was called (cancelled with the agent): again once it goes on.
+          if (stops === stopsBefore) throw error;
+        }
+      }
     },
   };
   return session;

@@ -24,7 +24,7 @@ import type { Screen } from './screen.js';
 export type TypedKind = 'message' | 'command' | 'answer';
 
 export const makeTypedLines = (options: {
-  presenter: Pick<Presenter, 'busy' | 'afterTurn' | 'pastTurnOver'>;
+  presenter: Pick<Presenter, 'busy' | 'turnRunning' | 'afterTurn' | 'pastTurnOver'>;
   screen: Pick<Screen, 'print' | 'takeBackEcho'>;
   persona: string;
 }) => {
@@ -79,10 +79,16 @@ export const makeTypedLines = (options: {
       // typed in one go each show their output after their own echo, not both echoes first.
       if (!message) return true;
       waiting.push({ line, text });
+      // What it waits for, said as it is: a turn running, else a message whose turn has not begun,
+      // else nothing (busy with a call approved after its turn, or a turn's summary to come:
+      // issue 45, trial 15).
+      const waitsFor = presenter.turnRunning()
+        ? `goes to ${persona} once its turn is over`
+        : notBegun.length > 0
+          ? `${persona} takes it up after the message before it`
+          : `${persona} takes it up next`;
       // Taken at once, said at once (in the form a line held by a Ctrl-C takes), sent as its turn starts.
-      presenter.pastTurnOver(() =>
-        screen.print('note', `waits › ${line}`, `(goes to ${persona} once its turn is over)`),
-      );
+      presenter.pastTurnOver(() => screen.print('note', `waits › ${line}`, `(${waitsFor})`));
       return true;
     },
     /**
