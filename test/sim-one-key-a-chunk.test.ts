@@ -30,6 +30,21 @@ const fakeTerminal = () => {
   return { input: input as unknown as NodeJS.ReadStream & PassThrough, rawModes };
 };
 
+/** The lines readline reads from a terminal whose reads are `reads`, handed on by oneKeyAChunk. */
+const linesRead = (reads: string[]): string[] => {
+  const { input } = fakeTerminal();
+  const lines: string[] = [];
+  const readline = createInterface({
+    input: oneKeyAChunk(input) as unknown as NodeJS.ReadableStream,
+    output: new PassThrough(),
+    terminal: true,
+  });
+  readline.on('line', line => void lines.push(line));
+  for (const read of reads) input.write(read);
+  readline.close();
+  return lines;
+};
+
 describe('splitKeys', () => {
   it('cuts characters one a key and keeps escape sequences whole, parameters and all', () => {
     expect(splitKeys('ab\x1b[D\x1b[1;5C\x1bOA\x1bOP\x1b[3~\x1bb\r').keys).toEqual([
@@ -115,32 +130,15 @@ describe('makeKeyGrouper', () => {
 
 describe('oneKeyAChunk', () => {
   it('gives readline one key a chunk: keys read at once edit the line as typed apart', () => {
-    const { input } = fakeTerminal();
-    const lines: string[] = [];
-    const readline = createInterface({
-      input: oneKeyAChunk(input) as unknown as NodeJS.ReadableStream,
-      output: new PassThrough(),
-      terminal: true,
-    });
-    readline.on('line', line => void lines.push(line));
-    input.write('abc\x1b[D\x1b[DX\r');
-    input.write('abcd\x1b[D\x1b[DX\x7fY\r');
-    readline.close();
-    expect(lines).toEqual(['aXbc', 'abYcd']);
+    expect(linesRead(['abc\x1b[D\x1b[DX\r', 'abcd\x1b[D\x1b[DX\x7fY\r'])).toEqual([
+      'aXbc',
+      'abYcd',
+    ]);
   });
 
   it('edits a paste as typed apart: its first line goes in at the cursor, a key after it stays a key', () => {
-    const { input } = fakeTerminal();
-    const lines: string[] = [];
-    const readline = createInterface({
-      input: oneKeyAChunk(input) as unknown as NodeJS.ReadableStream,
-      output: new PassThrough(),
-      terminal: true,
-    });
-    readline.on('line', line => void lines.push(line));
-    input.write(`abc\x1b[D\x1b[D${PASTE_START}XY\rsecond\rthird${PASTE_END}\x1b[D\x1b[DZ\r`);
-    readline.close();
-    expect(lines).toEqual(['aXYbc', 'second', 'thiZrd']);
+    const read = `abc\x1b[D\x1b[D${PASTE_START}XY\rsecond\rthird${PASTE_END}\x1b[D\x1b[DZ\r`;
+    expect(linesRead([read])).toEqual(['aXYbc', 'second', 'thiZrd']);
   });
 
   it("waits for a character's other bytes when a read cuts it", () => {

@@ -163,6 +163,26 @@ describe('what a request is offered', () => {
   });
 });
 
+/**
+ * A toolbox of ten tools, three offered a turn, where the HOST's thread used tool-01 and then
+ * mallory's used tool-09; mallory's next turn is offered tool-09 (its own, used lately), checked.
+ */
+const hostThenMalloryUsedOne = () => {
+  const toolbox = makeToolbox({
+    registry: makeRegistry({ src: tenTools }),
+    settings: budgetFor(3),
+  });
+  toolbox.beginTurn(undefined, true);
+  toolbox.offer(all);
+  toolbox.unwrap(call('tool-01', {}));
+  toolbox.beginTurn('mallory', true);
+  toolbox.offer(all);
+  toolbox.unwrap(call('tool-09', {}));
+  toolbox.beginTurn('mallory', true);
+  expect(names(toolbox.offer(all))).toEqual(['tool-09', TOOLBOX_NAME]);
+  return toolbox;
+};
+
 describe('what help() and tools() say is behind the toolbox', () => {
   // Issue 45 (trial 15): `/attach toolbox` after a turn, then `/tools`, listed the 120 as offered
   // one by one, the last turn's plan; the next turn defers them. What is told is the next turn's.
@@ -187,18 +207,7 @@ describe('what help() and tools() say is behind the toolbox', () => {
   });
 
   test("the HOST is told its own thread's next offer, not the tools a peer's turn used lately", () => {
-    const toolbox = makeToolbox({
-      registry: makeRegistry({ src: tenTools }),
-      settings: budgetFor(3),
-    });
-    toolbox.beginTurn(undefined, true);
-    toolbox.offer(all);
-    toolbox.unwrap(call('tool-01', {}));
-    toolbox.beginTurn('mallory', true);
-    toolbox.offer(all);
-    toolbox.unwrap(call('tool-09', {}));
-    toolbox.beginTurn('mallory', true);
-    expect(names(toolbox.offer(all))).toEqual(['tool-09', TOOLBOX_NAME]);
+    const toolbox = hostThenMalloryUsedOne();
     // The HOST's thread keeps what its requests offered (none used lately yet): all ten behind.
     expect(toolbox.deferredNames(all)).toEqual(tenTools);
   });
@@ -269,18 +278,7 @@ describe('the tools used lately, per thread', () => {
   });
 
   test("a peer's thread is not offered the HOST's tools used lately, nor the HOST the peer's", () => {
-    const toolbox = makeToolbox({
-      registry: makeRegistry({ src: tenTools }),
-      settings: budgetFor(3),
-    });
-    toolbox.beginTurn(undefined, true);
-    toolbox.offer(all);
-    toolbox.unwrap(call('tool-01', {}));
-    toolbox.beginTurn('mallory', true);
-    toolbox.offer(all);
-    toolbox.unwrap(call('tool-09', {}));
-    toolbox.beginTurn('mallory', true);
-    expect(names(toolbox.offer(all))).toEqual(['tool-09', TOOLBOX_NAME]);
+    const toolbox = hostThenMalloryUsedOne();
     toolbox.beginTurn(undefined, true);
     expect(names(toolbox.offer(all))).toEqual(['tool-01', TOOLBOX_NAME]);
   });

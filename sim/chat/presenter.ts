@@ -8,6 +8,7 @@
  * (Ctrl-C) had its words only there: they are printed, cut short, as its turn ends.
  */
 import type { AgentEvent } from '../../src/events/agent-events.js';
+import { formatCount } from '../../src/usage/format-count.js';
 import { columnsOf, fitColumns } from './columns.js';
 import { describeToolCall } from './describe-tool-call.js';
 import type { Screen } from './screen.js';
@@ -97,9 +98,6 @@ const headerOf = (title: string, fromBefore: boolean): string | undefined => {
   if (title.startsWith('in channel ')) return `answering ${title}`;
   return undefined;
 };
-
-/** 12345 → "12,345" (toLocaleString is tamed under lockdown). */
-const formatCount = (count: number): string => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** A turn's summary: how it ended, its model calls and tokens. */
 const turnOverLine = (event: Extract<AgentEvent, { kind: 'turn-end' }>): string => {
