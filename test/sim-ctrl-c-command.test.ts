@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
-import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
+import { lastUserText, startScriptedDouble, useModelServers } from './support/model-servers.js';
 import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { useTempFolders } from './support/temp-folders.js';
 
@@ -18,16 +18,7 @@ const startServer = useModelServers();
 const script = (request: NormalizedRequest): ScriptedReply =>
   lastUserText(request).includes('the long one') ? { hang: true } : { text: 'pong' };
 
-const start = async () => {
-  const server = await startServer({ protocol: 'openai', reply: script });
-  const env = doubleEnv(server.url, makeTempFolder);
-  const askedAbout = (text: string) =>
-    server.requests.filter(
-      request =>
-        request.normalized !== undefined && lastUserText(request.normalized).includes(text),
-    ).length;
-  return { env, askedAbout };
-};
+const start = () => startScriptedDouble(startServer, makeTempFolder, script);
 
 /** Up to the first Ctrl-C: a turn whose model call hangs, `typed` entered while it runs. */
 const stopWith = (askedAbout: (text: string) => number, typed: string, echo: RegExp) => [

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NormalizedRequest, ScriptedReply } from '../sim/model-server/index.js';
-import { doubleEnv, lastUserText, useModelServers } from './support/model-servers.js';
+import { lastUserText, startScriptedDouble, useModelServers } from './support/model-servers.js';
 import { printedLines, runSimOnTty } from './support/run-sim-tty.js';
 import { makeSimRunner } from './support/run-sim.js';
 import { useTempFolders } from './support/temp-folders.js';
@@ -24,16 +24,7 @@ const script = (request: NormalizedRequest): ScriptedReply => {
   return { text: 'pong' };
 };
 
-const start = async () => {
-  const server = await startServer({ protocol: 'openai', reply: script });
-  const env = doubleEnv(server.url, makeTempFolder);
-  const askedAbout = (text: string) =>
-    server.requests.filter(
-      request =>
-        request.normalized !== undefined && lastUserText(request.normalized).includes(text),
-    ).length;
-  return { env, askedAbout };
-};
+const start = () => startScriptedDouble(startServer, makeTempFolder, script);
 
 /**
  * Up to the first Ctrl-C: a turn whose model call hangs, a line typed behind it (in the agent's

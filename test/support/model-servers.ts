@@ -2,13 +2,15 @@
  * Model server doubles a test file starts, each closed after its test: call
  * `useModelServers()` at the top of a file, then `await startServer(options)`
  * (sim/model-server) in a test; `doubleEnv` gives the simulator's settings to
- * think with one, and `lastUserText` what a script reads of a request.
+ * think with one, `lastUserText` what a script reads of a request, and
+ * `startScriptedDouble` both with a count of what was asked.
  */
 import { afterEach } from 'vitest';
 import {
   startModelServer,
   type ModelServer,
   type NormalizedRequest,
+  type ScriptedReply,
 } from '../../sim/model-server/index.js';
 
 export const useModelServers = (): ((
@@ -40,3 +42,22 @@ export const doubleEnv = (url: string, makeTempFolder: (label: string) => string
   XDG_STATE_HOME: makeTempFolder('state'),
   TMPDIR: makeTempFolder('tmp'),
 });
+
+/**
+ * A scripted double on loopback (`reply`), the simulator's settings for it, and how many requests
+ * so far carried `text` in their last user message: what a pty test waits on before a key.
+ */
+export const startScriptedDouble = async (
+  startServer: ReturnType<typeof useModelServers>,
+  makeTempFolder: (label: string) => string,
+  reply: (request: NormalizedRequest) => ScriptedReply,
+) => {
+  const server = await startServer({ protocol: 'openai', reply });
+  const env = doubleEnv(server.url, makeTempFolder);
+  const askedAbout = (text: string) =>
+    server.requests.filter(
+      request =>
+        request.normalized !== undefined && lastUserText(request.normalized).includes(text),
+    ).length;
+  return { env, askedAbout };
+};
